@@ -1,0 +1,7 @@
+import { callCommand } from './call.js';
+import { describeCommand } from './describe.js';
+import { listCommand } from './list.js';
+import type { CliCommand } from './types.js';
+
+/** Every `toolsys` sub-command, in help order. */
+export const COMMANDS: readonly CliCommand[] = [listCommand, describeCommand, callCommand];

@@ -1,0 +1,80 @@
+import { createInterface } from 'node:readline/promises';
+import type { ConfirmationDecision, ConfirmFunction } from '@toolsys/core-tool-registry';
+import { ConfigError, loadDeploymentConfig } from '../config.js';
+import { composeDeployment, type Deployment } from '../deployment.js';
+import { type CliIo, UsageError } from './types.js';
+
+/** Loads the config and composes the deployment; config problems become usage errors. */
+export async function openDeployment(
+  io: CliIo,
+  options: { configPath?: string | undefined; confirm?: ConfirmFunction | undefined } = {},
+): Promise<Deployment> {
+  let config: ReturnType<typeof loadDeploymentConfig>;
+  try {
+    config = loadDeploymentConfig({
+      env: io.env,
+      ...(options.configPath ? { path: options.configPath } : {}),
+    });
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+  return composeDeployment(config, options.confirm ? { confirm: options.confirm } : {});
+}
+
+/** Asks on the terminal: [y]es once, [s]ession, [a]lways, [N]o. */
+export function terminalConfirm(io: CliIo): ConfirmFunction {
+  return async (request) => {
+    const prompt = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      io.stderr.write(
+        `\n${request.toolId} (${request.risk} risk) wants to run:\n  ${request.action}\n${request.reason ? `  ${request.reason}\n` : ''}`,
+      );
+      const answer = (await prompt.question('Allow? [y]es once, [s]ession, [a]lways, [N]o: '))
+        .trim()
+        .toLowerCase();
+      const decisions: Record<string, ConfirmationDecision> = {
+        y: 'allow_once',
+        yes: 'allow_once',
+        s: 'allow_session',
+        a: 'allow_always',
+      };
+      return decisions[answer] ?? 'deny';
+    } finally {
+      prompt.close();
+    }
+  };
+}
+
+/** Reads `--flag` and `--flag value` options, leaving positionals in order. */
+export function splitArgs(
+  args: string[],
+  spec: { booleans?: readonly string[]; values?: readonly string[] },
+): { positionals: string[]; flags: Set<string>; values: Map<string, string> } {
+  const positionals: string[] = [];
+  const flags = new Set<string>();
+  const values = new Map<string, string>();
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index] as string;
+    if (arg === '--') {
+      positionals.push(...args.slice(index + 1));
+      break;
+    }
+    if (!arg.startsWith('--') || arg === '-') {
+      positionals.push(arg);
+      continue;
+    }
+    const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
+    if (spec.booleans?.includes(name)) {
+      flags.add(name);
+    } else if (spec.values?.includes(name)) {
+      const value = inline ?? args[index + 1];
+      if (value === undefined) throw new UsageError(`--${name} needs a value.`);
+      if (inline === undefined) index += 1;
+      values.set(name, value);
+    } else {
+      throw new UsageError(`Unknown option --${name}.`);
+    }
+  }
+  return { positionals, flags, values };
+}

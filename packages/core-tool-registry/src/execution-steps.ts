@@ -1,0 +1,168 @@
+import type { ConfirmFunction, RegisteredTool, ToolContext, ToolEvent } from './tool.js';
+import { describeType } from './tool-arguments.js';
+import { isToolError, ToolErrorCode } from './tool-error.js';
+import type { ToolRegistry } from './tool-registry.js';
+import {
+  failureResult,
+  isToolResult,
+  successResult,
+  type ToolFailure,
+  type ToolResult,
+} from './tool-result.js';
+import type { ToolServices } from './tool-services.js';
+import type { ToolSuggester } from './tool-suggester.js';
+
+const MAX_MESSAGE_LENGTH = 2_000;
+
+/** Accepts arguments as an object, a JSON string, or nothing; anything else is INVALID_ARGUMENT. */
+export function parseRawArguments(
+  rawArgs: unknown,
+): { ok: true; value: Record<string, unknown> } | { ok: false; failure: ToolFailure } {
+  let value = rawArgs;
+  if (value === undefined || value === null || value === '') return { ok: true, value: {} };
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch (error) {
+      return {
+        ok: false,
+        failure: failureResult(
+          ToolErrorCode.INVALID_ARGUMENT,
+          `arguments are not valid JSON: ${(error as Error).message}`,
+          { hint: 'Send the arguments as a JSON object, e.g. {"path": "notes.txt"}.' },
+        ),
+      };
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return {
+      ok: false,
+      failure: failureResult(
+        ToolErrorCode.INVALID_ARGUMENT,
+        `arguments must be a JSON object, received ${describeType(value)}`,
+        { hint: 'Send the arguments as a JSON object, e.g. {"path": "notes.txt"}.' },
+      ),
+    };
+  }
+  return { ok: true, value: value as Record<string, unknown> };
+}
+
+/** Finds a tool or returns NOT_FOUND naming at most three close ids. */
+export function lookupTool(
+  registry: ToolRegistry,
+  suggester: ToolSuggester,
+  id: string,
+): { ok: true; tool: RegisteredTool } | { ok: false; failure: ToolFailure } {
+  const tool = typeof id === 'string' ? registry.get(id) : undefined;
+  if (tool) return { ok: true, tool };
+  const suggestions = suggester.suggest(String(id), registry.ids());
+  const message =
+    suggestions.length > 0
+      ? `Unknown tool "${String(id)}". Did you mean: ${suggestions.join(', ')}?`
+      : `Unknown tool "${String(id)}".`;
+  return {
+    ok: false,
+    failure: failureResult(ToolErrorCode.NOT_FOUND, message, {
+      hint:
+        suggestions.length > 0
+          ? `Call one of: ${suggestions.join(', ')}.`
+          : 'Check the tool catalog for the right id.',
+      details: { toolId: String(id), suggestions },
+    }),
+  };
+}
+
+/** Turns anything a handler threw into a failure result: the message only, never the stack. */
+export function failureFromThrown(thrown: unknown, signal?: AbortSignal): ToolFailure {
+  if (isToolError(thrown)) {
+    const { cause: _cause, ...options } = thrown.options;
+    return failureResult(thrown.code, truncate(thrown.message), options);
+  }
+  if (signal?.aborted) return cancelledFailure(signal);
+  const message = thrown instanceof Error ? thrown.message : String(thrown);
+  return failureResult(
+    ToolErrorCode.EXECUTION_FAILED,
+    truncate(message || 'the tool failed without a message'),
+  );
+}
+
+/** The failure for a call the caller cancelled. */
+export function cancelledFailure(signal: AbortSignal): ToolFailure {
+  const reason = signal.reason;
+  if (isToolError(reason)) return failureFromThrown(reason);
+  return failureResult(ToolErrorCode.EXECUTION_FAILED, 'The call was cancelled by the caller.', {
+    retryable: false,
+    hint: 'The caller cancelled this call; do not retry unless asked to.',
+    details: { cancelled: true },
+  });
+}
+
+function truncate(message: string): string {
+  return message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH)}…` : message;
+}
+
+/** Normalises what a handler returned into a ToolResult. */
+export function normaliseReturn(toolId: string, returned: unknown): ToolResult {
+  if (typeof returned === 'string') return successResult(returned);
+  if (isToolResult(returned)) return returned;
+  return failureResult(
+    ToolErrorCode.EXECUTION_FAILED,
+    `${toolId} returned an invalid result (${describeType(returned)}).`,
+    { retryable: false, hint: 'This is a defect in the tool; use another tool.' },
+  );
+}
+
+/** Runs a handler and never throws. */
+export async function invokeTool(
+  tool: RegisteredTool,
+  args: unknown,
+  context: ToolContext,
+): Promise<ToolResult> {
+  if (context.signal.aborted) return cancelledFailure(context.signal);
+  try {
+    const returned = await tool.execute(args as Record<string, unknown>, context);
+    return normaliseReturn(tool.id, returned);
+  } catch (thrown) {
+    return failureFromThrown(thrown, context.signal);
+  }
+}
+
+/** Options for {@link createToolContext}. */
+export interface ToolContextInit {
+  tool: RegisteredTool;
+  callId: string;
+  sessionId: string;
+  attempt: number;
+  signal: AbortSignal;
+  services: ToolServices;
+  onEvent?: ((event: ToolEvent) => void) | undefined;
+  confirm?: ConfirmFunction | undefined;
+}
+
+/** Builds the context handed to a handler. `emit` never throws; `confirm` denies without a UI. */
+export function createToolContext(init: ToolContextInit): ToolContext {
+  const { tool, callId, sessionId, attempt, signal, services, onEvent, confirm } = init;
+  return {
+    callId,
+    sessionId,
+    attempt,
+    signal,
+    services,
+    emit(event) {
+      if (!onEvent) return;
+      try {
+        onEvent(event);
+      } catch {
+        // A failing sink must not fail the tool.
+      }
+    },
+    async confirm(request) {
+      if (!confirm) return 'deny';
+      try {
+        return await confirm({ ...request, toolId: request.toolId ?? tool.id, sessionId }, signal);
+      } catch {
+        return 'deny';
+      }
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import type { RegisteredTool } from './tool.js';
+import { ToolErrorCode } from './tool-error.js';
+import type { ToolPermissionManager } from './tool-permission-manager.js';
+import { failureResult, type ToolFailure } from './tool-result.js';
+
+/** What a gate needs to know about the call. */
+export interface GateContext {
+  readonly sessionId: string;
+  readonly callId: string;
+  readonly signal: AbortSignal;
+}
+
+/** A gate's decision. */
+export type GateVerdict =
+  | { readonly allowed: true }
+  | { readonly allowed: false; readonly result: ToolFailure };
+
+/** Decides whether a call may run before its arguments are validated. */
+export interface ToolExecutionGate {
+  check(
+    tool: RegisteredTool,
+    rawArgs: unknown,
+    context: GateContext,
+  ): Promise<GateVerdict> | GateVerdict;
+}
+
+/** Lets every call through. */
+export const ALLOW_ALL_GATE: ToolExecutionGate = { check: () => ({ allowed: true }) };
+
+/** The risk gate: asks the permission manager for MEDIUM and HIGH risk tools. */
+export class RiskAwareToolGate implements ToolExecutionGate {
+  readonly #permissions: ToolPermissionManager;
+
+  constructor(permissions: ToolPermissionManager) {
+    this.#permissions = permissions;
+  }
+
+  async check(tool: RegisteredTool, rawArgs: unknown, context: GateContext): Promise<GateVerdict> {
+    const verdict = await this.#permissions.authorize(
+      {
+        toolId: tool.id,
+        action: summariseAction(tool.id, rawArgs),
+        risk: tool.metadata.risk,
+        sessionId: context.sessionId,
+        reason: tool.metadata.annotations.destructiveHint
+          ? 'This tool can change or delete data.'
+          : `This tool is ${tool.metadata.risk} risk.`,
+      },
+      context.signal,
+    );
+    if (verdict.allowed) return { allowed: true };
+    return {
+      allowed: false,
+      result: failureResult(ToolErrorCode.PERMISSION_DENIED, verdict.reason, {
+        hint: verdict.hint,
+      }),
+    };
+  }
+}
+
+const MAX_ACTION_LENGTH = 300;
+
+/** A one-line description of a call for a confirmation prompt. */
+export function summariseAction(toolId: string, rawArgs: unknown): string {
+  let args: string;
+  try {
+    args = JSON.stringify(rawArgs) ?? '';
+  } catch {
+    args = '[unserialisable arguments]';
+  }
+  const text = `${toolId} ${args}`;
+  return text.length > MAX_ACTION_LENGTH ? `${text.slice(0, MAX_ACTION_LENGTH - 1)}…` : text;
+}

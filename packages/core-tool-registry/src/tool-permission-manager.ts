@@ -1,0 +1,178 @@
+import type { ConfirmationDecision, ConfirmationRequest, ConfirmFunction } from './tool.js';
+import type { ToolRisk } from './tool-metadata.js';
+
+/** What the policy says for a risk level before anyone is asked. */
+export type RiskPolicy = 'allow' | 'ask' | 'deny';
+
+/** Where a (session, tool) pair stands. */
+export type PermissionState = 'ask' | 'allowed_session' | 'allowed_always' | 'denied_turn';
+
+/** The answer of {@link ToolPermissionManager.authorize}. */
+export type PermissionVerdict =
+  | {
+      readonly allowed: true;
+      readonly via: 'policy' | 'self_gated' | 'always' | 'session' | 'confirmed';
+    }
+  | { readonly allowed: false; readonly reason: string; readonly hint: string };
+
+/** Options for {@link ToolPermissionManager}. */
+export interface ToolPermissionManagerOptions {
+  /** Asks the user; without it, every call that needs asking is refused. */
+  confirm?: ConfirmFunction;
+  /** Per-risk policy. Default: LOW allow, MEDIUM ask, HIGH ask. */
+  policy?: Partial<Record<ToolRisk, RiskPolicy>>;
+  /** Tools that confirm their own actions (default: `shell_execute`). */
+  selfGatedToolIds?: Iterable<string>;
+  /** Tools already allowed always (e.g. loaded from the host's settings). */
+  alwaysAllowed?: Iterable<string>;
+  /** Called when the user answers "always", to persist the choice. */
+  onAlwaysAllow?: (toolId: string) => void;
+}
+
+/** The tools that gate their own actions and skip the tool-level prompt. */
+export const DEFAULT_SELF_GATED_TOOL_IDS: readonly string[] = ['shell_execute'];
+
+const DEFAULT_POLICY: Record<ToolRisk, RiskPolicy> = { LOW: 'allow', MEDIUM: 'ask', HIGH: 'ask' };
+
+/**
+ * A per-session permission state machine. `ask` → (allow once: stays `ask`) | (allow for the
+ * session: `allowed_session`) | (always: `allowed_always`, every session) | (deny: `denied_turn`,
+ * refused without asking again until the session's next turn).
+ */
+export class ToolPermissionManager {
+  readonly selfGatedToolIds: ReadonlySet<string>;
+  readonly #confirm: ConfirmFunction | undefined;
+  readonly #policy: Record<ToolRisk, RiskPolicy>;
+  readonly #always: Set<string>;
+  readonly #session = new Map<string, Set<string>>();
+  readonly #deniedThisTurn = new Map<string, Set<string>>();
+  readonly #onAlwaysAllow: ((toolId: string) => void) | undefined;
+
+  constructor(options: ToolPermissionManagerOptions = {}) {
+    this.#confirm = options.confirm;
+    this.#policy = { ...DEFAULT_POLICY, ...options.policy };
+    this.selfGatedToolIds = new Set(options.selfGatedToolIds ?? DEFAULT_SELF_GATED_TOOL_IDS);
+    this.#always = new Set(options.alwaysAllowed ?? []);
+    this.#onAlwaysAllow = options.onAlwaysAllow;
+  }
+
+  /** Where this tool stands for this session. */
+  state(sessionId: string, toolId: string): PermissionState {
+    if (this.#always.has(toolId)) return 'allowed_always';
+    if (this.#deniedThisTurn.get(sessionId)?.has(toolId)) return 'denied_turn';
+    if (this.#session.get(sessionId)?.has(toolId)) return 'allowed_session';
+    return 'ask';
+  }
+
+  /** Whether a confirm function is available. */
+  get canConfirm(): boolean {
+    return this.#confirm !== undefined;
+  }
+
+  /** Decides a call: by policy, by remembered state, or by asking the user. */
+  async authorize(request: ConfirmationRequest, signal?: AbortSignal): Promise<PermissionVerdict> {
+    const policy = this.#policy[request.risk];
+    if (policy === 'deny') {
+      return {
+        allowed: false,
+        reason: `${request.risk} risk tools are disabled in this deployment.`,
+        hint: 'Change approach; this tool cannot be used here.',
+      };
+    }
+    if (policy === 'allow') return { allowed: true, via: 'policy' };
+    if (this.selfGatedToolIds.has(request.toolId)) return { allowed: true, via: 'self_gated' };
+    const state = this.state(request.sessionId, request.toolId);
+    if (state === 'allowed_always') return { allowed: true, via: 'always' };
+    if (state === 'allowed_session') return { allowed: true, via: 'session' };
+    if (state === 'denied_turn') {
+      return {
+        allowed: false,
+        reason: `The user already denied ${request.toolId} in this turn.`,
+        hint: 'Change approach; do not call this tool again in this turn.',
+      };
+    }
+    const decision = await this.#ask(request, signal);
+    return this.#apply(request, decision);
+  }
+
+  /** Records a decision taken elsewhere (e.g. an MCP elicitation answered out of band). */
+  record(sessionId: string, toolId: string, decision: ConfirmationDecision): void {
+    switch (decision) {
+      case 'allow_once':
+        return;
+      case 'allow_session':
+        this.#setOf(this.#session, sessionId).add(toolId);
+        return;
+      case 'allow_always':
+        this.#always.add(toolId);
+        this.#onAlwaysAllow?.(toolId);
+        return;
+      case 'deny':
+        this.#setOf(this.#deniedThisTurn, sessionId).add(toolId);
+        return;
+      default: {
+        const unreachable: never = decision;
+        throw new Error(`unknown decision ${String(unreachable)}`);
+      }
+    }
+  }
+
+  /** Starts a new turn: denials of the previous turn are forgotten. */
+  beginTurn(sessionId: string): void {
+    this.#deniedThisTurn.delete(sessionId);
+  }
+
+  /** Forgets everything about a session except "always" grants. */
+  endSession(sessionId: string): void {
+    this.#deniedThisTurn.delete(sessionId);
+    this.#session.delete(sessionId);
+  }
+
+  /** Revokes an "always" grant. */
+  revokeAlways(toolId: string): void {
+    this.#always.delete(toolId);
+  }
+
+  async #ask(
+    request: ConfirmationRequest,
+    signal?: AbortSignal,
+  ): Promise<ConfirmationDecision | undefined> {
+    if (!this.#confirm) return undefined;
+    try {
+      return await this.#confirm(request, signal);
+    } catch {
+      return 'deny';
+    }
+  }
+
+  #apply(
+    request: ConfirmationRequest,
+    decision: ConfirmationDecision | undefined,
+  ): PermissionVerdict {
+    if (decision === undefined) {
+      return {
+        allowed: false,
+        reason: `${request.toolId} is ${request.risk} risk and needs the user's confirmation, but no one can confirm here.`,
+        hint: 'Do not retry; use a lower-risk tool, or ask the user to allow this tool in the deployment config.',
+      };
+    }
+    this.record(request.sessionId, request.toolId, decision);
+    if (decision === 'deny') {
+      return {
+        allowed: false,
+        reason: `The user denied ${request.toolId}.`,
+        hint: 'Change approach; do not call this tool again in this turn.',
+      };
+    }
+    return { allowed: true, via: 'confirmed' };
+  }
+
+  #setOf(map: Map<string, Set<string>>, key: string): Set<string> {
+    let set = map.get(key);
+    if (!set) {
+      set = new Set();
+      map.set(key, set);
+    }
+    return set;
+  }
+}

@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import { ToolErrorCode } from './tool-error.js';
+import { failureResult, type ToolFailure } from './tool-result.js';
+
+/** A JSON Schema object as sent to models and MCP clients. */
+export type JsonSchema = { readonly [key: string]: unknown };
+
+/** The outcome of validating arguments against a {@link ToolSchema}. */
+export type SchemaParseResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly failure: ToolFailure };
+
+/** Options for {@link ToolSchema.object}. */
+export interface ToolSchemaObjectOptions {
+  /** Describes the whole argument object. */
+  description?: string;
+}
+
+/**
+ * A tool's argument schema. One declaration is both the validator and the rendered JSON Schema,
+ * so the two cannot drift. Unknown argument fields are tolerated; declared constraints are enforced.
+ */
+export class ToolSchema<T = Record<string, unknown>> {
+  /** The rendered JSON Schema (draft 2020-12, always `type: object` at the top). */
+  readonly jsonSchema: JsonSchema;
+  /** Whether calls are validated; false only for a rendered schema that could not be imported. */
+  readonly isValidated: boolean;
+  readonly #validator: z.ZodType<T> | undefined;
+
+  private constructor(jsonSchema: JsonSchema, validator: z.ZodType<T> | undefined) {
+    this.jsonSchema = jsonSchema;
+    this.#validator = validator;
+    this.isValidated = validator !== undefined;
+  }
+
+  /** Declares an argument object from zod fields; unknown fields pass through untouched. */
+  static object<S extends z.ZodRawShape>(
+    shape: S,
+    options: ToolSchemaObjectOptions = {},
+  ): ToolSchema<z.output<z.ZodObject<S, z.core.$loose>>> {
+    let schema = z.looseObject(shape);
+    if (options.description) schema = schema.describe(options.description);
+    return ToolSchema.fromZod(schema);
+  }
+
+  /** Wraps any zod schema whose input is an object. */
+  static fromZod<T>(schema: z.ZodType<T>): ToolSchema<T> {
+    return new ToolSchema<T>(renderJsonSchema(schema), schema);
+  }
+
+  /** A schema for tools without arguments. */
+  static empty(): ToolSchema<Record<string, unknown>> {
+    return ToolSchema.object({});
+  }
+
+  /**
+   * Imports a hand-written JSON Schema leniently. When it cannot be understood the tool still
+   * registers: the schema is rendered as given (or as an open object) and calls are not validated.
+   */
+  static fromRendered(json: unknown): ToolSchema<Record<string, unknown>> {
+    const rendered = normaliseRendered(json);
+    try {
+      const validator = z.fromJSONSchema(rendered as Parameters<typeof z.fromJSONSchema>[0]);
+      const lenient =
+        validator instanceof z.ZodObject ? (validator as z.ZodObject).loose() : validator;
+      return new ToolSchema(rendered, lenient as z.ZodType<Record<string, unknown>>);
+    } catch {
+      return new ToolSchema<Record<string, unknown>>(rendered, undefined);
+    }
+  }
+
+  /** Validates raw arguments; a failure is INVALID_ARGUMENT naming the first field at fault. */
+  parse(input: unknown): SchemaParseResult<T> {
+    if (!this.#validator) return { ok: true, value: input as T };
+    const parsed = this.#validator.safeParse(input);
+    if (parsed.success) return { ok: true, value: parsed.data };
+    return { ok: false, failure: describeIssues(parsed.error.issues) };
+  }
+}
+
+function renderJsonSchema(schema: z.ZodType): JsonSchema {
+  const rendered = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
+  return tidy(rendered) as JsonSchema;
+}
+
+const SAFE_INTEGER_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
+
+/** Drops rendering noise that models do not need: open `additionalProperties`, safe-int bounds. */
+function tidy(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(tidy);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$schema') continue;
+    if (key === 'additionalProperties' && isEmptyObject(value)) continue;
+    if ((key === 'minimum' || key === 'maximum') && SAFE_INTEGER_BOUNDS.has(value as number)) {
+      continue;
+    }
+    out[key] = tidy(value);
+  }
+  return out;
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Object.keys(value).length === 0;
+}
+
+function normaliseRendered(json: unknown): JsonSchema {
+  let value = json;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return { type: 'object' };
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { type: 'object' };
+  const schema = { ...(value as Record<string, unknown>) };
+  if (schema.type === undefined && schema.properties !== undefined) schema.type = 'object';
+  return schema;
+}
+
+/** Turns zod issues into one INVALID_ARGUMENT failure naming the first path. */
+export function describeIssues(issues: readonly z.core.$ZodIssue[]): ToolFailure {
+  const described = issues.map((issue) => ({
+    field: formatPath(issue.path),
+    problem: describeIssue(issue),
+  }));
+  const first = described[0] ?? { field: '', problem: 'invalid arguments' };
+  const message = described
+    .slice(0, 5)
+    .map(({ field, problem }) => (field ? `${field}: ${problem}` : problem))
+    .join('; ');
+  return failureResult(ToolErrorCode.INVALID_ARGUMENT, message, {
+    ...(first.field ? { field: first.field } : {}),
+    details: { issues: described },
+  });
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const text = issue.message.replace(/^Invalid input: /, '');
+  if (issue.code === 'invalid_type' && /received undefined$/.test(text)) {
+    return `required (${text.replace(/, received undefined$/, '')})`;
+  }
+  if (issue.code === 'unrecognized_keys') return text;
+  return text;
+}
+
+/** Formats a path as dotted segments: `steps.2.args.path`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path.map((segment) => String(segment)).join('.');
+}

@@ -1,0 +1,98 @@
+import type { ToolMetadata, ToolMetadataInput } from './tool-metadata.js';
+import type { ToolResult } from './tool-result.js';
+import type { ToolRunPolicy } from './tool-run-policy.js';
+import type { ToolSchema } from './tool-schema.js';
+import type { ToolServices } from './tool-services.js';
+
+/** An event a running tool emits: progress, or a chunk of streamed output. */
+export type ToolEvent =
+  | {
+      readonly type: 'progress';
+      /** Work done so far, in the unit of `total`. */
+      readonly progress: number;
+      readonly total?: number;
+      readonly message?: string;
+    }
+  | {
+      readonly type: 'output';
+      /** Which stream the chunk belongs to. */
+      readonly stream: 'stdout' | 'stderr' | 'log';
+      readonly text: string;
+    };
+
+/** A question the tool (or the risk gate) asks the user before acting. */
+export interface ConfirmationRequest {
+  readonly toolId: string;
+  /** What is about to happen, in one sentence (e.g. the shell command). */
+  readonly action: string;
+  readonly risk: ToolMetadata['risk'];
+  readonly sessionId: string;
+  /** Why confirmation is needed. */
+  readonly reason?: string;
+}
+
+/** The user's answer to a confirmation. */
+export type ConfirmationDecision = 'allow_once' | 'allow_session' | 'allow_always' | 'deny';
+
+/** Asks the user; injected by the host (CLI prompt, MCP elicitation, a test). */
+export type ConfirmFunction = (
+  request: ConfirmationRequest,
+  signal?: AbortSignal,
+) => Promise<ConfirmationDecision>;
+
+/** Everything a handler receives besides its arguments. */
+export interface ToolContext {
+  /** Unique id of this call (shared by its attempts). */
+  readonly callId: string;
+  /** The agent session the call belongs to. */
+  readonly sessionId: string;
+  /** 1 for the first attempt, 2 for the first retry … */
+  readonly attempt: number;
+  /** Fires when the call is cancelled or times out; handlers must stop work. */
+  readonly signal: AbortSignal;
+  /** Emits progress or streamed output to the caller. Never throws. */
+  emit(event: ToolEvent): void;
+  /** Asks the user to confirm an action (denies when nobody can answer). */
+  confirm(
+    request: Omit<ConfirmationRequest, 'sessionId' | 'toolId'> & { toolId?: string },
+  ): Promise<ConfirmationDecision>;
+  /** Services injected by the host. */
+  readonly services: ToolServices;
+}
+
+/** What a handler may return: a result, or plain text meaning success. */
+export type ToolReturn = ToolResult | string;
+
+/** A tool: schema, metadata and the function, declared in that order. */
+export interface ToolDefinition<TArgs = Record<string, unknown>> {
+  /** Globally unique id, exactly as in the spec (`read_file`, `terminal.run`). */
+  readonly id: string;
+  /** What it does, when to use it (and when not), what it returns, its limits. */
+  readonly description: string;
+  /** Argument schema: validator and rendered JSON Schema in one. */
+  readonly inputSchema: ToolSchema<TArgs>;
+  /** Schema of `data` in successful results, when the tool returns structure. */
+  readonly outputSchema?: ToolSchema<unknown>;
+  /** Category, risk, tags and annotations; anything left out is inferred from the id. */
+  readonly metadata?: ToolMetadataInput;
+  /** Timeout, retries and rate limit (v3); legacy when absent. */
+  readonly runPolicy?: ToolRunPolicy;
+  /** The function. Expected failures are returned; anything thrown becomes a failure result. */
+  execute(args: TArgs, context: ToolContext): Promise<ToolReturn> | ToolReturn;
+}
+
+/** A tool as the registry holds it: metadata resolved, owner known. */
+export interface RegisteredTool<TArgs = Record<string, unknown>> extends ToolDefinition<TArgs> {
+  readonly metadata: ToolMetadata;
+  /** The package (or component) that registered it. */
+  readonly owner: string;
+}
+
+/** Declares a tool with its argument type inferred from the schema. */
+export function defineTool<TArgs>(definition: ToolDefinition<TArgs>): ToolDefinition<TArgs> {
+  return definition;
+}
+
+/** A tool of any argument type. */
+// biome-ignore lint/suspicious/noExplicitAny: tools of different argument types share one list.
+export type AnyToolDefinition = ToolDefinition<any>;

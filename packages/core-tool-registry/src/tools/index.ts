@@ -1,0 +1,46 @@
+import { join } from 'node:path';
+import type { AnyToolDefinition } from '../tool.js';
+import type { ToolExecutor } from '../tool-executor.js';
+import { createFileMemoryTools, type FileMemoryToolsOptions } from './file-memory.js';
+import { createFileTools } from './files.js';
+import { createNetworkTools, type NetworkToolsOptions } from './network.js';
+import { createOrchestrationTools } from './orchestration.js';
+import { createShellTools, type ShellToolsOptions } from './shell.js';
+import { createSkillTools } from './skills.js';
+import { createStructuredTools } from './structured.js';
+import { createUtilityTools } from './utilities.js';
+
+/** Options for {@link createCoreTools}. */
+export interface CoreToolsOptions {
+  /** Directory file, shell and download tools are confined to. */
+  workspaceRoot: string;
+  /** Directory for tool state: notes, skills, shortcuts. */
+  dataDir: string;
+  /** Executor used by tools that call other tools (batch, shortcuts, skills). */
+  executor: ToolExecutor;
+  /** Shell options beyond the workspace root. */
+  shell?: Omit<ShellToolsOptions, 'workspaceRoot'>;
+  /** Network options beyond the workspace root. */
+  network?: Omit<NetworkToolsOptions, 'workspaceRoot'>;
+  /** File-memory options beyond its directory. */
+  memory?: Omit<FileMemoryToolsOptions, 'directory'>;
+}
+
+/** Every tool of the core package, ready to register. */
+export function createCoreTools(options: CoreToolsOptions): AnyToolDefinition[] {
+  const { workspaceRoot, dataDir, executor } = options;
+  return [
+    ...createUtilityTools(),
+    ...createFileTools({ workspaceRoot }),
+    ...createShellTools({ ...options.shell, workspaceRoot }),
+    ...createNetworkTools({ ...options.network, workspaceRoot }),
+    ...createFileMemoryTools({ ...options.memory, directory: join(dataDir, 'notes') }),
+    ...createStructuredTools({ workspaceRoot }),
+    ...createSkillTools({
+      directory: join(dataDir, 'skills'),
+      registry: executor.registry,
+      workspaceRoot,
+    }),
+    ...createOrchestrationTools({ executor, shortcutDirectory: join(dataDir, 'shortcuts') }),
+  ];
+}

@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
+import { TOOL_PACKAGES, type ToolPackageEntry } from '@toolsys/host';
+
+/** One tool id and the package that registers it. */
+export interface OwnedToolId {
+  readonly id: string;
+  readonly owner: string;
+}
+
+/**
+ * Builds every package's tools the way a deployment composes them, with every package forced on
+ * (`gate` mode: no backend is contacted), and returns each id with its owner, duplicates included.
+ */
+export async function collectToolIds(
+  packages: readonly ToolPackageEntry[] = TOOL_PACKAGES,
+): Promise<OwnedToolId[]> {
+  const scratch = mkdtempSync(join(tmpdir(), 'toolsys-gate-'));
+  const owned: OwnedToolId[] = [];
+  const registry = new ToolRegistry();
+  const executor = new DefaultToolExecutor({ registry });
+  const disposers: Array<() => unknown> = [];
+  try {
+    for (const entry of packages) {
+      const contribution = await entry.create({
+        deployment: {
+          config: {},
+          file: undefined,
+          workspaceRoot: join(scratch, 'workspace'),
+          dataDir: join(scratch, 'data'),
+        },
+        registry,
+        executor,
+        mode: 'gate',
+      });
+      if (contribution.dispose) disposers.push(() => contribution.dispose?.());
+      for (const tool of contribution.tools) owned.push({ id: tool.id, owner: entry.name });
+    }
+  } finally {
+    for (const dispose of disposers) await dispose();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return owned;
+}
+
+/** Ids registered more than once, each with every owner. */
+export function findDuplicates(
+  owned: readonly OwnedToolId[],
+): Array<{ id: string; owners: string[] }> {
+  const byId = new Map<string, string[]>();
+  for (const { id, owner } of owned) byId.set(id, [...(byId.get(id) ?? []), owner]);
+  return [...byId.entries()]
+    .filter(([, owners]) => owners.length > 1)
+    .map(([id, owners]) => ({ id, owners }))
+    .sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** Runs the gate: prints sorted ids and a count; returns the exit code (1 on any duplicate). */
+export function reportGate(
+  owned: readonly OwnedToolId[],
+  out: { write(text: string): unknown },
+  err: { write(text: string): unknown },
+): number {
+  const ids = [...new Set(owned.map(({ id }) => id))].sort();
+  for (const id of ids) out.write(`${id}\n`);
+  out.write(`${ids.length} tool ids\n`);
+  const duplicates = findDuplicates(owned);
+  for (const { id, owners } of duplicates) {
+    err.write(`duplicate tool id "${id}" registered by ${owners.join(' and ')}\n`);
+  }
+  return duplicates.length > 0 ? 1 : 0;
+}

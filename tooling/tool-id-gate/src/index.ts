@@ -1,0 +1,1 @@
+export { collectToolIds, findDuplicates, type OwnedToolId, reportGate } from './collect.js';

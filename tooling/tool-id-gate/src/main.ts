@@ -1,0 +1,3 @@
+import { collectToolIds, reportGate } from './collect.js';
+
+process.exitCode = reportGate(await collectToolIds(), process.stdout, process.stderr);
