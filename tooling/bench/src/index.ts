@@ -1,1 +1,1 @@
-export {};
+export type { Bench, BenchOptions, BenchReport } from './report.js';
