@@ -55,12 +55,23 @@ export class ToolRegistry {
       if (policy === 'KEEP_EXISTING') return 'kept';
       if (policy === 'REJECT') throw new DuplicateToolError(tool.id, existing.owner, owner);
     }
-    const registered: RegisteredTool = Object.freeze({
-      ...tool,
+    // The prototype keeps any extra field a tool exposes (getters of wrappers included); the
+    // contract's fields are copied as own properties so spreading a registered tool keeps them.
+    const fields = {
+      id: tool.id,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      outputSchema: tool.outputSchema,
+      runPolicy: tool.runPolicy,
       execute: tool.execute.bind(tool),
       metadata: Object.freeze(resolveMetadata(tool.id, tool.metadata)),
       owner,
-    });
+    };
+    const descriptors: PropertyDescriptorMap = {};
+    for (const [key, value] of Object.entries(fields)) {
+      descriptors[key] = { value, enumerable: true };
+    }
+    const registered = Object.freeze(Object.create(tool, descriptors) as RegisteredTool);
     this.#tools.set(tool.id, registered);
     const outcome = existing ? 'replaced' : 'registered';
     this.#notify({ type: outcome, id: tool.id });

@@ -59,13 +59,20 @@ export class ToolSchema<T = Record<string, unknown>> {
    */
   static fromRendered(json: unknown): ToolSchema<Record<string, unknown>> {
     const rendered = normaliseRendered(json);
+    if (!rendered) return new ToolSchema<Record<string, unknown>>({ type: 'object' }, undefined);
     try {
       const validator = z.fromJSONSchema(rendered as Parameters<typeof z.fromJSONSchema>[0]);
       const lenient =
         validator instanceof z.ZodObject ? (validator as z.ZodObject).loose() : validator;
       return new ToolSchema(rendered, lenient as z.ZodType<Record<string, unknown>>);
     } catch {
-      return new ToolSchema<Record<string, unknown>>(rendered, undefined);
+      // Keep a well-formed object schema for the model even when it cannot be enforced; anything
+      // else is replaced by an open object so MCP clients still accept the tool.
+      const keep = rendered.type === 'object' && rendered.$ref === undefined;
+      return new ToolSchema<Record<string, unknown>>(
+        keep ? rendered : { type: 'object' },
+        undefined,
+      );
     }
   }
 
@@ -108,17 +115,16 @@ function isEmptyObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && Object.keys(value).length === 0;
 }
 
-function normaliseRendered(json: unknown): JsonSchema {
+function normaliseRendered(json: unknown): JsonSchema | undefined {
   let value = json;
   if (typeof value === 'string') {
     try {
       value = JSON.parse(value);
     } catch {
-      return { type: 'object' };
+      return undefined;
     }
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return { type: 'object' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const schema = { ...(value as Record<string, unknown>) };
   if (schema.type === undefined && schema.properties !== undefined) schema.type = 'object';
   return schema;

@@ -1,3 +1,4 @@
+import type { ToolEnvironmentRule } from './environment-gate.js';
 import type { ToolMetadata, ToolMetadataInput } from './tool-metadata.js';
 import type { ToolResult } from './tool-result.js';
 import type { ToolRunPolicy } from './tool-run-policy.js';
@@ -77,6 +78,8 @@ export interface ToolDefinition<TArgs = Record<string, unknown>> {
   readonly metadata?: ToolMetadataInput;
   /** Timeout, retries and rate limit (v3); legacy when absent. */
   readonly runPolicy?: ToolRunPolicy;
+  /** Preconditions on environment telemetry (v3), checked fail-open by the environment gate. */
+  readonly environmentRules?: readonly ToolEnvironmentRule[];
   /** The function. Expected failures are returned; anything thrown becomes a failure result. */
   execute(args: TArgs, context: ToolContext): Promise<ToolReturn> | ToolReturn;
 }

@@ -1,0 +1,162 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const CLI = resolve(import.meta.dirname, '../src/cli.ts');
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+let scratch: string;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real `toolsys` CLI in a child process, from a scratch directory with its own data dir. */
+function toolsys(args: string[], options: { cwd?: string } = {}): Promise<Run> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      ['--conditions=@toolsys/source', '--import', TSX, CLI, ...args],
+      {
+        cwd: options.cwd ?? scratch,
+        env: {
+          ...process.env,
+          INIT_CWD: options.cwd ?? scratch,
+          TOOLSYS_DATA_DIR: join(scratch, 'data'),
+          NO_COLOR: '1',
+        },
+        timeout: 60_000,
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        done({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+beforeAll(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'toolsys-cli-'));
+});
+
+afterAll(() => {
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('toolsys call', () => {
+  it('prints the rendered result and exits 0', async () => {
+    const run = await toolsys(['call', 'calculate', '{"expression":"2+3*4"}']);
+    expect(run).toMatchObject({ code: 0, stdout: '14\n' });
+  });
+
+  it('prints the ToolResult as one JSON object with --json', async () => {
+    const run = await toolsys(['call', 'calculate', '{"expression":"2+3*4"}', '--json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({
+      ok: true,
+      content: '14',
+      data: { expression: '2+3*4', result: '14', value: 14 },
+    });
+  });
+
+  it('exits 1 on an unknown tool and names at most three close ids', async () => {
+    const run = await toolsys(['call', 'calculat', '{}']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      'Error: [NOT_FOUND] Unknown tool "calculat". Did you mean: calculate',
+    );
+    const named = /Did you mean: ([^?]*)\?/.exec(run.stdout)?.[1]?.split(', ') ?? [];
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.length).toBeLessThanOrEqual(3);
+  });
+
+  it('exits 1 with INVALID_ARGUMENT naming the field on a mistyped argument', async () => {
+    const run = await toolsys(['call', 'calculate', '{"expression":5}', '--json']);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout).error).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      field: 'expression',
+    });
+  });
+
+  it('fails cleanly on an expression that tries to reach JavaScript, executing nothing', async () => {
+    const marker = join(scratch, 'pwned');
+    for (const expression of [
+      'process.exit(1)',
+      `require("fs").writeFileSync("${marker}", "x")`,
+      'import("fs")',
+      'constructor.constructor("return process")()',
+    ]) {
+      const run = await toolsys(['call', 'calculate', JSON.stringify({ expression }), '--json']);
+      expect(run.code).toBe(1);
+      expect(JSON.parse(run.stdout).ok).toBe(false);
+    }
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('exits 2 with a clear message on malformed JSON', async () => {
+    const run = await toolsys(['call', 'calculate', '{"expression":']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('The arguments are not valid JSON');
+    expect(run.stderr).toContain('Usage: toolsys call');
+  });
+
+  it('exits 2 when the arguments are not an object', async () => {
+    const run = await toolsys(['call', 'calculate', '[1,2]']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('must be a JSON object, got an array');
+  });
+
+  it('exits 2 on an unknown command or option', async () => {
+    expect((await toolsys(['frobnicate'])).code).toBe(2);
+    expect((await toolsys(['list', '--bogus'])).code).toBe(2);
+  });
+});
+
+describe('toolsys list and describe', () => {
+  it('lists tools grouped by category with risk and a one-line description', async () => {
+    const run = await toolsys(['list', '--category', 'utility']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^utility \(\d+\)\n/);
+    expect(run.stdout).toMatch(/ {2}calculate +LOW +Evaluates a math expression/);
+  });
+
+  it('lists as JSON', async () => {
+    const run = await toolsys(['list', '--json']);
+    const tools = JSON.parse(run.stdout) as Array<{ id: string; risk: string }>;
+    expect(tools.find((tool) => tool.id === 'calculate')).toMatchObject({ risk: 'LOW' });
+  });
+
+  it('refuses an unknown category naming the valid ones', async () => {
+    const run = await toolsys(['list', '--category', 'nope']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('Unknown category "nope". Categories: shell, file,');
+  });
+
+  it('describes a tool with metadata, annotations and its input JSON Schema', async () => {
+    const run = await toolsys(['describe', 'calculate', '--json']);
+    expect(run.code).toBe(0);
+    const description = JSON.parse(run.stdout);
+    expect(description).toMatchObject({
+      id: 'calculate',
+      category: 'utility',
+      risk: 'LOW',
+      annotations: { readOnlyHint: true },
+      inputSchema: { type: 'object', required: ['expression'] },
+    });
+  });
+
+  it('reports a config file error naming the file and the field', async () => {
+    const dir = mkdtempSync(join(scratch, 'cfg-'));
+    writeFileSync(join(dir, 'toolsys.config.json'), '{"permissions":{"HIGH":"sometimes"}}');
+    const run = await toolsys(['list'], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(join(dir, 'toolsys.config.json'));
+    expect(run.stderr).toContain('permissions.HIGH');
+  });
+});

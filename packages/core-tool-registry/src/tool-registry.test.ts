@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { defineTool } from './tool.js';
+import { DuplicateToolError, ToolRegistry } from './tool-registry.js';
+import { successResult } from './tool-result.js';
+import { ToolSchema } from './tool-schema.js';
+
+function tool(id: string, text = id) {
+  return defineTool({
+    id,
+    description: `${text}.`,
+    inputSchema: ToolSchema.empty(),
+    execute: () => successResult(text),
+  });
+}
+
+describe('ToolRegistry', () => {
+  it('REPLACE (default) swaps the tool and reports it', () => {
+    const registry = new ToolRegistry();
+    expect(registry.register(tool('read_file', 'old'))).toBe('registered');
+    expect(registry.register(tool('read_file', 'new'))).toBe('replaced');
+    expect(registry.get('read_file')?.description).toBe('new.');
+    expect(registry.size).toBe(1);
+  });
+
+  it('REJECT throws naming both owners and keeps the first', () => {
+    const registry = new ToolRegistry();
+    registry.register(tool('read_file', 'first'), { owner: '@toolsys/a' });
+    expect(() =>
+      registry.register(tool('read_file', 'second'), { policy: 'REJECT', owner: '@toolsys/b' }),
+    ).toThrow(new DuplicateToolError('read_file', '@toolsys/a', '@toolsys/b'));
+    expect(registry.get('read_file')?.description).toBe('first.');
+  });
+
+  it('KEEP_EXISTING keeps the first silently', () => {
+    const registry = new ToolRegistry();
+    registry.register(tool('read_file', 'first'));
+    expect(registry.register(tool('read_file', 'second'), { policy: 'KEEP_EXISTING' })).toBe(
+      'kept',
+    );
+    expect(registry.get('read_file')?.description).toBe('first.');
+  });
+
+  it('resolves metadata from the id unless declared', () => {
+    const registry = new ToolRegistry();
+    registry.register(tool('delete_file'));
+    registry.register(
+      defineTool({ ...tool('read_file'), metadata: { risk: 'MEDIUM', tags: ['x'] } }),
+    );
+    expect(registry.get('delete_file')?.metadata).toMatchObject({ category: 'file', risk: 'HIGH' });
+    expect(registry.get('read_file')?.metadata).toMatchObject({
+      category: 'file',
+      risk: 'MEDIUM',
+      tags: ['x'],
+    });
+  });
+
+  it('lists by category in catalog order with sorted ids', () => {
+    const registry = new ToolRegistry();
+    for (const id of ['write_file', 'calculate', 'read_file', 'shell_execute'])
+      registry.register(tool(id));
+    expect(registry.listByCategory('file').map((t) => t.id)).toEqual(['read_file', 'write_file']);
+    expect(registry.groupByCategory().map((g) => g.category)).toEqual(['shell', 'file', 'utility']);
+    expect(registry.ids()).toEqual(['calculate', 'read_file', 'shell_execute', 'write_file']);
+  });
+
+  it('refuses malformed ids at registration', () => {
+    expect(() => new ToolRegistry().register(tool('Bad Id'))).toThrow(/invalid/);
+  });
+
+  it('notifies listeners of changes and survives a failing listener', () => {
+    const registry = new ToolRegistry();
+    const changes: string[] = [];
+    registry.onChange(() => {
+      throw new Error('listener bug');
+    });
+    const stop = registry.onChange((change) => changes.push(`${change.type}:${change.id}`));
+    registry.register(tool('calculate'));
+    registry.register(tool('calculate'));
+    registry.unregister('calculate');
+    stop();
+    registry.register(tool('calculate'));
+    expect(changes).toEqual([
+      'registered:calculate',
+      'replaced:calculate',
+      'unregistered:calculate',
+    ]);
+  });
+});

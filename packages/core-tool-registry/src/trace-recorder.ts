@@ -1,0 +1,317 @@
+import { SYSTEM_CLOCK, type ToolClock } from './clock.js';
+import type { ToolResult } from './tool-result.js';
+
+/** Sizes of the arguments of a call: never the values themselves, so exports leak no secrets. */
+export interface ArgsDigest {
+  /** Length of the arguments as JSON text. */
+  readonly length: number;
+  /** Printable characters in that text. */
+  readonly printable: number;
+  /** Per top-level field: its JSON type, length and printable-character count. */
+  readonly fields: Readonly<
+    Record<string, { readonly type: string; readonly length: number; readonly printable: number }>
+  >;
+}
+
+/** One attempt of one tool call. */
+export interface ToolTraceSpan {
+  readonly callId: string;
+  readonly toolId: string;
+  /** 1 for the first attempt; 0 for a call refused before it ran (gate, limiter, breaker). */
+  readonly attempt: number;
+  /** Wall-clock start, ms since the epoch. */
+  readonly startedAt: number;
+  readonly durationMs: number;
+  /** `ok`, or the failure code (`TIMEOUT`, `EXECUTION_FAILED` …). */
+  readonly outcome: string;
+  readonly argsDigest: ArgsDigest;
+  /** Kebab-case failure code, e.g. `execution-failed`; absent on success. */
+  readonly errorSlug?: string;
+}
+
+/** A started attempt; complete it once (later completions are ignored). */
+export interface TraceHandle {
+  /** Records the span for this attempt; returns it, or undefined when already completed. */
+  complete(result: ToolResult): ToolTraceSpan | undefined;
+}
+
+/** Latency figures of one tool, from the spans in the buffer. */
+export interface ToolLatencySummary {
+  readonly toolId: string;
+  readonly count: number;
+  readonly failures: number;
+  readonly p50Ms: number;
+  readonly p95Ms: number;
+  readonly maxMs: number;
+  /** Counts per latency bucket, keyed by the bucket label (`<1ms`, `<10ms` … `>=10s`). */
+  readonly buckets: Readonly<Record<string, number>>;
+}
+
+/** Options for {@link ToolTraceRecorder}. */
+export interface ToolTraceRecorderOptions {
+  /** Spans kept (a ring buffer). Default 200. */
+  capacity?: number;
+  /** Clock for durations. Default: the system clock. */
+  clock?: ToolClock;
+  /** Wall clock for `startedAt`. Default `Date.now`. */
+  wallClock?: () => number;
+}
+
+/** Latency bucket upper bounds in ms, with their labels. */
+export const LATENCY_BUCKETS: readonly { readonly below: number; readonly label: string }[] = [
+  { below: 1, label: '<1ms' },
+  { below: 10, label: '<10ms' },
+  { below: 100, label: '<100ms' },
+  { below: 1_000, label: '<1s' },
+  { below: 10_000, label: '<10s' },
+  { below: Number.POSITIVE_INFINITY, label: '>=10s' },
+];
+
+/** What {@link ToolTraceRecorder.record} needs besides the result. */
+export interface SpanInit {
+  /** The call the attempt belongs to. */
+  readonly callId: string;
+  /** The tool called. */
+  readonly toolId: string;
+  /** Attempt number (0: refused before running). */
+  readonly attempt: number;
+  /** The raw arguments; only their digest is kept. */
+  readonly args: unknown;
+  /** Start on the recorder's clock, in ms. */
+  readonly started: number;
+  /** Start on the wall clock, ms since the epoch. */
+  readonly startedAt: number;
+}
+
+class Handle implements TraceHandle {
+  #done = false;
+  readonly #recorder: ToolTraceRecorder;
+  readonly #init: SpanInit;
+
+  constructor(recorder: ToolTraceRecorder, init: SpanInit) {
+    this.#recorder = recorder;
+    this.#init = init;
+  }
+
+  complete(result: ToolResult): ToolTraceSpan | undefined {
+    if (this.#done) return undefined;
+    this.#done = true;
+    return this.#recorder.record({ ...this.#init, result });
+  }
+}
+
+/**
+ * Records one span per attempt in a bounded ring buffer. Spans carry an argument digest (sizes and
+ * character counts), never raw values. Listeners see every span; the buffer exports as JSON and
+ * summarises latency as a histogram.
+ */
+export class ToolTraceRecorder {
+  /** Spans kept at most. */
+  readonly capacity: number;
+  readonly #clock: ToolClock;
+  readonly #wallClock: () => number;
+  readonly #buffer: (ToolTraceSpan | undefined)[];
+  #next = 0;
+  #size = 0;
+  readonly #listeners = new Set<(span: ToolTraceSpan) => void>();
+
+  constructor(options: ToolTraceRecorderOptions = {}) {
+    this.capacity = Math.max(1, Math.floor(options.capacity ?? 200));
+    this.#clock = options.clock ?? SYSTEM_CLOCK;
+    this.#wallClock = options.wallClock ?? Date.now;
+    this.#buffer = new Array(this.capacity);
+  }
+
+  /** Starts an attempt; the span is recorded when the handle completes. */
+  start(init: { callId: string; toolId: string; attempt: number; args: unknown }): TraceHandle {
+    return new Handle(this, {
+      ...init,
+      started: this.#clock.now(),
+      startedAt: this.#wallClock(),
+    });
+  }
+
+  /** Records a finished attempt directly (used by handles). */
+  record(init: SpanInit & { readonly result: ToolResult }): ToolTraceSpan {
+    const { result } = init;
+    const span: ToolTraceSpan = result.ok
+      ? {
+          callId: init.callId,
+          toolId: init.toolId,
+          attempt: init.attempt,
+          startedAt: init.startedAt,
+          durationMs: Math.max(0, this.#clock.now() - init.started),
+          outcome: 'ok',
+          argsDigest: digestArgs(init.args),
+        }
+      : {
+          callId: init.callId,
+          toolId: init.toolId,
+          attempt: init.attempt,
+          startedAt: init.startedAt,
+          durationMs: Math.max(0, this.#clock.now() - init.started),
+          outcome: result.error.code,
+          argsDigest: digestArgs(init.args),
+          errorSlug: result.error.code.toLowerCase().replaceAll('_', '-'),
+        };
+    this.add(span);
+    return span;
+  }
+
+  /** Adds a span recorded elsewhere (e.g. loaded from a file). */
+  add(span: ToolTraceSpan): void {
+    this.#buffer[this.#next] = span;
+    this.#next = (this.#next + 1) % this.capacity;
+    if (this.#size < this.capacity) this.#size += 1;
+    for (const listener of this.#listeners) {
+      try {
+        listener(span);
+      } catch {
+        // A failing listener must not fail the call being traced.
+      }
+    }
+  }
+
+  /** Number of spans in the buffer. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** The spans in the buffer, oldest first. */
+  spans(): ToolTraceSpan[] {
+    const out: ToolTraceSpan[] = [];
+    const start = this.#size < this.capacity ? 0 : this.#next;
+    for (let index = 0; index < this.#size; index += 1) {
+      const span = this.#buffer[(start + index) % this.capacity];
+      if (span) out.push(span);
+    }
+    return out;
+  }
+
+  /** Subscribes to new spans; returns the unsubscribe function. */
+  onSpan(listener: (span: ToolTraceSpan) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** The buffer as JSON text (an array of spans, oldest first). */
+  exportJson(): string {
+    return JSON.stringify(this.spans());
+  }
+
+  /** Latency summary per tool, sorted by tool id. */
+  histogram(): ToolLatencySummary[] {
+    return summariseLatency(this.spans());
+  }
+
+  /** A text report of the latency histogram. */
+  report(): string {
+    return renderLatencyReport(this.histogram());
+  }
+
+  /** Empties the buffer. */
+  clear(): void {
+    this.#buffer.fill(undefined);
+    this.#next = 0;
+    this.#size = 0;
+  }
+}
+
+/** Digests arguments into sizes and character counts; never copies a value. */
+export function digestArgs(args: unknown): ArgsDigest {
+  const fields: Record<string, { type: string; length: number; printable: number }> = {};
+  const text = safeJson(args);
+  if (typeof args === 'object' && args !== null && !Array.isArray(args)) {
+    for (const key of Object.keys(args)) {
+      const value = (args as Record<string, unknown>)[key];
+      const valueText = typeof value === 'string' ? value : safeJson(value);
+      fields[key] = {
+        type: value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value,
+        length: valueText.length,
+        printable: countPrintable(valueText),
+      };
+    }
+  }
+  return { length: text.length, printable: countPrintable(text), fields };
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+function countPrintable(text: string): number {
+  let count = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code >= 0x20 && code !== 0x7f) count += 1;
+  }
+  return count;
+}
+
+/** Latency summary per tool from any list of spans, sorted by tool id. */
+export function summariseLatency(spans: readonly ToolTraceSpan[]): ToolLatencySummary[] {
+  const byTool = new Map<string, ToolTraceSpan[]>();
+  for (const span of spans) {
+    const list = byTool.get(span.toolId);
+    if (list) list.push(span);
+    else byTool.set(span.toolId, [span]);
+  }
+  return [...byTool.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([toolId, list]) => {
+      const durations = list.map((span) => span.durationMs).sort((a, b) => a - b);
+      const buckets: Record<string, number> = {};
+      for (const { label } of LATENCY_BUCKETS) buckets[label] = 0;
+      for (const duration of durations) {
+        const bucket = LATENCY_BUCKETS.find(({ below }) => duration < below);
+        if (bucket) buckets[bucket.label] = (buckets[bucket.label] ?? 0) + 1;
+      }
+      return {
+        toolId,
+        count: list.length,
+        failures: list.filter((span) => span.outcome !== 'ok').length,
+        p50Ms: percentile(durations, 0.5),
+        p95Ms: percentile(durations, 0.95),
+        maxMs: durations[durations.length - 1] ?? 0,
+        buckets,
+      };
+    });
+}
+
+function percentile(sorted: readonly number[], fraction: number): number {
+  if (sorted.length === 0) return 0;
+  const index = Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1);
+  return round(sorted[Math.max(0, index)] ?? 0);
+}
+
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+/** Renders latency summaries as a fixed-width text table. */
+export function renderLatencyReport(summaries: readonly ToolLatencySummary[]): string {
+  if (summaries.length === 0) return 'No spans recorded.';
+  const labels = LATENCY_BUCKETS.map(({ label }) => label);
+  const header = ['tool', 'calls', 'fail', 'p50 ms', 'p95 ms', 'max ms', ...labels];
+  const rows = summaries.map((summary) => [
+    summary.toolId,
+    String(summary.count),
+    String(summary.failures),
+    String(summary.p50Ms),
+    String(summary.p95Ms),
+    String(round(summary.maxMs)),
+    ...labels.map((label) => String(summary.buckets[label] ?? 0)),
+  ]);
+  const widths = header.map((cell, column) =>
+    Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  return [header, ...rows]
+    .map((row) =>
+      row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd(),
+    )
+    .join('\n');
+}
