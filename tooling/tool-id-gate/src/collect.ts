@@ -1,13 +1,22 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
+import {
+  type AnyToolDefinition,
+  DefaultToolExecutor,
+  ToolRegistry,
+} from '@toolsys/core-tool-registry';
 import { TOOL_PACKAGES, type ToolPackageEntry } from '@toolsys/host';
 
 /** One tool id and the package that registers it. */
 export interface OwnedToolId {
   readonly id: string;
   readonly owner: string;
+}
+
+/** One tool definition and the package that registers it. */
+export interface OwnedTool extends OwnedToolId {
+  readonly tool: AnyToolDefinition;
 }
 
 /**
@@ -17,8 +26,15 @@ export interface OwnedToolId {
 export async function collectToolIds(
   packages: readonly ToolPackageEntry[] = TOOL_PACKAGES,
 ): Promise<OwnedToolId[]> {
+  return (await collectTools(packages)).map(({ id, owner }) => ({ id, owner }));
+}
+
+/** Like {@link collectToolIds}, keeping each tool definition. */
+export async function collectTools(
+  packages: readonly ToolPackageEntry[] = TOOL_PACKAGES,
+): Promise<OwnedTool[]> {
   const scratch = mkdtempSync(join(tmpdir(), 'toolsys-gate-'));
-  const owned: OwnedToolId[] = [];
+  const owned: OwnedTool[] = [];
   const registry = new ToolRegistry();
   const executor = new DefaultToolExecutor({ registry });
   const disposers: Array<() => unknown> = [];
@@ -36,7 +52,7 @@ export async function collectToolIds(
         mode: 'gate',
       });
       if (contribution.dispose) disposers.push(() => contribution.dispose?.());
-      for (const tool of contribution.tools) owned.push({ id: tool.id, owner: entry.name });
+      for (const tool of contribution.tools) owned.push({ id: tool.id, owner: entry.name, tool });
     }
   } finally {
     for (const dispose of disposers) await dispose();
