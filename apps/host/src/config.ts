@@ -3,7 +3,48 @@ import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { defaultDataDirectory, invocationDirectory } from './paths.js';
 
-const riskPolicy = z.enum(['allow', 'ask', 'deny']);
+const riskPolicy = z
+  .enum(['allow', 'ask', 'deny'])
+  .describe('allow: run without asking; ask: confirm with the user; deny: refuse.');
+
+const runPolicyName = z.enum(['quickRead', 'network', 'mutating', 'legacy']);
+
+const runPolicyOverride = z
+  .object({
+    preset: runPolicyName
+      .optional()
+      .describe('Start from this preset instead of the tool default.'),
+    timeoutMs: z.number().int().positive().optional().describe('Per-attempt time budget in ms.'),
+    maxRetries: z.number().int().min(0).max(10).optional().describe('Retries after the first try.'),
+    ratePerMinute: z
+      .number()
+      .int()
+      .positive()
+      .nullable()
+      .optional()
+      .describe('Calls allowed per minute; null removes the limit.'),
+  })
+  .strict();
+
+const mcpServer = z
+  .object({
+    command: z.string().min(1).optional().describe('Executable of a stdio server.'),
+    args: z.array(z.string()).optional().describe('Arguments of the stdio server.'),
+    env: z.record(z.string(), z.string()).optional().describe('Extra environment variables.'),
+    cwd: z.string().optional().describe('Working directory of the stdio server.'),
+    url: z.url().optional().describe('Streamable HTTP endpoint of a remote server.'),
+    headers: z.record(z.string(), z.string()).optional().describe('HTTP headers (e.g. auth).'),
+    disabled: z.boolean().optional().describe('Keep the entry but do not connect.'),
+  })
+  .loose()
+  .refine((server) => server.command !== undefined || server.url !== undefined, {
+    message: 'needs either "command" (stdio) or "url" (Streamable HTTP)',
+  });
+
+const githubTokenSource = z.union([
+  z.object({ env: z.string().min(1).describe('Read the token from this environment variable.') }),
+  z.object({ file: z.string().min(1).describe('Read the token from this file (first line).') }),
+]);
 
 /** The schema of `toolsys.config.json`. Every field is optional; the embedded default fills the rest. */
 export const deploymentConfigSchema = z
@@ -17,6 +58,10 @@ export const deploymentConfigSchema = z
       .string()
       .optional()
       .describe('Directory for notes, skills, shortcuts, traces and the memory database.'),
+    memoryDbPath: z
+      .string()
+      .optional()
+      .describe('SQLite file of the cognitive memory; default `<dataDir>/memory.db`.'),
     permissions: z
       .object({
         LOW: riskPolicy.optional(),
@@ -27,11 +72,77 @@ export const deploymentConfigSchema = z
       .strict()
       .optional(),
     packages: z
-      .record(z.string(), z.object({ enabled: z.boolean().optional() }).loose())
+      .record(
+        z.string(),
+        z
+          .object({
+            enabled: z.boolean().optional(),
+            groups: z
+              .record(z.string(), z.boolean())
+              .optional()
+              .describe(
+                'Tool groups (categories such as shell, network, file) of the package switched off with false.',
+              ),
+          })
+          .loose(),
+      )
       .optional()
       .describe(
         'Per-package switches and options, keyed by short package name (core, mcp-client, cs-mem, …).',
       ),
+    tools: z
+      .object({
+        disabled: z.array(z.string()).optional().describe('Tool ids never registered.'),
+        runPolicies: z
+          .record(z.string(), runPolicyOverride)
+          .optional()
+          .describe('Run-policy overrides per tool id.'),
+      })
+      .strict()
+      .optional(),
+    mcpServers: z
+      .record(z.string(), mcpServer)
+      .optional()
+      .describe('MCP servers to connect, keyed by name (Claude Desktop format).'),
+    mcpConfigImport: z
+      .string()
+      .optional()
+      .describe('Path of a Claude Desktop / Cursor / VS Code MCP config to import servers from.'),
+    browser: z
+      .object({
+        executablePath: z.string().optional().describe('Chromium executable.'),
+        headless: z.boolean().optional(),
+      })
+      .loose()
+      .optional(),
+    android: z
+      .object({
+        serial: z.string().optional().describe('adb serial of the device to drive.'),
+        appiumUrl: z.url().optional().describe('Appium server for UI tools.'),
+      })
+      .loose()
+      .optional(),
+    github: z
+      .object({
+        token: githubTokenSource.optional().describe('Where the GitHub token comes from.'),
+      })
+      .loose()
+      .optional(),
+    server: z
+      .object({
+        host: z.string().optional().describe('Address `serve --http` binds; default 127.0.0.1.'),
+        port: z.number().int().min(0).max(65_535).optional().describe('Default 7821.'),
+        allowedOrigins: z
+          .array(z.string())
+          .optional()
+          .describe('Browser origins allowed besides the server itself.'),
+        tokenEnv: z
+          .string()
+          .optional()
+          .describe('Environment variable holding the bearer token (default TOOLSYS_TOKEN).'),
+      })
+      .strict()
+      .optional(),
   })
   .loose();
 
@@ -45,6 +156,10 @@ export interface ResolvedDeploymentConfig {
   readonly file: string | undefined;
   readonly workspaceRoot: string;
   readonly dataDir: string;
+  /** The cognitive memory database file; `<dataDir>/memory.db` when absent. */
+  readonly memoryDbPath?: string;
+  /** The environment the deployment was loaded in (backend detection, token sources); `process.env` when absent. */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /** A config file that cannot be used; the message names the file and the field. */
@@ -99,11 +214,25 @@ export function loadDeploymentConfig(
   } else if (explicit) {
     throw new ConfigError(`${file} does not exist.`);
   }
-  const base = source ? dirname(source) : cwd;
+  return resolveDeploymentConfig(config, { file: source, env, cwd });
+}
+
+/** Resolves a parsed config's paths against its file's directory (or `cwd` without a file). */
+export function resolveDeploymentConfig(
+  config: DeploymentConfig,
+  options: { file?: string | undefined; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): ResolvedDeploymentConfig {
+  const env = options.env ?? process.env;
+  const base = options.file ? dirname(options.file) : (options.cwd ?? invocationDirectory(env));
+  const dataDir = config.dataDir ? resolve(base, config.dataDir) : defaultDataDirectory(env);
   return {
     config,
-    file: source,
+    file: options.file,
     workspaceRoot: resolve(base, config.workspaceRoot ?? '.'),
-    dataDir: config.dataDir ? resolve(base, config.dataDir) : defaultDataDirectory(env),
+    dataDir,
+    memoryDbPath: config.memoryDbPath
+      ? resolve(base, config.memoryDbPath)
+      : join(dataDir, 'memory.db'),
+    env,
   };
 }

@@ -1,11 +1,14 @@
 import {
+  type AnyToolDefinition,
   type ConfirmFunction,
+  RunPolicies,
+  resolveMetadata,
   type ToolExecutor,
   type ToolPermissionManager,
   ToolRegistry,
   type ToolUsageTracker,
 } from '@toolsys/core-tool-registry';
-import type { ResolvedDeploymentConfig } from './config.js';
+import type { DeploymentConfig, ResolvedDeploymentConfig } from './config.js';
 import { createExecutionStack, type ExecutionStack } from './executor.js';
 import { TOOL_PACKAGES } from './packages/index.js';
 import type { PackageContribution, PackageStatus, ToolPackageEntry } from './packages/types.js';
@@ -80,7 +83,10 @@ export async function composeDeployment(
         executor: stack.executor,
         mode: 'serve',
       });
-      registry.registerAll(contribution.tools, { policy: 'REJECT', owner: entry.name });
+      registry.registerAll(applyToolSettings(contribution.tools, config.config, entry.key), {
+        policy: 'REJECT',
+        owner: entry.name,
+      });
       contributions.push(contribution);
       statuses.set(entry.key, {
         name: entry.name,
@@ -117,4 +123,43 @@ export async function composeDeployment(
       await stack.close();
     },
   };
+}
+
+/**
+ * Applies the config's per-tool settings: tools of a category switched off in
+ * `packages.<key>.groups` and ids in `tools.disabled` are left out, and `tools.runPolicies`
+ * overrides replace or adjust a tool's run policy.
+ */
+export function applyToolSettings(
+  tools: readonly AnyToolDefinition[],
+  config: DeploymentConfig,
+  packageKey?: string,
+): AnyToolDefinition[] {
+  const disabled = new Set(config.tools?.disabled ?? []);
+  const groups = (packageKey ? config.packages?.[packageKey]?.groups : undefined) ?? {};
+  const overrides = config.tools?.runPolicies ?? {};
+  return tools
+    .filter((tool) => !disabled.has(tool.id))
+    .filter((tool) => groups[resolveMetadata(tool.id, tool.metadata).category] !== false)
+    .map((tool) => {
+      const override = overrides[tool.id];
+      if (!override) return tool;
+      const base = override.preset
+        ? RunPolicies[override.preset]
+        : (tool.runPolicy ?? RunPolicies.legacy);
+      const { ratePerMinute: _rate, ...rest } = base as typeof base & { ratePerMinute?: number };
+      const ratePerMinute =
+        override.ratePerMinute === null ? undefined : (override.ratePerMinute ?? _rate);
+      return {
+        ...tool,
+        execute: tool.execute.bind(tool),
+        runPolicy: {
+          ...rest,
+          name: `${base.name}*`,
+          ...(override.timeoutMs !== undefined ? { timeoutMs: override.timeoutMs } : {}),
+          ...(override.maxRetries !== undefined ? { maxRetries: override.maxRetries } : {}),
+          ...(ratePerMinute !== undefined ? { ratePerMinute } : {}),
+        },
+      };
+    });
 }

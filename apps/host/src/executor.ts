@@ -1,19 +1,56 @@
+import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import {
+  type CircuitBreakerState,
   type ConfirmFunction,
-  DefaultToolExecutor,
+  EnhancedToolExecutor,
+  type RateLimiterState,
   RiskAwareToolGate,
+  ToolCircuitBreaker,
+  ToolEnvironmentGate,
+  ToolEnvironmentState,
   type ToolExecutor,
   ToolPermissionManager,
+  ToolRateLimiter,
   type ToolRegistry,
+  ToolTraceRecorder,
+  type ToolTraceSpan,
   ToolUsageTracker,
 } from '@toolsys/core-tool-registry';
 import type { ResolvedDeploymentConfig } from './config.js';
+
+/** Spans the host keeps in memory. */
+export const HOST_TRACE_CAPACITY = 300;
+/** The trace file in the data directory. */
+export const TRACE_FILE_NAME = 'traces.jsonl';
+/** The trace file is rotated (to `traces.1.jsonl`) when it grows past this many bytes. */
+export const TRACE_FILE_MAX_BYTES = 1_000_000;
+
+/** Breaker and limiter states, as plain JSON (for the dashboard). */
+export interface ExecutionSnapshot {
+  /** Every circuit that has seen a failure. */
+  readonly breakers: CircuitBreakerState[];
+  /** Every token bucket in use. */
+  readonly limiters: RateLimiterState[];
+}
 
 /** The execution pieces of a deployment. */
 export interface ExecutionStack {
   readonly executor: ToolExecutor;
   readonly permissions: ToolPermissionManager;
   readonly usage: ToolUsageTracker;
+  /** One span per attempt (300 kept; also appended to the trace file). */
+  readonly traces: ToolTraceRecorder;
+  /** Per-tool token buckets. */
+  readonly rateLimiter: ToolRateLimiter;
+  /** Per-tool circuit breakers. */
+  readonly circuitBreaker: ToolCircuitBreaker;
+  /** Environment telemetry the environment gate reads (fed by platform packages). */
+  readonly environment: ToolEnvironmentState;
+  /** Where spans are appended (`<dataDir>/traces.jsonl`). */
+  readonly traceFile: string;
+  /** Breaker and limiter states per tool, as plain JSON. */
+  snapshot(): ExecutionSnapshot;
   /** Releases what the stack holds (trace files, timers). */
   close(): Promise<void>;
 }
@@ -26,7 +63,11 @@ export interface ExecutionStackOptions {
   confirm?: ConfirmFunction;
 }
 
-/** Builds the executor with the deployment's permission policy. */
+/**
+ * Builds the v3 executor with the deployment's permission policy: environment gate, risk gate,
+ * rate limiter, circuit breaker, run policies (timeouts and retries) and tracing, with spans
+ * appended to `<dataDir>/traces.jsonl` so `toolsys trace` sees them across invocations.
+ */
 export function createExecutionStack(options: ExecutionStackOptions): ExecutionStack {
   const { registry, deployment, confirm } = options;
   const permissionConfig = deployment.config.permissions ?? {};
@@ -40,11 +81,123 @@ export function createExecutionStack(options: ExecutionStackOptions): ExecutionS
     alwaysAllowed: permissionConfig.alwaysAllow ?? [],
   });
   const usage = new ToolUsageTracker();
-  const executor = new DefaultToolExecutor({
+  const traces = new ToolTraceRecorder({ capacity: HOST_TRACE_CAPACITY });
+  const traceFile = join(deployment.dataDir, TRACE_FILE_NAME);
+  for (const span of readTraceFile(traceFile, HOST_TRACE_CAPACITY)) traces.add(span);
+  const writer = new TraceFileWriter(traceFile);
+  const unsubscribe = traces.onSpan((span) => writer.append(span));
+  const rateLimiter = new ToolRateLimiter();
+  const circuitBreaker = new ToolCircuitBreaker();
+  const environment = new ToolEnvironmentState();
+  const executor = new EnhancedToolExecutor({
     registry,
     gate: new RiskAwareToolGate(permissions),
     usageTracker: usage,
+    environmentGate: new ToolEnvironmentGate({ state: environment }),
+    rateLimiter,
+    circuitBreaker,
+    traces,
+    runPolicies: {},
     ...(confirm ? { confirm } : {}),
   });
-  return { executor, permissions, usage, close: async () => {} };
+  return {
+    executor,
+    permissions,
+    usage,
+    traces,
+    rateLimiter,
+    circuitBreaker,
+    environment,
+    traceFile,
+    snapshot: () => ({ breakers: circuitBreaker.snapshot(), limiters: rateLimiter.snapshot() }),
+    close: async () => {
+      unsubscribe();
+      writer.flush();
+    },
+  };
+}
+
+/**
+ * Appends spans to a JSONL file, batched per event-loop turn; rotates the file to `.1.jsonl` when it
+ * passes {@link TRACE_FILE_MAX_BYTES}. Write failures disable the file, never the call.
+ */
+class TraceFileWriter {
+  readonly #file: string;
+  #pending: string[] = [];
+  #scheduled = false;
+  #size: number | undefined;
+  #broken = false;
+
+  constructor(file: string) {
+    this.#file = file;
+  }
+
+  append(span: ToolTraceSpan): void {
+    if (this.#broken) return;
+    this.#pending.push(JSON.stringify(span));
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  flush(): void {
+    this.#scheduled = false;
+    if (this.#pending.length === 0 || this.#broken) return;
+    const text = `${this.#pending.join('\n')}\n`;
+    this.#pending = [];
+    try {
+      if (this.#size === undefined) {
+        mkdirSync(join(this.#file, '..'), { recursive: true });
+        this.#size = fileSize(this.#file);
+      }
+      if (this.#size + text.length > TRACE_FILE_MAX_BYTES && this.#size > 0) {
+        renameSync(this.#file, rotatedName(this.#file));
+        this.#size = 0;
+      }
+      appendFileSync(this.#file, text, 'utf8');
+      this.#size += Buffer.byteLength(text);
+    } catch {
+      // Tracing to disk is best effort: a read-only data directory must not break tool calls.
+      this.#broken = true;
+    }
+  }
+}
+
+function fileSize(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+function rotatedName(file: string): string {
+  return file.replace(/\.jsonl$/, '.1.jsonl');
+}
+
+/**
+ * Reads the newest `limit` spans from a trace file and its rotated predecessor, oldest first.
+ * Missing files are empty; malformed lines are skipped.
+ */
+export function readTraceFile(file: string, limit = Number.POSITIVE_INFINITY): ToolTraceSpan[] {
+  const spans: ToolTraceSpan[] = [];
+  for (const path of [rotatedName(file), file]) {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue;
+      try {
+        const span = JSON.parse(line) as ToolTraceSpan;
+        if (typeof span.toolId === 'string' && typeof span.durationMs === 'number') spans.push(span);
+      } catch {
+        // A line cut by a crash is skipped.
+      }
+    }
+  }
+  return spans.length > limit ? spans.slice(spans.length - limit) : spans;
 }

@@ -11,4 +11,343 @@ import {
   lookupTool,
   parseRawArguments,
 } from './execution-steps.js';
-import type { ToまでolRateLimiter } from './rate-limiter.js';
+import type { ToolRateLimiter } from './rate-limiter.js';
+import { RetryClassifier } from './retry-classifier.js';
+import type { ConfirmFunction, RegisteredTool, ToolContext } from './tool.js';
+import { ToolCallIds } from './tool-call-ids.js';
+import { ToolError, ToolErrorCode } from './tool-error.js';
+import { ALLOW_ALL_GATE, type ToolExecutionGate } from './tool-execution-gate.js';
+import type { ExecuteOptions, ToolExecutor } from './tool-executor.js';
+import type { ToolRegistry } from './tool-registry.js';
+import { failureResult, type ToolFailure, type ToolResult } from './tool-result.js';
+import { RunPolicies, type ToolRunPolicy } from './tool-run-policy.js';
+import { ToolServices } from './tool-services.js';
+import { ToolSuggester } from './tool-suggester.js';
+import { ToolUsageTracker } from './tool-usage-tracker.js';
+import type { ToolTraceRecorder } from './trace-recorder.js';
+
+/** Options that switch on run policies (timeouts and retries). */
+export interface RunPolicyOptions {
+  /** Policies per tool id that replace the tool's declared policy (from the deployment config). */
+  overrides?: Readonly<Record<string, ToolRunPolicy>>;
+  /** Decides which failures are replayed. Default: a {@link RetryClassifier}. */
+  classifier?: RetryClassifier;
+  /** Random source for backoff jitter, in [0, 1). Default `Math.random`. */
+  random?: () => number;
+}
+
+/** Options for {@link EnhancedToolExecutor}: the v2 options plus every optional v3 component. */
+export interface EnhancedToolExecutorOptions extends DefaultToolExecutorOptions {
+  /** Environment preconditions, checked fail-open before the risk gate. Off when absent. */
+  environmentGate?: ToolEnvironmentGate;
+  /** Per-tool token buckets (quota from the run policy). Off when absent. */
+  rateLimiter?: ToolRateLimiter;
+  /** Per-tool circuit breakers. Off when absent. */
+  circuitBreaker?: ToolCircuitBreaker;
+  /** Records one span per attempt. Off when absent. */
+  traces?: ToolTraceRecorder;
+  /** Enforces timeouts and retries of run policies. Off (v2 semantics) when absent. */
+  runPolicies?: RunPolicyOptions;
+  /** Clock for timeouts and backoff waits. Default: the system clock. */
+  clock?: ToolClock;
+}
+
+const NEVER_ABORTED = new AbortController().signal;
+const LEGACY: ToolRunPolicy = RunPolicies.legacy;
+
+/**
+ * The v3 pipeline, in this fixed order: lookup (miss → suggestions) → environment gate (fail-open)
+ * → risk gate → schema validation → rate limiter → circuit breaker → timeout + retry → tool.
+ * Every v3 component is optional; with none injected the results and rendered strings are those of
+ * the v2 {@link DefaultToolExecutor}. Nothing thrown ever leaves `execute`.
+ */
+export class EnhancedToolExecutor implements ToolExecutor {
+  readonly registry: ToolRegistry;
+  readonly usageTracker: ToolUsageTracker;
+  /** The trace recorder, when tracing is on. */
+  readonly traces: ToolTraceRecorder | undefined;
+  /** The rate limiter, when on. */
+  readonly rateLimiter: ToolRateLimiter | undefined;
+  /** The circuit breaker, when on. */
+  readonly circuitBreaker: ToolCircuitBreaker | undefined;
+  /** The environment gate, when on. */
+  readonly environmentGate: ToolEnvironmentGate | undefined;
+  readonly #gate: ToolExecutionGate;
+  readonly #suggester: ToolSuggester;
+  readonly #services: ToolServices;
+  readonly #confirm: ConfirmFunction | undefined;
+  readonly #callIds: ToolCallIds;
+  readonly #now: () => number;
+  readonly #clock: ToolClock;
+  readonly #policies: RunPolicyOptions | undefined;
+  readonly #classifier: RetryClassifier;
+  readonly #random: () => number;
+
+  constructor(options: EnhancedToolExecutorOptions) {
+    this.registry = options.registry;
+    this.usageTracker = options.usageTracker ?? new ToolUsageTracker();
+    this.traces = options.traces;
+    this.rateLimiter = options.rateLimiter;
+    this.circuitBreaker = options.circuitBreaker;
+    this.environmentGate = options.environmentGate;
+    this.#gate = options.gate ?? ALLOW_ALL_GATE;
+    this.#suggester = options.suggester ?? new ToolSuggester();
+    this.#services = options.services ?? new ToolServices();
+    this.#confirm = options.confirm;
+    this.#callIds = options.callIds ?? new ToolCallIds();
+    this.#clock = options.clock ?? SYSTEM_CLOCK;
+    const clock = this.#clock;
+    this.#now = options.now ?? (() => clock.now());
+    this.#policies = options.runPolicies;
+    this.#classifier = options.runPolicies?.classifier ?? new RetryClassifier();
+    this.#random = options.runPolicies?.random ?? Math.random;
+  }
+
+  /** The run policy that applies to a tool: override, else declared, else legacy. */
+  policyOf(tool: RegisteredTool): ToolRunPolicy {
+    return this.#policies?.overrides?.[tool.id] ?? tool.runPolicy ?? LEGACY;
+  }
+
+  async execute(id: string, rawArgs: unknown, options: ExecuteOptions = {}): Promise<ToolResult> {
+    const signal = options.signal ?? NEVER_ABORTED;
+    try {
+      return await this.#execute(id, rawArgs, options, signal);
+    } catch (thrown) {
+      return failureFromThrown(thrown, signal);
+    }
+  }
+
+  async #execute(
+    id: string,
+    rawArgs: unknown,
+    options: ExecuteOptions,
+    signal: AbortSignal,
+  ): Promise<ToolResult> {
+    const found = lookupTool(this.registry, this.#suggester, id);
+    if (!found.ok) return found.failure;
+    const { tool } = found;
+    const started = this.#now();
+    const callId = options.callId ?? this.#callIds.next();
+    const sessionId = options.sessionId ?? 'default';
+    let result: ToolResult;
+    if (this.environmentGate) {
+      const environment = this.environmentGate.check(tool, rawArgs);
+      if (!environment.allowed) {
+        result = this.#refuse(tool, callId, rawArgs, environment.failure);
+        return this.#finish(tool, result, started);
+      }
+    }
+    const verdict = await this.#gate.check(tool, rawArgs, { sessionId, callId, signal });
+    if (!verdict.allowed)
+      return this.#finish(tool, this.#refuse(tool, callId, rawArgs, verdict.result), started);
+    const parsedArgs = parseRawArguments(rawArgs);
+    if (!parsedArgs.ok)
+      return this.#finish(tool, this.#refuse(tool, callId, rawArgs, parsedArgs.failure), started);
+    const validated = tool.inputSchema.parse(parsedArgs.value);
+    if (!validated.ok)
+      return this.#finish(tool, this.#refuse(tool, callId, rawArgs, validated.failure), started);
+    const policy = this.policyOf(tool);
+    if (this.rateLimiter) {
+      const decision = this.rateLimiter.tryAcquire(tool.id, policy.ratePerMinute);
+      if (!decision.allowed) {
+        const failure = rateLimitedFailure(
+          tool.id,
+          policy.ratePerMinute ?? 0,
+          decision.retryAfterMs,
+        );
+        return this.#finish(tool, this.#refuse(tool, callId, rawArgs, failure), started);
+      }
+    }
+    result = await this.#attempts(tool, validated.value, rawArgs, policy, {
+      callId,
+      sessionId,
+      signal,
+      onEvent: options.onEvent,
+      confirm: options.confirm ?? this.#confirm,
+    });
+    return this.#finish(tool, result, started);
+  }
+
+  async #attempts(
+    tool: RegisteredTool,
+    args: unknown,
+    rawArgs: unknown,
+    policy: ToolRunPolicy,
+    call: {
+      callId: string;
+      sessionId: string;
+      signal: AbortSignal;
+      onEvent: ExecuteOptions['onEvent'];
+      confirm: ConfirmFunction | undefined;
+    },
+  ): Promise<ToolResult> {
+    const enforce = this.#policies !== undefined;
+    const maxRetries = enforce ? Math.max(0, policy.maxRetries) : 0;
+    const timeoutMs = enforce ? policy.timeoutMs : undefined;
+    for (let attempt = 1; ; attempt += 1) {
+      if (this.circuitBreaker) {
+        const decision = this.circuitBreaker.check(tool.id);
+        if (!decision.allowed) return this.#refuse(tool, call.callId, rawArgs, decision.failure);
+      }
+      const handle = this.traces?.start({
+        callId: call.callId,
+        toolId: tool.id,
+        attempt,
+        args: rawArgs,
+      });
+      const result =
+        timeoutMs !== undefined && timeoutMs > 0
+          ? await this.#invokeWithTimeout(tool, args, call, attempt, timeoutMs)
+          : await invokeTool(
+              tool,
+              args,
+              createToolContext({
+                tool,
+                callId: call.callId,
+                sessionId: call.sessionId,
+                attempt,
+                signal: call.signal,
+                services: this.#services,
+                onEvent: call.onEvent,
+                confirm: call.confirm,
+              }),
+            );
+      handle?.complete(result);
+      this.circuitBreaker?.record(tool.id, result);
+      if (result.ok || !enforce) return result;
+      const decision = this.#classifier.classify(result, tool.metadata.annotations);
+      if (decision === 'outcome_unknown') return this.#classifier.outcomeUnknown(result, tool.id);
+      if (decision === 'terminal' || attempt > maxRetries) return result;
+      const delayMs = fullJitterBackoff(attempt, {
+        baseMs: policy.backoffBaseMs,
+        maxMs: policy.backoffMaxMs,
+        random: this.#random,
+      });
+      notify(
+        call.onEvent,
+        `${tool.id}: attempt ${attempt} failed (${result.error.code}); retrying in ${delayMs} ms.\n`,
+      );
+      if (!(await sleep(this.#clock, delayMs, call.signal))) return cancelledFailure(call.signal);
+    }
+  }
+
+  #invokeWithTimeout(
+    tool: RegisteredTool,
+    args: unknown,
+    call: {
+      callId: string;
+      sessionId: string;
+      signal: AbortSignal;
+      onEvent: ExecuteOptions['onEvent'];
+      confirm: ConfirmFunction | undefined;
+    },
+    attempt: number,
+    timeoutMs: number,
+  ): Promise<ToolResult> {
+    const callerSignal = call.signal;
+    if (callerSignal.aborted) return Promise.resolve(cancelledFailure(callerSignal));
+    const controller = new AbortController();
+    const context: ToolContext = createToolContext({
+      tool,
+      callId: call.callId,
+      sessionId: call.sessionId,
+      attempt,
+      signal: controller.signal,
+      services: this.#services,
+      onEvent: call.onEvent,
+      confirm: call.confirm,
+    });
+    const clock = this.#clock;
+    return new Promise<ToolResult>((resolve) => {
+      let settled = false;
+      const settle = (result: ToolResult): void => {
+        if (settled) return;
+        settled = true;
+        clock.clearTimeout(timer);
+        callerSignal.removeEventListener('abort', onCallerAbort);
+        resolve(result);
+      };
+      const onCallerAbort = (): void => {
+        const failure = cancelledFailure(callerSignal);
+        settle(failure);
+        controller.abort(callerSignal.reason);
+      };
+      const timer = clock.setTimeout(() => {
+        const failure = timeoutFailure(tool.id, timeoutMs);
+        settle(failure);
+        // The handler's signal fires; a handler that ignores it is abandoned, not awaited.
+        controller.abort(new ToolError(failure.error.code, failure.error.message));
+      }, timeoutMs);
+      callerSignal.addEventListener('abort', onCallerAbort, { once: true });
+      invokeTool(tool, args, context).then(settle, (thrown: unknown) =>
+        settle(failureFromThrown(thrown, controller.signal)),
+      );
+    });
+  }
+
+  #refuse(
+    tool: RegisteredTool,
+    callId: string,
+    rawArgs: unknown,
+    failure: ToolFailure,
+  ): ToolFailure {
+    const traces = this.traces;
+    if (traces) {
+      const now = this.#clock.now();
+      traces.record({
+        callId,
+        toolId: tool.id,
+        attempt: 0,
+        args: rawArgs,
+        started: now,
+        startedAt: Date.now(),
+        result: failure,
+      });
+    }
+    return failure;
+  }
+
+  #finish(tool: RegisteredTool, result: ToolResult, started: number): ToolResult {
+    this.usageTracker.record(tool.id, result, this.#now() - started);
+    return result;
+  }
+}
+
+function notify(onEvent: ExecuteOptions['onEvent'], text: string): void {
+  if (!onEvent) return;
+  try {
+    onEvent({ type: 'output', stream: 'log', text });
+  } catch {
+    // A failing sink must not fail the call.
+  }
+}
+
+/** The TIMEOUT failure of an attempt that ran out of time. */
+export function timeoutFailure(toolId: string, timeoutMs: number): ToolFailure {
+  return failureResult(
+    ToolErrorCode.TIMEOUT,
+    `${toolId} did not finish within ${formatDuration(timeoutMs)} and was stopped.`,
+    { details: { timeoutMs } },
+  );
+}
+
+/** The RATE_LIMITED failure of a call over its tool's quota. */
+export function rateLimitedFailure(
+  toolId: string,
+  ratePerMinute: number,
+  retryAfterMs: number,
+): ToolFailure {
+  return failureResult(
+    ToolErrorCode.RATE_LIMITED,
+    `${toolId} is limited to ${ratePerMinute} calls a minute and the quota is used up.`,
+    {
+      retryAfterMs,
+      hint: `Wait ${formatDuration(retryAfterMs)} before calling ${toolId} again; avoid calling it in a loop.`,
+      details: { ratePerMinute },
+    },
+  );
+}
+
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${Math.ceil(ms)} ms` : `${Math.round(ms / 100) / 10} s`;
+}

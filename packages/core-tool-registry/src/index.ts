@@ -1,8 +1,50 @@
+export { fullJitterBackoff } from './backoff.js';
+export {
+  BATCH_FORBIDDEN_TOOLS,
+  type BatchRunOptions,
+  type BatchStep,
+  type BatchStepOutcome,
+  DEFAULT_BATCH_BUDGET_MS,
+  MAX_BATCH_BUDGET_MS,
+  MAX_BATCH_STEPS,
+  MAX_REFERENCE_BYTES,
+  NOT_EXECUTED_TEXT,
+  renderBatchReport,
+  resolveReferences,
+  ToolBatchRunner,
+  type ToolBatchRunnerOptions,
+  truncateHead,
+} from './batch-runner.js';
 export { type CatalogOptions, firstSentence, renderCatalog } from './catalog.js';
+export {
+  type CircuitBreakerState,
+  type CircuitDecision,
+  type CircuitState,
+  isInfrastructureFailure,
+  ToolCircuitBreaker,
+  type ToolCircuitBreakerOptions,
+} from './circuit-breaker.js';
+export { SYSTEM_CLOCK, sleep, type TimerHandle, type ToolClock } from './clock.js';
 export {
   DefaultToolExecutor,
   type DefaultToolExecutorOptions,
 } from './default-tool-executor.js';
+export {
+  EnhancedToolExecutor,
+  type EnhancedToolExecutorOptions,
+  type RunPolicyOptions,
+  rateLimitedFailure,
+  timeoutFailure,
+} from './enhanced-tool-executor.js';
+export {
+  type EnvironmentObservation,
+  type EnvironmentVerdict,
+  ToolEnvironmentGate,
+  type ToolEnvironmentGateOptions,
+  type ToolEnvironmentRule,
+  ToolEnvironmentState,
+  type ToolEnvironmentStateOptions,
+} from './environment-gate.js';
 export {
   cancelledFailure,
   createToolContext,
@@ -13,7 +55,72 @@ export {
   parseRawArguments,
   type ToolContextInit,
 } from './execution-steps.js';
+export {
+  type GuardedRequestOptions,
+  type GuardedResponse,
+  guardedRequest,
+  type ReadBodyResult,
+  readBody,
+} from './guarded-request.js';
+export {
+  type CapturedOutput,
+  type ProcessOutcome,
+  type RunProcessOptions,
+  runProcess,
+  scrubEnvironment,
+} from './process-runner.js';
+export {
+  type RateLimitDecision,
+  type RateLimiterState,
+  ToolRateLimiter,
+  type ToolRateLimiterOptions,
+} from './rate-limiter.js';
+export { RetryClassifier, type RetryDecision } from './retry-classifier.js';
 export { SafeAgentTool, wrapSafely } from './safe-agent-tool.js';
+export {
+  createSearxngBackend,
+  type SearchBackend,
+  type SearchHit,
+  type SearchQueryOptions,
+  type SearxngBackendOptions,
+} from './search-backend.js';
+export {
+  type ParseShortcutOptions,
+  parseShortcutDefinition,
+  placeholdersOf,
+  renderShortcutSteps,
+  renderTemplate,
+  type ShortcutDefinition,
+  type ShortcutParam,
+  type ShortcutParamType,
+  type ShortcutStepTemplate,
+} from './shortcuts/shortcut-definition.js';
+export { type ShortcutLoadProblem, ShortcutStore } from './shortcuts/shortcut-store.js';
+export {
+  ShortcutSuggester,
+  type ShortcutSuggesterOptions,
+  type ShortcutSuggestion,
+} from './shortcuts/shortcut-suggester.js';
+export { type CompileShortcutOptions, compileShortcut } from './shortcuts/shortcut-tool.js';
+export {
+  parseSkillManifest,
+  renderCommand,
+  renderSkillManifest,
+  type SkillManifest,
+  type SkillToolSpec,
+  shellQuote,
+} from './skill-manifest.js';
+export {
+  SkillToolAdapter,
+  type SkillToolAdapterOptions,
+  skillOwner,
+} from './skill-tool-adapter.js';
+export {
+  type HostResolver,
+  type ResolvedAddress,
+  SsrfGuard,
+  type SsrfGuardOptions,
+} from './ssrf-guard.js';
 export {
   type AnyToolDefinition,
   type ConfirmationDecision,
@@ -109,6 +216,36 @@ export {
   type OrchestrationToolsOptions,
 } from './tools/orchestration.js';
 export { createShellTools, type ShellToolsOptions } from './tools/shell.js';
+export {
+  type CommandVerdict,
+  classifyCommand,
+  type ShellPolicyOptions,
+} from './tools/shell-policy.js';
 export { createSkillTools, type SkillToolsOptions } from './tools/skills.js';
 export { createStructuredTools, type StructuredToolsOptions } from './tools/structured.js';
 export { createUtilityTools } from './tools/utilities.js';
+export {
+  type ArgsDigest,
+  digestArgs,
+  LATENCY_BUCKETS,
+  renderLatencyReport,
+  type SpanInit,
+  summariseLatency,
+  type ToolLatencySummary,
+  ToolTraceRecorder,
+  type ToolTraceRecorderOptions,
+  type ToolTraceSpan,
+  type TraceHandle,
+} from './trace-recorder.js';
+export {
+  type AdapterCallOptions,
+  type AdapterOptions,
+  type AdapterToolset,
+  createAdapterToolset,
+} from './adapters/adapter-tools.js';
+export {
+  PROVIDER_NAME_MAX_LENGTH,
+  ProviderNameCollisionError,
+  ProviderNames,
+  type ProviderNamesOptions,
+} from './adapters/provider-names.js';

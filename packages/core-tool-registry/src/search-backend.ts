@@ -64,7 +64,10 @@ export function createSearxngBackend(options: SearxngBackendOptions): SearchBack
         throw new ToolError(
           ToolErrorCode.EXECUTION_FAILED,
           `The search backend answered HTTP ${response.status}${response.status === 403 ? ' (the SearXNG instance must enable the json format in search.formats)' : ''}.`,
-          { retryable: response.status >= 500, hint: 'Retry later or use web_fetch on a known URL.' },
+          {
+            retryable: response.status >= 500,
+            hint: 'Retry later or use web_fetch on a known URL.',
+          },
         );
       }
       let parsed: { results?: Array<{ title?: unknown; url?: unknown; content?: unknown }> };

@@ -311,7 +311,10 @@ export function renderLatencyReport(summaries: readonly ToolLatencySummary[]): s
   );
   return [header, ...rows]
     .map((row) =>
-      row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd(),
+      row
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join('  ')
+        .trimEnd(),
     )
     .join('\n');
 }

@@ -1,1 +1,42 @@
-export {};
+export { BoundedLog, type BoundedLogOptions } from './bounded-log.js';
+export { type RemoteToolRef, toToolResult } from './call-result.js';
+export { type McpFailureContext, toMcpToolError } from './mcp-call-error.js';
+export {
+  type McpCallOptions,
+  McpClient,
+  type McpClientOptions,
+  type McpRequestOptions,
+  type McpTransportKind,
+} from './mcp-client.js';
+export {
+  type McpConfigFormat,
+  McpConfigImport,
+  type McpConfigImportOptions,
+  type McpConfigImportResult,
+  type McpConfigIssue,
+} from './mcp-config-import.js';
+export {
+  type McpAddOptions,
+  type McpConnectionStatus,
+  McpManager,
+  type McpManagerOptions,
+  type McpServerState,
+} from './mcp-manager.js';
+export { MAX_CALL_TIMEOUT_MS, MCP_CALL_POLICY } from './mcp-run-policies.js';
+export {
+  describeServerTarget,
+  isSafeServerName,
+  type McpHttpServerConfig,
+  type McpServerConfig,
+  type McpServerConfigBase,
+  type McpStdioServerConfig,
+} from './mcp-server-config.js';
+export {
+  describeRemote,
+  McpToolRegistrar,
+  type McpToolRegistrarOptions,
+  type RegistrarSyncOutcome,
+  type SkippedRemoteTool,
+  toRegistryId,
+} from './mcp-tool-registrar.js';
+export { createMcpTools, type McpAdHocPolicy, type McpToolsOptions } from './tools/mcp-tools.js';

@@ -1,1 +1,1 @@
-export {};
+export { FakeClock, type FakeClockOptions, flushMicrotasks, sequenceRandom } from './fake-clock.js';

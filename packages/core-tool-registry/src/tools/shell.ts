@@ -1,12 +1,214 @@
-import type { AnyToolDefinition } from '../tool.js';
+import { stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { type CapturedOutput, runProcess, scrubEnvironment } from '../process-runner.js';
+import { type AnyToolDefinition, defineTool } from '../tool.js';
+import { ToolErrorCode } from '../tool-error.js';
+import { failureResult, successResult } from '../tool-result.js';
+import { RunPolicies } from '../tool-run-policy.js';
+import { ToolSchema } from '../tool-schema.js';
+import { resolveWorkspacePath } from '../workspace-paths.js';
+import { classifyCommand } from './shell-policy.js';
 
 /** Options for {@link createShellTools}. */
 export interface ShellToolsOptions {
   /** Directory commands run in and are confined to. */
   workspaceRoot: string;
+  /** Extra command names (basenames) that run without asking. Default: none. */
+  allowCommands?: readonly string[];
+  /** Extra command names (basenames) that are always refused. Default: none. */
+  denyCommands?: readonly string[];
+  /** When false, every command that is not denied needs a confirmation. Default true. */
+  useAllowList?: boolean;
+  /** Whether secrets (`*_TOKEN`, `*_KEY`, `AWS_*` …) are removed from the child's environment. Default true. */
+  scrubEnvironment?: boolean;
+  /** The environment commands start from. Default: this process's environment. */
+  environment?: Readonly<Record<string, string | undefined>>;
+  /** Timeout when the call gives none, in ms. Default 120 000. */
+  defaultTimeoutMs?: number;
+  /** Longest timeout a call may ask for, in ms. Default 600 000. */
+  maxTimeoutMs?: number;
+  /** Bytes kept of each output stream (half head, half tail). Default 32 KiB. */
+  maxOutputBytes?: number;
 }
 
-/** `shell_execute`. */
-export function createShellTools(_options: ShellToolsOptions): AnyToolDefinition[] {
-  return [];
+const MAX_COMMAND_LENGTH = 20_000;
+const MAX_STDIN_BYTES = 1024 * 1024;
+
+function section(name: string, output: CapturedOutput): string {
+  const size = output.truncated
+    ? `${output.totalBytes} bytes, ${output.omittedBytes} omitted in the middle`
+    : `${output.totalBytes} bytes`;
+  const body = output.text.endsWith('\n') ? output.text.slice(0, -1) : output.text;
+  return `--- ${name} (${size}) ---\n${body}`;
+}
+
+function formatDuration(ms: number): string {
+  return ms < 1_000 ? `${ms} ms` : `${(ms / 1_000).toFixed(1)} s`;
+}
+
+/**
+ * `shell_execute`: runs a bash command in the workspace through a three-level permission chain —
+ * deny-list (refused without asking), read-only allow-list (runs without asking), everything
+ * else through the injected confirm. Streams output, kills the whole process tree on timeout,
+ * and returns the exit code with the head and tail of long output. The tool is self-gated: the
+ * risk gate skips it and it asks per command.
+ */
+export function createShellTools(options: ShellToolsOptions): AnyToolDefinition[] {
+  const defaultTimeoutMs = options.defaultTimeoutMs ?? 120_000;
+  const maxTimeoutMs = Math.max(options.maxTimeoutMs ?? 600_000, 1_000);
+  const policy = {
+    ...(options.allowCommands === undefined ? {} : { allowCommands: options.allowCommands }),
+    ...(options.denyCommands === undefined ? {} : { denyCommands: options.denyCommands }),
+    ...(options.useAllowList === undefined ? {} : { useAllowList: options.useAllowList }),
+  };
+  const shellExecute = defineTool({
+    id: 'shell_execute',
+    description:
+      'Runs a bash command in the workspace and returns its exit code, stdout and stderr (head and tail of long output, with sizes). Read-only commands (ls, cat, grep, git status …) run at once; others ask the user first; destructive commands (rm -rf /, mkfs, fork bombs, raw disk writes, shutdown …) are refused. A non-zero exit code is reported, not treated as a tool failure. The timeout kills the whole process tree. Prefer read_file, search_files and the other file tools for file work.',
+    inputSchema: ToolSchema.object({
+      command: z
+        .string()
+        .min(1)
+        .max(MAX_COMMAND_LENGTH)
+        .describe('The bash command line, e.g. "npm test -- --run" or "ls -la src | head".'),
+      cwd: z
+        .string()
+        .min(1)
+        .max(4_096)
+        .default('.')
+        .describe('Working folder, relative to the workspace root. Default "." (the root).'),
+      timeoutMs: z
+        .number()
+        .int()
+        .min(1_000)
+        .max(maxTimeoutMs)
+        .default(Math.min(defaultTimeoutMs, maxTimeoutMs))
+        .describe(`Time limit in ms (1000-${maxTimeoutMs}); the process tree is killed after it.`),
+      stdin: z
+        .string()
+        .max(MAX_STDIN_BYTES)
+        .optional()
+        .describe('Text to pass on standard input. Default: empty input.'),
+    }),
+    outputSchema: ToolSchema.object({
+      exitCode: z.number().nullable(),
+      signal: z.string().nullable(),
+      durationMs: z.number(),
+      stdout: z.string(),
+      stderr: z.string(),
+      stdoutBytes: z.number(),
+      stderrBytes: z.number(),
+      truncated: z.boolean(),
+      permission: z.enum(['allow', 'confirm']),
+    }),
+    metadata: {
+      category: 'shell',
+      risk: 'HIGH',
+      tags: ['process'],
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+    },
+    // The command's own timeout governs; the pipeline's limit only backs it up.
+    runPolicy: { ...RunPolicies.mutating, timeoutMs: maxTimeoutMs + 15_000 },
+    async execute(args, context) {
+      const verdict = await classifyCommand(args.command, policy);
+      if (verdict.kind === 'deny') {
+        return failureResult(
+          ToolErrorCode.PERMISSION_DENIED,
+          `command refused: ${verdict.reason}`,
+          {
+            field: 'command',
+            hint: 'This command is never run here. Change approach; do not retry it or a variant of it.',
+            details: { permission: 'deny', reason: verdict.reason },
+          },
+        );
+      }
+      if (verdict.kind === 'confirm') {
+        const decision = await context.confirm({
+          action: args.command,
+          risk: 'HIGH',
+          reason: `Run this shell command? (${verdict.reason})`,
+        });
+        if (decision === 'deny') {
+          return failureResult(
+            ToolErrorCode.PERMISSION_DENIED,
+            `command not run: the user did not allow it (${verdict.reason})`,
+            {
+              field: 'command',
+              hint: 'Change approach: use a read-only command or a file tool, or ask the user what to do.',
+              details: { permission: 'confirm', reason: verdict.reason },
+            },
+          );
+        }
+      }
+      const cwd = await resolveWorkspacePath(options.workspaceRoot, args.cwd, { field: 'cwd' });
+      const cwdStats = cwd.exists ? await stat(cwd.absolute).catch(() => undefined) : undefined;
+      if (cwdStats?.isDirectory() !== true) {
+        return failureResult(
+          cwdStats === undefined ? ToolErrorCode.NOT_FOUND : ToolErrorCode.INVALID_ARGUMENT,
+          `cwd: "${cwd.relative}" is not an existing folder`,
+          { field: 'cwd', hint: 'Use a folder inside the workspace (list_files shows them).' },
+        );
+      }
+      const base = options.environment ?? process.env;
+      const env =
+        options.scrubEnvironment === false
+          ? Object.fromEntries(
+              Object.entries(base).filter(
+                (entry): entry is [string, string] => entry[1] !== undefined,
+              ),
+            )
+          : scrubEnvironment(base);
+      const outcome = await runProcess({
+        command: args.command,
+        cwd: cwd.absolute,
+        env,
+        timeoutMs: args.timeoutMs,
+        signal: context.signal,
+        maxOutputBytes: options.maxOutputBytes ?? 32 * 1024,
+        onOutput: (stream, text) => context.emit({ type: 'output', stream, text }),
+        ...(args.stdin === undefined ? {} : { stdin: args.stdin }),
+      });
+      context.signal.throwIfAborted();
+      const data = {
+        exitCode: outcome.exitCode,
+        signal: outcome.signal,
+        durationMs: outcome.durationMs,
+        stdout: outcome.stdout.text,
+        stderr: outcome.stderr.text,
+        stdoutBytes: outcome.stdout.totalBytes,
+        stderrBytes: outcome.stderr.totalBytes,
+        truncated: outcome.stdout.truncated || outcome.stderr.truncated,
+        permission: verdict.kind,
+      };
+      const parts = [section('stdout', outcome.stdout)];
+      if (outcome.stderr.totalBytes > 0) parts.push(section('stderr', outcome.stderr));
+      if (outcome.timedOut) {
+        return failureResult(
+          ToolErrorCode.TIMEOUT,
+          `command timed out after ${formatDuration(args.timeoutMs)}; its process tree was killed.\n${parts.join('\n')}`,
+          {
+            hint: 'Raise timeoutMs, run a smaller step, or run long jobs in the background with output to a file.',
+            retryable: false,
+            details: data,
+          },
+        );
+      }
+      const status =
+        outcome.exitCode === null
+          ? `killed by ${outcome.signal ?? 'a signal'}`
+          : `exit code ${outcome.exitCode}`;
+      return successResult(
+        `${status} (${formatDuration(outcome.durationMs)})\n${parts.join('\n')}`,
+        {
+          data,
+        },
+      );
+    },
+  });
+  return [shellExecute];
 }

@@ -1,4 +1,17 @@
 import type { AnyToolDefinition } from '../tool.js';
+import { createBaseConvertTools } from './structured/base-convert-tool.js';
+import { createCronNextTools } from './structured/cron-next-tool.js';
+import { createCsvQueryTools } from './structured/csv-query-tool.js';
+import { createDatetimeTools } from './structured/datetime-tool.js';
+import { createDurationConvertTools } from './structured/duration-convert-tool.js';
+import { createFileHashTools } from './structured/file-hash-tool.js';
+import { createJsonPathTools } from './structured/json-path-tool.js';
+import { createRandomTools } from './structured/random-tools.js';
+import { createRegexTools } from './structured/regex-tools.js';
+import { createStringDistanceTools } from './structured/string-distance-tool.js';
+import { createTextDiffTools } from './structured/text-diff-tool.js';
+import { createUnitConvertTools } from './structured/unit-convert-tool.js';
+import { createXmlExtractTools } from './structured/xml-extract-tool.js';
 
 /** Options for {@link createStructuredTools}. */
 export interface StructuredToolsOptions {
@@ -6,7 +19,26 @@ export interface StructuredToolsOptions {
   workspaceRoot: string;
 }
 
-/** The fifteen offline structured tools. */
-export function createStructuredTools(_options: StructuredToolsOptions): AnyToolDefinition[] {
-  return [];
+/**
+ * The fifteen offline structured tools (category `data`, LOW risk, read-only): regex_extract,
+ * regex_replace, text_diff, json_path, xml_extract, csv_query, base_convert, unit_convert,
+ * duration_convert, string_distance, random_generate, uuid_generate, file_hash, datetime and
+ * cron_next. Creating them touches nothing: heavy libraries initialise on first call.
+ */
+export function createStructuredTools(options: StructuredToolsOptions): AnyToolDefinition[] {
+  return [
+    ...createRegexTools(),
+    ...createTextDiffTools(),
+    ...createJsonPathTools(),
+    ...createXmlExtractTools(),
+    ...createCsvQueryTools(),
+    ...createBaseConvertTools(),
+    ...createUnitConvertTools(),
+    ...createDurationConvertTools(),
+    ...createStringDistanceTools(),
+    ...createRandomTools(),
+    ...createFileHashTools({ workspaceRoot: options.workspaceRoot }),
+    ...createDatetimeTools(),
+    ...createCronNextTools(),
+  ];
 }

@@ -1,10 +1,132 @@
-import type { Bench } from '../report.js';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  EnhancedToolExecutor,
+  RiskAwareToolGate,
+  ToolCircuitBreaker,
+  ToolPermissionManager,
+  ToolRateLimiter,
+  ToolRegistry,
+  ToolTraceRecorder,
+} from '@toolsys/core-tool-registry';
+import { createMcpTools, McpManager } from '@toolsys/mcp-client';
+import { type Bench, formatRatio } from '../report.js';
 
-/** `pnpm bench mcp`. */
+const TARGET_RATIO = 1.1;
+const BLOCK = 50;
+
+function everythingEntry(): string {
+  const require = createRequire(import.meta.url);
+  return join(
+    dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
+    'dist/index.js',
+  );
+}
+
+function percentile(sorted: readonly number[], fraction: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
+}
+
+/**
+ * `pnpm bench mcp`: `mcp_call` of server-everything's echo through the full v3 pipeline (risk gate,
+ * schema validation, rate limiter, circuit breaker, run policy, trace span, remote inputSchema
+ * check) against the raw SDK client calling the same tool on its own server-everything process.
+ * Calls alternate in blocks so machine noise hits both sides alike. `ratio` = ours / raw.
+ */
 export const mcpBench: Bench = {
   name: 'mcp',
-  summary: 'not written yet',
-  async run() {
-    throw new Error('the mcp bench is not written yet');
+  summary: 'mcp_call through the full pipeline vs the raw MCP SDK client (server-everything echo)',
+  async run({ quick }) {
+    const entry = everythingEntry();
+    const iterations = quick ? 300 : 3_000;
+    const warmup = quick ? 50 : 300;
+
+    const raw = new Client({ name: 'bench-raw', version: '1.0.0' });
+    await raw.connect(
+      new StdioClientTransport({ command: process.execPath, args: [entry, 'stdio'], stderr: 'ignore' }),
+    );
+    const manager = new McpManager({
+      servers: [
+        { name: 'everything', transport: 'stdio', command: process.execPath, args: [entry, 'stdio'] },
+      ],
+    });
+    try {
+      const registry = new ToolRegistry();
+      registry.registerAll(createMcpTools({ manager }), { policy: 'REJECT', owner: 'bench' });
+      const executor = new EnhancedToolExecutor({
+        registry,
+        gate: new RiskAwareToolGate(
+          new ToolPermissionManager({ policy: { MEDIUM: 'allow', HIGH: 'allow' } }),
+        ),
+        rateLimiter: new ToolRateLimiter(),
+        circuitBreaker: new ToolCircuitBreaker(),
+        traces: new ToolTraceRecorder(),
+        runPolicies: {},
+      });
+      await manager.connect('everything');
+      const args = { server: 'everything', tool: 'echo', arguments: { message: 'bench' } };
+      const callRaw = async () => {
+        const result = await raw.callTool({ name: 'echo', arguments: { message: 'bench' } });
+        if (result.isError) throw new Error('raw echo failed');
+      };
+      const callOurs = async () => {
+        const result = await executor.execute('mcp_call', args);
+        if (!result.ok) throw new Error(`mcp_call failed: ${result.error.message}`);
+      };
+      for (let index = 0; index < warmup; index += 1) {
+        await callRaw();
+        await callOurs();
+      }
+      const rawTimes: number[] = [];
+      const ourTimes: number[] = [];
+      for (let done = 0; done < iterations; done += BLOCK) {
+        for (const [call, times] of [
+          [callRaw, rawTimes],
+          [callOurs, ourTimes],
+        ] as const) {
+          for (let index = 0; index < BLOCK; index += 1) {
+            const started = performance.now();
+            await call();
+            times.push(performance.now() - started);
+          }
+        }
+      }
+      const rawSorted = [...rawTimes].sort((a, b) => a - b);
+      const ourSorted = [...ourTimes].sort((a, b) => a - b);
+      const rawMean = rawTimes.reduce((sum, value) => sum + value, 0) / rawTimes.length;
+      const ourMean = ourTimes.reduce((sum, value) => sum + value, 0) / ourTimes.length;
+      const ratio = ourMean / rawMean;
+      const figures = {
+        calls: rawTimes.length,
+        rawMeanMs: round(rawMean),
+        oursMeanMs: round(ourMean),
+        rawP50Ms: round(percentile(rawSorted, 0.5)),
+        oursP50Ms: round(percentile(ourSorted, 0.5)),
+        rawP99Ms: round(percentile(rawSorted, 0.99)),
+        oursP99Ms: round(percentile(ourSorted, 0.99)),
+      };
+      return {
+        name: 'mcp',
+        target: `ratio <= ${TARGET_RATIO.toFixed(2)}`,
+        met: ratio <= TARGET_RATIO,
+        lines: [
+          `${figures.calls} echo calls each over stdio to server-everything (alternating blocks of ${BLOCK})`,
+          `raw SDK client:          mean ${figures.rawMeanMs} ms, p50 ${figures.rawP50Ms} ms, p99 ${figures.rawP99Ms} ms`,
+          `mcp_call, full pipeline: mean ${figures.oursMeanMs} ms, p50 ${figures.oursP50Ms} ms, p99 ${figures.oursP99Ms} ms`,
+          `ratio (ours / raw, mean): ${formatRatio(ratio)}`,
+        ],
+        json: { ratio: round(ratio, 3), ...figures },
+      };
+    } finally {
+      await raw.close().catch(() => undefined);
+      await manager.close();
+    }
   },
 };
+
+function round(value: number, digits = 4): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}

@@ -1,0 +1,109 @@
+import { scopedConfirm } from '../server/call-scope.js';
+import {
+  DEFAULT_HTTP_HOST,
+  DEFAULT_HTTP_PORT,
+  type HttpServer,
+  serveHttp,
+} from '../server/http-server.js';
+import { serveStdio } from '../server/stdio-server.js';
+import { ToolHost } from '../server/tool-host.js';
+import { openDeployment, splitArgs } from './shared.js';
+import { type CliCommand, UsageError } from './types.js';
+
+/** The environment variable holding the HTTP bearer token unless the config names another. */
+export const DEFAULT_TOKEN_ENV = 'TOOLSYS_TOKEN';
+
+function parsePort(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new UsageError(`--port must be an integer from 0 to 65535, got "${text}".`);
+  }
+  return port;
+}
+
+/** Resolves when the process is asked to stop (SIGINT, SIGTERM). */
+function untilStopped(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
+
+/** `toolsys serve --stdio | --http`: the deployment as an MCP server (and the dashboard). */
+export const serveCommand: CliCommand = {
+  name: 'serve',
+  summary: 'Serve the tools over MCP: --stdio for desktop clients, --http for MCP + dashboard.',
+  usage:
+    'toolsys serve (--stdio | --http [--host 127.0.0.1] [--port 7821] [--token-env NAME]) [--config FILE]',
+  async run(args, io) {
+    const { flags, values, positionals } = splitArgs(args, {
+      booleans: ['stdio', 'http'],
+      values: ['host', 'port', 'token-env', 'config'],
+    });
+    if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
+    if (flags.has('stdio') === flags.has('http')) {
+      throw new UsageError('Choose one transport: --stdio or --http.');
+    }
+    const port = parsePort(values.get('port'));
+    const deployment = await openDeployment(io, {
+      configPath: values.get('config'),
+      confirm: scopedConfirm,
+    });
+    const host = new ToolHost(deployment);
+    try {
+      if (flags.has('stdio')) {
+        // stdout carries JSON-RPC; everything for people goes to stderr.
+        const server = await serveStdio(host);
+        io.stderr.write(`toolsys: serving ${deployment.registry.size} tools over stdio\n`);
+        await Promise.race([server.closed, untilStopped()]);
+        await server.close();
+        return 0;
+      }
+      const serverConfig = deployment.config.config.server ?? {};
+      const tokenEnv = values.get('token-env') ?? serverConfig.tokenEnv ?? DEFAULT_TOKEN_ENV;
+      const http = await startHttp(host, {
+        host: values.get('host') ?? serverConfig.host ?? DEFAULT_HTTP_HOST,
+        port: port ?? serverConfig.port ?? DEFAULT_HTTP_PORT,
+        token: io.env[tokenEnv],
+        allowedOrigins: serverConfig.allowedOrigins ?? [],
+      });
+      io.stdout.write(
+        [
+          `toolsys: serving ${deployment.registry.size} tools`,
+          `  MCP (Streamable HTTP): ${http.mcpUrl}`,
+          `  Dashboard:             ${http.dashboardUrl}`,
+          '',
+        ].join('\n'),
+      );
+      await untilStopped();
+      await http.close();
+      return 0;
+    } finally {
+      await deployment.close();
+    }
+  },
+};
+
+async function startHttp(
+  host: ToolHost,
+  options: Parameters<typeof serveHttp>[1] & { port: number },
+): Promise<HttpServer> {
+  try {
+    return await serveHttp(host, options);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      throw new UsageError(
+        `Port ${options.port} is in use. Pick another with --port, or stop the other server.`,
+      );
+    }
+    if ((error as Error).name === 'UnsafeBindError') throw new UsageError((error as Error).message);
+    throw error;
+  }
+}

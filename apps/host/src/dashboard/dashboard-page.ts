@@ -1,0 +1,253 @@
+/**
+ * The dashboard: one self-contained page (no build step, no CDN). It reads `/api/overview`,
+ * follows `/api/events` for live calls, and posts the call form to `/api/call`. A `?token=` in
+ * the page URL is sent as the bearer token.
+ */
+export const DASHBOARD_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Toolsys dashboard</title>
+<style>
+  :root { --fg:#1d2330; --muted:#667085; --line:#e4e7ec; --bg:#f8f9fb; --ok:#137333; --bad:#b42318; --accent:#3457d5; }
+  * { box-sizing: border-box; }
+  body { margin:0; font:14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color:var(--fg); background:var(--bg); }
+  header { padding:14px 24px; background:#fff; border-bottom:1px solid var(--line); display:flex; gap:16px; align-items:baseline; flex-wrap:wrap; }
+  header h1 { font-size:18px; margin:0; }
+  header .muted { color:var(--muted); }
+  main { display:grid; grid-template-columns: minmax(0,3fr) minmax(0,2fr); gap:16px; padding:16px 24px; }
+  section { background:#fff; border:1px solid var(--line); border-radius:8px; padding:12px 14px; min-width:0; }
+  section h2 { font-size:15px; margin:0 0 8px; }
+  .wide { grid-column: 1 / -1; }
+  table { border-collapse:collapse; width:100%; }
+  th, td { text-align:left; padding:4px 6px; border-bottom:1px solid var(--line); vertical-align:top; }
+  th { font-weight:600; color:var(--muted); font-size:12px; text-transform:uppercase; letter-spacing:.02em; }
+  td.num { text-align:right; font-variant-numeric:tabular-nums; }
+  code { font:12px ui-monospace, SFMono-Regular, Menlo, monospace; }
+  .risk-LOW { color:var(--ok); } .risk-MEDIUM { color:#b54708; } .risk-HIGH { color:var(--bad); font-weight:600; }
+  .outcome-ok { color:var(--ok); } .outcome-err { color:var(--bad); }
+  .filters { display:flex; gap:8px; margin-bottom:8px; flex-wrap:wrap; }
+  select, textarea, input, button { font:inherit; }
+  textarea { width:100%; min-height:90px; font:12px ui-monospace, monospace; }
+  button { background:var(--accent); color:#fff; border:0; border-radius:6px; padding:6px 14px; cursor:pointer; }
+  pre { white-space:pre-wrap; word-break:break-word; background:var(--bg); padding:8px; border-radius:6px; margin:8px 0 0; max-height:260px; overflow:auto; }
+  .scroll { max-height:420px; overflow:auto; }
+  .bar { display:flex; align-items:center; gap:6px; font-size:12px; }
+  .bar span.label { width:80px; color:var(--muted); }
+  .bar span.fill { background:var(--accent); height:10px; border-radius:3px; min-width:1px; }
+  .hint { color:var(--muted); font-size:12px; }
+</style>
+</head>
+<body>
+<header>
+  <h1>Toolsys</h1>
+  <span class="muted" id="summary">loading…</span>
+  <span class="muted">MCP endpoint: <code id="mcp-url"></code></span>
+</header>
+<main>
+  <section>
+    <h2>Tools</h2>
+    <div class="filters">
+      <label>Category <select id="category-filter"><option value="">all</option></select></label>
+      <label>Risk <select id="risk-filter"><option value="">all</option><option>LOW</option><option>MEDIUM</option><option>HIGH</option></select></label>
+      <input id="text-filter" placeholder="filter by id">
+    </div>
+    <div class="scroll">
+      <table id="tools">
+        <thead><tr><th>Tool</th><th>Category</th><th>Risk</th><th>Calls</th><th>Failures</th><th>Avg ms</th><th>Last error</th></tr></thead>
+        <tbody></tbody>
+      </table>
+    </div>
+  </section>
+  <section>
+    <h2>Call a tool</h2>
+    <form id="call-form">
+      <label>Tool <select id="call-tool"></select></label>
+      <p class="hint" id="call-description"></p>
+      <textarea id="call-args" spellcheck="false">{}</textarea>
+      <p><button type="submit" id="call-submit">Call</button> <span class="hint">Runs through the full pipeline; tools that need confirmation are refused here.</span></p>
+    </form>
+    <pre id="call-result"></pre>
+  </section>
+  <section>
+    <h2>Live calls</h2>
+    <div class="scroll">
+      <table id="traces">
+        <thead><tr><th>Time</th><th>Tool</th><th>Source</th><th>Outcome</th><th>ms</th></tr></thead>
+        <tbody></tbody>
+      </table>
+    </div>
+  </section>
+  <section>
+    <h2>Latency</h2>
+    <div id="histogram"></div>
+  </section>
+  <section class="wide">
+    <h2>Circuit breakers and rate limiters</h2>
+    <div id="states" class="scroll"></div>
+  </section>
+</main>
+<script>
+(() => {
+  const token = new URLSearchParams(location.search).get('token');
+  const headers = token ? { authorization: 'Bearer ' + token } : {};
+  const $ = (id) => document.getElementById(id);
+  let overview = { tools: [], usage: [], calls: [], histogram: [], states: null, packages: [] };
+  const calls = [];
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (key === 'class') node.className = value; else node.setAttribute(key, value);
+    }
+    for (const child of children) node.append(child instanceof Node ? child : String(child ?? ''));
+    return node;
+  }
+
+  function renderTools() {
+    const category = $('category-filter').value;
+    const risk = $('risk-filter').value;
+    const text = $('text-filter').value.trim().toLowerCase();
+    const usage = new Map(overview.usage.map((u) => [u.toolId, u]));
+    const body = $('tools').tBodies[0];
+    body.replaceChildren(...overview.tools
+      .filter((t) => (!category || t.category === category) && (!risk || t.risk === risk) && (!text || t.id.includes(text)))
+      .map((t) => {
+        const u = usage.get(t.id);
+        return el('tr', { 'data-tool': t.id },
+          el('td', { title: t.description }, el('code', {}, t.id)),
+          el('td', {}, t.category),
+          el('td', { class: 'risk-' + t.risk }, t.risk),
+          el('td', { class: 'num' }, u ? u.calls : 0),
+          el('td', { class: 'num' }, u ? u.failures : 0),
+          el('td', { class: 'num' }, u ? u.averageLatencyMs.toFixed(1) : ''),
+          el('td', {}, u && u.lastError ? u.lastError.code : ''));
+      }));
+  }
+
+  function renderTraces() {
+    const body = $('traces').tBodies[0];
+    body.replaceChildren(...calls.slice().reverse().slice(0, 200).map((c) => el('tr', { 'data-call': c.callId },
+      el('td', {}, new Date(c.at).toLocaleTimeString()),
+      el('td', {}, el('code', {}, c.toolId)),
+      el('td', {}, c.source),
+      el('td', { class: c.outcome === 'ok' ? 'outcome-ok' : 'outcome-err' }, c.outcome),
+      el('td', { class: 'num' }, c.durationMs.toFixed(1)))));
+  }
+
+  function renderHistogram() {
+    const max = Math.max(1, ...overview.histogram.map((b) => b.count));
+    $('histogram').replaceChildren(...overview.histogram.map((b) => el('div', { class: 'bar' },
+      el('span', { class: 'label' }, b.label),
+      el('span', { class: 'fill', style: 'width:' + Math.round((b.count / max) * 200) + 'px' }),
+      el('span', {}, b.count))));
+  }
+
+  function renderStates() {
+    const states = overview.states;
+    if (states === null || states === undefined) {
+      $('states').replaceChildren(el('p', { class: 'hint' }, 'This executor keeps no breaker or limiter state.'));
+      return;
+    }
+    const rows = Array.isArray(states) ? states : Object.entries(states.tools || states).map(([id, value]) => ({ toolId: id, ...value }));
+    if (rows.length === 0) {
+      $('states').replaceChildren(el('p', { class: 'hint' }, 'No tool has been called yet.'));
+      return;
+    }
+    $('states').replaceChildren(el('table', {},
+      el('thead', {}, el('tr', {}, el('th', {}, 'Tool'), el('th', {}, 'State'))),
+      el('tbody', {}, ...rows.map((row) => el('tr', {},
+        el('td', {}, el('code', {}, row.toolId || row.id || '')),
+        el('td', {}, el('code', {}, JSON.stringify(Object.fromEntries(Object.entries(row).filter(([k]) => k !== 'toolId' && k !== 'id'))))))))));
+  }
+
+  function renderForm() {
+    const select = $('call-tool');
+    const current = select.value;
+    select.replaceChildren(...overview.tools.map((t) => el('option', { value: t.id }, t.id)));
+    if (current) select.value = current;
+    describeSelected();
+  }
+
+  function describeSelected() {
+    const tool = overview.tools.find((t) => t.id === $('call-tool').value);
+    $('call-description').textContent = tool ? tool.risk + ' risk. ' + tool.description : '';
+  }
+
+  async function refresh() {
+    const response = await fetch('api/overview', { headers });
+    if (!response.ok) { $('summary').textContent = 'cannot load: HTTP ' + response.status; return; }
+    const first = overview.tools.length === 0;
+    overview = await response.json();
+    if (first) {
+      calls.splice(0, calls.length, ...overview.calls);
+      const categories = [...new Set(overview.tools.map((t) => t.category))].sort();
+      $('category-filter').append(...categories.map((c) => el('option', {}, c)));
+      renderForm();
+    }
+    const on = overview.packages.filter((p) => p.enabled).map((p) => p.key);
+    $('summary').textContent = overview.tools.length + ' tools · packages on: ' + (on.join(', ') || 'none');
+    renderTools(); renderTraces(); renderHistogram(); renderStates();
+  }
+
+  async function follow() {
+    try {
+      const response = await fetch('api/events', { headers });
+      const reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
+        let end;
+        while ((end = buffer.indexOf('\\n\\n')) !== -1) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = frame.split('\\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\\n');
+          if (!data) continue;
+          const call = JSON.parse(data);
+          if (!calls.some((c) => c.callId === call.callId)) calls.push(call);
+          renderTraces();
+          scheduleRefresh();
+        }
+      }
+    } catch {}
+    setTimeout(follow, 2000);
+  }
+
+  let pending;
+  function scheduleRefresh() {
+    clearTimeout(pending);
+    pending = setTimeout(refresh, 300);
+  }
+
+  $('category-filter').addEventListener('change', renderTools);
+  $('risk-filter').addEventListener('change', renderTools);
+  $('text-filter').addEventListener('input', renderTools);
+  $('call-tool').addEventListener('change', describeSelected);
+  $('call-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    let args;
+    try { args = JSON.parse($('call-args').value || '{}'); }
+    catch (error) { $('call-result').textContent = 'The arguments are not valid JSON: ' + error.message; return; }
+    $('call-result').textContent = 'calling…';
+    const response = await fetch('api/call', {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ tool: $('call-tool').value, args }),
+    });
+    const body = await response.json();
+    $('call-result').textContent = body.rendered ?? body.error;
+    scheduleRefresh();
+  });
+
+  $('mcp-url').textContent = new URL('mcp', location.href).origin + '/mcp';
+  refresh().then(follow);
+  setInterval(refresh, 10000);
+})();
+</script>
+</body>
+</html>
+`;

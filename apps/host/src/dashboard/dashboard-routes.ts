@@ -1,0 +1,98 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { renderResult } from '@toolsys/core-tool-registry';
+import { readJson } from '../server/read-json.js';
+import type { ToolHost } from '../server/tool-host.js';
+import { dashboardOverview } from './dashboard-data.js';
+import { DASHBOARD_HTML } from './dashboard-page.js';
+
+/** The session id of calls made from the dashboard form. */
+export const DASHBOARD_SESSION_ID = 'dashboard';
+
+const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'cache-control': 'no-store',
+};
+
+/**
+ * Serves the dashboard: the page at `/`, its data at `GET /api/overview`, live calls as
+ * server-sent events at `GET /api/events`, and the call form at `POST /api/call`.
+ */
+export async function handleDashboardRequest(
+  host: ToolHost,
+  request: IncomingMessage,
+  response: ServerResponse,
+  url: URL,
+): Promise<void> {
+  const route = `${request.method} ${url.pathname}`;
+  switch (route) {
+    case 'GET /':
+      response.writeHead(200, {
+        ...SECURITY_HEADERS,
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy':
+          "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
+        'x-frame-options': 'DENY',
+      });
+      response.end(DASHBOARD_HTML);
+      return;
+    case 'GET /api/overview':
+      return sendJson(response, 200, dashboardOverview(host));
+    case 'GET /api/events':
+      return streamCalls(host, request, response);
+    case 'POST /api/call':
+      return callFromForm(host, request, response);
+    default:
+      sendJson(response, 404, { error: `Nothing at ${url.pathname}. MCP is at /mcp.` });
+  }
+}
+
+async function callFromForm(
+  host: ToolHost,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  if (!(request.headers['content-type'] ?? '').startsWith('application/json')) {
+    return sendJson(response, 415, { error: 'Send the call as application/json.' });
+  }
+  const body = await readJson(request);
+  if (!body.ok) return sendJson(response, body.status, { error: body.message });
+  const { tool, args } = (body.value ?? {}) as { tool?: unknown; args?: unknown };
+  if (typeof tool !== 'string' || tool === '') {
+    return sendJson(response, 400, { error: 'Name the tool to call in "tool".' });
+  }
+  const controller = new AbortController();
+  const onClose = () => {
+    if (!response.writableFinished) controller.abort();
+  };
+  response.once('close', onClose);
+  const result = await host.call(tool, args ?? {}, {
+    source: 'dashboard',
+    sessionId: DASHBOARD_SESSION_ID,
+    signal: controller.signal,
+  });
+  response.off('close', onClose);
+  sendJson(response, 200, { result, rendered: renderResult(result) });
+}
+
+function streamCalls(host: ToolHost, request: IncomingMessage, response: ServerResponse): void {
+  response.writeHead(200, {
+    ...SECURITY_HEADERS,
+    'content-type': 'text/event-stream',
+    connection: 'keep-alive',
+  });
+  response.write(': calls\n\n');
+  const unsubscribe = host.calls.subscribe((call) => {
+    response.write(`event: call\ndata: ${JSON.stringify(call)}\n\n`);
+  });
+  const keepAlive = setInterval(() => response.write(': keep-alive\n\n'), 15_000);
+  keepAlive.unref();
+  request.once('close', () => {
+    clearInterval(keepAlive);
+    unsubscribe();
+  });
+}
+
+function sendJson(response: ServerResponse, status: number, value: unknown): void {
+  response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json' });
+  response.end(JSON.stringify(value));
+}

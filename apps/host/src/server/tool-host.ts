@@ -1,0 +1,91 @@
+import {
+  type ConfirmFunction,
+  failureResult,
+  ToolCallIds,
+  type ToolEvent,
+  type ToolResult,
+} from '@toolsys/core-tool-registry';
+import type { Deployment } from '../deployment.js';
+import { CallLog } from './call-log.js';
+import { runInCallScope, scopedConfirm } from './call-scope.js';
+
+/** Per-call options of {@link ToolHost.call}. */
+export interface HostCallOptions {
+  /** Where the call came from. */
+  source: 'mcp' | 'dashboard';
+  /** The caller's session: permission answers are remembered per session. */
+  sessionId: string;
+  /** Cancels the call (client cancellation, closed connection). */
+  signal?: AbortSignal;
+  /** Receives progress and streamed output. */
+  onEvent?: (event: ToolEvent) => void;
+  /** Asks the caller's user; absent when the caller cannot ask. */
+  confirm?: ConfirmFunction;
+}
+
+/**
+ * What the servers (MCP over stdio and HTTP, the dashboard) share: one deployment, a log of the
+ * calls they served, and one way to run a call. The deployment must be composed with
+ * {@link scopedConfirm} so that each call's confirmations reach its own caller.
+ */
+export class ToolHost {
+  /** The composed deployment. */
+  readonly deployment: Deployment;
+  /** Calls served so far (bounded). */
+  readonly calls: CallLog;
+  readonly #callIds = new ToolCallIds();
+
+  constructor(deployment: Deployment, options: { calls?: CallLog } = {}) {
+    this.deployment = deployment;
+    this.calls = options.calls ?? new CallLog();
+  }
+
+  /**
+   * Runs one call through the deployment's executor. A confirmation the caller cannot answer
+   * ends the call with PERMISSION_DENIED and a hint that says how to allow the tool instead.
+   */
+  async call(toolId: string, args: unknown, options: HostCallOptions): Promise<ToolResult> {
+    const scope = { ...(options.confirm ? { confirm: options.confirm } : {}), unanswered: false };
+    const callId = this.#callIds.next();
+    const started = performance.now();
+    let result = await runInCallScope(scope, () =>
+      this.deployment.executor.execute(toolId, args, {
+        sessionId: options.sessionId,
+        callId,
+        confirm: scopedConfirm,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+      }),
+    );
+    if (scope.unanswered && !result.ok && result.error.code === 'PERMISSION_DENIED') {
+      // Nobody was asked, so no denial is remembered for the session.
+      this.deployment.permissions.beginTurn(options.sessionId);
+      result = unanswerableFailure(toolId, options.source);
+    }
+    this.calls.record({
+      callId,
+      toolId,
+      source: options.source,
+      sessionId: options.sessionId,
+      outcome: result.ok ? 'ok' : result.error.code,
+      durationMs: performance.now() - started,
+      at: Date.now(),
+    });
+    return result;
+  }
+}
+
+function unanswerableFailure(toolId: string, source: HostCallOptions['source']): ToolResult {
+  const who =
+    source === 'mcp'
+      ? 'this MCP client cannot ask the user (it does not support elicitation)'
+      : 'nobody can answer a confirmation here';
+  return failureResult(
+    'PERMISSION_DENIED',
+    `${toolId} needs the user's confirmation, but ${who}.`,
+    {
+      hint: `Do not retry; use a lower-risk tool, or ask the user to allow ${toolId} in toolsys.config.json (permissions.alwaysAllow) or to use a client that supports elicitation.`,
+      details: { toolId, reason: 'confirmation_unavailable' },
+    },
+  );
+}

@@ -1,0 +1,84 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type HttpServer, serveHttp } from '../src/server/http-server.js';
+import { createTestHost, type TestHost } from './support/test-tools.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+let testHost: TestHost;
+let http: HttpServer;
+let profile: string;
+let browser: BrowserContext;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is not installed at ${CHROMIUM}; .ci/run installs the Debian package.`);
+  }
+  testHost = await createTestHost();
+  http = await serveHttp(testHost.host, { host: '127.0.0.1', port: 0 });
+  profile = mkdtempSync(join(tmpdir(), 'toolsys-dashboard-profile-'));
+  browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
+    headless: true,
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await http?.close();
+  await testHost?.dispose();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+describe('dashboard in Chromium', () => {
+  it('loads the tool table and filters it by category and risk', async () => {
+    const page = await browser.newPage();
+    await page.goto(http.dashboardUrl);
+    await expect.poll(() => page.locator('#tools tbody tr').count()).toBe(testHost.deployment.registry.size);
+    await expect.poll(() => page.locator('#summary').textContent()).toContain(
+      `${testHost.deployment.registry.size} tools`,
+    );
+    await page.selectOption('#risk-filter', 'MEDIUM');
+    const medium = await page.locator('#tools tbody tr').evaluateAll((rows) =>
+      rows.map((row) => row.getAttribute('data-tool')),
+    );
+    expect(medium).toContain('test_guarded');
+    expect(medium).not.toContain('calculate');
+    await page.selectOption('#risk-filter', '');
+    await page.selectOption('#category-filter', 'utility');
+    expect(await page.locator('#tools tbody tr[data-tool="calculate"]').count()).toBe(1);
+    await page.close();
+  });
+
+  it('shows a call made from the form in the live trace view', async () => {
+    const page = await browser.newPage();
+    await page.goto(http.dashboardUrl);
+    await expect.poll(() => page.locator('#call-tool option').count()).toBeGreaterThan(0);
+    await page.selectOption('#call-tool', 'calculate');
+    await page.fill('#call-args', '{"expression": "6*7"}');
+    await page.click('#call-submit');
+    await expect.poll(() => page.locator('#call-result').textContent()).toBe('42');
+    const row = page.locator('#traces tbody tr', { hasText: 'calculate' });
+    await expect.poll(() => row.count()).toBe(1);
+    expect(await row.locator('td').nth(2).textContent()).toBe('dashboard');
+    expect(await row.locator('td').nth(3).textContent()).toBe('ok');
+    // The usage column of the tool table follows.
+    await expect
+      .poll(() => page.locator('#tools tbody tr[data-tool="calculate"] td').nth(3).textContent())
+      .toBe('1');
+    await page.close();
+  });
+});

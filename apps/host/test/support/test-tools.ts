@@ -1,0 +1,134 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type AnyToolDefinition,
+  defineTool,
+  successResult,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import { z } from 'zod';
+import { resolveDeploymentConfig } from '../../src/config.js';
+import { composeDeployment, type Deployment } from '../../src/deployment.js';
+import { corePackage } from '../../src/packages/core.js';
+import type { ToolPackageEntry } from '../../src/packages/types.js';
+import { scopedConfirm } from '../../src/server/call-scope.js';
+import { ToolHost } from '../../src/server/tool-host.js';
+
+/** What the test tools observed, for assertions on cancellation. */
+export interface TestToolProbe {
+  /** Resolves with the abort reason's message when `test_slow` sees its signal abort. */
+  aborted: Promise<string>;
+}
+
+/** Tools that exercise the server: progress, cancellation, structure, confirmation. */
+export function createTestTools(): { tools: AnyToolDefinition[]; probe: TestToolProbe } {
+  let reportAbort: (message: string) => void = () => {};
+  const aborted = new Promise<string>((resolve) => {
+    reportAbort = resolve;
+  });
+  const tools: AnyToolDefinition[] = [
+    defineTool({
+      id: 'test_slow',
+      description: 'Emits progress every 20 ms until cancelled or until `steps` steps are done.',
+      inputSchema: ToolSchema.object({
+        steps: z.number().int().min(1).max(10_000).default(3).describe('Steps to run.'),
+      }),
+      metadata: { category: 'utility', risk: 'LOW' },
+      async execute(args, context) {
+        for (let step = 1; step <= args.steps; step += 1) {
+          if (context.signal.aborted) {
+            reportAbort(String((context.signal.reason as Error | undefined)?.message ?? 'aborted'));
+            return successResult('stopped');
+          }
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, 20);
+            context.signal.addEventListener(
+              'abort',
+              () => {
+                clearTimeout(timer);
+                resolve();
+              },
+              { once: true },
+            );
+          });
+          context.emit({
+            type: 'progress',
+            progress: step,
+            total: args.steps,
+            message: `step ${step}`,
+          });
+          context.emit({ type: 'output', stream: 'stdout', text: `line ${step}\n` });
+        }
+        if (context.signal.aborted) {
+          reportAbort(String((context.signal.reason as Error | undefined)?.message ?? 'aborted'));
+        }
+        return successResult(`done ${args.steps}`);
+      },
+    }),
+    defineTool({
+      id: 'test_structured',
+      description: 'Returns a greeting with structured output.',
+      inputSchema: ToolSchema.object({ name: z.string().describe('Who to greet.') }),
+      outputSchema: ToolSchema.object({ greeting: z.string(), length: z.number() }),
+      metadata: { category: 'utility', risk: 'LOW' },
+      execute: (args) =>
+        successResult(`Hello, ${args.name}!`, {
+          data: { greeting: `Hello, ${args.name}!`, length: args.name.length },
+        }),
+    }),
+    defineTool({
+      id: 'test_guarded',
+      description: 'A MEDIUM risk tool: the risk gate asks the user before it runs.',
+      inputSchema: ToolSchema.object({ note: z.string().default('').describe('Anything.') }),
+      metadata: { category: 'utility', risk: 'MEDIUM', annotations: { destructiveHint: true } },
+      execute: (args) => successResult(`guarded ran ${args.note}`),
+    }),
+  ];
+  return { tools, probe: { aborted } };
+}
+
+/** A package entry contributing the test tools. */
+export function testToolsPackage(tools: AnyToolDefinition[]): ToolPackageEntry {
+  return {
+    name: '@toolsys/host-test-tools',
+    key: 'test',
+    detect: () => ({ enabled: true, reason: 'test tools' }),
+    create: () => ({ tools }),
+  };
+}
+
+/** A served deployment in a scratch directory: core + the test tools. */
+export interface TestHost {
+  readonly host: ToolHost;
+  readonly deployment: Deployment;
+  readonly probe: TestToolProbe;
+  readonly scratch: string;
+  /** Closes the deployment and deletes the scratch directory. */
+  dispose(): Promise<void>;
+}
+
+/** Composes core + the test tools the way `toolsys serve` does (confirmations per call). */
+export async function createTestHost(): Promise<TestHost> {
+  const scratch = mkdtempSync(join(tmpdir(), 'toolsys-host-'));
+  const { tools, probe } = createTestTools();
+  mkdirSync(join(scratch, 'workspace'));
+  const config = resolveDeploymentConfig(
+    { workspaceRoot: join(scratch, 'workspace'), dataDir: join(scratch, 'data') },
+    { cwd: scratch, env: {} },
+  );
+  const deployment = await composeDeployment(config, {
+    packages: [corePackage, testToolsPackage(tools)],
+    confirm: scopedConfirm,
+  });
+  return {
+    host: new ToolHost(deployment),
+    deployment,
+    probe,
+    scratch,
+    async dispose() {
+      await deployment.close();
+      rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+}

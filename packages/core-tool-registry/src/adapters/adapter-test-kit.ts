@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { DefaultToolExecutor } from '../default-tool-executor.js';
+import { defineTool } from '../tool.js';
+import { ToolPermissionManager } from '../tool-permission-manager.js';
+import { RiskAwareToolGate } from '../tool-execution-gate.js';
+import { ToolRegistry } from '../tool-registry.js';
+import { successResult } from '../tool-result.js';
+import { ToolSchema } from '../tool-schema.js';
+import { createUtilityTools } from '../tools/utilities.js';
+
+/**
+ * An executor with the utility tools, a dotted id (`demo.echo`) and a MEDIUM risk tool that the
+ * risk gate refuses (nobody can confirm), for the adapter tests.
+ */
+export function createAdapterTestExecutor(): DefaultToolExecutor {
+  const registry = new ToolRegistry();
+  registry.registerAll(createUtilityTools(), { owner: 'core' });
+  registry.register(
+    defineTool({
+      id: 'demo.echo',
+      description: 'Echoes the text back.',
+      inputSchema: ToolSchema.object({ text: z.string().describe('What to echo.') }),
+      metadata: { category: 'utility', risk: 'LOW' },
+      execute: (args, context) => successResult(`${args.text} (${context.callId})`),
+    }),
+    { owner: 'test' },
+  );
+  registry.register(
+    defineTool({
+      id: 'demo.guarded',
+      description: 'A MEDIUM risk tool.',
+      inputSchema: ToolSchema.empty(),
+      metadata: { category: 'utility', risk: 'MEDIUM' },
+      execute: () => successResult('ran'),
+    }),
+    { owner: 'test' },
+  );
+  return new DefaultToolExecutor({
+    registry,
+    gate: new RiskAwareToolGate(new ToolPermissionManager()),
+  });
+}

@@ -1,0 +1,396 @@
+import { SYSTEM_CLOCK, type ToolClock } from './clock.js';
+import type { ConfirmFunction, ToolEvent } from './tool.js';
+import { describeType } from './tool-arguments.js';
+import { ToolErrorCode } from './tool-error.js';
+import type { ToolExecutor } from './tool-executor.js';
+import {
+  failureResult,
+  renderResult,
+  successResult,
+  type ToolFailure,
+  type ToolResult,
+} from './tool-result.js';
+import { ToolSuggester } from './tool-suggester.js';
+
+/** The exact text every step that did not run returns (Anthropic computer-use contract). */
+export const NOT_EXECUTED_TEXT = 'Not executed: an earlier action in this turn failed.';
+
+/** The most steps one batch may hold. */
+export const MAX_BATCH_STEPS = 16;
+/** Default wall-clock budget of a whole batch, in ms. */
+export const DEFAULT_BATCH_BUDGET_MS = 120_000;
+/** The largest budget a batch may ask for, in ms. */
+export const MAX_BATCH_BUDGET_MS = 600_000;
+/** A step's output is head-truncated to this many bytes when referenced by a later step. */
+export const MAX_REFERENCE_BYTES = 4_096;
+
+/** Tools a batch step may not call (they would nest batches without bound). */
+export const BATCH_FORBIDDEN_TOOLS: ReadonlySet<string> = new Set([
+  'tool_batch_run',
+  'shortcut_run',
+  'shortcut_define',
+]);
+
+/** One step of a batch after parsing. */
+export interface BatchStep {
+  /** The tool id. */
+  readonly tool: string;
+  /** The arguments; strings may hold `{n}` references to earlier steps' outputs. */
+  readonly args: Record<string, unknown>;
+}
+
+/** What happened to one step. */
+export interface BatchStepOutcome {
+  readonly index: number;
+  readonly tool: string;
+  readonly status: 'ok' | 'failed' | 'not_executed';
+  /** The rendered text of the step's result, or {@link NOT_EXECUTED_TEXT}. */
+  readonly text: string;
+  /** The failure code, for failed steps. */
+  readonly code?: string;
+}
+
+/** Per-run options of {@link ToolBatchRunner.run}. */
+export interface BatchRunOptions {
+  /** Wall-clock budget of the whole batch, in ms. Default 120 000, at most 600 000. */
+  budgetMs?: number;
+  /** Cancels the batch (and the running step). */
+  signal?: AbortSignal;
+  /** The agent session the steps run in. */
+  sessionId?: string;
+  /** Receives the steps' progress and streamed output. */
+  onEvent?: (event: ToolEvent) => void;
+  /** Answers the steps' confirmations. */
+  confirm?: ConfirmFunction;
+  /** The field path steps are reported under. Default `steps`. */
+  fieldPrefix?: string;
+}
+
+/** Options for {@link ToolBatchRunner}. */
+export interface ToolBatchRunnerOptions {
+  /** Executor every step runs through (so every step passes the same gates). */
+  executor: ToolExecutor;
+  /** Clock for the budget. Default: the system clock. */
+  clock?: ToolClock;
+  /** Extra tool ids steps may not call. */
+  forbiddenTools?: Iterable<string>;
+}
+
+/** `{n}` is a reference; `{{n}}` is the literal text `{n}` (e.g. a regex quantifier). */
+const REFERENCE = /\{\{(\d+)\}\}|\{(\d+)\}/g;
+const WHOLE_REFERENCE = /^\{(\d+)\}$/;
+
+/**
+ * Runs tool calls strictly in order and stops at the first failure; every later step returns
+ * exactly {@link NOT_EXECUTED_TEXT}. Steps refer to earlier outputs with `{n}` (0-based), as the
+ * whole value of an argument or inside a template (`{{n}}` is a literal `{n}`); outputs are
+ * head-truncated to 4 KB. Forward or
+ * out-of-range references, unknown tools and malformed steps are refused before any step runs.
+ */
+export class ToolBatchRunner {
+  readonly #executor: ToolExecutor;
+  readonly #clock: ToolClock;
+  readonly #suggester = new ToolSuggester();
+  readonly #forbidden: Set<string>;
+
+  constructor(options: ToolBatchRunnerOptions) {
+    this.#executor = options.executor;
+    this.#clock = options.clock ?? SYSTEM_CLOCK;
+    this.#forbidden = new Set([...BATCH_FORBIDDEN_TOOLS, ...(options.forbiddenTools ?? [])]);
+  }
+
+  /** Validates raw steps (an array or a JSON string) without running anything. */
+  parse(
+    rawSteps: unknown,
+    fieldPrefix = 'steps',
+  ): { ok: true; steps: BatchStep[] } | { ok: false; failure: ToolFailure } {
+    let value = rawSteps;
+    if (typeof value === 'string') {
+      try {
+        value = JSON.parse(value);
+      } catch (error) {
+        return invalid(fieldPrefix, `not valid JSON (${(error as Error).message})`);
+      }
+    }
+    if (!Array.isArray(value)) {
+      return invalid(fieldPrefix, `expected an array of steps, received ${describeType(value)}`);
+    }
+    if (value.length === 0) return invalid(fieldPrefix, 'at least one step is required');
+    if (value.length > MAX_BATCH_STEPS) {
+      return invalid(
+        fieldPrefix,
+        `${value.length} steps is more than the limit of ${MAX_BATCH_STEPS}; split the batch`,
+      );
+    }
+    const steps: BatchStep[] = [];
+    for (let index = 0; index < value.length; index += 1) {
+      const field = `${fieldPrefix}.${index}`;
+      const step = value[index] as unknown;
+      if (typeof step !== 'object' || step === null || Array.isArray(step)) {
+        return invalid(
+          field,
+          `expected {"tool": "...", "args": {...}}, received ${describeType(step)}`,
+        );
+      }
+      const { tool, args } = step as { tool?: unknown; args?: unknown };
+      if (typeof tool !== 'string' || tool === '') {
+        return invalid(`${field}.tool`, `required (expected a tool id string)`);
+      }
+      if (this.#forbidden.has(tool)) {
+        return invalid(`${field}.tool`, `${tool} cannot run inside a batch; call it on its own`);
+      }
+      if (!this.#executor.registry.has(tool)) {
+        const suggestions = this.#suggester.suggest(tool, this.#executor.registry.ids());
+        return invalid(
+          `${field}.tool`,
+          `unknown tool "${tool}"${suggestions.length > 0 ? `; did you mean ${suggestions.join(', ')}?` : ''}`,
+        );
+      }
+      let parsedArgs: unknown = args ?? {};
+      if (typeof parsedArgs === 'string') {
+        try {
+          parsedArgs = parsedArgs.trim() === '' ? {} : JSON.parse(parsedArgs);
+        } catch (error) {
+          return invalid(`${field}.args`, `not valid JSON (${(error as Error).message})`);
+        }
+      }
+      if (typeof parsedArgs !== 'object' || parsedArgs === null || Array.isArray(parsedArgs)) {
+        return invalid(`${field}.args`, `expected an object, received ${describeType(parsedArgs)}`);
+      }
+      const bad = findBadReference(parsedArgs, index, `${field}.args`);
+      if (bad) return invalid(bad.field, bad.problem);
+      steps.push({ tool, args: parsedArgs as Record<string, unknown> });
+    }
+    return { ok: true, steps };
+  }
+
+  /** Parses and runs a batch. Never throws. */
+  async run(rawSteps: unknown, options: BatchRunOptions = {}): Promise<ToolResult> {
+    try {
+      const fieldPrefix = options.fieldPrefix ?? 'steps';
+      const budgetMs = options.budgetMs ?? DEFAULT_BATCH_BUDGET_MS;
+      if (!(budgetMs > 0 && budgetMs <= MAX_BATCH_BUDGET_MS)) {
+        return invalid(
+          'budgetMs',
+          `must be between 1 and ${MAX_BATCH_BUDGET_MS} ms, received ${budgetMs}`,
+        ).failure;
+      }
+      const parsed = this.parse(rawSteps, fieldPrefix);
+      if (!parsed.ok) return parsed.failure;
+      return await this.#runSteps(parsed.steps, budgetMs, options);
+    } catch (thrown) {
+      return failureResult(
+        ToolErrorCode.EXECUTION_FAILED,
+        `The batch failed unexpectedly: ${thrown instanceof Error ? thrown.message : String(thrown)}`,
+      );
+    }
+  }
+
+  async #runSteps(
+    steps: readonly BatchStep[],
+    budgetMs: number,
+    options: BatchRunOptions,
+  ): Promise<ToolResult> {
+    const controller = new AbortController();
+    const callerSignal = options.signal;
+    const onCallerAbort = () => controller.abort(callerSignal?.reason);
+    callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+    if (callerSignal?.aborted) controller.abort(callerSignal.reason);
+    let budgetExpired = false;
+    let onBudget: (() => void) | undefined;
+    const budget = new Promise<'budget'>((resolve) => {
+      onBudget = () => resolve('budget');
+    });
+    const timer = this.#clock.setTimeout(() => {
+      budgetExpired = true;
+      onBudget?.();
+      controller.abort();
+    }, budgetMs);
+    const outputs: string[] = [];
+    const outcomes: BatchStepOutcome[] = [];
+    let failed: { index: number; tool: string; failure: ToolFailure } | undefined;
+    try {
+      for (let index = 0; index < steps.length; index += 1) {
+        const step = steps[index] as BatchStep;
+        if (failed) {
+          outcomes.push({
+            index,
+            tool: step.tool,
+            status: 'not_executed',
+            text: NOT_EXECUTED_TEXT,
+          });
+          continue;
+        }
+        let result: ToolResult;
+        if (budgetExpired) {
+          result = budgetFailure(budgetMs, index);
+        } else if (controller.signal.aborted) {
+          result = cancelled(index);
+        } else {
+          const args = resolveReferences(step.args, outputs) as Record<string, unknown>;
+          const running = this.#executor.execute(step.tool, args, {
+            signal: controller.signal,
+            ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
+            ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+            ...(options.confirm ? { confirm: options.confirm } : {}),
+          });
+          const raced = await Promise.race([running, budget]);
+          result = raced === 'budget' ? budgetFailure(budgetMs, index) : raced;
+          if (!result.ok && budgetExpired) result = budgetFailure(budgetMs, index);
+        }
+        if (result.ok) {
+          outputs.push(truncateHead(result.content, MAX_REFERENCE_BYTES));
+          outcomes.push({ index, tool: step.tool, status: 'ok', text: result.content });
+        } else {
+          failed = { index, tool: step.tool, failure: result };
+          outcomes.push({
+            index,
+            tool: step.tool,
+            status: 'failed',
+            text: renderResult(result),
+            code: result.error.code,
+          });
+        }
+      }
+    } finally {
+      this.#clock.clearTimeout(timer);
+      callerSignal?.removeEventListener('abort', onCallerAbort);
+    }
+    const report = renderBatchReport(outcomes);
+    if (!failed) return successResult(report, { data: { steps: outcomes } });
+    const ran = failed.index;
+    return failureResult(
+      failed.failure.error.code,
+      `Step ${failed.index} (${failed.tool}) failed; the batch stopped there.\n\n${report}`,
+      {
+        retryable: failed.failure.error.retryable,
+        ...(failed.failure.error.field !== undefined
+          ? { field: `steps.${failed.index}.args.${failed.failure.error.field}` }
+          : {}),
+        ...(failed.failure.error.retryAfterMs !== undefined
+          ? { retryAfterMs: failed.failure.error.retryAfterMs }
+          : {}),
+        hint:
+          ran > 0
+            ? `Steps 0-${ran - 1} already ran; do not repeat them. Fix step ${ran} (${failed.failure.error.hint}) and send it and the later steps again.`
+            : `Nothing ran after step 0. Fix step 0 (${failed.failure.error.hint}) and send the batch again.`,
+        details: { steps: outcomes, failedStep: failed.index },
+      },
+    );
+  }
+}
+
+/** Renders step outcomes as the text the model reads. */
+export function renderBatchReport(outcomes: readonly BatchStepOutcome[]): string {
+  return outcomes
+    .map((outcome) => {
+      const status =
+        outcome.status === 'ok' ? 'ok' : outcome.status === 'failed' ? 'failed' : 'not executed';
+      return `[${outcome.index}] ${outcome.tool}: ${status}\n${outcome.text}`;
+    })
+    .join('\n\n');
+}
+
+function invalid(field: string, problem: string): { ok: false; failure: ToolFailure } {
+  return {
+    ok: false,
+    failure: failureResult(ToolErrorCode.INVALID_ARGUMENT, `${field}: ${problem}`, {
+      field,
+      hint: 'Fix the steps and send the batch again; no step has run.',
+    }),
+  };
+}
+
+function budgetFailure(budgetMs: number, index: number): ToolFailure {
+  return failureResult(
+    ToolErrorCode.TIMEOUT,
+    `The batch budget of ${Math.round(budgetMs / 100) / 10} s ran out during step ${index}.`,
+    {
+      retryable: false,
+      hint: 'Send fewer steps per batch, or a larger budgetMs (at most 600000).',
+      details: { budgetMs },
+    },
+  );
+}
+
+function cancelled(index: number): ToolFailure {
+  return failureResult(
+    ToolErrorCode.EXECUTION_FAILED,
+    `The batch was cancelled before step ${index}.`,
+    {
+      retryable: false,
+      hint: 'The caller cancelled this batch; do not retry unless asked to.',
+      details: { cancelled: true },
+    },
+  );
+}
+
+/** Finds the first `{n}` reference that is forward or out of range, with its field path. */
+function findBadReference(
+  value: unknown,
+  stepIndex: number,
+  field: string,
+): { field: string; problem: string } | undefined {
+  if (typeof value === 'string') {
+    for (const match of value.matchAll(REFERENCE)) {
+      if (match[2] === undefined) continue;
+      const target = Number(match[2]);
+      if (target >= stepIndex) {
+        return {
+          field,
+          problem:
+            stepIndex === 0
+              ? `reference {${target}} points to a step that has not run; step 0 cannot refer to any step`
+              : `reference {${target}} points to a step that has not run; step ${stepIndex} may refer to {0}..{${stepIndex - 1}}`,
+        };
+      }
+    }
+    return undefined;
+  }
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) {
+      const bad = findBadReference(value[index], stepIndex, `${field}.${index}`);
+      if (bad) return bad;
+    }
+    return undefined;
+  }
+  if (typeof value === 'object' && value !== null) {
+    for (const [key, inner] of Object.entries(value)) {
+      const bad = findBadReference(inner, stepIndex, `${field}.${key}`);
+      if (bad) return bad;
+    }
+  }
+  return undefined;
+}
+
+/** Replaces `{n}` references with earlier outputs (whole value or interpolated). */
+export function resolveReferences(value: unknown, outputs: readonly string[]): unknown {
+  if (typeof value === 'string') {
+    const whole = WHOLE_REFERENCE.exec(value);
+    if (whole) return outputs[Number(whole[1])] ?? value;
+    if (!value.includes('{')) return value;
+    return value.replace(
+      REFERENCE,
+      (text, escaped: string | undefined, index: string | undefined) =>
+        escaped !== undefined ? `{${escaped}}` : (outputs[Number(index)] ?? text),
+    );
+  }
+  if (Array.isArray(value)) return value.map((inner) => resolveReferences(inner, outputs));
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) out[key] = resolveReferences(inner, outputs);
+    return out;
+  }
+  return value;
+}
+
+/** Keeps the first `maxBytes` bytes of UTF-8 text, never splitting a character. */
+export function truncateHead(text: string, maxBytes: number): string {
+  if (text.length * 3 <= maxBytes) return text;
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= maxBytes) return text;
+  let end = maxBytes;
+  // Step back over UTF-8 continuation bytes so the cut falls on a character boundary.
+  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end -= 1;
+  return bytes.subarray(0, end).toString('utf8');
+}

@@ -1,0 +1,394 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ToolCircuitBreaker } from './circuit-breaker.js';
+import {
+  EnhancedToolExecutor,
+  type EnhancedToolExecutorOptions,
+} from './enhanced-tool-executor.js';
+import { ToolEnvironmentGate, ToolEnvironmentState } from './environment-gate.js';
+import { ToolRateLimiter } from './rate-limiter.js';
+import { FakeClock, flushMicrotasks, sequenceRandom } from './testing/fake-clock.js';
+import { type AnyToolDefinition, defineTool, type ToolContext, type ToolEvent } from './tool.js';
+import { ToolErrorCode } from './tool-error.js';
+import { RiskAwareToolGate } from './tool-execution-gate.js';
+import { ToolPermissionManager } from './tool-permission-manager.js';
+import { ToolRegistry } from './tool-registry.js';
+import { failureResult, renderResult, type ToolResult } from './tool-result.js';
+import { RunPolicies, type ToolRunPolicy } from './tool-run-policy.js';
+import { ToolSchema } from './tool-schema.js';
+import { ToolTraceRecorder } from './trace-recorder.js';
+
+interface Scripted {
+  calls: number;
+  contexts: ToolContext[];
+}
+
+/** A tool whose attempts follow a script: each entry is a result, or 'hang' (ignores its signal). */
+function scriptedTool(
+  id: string,
+  script: Array<ToolResult | 'hang' | 'hang-until-aborted'>,
+  options: { policy?: ToolRunPolicy; risk?: 'LOW' | 'MEDIUM' | 'HIGH'; readOnly?: boolean } = {},
+): { tool: AnyToolDefinition; state: Scripted } {
+  const state: Scripted = { calls: 0, contexts: [] };
+  const tool = defineTool({
+    id,
+    description: 'scripted fixture',
+    inputSchema: ToolSchema.object({ n: z.number().optional() }),
+    metadata: {
+      risk: options.risk ?? 'LOW',
+      annotations: {
+        readOnlyHint: options.readOnly ?? true,
+        idempotentHint: options.readOnly ?? true,
+        destructiveHint: !(options.readOnly ?? true),
+      },
+    },
+    ...(options.policy ? { runPolicy: options.policy } : {}),
+    execute(_args, context) {
+      state.calls += 1;
+      state.contexts.push(context);
+      const step = script[Math.min(state.calls - 1, script.length - 1)];
+      if (step === 'hang') return new Promise<ToolResult>(() => {});
+      if (step === 'hang-until-aborted') {
+        return new Promise<ToolResult>((_resolve, reject) => {
+          context.signal.addEventListener('abort', () => reject(context.signal.reason));
+        });
+      }
+      return step as ToolResult;
+    },
+  });
+  return { tool, state };
+}
+
+const ok = (text = 'ok'): ToolResult => ({ ok: true, content: text });
+const crash = failureResult(ToolErrorCode.EXECUTION_FAILED, 'connection reset');
+
+function setup(tools: AnyToolDefinition[], options: Partial<EnhancedToolExecutorOptions> = {}) {
+  const clock = new FakeClock();
+  const registry = new ToolRegistry();
+  registry.registerAll(tools);
+  const traces = new ToolTraceRecorder({ clock });
+  const executor = new EnhancedToolExecutor({
+    registry,
+    clock,
+    traces,
+    runPolicies: { random: () => 0.5 },
+    ...options,
+  });
+  return { clock, registry, traces, executor };
+}
+
+describe('EnhancedToolExecutor: timeouts', () => {
+  it('returns TIMEOUT on time even when the handler ignores its signal, and fires that signal', async () => {
+    const { tool, state } = scriptedTool('slow_read', ['hang'], {
+      policy: { ...RunPolicies.quickRead, maxRetries: 0 },
+    });
+    const { clock, executor } = setup([tool]);
+    let settled: ToolResult | undefined;
+    void executor.execute('slow_read', {}).then((result) => {
+      settled = result;
+    });
+    await clock.advanceAsync(29_999);
+    expect(settled).toBeUndefined();
+    await clock.advanceAsync(1);
+    expect(settled).toBeDefined();
+    expect(renderResult(settled as ToolResult)).toBe(
+      'Error: [TIMEOUT] slow_read did not finish within 30 s and was stopped.\nNext: The call ran out of time; retry with a smaller request or a longer timeout.',
+    );
+    expect(state.contexts[0]?.signal.aborted).toBe(true);
+    expect((state.contexts[0]?.signal.reason as Error | undefined)?.name).toBe('ToolError');
+  });
+
+  it('a handler that honours the signal ends with TIMEOUT too', async () => {
+    const { tool } = scriptedTool('slow_read', ['hang-until-aborted'], {
+      policy: { ...RunPolicies.quickRead, maxRetries: 0, timeoutMs: 1_000 },
+    });
+    const { clock, executor } = setup([tool]);
+    const pending = executor.execute('slow_read', {});
+    await clock.advanceAsync(1_000);
+    const result = await pending;
+    expect(!result.ok && result.error.code).toBe('TIMEOUT');
+  });
+
+  it('without run policies (v2 semantics) no timeout applies', async () => {
+    const { tool } = scriptedTool('slow_read', ['hang'], { policy: RunPolicies.quickRead });
+    const { clock, executor } = setup([tool], { runPolicies: undefined });
+    let settled = false;
+    void executor.execute('slow_read', {}).then(() => {
+      settled = true;
+    });
+    await clock.advanceAsync(60_000);
+    expect(settled).toBe(false);
+    expect(clock.pendingTimers).toBe(0);
+  });
+
+  it('a caller cancelling a running attempt gets the cancelled result at once', async () => {
+    const { tool, state } = scriptedTool('slow_read', ['hang'], { policy: RunPolicies.quickRead });
+    const { executor } = setup([tool]);
+    const controller = new AbortController();
+    const pending = executor.execute('slow_read', {}, { signal: controller.signal });
+    await flushMicrotasks();
+    controller.abort();
+    const result = await pending;
+    expect(!result.ok && result.error.details).toEqual({ cancelled: true });
+    expect(state.contexts[0]?.signal.aborted).toBe(true);
+    expect(state.calls).toBe(1);
+  });
+});
+
+describe('EnhancedToolExecutor: retries', () => {
+  it('retries a read-only tool after EXECUTION_FAILED with full-jitter backoff, one span per attempt', async () => {
+    const { tool, state } = scriptedTool('web_fetch', [crash, crash, ok('page')], {
+      policy: RunPolicies.network,
+    });
+    const { clock, executor, traces } = setup([tool], {
+      runPolicies: { random: sequenceRandom([0.5, 0.25]) },
+    });
+    const events: ToolEvent[] = [];
+    const pending = executor.execute('web_fetch', {}, { onEvent: (event) => events.push(event) });
+    await flushMicrotasks();
+    expect(state.calls).toBe(1);
+    // network: base 500 ms; retry 1 waits random(0..1000) = 500 ms.
+    await clock.advanceAsync(499);
+    expect(state.calls).toBe(1);
+    await clock.advanceAsync(1);
+    expect(state.calls).toBe(2);
+    // retry 2 waits random(0..2000) * 0.25 = 500 ms.
+    await clock.advanceAsync(500);
+    const result = await pending;
+    expect(result).toEqual(ok('page'));
+    expect(state.contexts.map((context) => context.attempt)).toEqual([1, 2, 3]);
+    expect(new Set(state.contexts.map((context) => context.callId)).size).toBe(1);
+    expect(traces.spans().map((span) => [span.attempt, span.outcome])).toEqual([
+      [1, 'EXECUTION_FAILED'],
+      [2, 'EXECUTION_FAILED'],
+      [3, 'ok'],
+    ]);
+    expect(events).toEqual([
+      {
+        type: 'output',
+        stream: 'log',
+        text: 'web_fetch: attempt 1 failed (EXECUTION_FAILED); retrying in 500 ms.\n',
+      },
+      {
+        type: 'output',
+        stream: 'log',
+        text: 'web_fetch: attempt 2 failed (EXECUTION_FAILED); retrying in 500 ms.\n',
+      },
+    ]);
+  });
+
+  it('stops after maxRetries and returns the last failure', async () => {
+    const { tool, state } = scriptedTool('read_file', [crash], { policy: RunPolicies.quickRead });
+    const { clock, executor } = setup([tool]);
+    const pending = executor.execute('read_file', {});
+    await clock.runAllAsync();
+    expect(await pending).toEqual(crash);
+    expect(state.calls).toBe(2);
+  });
+
+  it('never retries a tool that is not retry-safe', async () => {
+    const { tool, state } = scriptedTool('send_mail', [crash, ok()], {
+      policy: RunPolicies.network,
+      readOnly: false,
+    });
+    const { clock, executor } = setup([tool]);
+    const pending = executor.execute('send_mail', {});
+    await clock.runAllAsync();
+    expect(await pending).toEqual(crash);
+    expect(state.calls).toBe(1);
+  });
+
+  it('a timeout of a tool that is not retry-safe is reported as outcome unknown and not replayed', async () => {
+    const { tool, state } = scriptedTool('http_post', ['hang', ok()], {
+      policy: { ...RunPolicies.network, timeoutMs: 5_000 },
+      readOnly: false,
+    });
+    const { clock, executor } = setup([tool]);
+    const pending = executor.execute('http_post', {});
+    await clock.advanceAsync(5_000);
+    await clock.runAllAsync();
+    const result = await pending;
+    expect(state.calls).toBe(1);
+    expect(!result.ok && result.error.code).toBe('TIMEOUT');
+    expect(!result.ok && result.error.details).toEqual({ timeoutMs: 5_000, outcomeUnknown: true });
+    expect(renderResult(result)).toContain('The outcome is unknown');
+  });
+
+  it('terminal failures (argument errors) are not retried', async () => {
+    const invalid = failureResult(ToolErrorCode.INVALID_ARGUMENT, 'path: bad');
+    const { tool, state } = scriptedTool('read_file', [invalid, ok()], {
+      policy: RunPolicies.network,
+    });
+    const { executor } = setup([tool]);
+    expect(await executor.execute('read_file', {})).toEqual(invalid);
+    expect(state.calls).toBe(1);
+  });
+
+  it('a cancellation during the backoff wait ends the call without another attempt', async () => {
+    const { tool, state } = scriptedTool('web_fetch', [crash, ok()], {
+      policy: RunPolicies.network,
+    });
+    const { executor } = setup([tool]);
+    const controller = new AbortController();
+    const pending = executor.execute('web_fetch', {}, { signal: controller.signal });
+    await flushMicrotasks();
+    controller.abort();
+    const result = await pending;
+    expect(!result.ok && result.error.details).toEqual({ cancelled: true });
+    expect(state.calls).toBe(1);
+  });
+});
+
+describe('EnhancedToolExecutor: rate limiter', () => {
+  it('rejects the call over the quota at once with RATE_LIMITED and a retry-after', async () => {
+    const { tool, state } = scriptedTool('read_file', [ok()], { policy: RunPolicies.quickRead });
+    const clock = new FakeClock();
+    const registry = new ToolRegistry();
+    registry.register(tool);
+    const executorWithClock = new EnhancedToolExecutor({
+      registry,
+      clock,
+      rateLimiter: new ToolRateLimiter({ clock }),
+      runPolicies: {},
+    });
+    for (let call = 0; call < 120; call += 1) {
+      expect((await executorWithClock.execute('read_file', {})).ok).toBe(true);
+    }
+    const result = await executorWithClock.execute('read_file', {});
+    expect(state.calls).toBe(120);
+    expect(renderResult(result)).toBe(
+      'Error: [RATE_LIMITED] read_file is limited to 120 calls a minute and the quota is used up.\nRetry after: 500 ms\nNext: Wait 500 ms before calling read_file again; avoid calling it in a loop.',
+    );
+    clock.advance(500);
+    expect((await executorWithClock.execute('read_file', {})).ok).toBe(true);
+  });
+
+  it('mutating tools have no limit', async () => {
+    const { tool } = scriptedTool('write_file', [ok()], {
+      policy: RunPolicies.mutating,
+      readOnly: false,
+    });
+    const clock = new FakeClock();
+    const registry = new ToolRegistry();
+    registry.register(tool);
+    const executor = new EnhancedToolExecutor({
+      registry,
+      clock,
+      rateLimiter: new ToolRateLimiter({ clock }),
+    });
+    for (let call = 0; call < 300; call += 1) {
+      expect((await executor.execute('write_file', {})).ok).toBe(true);
+    }
+  });
+});
+
+describe('EnhancedToolExecutor: circuit breaker', () => {
+  it('opens after 5 consecutive failed calls and stops calling the tool', async () => {
+    const { tool, state } = scriptedTool('web_fetch', [crash], { policy: RunPolicies.mutating });
+    const clock = new FakeClock();
+    const registry = new ToolRegistry();
+    registry.register(tool);
+    const executor = new EnhancedToolExecutor({
+      registry,
+      clock,
+      circuitBreaker: new ToolCircuitBreaker({ clock }),
+      runPolicies: {},
+    });
+    for (let call = 0; call < 5; call += 1) await executor.execute('web_fetch', {});
+    const denied = await executor.execute('web_fetch', {});
+    expect(state.calls).toBe(5);
+    expect(!denied.ok && denied.error.code).toBe('CIRCUIT_OPEN');
+    expect(renderResult(denied)).toContain('Last error: [EXECUTION_FAILED] connection reset.');
+    expect(renderResult(denied)).toContain('The next probe is allowed in 30 s.');
+    clock.advance(30_000);
+    await executor.execute('web_fetch', {});
+    expect(state.calls).toBe(6);
+  });
+});
+
+describe('EnhancedToolExecutor: pipeline order', () => {
+  function orderFixture() {
+    const { tool, state } = scriptedTool('input_text', [ok()], {
+      policy: { ...RunPolicies.quickRead, ratePerMinute: 1 },
+      risk: 'MEDIUM',
+    });
+    const clock = new FakeClock();
+    const asked: string[] = [];
+    const permissions = new ToolPermissionManager({
+      confirm: async (request) => {
+        asked.push(request.toolId);
+        return 'allow_session';
+      },
+    });
+    const environment = new ToolEnvironmentState({ clock });
+    const traces = new ToolTraceRecorder({ clock });
+    const breaker = new ToolCircuitBreaker({ clock, failureThreshold: 1 });
+    const registry = new ToolRegistry();
+    registry.register(tool);
+    const executor = new EnhancedToolExecutor({
+      registry,
+      clock,
+      traces,
+      gate: new RiskAwareToolGate(permissions),
+      environmentGate: new ToolEnvironmentGate({
+        state: environment,
+        rules: {
+          input_text: [
+            {
+              signal: 'ime.shown',
+              blocks: (value) => value === false,
+              message: 'no keyboard',
+              hint: 'tap a field',
+            },
+          ],
+        },
+      }),
+      rateLimiter: new ToolRateLimiter({ clock }),
+      circuitBreaker: breaker,
+      runPolicies: {},
+    });
+    return { executor, asked, environment, state, breaker, traces, clock };
+  }
+
+  it('environment gate runs before the risk gate (no prompt for a blocked call)', async () => {
+    const fixture = orderFixture();
+    fixture.environment.set('ime.shown', false);
+    const result = await fixture.executor.execute('input_text', {});
+    expect(!result.ok && result.error.code).toBe('UNSUPPORTED');
+    expect(fixture.asked).toEqual([]);
+  });
+
+  it('risk gate runs before schema validation, which runs before the rate limiter', async () => {
+    const fixture = orderFixture();
+    const invalid = await fixture.executor.execute('input_text', { n: 'x' });
+    expect(fixture.asked).toEqual(['input_text']);
+    expect(!invalid.ok && invalid.error.code).toBe('INVALID_ARGUMENT');
+    // The invalid call took no token: the valid one still gets the single token.
+    expect((await fixture.executor.execute('input_text', {})).ok).toBe(true);
+    const limited = await fixture.executor.execute('input_text', {});
+    expect(!limited.ok && limited.error.code).toBe('RATE_LIMITED');
+  });
+
+  it('rate limiter runs before the breaker, which runs before the tool', async () => {
+    const fixture = orderFixture();
+    fixture.breaker.record('input_text', crash);
+    const denied = await fixture.executor.execute('input_text', {});
+    expect(!denied.ok && denied.error.code).toBe('CIRCUIT_OPEN');
+    expect(fixture.state.calls).toBe(0);
+    // The breaker refusal came after the limiter took the token.
+    const limited = await fixture.executor.execute('input_text', {});
+    expect(!limited.ok && limited.error.code).toBe('RATE_LIMITED');
+  });
+
+  it('records refusals as attempt-0 spans and attempts as numbered spans', async () => {
+    const fixture = orderFixture();
+    await fixture.executor.execute('input_text', { n: 'x' });
+    await fixture.executor.execute('input_text', {});
+    await fixture.executor.execute('input_text', {});
+    expect(fixture.traces.spans().map((span) => [span.attempt, span.outcome])).toEqual([
+      [0, 'INVALID_ARGUMENT'],
+      [1, 'ok'],
+      [0, 'RATE_LIMITED'],
+    ]);
+  });
+});

@@ -1,0 +1,170 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ToolBatchRunner } from './batch-runner.js';
+import { ToolCircuitBreaker } from './circuit-breaker.js';
+import { EnhancedToolExecutor } from './enhanced-tool-executor.js';
+import { ToolEnvironmentGate, ToolEnvironmentState } from './environment-gate.js';
+import { ToolRateLimiter } from './rate-limiter.js';
+import { FakeClock } from './testing/fake-clock.js';
+import { defineTool } from './tool.js';
+import { ToolError, ToolErrorCode } from './tool-error.js';
+import { RiskAwareToolGate } from './tool-execution-gate.js';
+import { ToolPermissionManager } from './tool-permission-manager.js';
+import { ToolRegistry } from './tool-registry.js';
+import { isToolResult, renderResult } from './tool-result.js';
+import { RunPolicies } from './tool-run-policy.js';
+import { ToolSchema } from './tool-schema.js';
+import { ToolTraceRecorder } from './trace-recorder.js';
+
+function createStack() {
+  const clock = new FakeClock();
+  const registry = new ToolRegistry();
+  registry.registerAll([
+    defineTool({
+      id: 'echo',
+      description: 'fixture',
+      inputSchema: ToolSchema.object({
+        text: z.string(),
+        times: z.number().int().min(1).max(3).optional(),
+      }),
+      runPolicy: RunPolicies.quickRead,
+      execute: ({ text, times }) => text.repeat(times ?? 1),
+    }),
+    defineTool({
+      id: 'throws',
+      description: 'fixture',
+      inputSchema: ToolSchema.empty(),
+      runPolicy: RunPolicies.mutating,
+      execute: () => {
+        throw new Error('boom');
+      },
+    }),
+    defineTool({
+      id: 'throws_tool_error',
+      description: 'fixture',
+      inputSchema: ToolSchema.object({ path: z.string().optional() }),
+      execute: () => {
+        throw new ToolError(ToolErrorCode.NOT_FOUND, 'nothing there', { field: 'path' });
+      },
+    }),
+    defineTool({
+      id: 'garbage',
+      description: 'fixture',
+      inputSchema: ToolSchema.fromRendered({ type: 'object' }),
+      execute: (args) => (Object.keys(args).length % 2 === 0 ? (null as unknown as string) : 'ok'),
+    }),
+    defineTool({
+      id: 'write_file',
+      description: 'fixture',
+      inputSchema: ToolSchema.object({ path: z.string() }),
+      metadata: { risk: 'MEDIUM' },
+      runPolicy: RunPolicies.mutating,
+      execute: ({ path }) => `wrote ${path}`,
+    }),
+  ]);
+  const state = new ToolEnvironmentState({ clock });
+  state.set('ime.shown', false);
+  let answer = 0;
+  const executor = new EnhancedToolExecutor({
+    registry,
+    clock,
+    gate: new RiskAwareToolGate(
+      new ToolPermissionManager({
+        confirm: async () => (answer++ % 2 === 0 ? 'allow_once' : 'deny'),
+      }),
+    ),
+    environmentGate: new ToolEnvironmentGate({
+      state,
+      rules: {
+        echo: [
+          {
+            signal: 'ime.shown',
+            blocks: (_value, args) => (args as { text?: unknown })?.text === 'blocked',
+            message: 'blocked',
+            hint: 'fix',
+          },
+        ],
+      },
+    }),
+    rateLimiter: new ToolRateLimiter({ clock }),
+    circuitBreaker: new ToolCircuitBreaker({ clock }),
+    traces: new ToolTraceRecorder({ clock }),
+    runPolicies: { random: () => 0 },
+  });
+  return { executor, runner: new ToolBatchRunner({ executor, clock }) };
+}
+
+const toolIds = fc.constantFrom(
+  'echo',
+  'throws',
+  'throws_tool_error',
+  'garbage',
+  'write_file',
+  'nope',
+  '',
+  'ECHO',
+);
+const anyArgs = fc.oneof(
+  fc.jsonValue(),
+  fc.json(),
+  fc.string(),
+  fc.constant(undefined),
+  fc.record(
+    {
+      text: fc.oneof(fc.string(), fc.constantFrom('blocked', '{0}', 'x {1} y')),
+      times: fc.jsonValue(),
+    },
+    { requiredKeys: [] },
+  ),
+);
+
+describe('property: the pipeline never throws', () => {
+  it('the executor always returns a ToolResult for random ids and argument JSON', async () => {
+    const { executor } = createStack();
+    await fc.assert(
+      fc.asyncProperty(toolIds, anyArgs, async (id, args) => {
+        const result = await executor.execute(id, args);
+        expect(isToolResult(result)).toBe(true);
+        expect(typeof renderResult(result)).toBe('string');
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('the batch runner always returns a ToolResult for random step lists', async () => {
+    const { runner } = createStack();
+    const step = fc.oneof(
+      fc.record({ tool: toolIds, args: anyArgs }, { requiredKeys: [] }),
+      fc.jsonValue(),
+    );
+    const steps = fc.oneof(fc.array(step, { maxLength: 20 }), fc.json(), fc.jsonValue());
+    await fc.assert(
+      fc.asyncProperty(steps, fc.boolean(), async (raw, encode) => {
+        const result = await runner.run(encode ? JSON.stringify(raw) : raw);
+        expect(isToolResult(result)).toBe(true);
+        expect(typeof renderResult(result)).toBe('string');
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('tool_batch_run through the executor returns a ToolResult for any steps value', async () => {
+    const { executor, runner } = createStack();
+    executor.registry.register(
+      defineTool({
+        id: 'tool_batch_run',
+        description: 'fixture wrapper',
+        inputSchema: ToolSchema.object({ steps: z.unknown() }),
+        execute: ({ steps }, context) => runner.run(steps, { signal: context.signal }),
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue(), async (steps) => {
+        const result = await executor.execute('tool_batch_run', { steps });
+        expect(isToolResult(result)).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -1,0 +1,215 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runProcess, scrubEnvironment } from './process-runner.js';
+
+let directory: string;
+
+beforeEach(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'toolsys-process-'));
+});
+
+afterEach(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitUntil(condition: () => boolean, attempts = 200): Promise<boolean> {
+  for (let attempt = 0; attempt < attempts; attempt += 1) {
+    if (condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return condition();
+}
+
+describe('runProcess', () => {
+  it('returns the exit code and both streams', async () => {
+    const outcome = await runProcess({
+      command: 'echo out; echo err >&2; exit 3',
+      cwd: directory,
+      timeoutMs: 30_000,
+    });
+    expect(outcome.exitCode).toBe(3);
+    expect(outcome.signal).toBeNull();
+    expect(outcome.timedOut).toBe(false);
+    expect(outcome.stdout).toEqual({
+      text: 'out\n',
+      totalBytes: 4,
+      omittedBytes: 0,
+      truncated: false,
+    });
+    expect(outcome.stderr.text).toBe('err\n');
+  });
+
+  it('runs in the given folder', async () => {
+    const outcome = await runProcess({ command: 'pwd -P', cwd: directory, timeoutMs: 30_000 });
+    expect(outcome.stdout.text.trim()).toBe(
+      await import('node:fs/promises').then((fs) => fs.realpath(directory)),
+    );
+  });
+
+  it('streams output chunks as they arrive', async () => {
+    const chunks: string[] = [];
+    await runProcess({
+      command: 'printf a; printf b >&2; printf c',
+      cwd: directory,
+      timeoutMs: 30_000,
+      onOutput: (stream, text) => chunks.push(`${stream}:${text}`),
+    });
+    expect(chunks.filter((chunk) => chunk.startsWith('stdout:')).join('')).toContain('a');
+    expect(chunks.join('|')).toContain('stderr:b');
+  });
+
+  it('keeps the head and tail of long output and says how much was omitted', async () => {
+    const outcome = await runProcess({
+      command: 'printf "HEAD"; head -c 100000 /dev/zero | tr "\\0" x; printf "TAIL"',
+      cwd: directory,
+      timeoutMs: 30_000,
+      maxOutputBytes: 1_000,
+    });
+    expect(outcome.stdout.totalBytes).toBe(100_008);
+    expect(outcome.stdout.truncated).toBe(true);
+    expect(outcome.stdout.omittedBytes).toBe(99_008);
+    expect(outcome.stdout.text.startsWith('HEADxxx')).toBe(true);
+    expect(outcome.stdout.text.endsWith('xxxTAIL')).toBe(true);
+    expect(outcome.stdout.text).toContain('[99008 bytes omitted]');
+  });
+
+  it('passes standard input', async () => {
+    const outcome = await runProcess({
+      command: 'tr a-z A-Z',
+      cwd: directory,
+      timeoutMs: 30_000,
+      stdin: 'shout',
+    });
+    expect(outcome.stdout.text).toBe('SHOUT');
+  });
+
+  it('gives an empty standard input when none is passed', async () => {
+    const outcome = await runProcess({
+      command: 'cat; echo done',
+      cwd: directory,
+      timeoutMs: 30_000,
+    });
+    expect(outcome.stdout.text).toBe('done\n');
+  });
+
+  it('kills the whole process tree when the timeout passes', async () => {
+    const pidFile = join(directory, 'grandchild.pid');
+    const outcome = await runProcess({
+      command: `bash -c 'sleep 300 & echo $! > ${pidFile}; wait'`,
+      cwd: directory,
+      timeoutMs: 1_000,
+      killGraceMs: 500,
+    });
+    expect(outcome.timedOut).toBe(true);
+    expect(outcome.exitCode).toBeNull();
+    const grandchild = Number((await readFile(pidFile, 'utf8')).trim());
+    expect(await waitUntil(() => !isAlive(grandchild))).toBe(true);
+  });
+
+  it('kills a process that ignores SIGTERM with SIGKILL after the grace period', async () => {
+    const outcome = await runProcess({
+      command: "trap '' TERM; while true; do sleep 0.1; done",
+      cwd: directory,
+      timeoutMs: 500,
+      killGraceMs: 300,
+    });
+    expect(outcome.timedOut).toBe(true);
+    expect(outcome.signal).toBe('SIGKILL');
+  });
+
+  it('kills the tree when the signal aborts', async () => {
+    const controller = new AbortController();
+    const running = runProcess({
+      command: 'echo started; sleep 300',
+      cwd: directory,
+      timeoutMs: 60_000,
+      signal: controller.signal,
+      onOutput: () => controller.abort(),
+    });
+    const outcome = await running;
+    expect(outcome.aborted).toBe(true);
+    expect(outcome.timedOut).toBe(false);
+    expect(outcome.exitCode).toBeNull();
+  });
+
+  it('ends background children when bash exits', async () => {
+    const pidFile = join(directory, 'background.pid');
+    const outcome = await runProcess({
+      command: `sleep 300 & echo $! > ${pidFile}`,
+      cwd: directory,
+      timeoutMs: 30_000,
+    });
+    expect(outcome.exitCode).toBe(0);
+    const background = Number((await readFile(pidFile, 'utf8')).trim());
+    expect(await waitUntil(() => !isAlive(background))).toBe(true);
+  });
+
+  it('rejects when the folder does not exist', async () => {
+    await expect(
+      runProcess({ command: 'true', cwd: join(directory, 'missing'), timeoutMs: 30_000 }),
+    ).rejects.toThrow(/cannot start bash/);
+  });
+
+  it('scrubs secrets from the environment by default', async () => {
+    const saved = process.env.TOOLSYS_TEST_API_KEY;
+    process.env.TOOLSYS_TEST_API_KEY = 'sk-should-not-leak';
+    try {
+      const outcome = await runProcess({
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: bash parameter expansion.
+        command: 'echo "key=${TOOLSYS_TEST_API_KEY:-unset} path=${PATH:+set}"',
+        cwd: directory,
+        timeoutMs: 30_000,
+      });
+      expect(outcome.stdout.text).toBe('key=unset path=set\n');
+    } finally {
+      if (saved === undefined) delete process.env.TOOLSYS_TEST_API_KEY;
+      else process.env.TOOLSYS_TEST_API_KEY = saved;
+    }
+  });
+});
+
+describe('scrubEnvironment', () => {
+  it('drops secrets and keeps the basics', () => {
+    expect(
+      scrubEnvironment({
+        PATH: '/usr/bin',
+        HOME: '/home/me',
+        LANG: 'C.UTF-8',
+        TERM: 'xterm',
+        LC_ALL: 'C',
+        EDITOR: 'vi',
+        GITHUB_TOKEN: 'ghp_x',
+        NPM_TOKEN: 'npm_x',
+        OPENAI_API_KEY: 'sk-x',
+        MY_SECRET: 's',
+        DB_PASSWORD: 'p',
+        PGPASSWORD: 'p',
+        AWS_ACCESS_KEY_ID: 'a',
+        AWS_REGION: 'eu-west-1',
+        SECRET_KEY_BASE: 'k',
+        DATABASE_URL: 'postgres://user:hunter2@db/app',
+        KEYBOARD: 'us',
+        UNSET: undefined,
+      }),
+    ).toEqual({
+      PATH: '/usr/bin',
+      HOME: '/home/me',
+      LANG: 'C.UTF-8',
+      TERM: 'xterm',
+      LC_ALL: 'C',
+      EDITOR: 'vi',
+      KEYBOARD: 'us',
+    });
+  });
+});

@@ -1,0 +1,279 @@
+import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+
+/** Options for {@link runProcess}. */
+export interface RunProcessOptions {
+  /** The command line, run as `bash -c <command>`. */
+  command: string;
+  /** Working directory; must exist. */
+  cwd: string;
+  /** Environment of the child. Default: this process's environment, scrubbed of secrets. */
+  env?: Record<string, string>;
+  /** Wall-clock limit; when it passes, the whole process tree is killed. */
+  timeoutMs: number;
+  /** Cancels the run; the whole process tree is killed. */
+  signal?: AbortSignal;
+  /** Receives output as it arrives, decoded as UTF-8. */
+  onOutput?: (stream: 'stdout' | 'stderr', text: string) => void;
+  /** Bytes kept per stream (half head, half tail). Default 64 KiB. */
+  maxOutputBytes?: number;
+  /** Text written to standard input; without it standard input is empty. */
+  stdin?: string;
+  /** Time between SIGTERM and SIGKILL when killing. Default 2000 ms. */
+  killGraceMs?: number;
+}
+
+/** One captured output stream: its head and tail when it was longer than the cap. */
+export interface CapturedOutput {
+  /** The kept text; when truncated, head + a marker naming the omitted size + tail. */
+  text: string;
+  /** Bytes the stream produced in total. */
+  totalBytes: number;
+  /** Bytes left out of `text`. */
+  omittedBytes: number;
+  /** Whether bytes were left out. */
+  truncated: boolean;
+}
+
+/** How a process ended. */
+export interface ProcessOutcome {
+  /** The exit code, or null when a signal ended it. */
+  exitCode: number | null;
+  /** The signal that ended it, if any. */
+  signal: string | null;
+  /** Whether the timeout killed it. */
+  timedOut: boolean;
+  /** Whether the abort signal killed it. */
+  aborted: boolean;
+  /** Wall-clock duration. */
+  durationMs: number;
+  /** Captured standard output. */
+  stdout: CapturedOutput;
+  /** Captured standard error. */
+  stderr: CapturedOutput;
+}
+
+const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024;
+const DEFAULT_KILL_GRACE_MS = 2_000;
+
+/** Environment variables always passed to a child (when set). */
+const KEPT_VARIABLES = new Set([
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'TERM',
+  'TZ',
+  'TMPDIR',
+  'PWD',
+  'COLUMNS',
+  'LINES',
+  'NODE_ENV',
+]);
+
+const SECRET_WORD =
+  /PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIAL|PRIVATE_?KEY|API_?KEY|ACCESS_?KEY|AUTHORIZATION/i;
+const SECRET_NAME = /(?:^|_)(?:KEY|KEYS|PASS|AUTH|COOKIE|COOKIES|SESSION|DSN|SIGNATURE)(?:_|$)/i;
+const SECRET_PREFIX =
+  /^(?:AWS_|AZURE_|GCP_|GOOGLE_APPLICATION_|GH_|GITHUB_|GITLAB_|NPM_|DOCKER_|VAULT_|OPENAI_|ANTHROPIC_|npm_config__)/i;
+const CREDENTIALS_IN_URL = /^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i;
+const LC_VARIABLE = /^LC_[A-Z]+$/;
+
+/**
+ * Returns a copy of an environment without secrets: names such as `*_TOKEN`, `*_SECRET`,
+ * `*_KEY`, `*PASSWORD*`, `AWS_*`, `GITHUB_*`, `NPM_*`, and values that are URLs with credentials.
+ * PATH, HOME, LANG, TERM, `LC_*` and the like are always kept.
+ */
+export function scrubEnvironment(
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
+  const scrubbed: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) continue;
+    if (KEPT_VARIABLES.has(name) || LC_VARIABLE.test(name)) {
+      scrubbed[name] = value;
+      continue;
+    }
+    if (
+      SECRET_WORD.test(name) ||
+      SECRET_NAME.test(name) ||
+      SECRET_PREFIX.test(name) ||
+      CREDENTIALS_IN_URL.test(value)
+    ) {
+      continue;
+    }
+    scrubbed[name] = value;
+  }
+  return scrubbed;
+}
+
+/** Keeps the first and last bytes of a stream within a cap. */
+class OutputCapture {
+  private readonly head: Buffer[] = [];
+  private headBytes = 0;
+  private tail: Buffer[] = [];
+  private tailBytes = 0;
+  total = 0;
+
+  constructor(private readonly limit: number) {}
+
+  push(chunk: Buffer): void {
+    this.total += chunk.length;
+    const headLimit = Math.ceil(this.limit / 2);
+    let rest = chunk;
+    if (this.headBytes < headLimit) {
+      const take = Math.min(headLimit - this.headBytes, rest.length);
+      this.head.push(rest.subarray(0, take));
+      this.headBytes += take;
+      rest = rest.subarray(take);
+    }
+    if (rest.length === 0) return;
+    const tailLimit = Math.floor(this.limit / 2);
+    this.tail.push(rest);
+    this.tailBytes += rest.length;
+    while (this.tailBytes > tailLimit && this.tail.length > 0) {
+      const first = this.tail[0] as Buffer;
+      const excess = this.tailBytes - tailLimit;
+      if (first.length <= excess) {
+        this.tail.shift();
+        this.tailBytes -= first.length;
+      } else {
+        this.tail[0] = first.subarray(excess);
+        this.tailBytes -= excess;
+      }
+    }
+  }
+
+  result(): CapturedOutput {
+    const head = Buffer.concat(this.head);
+    const tail = Buffer.concat(this.tail);
+    const omitted = this.total - head.length - tail.length;
+    if (omitted <= 0) {
+      return {
+        text: Buffer.concat([head, tail]).toString('utf8'),
+        totalBytes: this.total,
+        omittedBytes: 0,
+        truncated: false,
+      };
+    }
+    const text = `${head.toString('utf8')}\n… [${omitted} bytes omitted] …\n${tail.toString('utf8')}`;
+    return { text, totalBytes: this.total, omittedBytes: omitted, truncated: true };
+  }
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}
+
+/**
+ * Runs `bash -c command` in its own process group, capturing and streaming stdout and stderr.
+ * The timeout or the abort signal kills the whole process tree (SIGTERM, then SIGKILL after a
+ * grace period); when bash exits, anything it left running in its group is killed too. Rejects
+ * only when bash cannot be started (a missing working directory, no bash).
+ */
+export async function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> {
+  const limit = Math.max(2, options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
+  const grace = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const started = Date.now();
+  const stdout = new OutputCapture(limit);
+  const stderr = new OutputCapture(limit);
+  const child = spawn('bash', ['-c', options.command], {
+    cwd: options.cwd,
+    env: options.env ?? scrubEnvironment(process.env),
+    detached: true,
+    stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
+  return new Promise<ProcessOutcome>((resolve, reject) => {
+    let timedOut = false;
+    let aborted = false;
+    let settled = false;
+    let exit: { code: number | null; signal: string | null } | undefined;
+    let killTimer: NodeJS.Timeout | undefined;
+
+    const terminate = () => {
+      const pid = child.pid;
+      if (pid === undefined) return;
+      killGroup(pid, 'SIGTERM');
+      killTimer ??= setTimeout(() => killGroup(pid, 'SIGKILL'), grace);
+      killTimer.unref?.();
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      terminate();
+    }, options.timeoutMs);
+    const onAbort = () => {
+      aborted = true;
+      terminate();
+    };
+    if (options.signal?.aborted === true) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
+
+    const cleanUp = () => {
+      clearTimeout(timer);
+      if (killTimer !== undefined) clearTimeout(killTimer);
+      options.signal?.removeEventListener('abort', onAbort);
+    };
+
+    const attach = (
+      stream: NodeJS.ReadableStream | null,
+      name: 'stdout' | 'stderr',
+      capture: OutputCapture,
+    ) => {
+      if (stream === null) return;
+      const decoder = new StringDecoder('utf8');
+      stream.on('data', (chunk: Buffer) => {
+        capture.push(chunk);
+        if (options.onOutput === undefined) return;
+        const text = decoder.write(chunk);
+        if (text !== '') options.onOutput(name, text);
+      });
+      stream.on('end', () => {
+        const text = decoder.end();
+        if (text !== '' && options.onOutput !== undefined) options.onOutput(name, text);
+      });
+    };
+    attach(child.stdout, 'stdout', stdout);
+    attach(child.stderr, 'stderr', stderr);
+
+    if (child.stdin !== null) {
+      child.stdin.on('error', () => {
+        // The child closed its input early; what it did read is enough.
+      });
+      child.stdin.end(options.stdin ?? '');
+    }
+
+    child.on('error', (error) => {
+      if (settled) return;
+      settled = true;
+      cleanUp();
+      reject(new Error(`cannot start bash: ${error.message}`));
+    });
+    child.on('exit', (code, signal) => {
+      exit = { code, signal };
+      // Background children of the command hold the pipes open: end them with bash.
+      if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
+    });
+    child.on('close', (code, signal) => {
+      if (settled) return;
+      settled = true;
+      cleanUp();
+      resolve({
+        exitCode: exit?.code ?? code,
+        signal: exit?.signal ?? signal,
+        timedOut,
+        aborted,
+        durationMs: Date.now() - started,
+        stdout: stdout.result(),
+        stderr: stderr.result(),
+      });
+    });
+  });
+}

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import type { ToolBatchRunner } from '../batch-runner.js';
+import { type AnyToolDefinition, defineTool } from '../tool.js';
+import type { ToolAnnotations } from '../tool-metadata.js';
+import type { ToolRegistry } from '../tool-registry.js';
+import { RunPolicies } from '../tool-run-policy.js';
+import { ToolSchema } from '../tool-schema.js';
+import {
+  renderShortcutSteps,
+  type ShortcutDefinition,
+  type ShortcutParam,
+} from './shortcut-definition.js';
+
+/** Options for {@link compileShortcut}. */
+export interface CompileShortcutOptions {
+  /** Runs the rendered steps (each step passes the executor's gates). */
+  runner: ToolBatchRunner;
+  /** Registry the step tools' annotations are read from (missing tools count as unsafe). */
+  registry: ToolRegistry;
+}
+
+/**
+ * Turns a shortcut into a first-class tool: its parameters become the input schema, its risk is the
+ * worst risk of its steps, its annotations combine theirs, and calling it runs the steps as a batch.
+ */
+export function compileShortcut(
+  definition: ShortcutDefinition,
+  options: CompileShortcutOptions,
+): AnyToolDefinition {
+  const shape: Record<string, z.ZodType> = {};
+  for (const param of definition.params) shape[param.name] = paramSchema(param);
+  const preconditions =
+    definition.preconditions.length > 0
+      ? ` Preconditions: ${definition.preconditions.join('; ')}.`
+      : '';
+  return defineTool({
+    id: definition.id,
+    description: `${definition.description}${preconditions} Shortcut of ${definition.steps.length} steps: ${definition.steps.map((step) => step.tool).join(' → ')}.`,
+    inputSchema: ToolSchema.object(shape),
+    metadata: {
+      category: 'orchestration',
+      risk: definition.risk,
+      tags: ['shortcut'],
+      annotations: combineAnnotations(definition, options.registry),
+    },
+    runPolicy: RunPolicies.legacy,
+    async execute(args, context) {
+      const rendered = renderShortcutSteps(definition, args as Record<string, unknown>);
+      if (!rendered.ok) return rendered.failure;
+      return options.runner.run(rendered.steps, {
+        signal: context.signal,
+        sessionId: context.sessionId,
+        onEvent: (event) => context.emit(event),
+        confirm: (request) => context.confirm(request),
+        fieldPrefix: `${definition.id}.steps`,
+      });
+    },
+  });
+}
+
+function paramSchema(param: ShortcutParam): z.ZodType {
+  let schema: z.ZodType;
+  switch (param.type) {
+    case 'string':
+      schema = z.string();
+      break;
+    case 'number':
+      schema = z.number();
+      break;
+    case 'integer':
+      schema = z.number().int();
+      break;
+    case 'boolean':
+      schema = z.boolean();
+      break;
+  }
+  if (param.description) schema = schema.describe(param.description);
+  return param.default === undefined ? schema : schema.default(param.default as never);
+}
+
+function combineAnnotations(
+  definition: ShortcutDefinition,
+  registry: ToolRegistry,
+): Partial<ToolAnnotations> {
+  const steps = definition.steps.map((step) => registry.get(step.tool)?.metadata.annotations);
+  const all = (pick: (a: ToolAnnotations) => boolean) =>
+    steps.every((a) => a !== undefined && pick(a));
+  const any = (pick: (a: ToolAnnotations) => boolean) =>
+    steps.some((a) => a === undefined || pick(a));
+  const readOnly = all((a) => a.readOnlyHint);
+  return {
+    readOnlyHint: readOnly,
+    destructiveHint: !readOnly && any((a) => a.destructiveHint),
+    idempotentHint: all((a) => a.idempotentHint),
+    openWorldHint: any((a) => a.openWorldHint),
+    sensitiveAction: definition.risk === 'HIGH' || any((a) => a.sensitiveAction),
+  };
+}

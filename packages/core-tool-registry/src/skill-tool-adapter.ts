@@ -1,0 +1,238 @@
+import { runProcess, scrubEnvironment } from './process-runner.js';
+import {
+  renderCommand,
+  type SkillManifest,
+  type SkillToolSpec,
+  shellQuote,
+} from './skill-manifest.js';
+import { type AnyToolDefinition, defineTool, type ToolContext } from './tool.js';
+import { ToolError, ToolErrorCode } from './tool-error.js';
+import type { ToolRegistry } from './tool-registry.js';
+import { failureResult, successResult, type ToolResult } from './tool-result.js';
+import { RunPolicies } from './tool-run-policy.js';
+import { ToolSchema } from './tool-schema.js';
+import { classifyCommand, type ShellPolicyOptions } from './tools/shell-policy.js';
+
+/** Options for {@link SkillToolAdapter}. */
+export interface SkillToolAdapterOptions {
+  /** Registry the skill tools are added to and removed from. */
+  registry: ToolRegistry;
+  /** Directory the commands run in. */
+  workspaceRoot: string;
+  /** Variables added to the (secret-scrubbed) environment of every skill command. */
+  environment?: Readonly<Record<string, string>>;
+  /** Shell permission chain options (extra allowed or denied commands). */
+  shellPolicy?: ShellPolicyOptions;
+  /** Bytes of stdout and stderr kept per run (head and tail); 64 KiB by default. */
+  maxOutputBytes?: number;
+}
+
+/** The owner name under which a skill's tools are registered. */
+export function skillOwner(skillName: string): string {
+  return `skill:${skillName}`;
+}
+
+/**
+ * Turns the tools a skill declares into first-class tools in the registry. Each call goes
+ * through the executor's full pipeline, then through the shell permission chain: the rendered
+ * command is refused on the deny-list, runs at once when read-only, and otherwise asks the user
+ * (an "allow for session" or "always" answer is remembered per tool).
+ */
+export class SkillToolAdapter {
+  readonly #options: SkillToolAdapterOptions;
+  readonly #toolsBySkill = new Map<string, string[]>();
+  readonly #allowedForSession = new Set<string>();
+  readonly #allowedAlways = new Set<string>();
+
+  constructor(options: SkillToolAdapterOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * Tool ids of this skill that would collide with a tool registered by someone else; empty when
+   * the skill can be registered.
+   */
+  conflicts(manifest: SkillManifest): string[] {
+    const owner = skillOwner(manifest.name);
+    return manifest.tools
+      .map((tool) => tool.name)
+      .filter((id) => {
+        const existing = this.#options.registry.get(id);
+        return existing !== undefined && existing.owner !== owner;
+      });
+  }
+
+  /**
+   * Registers a skill's tools (replacing its earlier ones). Throws PERMISSION_DENIED when a tool id
+   * is taken by another owner; nothing is registered then.
+   */
+  register(manifest: SkillManifest, skillDirectory: string): string[] {
+    const conflicts = this.conflicts(manifest);
+    if (conflicts.length > 0) {
+      throw new ToolError(
+        ToolErrorCode.PERMISSION_DENIED,
+        `Skill "${manifest.name}" declares tool ids that already exist: ${conflicts.join(', ')}.`,
+        { hint: 'Rename the tools in SKILL.md, or uninstall the skill that owns them.' },
+      );
+    }
+    this.unregister(manifest.name);
+    const owner = skillOwner(manifest.name);
+    const ids: string[] = [];
+    for (const spec of manifest.tools) {
+      this.#options.registry.register(this.#toToolDefinition(manifest.name, spec, skillDirectory), {
+        owner,
+      });
+      ids.push(spec.name);
+    }
+    this.#toolsBySkill.set(manifest.name, ids);
+    return ids;
+  }
+
+  /** Removes a skill's tools; returns the ids removed. */
+  unregister(skillName: string): string[] {
+    const owner = skillOwner(skillName);
+    const ids = this.#toolsBySkill.get(skillName) ?? [];
+    const removed: string[] = [];
+    for (const id of ids) {
+      if (
+        this.#options.registry.get(id)?.owner === owner &&
+        this.#options.registry.unregister(id)
+      ) {
+        removed.push(id);
+      }
+    }
+    this.#toolsBySkill.delete(skillName);
+    return removed;
+  }
+
+  /** The tool ids registered for a skill. */
+  toolIds(skillName: string): readonly string[] {
+    return this.#toolsBySkill.get(skillName) ?? [];
+  }
+
+  #toToolDefinition(
+    skillName: string,
+    spec: SkillToolSpec,
+    skillDirectory: string,
+  ): AnyToolDefinition {
+    return defineTool({
+      id: spec.name,
+      description: `${spec.description} (From skill "${skillName}"; runs a shell command.)`,
+      inputSchema: ToolSchema.fromRendered(spec.inputSchema),
+      metadata: {
+        category: 'skill',
+        risk: spec.risk,
+        tags: ['skill', skillName],
+        annotations: {
+          readOnlyHint: spec.readOnly,
+          destructiveHint: !spec.readOnly,
+          idempotentHint: spec.readOnly,
+          openWorldHint: true,
+          sensitiveAction: spec.risk === 'HIGH',
+        },
+      },
+      runPolicy: {
+        ...RunPolicies.mutating,
+        name: 'skill',
+        timeoutMs: spec.timeoutMs + 5_000,
+      },
+      execute: (args: Record<string, unknown>, context) =>
+        this.#run(skillName, spec, skillDirectory, args, context),
+    });
+  }
+
+  async #run(
+    skillName: string,
+    spec: SkillToolSpec,
+    skillDirectory: string,
+    args: Record<string, unknown>,
+    context: ToolContext,
+  ): Promise<ToolResult> {
+    const { workspaceRoot } = this.#options;
+    const values = { ...args, skill_dir: skillDirectory, workspace: workspaceRoot };
+    const command = renderCommand(spec.command, values);
+    const verdict = await classifyCommand(command, this.#options.shellPolicy);
+    if (verdict.kind === 'deny') {
+      return failureResult(
+        ToolErrorCode.PERMISSION_DENIED,
+        `${spec.name} was refused: its command is on the shell deny-list (${verdict.reason}).`,
+        { hint: 'Change the arguments or approach; do not retry this call.' },
+      );
+    }
+    if (verdict.kind === 'confirm' && !this.#isRemembered(context.sessionId, spec.name)) {
+      const decision = await context.confirm({
+        action: `${spec.name} (skill "${skillName}") runs: ${shortenForPrompt(command, skillDirectory, workspaceRoot)}`,
+        risk: spec.risk,
+        reason: `A skill command needs approval: ${verdict.reason}.`,
+      });
+      if (decision === 'deny') {
+        return failureResult(
+          ToolErrorCode.PERMISSION_DENIED,
+          `The user did not approve running ${spec.name}.`,
+          { hint: 'Do not retry this call; ask the user or use another approach.' },
+        );
+      }
+      if (decision === 'allow_session') {
+        this.#allowedForSession.add(`${context.sessionId}\u0000${spec.name}`);
+      }
+      if (decision === 'allow_always') this.#allowedAlways.add(spec.name);
+    }
+    const outcome = await runProcess({
+      command,
+      cwd: workspaceRoot,
+      env: {
+        ...scrubEnvironment(process.env),
+        ...this.#options.environment,
+        SKILL_DIR: skillDirectory,
+      },
+      timeoutMs: spec.timeoutMs,
+      signal: context.signal,
+      maxOutputBytes: this.#options.maxOutputBytes ?? 64 * 1024,
+      onOutput: (stream, text) => context.emit({ type: 'output', stream, text }),
+    });
+    if (outcome.aborted) throw context.signal.reason ?? new Error('cancelled');
+    const stdout = outcome.stdout.text.trimEnd();
+    const stderr = outcome.stderr.text.trimEnd();
+    const data = {
+      exitCode: outcome.exitCode,
+      stdout,
+      stderr,
+      truncated: outcome.stdout.truncated || outcome.stderr.truncated,
+    };
+    if (outcome.timedOut) {
+      return failureResult(
+        ToolErrorCode.TIMEOUT,
+        `${spec.name} did not finish within ${spec.timeoutMs} ms and was stopped.`,
+        { hint: 'Retry with a smaller request.', details: data },
+      );
+    }
+    if (outcome.exitCode !== 0) {
+      const reason = (stderr || stdout).split('\n').slice(-5).join('\n');
+      return failureResult(
+        ToolErrorCode.EXECUTION_FAILED,
+        `${spec.name} failed (exit code ${outcome.exitCode ?? outcome.signal})${reason ? `: ${reason}` : '.'}`,
+        {
+          retryable: false,
+          hint: 'Read the error, fix the arguments and retry once.',
+          details: data,
+        },
+      );
+    }
+    return successResult(stdout === '' ? `${spec.name} finished (no output).` : stdout, { data });
+  }
+
+  #isRemembered(sessionId: string, toolId: string): boolean {
+    return (
+      this.#allowedAlways.has(toolId) || this.#allowedForSession.has(`${sessionId}\u0000${toolId}`)
+    );
+  }
+}
+
+/** Confirmation prompts show `$SKILL_DIR` rather than the data directory's host path. */
+function shortenForPrompt(command: string, skillDirectory: string, workspaceRoot: string): string {
+  return command
+    .split(shellQuote(skillDirectory))
+    .join('"$SKILL_DIR"')
+    .split(shellQuote(workspaceRoot))
+    .join('.');
+}

@@ -1,0 +1,658 @@
+import {
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  realpath,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DefaultToolExecutor } from '../default-tool-executor.js';
+import { RiskAwareToolGate } from '../tool-execution-gate.js';
+import { ToolPermissionManager } from '../tool-permission-manager.js';
+import { ToolRegistry } from '../tool-registry.js';
+import { renderResult, type ToolResult } from '../tool-result.js';
+import { createFileTools, type FileToolsOptions } from './files.js';
+
+let base: string;
+let root: string;
+let outside: string;
+let executor: DefaultToolExecutor;
+
+function createExecutor(options: Partial<FileToolsOptions> = {}): DefaultToolExecutor {
+  const registry = new ToolRegistry();
+  for (const tool of createFileTools({ workspaceRoot: root, ...options })) {
+    registry.register(tool, { owner: 'test' });
+  }
+  // Every risk level allowed: these tests are about the tools, not the gate.
+  const permissions = new ToolPermissionManager({
+    policy: { LOW: 'allow', MEDIUM: 'allow', HIGH: 'allow' },
+  });
+  return new DefaultToolExecutor({ registry, gate: new RiskAwareToolGate(permissions) });
+}
+
+function call(id: string, args: Record<string, unknown>): Promise<ToolResult> {
+  return executor.execute(id, args);
+}
+
+function expectFailure(result: ToolResult, code: string, field?: string) {
+  expect(result.ok, renderResult(result)).toBe(false);
+  if (result.ok) return;
+  expect(result.error.code).toBe(code);
+  if (field !== undefined) expect(result.error.field).toBe(field);
+}
+
+function content(result: ToolResult): string {
+  expect(result.ok, renderResult(result)).toBe(true);
+  return result.ok ? result.content : '';
+}
+
+beforeEach(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), 'toolsys-files-')));
+  root = join(base, 'workspace');
+  outside = join(base, 'outside');
+  await mkdir(join(root, 'src', 'nested'), { recursive: true });
+  await mkdir(outside);
+  await writeFile(join(outside, 'secret.txt'), 'top secret\n');
+  await writeFile(join(root, 'README.md'), '# Title\nline two\nline three\n');
+  await writeFile(join(root, 'src', 'index.ts'), 'export const a = 1;\nexport const b = 2;\n');
+  await writeFile(join(root, 'src', 'nested', 'deep.ts'), 'const TODO = "x";\n// TODO: later\n');
+  await writeFile(join(root, '.hidden'), 'TODO hidden\n');
+  executor = createExecutor();
+});
+
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+describe('read_file', () => {
+  it('reads a whole text file', async () => {
+    const result = await call('read_file', { path: 'README.md' });
+    expect(result).toEqual({
+      ok: true,
+      content: '# Title\nline two\nline three',
+      data: {
+        path: 'README.md',
+        startLine: 1,
+        endLine: 3,
+        totalLines: 3,
+        truncated: false,
+        sizeBytes: 28,
+      },
+    });
+  });
+
+  it('reads a line range with line numbers and says which lines it showed', async () => {
+    const result = await call('read_file', {
+      path: 'README.md',
+      startLine: 2,
+      endLine: 3,
+      lineNumbers: true,
+    });
+    expect(content(result)).toBe('2\tline two\n3\tline three\n[lines 2-3 of 3]');
+  });
+
+  it('cuts a long file at the byte cap with a note on how to continue', async () => {
+    const lines = Array.from({ length: 1_000 }, (_, index) => `line ${index + 1}`);
+    await writeFile(join(root, 'long.txt'), `${lines.join('\n')}\n`);
+    const result = await call('read_file', { path: 'long.txt', maxBytes: 100 });
+    const text = content(result);
+    expect(text.split('\n').slice(0, -1)).toEqual(lines.slice(0, 13));
+    expect(text.split('\n').at(-1)).toBe(
+      '[truncated: showed lines 1-13 of 1000 (cap 100 bytes). Call read_file with startLine=14 to continue, or raise maxBytes.]',
+    );
+    expect(result.ok && result.data).toMatchObject({
+      truncated: true,
+      endLine: 13,
+      totalLines: 1000,
+    });
+  });
+
+  it('refuses a binary file with UNSUPPORTED', async () => {
+    await writeFile(join(root, 'image.bin'), Buffer.from([0x89, 0x50, 0x00, 0x01, 0x02]));
+    const result = await call('read_file', { path: 'image.bin' });
+    expectFailure(result, 'UNSUPPORTED', 'path');
+    expect(renderResult(result)).toContain('"image.bin" is a binary file (5 bytes)');
+  });
+
+  it('returns NOT_FOUND for a missing file without a host path', async () => {
+    const result = await call('read_file', { path: 'missing.txt' });
+    expectFailure(result, 'NOT_FOUND');
+    expect(renderResult(result)).toContain('"missing.txt" does not exist');
+    expect(renderResult(result)).not.toContain(base);
+  });
+
+  it('refuses ../ and absolute paths outside the workspace', async () => {
+    const climbing = await call('read_file', { path: '../../etc/passwd' });
+    expectFailure(climbing, 'PERMISSION_DENIED', 'path');
+    expectFailure(await call('read_file', { path: '/etc/passwd' }), 'PERMISSION_DENIED', 'path');
+    expectFailure(await call('read_file', { path: '../outside/secret.txt' }), 'PERMISSION_DENIED');
+  });
+
+  it('refuses a symlink that escapes the workspace', async () => {
+    await symlink(join(outside, 'secret.txt'), join(root, 'innocent.txt'));
+    const result = await call('read_file', { path: 'innocent.txt' });
+    expectFailure(result, 'PERMISSION_DENIED', 'path');
+    expect(renderResult(result)).not.toContain('top secret');
+  });
+
+  it('names the field of bad arguments', async () => {
+    expectFailure(await call('read_file', {}), 'INVALID_ARGUMENT', 'path');
+    expectFailure(
+      await call('read_file', { path: 'README.md', startLine: 0 }),
+      'INVALID_ARGUMENT',
+      'startLine',
+    );
+    expectFailure(
+      await call('read_file', { path: 'README.md', startLine: 3, endLine: 2 }),
+      'INVALID_ARGUMENT',
+      'endLine',
+    );
+    expectFailure(
+      await call('read_file', { path: 'README.md', startLine: 50 }),
+      'INVALID_ARGUMENT',
+      'startLine',
+    );
+    expectFailure(await call('read_file', { path: 'src' }), 'INVALID_ARGUMENT', 'path');
+  });
+});
+
+describe('write_file', () => {
+  it('creates a file and its folders', async () => {
+    const result = await call('write_file', { path: 'out/new/file.txt', content: 'héllo' });
+    expect(result).toEqual({
+      ok: true,
+      content: 'Created out/new/file.txt (6 bytes).',
+      data: { path: 'out/new/file.txt', bytes: 6, created: true },
+    });
+    expect(await readFile(join(root, 'out', 'new', 'file.txt'), 'utf8')).toBe('héllo');
+  });
+
+  it('overwrites atomically, leaving no temp file behind', async () => {
+    expect(content(await call('write_file', { path: 'README.md', content: 'new' }))).toBe(
+      'Overwrote README.md (3 bytes).',
+    );
+    expect(await readFile(join(root, 'README.md'), 'utf8')).toBe('new');
+    expect((await readdir(root)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('refuses to overwrite when overwrite is false', async () => {
+    expectFailure(
+      await call('write_file', { path: 'README.md', content: 'x', overwrite: false }),
+      'INVALID_ARGUMENT',
+      'overwrite',
+    );
+    expect(await readFile(join(root, 'README.md'), 'utf8')).toContain('# Title');
+  });
+
+  it('refuses a write outside the workspace and through an escaping symlink', async () => {
+    expectFailure(
+      await call('write_file', { path: '../outside/evil.txt', content: 'x' }),
+      'PERMISSION_DENIED',
+    );
+    await symlink(outside, join(root, 'escape'));
+    expectFailure(
+      await call('write_file', { path: 'escape/evil.txt', content: 'x' }),
+      'PERMISSION_DENIED',
+    );
+    expect(await readdir(outside)).toEqual(['secret.txt']);
+  });
+
+  it('refuses to write over a folder or the root', async () => {
+    expectFailure(
+      await call('write_file', { path: 'src', content: 'x' }),
+      'INVALID_ARGUMENT',
+      'path',
+    );
+    expectFailure(
+      await call('write_file', { path: '.', content: 'x' }),
+      'PERMISSION_DENIED',
+      'path',
+    );
+  });
+
+  it('needs content as a string', async () => {
+    expectFailure(
+      await call('write_file', { path: 'a.txt', content: 5 }),
+      'INVALID_ARGUMENT',
+      'content',
+    );
+  });
+});
+
+describe('edit_file', () => {
+  it('replaces a unique string and returns a diff', async () => {
+    const result = await call('edit_file', {
+      path: 'src/index.ts',
+      oldString: 'const b = 2',
+      newString: 'const b = 3',
+    });
+    expect(content(result)).toBe(
+      [
+        'Edited src/index.ts: 1 replacement.',
+        '===================================================================',
+        '--- a/src/index.ts',
+        '+++ b/src/index.ts',
+        '@@ -1,2 +1,2 @@',
+        ' export const a = 1;',
+        '-export const b = 2;',
+        '+export const b = 3;',
+        '',
+      ].join('\n'),
+    );
+    expect(await readFile(join(root, 'src', 'index.ts'), 'utf8')).toBe(
+      'export const a = 1;\nexport const b = 3;\n',
+    );
+  });
+
+  it('fails when the old string is absent', async () => {
+    const result = await call('edit_file', {
+      path: 'README.md',
+      oldString: 'nope',
+      newString: 'x',
+    });
+    expectFailure(result, 'INVALID_ARGUMENT', 'oldString');
+    expect(renderResult(result)).toContain('not found in "README.md"');
+  });
+
+  it('fails when the old string is not unique, unless replaceAll', async () => {
+    const ambiguous = await call('edit_file', {
+      path: 'src/index.ts',
+      oldString: 'export',
+      newString: 'let',
+    });
+    expectFailure(ambiguous, 'INVALID_ARGUMENT', 'oldString');
+    expect(renderResult(ambiguous)).toContain('appears 2 times');
+    const all = await call('edit_file', {
+      path: 'src/index.ts',
+      oldString: 'export ',
+      newString: '',
+      replaceAll: true,
+    });
+    expect(content(all)).toMatch(/^Edited src\/index.ts: 2 replacements\./);
+    expect(await readFile(join(root, 'src', 'index.ts'), 'utf8')).toBe(
+      'const a = 1;\nconst b = 2;\n',
+    );
+  });
+
+  it('inserts replacement text literally ($ patterns are not special)', async () => {
+    await call('edit_file', { path: 'README.md', oldString: 'Title', newString: "$& $1 $'" });
+    expect(await readFile(join(root, 'README.md'), 'utf8')).toMatch(/^# \$& \$1 \$'\n/);
+  });
+
+  it('refuses to edit outside the workspace', async () => {
+    expectFailure(
+      await call('edit_file', { path: '../outside/secret.txt', oldString: 'top', newString: 'x' }),
+      'PERMISSION_DENIED',
+    );
+    expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('top secret\n');
+  });
+
+  it('rejects an empty oldString and a no-op edit', async () => {
+    expectFailure(
+      await call('edit_file', { path: 'README.md', oldString: '', newString: 'x' }),
+      'INVALID_ARGUMENT',
+      'oldString',
+    );
+    expectFailure(
+      await call('edit_file', { path: 'README.md', oldString: 'a', newString: 'a' }),
+      'INVALID_ARGUMENT',
+      'newString',
+    );
+  });
+});
+
+describe('list_files', () => {
+  it('lists the root with sizes, hiding dot files', async () => {
+    expect(content(await call('list_files', {}))).toBe('README.md  (28 B)\nsrc/');
+  });
+
+  it('lists recursively, including hidden files when asked, and marks symlinks', async () => {
+    await symlink(outside, join(root, 'escape'));
+    const result = await call('list_files', { path: '.', recursive: true, includeHidden: true });
+    expect(content(result)).toBe(
+      [
+        '.hidden  (12 B)',
+        'README.md  (28 B)',
+        'escape@',
+        'src/',
+        'src/index.ts  (40 B)',
+        'src/nested/',
+        'src/nested/deep.ts  (33 B)',
+      ].join('\n'),
+    );
+  });
+
+  it('stops at the limit and says so', async () => {
+    const text = content(await call('list_files', { recursive: true, limit: 2 }));
+    expect(text).toBe(
+      'README.md  (28 B)\nsrc/\n[stopped at 2 entries; list a subfolder or raise limit]',
+    );
+  });
+
+  it('refuses a folder outside and a file as the folder', async () => {
+    expectFailure(await call('list_files', { path: '..' }), 'PERMISSION_DENIED', 'path');
+    expectFailure(await call('list_files', { path: 'README.md' }), 'INVALID_ARGUMENT', 'path');
+    expectFailure(await call('list_files', { recursive: 'yes' }), 'INVALID_ARGUMENT', 'recursive');
+  });
+});
+
+describe('glob_files', () => {
+  it('finds files by pattern, sorted, relative to the root', async () => {
+    const result = await call('glob_files', { pattern: '**/*.ts' });
+    expect(result).toEqual({
+      ok: true,
+      content: 'src/index.ts\nsrc/nested/deep.ts',
+      data: { paths: ['src/index.ts', 'src/nested/deep.ts'], total: 2, truncated: false },
+    });
+  });
+
+  it('searches from a sub-folder and honours braces', async () => {
+    expect(content(await call('glob_files', { pattern: '*.{ts,md}', path: 'src' }))).toBe(
+      'src/index.ts',
+    );
+  });
+
+  it('says when nothing matches', async () => {
+    expect(content(await call('glob_files', { pattern: '*.py' }))).toBe(
+      '[no match for "*.py" in "."]',
+    );
+  });
+
+  it('refuses patterns that leave the workspace', async () => {
+    expectFailure(await call('glob_files', { pattern: '../**' }), 'PERMISSION_DENIED', 'pattern');
+    expectFailure(await call('glob_files', { pattern: '/etc/*' }), 'PERMISSION_DENIED', 'pattern');
+    expectFailure(
+      await call('glob_files', { pattern: 'src/../../**' }),
+      'PERMISSION_DENIED',
+      'pattern',
+    );
+    expectFailure(
+      await call('glob_files', { pattern: '*', path: '../outside' }),
+      'PERMISSION_DENIED',
+      'path',
+    );
+  });
+
+  it('does not follow a symlink out of the workspace', async () => {
+    await symlink(outside, join(root, 'escape'));
+    expect(content(await call('glob_files', { pattern: '**/*.txt' }))).toBe(
+      '[no match for "**/*.txt" in "."]',
+    );
+  });
+});
+
+describe('search_files', () => {
+  async function buildTree(): Promise<void> {
+    await writeFile(join(root, 'src', 'other.js'), 'no match here\nTodo mixed case\nTODO: top\n');
+    await mkdir(join(root, 'node_modules', 'pkg'), { recursive: true });
+    await writeFile(join(root, 'node_modules', 'pkg', 'index.js'), 'TODO in dependency\n');
+    await writeFile(join(root, 'binary.dat'), Buffer.from('TODO\0binary'));
+    await writeFile(join(root, 'crlf.txt'), 'TODO windows\r\nplain\r\n');
+    await symlink(outside, join(root, 'escape'));
+    await writeFile(join(outside, 'leak.txt'), 'TODO outside\n');
+  }
+
+  const variants: Array<Record<string, unknown>> = [
+    { pattern: 'TODO' },
+    { pattern: 'todo', ignoreCase: true },
+    { pattern: 'TODO', includeHidden: true },
+    { pattern: 'const [a-z] =' },
+    { pattern: 'a.b', literal: true },
+    { pattern: 'TODO', include: '*.ts' },
+    { pattern: 'TODO', path: 'src/nested' },
+    { pattern: 'TODO', path: 'src/other.js' },
+    { pattern: '^TODO', maxResults: 1 },
+    { pattern: 'windows$' },
+  ];
+
+  it('gives identical results with ripgrep and with the Node fallback', async () => {
+    await buildTree();
+    const withNode = createExecutor({ useRipgrep: false });
+    for (const args of variants) {
+      const fromRipgrep = await executor.execute('search_files', args);
+      const fromNode = await withNode.execute('search_files', args);
+      expect(fromRipgrep.ok, renderResult(fromRipgrep)).toBe(true);
+      expect(fromNode.ok, renderResult(fromNode)).toBe(true);
+      if (!fromRipgrep.ok || !fromNode.ok) continue;
+      expect((fromRipgrep.data as { backend: string }).backend).toBe('ripgrep');
+      expect((fromNode.data as { backend: string }).backend).toBe('node');
+      expect(fromNode.content, JSON.stringify(args)).toBe(fromRipgrep.content);
+      expect({ ...(fromNode.data as object), backend: 'x' }).toEqual({
+        ...(fromRipgrep.data as object),
+        backend: 'x',
+      });
+    }
+  });
+
+  it('returns path:line: text ordered by path, skipping dependencies, binaries and escaping links', async () => {
+    await buildTree();
+    const text = content(await call('search_files', { pattern: 'TODO' }));
+    expect(text).toBe(
+      [
+        'crlf.txt:1: TODO windows',
+        'src/nested/deep.ts:1: const TODO = "x";',
+        'src/nested/deep.ts:2: // TODO: later',
+        'src/other.js:3: TODO: top',
+      ].join('\n'),
+    );
+  });
+
+  it('counts all matches and says when it shows fewer', async () => {
+    await buildTree();
+    const result = await call('search_files', { pattern: 'TODO', maxResults: 2 });
+    expect(content(result).split('\n').at(-1)).toBe(
+      '[4 matching lines; showing the first 2. Narrow path or include, or raise maxResults.]',
+    );
+  });
+
+  it('rejects an invalid regular expression naming the field', async () => {
+    const result = await call('search_files', { pattern: '(unclosed' });
+    expectFailure(result, 'INVALID_ARGUMENT', 'pattern');
+  });
+
+  it('refuses to search outside the workspace', async () => {
+    await symlink(outside, join(root, 'escape'));
+    expectFailure(
+      await call('search_files', { pattern: 'x', path: '/etc' }),
+      'PERMISSION_DENIED',
+      'path',
+    );
+    expectFailure(
+      await call('search_files', { pattern: 'TODO', path: 'escape' }),
+      'PERMISSION_DENIED',
+    );
+  });
+});
+
+describe('copy_move_file', () => {
+  it('copies a file', async () => {
+    const result = await call('copy_move_file', {
+      source: 'README.md',
+      destination: 'docs/README.copy.md',
+      operation: 'copy',
+    });
+    expect(content(result)).toBe('Copied README.md to docs/README.copy.md.');
+    expect(await readFile(join(root, 'docs', 'README.copy.md'), 'utf8')).toContain('# Title');
+    expect(await readFile(join(root, 'README.md'), 'utf8')).toContain('# Title');
+  });
+
+  it('moves a folder into an existing folder', async () => {
+    await mkdir(join(root, 'archive'));
+    const result = await call('copy_move_file', {
+      source: 'src/nested',
+      destination: 'archive',
+      operation: 'move',
+    });
+    expect(content(result)).toBe('Moved src/nested to archive/nested.');
+    expect(await readFile(join(root, 'archive', 'nested', 'deep.ts'), 'utf8')).toContain('TODO');
+    await expect(lstat(join(root, 'src', 'nested'))).rejects.toThrow();
+  });
+
+  it('refuses to replace an existing destination unless overwrite is true', async () => {
+    const refused = await call('copy_move_file', {
+      source: 'README.md',
+      destination: 'src/index.ts',
+      operation: 'copy',
+    });
+    expectFailure(refused, 'INVALID_ARGUMENT', 'overwrite');
+    const replaced = await call('copy_move_file', {
+      source: 'README.md',
+      destination: 'src/index.ts',
+      operation: 'move',
+      overwrite: true,
+    });
+    expect(replaced.ok && replaced.data).toMatchObject({ replaced: true });
+    expect(await readFile(join(root, 'src', 'index.ts'), 'utf8')).toContain('# Title');
+  });
+
+  it('refuses a folder into itself, the root as source, and anything outside', async () => {
+    expectFailure(
+      await call('copy_move_file', {
+        source: 'src',
+        destination: 'src/nested/x',
+        operation: 'copy',
+      }),
+      'INVALID_ARGUMENT',
+      'destination',
+    );
+    expectFailure(
+      await call('copy_move_file', { source: '.', destination: 'x', operation: 'copy' }),
+      'PERMISSION_DENIED',
+      'source',
+    );
+    expectFailure(
+      await call('copy_move_file', {
+        source: 'README.md',
+        destination: '../outside/r.md',
+        operation: 'copy',
+      }),
+      'PERMISSION_DENIED',
+      'destination',
+    );
+    expectFailure(
+      await call('copy_move_file', {
+        source: '../outside/secret.txt',
+        destination: 'x',
+        operation: 'copy',
+      }),
+      'PERMISSION_DENIED',
+      'source',
+    );
+    expect(await readdir(outside)).toEqual(['secret.txt']);
+  });
+
+  it('copies a symlink as a link instead of pulling in its target', async () => {
+    await symlink(outside, join(root, 'escape'));
+    expect(
+      content(
+        await call('copy_move_file', { source: 'escape', destination: 'copy', operation: 'copy' }),
+      ),
+    ).toBe('Copied escape to copy.');
+    expect((await lstat(join(root, 'copy'))).isSymbolicLink()).toBe(true);
+  });
+
+  it('requires the operation', async () => {
+    expectFailure(
+      await call('copy_move_file', { source: 'README.md', destination: 'x' }),
+      'INVALID_ARGUMENT',
+      'operation',
+    );
+  });
+});
+
+describe('delete_file', () => {
+  it('deletes a file', async () => {
+    expect(content(await call('delete_file', { path: 'README.md' }))).toBe(
+      'Deleted file README.md.',
+    );
+    await expect(lstat(join(root, 'README.md'))).rejects.toThrow();
+  });
+
+  it('needs recursive for a non-empty folder', async () => {
+    const refused = await call('delete_file', { path: 'src' });
+    expectFailure(refused, 'INVALID_ARGUMENT', 'recursive');
+    expect(content(await call('delete_file', { path: 'src', recursive: true }))).toBe(
+      'Deleted folder src.',
+    );
+  });
+
+  it('deletes a symlink, not its target', async () => {
+    await symlink(outside, join(root, 'escape'));
+    expect(content(await call('delete_file', { path: 'escape', recursive: true }))).toBe(
+      'Deleted symlink escape.',
+    );
+    expect(await readdir(outside)).toEqual(['secret.txt']);
+  });
+
+  it('refuses the workspace root and paths outside it', async () => {
+    expectFailure(
+      await call('delete_file', { path: '.', recursive: true }),
+      'PERMISSION_DENIED',
+      'path',
+    );
+    expectFailure(
+      await call('delete_file', { path: root, recursive: true }),
+      'PERMISSION_DENIED',
+      'path',
+    );
+    expectFailure(
+      await call('delete_file', { path: '../outside', recursive: true }),
+      'PERMISSION_DENIED',
+    );
+    expectFailure(await call('delete_file', { path: 'escape/secret.txt' }), 'NOT_FOUND');
+    expect(await readdir(outside)).toEqual(['secret.txt']);
+  });
+
+  it('returns NOT_FOUND for a missing path', async () => {
+    expectFailure(await call('delete_file', { path: 'ghost.txt' }), 'NOT_FOUND', 'path');
+  });
+
+  it('is HIGH risk and destructive, so the risk gate asks first', async () => {
+    const registry = new ToolRegistry();
+    for (const tool of createFileTools({ workspaceRoot: root })) registry.register(tool);
+    expect(registry.get('delete_file')?.metadata).toMatchObject({
+      risk: 'HIGH',
+      annotations: { destructiveHint: true, readOnlyHint: false },
+    });
+    const asked: string[] = [];
+    const gated = new DefaultToolExecutor({
+      registry,
+      gate: new RiskAwareToolGate(
+        new ToolPermissionManager({
+          confirm: async (request) => {
+            asked.push(request.action);
+            return 'deny';
+          },
+        }),
+      ),
+    });
+    expectFailure(await gated.execute('delete_file', { path: 'README.md' }), 'PERMISSION_DENIED');
+    expect(asked).toEqual(['delete_file {"path":"README.md"}']);
+    expect(await readFile(join(root, 'README.md'), 'utf8')).toContain('# Title');
+  });
+});
+
+describe('file tool metadata', () => {
+  it('declares the eight ids with categories, risks and annotations', () => {
+    const tools = createFileTools({ workspaceRoot: root });
+    expect(
+      tools.map((tool) => [tool.id, tool.metadata?.risk, tool.metadata?.annotations?.readOnlyHint]),
+    ).toEqual([
+      ['read_file', 'LOW', true],
+      ['write_file', 'MEDIUM', false],
+      ['edit_file', 'MEDIUM', false],
+      ['list_files', 'LOW', true],
+      ['glob_files', 'LOW', true],
+      ['search_files', 'LOW', true],
+      ['copy_move_file', 'MEDIUM', false],
+      ['delete_file', 'HIGH', false],
+    ]);
+    for (const tool of tools) expect(tool.metadata?.category).toBe('file');
+  });
+});

@@ -1,0 +1,758 @@
+import { Buffer } from 'node:buffer';
+import { posix } from 'node:path';
+import type { ShNode, ShSyntax } from 'mvdan-sh';
+
+/** How a shell command is treated before it runs. */
+export interface CommandVerdict {
+  /** `deny`: refused without asking; `allow`: read-only, runs without asking; `confirm`: ask. */
+  kind: 'deny' | 'allow' | 'confirm';
+  /** Why, in one sentence the model and the user can read. */
+  reason: string;
+}
+
+/** Options for {@link classifyCommand}. */
+export interface ShellPolicyOptions {
+  /** Extra command names (basenames) that run without asking. Default: none. */
+  allowCommands?: readonly string[];
+  /** Extra command names (basenames) that are always refused. Default: none. */
+  denyCommands?: readonly string[];
+  /** When false, nothing runs without asking (the deny-list still applies). Default: true. */
+  useAllowList?: boolean;
+}
+
+/** Longest command the parser is given; longer commands are never allowed without asking. */
+const MAX_PARSED_LENGTH = 100_000;
+/** How deep `bash -c '…'`, `eval …` and `find -exec` nest before the policy stops looking. */
+const MAX_NESTING = 4;
+
+const SYSTEM_DIRECTORIES = new Set([
+  'bin',
+  'boot',
+  'dev',
+  'etc',
+  'home',
+  'lib',
+  'lib32',
+  'lib64',
+  'libx32',
+  'media',
+  'mnt',
+  'opt',
+  'proc',
+  'root',
+  'run',
+  'sbin',
+  'snap',
+  'srv',
+  'sys',
+  'usr',
+  'var',
+]);
+
+const BLOCK_DEVICE =
+  /^\/dev\/(?:(?:sd|hd|vd|xvd)[a-z]|nvme\d|mmcblk\d|md\d|dm-\d|loop\d|sr\d|fd\d|disk\/|mapper\/|mem$|kmem$|port$|root$)/;
+
+const SAFE_OUTPUT_TARGETS = /^\/dev\/(?:null|stdout|stderr|tty|fd\/\d+)$/;
+
+const FORMAT_COMMANDS =
+  /^(?:mkfs(?:\..+)?|mke2fs|mkswap|mkdosfs|mkntfs|mkexfatfs|wipefs|blkdiscard)$/;
+
+const POWER_COMMANDS = new Set(['shutdown', 'reboot', 'halt', 'poweroff']);
+
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'busybox-sh']);
+
+/**
+ * Read-only commands that run without asking. A predicate, when present, must accept the
+ * arguments (all of them known before run time) for the call to stay read-only.
+ */
+const READ_ONLY_COMMANDS: ReadonlyMap<string, ((args: readonly string[]) => boolean) | null> =
+  new Map<string, ((args: readonly string[]) => boolean) | null>([
+    ['ls', null],
+    ['cat', null],
+    ['head', null],
+    ['tail', null],
+    ['wc', null],
+    ['pwd', null],
+    ['echo', null],
+    ['printf', null],
+    ['grep', null],
+    ['egrep', null],
+    ['fgrep', null],
+    ['stat', null],
+    ['file', null],
+    ['du', null],
+    ['df', null],
+    ['which', null],
+    ['whoami', null],
+    ['id', null],
+    ['uname', null],
+    ['basename', null],
+    ['dirname', null],
+    ['realpath', null],
+    ['readlink', null],
+    ['cut', null],
+    ['tr', null],
+    ['diff', null],
+    ['cmp', null],
+    ['comm', null],
+    ['nl', null],
+    ['tac', null],
+    ['rev', null],
+    ['fold', null],
+    ['paste', null],
+    ['column', null],
+    ['seq', null],
+    ['nproc', null],
+    ['true', null],
+    ['false', null],
+    ['test', null],
+    ['[', null],
+    ['expr', null],
+    ['md5sum', null],
+    ['sha1sum', null],
+    ['sha256sum', null],
+    ['sha512sum', null],
+    ['od', null],
+    ['hexdump', null],
+    ['strings', null],
+    ['jq', null],
+    ['printenv', null],
+    ['type', null],
+    ['date', (args) => !args.some((arg) => /^(?:-s|--set)/.test(arg))],
+    ['hostname', (args) => args.every((arg) => arg.startsWith('-'))],
+    ['sort', (args) => !args.some((arg) => /^(?:-o|--output|-[a-zA-Z]*o)/.test(arg))],
+    ['uniq', (args) => args.filter((arg) => !arg.startsWith('-')).length <= 1],
+    ['tree', (args) => !args.some((arg) => arg === '-o')],
+    [
+      'rg',
+      (args) => !args.some((arg) => /^--(?:pre|search-zip)/.test(arg) || /^-[a-zA-Z]*z/.test(arg)),
+    ],
+    [
+      'find',
+      (args) =>
+        !args.some((arg) =>
+          /^-(?:delete|exec|execdir|ok|okdir|fprint|fprint0|fprintf|fls)$/.test(arg),
+        ),
+    ],
+    [
+      'git',
+      (args) =>
+        ['status', 'log', 'diff', 'show', 'ls-files', 'rev-parse', 'blame', 'describe'].includes(
+          args[0] ?? '',
+        ) && !args.some((arg) => /^--(?:output|ext-diff|exec)/.test(arg)),
+    ],
+  ]);
+
+/** Node types a read-only command line may contain; anything else needs a confirmation. */
+const READ_ONLY_NODE_TYPES = new Set([
+  'File',
+  'Stmt',
+  'CallExpr',
+  'Word',
+  'Lit',
+  'SglQuoted',
+  'DblQuoted',
+  'ParamExp',
+  'CmdSubst',
+  'ProcSubst',
+  'BinaryCmd',
+  'Subshell',
+  'Block',
+  'Redirect',
+  'Comment',
+  'ArithmExp',
+  'BinaryArithm',
+  'UnaryArithm',
+  'ParenArithm',
+]);
+
+interface Findings {
+  deny?: string;
+  confirm?: string;
+}
+
+let syntaxPromise: Promise<ShSyntax> | undefined;
+
+/** Loads the parser on first use so that creating tools stays cheap. */
+function loadSyntax(): Promise<ShSyntax> {
+  syntaxPromise ??= import('mvdan-sh').then((module) => module.default.syntax);
+  return syntaxPromise;
+}
+
+/**
+ * Classifies a shell command with a real shell parser (mvdan/sh): `deny` for destructive patterns
+ * (recursive delete of / or the home, fork bombs, mkfs, raw writes to block devices, recursive
+ * chmod/chown of /, power off …) found anywhere in the parsed command — pipelines, lists,
+ * subshells, substitutions, wrappers such as sudo/env/xargs, `bash -c` strings and quoting tricks;
+ * `allow` when every command is on the read-only list and nothing is written; `confirm` otherwise.
+ * A command that cannot be parsed is `confirm`, never `allow`.
+ */
+export async function classifyCommand(
+  command: string,
+  options: ShellPolicyOptions = {},
+): Promise<CommandVerdict> {
+  if (command.trim() === '') return { kind: 'confirm', reason: 'the command is empty' };
+  if (command.length > MAX_PARSED_LENGTH) {
+    return { kind: 'confirm', reason: 'the command is too long to analyse' };
+  }
+  const syntax = await loadSyntax();
+  const analysis = new CommandAnalysis(syntax, options);
+  analysis.analyseSource(command, 0);
+  const { deny, confirm } = analysis.findings;
+  if (deny !== undefined) return { kind: 'deny', reason: deny };
+  if (confirm !== undefined) return { kind: 'confirm', reason: confirm };
+  return { kind: 'allow', reason: 'every command in it is read-only' };
+}
+
+class CommandAnalysis {
+  readonly findings: Findings = {};
+  private readonly allowed: Set<string>;
+  private readonly denied: Set<string>;
+  private readonly useAllowList: boolean;
+
+  constructor(
+    private readonly syntax: ShSyntax,
+    options: ShellPolicyOptions,
+  ) {
+    this.allowed = new Set(options.allowCommands ?? []);
+    this.denied = new Set(options.denyCommands ?? []);
+    this.useAllowList = options.useAllowList ?? true;
+  }
+
+  private deny(reason: string): void {
+    this.findings.deny ??= reason;
+  }
+
+  private confirm(reason: string): void {
+    this.findings.confirm ??= reason;
+  }
+
+  analyseSource(source: string, depth: number): void {
+    if (depth > MAX_NESTING) {
+      this.confirm('the command nests shell code too deeply to analyse');
+      return;
+    }
+    let file: ShNode;
+    try {
+      file = this.syntax.NewParser(this.syntax.Variant(this.syntax.LangBash)).Parse(source, '');
+    } catch {
+      this.confirm('the command could not be parsed as shell');
+      return;
+    }
+    const bytes = Buffer.from(source, 'utf8');
+    this.syntax.Walk(file, (node) => {
+      if (node === null) return true;
+      const type = this.syntax.NodeType(node);
+      if (!READ_ONLY_NODE_TYPES.has(type)) this.confirm(`the command uses shell syntax (${type})`);
+      switch (type) {
+        case 'Stmt':
+          if (node.Background === true) this.confirm('the command starts a background job');
+          break;
+        case 'CallExpr':
+          this.analyseCallExpression(node, depth);
+          break;
+        case 'Redirect':
+          this.analyseRedirect(node, bytes);
+          break;
+        case 'FuncDecl':
+          this.analyseFunction(node);
+          break;
+        default:
+          break;
+      }
+      return true;
+    });
+  }
+
+  private analyseCallExpression(node: ShNode, depth: number): void {
+    const assigns = (node.Assigns as ShNode[] | undefined) ?? [];
+    const words = (node.Args as ShNode[] | undefined) ?? [];
+    if (assigns.length > 0) this.confirm('the command sets environment variables');
+    if (words.length === 0) return;
+    const args = words.map((word) => this.wordValue(word));
+    this.analyseArguments(args, depth);
+  }
+
+  /** Checks one simple command given as its argument vector (`null` = known only at run time). */
+  private analyseArguments(initial: readonly (string | null)[], depth: number): void {
+    let args = [...initial];
+    for (let guard = 0; guard < 16; guard += 1) {
+      const unwrapped = this.unwrap(args, depth);
+      if (unwrapped === undefined) break;
+      args = unwrapped;
+    }
+    const head = args[0];
+    if (head === undefined) return;
+    if (head === null) {
+      this.confirm('the command name is only known at run time');
+      return;
+    }
+    const name = posix.basename(head);
+    const rest = args.slice(1);
+    if (this.denied.has(name)) {
+      this.deny(`"${name}" is on this deployment's deny-list`);
+      return;
+    }
+    this.checkDestructive(name, rest, depth);
+    const known = rest.every((arg): arg is string => arg !== null);
+    const predicate = READ_ONLY_COMMANDS.get(name);
+    const isReadOnly =
+      this.allowed.has(name) ||
+      (predicate === null && READ_ONLY_COMMANDS.has(name)) ||
+      (predicate !== undefined && predicate !== null && known && predicate(rest as string[]));
+    if (!this.useAllowList || !isReadOnly) this.confirm(`"${name}" is not a read-only command`);
+  }
+
+  /** Strips a wrapper (sudo, env, xargs, nice, timeout …); returns undefined when there is none. */
+  private unwrap(args: (string | null)[], depth: number): (string | null)[] | undefined {
+    const head = args[0];
+    if (head === null || head === undefined) return undefined;
+    const name = posix.basename(head);
+    const rest = args.slice(1);
+    switch (name) {
+      case 'sudo':
+      case 'doas':
+        this.confirm(`the command runs through ${name}`);
+        return skipOptions(
+          rest,
+          new Set(['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-T', '-U']),
+          {
+            skipAssignments: true,
+          },
+        );
+      case 'env': {
+        const remaining: (string | null)[] = [];
+        let index = 0;
+        while (index < rest.length) {
+          const arg = rest[index];
+          if (arg === null || arg === undefined) return [null];
+          if (arg === '-S' || arg === '--split-string') {
+            const script = rest[index + 1];
+            if (script === null || script === undefined) return [null];
+            this.analyseSource(script, depth + 1);
+            return [];
+          }
+          if (arg.startsWith('-S')) {
+            this.analyseSource(arg.slice(2), depth + 1);
+            return [];
+          }
+          if (arg === '-u' || arg === '-C' || arg === '--unset' || arg === '--chdir') {
+            index += 2;
+            continue;
+          }
+          if (arg.startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(arg)) {
+            if (arg.includes('=') && !arg.startsWith('-')) {
+              this.confirm('the command sets environment variables');
+            }
+            index += 1;
+            continue;
+          }
+          remaining.push(...rest.slice(index));
+          break;
+        }
+        if (remaining.length === 0) return ['printenv'];
+        return remaining;
+      }
+      case 'xargs': {
+        const command = skipOptions(
+          rest,
+          new Set(['-a', '-d', '-E', '-I', '-L', '-n', '-P', '-s', '--arg-file', '--delimiter']),
+        );
+        this.confirm('the command runs through xargs');
+        // xargs appends arguments read from standard input: unknown until run time.
+        return command.length === 0 ? ['echo'] : [...command, null];
+      }
+      case 'nice':
+      case 'ionice':
+      case 'stdbuf':
+      case 'chrt':
+      case 'taskset':
+        this.confirm(`the command runs through ${name}`);
+        return skipOptions(rest, new Set(['-n', '-c', '-p', '-i', '-o', '-e', '--adjustment']));
+      case 'timeout': {
+        const command = skipOptions(rest, new Set(['-k', '-s', '--kill-after', '--signal']));
+        this.confirm('the command runs through timeout');
+        return command.slice(1);
+      }
+      case 'nohup':
+      case 'time':
+      case 'builtin':
+      case 'exec':
+      case 'busybox':
+      case 'setsid':
+      case 'unbuffer':
+        this.confirm(`the command runs through ${name}`);
+        return skipOptions(rest, new Set(['-a', '-f', '-o']));
+      case 'command': {
+        if (rest.some((arg) => arg === '-v' || arg === '-V')) return ['type'];
+        this.confirm('the command runs through command');
+        return skipOptions(rest, new Set());
+      }
+      case 'watch': {
+        const command = skipOptions(rest, new Set(['-n', '-d', '--interval']));
+        this.analyseScript(command, depth);
+        return [];
+      }
+      case 'eval':
+        this.analyseScript(rest, depth);
+        return [];
+      case 'su': {
+        const index = rest.findIndex((arg) => arg === '-c' || arg === '--command');
+        this.confirm('the command runs through su');
+        if (index >= 0) this.analyseScript([rest[index + 1] ?? null], depth);
+        return [];
+      }
+      default:
+        if (SHELLS.has(name)) {
+          const index = rest.findIndex((arg) => arg === null || /^-[a-z]*c[a-z]*$/.test(arg));
+          if (index >= 0) {
+            this.confirm(`the command starts another shell (${name})`);
+            this.analyseScript([rest[index + 1] ?? null], depth);
+            return [];
+          }
+        }
+        return undefined;
+    }
+  }
+
+  /** Analyses arguments that are shell code themselves (`eval`, `bash -c`, `watch`). */
+  private analyseScript(parts: readonly (string | null)[], depth: number): void {
+    if (parts.length === 0) return;
+    if (parts.some((part) => part === null)) {
+      this.confirm('the command runs shell code that is only known at run time');
+      return;
+    }
+    this.analyseSource(parts.join(' '), depth + 1);
+  }
+
+  private checkDestructive(name: string, args: readonly (string | null)[], depth: number): void {
+    if (FORMAT_COMMANDS.test(name)) {
+      this.deny(`"${name}" formats or wipes a disk or partition`);
+      return;
+    }
+    if (POWER_COMMANDS.has(name)) {
+      this.deny(`"${name}" shuts down or restarts the machine`);
+      return;
+    }
+    const { flags, operands } = splitOperands(args);
+    switch (name) {
+      case 'rm': {
+        if (flags.some((flag) => flag === '--no-preserve-root')) {
+          this.deny('rm --no-preserve-root deletes the whole file system');
+          return;
+        }
+        const recursive = flags.some(
+          (flag) => /^-[a-zA-Z]*[rR]/.test(flag) || flag === '--recursive',
+        );
+        if (!recursive) return;
+        for (const operand of operands) {
+          if (operand === null) {
+            this.confirm('rm -r deletes a path only known at run time');
+          } else if (isCriticalPath(operand)) {
+            this.deny(
+              `rm -r of "${operand}" would delete the root, the home or a system directory`,
+            );
+          }
+        }
+        return;
+      }
+      case 'chmod':
+      case 'chown':
+      case 'chgrp':
+      case 'chattr':
+      case 'setfacl': {
+        const recursive = flags.some((flag) => /^-[a-zA-Z]*R/.test(flag) || flag === '--recursive');
+        for (const operand of operands) {
+          if (operand === null) continue;
+          if (
+            posix.normalize(operand).replace(/\/+$/, '') === '' ||
+            (recursive && isCriticalPath(operand))
+          ) {
+            this.deny(
+              `${name} of "${operand}" would change the root, the home or a system directory`,
+            );
+          }
+        }
+        return;
+      }
+      case 'mv':
+        for (const operand of operands.slice(0, -1)) {
+          if (operand !== null && isCriticalPath(operand)) {
+            this.deny(`mv of "${operand}" would move the root, the home or a system directory`);
+          }
+        }
+        return;
+      case 'dd':
+        for (const arg of args) {
+          if (arg?.startsWith('of=') && isBlockDevice(arg.slice(3))) {
+            this.deny(`dd writes raw data to the block device ${arg.slice(3)}`);
+          }
+        }
+        return;
+      case 'shred':
+      case 'tee':
+      case 'cp':
+      case 'install':
+      case 'truncate':
+      case 'badblocks':
+        for (const operand of operands) {
+          if (operand !== null && isBlockDevice(operand)) {
+            this.deny(`${name} writes to the block device ${operand}`);
+          }
+        }
+        return;
+      case 'init':
+      case 'telinit':
+        if (operands.some((operand) => operand === '0' || operand === '6')) {
+          this.deny(`${name} ${operands.join(' ')} shuts down or restarts the machine`);
+        }
+        return;
+      case 'systemctl':
+        if (
+          operands.some((operand) =>
+            ['poweroff', 'reboot', 'halt', 'kexec', 'emergency', 'rescue'].includes(operand ?? ''),
+          )
+        ) {
+          this.deny('systemctl would shut down or restart the machine');
+        }
+        return;
+      case 'kill':
+      case 'pkill':
+        // `kill -9 -1` signals every process the user may signal.
+        if (args.slice(1).includes('-1') || operands.includes('-1')) {
+          this.deny(`${name} -1 signals every process on the machine`);
+        }
+        return;
+      case 'find':
+        this.checkFind(args, depth);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private checkFind(args: readonly (string | null)[], depth: number): void {
+    const firstExpression = args.findIndex(
+      (arg) => arg === null || arg.startsWith('-') || arg === '(' || arg === '!',
+    );
+    const paths = firstExpression < 0 ? args : args.slice(0, firstExpression);
+    const deletes = args.includes('-delete');
+    if (deletes && paths.some((path) => path !== null && isCriticalPath(path))) {
+      this.deny('find -delete would delete the root, the home or a system directory');
+    }
+    for (let index = 0; index < args.length; index += 1) {
+      if (!/^-(?:exec|execdir|ok|okdir)$/.test(args[index] ?? '')) continue;
+      const end = args.findIndex((arg, at) => at > index && (arg === ';' || arg === '+'));
+      const command = args.slice(index + 1, end < 0 ? undefined : end);
+      this.analyseArguments(command, depth + 1);
+      if (end < 0) break;
+      index = end;
+    }
+  }
+
+  private analyseRedirect(node: ShNode, bytes: Buffer): void {
+    const opStart = (node.OpPos as { Offset(): number }).Offset();
+    const word = node.Word as ShNode | null;
+    const opEnd = word === null ? opStart + 2 : word.Pos().Offset();
+    const operator = bytes.subarray(opStart, opEnd).toString('utf8').trim();
+    if (!operator.includes('>')) return;
+    if (word === null) return;
+    const target = this.wordValue(word);
+    if (operator.endsWith('>&') && target !== null && /^(?:\d+|-)$/.test(target)) return;
+    if (target === null) {
+      this.confirm('the command writes to a file named only at run time');
+    } else if (isBlockDevice(target)) {
+      this.deny(`the command writes raw data to the block device ${target}`);
+    } else if (!SAFE_OUTPUT_TARGETS.test(posix.normalize(target))) {
+      this.confirm(`the command writes to ${target}`);
+    }
+  }
+
+  /** A function that calls itself through a pipe or in the background is a fork bomb. */
+  private analyseFunction(node: ShNode): void {
+    const name = (node.Name as { Value?: string } | null)?.Value;
+    const body = node.Body as ShNode | null;
+    this.confirm('the command defines a shell function');
+    if (name === undefined || body === null) return;
+    let callsItself = false;
+    let spawns = false;
+    this.syntax.Walk(body, (inner) => {
+      if (inner === null) return true;
+      const type = this.syntax.NodeType(inner);
+      if (type === 'CallExpr') {
+        const first = (inner.Args as ShNode[] | undefined)?.[0];
+        if (first !== undefined && this.wordValue(first) === name) callsItself = true;
+      } else if (type === 'Stmt' && inner.Background === true) {
+        spawns = true;
+      } else if (type === 'BinaryCmd' && (inner.Op === PIPE || inner.Op === PIPE_ALL)) {
+        spawns = true;
+      }
+      return true;
+    });
+    if (callsItself && spawns) {
+      this.deny(`the function "${name}" calls itself in parallel: a fork bomb`);
+    }
+  }
+
+  /** The literal value of a word after quote removal, or null when it depends on run time. */
+  private wordValue(word: ShNode): string | null {
+    let value = '';
+    for (const part of (word.Parts as ShNode[] | undefined) ?? []) {
+      const piece = this.partValue(part, false);
+      if (piece === null) return null;
+      value += piece;
+    }
+    return value;
+  }
+
+  private partValue(part: ShNode, quoted: boolean): string | null {
+    switch (this.syntax.NodeType(part)) {
+      case 'Lit': {
+        const text = String(part.Value ?? '');
+        return quoted
+          ? text.replace(/\\([$`"\\\n])/g, (_match, char: string) => (char === '\n' ? '' : char))
+          : text.replace(/\\(.|\n)/g, (_match, char: string) => (char === '\n' ? '' : char));
+      }
+      case 'SglQuoted': {
+        const text = String(part.Value ?? '');
+        return part.Dollar === true ? decodeAnsiC(text) : text;
+      }
+      case 'DblQuoted': {
+        let value = '';
+        for (const inner of (part.Parts as ShNode[] | undefined) ?? []) {
+          const piece = this.partValue(inner, true);
+          if (piece === null) return null;
+          value += piece;
+        }
+        return value;
+      }
+      case 'ParamExp': {
+        const parameter = (part.Param as { Value?: string } | null)?.Value;
+        const plain =
+          part.Exp == null &&
+          part.Repl == null &&
+          part.Slice == null &&
+          part.Index == null &&
+          part.Excl !== true &&
+          part.Length !== true;
+        // `$HOME` is resolved to `~` so that `rm -rf "$HOME"` is recognised as the home.
+        return plain && parameter === 'HOME' ? '~' : null;
+      }
+      default:
+        return null;
+    }
+  }
+}
+
+/** mvdan/sh binary command operators: `|` and `|&`. */
+const PIPE = 12;
+const PIPE_ALL = 13;
+
+function skipOptions(
+  args: readonly (string | null)[],
+  withValue: ReadonlySet<string>,
+  options: { skipAssignments?: boolean } = {},
+): (string | null)[] {
+  let index = 0;
+  while (index < args.length) {
+    const arg = args[index];
+    if (arg === null || arg === undefined) break;
+    if (arg === '--') {
+      index += 1;
+      break;
+    }
+    if (withValue.has(arg)) {
+      index += 2;
+      continue;
+    }
+    if (arg.startsWith('-') && arg.length > 1) {
+      index += 1;
+      continue;
+    }
+    if (options.skipAssignments === true && /^[A-Za-z_][A-Za-z0-9_]*=/.test(arg)) {
+      index += 1;
+      continue;
+    }
+    break;
+  }
+  return args.slice(index);
+}
+
+function splitOperands(args: readonly (string | null)[]): {
+  flags: string[];
+  operands: (string | null)[];
+} {
+  const flags: string[] = [];
+  const operands: (string | null)[] = [];
+  let afterDoubleDash = false;
+  for (const arg of args) {
+    if (!afterDoubleDash && arg === '--') {
+      afterDoubleDash = true;
+    } else if (!afterDoubleDash && arg !== null && arg.startsWith('-') && arg.length > 1) {
+      flags.push(arg);
+    } else {
+      operands.push(arg);
+    }
+  }
+  return { flags, operands };
+}
+
+const GLOB_ONLY = /^[*?.[\]!]+$/;
+const HAS_GLOB = /[*?[]/;
+
+/** Whether a path is the root, a home directory, a top-level system directory, or a glob of one. */
+function isCriticalPath(raw: string): boolean {
+  if (raw === '') return false;
+  if (raw.startsWith('~')) {
+    const rest = posix.normalize(raw.slice(1) || '/');
+    const tail = rest.replace(/^\/+/, '').replace(/\/+$/, '');
+    if (!raw.slice(1).startsWith('/') && !tail.includes('/')) return true;
+    return tail === '' || GLOB_ONLY.test(tail);
+  }
+  if (!raw.startsWith('/')) return false;
+  const normal = posix.normalize(raw).replace(/\/+$/, '');
+  if (normal === '' || normal === '/') return true;
+  const segments = normal.split('/').filter(Boolean);
+  const [first = '', second = '', third] = segments;
+  if (segments.length === 1) return SYSTEM_DIRECTORIES.has(first) || HAS_GLOB.test(first);
+  if (first === 'home' || first === 'Users') {
+    if (segments.length === 2) return true;
+    return segments.length === 3 && third !== undefined && GLOB_ONLY.test(third);
+  }
+  if (segments.length === 2 && SYSTEM_DIRECTORIES.has(first) && GLOB_ONLY.test(second)) {
+    return true;
+  }
+  return false;
+}
+
+function isBlockDevice(path: string): boolean {
+  return BLOCK_DEVICE.test(posix.normalize(path));
+}
+
+/** Decodes the escapes of bash's `$'…'` quoting. */
+function decodeAnsiC(text: string): string {
+  return text.replace(
+    /\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/g,
+    (_match, sequence: string) => {
+      const kind = sequence[0];
+      if (kind === 'x' || kind === 'u' || kind === 'U') {
+        const code = Number.parseInt(sequence.slice(1), 16);
+        return code <= 0x10ffff ? String.fromCodePoint(code) : '';
+      }
+      if (/^[0-7]/.test(sequence)) return String.fromCharCode(Number.parseInt(sequence, 8) & 0xff);
+      if (kind === 'c') return String.fromCharCode(sequence.charCodeAt(1) & 0x1f);
+      const simple: Record<string, string> = {
+        n: '\n',
+        t: '\t',
+        r: '\r',
+        a: '\x07',
+        b: '\b',
+        e: '\x1b',
+        E: '\x1b',
+        f: '\f',
+        v: '\v',
+      };
+      return simple[sequence] ?? sequence;
+    },
+  );
+}

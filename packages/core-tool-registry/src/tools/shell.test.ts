@@ -1,0 +1,215 @@
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DefaultToolExecutor } from '../default-tool-executor.js';
+import type { ConfirmationDecision, ConfirmationRequest, ToolEvent } from '../tool.js';
+import { RiskAwareToolGate } from '../tool-execution-gate.js';
+import { ToolPermissionManager } from '../tool-permission-manager.js';
+import { ToolRegistry } from '../tool-registry.js';
+import { renderResult, type ToolResult } from '../tool-result.js';
+import { createShellTools, type ShellToolsOptions } from './shell.js';
+
+let base: string;
+let root: string;
+let asked: ConfirmationRequest[];
+let answer: ConfirmationDecision;
+
+function createExecutor(options: Partial<ShellToolsOptions> = {}): DefaultToolExecutor {
+  const registry = new ToolRegistry();
+  for (const tool of createShellTools({ workspaceRoot: root, ...options })) registry.register(tool);
+  const confirm = async (request: ConfirmationRequest) => {
+    asked.push(request);
+    return answer;
+  };
+  // The default policy (HIGH = ask): shell_execute is self-gated, so only its own prompt appears.
+  const permissions = new ToolPermissionManager({ confirm });
+  return new DefaultToolExecutor({ registry, gate: new RiskAwareToolGate(permissions), confirm });
+}
+
+function run(
+  args: Record<string, unknown>,
+  options: Partial<ShellToolsOptions> = {},
+  onEvent?: (event: ToolEvent) => void,
+): Promise<ToolResult> {
+  return createExecutor(options).execute('shell_execute', args, onEvent ? { onEvent } : {});
+}
+
+function expectFailure(result: ToolResult, code: string, field?: string) {
+  expect(result.ok, renderResult(result)).toBe(false);
+  if (result.ok) return;
+  expect(result.error.code).toBe(code);
+  if (field !== undefined) expect(result.error.field).toBe(field);
+}
+
+beforeEach(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), 'toolsys-shell-')));
+  root = join(base, 'workspace');
+  await mkdir(join(root, 'sub'), { recursive: true });
+  asked = [];
+  answer = 'allow_once';
+});
+
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+describe('shell_execute', () => {
+  it('runs a read-only command without asking and reports the exit code and output', async () => {
+    const result = await run({ command: 'echo hello; echo oops >&2' });
+    expect(asked).toEqual([]);
+    expect(result.ok, renderResult(result)).toBe(true);
+    if (!result.ok) return;
+    expect(result.content).toMatch(
+      /^exit code 0 \(\d+ ms\)\n--- stdout \(6 bytes\) ---\nhello\n--- stderr \(5 bytes\) ---\noops$/,
+    );
+    expect(result.data).toMatchObject({
+      exitCode: 0,
+      stdout: 'hello\n',
+      stderr: 'oops\n',
+      permission: 'allow',
+    });
+  });
+
+  it('asks before running anything else, with the command and the reason', async () => {
+    const result = await run({ command: 'touch made.txt' });
+    expect(result.ok, renderResult(result)).toBe(true);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({
+      toolId: 'shell_execute',
+      action: 'touch made.txt',
+      risk: 'HIGH',
+      reason: 'Run this shell command? ("touch" is not a read-only command)',
+    });
+    expect(await readdir(root)).toContain('made.txt');
+  });
+
+  it('returns PERMISSION_DENIED and runs nothing when the user denies', async () => {
+    answer = 'deny';
+    const result = await run({ command: 'touch made.txt' });
+    expectFailure(result, 'PERMISSION_DENIED', 'command');
+    expect(renderResult(result)).toContain('the user did not allow it');
+    expect(await readdir(root)).not.toContain('made.txt');
+  });
+
+  it('refuses a deny-listed command without asking', async () => {
+    const result = await run({ command: "echo ok && r''m -rf /" });
+    expectFailure(result, 'PERMISSION_DENIED', 'command');
+    expect(asked).toEqual([]);
+    expect(renderResult(result)).toBe(
+      [
+        'Error: [PERMISSION_DENIED] command refused: rm -r of "/" would delete the root, the home or a system directory',
+        'Next: This command is never run here. Change approach; do not retry it or a variant of it.',
+      ].join('\n'),
+    );
+  });
+
+  it('reports a non-zero exit code as a result, not a tool failure', async () => {
+    const result = await run({ command: 'ls does-not-exist' });
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(result.data).toMatchObject({ exitCode: 2 });
+  });
+
+  it('streams stdout and stderr through the event sink', async () => {
+    const events: ToolEvent[] = [];
+    await run({ command: 'echo one; echo two >&2' }, {}, (event) => events.push(event));
+    const text = events
+      .filter((event) => event.type === 'output')
+      .map((event) => (event.type === 'output' ? `${event.stream}:${event.text}` : ''));
+    expect(text.join('')).toContain('stdout:one\n');
+    expect(text.join('')).toContain('stderr:two\n');
+  });
+
+  it('returns TIMEOUT and kills the process tree when the timeout passes', async () => {
+    const result = await run({
+      command: 'echo before; sleep 60; echo after > late.txt',
+      timeoutMs: 1_000,
+    });
+    expectFailure(result, 'TIMEOUT');
+    expect(renderResult(result)).toContain(
+      'command timed out after 1.0 s; its process tree was killed.',
+    );
+    expect(renderResult(result)).toContain('before');
+    expect(await readdir(root)).not.toContain('late.txt');
+  });
+
+  it('keeps the head and tail of long output and gives the sizes', async () => {
+    const result = await run(
+      { command: 'seq 1 100000' },
+      { maxOutputBytes: 200, allowCommands: ['seq'] },
+    );
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.content).toContain('--- stdout (588895 bytes, 588695 omitted in the middle) ---');
+    expect(result.content).toContain('\n1\n2\n3\n');
+    expect(result.content.endsWith('99999\n100000')).toBe(true);
+  });
+
+  it('runs in a sub-folder and refuses a cwd outside the workspace', async () => {
+    const inside = await run({ command: 'pwd', cwd: 'sub' });
+    expect(inside.ok && (inside.data as { stdout: string }).stdout).toBe(`${join(root, 'sub')}\n`);
+    expectFailure(await run({ command: 'pwd', cwd: '../..' }), 'PERMISSION_DENIED', 'cwd');
+    expectFailure(await run({ command: 'pwd', cwd: '/etc' }), 'PERMISSION_DENIED', 'cwd');
+    expectFailure(await run({ command: 'pwd', cwd: 'missing' }), 'NOT_FOUND', 'cwd');
+  });
+
+  it('scrubs secrets from the environment unless told not to', async () => {
+    const environment = { PATH: process.env.PATH ?? '/usr/bin:/bin', GITHUB_TOKEN: 'ghp_secret' };
+    const command = 'printenv GITHUB_TOKEN; echo end';
+    const scrubbed = await run({ command }, { environment });
+    expect(scrubbed.ok && (scrubbed.data as { stdout: string }).stdout).toBe('end\n');
+    const kept = await run({ command }, { environment, scrubEnvironment: false });
+    expect(kept.ok && (kept.data as { stdout: string }).stdout).toBe('ghp_secret\nend\n');
+  });
+
+  it('passes standard input', async () => {
+    const result = await run({ command: 'cat', stdin: 'piped' });
+    expect(result.ok && (result.data as { stdout: string }).stdout).toBe('piped');
+  });
+
+  it('applies the deployment deny-list and allow-list', async () => {
+    expectFailure(
+      await run({ command: 'echo hi' }, { denyCommands: ['echo'] }),
+      'PERMISSION_DENIED',
+    );
+    answer = 'deny';
+    expect(
+      (await run({ command: 'true && make -v || true' }, { allowCommands: ['make'] })).ok,
+    ).toBe(true);
+    expectFailure(await run({ command: 'ls' }, { useAllowList: false }), 'PERMISSION_DENIED');
+  });
+
+  it('names the field of bad arguments', async () => {
+    expectFailure(await run({}), 'INVALID_ARGUMENT', 'command');
+    expectFailure(await run({ command: '' }), 'INVALID_ARGUMENT', 'command');
+    expectFailure(await run({ command: 'ls', timeoutMs: 10 }), 'INVALID_ARGUMENT', 'timeoutMs');
+    expectFailure(await run({ command: ['ls'] }), 'INVALID_ARGUMENT', 'command');
+  });
+
+  it('is HIGH risk, destructive and skips the tool-level prompt (self-gated)', async () => {
+    const [tool] = createShellTools({ workspaceRoot: root });
+    expect(tool?.metadata).toMatchObject({
+      category: 'shell',
+      risk: 'HIGH',
+      annotations: { destructiveHint: true, readOnlyHint: false },
+    });
+    answer = 'deny';
+    // A denied tool-level prompt would refuse "ls" too; self-gating lets the read-only command run.
+    expect((await run({ command: 'ls' })).ok).toBe(true);
+    expect(asked).toEqual([]);
+  });
+
+  it('does not run a command when the caller cancels', async () => {
+    const controller = new AbortController();
+    const executor = createExecutor();
+    const pending = executor.execute(
+      'shell_execute',
+      { command: 'echo started; sleep 30; echo done > done.txt' },
+      { signal: controller.signal, onEvent: () => controller.abort() },
+    );
+    const result = await pending;
+    expectFailure(result, 'EXECUTION_FAILED');
+    expect(renderResult(result)).toContain('cancelled');
+    await expect(readFile(join(root, 'done.txt'))).rejects.toThrow();
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { DefaultToolExecutor } from '../../default-tool-executor.js';
+import { ToolRegistry } from '../../tool-registry.js';
+import type { ToolResult } from '../../tool-result.js';
+import { createBaseConvertTools } from './base-convert-tool.js';
+
+const registry = new ToolRegistry();
+registry.registerAll(createBaseConvertTools(), { owner: 'test' });
+const executor = new DefaultToolExecutor({ registry });
+
+function call(args: Record<string, unknown>): Promise<ToolResult> {
+  return executor.execute('base_convert', args);
+}
+
+describe('base_convert', () => {
+  it('converts hexadecimal to binary', async () => {
+    expect(await call({ value: 'ff', from: 16, to: 2 })).toEqual({
+      ok: true,
+      content: '11111111 (base 2)',
+      data: { result: '11111111', decimal: '255', from: 16, to: 2 },
+    });
+  });
+
+  it('detects 0x, 0b and 0o prefixes when from is omitted', async () => {
+    expect(await call({ value: '0x1F' })).toMatchObject({ data: { result: '31', from: 16 } });
+    expect(await call({ value: '0b101', to: 16 })).toMatchObject({ data: { result: '5', from: 2 } });
+    expect(await call({ value: '0o17' })).toMatchObject({ data: { result: '15', from: 8 } });
+  });
+
+  it('converts integers beyond 2^53 exactly, with sign, separators and upper case', async () => {
+    const result = await call({ value: '-123_456_789_012_345_678_901', to: 36, uppercase: true });
+    expect(result).toMatchObject({
+      ok: true,
+      data: { result: (-123456789012345678901n).toString(36).toUpperCase(), decimal: '-123456789012345678901' },
+    });
+  });
+
+  it('rejects a digit that does not exist in the source base', async () => {
+    const result = await call({ value: '129', from: 8 });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', field: 'value', message: 'value: "9" is not a digit in base 8' },
+    });
+  });
+
+  it('rejects fractions', async () => {
+    const result = await call({ value: '1.5' });
+    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'value' } });
+  });
+
+  it('rejects a base outside 2-36 through the schema', async () => {
+    const result = await call({ value: '1', to: 37 });
+    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'to' } });
+  });
+});

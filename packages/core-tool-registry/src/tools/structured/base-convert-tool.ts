@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { type AnyToolDefinition, defineTool } from '../../tool.js';
+import { successResult } from '../../tool-result.js';
+import { RunPolicies } from '../../tool-run-policy.js';
+import { ToolSchema } from '../../tool-schema.js';
+import { invalidArgument } from './invalid-argument.js';
+import { structuredMetadata } from './structured-metadata.js';
+
+const DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz';
+const PREFIXES: Record<string, number> = { '0x': 16, '0b': 2, '0o': 8 };
+
+const baseConvertSchema = ToolSchema.object({
+  value: z
+    .string()
+    .min(1)
+    .max(4_000)
+    .describe(
+      'An integer written in the source base, e.g. "ff", "-1011", "0x1F" (any size: big integers are exact). Underscores and spaces between digits are ignored.',
+    ),
+  from: z
+    .number()
+    .int()
+    .min(2)
+    .max(36)
+    .optional()
+    .describe('Source base 2-36. Default: 16, 2 or 8 for a 0x, 0b or 0o prefix, else 10.'),
+  to: z.number().int().min(2).max(36).default(10).describe('Target base 2-36 (default 10).'),
+  uppercase: z.boolean().default(false).describe('Write letter digits in upper case.'),
+});
+
+function createBaseConvertTool(): AnyToolDefinition {
+  return defineTool({
+    id: 'base_convert',
+    description:
+      'Converts an integer between bases 2 to 36 (binary, octal, decimal, hexadecimal, base 36) exactly, for integers of any size. Returns the converted value and the decimal value. Integers only; use calculate for fractions or arithmetic.',
+    inputSchema: baseConvertSchema,
+    outputSchema: ToolSchema.object({
+      result: z.string(),
+      decimal: z.string(),
+      from: z.number(),
+      to: z.number(),
+    }),
+    metadata: structuredMetadata(['number', 'convert']),
+    runPolicy: RunPolicies.quickRead,
+    execute(args) {
+      const { value: integer, base } = parseInteger(args.value, args.from);
+      let result = integer.toString(args.to);
+      if (args.uppercase) result = result.toUpperCase();
+      const data = { result, decimal: integer.toString(10), from: base, to: args.to };
+      return successResult(`${result} (base ${args.to})`, { data });
+    },
+  });
+}
+
+function parseInteger(raw: string, from: number | undefined): { value: bigint; base: number } {
+  let text = raw.trim().replace(/[_\s]/g, '').toLowerCase();
+  let negative = false;
+  if (text.startsWith('-') || text.startsWith('+')) {
+    negative = text.startsWith('-');
+    text = text.slice(1);
+  }
+  let base = from ?? 10;
+  const prefixBase = PREFIXES[text.slice(0, 2)];
+  if (prefixBase !== undefined && (from === undefined || from === prefixBase)) {
+    base = prefixBase;
+    text = text.slice(2);
+  }
+  if (text === '') throw invalidArgument('value', 'no digits to convert');
+  if (text.includes('.')) {
+    throw invalidArgument(
+      'value',
+      'fractions are not supported',
+      'Pass an integer, or use calculate.',
+    );
+  }
+  let value = 0n;
+  const bigBase = BigInt(base);
+  for (const char of text) {
+    const digit = DIGITS.indexOf(char);
+    if (digit === -1 || digit >= base) {
+      throw invalidArgument(
+        'value',
+        `"${char}" is not a digit in base ${base}`,
+        `Use digits 0-${DIGITS[base - 1]} for base ${base}, or set "from" to the value's base.`,
+      );
+    }
+    value = value * bigBase + BigInt(digit);
+  }
+  return { value: negative ? -value : value, base };
+}
+
+/** `base_convert`. */
+export function createBaseConvertTools(): AnyToolDefinition[] {
+  return [createBaseConvertTool()];
+}

@@ -1,0 +1,88 @@
+import { Cron } from 'croner';
+import { DateTime } from 'luxon';
+import { z } from 'zod';
+import { type AnyToolDefinition, defineTool } from '../../tool.js';
+import { successResult } from '../../tool-result.js';
+import { RunPolicies } from '../../tool-run-policy.js';
+import { ToolSchema } from '../../tool-schema.js';
+import { checkZone, readDate } from './date-input.js';
+import { invalidArgument } from './invalid-argument.js';
+import { structuredMetadata } from './structured-metadata.js';
+
+const cronNextSchema = ToolSchema.object({
+  expression: z
+    .string()
+    .min(1)
+    .max(200)
+    .describe(
+      'A cron expression: 5 fields (minute hour day-of-month month day-of-week), 6 with seconds first, or a nickname (@hourly, @daily, @weekly, @monthly, @yearly). E.g. "0 9 * * 1-5", "*/15 * * * *", "0 0 L * *" (last day of month).',
+    ),
+  timezone: z
+    .string()
+    .min(1)
+    .max(64)
+    .default('UTC')
+    .describe('IANA zone the schedule runs in (default UTC), e.g. "Europe/Berlin".'),
+  count: z.number().int().min(1).max(100).default(5).describe('How many run times (1-100).'),
+  from: z
+    .union([z.string().min(1).max(200), z.number().finite()])
+    .optional()
+    .describe('List runs strictly after this date (ISO 8601 or Unix time). Default: now.'),
+});
+
+function createCronNextTool(): AnyToolDefinition {
+  return defineTool({
+    id: 'cron_next',
+    description:
+      'Lists the next run times of a cron expression in a time zone (daylight-saving aware), as ISO 8601 with offset. Day-of-month and day-of-week combine with OR, like Vixie cron. Use it to check what a schedule means before setting it; use datetime for one-off date arithmetic.',
+    inputSchema: cronNextSchema,
+    outputSchema: ToolSchema.object({
+      expression: z.string(),
+      timezone: z.string(),
+      runs: z.array(z.string()),
+    }),
+    metadata: structuredMetadata(['time', 'cron']),
+    runPolicy: RunPolicies.quickRead,
+    execute(args) {
+      checkZone(args.timezone, 'timezone');
+      const from =
+        args.from === undefined
+          ? new Date()
+          : readDate(args.from, args.timezone, 'from').toJSDate();
+      let job: Cron;
+      try {
+        job = new Cron(args.expression, { timezone: args.timezone, paused: true });
+      } catch (error) {
+        throw invalidArgument(
+          'expression',
+          `invalid cron expression: ${(error as Error).message}`,
+          'Write 5 space-separated fields (minute hour day-of-month month day-of-week), e.g. "30 8 * * 1", and retry.',
+        );
+      }
+      let dates: Date[];
+      try {
+        dates = job.nextRuns(args.count, from);
+      } finally {
+        job.stop();
+      }
+      const runs = dates.map(
+        (date) =>
+          DateTime.fromJSDate(date, { zone: args.timezone }).toISO({
+            suppressMilliseconds: true,
+          }) ?? date.toISOString(),
+      );
+      const content =
+        runs.length === 0
+          ? `"${args.expression}" never runs after ${from.toISOString()}.`
+          : `Next ${runs.length} run${runs.length === 1 ? '' : 's'} (${args.timezone}):\n${runs.join('\n')}`;
+      return successResult(content, {
+        data: { expression: args.expression, timezone: args.timezone, runs },
+      });
+    },
+  });
+}
+
+/** `cron_next`. */
+export function createCronNextTools(): AnyToolDefinition[] {
+  return [createCronNextTool()];
+}

@@ -1,0 +1,334 @@
+import { parse } from 'csv-parse/sync';
+import type { RE2JS } from 're2js';
+import { z } from 'zod';
+import { type AnyToolDefinition, defineTool } from '../../tool.js';
+import { successResult } from '../../tool-result.js';
+import { RunPolicies } from '../../tool-run-policy.js';
+import { ToolSchema } from '../../tool-schema.js';
+import { invalidArgument } from './invalid-argument.js';
+import { compileLinearRegex } from './linear-regex.js';
+import { structuredMetadata } from './structured-metadata.js';
+
+const MAX_CSV_LENGTH = 5_000_000;
+const MAX_RENDERED_ROWS = 50;
+
+const FILTER_OPERATORS = [
+  'eq',
+  'ne',
+  'lt',
+  'le',
+  'gt',
+  'ge',
+  'contains',
+  'starts_with',
+  'ends_with',
+  'matches',
+  'empty',
+  'not_empty',
+] as const;
+
+type FilterOperator = (typeof FILTER_OPERATORS)[number];
+
+const csvQuerySchema = ToolSchema.object({
+  csv: z
+    .string()
+    .max(MAX_CSV_LENGTH)
+    .describe(
+      'The CSV text (up to 5 MB). Quoted fields may contain delimiters, quotes ("") and line breaks.',
+    ),
+  delimiter: z
+    .enum([',', ';', '\t', '|'])
+    .default(',')
+    .describe('Field separator: comma (default), semicolon, tab or pipe.'),
+  header: z
+    .enum(['auto', 'yes', 'no'])
+    .default('auto')
+    .describe(
+      'Whether the first row names the columns. auto: yes when every first-row cell is non-empty, unique and not a number. Without a header the columns are named column1, column2, …',
+    ),
+  select: z
+    .array(z.string().min(1))
+    .max(200)
+    .optional()
+    .describe('Columns to return, in this order. Default: all columns.'),
+  filter: z
+    .array(
+      z.object({
+        column: z.string().min(1).describe('Column name.'),
+        op: z
+          .enum(FILTER_OPERATORS)
+          .describe(
+            'eq ne lt le gt ge compare numerically when both sides are numbers, else as text; contains, starts_with, ends_with are case-sensitive text tests; matches is a regex (RE2); empty / not_empty need no value.',
+          ),
+        value: z
+          .union([z.string(), z.number()])
+          .optional()
+          .describe('The value to compare with (not needed for empty / not_empty).'),
+      }),
+    )
+    .max(50)
+    .default([])
+    .describe('Conditions every returned row must meet (all of them: AND).'),
+  sort: z
+    .array(
+      z.object({
+        column: z.string().min(1).describe('Column name.'),
+        direction: z.enum(['asc', 'desc']).default('asc').describe('Sort direction.'),
+      }),
+    )
+    .max(10)
+    .default([])
+    .describe('Sort keys, most significant first. Numbers sort numerically, empty cells last.'),
+  offset: z.number().int().min(0).default(0).describe('Skip this many matching rows first.'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(100)
+    .describe('Return at most this many rows (1-10000).'),
+});
+
+type CsvQueryArgs = typeof csvQuerySchema extends ToolSchema<infer T> ? T : never;
+
+interface CompiledFilter {
+  index: number;
+  op: FilterOperator;
+  value: string;
+  number: number | undefined;
+  regex: RE2JS | undefined;
+}
+
+function createCsvQueryTool(): AnyToolDefinition {
+  return defineTool({
+    id: 'csv_query',
+    description:
+      'Queries CSV text like a small SQL SELECT: pick columns, filter rows with simple comparisons (AND), sort by one or more columns, then offset and limit. Detects a header row, handles quoted fields. Returns the rows as objects plus the number of matching rows. Use read_file to load a CSV file first; use json_path for JSON.',
+    inputSchema: csvQuerySchema,
+    outputSchema: ToolSchema.object({
+      columns: z.array(z.string()),
+      hasHeader: z.boolean(),
+      totalRows: z.number(),
+      matchedRows: z.number(),
+      rows: z.array(z.record(z.string(), z.string())),
+    }),
+    metadata: structuredMetadata(['csv', 'query']),
+    runPolicy: RunPolicies.quickRead,
+    execute(args) {
+      const records = parseCsv(args);
+      const first = records[0] ?? [];
+      const hasHeader = args.header === 'yes' || (args.header === 'auto' && looksLikeHeader(first));
+      const width = records.reduce((max, record) => Math.max(max, record.length), 0);
+      const columns = nameColumns(first, width, hasHeader);
+      const body = hasHeader ? records.slice(1) : records;
+      const columnIndex = (name: string, field: string): number => {
+        const index = columns.indexOf(name);
+        if (index === -1) {
+          throw invalidArgument(
+            field,
+            `no column named ${JSON.stringify(name)}; the columns are ${columns.map((c) => JSON.stringify(c)).join(', ')}`,
+          );
+        }
+        return index;
+      };
+      const filters = args.filter.map((filter, i) =>
+        compileFilter(filter, columnIndex(filter.column, `filter.${i}.column`), i),
+      );
+      const sortKeys = args.sort.map((key, i) => ({
+        index: columnIndex(key.column, `sort.${i}.column`),
+        sign: key.direction === 'desc' ? -1 : 1,
+      }));
+      const selected = (args.select ?? columns).map((name, i) => ({
+        name,
+        index: columnIndex(name, `select.${i}`),
+      }));
+      const matched = body.filter((record) => filters.every((filter) => test(filter, record)));
+      if (sortKeys.length > 0) {
+        matched.sort((a, b) => {
+          for (const key of sortKeys) {
+            const order = compareCells(a[key.index] ?? '', b[key.index] ?? '');
+            if (order !== 0) return order * key.sign;
+          }
+          return 0;
+        });
+      }
+      const rows = matched.slice(args.offset, args.offset + args.limit).map((record) => {
+        const row: Record<string, string> = {};
+        for (const { name, index } of selected) row[name] = record[index] ?? '';
+        return row;
+      });
+      const outputColumns = selected.map(({ name }) => name);
+      const data = {
+        columns: outputColumns,
+        hasHeader,
+        totalRows: body.length,
+        matchedRows: matched.length,
+        rows,
+      };
+      return successResult(renderRows(outputColumns, rows, matched.length, body.length, args), {
+        data,
+      });
+    },
+  });
+}
+
+function parseCsv(args: CsvQueryArgs): string[][] {
+  try {
+    return parse(args.csv, {
+      delimiter: args.delimiter,
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+    }) as string[][];
+  } catch (error) {
+    throw invalidArgument(
+      'csv',
+      `cannot parse the CSV: ${(error as Error).message}`,
+      'Check quoting (a quote inside a quoted field is written "") and the delimiter, then retry.',
+    );
+  }
+}
+
+function isNumeric(text: string): boolean {
+  return text.trim() !== '' && Number.isFinite(Number(text));
+}
+
+function looksLikeHeader(first: string[]): boolean {
+  const cells = first.map((cell) => cell.trim());
+  if (cells.length === 0 || cells.some((cell) => cell === '' || isNumeric(cell))) return false;
+  return new Set(cells).size === cells.length;
+}
+
+/** Column names: the header cells (blank ones and repeats made unique) or column1, column2, … */
+function nameColumns(first: string[], width: number, hasHeader: boolean): string[] {
+  const names: string[] = [];
+  const seen = new Set<string>();
+  for (let i = 0; i < width; i++) {
+    const base = hasHeader ? (first[i] ?? '').trim() || `column${i + 1}` : `column${i + 1}`;
+    let name = base;
+    for (let suffix = 2; seen.has(name); suffix++) name = `${base}_${suffix}`;
+    seen.add(name);
+    names.push(name);
+  }
+  return names;
+}
+
+function compileFilter(
+  filter: CsvQueryArgs['filter'][number],
+  index: number,
+  position: number,
+): CompiledFilter {
+  const needsValue = filter.op !== 'empty' && filter.op !== 'not_empty';
+  if (needsValue && filter.value === undefined) {
+    throw invalidArgument(`filter.${position}.value`, `required for the operator ${filter.op}`);
+  }
+  const value = filter.value === undefined ? '' : String(filter.value);
+  return {
+    index,
+    op: filter.op,
+    value,
+    number: isNumeric(value) ? Number(value) : undefined,
+    regex:
+      filter.op === 'matches'
+        ? compileLinearRegex(value, {}, `filter.${position}.value`)
+        : undefined,
+  };
+}
+
+function test(filter: CompiledFilter, record: string[]): boolean {
+  const cell = record[filter.index] ?? '';
+  switch (filter.op) {
+    case 'empty':
+      return cell.trim() === '';
+    case 'not_empty':
+      return cell.trim() !== '';
+    case 'contains':
+      return cell.includes(filter.value);
+    case 'starts_with':
+      return cell.startsWith(filter.value);
+    case 'ends_with':
+      return cell.endsWith(filter.value);
+    case 'matches':
+      return filter.regex?.test(cell) ?? false;
+    case 'eq':
+    case 'ne':
+    case 'lt':
+    case 'le':
+    case 'gt':
+    case 'ge': {
+      const order =
+        filter.number !== undefined && isNumeric(cell)
+          ? Math.sign(Number(cell) - filter.number)
+          : compareText(cell, filter.value);
+      return matchesOrder(filter.op, order);
+    }
+    default: {
+      const unreachable: never = filter.op;
+      throw new Error(`unknown operator ${String(unreachable)}`);
+    }
+  }
+}
+
+function matchesOrder(op: 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge', order: number): boolean {
+  switch (op) {
+    case 'eq':
+      return order === 0;
+    case 'ne':
+      return order !== 0;
+    case 'lt':
+      return order < 0;
+    case 'le':
+      return order <= 0;
+    case 'gt':
+      return order > 0;
+    case 'ge':
+      return order >= 0;
+    default: {
+      const unreachable: never = op;
+      throw new Error(`unknown operator ${String(unreachable)}`);
+    }
+  }
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function compareCells(a: string, b: string): number {
+  const aEmpty = a.trim() === '';
+  const bEmpty = b.trim() === '';
+  if (aEmpty || bEmpty) return aEmpty === bEmpty ? 0 : aEmpty ? 1 : -1;
+  const aNumeric = isNumeric(a);
+  const bNumeric = isNumeric(b);
+  if (aNumeric && bNumeric) return Math.sign(Number(a) - Number(b));
+  if (aNumeric !== bNumeric) return aNumeric ? -1 : 1;
+  return compareText(a, b);
+}
+
+function quoteCell(cell: string, delimiter: string): string {
+  return cell.includes(delimiter) || /["\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
+}
+
+function renderRows(
+  columns: string[],
+  rows: Record<string, string>[],
+  matched: number,
+  total: number,
+  args: CsvQueryArgs,
+): string {
+  const summary = `${matched} of ${total} row${total === 1 ? '' : 's'} match; showing ${rows.length}${args.offset > 0 ? ` from offset ${args.offset}` : ''}.`;
+  if (rows.length === 0) return summary;
+  const lines = [columns.map((c) => quoteCell(c, args.delimiter)).join(args.delimiter)];
+  for (const row of rows.slice(0, MAX_RENDERED_ROWS)) {
+    lines.push(columns.map((c) => quoteCell(row[c] ?? '', args.delimiter)).join(args.delimiter));
+  }
+  if (rows.length > MAX_RENDERED_ROWS) {
+    lines.push(`… ${rows.length - MAX_RENDERED_ROWS} more rows in the structured data.`);
+  }
+  return `${summary}\n${lines.join('\n')}`;
+}
+
+/** `csv_query`. */
+export function createCsvQueryTools(): AnyToolDefinition[] {
+  return [createCsvQueryTool()];
+}

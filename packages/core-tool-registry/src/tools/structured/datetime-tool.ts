@@ -1,0 +1,241 @@
+import { type DateTime, Duration, type DurationLikeObject } from 'luxon';
+import { z } from 'zod';
+import { type AnyToolDefinition, defineTool } from '../../tool.js';
+import { successResult } from '../../tool-result.js';
+import { RunPolicies } from '../../tool-run-policy.js';
+import { ToolSchema } from '../../tool-schema.js';
+import { checkZone, describeDate, readDate } from './date-input.js';
+import { invalidArgument } from './invalid-argument.js';
+import { structuredMetadata } from './structured-metadata.js';
+
+const OPERATIONS = ['parse', 'format', 'add', 'subtract', 'diff', 'convert'] as const;
+const DURATION_UNITS = [
+  'years',
+  'months',
+  'weeks',
+  'days',
+  'hours',
+  'minutes',
+  'seconds',
+  'milliseconds',
+] as const;
+
+/** Named output formats; anything else is read as Luxon format tokens. */
+const PRESET_FORMATS: Record<string, (date: DateTime) => string> = {
+  iso: (date) => date.toISO({ suppressMilliseconds: true }) ?? '',
+  iso_date: (date) => date.toISODate() ?? '',
+  rfc2822: (date) => date.toRFC2822() ?? '',
+  http: (date) => date.toHTTP() ?? '',
+  sql: (date) => date.toSQL({ includeOffset: false }) ?? '',
+  unix: (date) => String(Math.floor(date.toSeconds())),
+  unix_ms: (date) => String(date.toMillis()),
+  relative: (date) => date.toRelative() ?? '',
+};
+
+const dateInput = z.union([z.string().min(1).max(200), z.number().finite()]);
+
+const datetimeSchema = ToolSchema.object({
+  operation: z
+    .enum(OPERATIONS)
+    .describe(
+      'parse: normalise a date; format: render it with `format`; add / subtract: shift it by `duration`; diff: time from `date` to `other` in `units`; convert: show the same instant in `toZone`.',
+    ),
+  date: dateInput.describe(
+    'The date: "now", ISO 8601 ("2026-03-01T14:30:00+01:00"), RFC 2822, HTTP, SQL ("2026-03-01 14:30"), or a Unix timestamp (seconds, or milliseconds when above 10^11).',
+  ),
+  zone: z
+    .string()
+    .min(1)
+    .max(64)
+    .default('UTC')
+    .describe(
+      'IANA zone for dates written without an offset, and the zone results are shown in (default UTC).',
+    ),
+  inputFormat: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe(
+      'Luxon tokens to read `date` (and `other`) in another layout, e.g. "dd/MM/yyyy HH:mm".',
+    ),
+  format: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      'For format: a preset (iso, iso_date, rfc2822, http, sql, unix, unix_ms, relative) or Luxon tokens such as "yyyy-MM-dd HH:mm", "EEEE d MMMM yyyy", "h:mm a".',
+    ),
+  locale: z
+    .string()
+    .min(2)
+    .max(35)
+    .default('en-US')
+    .describe('Locale for month and weekday names in format, e.g. "fr-FR".'),
+  duration: z
+    .union([
+      z.string().min(2).max(100),
+      z.object(
+        Object.fromEntries(
+          DURATION_UNITS.map((unit) => [unit, z.number().finite().optional()]),
+        ) as Record<(typeof DURATION_UNITS)[number], z.ZodOptional<z.ZodNumber>>,
+      ),
+    ])
+    .optional()
+    .describe(
+      'For add / subtract: an ISO 8601 duration ("P1DT2H") or an object such as {"days": 3, "hours": 4}. Calendar units respect month lengths and daylight-saving changes.',
+    ),
+  other: dateInput
+    .optional()
+    .describe(
+      'For diff: the second date, in the same forms as `date`; the result is other - date.',
+    ),
+  units: z
+    .array(z.enum(DURATION_UNITS))
+    .min(1)
+    .max(8)
+    .default(['days', 'hours', 'minutes', 'seconds'])
+    .describe('For diff: the units to break the difference into.'),
+  toZone: z.string().min(1).max(64).optional().describe('For convert: the target IANA zone.'),
+});
+
+type DatetimeArgs = typeof datetimeSchema extends ToolSchema<infer T> ? T : never;
+
+const describedDate = z.object({
+  iso: z.string(),
+  unixMs: z.number(),
+  zone: z.string(),
+  offset: z.string(),
+  weekday: z.string(),
+});
+
+function createDatetimeTool(): AnyToolDefinition {
+  return defineTool({
+    id: 'datetime',
+    description:
+      'Date and time arithmetic with time zones (IANA, daylight-saving aware): parse and normalise a date, format it, add or subtract a duration, compute the difference between two dates, or convert between zones. Use get_time for the current time, cron_next for schedules, duration_convert for durations alone.',
+    inputSchema: datetimeSchema,
+    outputSchema: ToolSchema.object({
+      date: describedDate.optional(),
+      formatted: z.string().optional(),
+      difference: z
+        .object({
+          milliseconds: z.number(),
+          iso: z.string(),
+          values: z.record(z.string(), z.number()),
+        })
+        .optional(),
+    }),
+    metadata: structuredMetadata(['time', 'date']),
+    runPolicy: RunPolicies.quickRead,
+    execute(args) {
+      checkZone(args.zone, 'zone');
+      const date = readDate(args.date, args.zone, 'date', args.inputFormat);
+      return run(args, date);
+    },
+  });
+}
+
+function run(args: DatetimeArgs, date: DateTime) {
+  switch (args.operation) {
+    case 'parse': {
+      const described = describeDate(date);
+      return successResult(`${described.iso} (${described.weekday}, ${described.zone})`, {
+        data: { date: described },
+      });
+    }
+    case 'format': {
+      if (args.format === undefined) {
+        throw invalidArgument(
+          'format',
+          'required for operation=format',
+          'Pass a preset such as "rfc2822" or Luxon tokens such as "yyyy-MM-dd".',
+        );
+      }
+      try {
+        Intl.getCanonicalLocales(args.locale);
+      } catch {
+        throw invalidArgument(
+          'locale',
+          `"${args.locale}" is not a locale tag`,
+          'Use a tag such as "en-US" or "de-DE".',
+        );
+      }
+      const localised = date.setLocale(args.locale);
+      const preset = PRESET_FORMATS[args.format];
+      const formatted = preset ? preset(localised) : localised.toFormat(args.format);
+      return successResult(formatted, { data: { formatted, date: describeDate(date) } });
+    }
+    case 'add':
+    case 'subtract': {
+      const duration = readDuration(args.duration);
+      const shifted = args.operation === 'add' ? date.plus(duration) : date.minus(duration);
+      if (!shifted.isValid) throw invalidArgument('duration', 'the result is out of range');
+      const described = describeDate(shifted);
+      return successResult(`${described.iso} (${described.weekday}, ${described.zone})`, {
+        data: { date: described },
+      });
+    }
+    case 'diff': {
+      if (args.other === undefined) {
+        throw invalidArgument('other', 'required for operation=diff', 'Pass the second date.');
+      }
+      const other = readDate(args.other, args.zone, 'other', args.inputFormat);
+      const difference = other.diff(date, [...args.units]);
+      const values: Record<string, number> = {};
+      for (const unit of args.units) values[unit] = difference.get(unit);
+      const milliseconds = other.toMillis() - date.toMillis();
+      const iso = difference.toISO() ?? '';
+      const text = args.units.map((unit) => `${values[unit]} ${unit}`).join(', ');
+      return successResult(`${text} (${iso})`, {
+        data: { difference: { milliseconds, iso, values } },
+      });
+    }
+    case 'convert': {
+      if (args.toZone === undefined) {
+        throw invalidArgument(
+          'toZone',
+          'required for operation=convert',
+          'Pass an IANA zone such as "Asia/Tokyo".',
+        );
+      }
+      checkZone(args.toZone, 'toZone');
+      const described = describeDate(date.setZone(args.toZone));
+      return successResult(`${described.iso} (${described.weekday}, ${described.zone})`, {
+        data: { date: described },
+      });
+    }
+    default: {
+      const unreachable: never = args.operation;
+      throw new Error(`unknown operation ${String(unreachable)}`);
+    }
+  }
+}
+
+function readDuration(value: DatetimeArgs['duration']): Duration {
+  if (value === undefined) {
+    throw invalidArgument(
+      'duration',
+      'required for add and subtract',
+      'Pass "P1D" or {"days": 1}.',
+    );
+  }
+  const duration =
+    typeof value === 'string'
+      ? Duration.fromISO(value.trim().toUpperCase())
+      : Duration.fromObject(value as DurationLikeObject);
+  if (!duration.isValid) {
+    throw invalidArgument(
+      'duration',
+      `not a valid duration: ${JSON.stringify(value)}`,
+      'Use an ISO 8601 duration such as "P1DT2H" or an object such as {"days": 1, "hours": 2}.',
+    );
+  }
+  return duration;
+}
+
+/** `datetime`. */
+export function createDatetimeTools(): AnyToolDefinition[] {
+  return [createDatetimeTool()];
+}

@@ -1,0 +1,138 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { type AnyToolDefinition, defineTool } from '../../tool.js';
+import { ToolError, ToolErrorCode } from '../../tool-error.js';
+import { failureResult, successResult } from '../../tool-result.js';
+import { RunPolicies } from '../../tool-run-policy.js';
+import { ToolSchema } from '../../tool-schema.js';
+import { resolveWorkspacePath } from '../../workspace-paths.js';
+import { invalidArgument } from './invalid-argument.js';
+import { structuredMetadata } from './structured-metadata.js';
+
+const ALGORITHMS = [
+  'sha256',
+  'sha512',
+  'sha384',
+  'sha1',
+  'md5',
+  'sha3-256',
+  'sha3-512',
+  'blake2b512',
+] as const;
+
+/** Progress is reported at most once per this many bytes. */
+const PROGRESS_STEP = 16 * 1024 * 1024;
+
+/** Options for {@link createFileHashTools}. */
+export interface FileHashToolsOptions {
+  /** Directory the hashed files must lie in; paths are resolved against it. */
+  workspaceRoot: string;
+}
+
+const fileHashSchema = ToolSchema.object({
+  path: z
+    .string()
+    .min(1)
+    .max(4_096)
+    .describe('The file, relative to the workspace root (or absolute inside it).'),
+  algorithm: z
+    .enum(ALGORITHMS)
+    .default('sha256')
+    .describe('Hash algorithm (default sha256). md5 and sha1 only for legacy checksums.'),
+  encoding: z.enum(['hex', 'base64']).default('hex').describe('How the digest is written.'),
+  expected: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      'A digest to compare with; the result says whether it matches (hex is case-insensitive).',
+    ),
+});
+
+function createFileHashTool(options: FileHashToolsOptions): AnyToolDefinition {
+  return defineTool({
+    id: 'file_hash',
+    description:
+      'Computes the checksum of a file in the workspace (sha256 by default; sha512, sha1, md5, sha3, blake2b) by streaming it, and optionally compares it with an expected digest. Use it to verify downloads or detect changes; use read_file to read contents. Only files inside the workspace root.',
+    inputSchema: fileHashSchema,
+    outputSchema: ToolSchema.object({
+      path: z.string(),
+      algorithm: z.enum(ALGORITHMS),
+      digest: z.string(),
+      size: z.number(),
+      matches: z.boolean().optional(),
+    }),
+    metadata: structuredMetadata(['file', 'hash']),
+    runPolicy: RunPolicies.quickRead,
+    async execute(args, context) {
+      const target = await resolveWorkspacePath(options.workspaceRoot, args.path);
+      if (!target.exists) {
+        return failureResult(ToolErrorCode.NOT_FOUND, `path: no file at "${args.path}"`, {
+          field: 'path',
+          hint: 'Check the name with list_files or glob_files, then retry.',
+        });
+      }
+      const stats = await stat(target.absolute);
+      if (!stats.isFile()) {
+        throw invalidArgument(
+          'path',
+          `"${args.path}" is not a regular file`,
+          'Name a file, not a folder.',
+        );
+      }
+      const hash = createHash(args.algorithm);
+      let done = 0;
+      let reported = 0;
+      try {
+        const stream = createReadStream(target.absolute, { signal: context.signal });
+        for await (const chunk of stream) {
+          hash.update(chunk as Buffer);
+          done += (chunk as Buffer).length;
+          if (done - reported >= PROGRESS_STEP) {
+            reported = done;
+            context.emit({
+              type: 'progress',
+              progress: done,
+              total: stats.size,
+              message: 'bytes hashed',
+            });
+          }
+        }
+      } catch (error) {
+        if (context.signal.aborted) throw error;
+        const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
+        throw new ToolError(
+          ToolErrorCode.EXECUTION_FAILED,
+          `path: cannot read "${args.path}" (${code})`,
+          { field: 'path', cause: error },
+        );
+      }
+      const digest = hash.digest(args.encoding);
+      const data: {
+        path: string;
+        algorithm: string;
+        digest: string;
+        size: number;
+        matches?: boolean;
+      } = { path: target.relative, algorithm: args.algorithm, digest, size: done };
+      let content = `${args.algorithm} ${digest}  ${target.relative} (${done} bytes)`;
+      if (args.expected !== undefined) {
+        const expected = args.expected.trim();
+        data.matches =
+          args.encoding === 'hex' ? expected.toLowerCase() === digest : expected === digest;
+        content += data.matches
+          ? '\nMatches the expected digest.'
+          : '\nDOES NOT match the expected digest.';
+      }
+      return successResult(content, { data });
+    },
+  });
+}
+
+/** `file_hash`, confined to the workspace root. */
+export function createFileHashTools(options: FileHashToolsOptions): AnyToolDefinition[] {
+  return [createFileHashTool(options)];
+}

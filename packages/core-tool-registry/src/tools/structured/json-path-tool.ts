@@ -1,0 +1,168 @@
+import {
+  type FilterFunction,
+  FunctionExpressionType,
+  JSONPathEnvironment,
+  JSONPathError,
+  JSONPathRecursionLimitError,
+  type JSONValue,
+} from 'json-p3';
+import type { RE2JS } from 're2js';
+import { z } from 'zod';
+import { type AnyToolDefinition, defineTool } from '../../tool.js';
+import { successResult } from '../../tool-result.js';
+import { RunPolicies } from '../../tool-run-policy.js';
+import { ToolSchema } from '../../tool-schema.js';
+import { invalidArgument } from './invalid-argument.js';
+import { compileLinearRegex } from './linear-regex.js';
+import { structuredMetadata } from './structured-metadata.js';
+
+const MAX_JSON_LENGTH = 5_000_000;
+const MAX_RENDERED_LENGTH = 20_000;
+const MAX_RECURSION_DEPTH = 100;
+
+const jsonPathSchema = ToolSchema.object({
+  json: z
+    .unknown()
+    .refine((value) => value !== undefined, 'required (a JSON document)')
+    .describe(
+      'The JSON document: a JSON text (string, parsed first) or an already-structured object or array.',
+    ),
+  path: z
+    .string()
+    .min(1)
+    .max(2_000)
+    .describe(
+      'An RFC 9535 JSONPath query, e.g. "$.store.book[?@.price < 10].title", "$..author", "$.items[0:3]".',
+    ),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(100)
+    .describe('Return at most this many matches (1-10000).'),
+});
+
+/** RFC 9535 `match`/`search`, run on RE2 so a filter pattern can never hang the query. */
+class LinearRegexFunction implements FilterFunction {
+  readonly argTypes = [FunctionExpressionType.ValueType, FunctionExpressionType.ValueType];
+  readonly returnType = FunctionExpressionType.LogicalType;
+  readonly #whole: boolean;
+  readonly #cache = new Map<string, RE2JS | null>();
+
+  constructor(whole: boolean) {
+    this.#whole = whole;
+  }
+
+  call(value: unknown, pattern: unknown): boolean {
+    if (typeof value !== 'string' || typeof pattern !== 'string') return false;
+    let regex = this.#cache.get(pattern);
+    if (regex === undefined) {
+      try {
+        regex = compileLinearRegex(pattern, {});
+      } catch {
+        regex = null; // RFC 9535: an invalid pattern makes the function return false.
+      }
+      if (this.#cache.size < 64) this.#cache.set(pattern, regex);
+    }
+    if (regex === null) return false;
+    return this.#whole ? regex.testExact(value) : regex.test(value);
+  }
+}
+
+function createEnvironment(): JSONPathEnvironment {
+  const environment = new JSONPathEnvironment({ maxRecursionDepth: MAX_RECURSION_DEPTH });
+  environment.functionRegister.set('match', new LinearRegexFunction(true));
+  environment.functionRegister.set('search', new LinearRegexFunction(false));
+  return environment;
+}
+
+function createJsonPathTool(): AnyToolDefinition {
+  let environment: JSONPathEnvironment | undefined;
+  return defineTool({
+    id: 'json_path',
+    description:
+      'Queries a JSON document with an RFC 9535 JSONPath expression and returns every matching value with its path (e.g. $.store.book[0].title). Supports child and descendant (..) selectors, wildcards, slices, filters (?@.price < 10) and the functions length, count, value, match and search (regex on RE2). Use json_transform to reshape data; use read_file first to load a JSON file.',
+    inputSchema: jsonPathSchema,
+    outputSchema: ToolSchema.object({
+      count: z.number(),
+      truncated: z.boolean(),
+      matches: z.array(z.object({ path: z.string(), value: z.unknown() })),
+    }),
+    metadata: structuredMetadata(['json', 'query']),
+    runPolicy: RunPolicies.quickRead,
+    execute(args) {
+      const document = readDocument(args.json);
+      environment ??= createEnvironment();
+      let nodes: ReturnType<JSONPathEnvironment['query']>['nodes'];
+      try {
+        nodes = environment.query(args.path, document).nodes;
+      } catch (error) {
+        if (error instanceof JSONPathRecursionLimitError) {
+          throw invalidArgument(
+            'json',
+            `the document is nested deeper than ${MAX_RECURSION_DEPTH} levels for a descendant (..) query`,
+            'Query a sub-document with explicit child selectors instead of .., and retry.',
+          );
+        }
+        if (error instanceof JSONPathError) {
+          throw invalidArgument(
+            'path',
+            `invalid JSONPath: ${error.message}`,
+            'Write an RFC 9535 query starting with $, e.g. "$.items[*].name" or "$..id", and retry.',
+          );
+        }
+        throw error;
+      }
+      const truncated = nodes.length > args.limit;
+      const matches = nodes
+        .slice(0, args.limit)
+        .map((node) => ({ path: node.getPath(), value: node.value }));
+      return successResult(renderMatches(matches, nodes.length, truncated), {
+        data: { count: nodes.length, truncated, matches },
+      });
+    },
+  });
+}
+
+function readDocument(json: unknown): JSONValue {
+  if (typeof json !== 'string') return json as JSONValue;
+  if (json.length > MAX_JSON_LENGTH) {
+    throw invalidArgument('json', `the document is longer than ${MAX_JSON_LENGTH} characters`);
+  }
+  try {
+    return JSON.parse(json) as JSONValue;
+  } catch (error) {
+    throw invalidArgument(
+      'json',
+      `not valid JSON text: ${(error as Error).message}`,
+      'Pass valid JSON text (double-quoted keys, no trailing commas) or a JSON object, and retry.',
+    );
+  }
+}
+
+function renderMatches(
+  matches: Array<{ path: string; value: unknown }>,
+  total: number,
+  truncated: boolean,
+): string {
+  if (total === 0) return 'No matches.';
+  const header = `${total} match${total === 1 ? '' : 'es'}${truncated ? ` (showing ${matches.length})` : ''}:`;
+  const lines = [header];
+  let length = header.length;
+  for (const { path, value } of matches) {
+    const line = `${path} = ${JSON.stringify(value)}`;
+    if (length + line.length > MAX_RENDERED_LENGTH) {
+      lines.push('… (output shortened; the full values are in the structured data)');
+      break;
+    }
+    lines.push(line);
+    length += line.length + 1;
+  }
+  return lines.join('\n');
+}
+
+/** `json_path`. */
+export function createJsonPathTools(): AnyToolDefinition[] {
+  return [createJsonPathTool()];
+}

@@ -1,0 +1,160 @@
+import { type ChangeObject, createTwoFilesPatch, diffChars, diffLines, diffWords } from 'diff';
+import { z } from 'zod';
+import { type AnyToolDefinition, defineTool } from '../../tool.js';
+import { ToolErrorCode } from '../../tool-error.js';
+import { failureResult, successResult } from '../../tool-result.js';
+import { RunPolicies } from '../../tool-run-policy.js';
+import { ToolSchema } from '../../tool-schema.js';
+import { structuredMetadata } from './structured-metadata.js';
+
+const MAX_TEXT_LENGTH = 2_000_000;
+/** jsdiff is O(N·D); past this budget it gives up instead of blocking the agent loop. */
+const DIFF_TIMEOUT_MS = 10_000;
+
+const DIFF_MODES = ['unified', 'lines', 'words', 'chars'] as const;
+
+const textDiffSchema = ToolSchema.object({
+  before: z.string().max(MAX_TEXT_LENGTH).describe('The original text (up to 2 MB).'),
+  after: z.string().max(MAX_TEXT_LENGTH).describe('The changed text (up to 2 MB).'),
+  mode: z
+    .enum(DIFF_MODES)
+    .default('unified')
+    .describe(
+      'unified: a unified patch (like git diff); lines, words or chars: the list of changes at that granularity, rendered inline as [-removed-]{+added+}.',
+    ),
+  context: z
+    .number()
+    .int()
+    .min(0)
+    .max(1_000)
+    .default(3)
+    .describe('Unchanged lines shown around each change in unified mode.'),
+  ignoreWhitespace: z
+    .boolean()
+    .default(false)
+    .describe('Ignore differences in whitespace (lines and words modes, and unified).'),
+  ignoreCase: z
+    .boolean()
+    .default(false)
+    .describe('Ignore differences in letter case (words and chars modes).'),
+  beforeLabel: z
+    .string()
+    .max(200)
+    .default('before')
+    .describe('File name shown for the original in unified mode.'),
+  afterLabel: z
+    .string()
+    .max(200)
+    .default('after')
+    .describe('File name shown for the changed text in unified mode.'),
+});
+
+const changeSchema = z.object({
+  type: z.enum(['added', 'removed', 'unchanged']),
+  value: z.string(),
+  count: z.number(),
+});
+
+type Change = z.infer<typeof changeSchema>;
+
+function createTextDiffTool(): AnyToolDefinition {
+  return defineTool({
+    id: 'text_diff',
+    description:
+      'Compares two texts and returns their differences: a unified patch (default) or the list of added, removed and unchanged pieces by line, word or character, with counts. Use it to review an edit or compare versions of text you have; use edit_file to change files. Texts up to 2 MB each; gives up after 10 s on huge, very different inputs.',
+    inputSchema: textDiffSchema,
+    outputSchema: ToolSchema.object({
+      identical: z.boolean(),
+      added: z.number(),
+      removed: z.number(),
+      patch: z.string().optional(),
+      changes: z.array(changeSchema).optional(),
+    }),
+    metadata: structuredMetadata(['text', 'diff']),
+    runPolicy: RunPolicies.quickRead,
+    execute(args) {
+      const { before, after, mode } = args;
+      const granular = computeChanges(args);
+      if (granular === undefined) {
+        return failureResult(
+          ToolErrorCode.EXECUTION_FAILED,
+          `the texts are too different to diff within ${DIFF_TIMEOUT_MS / 1000} s`,
+          {
+            retryable: false,
+            hint: 'Diff smaller pieces (for example one section at a time) or use mode "lines".',
+          },
+        );
+      }
+      const changes: Change[] = granular.map((change) => ({
+        type: change.added ? 'added' : change.removed ? 'removed' : 'unchanged',
+        value: change.value,
+        count: change.count,
+      }));
+      const added = sumCount(changes, 'added');
+      const removed = sumCount(changes, 'removed');
+      const identical = added === 0 && removed === 0;
+      if (mode === 'unified') {
+        const patch = identical
+          ? ''
+          : createTwoFilesPatch(
+              args.beforeLabel,
+              args.afterLabel,
+              before,
+              after,
+              undefined,
+              undefined,
+              {
+                context: args.context,
+                ignoreWhitespace: args.ignoreWhitespace,
+              },
+            );
+        const content = identical ? 'No differences.' : patch;
+        return successResult(content, { data: { identical, added, removed, patch } });
+      }
+      const content = identical ? 'No differences.' : renderInline(changes, added, removed, mode);
+      return successResult(content, { data: { identical, added, removed, changes } });
+    },
+  });
+}
+
+type TextDiffArgs = typeof textDiffSchema extends ToolSchema<infer T> ? T : never;
+
+function computeChanges(args: TextDiffArgs): ChangeObject<string>[] | undefined {
+  const { before, after, mode, ignoreWhitespace, ignoreCase } = args;
+  switch (mode) {
+    case 'unified':
+    case 'lines':
+      return diffLines(before, after, { ignoreWhitespace, timeout: DIFF_TIMEOUT_MS });
+    case 'words':
+      return diffWords(before, after, { ignoreCase, timeout: DIFF_TIMEOUT_MS });
+    case 'chars':
+      return diffChars(before, after, { ignoreCase, timeout: DIFF_TIMEOUT_MS });
+    default: {
+      const unreachable: never = mode;
+      throw new Error(`unknown mode ${String(unreachable)}`);
+    }
+  }
+}
+
+function sumCount(changes: Change[], type: Change['type']): number {
+  return changes.reduce((total, change) => total + (change.type === type ? change.count : 0), 0);
+}
+
+function renderInline(changes: Change[], added: number, removed: number, mode: string): string {
+  const unit = mode === 'lines' ? 'line' : mode === 'words' ? 'token' : 'char';
+  const body = changes
+    .map((change) =>
+      change.type === 'added'
+        ? `{+${change.value}+}`
+        : change.type === 'removed'
+          ? `[-${change.value}-]`
+          : change.value,
+    )
+    .join('');
+  return `+${added} −${removed} ${unit}(s)\n${body}`;
+}
+
+/** `text_diff`. */
+export function createTextDiffTools(): AnyToolDefinition[] {
+  return [createTextDiffTool()];
+}

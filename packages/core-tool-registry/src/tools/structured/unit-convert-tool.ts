@@ -1,0 +1,105 @@
+import { all, create, type MathJsInstance, type Unit } from 'mathjs';
+import { z } from 'zod';
+import { type AnyToolDefinition, defineTool } from '../../tool.js';
+import { successResult } from '../../tool-result.js';
+import { RunPolicies } from '../../tool-run-policy.js';
+import { ToolSchema } from '../../tool-schema.js';
+import { invalidArgument } from './invalid-argument.js';
+import { structuredMetadata } from './structured-metadata.js';
+
+/** Spellings models use that mathjs does not know. */
+const UNIT_ALIASES: Record<string, string> = {
+  '°c': 'degC',
+  '°f': 'degF',
+  '℃': 'degC',
+  '℉': 'degF',
+  celsius: 'degC',
+  fahrenheit: 'degF',
+  kelvin: 'K',
+  kph: 'km/h',
+  kmh: 'km/h',
+  mph: 'mi/h',
+  'km/hr': 'km/h',
+  'mi/hr': 'mi/h',
+};
+
+const unitConvertSchema = ToolSchema.object({
+  value: z.number().finite().describe('The quantity to convert.'),
+  from: z
+    .string()
+    .min(1)
+    .max(100)
+    .describe(
+      'Source unit, e.g. "km", "mi", "lb", "kg", "degC", "degF", "K", "km/h", "GiB", "kWh", "psi", "ft^2".',
+    ),
+  to: z.string().min(1).max(100).describe('Target unit of the same dimension, e.g. "mi" for "km".'),
+  precision: z
+    .number()
+    .int()
+    .min(1)
+    .max(17)
+    .default(12)
+    .describe('Significant digits in the rendered answer (the number in data keeps 15).'),
+});
+
+function createUnitConvertTool(): AnyToolDefinition {
+  let math: MathJsInstance | undefined;
+  return defineTool({
+    id: 'unit_convert',
+    description:
+      'Converts a quantity between units of the same dimension: length, mass, time, temperature (degC, degF, K), area, volume, speed, pressure, energy, power, data size (B, kB, MiB, GiB …) and compound units such as km/h or kg/m^3. Returns the converted number. Use duration_convert for durations written as text, calculate for arithmetic with units.',
+    inputSchema: unitConvertSchema,
+    outputSchema: ToolSchema.object({
+      value: z.number(),
+      from: z.string(),
+      to: z.string(),
+      result: z.number(),
+    }),
+    metadata: structuredMetadata(['units', 'convert']),
+    runPolicy: RunPolicies.quickRead,
+    execute(args) {
+      math ??= create(all as NonNullable<typeof all>);
+      const from = normaliseUnit(args.from);
+      const to = normaliseUnit(args.to);
+      const source = parseUnit(math, args.value, from, 'from');
+      parseUnit(math, 1, to, 'to');
+      let result: number;
+      try {
+        // 15 significant digits drop binary noise such as 211.99999999999997 for 100 degC in degF.
+        result = Number(source.toNumber(to).toPrecision(15));
+      } catch {
+        throw invalidArgument(
+          'to',
+          `cannot convert ${args.from} to ${args.to}: they measure different things`,
+          'Pick a target unit of the same dimension (length to length, mass to mass …).',
+        );
+      }
+      const formatted = math.format(result, { precision: args.precision });
+      return successResult(`${args.value} ${args.from} = ${formatted} ${args.to}`, {
+        data: { value: args.value, from: args.from, to: args.to, result },
+      });
+    },
+  });
+}
+
+function normaliseUnit(unit: string): string {
+  const trimmed = unit.trim();
+  return UNIT_ALIASES[trimmed.toLowerCase()] ?? trimmed;
+}
+
+function parseUnit(math: MathJsInstance, value: number, unit: string, field: string): Unit {
+  try {
+    return math.unit(value, unit);
+  } catch (error) {
+    throw invalidArgument(
+      field,
+      `unknown unit "${unit}" (${(error as Error).message})`,
+      'Use a unit symbol such as m, km, ft, kg, lb, degC, degF, K, L, gal, km/h, B, MiB, J, W, Pa.',
+    );
+  }
+}
+
+/** `unit_convert`. */
+export function createUnitConvertTools(): AnyToolDefinition[] {
+  return [createUnitConvertTool()];
+}

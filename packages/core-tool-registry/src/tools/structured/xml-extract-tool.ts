@@ -1,0 +1,161 @@
+import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
+import xpath, { type SelectReturnType } from 'xpath';
+import { z } from 'zod';
+import { type AnyToolDefinition, defineTool } from '../../tool.js';
+import { successResult } from '../../tool-result.js';
+import { RunPolicies } from '../../tool-run-policy.js';
+import { ToolSchema } from '../../tool-schema.js';
+import { invalidArgument } from './invalid-argument.js';
+import { structuredMetadata } from './structured-metadata.js';
+
+const MAX_XML_LENGTH = 5_000_000;
+const MAX_NODE_XML_LENGTH = 10_000;
+const MAX_RENDERED_LENGTH = 20_000;
+
+const NODE_TYPES: Record<number, string> = {
+  1: 'element',
+  2: 'attribute',
+  3: 'text',
+  4: 'cdata',
+  7: 'processing-instruction',
+  8: 'comment',
+  9: 'document',
+};
+
+const xmlExtractSchema = ToolSchema.object({
+  xml: z.string().min(1).max(MAX_XML_LENGTH).describe('The XML document (up to 5 MB).'),
+  xpath: z
+    .string()
+    .min(1)
+    .max(2_000)
+    .describe(
+      'An XPath 1.0 expression, e.g. "//book[@lang=\'en\']/title", "//item/@id", "count(//item)", "string(/feed/title)".',
+    ),
+  namespaces: z
+    .record(z.string().min(1), z.string().min(1))
+    .optional()
+    .describe(
+      'Prefixes used in the expression mapped to namespace URIs, e.g. {"atom": "http://www.w3.org/2005/Atom"}. Needed for elements in a default namespace.',
+    ),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(100)
+    .describe('Return at most this many nodes (1-10000).'),
+});
+
+const nodeSchema = z.object({
+  type: z.string(),
+  name: z.string().optional(),
+  value: z.string(),
+  xml: z.string().optional(),
+});
+
+type ExtractedNode = z.infer<typeof nodeSchema>;
+
+function createXmlExtractTool(): AnyToolDefinition {
+  return defineTool({
+    id: 'xml_extract',
+    description:
+      'Evaluates an XPath 1.0 expression on an XML document and returns the matching nodes (type, name, text value and XML of elements) or the value of a count/string/boolean expression. Entities from a DTD are never expanded and nothing external is fetched. Use web_fetch to read HTML pages; use json_path for JSON.',
+    inputSchema: xmlExtractSchema,
+    outputSchema: ToolSchema.object({
+      kind: z.enum(['nodes', 'string', 'number', 'boolean']),
+      count: z.number().optional(),
+      truncated: z.boolean().optional(),
+      nodes: z.array(nodeSchema).optional(),
+      value: z.union([z.string(), z.number(), z.boolean()]).optional(),
+      warnings: z.array(z.string()).optional(),
+    }),
+    metadata: structuredMetadata(['xml', 'query']),
+    runPolicy: RunPolicies.quickRead,
+    execute(args) {
+      const warnings: string[] = [];
+      const document = parseXml(args.xml, warnings);
+      const select = xpath.useNamespaces(args.namespaces ?? {});
+      let selected: SelectReturnType;
+      try {
+        selected = select(args.xpath, document);
+      } catch (error) {
+        throw invalidArgument(
+          'xpath',
+          `cannot evaluate the expression: ${(error as Error).message}`,
+          'Fix the XPath 1.0 expression (declare every prefix in namespaces) and retry.',
+        );
+      }
+      const extra = warnings.length > 0 ? { warnings: warnings.slice(0, 20) } : {};
+      if (!Array.isArray(selected)) {
+        const value = selected as string | number | boolean;
+        const kind = typeof value as 'string' | 'number' | 'boolean';
+        return successResult(String(value), { data: { kind, value, ...extra } });
+      }
+      const serializer = new XMLSerializer();
+      const nodes = selected
+        .slice(0, args.limit)
+        .map((node: Node) => describeNode(node, serializer));
+      const truncated = selected.length > args.limit;
+      const data = { kind: 'nodes', count: selected.length, truncated, nodes, ...extra };
+      return successResult(renderNodes(nodes, selected.length, truncated), { data });
+    },
+  });
+}
+
+function parseXml(xml: string, warnings: string[]): Node {
+  const parser = new DOMParser({
+    onError(level, message) {
+      if (level === 'fatalError') throw new Error(message);
+      warnings.push(`${level}: ${message.split('\n')[0]}`);
+    },
+  });
+  try {
+    return parser.parseFromString(xml, 'text/xml') as unknown as Node;
+  } catch (error) {
+    const message = (error as Error).message.split('\n')[0] ?? 'unreadable document';
+    throw invalidArgument('xml', `not well-formed XML: ${message}`, 'Fix the document and retry.');
+  }
+}
+
+function describeNode(node: Node, serializer: XMLSerializer): ExtractedNode {
+  const type = NODE_TYPES[node.nodeType] ?? 'node';
+  const described: ExtractedNode = { type, value: nodeValue(node) };
+  if (node.nodeType === 1 || node.nodeType === 2 || node.nodeType === 7) {
+    described.name = node.nodeName;
+  }
+  if (node.nodeType === 1) {
+    const xml = serializer.serializeToString(node as never);
+    described.xml =
+      xml.length > MAX_NODE_XML_LENGTH ? `${xml.slice(0, MAX_NODE_XML_LENGTH)}…` : xml;
+  }
+  return described;
+}
+
+function nodeValue(node: Node): string {
+  if (node.nodeType === 2) return (node as Attr).value;
+  return node.textContent ?? '';
+}
+
+function renderNodes(nodes: ExtractedNode[], total: number, truncated: boolean): string {
+  if (total === 0) return 'No nodes match.';
+  const lines = [
+    `${total} node${total === 1 ? '' : 's'}${truncated ? ` (showing ${nodes.length})` : ''}:`,
+  ];
+  let length = 0;
+  for (const node of nodes) {
+    const label = node.name ? `${node.type} ${node.name}` : node.type;
+    const line = `- ${label}: ${JSON.stringify(node.value)}`;
+    length += line.length;
+    if (length > MAX_RENDERED_LENGTH) {
+      lines.push('… (output shortened; every node is in the structured data)');
+      break;
+    }
+    lines.push(line);
+  }
+  return lines.join('\n');
+}
+
+/** `xml_extract`. */
+export function createXmlExtractTools(): AnyToolDefinition[] {
+  return [createXmlExtractTool()];
+}

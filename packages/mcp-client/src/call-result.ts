@@ -1,0 +1,78 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  failureResult,
+  successResult,
+  ToolErrorCode,
+  type ToolResult,
+} from '@toolsys/core-tool-registry';
+
+const MAX_TEXT_CHARS = 200_000;
+
+/** Which remote tool produced a result, for messages. */
+export interface RemoteToolRef {
+  readonly server: string;
+  readonly tool: string;
+}
+
+/**
+ * Maps an MCP `CallToolResult` to a ToolResult: text blocks become the content the model reads,
+ * other blocks a short description; `structuredContent` is kept as `data`; `isError: true` becomes
+ * EXECUTION_FAILED carrying the remote message (not retryable: the tool itself refused).
+ */
+export function toToolResult(result: CallToolResult, ref: RemoteToolRef): ToolResult {
+  const text = renderContent(result.content ?? []);
+  if (result.isError === true) {
+    return failureResult(
+      ToolErrorCode.EXECUTION_FAILED,
+      `MCP tool "${ref.tool}" on server "${ref.server}" reported an error: ${text || '(no message)'}`,
+      {
+        retryable: false,
+        hint: 'Read the remote error, adjust the arguments or approach, then retry once.',
+        details: { server: ref.server, tool: ref.tool, remoteError: true },
+      },
+    );
+  }
+  const structured = result.structuredContent;
+  const hasOtherBlocks = (result.content ?? []).some((block) => block.type !== 'text');
+  const content = text || (structured === undefined ? '(no output)' : JSON.stringify(structured));
+  if (structured !== undefined) return successResult(content, { data: structured });
+  if (hasOtherBlocks) return successResult(content, { data: { content: result.content } });
+  return successResult(content);
+}
+
+function renderContent(blocks: CallToolResult['content']): string {
+  const parts: string[] = [];
+  for (const block of blocks) {
+    switch (block.type) {
+      case 'text':
+        parts.push(block.text);
+        break;
+      case 'image':
+      case 'audio':
+        parts.push(`[${block.type}: ${block.mimeType}, ${approximateBytes(block.data)} bytes]`);
+        break;
+      case 'resource_link':
+        parts.push(`[resource link: ${block.uri}${block.name ? ` (${block.name})` : ''}]`);
+        break;
+      case 'resource': {
+        const resource = block.resource;
+        if ('text' in resource && typeof resource.text === 'string') parts.push(resource.text);
+        else
+          parts.push(
+            `[resource: ${resource.uri}${resource.mimeType ? `, ${resource.mimeType}` : ''}]`,
+          );
+        break;
+      }
+      default:
+        parts.push('[unsupported content block]');
+    }
+  }
+  const joined = parts.join('\n');
+  return joined.length > MAX_TEXT_CHARS
+    ? `${joined.slice(0, MAX_TEXT_CHARS)}\n… (output truncated at ${MAX_TEXT_CHARS} characters)`
+    : joined;
+}
+
+function approximateBytes(base64: string): number {
+  return Math.floor((base64.length * 3) / 4);
+}

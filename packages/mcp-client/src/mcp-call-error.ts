@@ -1,0 +1,106 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
+
+/** What was being done when an MCP request failed, for the message. */
+export interface McpFailureContext {
+  /** The configured server name. */
+  readonly server: string;
+  /** The operation, e.g. `tools/call "echo"`. */
+  readonly operation: string;
+  /** The time limit that applied, in ms. */
+  readonly timeoutMs?: number;
+  /** The first line the server wrote to stdout that was not JSON-RPC, if any. */
+  readonly garbage?: string;
+}
+
+const MAX_REMOTE_MESSAGE = 500;
+
+/**
+ * Turns an error from the MCP SDK into a {@link ToolError} whose code policies can branch on:
+ * a timeout is TIMEOUT (a cancellation was already sent), a dropped connection is
+ * EXECUTION_FAILED, an argument error reported by the server is INVALID_ARGUMENT.
+ */
+export function toMcpToolError(error: unknown, context: McpFailureContext): ToolError {
+  const { server, operation } = context;
+  if (error instanceof ToolError) return error;
+  if (context.garbage !== undefined) {
+    return new ToolError(
+      ToolErrorCode.EXECUTION_FAILED,
+      `MCP server "${server}" wrote output that is not MCP JSON-RPC to stdout: ${quote(context.garbage)}.`,
+      {
+        retryable: false,
+        hint: 'The server is misconfigured (stdout must carry only JSON-RPC; logs belong on stderr). Fix its command or use another server.',
+        details: { server, reason: 'invalid_stdout' },
+        cause: error,
+      },
+    );
+  }
+  if (error instanceof McpError) {
+    const remote = clip(error.message.replace(/^MCP error -?\d+: /, ''));
+    switch (error.code) {
+      case ErrorCode.RequestTimeout:
+        return new ToolError(
+          ToolErrorCode.TIMEOUT,
+          `MCP server "${server}" did not answer ${operation} within ${context.timeoutMs ?? '?'} ms; the request was cancelled.`,
+          {
+            retryable: false,
+            hint: 'The outcome on the server is unknown. Check its state before repeating the call, or retry with a larger timeoutMs.',
+            details: { server, reason: 'timeout' },
+            cause: error,
+          },
+        );
+      case ErrorCode.ConnectionClosed:
+        return new ToolError(
+          ToolErrorCode.EXECUTION_FAILED,
+          `MCP server "${server}" closed the connection during ${operation}.`,
+          {
+            hint: 'The server stopped or crashed; the next call reconnects. Check the outcome before repeating a call that changes state.',
+            details: { server, reason: 'connection_closed' },
+            cause: error,
+          },
+        );
+      case ErrorCode.InvalidParams:
+        return new ToolError(
+          ToolErrorCode.INVALID_ARGUMENT,
+          `MCP server "${server}" rejected the arguments of ${operation}: ${remote}`,
+          {
+            field: 'arguments',
+            hint: 'Fix the arguments to match the tool inputSchema shown by mcp_list and retry.',
+            details: { server, reason: 'invalid_params' },
+            cause: error,
+          },
+        );
+      case ErrorCode.MethodNotFound:
+        return new ToolError(
+          ToolErrorCode.UNSUPPORTED,
+          `MCP server "${server}" does not support ${operation}: ${remote}`,
+          { details: { server, reason: 'method_not_found' }, cause: error },
+        );
+      default:
+        return new ToolError(
+          ToolErrorCode.EXECUTION_FAILED,
+          `MCP server "${server}" answered ${operation} with an error: ${remote}`,
+          { details: { server, reason: 'remote_error', mcpCode: error.code }, cause: error },
+        );
+    }
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ToolError(
+    ToolErrorCode.EXECUTION_FAILED,
+    `MCP server "${server}" failed during ${operation}: ${clip(message)}`,
+    {
+      hint: 'Check that the server is running and reachable; mcp_list shows its status.',
+      details: { server, reason: 'transport_error' },
+      cause: error,
+    },
+  );
+}
+
+function clip(text: string): string {
+  return text.length > MAX_REMOTE_MESSAGE ? `${text.slice(0, MAX_REMOTE_MESSAGE)}…` : text;
+}
+
+function quote(text: string): string {
+  const clipped = text.length > 120 ? `${text.slice(0, 120)}…` : text;
+  return JSON.stringify(clipped);
+}

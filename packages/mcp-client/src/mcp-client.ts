@@ -1,0 +1,320 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { BoundedLog, type BoundedLogOptions } from './bounded-log.js';
+import { toMcpToolError } from './mcp-call-error.js';
+import type { McpHttpServerConfig, McpServerConfig } from './mcp-server-config.js';
+
+/** The transport a connected client ended up using. */
+export type McpTransportKind = 'stdio' | 'streamable-http' | 'sse';
+
+/** Options for {@link McpClient}. */
+export interface McpClientOptions {
+  /** Name and version announced to servers. Default `toolsys` / `0.1.0`. */
+  clientInfo?: { name: string; version: string };
+  /** Bounds of the kept stderr of a stdio server. Default 64 KiB. */
+  stderrLog?: BoundedLogOptions;
+}
+
+/** Per-request options of {@link McpClient}. */
+export interface McpRequestOptions {
+  /** Cancels the request; the server is sent `notifications/cancelled`. */
+  signal?: AbortSignal;
+  /** Time limit in ms; on expiry the server is sent `notifications/cancelled`. Default 30 000. */
+  timeoutMs?: number;
+}
+
+/** Options of {@link McpClient.callTool}. */
+export interface McpCallOptions extends McpRequestOptions {
+  /** Receives the server's progress notifications. */
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * One connection to one MCP server over stdio, Streamable HTTP or HTTP+SSE. Errors leave it as
+ * {@link ToolError}s with codes (TIMEOUT, EXECUTION_FAILED, INVALID_ARGUMENT …). A client connects
+ * once; after it closes, make a new one (the {@link McpManager} does).
+ */
+export class McpClient {
+  /** The server this client talks to. */
+  readonly config: McpServerConfig;
+  /** The server's stderr (stdio only), bounded. */
+  readonly stderr: BoundedLog;
+  readonly #clientInfo: { name: string; version: string };
+  readonly #closeListeners = new Set<() => void>();
+  #client: Client | undefined;
+  #transport: Transport | undefined;
+  #kind: McpTransportKind | undefined;
+  #connected = false;
+  #closed = false;
+  #garbage: string | undefined;
+
+  constructor(config: McpServerConfig, options: McpClientOptions = {}) {
+    this.config = config;
+    this.stderr = new BoundedLog(options.stderrLog);
+    this.#clientInfo = options.clientInfo ?? { name: 'toolsys', version: '0.1.0' };
+  }
+
+  /** Whether the connection is up. */
+  get isConnected(): boolean {
+    return this.#connected;
+  }
+
+  /** The transport in use once connected. */
+  get transportKind(): McpTransportKind | undefined {
+    return this.#kind;
+  }
+
+  /** Process id of a stdio server while it runs. */
+  get pid(): number | undefined {
+    return this.#transport instanceof StdioClientTransport
+      ? (this.#transport.pid ?? undefined)
+      : undefined;
+  }
+
+  /** Name and version the server announced. */
+  get serverInfo(): { name: string; version: string } | undefined {
+    const info = this.#client?.getServerVersion();
+    return info ? { name: info.name, version: info.version } : undefined;
+  }
+
+  /** Calls `listener` once when the connection closes (the process exits, the session ends). */
+  onClose(listener: () => void): () => void {
+    this.#closeListeners.add(listener);
+    return () => this.#closeListeners.delete(listener);
+  }
+
+  /** Starts the server (stdio) or opens the session (HTTP) and runs the MCP handshake. */
+  async connect(options: McpRequestOptions = {}): Promise<void> {
+    if (this.#client) throw new Error('McpClient.connect may be called once; create a new client');
+    const { config } = this;
+    if (config.transport === 'stdio') {
+      await this.#connectWith(this.#stdioTransport(config), 'stdio', options);
+      return;
+    }
+    if (config.transport === 'sse') {
+      await this.#connectWith(this.#sseTransport(config), 'sse', options);
+      return;
+    }
+    try {
+      await this.#connectWith(this.#streamableTransport(config), 'streamable-http', options);
+    } catch (error) {
+      if (config.transport !== 'http' || options.signal?.aborted || !isFallbackWorthy(error)) {
+        throw error;
+      }
+      this.#client = undefined;
+      this.#closed = false;
+      await this.#connectWith(this.#sseTransport(config), 'sse', options);
+    }
+  }
+
+  /** The server's tools, all pages. */
+  async listTools(options: McpRequestOptions = {}): Promise<Tool[]> {
+    const client = this.#require();
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    try {
+      do {
+        const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
+          timeout: timeoutMs,
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+        tools.push(...page.tools);
+        cursor = page.nextCursor;
+      } while (cursor !== undefined && tools.length < 10_000);
+    } catch (error) {
+      throw this.#failure(error, 'tools/list', timeoutMs, options.signal);
+    }
+    return tools;
+  }
+
+  /** Calls a tool. A timeout or an abort sends `notifications/cancelled` to the server. */
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: McpCallOptions = {},
+  ): Promise<CallToolResult> {
+    const client = this.#require();
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const onProgress = options.onProgress;
+    try {
+      const result = await client.callTool({ name, arguments: args }, undefined, {
+        timeout: timeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(onProgress
+          ? {
+              onprogress: (progress) =>
+                onProgress({
+                  progress: progress.progress,
+                  ...(progress.total === undefined ? {} : { total: progress.total }),
+                  ...(progress.message === undefined ? {} : { message: progress.message }),
+                }),
+            }
+          : {}),
+      });
+      return result as CallToolResult;
+    } catch (error) {
+      throw this.#failure(error, `tools/call "${name}"`, timeoutMs, options.signal);
+    }
+  }
+
+  /** Checks the server answers. */
+  async ping(options: McpRequestOptions = {}): Promise<void> {
+    const client = this.#require();
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    try {
+      await client.ping({
+        timeout: timeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    } catch (error) {
+      throw this.#failure(error, 'ping', timeoutMs, options.signal);
+    }
+  }
+
+  /** Closes the connection; a stdio server is stopped (stdin closed, then SIGTERM, then SIGKILL). */
+  async close(): Promise<void> {
+    const client = this.#client;
+    if (!client) {
+      this.#markClosed();
+      return;
+    }
+    if (this.#transport instanceof StreamableHTTPClientTransport) {
+      await this.#transport.terminateSession().catch(() => undefined);
+    }
+    await client.close().catch(() => undefined);
+    this.#markClosed();
+  }
+
+  async #connectWith(
+    transport: Transport,
+    kind: McpTransportKind,
+    options: McpRequestOptions,
+  ): Promise<void> {
+    const client = new Client(this.#clientInfo, { capabilities: {} });
+    this.#client = client;
+    this.#transport = transport;
+    this.#kind = kind;
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const handshake = new AbortController();
+    const relay = () => handshake.abort(options.signal?.reason);
+    options.signal?.addEventListener('abort', relay, { once: true });
+    transport.onerror = (error) => {
+      if (kind === 'stdio' && this.#garbage === undefined && isParseError(error)) {
+        this.#garbage = describeGarbage(error);
+        // A server that writes garbage never completes a handshake: fail now, not at the timeout.
+        if (!this.#connected) handshake.abort(error);
+      }
+    };
+    transport.onclose = () => this.#markClosed();
+    try {
+      await client.connect(transport, { timeout: timeoutMs, signal: handshake.signal });
+      this.#connected = true;
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw this.#failure(error, 'initialize', timeoutMs, options.signal);
+    } finally {
+      options.signal?.removeEventListener('abort', relay);
+    }
+  }
+
+  #stdioTransport(config: Extract<McpServerConfig, { transport: 'stdio' }>): Transport {
+    const transport = new StdioClientTransport({
+      command: config.command,
+      args: [...(config.args ?? [])],
+      env: { ...(config.env ?? {}) },
+      stderr: 'pipe',
+      ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
+    });
+    transport.stderr?.on('data', (chunk: Buffer) => this.stderr.append(chunk));
+    return transport;
+  }
+
+  #streamableTransport(config: McpHttpServerConfig): Transport {
+    return new StreamableHTTPClientTransport(new URL(config.url), {
+      requestInit: { headers: httpHeaders(config) },
+      reconnectionOptions: {
+        maxReconnectionDelay: 5_000,
+        initialReconnectionDelay: 500,
+        reconnectionDelayGrowFactor: 2,
+        maxRetries: 2,
+      },
+    });
+  }
+
+  #sseTransport(config: McpHttpServerConfig): Transport {
+    const headers = httpHeaders(config);
+    return new SSEClientTransport(new URL(config.url), {
+      requestInit: { headers },
+      eventSourceInit: {
+        fetch: (url, init) =>
+          fetch(url, {
+            ...init,
+            headers: { ...(init?.headers as Record<string, string>), ...headers },
+          }),
+      },
+    });
+  }
+
+  #require(): Client {
+    if (!this.#client || !this.#connected) {
+      throw toMcpToolError(new Error('not connected'), {
+        server: this.config.name,
+        operation: 'a request',
+      });
+    }
+    return this.#client;
+  }
+
+  #failure(error: unknown, operation: string, timeoutMs: number, signal?: AbortSignal): unknown {
+    // The caller's own cancellation is not a server failure: the executor reports it as cancelled.
+    if (signal?.aborted) return error;
+    return toMcpToolError(error, {
+      server: this.config.name,
+      operation,
+      timeoutMs,
+      ...(this.#garbage === undefined ? {} : { garbage: this.#garbage }),
+    });
+  }
+
+  #markClosed(): void {
+    this.#connected = false;
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const listener of this.#closeListeners) {
+      try {
+        listener();
+      } catch {
+        // A listener's failure must not break closing.
+      }
+    }
+  }
+}
+
+function httpHeaders(config: McpHttpServerConfig): Record<string, string> {
+  const headers: Record<string, string> = { ...(config.headers ?? {}) };
+  if (config.bearerToken !== undefined) headers.Authorization = `Bearer ${config.bearerToken}`;
+  return headers;
+}
+
+function isFallbackWorthy(error: unknown): boolean {
+  const cause = (error as { options?: { cause?: unknown } }).options?.cause ?? error;
+  const code = (cause as { code?: unknown }).code;
+  // 401/403 mean the server speaks Streamable HTTP and refused us: falling back would not help.
+  return code !== 401 && code !== 403;
+}
+
+function isParseError(error: unknown): boolean {
+  return error instanceof SyntaxError || (error as { name?: string })?.name === 'ZodError';
+}
+
+function describeGarbage(error: unknown): string {
+  if (error instanceof SyntaxError) return error.message;
+  return 'a JSON value that is not a JSON-RPC message';
+}

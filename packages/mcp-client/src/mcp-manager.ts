@@ -1,0 +1,409 @@
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
+import {
+  type McpCallOptions,
+  McpClient,
+  type McpClientOptions,
+  type McpRequestOptions,
+  type McpTransportKind,
+} from './mcp-client.js';
+import { describeServerTarget, type McpServerConfig } from './mcp-server-config.js';
+
+/** Where a server's connection stands. */
+export type McpConnectionStatus = 'idle' | 'connecting' | 'connected' | 'disconnected' | 'failed';
+
+/** A snapshot of one server, as `mcp_list` shows it. Never contains env values or headers. */
+export interface McpServerState {
+  /** The configured name. */
+  readonly name: string;
+  /** Command line or URL (without credentials). */
+  readonly target: string;
+  /** Configured transport. */
+  readonly transport: McpServerConfig['transport'];
+  /** The transport actually used by the live connection. */
+  readonly connectedVia?: McpTransportKind;
+  readonly status: McpConnectionStatus;
+  /** Whether the server's hints may relax gates. */
+  readonly trusted: boolean;
+  /** Whether it was added at run time by `mcp_connect` rather than configured. */
+  readonly adHoc: boolean;
+  /** The last good tool catalog (kept when a refresh fails or times out). */
+  readonly tools: readonly Tool[];
+  /** Whether the last catalog refresh failed, so `tools` may be out of date. */
+  readonly catalogStale: boolean;
+  /** Name and version the server announced. */
+  readonly serverInfo?: { readonly name: string; readonly version: string };
+  /** The last connection or catalog error, for the model. */
+  readonly lastError?: string;
+  /** Connection attempts that failed in a row. */
+  readonly consecutiveFailures: number;
+  /** When failed: how long until the next connection attempt is allowed, in ms. */
+  readonly retryAfterMs?: number;
+}
+
+/** Options for {@link McpManager}. */
+export interface McpManagerOptions {
+  /** Servers known from the start (configured servers). They connect on first use. */
+  servers?: readonly McpServerConfig[];
+  /** Options handed to every {@link McpClient}. */
+  client?: McpClientOptions;
+  /** Time limit of connecting (process start + handshake) in ms. Default 30 000. */
+  connectTimeoutMs?: number;
+  /** Time limit of a catalog refresh in ms. Default 15 000. */
+  listTimeoutMs?: number;
+  /** Reconnection backoff after failed attempts: `random(0 .. baseMs * 2^(failures-1))`, capped. */
+  backoff?: { baseMs?: number; maxMs?: number };
+  /** Clock in ms (injectable for tests). Default `Date.now`. */
+  now?: () => number;
+  /** Random source in [0, 1) for the backoff jitter. Default `Math.random`. */
+  random?: () => number;
+}
+
+/** Options of {@link McpManager.add}. */
+export interface McpAddOptions {
+  /** Added at run time by a model rather than configured. */
+  adHoc?: boolean;
+  /** Replace a server of the same name (closing its connection). Default false: throws. */
+  replace?: boolean;
+}
+
+interface Entry {
+  config: McpServerConfig;
+  adHoc: boolean;
+  status: McpConnectionStatus;
+  client: McpClient | undefined;
+  pending: Promise<McpClient> | undefined;
+  tools: readonly Tool[];
+  catalogStale: boolean;
+  lastError: string | undefined;
+  failures: number;
+  nextAttemptAt: number;
+  generation: number;
+}
+
+/**
+ * Named MCP servers: connect on demand, disconnect, reconnect with jittered backoff after failures,
+ * health checks, and the last good tool catalog of each server (a slow or failing refresh never
+ * makes tools vanish). No timers: backoff is evaluated when a connection is next needed.
+ */
+export class McpManager {
+  readonly #entries = new Map<string, Entry>();
+  readonly #catalogListeners = new Set<(server: string, tools: readonly Tool[]) => void>();
+  readonly #clientOptions: McpClientOptions;
+  readonly #connectTimeoutMs: number;
+  readonly #listTimeoutMs: number;
+  readonly #backoffBaseMs: number;
+  readonly #backoffMaxMs: number;
+  readonly #now: () => number;
+  readonly #random: () => number;
+  #closed = false;
+
+  constructor(options: McpManagerOptions = {}) {
+    this.#clientOptions = options.client ?? {};
+    this.#connectTimeoutMs = options.connectTimeoutMs ?? 30_000;
+    this.#listTimeoutMs = options.listTimeoutMs ?? 15_000;
+    this.#backoffBaseMs = options.backoff?.baseMs ?? 500;
+    this.#backoffMaxMs = options.backoff?.maxMs ?? 30_000;
+    this.#now = options.now ?? Date.now;
+    this.#random = options.random ?? Math.random;
+    for (const server of options.servers ?? []) this.add(server);
+  }
+
+  /** Adds a server; it connects on first use. Throws on a taken name unless `replace`. */
+  add(config: McpServerConfig, options: McpAddOptions = {}): void {
+    const existing = this.#entries.get(config.name);
+    if (existing && !options.replace) {
+      throw new Error(`MCP server "${config.name}" is already configured.`);
+    }
+    if (existing) void this.#drop(existing);
+    this.#entries.set(config.name, {
+      config,
+      adHoc: options.adHoc ?? false,
+      status: 'idle',
+      client: undefined,
+      pending: undefined,
+      tools: [],
+      catalogStale: false,
+      lastError: undefined,
+      failures: 0,
+      nextAttemptAt: 0,
+      generation: 0,
+    });
+  }
+
+  /** Removes a server, closing its connection. */
+  async remove(name: string): Promise<boolean> {
+    const entry = this.#entries.get(name);
+    if (!entry) return false;
+    this.#entries.delete(name);
+    await this.#drop(entry);
+    this.#emitCatalog(name, []);
+    return true;
+  }
+
+  /** Whether a server of this name exists. */
+  has(name: string): boolean {
+    return this.#entries.has(name);
+  }
+
+  /** Server names in insertion order. */
+  names(): string[] {
+    return [...this.#entries.keys()];
+  }
+
+  /** A server's configuration. */
+  config(name: string): McpServerConfig | undefined {
+    return this.#entries.get(name)?.config;
+  }
+
+  /** The live client of a connected server. */
+  client(name: string): McpClient | undefined {
+    const entry = this.#entries.get(name);
+    return entry?.status === 'connected' ? entry.client : undefined;
+  }
+
+  /** A snapshot of one server; throws NOT_FOUND for an unknown name. */
+  state(name: string): McpServerState {
+    return this.#snapshot(this.#require(name));
+  }
+
+  /** Snapshots of every server. */
+  states(): McpServerState[] {
+    return [...this.#entries.values()].map((entry) => this.#snapshot(entry));
+  }
+
+  /** The last good tool catalog of a server (empty before the first successful listing). */
+  tools(name: string): readonly Tool[] {
+    return this.#entries.get(name)?.tools ?? [];
+  }
+
+  /** Subscribes to catalog changes (after a successful refresh, or a removal). */
+  onCatalogChange(listener: (server: string, tools: readonly Tool[]) => void): () => void {
+    this.#catalogListeners.add(listener);
+    return () => this.#catalogListeners.delete(listener);
+  }
+
+  /**
+   * Connects (if needed) and refreshes the catalog. Fails with EXECUTION_FAILED while the backoff
+   * after failed attempts has not elapsed (the message says when to retry).
+   */
+  async connect(name: string, options: { signal?: AbortSignal } = {}): Promise<McpServerState> {
+    const entry = this.#require(name);
+    await this.#ensureClient(entry, options.signal);
+    return this.#snapshot(entry);
+  }
+
+  /** Closes a server's connection; it reconnects on next use. */
+  async disconnect(name: string): Promise<void> {
+    const entry = this.#require(name);
+    await this.#drop(entry);
+    entry.status = 'disconnected';
+  }
+
+  /**
+   * Lists the server's tools again. On failure or timeout the previous catalog is kept and marked
+   * stale; the error is returned, not thrown.
+   */
+  async refreshTools(
+    name: string,
+    options: McpRequestOptions = {},
+  ): Promise<{ tools: readonly Tool[]; error?: string }> {
+    const entry = this.#require(name);
+    const client = await this.#ensureClient(entry, options.signal, false);
+    const error = await this.#refresh(entry, client, options);
+    return error === undefined ? { tools: entry.tools } : { tools: entry.tools, error };
+  }
+
+  /** Calls a remote tool, connecting first when needed. Errors are {@link ToolError}s. */
+  async callTool(
+    name: string,
+    tool: string,
+    args: Record<string, unknown>,
+    options: McpCallOptions = {},
+  ): Promise<CallToolResult> {
+    const entry = this.#require(name);
+    const client = await this.#ensureClient(entry, options.signal);
+    return client.callTool(tool, args, {
+      ...options,
+      timeoutMs: options.timeoutMs ?? entry.config.timeoutMs ?? 60_000,
+    });
+  }
+
+  /** Pings a server (connecting first); reports instead of throwing. */
+  async health(
+    name: string,
+    options: McpRequestOptions = {},
+  ): Promise<{ ok: boolean; latencyMs?: number; error?: string }> {
+    const entry = this.#require(name);
+    try {
+      const client = await this.#ensureClient(entry, options.signal, false);
+      const started = this.#now();
+      await client.ping({ timeoutMs: options.timeoutMs ?? 5_000, ...signalOf(options) });
+      return { ok: true, latencyMs: this.#now() - started };
+    } catch (error) {
+      return { ok: false, error: (error as Error).message };
+    }
+  }
+
+  /** Closes every connection (every stdio child process); the manager refuses new connections after. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all([...this.#entries.values()].map((entry) => this.#drop(entry)));
+  }
+
+  async #ensureClient(entry: Entry, signal?: AbortSignal, listTools = true): Promise<McpClient> {
+    if (entry.status === 'connected' && entry.client?.isConnected) return entry.client;
+    if (entry.pending) return entry.pending;
+    if (this.#closed) {
+      throw new ToolError(ToolErrorCode.UNSUPPORTED, 'The MCP manager has been shut down.');
+    }
+    const waitMs = entry.nextAttemptAt - this.#now();
+    if (entry.status === 'failed' && waitMs > 0) {
+      throw new ToolError(
+        ToolErrorCode.EXECUTION_FAILED,
+        `MCP server "${entry.config.name}" failed to connect ${entry.failures} time(s) in a row (last error: ${entry.lastError ?? 'unknown'}); the next attempt is allowed in ${Math.ceil(waitMs)} ms.`,
+        {
+          retryAfterMs: waitMs,
+          hint: 'Wait before retrying, or check the server configuration with mcp_list.',
+          details: { server: entry.config.name, reason: 'backoff' },
+        },
+      );
+    }
+    const pending = this.#open(entry, signal, listTools);
+    entry.pending = pending;
+    try {
+      return await pending;
+    } finally {
+      if (entry.pending === pending) entry.pending = undefined;
+    }
+  }
+
+  async #open(
+    entry: Entry,
+    signal: AbortSignal | undefined,
+    listTools: boolean,
+  ): Promise<McpClient> {
+    entry.status = 'connecting';
+    const generation = ++entry.generation;
+    const client = new McpClient(entry.config, this.#clientOptions);
+    try {
+      await client.connect({ timeoutMs: this.#connectTimeoutMs, ...(signal ? { signal } : {}) });
+    } catch (error) {
+      await client.close();
+      if (entry.generation === generation) {
+        entry.status = 'failed';
+        entry.failures += 1;
+        entry.lastError = (error as Error).message;
+        entry.nextAttemptAt = this.#now() + this.#backoffDelay(entry.failures);
+      }
+      throw error;
+    }
+    if (entry.generation !== generation || this.#closed) {
+      await client.close();
+      throw new ToolError(
+        ToolErrorCode.EXECUTION_FAILED,
+        `MCP server "${entry.config.name}" was disconnected while connecting.`,
+      );
+    }
+    entry.client = client;
+    entry.status = 'connected';
+    entry.failures = 0;
+    entry.nextAttemptAt = 0;
+    entry.lastError = undefined;
+    client.onClose(() => {
+      if (entry.client !== client) return;
+      entry.client = undefined;
+      entry.status = 'disconnected';
+      entry.lastError = 'the connection closed (the server exited or ended the session)';
+    });
+    if (listTools) await this.#refresh(entry, client, signal ? { signal } : {});
+    return client;
+  }
+
+  async #refresh(
+    entry: Entry,
+    client: McpClient,
+    options: McpRequestOptions,
+  ): Promise<string | undefined> {
+    try {
+      const tools = await client.listTools({
+        timeoutMs: options.timeoutMs ?? this.#listTimeoutMs,
+        ...signalOf(options),
+      });
+      entry.tools = Object.freeze([...tools]);
+      entry.catalogStale = false;
+      this.#emitCatalog(entry.config.name, entry.tools);
+      return undefined;
+    } catch (error) {
+      // Keep the last good catalog: a slow server must not make its tools vanish.
+      entry.catalogStale = true;
+      entry.lastError = (error as Error).message;
+      return entry.lastError;
+    }
+  }
+
+  #backoffDelay(failures: number): number {
+    const ceiling = Math.min(this.#backoffMaxMs, this.#backoffBaseMs * 2 ** (failures - 1));
+    return Math.floor(this.#random() * ceiling);
+  }
+
+  async #drop(entry: Entry): Promise<void> {
+    entry.generation += 1;
+    const client = entry.client;
+    entry.client = undefined;
+    entry.pending = undefined;
+    if (entry.status === 'connected' || entry.status === 'connecting')
+      entry.status = 'disconnected';
+    await client?.close();
+  }
+
+  #require(name: string): Entry {
+    const entry = this.#entries.get(name);
+    if (entry) return entry;
+    const known = this.names();
+    throw new ToolError(ToolErrorCode.NOT_FOUND, `No MCP server named "${name}".`, {
+      field: 'server',
+      hint:
+        known.length > 0
+          ? `Use one of: ${known.join(', ')} (mcp_list shows them), or connect a new one with mcp_connect.`
+          : 'No MCP servers are configured; connect one with mcp_connect.',
+      details: { server: name, known },
+    });
+  }
+
+  #snapshot(entry: Entry): McpServerState {
+    const waitMs = entry.nextAttemptAt - this.#now();
+    const info = entry.client?.serverInfo;
+    return {
+      name: entry.config.name,
+      target: describeServerTarget(entry.config),
+      transport: entry.config.transport,
+      ...(entry.status === 'connected' && entry.client?.transportKind
+        ? { connectedVia: entry.client.transportKind }
+        : {}),
+      status: entry.status,
+      trusted: entry.config.trusted === true,
+      adHoc: entry.adHoc,
+      tools: entry.tools,
+      catalogStale: entry.catalogStale,
+      ...(info ? { serverInfo: info } : {}),
+      ...(entry.lastError === undefined ? {} : { lastError: entry.lastError }),
+      consecutiveFailures: entry.failures,
+      ...(entry.status === 'failed' && waitMs > 0 ? { retryAfterMs: Math.ceil(waitMs) } : {}),
+    };
+  }
+
+  #emitCatalog(server: string, tools: readonly Tool[]): void {
+    for (const listener of this.#catalogListeners) {
+      try {
+        listener(server, tools);
+      } catch {
+        // A listener's failure must not break the manager.
+      }
+    }
+  }
+}
+
+function signalOf(options: { signal?: AbortSignal }): { signal?: AbortSignal } {
+  return options.signal ? { signal: options.signal } : {};
+}

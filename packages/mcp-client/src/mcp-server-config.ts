@@ -1,0 +1,67 @@
+/** What every configured MCP server has. */
+export interface McpServerConfigBase {
+  /** Unique name of the server in this deployment (`[A-Za-z0-9_-]` keeps tool ids readable). */
+  readonly name: string;
+  /**
+   * Whether the server's tool hints (readOnlyHint, idempotentHint) may lower risk or allow retries.
+   * Default false: hints from an untrusted server never relax a gate.
+   */
+  readonly trusted?: boolean;
+  /** Default time limit for one tool call in ms. Default 60 000. */
+  readonly timeoutMs?: number;
+}
+
+/** A server started as a child process that speaks MCP over stdin/stdout. */
+export interface McpStdioServerConfig extends McpServerConfigBase {
+  readonly transport: 'stdio';
+  /** The executable, e.g. `npx` or `node`. Not run through a shell. */
+  readonly command: string;
+  /** Its arguments. */
+  readonly args?: readonly string[];
+  /**
+   * Environment of the child. Passed explicitly: besides these, only the SDK's safe defaults
+   * (HOME, LOGNAME, PATH, SHELL, TERM, USER) are inherited, never the whole host environment.
+   */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Working directory of the child; the host's when absent. */
+  readonly cwd?: string;
+}
+
+/** A server reached over HTTP. */
+export interface McpHttpServerConfig extends McpServerConfigBase {
+  /**
+   * `http`: Streamable HTTP, falling back to the older HTTP+SSE transport when the server does not
+   * speak it. `streamable-http` or `sse`: that transport only.
+   */
+  readonly transport: 'http' | 'streamable-http' | 'sse';
+  /** The endpoint, e.g. `http://127.0.0.1:3001/mcp`. */
+  readonly url: string;
+  /** Extra request headers. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Sent as `Authorization: Bearer <token>`; never shown in listings or messages. */
+  readonly bearerToken?: string;
+}
+
+/** One MCP server of a deployment. */
+export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
+
+/** Whether a server name can appear in a registry id (`mcp__<server>__<tool>`) unchanged. */
+export function isSafeServerName(name: string): boolean {
+  return /^[A-Za-z0-9_-]+$/.test(name);
+}
+
+/** A one-line description of where a server lives, without secrets (no env values, no headers). */
+export function describeServerTarget(config: McpServerConfig): string {
+  if (config.transport === 'stdio') {
+    return [config.command, ...(config.args ?? [])].join(' ');
+  }
+  try {
+    const url = new URL(config.url);
+    url.username = '';
+    url.password = '';
+    url.search = '';
+    return `${config.transport} ${url.toString()}`;
+  } catch {
+    return `${config.transport} (invalid url)`;
+  }
+}

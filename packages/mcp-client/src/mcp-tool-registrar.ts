@@ -1,0 +1,236 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  defineTool,
+  RunPolicies,
+  type ToolMetadataInput,
+  type ToolRegistry,
+  type ToolRunPolicy,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import { toToolResult } from './call-result.js';
+import type { McpManager } from './mcp-manager.js';
+import { MCP_CALL_POLICY } from './mcp-run-policies.js';
+
+/** Options for {@link McpToolRegistrar}. */
+export interface McpToolRegistrarOptions {
+  /** Where the servers and their catalogs live. */
+  manager: McpManager;
+  /** The registry the remote tools are registered into. */
+  registry: ToolRegistry;
+  /** Owner recorded on the registered tools. Default `@toolsys/mcp-client`. */
+  owner?: string;
+}
+
+/** A remote tool the registrar could not register, and why. */
+export interface SkippedRemoteTool {
+  readonly server: string;
+  readonly tool: string;
+  readonly reason: string;
+}
+
+/** What one {@link McpToolRegistrar.sync} did. */
+export interface RegistrarSyncOutcome {
+  /** Ids registered or updated. */
+  readonly registered: string[];
+  /** Ids removed because the server no longer offers them. */
+  readonly removed: string[];
+  /** Tools left out, with the reason. */
+  readonly skipped: SkippedRemoteTool[];
+}
+
+const MAX_DESCRIPTION = 1_000;
+
+/**
+ * Registers every tool of every MCP server as a first-class registry tool `mcp__<server>__<tool>`,
+ * so it runs through the full pipeline (risk gate, validation, limits, traces). Characters a
+ * registry id cannot hold become `_`; the original names are kept for the call, and two names that
+ * map to the same id are refused (skipped with a reason), never merged.
+ *
+ * Hints from a server that is not marked trusted never relax a gate: such tools stay MEDIUM risk
+ * and are never retried, whatever `readOnlyHint` or `idempotentHint` they claim.
+ */
+export class McpToolRegistrar {
+  readonly #manager: McpManager;
+  readonly #registry: ToolRegistry;
+  readonly #owner: string;
+  readonly #byServer = new Map<string, Map<string, string>>();
+  readonly #targets = new Map<string, { server: string; tool: string }>();
+  #unsubscribe: (() => void) | undefined;
+
+  constructor(options: McpToolRegistrarOptions) {
+    this.#manager = options.manager;
+    this.#registry = options.registry;
+    this.#owner = options.owner ?? '@toolsys/mcp-client';
+  }
+
+  /** Follows the manager: every catalog change re-syncs that server. Returns the detach function. */
+  attach(): () => void {
+    this.#unsubscribe?.();
+    const unsubscribe = this.#manager.onCatalogChange((server) => {
+      this.sync(server);
+    });
+    for (const server of this.#manager.names()) this.sync(server);
+    this.#unsubscribe = unsubscribe;
+    return () => this.detach();
+  }
+
+  /** Stops following the manager and unregisters every remote tool it registered. */
+  detach(): void {
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+    for (const server of [...this.#byServer.keys()]) this.#clear(server);
+  }
+
+  /** The server and original tool name behind a registered id. */
+  resolve(id: string): { server: string; tool: string } | undefined {
+    return this.#targets.get(id);
+  }
+
+  /** Registered ids, optionally of one server, sorted. */
+  ids(server?: string): string[] {
+    const servers = server === undefined ? [...this.#byServer.keys()] : [server];
+    return servers.flatMap((name) => [...(this.#byServer.get(name)?.values() ?? [])]).sort();
+  }
+
+  /** Registers the server's current catalog, replacing what was registered for it before. */
+  sync(server: string): RegistrarSyncOutcome {
+    const tools = this.#manager.has(server) ? this.#manager.tools(server) : [];
+    const trusted = this.#manager.has(server) && this.#manager.config(server)?.trusted === true;
+    const previous = this.#byServer.get(server) ?? new Map<string, string>();
+    const next = new Map<string, string>();
+    const registered: string[] = [];
+    const skipped: SkippedRemoteTool[] = [];
+    for (const tool of tools) {
+      const id = toRegistryId(server, tool.name);
+      const taken = this.#targets.get(id);
+      if (taken && (taken.server !== server || taken.tool !== tool.name)) {
+        skipped.push({
+          server,
+          tool: tool.name,
+          reason: `its id "${id}" is already used by tool "${taken.tool}" of server "${taken.server}"`,
+        });
+        continue;
+      }
+      if (next.has(tool.name)) continue;
+      const existing = this.#registry.get(id);
+      if (existing && existing.owner !== this.#owner) {
+        skipped.push({
+          server,
+          tool: tool.name,
+          reason: `id "${id}" belongs to ${existing.owner}`,
+        });
+        continue;
+      }
+      const clash = [...next.entries()].find(([, other]) => other === id);
+      if (clash) {
+        skipped.push({
+          server,
+          tool: tool.name,
+          reason: `its id "${id}" is the same as that of tool "${clash[0]}"`,
+        });
+        continue;
+      }
+      this.#registry.register(this.#define(server, tool, id, trusted), { owner: this.#owner });
+      this.#targets.set(id, { server, tool: tool.name });
+      next.set(tool.name, id);
+      registered.push(id);
+    }
+    const removed: string[] = [];
+    for (const id of previous.values()) {
+      if ([...next.values()].includes(id)) continue;
+      if (this.#registry.get(id)?.owner === this.#owner) this.#registry.unregister(id);
+      this.#targets.delete(id);
+      removed.push(id);
+    }
+    if (next.size > 0) this.#byServer.set(server, next);
+    else this.#byServer.delete(server);
+    return { registered, removed, skipped };
+  }
+
+  #clear(server: string): void {
+    for (const id of this.#byServer.get(server)?.values() ?? []) {
+      if (this.#registry.get(id)?.owner === this.#owner) this.#registry.unregister(id);
+      this.#targets.delete(id);
+    }
+    this.#byServer.delete(server);
+  }
+
+  #define(server: string, remote: Tool, id: string, trusted: boolean) {
+    const manager = this.#manager;
+    const { metadata, runPolicy } = describeRemote(remote, trusted);
+    const summary = (remote.description ?? remote.title ?? remote.name).trim();
+    return defineTool({
+      id,
+      description: `${clip(summary)} (tool "${remote.name}" of MCP server "${server}")`,
+      inputSchema: ToolSchema.fromRendered(remote.inputSchema),
+      metadata,
+      runPolicy,
+      async execute(args, context) {
+        const result = await manager.callTool(server, remote.name, args, {
+          signal: context.signal,
+          onProgress: (progress) => context.emit({ type: 'progress', ...progress }),
+        });
+        return toToolResult(result, { server, tool: remote.name });
+      },
+    });
+  }
+}
+
+/** The registry id of a remote tool: `mcp__<server>__<tool>` with other characters as `_`. */
+export function toRegistryId(server: string, tool: string): string {
+  const safeServer = server.replace(/[^A-Za-z0-9_-]/g, '_') || '_';
+  const safeTool = tool.replace(/[^A-Za-z0-9_.-]/g, '_') || '_';
+  return `mcp__${safeServer}__${safeTool}`;
+}
+
+/**
+ * Metadata and run policy of a remote tool. Untrusted: MEDIUM (HIGH when it declares itself
+ * destructive), never read-only or idempotent, never retried. Trusted: the hints are believed.
+ */
+export function describeRemote(
+  remote: Tool,
+  trusted: boolean,
+): { metadata: ToolMetadataInput; runPolicy: ToolRunPolicy } {
+  const hints = remote.annotations ?? {};
+  const claimsReadOnly = hints.readOnlyHint === true;
+  // Per the MCP spec destructiveHint defaults to true for tools that are not read-only.
+  const destructive = !claimsReadOnly && hints.destructiveHint !== false;
+  const explicitlyDestructive = !claimsReadOnly && hints.destructiveHint === true;
+  if (!trusted) {
+    return {
+      metadata: {
+        category: 'mcp',
+        risk: explicitlyDestructive ? 'HIGH' : 'MEDIUM',
+        tags: ['mcp', 'remote'],
+        annotations: {
+          readOnlyHint: false,
+          destructiveHint: true,
+          idempotentHint: false,
+          openWorldHint: true,
+          sensitiveAction: false,
+        },
+      },
+      runPolicy: MCP_CALL_POLICY,
+    };
+  }
+  const idempotent = claimsReadOnly || hints.idempotentHint === true;
+  return {
+    metadata: {
+      category: 'mcp',
+      risk: claimsReadOnly ? 'LOW' : explicitlyDestructive ? 'HIGH' : 'MEDIUM',
+      tags: ['mcp', 'remote', 'trusted'],
+      annotations: {
+        readOnlyHint: claimsReadOnly,
+        destructiveHint: destructive,
+        idempotentHint: idempotent,
+        openWorldHint: hints.openWorldHint !== false,
+        sensitiveAction: false,
+      },
+    },
+    runPolicy: idempotent ? RunPolicies.network : MCP_CALL_POLICY,
+  };
+}
+
+function clip(text: string): string {
+  return text.length > MAX_DESCRIPTION ? `${text.slice(0, MAX_DESCRIPTION - 1)}…` : text;
+}

@@ -1,0 +1,470 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type AnyToolDefinition,
+  defineTool,
+  failureResult,
+  RunPolicies,
+  successResult,
+  type ToolContext,
+  ToolErrorCode,
+  ToolSchema,
+  ToolSuggester,
+} from '@toolsys/core-tool-registry';
+import { z } from 'zod';
+import { toToolResult } from '../call-result.js';
+import type { McpManager, McpServerState } from '../mcp-manager.js';
+import { MAX_CALL_TIMEOUT_MS, MCP_CALL_POLICY } from '../mcp-run-policies.js';
+import type { McpServerConfig } from '../mcp-server-config.js';
+import { describeServerTarget } from '../mcp-server-config.js';
+import { RemoteSchemaCache } from '../remote-schema-cache.js';
+
+/** How `mcp_connect` treats servers that are not configured (a command or URL from the model). */
+export type McpAdHocPolicy = 'confirm' | 'allow' | 'deny';
+
+/** Options for {@link createMcpTools}. */
+export interface McpToolsOptions {
+  /** The manager holding the deployment's servers. Creating the tools contacts no server. */
+  manager: McpManager;
+  /**
+   * Ad hoc servers (a command or URL given in the call): `confirm` (default) asks the user at HIGH
+   * risk every time, `allow` connects without asking (tests, sandboxes), `deny` refuses.
+   */
+  adHoc?: McpAdHocPolicy;
+  /** Default time limit of `mcp_call` in ms when neither the call nor the server sets one. Default 60 000. */
+  defaultCallTimeoutMs?: number;
+}
+
+const connectSchema = ToolSchema.object({
+  server: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe(
+      'Name of a configured server (see mcp_list), or the name to give a new ad hoc server. Letters, digits, "_" and "-".',
+    ),
+  command: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Ad hoc stdio server: the executable to start, e.g. "npx". Not run through a shell.'),
+  args: z
+    .array(z.string())
+    .max(64)
+    .optional()
+    .describe(
+      'Arguments of the ad hoc command, e.g. ["-y", "@modelcontextprotocol/server-memory"].',
+    ),
+  env: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe(
+      'Environment of the ad hoc command (nothing else of the host environment is passed but PATH, HOME, USER, SHELL, TERM, LOGNAME).',
+    ),
+  url: z
+    .string()
+    .url()
+    .optional()
+    .describe('Ad hoc remote server: its MCP endpoint, e.g. "http://127.0.0.1:3001/mcp".'),
+  transport: z
+    .enum(['http', 'streamable-http', 'sse'])
+    .default('http')
+    .describe('For url: "http" tries Streamable HTTP then falls back to SSE.'),
+  headers: z.record(z.string(), z.string()).optional().describe('For url: extra request headers.'),
+});
+
+const listSchema = ToolSchema.object({
+  server: z.string().min(1).optional().describe('Only this server. Default: every server.'),
+  refresh: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Connect servers that are not connected yet and list their tools again. A failed refresh keeps the last known tools.',
+    ),
+  includeSchemas: z
+    .boolean()
+    .default(false)
+    .describe('Also show each tool inputSchema (long); use it before calling an unfamiliar tool.'),
+});
+
+const callSchema = ToolSchema.object({
+  server: z.string().min(1).describe('Server name, as shown by mcp_list.'),
+  tool: z.string().min(1).describe('Tool name on that server, as shown by mcp_list.'),
+  arguments: z
+    .record(z.string(), z.unknown())
+    .default({})
+    .describe('Arguments of the remote tool; checked against its inputSchema before sending.'),
+  timeoutMs: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_CALL_TIMEOUT_MS)
+    .optional()
+    .describe(
+      'Time limit in ms (max 300000). On expiry the server is told to cancel. Default: the server setting or 60000.',
+    ),
+});
+
+/**
+ * The three MCP client tools: `mcp_connect`, `mcp_list` and `mcp_call`. Call once per deployment;
+ * the returned array holds each id exactly once.
+ */
+export function createMcpTools(options: McpToolsOptions): AnyToolDefinition[] {
+  const { manager } = options;
+  const adHoc = options.adHoc ?? 'confirm';
+  const defaultTimeoutMs = options.defaultCallTimeoutMs ?? 60_000;
+  const schemas = new RemoteSchemaCache();
+  const suggester = new ToolSuggester();
+
+  const connectTool = defineTool({
+    id: 'mcp_connect',
+    description:
+      'Connects an MCP server and lists its tools. Give `server` to connect a configured server (mcp_list shows them). An ad hoc server (`command` + `args`, or `url`) runs a program or reaches a URL nobody configured, so it is HIGH risk and asks the user first. Then call the tools with mcp_call. Reconnecting a connected server just refreshes its tool list.',
+    inputSchema: connectSchema,
+    metadata: {
+      category: 'mcp',
+      risk: 'MEDIUM',
+      tags: ['mcp'],
+      annotations: { openWorldHint: true, sensitiveAction: true },
+    },
+    runPolicy: RunPolicies.mutating,
+    async execute(args, context) {
+      if (args.command !== undefined && args.url !== undefined) {
+        return failureResult(
+          ToolErrorCode.INVALID_ARGUMENT,
+          'give either command or url, not both',
+          {
+            field: 'url',
+          },
+        );
+      }
+      const adHocConfig = args.command !== undefined || args.url !== undefined;
+      if (!adHocConfig) {
+        if (args.server === undefined) {
+          return failureResult(
+            ToolErrorCode.INVALID_ARGUMENT,
+            'server: required when neither command nor url is given',
+            {
+              field: 'server',
+              hint: `Give the name of a configured server${listNames(manager)}, or a command or url for an ad hoc server.`,
+            },
+          );
+        }
+        if (manager.has(args.server)) {
+          const state = await manager.connect(args.server, { signal: context.signal });
+          return connectedResult(state);
+        }
+        return failureResult(ToolErrorCode.NOT_FOUND, `No MCP server named "${args.server}".`, {
+          field: 'server',
+          hint: `Use a configured server${listNames(manager)}, or give command or url to connect an ad hoc one.`,
+        });
+      }
+      const name = args.server ?? deriveName(args.command, args.url, manager);
+      if (!/^[A-Za-z0-9_-]+$/.test(name)) {
+        return failureResult(
+          ToolErrorCode.INVALID_ARGUMENT,
+          `server: "${name}" may contain only letters, digits, "_" and "-"`,
+          { field: 'server' },
+        );
+      }
+      const existing = manager.has(name) ? manager.state(name) : undefined;
+      if (existing && !existing.adHoc) {
+        return failureResult(
+          ToolErrorCode.INVALID_ARGUMENT,
+          `server: "${name}" is a configured server; choose another name for an ad hoc server`,
+          { field: 'server' },
+        );
+      }
+      const config: McpServerConfig =
+        args.command !== undefined
+          ? {
+              name,
+              transport: 'stdio',
+              command: args.command,
+              ...(args.args ? { args: args.args } : {}),
+              ...(args.env ? { env: args.env } : {}),
+            }
+          : {
+              name,
+              transport: args.transport,
+              url: args.url as string,
+              ...(args.headers ? { headers: args.headers } : {}),
+            };
+      if (config.transport !== 'stdio') {
+        const protocol = new URL(config.url).protocol;
+        if (protocol !== 'http:' && protocol !== 'https:') {
+          return failureResult(ToolErrorCode.INVALID_ARGUMENT, 'url: use an http: or https: URL', {
+            field: 'url',
+          });
+        }
+      }
+      const refusal = await authoriseAdHoc(adHoc, config, context);
+      if (refusal) return refusal;
+      manager.add(config, { adHoc: true, replace: true });
+      try {
+        return connectedResult(await manager.connect(name, { signal: context.signal }));
+      } catch (error) {
+        // A server that never came up is not kept: the next attempt starts clean.
+        await manager.remove(name);
+        throw error;
+      }
+    },
+  });
+
+  const listTool = defineTool({
+    id: 'mcp_list',
+    description:
+      'Lists MCP servers with their status (connected, failed, not yet connected) and the tools each offers, with their hints (read-only, destructive, idempotent). Does not start servers unless refresh is true. Use it to find the server and tool names for mcp_call; includeSchemas shows each tool inputSchema.',
+    inputSchema: listSchema,
+    metadata: {
+      category: 'mcp',
+      risk: 'LOW',
+      tags: ['mcp'],
+      annotations: { readOnlyHint: true, idempotentHint: true },
+    },
+    runPolicy: RunPolicies.quickRead,
+    async execute(args, context) {
+      const names = args.server === undefined ? manager.names() : [args.server];
+      if (args.server !== undefined && !manager.has(args.server)) {
+        return failureResult(ToolErrorCode.NOT_FOUND, `No MCP server named "${args.server}".`, {
+          field: 'server',
+          hint: `Use a configured server${listNames(manager)}.`,
+        });
+      }
+      if (args.refresh) {
+        await Promise.all(
+          names.map((name) =>
+            manager.refreshTools(name, { signal: context.signal }).catch(() => undefined),
+          ),
+        );
+      }
+      const states = names.map((name) => manager.state(name));
+      if (states.length === 0) {
+        return successResult(
+          'No MCP servers are configured. Connect one with mcp_connect (command or url).',
+          { data: { servers: [] } },
+        );
+      }
+      return successResult(
+        states.map((state) => renderState(state, args.includeSchemas)).join('\n\n'),
+        {
+          data: { servers: states.map((state) => stateData(state, args.includeSchemas)) },
+        },
+      );
+    },
+  });
+
+  const callTool = defineTool({
+    id: 'mcp_call',
+    description:
+      'Calls a tool on an MCP server (connecting it first when needed) and returns its output; structured output is kept. Arguments are checked against the remote inputSchema before anything is sent. Use mcp_list to find server and tool names. A call that times out is cancelled on the server; its outcome is then unknown, so check before repeating a call that changes state.',
+    inputSchema: callSchema,
+    metadata: {
+      category: 'mcp',
+      risk: 'MEDIUM',
+      tags: ['mcp'],
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+    },
+    runPolicy: MCP_CALL_POLICY,
+    async execute(args, context) {
+      const { server, tool } = args;
+      const state = manager.state(server);
+      if (state.status !== 'connected') await manager.connect(server, { signal: context.signal });
+      let remote = findTool(manager.tools(server), tool);
+      if (!remote) {
+        await manager.refreshTools(server, { signal: context.signal });
+        remote = findTool(manager.tools(server), tool);
+      }
+      if (!remote) {
+        const names = manager.tools(server).map((candidate) => candidate.name);
+        const close = suggester.suggest(tool, names);
+        return failureResult(
+          ToolErrorCode.NOT_FOUND,
+          `MCP server "${server}" has no tool "${tool}".${close.length > 0 ? ` Did you mean: ${close.join(', ')}?` : ''}`,
+          {
+            field: 'tool',
+            hint:
+              close.length > 0
+                ? `Call mcp_call with tool set to one of: ${close.join(', ')}.`
+                : `Run mcp_list with server "${server}" to see its tools.`,
+            details: { server, tool, suggestions: close },
+          },
+        );
+      }
+      const checked = schemas.get(remote).parse(args.arguments);
+      if (!checked.ok) {
+        return prefixFailure(checked.failure.error, server, tool);
+      }
+      const result = await manager.callTool(server, remote.name, args.arguments, {
+        signal: context.signal,
+        timeoutMs: args.timeoutMs ?? manager.config(server)?.timeoutMs ?? defaultTimeoutMs,
+        onProgress: (progress) => context.emit({ type: 'progress', ...progress }),
+      });
+      return toToolResult(result, { server, tool: remote.name });
+    },
+  });
+
+  return [connectTool, listTool, callTool];
+}
+
+async function authoriseAdHoc(
+  policy: McpAdHocPolicy,
+  config: McpServerConfig,
+  context: ToolContext,
+) {
+  const action =
+    config.transport === 'stdio'
+      ? `Start an unconfigured MCP server: ${describeServerTarget(config)}`
+      : `Connect to an unconfigured MCP server at ${describeServerTarget(config)}`;
+  if (policy === 'deny') {
+    return failureResult(
+      ToolErrorCode.PERMISSION_DENIED,
+      'This deployment does not allow ad hoc MCP servers.',
+      { hint: 'Use a configured server (mcp_list shows them); do not retry with another command.' },
+    );
+  }
+  if (policy === 'allow') return undefined;
+  const decision = await context.confirm({
+    action,
+    risk: 'HIGH',
+    reason:
+      'An ad hoc MCP server runs a program or reaches a URL that the deployment did not configure.',
+  });
+  if (decision === 'deny') {
+    return failureResult(ToolErrorCode.PERMISSION_DENIED, `The user did not allow: ${action}.`, {
+      hint: 'Change approach; use a configured server or ask the user to configure this one.',
+    });
+  }
+  return undefined;
+}
+
+function connectedResult(state: McpServerState) {
+  const tools = state.tools.map((tool) => tool.name);
+  const stale = state.catalogStale ? ' (tool list may be out of date: the refresh failed)' : '';
+  const info = state.serverInfo ? `, ${state.serverInfo.name} ${state.serverInfo.version}` : '';
+  return successResult(
+    `Connected to MCP server "${state.name}" (${state.connectedVia ?? state.transport}${info}). ${tools.length} tool(s)${stale}: ${tools.join(', ') || 'none'}. Call them with mcp_call {server: "${state.name}", tool, arguments}.`,
+    { data: stateData(state, false) },
+  );
+}
+
+function renderState(state: McpServerState, includeSchemas: boolean): string {
+  const lines = [
+    `${state.name} — ${state.status}${state.connectedVia ? ` via ${state.connectedVia}` : ''}${state.trusted ? ', trusted' : ''}${state.adHoc ? ', ad hoc' : ''} — ${state.target}`,
+  ];
+  if (state.lastError) lines.push(`  last error: ${state.lastError}`);
+  if (state.retryAfterMs !== undefined) lines.push(`  next attempt in ${state.retryAfterMs} ms`);
+  if (state.catalogStale) lines.push('  tool list may be out of date (the last refresh failed)');
+  if (state.tools.length === 0) {
+    lines.push(
+      state.status === 'connected'
+        ? '  no tools'
+        : '  tools unknown until connected (mcp_connect, or mcp_list with refresh: true)',
+    );
+  }
+  for (const tool of state.tools) {
+    const hints = describeHints(tool);
+    const description = firstLine(tool.description ?? tool.title ?? '');
+    lines.push(
+      `  ${tool.name}${hints ? ` [${hints}]` : ''}${description ? ` — ${description}` : ''}`,
+    );
+    if (includeSchemas) lines.push(`    inputSchema: ${JSON.stringify(tool.inputSchema)}`);
+  }
+  return lines.join('\n');
+}
+
+function stateData(state: McpServerState, includeSchemas: boolean): Record<string, unknown> {
+  return {
+    name: state.name,
+    status: state.status,
+    transport: state.transport,
+    ...(state.connectedVia ? { connectedVia: state.connectedVia } : {}),
+    target: state.target,
+    trusted: state.trusted,
+    adHoc: state.adHoc,
+    catalogStale: state.catalogStale,
+    ...(state.serverInfo ? { serverInfo: state.serverInfo } : {}),
+    ...(state.lastError ? { lastError: state.lastError } : {}),
+    ...(state.retryAfterMs === undefined ? {} : { retryAfterMs: state.retryAfterMs }),
+    tools: state.tools.map((tool) => ({
+      name: tool.name,
+      ...(tool.description ? { description: tool.description } : {}),
+      ...(tool.annotations ? { annotations: tool.annotations } : {}),
+      ...(includeSchemas ? { inputSchema: tool.inputSchema } : {}),
+    })),
+  };
+}
+
+function describeHints(tool: Tool): string {
+  const annotations = tool.annotations;
+  if (!annotations) return '';
+  const hints: string[] = [];
+  if (annotations.readOnlyHint === true) hints.push('read-only');
+  if (annotations.destructiveHint === true && annotations.readOnlyHint !== true)
+    hints.push('destructive');
+  if (annotations.idempotentHint === true) hints.push('idempotent');
+  if (annotations.openWorldHint === true) hints.push('open-world');
+  return hints.join(', ');
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n')[0]?.trim() ?? '';
+  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
+}
+
+function findTool(tools: readonly Tool[], name: string): Tool | undefined {
+  return tools.find((tool) => tool.name === name);
+}
+
+function prefixFailure(
+  error: { message: string; field?: string; details?: Record<string, unknown> },
+  server: string,
+  tool: string,
+) {
+  const issues = (error.details?.issues as Array<{ field: string; problem: string }>) ?? [];
+  const described =
+    issues.length > 0
+      ? issues
+          .slice(0, 5)
+          .map(({ field, problem }) => `${field ? `arguments.${field}` : 'arguments'}: ${problem}`)
+          .join('; ')
+      : `arguments: ${error.message}`;
+  return failureResult(ToolErrorCode.INVALID_ARGUMENT, described, {
+    field: error.field ? `arguments.${error.field}` : 'arguments',
+    hint: `Fix the arguments to match the inputSchema of "${tool}" on "${server}" (mcp_list with includeSchemas shows it) and retry.`,
+    details: { server, tool, issues },
+  });
+}
+
+function listNames(manager: McpManager): string {
+  const names = manager.names();
+  return names.length > 0 ? ` (${names.join(', ')})` : '';
+}
+
+function deriveName(
+  command: string | undefined,
+  url: string | undefined,
+  manager: McpManager,
+): string {
+  let base = 'adhoc';
+  if (command !== undefined) {
+    base = command.split(/[\\/]/).pop() ?? 'adhoc';
+  } else if (url !== undefined) {
+    try {
+      base = new URL(url).hostname;
+    } catch {
+      base = 'adhoc';
+    }
+  }
+  const clean = base.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '') || 'adhoc';
+  let name = clean;
+  for (let index = 2; manager.has(name) && !manager.state(name).adHoc; index += 1) {
+    name = `${clean}_${index}`;
+  }
+  return name;
+}

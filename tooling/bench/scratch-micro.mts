@@ -1,0 +1,13 @@
+import { ToolSchema, DefaultToolExecutor, ToolRegistry, defineTool } from '@toolsys/core-tool-registry';
+import { McpManager, createMcpTools } from '@toolsys/mcp-client';
+const m = new McpManager({ servers: [{ name: 'e', transport: 'stdio', command: 'node' }] });
+const remote = ToolSchema.fromRendered({ type: 'object', properties: { message: { type: 'string', description: 'Message to echo' } }, required: ['message'], $schema: 'http://json-schema.org/draft-07/schema#' });
+const tools = createMcpTools({ manager: m });
+const call = tools[2];
+const bench = (name: string, fn: () => unknown, n = 20000) => { for (let i = 0; i < 2000; i++) fn(); const s = performance.now(); for (let i = 0; i < n; i++) fn(); console.log(name, ((performance.now() - s) / n * 1000).toFixed(2), 'µs'); };
+bench('callSchema.parse', () => call.inputSchema.parse({ server: 'e', tool: 'echo', arguments: { message: 'b' } }));
+bench('remote.parse', () => remote.parse({ message: 'b' }));
+bench('manager.state', () => m.state('e'));
+const reg = new ToolRegistry(); reg.register(defineTool({ id: 'noop', description: 'x', inputSchema: call.inputSchema, execute: () => 'ok' }));
+const ex = new DefaultToolExecutor({ registry: reg });
+const s = performance.now(); for (let i = 0; i < 20000; i++) await ex.execute('noop', { server: 'e', tool: 'echo', arguments: { message: 'b' } }); console.log('executor noop', ((performance.now() - s) / 20000 * 1000).toFixed(2), 'µs');

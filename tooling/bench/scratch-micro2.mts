@@ -1,0 +1,12 @@
+import { ToolSchema } from '@toolsys/core-tool-registry';
+import { z } from 'zod';
+const bench = (name: string, fn: () => unknown, n = 50000) => { for (let i = 0; i < 5000; i++) fn(); const s = performance.now(); for (let i = 0; i < n; i++) fn(); console.log(name, ((performance.now() - s) / n * 1000).toFixed(2), 'µs'); };
+const v = { server: 'e', tool: 'echo', arguments: { message: 'b' } };
+const a = ToolSchema.object({ server: z.string().min(1), tool: z.string().min(1), arguments: z.record(z.string(), z.unknown()).default({}), timeoutMs: z.number().int().min(1).max(300000).optional() });
+const b = ToolSchema.object({ server: z.string().min(1), tool: z.string().min(1) });
+const c = ToolSchema.object({ arguments: z.record(z.string(), z.unknown()).default({}) });
+const d = ToolSchema.object({ arguments: z.looseObject({}).default({}) });
+const e = ToolSchema.object({ server: z.string().min(1).describe('x') });
+bench('full', () => a.parse(v)); bench('two strings', () => b.parse(v)); bench('record', () => c.parse(v)); bench('looseObject', () => d.parse(v)); bench('one string described', () => e.parse(v));
+const raw = z.looseObject({ server: z.string().min(1), tool: z.string().min(1) });
+bench('raw zod two strings', () => raw.safeParse(v));
