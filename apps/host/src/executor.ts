@@ -193,7 +193,8 @@ export function readTraceFile(file: string, limit = Number.POSITIVE_INFINITY): T
       if (line.trim() === '') continue;
       try {
         const span = JSON.parse(line) as ToolTraceSpan;
-        if (typeof span.toolId === 'string' && typeof span.durationMs === 'number') spans.push(span);
+        if (typeof span.toolId === 'string' && typeof span.durationMs === 'number')
+          spans.push(span);
       } catch {
         // A line cut by a crash is skipped.
       }

@@ -6,8 +6,14 @@ export {
   loadDeploymentConfig,
   parseDeploymentConfig,
   type ResolvedDeploymentConfig,
+  resolveDeploymentConfig,
 } from './config.js';
-export { type ComposeOptions, composeDeployment, type Deployment } from './deployment.js';
+export {
+  applyToolSettings,
+  type ComposeOptions,
+  composeDeployment,
+  type Deployment,
+} from './deployment.js';
 export {
   createExecutionStack,
   type ExecutionStack,
@@ -21,3 +27,23 @@ export {
   type ToolPackageEntry,
 } from './packages/index.js';
 export { defaultDataDirectory, invocationDirectory } from './paths.js';
+export { type CallScope, runInCallScope, scopedConfirm } from './server/call-scope.js';
+export { CallLog, type CallLogOptions, type ServedCall } from './server/call-log.js';
+export {
+  DEFAULT_HTTP_HOST,
+  DEFAULT_HTTP_PORT,
+  type HttpServeOptions,
+  type HttpServer,
+  MCP_PATH,
+  serveHttp,
+  UnsafeBindError,
+} from './server/http-server.js';
+export {
+  createMcpServer,
+  HOST_VERSION,
+  MCP_SERVER_NAME,
+  type McpServerOptions,
+  type ToolsysMcpServer,
+} from './server/mcp-server.js';
+export { type StdioServeOptions, type StdioServer, serveStdio } from './server/stdio-server.js';
+export { type HostCallOptions, ToolHost } from './server/tool-host.js';

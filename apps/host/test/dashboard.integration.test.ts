@@ -24,7 +24,9 @@ let browser: BrowserContext;
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM}; .ci/run installs the Debian package.`);
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM}; .ci/run installs the Debian package.`,
+    );
   }
   testHost = await createTestHost();
   http = await serveHttp(testHost.host, { host: '127.0.0.1', port: 0 });
@@ -47,14 +49,16 @@ describe('dashboard in Chromium', () => {
   it('loads the tool table and filters it by category and risk', async () => {
     const page = await browser.newPage();
     await page.goto(http.dashboardUrl);
-    await expect.poll(() => page.locator('#tools tbody tr').count()).toBe(testHost.deployment.registry.size);
-    await expect.poll(() => page.locator('#summary').textContent()).toContain(
-      `${testHost.deployment.registry.size} tools`,
-    );
+    await expect
+      .poll(() => page.locator('#tools tbody tr').count())
+      .toBe(testHost.deployment.registry.size);
+    await expect
+      .poll(() => page.locator('#summary').textContent())
+      .toContain(`${testHost.deployment.registry.size} tools`);
     await page.selectOption('#risk-filter', 'MEDIUM');
-    const medium = await page.locator('#tools tbody tr').evaluateAll((rows) =>
-      rows.map((row) => row.getAttribute('data-tool')),
-    );
+    const medium = await page
+      .locator('#tools tbody tr')
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-tool')));
     expect(medium).toContain('test_guarded');
     expect(medium).not.toContain('calculate');
     await page.selectOption('#risk-filter', '');
@@ -73,8 +77,9 @@ describe('dashboard in Chromium', () => {
     await expect.poll(() => page.locator('#call-result').textContent()).toBe('42');
     const row = page.locator('#traces tbody tr', { hasText: 'calculate' });
     await expect.poll(() => row.count()).toBe(1);
-    expect(await row.locator('td').nth(2).textContent()).toBe('dashboard');
-    expect(await row.locator('td').nth(3).textContent()).toBe('ok');
+    expect(await row.locator('td').nth(2).textContent()).toBe('1');
+    await expect.poll(() => row.locator('td').nth(3).textContent()).toBe('dashboard');
+    expect(await row.locator('td').nth(4).textContent()).toBe('ok');
     // The usage column of the tool table follows.
     await expect
       .poll(() => page.locator('#tools tbody tr[data-tool="calculate"] td').nth(3).textContent())

@@ -102,7 +102,7 @@ describe('ToolBatchRunner', () => {
     expect(renderResult(result)).toContain(
       '[2] echo: not executed\nNot executed: an earlier action in this turn failed.',
     );
-    expect(result.error.hint).toContain('Steps 0-0 already ran; do not repeat them.');
+    expect(result.error.hint).toContain('Step 0 already ran; do not repeat it.');
   });
 
   it('passes an earlier output as a whole value and interpolated into text', async () => {

@@ -259,21 +259,22 @@ export class ToolBatchRunner {
     const report = renderBatchReport(outcomes);
     if (!failed) return successResult(report, { data: { steps: outcomes } });
     const ran = failed.index;
+    const error = failed.failure.error;
+    const field = error.field !== undefined ? `steps.${ran}.args.${error.field}` : undefined;
+    const already =
+      ran === 0
+        ? 'No step ran before it.'
+        : ran === 1
+          ? 'Step 0 already ran; do not repeat it.'
+          : `Steps 0-${ran - 1} already ran; do not repeat them.`;
     return failureResult(
-      failed.failure.error.code,
-      `Step ${failed.index} (${failed.tool}) failed; the batch stopped there.\n\n${report}`,
+      error.code,
+      `Step ${ran} (${failed.tool}) failed${field ? ` at ${field}` : ''}; the batch stopped there.\n\n${report}`,
       {
-        retryable: failed.failure.error.retryable,
-        ...(failed.failure.error.field !== undefined
-          ? { field: `steps.${failed.index}.args.${failed.failure.error.field}` }
-          : {}),
-        ...(failed.failure.error.retryAfterMs !== undefined
-          ? { retryAfterMs: failed.failure.error.retryAfterMs }
-          : {}),
-        hint:
-          ran > 0
-            ? `Steps 0-${ran - 1} already ran; do not repeat them. Fix step ${ran} (${failed.failure.error.hint}) and send it and the later steps again.`
-            : `Nothing ran after step 0. Fix step 0 (${failed.failure.error.hint}) and send the batch again.`,
+        retryable: error.retryable,
+        ...(field !== undefined ? { field } : {}),
+        ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
+        hint: `${already} Fix step ${ran}, then send it and the later steps again. For step ${ran}: ${error.hint}`,
         details: { steps: outcomes, failedStep: failed.index },
       },
     );

@@ -65,6 +65,13 @@ describe('ToolCircuitBreaker', () => {
     expect(breaker.stateOf('read_file')).toBe('CLOSED');
   });
 
+  it('an EXECUTION_FAILED marked not retryable (a remote 404) does not count', () => {
+    const { breaker } = setup();
+    const answer = failureResult(ToolErrorCode.EXECUTION_FAILED, 'HTTP 404', { retryable: false });
+    for (let index = 0; index < 5; index += 1) breaker.record('web_fetch', answer);
+    expect(breaker.stateOf('web_fetch')).toBe('CLOSED');
+  });
+
   it('a caller cancellation does not count', () => {
     const { breaker } = setup();
     const cancelled = failureResult(ToolErrorCode.EXECUTION_FAILED, 'cancelled', {

@@ -54,16 +54,15 @@ const PROBE: CircuitDecision = Object.freeze({ allowed: true, probe: true });
 
 /**
  * Whether a failure says the tool's infrastructure is broken (timeouts, I/O errors, crashes) rather
- * than giving a domain answer (not found, bad arguments, refused). Only the former count.
+ * than giving a domain answer (not found, bad arguments, refused). Only the former count. An
+ * EXECUTION_FAILED the tool marked `retryable: false` (an HTTP 404, a checksum mismatch) is a
+ * definite answer, not a broken tool; a caller's cancellation never counts.
  */
 export function isInfrastructureFailure(failure: ToolFailure): boolean {
-  const { code, details } = failure.error;
+  const { code, details, retryable } = failure.error;
   if (details?.cancelled === true) return false;
-  return (
-    code === ToolErrorCode.TIMEOUT ||
-    code === ToolErrorCode.EXECUTION_FAILED ||
-    code === ToolErrorCode.UNKNOWN
-  );
+  if (code === ToolErrorCode.TIMEOUT || code === ToolErrorCode.UNKNOWN) return true;
+  return code === ToolErrorCode.EXECUTION_FAILED && retryable;
 }
 
 /**

@@ -189,12 +189,9 @@ export class EnhancedToolExecutor implements ToolExecutor {
         const decision = this.circuitBreaker.check(tool.id);
         if (!decision.allowed) return this.#refuse(tool, call.callId, rawArgs, decision.failure);
       }
-      const handle = this.traces?.start({
-        callId: call.callId,
-        toolId: tool.id,
-        attempt,
-        args: rawArgs,
-      });
+      const traces = this.traces;
+      const attemptStarted = traces ? this.#clock.now() : 0;
+      const attemptStartedAt = traces ? Date.now() : 0;
       const result =
         timeoutMs !== undefined && timeoutMs > 0
           ? await this.#invokeWithTimeout(tool, args, call, attempt, timeoutMs)
@@ -212,7 +209,16 @@ export class EnhancedToolExecutor implements ToolExecutor {
                 confirm: call.confirm,
               }),
             );
-      handle?.complete(result);
+      // One span per attempt, recorded directly (a handle would only add an allocation here).
+      traces?.record({
+        callId: call.callId,
+        toolId: tool.id,
+        attempt,
+        args: rawArgs,
+        started: attemptStarted,
+        startedAt: attemptStartedAt,
+        result,
+      });
       this.circuitBreaker?.record(tool.id, result);
       if (result.ok || !enforce) return result;
       const decision = this.#classifier.classify(result, tool.metadata.annotations);
@@ -260,11 +266,12 @@ export class EnhancedToolExecutor implements ToolExecutor {
     const clock = this.#clock;
     return new Promise<ToolResult>((resolve) => {
       let settled = false;
+      let listening = false;
       const settle = (result: ToolResult): void => {
         if (settled) return;
         settled = true;
         clock.clearTimeout(timer);
-        callerSignal.removeEventListener('abort', onCallerAbort);
+        if (listening) callerSignal.removeEventListener('abort', onCallerAbort);
         resolve(result);
       };
       const onCallerAbort = (): void => {
@@ -278,7 +285,9 @@ export class EnhancedToolExecutor implements ToolExecutor {
         // The handler's signal fires; a handler that ignores it is abandoned, not awaited.
         controller.abort(new ToolError(failure.error.code, failure.error.message));
       }, timeoutMs);
-      callerSignal.addEventListener('abort', onCallerAbort, { once: true });
+      // The shared never-aborted signal needs no listener (EventTarget calls are costly per call).
+      listening = callerSignal !== NEVER_ABORTED;
+      if (listening) callerSignal.addEventListener('abort', onCallerAbort, { once: true });
       invokeTool(tool, args, context).then(settle, (thrown: unknown) =>
         settle(failureFromThrown(thrown, controller.signal)),
       );

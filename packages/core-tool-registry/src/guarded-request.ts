@@ -127,6 +127,8 @@ function sendOnce(
       method,
       headers,
       lookup: guard.lookup,
+      // No shared keep-alive pool: a pooled socket would skip the lookup, and with it the check.
+      agent: false,
       ...(signal ? { signal } : {}),
     });
     request.once('response', resolvePromise);

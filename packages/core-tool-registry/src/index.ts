@@ -249,3 +249,9 @@ export {
   ProviderNames,
   type ProviderNamesOptions,
 } from './adapters/provider-names.js';
+export { type WriteFileAtomicOptions, writeFileAtomic } from './atomic-write.js';
+export {
+  type ResolveWorkspacePathOptions,
+  resolveWorkspacePath,
+  type WorkspacePath,
+} from './workspace-paths.js';

@@ -78,7 +78,10 @@ describe('parseSkillManifest', () => {
     ],
   ])('rejects %s naming the field', (_case, text, field) => {
     expect(() => parseSkillManifest(text)).toThrow(
-      expect.objectContaining({ code: 'INVALID_ARGUMENT', options: expect.objectContaining({ field }) }),
+      expect.objectContaining({
+        code: 'INVALID_ARGUMENT',
+        options: expect.objectContaining({ field }),
+      }),
     );
   });
 

@@ -113,7 +113,7 @@ export class SsrfGuard {
       ToolErrorCode.PERMISSION_DENIED,
       `Refused to connect to ${shown}: it is ${reason}, and this deployment does not allow requests to private or internal networks.`,
       {
-        hint: 'Use a public URL. Only an operator can allow internal hosts (network.allowPrivateNetwork in toolsys.config.json).',
+        hint: 'Use a public URL; do not retry with another internal address. Only an operator can allow internal hosts (the allowPrivateNetwork option of the network tools).',
         details: { host: hostname, blocked: true },
       },
     );

@@ -217,22 +217,37 @@ export class ToolTraceRecorder {
   }
 }
 
-/** Digests arguments into sizes and character counts; never copies a value. */
+/**
+ * Digests arguments into sizes and character counts; never copies a value. `length` and
+ * `printable` total the fields' (string values count their characters, other values their JSON).
+ */
 export function digestArgs(args: unknown): ArgsDigest {
   const fields: Record<string, { type: string; length: number; printable: number }> = {};
-  const text = safeJson(args);
-  if (typeof args === 'object' && args !== null && !Array.isArray(args)) {
-    for (const key of Object.keys(args)) {
-      const value = (args as Record<string, unknown>)[key];
-      const valueText = typeof value === 'string' ? value : safeJson(value);
-      fields[key] = {
-        type: value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value,
-        length: valueText.length,
-        printable: countPrintable(valueText),
-      };
-    }
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    const text = typeof args === 'string' ? args : safeJson(args);
+    return { length: text.length, printable: countPrintable(text), fields };
   }
-  return { length: text.length, printable: countPrintable(text), fields };
+  let length = 0;
+  let printable = 0;
+  for (const key in args) {
+    if (!Object.hasOwn(args, key)) continue;
+    const value = (args as Record<string, unknown>)[key];
+    const valueText =
+      typeof value === 'string'
+        ? value
+        : typeof value === 'number' || typeof value === 'boolean'
+          ? String(value)
+          : safeJson(value);
+    const field = {
+      type: value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value,
+      length: valueText.length,
+      printable: countPrintable(valueText),
+    };
+    fields[key] = field;
+    length += field.length;
+    printable += field.printable;
+  }
+  return { length, printable, fields };
 }
 
 function safeJson(value: unknown): string {

@@ -38,7 +38,7 @@ const RUNS_PER_TOOL = Number(process.env.TOOLSYS_FUZZ_RUNS ?? 30);
 /** A call that has not answered by then is a hang, and a finding. */
 const CALL_DEADLINE_MS = 15_000;
 /** The caller cancels each call after this long (tools such as `wait` must honour it). */
-const CANCEL_AFTER_MS = 1_000;
+const CANCEL_AFTER_MS = 500;
 
 let base: string;
 let workspace: string;
@@ -220,7 +220,21 @@ interface PropertySchema {
   type?: string | string[];
   enum?: unknown[];
   items?: PropertySchema;
+  format?: string;
+  minimum?: number;
+  maximum?: number;
 }
+
+/** URLs for network tools: loopback on a closed port, or refused schemes; never another host. */
+const URLS = [
+  'http://127.0.0.1:9/',
+  'http://localhost:9/x?a=1',
+  'http://[::1]:9/',
+  'https://127.0.0.1:9/',
+  'file:///etc/passwd',
+  'ftp://127.0.0.1:9/',
+  'http://127.0.0.1:9/../../etc/passwd',
+];
 
 function valueFor(schema: PropertySchema): fc.Arbitrary<unknown> {
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
@@ -245,21 +259,33 @@ function valueFor(schema: PropertySchema): fc.Arbitrary<unknown> {
 }
 
 /** A value of the declared type (adversarial in content), so that calls pass validation. */
-function typedValueFor(schema: PropertySchema): fc.Arbitrary<unknown> {
+function typedValueFor(schema: PropertySchema, name = ''): fc.Arbitrary<unknown> {
   if (schema.enum !== undefined && schema.enum.length > 0) return fc.constantFrom(...schema.enum);
+  if (name === 'url' || schema.format === 'uri') return fc.constantFrom(...URLS);
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   const options: fc.Arbitrary<unknown>[] = [];
   if (types.includes('string')) {
     options.push(fc.constantFrom(...adversarialStrings()), fc.string({ maxLength: 30 }));
   }
-  if (types.includes('integer')) options.push(fc.constantFrom(0, 1, 2, -1, 1e6), fc.nat(5));
-  if (types.includes('number')) options.push(fc.constantFrom(0, 0.5, 1, -1, 1e6), fc.nat(5));
+  const bounds = [schema.minimum, schema.maximum].filter(
+    (bound): bound is number => typeof bound === 'number' && Math.abs(bound) <= 1e7,
+  );
+  if (types.includes('integer'))
+    options.push(fc.constantFrom(0, 1, 2, -1, 1e6, ...bounds), fc.nat(5));
+  if (types.includes('number'))
+    options.push(fc.constantFrom(0, 0.5, 1, -1, 1e6, ...bounds), fc.nat(5));
   if (types.includes('boolean')) options.push(fc.boolean());
   if (types.includes('array')) {
-    options.push(fc.array(schema.items ? typedValueFor(schema.items) : junkValue(), { maxLength: 3 }));
+    options.push(
+      fc.array(schema.items ? typedValueFor(schema.items) : junkValue(), { maxLength: 3 }),
+    );
   }
   if (types.includes('object')) {
-    options.push(fc.dictionary(fc.constantFrom('a', ...JUNK_KEYS), fc.constantFrom(...adversarialStrings()), { maxKeys: 3 }));
+    options.push(
+      fc.dictionary(fc.constantFrom('a', ...JUNK_KEYS), fc.constantFrom(...adversarialStrings()), {
+        maxKeys: 3,
+      }),
+    );
   }
   return options.length === 0 ? junkValue() : fc.oneof(...options);
 }
@@ -271,11 +297,14 @@ function argumentsFor(tool: AnyToolDefinition): fc.Arbitrary<unknown> {
   };
   const properties = Object.entries(schema.properties ?? {});
   const typed = fc.record(
-    Object.fromEntries(properties.map(([name, property]) => [name, typedValueFor(property)])) as Record<
-      string,
-      fc.Arbitrary<unknown>
-    >,
-    { requiredKeys: (schema.required ?? []).filter((name) => schema.properties?.[name] !== undefined) },
+    Object.fromEntries(
+      properties.map(([name, property]) => [name, typedValueFor(property, name)]),
+    ) as Record<string, fc.Arbitrary<unknown>>,
+    {
+      requiredKeys: (schema.required ?? []).filter(
+        (name) => schema.properties?.[name] !== undefined,
+      ),
+    },
   );
   const guided = fc.record(
     Object.fromEntries(properties.map(([name, property]) => [name, valueFor(property)])) as Record<
@@ -285,7 +314,10 @@ function argumentsFor(tool: AnyToolDefinition): fc.Arbitrary<unknown> {
     { requiredKeys: [] },
   );
   const withJunkKeys = fc
-    .tuple(typed, fc.dictionary(fc.constantFrom(...JUNK_KEYS, 'extra'), junkValue(), { maxKeys: 2 }))
+    .tuple(
+      typed,
+      fc.dictionary(fc.constantFrom(...JUNK_KEYS, 'extra'), junkValue(), { maxKeys: 2 }),
+    )
     .map(([known, junk]) => ({ ...junk, ...(known as object) }));
   return fc.oneof(
     { weight: 6, arbitrary: typed },
@@ -375,4 +407,13 @@ describe('every core tool under random and adversarial arguments', () => {
     expect(await readFile(join(canary, 'victim.txt'), 'utf8')).toBe('must not change\n');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   }, 300_000);
+
+  it('notices a file created outside the workspace (a check of the detector itself)', async () => {
+    const before = await outsideSnapshot();
+    await writeFile(join(canary, 'probe.txt'), 'x');
+    const after = await outsideSnapshot();
+    await rm(join(canary, 'probe.txt'));
+    expect(before.has('canary/probe.txt')).toBe(false);
+    expect(after.has('canary/probe.txt')).toBe(true);
+  });
 });

@@ -8,9 +8,11 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   DefaultToolExecutor,
+  EnhancedToolExecutor,
   type NetworkToolsOptions,
   type ToolEvent,
   ToolRegistry,
+  ToolTraceRecorder,
 } from '../src/index.js';
 import type { SearchBackend } from '../src/search-backend.js';
 import { createNetworkTools } from '../src/tools/network.js';
@@ -68,6 +70,15 @@ function handle(request: IncomingMessage, response: ServerResponse): void {
       response.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' });
       response.end(gzipSync('line\n'.repeat(400)));
       return;
+    case '/latin1':
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end(
+        Buffer.from(
+          '<html><head><meta charset="iso-8859-1"><title>Caf\u00e9</title></head><body><p>Cr\u00e8me br\u00fbl\u00e9e</p></body></html>',
+          'latin1',
+        ),
+      );
+      return;
     case '/json':
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ hello: 'world' }));
@@ -103,12 +114,20 @@ function handle(request: IncomingMessage, response: ServerResponse): void {
       response.writeHead(301, { location: '/json' });
       response.end();
       return;
+    case '/hang':
+      // Never answers: the client's time limit must end the call.
+      return;
     case '/missing':
       response.writeHead(404, { 'content-type': 'text/plain' });
       response.end('nope');
       return;
     case '/file':
       serveFile(request, response, false);
+      return;
+    case '/norange-file':
+      // A server without Range support: always the whole file with 200.
+      response.writeHead(200, { 'content-length': String(FILE_BYTES.length) });
+      response.end(FILE_BYTES);
       return;
     case '/flaky-file': {
       const interrupt = interruptNextFlaky;
@@ -218,6 +237,11 @@ describe('web_fetch', () => {
     expect(result.content).toContain('-   Stake early');
     expect(result.content).not.toContain('window.tracking');
     expect(result.content).not.toContain('About');
+  });
+
+  it('decodes a page in the encoding its meta tag names', async () => {
+    const result = await allowLocal().execute('web_fetch', { url: `${base}/latin1` });
+    expect(result.ok && result.content).toContain('Crème brûlée');
   });
 
   it('pages a long document by offset', async () => {
@@ -331,6 +355,26 @@ describe('http_request', () => {
     });
   });
 
+  it('keeps Authorization and cookies out of trace spans', async () => {
+    const registry = new ToolRegistry();
+    registry.registerAll(
+      createNetworkTools({ workspaceRoot: workspace, allowPrivateNetwork: ['127.0.0.1'] }),
+    );
+    const traces = new ToolTraceRecorder();
+    const executor = new EnhancedToolExecutor({ registry, traces });
+    const result = await executor.execute('http_request', {
+      url: `${base}/echo`,
+      method: 'POST',
+      headers: { Authorization: 'Bearer top-secret-token', Cookie: 'sid=cookie-secret' },
+      body: 'x',
+    });
+    expect(result.ok).toBe(true);
+    const exported = traces.exportJson();
+    expect(exported).toContain('http_request');
+    expect(exported).not.toContain('top-secret-token');
+    expect(exported).not.toContain('cookie-secret');
+  });
+
   it('returns a non-2xx status as a result, not an error', async () => {
     const result = await allowLocal().execute('http_request', { url: `${base}/missing` });
     expect(result).toMatchObject({ ok: true, data: { status: 404, body: 'nope' } });
@@ -365,6 +409,26 @@ describe('http_request', () => {
       await executor.execute('http_request', { url: `${base}/echo`, body: 'x' }),
     ).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'body' } });
     expect(seen).toHaveLength(0);
+  });
+
+  it('ends a request the server never answers with TIMEOUT', async () => {
+    const executor = executorFor({ allowPrivateNetwork: ['127.0.0.1'], requestTimeoutMs: 300 });
+    const result = await executor.execute('http_request', { url: `${base}/hang` });
+    expect(result).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+  });
+
+  it('stops when the caller cancels', async () => {
+    const controller = new AbortController();
+    const pending = allowLocal().execute(
+      'web_fetch',
+      { url: `${base}/hang` },
+      { signal: controller.signal },
+    );
+    setTimeout(() => controller.abort(), 50);
+    expect(await pending).toMatchObject({
+      ok: false,
+      error: { code: 'EXECUTION_FAILED', details: { cancelled: true } },
+    });
   });
 
   it('reports an unreachable server as EXECUTION_FAILED', async () => {
@@ -426,6 +490,17 @@ describe('download_file', () => {
     });
     expect(seen.at(-1)?.headers.range).toBe(`bytes=${partialSize}-`);
     expect((await readFile(join(workspace, 'flaky.bin'))).equals(FILE_BYTES)).toBe(true);
+  });
+
+  it('starts over when the server ignores the Range request', async () => {
+    await writeFile(join(workspace, 'plain.bin.part'), 'stale partial bytes');
+    const result = await allowLocal().execute('download_file', {
+      url: `${base}/norange-file`,
+      path: 'plain.bin',
+    });
+    expect(result).toMatchObject({ ok: true, data: { resumedFrom: 0, sha256: FILE_SHA256 } });
+    expect(seen[0]?.headers.range).toBe('bytes=19-');
+    expect((await readFile(join(workspace, 'plain.bin'))).equals(FILE_BYTES)).toBe(true);
   });
 
   it('discards the file on a checksum mismatch', async () => {
@@ -492,6 +567,14 @@ describe('download_file', () => {
         checksum: 'crc:1',
       }),
     ).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'checksum' } });
+    expect(
+      await allowLocal().execute('download_file', {
+        url: `${base}/file`,
+        path: 'x',
+        checksum: 'sha256:abc',
+      }),
+    ).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'checksum' } });
+    expect(seen).toHaveLength(0);
   });
 });
 

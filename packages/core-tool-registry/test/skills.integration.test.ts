@@ -193,7 +193,10 @@ describe('skill_create', () => {
         description: 'x',
         files: { '../../evil.sh': 'x' },
       }),
-    ).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'files.../../evil.sh' } });
+    ).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', field: 'files.../../evil.sh' },
+    });
     expect(existsSync(join(skillsDirectory, 'escape'))).toBe(false);
   });
 });
@@ -208,7 +211,7 @@ describe('skill tools and the shell permission chain', () => {
       '$(touch pwned2)',
       '`touch pwned3`',
       'a" ; touch pwned4 ; "',
-      '\\\'; touch pwned5 #',
+      "\\'; touch pwned5 #",
     ]) {
       const result = await executor.execute('greet', { name });
       expect(result).toMatchObject({ ok: true, content: `Hello, ${name}!` });
@@ -362,9 +365,10 @@ describe('skill_install, skill_list and skill_uninstall', () => {
     await writeSkill(join(workspace, 'my-skills', 'greeter'), GREETER);
     const first = await executor.execute('skill_install', { source: 'my-skills/greeter' });
     expect(first).toMatchObject({ ok: true, data: { kind: 'folder' } });
-    expect(
-      await executor.execute('skill_install', { source: 'my-skills/greeter' }),
-    ).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'overwrite' } });
+    expect(await executor.execute('skill_install', { source: 'my-skills/greeter' })).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', field: 'overwrite' },
+    });
     expect(
       await executor.execute('skill_install', { source: 'my-skills/greeter', overwrite: true }),
     ).toMatchObject({ ok: true });
@@ -389,13 +393,19 @@ tools:
 
   it('reports a missing source as NOT_FOUND and a folder without SKILL.md as INVALID_ARGUMENT', async () => {
     const { executor } = harness();
-    expect(
-      await executor.execute('skill_install', { source: './does-not-exist/' }),
-    ).toMatchObject({ ok: false, error: { code: 'NOT_FOUND', field: 'source' } });
+    expect(await executor.execute('skill_install', { source: './does-not-exist/' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND', field: 'source' },
+    });
+    expect(await executor.execute('skill_install', { source: '/' })).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', field: 'source' },
+    });
     await mkdir(join(root, 'empty'));
-    expect(
-      await executor.execute('skill_install', { source: join(root, 'empty') }),
-    ).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'source' } });
+    expect(await executor.execute('skill_install', { source: join(root, 'empty') })).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', field: 'source' },
+    });
   });
 
   it('refuses npm installs when the deployment disables them', async () => {
@@ -427,7 +437,10 @@ tools:
 
 describe('skill_search', () => {
   it('covers installed skills, a JSON catalog and a folder catalog', async () => {
-    await writeSkill(join(root, 'catalog-folder', 'pdf-tools'), 'name: pdf-tools\ndescription: Splits and merges PDF files.');
+    await writeSkill(
+      join(root, 'catalog-folder', 'pdf-tools'),
+      'name: pdf-tools\ndescription: Splits and merges PDF files.',
+    );
     const index = join(root, 'catalog.json');
     await writeFile(
       index,
@@ -448,7 +461,11 @@ describe('skill_search', () => {
         results: [
           { name: 'greeter', installed: true },
           { name: 'csv-cleaner', installed: false, source: join(root, 'csv-cleaner.tgz') },
-          { name: 'pdf-tools', installed: false, source: join(root, 'catalog-folder', 'pdf-tools') },
+          {
+            name: 'pdf-tools',
+            installed: false,
+            source: join(root, 'catalog-folder', 'pdf-tools'),
+          },
         ],
       },
     });

@@ -212,7 +212,10 @@ export class McpClient {
         if (!this.#connected) handshake.abort(error);
       }
     };
-    transport.onclose = () => this.#markClosed();
+    transport.onclose = () => {
+      // A transport abandoned for the SSE fallback may report its close late: ignore it.
+      if (this.#transport === transport) this.#markClosed();
+    };
     try {
       await client.connect(transport, { timeout: timeoutMs, signal: handshake.signal });
       this.#connected = true;

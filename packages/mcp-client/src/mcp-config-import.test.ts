@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: config files spell variables as ${…} literally.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -125,7 +126,11 @@ describe('McpConfigImport — mcpServers (Claude Desktop, Cursor, Claude Code)',
         field: 'mcpServers.noCommand',
         message: 'needs "command" (a local server) or "url" (a remote server)',
       },
-      { entry: 'badArgs', field: 'mcpServers.badArgs.args.1', message: 'expected a non-empty string' },
+      {
+        entry: 'badArgs',
+        field: 'mcpServers.badArgs.args.1',
+        message: 'expected a non-empty string',
+      },
       {
         entry: 'badType',
         field: 'mcpServers.badType.type',
@@ -252,7 +257,9 @@ describe('McpConfigImport — VS Code (servers + inputs)', () => {
   });
 
   it('reads servers nested under "mcp" in settings.json', () => {
-    const result = McpConfigImport.parse('{"mcp": {"servers": {"a": {"command": "node"}}}}', { env });
+    const result = McpConfigImport.parse('{"mcp": {"servers": {"a": {"command": "node"}}}}', {
+      env,
+    });
     expect(result.format).toBe('vscode');
     expect(result.servers).toEqual([{ name: 'a', transport: 'stdio', command: 'node' }]);
   });

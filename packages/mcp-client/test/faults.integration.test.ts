@@ -42,7 +42,9 @@ describe('faults', () => {
   it('a server that never answers hits the timeout and is sent a cancellation', async () => {
     const harness = track(
       createHarness({
-        servers: [{ name: 'hang', transport: 'stdio', command: process.execPath, args: [FIXTURES.hanging] }],
+        servers: [
+          { name: 'hang', transport: 'stdio', command: process.execPath, args: [FIXTURES.hanging] },
+        ],
       }),
     );
     const result = await harness.executor.execute('mcp_call', {
@@ -62,7 +64,9 @@ describe('faults', () => {
   it('a caller abort cancels the remote request too', async () => {
     const harness = track(
       createHarness({
-        servers: [{ name: 'hang', transport: 'stdio', command: process.execPath, args: [FIXTURES.hanging] }],
+        servers: [
+          { name: 'hang', transport: 'stdio', command: process.execPath, args: [FIXTURES.hanging] },
+        ],
       }),
     );
     await harness.manager.connect('hang');
@@ -83,7 +87,14 @@ describe('faults', () => {
   it('a server writing garbage to stdout is reported clearly', async () => {
     const harness = track(
       createHarness({
-        servers: [{ name: 'noisy', transport: 'stdio', command: process.execPath, args: [FIXTURES.garbage] }],
+        servers: [
+          {
+            name: 'noisy',
+            transport: 'stdio',
+            command: process.execPath,
+            args: [FIXTURES.garbage],
+          },
+        ],
       }),
     );
     const result = await harness.executor.execute('mcp_connect', { server: 'noisy' });
@@ -125,7 +136,12 @@ describe('faults', () => {
     let now = 1_000;
     const manager = new McpManager({
       servers: [
-        { name: 'dead', transport: 'stdio', command: process.execPath, args: ['-e', 'process.exit(3)'] },
+        {
+          name: 'dead',
+          transport: 'stdio',
+          command: process.execPath,
+          args: ['-e', 'process.exit(3)'],
+        },
       ],
       now: () => now,
       random: () => 0.5,

@@ -3,7 +3,12 @@ import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/index.js';
-import { createHarness, type Harness, type HttpServerProcess, startEverythingHttp } from './support.js';
+import {
+  createHarness,
+  type Harness,
+  type HttpServerProcess,
+  startEverythingHttp,
+} from './support.js';
 
 function nonLoopbackAddresses(): string[] {
   return Object.values(networkInterfaces())
@@ -77,7 +82,10 @@ describe('server-everything over Streamable HTTP on 127.0.0.1', () => {
       url: `http://127.0.0.1:${server.port}/mcp`,
     });
     expect(result.ok).toBe(true);
-    expect(harness.manager.state('adhoc-remote')).toMatchObject({ adHoc: true, status: 'connected' });
+    expect(harness.manager.state('adhoc-remote')).toMatchObject({
+      adHoc: true,
+      status: 'connected',
+    });
   });
 });
 
@@ -115,7 +123,9 @@ describe('headers and bearer tokens', () => {
     // A local endpoint that records request headers and refuses, as a server would without auth.
     http = createServer((request, response) => {
       seen.push(request.headers);
-      response.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
+      response
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end('{"error":"unauthorized"}');
     });
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     port = (http.address() as { port: number }).port;

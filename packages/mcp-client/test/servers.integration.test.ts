@@ -32,7 +32,9 @@ describe('server-memory over stdio', () => {
       server: 'memory',
       tool: 'create_entities',
       arguments: {
-        entities: [{ name: 'Ada', entityType: 'person', observations: ['wrote the first program'] }],
+        entities: [
+          { name: 'Ada', entityType: 'person', observations: ['wrote the first program'] },
+        ],
       },
     });
     expect(created.ok).toBe(true);
@@ -68,7 +70,12 @@ describe('server-filesystem over stdio', () => {
     writeFileSync(join(directory, 'notes.txt'), 'line one\nline two\n');
     harness = createHarness({
       servers: [
-        { name: 'fs', transport: 'stdio', command: process.execPath, args: [FILESYSTEM, directory] },
+        {
+          name: 'fs',
+          transport: 'stdio',
+          command: process.execPath,
+          args: [FILESYSTEM, directory],
+        },
       ],
     });
   });

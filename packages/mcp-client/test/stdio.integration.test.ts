@@ -159,3 +159,29 @@ describe('mcp tools against server-everything over stdio', () => {
     expect(client?.stderr.lines().length).toBeGreaterThan(0);
   });
 });
+
+describe('health', () => {
+  it('pings a connected server and reports a dead one without throwing', async () => {
+    const harness = createHarness({
+      servers: [
+        everythingStdio(),
+        {
+          name: 'dead',
+          transport: 'stdio',
+          command: process.execPath,
+          args: ['-e', 'process.exit(1)'],
+        },
+      ],
+    });
+    try {
+      expect(await harness.manager.health('everything')).toMatchObject({ ok: true });
+      const dead = await harness.manager.health('dead');
+      expect(dead.ok).toBe(false);
+      expect(dead.error).toMatch(
+        /^MCP server "dead" (closed the connection|failed) during initialize/,
+      );
+    } finally {
+      await harness.close();
+    }
+  });
+});

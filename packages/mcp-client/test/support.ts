@@ -11,6 +11,7 @@ import {
   McpManager,
   type McpManagerOptions,
   type McpServerConfig,
+  type McpStdioServerConfig,
 } from '../src/index.js';
 
 /** Entry script of @modelcontextprotocol/server-everything (from the npm registry). */
@@ -59,7 +60,10 @@ export async function startEverythingHttp(
   try {
     const port = await new Promise<number>((resolve, reject) => {
       let buffered = '';
-      const timer = setTimeout(() => reject(new Error(`server did not start: ${buffered}`)), 20_000);
+      const timer = setTimeout(
+        () => reject(new Error(`server did not start: ${buffered}`)),
+        20_000,
+      );
       child.stderr?.on('data', (chunk: Buffer) => {
         buffered += chunk.toString();
         const match = /TOOLSYS_LISTENING (\d+)/.exec(buffered);
@@ -117,6 +121,6 @@ export function createHarness(
 }
 
 /** server-everything over stdio. */
-export function everythingStdio(name = 'everything'): McpServerConfig {
+export function everythingStdio(name = 'everything'): McpStdioServerConfig {
   return { name, transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] };
 }

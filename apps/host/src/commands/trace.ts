@@ -35,7 +35,9 @@ export const traceCommand: CliCommand = {
     const recent = all.slice(Math.max(0, all.length - limit));
     const histogram = summariseLatency(all);
     if (flags.has('json')) {
-      io.stdout.write(`${JSON.stringify({ spans: recent, histogram, total: all.length }, null, 2)}\n`);
+      io.stdout.write(
+        `${JSON.stringify({ spans: recent, histogram, total: all.length }, null, 2)}\n`,
+      );
       return 0;
     }
     if (all.length === 0) {

@@ -1,55 +1,32 @@
-import { firstSentence } from '@toolsys/core-tool-registry';
-import type { ServedCall } from '../server/call-log.js';
+import {
+  firstSentence,
+  LATENCY_BUCKETS,
+  type ToolLatencySummary,
+} from '@toolsys/core-tool-registry';
 import type { ToolHost } from '../server/tool-host.js';
 
-/** Upper bounds (ms) of the latency histogram buckets; the last bucket is open. */
-export const LATENCY_BUCKETS_MS: readonly number[] = [1, 5, 10, 50, 100, 500, 1_000, 5_000];
+/** How many trace spans and served calls the page receives at load. */
+const RECENT_LIMIT = 200;
 
-/** One bucket of the latency histogram. */
-export interface LatencyBucket {
-  /** Label such as `≤ 10 ms` or `> 5000 ms`. */
+/** One bar of the latency histogram. */
+export interface LatencyBar {
+  /** Bucket label, e.g. `<10ms`. */
   readonly label: string;
   readonly count: number;
 }
 
-/** Counts call durations into {@link LATENCY_BUCKETS_MS}. */
-export function latencyHistogram(
-  calls: readonly Pick<ServedCall, 'durationMs'>[],
-): LatencyBucket[] {
-  const counts = new Array<number>(LATENCY_BUCKETS_MS.length + 1).fill(0);
-  for (const call of calls) {
-    const index = LATENCY_BUCKETS_MS.findIndex((bound) => call.durationMs <= bound);
-    const slot = index === -1 ? LATENCY_BUCKETS_MS.length : index;
-    counts[slot] = (counts[slot] ?? 0) + 1;
-  }
-  const last = LATENCY_BUCKETS_MS[LATENCY_BUCKETS_MS.length - 1];
-  return counts.map((count, index) => ({
-    label: index < LATENCY_BUCKETS_MS.length ? `≤ ${LATENCY_BUCKETS_MS[index]} ms` : `> ${last} ms`,
-    count,
+/** Adds the per-tool latency buckets into one histogram over every tool, in bucket order. */
+export function totalHistogram(summaries: readonly ToolLatencySummary[]): LatencyBar[] {
+  return LATENCY_BUCKETS.map(({ label }) => ({
+    label,
+    count: summaries.reduce((sum, summary) => sum + (summary.buckets[label] ?? 0), 0),
   }));
-}
-
-/** The optional v3 parts of the execution stack the dashboard reads when present. */
-interface OptionalStackParts {
-  snapshot?: () => unknown;
-  traces?: unknown;
-}
-
-/** Breaker and rate-limiter states per tool when the executor keeps them, else null. */
-export function readPolicyStates(host: ToolHost): unknown {
-  const stack = host.deployment.stack as unknown as OptionalStackParts;
-  if (typeof stack.snapshot !== 'function') return null;
-  try {
-    return stack.snapshot();
-  } catch {
-    return null;
-  }
 }
 
 /** Everything the dashboard page shows, as plain JSON. */
 export function dashboardOverview(host: ToolHost): Record<string, unknown> {
-  const { registry, usage, statuses } = host.deployment;
-  const calls = host.calls.recent();
+  const { registry, usage, statuses, stack } = host.deployment;
+  const summaries = stack.traces.histogram();
   return {
     tools: registry.list().map((tool) => ({
       id: tool.id,
@@ -62,9 +39,18 @@ export function dashboardOverview(host: ToolHost): Record<string, unknown> {
       inputSchema: tool.inputSchema.jsonSchema,
     })),
     usage: usage.snapshot(),
-    calls,
-    histogram: latencyHistogram(calls),
-    states: readPolicyStates(host),
+    latency: summaries.map(({ toolId, count, failures, p50Ms, p95Ms, maxMs }) => ({
+      toolId,
+      count,
+      failures,
+      p50Ms,
+      p95Ms,
+      maxMs,
+    })),
+    histogram: totalHistogram(summaries),
+    spans: stack.traces.spans().slice(-RECENT_LIMIT),
+    calls: host.calls.recent(RECENT_LIMIT),
+    states: stack.snapshot(),
     packages: [...statuses.entries()].map(([key, status]) => ({ key, ...status })),
   };
 }

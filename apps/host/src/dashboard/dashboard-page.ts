@@ -19,6 +19,7 @@ export const DASHBOARD_HTML = `<!doctype html>
   main { display:grid; grid-template-columns: minmax(0,3fr) minmax(0,2fr); gap:16px; padding:16px 24px; }
   section { background:#fff; border:1px solid var(--line); border-radius:8px; padding:12px 14px; min-width:0; }
   section h2 { font-size:15px; margin:0 0 8px; }
+  section h3 { font-size:13px; margin:10px 0 4px; color:var(--muted); }
   .wide { grid-column: 1 / -1; }
   table { border-collapse:collapse; width:100%; }
   th, td { text-align:left; padding:4px 6px; border-bottom:1px solid var(--line); vertical-align:top; }
@@ -55,7 +56,7 @@ export const DASHBOARD_HTML = `<!doctype html>
     </div>
     <div class="scroll">
       <table id="tools">
-        <thead><tr><th>Tool</th><th>Category</th><th>Risk</th><th>Calls</th><th>Failures</th><th>Avg ms</th><th>Last error</th></tr></thead>
+        <thead><tr><th>Tool</th><th>Category</th><th>Risk</th><th>Calls</th><th>Failures</th><th>p50 ms</th><th>p95 ms</th><th>Last error</th></tr></thead>
         <tbody></tbody>
       </table>
     </div>
@@ -71,10 +72,11 @@ export const DASHBOARD_HTML = `<!doctype html>
     <pre id="call-result"></pre>
   </section>
   <section>
-    <h2>Live calls</h2>
+    <h2>Live trace</h2>
+    <p class="hint">One span per attempt; attempt 0 is a call refused before it ran.</p>
     <div class="scroll">
       <table id="traces">
-        <thead><tr><th>Time</th><th>Tool</th><th>Source</th><th>Outcome</th><th>ms</th></tr></thead>
+        <thead><tr><th>Time</th><th>Tool</th><th>Attempt</th><th>Source</th><th>Outcome</th><th>ms</th></tr></thead>
         <tbody></tbody>
       </table>
     </div>
@@ -93,8 +95,9 @@ export const DASHBOARD_HTML = `<!doctype html>
   const token = new URLSearchParams(location.search).get('token');
   const headers = token ? { authorization: 'Bearer ' + token } : {};
   const $ = (id) => document.getElementById(id);
-  let overview = { tools: [], usage: [], calls: [], histogram: [], states: null, packages: [] };
-  const calls = [];
+  let overview = { tools: [], usage: [], latency: [], spans: [], calls: [], histogram: [], states: null, packages: [] };
+  const spans = [];
+  const sources = new Map();
 
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
@@ -110,30 +113,34 @@ export const DASHBOARD_HTML = `<!doctype html>
     const risk = $('risk-filter').value;
     const text = $('text-filter').value.trim().toLowerCase();
     const usage = new Map(overview.usage.map((u) => [u.toolId, u]));
+    const latency = new Map(overview.latency.map((l) => [l.toolId, l]));
     const body = $('tools').tBodies[0];
     body.replaceChildren(...overview.tools
       .filter((t) => (!category || t.category === category) && (!risk || t.risk === risk) && (!text || t.id.includes(text)))
       .map((t) => {
         const u = usage.get(t.id);
+        const l = latency.get(t.id);
         return el('tr', { 'data-tool': t.id },
           el('td', { title: t.description }, el('code', {}, t.id)),
           el('td', {}, t.category),
           el('td', { class: 'risk-' + t.risk }, t.risk),
           el('td', { class: 'num' }, u ? u.calls : 0),
           el('td', { class: 'num' }, u ? u.failures : 0),
-          el('td', { class: 'num' }, u ? u.averageLatencyMs.toFixed(1) : ''),
+          el('td', { class: 'num' }, l ? l.p50Ms.toFixed(1) : ''),
+          el('td', { class: 'num' }, l ? l.p95Ms.toFixed(1) : ''),
           el('td', {}, u && u.lastError ? u.lastError.code : ''));
       }));
   }
 
   function renderTraces() {
     const body = $('traces').tBodies[0];
-    body.replaceChildren(...calls.slice().reverse().slice(0, 200).map((c) => el('tr', { 'data-call': c.callId },
-      el('td', {}, new Date(c.at).toLocaleTimeString()),
-      el('td', {}, el('code', {}, c.toolId)),
-      el('td', {}, c.source),
-      el('td', { class: c.outcome === 'ok' ? 'outcome-ok' : 'outcome-err' }, c.outcome),
-      el('td', { class: 'num' }, c.durationMs.toFixed(1)))));
+    body.replaceChildren(...spans.slice().reverse().slice(0, 200).map((s) => el('tr', { 'data-call': s.callId },
+      el('td', {}, new Date(s.startedAt).toLocaleTimeString()),
+      el('td', {}, el('code', {}, s.toolId)),
+      el('td', { class: 'num' }, s.attempt),
+      el('td', {}, sources.get(s.callId) || 'other'),
+      el('td', { class: s.outcome === 'ok' ? 'outcome-ok' : 'outcome-err' }, s.outcome),
+      el('td', { class: 'num' }, s.durationMs.toFixed(1)))));
   }
 
   function renderHistogram() {
@@ -144,22 +151,26 @@ export const DASHBOARD_HTML = `<!doctype html>
       el('span', {}, b.count))));
   }
 
+  function table(headings, rows) {
+    return el('table', {},
+      el('thead', {}, el('tr', {}, ...headings.map((h) => el('th', {}, h)))),
+      el('tbody', {}, ...rows.map((cells) => el('tr', {}, ...cells.map((c) => el('td', {}, c))))));
+  }
+
   function renderStates() {
-    const states = overview.states;
-    if (states === null || states === undefined) {
-      $('states').replaceChildren(el('p', { class: 'hint' }, 'This executor keeps no breaker or limiter state.'));
-      return;
-    }
-    const rows = Array.isArray(states) ? states : Object.entries(states.tools || states).map(([id, value]) => ({ toolId: id, ...value }));
-    if (rows.length === 0) {
-      $('states').replaceChildren(el('p', { class: 'hint' }, 'No tool has been called yet.'));
-      return;
-    }
-    $('states').replaceChildren(el('table', {},
-      el('thead', {}, el('tr', {}, el('th', {}, 'Tool'), el('th', {}, 'State'))),
-      el('tbody', {}, ...rows.map((row) => el('tr', {},
-        el('td', {}, el('code', {}, row.toolId || row.id || '')),
-        el('td', {}, el('code', {}, JSON.stringify(Object.fromEntries(Object.entries(row).filter(([k]) => k !== 'toolId' && k !== 'id'))))))))));
+    const states = overview.states || { breakers: [], limiters: [] };
+    const parts = [];
+    parts.push(el('h3', {}, 'Circuit breakers'));
+    parts.push(states.breakers.length === 0
+      ? el('p', { class: 'hint' }, 'Every circuit is closed with no failures counted.')
+      : table(['Tool', 'State', 'Consecutive failures', 'Cooldown ms', 'Probe in ms', 'Last error'],
+          states.breakers.map((b) => [el('code', {}, b.toolId), b.state, b.consecutiveFailures, b.cooldownMs, Math.round(b.probeInMs), b.lastError ? b.lastError.code : ''])));
+    parts.push(el('h3', {}, 'Rate limiters'));
+    parts.push(states.limiters.length === 0
+      ? el('p', { class: 'hint' }, 'No rate-limited tool has been called yet.')
+      : table(['Tool', 'Per minute', 'Tokens left'],
+          states.limiters.map((r) => [el('code', {}, r.toolId), r.ratePerMinute, r.tokens.toFixed(1)])));
+    $('states').replaceChildren(...parts);
   }
 
   function renderForm() {
@@ -180,8 +191,9 @@ export const DASHBOARD_HTML = `<!doctype html>
     if (!response.ok) { $('summary').textContent = 'cannot load: HTTP ' + response.status; return; }
     const first = overview.tools.length === 0;
     overview = await response.json();
+    for (const call of overview.calls) sources.set(call.callId, call.source);
     if (first) {
-      calls.splice(0, calls.length, ...overview.calls);
+      spans.splice(0, spans.length, ...overview.spans);
       const categories = [...new Set(overview.tools.map((t) => t.category))].sort();
       $('category-filter').append(...categories.map((c) => el('option', {}, c)));
       renderForm();
@@ -205,10 +217,17 @@ export const DASHBOARD_HTML = `<!doctype html>
         while ((end = buffer.indexOf('\\n\\n')) !== -1) {
           const frame = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
-          const data = frame.split('\\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\\n');
+          const lines = frame.split('\\n');
+          const event = (lines.find((l) => l.startsWith('event: ')) || '').slice(7);
+          const data = lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\\n');
           if (!data) continue;
-          const call = JSON.parse(data);
-          if (!calls.some((c) => c.callId === call.callId)) calls.push(call);
+          const value = JSON.parse(data);
+          if (event === 'span') {
+            spans.push(value);
+            if (spans.length > 300) spans.shift();
+          } else if (event === 'call') {
+            sources.set(value.callId, value.source);
+          }
           renderTraces();
           scheduleRefresh();
         }

@@ -14,8 +14,8 @@ const SECURITY_HEADERS = {
 };
 
 /**
- * Serves the dashboard: the page at `/`, its data at `GET /api/overview`, live calls as
- * server-sent events at `GET /api/events`, and the call form at `POST /api/call`.
+ * Serves the dashboard: the page at `/`, its data at `GET /api/overview`, live calls and trace
+ * spans as server-sent events at `GET /api/events`, and the call form at `POST /api/call`.
  */
 export async function handleDashboardRequest(
   host: ToolHost,
@@ -80,15 +80,18 @@ function streamCalls(host: ToolHost, request: IncomingMessage, response: ServerR
     'content-type': 'text/event-stream',
     connection: 'keep-alive',
   });
-  response.write(': calls\n\n');
-  const unsubscribe = host.calls.subscribe((call) => {
-    response.write(`event: call\ndata: ${JSON.stringify(call)}\n\n`);
-  });
+  response.write(': live calls and trace spans\n\n');
+  const send = (event: string, value: unknown) => {
+    response.write(`event: ${event}\ndata: ${JSON.stringify(value)}\n\n`);
+  };
+  const unsubscribeCalls = host.calls.subscribe((call) => send('call', call));
+  const unsubscribeSpans = host.deployment.stack.traces.onSpan((span) => send('span', span));
   const keepAlive = setInterval(() => response.write(': keep-alive\n\n'), 15_000);
   keepAlive.unref();
   request.once('close', () => {
     clearInterval(keepAlive);
-    unsubscribe();
+    unsubscribeCalls();
+    unsubscribeSpans();
   });
 }
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { DefaultToolExecutor } from '../default-tool-executor.js';
 import { defineTool } from '../tool.js';
-import { ToolPermissionManager } from '../tool-permission-manager.js';
 import { RiskAwareToolGate } from '../tool-execution-gate.js';
+import { ToolPermissionManager } from '../tool-permission-manager.js';
 import { ToolRegistry } from '../tool-registry.js';
 import { successResult } from '../tool-result.js';
 import { ToolSchema } from '../tool-schema.js';

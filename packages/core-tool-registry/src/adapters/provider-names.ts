@@ -86,8 +86,7 @@ export class ProviderNames {
       if (byId.has(id)) continue;
       const plain = plainName(id);
       const ambiguous = (plainCounts.get(plain) ?? 0) > 1 || byName.has(plain);
-      const name =
-        ambiguous || plain.length > maxLength ? withSuffix(plain, id, maxLength) : plain;
+      const name = ambiguous || plain.length > maxLength ? withSuffix(plain, id, maxLength) : plain;
       claim(id, name);
     }
     return new ProviderNames(byId, byName);

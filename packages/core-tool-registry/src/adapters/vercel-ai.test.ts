@@ -14,9 +14,7 @@ describe('createVercelAITools', () => {
   it('keys the tools by provider-safe name in tool-id order', () => {
     const executor = createAdapterTestExecutor();
     const { tools, names } = createVercelAITools(executor);
-    expect(Object.keys(tools).map((name) => names.toToolId(name))).toEqual(
-      executor.registry.ids(),
-    );
+    expect(Object.keys(tools).map((name) => names.toToolId(name))).toEqual(executor.registry.ids());
     expect(Object.keys(tools)).toContain('demo_echo');
   });
 

@@ -638,6 +638,22 @@ describe('delete_file', () => {
   });
 });
 
+describe('bad arguments', () => {
+  it.each([
+    ['glob_files', { pattern: 7 }, 'pattern'],
+    ['glob_files', { pattern: '*', limit: 0 }, 'limit'],
+    ['search_files', { pattern: '' }, 'pattern'],
+    ['search_files', { pattern: 'x', maxResults: 'all' }, 'maxResults'],
+    ['delete_file', { path: 5 }, 'path'],
+    ['delete_file', {}, 'path'],
+    ['copy_move_file', { source: 'README.md', destination: 'x', operation: 'link' }, 'operation'],
+    ['list_files', { maxDepth: 100 }, 'maxDepth'],
+    ['edit_file', { path: 'README.md', oldString: 'a' }, 'newString'],
+  ])('%s rejects %j naming %s', async (id, args, field) => {
+    expectFailure(await call(id, args), 'INVALID_ARGUMENT', field);
+  });
+});
+
 describe('file tool metadata', () => {
   it('declares the eight ids with categories, risks and annotations', () => {
     const tools = createFileTools({ workspaceRoot: root });

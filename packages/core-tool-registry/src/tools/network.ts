@@ -322,7 +322,7 @@ function createWebSearchTool(settings: NetworkSettings): AnyToolDefinition {
           ToolErrorCode.UNSUPPORTED,
           'web_search is not available: no search backend is configured in this deployment.',
           {
-            hint: 'Use web_fetch on a URL you know instead. An operator can enable search by setting network.searxngUrl in toolsys.config.json.',
+            hint: 'Use web_fetch on a URL you know instead. An operator can enable search by configuring a SearXNG URL (the searxngUrl option of the network tools).',
           },
         );
       }
@@ -564,6 +564,14 @@ function createDownloadFileTool(settings: NetworkSettings): AnyToolDefinition {
     },
     runPolicy: RunPolicies.network,
     async execute({ url, path, checksum, overwrite, resume }, context) {
+      const [, algorithm = 'sha256', digest = ''] = CHECKSUM.exec(checksum ?? '') ?? [];
+      if (checksum && digest.length !== DIGEST_LENGTHS[algorithm]) {
+        return failureResult(
+          ToolErrorCode.INVALID_ARGUMENT,
+          `checksum: a ${algorithm} digest has ${DIGEST_LENGTHS[algorithm]} hex digits, got ${digest.length}.`,
+          { field: 'checksum' },
+        );
+      }
       const { absolute: destination } = await resolveWorkspacePath(settings.workspaceRoot, path, {
         field: 'path',
         allowRoot: false,
@@ -589,14 +597,6 @@ function createDownloadFileTool(settings: NetworkSettings): AnyToolDefinition {
       const sha256 = await hashFile(partial, 'sha256');
       if (checksum) {
         const [, algorithm = 'sha256', expected = ''] = CHECKSUM.exec(checksum) ?? [];
-        if (expected.length !== DIGEST_LENGTHS[algorithm]) {
-          await rm(partial, { force: true });
-          return failureResult(
-            ToolErrorCode.INVALID_ARGUMENT,
-            `checksum: a ${algorithm} digest has ${DIGEST_LENGTHS[algorithm]} hex digits, got ${expected.length}.`,
-            { field: 'checksum' },
-          );
-        }
         const actual = algorithm === 'sha256' ? sha256 : await hashFile(partial, algorithm);
         if (actual !== expected.toLowerCase()) {
           await rm(partial, { force: true });
@@ -893,7 +893,10 @@ function isTextual(contentType: string, buffer: Buffer): boolean {
 }
 
 function decodeText(buffer: Buffer, contentType: string): string {
-  const charset = /charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1];
+  // The header wins; an HTML page may name its encoding in a <meta> near the top instead.
+  const charset =
+    /charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1] ??
+    /<meta[^>]+charset\s*=\s*["']?([\w-]+)/i.exec(buffer.subarray(0, 2048).toString('latin1'))?.[1];
   try {
     return new TextDecoder(charset ?? 'utf-8').decode(buffer);
   } catch {

@@ -236,10 +236,26 @@ async function stageSource(
   const path = resolve(store.options.workspaceRoot, trimmed);
   const info = await stat(path).catch(() => undefined);
   if (info?.isDirectory()) {
+    // Find SKILL.md first, so a wrong folder (even "/") is refused before anything is copied.
+    const skillRoot = await findSkillRoot(path);
     const copy = join(staging, 'folder');
-    await cp(path, copy, {
+    let total = 0;
+    await cp(skillRoot, copy, {
       recursive: true,
-      filter: async (from) => basename(from) !== '.git' && !(await lstat(from)).isSymbolicLink(),
+      filter: async (from) => {
+        if (basename(from) === '.git') return false;
+        const entry = await lstat(from);
+        if (entry.isSymbolicLink()) return false;
+        total += entry.isFile() ? entry.size : 0;
+        if (total > MAX_EXTRACTED_BYTES) {
+          throw new ToolError(
+            ToolErrorCode.INVALID_ARGUMENT,
+            `source: the skill folder holds more than ${MAX_EXTRACTED_BYTES} bytes.`,
+            { field: 'source' },
+          );
+        }
+        return true;
+      },
     });
     return { root: copy, kind: 'folder' };
   }

@@ -25,7 +25,9 @@ describe('calculate', () => {
     expect(await call('calculate', { expression: 'sqrt(2)^2' })).toMatchObject({ content: '2' });
     expect(await call('calculate', { expression: 'sin(pi/6)' })).toMatchObject({ content: '0.5' });
     expect(await call('calculate', { expression: '5!' })).toMatchObject({ content: '120' });
-    expect(await call('calculate', { expression: 'log(1000, 10)' })).toMatchObject({ content: '3' });
+    expect(await call('calculate', { expression: 'log(1000, 10)' })).toMatchObject({
+      content: '3',
+    });
   });
 
   it('converts units inside expressions', async () => {
@@ -42,7 +44,10 @@ describe('calculate', () => {
   });
 
   it('keeps no variables between calls', async () => {
-    expect(await call('calculate', { expression: 'x = 5' })).toMatchObject({ ok: true, content: '5' });
+    expect(await call('calculate', { expression: 'x = 5' })).toMatchObject({
+      ok: true,
+      content: '5',
+    });
     expect(await call('calculate', { expression: 'x + 1' })).toMatchObject({
       ok: false,
       error: { code: 'INVALID_ARGUMENT', field: 'expression' },
@@ -51,8 +56,12 @@ describe('calculate', () => {
 
   it('reports a syntax error as INVALID_ARGUMENT naming the expression', async () => {
     const result = await call('calculate', { expression: '2 +* 3' });
-    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'expression' } });
-    if (!result.ok) expect(result.error.message).toMatch(/^expression: cannot evaluate "2 \+\* 3": /);
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', field: 'expression' },
+    });
+    if (!result.ok)
+      expect(result.error.message).toMatch(/^expression: cannot evaluate "2 \+\* 3": /);
   });
 
   it('rejects a missing, empty or too long expression and a bad precision', async () => {
@@ -115,7 +124,10 @@ describe('calculate', () => {
 
   it('does not let one call change the functions another call sees', async () => {
     await call('calculate', { expression: 'import({sqrt: 1}, {override: true})' });
-    expect(await call('calculate', { expression: 'sqrt(16)' })).toMatchObject({ ok: true, content: '4' });
+    expect(await call('calculate', { expression: 'sqrt(16)' })).toMatchObject({
+      ok: true,
+      content: '4',
+    });
   });
 });
 
@@ -132,7 +144,10 @@ describe('text_transform', () => {
       ['constant', 'HELLO_WORLD_WIDE'],
     ];
     for (const [operation, expected] of cases) {
-      expect(await call('text_transform', { text: 'hello World-wide', operation }), operation).toEqual({
+      expect(
+        await call('text_transform', { text: 'hello World-wide', operation }),
+        operation,
+      ).toEqual({
         ok: true,
         content: expected,
         data: { operation, result: expected },
@@ -141,10 +156,14 @@ describe('text_transform', () => {
   });
 
   it('splits camelCase words and makes slugs without accents', async () => {
-    expect(await call('text_transform', { text: 'parseHTTPResponse', operation: 'snake' })).toMatchObject({
+    expect(
+      await call('text_transform', { text: 'parseHTTPResponse', operation: 'snake' }),
+    ).toMatchObject({
       content: 'parse_http_response',
     });
-    expect(await call('text_transform', { text: ' Crème Brûlée à Paris! ', operation: 'slug' })).toMatchObject({
+    expect(
+      await call('text_transform', { text: ' Crème Brûlée à Paris! ', operation: 'slug' }),
+    ).toMatchObject({
       content: 'creme-brulee-a-paris',
     });
   });
@@ -158,7 +177,9 @@ describe('text_transform', () => {
     ] as const) {
       const encoded = await call('text_transform', { text, operation: encode });
       if (!encoded.ok) throw new Error(encoded.error.message);
-      expect(await call('text_transform', { text: encoded.content, operation: decode })).toMatchObject({
+      expect(
+        await call('text_transform', { text: encoded.content, operation: decode }),
+      ).toMatchObject({
         content: text,
       });
     }
@@ -180,11 +201,15 @@ describe('text_transform', () => {
   });
 
   it('rejects malformed Base64 and percent-encoding naming the text', async () => {
-    expect(await call('text_transform', { text: 'not base64!', operation: 'base64_decode' })).toMatchObject({
+    expect(
+      await call('text_transform', { text: 'not base64!', operation: 'base64_decode' }),
+    ).toMatchObject({
       ok: false,
       error: { code: 'INVALID_ARGUMENT', field: 'text', message: 'text: not valid base64' },
     });
-    expect(await call('text_transform', { text: '%E0%A4%A', operation: 'url_decode' })).toMatchObject({
+    expect(
+      await call('text_transform', { text: '%E0%A4%A', operation: 'url_decode' }),
+    ).toMatchObject({
       ok: false,
       error: { code: 'INVALID_ARGUMENT', field: 'text' },
     });
@@ -226,7 +251,11 @@ describe('get_time', () => {
   it('rejects an unknown time zone naming the field', async () => {
     expect(await call('get_time', { timezone: 'Mars/Olympus' })).toMatchObject({
       ok: false,
-      error: { code: 'INVALID_ARGUMENT', field: 'timezone', message: 'timezone: unknown time zone "Mars/Olympus"' },
+      error: {
+        code: 'INVALID_ARGUMENT',
+        field: 'timezone',
+        message: 'timezone: unknown time zone "Mars/Olympus"',
+      },
     });
   });
 

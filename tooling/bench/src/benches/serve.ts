@@ -1,10 +1,244 @@
-import type { Bench } from '../report.js';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { type Bench, formatRatio } from '../report.js';
 
-/** `pnpm bench serve`. */
+const REPO_ROOT = resolve(import.meta.dirname, '../../../..');
+const HOST_CLI = join(REPO_ROOT, 'apps/host/src/cli.ts');
+const TARGET_RATIO = 0.9;
+const CONCURRENCY = 4;
+
+/** Preloaded into server-everything: it binds every interface, the bench allows loopback only. */
+const LOOPBACK_PRELOAD = `
+import http from 'node:http';
+const listen = http.Server.prototype.listen;
+http.Server.prototype.listen = function (port, ...rest) {
+  if (typeof port === 'number' || typeof port === 'string') {
+    const callback = rest.find((value) => typeof value === 'function');
+    return listen.call(this, Number(port), '127.0.0.1', callback);
+  }
+  return listen.call(this, port, ...rest);
+};
+`;
+
+interface Peer {
+  readonly name: string;
+  readonly url: string;
+  readonly tool: string;
+  readonly args: (index: number) => Record<string, unknown>;
+  readonly process: ChildProcess;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+function waitForOutput(
+  child: ChildProcess,
+  pattern: RegExp,
+  what: string,
+): Promise<RegExpExecArray> {
+  return new Promise((resolveMatch, reject) => {
+    let seen = '';
+    const timer = setTimeout(
+      () => reject(new Error(`${what} did not start in 60 s: ${seen}`)),
+      60_000,
+    );
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString('utf8');
+      const match = pattern.exec(seen);
+      if (match) {
+        clearTimeout(timer);
+        child.stdout?.off('data', onData);
+        child.stderr?.off('data', onData);
+        resolveMatch(match);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited with ${code}: ${seen}`));
+    });
+  });
+}
+
+async function startToolsys(scratch: string): Promise<Peer> {
+  const config = join(scratch, 'toolsys.config.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      dataDir: join(scratch, 'data'),
+      packages: { 'mcp-client': { enabled: false }, 'cs-mem': { enabled: false } },
+      // The bench measures the server, not the quickRead rate limit.
+      tools: { runPolicies: { text_transform: { ratePerMinute: null } } },
+    }),
+  );
+  const child = spawn(
+    process.execPath,
+    [
+      '--conditions=@toolsys/source',
+      '--import',
+      'tsx',
+      HOST_CLI,
+      'serve',
+      '--http',
+      '--port',
+      '0',
+      '--config',
+      config,
+    ],
+    {
+      cwd: join(REPO_ROOT, 'apps/host'),
+      env: { ...process.env, INIT_CWD: scratch },
+      stdio: 'pipe',
+    },
+  );
+  const match = await waitForOutput(
+    child,
+    /MCP \(Streamable HTTP\): (\S+)/,
+    'toolsys serve --http',
+  );
+  return {
+    name: 'toolsys serve --http',
+    url: match[1] as string,
+    tool: 'text_transform',
+    args: (index) => ({ text: `message ${index}`, operation: 'trim' }),
+    process: child,
+  };
+}
+
+async function startEverything(scratch: string): Promise<Peer> {
+  const require = createRequire(import.meta.url);
+  const entry = join(
+    dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
+    'dist/index.js',
+  );
+  const preload = join(scratch, 'loopback-preload.mjs');
+  writeFileSync(preload, LOOPBACK_PRELOAD);
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', preload, entry, 'streamableHttp'], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: 'pipe',
+  });
+  await waitForOutput(child, /listening on port/, 'server-everything');
+  // It logs every request on stdout; keep the pipe drained.
+  child.stdout?.resume();
+  child.stderr?.resume();
+  return {
+    name: 'server-everything streamableHttp',
+    url: `http://127.0.0.1:${port}/mcp`,
+    tool: 'echo',
+    args: (index) => ({ message: `message ${index}` }),
+    process: child,
+  };
+}
+
+async function connect(peer: Peer): Promise<Client> {
+  const client = new Client({ name: 'toolsys-bench', version: '0.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(peer.url)));
+  return client;
+}
+
+/** Runs `calls` tools/call requests with {@link CONCURRENCY} in flight; returns ms per call. */
+async function drive(
+  client: Client,
+  peer: Peer,
+  calls: number,
+): Promise<{ elapsedMs: number; latencies: number[] }> {
+  let next = 0;
+  const latencies: number[] = [];
+  const started = performance.now();
+  const worker = async () => {
+    while (next < calls) {
+      const index = next;
+      next += 1;
+      const before = performance.now();
+      const result = await client.callTool({ name: peer.tool, arguments: peer.args(index) });
+      latencies.push(performance.now() - before);
+      if (result.isError)
+        throw new Error(`${peer.name} failed a call: ${JSON.stringify(result.content)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return { elapsedMs: performance.now() - started, latencies };
+}
+
+function percentile(values: number[], fraction: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
+}
+
+/** `pnpm bench serve`: tools/call throughput of `toolsys serve --http` vs server-everything. */
 export const serveBench: Bench = {
   name: 'serve',
-  summary: 'not written yet',
-  async run() {
-    throw new Error('the serve bench is not written yet');
+  summary: 'tools/call throughput: toolsys serve --http vs server-everything streamableHttp',
+  async run({ quick }) {
+    const scratch = mkdtempSync(join(tmpdir(), 'toolsys-bench-serve-'));
+    const peers: Peer[] = [];
+    const clients: Client[] = [];
+    try {
+      peers.push(await startToolsys(scratch), await startEverything(scratch));
+      for (const peer of peers) clients.push(await connect(peer));
+      const warmup = quick ? 50 : 300;
+      const perRound = quick ? 200 : 1_000;
+      const rounds = 3;
+      const totals = peers.map(() => ({ elapsedMs: 0, calls: 0, latencies: [] as number[] }));
+      for (const [index, peer] of peers.entries())
+        await drive(clients[index] as Client, peer, warmup);
+      // Interleaved rounds share the machine's noise between the two servers.
+      for (let round = 0; round < rounds; round += 1) {
+        for (const [index, peer] of peers.entries()) {
+          const run = await drive(clients[index] as Client, peer, perRound);
+          const total = totals[index] as (typeof totals)[number];
+          total.elapsedMs += run.elapsedMs;
+          total.calls += perRound;
+          total.latencies.push(...run.latencies);
+        }
+      }
+      const figures = peers.map((peer, index) => {
+        const total = totals[index] as (typeof totals)[number];
+        return {
+          server: peer.name,
+          tool: peer.tool,
+          calls: total.calls,
+          callsPerSecond: (total.calls / total.elapsedMs) * 1000,
+          p50Ms: percentile(total.latencies, 0.5),
+          p99Ms: percentile(total.latencies, 0.99),
+        };
+      });
+      const [ours, theirs] = figures as [(typeof figures)[number], (typeof figures)[number]];
+      const ratio = ours.callsPerSecond / theirs.callsPerSecond;
+      return {
+        name: 'serve',
+        target: `ratio >= ${TARGET_RATIO} (toolsys calls/s over server-everything calls/s)`,
+        met: ratio >= TARGET_RATIO,
+        lines: [
+          ...figures.map(
+            (figure) =>
+              `${figure.server.padEnd(34)} ${figure.tool.padEnd(15)} ${figure.callsPerSecond.toFixed(0).padStart(6)} calls/s  p50 ${figure.p50Ms.toFixed(2)} ms  p99 ${figure.p99Ms.toFixed(2)} ms`,
+          ),
+          `ratio ${formatRatio(ratio)} (${CONCURRENCY} calls in flight, ${rounds} interleaved rounds)`,
+        ],
+        json: { ratio, concurrency: CONCURRENCY, ours, theirs },
+      };
+    } finally {
+      for (const client of clients) await client.close().catch(() => {});
+      for (const peer of peers) peer.process.kill();
+      rmSync(scratch, { recursive: true, force: true });
+    }
   },
 };

@@ -145,8 +145,11 @@ const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' }
 function decodeEntities(text) {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name) => {
     if (name[0] === '#') {
-      const code = name[1].toLowerCase() === 'x' ? parseInt(name.slice(2), 16) : Number(name.slice(1));
-      return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : whole;
+      const code =
+        name[1].toLowerCase() === 'x' ? parseInt(name.slice(2), 16) : Number(name.slice(1));
+      return Number.isFinite(code) && code > 0 && code < 0x110000
+        ? String.fromCodePoint(code)
+        : whole;
     }
     return ENTITIES[name.toLowerCase()] ?? whole;
   });
@@ -218,13 +221,18 @@ async function main() {
   const title = textOf(/<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1] ?? '');
   const body = /<body[^>]*>([\s\S]*)<\/body>/i.exec(html)?.[1] ?? html;
   const scope = selector === '' ? [body] : selectElements(body);
-  let text = scope.map(textOf).filter(Boolean).join(selector === '' ? '\n' : '\n---\n');
+  let text = scope
+    .map(textOf)
+    .filter(Boolean)
+    .join(selector === '' ? '\n' : '\n---\n');
   const cut = text.length > maxChars;
   if (cut) text = `${text.slice(0, maxChars)}\n[cut at ${maxChars} characters]`;
   const links = [];
   const seen = new Set();
   for (const part of scope) {
-    for (const match of part.matchAll(/<a\b[^>]*\bhref\s*=\s*["']([^"']+)["'][^>]*>([\s\S]*?)<\/a>/gi)) {
+    for (const match of part.matchAll(
+      /<a\b[^>]*\bhref\s*=\s*["']([^"']+)["'][^>]*>([\s\S]*?)<\/a>/gi,
+    )) {
       let href;
       try {
         href = new URL(decodeEntities(match[1]), url).href;
@@ -238,7 +246,8 @@ async function main() {
     }
   }
   const lines = [`Title: ${title || '(none)'}`, `URL: ${url.href}`];
-  if (selector !== '') lines.push(`Selector: ${selector} (${scope.length} match${scope.length === 1 ? '' : 'es'})`);
+  if (selector !== '')
+    lines.push(`Selector: ${selector} (${scope.length} match${scope.length === 1 ? '' : 'es'})`);
   if (page.truncated) lines.push(`[Only the first ${MAX_BYTES} bytes of the page were read.]`);
   lines.push('', text || '(no text)');
   if (links.length > 0) lines.push('', `Links (${links.length}):`, ...links);

@@ -23,7 +23,9 @@ describe('base_convert', () => {
 
   it('detects 0x, 0b and 0o prefixes when from is omitted', async () => {
     expect(await call({ value: '0x1F' })).toMatchObject({ data: { result: '31', from: 16 } });
-    expect(await call({ value: '0b101', to: 16 })).toMatchObject({ data: { result: '5', from: 2 } });
+    expect(await call({ value: '0b101', to: 16 })).toMatchObject({
+      data: { result: '5', from: 2 },
+    });
     expect(await call({ value: '0o17' })).toMatchObject({ data: { result: '15', from: 8 } });
   });
 
@@ -31,7 +33,10 @@ describe('base_convert', () => {
     const result = await call({ value: '-123_456_789_012_345_678_901', to: 36, uppercase: true });
     expect(result).toMatchObject({
       ok: true,
-      data: { result: (-123456789012345678901n).toString(36).toUpperCase(), decimal: '-123456789012345678901' },
+      data: {
+        result: (-123456789012345678901n).toString(36).toUpperCase(),
+        decimal: '-123456789012345678901',
+      },
     });
   });
 
@@ -39,13 +44,20 @@ describe('base_convert', () => {
     const result = await call({ value: '129', from: 8 });
     expect(result).toMatchObject({
       ok: false,
-      error: { code: 'INVALID_ARGUMENT', field: 'value', message: 'value: "9" is not a digit in base 8' },
+      error: {
+        code: 'INVALID_ARGUMENT',
+        field: 'value',
+        message: 'value: "9" is not a digit in base 8',
+      },
     });
   });
 
   it('rejects fractions', async () => {
     const result = await call({ value: '1.5' });
-    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'value' } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', field: 'value' },
+    });
   });
 
   it('rejects a base outside 2-36 through the schema', async () => {

@@ -20,7 +20,11 @@ describe('cron_next', () => {
       count: 3,
       from: '2026-03-27T00:00:00Z',
     });
-    const runs = ['2026-03-27T09:00:00+01:00', '2026-03-30T09:00:00+02:00', '2026-03-31T09:00:00+02:00'];
+    const runs = [
+      '2026-03-27T09:00:00+01:00',
+      '2026-03-30T09:00:00+02:00',
+      '2026-03-31T09:00:00+02:00',
+    ];
     expect(result).toEqual({
       ok: true,
       content: `Next 3 runs (Europe/Paris):\n${runs.join('\n')}`,
@@ -29,13 +33,19 @@ describe('cron_next', () => {
   });
 
   it('understands steps, nicknames and seconds', async () => {
-    expect(await call({ expression: '*/15 * * * *', count: 2, from: '2026-01-01T00:07:00Z' })).toMatchObject({
+    expect(
+      await call({ expression: '*/15 * * * *', count: 2, from: '2026-01-01T00:07:00Z' }),
+    ).toMatchObject({
       data: { runs: ['2026-01-01T00:15:00Z', '2026-01-01T00:30:00Z'] },
     });
-    expect(await call({ expression: '@monthly', count: 1, from: '2026-01-15T00:00:00Z' })).toMatchObject({
+    expect(
+      await call({ expression: '@monthly', count: 1, from: '2026-01-15T00:00:00Z' }),
+    ).toMatchObject({
       data: { runs: ['2026-02-01T00:00:00Z'] },
     });
-    expect(await call({ expression: '30 * * * * *', count: 1, from: '2026-01-01T00:00:00Z' })).toMatchObject({
+    expect(
+      await call({ expression: '30 * * * * *', count: 1, from: '2026-01-01T00:00:00Z' }),
+    ).toMatchObject({
       data: { runs: ['2026-01-01T00:00:30Z'] },
     });
   });
@@ -66,7 +76,10 @@ describe('cron_next', () => {
 
   it('rejects a malformed expression naming it', async () => {
     const result = await call({ expression: 'every tuesday' });
-    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'expression' } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', field: 'expression' },
+    });
     if (!result.ok) expect(result.error.message).toMatch(/^expression: invalid cron expression: /);
     expect(await call({ expression: '61 * * * *' })).toMatchObject({
       ok: false,

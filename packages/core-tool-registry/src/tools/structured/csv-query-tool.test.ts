@@ -47,8 +47,14 @@ describe('csv_query', () => {
   });
 
   it('keeps quoted delimiters inside a field', async () => {
-    const result = await call({ csv: people, filter: [{ column: 'city', op: 'contains', value: ',' }] });
-    expect(result).toMatchObject({ ok: true, data: { rows: [{ name: 'Ann', city: 'Paris, FR' }] } });
+    const result = await call({
+      csv: people,
+      filter: [{ column: 'city', op: 'contains', value: ',' }],
+    });
+    expect(result).toMatchObject({
+      ok: true,
+      data: { rows: [{ name: 'Ann', city: 'Paris, FR' }] },
+    });
   });
 
   it('combines filters with AND and supports empty, eq and matches', async () => {
@@ -60,25 +66,44 @@ describe('csv_query', () => {
       ],
     });
     expect(result).toMatchObject({ ok: true, data: { matchedRows: 1, rows: [{ name: 'Dee' }] } });
-    const regex = await call({ csv: people, filter: [{ column: 'name', op: 'matches', value: '^[AB]' }] });
+    const regex = await call({
+      csv: people,
+      filter: [{ column: 'name', op: 'matches', value: '^[AB]' }],
+    });
     expect(regex).toMatchObject({ ok: true, data: { matchedRows: 2 } });
   });
 
   it('sorts empty cells last and applies offset and limit', async () => {
-    const result = await call({ csv: people, sort: [{ column: 'age' }], offset: 1, limit: 2, select: ['name'] });
+    const result = await call({
+      csv: people,
+      sort: [{ column: 'age' }],
+      offset: 1,
+      limit: 2,
+      select: ['name'],
+    });
     expect(result).toMatchObject({
       ok: true,
       data: { matchedRows: 4, rows: [{ name: 'Cy "the kid"' }, { name: 'Ann' }] },
     });
     const last = await call({ csv: people, sort: [{ column: 'age' }], select: ['name'] });
-    expect(last.ok && (last.data as { rows: Array<{ name: string }> }).rows.at(-1)?.name).toBe('Dee');
+    expect(last.ok && (last.data as { rows: Array<{ name: string }> }).rows.at(-1)?.name).toBe(
+      'Dee',
+    );
   });
 
   it('names columns column1… when there is no header and reads other delimiters', async () => {
-    const result = await call({ csv: '1;2\n3;4\n', delimiter: ';', filter: [{ column: 'column2', op: 'ge', value: 4 }] });
+    const result = await call({
+      csv: '1;2\n3;4\n',
+      delimiter: ';',
+      filter: [{ column: 'column2', op: 'ge', value: 4 }],
+    });
     expect(result).toMatchObject({
       ok: true,
-      data: { hasHeader: false, columns: ['column1', 'column2'], rows: [{ column1: '3', column2: '4' }] },
+      data: {
+        hasHeader: false,
+        columns: ['column1', 'column2'],
+        rows: [{ column1: '3', column2: '4' }],
+      },
     });
   });
 
@@ -101,12 +126,18 @@ describe('csv_query', () => {
 
   it('requires a value for comparison operators', async () => {
     const result = await call({ csv: people, filter: [{ column: 'age', op: 'lt' }] });
-    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'filter.0.value' } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', field: 'filter.0.value' },
+    });
   });
 
   it('rejects an unknown operator through the schema', async () => {
     const result = await call({ csv: people, filter: [{ column: 'age', op: 'like', value: 1 }] });
-    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'filter.0.op' } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', field: 'filter.0.op' },
+    });
   });
 
   it('rejects CSV with an unclosed quote naming the csv field', async () => {

@@ -14,7 +14,9 @@ function call(args: Record<string, unknown>): Promise<ToolResult> {
 
 describe('datetime', () => {
   it('parses a UTC instant into a zone across the daylight-saving change', async () => {
-    expect(await call({ operation: 'parse', date: '2026-03-29T01:30:00Z', zone: 'Europe/Paris' })).toEqual({
+    expect(
+      await call({ operation: 'parse', date: '2026-03-29T01:30:00Z', zone: 'Europe/Paris' }),
+    ).toEqual({
       ok: true,
       content: '2026-03-29T03:30:00+02:00 (Sunday, Europe/Paris)',
       data: {
@@ -39,7 +41,9 @@ describe('datetime', () => {
     expect(await call({ operation: 'parse', date: '2026-03-01 14:30:00' })).toMatchObject({
       data: { date: { iso: '2026-03-01T14:30:00Z' } },
     });
-    expect(await call({ operation: 'parse', date: 'Sun, 01 Mar 2026 14:30:00 +0100' })).toMatchObject({
+    expect(
+      await call({ operation: 'parse', date: 'Sun, 01 Mar 2026 14:30:00 +0100' }),
+    ).toMatchObject({
       data: { date: { unixMs: Date.UTC(2026, 2, 1, 13, 30) } },
     });
   });
@@ -52,12 +56,21 @@ describe('datetime', () => {
 
   it('formats with Luxon tokens in a locale, or with a preset', async () => {
     expect(
-      await call({ operation: 'format', date: '2026-07-14', format: 'EEEE d MMMM yyyy', locale: 'fr-FR' }),
+      await call({
+        operation: 'format',
+        date: '2026-07-14',
+        format: 'EEEE d MMMM yyyy',
+        locale: 'fr-FR',
+      }),
     ).toMatchObject({ ok: true, content: 'mardi 14 juillet 2026' });
-    expect(await call({ operation: 'format', date: '2026-07-14T09:05:00Z', format: 'rfc2822' })).toMatchObject({
+    expect(
+      await call({ operation: 'format', date: '2026-07-14T09:05:00Z', format: 'rfc2822' }),
+    ).toMatchObject({
       content: 'Tue, 14 Jul 2026 09:05:00 +0000',
     });
-    expect(await call({ operation: 'format', date: '2026-07-14T09:05:00Z', format: 'unix' })).toMatchObject({
+    expect(
+      await call({ operation: 'format', date: '2026-07-14T09:05:00Z', format: 'unix' }),
+    ).toMatchObject({
       content: String(Date.UTC(2026, 6, 14, 9, 5) / 1000),
     });
   });
@@ -73,19 +86,30 @@ describe('datetime', () => {
   });
 
   it('subtracts months, clamping to the end of a shorter month', async () => {
-    expect(await call({ operation: 'subtract', date: '2026-03-31', duration: { months: 1 } })).toMatchObject({
+    expect(
+      await call({ operation: 'subtract', date: '2026-03-31', duration: { months: 1 } }),
+    ).toMatchObject({
       data: { date: { iso: '2026-02-28T00:00:00Z' } },
     });
   });
 
   it('computes the difference in the requested units', async () => {
     expect(
-      await call({ operation: 'diff', date: '2026-01-01', other: '2026-03-01T12:00:00', units: ['days', 'hours'] }),
+      await call({
+        operation: 'diff',
+        date: '2026-01-01',
+        other: '2026-03-01T12:00:00',
+        units: ['days', 'hours'],
+      }),
     ).toEqual({
       ok: true,
       content: '59 days, 12 hours (P59DT12H)',
       data: {
-        difference: { milliseconds: (59 * 24 + 12) * 3_600_000, iso: 'P59DT12H', values: { days: 59, hours: 12 } },
+        difference: {
+          milliseconds: (59 * 24 + 12) * 3_600_000,
+          iso: 'P59DT12H',
+          values: { days: 59, hours: 12 },
+        },
       },
     });
   });
@@ -99,7 +123,11 @@ describe('datetime', () => {
   it('rejects an unknown zone naming the field', async () => {
     expect(await call({ operation: 'parse', date: 'now', zone: 'Mars/Olympus' })).toMatchObject({
       ok: false,
-      error: { code: 'INVALID_ARGUMENT', field: 'zone', message: 'zone: unknown time zone "Mars/Olympus"' },
+      error: {
+        code: 'INVALID_ARGUMENT',
+        field: 'zone',
+        message: 'zone: unknown time zone "Mars/Olympus"',
+      },
     });
     expect(await call({ operation: 'convert', date: 'now', toZone: 'Nowhere' })).toMatchObject({
       ok: false,
@@ -129,7 +157,10 @@ describe('datetime', () => {
       [{ operation: 'teleport', date: 'now' }, 'operation'],
     ];
     for (const [args, field] of cases) {
-      expect(await call(args)).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field } });
+      expect(await call(args)).toMatchObject({
+        ok: false,
+        error: { code: 'INVALID_ARGUMENT', field },
+      });
     }
   });
 });

@@ -33,13 +33,17 @@ describe('duration_convert', () => {
       content: '90 minutes',
       data: { result: 90 },
     });
-    expect(await call({ duration: '2 days, 3 hours and 1.5 minutes', to: 'seconds' })).toMatchObject({
+    expect(
+      await call({ duration: '2 days, 3 hours and 1.5 minutes', to: 'seconds' }),
+    ).toMatchObject({
       data: { result: 2 * 86_400 + 3 * 3_600 + 90 },
     });
   });
 
   it('reads clock times and numbers in a unit', async () => {
-    expect(await call({ duration: '01:02:03.5', to: 'iso' })).toMatchObject({ data: { result: 'PT1H2M3.5S' } });
+    expect(await call({ duration: '01:02:03.5', to: 'iso' })).toMatchObject({
+      data: { result: 'PT1H2M3.5S' },
+    });
     expect(await call({ duration: '90:00', to: 'hours' })).toMatchObject({ data: { result: 1.5 } });
     expect(await call({ duration: 3_600, unit: 'seconds', to: 'clock' })).toMatchObject({
       data: { result: '01:00:00' },
@@ -52,15 +56,23 @@ describe('duration_convert', () => {
   });
 
   it('keeps the sign of negative durations and shows zero as PT0S', async () => {
-    expect(await call({ duration: '-PT90M', to: 'iso' })).toMatchObject({ data: { result: '-PT1H30M' } });
-    expect(await call({ duration: 0, to: 'iso' })).toMatchObject({ data: { result: 'PT0S', human: '0 seconds' } });
+    expect(await call({ duration: '-PT90M', to: 'iso' })).toMatchObject({
+      data: { result: '-PT1H30M' },
+    });
+    expect(await call({ duration: 0, to: 'iso' })).toMatchObject({
+      data: { result: 'PT0S', human: '0 seconds' },
+    });
   });
 
   it('rejects text it cannot read naming the duration', async () => {
     const result = await call({ duration: '3 fortnights' });
     expect(result).toMatchObject({
       ok: false,
-      error: { code: 'INVALID_ARGUMENT', field: 'duration', message: 'duration: cannot read "3 fortnights" in "3 fortnights"' },
+      error: {
+        code: 'INVALID_ARGUMENT',
+        field: 'duration',
+        message: 'duration: cannot read "3 fortnights" in "3 fortnights"',
+      },
     });
   });
 

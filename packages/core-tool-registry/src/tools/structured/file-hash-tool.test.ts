@@ -44,7 +44,9 @@ describe('file_hash', () => {
 
   it('supports other algorithms and base64', async () => {
     const md5 = createHash('md5').update('hello\n').digest('base64');
-    expect(await call({ path: 'sub/hello.txt', algorithm: 'md5', encoding: 'base64' })).toMatchObject({
+    expect(
+      await call({ path: 'sub/hello.txt', algorithm: 'md5', encoding: 'base64' }),
+    ).toMatchObject({
       data: { algorithm: 'md5', digest: md5 },
     });
     const sha3 = createHash('sha3-256').update('hello\n').digest('hex');
@@ -64,7 +66,10 @@ describe('file_hash', () => {
 
   it('refuses a path that climbs out of the workspace with PERMISSION_DENIED', async () => {
     const result = await call({ path: '../secret.txt' });
-    expect(result).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED', field: 'path' } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'PERMISSION_DENIED', field: 'path' },
+    });
     if (!result.ok) expect(result.error.message).not.toContain(base);
   });
 
@@ -96,6 +101,9 @@ describe('file_hash', () => {
       ok: false,
       error: { code: 'INVALID_ARGUMENT', field: 'algorithm' },
     });
-    expect(await call({})).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'path' } });
+    expect(await call({})).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', field: 'path' },
+    });
   });
 });

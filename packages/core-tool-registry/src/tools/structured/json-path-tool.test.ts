@@ -25,7 +25,10 @@ const store = {
 
 describe('json_path', () => {
   it('returns values with normalized paths for a filter query on JSON text', async () => {
-    const result = await call({ json: JSON.stringify(store), path: '$.store.book[?@.price < 10].title' });
+    const result = await call({
+      json: JSON.stringify(store),
+      path: '$.store.book[?@.price < 10].title',
+    });
     expect(result).toEqual({
       ok: true,
       content: `2 matches:\n$.store.book[0].title = "Sayings"\n$.store.book[2].title = "Moby Dick"`,
@@ -33,8 +36,8 @@ describe('json_path', () => {
         count: 2,
         truncated: false,
         matches: [
-          { path: "$.store.book[0].title", value: 'Sayings' },
-          { path: "$.store.book[2].title", value: 'Moby Dick' },
+          { path: '$.store.book[0].title', value: 'Sayings' },
+          { path: '$.store.book[2].title', value: 'Moby Dick' },
         ],
       },
     });
@@ -46,9 +49,15 @@ describe('json_path', () => {
   });
 
   it('runs match() and search() on the linear-time engine', async () => {
-    const matched = await call({ json: store, path: '$.store.book[?match(@.author, "M.*")].title' });
+    const matched = await call({
+      json: store,
+      path: '$.store.book[?match(@.author, "M.*")].title',
+    });
     expect(matched).toMatchObject({ ok: true, data: { matches: [{ value: 'Moby Dick' }] } });
-    const searched = await call({ json: store, path: '$.store.book[?search(@.title, "ord")].title' });
+    const searched = await call({
+      json: store,
+      path: '$.store.book[?search(@.title, "ord")].title',
+    });
     expect(searched).toMatchObject({ ok: true, data: { matches: [{ value: 'Sword' }] } });
     const catastrophic = await call({
       json: { items: [`${'a'.repeat(50_000)}b`] },

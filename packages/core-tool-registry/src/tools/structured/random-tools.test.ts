@@ -31,7 +31,13 @@ describe('random_generate', () => {
   });
 
   it('draws unique integers covering the whole range when count equals its size', async () => {
-    const drawn = (await values({ kind: 'integer', min: 1, max: 10, count: 10, unique: true })) as number[];
+    const drawn = (await values({
+      kind: 'integer',
+      min: 1,
+      max: 10,
+      count: 10,
+      unique: true,
+    })) as number[];
     expect([...drawn].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
@@ -44,7 +50,12 @@ describe('random_generate', () => {
   });
 
   it('picks from choices, without repeats when unique', async () => {
-    const drawn = await values({ kind: 'choice', choices: ['a', 'b', 'c'], count: 3, unique: true });
+    const drawn = await values({
+      kind: 'choice',
+      choices: ['a', 'b', 'c'],
+      count: 3,
+      unique: true,
+    });
     expect([...drawn].sort()).toEqual(['a', 'b', 'c']);
   });
 

@@ -71,7 +71,11 @@ describe('regex_extract', () => {
   });
 
   it('stops at maxMatches and says that more exist', async () => {
-    const result = await call('regex_extract', { text: 'x'.repeat(10), pattern: 'x', maxMatches: 3 });
+    const result = await call('regex_extract', {
+      text: 'x'.repeat(10),
+      pattern: 'x',
+      maxMatches: 3,
+    });
     expect(dataOf(result)).toMatchObject({ count: 3, truncated: true });
     expect(result.ok && result.content).toContain('stopped at maxMatches=3');
   });
@@ -88,7 +92,10 @@ describe('regex_extract', () => {
   it('returns at once on the catastrophic pattern (a+)+$ over 50 000 a followed by b', {
     timeout: 20_000,
   }, async () => {
-    const result = await call('regex_extract', { text: `${'a'.repeat(50_000)}b`, pattern: '(a+)+$' });
+    const result = await call('regex_extract', {
+      text: `${'a'.repeat(50_000)}b`,
+      pattern: '(a+)+$',
+    });
     expect(result).toMatchObject({ ok: true, content: 'No matches.' });
   });
 
@@ -104,7 +111,10 @@ describe('regex_extract', () => {
   it('refuses lookahead and named backreferences but accepts them inside a class', async () => {
     for (const pattern of ['a(?=b)', 'a(?!b)', '(?<x>a)\\k<x>']) {
       const result = await call('regex_extract', { text: 'ab', pattern });
-      expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'pattern' } });
+      expect(result).toMatchObject({
+        ok: false,
+        error: { code: 'INVALID_ARGUMENT', field: 'pattern' },
+      });
     }
     const inClass = await call('regex_extract', { text: '(?=1', pattern: '[(?=\\]]+' });
     expect(dataOf(inClass).count).toBe(1);
@@ -112,20 +122,32 @@ describe('regex_extract', () => {
 
   it('reports a malformed pattern as INVALID_ARGUMENT naming the pattern', async () => {
     const result = await call('regex_extract', { text: 'x', pattern: '[a-' });
-    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'pattern' } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', field: 'pattern' },
+    });
     if (!result.ok) expect(result.error.message).toMatch(/^pattern: invalid regular expression: /);
   });
 
   it('names an unknown group', async () => {
     const result = await call('regex_extract', { text: 'x', pattern: '(x)', group: 'name' });
-    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'group' } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', field: 'group' },
+    });
   });
 
   it('rejects missing and mistyped arguments before running', async () => {
     const missing = await call('regex_extract', { text: 'x' });
-    expect(missing).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'pattern' } });
+    expect(missing).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', field: 'pattern' },
+    });
     const mistyped = await call('regex_extract', { text: 42, pattern: 'x' });
-    expect(mistyped).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'text' } });
+    expect(mistyped).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', field: 'text' },
+    });
   });
 });
 
@@ -143,7 +165,7 @@ describe('regex_replace', () => {
     });
   });
 
-  it('expands $&, $`, $\' and $$ like String.prototype.replace', async () => {
+  it("expands $&, $`, $' and $$ like String.prototype.replace", async () => {
     const text = 'ab-cd';
     const replacement = "[$&|$`|$'|$$|$9]";
     const expected = text.replace(/-/g, replacement);

@@ -18,7 +18,13 @@ describe('string_distance', () => {
       ok: true,
       content:
         'levenshtein: 3\ndamerau: 3\njaroWinkler: 0.746032\nhamming: n/a (different lengths)\nsimilarity: 0.571429',
-      data: { levenshtein: 3, damerau: 3, jaroWinkler: 0.746032, hamming: null, similarity: 0.571429 },
+      data: {
+        levenshtein: 3,
+        damerau: 3,
+        jaroWinkler: 0.746032,
+        hamming: null,
+        similarity: 0.571429,
+      },
     });
   });
 
@@ -40,7 +46,9 @@ describe('string_distance', () => {
     expect(await call({ a: '😀a', b: '😁a', metric: 'levenshtein' })).toMatchObject({
       data: { levenshtein: 1 },
     });
-    expect(await call({ a: 'Hello', b: 'hello', metric: 'similarity', ignoreCase: true })).toMatchObject({
+    expect(
+      await call({ a: 'Hello', b: 'hello', metric: 'similarity', ignoreCase: true }),
+    ).toMatchObject({
       data: { similarity: 1 },
     });
   });

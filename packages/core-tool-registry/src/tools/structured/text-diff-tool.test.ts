@@ -36,8 +36,16 @@ describe('text_diff', () => {
   it('uses the given labels and context size', async () => {
     const before = 'a\nb\nc\nd\ne\n';
     const after = 'a\nb\nC\nd\ne\n';
-    const result = await call({ before, after, context: 0, beforeLabel: 'v1.txt', afterLabel: 'v2.txt' });
-    expect(result.ok && result.content).toContain('--- v1.txt\n+++ v2.txt\n@@ -3,1 +3,1 @@\n-c\n+C\n');
+    const result = await call({
+      before,
+      after,
+      context: 0,
+      beforeLabel: 'v1.txt',
+      afterLabel: 'v2.txt',
+    });
+    expect(result.ok && result.content).toContain(
+      '--- v1.txt\n+++ v2.txt\n@@ -3,1 +3,1 @@\n-c\n+C\n',
+    );
   });
 
   it('lists word changes inline as [-removed-]{+added+}', async () => {
@@ -62,8 +70,17 @@ describe('text_diff', () => {
   it('compares characters, optionally ignoring case', async () => {
     const strict = await call({ before: 'Hello', after: 'hello', mode: 'chars' });
     expect(strict).toMatchObject({ ok: true, data: { identical: false, added: 1, removed: 1 } });
-    const relaxed = await call({ before: 'Hello', after: 'hello', mode: 'chars', ignoreCase: true });
-    expect(relaxed).toMatchObject({ ok: true, content: 'No differences.', data: { identical: true } });
+    const relaxed = await call({
+      before: 'Hello',
+      after: 'hello',
+      mode: 'chars',
+      ignoreCase: true,
+    });
+    expect(relaxed).toMatchObject({
+      ok: true,
+      content: 'No differences.',
+      data: { identical: true },
+    });
   });
 
   it('says "No differences." for equal texts', async () => {
@@ -82,6 +99,9 @@ describe('text_diff', () => {
 
   it('requires both texts', async () => {
     const result = await call({ before: 'a' });
-    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'after' } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', field: 'after' },
+    });
   });
 });

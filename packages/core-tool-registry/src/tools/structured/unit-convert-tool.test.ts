@@ -35,7 +35,9 @@ describe('unit_convert', () => {
   it('converts compound and data-size units', async () => {
     const speed = await call({ value: 36, from: 'km/h', to: 'm/s' });
     expect(speed.ok && (speed.data as { result: number }).result).toBeCloseTo(10, 10);
-    expect(await call({ value: 1, from: 'GiB', to: 'MiB' })).toMatchObject({ data: { result: 1024 } });
+    expect(await call({ value: 1, from: 'GiB', to: 'MiB' })).toMatchObject({
+      data: { result: 1024 },
+    });
   });
 
   it('rejects an unknown unit naming the field', async () => {
@@ -59,6 +61,9 @@ describe('unit_convert', () => {
 
   it('rejects a value that is not a number', async () => {
     const result = await call({ value: '5', from: 'km', to: 'mi' });
-    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'value' } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', field: 'value' },
+    });
   });
 });

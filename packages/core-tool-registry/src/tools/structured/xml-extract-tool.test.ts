@@ -76,7 +76,8 @@ describe('xml_extract', () => {
 <r><x>&xxe;</x><y>&b;</y></r>`;
     const result = await call({ xml: hostile, xpath: 'string(/r)' });
     expect(result).toMatchObject({ ok: true, data: { kind: 'string', value: '&xxe;&b;' } });
-    if (result.ok) expect((result.data as { warnings: string[] }).warnings.length).toBeGreaterThan(0);
+    if (result.ok)
+      expect((result.data as { warnings: string[] }).warnings.length).toBeGreaterThan(0);
   });
 
   it('rejects a document that is not well-formed naming the xml field', async () => {
@@ -87,11 +88,17 @@ describe('xml_extract', () => {
 
   it('rejects an invalid XPath naming the xpath field', async () => {
     const result = await call({ xml: catalog, xpath: '//book[' });
-    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'xpath' } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', field: 'xpath' },
+    });
   });
 
   it('rejects an undeclared prefix naming the xpath field', async () => {
     const result = await call({ xml: catalog, xpath: '//x:book' });
-    expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'xpath' } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', field: 'xpath' },
+    });
   });
 });

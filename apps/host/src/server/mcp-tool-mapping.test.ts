@@ -1,0 +1,116 @@
+import {
+  defineTool,
+  failureResult,
+  type RegisteredTool,
+  resolveMetadata,
+  successResult,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  TOOLSYS_ERROR_META_KEY,
+  TOOLSYS_META_KEY,
+  toCallToolResult,
+  toMcpTool,
+} from './mcp-tool-mapping.js';
+
+function registered(definition: ReturnType<typeof defineTool>): RegisteredTool {
+  return {
+    ...definition,
+    metadata: resolveMetadata(definition.id, definition.metadata),
+    owner: 'test',
+  } as RegisteredTool;
+}
+
+describe('toMcpTool', () => {
+  it('sends the input schema, the annotations as hints and the risk under _meta', () => {
+    const tool = registered(
+      defineTool({
+        id: 'delete_file',
+        description: 'Deletes a file.',
+        inputSchema: ToolSchema.object({ path: z.string().describe('File to delete.') }),
+        execute: () => 'ok',
+      }),
+    );
+    expect(toMcpTool(tool)).toEqual({
+      name: 'delete_file',
+      description: 'Deletes a file.',
+      inputSchema: {
+        type: 'object',
+        properties: { path: { type: 'string', description: 'File to delete.' } },
+        required: ['path'],
+      },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+      _meta: {
+        [TOOLSYS_META_KEY]: {
+          category: 'file',
+          risk: 'HIGH',
+          tags: [],
+          sensitiveAction: true,
+          runPolicy: 'legacy',
+        },
+      },
+    });
+  });
+
+  it('sends an output schema only when the tool returns an object', () => {
+    const tool = registered(
+      defineTool({
+        id: 'get_time',
+        description: 'Time.',
+        inputSchema: ToolSchema.empty(),
+        outputSchema: ToolSchema.object({ iso: z.string() }),
+        execute: () => 'now',
+      }),
+    );
+    expect(toMcpTool(tool).outputSchema).toMatchObject({
+      type: 'object',
+      properties: { iso: { type: 'string' } },
+    });
+  });
+});
+
+describe('toCallToolResult', () => {
+  it('puts object data in structuredContent', () => {
+    expect(toCallToolResult(successResult('5', { data: { value: 5 } }))).toEqual({
+      content: [{ type: 'text', text: '5' }],
+      structuredContent: { value: 5 },
+    });
+  });
+
+  it('sends only text for data that is not an object', () => {
+    expect(toCallToolResult(successResult('a,b', { data: ['a', 'b'] }))).toEqual({
+      content: [{ type: 'text', text: 'a,b' }],
+    });
+  });
+
+  it('marks a failure as an error with the rendered text and the structured error', () => {
+    const result = toCallToolResult(
+      failureResult('RATE_LIMITED', 'Too many calls of web_fetch.', { retryAfterMs: 1500 }),
+    );
+    expect(result).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: 'Error: [RATE_LIMITED] Too many calls of web_fetch.\nRetry after: 1.5 s\nNext: Too many calls; wait before calling this tool again.',
+        },
+      ],
+      isError: true,
+      _meta: {
+        [TOOLSYS_ERROR_META_KEY]: {
+          code: 'RATE_LIMITED',
+          message: 'Too many calls of web_fetch.',
+          hint: 'Too many calls; wait before calling this tool again.',
+          retryable: true,
+          retryAfterMs: 1500,
+        },
+      },
+    });
+  });
+});
