@@ -60,11 +60,22 @@ export class RiskAwareToolGate implements ToolExecutionGate {
 
 const MAX_ACTION_LENGTH = 300;
 
+/** Argument keys whose values never appear in a prompt: credentials and session material. */
+const SECRET_KEY = /authorization|cookie|token|password|passwd|secret|api[-_]?key|credential/i;
+
+function redactSecrets(key: string, value: unknown): unknown {
+  return key !== '' &&
+    SECRET_KEY.test(key) &&
+    (typeof value === 'string' || typeof value === 'number')
+    ? '[redacted]'
+    : value;
+}
+
 /** A one-line description of a call for a confirmation prompt. */
 export function summariseAction(toolId: string, rawArgs: unknown): string {
   let args: string;
   try {
-    args = JSON.stringify(rawArgs) ?? '';
+    args = JSON.stringify(rawArgs, redactSecrets) ?? '';
   } catch {
     args = '[unserialisable arguments]';
   }
