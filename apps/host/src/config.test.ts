@@ -21,17 +21,22 @@ describe('parseDeploymentConfig', () => {
     const config = parseDeploymentConfig({
       workspaceRoot: 'work',
       dataDir: 'data',
-      memoryDbPath: 'data/memory.db',
       permissions: { LOW: 'allow', MEDIUM: 'ask', HIGH: 'deny', alwaysAllow: ['write_file'] },
-      packages: { core: { groups: { shell: false } }, browser: { enabled: true, headless: false } },
+      packages: {
+        core: { groups: { shell: false } },
+        browser: { enabled: true, headless: false },
+        'cs-mem': { databasePath: 'data/memory.db' },
+        'mcp-client': {
+          servers: {
+            memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
+          },
+          importConfig: '~/.config/Claude/claude_desktop_config.json',
+        },
+      },
       tools: {
         disabled: ['web_search'],
         runPolicies: { web_fetch: { preset: 'network', timeoutMs: 5_000, ratePerMinute: null } },
       },
-      mcpServers: {
-        memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
-      },
-      mcpConfigImport: '~/.config/Claude/claude_desktop_config.json',
       browser: { executablePath: '/usr/bin/chromium' },
       android: { serial: 'emulator-5554', appiumUrl: 'http://127.0.0.1:4723' },
       github: { token: { env: 'GITHUB_TOKEN' } },
@@ -43,14 +48,18 @@ describe('parseDeploymentConfig', () => {
   it('names the file and every field at fault', () => {
     expect(() =>
       parseDeploymentConfig(
-        { permissions: { HIGH: 'sometimes' }, server: { port: 'eighty' }, mcpServers: { x: {} } },
+        {
+          permissions: { HIGH: 'sometimes' },
+          server: { port: 'eighty' },
+          packages: { 'cs-mem': { databasePath: 7 } },
+        },
         '/etc/toolsys.config.json',
       ),
     ).toThrow(
       expect.objectContaining({
         name: 'ConfigError',
         message: expect.stringMatching(
-          /^\/etc\/toolsys\.config\.json is invalid:\n(?=[\s\S]* {2}permissions\.HIGH: )(?=[\s\S]* {2}server\.port: )(?=[\s\S]* {2}mcpServers\.x: needs either "command")/,
+          /^\/etc\/toolsys\.config\.json is invalid:\n(?=[\s\S]* {2}permissions\.HIGH: )(?=[\s\S]* {2}server\.port: )(?=[\s\S]* {2}packages\.cs-mem\.databasePath: Invalid input: expected string)/,
         ),
       }),
     );
@@ -74,7 +83,6 @@ describe('loadDeploymentConfig', () => {
       file: undefined,
       workspaceRoot: directory,
       dataDir: join(directory, 'data'),
-      memoryDbPath: join(directory, 'data', 'memory.db'),
     });
   });
 
@@ -82,14 +90,13 @@ describe('loadDeploymentConfig', () => {
     const directory = scratch();
     writeFileSync(
       join(directory, 'toolsys.config.json'),
-      JSON.stringify({ workspaceRoot: 'work', dataDir: 'state', memoryDbPath: 'mem/m.db' }),
+      JSON.stringify({ workspaceRoot: 'work', dataDir: 'state' }),
     );
     const loaded = loadDeploymentConfig({ env: { INIT_CWD: directory } });
     expect(loaded).toMatchObject({
       file: join(directory, 'toolsys.config.json'),
       workspaceRoot: join(directory, 'work'),
       dataDir: join(directory, 'state'),
-      memoryDbPath: join(directory, 'mem/m.db'),
     });
   });
 

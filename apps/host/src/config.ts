@@ -26,20 +26,48 @@ const runPolicyOverride = z
   })
   .strict();
 
-const mcpServer = z
-  .object({
-    command: z.string().min(1).optional().describe('Executable of a stdio server.'),
-    args: z.array(z.string()).optional().describe('Arguments of the stdio server.'),
-    env: z.record(z.string(), z.string()).optional().describe('Extra environment variables.'),
-    cwd: z.string().optional().describe('Working directory of the stdio server.'),
-    url: z.url().optional().describe('Streamable HTTP endpoint of a remote server.'),
-    headers: z.record(z.string(), z.string()).optional().describe('HTTP headers (e.g. auth).'),
-    disabled: z.boolean().optional().describe('Keep the entry but do not connect.'),
-  })
-  .loose()
-  .refine((server) => server.command !== undefined || server.url !== undefined, {
-    message: 'needs either "command" (stdio) or "url" (Streamable HTTP)',
-  });
+const packageSwitches = {
+  enabled: z.boolean().optional().describe('Force the package on (true) or off (false).'),
+  groups: z
+    .record(z.string(), z.boolean())
+    .optional()
+    .describe('Tool groups (categories such as shell, network, file) switched off with false.'),
+};
+
+/** Options every package section accepts; package-specific options pass through. */
+const packageSection = z.object(packageSwitches).loose();
+
+/** The documented package sections; the package entries read (and re-validate) the rest. */
+const knownPackageSections = {
+  'cs-mem': z
+    .object({
+      ...packageSwitches,
+      databasePath: z
+        .string()
+        .min(1)
+        .optional()
+        .describe('SQLite file of the cognitive memory; default `<dataDir>/memory.db`.'),
+    })
+    .loose()
+    .optional(),
+  'mcp-client': z
+    .object({
+      ...packageSwitches,
+      servers: z
+        .record(z.string(), z.object({}).loose())
+        .optional()
+        .describe('MCP servers to connect, keyed by name (the Claude Desktop `mcpServers` shape).'),
+      importConfig: z
+        .union([
+          z.string(),
+          z.object({ path: z.string(), inputs: z.record(z.string(), z.string()).optional() }),
+        ])
+        .optional()
+        .describe('A Claude Desktop / Cursor / VS Code MCP config to import servers from.'),
+    })
+    .loose()
+    .optional(),
+};
 
 const githubTokenSource = z.union([
   z.object({ env: z.string().min(1).describe('Read the token from this environment variable.') }),
@@ -58,10 +86,6 @@ export const deploymentConfigSchema = z
       .string()
       .optional()
       .describe('Directory for notes, skills, shortcuts, traces and the memory database.'),
-    memoryDbPath: z
-      .string()
-      .optional()
-      .describe('SQLite file of the cognitive memory; default `<dataDir>/memory.db`.'),
     permissions: z
       .object({
         LOW: riskPolicy.optional(),
@@ -72,20 +96,8 @@ export const deploymentConfigSchema = z
       .strict()
       .optional(),
     packages: z
-      .record(
-        z.string(),
-        z
-          .object({
-            enabled: z.boolean().optional(),
-            groups: z
-              .record(z.string(), z.boolean())
-              .optional()
-              .describe(
-                'Tool groups (categories such as shell, network, file) of the package switched off with false.',
-              ),
-          })
-          .loose(),
-      )
+      .object(knownPackageSections)
+      .catchall(packageSection)
       .optional()
       .describe(
         'Per-package switches and options, keyed by short package name (core, mcp-client, cs-mem, …).',
@@ -100,14 +112,6 @@ export const deploymentConfigSchema = z
       })
       .strict()
       .optional(),
-    mcpServers: z
-      .record(z.string(), mcpServer)
-      .optional()
-      .describe('MCP servers to connect, keyed by name (Claude Desktop format).'),
-    mcpConfigImport: z
-      .string()
-      .optional()
-      .describe('Path of a Claude Desktop / Cursor / VS Code MCP config to import servers from.'),
     browser: z
       .object({
         executablePath: z.string().optional().describe('Chromium executable.'),
@@ -156,8 +160,6 @@ export interface ResolvedDeploymentConfig {
   readonly file: string | undefined;
   readonly workspaceRoot: string;
   readonly dataDir: string;
-  /** The cognitive memory database file; `<dataDir>/memory.db` when absent. */
-  readonly memoryDbPath?: string;
   /** The environment the deployment was loaded in (backend detection, token sources); `process.env` when absent. */
   readonly env?: NodeJS.ProcessEnv;
 }
@@ -230,9 +232,6 @@ export function resolveDeploymentConfig(
     file: options.file,
     workspaceRoot: resolve(base, config.workspaceRoot ?? '.'),
     dataDir,
-    memoryDbPath: config.memoryDbPath
-      ? resolve(base, config.memoryDbPath)
-      : join(dataDir, 'memory.db'),
     env,
   };
 }

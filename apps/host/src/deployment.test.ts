@@ -33,33 +33,4 @@ describe('applyToolSettings', () => {
     );
     expect(kept.map((tool) => tool.id)).toEqual(['calculate']);
   });
-
-  it('applies a run-policy override on top of the tool policy', () => {
-    const [webFetch] = applyToolSettings(
-      tools,
-      { tools: { runPolicies: { web_fetch: { timeoutMs: 5_000, ratePerMinute: null } } } },
-      'core',
-    );
-    expect(webFetch?.runPolicy).toEqual({
-      ...Object.fromEntries(
-        Object.entries(RunPolicies.network).filter(([k]) => k !== 'ratePerMinute'),
-      ),
-      name: 'network*',
-      timeoutMs: 5_000,
-    });
-    expect(webFetch?.execute).toBeTypeOf('function');
-  });
-
-  it('starts from a named preset when the override gives one', () => {
-    const [, , calculate] = applyToolSettings(
-      tools,
-      { tools: { runPolicies: { calculate: { preset: 'quickRead', maxRetries: 0 } } } },
-      'core',
-    );
-    expect(calculate?.runPolicy).toEqual({
-      ...RunPolicies.quickRead,
-      name: 'quickRead*',
-      maxRetries: 0,
-    });
-  });
 });

@@ -1,7 +1,6 @@
 import {
   type AnyToolDefinition,
   type ConfirmFunction,
-  RunPolicies,
   resolveMetadata,
   type ToolExecutor,
   type ToolPermissionManager,
@@ -126,9 +125,9 @@ export async function composeDeployment(
 }
 
 /**
- * Applies the config's per-tool settings: tools of a category switched off in
- * `packages.<key>.groups` and ids in `tools.disabled` are left out, and `tools.runPolicies`
- * overrides replace or adjust a tool's run policy.
+ * Applies the config's tool switches: tools of a category switched off in
+ * `packages.<key>.groups` and ids in `tools.disabled` are left out. (Run-policy overrides in
+ * `tools.runPolicies` are applied by the executor.)
  */
 export function applyToolSettings(
   tools: readonly AnyToolDefinition[],
@@ -137,29 +136,8 @@ export function applyToolSettings(
 ): AnyToolDefinition[] {
   const disabled = new Set(config.tools?.disabled ?? []);
   const groups = (packageKey ? config.packages?.[packageKey]?.groups : undefined) ?? {};
-  const overrides = config.tools?.runPolicies ?? {};
-  return tools
-    .filter((tool) => !disabled.has(tool.id))
-    .filter((tool) => groups[resolveMetadata(tool.id, tool.metadata).category] !== false)
-    .map((tool) => {
-      const override = overrides[tool.id];
-      if (!override) return tool;
-      const base = override.preset
-        ? RunPolicies[override.preset]
-        : (tool.runPolicy ?? RunPolicies.legacy);
-      const { ratePerMinute: _rate, ...rest } = base as typeof base & { ratePerMinute?: number };
-      const ratePerMinute =
-        override.ratePerMinute === null ? undefined : (override.ratePerMinute ?? _rate);
-      return {
-        ...tool,
-        execute: tool.execute.bind(tool),
-        runPolicy: {
-          ...rest,
-          name: `${base.name}*`,
-          ...(override.timeoutMs !== undefined ? { timeoutMs: override.timeoutMs } : {}),
-          ...(override.maxRetries !== undefined ? { maxRetries: override.maxRetries } : {}),
-          ...(ratePerMinute !== undefined ? { ratePerMinute } : {}),
-        },
-      };
-    });
+  return tools.filter(
+    (tool) =>
+      !disabled.has(tool.id) && groups[resolveMetadata(tool.id, tool.metadata).category] !== false,
+  );
 }

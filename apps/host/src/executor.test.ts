@@ -1,7 +1,13 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defineTool, failureResult, ToolRegistry, ToolSchema } from '@toolsys/core-tool-registry';
+import {
+  defineTool,
+  type EnhancedToolExecutor,
+  failureResult,
+  ToolRegistry,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { traceCommand } from './commands/trace.js';
 import type { CliIo } from './commands/types.js';
@@ -124,5 +130,45 @@ describe('toolsys trace', () => {
     const io = captureIo();
     await traceCommand.run([], io);
     expect(io.out()).toBe('No spans recorded yet. Call a tool (toolsys call <id>) first.\n');
+  });
+});
+
+describe('run-policy overrides from the config', () => {
+  it('a preset replaces the tool policy and fields override it', async () => {
+    const registry = new ToolRegistry();
+    registry.register(
+      defineTool({
+        id: 'echo',
+        description: 'fixture',
+        inputSchema: ToolSchema.object({}),
+        runPolicy: {
+          name: 'tight',
+          maxRetries: 0,
+          ratePerMinute: 1,
+          backoffBaseMs: 0,
+          backoffMaxMs: 0,
+        },
+        execute: () => 'hello',
+      }),
+    );
+    const host = createExecutionStack({
+      registry,
+      deployment: {
+        config: { tools: { runPolicies: { echo: { preset: 'mutating', timeoutMs: 1_000 } } } },
+        file: undefined,
+        workspaceRoot: dataDir,
+        dataDir,
+      },
+    });
+    for (let call = 0; call < 5; call += 1)
+      expect((await host.executor.execute('echo', {})).ok).toBe(true);
+    const tool = registry.get('echo');
+    expect(tool && (host.executor as EnhancedToolExecutor).policyOf(tool)).toMatchObject({
+      name: 'mutating',
+      timeoutMs: 1_000,
+      maxRetries: 0,
+      ratePerMinute: undefined,
+    });
+    await host.close();
   });
 });

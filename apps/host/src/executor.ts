@@ -6,6 +6,7 @@ import {
   EnhancedToolExecutor,
   type RateLimiterState,
   RiskAwareToolGate,
+  RunPolicies,
   ToolCircuitBreaker,
   ToolEnvironmentGate,
   ToolEnvironmentState,
@@ -13,6 +14,7 @@ import {
   ToolPermissionManager,
   ToolRateLimiter,
   type ToolRegistry,
+  type ToolRunPolicy,
   ToolTraceRecorder,
   type ToolTraceSpan,
   ToolUsageTracker,
@@ -89,6 +91,7 @@ export function createExecutionStack(options: ExecutionStackOptions): ExecutionS
   const rateLimiter = new ToolRateLimiter();
   const circuitBreaker = new ToolCircuitBreaker();
   const environment = new ToolEnvironmentState();
+  const overrides = runPolicyOverrides(deployment);
   const executor = new EnhancedToolExecutor({
     registry,
     gate: new RiskAwareToolGate(permissions),
@@ -97,7 +100,7 @@ export function createExecutionStack(options: ExecutionStackOptions): ExecutionS
     rateLimiter,
     circuitBreaker,
     traces,
-    runPolicies: {},
+    runPolicies: { overrides },
     ...(confirm ? { confirm } : {}),
   });
   return {
@@ -115,6 +118,29 @@ export function createExecutionStack(options: ExecutionStackOptions): ExecutionS
       writer.flush();
     },
   };
+}
+
+/** Turns `tools.runPolicies` of the config into executor overrides (a preset replaces the base). */
+function runPolicyOverrides(
+  deployment: ResolvedDeploymentConfig,
+): Record<string, Partial<ToolRunPolicy>> {
+  const configured = deployment.config.tools?.runPolicies ?? {};
+  const overrides: Record<string, Partial<ToolRunPolicy>> = {};
+  for (const [toolId, override] of Object.entries(configured)) {
+    const policy: { -readonly [K in keyof ToolRunPolicy]?: ToolRunPolicy[K] } = {
+      // A preset replaces the tool's policy entirely, including the fields it leaves out.
+      ...(override.preset
+        ? { timeoutMs: undefined, ratePerMinute: undefined, ...RunPolicies[override.preset] }
+        : {}),
+    };
+    if (override.timeoutMs !== undefined) policy.timeoutMs = override.timeoutMs;
+    if (override.maxRetries !== undefined) policy.maxRetries = override.maxRetries;
+    if (override.ratePerMinute !== undefined) {
+      policy.ratePerMinute = override.ratePerMinute ?? undefined;
+    }
+    overrides[toolId] = { ...policy, name: override.preset ?? `config:${toolId}` };
+  }
+  return overrides;
 }
 
 /**

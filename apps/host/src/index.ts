@@ -27,8 +27,8 @@ export {
   type ToolPackageEntry,
 } from './packages/index.js';
 export { defaultDataDirectory, invocationDirectory } from './paths.js';
-export { type CallScope, runInCallScope, scopedConfirm } from './server/call-scope.js';
 export { CallLog, type CallLogOptions, type ServedCall } from './server/call-log.js';
+export { type CallScope, runInCallScope, scopedConfirm } from './server/call-scope.js';
 export {
   DEFAULT_HTTP_HOST,
   DEFAULT_HTTP_PORT,

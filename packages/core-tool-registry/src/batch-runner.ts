@@ -41,8 +41,11 @@ export interface BatchStep {
 
 /** What happened to one step. */
 export interface BatchStepOutcome {
+  /** 0-based position of the step. */
   readonly index: number;
+  /** The tool id of the step. */
   readonly tool: string;
+  /** Whether it ran and succeeded, failed, or did not run. */
   readonly status: 'ok' | 'failed' | 'not_executed';
   /** The rendered text of the step's result, or {@link NOT_EXECUTED_TEXT}. */
   readonly text: string;

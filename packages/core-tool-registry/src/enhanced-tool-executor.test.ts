@@ -392,3 +392,28 @@ describe('EnhancedToolExecutor: pipeline order', () => {
     ]);
   });
 });
+
+describe('EnhancedToolExecutor: policy overrides', () => {
+  it('overrides fields of the declared policy and can lift a rate limit', async () => {
+    const { tool } = scriptedTool('read_file', [ok()], { policy: RunPolicies.quickRead });
+    const registry = new ToolRegistry();
+    registry.register(tool);
+    const clock = new FakeClock();
+    const executor = new EnhancedToolExecutor({
+      registry,
+      clock,
+      rateLimiter: new ToolRateLimiter({ clock }),
+      runPolicies: { overrides: { read_file: { timeoutMs: 5_000, ratePerMinute: undefined } } },
+    });
+    const registered = registry.get('read_file');
+    expect(registered && executor.policyOf(registered)).toEqual({
+      ...RunPolicies.quickRead,
+      name: 'quickRead*',
+      timeoutMs: 5_000,
+      ratePerMinute: undefined,
+    });
+    for (let call = 0; call < 200; call += 1) {
+      expect((await executor.execute('read_file', {})).ok).toBe(true);
+    }
+  });
+});

@@ -28,8 +28,11 @@ import type { ToolTraceRecorder } from './trace-recorder.js';
 
 /** Options that switch on run policies (timeouts and retries). */
 export interface RunPolicyOptions {
-  /** Policies per tool id that replace the tool's declared policy (from the deployment config). */
-  overrides?: Readonly<Record<string, ToolRunPolicy>>;
+  /**
+   * Per tool id, fields that replace those of the tool's declared policy (from the deployment
+   * config); a field set to undefined removes it (e.g. `ratePerMinute: undefined` lifts the limit).
+   */
+  overrides?: Readonly<Record<string, Partial<ToolRunPolicy>>>;
   /** Decides which failures are replayed. Default: a {@link RetryClassifier}. */
   classifier?: RetryClassifier;
   /** Random source for backoff jitter, in [0, 1). Default `Math.random`. */
@@ -103,9 +106,13 @@ export class EnhancedToolExecutor implements ToolExecutor {
     this.#random = options.runPolicies?.random ?? Math.random;
   }
 
-  /** The run policy that applies to a tool: override, else declared, else legacy. */
+  /** The run policy that applies to a tool: its declared policy (else legacy) with overrides. */
   policyOf(tool: RegisteredTool): ToolRunPolicy {
-    return this.#policies?.overrides?.[tool.id] ?? tool.runPolicy ?? LEGACY;
+    const declared = tool.runPolicy ?? LEGACY;
+    const override = this.#policies?.overrides?.[tool.id];
+    return override
+      ? { ...declared, ...override, name: override.name ?? `${declared.name}*` }
+      : declared;
   }
 
   async execute(id: string, rawArgs: unknown, options: ExecuteOptions = {}): Promise<ToolResult> {
@@ -191,7 +198,6 @@ export class EnhancedToolExecutor implements ToolExecutor {
       }
       const traces = this.traces;
       const attemptStarted = traces ? this.#clock.now() : 0;
-      const attemptStartedAt = traces ? Date.now() : 0;
       const result =
         timeoutMs !== undefined && timeoutMs > 0
           ? await this.#invokeWithTimeout(tool, args, call, attempt, timeoutMs)
@@ -203,7 +209,9 @@ export class EnhancedToolExecutor implements ToolExecutor {
                 callId: call.callId,
                 sessionId: call.sessionId,
                 attempt,
-                signal: call.signal,
+                // Handlers get a signal of their own, never the shared never-aborted one, so
+                // listeners they leave behind cannot pile up across calls.
+                signal: call.signal === NEVER_ABORTED ? new AbortController().signal : call.signal,
                 services: this.#services,
                 onEvent: call.onEvent,
                 confirm: call.confirm,
@@ -216,7 +224,6 @@ export class EnhancedToolExecutor implements ToolExecutor {
         attempt,
         args: rawArgs,
         started: attemptStarted,
-        startedAt: attemptStartedAt,
         result,
       });
       this.circuitBreaker?.record(tool.id, result);
@@ -309,7 +316,6 @@ export class EnhancedToolExecutor implements ToolExecutor {
         attempt: 0,
         args: rawArgs,
         started: now,
-        startedAt: Date.now(),
         result: failure,
       });
     }

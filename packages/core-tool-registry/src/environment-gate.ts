@@ -5,6 +5,7 @@ import { failureResult, type ToolFailure } from './tool-result.js';
 
 /** One observed environment signal and when it was observed. */
 export interface EnvironmentObservation {
+  /** The observed value (e.g. `true` for "IME shown", a package name). */
   readonly value: unknown;
   /** When it was observed, on the state's clock (ms). */
   readonly at: number;

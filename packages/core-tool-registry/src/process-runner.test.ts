@@ -1,4 +1,5 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -14,10 +15,12 @@ afterEach(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
+/** Whether a process still runs; a zombie (killed, not yet reaped by its new parent) does not. */
 function isAlive(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
   } catch {
     return false;
   }
@@ -52,9 +55,7 @@ describe('runProcess', () => {
 
   it('runs in the given folder', async () => {
     const outcome = await runProcess({ command: 'pwd -P', cwd: directory, timeoutMs: 30_000 });
-    expect(outcome.stdout.text.trim()).toBe(
-      await import('node:fs/promises').then((fs) => fs.realpath(directory)),
-    );
+    expect(outcome.stdout.text.trim()).toBe(await realpath(directory));
   });
 
   it('streams output chunks as they arrive', async () => {

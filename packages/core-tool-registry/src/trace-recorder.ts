@@ -15,15 +15,19 @@ export interface ArgsDigest {
 
 /** One attempt of one tool call. */
 export interface ToolTraceSpan {
+  /** The call the attempt belongs to (shared by its retries). */
   readonly callId: string;
+  /** The tool called. */
   readonly toolId: string;
   /** 1 for the first attempt; 0 for a call refused before it ran (gate, limiter, breaker). */
   readonly attempt: number;
   /** Wall-clock start, ms since the epoch. */
   readonly startedAt: number;
+  /** How long the attempt took, in ms. */
   readonly durationMs: number;
   /** `ok`, or the failure code (`TIMEOUT`, `EXECUTION_FAILED` …). */
   readonly outcome: string;
+  /** Sizes of the arguments, never their values. */
   readonly argsDigest: ArgsDigest;
   /** Kebab-case failure code, e.g. `execution-failed`; absent on success. */
   readonly errorSlug?: string;
@@ -37,11 +41,17 @@ export interface TraceHandle {
 
 /** Latency figures of one tool, from the spans in the buffer. */
 export interface ToolLatencySummary {
+  /** The tool. */
   readonly toolId: string;
+  /** Spans counted. */
   readonly count: number;
+  /** Spans whose outcome is not `ok`. */
   readonly failures: number;
+  /** Median duration in ms. */
   readonly p50Ms: number;
+  /** 95th-percentile duration in ms. */
   readonly p95Ms: number;
+  /** Longest duration in ms. */
   readonly maxMs: number;
   /** Counts per latency bucket, keyed by the bucket label (`<1ms`, `<10ms` … `>=10s`). */
   readonly buckets: Readonly<Record<string, number>>;
@@ -79,8 +89,8 @@ export interface SpanInit {
   readonly args: unknown;
   /** Start on the recorder's clock, in ms. */
   readonly started: number;
-  /** Start on the wall clock, ms since the epoch. */
-  readonly startedAt: number;
+  /** Start on the wall clock, ms since the epoch; derived from the recorder's wall clock when absent. */
+  readonly startedAt?: number;
 }
 
 class Handle implements TraceHandle {
@@ -134,13 +144,15 @@ export class ToolTraceRecorder {
   /** Records a finished attempt directly (used by handles). */
   record(init: SpanInit & { readonly result: ToolResult }): ToolTraceSpan {
     const { result } = init;
+    const durationMs = Math.max(0, this.#clock.now() - init.started);
+    const startedAt = init.startedAt ?? this.#wallClock() - durationMs;
     const span: ToolTraceSpan = result.ok
       ? {
           callId: init.callId,
           toolId: init.toolId,
           attempt: init.attempt,
-          startedAt: init.startedAt,
-          durationMs: Math.max(0, this.#clock.now() - init.started),
+          startedAt,
+          durationMs,
           outcome: 'ok',
           argsDigest: digestArgs(init.args),
         }
@@ -148,8 +160,8 @@ export class ToolTraceRecorder {
           callId: init.callId,
           toolId: init.toolId,
           attempt: init.attempt,
-          startedAt: init.startedAt,
-          durationMs: Math.max(0, this.#clock.now() - init.started),
+          startedAt,
+          durationMs,
           outcome: result.error.code,
           argsDigest: digestArgs(init.args),
           errorSlug: result.error.code.toLowerCase().replaceAll('_', '-'),

@@ -47,6 +47,7 @@ export class McpClient {
   readonly stderr: BoundedLog;
   readonly #clientInfo: { name: string; version: string };
   readonly #closeListeners = new Set<() => void>();
+  readonly #toolsChangedListeners = new Set<() => void>();
   #client: Client | undefined;
   #transport: Transport | undefined;
   #kind: McpTransportKind | undefined;
@@ -77,6 +78,14 @@ export class McpClient {
       : undefined;
   }
 
+  /**
+   * The underlying MCP SDK client while connected: an escape hatch for what the tools do not wrap
+   * (resources, prompts, completions). Requests made on it bypass this class's error mapping.
+   */
+  get sdkClient(): Client | undefined {
+    return this.#connected ? this.#client : undefined;
+  }
+
   /** Name and version the server announced. */
   get serverInfo(): { name: string; version: string } | undefined {
     const info = this.#client?.getServerVersion();
@@ -87,6 +96,12 @@ export class McpClient {
   onClose(listener: () => void): () => void {
     this.#closeListeners.add(listener);
     return () => this.#closeListeners.delete(listener);
+  }
+
+  /** Calls `listener` when the server announces `notifications/tools/list_changed` (debounced). */
+  onToolsChanged(listener: () => void): () => void {
+    this.#toolsChangedListeners.add(listener);
+    return () => this.#toolsChangedListeners.delete(listener);
   }
 
   /** Starts the server (stdio) or opens the session (HTTP) and runs the MCP handshake. */
@@ -197,7 +212,24 @@ export class McpClient {
     kind: McpTransportKind,
     options: McpRequestOptions,
   ): Promise<void> {
-    const client = new Client(this.#clientInfo, { capabilities: {} });
+    const client = new Client(this.#clientInfo, {
+      capabilities: {},
+      listChanged: {
+        tools: {
+          autoRefresh: false,
+          debounceMs: 100,
+          onChanged: () => {
+            for (const listener of this.#toolsChangedListeners) {
+              try {
+                listener();
+              } catch {
+                // A listener's failure must not break the connection.
+              }
+            }
+          },
+        },
+      },
+    });
     this.#client = client;
     this.#transport = transport;
     this.#kind = kind;

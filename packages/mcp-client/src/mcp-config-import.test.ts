@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpConfigImport } from './mcp-config-import.js';
+import { describeServerTarget } from './mcp-server-config.js';
 
 const env = { HOME: '/home/tester', GITHUB_TOKEN: 'from-env' };
 
@@ -330,5 +331,25 @@ describe('McpConfigImport.readFile', () => {
     expect(missing.errors).toEqual([
       { field: '(root)', message: 'cannot read the config file (ENOENT)' },
     ]);
+  });
+});
+
+describe('describeServerTarget', () => {
+  it('hides secret-looking arguments and URL credentials', () => {
+    expect(
+      describeServerTarget({
+        name: 'a',
+        transport: 'stdio',
+        command: 'npx',
+        args: ['server', '--api-key', 'abc', '--token=xyz', '--verbose'],
+      }),
+    ).toBe('npx server --api-key *** --token=*** --verbose');
+    expect(
+      describeServerTarget({
+        name: 'b',
+        transport: 'http',
+        url: 'https://user:pw@example.test/mcp?key=1',
+      }),
+    ).toBe('http https://example.test/mcp');
   });
 });

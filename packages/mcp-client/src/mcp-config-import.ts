@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
 import type { McpServerConfig } from './mcp-server-config.js';
+import { isSecretArgument, SECRET_NAME, SECRET_VALUE } from './secret-patterns.js';
 
 /** A problem found while importing a config; `field` is the dotted path in the file. */
 export interface McpConfigIssue {
@@ -40,11 +41,6 @@ export interface McpConfigImportOptions {
   trusted?: readonly string[];
 }
 
-const SECRET_KEY =
-  /(token|secret|password|passwd|api[-_]?key|apikey|auth|credential|private[-_]?key)/i;
-const SECRET_VALUE =
-  /^(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|sk-[A-Za-z0-9_-]{16,}|xox[abpr]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|glpat-[A-Za-z0-9_-]{16,}|Bearer\s+\S{8,})$/;
-const SECRET_FLAG = /^--?[\w-]*(token|secret|password|api[-_]?key|apikey)[\w-]*(=(.+))?$/i;
 const STDIO_TYPES = new Set(['stdio']);
 const HTTP_TYPES: Record<string, McpServerConfig['transport']> = {
   http: 'http',
@@ -288,7 +284,7 @@ class EntryReader {
           const field = `${this.#field}.args.${index}`;
           const value = this.#string(arg, field, true);
           if (value !== undefined) args.push(value);
-          if (typeof arg === 'string') this.#checkArgSecret(arg, entry.args as unknown[], index);
+          this.#checkArgSecret(entry.args as unknown[], index);
         });
       }
     }
@@ -358,7 +354,7 @@ class EntryReader {
       if (resolved === undefined) continue;
       out[key] = resolved;
       if (typeof raw === 'string' && !raw.includes('${') && raw.trim() !== '') {
-        if (SECRET_KEY.test(key) || SECRET_VALUE.test(raw.trim())) {
+        if (SECRET_NAME.test(key) || SECRET_VALUE.test(raw.trim())) {
           this.#warning(
             keyField,
             `a secret is written inline; reference it instead (${'$'}{input:…} or ${'$'}{env:…} in VS Code, ${'$'}{NAME} in mcpServers files)`,
@@ -369,17 +365,8 @@ class EntryReader {
     return out;
   }
 
-  #checkArgSecret(arg: string, args: readonly unknown[], index: number): void {
-    if (arg.includes('${')) return;
-    const flag = SECRET_FLAG.exec(arg);
-    const previous = index > 0 ? args[index - 1] : undefined;
-    const previousFlag =
-      typeof previous === 'string' && SECRET_FLAG.test(previous) && !previous.includes('=');
-    if (
-      SECRET_VALUE.test(arg) ||
-      (flag?.[3] && flag[3] !== '') ||
-      (previousFlag && !arg.startsWith('-'))
-    ) {
+  #checkArgSecret(args: readonly unknown[], index: number): void {
+    if (isSecretArgument(args, index)) {
       this.#warning(
         `${this.#field}.args.${index}`,
         'a secret is written inline in the arguments; pass it through "env" with a reference instead',

@@ -316,6 +316,9 @@ export class McpManager {
       entry.status = 'disconnected';
       entry.lastError = 'the connection closed (the server exited or ended the session)';
     });
+    client.onToolsChanged(() => {
+      if (entry.client === client) void this.#refresh(entry, client, {});
+    });
     if (listTools) await this.#refresh(entry, client, signal ? { signal } : {});
     return client;
   }

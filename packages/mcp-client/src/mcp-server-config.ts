@@ -1,3 +1,5 @@
+import { redactArguments } from './secret-patterns.js';
+
 /** What every configured MCP server has. */
 export interface McpServerConfigBase {
   /** Unique name of the server in this deployment (`[A-Za-z0-9_-]` keeps tool ids readable). */
@@ -50,10 +52,13 @@ export function isSafeServerName(name: string): boolean {
   return /^[A-Za-z0-9_-]+$/.test(name);
 }
 
-/** A one-line description of where a server lives, without secrets (no env values, no headers). */
+/**
+ * A one-line description of where a server lives, without secrets: no env values, no headers,
+ * secret-looking arguments as `***`, URLs without credentials or query.
+ */
 export function describeServerTarget(config: McpServerConfig): string {
   if (config.transport === 'stdio') {
-    return [config.command, ...(config.args ?? [])].join(' ');
+    return [config.command, ...redactArguments(config.args ?? [])].join(' ');
   }
   try {
     const url = new URL(config.url);

@@ -120,15 +120,15 @@ describe('faults', () => {
       }),
     );
     await harness.manager.connect('slow');
-    expect(harness.manager.tools('slow').map((tool) => tool.name)).toEqual(['hang']);
+    expect(harness.manager.tools('slow').map((tool) => tool.name)).toEqual(['hang', 'grow']);
     const refresh = await harness.manager.refreshTools('slow', { timeoutMs: 200 });
     expect(refresh.error).toBe(
       'MCP server "slow" did not answer tools/list within 200 ms; the request was cancelled.',
     );
-    expect(refresh.tools.map((tool) => tool.name)).toEqual(['hang']);
+    expect(refresh.tools.map((tool) => tool.name)).toEqual(['hang', 'grow']);
     const listed = await harness.executor.execute('mcp_list', { server: 'slow' });
     expect(listed.ok && listed.content).toContain(
-      '  tool list may be out of date (the last refresh failed)\n  hang [read-only] — Never answers.',
+      '  tool list may be out of date (the last refresh failed)\n  hang [read-only] — Never answers.\n  grow — Adds a tool.',
     );
   });
 

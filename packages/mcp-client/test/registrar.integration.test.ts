@@ -7,7 +7,14 @@ import {
 } from '@toolsys/core-tool-registry';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpTools, McpManager, McpToolRegistrar } from '../src/index.js';
-import { createHarness, EVERYTHING, everythingStdio, type Harness } from './support.js';
+import {
+  createHarness,
+  EVERYTHING,
+  everythingStdio,
+  FIXTURES,
+  type Harness,
+  waitFor,
+} from './support.js';
 
 describe('registered exactly once (regression: the seed registered the three tools three times)', () => {
   it('createMcpTools returns each of the three ids once and registers nothing by itself', () => {
@@ -103,6 +110,27 @@ describe('McpToolRegistrar with server-everything', () => {
     const result = await executor.execute('mcp__everything__echo', { message: 'x' });
     expect(result.ok).toBe(true);
     expect(prompts).toEqual([]);
+  });
+
+  it('follows notifications/tools/list_changed: a new remote tool gets registered', async () => {
+    const manager = new McpManager({
+      servers: [
+        {
+          name: 'fixture',
+          transport: 'stdio',
+          command: process.execPath,
+          args: [FIXTURES.hanging],
+        },
+      ],
+    });
+    cleanups.push(() => manager.close());
+    const registry = new ToolRegistry();
+    new McpToolRegistrar({ manager, registry }).attach();
+    await manager.connect('fixture');
+    expect(registry.ids()).toEqual(['mcp__fixture__grow', 'mcp__fixture__hang']);
+    await manager.callTool('fixture', 'grow', {});
+    await waitFor(() => registry.has('mcp__fixture__extra-1'));
+    expect(manager.tools('fixture').map((tool) => tool.name)).toEqual(['hang', 'grow', 'extra-1']);
   });
 
   it('removing a server unregisters its tools', async () => {

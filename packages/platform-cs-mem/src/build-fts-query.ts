@@ -39,8 +39,6 @@ export function buildFtsQuery(text: string, options: FtsQueryOptions = {}): stri
       { field: 'query' },
     );
   }
-  const terms = words.map((word) =>
-    word.endsWith('*') ? `"${word.slice(0, -1)}"*` : `"${word}"`,
-  );
+  const terms = words.map((word) => (word.endsWith('*') ? `"${word.slice(0, -1)}"*` : `"${word}"`));
   return terms.join(options.match === 'any' ? ' OR ' : ' ');
 }

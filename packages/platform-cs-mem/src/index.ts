@@ -35,8 +35,8 @@ export {
 export { MemoryStoreError, type MemoryStoreErrorCode } from './memory-store-error.js';
 export { createMemoryTools, type MemoryToolsOptions } from './tools/memory-tools.js';
 export {
-  type TraceMemoryRecorderOptions,
   TraceMemoryRecorder,
+  type TraceMemoryRecorderOptions,
   type TraceSpanLike,
   type TraceSpanSource,
 } from './trace-memory-recorder.js';

@@ -88,9 +88,9 @@ describe('MemoryStore nodes', () => {
     store.link({ from: 'old', to: 'new', relation: 'same_as' });
     store.upsertNode({ id: 'new', text: 'merged', previousIds: ['old'] });
     expect(store.stats()).toMatchObject({ nodes: 2, edges: 1 });
-    expect(store.edgesOf('new').map(({ from, to, relation }) => ({ from, to, relation }))).toEqual(
-      [{ from: 'new', to: 'project', relation: 'works_on' }],
-    );
+    expect(store.edgesOf('new').map(({ from, to, relation }) => ({ from, to, relation }))).toEqual([
+      { from: 'new', to: 'project', relation: 'works_on' },
+    ]);
     expect(store.getNode('old')?.node.id).toBe('new');
   });
 
@@ -174,7 +174,7 @@ describe('MemoryStore.searchNodes', () => {
   });
 
   it('treats punctuation in plain text as separators, never as syntax', () => {
-    store.upsertNode({ id: 'n', text: "Bob's \"quoted\" (note) NEAR AND OR" });
+    store.upsertNode({ id: 'n', text: 'Bob\'s "quoted" (note) NEAR AND OR' });
     expect(store.searchNodes({ text: 'bob\'s "quoted (note' }).map((h) => h.node.id)).toEqual([
       'n',
     ]);
@@ -299,7 +299,7 @@ describe('MemoryStore macros', () => {
     expect(store.findMacros({ text: 'nothing here' })).toEqual([]);
   });
 
-  it('refuses an undeclared placeholder, a bad name and too many steps', () => {
+  it('refuses undeclared placeholders, unused params, bad names and too many steps', () => {
     expectStoreError(
       () => store.recordMacro({ name: 'm', steps }),
       'INVALID_INPUT',
@@ -314,6 +314,16 @@ describe('MemoryStore macros', () => {
         }),
       'INVALID_INPUT',
       'steps',
+    );
+    expectStoreError(
+      () =>
+        store.recordMacro({
+          name: 'dead',
+          params: [{ name: 'unused' }],
+          steps: [{ tool: 'get_time', args: {} }],
+        }),
+      'INVALID_INPUT',
+      'params.0.name',
     );
     expectStoreError(() => store.recordMacroRun('missing', 'success'), 'NOT_FOUND', 'name');
   });

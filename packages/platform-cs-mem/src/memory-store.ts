@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { buildFtsQuery } from './build-fts-query.js';
+import {
+  assertSchemaNotNewer,
+  MEMORY_SCHEMA_VERSION,
+  migrateMemoryDatabase,
+  readSchemaVersion,
+} from './memory-migrations.js';
 import type {
   EpisodeToolCall,
   MacroParam,
@@ -10,12 +16,6 @@ import type {
   MemoryMacro,
   MemoryNode,
 } from './memory-model.js';
-import {
-  assertSchemaNotNewer,
-  MEMORY_SCHEMA_VERSION,
-  migrateMemoryDatabase,
-  readSchemaVersion,
-} from './memory-migrations.js';
 import { MemoryStoreError } from './memory-store-error.js';
 
 /** Options for {@link MemoryStore.open}. */
@@ -298,21 +298,19 @@ export class MemoryStore {
       }
       if (seq === undefined) {
         const inserted = this.#sql(
-            'INSERT INTO nodes (id, text, role, weight, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
-          )
-          .run(id, text, role ?? 'fact', weight ?? 1, now, now);
+          'INSERT INTO nodes (id, text, role, weight, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+        ).run(id, text, role ?? 'fact', weight ?? 1, now, now);
         seq = Number(inserted.lastInsertRowid);
       } else {
         this.#sql(
-            'UPDATE nodes SET text = ?, role = coalesce(?, role), weight = coalesce(?, weight), updated_at = ? WHERE seq = ?',
-          )
-          .run(text, role ?? null, weight ?? null, now, seq);
+          'UPDATE nodes SET text = ?, role = coalesce(?, role), weight = coalesce(?, weight), updated_at = ? WHERE seq = ?',
+        ).run(text, role ?? null, weight ?? null, now, seq);
       }
       const addAlias = this.#sql(
         'INSERT INTO node_aliases (alias, node_seq, migrated_at) VALUES (?, ?, ?) ON CONFLICT (alias) DO UPDATE SET node_seq = excluded.node_seq, migrated_at = excluded.migrated_at',
       );
       for (const old of previousIds) addAlias.run(old, seq, now);
-      this.#refreshAliases(seq);
+      if (previousIds.length > 0) this.#refreshAliases(seq);
       return this.#nodeBySeq(seq) as MemoryNode;
     });
   }
@@ -324,15 +322,13 @@ export class MemoryStore {
       const from = this.#requireSeq(input.from, 'from');
       const to = this.#requireSeq(input.to, 'to');
       this.#sql(
-          'INSERT INTO edges (from_seq, to_seq, relation, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
-        )
-        .run(from, to, relation, this.#now());
+        'INSERT INTO edges (from_seq, to_seq, relation, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      ).run(from, to, relation, this.#now());
       const row = this.#sql(
-          `SELECT f.id AS "from", t.id AS "to", e.relation, e.created_at AS createdAt FROM edges e
+        `SELECT f.id AS "from", t.id AS "to", e.relation, e.created_at AS createdAt FROM edges e
            JOIN nodes f ON f.seq = e.from_seq JOIN nodes t ON t.seq = e.to_seq
            WHERE e.from_seq = ? AND e.to_seq = ? AND e.relation = ?`,
-        )
-        .get(from, to, relation) as MemoryEdge;
+      ).get(from, to, relation) as MemoryEdge;
       return { ...row };
     });
   }
@@ -388,7 +384,7 @@ export class MemoryStore {
     let ranked: { seq: number; score: number }[];
     try {
       ranked = this.#sql(
-          `SELECT n.seq AS seq,
+        `SELECT n.seq AS seq,
              -bm25(node_fts, 4.0, 1.0, 4.0)
                * (1.0 + ln(1.0 + max(n.weight, 0.0)))
                * (0.5 + 0.5 * @half / (@half + max(@now - n.updated_at, 0))) AS score
@@ -397,8 +393,7 @@ export class MemoryStore {
              AND (@roles IS NULL OR n.role IN (SELECT value FROM json_each(@roles)))
            ORDER BY score DESC, n.seq DESC
            LIMIT @limit`,
-        )
-        .all({ match, roles, half: this.#halfLifeMs, now: this.#now(), limit }) as {
+      ).all({ match, roles, half: this.#halfLifeMs, now: this.#now(), limit }) as {
         seq: number;
         score: number;
       }[];
@@ -435,17 +430,14 @@ export class MemoryStore {
     const startedAt = input.startedAt ?? this.#now();
     const endedAt = input.endedAt ?? startedAt;
     if (!Number.isFinite(startedAt) || !Number.isFinite(endedAt) || endedAt < startedAt) {
-      throw new MemoryStoreError(
-        'INVALID_INPUT',
-        'endedAt: must be a time at or after startedAt',
-        { field: 'endedAt' },
-      );
+      throw new MemoryStoreError('INVALID_INPUT', 'endedAt: must be a time at or after startedAt', {
+        field: 'endedAt',
+      });
     }
     return this.transaction(() => {
       const result = this.#sql(
-          'INSERT INTO episodes (id, session_id, summary, tool_calls, started_at, ended_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
-        )
-        .run(id, sessionId, summary, JSON.stringify(toolCalls), startedAt, endedAt);
+        'INSERT INTO episodes (id, session_id, summary, tool_calls, started_at, ended_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
+      ).run(id, sessionId, summary, JSON.stringify(toolCalls), startedAt, endedAt);
       if (result.changes === 0) {
         throw new MemoryStoreError('INVALID_INPUT', `id: episode "${id}" already exists`, {
           field: 'id',
@@ -459,18 +451,17 @@ export class MemoryStore {
   recentEpisodes(query: EpisodeQuery = {}): MemoryEpisode[] {
     const limit = requireLimit(query.limit ?? 10, 100, 'limit');
     const rows = this.#sql(
-        `SELECT id, session_id, summary, tool_calls, started_at, ended_at FROM episodes
+      `SELECT id, session_id, summary, tool_calls, started_at, ended_at FROM episodes
          WHERE (@since IS NULL OR started_at >= @since)
            AND (@until IS NULL OR started_at <= @until)
            AND (@session IS NULL OR session_id = @session)
          ORDER BY started_at DESC, seq DESC LIMIT @limit`,
-      )
-      .all({
-        since: query.since ?? null,
-        until: query.until ?? null,
-        session: query.sessionId ?? null,
-        limit,
-      }) as EpisodeRow[];
+    ).all({
+      since: query.since ?? null,
+      until: query.until ?? null,
+      session: query.sessionId ?? null,
+      limit,
+    }) as EpisodeRow[];
     return rows.map((row) => ({
       id: row.id,
       sessionId: row.session_id,
@@ -504,7 +495,7 @@ export class MemoryStore {
       const now = this.#now();
       const usedAt = outcome === 'none' ? null : now;
       this.#sql(
-          `INSERT INTO macros (name, description, params, steps, tool_ids, success_count, failure_count,
+        `INSERT INTO macros (name, description, params, steps, tool_ids, success_count, failure_count,
              created_at, updated_at, last_used_at)
            VALUES (@name, @description, @params, @steps, @toolIds, @success, @failure, @now, @now, @usedAt)
            ON CONFLICT (name) DO UPDATE SET description = excluded.description,
@@ -513,20 +504,18 @@ export class MemoryStore {
              failure_count = failure_count + excluded.failure_count,
              updated_at = excluded.updated_at,
              last_used_at = coalesce(excluded.last_used_at, last_used_at)`,
-        )
-        .run({
-          name,
-          description,
-          params: JSON.stringify(params),
-          steps: JSON.stringify(steps),
-          toolIds: steps.map((step) => step.tool).join(' '),
-          success,
-          failure,
-          now,
-          usedAt,
-        });
-      const row = this.#sql('SELECT * FROM macros WHERE name = ?')
-        .get(name) as MacroRow;
+      ).run({
+        name,
+        description,
+        params: JSON.stringify(params),
+        steps: JSON.stringify(steps),
+        toolIds: steps.map((step) => step.tool).join(' '),
+        success,
+        failure,
+        now,
+        usedAt,
+      });
+      const row = this.#sql('SELECT * FROM macros WHERE name = ?').get(name) as MacroRow;
       return macroFromRow(row);
     });
   }
@@ -535,18 +524,15 @@ export class MemoryStore {
   recordMacroRun(name: string, outcome: 'success' | 'failure'): MemoryMacro {
     return this.transaction(() => {
       const result = this.#sql(
-          `UPDATE macros SET success_count = success_count + ?, failure_count = failure_count + ?,
+        `UPDATE macros SET success_count = success_count + ?, failure_count = failure_count + ?,
              last_used_at = ? WHERE name = ?`,
-        )
-        .run(outcome === 'success' ? 1 : 0, outcome === 'failure' ? 1 : 0, this.#now(), name);
+      ).run(outcome === 'success' ? 1 : 0, outcome === 'failure' ? 1 : 0, this.#now(), name);
       if (result.changes === 0) {
         throw new MemoryStoreError('NOT_FOUND', `name: no macro named "${name}"`, {
           field: 'name',
         });
       }
-      return macroFromRow(
-        this.#sql('SELECT * FROM macros WHERE name = ?').get(name) as MacroRow,
-      );
+      return macroFromRow(this.#sql('SELECT * FROM macros WHERE name = ?').get(name) as MacroRow);
     });
   }
 
@@ -559,8 +545,9 @@ export class MemoryStore {
     const found: MemoryMacro[] = [];
     const seen = new Set<number>();
     if (query.name !== undefined && query.name.trim() !== '') {
-      const row = this.#sql('SELECT * FROM macros WHERE name = ?')
-        .get(query.name.trim()) as MacroRow | undefined;
+      const row = this.#sql('SELECT * FROM macros WHERE name = ?').get(query.name.trim()) as
+        | MacroRow
+        | undefined;
       if (row) {
         seen.add(row.seq);
         found.push(macroFromRow(row));
@@ -569,12 +556,11 @@ export class MemoryStore {
     if (query.text !== undefined && query.text.trim() !== '' && found.length < limit) {
       const match = buildFtsQuery(query.text, { match: 'any' });
       const rows = this.#sql(
-          `SELECT m.* FROM macro_fts JOIN macros m ON m.seq = macro_fts.rowid
+        `SELECT m.* FROM macro_fts JOIN macros m ON m.seq = macro_fts.rowid
            WHERE macro_fts MATCH ?
            ORDER BY -bm25(macro_fts, 4.0, 1.0, 2.0) * (1.0 + ln(1.0 + m.success_count)) DESC
            LIMIT ?`,
-        )
-        .all(match, limit) as MacroRow[];
+      ).all(match, limit) as MacroRow[];
       for (const row of rows) {
         if (seen.has(row.seq) || found.length >= limit) continue;
         seen.add(row.seq);
@@ -625,9 +611,7 @@ export class MemoryStore {
   }
 
   #seqOfAlias(alias: string): number | undefined {
-    const seq = this.#sql('SELECT node_seq FROM node_aliases WHERE alias = ?')
-      .pluck()
-      .get(alias);
+    const seq = this.#sql('SELECT node_seq FROM node_aliases WHERE alias = ?').pluck().get(alias);
     return seq === undefined ? undefined : Number(seq);
   }
 
@@ -642,58 +626,58 @@ export class MemoryStore {
 
   #nodeBySeq(seq: number): MemoryNode | undefined {
     const row = this.#sql(
-        'SELECT seq, id, text, role, weight, aliases, created_at, updated_at FROM nodes WHERE seq = ?',
-      )
-      .get(seq) as NodeRow | undefined;
+      'SELECT seq, id, text, role, weight, aliases, created_at, updated_at FROM nodes WHERE seq = ?',
+    ).get(seq) as NodeRow | undefined;
     return row === undefined ? undefined : nodeFromRow(row);
   }
 
   #edgesOfSeq(seq: number, limit: number): MemoryEdge[] {
     const rows = this.#sql(
-        `SELECT f.id AS "from", t.id AS "to", e.relation AS relation, e.created_at AS createdAt
+      `SELECT f.id AS "from", t.id AS "to", e.relation AS relation, e.created_at AS createdAt
          FROM edges e JOIN nodes f ON f.seq = e.from_seq JOIN nodes t ON t.seq = e.to_seq
          WHERE e.from_seq = @seq OR e.to_seq = @seq
          ORDER BY e.created_at DESC LIMIT @limit`,
-      )
-      .all({ seq, limit }) as MemoryEdge[];
+    ).all({ seq, limit }) as MemoryEdge[];
     return rows.map((row) => ({ ...row }));
   }
 
   #mergeNode(fromSeq: number, intoSeq: number): void {
     this.#sql(
-        `INSERT INTO edges (from_seq, to_seq, relation, created_at)
+      `INSERT INTO edges (from_seq, to_seq, relation, created_at)
          SELECT CASE WHEN from_seq = @from THEN @into ELSE from_seq END,
                 CASE WHEN to_seq = @from THEN @into ELSE to_seq END, relation, created_at
          FROM edges WHERE (from_seq = @from OR to_seq = @from)
            AND NOT (from_seq IN (@from, @into) AND to_seq IN (@from, @into))
          ON CONFLICT DO NOTHING`,
-      )
-      .run({ from: fromSeq, into: intoSeq });
-    this.#sql('UPDATE node_aliases SET node_seq = ? WHERE node_seq = ?')
-      .run(intoSeq, fromSeq);
+    ).run({ from: fromSeq, into: intoSeq });
+    this.#sql('UPDATE node_aliases SET node_seq = ? WHERE node_seq = ?').run(intoSeq, fromSeq);
     this.#sql('DELETE FROM nodes WHERE seq = ?').run(fromSeq);
   }
 
   #refreshAliases(seq: number): void {
     // An id is never its own alias (a node renamed back to an old id).
-    this.#sql('DELETE FROM node_aliases WHERE alias = (SELECT id FROM nodes WHERE seq = ?)')
-      .run(seq);
-    this.#sql(
-        `UPDATE nodes SET aliases = coalesce(
-           (SELECT group_concat(alias, ' ') FROM (SELECT alias FROM node_aliases WHERE node_seq = @seq ORDER BY migrated_at, alias)),
-           '') WHERE seq = @seq`,
-      )
-      .run({ seq });
+    this.#sql('DELETE FROM node_aliases WHERE alias = (SELECT id FROM nodes WHERE seq = ?)').run(
+      seq,
+    );
+    const aliases = (
+      this.#sql('SELECT alias FROM node_aliases WHERE node_seq = ? ORDER BY migrated_at, alias')
+        .pluck()
+        .all(seq) as string[]
+    ).join(' ');
+    // Only a real change rewrites the node's full-text entry.
+    this.#sql('UPDATE nodes SET aliases = @aliases WHERE seq = @seq AND aliases <> @aliases').run({
+      seq,
+      aliases,
+    });
   }
 
   #snippets(match: string, seqs: readonly number[]): Map<number, string> {
     const snippets = new Map<number, string>();
     if (seqs.length === 0) return snippets;
     const rows = this.#sql(
-        `SELECT rowid AS seq, snippet(node_fts, 1, '[', ']', '…', 24) AS snippet FROM node_fts
+      `SELECT rowid AS seq, snippet(node_fts, 1, '[', ']', '…', 24) AS snippet FROM node_fts
          WHERE node_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
-      )
-      .all(match, JSON.stringify(seqs)) as { seq: number; snippet: string }[];
+    ).all(match, JSON.stringify(seqs)) as { seq: number; snippet: string }[];
     for (const row of rows) snippets.set(Number(row.seq), row.snippet);
     return snippets;
   }
@@ -781,14 +765,13 @@ function validateParams(params: readonly MacroParam[]): MacroParam[] {
 
 function validateSteps(steps: readonly MacroStep[], params: readonly MacroParam[]): MacroStep[] {
   if (!Array.isArray(steps) || steps.length === 0 || steps.length > MAX_MACRO_STEPS) {
-    throw new MemoryStoreError(
-      'INVALID_INPUT',
-      `steps: must hold 1 to ${MAX_MACRO_STEPS} steps`,
-      { field: 'steps' },
-    );
+    throw new MemoryStoreError('INVALID_INPUT', `steps: must hold 1 to ${MAX_MACRO_STEPS} steps`, {
+      field: 'steps',
+    });
   }
   const declared = new Set(params.map((param) => param.name));
-  return steps.map((step, index) => {
+  const used = new Set<string>();
+  const validated = steps.map((step, index) => {
     requireText(step.tool, `steps.${index}.tool`, MAX_ID_LENGTH);
     const args = step.args ?? {};
     for (const placeholder of JSON.stringify(args).matchAll(PLACEHOLDER)) {
@@ -800,9 +783,21 @@ function validateSteps(steps: readonly MacroStep[], params: readonly MacroParam[
           { field: `steps.${index}.args` },
         );
       }
+      used.add(name);
     }
     return { tool: step.tool.trim(), args };
   });
+  // Same rule as shortcuts: a declared param no step uses is a mistake, not an option.
+  for (const [index, param] of params.entries()) {
+    if (!used.has(param.name)) {
+      throw new MemoryStoreError(
+        'INVALID_INPUT',
+        `params.${index}.name: "${param.name}" is declared but no step uses {${param.name}}`,
+        { field: `params.${index}.name` },
+      );
+    }
+  }
+  return validated;
 }
 
 function asQueryError(error: unknown): unknown {

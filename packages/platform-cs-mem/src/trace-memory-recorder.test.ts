@@ -24,7 +24,11 @@ let source: SpanEmitter;
 let recorder: TraceMemoryRecorder;
 let callNumber = 0;
 
-function span(toolId: string, outcome = 'success', extra: Partial<TraceSpanLike> = {}): TraceSpanLike {
+function span(
+  toolId: string,
+  outcome = 'success',
+  extra: Partial<TraceSpanLike> = {},
+): TraceSpanLike {
   callNumber += 1;
   return { callId: `call_${callNumber}`, toolId, attempt: 1, durationMs: 5, outcome, ...extra };
 }
@@ -43,7 +47,7 @@ afterEach(() => {
 });
 
 describe('TraceMemoryRecorder', () => {
-  it('records a session\'s calls as one episode and its successful run as a macro', () => {
+  it("records a session's calls as one episode and its successful run as a macro", () => {
     source.emit(span('read_file'));
     clock += 10;
     source.emit(span('edit_file'));

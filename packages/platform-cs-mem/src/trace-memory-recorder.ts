@@ -201,7 +201,10 @@ export class TraceMemoryRecorder {
     params: MacroParam[];
     steps: MacroStep[];
   } {
-    const steps = run.map((span) => ({ tool: span.toolId, args: this.#argsTemplate?.(span) ?? {} }));
+    const steps = run.map((span) => ({
+      tool: span.toolId,
+      args: this.#argsTemplate?.(span) ?? {},
+    }));
     const params = new Map<string, MacroParam>();
     for (const step of steps) {
       for (const match of JSON.stringify(step.args).matchAll(PLACEHOLDER)) {

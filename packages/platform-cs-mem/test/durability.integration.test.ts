@@ -35,9 +35,12 @@ describe('a writer process killed with SIGKILL', () => {
     await writer.kill();
     const store = open();
     expect(store.database.pragma('integrity_check', { simple: true })).toBe('ok');
-    expect(store.recentEpisodes({ limit: 100 }).map((e) => e.id).sort()).toEqual(
-      Array.from({ length: 20 }, (_, i) => `e${i}`).sort(),
-    );
+    expect(
+      store
+        .recentEpisodes({ limit: 100 })
+        .map((e) => e.id)
+        .sort(),
+    ).toEqual(Array.from({ length: 20 }, (_, i) => `e${i}`).sort());
     expect(store.stats().nodes).toBe(0);
     expect(store.searchNodes({ text: 'transaction' })).toEqual([]);
   });

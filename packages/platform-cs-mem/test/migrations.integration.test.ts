@@ -89,7 +89,14 @@ function writeRelease1File(): void {
     .prepare(
       'INSERT INTO episodes (id, session_id, summary, tool_calls, started_at, ended_at) VALUES (?, ?, ?, ?, ?, ?)',
     )
-    .run('ep-1', 'session-a', 'Checked the billing logs', '[{"toolId":"read_file","outcome":"success"}]', 5000, 6000);
+    .run(
+      'ep-1',
+      'session-a',
+      'Checked the billing logs',
+      '[{"toolId":"read_file","outcome":"success"}]',
+      5000,
+      6000,
+    );
   database.close();
 }
 

@@ -42,7 +42,10 @@ export function probeBackends(deployment: ResolvedDeploymentConfig): BackendProb
       ? tokenSource.env
       : ['GITHUB_TOKEN', 'GH_TOKEN'].find((name) => env[name]);
   const hasToken = tokenSource && 'file' in tokenSource ? true : Boolean(tokenEnv && env[tokenEnv]);
-  const mcpServers = Object.keys(config.mcpServers ?? {});
+  const mcpSection = config.packages?.['mcp-client'];
+  const mcpServers = Object.keys(mcpSection?.servers ?? {});
+  const mcpImport = mcpSection?.importConfig;
+  const mcpImportPath = typeof mcpImport === 'string' ? mcpImport : mcpImport?.path;
   return [
     {
       name: 'chromium',
@@ -71,11 +74,12 @@ export function probeBackends(deployment: ResolvedDeploymentConfig): BackendProb
     },
     {
       name: 'mcp servers',
-      found: mcpServers.length > 0 || config.mcpConfigImport !== undefined,
+      found: mcpServers.length > 0 || mcpImportPath !== undefined,
       detail:
-        mcpServers.length > 0
-          ? mcpServers.join(', ')
-          : (config.mcpConfigImport ?? 'none configured'),
+        [
+          ...(mcpServers.length > 0 ? [mcpServers.join(', ')] : []),
+          ...(mcpImportPath !== undefined ? [`imported from ${mcpImportPath}`] : []),
+        ].join('; ') || 'none configured (packages.mcp-client.servers or importConfig)',
     },
   ];
 }

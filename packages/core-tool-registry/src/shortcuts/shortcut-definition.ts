@@ -12,6 +12,7 @@ export type ShortcutParamType = 'string' | 'number' | 'integer' | 'boolean';
 export interface ShortcutParam {
   /** Identifier used as `{name}` in step templates. */
   readonly name: string;
+  /** The JSON type of the value. */
   readonly type: ShortcutParamType;
   /** What the parameter means, for the model. */
   readonly description: string;
@@ -21,6 +22,7 @@ export interface ShortcutParam {
 
 /** One step template: a tool and its arguments as JSON text with placeholders. */
 export interface ShortcutStepTemplate {
+  /** The tool id the step calls. */
   readonly tool: string;
   /** JSON text; `{param}` placeholders and `{n}` step references (`{{x}}` is a literal `{x}`). */
   readonly args: string;
@@ -30,10 +32,13 @@ export interface ShortcutStepTemplate {
 export interface ShortcutDefinition {
   /** Id in the `shortcut.*` namespace, e.g. `shortcut.backup_notes`. */
   readonly id: string;
+  /** What it does and when to use it (becomes the tool description). */
   readonly description: string;
   /** Conditions the model should check before running it (shown in the description). */
   readonly preconditions: readonly string[];
+  /** Declared parameters, each used by at least one step. */
   readonly params: readonly ShortcutParam[];
+  /** Step templates, run in order as a batch. */
   readonly steps: readonly ShortcutStepTemplate[];
   /** The worst risk of its steps (risk inheritance). */
   readonly risk: ToolRisk;

@@ -113,6 +113,16 @@ describe('read_file', () => {
     });
   });
 
+  it('shows the beginning of a line longer than the cap without reading it whole', async () => {
+    await writeFile(join(root, 'minified.js'), `${'x'.repeat(300_000)}\nsecond\n`);
+    const result = await call('read_file', { path: 'minified.js', maxBytes: 1_000 });
+    const text = content(result);
+    expect(text.startsWith('x'.repeat(1_000))).toBe(true);
+    expect(text.split('\n').at(-1)).toBe(
+      '[truncated: showed lines 1-1 of 2 (cap 1000 bytes). Call read_file with startLine=2 to continue, or raise maxBytes.]',
+    );
+  });
+
   it('refuses a binary file with UNSUPPORTED', async () => {
     await writeFile(join(root, 'image.bin'), Buffer.from([0x89, 0x50, 0x00, 0x01, 0x02]));
     const result = await call('read_file', { path: 'image.bin' });
@@ -278,6 +288,17 @@ describe('edit_file', () => {
     expect(await readFile(join(root, 'src', 'index.ts'), 'utf8')).toBe(
       'const a = 1;\nconst b = 2;\n',
     );
+  });
+
+  it('matches multi-line text in a CRLF file and keeps its line endings', async () => {
+    await writeFile(join(root, 'windows.txt'), 'one\r\ntwo\r\nthree\r\n');
+    const result = await call('edit_file', {
+      path: 'windows.txt',
+      oldString: 'one\ntwo',
+      newString: 'uno\ndos',
+    });
+    expect(result.ok, renderResult(result)).toBe(true);
+    expect(await readFile(join(root, 'windows.txt'), 'utf8')).toBe('uno\r\ndos\r\nthree\r\n');
   });
 
   it('inserts replacement text literally ($ patterns are not special)', async () => {
@@ -605,7 +626,8 @@ describe('delete_file', () => {
       await call('delete_file', { path: '../outside', recursive: true }),
       'PERMISSION_DENIED',
     );
-    expectFailure(await call('delete_file', { path: 'escape/secret.txt' }), 'NOT_FOUND');
+    await symlink(outside, join(root, 'escape'));
+    expectFailure(await call('delete_file', { path: 'escape/secret.txt' }), 'PERMISSION_DENIED');
     expect(await readdir(outside)).toEqual(['secret.txt']);
   });
 

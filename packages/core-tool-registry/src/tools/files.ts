@@ -82,6 +82,7 @@ function describeFileSystemError(error: unknown, root: string | undefined): Tool
     }
   }
   return new ToolError(toolCode, `${shown} ${text}`, {
+    cause: error,
     hint:
       toolCode === ToolErrorCode.NOT_FOUND
         ? 'Check the path with list_files or glob_files, then retry.'
@@ -215,6 +216,11 @@ async function readLineRange(
         for (const part of parts) {
           take(part, lineNumber);
           lineNumber += 1;
+        }
+        // A line longer than the cap is never kept whole: cut it now instead of buffering it.
+        if (collecting && pending.length > options.maxBytes + 4_096) {
+          if (lineNumber >= options.startLine) take(pending, lineNumber);
+          else pending = '';
         }
       } else if (bytesRead > COUNT_LINES_LIMIT) {
         counted = false;
@@ -531,7 +537,14 @@ function createEditFileTool(workspaceRoot: string): AnyToolDefinition {
         );
       }
       const before = raw.toString('utf8');
-      const count = countOccurrences(before, args.oldString);
+      let { oldString, newString } = args;
+      let count = countOccurrences(before, oldString);
+      // Models write "\n"; a CRLF file needs "\r\n" for the same lines to match.
+      if (count === 0 && before.includes('\r\n') && /(?<!\r)\n/.test(oldString)) {
+        oldString = oldString.replace(/\r?\n/g, '\r\n');
+        newString = newString.replace(/\r?\n/g, '\r\n');
+        count = countOccurrences(before, oldString);
+      }
       if (count === 0) {
         return failureResult(
           ToolErrorCode.INVALID_ARGUMENT,
@@ -553,7 +566,7 @@ function createEditFileTool(workspaceRoot: string): AnyToolDefinition {
           },
         );
       }
-      const after = before.split(args.oldString).join(args.newString);
+      const after = before.split(oldString).join(newString);
       context.signal.throwIfAborted();
       await writeFileAtomic(target.absolute, after, { signal: context.signal });
       const patch =

@@ -63,6 +63,9 @@ const DENIED = [
   'systemctl poweroff',
   'kill -9 -1',
   'mv ~ /dev/null',
+  '{rm,-rf,/}',
+  '> /dev/sda',
+  'echo c > /proc/sysrq-trigger',
 ];
 
 const ALLOWED = [
@@ -77,7 +80,6 @@ const ALLOWED = [
   'pwd',
   'echo hello',
   'echo $HOME',
-  'ls $(pwd)',
   'grep -rn TODO src 2>/dev/null',
   'find . -name "*.ts"',
   'cat <<EOF\nhi\nEOF',
@@ -114,6 +116,14 @@ const CONFIRMED = [
   'hostname evil',
   'f() { echo; }; f',
   'kill -1',
+  'ls $(pwd)',
+  'cat $FILE',
+  'cat /etc/shadow',
+  'cat ~/.ssh/id_rsa',
+  'head ../secret.txt',
+  'wc -l < /etc/passwd',
+  'grep --file=/etc/shadow x',
+  'ls -la /',
 ];
 
 describe('classifyCommand', () => {
@@ -163,6 +173,17 @@ describe('classifyCommand', () => {
   it('asks even for read-only commands when the allow-list is off', async () => {
     expect((await classifyCommand('ls', { useAllowList: false })).kind).toBe('confirm');
     expect((await classifyCommand('rm -rf /', { useAllowList: false })).kind).toBe('deny');
+  });
+
+  it('allows reading paths inside the workspace root, and asks for paths outside it', async () => {
+    const options = { workspaceRoot: '/work/ws' };
+    expect((await classifyCommand('cat /work/ws/a.txt sub/b.txt', options)).kind).toBe('allow');
+    expect(await classifyCommand('cat /work/ws-other/a.txt', options)).toEqual({
+      kind: 'confirm',
+      reason: '"cat" reads /work/ws-other/a.txt, outside the workspace',
+    });
+    expect((await classifyCommand('echo /etc/passwd', options)).kind).toBe('allow');
+    expect((await classifyCommand('grep x < /work/ws/in.txt', options)).kind).toBe('allow');
   });
 
   it('lets a deny anywhere in the line win over an allow elsewhere', async () => {

@@ -18,6 +18,12 @@ export interface ShellPolicyOptions {
   denyCommands?: readonly string[];
   /** When false, nothing runs without asking (the deny-list still applies). Default: true. */
   useAllowList?: boolean;
+  /**
+   * The workspace root. Read-only commands run without asking only when every path they name
+   * stays inside it (absolute paths inside it are fine); without it, any absolute path, `~` or `..`
+   * needs a confirmation.
+   */
+  workspaceRoot?: string;
 }
 
 /** Longest command the parser is given; longer commands are never allowed without asking. */
@@ -51,6 +57,8 @@ const SYSTEM_DIRECTORIES = new Set([
 
 const BLOCK_DEVICE =
   /^\/dev\/(?:(?:sd|hd|vd|xvd)[a-z]|nvme\d|mmcblk\d|md\d|dm-\d|loop\d|sr\d|fd\d|disk\/|mapper\/|mem$|kmem$|port$|root$)/;
+
+const KERNEL_TRIGGERS = /^\/proc\/(?:sysrq-trigger|sys\/kernel\/(?:panic|sysrq))$/;
 
 const SAFE_OUTPUT_TARGETS = /^\/dev\/(?:null|stdout|stderr|tty|fd\/\d+)$/;
 
@@ -143,6 +151,30 @@ const READ_ONLY_COMMANDS: ReadonlyMap<string, ((args: readonly string[]) => bool
     ],
   ]);
 
+/** Read-only commands that do not read files: their arguments are not checked as paths. */
+const PURE_COMMANDS = new Set([
+  'echo',
+  'printf',
+  'pwd',
+  'true',
+  'false',
+  'test',
+  '[',
+  'expr',
+  'seq',
+  'nproc',
+  'whoami',
+  'id',
+  'uname',
+  'hostname',
+  'date',
+  'printenv',
+  'type',
+  'which',
+  'basename',
+  'dirname',
+]);
+
 /** Node types a read-only command line may contain; anything else needs a confirmation. */
 const READ_ONLY_NODE_TYPES = new Set([
   'File',
@@ -209,6 +241,7 @@ class CommandAnalysis {
   private readonly allowed: Set<string>;
   private readonly denied: Set<string>;
   private readonly useAllowList: boolean;
+  private readonly workspaceRoot: string | undefined;
 
   constructor(
     private readonly syntax: ShSyntax,
@@ -217,6 +250,36 @@ class CommandAnalysis {
     this.allowed = new Set(options.allowCommands ?? []);
     this.denied = new Set(options.denyCommands ?? []);
     this.useAllowList = options.useAllowList ?? true;
+    this.workspaceRoot =
+      options.workspaceRoot === undefined ? undefined : posix.resolve(options.workspaceRoot);
+  }
+
+  /** Whether a path argument may reach outside the workspace (conservative: `..` counts). */
+  private reachesOutside(path: string): boolean {
+    if (path.startsWith('~')) return true;
+    if (path.startsWith('/')) {
+      const root = this.workspaceRoot;
+      const normal = posix.normalize(path);
+      return root === undefined || !(normal === root || normal.startsWith(`${root}/`));
+    }
+    return path.split('/').includes('..');
+  }
+
+  /** Asks for confirmation when a read-only command names a path outside the workspace. */
+  private checkReadScope(name: string, args: readonly (string | null)[]): void {
+    if (PURE_COMMANDS.has(name)) return;
+    for (const arg of args) {
+      if (arg === null) {
+        this.confirm(`"${name}" reads a path known only at run time`);
+        return;
+      }
+      const value =
+        arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg;
+      if (this.reachesOutside(value)) {
+        this.confirm(`"${name}" reads ${value}, outside the workspace`);
+        return;
+      }
+    }
   }
 
   private deny(reason: string): void {
@@ -269,7 +332,7 @@ class CommandAnalysis {
     const words = (node.Args as ShNode[] | undefined) ?? [];
     if (assigns.length > 0) this.confirm('the command sets environment variables');
     if (words.length === 0) return;
-    const args = words.map((word) => this.wordValue(word));
+    const args = words.flatMap((word) => expandBraceList(this.wordValue(word)));
     this.analyseArguments(args, depth);
   }
 
@@ -300,7 +363,11 @@ class CommandAnalysis {
       this.allowed.has(name) ||
       (predicate === null && READ_ONLY_COMMANDS.has(name)) ||
       (predicate !== undefined && predicate !== null && known && predicate(rest as string[]));
-    if (!this.useAllowList || !isReadOnly) this.confirm(`"${name}" is not a read-only command`);
+    if (!this.useAllowList || !isReadOnly) {
+      this.confirm(`"${name}" is not a read-only command`);
+    } else if (!this.allowed.has(name)) {
+      this.checkReadScope(name, rest);
+    }
   }
 
   /** Strips a wrapper (sudo, env, xargs, nice, timeout …); returns undefined when there is none. */
@@ -555,14 +622,22 @@ class CommandAnalysis {
     const word = node.Word as ShNode | null;
     const opEnd = word === null ? opStart + 2 : word.Pos().Offset();
     const operator = bytes.subarray(opStart, opEnd).toString('utf8').trim();
-    if (!operator.includes('>')) return;
-    if (word === null) return;
+    if (word === null || operator.startsWith('<<')) return;
     const target = this.wordValue(word);
+    if (!operator.includes('>')) {
+      if (operator.endsWith('<&')) return;
+      if (target === null) this.confirm('the command reads a file named only at run time');
+      else if (this.reachesOutside(target))
+        this.confirm(`the command reads ${target}, outside the workspace`);
+      return;
+    }
     if (operator.endsWith('>&') && target !== null && /^(?:\d+|-)$/.test(target)) return;
     if (target === null) {
       this.confirm('the command writes to a file named only at run time');
     } else if (isBlockDevice(target)) {
       this.deny(`the command writes raw data to the block device ${target}`);
+    } else if (KERNEL_TRIGGERS.test(posix.normalize(target))) {
+      this.deny(`writing to ${target} can crash or restart the machine`);
     } else if (!SAFE_OUTPUT_TARGETS.test(posix.normalize(target))) {
       this.confirm(`the command writes to ${target}`);
     }
@@ -647,6 +722,15 @@ class CommandAnalysis {
 /** mvdan/sh binary command operators: `|` and `|&`. */
 const PIPE = 12;
 const PIPE_ALL = 13;
+
+/** Expands a word that is one brace list (`{rm,-rf,/}`), as bash would; other words stay whole. */
+function expandBraceList(value: string | null): (string | null)[] {
+  if (value === null) return [null];
+  if (!value.startsWith('{') || !value.endsWith('}') || value.length < 3) return [value];
+  const inner = value.slice(1, -1);
+  if (inner.includes('{') || inner.includes('}') || !inner.includes(',')) return [value];
+  return inner.split(',');
+}
 
 function skipOptions(
   args: readonly (string | null)[],

@@ -61,7 +61,7 @@ describe('shell_execute', () => {
     expect(result.ok, renderResult(result)).toBe(true);
     if (!result.ok) return;
     expect(result.content).toMatch(
-      /^exit code 0 \(\d+ ms\)\n--- stdout \(6 bytes\) ---\nhello\n--- stderr \(5 bytes\) ---\noops$/,
+      /^exit code 0 \((?:\d+ ms|\d+\.\d s)\)\n--- stdout \(6 bytes\) ---\nhello\n--- stderr \(5 bytes\) ---\noops$/,
     );
     expect(result.data).toMatchObject({
       exitCode: 0,

@@ -115,7 +115,16 @@ export function createShellTools(options: ShellToolsOptions): AnyToolDefinition[
     // The command's own timeout governs; the pipeline's limit only backs it up.
     runPolicy: { ...RunPolicies.mutating, timeoutMs: maxTimeoutMs + 15_000 },
     async execute(args, context) {
-      const verdict = await classifyCommand(args.command, policy);
+      const cwd = await resolveWorkspacePath(options.workspaceRoot, args.cwd, { field: 'cwd' });
+      const cwdStats = cwd.exists ? await stat(cwd.absolute).catch(() => undefined) : undefined;
+      if (cwdStats?.isDirectory() !== true) {
+        return failureResult(
+          cwdStats === undefined ? ToolErrorCode.NOT_FOUND : ToolErrorCode.INVALID_ARGUMENT,
+          `cwd: "${cwd.relative}" is not an existing folder`,
+          { field: 'cwd', hint: 'Use a folder inside the workspace (list_files shows them).' },
+        );
+      }
+      const verdict = await classifyCommand(args.command, { ...policy, workspaceRoot: cwd.root });
       if (verdict.kind === 'deny') {
         return failureResult(
           ToolErrorCode.PERMISSION_DENIED,
@@ -144,15 +153,6 @@ export function createShellTools(options: ShellToolsOptions): AnyToolDefinition[
             },
           );
         }
-      }
-      const cwd = await resolveWorkspacePath(options.workspaceRoot, args.cwd, { field: 'cwd' });
-      const cwdStats = cwd.exists ? await stat(cwd.absolute).catch(() => undefined) : undefined;
-      if (cwdStats?.isDirectory() !== true) {
-        return failureResult(
-          cwdStats === undefined ? ToolErrorCode.NOT_FOUND : ToolErrorCode.INVALID_ARGUMENT,
-          `cwd: "${cwd.relative}" is not an existing folder`,
-          { field: 'cwd', hint: 'Use a folder inside the workspace (list_files shows them).' },
-        );
       }
       const base = options.environment ?? process.env;
       const env =

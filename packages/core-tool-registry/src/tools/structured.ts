@@ -17,6 +17,14 @@ import { createXmlExtractTools } from './structured/xml-extract-tool.js';
 export interface StructuredToolsOptions {
   /** Directory `file_hash` reads are confined to. */
   workspaceRoot: string;
+  /**
+   * Hard limit, in ms, on the matching work of one regex_extract, regex_replace, json_path,
+   * xml_extract or csv_query call (RE2 is linear in the text, but huge counted repetitions over
+   * megabytes are still slow); the call ends with TIMEOUT. Default 5000.
+   */
+  matchTimeLimitMs?: number;
+  /** Time after which text_diff gives up on two very different texts, in ms. Default 5000. */
+  diffTimeLimitMs?: number;
 }
 
 /**
@@ -26,12 +34,16 @@ export interface StructuredToolsOptions {
  * cron_next. Creating them touches nothing: heavy libraries initialise on first call.
  */
 export function createStructuredTools(options: StructuredToolsOptions): AnyToolDefinition[] {
+  const limits =
+    options.matchTimeLimitMs === undefined ? {} : { matchTimeLimitMs: options.matchTimeLimitMs };
   return [
-    ...createRegexTools(),
-    ...createTextDiffTools(),
-    ...createJsonPathTools(),
-    ...createXmlExtractTools(),
-    ...createCsvQueryTools(),
+    ...createRegexTools(limits),
+    ...createTextDiffTools(
+      options.diffTimeLimitMs === undefined ? {} : { diffTimeLimitMs: options.diffTimeLimitMs },
+    ),
+    ...createJsonPathTools(limits),
+    ...createXmlExtractTools(limits),
+    ...createCsvQueryTools(limits),
     ...createBaseConvertTools(),
     ...createUnitConvertTools(),
     ...createDurationConvertTools(),

@@ -273,8 +273,9 @@ export function createMcpTools(options: McpToolsOptions): AnyToolDefinition[] {
     runPolicy: MCP_CALL_POLICY,
     async execute(args, context) {
       const { server, tool } = args;
-      const state = manager.state(server);
-      if (state.status !== 'connected') await manager.connect(server, { signal: context.signal });
+      if (!manager.client(server)?.isConnected) {
+        await manager.connect(server, { signal: context.signal });
+      }
       let remote = findTool(manager.tools(server), tool);
       if (!remote) {
         await manager.refreshTools(server, { signal: context.signal });

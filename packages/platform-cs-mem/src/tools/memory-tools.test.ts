@@ -237,7 +237,8 @@ describe('memory_recall_macro', () => {
       arguments: { path: 'todo.md', times: 2 },
     });
     expect(result.ok).toBe(true);
-    const [macro] = (result.ok && (result.data as { macros: Record<string, unknown>[] }).macros) || [];
+    const [macro] =
+      (result.ok && (result.data as { macros: Record<string, unknown>[] }).macros) || [];
     expect(macro).toMatchObject({
       name: 'edit-note',
       successCount: 1,
@@ -249,7 +250,18 @@ describe('memory_recall_macro', () => {
           { tool: 'edit_file', args: { path: 'notes/todo.md', repeat: 2, after: '{0}' } },
         ],
       },
-      shortcut: { id: 'shortcut.edit_note' },
+      shortcut: {
+        id: 'shortcut.edit_note',
+        description: 'Append a line to a markdown note',
+        params: [
+          { name: 'path', type: 'string', description: 'note file' },
+          { name: 'times', type: 'number', description: '' },
+        ],
+        steps: [
+          { tool: 'read_file', args: { path: '{path}' } },
+          { tool: 'edit_file', args: { path: 'notes/{path}', repeat: '{times}', after: '{0}' } },
+        ],
+      },
     });
     expect(renderResult(result)).toBe(
       '1 macro:\n- edit-note (succeeded 1×, failed 0×): params: path, times; Append a line to a markdown note\n  tool_batch_run {"steps":[{"tool":"read_file","args":{"path":"todo.md"}},{"tool":"edit_file","args":{"path":"notes/todo.md","repeat":2,"after":"{0}"}}]}',

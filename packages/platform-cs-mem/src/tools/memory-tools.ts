@@ -185,8 +185,7 @@ function createSearchNodesTool(store: MemoryStore): AnyToolDefinition {
         };
       }
       const lines = hits.map((hit, index) => {
-        const via =
-          hit.matchedBy === 'alias' ? ` (found by its old id ${hit.resolvedFrom})` : '';
+        const via = hit.matchedBy === 'alias' ? ` (found by its old id ${hit.resolvedFrom})` : '';
         const links =
           hit.edges && hit.edges.length > 0
             ? `\n   links: ${hit.edges.map((edge) => `${edge.from} -${edge.relation}-> ${edge.to}`).join('; ')}`
@@ -254,7 +253,7 @@ const episodesSchema = ToolSchema.object({
   includeToolCalls: z
     .boolean()
     .default(true)
-    .describe('Include each episode\'s tool calls (tool id and outcome).'),
+    .describe("Include each episode's tool calls (tool id and outcome)."),
 });
 
 function createRecentEpisodesTool(store: MemoryStore, now: () => number): AnyToolDefinition {
@@ -271,7 +270,9 @@ function createRecentEpisodesTool(store: MemoryStore, now: () => number): AnyToo
           summary: z.string(),
           startedAt: z.string(),
           endedAt: z.string(),
-          toolCalls: z.array(z.object({ toolId: z.string(), outcome: z.string() }).loose()).optional(),
+          toolCalls: z
+            .array(z.object({ toolId: z.string(), outcome: z.string() }).loose())
+            .optional(),
         }),
       ),
     }),
@@ -293,7 +294,9 @@ function createRecentEpisodesTool(store: MemoryStore, now: () => number): AnyToo
         ...(untilMs === undefined ? {} : { until: untilMs }),
         ...(sessionId === undefined ? {} : { sessionId }),
       });
-      const data = { episodes: episodes.map((episode) => describeEpisode(episode, includeToolCalls)) };
+      const data = {
+        episodes: episodes.map((episode) => describeEpisode(episode, includeToolCalls)),
+      };
       if (episodes.length === 0) {
         return {
           ok: true,
@@ -305,7 +308,13 @@ function createRecentEpisodesTool(store: MemoryStore, now: () => number): AnyToo
       const lines = episodes.map((episode) => {
         const calls =
           includeToolCalls && episode.toolCalls.length > 0
-            ? ` [${episode.toolCalls.map((call) => (call.outcome === 'success' ? call.toolId : `${call.toolId}:${call.outcome}`)).join(' → ')}]`
+            ? ` [${episode.toolCalls
+                .map((call) =>
+                  call.outcome === 'success' || call.outcome === 'ok'
+                    ? call.toolId
+                    : `${call.toolId}:${call.outcome}`,
+                )
+                .join(' → ')}]`
             : '';
         return `- ${new Date(episode.startedAt).toISOString()} (${episode.sessionId}) ${episode.summary}${calls}`;
       });
@@ -330,7 +339,10 @@ function parseTime(value: string, field: string): number | ReturnType<typeof fai
   return parsed;
 }
 
-function describeEpisode(episode: MemoryEpisode, includeToolCalls: boolean): Record<string, unknown> {
+function describeEpisode(
+  episode: MemoryEpisode,
+  includeToolCalls: boolean,
+): Record<string, unknown> {
   return {
     id: episode.id,
     sessionId: episode.sessionId,
@@ -406,11 +418,9 @@ function createRecallMacroTool(store: MemoryStore): AnyToolDefinition {
       const described = macros.map((macro) => describeMacro(macro, values));
       const mistyped = described.flatMap((entry) => entry.mistyped);
       if (mistyped.length > 0) {
-        return failureResult(
-          ToolErrorCode.INVALID_ARGUMENT,
-          `arguments: ${mistyped.join('; ')}`,
-          { field: 'arguments' },
-        );
+        return failureResult(ToolErrorCode.INVALID_ARGUMENT, `arguments: ${mistyped.join('; ')}`, {
+          field: 'arguments',
+        });
       }
       const lines = described.map(({ data }) => {
         const params =
@@ -458,15 +468,25 @@ function describeMacro(
       ready: filled.missing.length === 0,
       missingArguments: filled.missing,
       batch: { steps: filled.steps.map((step) => ({ tool: step.tool, args: { ...step.args } })) },
+      // The shape shortcut_define accepts: lower-case id in the shortcut.* namespace, typed params.
       shortcut: {
-        id: `shortcut.${macro.name.replace(/[^A-Za-z0-9_]/g, '_')}`,
+        id: shortcutIdOf(macro.name),
         description: macro.description || `Recalled macro ${macro.name}`,
-        params: macro.params,
-        steps: macro.steps,
+        params: macro.params.map((param) => ({
+          name: param.name,
+          type: param.type ?? 'string',
+          description: param.description ?? '',
+        })),
+        steps: macro.steps.map((step) => ({ tool: step.tool, args: { ...step.args } })),
       },
     },
     mistyped: filled.mistyped,
   };
+}
+
+function shortcutIdOf(name: string): string {
+  const slug = name.toLowerCase().replace(/[^a-z0-9_]/g, '_');
+  return `shortcut.${/^[a-z]/.test(slug) ? slug : `m_${slug}`}`;
 }
 
 function clip(text: string, length: number): string {

@@ -3,7 +3,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  getDefaultEnvironment,
+  StdioClientTransport,
+} from '@modelcontextprotocol/sdk/client/stdio.js';
 import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { createMemoryTools, MemoryStore } from '@toolsys/platform-cs-mem';
 import { type Bench, type BenchReport, formatRatio } from '../report.js';
@@ -13,8 +16,12 @@ const ENTITY_TYPES = ['person', 'project', 'service', 'document', 'meeting', 'de
 const OBSERVATIONS_PER_ENTITY = 3;
 const WORDS_PER_OBSERVATION = 8;
 const VOCABULARY_SIZE = 3_000;
-/** Zipf ranks of the query words: very common to rare. */
-const QUERY_RANKS = [3, 30, 300, 1_500, 2_900];
+/**
+ * Zipf ranks of the query words, common to rare. The most common word (rank 25) is in about one
+ * entity in ten; stop-word-like ranks are left out because server-memory's answer to them is tens
+ * of MB, which the SDK client's stdio buffer takes minutes to read (it re-concatenates per chunk).
+ */
+const QUERY_RANKS = [25, 100, 400, 1_500, 2_900];
 const OUR_LIMIT = 10;
 
 interface Entity {
@@ -48,7 +55,10 @@ interface SizeFigures {
   theirs: SideFigures;
   /** Whether both sides found the same number of matching entities for each word query. */
   matchesAgree: boolean;
+  /** Their median latency over ours (the headline). */
   speedup: number;
+  /** Their mean latency over ours. */
+  speedupMean: number;
   setupMs: { generate: number; oursImport: number; theirsStart: number };
 }
 
@@ -77,13 +87,13 @@ export const memoryBench: Bench = {
         `-- ${entry.entities.toLocaleString('en-US')} entities (${(entry.fileBytes / 1e6).toFixed(1)} MB JSONL)`,
         `   ours   mean ${entry.ours.meanMs.toFixed(2)} ms, median ${entry.ours.medianMs.toFixed(2)} ms, results ${entry.ours.results.join('/')}, ranked: ${entry.ours.ranks}`,
         `   theirs mean ${entry.theirs.meanMs.toFixed(2)} ms, median ${entry.theirs.medianMs.toFixed(2)} ms, results ${entry.theirs.results.join('/')}, ranked: ${entry.theirs.ranks}`,
-        `   match counts agree: ${entry.matchesAgree}; speedup (their mean / our mean): ${formatRatio(entry.speedup)}x`,
+        `   match counts agree: ${entry.matchesAgree}; speedup: ${formatRatio(entry.speedup)}x median, ${formatRatio(entry.speedupMean)}x mean`,
         `   setup: generate ${entry.setupMs.generate.toFixed(0)} ms, our import ${entry.setupMs.oursImport.toFixed(0)} ms, their start ${entry.setupMs.theirsStart.toFixed(0)} ms`,
       ]),
     ];
     return {
       name: 'memory',
-      target: `speedup at ${sizes[sizes.length - 1]?.toLocaleString('en-US')} entities >= ${TARGET}`,
+      target: `median speedup at ${sizes[sizes.length - 1]?.toLocaleString('en-US')} entities >= ${TARGET}`,
       met,
       lines,
       json: {
@@ -154,13 +164,13 @@ async function runSize(size: number): Promise<SizeFigures> {
       const entities = (result.structuredContent as { entities: { name: string }[] }).entities;
       const positions = entities.map((entity) => order.get(entity.name) ?? -1);
       // File order means no ranking: results come back in the order they were stored.
-      const inFileOrder = positions.every((value, index) => index === 0 || value > (positions[index - 1] as number));
+      const inFileOrder = positions.every(
+        (value, index) => index === 0 || value > (positions[index - 1] as number),
+      );
       return { count: entities.length, ranked: entities.length > 1 && !inFileOrder };
     });
     const database = store.database;
-    const countMatches = database.prepare(
-      'SELECT count(*) FROM node_fts WHERE node_fts MATCH ?',
-    );
+    const countMatches = database.prepare('SELECT count(*) FROM node_fts WHERE node_fts MATCH ?');
     const matchesAgree = graph.queries.every((query, index) => {
       if (!/^[a-z]+$/.test(query)) return true;
       return Number(countMatches.pluck().get(`"${query}"`)) === theirs.results[index];
@@ -171,7 +181,8 @@ async function runSize(size: number): Promise<SizeFigures> {
       ours,
       theirs,
       matchesAgree,
-      speedup: theirs.meanMs / ours.meanMs,
+      speedup: theirs.medianMs / ours.medianMs,
+      speedupMean: theirs.meanMs / ours.meanMs,
       setupMs: { generate, oursImport, theirsStart },
     };
   } catch (error) {
@@ -333,5 +344,9 @@ function mulberry32(seed: number): () => number {
 
 function serverMemoryEntry(): string {
   const require = createRequire(import.meta.url);
-  return join(dirname(require.resolve('@modelcontextprotocol/server-memory/package.json')), 'dist', 'index.js');
+  return join(
+    dirname(require.resolve('@modelcontextprotocol/server-memory/package.json')),
+    'dist',
+    'index.js',
+  );
 }

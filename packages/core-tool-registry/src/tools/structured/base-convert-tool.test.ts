@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DefaultToolExecutor } from '../../default-tool-executor.js';
 import { ToolRegistry } from '../../tool-registry.js';
@@ -63,5 +64,29 @@ describe('base_convert', () => {
   it('rejects a base outside 2-36 through the schema', async () => {
     const result = await call({ value: '1', to: 37 });
     expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'to' } });
+  });
+});
+
+describe('base_convert properties', () => {
+  it('agrees with BigInt#toString and round-trips for any integer and bases', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.bigInt({ min: -(2n ** 200n), max: 2n ** 200n }),
+        fc.integer({ min: 2, max: 36 }),
+        fc.integer({ min: 2, max: 36 }),
+        async (value, from, to) => {
+          const forward = await call({ value: value.toString(from), from, to });
+          expect(forward).toMatchObject({ ok: true, data: { result: value.toString(to) } });
+          if (!forward.ok) return;
+          const back = await call({
+            value: (forward.data as { result: string }).result,
+            from: to,
+            to: from,
+          });
+          expect(back).toMatchObject({ ok: true, data: { result: value.toString(from) } });
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

@@ -140,6 +140,16 @@ describe('csv_query', () => {
     });
   });
 
+  it('ends filtering that exceeds the time limit with TIMEOUT', async () => {
+    const limited = new ToolRegistry();
+    limited.registerAll(createCsvQueryTools({ matchTimeLimitMs: 100 }), { owner: 'test' });
+    const result = await new DefaultToolExecutor({ registry: limited }).execute('csv_query', {
+      csv: `text\n${'a'.repeat(200_000)}b\n`,
+      filter: [{ column: 'text', op: 'matches', value: '(.*a){100}$' }],
+    });
+    expect(result).toMatchObject({ ok: false, error: { code: 'TIMEOUT', retryable: false } });
+  });
+
   it('rejects CSV with an unclosed quote naming the csv field', async () => {
     const result = await call({ csv: 'a,b\n1,"open\n' });
     expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'csv' } });

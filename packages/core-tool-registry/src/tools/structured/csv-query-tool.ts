@@ -7,6 +7,7 @@ import { RunPolicies } from '../../tool-run-policy.js';
 import { ToolSchema } from '../../tool-schema.js';
 import { invalidArgument } from './invalid-argument.js';
 import { compileLinearRegex } from './linear-regex.js';
+import { DEFAULT_MATCH_TIME_LIMIT_MS, runWithTimeLimit } from './run-with-time-limit.js';
 import { structuredMetadata } from './structured-metadata.js';
 
 const MAX_CSV_LENGTH = 5_000_000;
@@ -99,7 +100,7 @@ interface CompiledFilter {
   regex: RE2JS | undefined;
 }
 
-function createCsvQueryTool(): AnyToolDefinition {
+function createCsvQueryTool(timeLimitMs: number): AnyToolDefinition {
   return defineTool({
     id: 'csv_query',
     description:
@@ -142,16 +143,23 @@ function createCsvQueryTool(): AnyToolDefinition {
         name,
         index: columnIndex(name, `select.${i}`),
       }));
-      const matched = body.filter((record) => filters.every((filter) => test(filter, record)));
-      if (sortKeys.length > 0) {
-        matched.sort((a, b) => {
-          for (const key of sortKeys) {
-            const order = compareCells(a[key.index] ?? '', b[key.index] ?? '');
-            if (order !== 0) return order * key.sign;
+      const matched = runWithTimeLimit(
+        () => {
+          const kept = body.filter((record) => filters.every((filter) => test(filter, record)));
+          if (sortKeys.length > 0) {
+            kept.sort((a, b) => {
+              for (const key of sortKeys) {
+                const order = compareCells(a[key.index] ?? '', b[key.index] ?? '');
+                if (order !== 0) return order * key.sign;
+              }
+              return 0;
+            });
           }
-          return 0;
-        });
-      }
+          return kept;
+        },
+        timeLimitMs,
+        'csv_query',
+      );
       const rows = matched.slice(args.offset, args.offset + args.limit).map((record) => {
         const row: Record<string, string> = {};
         for (const { name, index } of selected) row[name] = record[index] ?? '';
@@ -328,7 +336,13 @@ function renderRows(
   return `${summary}\n${lines.join('\n')}`;
 }
 
+/** Options for {@link createCsvQueryTools}. */
+export interface CsvQueryToolsOptions {
+  /** Hard limit on filtering and sorting time of one query, in ms; the call ends with TIMEOUT. Default 5000. */
+  matchTimeLimitMs?: number;
+}
+
 /** `csv_query`. */
-export function createCsvQueryTools(): AnyToolDefinition[] {
-  return [createCsvQueryTool()];
+export function createCsvQueryTools(options: CsvQueryToolsOptions = {}): AnyToolDefinition[] {
+  return [createCsvQueryTool(options.matchTimeLimitMs ?? DEFAULT_MATCH_TIME_LIMIT_MS)];
 }

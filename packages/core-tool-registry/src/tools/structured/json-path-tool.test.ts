@@ -66,6 +66,18 @@ describe('json_path', () => {
     expect(catastrophic).toMatchObject({ ok: true, data: { count: 0 } });
   });
 
+  it('ends a query whose regex work exceeds the time limit with TIMEOUT', async () => {
+    const limited = new ToolRegistry();
+    limited.registerAll(createJsonPathTools({ matchTimeLimitMs: 50 }), { owner: 'test' });
+    // match() is anchored and runs on RE2's DFA; mixed a/b text defeats it: about a second of work.
+    const text = Array.from({ length: 1_000_000 }, (_, i) => ((i * 7919) % 13 < 6 ? 'a' : 'b'));
+    const result = await new DefaultToolExecutor({ registry: limited }).execute('json_path', {
+      json: { items: [text.join('')] },
+      path: '$.items[?match(@, "(.*a){100}$")]',
+    });
+    expect(result).toMatchObject({ ok: false, error: { code: 'TIMEOUT', retryable: false } });
+  });
+
   it('applies the limit and reports truncation', async () => {
     const result = await call({ json: { list: [1, 2, 3, 4] }, path: '$.list[*]', limit: 2 });
     expect(result).toMatchObject({

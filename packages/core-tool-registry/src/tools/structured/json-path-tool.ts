@@ -14,6 +14,7 @@ import { RunPolicies } from '../../tool-run-policy.js';
 import { ToolSchema } from '../../tool-schema.js';
 import { invalidArgument } from './invalid-argument.js';
 import { compileLinearRegex } from './linear-regex.js';
+import { DEFAULT_MATCH_TIME_LIMIT_MS, runWithTimeLimit } from './run-with-time-limit.js';
 import { structuredMetadata } from './structured-metadata.js';
 
 const MAX_JSON_LENGTH = 5_000_000;
@@ -77,7 +78,7 @@ function createEnvironment(): JSONPathEnvironment {
   return environment;
 }
 
-function createJsonPathTool(): AnyToolDefinition {
+function createJsonPathTool(timeLimitMs: number): AnyToolDefinition {
   let environment: JSONPathEnvironment | undefined;
   return defineTool({
     id: 'json_path',
@@ -96,7 +97,8 @@ function createJsonPathTool(): AnyToolDefinition {
       environment ??= createEnvironment();
       let nodes: ReturnType<JSONPathEnvironment['query']>['nodes'];
       try {
-        nodes = environment.query(args.path, document).nodes;
+        const query = environment.query.bind(environment, args.path, document);
+        nodes = runWithTimeLimit(() => query().nodes, timeLimitMs, 'json_path');
       } catch (error) {
         if (error instanceof JSONPathRecursionLimitError) {
           throw invalidArgument(
@@ -162,7 +164,13 @@ function renderMatches(
   return lines.join('\n');
 }
 
+/** Options for {@link createJsonPathTools}. */
+export interface JsonPathToolsOptions {
+  /** Hard limit on the evaluation time of one query, in ms; the call ends with TIMEOUT. Default 5000. */
+  matchTimeLimitMs?: number;
+}
+
 /** `json_path`. */
-export function createJsonPathTools(): AnyToolDefinition[] {
-  return [createJsonPathTool()];
+export function createJsonPathTools(options: JsonPathToolsOptions = {}): AnyToolDefinition[] {
+  return [createJsonPathTool(options.matchTimeLimitMs ?? DEFAULT_MATCH_TIME_LIMIT_MS)];
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DefaultToolExecutor } from '../../default-tool-executor.js';
 import { ToolRegistry } from '../../tool-registry.js';
@@ -151,6 +152,37 @@ describe('regex_extract', () => {
   });
 });
 
+describe('match time limit', () => {
+  const limited = new ToolRegistry();
+  limited.registerAll(createRegexTools({ matchTimeLimitMs: 100 }), { owner: 'test' });
+  const limitedExecutor = new DefaultToolExecutor({ registry: limited });
+  // Linear, but 500 NFA states per character of 200 000: seconds of work without the limit.
+  const heavy = { text: `${'a'.repeat(200_000)}b`, pattern: '(.*a){100}$' };
+
+  it('ends a regex_extract that exceeds it with TIMEOUT, not retryable', async () => {
+    const result = await limitedExecutor.execute('regex_extract', heavy);
+    expect(result).toMatchObject({
+      ok: false,
+      error: {
+        code: 'TIMEOUT',
+        retryable: false,
+        message: 'regex_extract was stopped after 100 ms of matching',
+      },
+    });
+  });
+
+  it('ends a regex_replace that exceeds it with TIMEOUT and keeps working afterwards', async () => {
+    const result = await limitedExecutor.execute('regex_replace', { ...heavy, replacement: 'x' });
+    expect(result).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+    const next = await limitedExecutor.execute('regex_replace', {
+      text: 'abc',
+      pattern: 'b',
+      replacement: 'B',
+    });
+    expect(next).toMatchObject({ ok: true, content: 'aBc' });
+  });
+});
+
 describe('regex_replace', () => {
   it('replaces every match with numbered and named group references', async () => {
     const result = await call('regex_replace', {
@@ -213,5 +245,61 @@ describe('regex_replace', () => {
       ok: false,
       error: { code: 'INVALID_ARGUMENT', field: 'replacement' },
     });
+  });
+});
+
+describe('regex_replace against the JavaScript engine', () => {
+  const patterns = [
+    'a',
+    'a+',
+    'b*',
+    '(a)(b)?',
+    '(?<x>[ab])c',
+    '^a',
+    'c$',
+    '(?:)',
+    '[^a]+',
+    '(a|ab)(c|bcd)?',
+  ];
+  const template = fc
+    .array(
+      fc.constantFrom('x', '-', '$', '$$', '$&', '$`', "$'", '$1', '$2', '$10', '$<x>', '$<', '$0'),
+      {
+        maxLength: 6,
+      },
+    )
+    .map((parts) => parts.join(''));
+
+  it('gives the same text as String.prototype.replace for common patterns', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd', '\n'), maxLength: 30 }),
+        fc.constantFrom(...patterns),
+        template,
+        fc.boolean(),
+        async (text, pattern, replacement, replaceAll) => {
+          const expected = text.replace(new RegExp(pattern, replaceAll ? 'g' : ''), replacement);
+          const result = await call('regex_replace', { text, pattern, replacement, replaceAll });
+          expect(dataOf(result).result).toBe(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('finds the same matches as String.prototype.matchAll for common patterns', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd'), maxLength: 30 }),
+        fc.constantFrom(...patterns),
+        async (text, pattern) => {
+          const expected = [...text.matchAll(new RegExp(pattern, 'g'))].map((m) => [m[0], m.index]);
+          const result = await call('regex_extract', { text, pattern });
+          const matches = dataOf(result).matches as Array<{ match: string; index: number }>;
+          expect(matches.map((m) => [m.match, m.index])).toEqual(expected);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

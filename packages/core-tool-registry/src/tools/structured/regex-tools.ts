@@ -5,6 +5,7 @@ import { RunPolicies } from '../../tool-run-policy.js';
 import { ToolSchema } from '../../tool-schema.js';
 import { invalidArgument } from './invalid-argument.js';
 import { compileLinearRegex, LINEAR_REGEX_LIMITS } from './linear-regex.js';
+import { DEFAULT_MATCH_TIME_LIMIT_MS, runWithTimeLimit } from './run-with-time-limit.js';
 import { structuredMetadata } from './structured-metadata.js';
 
 const MAX_TEXT_LENGTH = 5_000_000;
@@ -55,10 +56,10 @@ const matchSchema = z.object({
 
 type ExtractedMatch = z.infer<typeof matchSchema>;
 
-function createRegexExtractTool(): AnyToolDefinition {
+function createRegexExtractTool(timeLimitMs: number): AnyToolDefinition {
   return defineTool({
     id: 'regex_extract',
-    description: `Finds every match of a regular expression in a text and returns each match with its position and capture groups (numbered and named). Use it to pull emails, ids, dates or fields out of text; use regex_replace to edit text, search_files to search files. ${LINEAR_REGEX_LIMITS}`,
+    description: `Finds every match of a regular expression in a text and returns each match with its position and capture groups (numbered and named). Use it to pull emails, ids, dates or fields out of text; use regex_replace to edit text, search_files to search files. ${LINEAR_REGEX_LIMITS} Matching stops with TIMEOUT after ${timeLimitMs / 1000} s of CPU.`,
     inputSchema: regexExtractSchema,
     outputSchema: ToolSchema.object({
       count: z.number(),
@@ -67,7 +68,7 @@ function createRegexExtractTool(): AnyToolDefinition {
     }),
     metadata: structuredMetadata(['regex', 'text']),
     runPolicy: RunPolicies.quickRead,
-    execute(args, context) {
+    execute(args) {
       const regex = compileLinearRegex(args.pattern, args);
       const named = regex.namedGroups();
       const hasNames = Object.keys(named).length > 0;
@@ -83,25 +84,30 @@ function createRegexExtractTool(): AnyToolDefinition {
       }
       const matches: ExtractedMatch[] = [];
       let truncated = false;
-      for (const found of regex.matchAll(args.text)) {
-        if (matches.length >= args.maxMatches) {
-          truncated = true;
-          break;
-        }
-        if (context.signal.aborted) break;
-        const groups = Array.from(found).map((value) => (value === undefined ? null : value));
-        const whole = groups.shift() ?? '';
-        const namedValues = hasNames ? toNamedValues(found.groups) : undefined;
-        let match: string | null = whole;
-        if (typeof args.group === 'number' && args.group > 0) {
-          match = groups[args.group - 1] ?? null;
-        } else if (typeof args.group === 'string') {
-          match = namedValues?.[args.group] ?? null;
-        }
-        const entry: ExtractedMatch = { match, index: found.index ?? 0, groups };
-        if (namedValues) entry.named = namedValues;
-        matches.push(entry);
-      }
+      runWithTimeLimit(
+        () => {
+          for (const found of regex.matchAll(args.text)) {
+            if (matches.length >= args.maxMatches) {
+              truncated = true;
+              break;
+            }
+            const groups = Array.from(found).map((value) => (value === undefined ? null : value));
+            const whole = groups.shift() ?? '';
+            const namedValues = hasNames ? toNamedValues(found.groups) : undefined;
+            let match: string | null = whole;
+            if (typeof args.group === 'number' && args.group > 0) {
+              match = groups[args.group - 1] ?? null;
+            } else if (typeof args.group === 'string') {
+              match = namedValues?.[args.group] ?? null;
+            }
+            const entry: ExtractedMatch = { match, index: found.index ?? 0, groups };
+            if (namedValues) entry.named = namedValues;
+            matches.push(entry);
+          }
+        },
+        timeLimitMs,
+        'regex_extract',
+      );
       const data = { count: matches.length, truncated, matches };
       return successResult(renderMatches(matches, truncated, args.maxMatches), { data });
     },
@@ -148,15 +154,15 @@ const regexReplaceSchema = ToolSchema.object({
     .describe('Replace every match (default) or only the first one.'),
 });
 
-function createRegexReplaceTool(): AnyToolDefinition {
+function createRegexReplaceTool(timeLimitMs: number): AnyToolDefinition {
   return defineTool({
     id: 'regex_replace',
-    description: `Replaces matches of a regular expression in a text and returns the new text with the number of replacements. Use it for pattern-based rewriting of text you already have; use edit_file to change a file, text_transform for case or encoding changes. ${LINEAR_REGEX_LIMITS} Output is capped at 10 MB.`,
+    description: `Replaces matches of a regular expression in a text and returns the new text with the number of replacements. Use it for pattern-based rewriting of text you already have; use edit_file to change a file, text_transform for case or encoding changes. ${LINEAR_REGEX_LIMITS} Output is capped at 10 MB; matching stops with TIMEOUT after ${timeLimitMs / 1000} s of CPU.`,
     inputSchema: regexReplaceSchema,
     outputSchema: ToolSchema.object({ result: z.string(), replacements: z.number() }),
     metadata: structuredMetadata(['regex', 'text']),
     runPolicy: RunPolicies.quickRead,
-    execute(args, context) {
+    execute(args) {
       const regex = compileLinearRegex(args.pattern, args);
       const groupCount = regex.groupCount();
       const hasNames = Object.keys(regex.namedGroups()).length > 0;
@@ -164,31 +170,36 @@ function createRegexReplaceTool(): AnyToolDefinition {
       let length = 0;
       let cursor = 0;
       let replacements = 0;
-      for (const found of regex.matchAll(args.text)) {
-        if (context.signal.aborted) break;
-        const index = found.index ?? 0;
-        const whole = found[0] ?? '';
-        const expanded = expandReplacement(args.replacement, {
-          match: whole,
-          index,
-          input: args.text,
-          groups: Array.from(found).slice(1, groupCount + 1),
-          named: hasNames ? (found.groups ?? {}) : undefined,
-        });
-        const before = args.text.slice(cursor, index);
-        length += before.length + expanded.length;
-        if (length > MAX_OUTPUT_LENGTH) {
-          throw invalidArgument(
-            'replacement',
-            `the result would exceed ${MAX_OUTPUT_LENGTH} characters`,
-            'Use a shorter replacement or a narrower pattern, or split the text and retry.',
-          );
-        }
-        pieces.push(before, expanded);
-        cursor = index + whole.length;
-        replacements++;
-        if (!args.replaceAll) break;
-      }
+      runWithTimeLimit(
+        () => {
+          for (const found of regex.matchAll(args.text)) {
+            const index = found.index ?? 0;
+            const whole = found[0] ?? '';
+            const expanded = expandReplacement(args.replacement, {
+              match: whole,
+              index,
+              input: args.text,
+              groups: Array.from(found).slice(1, groupCount + 1),
+              named: hasNames ? (found.groups ?? {}) : undefined,
+            });
+            const before = args.text.slice(cursor, index);
+            length += before.length + expanded.length;
+            if (length > MAX_OUTPUT_LENGTH) {
+              throw invalidArgument(
+                'replacement',
+                `the result would exceed ${MAX_OUTPUT_LENGTH} characters`,
+                'Use a shorter replacement or a narrower pattern, or split the text and retry.',
+              );
+            }
+            pieces.push(before, expanded);
+            cursor = index + whole.length;
+            replacements++;
+            if (!args.replaceAll) break;
+          }
+        },
+        timeLimitMs,
+        'regex_replace',
+      );
       pieces.push(args.text.slice(cursor));
       const result = pieces.join('');
       return successResult(result, { data: { result, replacements } });
@@ -255,7 +266,14 @@ function expandReplacement(template: string, found: ReplacementMatch): string {
   return out;
 }
 
+/** Options for {@link createRegexTools}. */
+export interface RegexToolsOptions {
+  /** Hard limit on the matching time of one call, in ms; the call ends with TIMEOUT. Default 5000. */
+  matchTimeLimitMs?: number;
+}
+
 /** `regex_extract` and `regex_replace`. */
-export function createRegexTools(): AnyToolDefinition[] {
-  return [createRegexExtractTool(), createRegexReplaceTool()];
+export function createRegexTools(options: RegexToolsOptions = {}): AnyToolDefinition[] {
+  const limit = options.matchTimeLimitMs ?? DEFAULT_MATCH_TIME_LIMIT_MS;
+  return [createRegexExtractTool(limit), createRegexReplaceTool(limit)];
 }

@@ -92,6 +92,26 @@ describe('text_diff', () => {
     });
   });
 
+  it('gives up with EXECUTION_FAILED, not retryable, when the diff exceeds its time limit', async () => {
+    const limited = new ToolRegistry();
+    limited.registerAll(createTextDiffTools({ diffTimeLimitMs: 1 }), { owner: 'test' });
+    const lines = (seed: number) =>
+      Array.from({ length: 20_000 }, (_, i) => `line ${(i * seed) % 9973}`).join('\n');
+    const result = await new DefaultToolExecutor({ registry: limited }).execute('text_diff', {
+      before: lines(7),
+      after: lines(13),
+      mode: 'lines',
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      error: {
+        code: 'EXECUTION_FAILED',
+        retryable: false,
+        message: 'the texts are too different to diff within 0.001 s',
+      },
+    });
+  });
+
   it('rejects an unknown mode naming the field', async () => {
     const result = await call({ before: 'a', after: 'b', mode: 'sideways' });
     expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'mode' } });

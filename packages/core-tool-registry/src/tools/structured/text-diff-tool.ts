@@ -2,14 +2,14 @@ import { type ChangeObject, createTwoFilesPatch, diffChars, diffLines, diffWords
 import { z } from 'zod';
 import { type AnyToolDefinition, defineTool } from '../../tool.js';
 import { ToolErrorCode } from '../../tool-error.js';
-import { failureResult, successResult } from '../../tool-result.js';
+import { failureResult, successResult, type ToolFailure } from '../../tool-result.js';
 import { RunPolicies } from '../../tool-run-policy.js';
 import { ToolSchema } from '../../tool-schema.js';
 import { structuredMetadata } from './structured-metadata.js';
 
 const MAX_TEXT_LENGTH = 2_000_000;
 /** jsdiff is O(N·D); past this budget it gives up instead of blocking the agent loop. */
-const DIFF_TIMEOUT_MS = 10_000;
+const DEFAULT_DIFF_TIME_LIMIT_MS = 5_000;
 
 const DIFF_MODES = ['unified', 'lines', 'words', 'chars'] as const;
 
@@ -57,11 +57,10 @@ const changeSchema = z.object({
 
 type Change = z.infer<typeof changeSchema>;
 
-function createTextDiffTool(): AnyToolDefinition {
+function createTextDiffTool(timeLimitMs: number): AnyToolDefinition {
   return defineTool({
     id: 'text_diff',
-    description:
-      'Compares two texts and returns their differences: a unified patch (default) or the list of added, removed and unchanged pieces by line, word or character, with counts. Use it to review an edit or compare versions of text you have; use edit_file to change files. Texts up to 2 MB each; gives up after 10 s on huge, very different inputs.',
+    description: `Compares two texts and returns their differences: a unified patch (default) or the list of added, removed and unchanged pieces by line, word or character, with counts. Use it to review an edit or compare versions of text you have; use edit_file to change files. Texts up to 2 MB each; gives up after ${timeLimitMs / 1000} s on huge, very different inputs.`,
     inputSchema: textDiffSchema,
     outputSchema: ToolSchema.object({
       identical: z.boolean(),
@@ -74,17 +73,8 @@ function createTextDiffTool(): AnyToolDefinition {
     runPolicy: RunPolicies.quickRead,
     execute(args) {
       const { before, after, mode } = args;
-      const granular = computeChanges(args);
-      if (granular === undefined) {
-        return failureResult(
-          ToolErrorCode.EXECUTION_FAILED,
-          `the texts are too different to diff within ${DIFF_TIMEOUT_MS / 1000} s`,
-          {
-            retryable: false,
-            hint: 'Diff smaller pieces (for example one section at a time) or use mode "lines".',
-          },
-        );
-      }
+      const granular = computeChanges(args, timeLimitMs);
+      if (granular === undefined) return tooDifferent(timeLimitMs);
       const changes: Change[] = granular.map((change) => ({
         type: change.added ? 'added' : change.removed ? 'removed' : 'unchanged',
         value: change.value,
@@ -106,8 +96,10 @@ function createTextDiffTool(): AnyToolDefinition {
               {
                 context: args.context,
                 ignoreWhitespace: args.ignoreWhitespace,
+                timeout: timeLimitMs,
               },
             );
+        if (patch === undefined) return tooDifferent(timeLimitMs);
         const content = identical ? 'No differences.' : patch;
         return successResult(content, { data: { identical, added, removed, patch } });
       }
@@ -117,18 +109,29 @@ function createTextDiffTool(): AnyToolDefinition {
   });
 }
 
+function tooDifferent(timeLimitMs: number): ToolFailure {
+  return failureResult(
+    ToolErrorCode.EXECUTION_FAILED,
+    `the texts are too different to diff within ${timeLimitMs / 1000} s`,
+    {
+      retryable: false,
+      hint: 'Diff smaller pieces (for example one section at a time) or use mode "lines".',
+    },
+  );
+}
+
 type TextDiffArgs = typeof textDiffSchema extends ToolSchema<infer T> ? T : never;
 
-function computeChanges(args: TextDiffArgs): ChangeObject<string>[] | undefined {
+function computeChanges(args: TextDiffArgs, timeout: number): ChangeObject<string>[] | undefined {
   const { before, after, mode, ignoreWhitespace, ignoreCase } = args;
   switch (mode) {
     case 'unified':
     case 'lines':
-      return diffLines(before, after, { ignoreWhitespace, timeout: DIFF_TIMEOUT_MS });
+      return diffLines(before, after, { ignoreWhitespace, timeout });
     case 'words':
-      return diffWords(before, after, { ignoreCase, timeout: DIFF_TIMEOUT_MS });
+      return diffWords(before, after, { ignoreCase, timeout });
     case 'chars':
-      return diffChars(before, after, { ignoreCase, timeout: DIFF_TIMEOUT_MS });
+      return diffChars(before, after, { ignoreCase, timeout });
     default: {
       const unreachable: never = mode;
       throw new Error(`unknown mode ${String(unreachable)}`);
@@ -154,7 +157,13 @@ function renderInline(changes: Change[], added: number, removed: number, mode: s
   return `+${added} −${removed} ${unit}(s)\n${body}`;
 }
 
+/** Options for {@link createTextDiffTools}. */
+export interface TextDiffToolsOptions {
+  /** Time after which a diff gives up with EXECUTION_FAILED, in ms. Default 5000. */
+  diffTimeLimitMs?: number;
+}
+
 /** `text_diff`. */
-export function createTextDiffTools(): AnyToolDefinition[] {
-  return [createTextDiffTool()];
+export function createTextDiffTools(options: TextDiffToolsOptions = {}): AnyToolDefinition[] {
+  return [createTextDiffTool(options.diffTimeLimitMs ?? DEFAULT_DIFF_TIME_LIMIT_MS)];
 }

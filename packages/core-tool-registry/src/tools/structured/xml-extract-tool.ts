@@ -2,10 +2,12 @@ import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
 import xpath, { type SelectReturnType } from 'xpath';
 import { z } from 'zod';
 import { type AnyToolDefinition, defineTool } from '../../tool.js';
+import { isToolError } from '../../tool-error.js';
 import { successResult } from '../../tool-result.js';
 import { RunPolicies } from '../../tool-run-policy.js';
 import { ToolSchema } from '../../tool-schema.js';
 import { invalidArgument } from './invalid-argument.js';
+import { DEFAULT_MATCH_TIME_LIMIT_MS, runWithTimeLimit } from './run-with-time-limit.js';
 import { structuredMetadata } from './structured-metadata.js';
 
 const MAX_XML_LENGTH = 5_000_000;
@@ -55,7 +57,7 @@ const nodeSchema = z.object({
 
 type ExtractedNode = z.infer<typeof nodeSchema>;
 
-function createXmlExtractTool(): AnyToolDefinition {
+function createXmlExtractTool(timeLimitMs: number): AnyToolDefinition {
   return defineTool({
     id: 'xml_extract',
     description:
@@ -77,8 +79,9 @@ function createXmlExtractTool(): AnyToolDefinition {
       const select = xpath.useNamespaces(args.namespaces ?? {});
       let selected: SelectReturnType;
       try {
-        selected = select(args.xpath, document);
+        selected = runWithTimeLimit(() => select(args.xpath, document), timeLimitMs, 'xml_extract');
       } catch (error) {
+        if (isToolError(error)) throw error;
         throw invalidArgument(
           'xpath',
           `cannot evaluate the expression: ${(error as Error).message}`,
@@ -155,7 +158,13 @@ function renderNodes(nodes: ExtractedNode[], total: number, truncated: boolean):
   return lines.join('\n');
 }
 
+/** Options for {@link createXmlExtractTools}. */
+export interface XmlExtractToolsOptions {
+  /** Hard limit on the evaluation time of one expression, in ms; the call ends with TIMEOUT. Default 5000. */
+  matchTimeLimitMs?: number;
+}
+
 /** `xml_extract`. */
-export function createXmlExtractTools(): AnyToolDefinition[] {
-  return [createXmlExtractTool()];
+export function createXmlExtractTools(options: XmlExtractToolsOptions = {}): AnyToolDefinition[] {
+  return [createXmlExtractTool(options.matchTimeLimitMs ?? DEFAULT_MATCH_TIME_LIMIT_MS)];
 }
