@@ -13,11 +13,18 @@ let scratch: string;
 const children: ChildProcess[] = [];
 
 function environment(): NodeJS.ProcessEnv {
-  const env = { ...process.env, INIT_CWD: scratch, TOOLSYS_DATA_DIR: join(scratch, 'data') };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    INIT_CWD: scratch,
+    TOOLSYS_DATA_DIR: join(scratch, 'data'),
+  };
   delete env.TOOLSYS_TOKEN;
   delete env.TOOLSYS_CONFIG;
   return env;
 }
+
+/** Each test starts the real CLI; on a loaded 2-core machine start-up alone can take a while. */
+const SLOW = { timeout: 180_000 };
 
 /** Runs the real CLI to completion. */
 function toolsys(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -25,7 +32,7 @@ function toolsys(args: string[]): Promise<{ code: number; stdout: string; stderr
     execFile(
       process.execPath,
       [...CLI_ARGS, ...args],
-      { cwd: HOST_DIR, env: environment(), timeout: 60_000 },
+      { cwd: HOST_DIR, env: environment(), timeout: 150_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         done({ code, stdout, stderr });
@@ -43,7 +50,7 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-describe('toolsys serve --http', () => {
+describe('toolsys serve --http', SLOW, () => {
   it('prints the MCP and dashboard URLs, serves both, and exits 0 on SIGTERM', async () => {
     const child = spawn(process.execPath, [...CLI_ARGS, 'serve', '--http', '--port', '0'], {
       cwd: HOST_DIR,
@@ -56,7 +63,7 @@ describe('toolsys serve --http', () => {
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString('utf8');
     });
-    await expect.poll(() => stdout, { timeout: 60_000 }).toContain('Dashboard:');
+    await expect.poll(() => stdout, { timeout: 150_000 }).toContain('Dashboard:');
     const mcpUrl = /MCP \(Streamable HTTP\): (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(stdout)?.[1];
     const dashboardUrl = /Dashboard: +(http:\/\/127\.0\.0\.1:\d+\/)\n/.exec(stdout)?.[1];
     expect(mcpUrl).toBeDefined();
@@ -89,7 +96,7 @@ describe('toolsys serve --http', () => {
   });
 });
 
-describe('toolsys doctor', () => {
+describe('toolsys doctor', SLOW, () => {
   it('says which packages are on or off and why', async () => {
     const run = await toolsys(['doctor', '--json']);
     expect(run.code).toBe(0);

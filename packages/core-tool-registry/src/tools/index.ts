@@ -6,7 +6,7 @@ import { createFileTools } from './files.js';
 import { createNetworkTools, type NetworkToolsOptions } from './network.js';
 import { createOrchestrationTools } from './orchestration.js';
 import { createShellTools, type ShellToolsOptions } from './shell.js';
-import { createSkillTools } from './skills.js';
+import { createSkillTools, type SkillToolsOptions } from './skills.js';
 import { createStructuredTools } from './structured.js';
 import { createUtilityTools } from './utilities.js';
 
@@ -24,6 +24,8 @@ export interface CoreToolsOptions {
   network?: Omit<NetworkToolsOptions, 'workspaceRoot'>;
   /** File-memory options beyond its directory. */
   memory?: Omit<FileMemoryToolsOptions, 'directory'>;
+  /** Skill options beyond their directory, registry and workspace root. */
+  skills?: Omit<SkillToolsOptions, 'directory' | 'registry' | 'workspaceRoot'>;
 }
 
 /** Every tool of the core package, ready to register. */
@@ -37,6 +39,7 @@ export function createCoreTools(options: CoreToolsOptions): AnyToolDefinition[] 
     ...createFileMemoryTools({ ...options.memory, directory: join(dataDir, 'notes') }),
     ...createStructuredTools({ workspaceRoot }),
     ...createSkillTools({
+      ...options.skills,
       directory: join(dataDir, 'skills'),
       registry: executor.registry,
       workspaceRoot,

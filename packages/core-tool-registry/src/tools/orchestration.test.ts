@@ -139,6 +139,12 @@ describe('json_transform', () => {
     );
   });
 
+  it('refuses a missing input', async () => {
+    const { executor } = setup();
+    const result = await executor.execute('json_transform', { operations: [] });
+    expect(!result.ok && result.error.field).toBe('input');
+  });
+
   it('refuses an unknown operation naming the path', async () => {
     const { executor } = setup();
     const result = await executor.execute('json_transform', {

@@ -166,6 +166,11 @@ function createJsonTransformTool(): AnyToolDefinition {
     metadata: { category: 'data', risk: 'LOW' },
     runPolicy: RunPolicies.quickRead,
     execute({ input, operations }) {
+      if (input === undefined) {
+        return failureResult(ToolErrorCode.INVALID_ARGUMENT, 'input: required (a JSON value or JSON text)', {
+          field: 'input',
+        });
+      }
       let value: unknown = input;
       if (typeof value === 'string') {
         try {

@@ -34,13 +34,10 @@ export interface StructuredToolsOptions {
  * cron_next. Creating them touches nothing: heavy libraries initialise on first call.
  */
 export function createStructuredTools(options: StructuredToolsOptions): AnyToolDefinition[] {
-  const limits =
-    options.matchTimeLimitMs === undefined ? {} : { matchTimeLimitMs: options.matchTimeLimitMs };
+  const limits = { matchTimeLimitMs: options.matchTimeLimitMs };
   return [
     ...createRegexTools(limits),
-    ...createTextDiffTools(
-      options.diffTimeLimitMs === undefined ? {} : { diffTimeLimitMs: options.diffTimeLimitMs },
-    ),
+    ...createTextDiffTools({ diffTimeLimitMs: options.diffTimeLimitMs }),
     ...createJsonPathTools(limits),
     ...createXmlExtractTools(limits),
     ...createCsvQueryTools(limits),

@@ -36,7 +36,8 @@ export function readDate(
       parsed = DateTime.now().setZone(zone);
     } else if (inputFormat !== undefined) {
       parsed = DateTime.fromFormat(text, inputFormat, { zone });
-    } else if (/^-?\d+(\.\d+)?$/.test(text)) {
+    } else if (/^-?\d{9,}(\.\d+)?$/.test(text)) {
+      // Nine digits or more is a Unix timestamp; shorter digit runs ("2026") are ISO years.
       return readDate(Number(text), zone, field);
     } else {
       parsed = DateTime.fromISO(text, { zone });

@@ -48,6 +48,15 @@ describe('datetime', () => {
     });
   });
 
+  it('reads a long digit string as a Unix timestamp and a four-digit one as a year', async () => {
+    expect(await call({ operation: 'parse', date: '1700000000' })).toMatchObject({
+      data: { date: { unixMs: 1_700_000_000_000 } },
+    });
+    expect(await call({ operation: 'parse', date: '2026' })).toMatchObject({
+      data: { date: { iso: '2026-01-01T00:00:00Z' } },
+    });
+  });
+
   it('reads a custom layout with inputFormat', async () => {
     expect(
       await call({ operation: 'parse', date: '14/07/2026 09:05', inputFormat: 'dd/MM/yyyy HH:mm' }),

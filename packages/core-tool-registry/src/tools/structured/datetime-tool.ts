@@ -41,7 +41,7 @@ const datetimeSchema = ToolSchema.object({
       'parse: normalise a date; format: render it with `format`; add / subtract: shift it by `duration`; diff: time from `date` to `other` in `units`; convert: show the same instant in `toZone`.',
     ),
   date: dateInput.describe(
-    'The date: "now", ISO 8601 ("2026-03-01T14:30:00+01:00"), RFC 2822, HTTP, SQL ("2026-03-01 14:30"), or a Unix timestamp (seconds, or milliseconds when above 10^11).',
+    'The date: "now", ISO 8601 ("2026-03-01T14:30:00+01:00"), RFC 2822, HTTP, SQL ("2026-03-01 14:30"), or a Unix timestamp as a number or a string of 9+ digits (seconds, or milliseconds when above 10^11).',
   ),
   zone: z
     .string()

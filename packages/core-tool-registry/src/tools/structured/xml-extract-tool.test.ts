@@ -80,6 +80,18 @@ describe('xml_extract', () => {
       expect((result.data as { warnings: string[] }).warnings.length).toBeGreaterThan(0);
   });
 
+  it('ends an expression that exceeds the time limit with TIMEOUT', async () => {
+    const limited = new ToolRegistry();
+    limited.registerAll(createXmlExtractTools({ matchTimeLimitMs: 50 }), { owner: 'test' });
+    // following:: from each of 5 000 siblings visits the rest: quadratic, seconds of work.
+    const xml = `<r>${'<a>x</a>'.repeat(5_000)}</r>`;
+    const result = await new DefaultToolExecutor({ registry: limited }).execute('xml_extract', {
+      xml,
+      xpath: 'count(//a[. = following::a[last()]/preceding::a])',
+    });
+    expect(result).toMatchObject({ ok: false, error: { code: 'TIMEOUT', retryable: false } });
+  });
+
   it('rejects a document that is not well-formed naming the xml field', async () => {
     const result = await call({ xml: '<a><b></a>', xpath: '//a' });
     expect(result).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', field: 'xml' } });
