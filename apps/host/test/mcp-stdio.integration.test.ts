@@ -10,6 +10,9 @@ const CLI = resolve(import.meta.dirname, '../src/cli.ts');
 const FIXTURE = resolve(import.meta.dirname, 'fixtures/stdio-test-server.ts');
 const NODE_ARGS = ['--conditions=@toolsys/source', '--import', 'tsx'];
 
+/** Each test starts a child process; on a loaded 2-core machine start-up can take a while. */
+const SLOW = { timeout: 120_000 };
+
 let scratch: string;
 const clients: Client[] = [];
 
@@ -61,7 +64,7 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-describe('toolsys serve --stdio (the real CLI)', () => {
+describe('toolsys serve --stdio (the real CLI)', SLOW, () => {
   it('lists the tools, runs a call and returns a failed call as an error result', async () => {
     const { client } = await connect(CLI, ['serve', '--stdio']);
     expect(client.getServerVersion()?.name).toBe('toolsys');
@@ -81,7 +84,7 @@ describe('toolsys serve --stdio (the real CLI)', () => {
   });
 });
 
-describe('serveStdio with test tools', () => {
+describe('serveStdio with test tools', SLOW, () => {
   it('sends progress notifications for a call with a progress token', async () => {
     const { client } = await connect(FIXTURE);
     // The SDK client dispatches notifications a microtask after reading them but settles the

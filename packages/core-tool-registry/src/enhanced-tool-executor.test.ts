@@ -177,6 +177,23 @@ describe('EnhancedToolExecutor: retries', () => {
     ]);
   });
 
+  it('retries a read-only tool after a TIMEOUT (quickRead: 30 s, 1 retry)', async () => {
+    const { tool, state } = scriptedTool('read_file', ['hang', ok('content')], {
+      policy: RunPolicies.quickRead,
+    });
+    const { clock, executor, traces } = setup([tool]);
+    const pending = executor.execute('read_file', {});
+    await clock.advanceAsync(30_000);
+    expect(state.calls).toBe(1);
+    // quickRead: base 200 ms; retry 1 waits random(0..400) = 200 ms.
+    await clock.advanceAsync(200);
+    expect(await pending).toEqual(ok('content'));
+    expect(traces.spans().map((span) => [span.attempt, span.outcome, span.durationMs])).toEqual([
+      [1, 'TIMEOUT', 30_000],
+      [2, 'ok', 0],
+    ]);
+  });
+
   it('stops after maxRetries and returns the last failure', async () => {
     const { tool, state } = scriptedTool('read_file', [crash], { policy: RunPolicies.quickRead });
     const { clock, executor } = setup([tool]);

@@ -134,17 +134,20 @@ export class McpClient {
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const tools: Tool[] = [];
     let cursor: string | undefined;
+    const link = linkSignal(options.signal);
     try {
       do {
         const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
           timeout: timeoutMs,
-          ...(options.signal ? { signal: options.signal } : {}),
+          ...link.options,
         });
         tools.push(...page.tools);
         cursor = page.nextCursor;
       } while (cursor !== undefined && tools.length < 10_000);
     } catch (error) {
       throw this.#failure(error, 'tools/list', timeoutMs, options.signal);
+    } finally {
+      link.release();
     }
     return tools;
   }
@@ -158,10 +161,11 @@ export class McpClient {
     const client = this.#require();
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const onProgress = options.onProgress;
+    const link = linkSignal(options.signal);
     try {
       const result = await client.callTool({ name, arguments: args }, undefined, {
         timeout: timeoutMs,
-        ...(options.signal ? { signal: options.signal } : {}),
+        ...link.options,
         ...(onProgress
           ? {
               onprogress: (progress) =>
@@ -176,6 +180,8 @@ export class McpClient {
       return result as CallToolResult;
     } catch (error) {
       throw this.#failure(error, `tools/call "${name}"`, timeoutMs, options.signal);
+    } finally {
+      link.release();
     }
   }
 
@@ -183,13 +189,13 @@ export class McpClient {
   async ping(options: McpRequestOptions = {}): Promise<void> {
     const client = this.#require();
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const link = linkSignal(options.signal);
     try {
-      await client.ping({
-        timeout: timeoutMs,
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
+      await client.ping({ timeout: timeoutMs, ...link.options });
     } catch (error) {
       throw this.#failure(error, 'ping', timeoutMs, options.signal);
+    } finally {
+      link.release();
     }
   }
 
@@ -330,6 +336,29 @@ export class McpClient {
       }
     }
   }
+}
+
+/**
+ * A per-request signal that follows the caller's. The SDK adds an abort listener to the signal of
+ * every request and never removes it, so a long-lived caller signal (a session's) would collect
+ * one listener per call; this one is dropped after the request.
+ */
+function linkSignal(signal: AbortSignal | undefined): {
+  options: { signal?: AbortSignal };
+  release: () => void;
+} {
+  if (!signal) return { options: {}, release: () => {} };
+  const controller = new AbortController();
+  if (signal.aborted) {
+    controller.abort(signal.reason);
+    return { options: { signal: controller.signal }, release: () => {} };
+  }
+  const relay = () => controller.abort(signal.reason);
+  signal.addEventListener('abort', relay, { once: true });
+  return {
+    options: { signal: controller.signal },
+    release: () => signal.removeEventListener('abort', relay),
+  };
 }
 
 function httpHeaders(config: McpHttpServerConfig): Record<string, string> {

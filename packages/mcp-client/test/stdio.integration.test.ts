@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { renderResult, type ToolEvent } from '@toolsys/core-tool-registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, everythingStdio, type Harness } from './support.js';
@@ -180,6 +181,26 @@ describe('health', () => {
       expect(dead.error).toMatch(
         /^MCP server "dead" (closed the connection|failed) during initialize/,
       );
+    } finally {
+      await harness.close();
+    }
+  });
+});
+
+describe('long-lived caller signals', () => {
+  it('leaves no abort listener behind on a signal shared by many calls', async () => {
+    const harness = createHarness({ servers: [everythingStdio()] });
+    try {
+      const session = new AbortController();
+      for (let index = 0; index < 20; index += 1) {
+        const result = await harness.executor.execute(
+          'mcp_call',
+          { server: 'everything', tool: 'echo', arguments: { message: String(index) } },
+          { signal: session.signal },
+        );
+        expect(result.ok).toBe(true);
+      }
+      expect(getEventListeners(session.signal, 'abort')).toEqual([]);
     } finally {
       await harness.close();
     }

@@ -55,7 +55,12 @@ export class UnsafeBindError extends Error {
 interface Session {
   readonly transport: StreamableHTTPServerTransport;
   readonly mcp: ToolsysMcpServer;
+  /** When the client last sent a request (ms since the epoch). */
+  lastSeen: number;
 }
+
+/** A session without requests for this long is closed (clients often never send DELETE). */
+const SESSION_IDLE_MS = 30 * 60_000;
 
 /**
  * Serves the host over HTTP: a Streamable HTTP MCP endpoint (one MCP server per session) and the
@@ -80,6 +85,7 @@ export async function serveHttp(
       if (!session) {
         return sendJsonRpcError(response, 404, -32001, 'Session not found; initialize again.');
       }
+      session.lastSeen = Date.now();
       const body = request.method === 'POST' ? await readJson(request) : undefined;
       if (body && !body.ok) return sendJsonRpcError(response, body.status, -32700, body.message);
       await session.transport.handleRequest(request, response, body?.value);
@@ -102,7 +108,7 @@ export async function serveHttp(
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, mcp });
+        sessions.set(id, { transport, mcp, lastSeen: Date.now() });
       },
     });
     transport.onclose = () => {
@@ -141,6 +147,13 @@ export async function serveHttp(
     });
   });
   const { port } = server.address() as AddressInfo;
+  const sweeper = setInterval(() => {
+    const cutoff = Date.now() - SESSION_IDLE_MS;
+    for (const session of sessions.values()) {
+      if (session.lastSeen < cutoff) void session.transport.close().catch(() => {});
+    }
+  }, 60_000);
+  sweeper.unref();
   guard = createRequestGuard({
     host: bindHost,
     port,
@@ -154,6 +167,7 @@ export async function serveHttp(
     mcpUrl: `${url}${MCP_PATH}`,
     dashboardUrl: `${url}/`,
     async close() {
+      clearInterval(sweeper);
       for (const session of [...sessions.values()]) {
         await session.transport.close().catch(() => {});
         await session.mcp.server.close().catch(() => {});

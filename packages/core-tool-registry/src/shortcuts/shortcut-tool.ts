@@ -35,7 +35,7 @@ export function compileShortcut(
       : '';
   return defineTool({
     id: definition.id,
-    description: `${definition.description}${preconditions} Shortcut of ${definition.steps.length} steps: ${definition.steps.map((step) => step.tool).join(' → ')}.`,
+    description: `${definition.description}${preconditions} Shortcut of ${definition.steps.length} step${definition.steps.length === 1 ? '' : 's'}: ${definition.steps.map((step) => step.tool).join(' → ')}.`,
     inputSchema: ToolSchema.object(shape),
     metadata: {
       category: 'orchestration',

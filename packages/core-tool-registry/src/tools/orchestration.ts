@@ -167,9 +167,13 @@ function createJsonTransformTool(): AnyToolDefinition {
     runPolicy: RunPolicies.quickRead,
     execute({ input, operations }) {
       if (input === undefined) {
-        return failureResult(ToolErrorCode.INVALID_ARGUMENT, 'input: required (a JSON value or JSON text)', {
-          field: 'input',
-        });
+        return failureResult(
+          ToolErrorCode.INVALID_ARGUMENT,
+          'input: required (a JSON value or JSON text)',
+          {
+            field: 'input',
+          },
+        );
       }
       let value: unknown = input;
       if (typeof value === 'string') {
@@ -477,7 +481,7 @@ function createShortcutDefineTool(
       );
       const params = shortcut.params.map((param) => `${param.name}: ${param.type}`).join(', ');
       return successResult(
-        `${existing ? 'Redefined' : 'Defined'} ${shortcut.id} (${shortcut.steps.length} steps, ${shortcut.risk} risk). Call it as ${shortcut.id} with {${params}}.`,
+        `${existing ? 'Redefined' : 'Defined'} ${shortcut.id} (${shortcut.steps.length} step${shortcut.steps.length === 1 ? '' : 's'}, ${shortcut.risk} risk). Call it as ${shortcut.id} with {${params}}.`,
         {
           data: {
             id: shortcut.id,
