@@ -4,6 +4,7 @@ import {
   ElicitRequestSchema,
   LoggingMessageNotificationSchema,
   type Progress,
+  ProgressNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { defineTool, successResult, ToolSchema } from '@toolsys/core-tool-registry';
@@ -115,20 +116,27 @@ describe('toolsys serve --http', () => {
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
       logged.push(String(notification.params.data));
     });
-    const progress: Progress[] = [];
+    // The SDK client dispatches notifications a microtask after reading them but settles the
+    // response at once, so when both arrive in one read its `onprogress` can miss the last
+    // update. Observe what the server sent on the wire instead.
+    const progress: Array<Omit<Progress, 'progressToken'>> = [];
+    client.setNotificationHandler(ProgressNotificationSchema, (notification) => {
+      const { progressToken: _token, ...update } = notification.params;
+      progress.push(update);
+    });
     const result = await client.callTool(
       { name: 'test_slow', arguments: { steps: 3 } },
       undefined,
-      {
-        onprogress: (update) => progress.push(update),
-      },
+      { onprogress: () => {} },
     );
     expect(text(result)).toBe('done 3');
+    await expect.poll(() => progress.length).toBe(3);
     expect(progress).toEqual([
       { progress: 1, total: 3, message: 'step 1' },
       { progress: 2, total: 3, message: 'step 2' },
       { progress: 3, total: 3, message: 'step 3' },
     ]);
+    await expect.poll(() => logged.length).toBe(3);
     expect(logged).toEqual(['line 1\n', 'line 2\n', 'line 3\n']);
   });
 

@@ -434,3 +434,42 @@ describe('EnhancedToolExecutor: policy overrides', () => {
     }
   });
 });
+
+describe('EnhancedToolExecutor: attempt context', () => {
+  it('a spread context keeps emit, confirm and a working signal', async () => {
+    const registry = new ToolRegistry();
+    const seen: unknown[] = [];
+    registry.register(
+      defineTool({
+        id: 'spreader',
+        description: 'fixture',
+        inputSchema: ToolSchema.empty(),
+        runPolicy: RunPolicies.quickRead,
+        async execute(_args, context) {
+          const copy = { ...context };
+          copy.emit({ type: 'output', stream: 'stdout', text: 'hi' });
+          seen.push(
+            copy.signal instanceof AbortSignal,
+            copy.signal.aborted,
+            await copy.confirm({ action: 'x', risk: 'LOW' }),
+          );
+          return 'done';
+        },
+      }),
+    );
+    const events: ToolEvent[] = [];
+    for (const runPolicies of [undefined, {}]) {
+      const executor = new EnhancedToolExecutor({
+        registry,
+        clock: new FakeClock(),
+        confirm: async () => 'allow_once',
+        ...(runPolicies ? { runPolicies } : {}),
+      });
+      expect(
+        await executor.execute('spreader', {}, { onEvent: (event) => events.push(event) }),
+      ).toEqual(ok('done'));
+    }
+    expect(seen).toEqual([true, false, 'allow_once', true, false, 'allow_once']);
+    expect(events).toHaveLength(2);
+  });
+});

@@ -5,15 +5,21 @@ import type { DefaultToolExecutorOptions } from './default-tool-executor.js';
 import type { ToolEnvironmentGate } from './environment-gate.js';
 import {
   cancelledFailure,
-  createToolContext,
   failureFromThrown,
-  invokeTool,
   lookupTool,
+  normaliseReturn,
   parseRawArguments,
 } from './execution-steps.js';
 import type { ToolRateLimiter } from './rate-limiter.js';
 import { RetryClassifier } from './retry-classifier.js';
-import type { ConfirmFunction, RegisteredTool, ToolContext } from './tool.js';
+import type {
+  ConfirmationDecision,
+  ConfirmationRequest,
+  ConfirmFunction,
+  RegisteredTool,
+  ToolContext,
+  ToolEvent,
+} from './tool.js';
 import { ToolCallIds } from './tool-call-ids.js';
 import { ToolError, ToolErrorCode } from './tool-error.js';
 import { ALLOW_ALL_GATE, type ToolExecutionGate } from './tool-execution-gate.js';
@@ -201,21 +207,18 @@ export class EnhancedToolExecutor implements ToolExecutor {
       const result =
         timeoutMs !== undefined && timeoutMs > 0
           ? await this.#invokeWithTimeout(tool, args, call, attempt, timeoutMs)
-          : await invokeTool(
+          : await invokeAttempt(
               tool,
               args,
-              createToolContext({
-                tool,
-                callId: call.callId,
-                sessionId: call.sessionId,
+              new AttemptContext(
+                tool.id,
+                call,
                 attempt,
-                // Handlers get a signal of their own, never the shared never-aborted one, so
-                // listeners they leave behind cannot pile up across calls.
-                signal: call.signal === NEVER_ABORTED ? new AbortController().signal : call.signal,
-                services: this.#services,
-                onEvent: call.onEvent,
-                confirm: call.confirm,
-              }),
+                this.#services,
+                // The caller's signal as is (v2); without one, a fresh signal made on first use,
+                // never the shared never-aborted one, so leftover listeners cannot pile up.
+                call.signal === NEVER_ABORTED ? undefined : call.signal,
+              ),
             );
       // One span per attempt, recorded directly (a handle would only add an allocation here).
       traces?.record({
@@ -259,17 +262,8 @@ export class EnhancedToolExecutor implements ToolExecutor {
   ): Promise<ToolResult> {
     const callerSignal = call.signal;
     if (callerSignal.aborted) return Promise.resolve(cancelledFailure(callerSignal));
-    const controller = new AbortController();
-    const context: ToolContext = createToolContext({
-      tool,
-      callId: call.callId,
-      sessionId: call.sessionId,
-      attempt,
-      signal: controller.signal,
-      services: this.#services,
-      onEvent: call.onEvent,
-      confirm: call.confirm,
-    });
+    // The handler's signal is created only if the handler reads it; timeouts still fire it.
+    const context = new AttemptContext(tool.id, call, attempt, this.#services, undefined);
     const clock = this.#clock;
     return new Promise<ToolResult>((resolve) => {
       let settled = false;
@@ -284,19 +278,19 @@ export class EnhancedToolExecutor implements ToolExecutor {
       const onCallerAbort = (): void => {
         const failure = cancelledFailure(callerSignal);
         settle(failure);
-        controller.abort(callerSignal.reason);
+        context.abort(callerSignal.reason);
       };
       const timer = clock.setTimeout(() => {
         const failure = timeoutFailure(tool.id, timeoutMs);
         settle(failure);
         // The handler's signal fires; a handler that ignores it is abandoned, not awaited.
-        controller.abort(new ToolError(failure.error.code, failure.error.message));
+        context.abort(new ToolError(failure.error.code, failure.error.message));
       }, timeoutMs);
       // The shared never-aborted signal needs no listener (EventTarget calls are costly per call).
       listening = callerSignal !== NEVER_ABORTED;
       if (listening) callerSignal.addEventListener('abort', onCallerAbort, { once: true });
-      invokeTool(tool, args, context).then(settle, (thrown: unknown) =>
-        settle(failureFromThrown(thrown, controller.signal)),
+      invokeAttempt(tool, args, context).then(settle, (thrown: unknown) =>
+        settle(failureFromThrown(thrown, context.abortedSignal())),
       );
     });
   }
@@ -325,6 +319,115 @@ export class EnhancedToolExecutor implements ToolExecutor {
   #finish(tool: RegisteredTool, result: ToolResult, started: number): ToolResult {
     this.usageTracker.record(tool.id, result, this.#now() - started);
     return result;
+  }
+}
+
+/** What an attempt needs to know about its call. */
+interface AttemptCall {
+  readonly callId: string;
+  readonly sessionId: string;
+  readonly onEvent: ExecuteOptions['onEvent'];
+  readonly confirm: ConfirmFunction | undefined;
+}
+
+/**
+ * The context of one attempt. It behaves as `createToolContext` does, but its abort signal is made
+ * only when the handler reads it (an AbortSignal costs more than the rest of a call), and it can
+ * be aborted before that: a signal made later starts aborted, with the same reason.
+ */
+class AttemptContext implements ToolContext {
+  readonly callId: string;
+  readonly sessionId: string;
+  readonly attempt: number;
+  readonly services: ToolServices;
+  declare readonly signal: AbortSignal;
+  #signal: AbortSignal | undefined;
+  #controller: AbortController | undefined;
+  #aborted = false;
+  #reason: unknown;
+
+  constructor(
+    toolId: string,
+    call: AttemptCall,
+    attempt: number,
+    services: ToolServices,
+    signal: AbortSignal | undefined,
+  ) {
+    this.callId = call.callId;
+    this.sessionId = call.sessionId;
+    this.attempt = attempt;
+    this.services = services;
+    this.#signal = signal;
+    // Own, enumerable members like the plain object of `createToolContext`, so a handler that
+    // spreads its context (`{ ...context, signal }`) keeps emit, confirm and the signal.
+    Object.defineProperty(this, 'signal', { enumerable: true, get: () => this.#makeSignal() });
+    const { onEvent, confirm } = call;
+    this.emit = (event: ToolEvent): void => {
+      if (!onEvent) return;
+      try {
+        onEvent(event);
+      } catch {
+        // A failing sink must not fail the tool.
+      }
+    };
+    this.confirm = async (request) => {
+      if (!confirm) return 'deny';
+      try {
+        return await confirm(
+          { ...request, toolId: request.toolId ?? toolId, sessionId: this.sessionId },
+          this.#makeSignal(),
+        );
+      } catch {
+        return 'deny';
+      }
+    };
+  }
+
+  readonly emit: (event: ToolEvent) => void;
+  readonly confirm: (
+    request: Omit<ConfirmationRequest, 'sessionId' | 'toolId'> & { toolId?: string },
+  ) => Promise<ConfirmationDecision>;
+
+  /** Whether the attempt was aborted (without making a signal). */
+  get aborted(): boolean {
+    return this.#signal ? this.#signal.aborted : this.#aborted;
+  }
+
+  /** The signal when aborted, else undefined (for turning a throw into a result). */
+  abortedSignal(): AbortSignal | undefined {
+    return this.aborted ? this.#makeSignal() : undefined;
+  }
+
+  /** Aborts the attempt: fires the signal if made, or makes it start aborted. */
+  abort(reason: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
+
+  #makeSignal(): AbortSignal {
+    if (this.#signal) return this.#signal;
+    const controller = new AbortController();
+    if (this.#aborted) controller.abort(this.#reason);
+    this.#controller = controller;
+    this.#signal = controller.signal;
+    return controller.signal;
+  }
+}
+
+/** Runs a handler with an attempt context and never throws (as `invokeTool`, signal kept lazy). */
+async function invokeAttempt(
+  tool: RegisteredTool,
+  args: unknown,
+  context: AttemptContext,
+): Promise<ToolResult> {
+  if (context.aborted) return cancelledFailure(context.signal);
+  try {
+    const returned = await tool.execute(args as Record<string, unknown>, context);
+    return normaliseReturn(tool.id, returned);
+  } catch (thrown) {
+    return failureFromThrown(thrown, context.abortedSignal());
   }
 }
 

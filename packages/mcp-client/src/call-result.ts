@@ -10,7 +10,9 @@ const MAX_TEXT_CHARS = 200_000;
 
 /** Which remote tool produced a result, for messages. */
 export interface RemoteToolRef {
+  /** The configured server name. */
   readonly server: string;
+  /** The tool's name on that server. */
   readonly tool: string;
 }
 

@@ -23,7 +23,13 @@ const MAX_REMOTE_MESSAGE = 500;
 export function toMcpToolError(error: unknown, context: McpFailureContext): ToolError {
   const { server, operation } = context;
   if (error instanceof ToolError) return error;
-  if (context.garbage !== undefined) {
+  // Garbage on stdout explains a handshake that never completes, a timeout or a dropped
+  // connection; a proper error answer from the server speaks for itself.
+  const answered =
+    error instanceof McpError &&
+    error.code !== ErrorCode.RequestTimeout &&
+    error.code !== ErrorCode.ConnectionClosed;
+  if (context.garbage !== undefined && !answered) {
     return new ToolError(
       ToolErrorCode.EXECUTION_FAILED,
       `MCP server "${server}" wrote output that is not MCP JSON-RPC to stdout: ${quote(context.garbage)}.`,

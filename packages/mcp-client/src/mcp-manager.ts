@@ -22,6 +22,7 @@ export interface McpServerState {
   readonly transport: McpServerConfig['transport'];
   /** The transport actually used by the live connection. */
   readonly connectedVia?: McpTransportKind;
+  /** Where the connection stands. */
   readonly status: McpConnectionStatus;
   /** Whether the server's hints may relax gates. */
   readonly trusted: boolean;

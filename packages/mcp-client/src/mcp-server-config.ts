@@ -15,6 +15,7 @@ export interface McpServerConfigBase {
 
 /** A server started as a child process that speaks MCP over stdin/stdout. */
 export interface McpStdioServerConfig extends McpServerConfigBase {
+  /** Always `stdio`. */
   readonly transport: 'stdio';
   /** The executable, e.g. `npx` or `node`. Not run through a shell. */
   readonly command: string;

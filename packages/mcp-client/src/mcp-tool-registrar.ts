@@ -23,8 +23,11 @@ export interface McpToolRegistrarOptions {
 
 /** A remote tool the registrar could not register, and why. */
 export interface SkippedRemoteTool {
+  /** The server offering the tool. */
   readonly server: string;
+  /** The tool's name on that server. */
   readonly tool: string;
+  /** Why it was not registered. */
   readonly reason: string;
 }
 
@@ -118,15 +121,6 @@ export class McpToolRegistrar {
           server,
           tool: tool.name,
           reason: `id "${id}" belongs to ${existing.owner}`,
-        });
-        continue;
-      }
-      const clash = [...next.entries()].find(([, other]) => other === id);
-      if (clash) {
-        skipped.push({
-          server,
-          tool: tool.name,
-          reason: `its id "${id}" is the same as that of tool "${clash[0]}"`,
         });
         continue;
       }

@@ -133,6 +133,42 @@ describe('McpToolRegistrar with server-everything', () => {
     expect(manager.tools('fixture').map((tool) => tool.name)).toEqual(['hang', 'grow', 'extra-1']);
   });
 
+  it('maps characters an id cannot hold to "_" and refuses two names that collide', async () => {
+    const manager = new McpManager({
+      servers: [
+        {
+          name: 'my.server',
+          transport: 'stdio',
+          command: process.execPath,
+          args: [FIXTURES.hanging],
+          env: { EXTRA_TOOL_NAMES: 'read file,read_file' },
+        },
+      ],
+    });
+    cleanups.push(() => manager.close());
+    const registry = new ToolRegistry();
+    const registrar = new McpToolRegistrar({ manager, registry });
+    await manager.connect('my.server');
+    const outcome = registrar.sync('my.server');
+    expect(outcome.registered).toEqual([
+      'mcp__my_server__hang',
+      'mcp__my_server__grow',
+      'mcp__my_server__read_file',
+    ]);
+    expect(outcome.skipped).toEqual([
+      {
+        server: 'my.server',
+        tool: 'read_file',
+        reason:
+          'its id "mcp__my_server__read_file" is already used by tool "read file" of server "my.server"',
+      },
+    ]);
+    expect(registrar.resolve('mcp__my_server__read_file')).toEqual({
+      server: 'my.server',
+      tool: 'read file',
+    });
+  });
+
   it('removing a server unregisters its tools', async () => {
     const { manager, registry } = setUp(false);
     await manager.connect('everything');

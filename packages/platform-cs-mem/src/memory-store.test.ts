@@ -94,6 +94,16 @@ describe('MemoryStore nodes', () => {
     expect(store.getNode('old')?.node.id).toBe('new');
   });
 
+  it('moves an alias claimed by another node, so only the new owner is found by it', () => {
+    store.upsertNode({ id: 'first', text: 'one', previousIds: ['shared-old-id'] });
+    store.upsertNode({ id: 'second', text: 'two', previousIds: ['shared-old-id'] });
+    expect(store.getNode('first')?.node.aliases).toEqual([]);
+    expect(store.getNode('shared-old-id')?.node.id).toBe('second');
+    expect(store.searchNodes({ text: 'shared old id' }).map((hit) => hit.node.id)).toEqual([
+      'second',
+    ]);
+  });
+
   it('writing to an old aliased id updates the node it moved to', () => {
     store.upsertNode({ id: 'x', text: 'one' });
     store.upsertNode({ id: 'y', text: 'two', previousIds: ['x'] });
@@ -326,5 +336,66 @@ describe('MemoryStore macros', () => {
       'params.0.name',
     );
     expectStoreError(() => store.recordMacroRun('missing', 'success'), 'NOT_FOUND', 'name');
+  });
+});
+
+describe('MemoryStore.searchNodes on arbitrary text', () => {
+  /** Deterministic generator of hostile search texts: quotes, operators, brackets, unicode. */
+  function* hostileTexts(count: number): Generator<string> {
+    const pieces = [
+      '"',
+      "'",
+      '*',
+      '(',
+      ')',
+      ':',
+      '^',
+      '-',
+      '+',
+      'AND',
+      'OR',
+      'NOT',
+      'NEAR',
+      '{',
+      '}',
+      ',',
+      ' ',
+      'café',
+      '東京',
+      'a1',
+      '\\',
+      '\u0000',
+      'deploy',
+      '🙂',
+      '\n',
+      'id:',
+      'NEAR(a b',
+    ];
+    let state = 7;
+    const next = (): number => {
+      state = (state * 48_271) % 2_147_483_647;
+      return state;
+    };
+    for (let index = 0; index < count; index += 1) {
+      let text = '';
+      const length = 1 + (next() % 12);
+      for (let part = 0; part < length; part += 1) text += pieces[next() % pieces.length];
+      yield text;
+    }
+  }
+
+  it('never fails with anything but INVALID_QUERY in plain syntax, and never crashes in fts5', () => {
+    store.upsertNode({ id: 'n', text: 'deploy café 東京 a1' });
+    for (const text of hostileTexts(1_500)) {
+      for (const syntax of ['plain', 'fts5'] as const) {
+        try {
+          store.searchNodes({ text, syntax });
+        } catch (error) {
+          expect(error, `${syntax}: ${JSON.stringify(text)}`).toBeInstanceOf(MemoryStoreError);
+          if (syntax === 'plain')
+            expect((error as MemoryStoreError).message).toMatch(/^query: has no words/);
+        }
+      }
+    }
   });
 });

@@ -309,8 +309,15 @@ export class MemoryStore {
       const addAlias = this.#sql(
         'INSERT INTO node_aliases (alias, node_seq, migrated_at) VALUES (?, ?, ?) ON CONFLICT (alias) DO UPDATE SET node_seq = excluded.node_seq, migrated_at = excluded.migrated_at',
       );
-      for (const old of previousIds) addAlias.run(old, seq, now);
+      // An alias that moves away from another node must leave that node's searchable aliases too.
+      const formerOwners = new Set<number>();
+      for (const old of previousIds) {
+        const owner = this.#seqOfAlias(old);
+        if (owner !== undefined && owner !== seq) formerOwners.add(owner);
+        addAlias.run(old, seq, now);
+      }
       if (previousIds.length > 0) this.#refreshAliases(seq);
+      for (const owner of formerOwners) this.#refreshAliases(owner);
       return this.#nodeBySeq(seq) as MemoryNode;
     });
   }

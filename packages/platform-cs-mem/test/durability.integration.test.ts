@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../src/memory-store.js';
-import { startWriter, type WriterProcess } from './writer-process.js';
+import { startWriter, type WriterProcess } from './support/writer-process.js';
 
 let directory: string;
 let path: string;
@@ -94,6 +94,7 @@ describe('readers while a writer writes', () => {
     let previous = 0;
     let reads = 0;
     while (writer.lines.length < 80) {
+      expect(writer.child.exitCode, 'the writer process died').toBeNull();
       const count = reader.recentEpisodes({ limit: 100 }).length;
       const hits = reader.searchNodes({ text: 'written episode', limit: 100 }).length;
       expect(count).toBeGreaterThanOrEqual(Math.min(previous, 100));

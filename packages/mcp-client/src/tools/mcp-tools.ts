@@ -151,8 +151,11 @@ export function createMcpTools(options: McpToolsOptions): AnyToolDefinition[] {
           );
         }
         if (manager.has(args.server)) {
-          const state = await manager.connect(args.server, { signal: context.signal });
-          return connectedResult(state);
+          if (manager.client(args.server)?.isConnected) {
+            await manager.refreshTools(args.server, { signal: context.signal });
+            return connectedResult(manager.state(args.server));
+          }
+          return connectedResult(await manager.connect(args.server, { signal: context.signal }));
         }
         return failureResult(ToolErrorCode.NOT_FOUND, `No MCP server named "${args.server}".`, {
           field: 'server',

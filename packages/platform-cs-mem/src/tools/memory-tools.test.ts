@@ -129,6 +129,20 @@ describe('memory_search_nodes', () => {
     );
   });
 
+  it('does not search when the call is already cancelled', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const result = await executor.execute(
+      'memory_search_nodes',
+      { query: 'dark' },
+      { signal: controller.signal },
+    );
+    expect(!result.ok && result.error).toMatchObject({
+      code: 'EXECUTION_FAILED',
+      message: 'The call was cancelled by the caller.',
+    });
+  });
+
   it('returns UNSUPPORTED once the database is closed', async () => {
     store.close();
     const result = await executor.execute('memory_search_nodes', { query: 'dark' });
@@ -154,8 +168,8 @@ describe('memory_recent_episodes', () => {
       startedAt: NOW - 60_000,
       endedAt: NOW - 30_000,
       toolCalls: [
-        { toolId: 'read_file', outcome: 'success' },
-        { toolId: 'shell_execute', outcome: 'failure', errorSlug: 'exit_1' },
+        { toolId: 'read_file', outcome: 'ok' },
+        { toolId: 'shell_execute', outcome: 'EXECUTION_FAILED', errorSlug: 'execution-failed' },
       ],
     });
   });
@@ -165,7 +179,7 @@ describe('memory_recent_episodes', () => {
     expect(renderResult(result)).toBe(
       [
         '2 episodes, newest first:',
-        '- 2026-11-29T11:59:00.000Z (s2) Fixed the failing test [read_file → shell_execute:failure]',
+        '- 2026-11-29T11:59:00.000Z (s2) Fixed the failing test [read_file → shell_execute:EXECUTION_FAILED]',
         '- 2026-11-29T09:00:00.000Z (s1) Set up the repo',
       ].join('\n'),
     );

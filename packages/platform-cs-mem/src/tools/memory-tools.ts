@@ -1,5 +1,6 @@
 import {
   type AnyToolDefinition,
+  cancelledFailure,
   defineTool,
   failureResult,
   RunPolicies,
@@ -66,9 +67,8 @@ function defineMemoryTool<TArgs>(
   return defineTool({
     ...definition,
     execute(args, context) {
-      if (context.signal.aborted) {
-        return failureResult(ToolErrorCode.TIMEOUT, 'the call was cancelled before it ran');
-      }
+      // Queries run synchronously, so the only point to honour cancellation is before starting.
+      if (context.signal.aborted) return cancelledFailure(context.signal);
       if (!store.isOpen) {
         return failureResult(ToolErrorCode.UNSUPPORTED, 'the memory database is closed', {
           hint: 'Memory is not available in this session; continue without it.',

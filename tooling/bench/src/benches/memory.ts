@@ -77,7 +77,8 @@ export const memoryBench: Bench = {
     const largest = figures[figures.length - 1] as SizeFigures;
     const bySize = (entities: number): number | null =>
       figures.find((entry) => entry.entities === entities)?.speedup ?? null;
-    const met = largest.speedup >= TARGET && largest.matchesAgree;
+    // A quick run is a smoke test: its graphs are too small to judge the target, which is set at 100k.
+    const met = quick ? largest.matchesAgree : largest.speedup >= TARGET && largest.matchesAgree;
     const lines = [
       `graph: entities with ${OBSERVATIONS_PER_ENTITY} observations of ${WORDS_PER_OBSERVATION} words (Zipf vocabulary of ${VOCABULARY_SIZE}), one relation per entity`,
       `queries: ${QUERY_RANKS.length} words from common to rare + one entity name; one run after a warm-up call`,
@@ -93,7 +94,9 @@ export const memoryBench: Bench = {
     ];
     return {
       name: 'memory',
-      target: `median speedup at ${sizes[sizes.length - 1]?.toLocaleString('en-US')} entities >= ${TARGET}`,
+      target: quick
+        ? `smoke run: both sides find the same matches (the ${TARGET}x target is judged at 100,000 entities)`
+        : `median speedup at 100,000 entities >= ${TARGET}`,
       met,
       lines,
       json: {

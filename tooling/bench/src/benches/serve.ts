@@ -112,6 +112,8 @@ async function startToolsys(scratch: string): Promise<Peer> {
     /MCP \(Streamable HTTP\): (\S+)/,
     'toolsys serve --http',
   );
+  child.stdout?.resume();
+  child.stderr?.resume();
   return {
     name: 'toolsys serve --http',
     url: match[1] as string,

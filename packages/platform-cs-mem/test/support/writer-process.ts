@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
+const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WRITER = join(PACKAGE_DIR, 'test', 'fixtures', 'memory-writer.ts');
 
 /** A running `memory-writer` child process and the lines it printed. */
