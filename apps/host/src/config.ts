@@ -37,8 +37,56 @@ const packageSwitches = {
 /** Options every package section accepts; package-specific options pass through. */
 const packageSection = z.object(packageSwitches).loose();
 
+const stringList = z.array(z.string().min(1));
+
 /** The documented package sections; the package entries read (and re-validate) the rest. */
 const knownPackageSections = {
+  core: z
+    .object({
+      ...packageSwitches,
+      shell: z
+        .object({
+          allowCommands: stringList.optional().describe('Extra commands that run without asking.'),
+          denyCommands: stringList.optional().describe('Extra commands that are always refused.'),
+          useAllowList: z
+            .boolean()
+            .optional()
+            .describe('false: every command that is not denied asks first.'),
+          scrubEnvironment: z
+            .boolean()
+            .optional()
+            .describe('Remove secrets from the environment of commands (default true).'),
+          defaultTimeoutMs: z.number().int().positive().optional(),
+          maxTimeoutMs: z.number().int().positive().optional(),
+        })
+        .strict()
+        .optional(),
+      network: z
+        .object({
+          allowPrivateNetwork: z
+            .union([z.boolean(), stringList])
+            .optional()
+            .describe('Loopback/private destinations allowed: true, false, or hosts/IPs/CIDRs.'),
+          searxngUrl: z.url().optional().describe('SearXNG instance behind web_search.'),
+          userAgent: z.string().min(1).optional(),
+          maxResponseBytes: z.number().int().positive().optional(),
+          maxDownloadBytes: z.number().int().positive().optional(),
+          requestTimeoutMs: z.number().int().positive().optional(),
+        })
+        .strict()
+        .optional(),
+      skills: z
+        .object({
+          catalogs: stringList
+            .optional()
+            .describe('Skill catalogs for skill_search: JSON index files or folders of skills.'),
+          allowNpm: z.boolean().optional().describe('Let skill_install fetch npm packages.'),
+        })
+        .strict()
+        .optional(),
+    })
+    .loose()
+    .optional(),
   'cs-mem': z
     .object({
       ...packageSwitches,

@@ -1,3 +1,4 @@
+/// <reference path="../mvdan-sh.d.ts" />
 import { Buffer } from 'node:buffer';
 import { posix } from 'node:path';
 import type { ShNode, ShSyntax } from 'mvdan-sh';
