@@ -71,12 +71,8 @@ const calculateSchema = ToolSchema.object({
 });
 
 function createCalculateTool(): AnyToolDefinition {
-  const math = createSafeMath();
-  const evaluate = (
-    math as unknown as {
-      safeEvaluate: (expression: string, scope: Map<string, unknown>) => unknown;
-    }
-  ).safeEvaluate;
+  // Building the math instance costs hundreds of ms: do it on the first call, not at start-up.
+  let math: MathJsInstance | undefined;
   return defineTool({
     id: 'calculate',
     description:
@@ -90,9 +86,13 @@ function createCalculateTool(): AnyToolDefinition {
     metadata: { category: 'utility', risk: 'LOW', tags: ['math'] },
     runPolicy: RunPolicies.quickRead,
     execute({ expression, precision }) {
+      math ??= createSafeMath();
+      const { safeEvaluate } = math as unknown as {
+        safeEvaluate: (expression: string, scope: Map<string, unknown>) => unknown;
+      };
       let value: unknown;
       try {
-        value = evaluate(expression, new Map());
+        value = safeEvaluate(expression, new Map());
       } catch (error) {
         return failureResult(
           ToolErrorCode.INVALID_ARGUMENT,
