@@ -30,7 +30,7 @@ function toolsys(args: string[], options: { cwd?: string } = {}): Promise<Run> {
           TOOLSYS_DATA_DIR: join(scratch, 'data'),
           NO_COLOR: '1',
         },
-        timeout: 60_000,
+        timeout: 110_000,
       },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
@@ -48,7 +48,7 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-describe('toolsys call', () => {
+describe('toolsys call', { timeout: 120_000 }, () => {
   it('prints the rendered result and exits 0', async () => {
     const run = await toolsys(['call', 'calculate', '{"expression":"2+3*4"}']);
     expect(run).toMatchObject({ code: 0, stdout: '14\n' });
@@ -97,7 +97,7 @@ describe('toolsys call', () => {
       expect(JSON.parse(run.stdout).ok).toBe(false);
     }
     expect(existsSync(marker)).toBe(false);
-  });
+  }, 180_000);
 
   it('exits 2 with a clear message on malformed JSON', async () => {
     const run = await toolsys(['call', 'calculate', '{"expression":']);
@@ -115,10 +115,10 @@ describe('toolsys call', () => {
   it('exits 2 on an unknown command or option', async () => {
     expect((await toolsys(['frobnicate'])).code).toBe(2);
     expect((await toolsys(['list', '--bogus'])).code).toBe(2);
-  });
+  }, 120_000);
 });
 
-describe('toolsys list and describe', () => {
+describe('toolsys list and describe', { timeout: 120_000 }, () => {
   it('lists tools grouped by category with risk and a one-line description', async () => {
     const run = await toolsys(['list', '--category', 'utility']);
     expect(run.code).toBe(0);

@@ -29,6 +29,10 @@ describe('SafeAgentTool', () => {
     expect(wrapped.metadata).toBe(streaming.metadata);
     expect(wrapped.inputSchema).toBe(streaming.inputSchema);
     expect(wrapped.runPolicy).toBe(RunPolicies.mutating);
+    const rules = [{ key: 'ime.shown', when: 'absent' }] as never;
+    expect(SafeAgentTool.wrap({ ...streaming, environmentRules: rules }).environmentRules).toBe(
+      rules,
+    );
     expect(SafeAgentTool.wrap(wrapped)).toBe(wrapped);
   });
 

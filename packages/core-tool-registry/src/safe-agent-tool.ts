@@ -36,6 +36,9 @@ export class SafeAgentTool<TArgs = Record<string, unknown>> implements ToolDefin
   get runPolicy() {
     return this.inner.runPolicy;
   }
+  get environmentRules() {
+    return this.inner.environmentRules;
+  }
 
   async execute(args: TArgs, context: ToolContext): Promise<ToolReturn> {
     try {

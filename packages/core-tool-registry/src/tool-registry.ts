@@ -63,6 +63,7 @@ export class ToolRegistry {
       inputSchema: tool.inputSchema,
       outputSchema: tool.outputSchema,
       runPolicy: tool.runPolicy,
+      environmentRules: tool.environmentRules,
       execute: tool.execute.bind(tool),
       metadata: Object.freeze(resolveMetadata(tool.id, tool.metadata)),
       owner,
