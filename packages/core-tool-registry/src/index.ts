@@ -1,3 +1,16 @@
+export {
+  type AdapterCallOptions,
+  type AdapterOptions,
+  type AdapterToolset,
+  createAdapterToolset,
+} from './adapters/adapter-tools.js';
+export {
+  PROVIDER_NAME_MAX_LENGTH,
+  ProviderNameCollisionError,
+  ProviderNames,
+  type ProviderNamesOptions,
+} from './adapters/provider-names.js';
+export { type WriteFileAtomicOptions, writeFileAtomic } from './atomic-write.js';
 export { fullJitterBackoff } from './backoff.js';
 export {
   BATCH_FORBIDDEN_TOOLS,
@@ -237,19 +250,6 @@ export {
   type ToolTraceSpan,
   type TraceHandle,
 } from './trace-recorder.js';
-export {
-  type AdapterCallOptions,
-  type AdapterOptions,
-  type AdapterToolset,
-  createAdapterToolset,
-} from './adapters/adapter-tools.js';
-export {
-  PROVIDER_NAME_MAX_LENGTH,
-  ProviderNameCollisionError,
-  ProviderNames,
-  type ProviderNamesOptions,
-} from './adapters/provider-names.js';
-export { type WriteFileAtomicOptions, writeFileAtomic } from './atomic-write.js';
 export {
   type ResolveWorkspacePathOptions,
   resolveWorkspacePath,
