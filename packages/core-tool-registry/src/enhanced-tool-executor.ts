@@ -1,14 +1,16 @@
 import { fullJitterBackoff } from './backoff.js';
 import type { ToolCircuitBreaker } from './circuit-breaker.js';
-import { SYSTEM_CLOCK, sleep, type ToolClock } from './clock.js';
+import { SYSTEM_CLOCK, sleep, type TimerHandle, type ToolClock } from './clock.js';
 import type { DefaultToolExecutorOptions } from './default-tool-executor.js';
 import type { ToolEnvironmentGate } from './environment-gate.js';
 import {
   cancelledFailure,
   failureFromThrown,
   lookupTool,
+  markAttemptSignal,
   normaliseReturn,
   parseRawArguments,
+  SILENT_EMIT,
 } from './execution-steps.js';
 import type { ToolRateLimiter } from './rate-limiter.js';
 import { RetryClassifier } from './retry-classifier.js';
@@ -121,42 +123,56 @@ export class EnhancedToolExecutor implements ToolExecutor {
       : declared;
   }
 
-  async execute(id: string, rawArgs: unknown, options: ExecuteOptions = {}): Promise<ToolResult> {
+  async execute(
+    id: string,
+    rawArgs: unknown,
+    options: ExecuteOptions = NO_OPTIONS,
+  ): Promise<ToolResult> {
     const signal = options.signal ?? NEVER_ABORTED;
     try {
-      return await this.#execute(id, rawArgs, options, signal);
+      const tool = typeof id === 'string' ? this.registry.get(id) : undefined;
+      if (!tool) {
+        const found = lookupTool(this.registry, this.#suggester, id);
+        if (!found.ok) return found.failure;
+        return await this.#execute(found.tool, rawArgs, options, signal);
+      }
+      return await this.#execute(tool, rawArgs, options, signal);
     } catch (thrown) {
       return failureFromThrown(thrown, signal);
     }
   }
 
   async #execute(
-    id: string,
+    tool: RegisteredTool,
     rawArgs: unknown,
     options: ExecuteOptions,
     signal: AbortSignal,
   ): Promise<ToolResult> {
-    const found = lookupTool(this.registry, this.#suggester, id);
-    if (!found.ok) return found.failure;
-    const { tool } = found;
     const started = this.#now();
     const callId = options.callId ?? this.#callIds.next();
     const sessionId = options.sessionId ?? 'default';
-    let result: ToolResult;
     if (this.environmentGate) {
       const environment = this.environmentGate.check(tool, rawArgs);
       if (!environment.allowed) {
-        result = this.#refuse(tool, callId, rawArgs, environment.failure);
+        const result = this.#refuse(tool, callId, rawArgs, environment.failure);
         return this.#finish(tool, result, started);
       }
     }
-    const verdict = await this.#gate.check(tool, rawArgs, { sessionId, callId, signal });
+    // Gates that decide synchronously (policy or remembered state) cost no extra turn.
+    const checked = this.#gate.check(tool, rawArgs, { sessionId, callId, signal });
+    const verdict = isPromiseLike(checked) ? await checked : checked;
     if (!verdict.allowed)
       return this.#finish(tool, this.#refuse(tool, callId, rawArgs, verdict.result), started);
-    const parsedArgs = parseRawArguments(rawArgs);
-    if (!parsedArgs.ok)
-      return this.#finish(tool, this.#refuse(tool, callId, rawArgs, parsedArgs.failure), started);
-    const validated = tool.inputSchema.parse(parsedArgs.value);
+    let argsObject: Record<string, unknown>;
+    if (typeof rawArgs === 'object' && rawArgs !== null && !Array.isArray(rawArgs)) {
+      argsObject = rawArgs as Record<string, unknown>;
+    } else {
+      const parsedArgs = parseRawArguments(rawArgs);
+      if (!parsedArgs.ok)
+        return this.#finish(tool, this.#refuse(tool, callId, rawArgs, parsedArgs.failure), started);
+      argsObject = parsedArgs.value;
+    }
+    const validated = tool.inputSchema.parse(argsObject);
     if (!validated.ok)
       return this.#finish(tool, this.#refuse(tool, callId, rawArgs, validated.failure), started);
     const policy = this.policyOf(tool);
@@ -171,11 +187,13 @@ export class EnhancedToolExecutor implements ToolExecutor {
         return this.#finish(tool, this.#refuse(tool, callId, rawArgs, failure), started);
       }
     }
-    result = await this.#attempts(tool, validated.value, rawArgs, policy, {
+    const onEvent = options.onEvent;
+    const result = await this.#attempts(tool, validated.value, rawArgs, policy, {
       callId,
       sessionId,
       signal,
-      onEvent: options.onEvent,
+      onEvent,
+      emit: onEvent ? safeEmitter(onEvent) : SILENT_EMIT,
       confirm: options.confirm ?? this.#confirm,
     });
     return this.#finish(tool, result, started);
@@ -186,13 +204,7 @@ export class EnhancedToolExecutor implements ToolExecutor {
     args: unknown,
     rawArgs: unknown,
     policy: ToolRunPolicy,
-    call: {
-      callId: string;
-      sessionId: string;
-      signal: AbortSignal;
-      onEvent: ExecuteOptions['onEvent'];
-      confirm: ConfirmFunction | undefined;
-    },
+    call: CallState,
   ): Promise<ToolResult> {
     const enforce = this.#policies !== undefined;
     const maxRetries = enforce ? Math.max(0, policy.maxRetries) : 0;
@@ -250,13 +262,7 @@ export class EnhancedToolExecutor implements ToolExecutor {
   #invokeWithTimeout(
     tool: RegisteredTool,
     args: unknown,
-    call: {
-      callId: string;
-      sessionId: string;
-      signal: AbortSignal;
-      onEvent: ExecuteOptions['onEvent'];
-      confirm: ConfirmFunction | undefined;
-    },
+    call: CallState,
     attempt: number,
     timeoutMs: number,
   ): Promise<ToolResult> {
@@ -264,35 +270,7 @@ export class EnhancedToolExecutor implements ToolExecutor {
     if (callerSignal.aborted) return Promise.resolve(cancelledFailure(callerSignal));
     // The handler's signal is created only if the handler reads it; timeouts still fire it.
     const context = new AttemptContext(tool.id, call, attempt, this.#services, undefined);
-    const clock = this.#clock;
-    return new Promise<ToolResult>((resolve) => {
-      let settled = false;
-      let listening = false;
-      const settle = (result: ToolResult): void => {
-        if (settled) return;
-        settled = true;
-        clock.clearTimeout(timer);
-        if (listening) callerSignal.removeEventListener('abort', onCallerAbort);
-        resolve(result);
-      };
-      const onCallerAbort = (): void => {
-        const failure = cancelledFailure(callerSignal);
-        settle(failure);
-        context.abort(callerSignal.reason);
-      };
-      const timer = clock.setTimeout(() => {
-        const failure = timeoutFailure(tool.id, timeoutMs);
-        settle(failure);
-        // The handler's signal fires; a handler that ignores it is abandoned, not awaited.
-        context.abort(new ToolError(failure.error.code, failure.error.message));
-      }, timeoutMs);
-      // The shared never-aborted signal needs no listener (EventTarget calls are costly per call).
-      listening = callerSignal !== NEVER_ABORTED;
-      if (listening) callerSignal.addEventListener('abort', onCallerAbort, { once: true });
-      invokeAttempt(tool, args, context).then(settle, (thrown: unknown) =>
-        settle(failureFromThrown(thrown, context.abortedSignal())),
-      );
-    });
+    return new TimedAttempt(this.#clock, tool, timeoutMs, context, callerSignal).run(args);
   }
 
   #refuse(
@@ -323,11 +301,34 @@ export class EnhancedToolExecutor implements ToolExecutor {
 }
 
 /** What an attempt needs to know about its call. */
-interface AttemptCall {
+interface CallState {
   readonly callId: string;
   readonly sessionId: string;
+  readonly signal: AbortSignal;
   readonly onEvent: ExecuteOptions['onEvent'];
+  /** `onEvent` wrapped so that it never throws, or {@link SILENT_EMIT} without a sink. */
+  readonly emit: (event: ToolEvent) => void;
   readonly confirm: ConfirmFunction | undefined;
+}
+
+const NO_OPTIONS: ExecuteOptions = Object.freeze({});
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+function safeEmitter(onEvent: (event: ToolEvent) => void): (event: ToolEvent) => void {
+  return (event) => {
+    try {
+      onEvent(event);
+    } catch {
+      // A failing sink must not fail the tool.
+    }
+  };
+}
+
+async function denyConfirm(): Promise<ConfirmationDecision> {
+  return 'deny';
 }
 
 /**
@@ -336,11 +337,25 @@ interface AttemptCall {
  * be aborted before that: a signal made later starts aborted, with the same reason.
  */
 class AttemptContext implements ToolContext {
+  /** Own and enumerable (a handler may spread its context); one shared getter for every context. */
+  static readonly #signalProperty: PropertyDescriptor = {
+    enumerable: true,
+    get(this: AttemptContext): AbortSignal {
+      return this.#makeSignal();
+    },
+  };
+
   readonly callId: string;
   readonly sessionId: string;
   readonly attempt: number;
   readonly services: ToolServices;
   declare readonly signal: AbortSignal;
+  readonly emit: (event: ToolEvent) => void;
+  readonly confirm: (
+    request: Omit<ConfirmationRequest, 'sessionId' | 'toolId'> & { toolId?: string },
+  ) => Promise<ConfirmationDecision>;
+  readonly #toolId: string;
+  readonly #confirmFn: ConfirmFunction | undefined;
   #signal: AbortSignal | undefined;
   #controller: AbortController | undefined;
   #aborted = false;
@@ -348,7 +363,7 @@ class AttemptContext implements ToolContext {
 
   constructor(
     toolId: string,
-    call: AttemptCall,
+    call: CallState,
     attempt: number,
     services: ToolServices,
     signal: AbortSignal | undefined,
@@ -357,36 +372,15 @@ class AttemptContext implements ToolContext {
     this.sessionId = call.sessionId;
     this.attempt = attempt;
     this.services = services;
+    this.#toolId = toolId;
+    this.#confirmFn = call.confirm;
     this.#signal = signal;
     // Own, enumerable members like the plain object of `createToolContext`, so a handler that
     // spreads its context (`{ ...context, signal }`) keeps emit, confirm and the signal.
-    Object.defineProperty(this, 'signal', { enumerable: true, get: () => this.#makeSignal() });
-    const { onEvent, confirm } = call;
-    this.emit = (event: ToolEvent): void => {
-      if (!onEvent) return;
-      try {
-        onEvent(event);
-      } catch {
-        // A failing sink must not fail the tool.
-      }
-    };
-    this.confirm = async (request) => {
-      if (!confirm) return 'deny';
-      try {
-        return await confirm(
-          { ...request, toolId: request.toolId ?? toolId, sessionId: this.sessionId },
-          this.#makeSignal(),
-        );
-      } catch {
-        return 'deny';
-      }
-    };
+    Object.defineProperty(this, 'signal', AttemptContext.#signalProperty);
+    this.emit = call.emit;
+    this.confirm = call.confirm ? (request) => this.#confirmWith(request) : denyConfirm;
   }
-
-  readonly emit: (event: ToolEvent) => void;
-  readonly confirm: (
-    request: Omit<ConfirmationRequest, 'sessionId' | 'toolId'> & { toolId?: string },
-  ) => Promise<ConfirmationDecision>;
 
   /** Whether the attempt was aborted (without making a signal). */
   get aborted(): boolean {
@@ -406,13 +400,117 @@ class AttemptContext implements ToolContext {
     this.#controller?.abort(reason);
   }
 
+  async #confirmWith(
+    request: Omit<ConfirmationRequest, 'sessionId' | 'toolId'> & { toolId?: string },
+  ): Promise<ConfirmationDecision> {
+    const confirm = this.#confirmFn;
+    if (!confirm) return 'deny';
+    try {
+      return await confirm(
+        { ...request, toolId: request.toolId ?? this.#toolId, sessionId: this.sessionId },
+        this.#makeSignal(),
+      );
+    } catch {
+      return 'deny';
+    }
+  }
+
   #makeSignal(): AbortSignal {
     if (this.#signal) return this.#signal;
     const controller = new AbortController();
     if (this.#aborted) controller.abort(this.#reason);
     this.#controller = controller;
     this.#signal = controller.signal;
+    // Made for this attempt only and dropped with it: listeners left on it cannot pile up.
+    markAttemptSignal(controller.signal);
     return controller.signal;
+  }
+}
+
+/**
+ * One attempt under a time limit: settles with the handler's result, or with TIMEOUT when the
+ * time runs out, or as cancelled when the caller aborts; the handler's signal then fires and a
+ * handler that ignores it is abandoned, not awaited. The instance is its own abort listener, so a
+ * call registers no closures besides the timer's.
+ */
+class TimedAttempt {
+  readonly #clock: ToolClock;
+  readonly #tool: RegisteredTool;
+  readonly #timeoutMs: number;
+  readonly #context: AttemptContext;
+  readonly #callerSignal: AbortSignal;
+  #resolve: ((result: ToolResult) => void) | undefined;
+  #timer: TimerHandle;
+  #listening = false;
+  #settled = false;
+
+  constructor(
+    clock: ToolClock,
+    tool: RegisteredTool,
+    timeoutMs: number,
+    context: AttemptContext,
+    callerSignal: AbortSignal,
+  ) {
+    this.#clock = clock;
+    this.#tool = tool;
+    this.#timeoutMs = timeoutMs;
+    this.#context = context;
+    this.#callerSignal = callerSignal;
+  }
+
+  run(args: unknown): Promise<ToolResult> {
+    const promise = new Promise<ToolResult>((resolve) => {
+      this.#resolve = resolve;
+    });
+    this.#timer = this.#clock.setTimeout(() => this.#onTimeout(), this.#timeoutMs);
+    // The shared never-aborted signal needs no listener (EventTarget calls are costly per call).
+    if (this.#callerSignal !== NEVER_ABORTED) {
+      this.#listening = true;
+      this.#callerSignal.addEventListener('abort', this, { once: true });
+    }
+    void this.#invoke(args);
+    return promise;
+  }
+
+  /** The caller's signal fired. */
+  handleEvent(): void {
+    const callerSignal = this.#callerSignal;
+    this.#settle(cancelledFailure(callerSignal));
+    this.#context.abort(callerSignal.reason);
+  }
+
+  #onTimeout(): void {
+    const failure = timeoutFailure(this.#tool.id, this.#timeoutMs);
+    this.#settle(failure);
+    // The handler's signal fires; a handler that ignores it is abandoned, not awaited.
+    this.#context.abort(new ToolError(failure.error.code, failure.error.message));
+  }
+
+  async #invoke(args: unknown): Promise<void> {
+    const tool = this.#tool;
+    const context = this.#context;
+    let result: ToolResult;
+    if (context.aborted) {
+      result = cancelledFailure(context.signal);
+    } else {
+      try {
+        result = normaliseReturn(
+          tool.id,
+          await tool.execute(args as Record<string, unknown>, context),
+        );
+      } catch (thrown) {
+        result = failureFromThrown(thrown, context.abortedSignal());
+      }
+    }
+    this.#settle(result);
+  }
+
+  #settle(result: ToolResult): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#clock.clearTimeout(this.#timer);
+    if (this.#listening) this.#callerSignal.removeEventListener('abort', this);
+    this.#resolve?.(result);
   }
 }
 

@@ -14,6 +14,34 @@ import type { ToolSuggester } from './tool-suggester.js';
 
 const MAX_MESSAGE_LENGTH = 2_000;
 
+/** The `emit` of contexts whose caller gave no event sink: events go nowhere. */
+export const SILENT_EMIT: (event: ToolEvent) => void = () => {};
+
+/**
+ * Whether anyone receives what a handler emits. False only for contexts the executors built
+ * without an `onEvent` sink, so a handler can skip work that only feeds events (e.g. asking a
+ * remote server for progress notifications). A spread context keeps the answer.
+ */
+export function hasEventSink(context: ToolContext): boolean {
+  return context.emit !== SILENT_EMIT;
+}
+
+const ATTEMPT_SIGNALS = new WeakSet<AbortSignal>();
+
+/** Marks a signal the executor made for one attempt (internal). */
+export function markAttemptSignal(signal: AbortSignal): void {
+  ATTEMPT_SIGNALS.add(signal);
+}
+
+/**
+ * Whether a signal was made by the executor for a single attempt and is dropped when that attempt
+ * ends: listeners left on it (some SDKs never remove theirs) cannot pile up across calls, so it may
+ * be handed to such an SDK directly instead of through a per-request relay.
+ */
+export function isAttemptSignal(signal: AbortSignal): boolean {
+  return ATTEMPT_SIGNALS.has(signal);
+}
+
 /** Accepts arguments as an object, a JSON string, or nothing; anything else is INVALID_ARGUMENT. */
 export function parseRawArguments(
   rawArgs: unknown,
@@ -148,14 +176,15 @@ export function createToolContext(init: ToolContextInit): ToolContext {
     attempt,
     signal,
     services,
-    emit(event) {
-      if (!onEvent) return;
-      try {
-        onEvent(event);
-      } catch {
-        // A failing sink must not fail the tool.
-      }
-    },
+    emit: onEvent
+      ? (event) => {
+          try {
+            onEvent(event);
+          } catch {
+            // A failing sink must not fail the tool.
+          }
+        }
+      : SILENT_EMIT,
     async confirm(request) {
       if (!confirm) return 'deny';
       try {

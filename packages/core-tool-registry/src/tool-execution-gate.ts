@@ -1,6 +1,6 @@
 import type { RegisteredTool } from './tool.js';
 import { ToolErrorCode } from './tool-error.js';
-import type { ToolPermissionManager } from './tool-permission-manager.js';
+import type { PermissionVerdict, ToolPermissionManager } from './tool-permission-manager.js';
 import { failureResult, type ToolFailure } from './tool-result.js';
 
 /** What a gate needs to know about the call. */
@@ -27,7 +27,14 @@ export interface ToolExecutionGate {
 /** Lets every call through. */
 export const ALLOW_ALL_GATE: ToolExecutionGate = { check: () => ({ allowed: true }) };
 
-/** The risk gate: asks the permission manager for MEDIUM and HIGH risk tools. */
+/** Lets a call through (shared: a verdict is never mutated). */
+const ALLOWED: GateVerdict = Object.freeze({ allowed: true });
+
+/**
+ * The risk gate: asks the permission manager for MEDIUM and HIGH risk tools. A call that policy or
+ * remembered state settles is decided synchronously; the prompt summary (which serialises the
+ * arguments) is built only when the user is actually asked.
+ */
 export class RiskAwareToolGate implements ToolExecutionGate {
   readonly #permissions: ToolPermissionManager;
 
@@ -35,7 +42,17 @@ export class RiskAwareToolGate implements ToolExecutionGate {
     this.#permissions = permissions;
   }
 
-  async check(tool: RegisteredTool, rawArgs: unknown, context: GateContext): Promise<GateVerdict> {
+  check(
+    tool: RegisteredTool,
+    rawArgs: unknown,
+    context: GateContext,
+  ): Promise<GateVerdict> | GateVerdict {
+    const settled = this.#permissions.decide(tool.id, tool.metadata.risk, context.sessionId);
+    if (settled) return toGateVerdict(settled);
+    return this.#ask(tool, rawArgs, context);
+  }
+
+  async #ask(tool: RegisteredTool, rawArgs: unknown, context: GateContext): Promise<GateVerdict> {
     const verdict = await this.#permissions.authorize(
       {
         toolId: tool.id,
@@ -48,14 +65,18 @@ export class RiskAwareToolGate implements ToolExecutionGate {
       },
       context.signal,
     );
-    if (verdict.allowed) return { allowed: true };
-    return {
-      allowed: false,
-      result: failureResult(ToolErrorCode.PERMISSION_DENIED, verdict.reason, {
-        hint: verdict.hint,
-      }),
-    };
+    return toGateVerdict(verdict);
   }
+}
+
+function toGateVerdict(verdict: PermissionVerdict): GateVerdict {
+  if (verdict.allowed) return ALLOWED;
+  return {
+    allowed: false,
+    result: failureResult(ToolErrorCode.PERMISSION_DENIED, verdict.reason, {
+      hint: verdict.hint,
+    }),
+  };
 }
 
 const MAX_ACTION_LENGTH = 300;

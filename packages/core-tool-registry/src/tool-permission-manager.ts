@@ -34,6 +34,11 @@ export const DEFAULT_SELF_GATED_TOOL_IDS: readonly string[] = ['shell_execute'];
 
 const DEFAULT_POLICY: Record<ToolRisk, RiskPolicy> = { LOW: 'allow', MEDIUM: 'ask', HIGH: 'ask' };
 
+const VIA_POLICY: PermissionVerdict = Object.freeze({ allowed: true, via: 'policy' });
+const VIA_SELF_GATED: PermissionVerdict = Object.freeze({ allowed: true, via: 'self_gated' });
+const VIA_ALWAYS: PermissionVerdict = Object.freeze({ allowed: true, via: 'always' });
+const VIA_SESSION: PermissionVerdict = Object.freeze({ allowed: true, via: 'session' });
+
 /**
  * A per-session permission state machine. `ask` → (allow once: stays `ask`) | (allow for the
  * session: `allowed_session`) | (always: `allowed_always`, every session) | (deny: `denied_turn`,
@@ -71,28 +76,39 @@ export class ToolPermissionManager {
 
   /** Decides a call: by policy, by remembered state, or by asking the user. */
   async authorize(request: ConfirmationRequest, signal?: AbortSignal): Promise<PermissionVerdict> {
-    const policy = this.#policy[request.risk];
+    const settled = this.decide(request.toolId, request.risk, request.sessionId);
+    if (settled) return settled;
+    const decision = await this.#ask(request, signal);
+    return this.#apply(request, decision);
+  }
+
+  /**
+   * The verdict that policy or remembered state gives without asking anyone, or undefined when
+   * the user must be asked (then call {@link authorize}). Synchronous and allocation-free on the
+   * allow paths, so callers build a prompt only when one is needed.
+   */
+  decide(toolId: string, risk: ToolRisk, sessionId: string): PermissionVerdict | undefined {
+    const policy = this.#policy[risk];
+    if (policy === 'allow') return VIA_POLICY;
     if (policy === 'deny') {
       return {
         allowed: false,
-        reason: `${request.risk} risk tools are disabled in this deployment.`,
+        reason: `${risk} risk tools are disabled in this deployment.`,
         hint: 'Change approach; this tool cannot be used here.',
       };
     }
-    if (policy === 'allow') return { allowed: true, via: 'policy' };
-    if (this.selfGatedToolIds.has(request.toolId)) return { allowed: true, via: 'self_gated' };
-    const state = this.state(request.sessionId, request.toolId);
-    if (state === 'allowed_always') return { allowed: true, via: 'always' };
-    if (state === 'allowed_session') return { allowed: true, via: 'session' };
+    if (this.selfGatedToolIds.has(toolId)) return VIA_SELF_GATED;
+    const state = this.state(sessionId, toolId);
+    if (state === 'allowed_always') return VIA_ALWAYS;
+    if (state === 'allowed_session') return VIA_SESSION;
     if (state === 'denied_turn') {
       return {
         allowed: false,
-        reason: `The user already denied ${request.toolId} in this turn.`,
+        reason: `The user already denied ${toolId} in this turn.`,
         hint: 'Change approach; do not call this tool again in this turn.',
       };
     }
-    const decision = await this.#ask(request, signal);
-    return this.#apply(request, decision);
+    return undefined;
   }
 
   /** Records a decision taken elsewhere (e.g. an MCP elicitation answered out of band). */

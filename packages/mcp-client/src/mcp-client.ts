@@ -2,8 +2,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { isAttemptSignal } from '@toolsys/core-tool-registry';
 import { BoundedLog, type BoundedLogOptions } from './bounded-log.js';
 import { toMcpToolError } from './mcp-call-error.js';
 import type { McpHttpServerConfig, McpServerConfig } from './mcp-server-config.js';
@@ -160,28 +162,36 @@ export class McpClient {
   ): Promise<CallToolResult> {
     const client = this.#require();
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const onProgress = options.onProgress;
-    const link = linkSignal(options.signal);
+    const { signal, onProgress } = options;
+    const requestOptions: RequestOptions = { timeout: timeoutMs };
+    let relay: SignalRelay | undefined;
+    if (signal) {
+      // The SDK never removes its abort listener. A signal the executor made for this attempt
+      // alone is dropped with it, so it goes to the SDK as is; any other (possibly long-lived)
+      // signal goes through a relay that is detached after the request.
+      if (isAttemptSignal(signal)) {
+        requestOptions.signal = signal;
+      } else {
+        relay = new SignalRelay(signal);
+        requestOptions.signal = relay.signal;
+      }
+    }
+    if (onProgress) {
+      // Only when asked: a progress token makes the server and the SDK do extra work.
+      requestOptions.onprogress = (progress) =>
+        onProgress({
+          progress: progress.progress,
+          ...(progress.total === undefined ? {} : { total: progress.total }),
+          ...(progress.message === undefined ? {} : { message: progress.message }),
+        });
+    }
     try {
-      const result = await client.callTool({ name, arguments: args }, undefined, {
-        timeout: timeoutMs,
-        ...link.options,
-        ...(onProgress
-          ? {
-              onprogress: (progress) =>
-                onProgress({
-                  progress: progress.progress,
-                  ...(progress.total === undefined ? {} : { total: progress.total }),
-                  ...(progress.message === undefined ? {} : { message: progress.message }),
-                }),
-            }
-          : {}),
-      });
+      const result = await client.callTool({ name, arguments: args }, undefined, requestOptions);
       return result as CallToolResult;
     } catch (error) {
-      throw this.#failure(error, `tools/call "${name}"`, timeoutMs, options.signal);
+      throw this.#failure(error, `tools/call "${name}"`, timeoutMs, signal);
     } finally {
-      link.release();
+      relay?.release();
     }
   }
 
@@ -359,6 +369,33 @@ function linkSignal(signal: AbortSignal | undefined): {
     options: { signal: controller.signal },
     release: () => signal.removeEventListener('abort', relay),
   };
+}
+
+/** The same as {@link linkSignal}, as one object that is its own abort listener. */
+class SignalRelay {
+  readonly #source: AbortSignal;
+  readonly #controller = new AbortController();
+
+  constructor(source: AbortSignal) {
+    this.#source = source;
+    if (source.aborted) this.#controller.abort(source.reason);
+    else source.addEventListener('abort', this, { once: true });
+  }
+
+  /** The per-request signal. */
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** The source fired. */
+  handleEvent(): void {
+    this.#controller.abort(this.#source.reason);
+  }
+
+  /** Detaches from the source. */
+  release(): void {
+    this.#source.removeEventListener('abort', this);
+  }
 }
 
 function httpHeaders(config: McpHttpServerConfig): Record<string, string> {

@@ -216,18 +216,29 @@ export class McpManager {
   }
 
   /** Calls a remote tool, connecting first when needed. Errors are {@link ToolError}s. */
-  async callTool(
+  callTool(
     name: string,
     tool: string,
     args: Record<string, unknown>,
     options: McpCallOptions = {},
   ): Promise<CallToolResult> {
+    const entry = this.#entries.get(name);
+    const client = entry?.status === 'connected' ? entry.client : undefined;
+    // Connected (the common case): straight to the client, without an extra turn.
+    if (entry && client?.isConnected)
+      return client.callTool(tool, args, withTimeout(entry, options));
+    return this.#connectAndCall(name, tool, args, options);
+  }
+
+  async #connectAndCall(
+    name: string,
+    tool: string,
+    args: Record<string, unknown>,
+    options: McpCallOptions,
+  ): Promise<CallToolResult> {
     const entry = this.#require(name);
     const client = await this.#ensureClient(entry, options.signal);
-    return client.callTool(tool, args, {
-      ...options,
-      timeoutMs: options.timeoutMs ?? entry.config.timeoutMs ?? 60_000,
-    });
+    return client.callTool(tool, args, withTimeout(entry, options));
   }
 
   /** Pings a server (connecting first); reports instead of throwing. */
@@ -406,6 +417,13 @@ export class McpManager {
       }
     }
   }
+}
+
+/** The call's options with its time limit: the call's, else the server's, else 60 s. */
+function withTimeout(entry: Entry, options: McpCallOptions): McpCallOptions {
+  return options.timeoutMs === undefined
+    ? { ...options, timeoutMs: entry.config.timeoutMs ?? 60_000 }
+    : options;
 }
 
 function signalOf(options: { signal?: AbortSignal }): { signal?: AbortSignal } {

@@ -1,13 +1,16 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
   defineTool,
+  hasEventSink,
   RunPolicies,
+  type ToolContext,
   type ToolMetadataInput,
   type ToolRegistry,
   type ToolRunPolicy,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { toToolResult } from './call-result.js';
+import type { McpCallOptions } from './mcp-client.js';
 import type { McpManager } from './mcp-manager.js';
 import { MCP_CALL_POLICY } from './mcp-run-policies.js';
 
@@ -160,14 +163,19 @@ export class McpToolRegistrar {
       metadata,
       runPolicy,
       async execute(args, context) {
-        const result = await manager.callTool(server, remote.name, args, {
-          signal: context.signal,
-          onProgress: (progress) => context.emit({ type: 'progress', ...progress }),
-        });
+        const callOptions: McpCallOptions = { signal: context.signal };
+        // Progress only when someone receives it (a progress token costs work on every call).
+        if (hasEventSink(context)) callOptions.onProgress = progressEmitter(context);
+        const result = await manager.callTool(server, remote.name, args, callOptions);
         return toToolResult(result, { server, tool: remote.name });
       },
     });
   }
+}
+
+/** Forwards a remote tool's progress notifications to the call's event sink. */
+function progressEmitter(context: ToolContext): NonNullable<McpCallOptions['onProgress']> {
+  return (progress) => context.emit({ type: 'progress', ...progress });
 }
 
 /** The registry id of a remote tool: `mcp__<server>__<tool>` with other characters as `_`. */

@@ -3,6 +3,7 @@ import {
   type AnyToolDefinition,
   defineTool,
   failureResult,
+  hasEventSink,
   RunPolicies,
   successResult,
   type ToolContext,
@@ -12,6 +13,7 @@ import {
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import { toToolResult } from '../call-result.js';
+import type { McpCallOptions } from '../mcp-client.js';
 import type { McpManager, McpServerState } from '../mcp-manager.js';
 import { MAX_CALL_TIMEOUT_MS, MCP_CALL_POLICY } from '../mcp-run-policies.js';
 import type { McpServerConfig } from '../mcp-server-config.js';
@@ -304,11 +306,14 @@ export function createMcpTools(options: McpToolsOptions): AnyToolDefinition[] {
       if (!checked.ok) {
         return prefixFailure(checked.failure.error, server, tool);
       }
-      const result = await manager.callTool(server, remote.name, args.arguments, {
+      const callOptions: McpCallOptions = {
         signal: context.signal,
         timeoutMs: args.timeoutMs ?? manager.config(server)?.timeoutMs ?? defaultTimeoutMs,
-        onProgress: (progress) => context.emit({ type: 'progress', ...progress }),
-      });
+      };
+      // Progress is requested only when someone receives it: a progress token makes the server
+      // and the SDK do extra work on every call.
+      if (hasEventSink(context)) callOptions.onProgress = progressEmitter(context);
+      const result = await manager.callTool(server, remote.name, args.arguments, callOptions);
       return toToolResult(result, { server, tool: remote.name });
     },
   });
@@ -422,7 +427,13 @@ function firstLine(text: string): string {
 }
 
 function findTool(tools: readonly Tool[], name: string): Tool | undefined {
-  return tools.find((tool) => tool.name === name);
+  for (const tool of tools) if (tool.name === name) return tool;
+  return undefined;
+}
+
+/** Forwards a remote tool's progress notifications to the call's event sink. */
+function progressEmitter(context: ToolContext): NonNullable<McpCallOptions['onProgress']> {
+  return (progress) => context.emit({ type: 'progress', ...progress });
 }
 
 function prefixFailure(

@@ -142,7 +142,7 @@ describe('csv_query', () => {
 
   it('ends filtering that exceeds the time limit with TIMEOUT', async () => {
     const limited = new ToolRegistry();
-    limited.registerAll(createCsvQueryTools({ matchTimeLimitMs: 100 }), { owner: 'test' });
+    limited.registerAll(createCsvQueryTools({ matchTimeLimitMs: 1 }), { owner: 'test' });
     const result = await new DefaultToolExecutor({ registry: limited }).execute('csv_query', {
       csv: `text\n${'a'.repeat(200_000)}b\n`,
       filter: [{ column: 'text', op: 'matches', value: '(.*a){100}$' }],
