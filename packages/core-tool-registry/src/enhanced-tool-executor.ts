@@ -4,6 +4,7 @@ import { SYSTEM_CLOCK, sleep, type TimerHandle, type ToolClock } from './clock.j
 import type { DefaultToolExecutorOptions } from './default-tool-executor.js';
 import type { ToolEnvironmentGate } from './environment-gate.js';
 import {
+  ABORT_HORIZON,
   cancelledFailure,
   failureFromThrown,
   lookupTool,
@@ -356,6 +357,11 @@ class AttemptContext implements ToolContext {
   ) => Promise<ConfirmationDecision>;
   readonly #toolId: string;
   readonly #confirmFn: ConfirmFunction | undefined;
+  /** Whether a signal from outside (the caller's) can fire this attempt at any moment. */
+  readonly #external: boolean;
+  /** When the executor's time limit fires, on `#clock`; `Infinity` without one. */
+  #deadline = Number.POSITIVE_INFINITY;
+  #clock: ToolClock | undefined;
   #signal: AbortSignal | undefined;
   #controller: AbortController | undefined;
   #aborted = false;
@@ -375,6 +381,7 @@ class AttemptContext implements ToolContext {
     this.#toolId = toolId;
     this.#confirmFn = call.confirm;
     this.#signal = signal;
+    this.#external = signal !== undefined || call.signal !== NEVER_ABORTED;
     // Own, enumerable members like the plain object of `createToolContext`, so a handler that
     // spreads its context (`{ ...context, signal }`) keeps emit, confirm and the signal.
     Object.defineProperty(this, 'signal', AttemptContext.#signalProperty);
@@ -390,6 +397,19 @@ class AttemptContext implements ToolContext {
   /** The signal when aborted, else undefined (for turning a throw into a result). */
   abortedSignal(): AbortSignal | undefined {
     return this.aborted ? this.#makeSignal() : undefined;
+  }
+
+  /** Records the executor's time limit of this attempt (for {@link ABORT_HORIZON}). */
+  limit(clock: ToolClock, timeoutMs: number): void {
+    this.#clock = clock;
+    this.#deadline = clock.now() + timeoutMs;
+  }
+
+  /** Milliseconds until the signal can fire at the earliest (see `mayAbortWithin`). */
+  [ABORT_HORIZON](): number {
+    if (this.#external || this.aborted) return 0;
+    const clock = this.#clock;
+    return clock ? Math.max(0, this.#deadline - clock.now()) : this.#deadline;
   }
 
   /** Aborts the attempt: fires the signal if made, or makes it start aborted. */
@@ -463,6 +483,7 @@ class TimedAttempt {
       this.#resolve = resolve;
     });
     this.#timer = this.#clock.setTimeout(() => this.#onTimeout(), this.#timeoutMs);
+    this.#context.limit(this.#clock, this.#timeoutMs);
     // The shared never-aborted signal needs no listener (EventTarget calls are costly per call).
     if (this.#callerSignal !== NEVER_ABORTED) {
       this.#listening = true;

@@ -26,6 +26,24 @@ export function hasEventSink(context: ToolContext): boolean {
   return context.emit !== SILENT_EMIT;
 }
 
+/**
+ * Contexts that know when their signal can fire at the earliest implement this method: it returns
+ * the milliseconds until then (0: at any moment, `Infinity`: never). Internal to the executors.
+ */
+export const ABORT_HORIZON: unique symbol = Symbol('toolsys.abortHorizon');
+
+/**
+ * Whether the call's signal may fire within the next `ms` milliseconds. False only when the
+ * executor knows that no caller can cancel the call and its own time limit ends later: a handler
+ * whose work is bounded by `ms` anyway (e.g. an SDK request whose own timeout cancels the remote
+ * side) then need not hand the signal on, which saves making one per call. True for any other
+ * context (including a spread copy), so the answer is always safe.
+ */
+export function mayAbortWithin(context: ToolContext, ms: number): boolean {
+  const horizon = (context as { [ABORT_HORIZON]?: () => number })[ABORT_HORIZON];
+  return typeof horizon !== 'function' || horizon.call(context) <= ms;
+}
+
 const ATTEMPT_SIGNALS = new WeakSet<AbortSignal>();
 
 /** Marks a signal the executor made for one attempt (internal). */

@@ -66,6 +66,7 @@ export {
   invokeTool,
   isAttemptSignal,
   lookupTool,
+  mayAbortWithin,
   normaliseReturn,
   parseRawArguments,
   type ToolContextInit,

@@ -4,6 +4,7 @@ import {
   defineTool,
   failureResult,
   hasEventSink,
+  mayAbortWithin,
   RunPolicies,
   successResult,
   type ToolContext,
@@ -35,6 +36,9 @@ export interface McpToolsOptions {
   /** Default time limit of `mcp_call` in ms when neither the call nor the server sets one. Default 60 000. */
   defaultCallTimeoutMs?: number;
 }
+
+/** Margin between the executor's time limit and a request's own, for the two clocks' drift. */
+const SIGNAL_SLACK_MS = 1_000;
 
 const connectSchema = ToolSchema.object({
   server: z
@@ -306,10 +310,12 @@ export function createMcpTools(options: McpToolsOptions): AnyToolDefinition[] {
       if (!checked.ok) {
         return prefixFailure(checked.failure.error, server, tool);
       }
-      const callOptions: McpCallOptions = {
-        signal: context.signal,
-        timeoutMs: args.timeoutMs ?? manager.config(server)?.timeoutMs ?? defaultTimeoutMs,
-      };
+      const timeoutMs = args.timeoutMs ?? manager.config(server)?.timeoutMs ?? defaultTimeoutMs;
+      const callOptions: McpCallOptions = { timeoutMs };
+      // The request's own timeout cancels it on the server. The call's signal is handed on when
+      // it can fire before that (a caller that can cancel, or a shorter executor time limit);
+      // otherwise it is not even made (an AbortSignal per call costs more than the rest).
+      if (mayAbortWithin(context, timeoutMs + SIGNAL_SLACK_MS)) callOptions.signal = context.signal;
       // Progress is requested only when someone receives it: a progress token makes the server
       // and the SDK do extra work on every call.
       if (hasEventSink(context)) callOptions.onProgress = progressEmitter(context);
