@@ -33,7 +33,7 @@ import { RunPolicies, type ToolRunPolicy } from './tool-run-policy.js';
 import { ToolServices } from './tool-services.js';
 import { ToolSuggester } from './tool-suggester.js';
 import { ToolUsageTracker } from './tool-usage-tracker.js';
-import type { ToolTraceRecorder } from './trace-recorder.js';
+import { digestArgs, type ToolTraceRecorder } from './trace-recorder.js';
 
 /** Options that switch on run policies (timeouts and retries). */
 export interface RunPolicyOptions {
@@ -130,74 +130,70 @@ export class EnhancedToolExecutor implements ToolExecutor {
     options: ExecuteOptions = NO_OPTIONS,
   ): Promise<ToolResult> {
     const signal = options.signal ?? NEVER_ABORTED;
+    // One async frame for the whole pipeline: each extra one costs turns on every call.
     try {
-      const tool = typeof id === 'string' ? this.registry.get(id) : undefined;
+      let tool = typeof id === 'string' ? this.registry.get(id) : undefined;
       if (!tool) {
         const found = lookupTool(this.registry, this.#suggester, id);
         if (!found.ok) return found.failure;
-        return await this.#execute(found.tool, rawArgs, options, signal);
+        tool = found.tool;
       }
-      return await this.#execute(tool, rawArgs, options, signal);
+      const started = this.#now();
+      const callId = options.callId ?? this.#callIds.next();
+      const sessionId = options.sessionId ?? 'default';
+      if (this.environmentGate) {
+        const environment = this.environmentGate.check(tool, rawArgs);
+        if (!environment.allowed) {
+          const result = this.#refuse(tool, callId, rawArgs, environment.failure);
+          return this.#finish(tool, result, started);
+        }
+      }
+      // Gates that decide synchronously (policy or remembered state) cost no extra turn.
+      const checked = this.#gate.check(tool, rawArgs, { sessionId, callId, signal });
+      const verdict = isPromiseLike(checked) ? await checked : checked;
+      if (!verdict.allowed)
+        return this.#finish(tool, this.#refuse(tool, callId, rawArgs, verdict.result), started);
+      let argsObject: Record<string, unknown>;
+      if (typeof rawArgs === 'object' && rawArgs !== null && !Array.isArray(rawArgs)) {
+        argsObject = rawArgs as Record<string, unknown>;
+      } else {
+        const parsedArgs = parseRawArguments(rawArgs);
+        if (!parsedArgs.ok)
+          return this.#finish(
+            tool,
+            this.#refuse(tool, callId, rawArgs, parsedArgs.failure),
+            started,
+          );
+        argsObject = parsedArgs.value;
+      }
+      const validated = tool.inputSchema.parse(argsObject);
+      if (!validated.ok)
+        return this.#finish(tool, this.#refuse(tool, callId, rawArgs, validated.failure), started);
+      const policy = this.policyOf(tool);
+      if (this.rateLimiter) {
+        const decision = this.rateLimiter.tryAcquire(tool.id, policy.ratePerMinute);
+        if (!decision.allowed) {
+          const failure = rateLimitedFailure(
+            tool.id,
+            policy.ratePerMinute ?? 0,
+            decision.retryAfterMs,
+          );
+          return this.#finish(tool, this.#refuse(tool, callId, rawArgs, failure), started);
+        }
+      }
+      const onEvent = options.onEvent;
+      const result = await this.#attempts(tool, validated.value, rawArgs, policy, {
+        callId,
+        sessionId,
+        signal,
+        onEvent,
+        emit: onEvent ? safeEmitter(onEvent) : SILENT_EMIT,
+        confirm: options.confirm ?? this.#confirm,
+      });
+      return this.#finish(tool, result, started);
     } catch (thrown) {
       return failureFromThrown(thrown, signal);
     }
-  }
-
-  async #execute(
-    tool: RegisteredTool,
-    rawArgs: unknown,
-    options: ExecuteOptions,
-    signal: AbortSignal,
-  ): Promise<ToolResult> {
-    const started = this.#now();
-    const callId = options.callId ?? this.#callIds.next();
-    const sessionId = options.sessionId ?? 'default';
-    if (this.environmentGate) {
-      const environment = this.environmentGate.check(tool, rawArgs);
-      if (!environment.allowed) {
-        const result = this.#refuse(tool, callId, rawArgs, environment.failure);
-        return this.#finish(tool, result, started);
-      }
-    }
-    // Gates that decide synchronously (policy or remembered state) cost no extra turn.
-    const checked = this.#gate.check(tool, rawArgs, { sessionId, callId, signal });
-    const verdict = isPromiseLike(checked) ? await checked : checked;
-    if (!verdict.allowed)
-      return this.#finish(tool, this.#refuse(tool, callId, rawArgs, verdict.result), started);
-    let argsObject: Record<string, unknown>;
-    if (typeof rawArgs === 'object' && rawArgs !== null && !Array.isArray(rawArgs)) {
-      argsObject = rawArgs as Record<string, unknown>;
-    } else {
-      const parsedArgs = parseRawArguments(rawArgs);
-      if (!parsedArgs.ok)
-        return this.#finish(tool, this.#refuse(tool, callId, rawArgs, parsedArgs.failure), started);
-      argsObject = parsedArgs.value;
-    }
-    const validated = tool.inputSchema.parse(argsObject);
-    if (!validated.ok)
-      return this.#finish(tool, this.#refuse(tool, callId, rawArgs, validated.failure), started);
-    const policy = this.policyOf(tool);
-    if (this.rateLimiter) {
-      const decision = this.rateLimiter.tryAcquire(tool.id, policy.ratePerMinute);
-      if (!decision.allowed) {
-        const failure = rateLimitedFailure(
-          tool.id,
-          policy.ratePerMinute ?? 0,
-          decision.retryAfterMs,
-        );
-        return this.#finish(tool, this.#refuse(tool, callId, rawArgs, failure), started);
-      }
-    }
-    const onEvent = options.onEvent;
-    const result = await this.#attempts(tool, validated.value, rawArgs, policy, {
-      callId,
-      sessionId,
-      signal,
-      onEvent,
-      emit: onEvent ? safeEmitter(onEvent) : SILENT_EMIT,
-      confirm: options.confirm ?? this.#confirm,
-    });
-    return this.#finish(tool, result, started);
   }
 
   async #attempts(
@@ -216,23 +212,27 @@ export class EnhancedToolExecutor implements ToolExecutor {
         if (!decision.allowed) return this.#refuse(tool, call.callId, rawArgs, decision.failure);
       }
       const traces = this.traces;
-      const attemptStarted = traces ? this.#clock.now() : 0;
-      const result =
-        timeoutMs !== undefined && timeoutMs > 0
-          ? await this.#invokeWithTimeout(tool, args, call, attempt, timeoutMs)
-          : await invokeAttempt(
-              tool,
-              args,
-              new AttemptContext(
-                tool.id,
-                call,
-                attempt,
-                this.#services,
-                // The caller's signal as is (v2); without one, a fresh signal made on first use,
-                // never the shared never-aborted one, so leftover listeners cannot pile up.
-                call.signal === NEVER_ABORTED ? undefined : call.signal,
-              ),
-            );
+      const timed = timeoutMs !== undefined && timeoutMs > 0;
+      const attemptStarted = traces || timed ? this.#clock.now() : 0;
+      const running = timed
+        ? this.#invokeWithTimeout(tool, args, call, attempt, attemptStarted, timeoutMs as number)
+        : invokeAttempt(
+            tool,
+            args,
+            new AttemptContext(
+              tool.id,
+              call,
+              attempt,
+              this.#services,
+              // The caller's signal as is (v2); without one, a fresh signal made on first use,
+              // never the shared never-aborted one, so leftover listeners cannot pile up.
+              call.signal === NEVER_ABORTED ? undefined : call.signal,
+            ),
+          );
+      // The handler has run up to its first wait (a remote request is in flight by now): digest
+      // the arguments for the span meanwhile, off the call's critical path.
+      const argsDigest = traces ? digestArgs(rawArgs) : undefined;
+      const result = await running;
       // One span per attempt, recorded directly (a handle would only add an allocation here).
       traces?.record({
         callId: call.callId,
@@ -241,6 +241,7 @@ export class EnhancedToolExecutor implements ToolExecutor {
         args: rawArgs,
         started: attemptStarted,
         result,
+        argsDigest,
       });
       this.circuitBreaker?.record(tool.id, result);
       if (result.ok || !enforce) return result;
@@ -265,12 +266,14 @@ export class EnhancedToolExecutor implements ToolExecutor {
     args: unknown,
     call: CallState,
     attempt: number,
+    started: number,
     timeoutMs: number,
   ): Promise<ToolResult> {
     const callerSignal = call.signal;
     if (callerSignal.aborted) return Promise.resolve(cancelledFailure(callerSignal));
     // The handler's signal is created only if the handler reads it; timeouts still fire it.
     const context = new AttemptContext(tool.id, call, attempt, this.#services, undefined);
+    context.limit(this.#clock, started + timeoutMs);
     return new TimedAttempt(this.#clock, tool, timeoutMs, context, callerSignal).run(args);
   }
 
@@ -399,10 +402,10 @@ class AttemptContext implements ToolContext {
     return this.aborted ? this.#makeSignal() : undefined;
   }
 
-  /** Records the executor's time limit of this attempt (for {@link ABORT_HORIZON}). */
-  limit(clock: ToolClock, timeoutMs: number): void {
+  /** Fixes when the executor's time limit of this attempt fires, on `clock` (for {@link ABORT_HORIZON}). */
+  limit(clock: ToolClock, deadline: number): void {
     this.#clock = clock;
-    this.#deadline = clock.now() + timeoutMs;
+    this.#deadline = deadline;
   }
 
   /** Milliseconds until the signal can fire at the earliest (see `mayAbortWithin`). */
@@ -482,14 +485,16 @@ class TimedAttempt {
     const promise = new Promise<ToolResult>((resolve) => {
       this.#resolve = resolve;
     });
-    this.#timer = this.#clock.setTimeout(() => this.#onTimeout(), this.#timeoutMs);
-    this.#context.limit(this.#clock, this.#timeoutMs);
+    const clock = this.#clock;
     // The shared never-aborted signal needs no listener (EventTarget calls are costly per call).
     if (this.#callerSignal !== NEVER_ABORTED) {
       this.#listening = true;
       this.#callerSignal.addEventListener('abort', this, { once: true });
     }
     void this.#invoke(args);
+    // Armed once the handler has started its work (a remote request is in flight by now); the
+    // microseconds that took are far below the timer's millisecond resolution.
+    if (!this.#settled) this.#timer = clock.setTimeout(() => this.#onTimeout(), this.#timeoutMs);
     return promise;
   }
 

@@ -91,6 +91,11 @@ export interface SpanInit {
   readonly started: number;
   /** Start on the wall clock, ms since the epoch; derived from the recorder's wall clock when absent. */
   readonly startedAt?: number;
+  /**
+   * The digest of `args`, when already taken (e.g. while the attempt's I/O was in flight, off the
+   * call's critical path); taken from `args` when absent.
+   */
+  readonly argsDigest?: ArgsDigest;
 }
 
 class Handle implements TraceHandle {
@@ -146,6 +151,7 @@ export class ToolTraceRecorder {
     const { result } = init;
     const durationMs = Math.max(0, this.#clock.now() - init.started);
     const startedAt = init.startedAt ?? this.#wallClock() - durationMs;
+    const argsDigest = init.argsDigest ?? digestArgs(init.args);
     const span: ToolTraceSpan = result.ok
       ? {
           callId: init.callId,
@@ -154,7 +160,7 @@ export class ToolTraceRecorder {
           startedAt,
           durationMs,
           outcome: 'ok',
-          argsDigest: digestArgs(init.args),
+          argsDigest,
         }
       : {
           callId: init.callId,
@@ -163,7 +169,7 @@ export class ToolTraceRecorder {
           startedAt,
           durationMs,
           outcome: result.error.code,
-          argsDigest: digestArgs(init.args),
+          argsDigest,
           errorSlug: result.error.code.toLowerCase().replaceAll('_', '-'),
         };
     this.add(span);
@@ -175,6 +181,7 @@ export class ToolTraceRecorder {
     this.#buffer[this.#next] = span;
     this.#next = (this.#next + 1) % this.capacity;
     if (this.#size < this.capacity) this.#size += 1;
+    if (this.#listeners.size === 0) return;
     for (const listener of this.#listeners) {
       try {
         listener(span);
@@ -241,23 +248,28 @@ export function digestArgs(args: unknown): ArgsDigest {
   }
   let length = 0;
   let printable = 0;
-  for (const key in args) {
-    if (!Object.hasOwn(args, key)) continue;
-    const value = (args as Record<string, unknown>)[key];
-    const valueText =
-      typeof value === 'string'
-        ? value
-        : typeof value === 'number' || typeof value === 'boolean'
-          ? String(value)
-          : safeJson(value);
-    const field = {
-      type: value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value,
-      length: valueText.length,
-      printable: countPrintable(valueText),
-    };
-    fields[key] = field;
-    length += field.length;
-    printable += field.printable;
+  const record = args as Record<string, unknown>;
+  // Own enumerable string keys, in for-in order.
+  const keys = Object.keys(record);
+  for (let index = 0; index < keys.length; index += 1) {
+    const key = keys[index] as string;
+    const value = record[key];
+    let type: string;
+    let valueText: string;
+    if (typeof value === 'string') {
+      type = 'string';
+      valueText = value;
+    } else if (typeof value === 'number' || typeof value === 'boolean') {
+      type = typeof value;
+      valueText = String(value);
+    } else {
+      type = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+      valueText = safeJson(value);
+    }
+    const fieldPrintable = countPrintable(valueText);
+    fields[key] = { type, length: valueText.length, printable: fieldPrintable };
+    length += valueText.length;
+    printable += fieldPrintable;
   }
   return { length, printable, fields };
 }

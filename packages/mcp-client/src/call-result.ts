@@ -22,7 +22,19 @@ export interface RemoteToolRef {
  * EXECUTION_FAILED carrying the remote message (not retryable: the tool itself refused).
  */
 export function toToolResult(result: CallToolResult, ref: RemoteToolRef): ToolResult {
-  const text = renderContent(result.content ?? []);
+  const blocks = result.content ?? [];
+  const only = blocks.length === 1 ? blocks[0] : undefined;
+  // The common answer, one short text block and nothing else, needs no rendering.
+  if (
+    only?.type === 'text' &&
+    result.isError !== true &&
+    result.structuredContent === undefined &&
+    only.text.length > 0 &&
+    only.text.length <= MAX_TEXT_CHARS
+  ) {
+    return successResult(only.text);
+  }
+  const text = renderContent(blocks);
   if (result.isError === true) {
     return failureResult(
       ToolErrorCode.EXECUTION_FAILED,
@@ -35,7 +47,7 @@ export function toToolResult(result: CallToolResult, ref: RemoteToolRef): ToolRe
     );
   }
   const structured = result.structuredContent;
-  const hasOtherBlocks = (result.content ?? []).some((block) => block.type !== 'text');
+  const hasOtherBlocks = blocks.some((block) => block.type !== 'text');
   const content = text || (structured === undefined ? '(no output)' : JSON.stringify(structured));
   if (structured !== undefined) return successResult(content, { data: structured });
   if (hasOtherBlocks) return successResult(content, { data: { content: result.content } });

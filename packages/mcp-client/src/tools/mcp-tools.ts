@@ -306,10 +306,8 @@ export function createMcpTools(options: McpToolsOptions): AnyToolDefinition[] {
           },
         );
       }
-      const checked = schemas.get(remote).parse(args.arguments);
-      if (!checked.ok) {
-        return prefixFailure(checked.failure.error, server, tool);
-      }
+      const invalid = schemas.check(remote, args.arguments);
+      if (invalid) return prefixFailure(invalid.error, server, tool);
       const timeoutMs = args.timeoutMs ?? manager.config(server)?.timeoutMs ?? defaultTimeoutMs;
       const callOptions: McpCallOptions = { timeoutMs };
       // The request's own timeout cancels it on the server. The call's signal is handed on when
