@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -155,6 +155,25 @@ describe('runProcess', () => {
     const background = Number((await readFile(pidFile, 'utf8')).trim());
     expect(await waitUntil(() => !isAlive(background))).toBe(true);
   });
+
+  it('returns soon after bash exits even when a process that left the session holds the output', async () => {
+    const pidFile = join(directory, 'escaped.pid');
+    // setsid puts sleep in a new session, out of reach of the group kill; it inherits stdout.
+    const outcome = await runProcess({
+      command: `setsid bash -c 'echo $$ > ${pidFile}; exec sleep 300'`,
+      cwd: directory,
+      timeoutMs: 120_000,
+    });
+    try {
+      expect(outcome.timedOut).toBe(false);
+      expect(outcome.durationMs).toBeLessThan(60_000);
+    } finally {
+      // The escaped process may or may not have started before bash's group was killed.
+      await waitUntil(() => existsSync(pidFile));
+      const escaped = existsSync(pidFile) ? Number((await readFile(pidFile, 'utf8')).trim()) : 0;
+      if (escaped > 0 && isAlive(escaped)) process.kill(escaped, 'SIGKILL');
+    }
+  }, 90_000);
 
   it('rejects when the folder does not exist', async () => {
     await expect(

@@ -54,6 +54,8 @@ export interface ProcessOutcome {
 }
 
 const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024;
+/** How long output may keep draining after bash has exited. */
+const EXIT_DRAIN_MS = 500;
 const DEFAULT_KILL_GRACE_MS = 2_000;
 
 /** Environment variables always passed to a child (when set). */
@@ -197,6 +199,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
     let settled = false;
     let exit: { code: number | null; signal: string | null } | undefined;
     let killTimer: NodeJS.Timeout | undefined;
+    let closeTimer: NodeJS.Timeout | undefined;
 
     const terminate = () => {
       const pid = child.pid;
@@ -219,7 +222,22 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
     const cleanUp = () => {
       clearTimeout(timer);
       if (killTimer !== undefined) clearTimeout(killTimer);
+      if (closeTimer !== undefined) clearTimeout(closeTimer);
       options.signal?.removeEventListener('abort', onAbort);
+    };
+    const finish = (code: number | null, signal: string | null) => {
+      if (settled) return;
+      settled = true;
+      cleanUp();
+      resolve({
+        exitCode: exit?.code ?? code,
+        signal: exit?.signal ?? signal,
+        timedOut,
+        aborted,
+        durationMs: Date.now() - started,
+        stdout: stdout.result(),
+        stderr: stderr.result(),
+      });
     };
 
     const attach = (
@@ -260,20 +278,15 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
       exit = { code, signal };
       // Background children of the command hold the pipes open: end them with bash.
       if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
+      // A process that left the group (setsid, double fork) may keep the pipes open for ever:
+      // once bash is gone, wait only briefly for the output to drain, then stop listening.
+      closeTimer = setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        finish(code, signal);
+      }, EXIT_DRAIN_MS);
+      closeTimer.unref?.();
     });
-    child.on('close', (code, signal) => {
-      if (settled) return;
-      settled = true;
-      cleanUp();
-      resolve({
-        exitCode: exit?.code ?? code,
-        signal: exit?.signal ?? signal,
-        timedOut,
-        aborted,
-        durationMs: Date.now() - started,
-        stdout: stdout.result(),
-        stderr: stderr.result(),
-      });
-    });
+    child.on('close', (code, signal) => finish(code, signal));
   });
 }
