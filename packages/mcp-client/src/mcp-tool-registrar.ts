@@ -3,7 +3,6 @@ import {
   defineTool,
   hasEventSink,
   RunPolicies,
-  type ToolContext,
   type ToolMetadataInput,
   type ToolRegistry,
   type ToolRunPolicy,
@@ -13,6 +12,7 @@ import { toToolResult } from './call-result.js';
 import type { McpCallOptions } from './mcp-client.js';
 import type { McpManager } from './mcp-manager.js';
 import { MCP_CALL_POLICY } from './mcp-run-policies.js';
+import { progressEmitter } from './progress-emitter.js';
 
 /** Options for {@link McpToolRegistrar}. */
 export interface McpToolRegistrarOptions {
@@ -171,11 +171,6 @@ export class McpToolRegistrar {
       },
     });
   }
-}
-
-/** Forwards a remote tool's progress notifications to the call's event sink. */
-function progressEmitter(context: ToolContext): NonNullable<McpCallOptions['onProgress']> {
-  return (progress) => context.emit({ type: 'progress', ...progress });
 }
 
 /** The registry id of a remote tool: `mcp__<server>__<tool>` with other characters as `_`. */

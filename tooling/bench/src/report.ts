@@ -29,3 +29,8 @@ export interface Bench {
 export function formatRatio(value: number): string {
   return Number.isFinite(value) ? value.toFixed(2) : String(value);
 }
+
+/** The value at `fraction` (0..1) of an ascending list, nearest-rank; NaN for an empty list. */
+export function percentile(sorted: readonly number[], fraction: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
+}

@@ -19,6 +19,7 @@ import type { McpManager, McpServerState } from '../mcp-manager.js';
 import { MAX_CALL_TIMEOUT_MS, MCP_CALL_POLICY } from '../mcp-run-policies.js';
 import type { McpServerConfig } from '../mcp-server-config.js';
 import { describeServerTarget } from '../mcp-server-config.js';
+import { progressEmitter } from '../progress-emitter.js';
 import { RemoteSchemaCache } from '../remote-schema-cache.js';
 
 /** How `mcp_connect` treats servers that are not configured (a command or URL from the model). */
@@ -433,11 +434,6 @@ function firstLine(text: string): string {
 function findTool(tools: readonly Tool[], name: string): Tool | undefined {
   for (const tool of tools) if (tool.name === name) return tool;
   return undefined;
-}
-
-/** Forwards a remote tool's progress notifications to the call's event sink. */
-function progressEmitter(context: ToolContext): NonNullable<McpCallOptions['onProgress']> {
-  return (progress) => context.emit({ type: 'progress', ...progress });
 }
 
 function prefixFailure(

@@ -10,7 +10,7 @@ import {
   ToolTraceRecorder,
 } from '@toolsys/core-tool-registry';
 import { createMcpTools, McpManager } from '@toolsys/mcp-client';
-import { type Bench, formatRatio } from '../report.js';
+import { type Bench, formatRatio, percentile } from '../report.js';
 
 const TARGET_RATIO = 1.1;
 const PAIR_RAW_FIRST = ['raw', 'ours'] as const;
@@ -22,10 +22,6 @@ function everythingEntry(): string {
     dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
     'dist/index.js',
   );
-}
-
-function percentile(sorted: readonly number[], fraction: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
 }
 
 /**

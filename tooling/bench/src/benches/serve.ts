@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type Bench, formatRatio } from '../report.js';
+import { type Bench, formatRatio, percentile } from '../report.js';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../../../..');
 const HOST_CLI = join(REPO_ROOT, 'apps/host/src/cli.ts');
@@ -179,11 +179,6 @@ async function drive(
   return { elapsedMs: performance.now() - started, latencies };
 }
 
-function percentile(values: number[], fraction: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
-}
-
 /** `pnpm bench serve`: tools/call throughput of `toolsys serve --http` vs server-everything. */
 export const serveBench: Bench = {
   name: 'serve',
@@ -213,13 +208,14 @@ export const serveBench: Bench = {
       }
       const figures = peers.map((peer, index) => {
         const total = totals[index] as (typeof totals)[number];
+        const latencies = [...total.latencies].sort((a, b) => a - b);
         return {
           server: peer.name,
           tool: peer.tool,
           calls: total.calls,
           callsPerSecond: (total.calls / total.elapsedMs) * 1000,
-          p50Ms: percentile(total.latencies, 0.5),
-          p99Ms: percentile(total.latencies, 0.99),
+          p50Ms: percentile(latencies, 0.5),
+          p99Ms: percentile(latencies, 0.99),
         };
       });
       const [ours, theirs] = figures as [(typeof figures)[number], (typeof figures)[number]];
