@@ -1,6 +1,7 @@
 import { fullJitterBackoff } from './backoff.js';
 import type { ToolCircuitBreaker } from './circuit-breaker.js';
-import { SYSTEM_CLOCK, sleep, type TimerHandle, type ToolClock } from './clock.js';
+import { SYSTEM_CLOCK, sleep, type ToolClock } from './clock.js';
+import { type Deadlined, DeadlineWatch } from './deadline-watch.js';
 import type { DefaultToolExecutorOptions } from './default-tool-executor.js';
 import type { ToolEnvironmentGate } from './environment-gate.js';
 import {
@@ -25,7 +26,7 @@ import type {
 } from './tool.js';
 import { ToolCallIds } from './tool-call-ids.js';
 import { ToolError, ToolErrorCode } from './tool-error.js';
-import { ALLOW_ALL_GATE, type ToolExecutionGate } from './tool-execution-gate.js';
+import { ALLOW_ALL_GATE, type GateVerdict, type ToolExecutionGate } from './tool-execution-gate.js';
 import type { ExecuteOptions, ToolExecutor } from './tool-executor.js';
 import type { ToolRegistry } from './tool-registry.js';
 import { failureResult, type ToolFailure, type ToolResult } from './tool-result.js';
@@ -33,7 +34,7 @@ import { RunPolicies, type ToolRunPolicy } from './tool-run-policy.js';
 import { ToolServices } from './tool-services.js';
 import { ToolSuggester } from './tool-suggester.js';
 import { ToolUsageTracker } from './tool-usage-tracker.js';
-import { digestArgs, type ToolTraceRecorder } from './trace-recorder.js';
+import { type ArgsDigest, digestArgs, type ToolTraceRecorder } from './trace-recorder.js';
 
 /** Options that switch on run policies (timeouts and retries). */
 export interface RunPolicyOptions {
@@ -94,6 +95,8 @@ export class EnhancedToolExecutor implements ToolExecutor {
   readonly #policies: RunPolicyOptions | undefined;
   readonly #classifier: RetryClassifier;
   readonly #random: () => number;
+  /** Time limits of running attempts, on one timer. */
+  readonly #deadlines: DeadlineWatch;
 
   constructor(options: EnhancedToolExecutorOptions) {
     this.registry = options.registry;
@@ -113,6 +116,7 @@ export class EnhancedToolExecutor implements ToolExecutor {
     this.#policies = options.runPolicies;
     this.#classifier = options.runPolicies?.classifier ?? new RetryClassifier();
     this.#random = options.runPolicies?.random ?? Math.random;
+    this.#deadlines = new DeadlineWatch(this.#clock);
   }
 
   /** The run policy that applies to a tool: its declared policy (else legacy) with overrides. */
@@ -124,141 +128,215 @@ export class EnhancedToolExecutor implements ToolExecutor {
       : declared;
   }
 
-  async execute(
-    id: string,
-    rawArgs: unknown,
-    options: ExecuteOptions = NO_OPTIONS,
-  ): Promise<ToolResult> {
+  execute(id: string, rawArgs: unknown, options: ExecuteOptions = NO_OPTIONS): Promise<ToolResult> {
     const signal = options.signal ?? NEVER_ABORTED;
-    // One async frame for the whole pipeline: each extra one costs turns on every call.
+    // Not async: the steps before the tool run synchronously, and the caller awaits the promise of
+    // the run itself. Every async layer costs a turn of the event loop's job queue on each call,
+    // which a remote call pays cold, with the caches emptied by the wait for its answer.
     try {
       let tool = typeof id === 'string' ? this.registry.get(id) : undefined;
       if (!tool) {
         const found = lookupTool(this.registry, this.#suggester, id);
-        if (!found.ok) return found.failure;
+        if (!found.ok) return Promise.resolve(found.failure);
         tool = found.tool;
       }
       const started = this.#now();
-      const callId = options.callId ?? this.#callIds.next();
-      const sessionId = options.sessionId ?? 'default';
-      if (this.environmentGate) {
-        const environment = this.environmentGate.check(tool, rawArgs);
-        if (!environment.allowed) {
-          const result = this.#refuse(tool, callId, rawArgs, environment.failure);
-          return this.#finish(tool, result, started);
-        }
-      }
-      // Gates that decide synchronously (policy or remembered state) cost no extra turn.
-      const checked = this.#gate.check(tool, rawArgs, { sessionId, callId, signal });
-      const verdict = isPromiseLike(checked) ? await checked : checked;
-      if (!verdict.allowed)
-        return this.#finish(tool, this.#refuse(tool, callId, rawArgs, verdict.result), started);
-      let argsObject: Record<string, unknown>;
-      if (typeof rawArgs === 'object' && rawArgs !== null && !Array.isArray(rawArgs)) {
-        argsObject = rawArgs as Record<string, unknown>;
-      } else {
-        const parsedArgs = parseRawArguments(rawArgs);
-        if (!parsedArgs.ok)
-          return this.#finish(
-            tool,
-            this.#refuse(tool, callId, rawArgs, parsedArgs.failure),
-            started,
-          );
-        argsObject = parsedArgs.value;
-      }
-      const validated = tool.inputSchema.parse(argsObject);
-      if (!validated.ok)
-        return this.#finish(tool, this.#refuse(tool, callId, rawArgs, validated.failure), started);
-      const policy = this.policyOf(tool);
-      if (this.rateLimiter) {
-        const decision = this.rateLimiter.tryAcquire(tool.id, policy.ratePerMinute);
-        if (!decision.allowed) {
-          const failure = rateLimitedFailure(
-            tool.id,
-            policy.ratePerMinute ?? 0,
-            decision.retryAfterMs,
-          );
-          return this.#finish(tool, this.#refuse(tool, callId, rawArgs, failure), started);
-        }
-      }
       const onEvent = options.onEvent;
-      const result = await this.#attempts(tool, validated.value, rawArgs, policy, {
-        callId,
-        sessionId,
+      const call: CallState = {
+        callId: options.callId ?? this.#callIds.next(),
+        sessionId: options.sessionId ?? 'default',
         signal,
         onEvent,
         emit: onEvent ? safeEmitter(onEvent) : SILENT_EMIT,
         confirm: options.confirm ?? this.#confirm,
+      };
+      if (this.environmentGate) {
+        const environment = this.environmentGate.check(tool, rawArgs);
+        if (!environment.allowed) {
+          const result = this.#refuse(tool, call.callId, rawArgs, environment.failure);
+          return Promise.resolve(this.#finish(tool, result, started));
+        }
+      }
+      // Gates that decide synchronously (policy or remembered state) cost no extra turn.
+      const checked = this.#gate.check(tool, rawArgs, {
+        sessionId: call.sessionId,
+        callId: call.callId,
+        signal,
       });
-      return this.#finish(tool, result, started);
+      if (isPromiseLike(checked)) return this.#afterGate(checked, tool, rawArgs, call, started);
+      return this.#admit(checked, tool, rawArgs, call, started);
     } catch (thrown) {
-      return failureFromThrown(thrown, signal);
+      return Promise.resolve(failureFromThrown(thrown, signal));
     }
   }
 
-  async #attempts(
+  /** The rest of `execute` once an asynchronous gate (a confirmation) has decided. */
+  async #afterGate(
+    pending: PromiseLike<GateVerdict>,
+    tool: RegisteredTool,
+    rawArgs: unknown,
+    call: CallState,
+    started: number,
+  ): Promise<ToolResult> {
+    try {
+      return await this.#admit(await pending, tool, rawArgs, call, started);
+    } catch (thrown) {
+      return failureFromThrown(thrown, call.signal);
+    }
+  }
+
+  /** After the risk gate: schema validation, rate limiter, then the run. May throw (callers catch). */
+  #admit(
+    verdict: GateVerdict,
+    tool: RegisteredTool,
+    rawArgs: unknown,
+    call: CallState,
+    started: number,
+  ): Promise<ToolResult> {
+    if (!verdict.allowed) {
+      const result = this.#refuse(tool, call.callId, rawArgs, verdict.result);
+      return Promise.resolve(this.#finish(tool, result, started));
+    }
+    let argsObject: Record<string, unknown>;
+    if (typeof rawArgs === 'object' && rawArgs !== null && !Array.isArray(rawArgs)) {
+      argsObject = rawArgs as Record<string, unknown>;
+    } else {
+      const parsedArgs = parseRawArguments(rawArgs);
+      if (!parsedArgs.ok) {
+        const result = this.#refuse(tool, call.callId, rawArgs, parsedArgs.failure);
+        return Promise.resolve(this.#finish(tool, result, started));
+      }
+      argsObject = parsedArgs.value;
+    }
+    const validated = tool.inputSchema.parse(argsObject);
+    if (!validated.ok) {
+      const result = this.#refuse(tool, call.callId, rawArgs, validated.failure);
+      return Promise.resolve(this.#finish(tool, result, started));
+    }
+    const policy = this.policyOf(tool);
+    if (this.rateLimiter) {
+      const decision = this.rateLimiter.tryAcquire(tool.id, policy.ratePerMinute);
+      if (!decision.allowed) {
+        const failure = rateLimitedFailure(
+          tool.id,
+          policy.ratePerMinute ?? 0,
+          decision.retryAfterMs,
+        );
+        return Promise.resolve(
+          this.#finish(tool, this.#refuse(tool, call.callId, rawArgs, failure), started),
+        );
+      }
+    }
+    return this.#run(tool, validated.value, rawArgs, policy, call, started);
+  }
+
+  /** Circuit breaker, attempts under the run policy, one span each; never rejects. */
+  async #run(
     tool: RegisteredTool,
     args: unknown,
     rawArgs: unknown,
     policy: ToolRunPolicy,
     call: CallState,
+    started: number,
   ): Promise<ToolResult> {
     const enforce = this.#policies !== undefined;
     const maxRetries = enforce ? Math.max(0, policy.maxRetries) : 0;
     const timeoutMs = enforce ? policy.timeoutMs : undefined;
-    for (let attempt = 1; ; attempt += 1) {
-      if (this.circuitBreaker) {
-        const decision = this.circuitBreaker.check(tool.id);
-        if (!decision.allowed) return this.#refuse(tool, call.callId, rawArgs, decision.failure);
-      }
-      const traces = this.traces;
-      const timed = timeoutMs !== undefined && timeoutMs > 0;
-      const attemptStarted = traces || timed ? this.#clock.now() : 0;
-      const running = timed
-        ? this.#invokeWithTimeout(tool, args, call, attempt, attemptStarted, timeoutMs as number)
-        : invokeAttempt(
+    try {
+      for (let attempt = 1; ; attempt += 1) {
+        if (this.circuitBreaker) {
+          const decision = this.circuitBreaker.check(tool.id);
+          if (!decision.allowed) {
+            const refused = this.#refuse(tool, call.callId, rawArgs, decision.failure);
+            return this.#finish(tool, refused, started);
+          }
+        }
+        const traces = this.traces;
+        const timed = timeoutMs !== undefined && timeoutMs > 0;
+        const attemptStarted = traces || timed ? this.#clock.now() : 0;
+        let result: ToolResult;
+        if (timed) {
+          const running = this.#invokeWithTimeout(
             tool,
             args,
-            new AttemptContext(
-              tool.id,
-              call,
-              attempt,
-              this.#services,
-              // The caller's signal as is (v2); without one, a fresh signal made on first use,
-              // never the shared never-aborted one, so leftover listeners cannot pile up.
-              call.signal === NEVER_ABORTED ? undefined : call.signal,
-            ),
+            call,
+            attempt,
+            attemptStarted,
+            timeoutMs,
           );
-      // The handler has run up to its first wait (a remote request is in flight by now): digest
-      // the arguments for the span meanwhile, off the call's critical path.
-      const argsDigest = traces ? digestArgs(rawArgs) : undefined;
-      const result = await running;
-      // One span per attempt, recorded directly (a handle would only add an allocation here).
-      traces?.record({
-        callId: call.callId,
-        toolId: tool.id,
-        attempt,
-        args: rawArgs,
-        started: attemptStarted,
-        result,
-        argsDigest,
-      });
-      this.circuitBreaker?.record(tool.id, result);
-      if (result.ok || !enforce) return result;
-      const decision = this.#classifier.classify(result, tool.metadata.annotations);
-      if (decision === 'outcome_unknown') return this.#classifier.outcomeUnknown(result, tool.id);
-      if (decision === 'terminal' || attempt > maxRetries) return result;
-      const delayMs = fullJitterBackoff(attempt, {
-        baseMs: policy.backoffBaseMs,
-        maxMs: policy.backoffMaxMs,
-        random: this.#random,
-      });
-      notify(
-        call.onEvent,
-        `${tool.id}: attempt ${attempt} failed (${result.error.code}); retrying in ${delayMs} ms.\n`,
-      );
-      if (!(await sleep(this.#clock, delayMs, call.signal))) return cancelledFailure(call.signal);
+          // The handler has run up to its first wait (a remote request is in flight by now):
+          // digest the arguments for the span meanwhile, off the call's critical path.
+          const argsDigest = traces ? digestArgs(rawArgs) : undefined;
+          result = await running;
+          this.#recordAttempt(tool, call, attempt, rawArgs, attemptStarted, result, argsDigest);
+        } else {
+          // The caller's signal as is (v2); without one, a fresh signal made on first use, never
+          // the shared never-aborted one, so leftover listeners cannot pile up.
+          const context = new AttemptContext(
+            tool.id,
+            call,
+            attempt,
+            this.#services,
+            call.signal === NEVER_ABORTED ? undefined : call.signal,
+          );
+          let argsDigest: ArgsDigest | undefined;
+          if (context.aborted) {
+            result = cancelledFailure(context.signal);
+          } else {
+            try {
+              let returned = tool.execute(args as Record<string, unknown>, context);
+              argsDigest = traces ? digestArgs(rawArgs) : undefined;
+              if (isPromiseLike(returned)) returned = await returned;
+              result = normaliseReturn(tool.id, returned);
+            } catch (thrown) {
+              result = failureFromThrown(thrown, context.abortedSignal());
+            }
+          }
+          this.#recordAttempt(tool, call, attempt, rawArgs, attemptStarted, result, argsDigest);
+        }
+        if (result.ok || !enforce) return this.#finish(tool, result, started);
+        const decision = this.#classifier.classify(result, tool.metadata.annotations);
+        if (decision === 'outcome_unknown')
+          return this.#finish(tool, this.#classifier.outcomeUnknown(result, tool.id), started);
+        if (decision === 'terminal' || attempt > maxRetries)
+          return this.#finish(tool, result, started);
+        const delayMs = fullJitterBackoff(attempt, {
+          baseMs: policy.backoffBaseMs,
+          maxMs: policy.backoffMaxMs,
+          random: this.#random,
+        });
+        notify(
+          call.onEvent,
+          `${tool.id}: attempt ${attempt} failed (${result.error.code}); retrying in ${delayMs} ms.\n`,
+        );
+        if (!(await sleep(this.#clock, delayMs, call.signal)))
+          return this.#finish(tool, cancelledFailure(call.signal), started);
+      }
+    } catch (thrown) {
+      return failureFromThrown(thrown, call.signal);
     }
+  }
+
+  /** One span per attempt (recorded directly: a handle would only add an allocation here). */
+  #recordAttempt(
+    tool: RegisteredTool,
+    call: CallState,
+    attempt: number,
+    rawArgs: unknown,
+    started: number,
+    result: ToolResult,
+    argsDigest: ArgsDigest | undefined,
+  ): void {
+    this.traces?.record({
+      callId: call.callId,
+      toolId: tool.id,
+      attempt,
+      args: rawArgs,
+      started,
+      result,
+      argsDigest,
+    });
+    this.circuitBreaker?.record(tool.id, result);
   }
 
   #invokeWithTimeout(
@@ -273,8 +351,11 @@ export class EnhancedToolExecutor implements ToolExecutor {
     if (callerSignal.aborted) return Promise.resolve(cancelledFailure(callerSignal));
     // The handler's signal is created only if the handler reads it; timeouts still fire it.
     const context = new AttemptContext(tool.id, call, attempt, this.#services, undefined);
-    context.limit(this.#clock, started + timeoutMs);
-    return new TimedAttempt(this.#clock, tool, timeoutMs, context, callerSignal).run(args);
+    const deadline = started + timeoutMs;
+    context.limit(this.#clock, deadline);
+    return new TimedAttempt(this.#deadlines, tool, timeoutMs, deadline, context, callerSignal).run(
+      args,
+    );
   }
 
   #refuse(
@@ -456,27 +537,30 @@ class AttemptContext implements ToolContext {
  * handler that ignores it is abandoned, not awaited. The instance is its own abort listener, so a
  * call registers no closures besides the timer's.
  */
-class TimedAttempt {
-  readonly #clock: ToolClock;
+class TimedAttempt implements Deadlined {
+  readonly deadline: number;
+  readonly #deadlines: DeadlineWatch;
   readonly #tool: RegisteredTool;
   readonly #timeoutMs: number;
   readonly #context: AttemptContext;
   readonly #callerSignal: AbortSignal;
   #resolve: ((result: ToolResult) => void) | undefined;
-  #timer: TimerHandle;
+  #watched = false;
   #listening = false;
   #settled = false;
 
   constructor(
-    clock: ToolClock,
+    deadlines: DeadlineWatch,
     tool: RegisteredTool,
     timeoutMs: number,
+    deadline: number,
     context: AttemptContext,
     callerSignal: AbortSignal,
   ) {
-    this.#clock = clock;
+    this.#deadlines = deadlines;
     this.#tool = tool;
     this.#timeoutMs = timeoutMs;
+    this.deadline = deadline;
     this.#context = context;
     this.#callerSignal = callerSignal;
   }
@@ -485,16 +569,18 @@ class TimedAttempt {
     const promise = new Promise<ToolResult>((resolve) => {
       this.#resolve = resolve;
     });
-    const clock = this.#clock;
     // The shared never-aborted signal needs no listener (EventTarget calls are costly per call).
     if (this.#callerSignal !== NEVER_ABORTED) {
       this.#listening = true;
       this.#callerSignal.addEventListener('abort', this, { once: true });
     }
-    void this.#invoke(args);
-    // Armed once the handler has started its work (a remote request is in flight by now); the
-    // microseconds that took are far below the timer's millisecond resolution.
-    if (!this.#settled) this.#timer = clock.setTimeout(() => this.#onTimeout(), this.#timeoutMs);
+    this.#invoke(args);
+    // Watched once the handler has started its work (a remote request is in flight by now); a
+    // handler that answered synchronously needs no watching at all.
+    if (!this.#settled) {
+      this.#watched = true;
+      this.#deadlines.watch(this);
+    }
     return promise;
   }
 
@@ -505,53 +591,45 @@ class TimedAttempt {
     this.#context.abort(callerSignal.reason);
   }
 
-  #onTimeout(): void {
+  /** The deadline passed (called by the watch). */
+  expire(): void {
     const failure = timeoutFailure(this.#tool.id, this.#timeoutMs);
     this.#settle(failure);
     // The handler's signal fires; a handler that ignores it is abandoned, not awaited.
     this.#context.abort(new ToolError(failure.error.code, failure.error.message));
   }
 
-  async #invoke(args: unknown): Promise<void> {
+  /** Starts the handler; its outcome settles the attempt without an async frame of its own. */
+  #invoke(args: unknown): void {
     const tool = this.#tool;
     const context = this.#context;
-    let result: ToolResult;
     if (context.aborted) {
-      result = cancelledFailure(context.signal);
-    } else {
-      try {
-        result = normaliseReturn(
-          tool.id,
-          await tool.execute(args as Record<string, unknown>, context),
-        );
-      } catch (thrown) {
-        result = failureFromThrown(thrown, context.abortedSignal());
-      }
+      this.#settle(cancelledFailure(context.signal));
+      return;
     }
-    this.#settle(result);
+    let returned: unknown;
+    try {
+      returned = tool.execute(args as Record<string, unknown>, context);
+    } catch (thrown) {
+      this.#settle(failureFromThrown(thrown, context.abortedSignal()));
+      return;
+    }
+    if (!isPromiseLike(returned)) {
+      this.#settle(normaliseReturn(tool.id, returned));
+      return;
+    }
+    returned.then(
+      (value) => this.#settle(normaliseReturn(tool.id, value)),
+      (thrown) => this.#settle(failureFromThrown(thrown, context.abortedSignal())),
+    );
   }
 
   #settle(result: ToolResult): void {
     if (this.#settled) return;
     this.#settled = true;
-    this.#clock.clearTimeout(this.#timer);
+    if (this.#watched) this.#deadlines.unwatch(this);
     if (this.#listening) this.#callerSignal.removeEventListener('abort', this);
     this.#resolve?.(result);
-  }
-}
-
-/** Runs a handler with an attempt context and never throws (as `invokeTool`, signal kept lazy). */
-async function invokeAttempt(
-  tool: RegisteredTool,
-  args: unknown,
-  context: AttemptContext,
-): Promise<ToolResult> {
-  if (context.aborted) return cancelledFailure(context.signal);
-  try {
-    const returned = await tool.execute(args as Record<string, unknown>, context);
-    return normaliseReturn(tool.id, returned);
-  } catch (thrown) {
-    return failureFromThrown(thrown, context.abortedSignal());
   }
 }
 

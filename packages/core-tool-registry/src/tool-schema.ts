@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { compileFastAcceptor, type FastAcceptor } from './schema-fast-path.js';
 import { ToolErrorCode } from './tool-error.js';
 import { failureResult, type ToolFailure } from './tool-result.js';
 
@@ -26,6 +27,8 @@ export class ToolSchema<T = Record<string, unknown>> {
   /** Whether calls are validated; false only for a rendered schema that could not be imported. */
   readonly isValidated: boolean;
   readonly #validator: z.ZodType<T> | undefined;
+  /** Compiled on first use; null when the schema has no fast path. */
+  #fast: FastAcceptor<T> | null | undefined;
 
   private constructor(jsonSchema: JsonSchema, validator: z.ZodType<T> | undefined) {
     this.jsonSchema = jsonSchema;
@@ -76,10 +79,33 @@ export class ToolSchema<T = Record<string, unknown>> {
     }
   }
 
+  /**
+   * Whether valid arguments skip zod's walk through a precompiled acceptor (plain fields, bounds,
+   * optionals, defaults, arrays, records). Diagnostic only: results are the same either way.
+   */
+  get hasFastPath(): boolean {
+    const validator = this.#validator;
+    if (this.#fast === undefined && validator) this.#compileFast(validator);
+    return Boolean(this.#fast);
+  }
+
+  #compileFast(validator: z.ZodType<T>): FastAcceptor<T> | null {
+    this.#fast = compileFastAcceptor(validator) ?? null;
+    return this.#fast;
+  }
+
   /** Validates raw arguments; a failure is INVALID_ARGUMENT naming the first field at fault. */
   parse(input: unknown): SchemaParseResult<T> {
-    if (!this.#validator) return { ok: true, value: input as T };
-    const parsed = this.#validator.safeParse(input);
+    const validator = this.#validator;
+    if (!validator) return { ok: true, value: input as T };
+    // Arguments the precompiled acceptor vouches for get zod's output without zod's walk; anything
+    // else (and every failure, with its wording) goes through zod.
+    const fast = this.#fast === undefined ? this.#compileFast(validator) : this.#fast;
+    if (fast) {
+      const value = fast(input);
+      if (value !== undefined) return { ok: true, value };
+    }
+    const parsed = validator.safeParse(input);
     if (parsed.success) return { ok: true, value: parsed.data };
     return { ok: false, failure: describeIssues(parsed.error.issues) };
   }

@@ -37,6 +37,10 @@ export interface McpCallOptions extends McpRequestOptions {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
+function asIs(result: CallToolResult): CallToolResult {
+  return result;
+}
+
 /**
  * One connection to one MCP server over stdio, Streamable HTTP or HTTP+SSE. Errors leave it as
  * {@link ToolError}s with codes (TIMEOUT, EXECUTION_FAILED, INVALID_ARGUMENT …). A client connects
@@ -155,11 +159,25 @@ export class McpClient {
   }
 
   /** Calls a tool. A timeout or an abort sends `notifications/cancelled` to the server. */
-  async callTool(
+  callTool(
     name: string,
     args: Record<string, unknown>,
     options: McpCallOptions = {},
   ): Promise<CallToolResult> {
+    return this.callToolWith(name, args, asIs, options);
+  }
+
+  /**
+   * {@link callTool} with the result handed to `convert` in the same step: one turn of the job
+   * queue less per call than awaiting `callTool` and converting after. `convert` runs only on a
+   * result; what it throws is passed on unchanged.
+   */
+  async callToolWith<T>(
+    name: string,
+    args: Record<string, unknown>,
+    convert: (result: CallToolResult) => T,
+    options: McpCallOptions = {},
+  ): Promise<T> {
     const client = this.#require();
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const { signal, onProgress } = options;
@@ -185,14 +203,19 @@ export class McpClient {
           ...(progress.message === undefined ? {} : { message: progress.message }),
         });
     }
+    let result: CallToolResult;
     try {
-      const result = await client.callTool({ name, arguments: args }, undefined, requestOptions);
-      return result as CallToolResult;
+      result = (await client.callTool(
+        { name, arguments: args },
+        undefined,
+        requestOptions,
+      )) as CallToolResult;
     } catch (error) {
       throw this.#failure(error, `tools/call "${name}"`, timeoutMs, signal);
     } finally {
       relay?.release();
     }
+    return convert(result);
   }
 
   /** Checks the server answers. */

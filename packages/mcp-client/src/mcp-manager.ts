@@ -222,23 +222,38 @@ export class McpManager {
     args: Record<string, unknown>,
     options: McpCallOptions = {},
   ): Promise<CallToolResult> {
+    return this.callToolWith(name, tool, args, asIs, options);
+  }
+
+  /**
+   * {@link callTool} with the result handed to `convert` inside the client's own step (see
+   * {@link McpClient.callToolWith}): one turn of the job queue less per call.
+   */
+  callToolWith<T>(
+    name: string,
+    tool: string,
+    args: Record<string, unknown>,
+    convert: (result: CallToolResult) => T,
+    options: McpCallOptions = {},
+  ): Promise<T> {
     const entry = this.#entries.get(name);
     const client = entry?.status === 'connected' ? entry.client : undefined;
     // Connected (the common case): straight to the client, without an extra turn.
     if (entry && client?.isConnected)
-      return client.callTool(tool, args, withTimeout(entry, options));
-    return this.#connectAndCall(name, tool, args, options);
+      return client.callToolWith(tool, args, convert, withTimeout(entry, options));
+    return this.#connectAndCall(name, tool, args, convert, options);
   }
 
-  async #connectAndCall(
+  async #connectAndCall<T>(
     name: string,
     tool: string,
     args: Record<string, unknown>,
+    convert: (result: CallToolResult) => T,
     options: McpCallOptions,
-  ): Promise<CallToolResult> {
+  ): Promise<T> {
     const entry = this.#require(name);
     const client = await this.#ensureClient(entry, options.signal);
-    return client.callTool(tool, args, withTimeout(entry, options));
+    return client.callToolWith(tool, args, convert, withTimeout(entry, options));
   }
 
   /** Pings a server (connecting first); reports instead of throwing. */
@@ -420,6 +435,10 @@ export class McpManager {
 }
 
 /** The call's options with its time limit: the call's, else the server's, else 60 s. */
+function asIs(result: CallToolResult): CallToolResult {
+  return result;
+}
+
 function withTimeout(entry: Entry, options: McpCallOptions): McpCallOptions {
   return options.timeoutMs === undefined
     ? { ...options, timeoutMs: entry.config.timeoutMs ?? 60_000 }

@@ -156,18 +156,24 @@ export class McpToolRegistrar {
     const manager = this.#manager;
     const { metadata, runPolicy } = describeRemote(remote, trusted);
     const summary = (remote.description ?? remote.title ?? remote.name).trim();
+    const ref = { server, tool: remote.name };
     return defineTool({
       id,
       description: `${clip(summary)} (tool "${remote.name}" of MCP server "${server}")`,
       inputSchema: ToolSchema.fromRendered(remote.inputSchema),
       metadata,
       runPolicy,
-      async execute(args, context) {
+      execute(args, context) {
         const callOptions: McpCallOptions = { signal: context.signal };
         // Progress only when someone receives it (a progress token costs work on every call).
         if (hasEventSink(context)) callOptions.onProgress = progressEmitter(context);
-        const result = await manager.callTool(server, remote.name, args, callOptions);
-        return toToolResult(result, { server, tool: remote.name });
+        return manager.callToolWith(
+          server,
+          remote.name,
+          args,
+          (result) => toToolResult(result, ref),
+          callOptions,
+        );
       },
     });
   }

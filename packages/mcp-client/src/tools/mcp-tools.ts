@@ -9,6 +9,7 @@ import {
   successResult,
   type ToolContext,
   ToolErrorCode,
+  type ToolResult,
   ToolSchema,
   ToolSuggester,
 } from '@toolsys/core-tool-registry';
@@ -111,6 +112,9 @@ const callSchema = ToolSchema.object({
       'Time limit in ms (max 300000). On expiry the server is told to cancel. Default: the server setting or 60000.',
     ),
 });
+
+/** The validated arguments of mcp_call. */
+type CallArgs = typeof callSchema extends ToolSchema<infer T> ? T : never;
 
 /**
  * The three MCP client tools: `mcp_connect`, `mcp_list` and `mcp_call`. Call once per deployment;
@@ -281,47 +285,69 @@ export function createMcpTools(options: McpToolsOptions): AnyToolDefinition[] {
       },
     },
     runPolicy: MCP_CALL_POLICY,
-    async execute(args, context) {
-      const { server, tool } = args;
-      if (!manager.client(server)?.isConnected) {
-        await manager.connect(server, { signal: context.signal });
-      }
-      let remote = findTool(manager.tools(server), tool);
-      if (!remote) {
-        await manager.refreshTools(server, { signal: context.signal });
-        remote = findTool(manager.tools(server), tool);
-      }
-      if (!remote) {
-        const names = manager.tools(server).map((candidate) => candidate.name);
-        const close = suggester.suggest(tool, names);
-        return failureResult(
-          ToolErrorCode.NOT_FOUND,
-          `MCP server "${server}" has no tool "${tool}".${close.length > 0 ? ` Did you mean: ${close.join(', ')}?` : ''}`,
-          {
-            field: 'tool',
-            hint:
-              close.length > 0
-                ? `Call mcp_call with tool set to one of: ${close.join(', ')}.`
-                : `Run mcp_list with server "${server}" to see its tools.`,
-            details: { server, tool, suggestions: close },
-          },
-        );
-      }
-      const invalid = schemas.check(remote, args.arguments);
-      if (invalid) return prefixFailure(invalid.error, server, tool);
-      const timeoutMs = args.timeoutMs ?? manager.config(server)?.timeoutMs ?? defaultTimeoutMs;
-      const callOptions: McpCallOptions = { timeoutMs };
-      // The request's own timeout cancels it on the server. The call's signal is handed on when
-      // it can fire before that (a caller that can cancel, or a shorter executor time limit);
-      // otherwise it is not even made (an AbortSignal per call costs more than the rest).
-      if (mayAbortWithin(context, timeoutMs + SIGNAL_SLACK_MS)) callOptions.signal = context.signal;
-      // Progress is requested only when someone receives it: a progress token makes the server
-      // and the SDK do extra work on every call.
-      if (hasEventSink(context)) callOptions.onProgress = progressEmitter(context);
-      const result = await manager.callTool(server, remote.name, args.arguments, callOptions);
-      return toToolResult(result, { server, tool: remote.name });
+    execute(args, context) {
+      // Connected, and the tool in the catalog (the common case): checked and sent without an
+      // async frame of this handler's own (each costs a turn of the job queue on every call).
+      const remote = manager.client(args.server)?.isConnected
+        ? findTool(manager.tools(args.server), args.tool)
+        : undefined;
+      return remote ? send(remote, args, context) : connectThenSend(args, context);
     },
   });
+
+  /** Connects when needed and refreshes the catalog for a tool not (yet) in it, then sends. */
+  async function connectThenSend(args: CallArgs, context: ToolContext): Promise<ToolResult> {
+    const { server, tool } = args;
+    if (!manager.client(server)?.isConnected) {
+      await manager.connect(server, { signal: context.signal });
+    }
+    let remote = findTool(manager.tools(server), tool);
+    if (!remote) {
+      await manager.refreshTools(server, { signal: context.signal });
+      remote = findTool(manager.tools(server), tool);
+    }
+    if (!remote) {
+      const names = manager.tools(server).map((candidate) => candidate.name);
+      const close = suggester.suggest(tool, names);
+      return failureResult(
+        ToolErrorCode.NOT_FOUND,
+        `MCP server "${server}" has no tool "${tool}".${close.length > 0 ? ` Did you mean: ${close.join(', ')}?` : ''}`,
+        {
+          field: 'tool',
+          hint:
+            close.length > 0
+              ? `Call mcp_call with tool set to one of: ${close.join(', ')}.`
+              : `Run mcp_list with server "${server}" to see its tools.`,
+          details: { server, tool, suggestions: close },
+        },
+      );
+    }
+    return send(remote, args, context);
+  }
+
+  /** Checks the arguments against the remote inputSchema and sends the call. */
+  function send(remote: Tool, args: CallArgs, context: ToolContext): Promise<ToolResult> {
+    const { server, tool } = args;
+    const invalid = schemas.check(remote, args.arguments);
+    if (invalid) return Promise.resolve(prefixFailure(invalid.error, server, tool));
+    const timeoutMs = args.timeoutMs ?? manager.config(server)?.timeoutMs ?? defaultTimeoutMs;
+    const callOptions: McpCallOptions = { timeoutMs };
+    // The request's own timeout cancels it on the server. The call's signal is handed on when
+    // it can fire before that (a caller that can cancel, or a shorter executor time limit);
+    // otherwise it is not even made (an AbortSignal per call costs more than the rest).
+    if (mayAbortWithin(context, timeoutMs + SIGNAL_SLACK_MS)) callOptions.signal = context.signal;
+    // Progress is requested only when someone receives it: a progress token makes the server
+    // and the SDK do extra work on every call.
+    if (hasEventSink(context)) callOptions.onProgress = progressEmitter(context);
+    const ref = { server, tool: remote.name };
+    return manager.callToolWith(
+      server,
+      remote.name,
+      args.arguments,
+      (result) => toToolResult(result, ref),
+      callOptions,
+    );
+  }
 
   return [connectTool, listTool, callTool];
 }
