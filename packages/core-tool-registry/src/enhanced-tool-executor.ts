@@ -34,7 +34,7 @@ import { RunPolicies, type ToolRunPolicy } from './tool-run-policy.js';
 import { ToolServices } from './tool-services.js';
 import { ToolSuggester } from './tool-suggester.js';
 import { ToolUsageTracker } from './tool-usage-tracker.js';
-import { type ArgsDigest, digestArgs, type ToolTraceRecorder } from './trace-recorder.js';
+import type { OpenSpan, ToolTraceRecorder } from './trace-recorder.js';
 
 /** Options that switch on run policies (timeouts and retries). */
 export interface RunPolicyOptions {
@@ -95,8 +95,8 @@ export class EnhancedToolExecutor implements ToolExecutor {
   readonly #policies: RunPolicyOptions | undefined;
   readonly #classifier: RetryClassifier;
   readonly #random: () => number;
-  /** Time limits of running attempts, on one timer. */
-  readonly #deadlines: DeadlineWatch;
+  /** What attempts call back into: one object per executor, so an attempt allocates no closures. */
+  readonly #host: AttemptHost;
 
   constructor(options: EnhancedToolExecutorOptions) {
     this.registry = options.registry;
@@ -116,7 +116,12 @@ export class EnhancedToolExecutor implements ToolExecutor {
     this.#policies = options.runPolicies;
     this.#classifier = options.runPolicies?.classifier ?? new RetryClassifier();
     this.#random = options.runPolicies?.random ?? Math.random;
-    this.#deadlines = new DeadlineWatch(this.#clock);
+    this.#host = {
+      // Time limits of running attempts, on one timer.
+      deadlines: new DeadlineWatch(this.#clock),
+      inFlight: (attempt) => this.#whileInFlight(attempt),
+      settled: (attempt, result) => this.#afterAttempt(attempt, result),
+    };
   }
 
   /** The run policy that applies to a tool: its declared policy (else legacy) with overrides. */
@@ -227,135 +232,105 @@ export class EnhancedToolExecutor implements ToolExecutor {
         );
       }
     }
-    return this.#run(tool, validated.value, rawArgs, policy, call, started);
-  }
-
-  /** Circuit breaker, attempts under the run policy, one span each; never rejects. */
-  async #run(
-    tool: RegisteredTool,
-    args: unknown,
-    rawArgs: unknown,
-    policy: ToolRunPolicy,
-    call: CallState,
-    started: number,
-  ): Promise<ToolResult> {
     const enforce = this.#policies !== undefined;
-    const maxRetries = enforce ? Math.max(0, policy.maxRetries) : 0;
-    const timeoutMs = enforce ? policy.timeoutMs : undefined;
-    try {
-      for (let attempt = 1; ; attempt += 1) {
-        if (this.circuitBreaker) {
-          const decision = this.circuitBreaker.check(tool.id);
-          if (!decision.allowed) {
-            const refused = this.#refuse(tool, call.callId, rawArgs, decision.failure);
-            return this.#finish(tool, refused, started);
-          }
-        }
-        const traces = this.traces;
-        const timed = timeoutMs !== undefined && timeoutMs > 0;
-        const attemptStarted = traces || timed ? this.#clock.now() : 0;
-        let result: ToolResult;
-        if (timed) {
-          const running = this.#invokeWithTimeout(
-            tool,
-            args,
-            call,
-            attempt,
-            attemptStarted,
-            timeoutMs,
-          );
-          // The handler has run up to its first wait (a remote request is in flight by now):
-          // digest the arguments for the span meanwhile, off the call's critical path.
-          const argsDigest = traces ? digestArgs(rawArgs) : undefined;
-          result = await running;
-          this.#recordAttempt(tool, call, attempt, rawArgs, attemptStarted, result, argsDigest);
-        } else {
-          // The caller's signal as is (v2); without one, a fresh signal made on first use, never
-          // the shared never-aborted one, so leftover listeners cannot pile up.
-          const context = new AttemptContext(
-            tool.id,
-            call,
-            attempt,
-            this.#services,
-            call.signal === NEVER_ABORTED ? undefined : call.signal,
-          );
-          let argsDigest: ArgsDigest | undefined;
-          if (context.aborted) {
-            result = cancelledFailure(context.signal);
-          } else {
-            try {
-              let returned = tool.execute(args as Record<string, unknown>, context);
-              argsDigest = traces ? digestArgs(rawArgs) : undefined;
-              if (isPromiseLike(returned)) returned = await returned;
-              result = normaliseReturn(tool.id, returned);
-            } catch (thrown) {
-              result = failureFromThrown(thrown, context.abortedSignal());
-            }
-          }
-          this.#recordAttempt(tool, call, attempt, rawArgs, attemptStarted, result, argsDigest);
-        }
-        if (result.ok || !enforce) return this.#finish(tool, result, started);
-        const decision = this.#classifier.classify(result, tool.metadata.annotations);
-        if (decision === 'outcome_unknown')
-          return this.#finish(tool, this.#classifier.outcomeUnknown(result, tool.id), started);
-        if (decision === 'terminal' || attempt > maxRetries)
-          return this.#finish(tool, result, started);
-        const delayMs = fullJitterBackoff(attempt, {
-          baseMs: policy.backoffBaseMs,
-          maxMs: policy.backoffMaxMs,
-          random: this.#random,
-        });
-        notify(
-          call.onEvent,
-          `${tool.id}: attempt ${attempt} failed (${result.error.code}); retrying in ${delayMs} ms.\n`,
-        );
-        if (!(await sleep(this.#clock, delayMs, call.signal)))
-          return this.#finish(tool, cancelledFailure(call.signal), started);
-      }
-    } catch (thrown) {
-      return failureFromThrown(thrown, call.signal);
-    }
-  }
-
-  /** One span per attempt (recorded directly: a handle would only add an allocation here). */
-  #recordAttempt(
-    tool: RegisteredTool,
-    call: CallState,
-    attempt: number,
-    rawArgs: unknown,
-    started: number,
-    result: ToolResult,
-    argsDigest: ArgsDigest | undefined,
-  ): void {
-    this.traces?.record({
-      callId: call.callId,
-      toolId: tool.id,
-      attempt,
-      args: rawArgs,
+    const run: CallRun = {
+      tool,
+      args: validated.value,
+      rawArgs,
+      policy,
+      call,
       started,
-      result,
-      argsDigest,
-    });
-    this.circuitBreaker?.record(tool.id, result);
+      timeoutMs: enforce ? policy.timeoutMs : undefined,
+      maxRetries: enforce ? Math.max(0, policy.maxRetries) : 0,
+    };
+    return this.#attempt(run, 1);
   }
 
-  #invokeWithTimeout(
-    tool: RegisteredTool,
-    args: unknown,
-    call: CallState,
-    attempt: number,
-    started: number,
-    timeoutMs: number,
-  ): Promise<ToolResult> {
-    const callerSignal = call.signal;
-    if (callerSignal.aborted) return Promise.resolve(cancelledFailure(callerSignal));
-    // The handler's signal is created only if the handler reads it; timeouts still fire it.
-    const context = new AttemptContext(tool.id, call, attempt, this.#services, undefined);
-    const deadline = started + timeoutMs;
-    context.limit(this.#clock, deadline);
-    return new TimedAttempt(this.#deadlines, tool, timeoutMs, deadline, context, callerSignal).run(
-      args,
+  /**
+   * Runs attempt `number` of a call (circuit breaker, time limit, one span) and settles with the
+   * call's final result, retries included; never rejects. Not async: the promise returned is the
+   * attempt's own, settled from the handler's outcome together with the bookkeeping, so a call
+   * that succeeds first time costs no job-queue turn of the executor's between the handler's
+   * answer and the caller.
+   */
+  #attempt(run: CallRun, number: number): Promise<ToolResult> {
+    const { tool, call } = run;
+    if (this.circuitBreaker) {
+      const decision = this.circuitBreaker.check(tool.id);
+      if (!decision.allowed) {
+        const refused = this.#refuse(tool, call.callId, run.rawArgs, decision.failure);
+        return Promise.resolve(this.#finish(tool, refused, run.started));
+      }
+    }
+    const timeoutMs = run.timeoutMs;
+    const timed = timeoutMs !== undefined && timeoutMs > 0;
+    const started = this.traces || timed ? this.#clock.now() : 0;
+    let context: AttemptContext;
+    let deadline = Number.POSITIVE_INFINITY;
+    if (timed) {
+      if (call.signal.aborted) return Promise.resolve(cancelledFailure(call.signal));
+      // The handler's signal is created only if the handler reads it; timeouts still fire it.
+      context = new AttemptContext(tool.id, call, number, this.#services, undefined);
+      deadline = started + timeoutMs;
+      context.limit(this.#clock, deadline);
+    } else {
+      // v2 semantics: the caller's signal as is; without one, a fresh signal made on first use,
+      // never the shared never-aborted one, so leftover listeners cannot pile up.
+      const signal = call.signal === NEVER_ABORTED ? undefined : call.signal;
+      context = new AttemptContext(tool.id, call, number, this.#services, signal);
+    }
+    return new Attempt(this.#host, run, number, started, deadline, context).start();
+  }
+
+  /**
+   * What an attempt does while its handler waits (a remote request is in flight by now): open its
+   * span (argument digest included) and make the next call id, off the critical path.
+   */
+  #whileInFlight(attempt: Attempt): OpenSpan | undefined {
+    this.#callIds.prepare();
+    const { run } = attempt;
+    return this.traces?.open({
+      callId: run.call.callId,
+      toolId: run.tool.id,
+      attempt: attempt.number,
+      args: run.rawArgs,
+      started: attempt.started,
+    });
+  }
+
+  /**
+   * An attempt ended: its span, the breaker, then the call's result, or the next attempt after
+   * the backoff (a promise) when the run policy retries this failure.
+   */
+  #afterAttempt(attempt: Attempt, result: ToolResult): ToolResult | Promise<ToolResult> {
+    const { run } = attempt;
+    const { tool } = run;
+    const span = attempt.span ?? this.#whileInFlight(attempt);
+    if (span) this.traces?.close(span, attempt.started, result);
+    this.circuitBreaker?.record(tool.id, result);
+    if (result.ok || this.#policies === undefined) return this.#finish(tool, result, run.started);
+    const decision = this.#classifier.classify(result, tool.metadata.annotations);
+    if (decision === 'outcome_unknown')
+      return this.#finish(tool, this.#classifier.outcomeUnknown(result, tool.id), run.started);
+    if (decision === 'terminal' || attempt.number > run.maxRetries)
+      return this.#finish(tool, result, run.started);
+    return this.#retry(run, attempt.number, result);
+  }
+
+  async #retry(run: CallRun, failed: number, result: ToolFailure): Promise<ToolResult> {
+    const { policy, call, tool } = run;
+    const delayMs = fullJitterBackoff(failed, {
+      baseMs: policy.backoffBaseMs,
+      maxMs: policy.backoffMaxMs,
+      random: this.#random,
+    });
+    notify(
+      call.onEvent,
+      `${tool.id}: attempt ${failed} failed (${result.error.code}); retrying in ${delayMs} ms.\n`,
     );
+    if (!(await sleep(this.#clock, delayMs, call.signal)))
+      return this.#finish(tool, cancelledFailure(call.signal), run.started);
+    return this.#attempt(run, failed + 1);
   }
 
   #refuse(
@@ -531,77 +506,113 @@ class AttemptContext implements ToolContext {
   }
 }
 
+/** One call once admitted: what every attempt of it needs. */
+interface CallRun {
+  readonly tool: RegisteredTool;
+  /** Validated arguments, as the handler gets them. */
+  readonly args: unknown;
+  /** The arguments as given, for spans and refusals. */
+  readonly rawArgs: unknown;
+  readonly policy: ToolRunPolicy;
+  readonly call: CallState;
+  /** When the call started, on the executor's `now` (for the usage tracker). */
+  readonly started: number;
+  /** The time limit of each attempt; undefined without run policies (v2). */
+  readonly timeoutMs: number | undefined;
+  readonly maxRetries: number;
+}
+
+/** The executor, as its attempts see it. */
+interface AttemptHost {
+  readonly deadlines: DeadlineWatch;
+  /** Bookkeeping done while the handler waits; returns the attempt's open span. */
+  inFlight(attempt: Attempt): OpenSpan | undefined;
+  /** The attempt ended with `result`: the call's final result, or a promise of it (a retry). */
+  settled(attempt: Attempt, result: ToolResult): ToolResult | Promise<ToolResult>;
+}
+
 /**
- * One attempt under a time limit: settles with the handler's result, or with TIMEOUT when the
- * time runs out, or as cancelled when the caller aborts; the handler's signal then fires and a
- * handler that ignores it is abandoned, not awaited. The instance is its own abort listener, so a
- * call registers no closures besides the timer's.
+ * One attempt of a call. It settles with the handler's result, or with TIMEOUT when its deadline
+ * passes, or as cancelled when the caller aborts (a timed attempt); the handler's signal then
+ * fires and a handler that ignores it is abandoned, not awaited. Its promise resolves with what
+ * the host makes of that result: the call's final result, or the retry that follows. The instance
+ * is its own abort listener and deadline, so a call registers no closures of its own.
  */
-class TimedAttempt implements Deadlined {
+class Attempt implements Deadlined {
+  readonly run: CallRun;
+  readonly number: number;
+  /** When the attempt started, on the executor's clock (0 when nothing needs it). */
+  readonly started: number;
+  /** When its time limit passes; `Infinity` without one. */
   readonly deadline: number;
-  readonly #deadlines: DeadlineWatch;
-  readonly #tool: RegisteredTool;
-  readonly #timeoutMs: number;
+  /** Its span, opened while the handler waits. */
+  span: OpenSpan | undefined;
+  readonly #host: AttemptHost;
   readonly #context: AttemptContext;
-  readonly #callerSignal: AbortSignal;
-  #resolve: ((result: ToolResult) => void) | undefined;
+  #resolve: ((result: ToolResult | Promise<ToolResult>) => void) | undefined;
+  /** The outcome when it came before the promise was made (a synchronous handler). */
+  #early: ToolResult | Promise<ToolResult> | undefined;
   #watched = false;
   #listening = false;
   #settled = false;
 
   constructor(
-    deadlines: DeadlineWatch,
-    tool: RegisteredTool,
-    timeoutMs: number,
+    host: AttemptHost,
+    run: CallRun,
+    number: number,
+    started: number,
     deadline: number,
     context: AttemptContext,
-    callerSignal: AbortSignal,
   ) {
-    this.#deadlines = deadlines;
-    this.#tool = tool;
-    this.#timeoutMs = timeoutMs;
+    this.#host = host;
+    this.run = run;
+    this.number = number;
+    this.started = started;
     this.deadline = deadline;
     this.#context = context;
-    this.#callerSignal = callerSignal;
   }
 
-  run(args: unknown): Promise<ToolResult> {
+  start(): Promise<ToolResult> {
+    const timed = this.deadline !== Number.POSITIVE_INFINITY;
+    const callerSignal = this.run.call.signal;
+    // Only a timed attempt races the caller's signal (v2 leaves that to the handler); the shared
+    // never-aborted signal needs no listener (EventTarget calls are costly per call).
+    if (timed && callerSignal !== NEVER_ABORTED) {
+      this.#listening = true;
+      callerSignal.addEventListener('abort', this, { once: true });
+    }
+    this.#invoke();
+    // A handler that answered synchronously (or failed at once) needs neither watch nor promise.
+    if (this.#settled) return Promise.resolve(this.#early as ToolResult | Promise<ToolResult>);
+    this.span = this.#host.inFlight(this);
     const promise = new Promise<ToolResult>((resolve) => {
       this.#resolve = resolve;
     });
-    // The shared never-aborted signal needs no listener (EventTarget calls are costly per call).
-    if (this.#callerSignal !== NEVER_ABORTED) {
-      this.#listening = true;
-      this.#callerSignal.addEventListener('abort', this, { once: true });
-    }
-    this.#invoke(args);
-    // Watched once the handler has started its work (a remote request is in flight by now); a
-    // handler that answered synchronously needs no watching at all.
-    if (!this.#settled) {
+    if (timed && !this.#settled) {
       this.#watched = true;
-      this.#deadlines.watch(this);
+      this.#host.deadlines.watch(this);
     }
     return promise;
   }
 
   /** The caller's signal fired. */
   handleEvent(): void {
-    const callerSignal = this.#callerSignal;
+    const callerSignal = this.run.call.signal;
     this.#settle(cancelledFailure(callerSignal));
     this.#context.abort(callerSignal.reason);
   }
 
   /** The deadline passed (called by the watch). */
   expire(): void {
-    const failure = timeoutFailure(this.#tool.id, this.#timeoutMs);
+    const failure = timeoutFailure(this.run.tool.id, this.run.timeoutMs ?? 0);
     this.#settle(failure);
     // The handler's signal fires; a handler that ignores it is abandoned, not awaited.
     this.#context.abort(new ToolError(failure.error.code, failure.error.message));
   }
 
   /** Starts the handler; its outcome settles the attempt without an async frame of its own. */
-  #invoke(args: unknown): void {
-    const tool = this.#tool;
+  #invoke(): void {
+    const tool = this.run.tool;
     const context = this.#context;
     if (context.aborted) {
       this.#settle(cancelledFailure(context.signal));
@@ -609,7 +620,7 @@ class TimedAttempt implements Deadlined {
     }
     let returned: unknown;
     try {
-      returned = tool.execute(args as Record<string, unknown>, context);
+      returned = tool.execute(this.run.args as Record<string, unknown>, context);
     } catch (thrown) {
       this.#settle(failureFromThrown(thrown, context.abortedSignal()));
       return;
@@ -627,9 +638,16 @@ class TimedAttempt implements Deadlined {
   #settle(result: ToolResult): void {
     if (this.#settled) return;
     this.#settled = true;
-    if (this.#watched) this.#deadlines.unwatch(this);
-    if (this.#listening) this.#callerSignal.removeEventListener('abort', this);
-    this.#resolve?.(result);
+    if (this.#watched) this.#host.deadlines.unwatch(this);
+    if (this.#listening) this.run.call.signal.removeEventListener('abort', this);
+    let outcome: ToolResult | Promise<ToolResult>;
+    try {
+      outcome = this.#host.settled(this, result);
+    } catch (thrown) {
+      outcome = failureFromThrown(thrown, this.run.call.signal);
+    }
+    if (this.#resolve) this.#resolve(outcome);
+    else this.#early = outcome;
   }
 }
 

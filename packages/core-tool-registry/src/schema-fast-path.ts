@@ -152,12 +152,18 @@ function lengthBounds(checks: readonly { readonly _zod: ZodNode }[]): Bounds | u
   return bounds;
 }
 
-/** zod measures strings in code points; UTF-16 units decide whenever they can. */
+/**
+ * zod measures strings in code points. A code point is one or two UTF-16 units, so the units
+ * decide whenever they can (at least twice the floor, at most the ceiling); only in between are
+ * the code points counted.
+ */
 function fitsString(value: string, bounds: Bounds): boolean {
   const units = value.length;
-  if (bounds.min === 0 && bounds.max >= units && bounds.exact === undefined) return true;
-  const length = units === 0 ? 0 : codePoints(value);
-  if (bounds.exact !== undefined && length !== bounds.exact) return false;
+  if (units < bounds.min) return false;
+  const exact = bounds.exact;
+  if (units <= bounds.max && units >= 2 * bounds.min && exact === undefined) return true;
+  const length = codePoints(value);
+  if (exact !== undefined && length !== exact) return false;
   return length >= bounds.min && length <= bounds.max;
 }
 

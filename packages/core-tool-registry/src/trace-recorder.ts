@@ -98,6 +98,9 @@ export interface SpanInit {
   readonly argsDigest?: ArgsDigest;
 }
 
+/** A span being recorded: see {@link ToolTraceRecorder.open}. */
+export type OpenSpan = { -readonly [K in keyof ToolTraceSpan]: ToolTraceSpan[K] };
+
 class Handle implements TraceHandle {
   #done = false;
   readonly #recorder: ToolTraceRecorder;
@@ -172,6 +175,36 @@ export class ToolTraceRecorder {
           argsDigest,
           errorSlug: result.error.code.toLowerCase().replaceAll('_', '-'),
         };
+    this.add(span);
+    return span;
+  }
+
+  /**
+   * Opens the span of an attempt that is running: all but its outcome and duration is filled in
+   * now, so that the work (the argument digest, the allocation) can happen while the attempt's I/O
+   * is in flight, off the call's critical path. {@link close} completes and records it; a span
+   * never closed is never recorded.
+   */
+  open(init: SpanInit): OpenSpan {
+    const elapsed = this.#clock.now() - init.started;
+    return {
+      callId: init.callId,
+      toolId: init.toolId,
+      attempt: init.attempt,
+      startedAt: init.startedAt ?? this.#wallClock() - Math.max(0, elapsed),
+      durationMs: 0,
+      outcome: 'ok',
+      argsDigest: init.argsDigest ?? digestArgs(init.args),
+    };
+  }
+
+  /** Completes a span from {@link open} with the attempt's result and records it. */
+  close(span: OpenSpan, started: number, result: ToolResult): ToolTraceSpan {
+    span.durationMs = Math.max(0, this.#clock.now() - started);
+    if (!result.ok) {
+      span.outcome = result.error.code;
+      span.errorSlug = result.error.code.toLowerCase().replaceAll('_', '-');
+    }
     this.add(span);
     return span;
   }

@@ -7,6 +7,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { isAttemptSignal } from '@toolsys/core-tool-registry';
 import { BoundedLog, type BoundedLogOptions } from './bounded-log.js';
+import type { RemoteToolRef } from './call-result.js';
 import { toMcpToolError } from './mcp-call-error.js';
 import type { McpHttpServerConfig, McpServerConfig } from './mcp-server-config.js';
 
@@ -168,14 +169,15 @@ export class McpClient {
   }
 
   /**
-   * {@link callTool} with the result handed to `convert` in the same step: one turn of the job
-   * queue less per call than awaiting `callTool` and converting after. `convert` runs only on a
-   * result; what it throws is passed on unchanged.
+   * {@link callTool} with the result handed to `convert` (with the server and tool it came from)
+   * in the same step: one turn of the job queue less per call than awaiting `callTool` and
+   * converting after, and nothing to allocate before the request is sent. `convert` runs only on
+   * a result; what it throws is passed on unchanged.
    */
   async callToolWith<T>(
     name: string,
     args: Record<string, unknown>,
-    convert: (result: CallToolResult) => T,
+    convert: (result: CallToolResult, ref: RemoteToolRef) => T,
     options: McpCallOptions = {},
   ): Promise<T> {
     const client = this.#require();
@@ -215,7 +217,7 @@ export class McpClient {
     } finally {
       relay?.release();
     }
-    return convert(result);
+    return convert(result, { server: this.config.name, tool: name });
   }
 
   /** Checks the server answers. */

@@ -1,5 +1,6 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
+import type { RemoteToolRef } from './call-result.js';
 import {
   type McpCallOptions,
   McpClient,
@@ -233,7 +234,7 @@ export class McpManager {
     name: string,
     tool: string,
     args: Record<string, unknown>,
-    convert: (result: CallToolResult) => T,
+    convert: (result: CallToolResult, ref: RemoteToolRef) => T,
     options: McpCallOptions = {},
   ): Promise<T> {
     const entry = this.#entries.get(name);
@@ -248,7 +249,7 @@ export class McpManager {
     name: string,
     tool: string,
     args: Record<string, unknown>,
-    convert: (result: CallToolResult) => T,
+    convert: (result: CallToolResult, ref: RemoteToolRef) => T,
     options: McpCallOptions,
   ): Promise<T> {
     const entry = this.#require(name);

@@ -156,7 +156,6 @@ export class McpToolRegistrar {
     const manager = this.#manager;
     const { metadata, runPolicy } = describeRemote(remote, trusted);
     const summary = (remote.description ?? remote.title ?? remote.name).trim();
-    const ref = { server, tool: remote.name };
     return defineTool({
       id,
       description: `${clip(summary)} (tool "${remote.name}" of MCP server "${server}")`,
@@ -167,13 +166,7 @@ export class McpToolRegistrar {
         const callOptions: McpCallOptions = { signal: context.signal };
         // Progress only when someone receives it (a progress token costs work on every call).
         if (hasEventSink(context)) callOptions.onProgress = progressEmitter(context);
-        return manager.callToolWith(
-          server,
-          remote.name,
-          args,
-          (result) => toToolResult(result, ref),
-          callOptions,
-        );
+        return manager.callToolWith(server, remote.name, args, toToolResult, callOptions);
       },
     });
   }

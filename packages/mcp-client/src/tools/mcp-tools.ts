@@ -339,14 +339,7 @@ export function createMcpTools(options: McpToolsOptions): AnyToolDefinition[] {
     // Progress is requested only when someone receives it: a progress token makes the server
     // and the SDK do extra work on every call.
     if (hasEventSink(context)) callOptions.onProgress = progressEmitter(context);
-    const ref = { server, tool: remote.name };
-    return manager.callToolWith(
-      server,
-      remote.name,
-      args.arguments,
-      (result) => toToolResult(result, ref),
-      callOptions,
-    );
+    return manager.callToolWith(server, remote.name, args.arguments, toToolResult, callOptions);
   }
 
   return [connectTool, listTool, callTool];
