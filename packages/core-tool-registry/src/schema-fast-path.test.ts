@@ -7,17 +7,25 @@ import { ToolRegistry } from './tool-registry.js';
 import { ToolSchema } from './tool-schema.js';
 import { createCoreTools } from './tools/index.js';
 
-/** Same values and the same key order, all the way down (what `toStrictEqual` leaves out). */
+/**
+ * Same values and the same key order, all the way down (what `toStrictEqual` leaves out), for
+ * both ways the acceptor runs: generated code and plain closures. True when both accepted.
+ */
 function expectSameAsZod(schema: z.ZodType, input: unknown): boolean {
-  const accept = compileFastAcceptor(schema);
-  if (!accept) throw new Error('expected an acceptor');
-  const fast = accept(input);
-  if (fast === undefined) return false;
-  const parsed = schema.safeParse(input);
-  expect(parsed.success, `zod refused what the fast path accepted: ${show(input)}`).toBe(true);
-  expect(fast).toStrictEqual(parsed.data);
-  expect(shapeOf(fast)).toEqual(shapeOf(parsed.data));
-  return true;
+  const decisions: boolean[] = [];
+  for (const codegen of [true, false]) {
+    const accept = compileFastAcceptor(schema, { codegen });
+    if (!accept) throw new Error('expected an acceptor');
+    const fast = accept(input);
+    decisions.push(fast !== undefined);
+    if (fast === undefined) continue;
+    const parsed = schema.safeParse(input);
+    expect(parsed.success, `zod refused what the fast path accepted: ${show(input)}`).toBe(true);
+    expect(fast).toStrictEqual(parsed.data);
+    expect(shapeOf(fast)).toEqual(shapeOf(parsed.data));
+  }
+  expect(decisions[0], 'generated and closure checks decided alike').toBe(decisions[1]);
+  return decisions[0] === true;
 }
 
 function shapeOf(value: unknown): unknown {
@@ -55,9 +63,7 @@ describe('compileFastAcceptor', () => {
   });
 
   it('never accepts what zod refuses, and leaves every failure to zod', () => {
-    const accept = compileFastAcceptor(
-      z.looseObject({ name: z.string().min(1), count: z.number().int().optional() }),
-    );
+    const schema = z.looseObject({ name: z.string().min(1), count: z.number().int().optional() });
     for (const input of [
       {},
       { name: '' },
@@ -73,7 +79,9 @@ describe('compileFastAcceptor', () => {
         name = 'a';
       })(),
     ]) {
-      expect(accept?.(input), show(input)).toBeUndefined();
+      for (const codegen of [true, false]) {
+        expect(compileFastAcceptor(schema, { codegen })?.(input), show(input)).toBeUndefined();
+      }
     }
   });
 

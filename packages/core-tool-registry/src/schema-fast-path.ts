@@ -18,11 +18,15 @@ import { z } from 'zod';
 export type FastAcceptor<T> = (input: unknown) => T | undefined;
 
 /** Compiles the acceptor of a zod schema whose top level is an object; undefined when unsupported. */
-export function compileFastAcceptor<T>(schema: z.ZodType<T>): FastAcceptor<T> | undefined {
+export function compileFastAcceptor<T>(
+  schema: z.ZodType<T>,
+  compileOptions: FastAcceptorOptions = {},
+): FastAcceptor<T> | undefined {
+  const codegen = compileOptions.codegen ?? true;
   if (nodeOf(schema).def.type !== 'object') return undefined;
   let check: Check | undefined;
   try {
-    check = compileNode(schema, 0);
+    check = compileNode(schema, 0, codegen);
   } catch {
     // An internal shape this version of zod does not have: no fast path, zod decides.
     return undefined;
@@ -33,6 +37,12 @@ export function compileFastAcceptor<T>(schema: z.ZodType<T>): FastAcceptor<T> | 
     const out = accept(input);
     return out === DECLINE ? undefined : (out as T);
   };
+}
+
+/** Options of {@link compileFastAcceptor}. */
+export interface FastAcceptorOptions {
+  /** Generate the object checks as code (default); false runs the same checks as closures. */
+  codegen?: boolean;
 }
 
 /** A compiled node: the value zod would output for `value`, or DECLINE when unsure. */
@@ -67,7 +77,7 @@ interface Bounds {
   exact: number | undefined;
 }
 
-function compileNode(schema: unknown, depth: number): Check | undefined {
+function compileNode(schema: unknown, depth: number, codegen: boolean): Check | undefined {
   if (depth > MAX_DEPTH) return undefined;
   const node = nodeOf(schema);
   const def = node.def;
@@ -106,15 +116,17 @@ function compileNode(schema: unknown, depth: number): Check | undefined {
       const inner = nodeOf(def.innerType);
       // An optional default substitutes on absence: not mirrored.
       if (checks.length > 0 || inner.optin === 'defaulted') return undefined;
-      const check = compileNode(def.innerType, depth + 1);
+      const check = compileNode(def.innerType, depth + 1, codegen);
       return check && ((value) => (value === undefined ? undefined : check(value)));
     }
     case 'nullable': {
-      const check = checks.length === 0 ? compileNode(def.innerType, depth + 1) : undefined;
+      const check =
+        checks.length === 0 ? compileNode(def.innerType, depth + 1, codegen) : undefined;
       return check && ((value) => (value === null ? null : check(value)));
     }
     case 'default': {
-      const check = checks.length === 0 ? compileNode(def.innerType, depth + 1) : undefined;
+      const check =
+        checks.length === 0 ? compileNode(def.innerType, depth + 1, codegen) : undefined;
       if (!check) return undefined;
       // zod reads the default afresh each time (a shallow clone, or the factory's result).
       return (value) => {
@@ -124,11 +136,11 @@ function compileNode(schema: unknown, depth: number): Check | undefined {
       };
     }
     case 'array':
-      return compileArray(def.element, checks, depth);
+      return compileArray(def.element, checks, depth, codegen);
     case 'record':
-      return checks.length === 0 ? compileRecord(def, depth) : undefined;
+      return checks.length === 0 ? compileRecord(def, depth, codegen) : undefined;
     case 'object':
-      return checks.length === 0 ? compileObject(def, depth) : undefined;
+      return checks.length === 0 ? compileObject(def, depth, codegen) : undefined;
     default:
       return undefined;
   }
@@ -220,9 +232,10 @@ function compileArray(
   element: unknown,
   checks: readonly { readonly _zod: ZodNode }[],
   depth: number,
+  codegen: boolean,
 ): Check | undefined {
   const bounds = lengthBounds(checks);
-  const check = bounds ? compileNode(element, depth + 1) : undefined;
+  const check = bounds ? compileNode(element, depth + 1, codegen) : undefined;
   if (!bounds || !check) return undefined;
   return (value) => {
     if (!Array.isArray(value)) return DECLINE;
@@ -239,12 +252,12 @@ function compileArray(
   };
 }
 
-function compileRecord(def: ZodNode['def'], depth: number): Check | undefined {
+function compileRecord(def: ZodNode['def'], depth: number, codegen: boolean): Check | undefined {
   // Any string key is valid for a plain string key schema; anything else is declined.
   const key = nodeOf(def.keyType).def;
   if (key.type !== 'string' || key.coerce || key.check !== undefined) return undefined;
   if ((key.checks ?? []).length > 0) return undefined;
-  const check = compileNode(def.valueType, depth + 1);
+  const check = compileNode(def.valueType, depth + 1, codegen);
   if (!check) return undefined;
   return (value) => {
     if (!isPlainRecord(value) || Object.getOwnPropertySymbols(value).length > 0) return DECLINE;
@@ -266,14 +279,14 @@ interface Field {
   readonly optionalOut: boolean;
 }
 
-function compileObject(def: ZodNode['def'], depth: number): Check | undefined {
+function compileObject(def: ZodNode['def'], depth: number, codegen: boolean): Check | undefined {
   const shape = def.shape as Record<string, unknown>;
   if (Object.getOwnPropertySymbols(shape).length > 0) return undefined;
   const fields: Field[] = [];
   for (const name of Object.keys(shape)) {
     // zod strips a declared __proto__; not worth mirroring.
     if (name === '__proto__') return undefined;
-    const check = compileNode(shape[name], depth + 1);
+    const check = compileNode(shape[name], depth + 1, codegen);
     if (!check) return undefined;
     const node = nodeOf(shape[name]);
     fields.push({ name, check, optin: node.optin, optionalOut: node.optout === 'optional' });
@@ -286,10 +299,14 @@ function compileObject(def: ZodNode['def'], depth: number): Check | undefined {
   else if (nodeOf(def.catchall).def.type === 'never') extra = 'refuse';
   else {
     const catchall = nodeOf(def.catchall);
-    const check = compileNode(def.catchall, depth + 1);
+    const check = compileNode(def.catchall, depth + 1, codegen);
     // A catchall that may drop absent values would need zod's presence rules for each key.
     if (!check || catchall.optin !== undefined || catchall.optout !== undefined) return undefined;
     extra = check;
+  }
+  if (codegen) {
+    const generated = generateObject(fields, extra);
+    if (generated) return generated;
   }
   return (value) => {
     if (!isPlainRecord(value)) return DECLINE;
@@ -317,6 +334,69 @@ function compileObject(def: ZodNode['def'], depth: number): Check | undefined {
     }
     return out;
   };
+}
+
+/**
+ * The object check as generated code: every field is read and written under its literal name, so
+ * each access site sees one key (what zod's own object parser does too). The same check run as
+ * a loop over the fields reads `value[field.name]` with a different key each time, a slow generic
+ * lookup at every access. Undefined where code cannot be generated (eval disallowed).
+ */
+function generateObject(
+  fields: readonly Field[],
+  extra: Check | 'strip' | 'refuse',
+): Check | undefined {
+  const lines = ['if (!isPlainRecord(value)) return DECLINE;', 'const out = {};'];
+  fields.forEach((field, index) => {
+    const key = JSON.stringify(field.name);
+    // An absent optional contributes nothing (zod ignores whatever it made of undefined).
+    const skipAbsent = field.optionalOut && field.optin === 'optional';
+    lines.push(`{ const present = ${key} in value;`);
+    if (skipAbsent) lines.push('if (present) {');
+    lines.push(
+      `const item = check${index}(value[${key}]);`,
+      'if (item === DECLINE) return DECLINE;',
+    );
+    if (field.optin === undefined) lines.push('if (!present) return DECLINE;');
+    const keepUndefined = field.optin === 'defaulted' && !field.optionalOut ? 'true' : 'present';
+    lines.push(`if (item !== undefined) out[${key}] = item;`);
+    lines.push(`else if (${keepUndefined}) out[${key}] = undefined;`);
+    lines.push(skipAbsent ? '} }' : '}');
+  });
+  if (extra !== 'strip') {
+    lines.push('for (const name in value) {');
+    if (fields.length > 0) {
+      lines.push('switch (name) {');
+      for (const field of fields) lines.push(`case ${JSON.stringify(field.name)}:`);
+      lines.push('continue;', '}');
+    }
+    if (extra === 'refuse') {
+      // A strict object refuses even a __proto__ key.
+      lines.push('return DECLINE;');
+    } else {
+      lines.push("if (name === '__proto__') continue;");
+      lines.push(
+        extra === identity
+          ? 'out[name] = value[name];'
+          : 'const item = extra(value[name]); if (item === DECLINE) return DECLINE; out[name] = item;',
+      );
+    }
+    lines.push('}');
+  }
+  lines.push('return out;');
+  const names = fields.map((_, index) => `check${index}`);
+  try {
+    const factory = new Function(
+      'DECLINE',
+      'isPlainRecord',
+      'extra',
+      ...names,
+      `return function accept(value) {\n${lines.join('\n')}\n};`,
+    );
+    return factory(DECLINE, isPlainRecord, extra, ...fields.map((field) => field.check)) as Check;
+  } catch {
+    return undefined;
+  }
 }
 
 /** An object literal (or null-prototype object): anything else is left to zod. */
