@@ -95,6 +95,8 @@ export class EnhancedToolExecutor implements ToolExecutor {
   readonly #policies: RunPolicyOptions | undefined;
   readonly #classifier: RetryClassifier;
   readonly #random: () => number;
+  /** The next attempt's context, made ahead of time (see {@link AttemptContext}). */
+  #spareContext: AttemptContext | undefined;
   /** What attempts call back into: one object per executor, so an attempt allocates no closures. */
   readonly #host: AttemptHost;
 
@@ -270,16 +272,23 @@ export class EnhancedToolExecutor implements ToolExecutor {
     if (timed) {
       if (call.signal.aborted) return Promise.resolve(cancelledFailure(call.signal));
       // The handler's signal is created only if the handler reads it; timeouts still fire it.
-      context = new AttemptContext(tool.id, call, number, this.#services, undefined);
+      context = this.#newContext().init(tool.id, call, number, this.#services, undefined);
       deadline = started + timeoutMs;
       context.limit(this.#clock, deadline);
     } else {
       // v2 semantics: the caller's signal as is; without one, a fresh signal made on first use,
       // never the shared never-aborted one, so leftover listeners cannot pile up.
       const signal = call.signal === NEVER_ABORTED ? undefined : call.signal;
-      context = new AttemptContext(tool.id, call, number, this.#services, signal);
+      context = this.#newContext().init(tool.id, call, number, this.#services, signal);
     }
     return new Attempt(this.#host, run, number, started, deadline, context).start();
+  }
+
+  /** A fresh context: the one made ahead of time while an earlier call waited, if any. */
+  #newContext(): AttemptContext {
+    const spare = this.#spareContext;
+    this.#spareContext = undefined;
+    return spare ?? new AttemptContext();
   }
 
   /**
@@ -288,6 +297,7 @@ export class EnhancedToolExecutor implements ToolExecutor {
    */
   #whileInFlight(attempt: Attempt): OpenSpan | undefined {
     this.#callIds.prepare();
+    this.#spareContext ??= new AttemptContext();
     const { run } = attempt;
     return this.traces?.open({
       callId: run.call.callId,
@@ -373,6 +383,9 @@ interface CallState {
 
 const NO_OPTIONS: ExecuteOptions = Object.freeze({});
 
+/** Placeholder services of a context not yet set up (never seen by a handler). */
+const NO_SERVICES = new ToolServices();
+
 function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
@@ -405,19 +418,20 @@ class AttemptContext implements ToolContext {
     },
   };
 
-  readonly callId: string;
-  readonly sessionId: string;
-  readonly attempt: number;
-  readonly services: ToolServices;
+  // Set once by `init` (a context serves exactly one attempt); placeholders until then.
+  callId = '';
+  sessionId = '';
+  attempt = 0;
+  services: ToolServices = NO_SERVICES;
   declare readonly signal: AbortSignal;
-  readonly emit: (event: ToolEvent) => void;
-  readonly confirm: (
+  emit: (event: ToolEvent) => void = SILENT_EMIT;
+  confirm: (
     request: Omit<ConfirmationRequest, 'sessionId' | 'toolId'> & { toolId?: string },
-  ) => Promise<ConfirmationDecision>;
-  readonly #toolId: string;
-  readonly #confirmFn: ConfirmFunction | undefined;
+  ) => Promise<ConfirmationDecision> = denyConfirm;
+  #toolId = '';
+  #confirmFn: ConfirmFunction | undefined;
   /** Whether a signal from outside (the caller's) can fire this attempt at any moment. */
-  readonly #external: boolean;
+  #external = false;
   /** When the executor's time limit fires, on `#clock`; `Infinity` without one. */
   #deadline = Number.POSITIVE_INFINITY;
   #clock: ToolClock | undefined;
@@ -426,13 +440,24 @@ class AttemptContext implements ToolContext {
   #aborted = false;
   #reason: unknown;
 
-  constructor(
+  /**
+   * A blank context; {@link init} sets it up. Defining the own `signal` accessor is the costly
+   * part of making a context, so the executor makes the next one while a call waits on I/O.
+   */
+  constructor() {
+    // Own and enumerable like the members of `createToolContext`'s plain object, so a handler
+    // that spreads its context (`{ ...context, signal }`) keeps emit, confirm and the signal.
+    Object.defineProperty(this, 'signal', AttemptContext.#signalProperty);
+  }
+
+  /** Sets the context up for its attempt (once; a context is never reused). */
+  init(
     toolId: string,
     call: CallState,
     attempt: number,
     services: ToolServices,
     signal: AbortSignal | undefined,
-  ) {
+  ): this {
     this.callId = call.callId;
     this.sessionId = call.sessionId;
     this.attempt = attempt;
@@ -441,11 +466,9 @@ class AttemptContext implements ToolContext {
     this.#confirmFn = call.confirm;
     this.#signal = signal;
     this.#external = signal !== undefined || call.signal !== NEVER_ABORTED;
-    // Own, enumerable members like the plain object of `createToolContext`, so a handler that
-    // spreads its context (`{ ...context, signal }`) keeps emit, confirm and the signal.
-    Object.defineProperty(this, 'signal', AttemptContext.#signalProperty);
     this.emit = call.emit;
-    this.confirm = call.confirm ? (request) => this.#confirmWith(request) : denyConfirm;
+    if (call.confirm) this.confirm = (request) => this.#confirmWith(request);
+    return this;
   }
 
   /** Whether the attempt was aborted (without making a signal). */
