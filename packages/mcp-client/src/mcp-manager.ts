@@ -76,6 +76,8 @@ interface Entry {
   client: McpClient | undefined;
   pending: Promise<McpClient> | undefined;
   tools: readonly Tool[];
+  /** The same catalog by tool name (a name listed twice: the first entry, as a scan finds it). */
+  toolsByName: ReadonlyMap<string, Tool>;
   catalogStale: boolean;
   lastError: string | undefined;
   failures: number;
@@ -125,6 +127,7 @@ export class McpManager {
       client: undefined,
       pending: undefined,
       tools: [],
+      toolsByName: new Map(),
       catalogStale: false,
       lastError: undefined,
       failures: 0,
@@ -177,6 +180,16 @@ export class McpManager {
   /** The last good tool catalog of a server (empty before the first successful listing). */
   tools(name: string): readonly Tool[] {
     return this.#entries.get(name)?.tools ?? [];
+  }
+
+  /**
+   * A tool of a connected server's catalog by name, without connecting or refreshing; undefined
+   * when the server is not connected or does not list it. The call path's one lookup.
+   */
+  connectedTool(name: string, tool: string): Tool | undefined {
+    const entry = this.#entries.get(name);
+    if (entry?.status !== 'connected' || !entry.client?.isConnected) return undefined;
+    return entry.toolsByName.get(tool);
   }
 
   /** Subscribes to catalog changes (after a successful refresh, or a removal). */
@@ -362,6 +375,7 @@ export class McpManager {
         ...signalOf(options),
       });
       entry.tools = Object.freeze([...tools]);
+      entry.toolsByName = indexByName(entry.tools);
       entry.catalogStale = false;
       this.#emitCatalog(entry.config.name, entry.tools);
       return undefined;
@@ -436,6 +450,12 @@ export class McpManager {
 }
 
 /** The call's options with its time limit: the call's, else the server's, else 60 s. */
+function indexByName(tools: readonly Tool[]): ReadonlyMap<string, Tool> {
+  const byName = new Map<string, Tool>();
+  for (const tool of tools) if (!byName.has(tool.name)) byName.set(tool.name, tool);
+  return byName;
+}
+
 function asIs(result: CallToolResult): CallToolResult {
   return result;
 }

@@ -31,6 +31,12 @@ describe('mcp tools against server-everything over stdio', () => {
     expect(result.data).toMatchObject({ name: 'everything', status: 'connected', trusted: false });
   });
 
+  it("finds a connected server's tool by name in one lookup, and nothing otherwise", () => {
+    expect(harness.manager.connectedTool('everything', 'echo')?.name).toBe('echo');
+    expect(harness.manager.connectedTool('everything', 'no-such-tool')).toBeUndefined();
+    expect(harness.manager.connectedTool('nowhere', 'echo')).toBeUndefined();
+  });
+
   it('mcp_list shows tools with their annotations', async () => {
     const result = await harness.executor.execute('mcp_list', { server: 'everything' });
     expect(result.ok && result.content).toContain(

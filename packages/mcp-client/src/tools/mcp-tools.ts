@@ -288,9 +288,7 @@ export function createMcpTools(options: McpToolsOptions): AnyToolDefinition[] {
     execute(args, context) {
       // Connected, and the tool in the catalog (the common case): checked and sent without an
       // async frame of this handler's own (each costs a turn of the job queue on every call).
-      const remote = manager.client(args.server)?.isConnected
-        ? findTool(manager.tools(args.server), args.tool)
-        : undefined;
+      const remote = manager.connectedTool(args.server, args.tool);
       return remote ? send(remote, args, context) : connectThenSend(args, context);
     },
   });
