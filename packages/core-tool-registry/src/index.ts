@@ -244,6 +244,7 @@ export {
   type ArgsDigest,
   digestArgs,
   LATENCY_BUCKETS,
+  type OpenSpan,
   renderLatencyReport,
   type SpanInit,
   summariseLatency,
