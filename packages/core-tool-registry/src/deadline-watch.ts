@@ -1,4 +1,4 @@
-import type { TimerHandle, ToolClock } from './clock.js';
+import { SYSTEM_CLOCK, type TimerHandle, type ToolClock } from './clock.js';
 
 /** Something with a deadline (on the watch's clock) that is told when the deadline passes. */
 export interface Deadlined {
@@ -13,15 +13,22 @@ export interface Deadlined {
  * to re-schedule the loop's timer. Here a call that ends in time only joins and leaves a set: the
  * one timer is armed for the earliest deadline known, is left armed when that call ends early,
  * and when it fires it expires what is due and re-arms for the earliest deadline remaining.
+ *
+ * The timer is left armed with nothing to watch only on the system clock, whose timers never keep
+ * the process alive; on any other clock it is cleared as soon as the last item leaves, so a
+ * clock with ordinary timers cannot hold a finished process open.
  */
 export class DeadlineWatch {
   readonly #clock: ToolClock;
   readonly #items = new Set<Deadlined>();
   #timer: TimerHandle | undefined;
   #armedFor = Number.POSITIVE_INFINITY;
+  /** Whether an idle armed timer is harmless (see the class comment). */
+  readonly #keepArmed: boolean;
 
   constructor(clock: ToolClock) {
     this.#clock = clock;
+    this.#keepArmed = clock === SYSTEM_CLOCK;
   }
 
   /** How many items are watched. */
@@ -38,6 +45,11 @@ export class DeadlineWatch {
   /** Stops watching (an item that is not watched is ignored). */
   unwatch(item: Deadlined): void {
     this.#items.delete(item);
+    if (this.#items.size === 0 && !this.#keepArmed && this.#timer !== undefined) {
+      this.#clock.clearTimeout(this.#timer);
+      this.#timer = undefined;
+      this.#armedFor = Number.POSITIVE_INFINITY;
+    }
   }
 
   #arm(deadline: number): void {

@@ -327,20 +327,25 @@ export class EnhancedToolExecutor implements ToolExecutor {
     return this.#retry(run, attempt.number, result);
   }
 
+  /** Waits out the backoff, then runs the next attempt; never rejects. */
   async #retry(run: CallRun, failed: number, result: ToolFailure): Promise<ToolResult> {
     const { policy, call, tool } = run;
-    const delayMs = fullJitterBackoff(failed, {
-      baseMs: policy.backoffBaseMs,
-      maxMs: policy.backoffMaxMs,
-      random: this.#random,
-    });
-    notify(
-      call.onEvent,
-      `${tool.id}: attempt ${failed} failed (${result.error.code}); retrying in ${delayMs} ms.\n`,
-    );
-    if (!(await sleep(this.#clock, delayMs, call.signal)))
-      return this.#finish(tool, cancelledFailure(call.signal), run.started);
-    return this.#attempt(run, failed + 1);
+    try {
+      const delayMs = fullJitterBackoff(failed, {
+        baseMs: policy.backoffBaseMs,
+        maxMs: policy.backoffMaxMs,
+        random: this.#random,
+      });
+      notify(
+        call.onEvent,
+        `${tool.id}: attempt ${failed} failed (${result.error.code}); retrying in ${delayMs} ms.\n`,
+      );
+      if (!(await sleep(this.#clock, delayMs, call.signal)))
+        return this.#finish(tool, cancelledFailure(call.signal), run.started);
+      return await this.#attempt(run, failed + 1);
+    } catch (thrown) {
+      return failureFromThrown(thrown, call.signal);
+    }
   }
 
   #refuse(
@@ -607,7 +612,11 @@ class Attempt implements Deadlined {
     this.#invoke();
     // A handler that answered synchronously (or failed at once) needs neither watch nor promise.
     if (this.#settled) return Promise.resolve(this.#early as ToolResult | Promise<ToolResult>);
-    this.span = this.#host.inFlight(this);
+    try {
+      this.span = this.#host.inFlight(this);
+    } catch {
+      // Bookkeeping must not lose the running handler's outcome; the span is retried at the end.
+    }
     const promise = new Promise<ToolResult>((resolve) => {
       this.#resolve = resolve;
     });
