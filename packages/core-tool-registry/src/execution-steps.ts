@@ -1,6 +1,7 @@
 import type { ConfirmFunction, RegisteredTool, ToolContext, ToolEvent } from './tool.js';
 import { describeType } from './tool-arguments.js';
 import { isToolError, ToolErrorCode } from './tool-error.js';
+import type { ExecuteOptions } from './tool-executor.js';
 import type { ToolRegistry } from './tool-registry.js';
 import {
   failureResult,
@@ -211,5 +212,20 @@ export function createToolContext(init: ToolContextInit): ToolContext {
         return 'deny';
       }
     },
+  };
+}
+
+/**
+ * Options for the calls a tool makes on behalf of its own call (batch steps, shortcuts): the same
+ * session, cancellation, event sink and confirmations.
+ */
+export function nestedCallOptions(
+  context: ToolContext,
+): Required<Pick<ExecuteOptions, 'signal' | 'sessionId' | 'onEvent' | 'confirm'>> {
+  return {
+    signal: context.signal,
+    sessionId: context.sessionId,
+    onEvent: (event) => context.emit(event),
+    confirm: (request) => context.confirm(request),
   };
 }

@@ -38,7 +38,8 @@ export interface McpCallOptions extends McpRequestOptions {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
-function asIs(result: CallToolResult): CallToolResult {
+/** The `convert` of a plain `callTool`: the result as the server sent it (internal). */
+export function asIs(result: CallToolResult): CallToolResult {
   return result;
 }
 

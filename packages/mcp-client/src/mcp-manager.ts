@@ -2,6 +2,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 import type { RemoteToolRef } from './call-result.js';
 import {
+  asIs,
   type McpCallOptions,
   McpClient,
   type McpClientOptions,
@@ -454,10 +455,6 @@ function indexByName(tools: readonly Tool[]): ReadonlyMap<string, Tool> {
   const byName = new Map<string, Tool>();
   for (const tool of tools) if (!byName.has(tool.name)) byName.set(tool.name, tool);
   return byName;
-}
-
-function asIs(result: CallToolResult): CallToolResult {
-  return result;
 }
 
 function withTimeout(entry: Entry, options: McpCallOptions): McpCallOptions {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ToolBatchRunner } from '../batch-runner.js';
+import { nestedCallOptions } from '../execution-steps.js';
 import { type AnyToolDefinition, defineTool } from '../tool.js';
 import type { ToolAnnotations } from '../tool-metadata.js';
 import type { ToolRegistry } from '../tool-registry.js';
@@ -48,10 +49,7 @@ export function compileShortcut(
       const rendered = renderShortcutSteps(definition, args as Record<string, unknown>);
       if (!rendered.ok) return rendered.failure;
       return options.runner.run(rendered.steps, {
-        signal: context.signal,
-        sessionId: context.sessionId,
-        onEvent: (event) => context.emit(event),
-        confirm: (request) => context.confirm(request),
+        ...nestedCallOptions(context),
         fieldPrefix: `${definition.id}.steps`,
       });
     },

@@ -2,7 +2,7 @@ import semver from 'semver';
 import { z } from 'zod';
 import { DEFAULT_BATCH_BUDGET_MS, MAX_BATCH_BUDGET_MS, ToolBatchRunner } from '../batch-runner.js';
 import { SYSTEM_CLOCK, sleep, type ToolClock } from '../clock.js';
-import { cancelledFailure } from '../execution-steps.js';
+import { cancelledFailure, nestedCallOptions } from '../execution-steps.js';
 import {
   parseShortcutDefinition,
   type ShortcutDefinition,
@@ -433,13 +433,7 @@ function createBatchTool(runner: ToolBatchRunner): AnyToolDefinition {
     metadata: { category: 'orchestration', risk: 'LOW' },
     runPolicy: RunPolicies.legacy,
     execute({ steps, budgetMs }, context) {
-      return runner.run(steps, {
-        budgetMs,
-        signal: context.signal,
-        sessionId: context.sessionId,
-        onEvent: (event) => context.emit(event),
-        confirm: (request) => context.confirm(request),
-      });
+      return runner.run(steps, { budgetMs, ...nestedCallOptions(context) });
     },
   });
 }
@@ -569,12 +563,7 @@ function createShortcutRunTool(executor: ToolExecutor): AnyToolDefinition {
           details: { defined },
         });
       }
-      return executor.execute(id, params ?? {}, {
-        signal: context.signal,
-        sessionId: context.sessionId,
-        onEvent: (event) => context.emit(event),
-        confirm: (request) => context.confirm(request),
-      });
+      return executor.execute(id, params ?? {}, nestedCallOptions(context));
     },
   });
 }
