@@ -151,32 +151,7 @@ export class ToolTraceRecorder {
 
   /** Records a finished attempt directly (used by handles). */
   record(init: SpanInit & { readonly result: ToolResult }): ToolTraceSpan {
-    const { result } = init;
-    const durationMs = Math.max(0, this.#clock.now() - init.started);
-    const startedAt = init.startedAt ?? this.#wallClock() - durationMs;
-    const argsDigest = init.argsDigest ?? digestArgs(init.args);
-    const span: ToolTraceSpan = result.ok
-      ? {
-          callId: init.callId,
-          toolId: init.toolId,
-          attempt: init.attempt,
-          startedAt,
-          durationMs,
-          outcome: 'ok',
-          argsDigest,
-        }
-      : {
-          callId: init.callId,
-          toolId: init.toolId,
-          attempt: init.attempt,
-          startedAt,
-          durationMs,
-          outcome: result.error.code,
-          argsDigest,
-          errorSlug: result.error.code.toLowerCase().replaceAll('_', '-'),
-        };
-    this.add(span);
-    return span;
+    return this.close(this.open(init), init.started, init.result);
   }
 
   /**
