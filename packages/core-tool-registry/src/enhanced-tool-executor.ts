@@ -160,8 +160,7 @@ export class EnhancedToolExecutor implements ToolExecutor {
       if (this.environmentGate) {
         const environment = this.environmentGate.check(tool, rawArgs);
         if (!environment.allowed) {
-          const result = this.#refuse(tool, call.callId, rawArgs, environment.failure);
-          return Promise.resolve(this.#finish(tool, result, started));
+          return this.#refuse(tool, call.callId, rawArgs, environment.failure, started);
         }
       }
       // Gates that decide synchronously (policy or remembered state) cost no extra turn.
@@ -201,8 +200,7 @@ export class EnhancedToolExecutor implements ToolExecutor {
     started: number,
   ): Promise<ToolResult> {
     if (!verdict.allowed) {
-      const result = this.#refuse(tool, call.callId, rawArgs, verdict.result);
-      return Promise.resolve(this.#finish(tool, result, started));
+      return this.#refuse(tool, call.callId, rawArgs, verdict.result, started);
     }
     let argsObject: Record<string, unknown>;
     if (typeof rawArgs === 'object' && rawArgs !== null && !Array.isArray(rawArgs)) {
@@ -210,15 +208,13 @@ export class EnhancedToolExecutor implements ToolExecutor {
     } else {
       const parsedArgs = parseRawArguments(rawArgs);
       if (!parsedArgs.ok) {
-        const result = this.#refuse(tool, call.callId, rawArgs, parsedArgs.failure);
-        return Promise.resolve(this.#finish(tool, result, started));
+        return this.#refuse(tool, call.callId, rawArgs, parsedArgs.failure, started);
       }
       argsObject = parsedArgs.value;
     }
     const validated = tool.inputSchema.parse(argsObject);
     if (!validated.ok) {
-      const result = this.#refuse(tool, call.callId, rawArgs, validated.failure);
-      return Promise.resolve(this.#finish(tool, result, started));
+      return this.#refuse(tool, call.callId, rawArgs, validated.failure, started);
     }
     const policy = this.policyOf(tool);
     if (this.rateLimiter) {
@@ -229,9 +225,7 @@ export class EnhancedToolExecutor implements ToolExecutor {
           policy.ratePerMinute ?? 0,
           decision.retryAfterMs,
         );
-        return Promise.resolve(
-          this.#finish(tool, this.#refuse(tool, call.callId, rawArgs, failure), started),
-        );
+        return this.#refuse(tool, call.callId, rawArgs, failure, started);
       }
     }
     const enforce = this.#policies !== undefined;
@@ -260,8 +254,7 @@ export class EnhancedToolExecutor implements ToolExecutor {
     if (this.circuitBreaker) {
       const decision = this.circuitBreaker.check(tool.id);
       if (!decision.allowed) {
-        const refused = this.#refuse(tool, call.callId, run.rawArgs, decision.failure);
-        return Promise.resolve(this.#finish(tool, refused, run.started));
+        return this.#refuse(tool, call.callId, run.rawArgs, decision.failure, run.started);
       }
     }
     const timeoutMs = run.timeoutMs;
@@ -348,12 +341,14 @@ export class EnhancedToolExecutor implements ToolExecutor {
     }
   }
 
+  /** A call refused before its tool ran: an attempt-0 span, the usage record, the failure. */
   #refuse(
     tool: RegisteredTool,
     callId: string,
     rawArgs: unknown,
     failure: ToolFailure,
-  ): ToolFailure {
+    started: number,
+  ): Promise<ToolResult> {
     const traces = this.traces;
     if (traces) {
       const now = this.#clock.now();
@@ -366,7 +361,7 @@ export class EnhancedToolExecutor implements ToolExecutor {
         result: failure,
       });
     }
-    return failure;
+    return Promise.resolve(this.#finish(tool, failure, started));
   }
 
   #finish(tool: RegisteredTool, result: ToolResult, started: number): ToolResult {
