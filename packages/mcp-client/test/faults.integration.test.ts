@@ -57,8 +57,12 @@ describe('faults', () => {
     );
     expect(result.ok === false && result.error.retryable).toBe(false);
     const stderr = harness.manager.client('hang')?.stderr;
-    // The server itself logs the notifications/cancelled it received for that request.
-    await waitFor(() => stderr?.lines().some((line) => /^cancelled \d+ hang$/.test(line)) ?? false);
+    // The server itself logs the notifications/cancelled it received, naming that very request.
+    await waitFor(() => stderr?.lines().some((line) => line.startsWith('started ')) ?? false);
+    const started = stderr?.lines().find((line) => line.startsWith('started '));
+    const requestId = started?.slice('started '.length);
+    expect(requestId).toBeTruthy();
+    await waitFor(() => stderr?.lines().includes(`cancelled ${requestId} hang`) ?? false);
   });
 
   it('a caller abort cancels the remote request too', async () => {

@@ -1,0 +1,334 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  ErrorCode,
+  type JSONRPCMessage,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import { type Deadlined, DeadlineWatch, SYSTEM_CLOCK } from '@toolsys/core-tool-registry';
+import type { RemoteToolRef } from './call-result.js';
+
+/** Request ids of direct calls start with this; the SDK client numbers its own requests. */
+const ID_PREFIX = 'toolsys-';
+
+/** One direct `tools/call` (see {@link DirectToolCalls.call}). */
+export interface DirectCallOptions {
+  /** Time limit in ms; on expiry the server is sent `notifications/cancelled`. */
+  readonly timeoutMs: number;
+  /** Cancels the request; the server is sent `notifications/cancelled`. */
+  readonly signal?: AbortSignal | undefined;
+  /** Receives the server's progress notifications (a progress token is sent only with one). */
+  readonly onProgress?:
+    | ((progress: { progress: number; total?: number; message?: string }) => void)
+    | undefined;
+}
+
+/** What a failed direct call is, as the caller wants it reported. */
+export type DirectCallFailure = (
+  error: unknown,
+  call: { readonly name: string; readonly timeoutMs: number; readonly signal?: AbortSignal },
+) => unknown;
+
+/**
+ * `tools/call` sent straight on a connected transport, beside the SDK client that owns it.
+ *
+ * The SDK's `Client.callTool` goes through its generic request machinery: a timer per request, a
+ * handful of closures, a promise per async layer and a full zod parse of every result. That costs
+ * the same few microseconds as everything else a call through the pipeline does. This class keeps
+ * the protocol's behaviour for the calls it takes: a timeout or an abort sends
+ * `notifications/cancelled` with the request id and fails the call; progress notifications reach
+ * `onProgress`; an error answer becomes an `McpError`; a closed connection fails every pending
+ * call with `ConnectionClosed`; every result is checked against the SDK's `CallToolResultSchema`
+ * (the common shapes by a direct check that accepts only what that schema accepts unchanged).
+ * Time limits share one timer.
+ *
+ * Its requests carry string ids with a prefix of their own, so they never meet the SDK's numbered
+ * requests; every message that is not an answer or a progress notification for one of them goes
+ * on to the SDK client unchanged. Calls that need the SDK's own handling (a tool with an
+ * `outputSchema`, whose structured output the SDK validates, or one that requires tasks) stay
+ * with the SDK client: {@link McpClient} decides.
+ */
+export class DirectToolCalls {
+  readonly #transport: Transport;
+  readonly #failure: DirectCallFailure;
+  readonly #pending = new Map<string, PendingCall>();
+  readonly #deadlines = new DeadlineWatch(SYSTEM_CLOCK);
+  #next = 0;
+  #closed = false;
+
+  /**
+   * Takes over the transport's message and close callbacks, passing on what is not its own to the
+   * ones set before (the SDK client's). Create it once the client has connected.
+   */
+  constructor(transport: Transport, failure: DirectCallFailure) {
+    this.#transport = transport;
+    this.#failure = failure;
+    const forward = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      if (!this.#take(message)) forward?.(message, extra);
+    };
+    const closed = transport.onclose;
+    transport.onclose = () => {
+      this.#closeAll();
+      closed?.();
+    };
+  }
+
+  /** How many calls wait for their answer. */
+  get pending(): number {
+    return this.#pending.size;
+  }
+
+  /**
+   * Sends `tools/call` and settles with `convert` of the checked result, called in the same step
+   * as the answer arrives. A failure (timeout, abort, error answer, invalid result, closed
+   * connection) rejects with what the constructor's `failure` makes of it; what `convert` throws
+   * is passed on unchanged.
+   */
+  call<T>(
+    name: string,
+    args: Record<string, unknown>,
+    convert: (result: CallToolResult, ref: RemoteToolRef) => T,
+    ref: RemoteToolRef,
+    options: DirectCallOptions,
+  ): Promise<T> {
+    const { signal, onProgress } = options;
+    return new Promise<T>((resolve, reject) => {
+      const call = new DirectCall<T>(this, name, convert, ref, options, resolve, reject);
+      if (this.#closed) {
+        call.fail(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
+        return;
+      }
+      if (signal?.aborted) {
+        call.fail(signal.reason);
+        return;
+      }
+      this.#next += 1;
+      const id = `${ID_PREFIX}${this.#next}`;
+      call.id = id;
+      const params: Record<string, unknown> = onProgress
+        ? { name, arguments: args, _meta: { progressToken: id } }
+        : { name, arguments: args };
+      this.#pending.set(id, call);
+      this.#deadlines.watch(call);
+      signal?.addEventListener('abort', call, { once: true });
+      this.#transport
+        .send({ jsonrpc: '2.0', id, method: 'tools/call', params })
+        .then(undefined, (error: unknown) => {
+          if (this.#release(call)) call.fail(error);
+        });
+    });
+  }
+
+  /** Reports a failure the way the owner wants it (see the constructor). */
+  report(error: unknown, call: PendingCall): unknown {
+    return this.#failure(error, call);
+  }
+
+  /**
+   * Gives up on a pending call (its time limit passed, or its signal fired): the server is told to
+   * cancel it, and the call fails with `reason` (a timeout as the SDK reports one).
+   */
+  cancel(call: PendingCall, reason: unknown): void {
+    if (!this.#release(call)) return;
+    this.#transport
+      .send({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: call.id, reason: String(reason) },
+      })
+      .then(undefined, () => {
+        // The connection is gone: there is nothing left to cancel.
+      });
+    call.fail(
+      reason instanceof McpError ? reason : new McpError(ErrorCode.RequestTimeout, String(reason)),
+    );
+  }
+
+  /** Whether `message` is an answer or a progress notification of a direct call (and handles it). */
+  #take(message: JSONRPCMessage): boolean {
+    if ('method' in message) {
+      if (message.method !== 'notifications/progress') return false;
+      const params = message.params as
+        | { progressToken?: unknown; progress?: unknown; total?: unknown; message?: unknown }
+        | undefined;
+      const token = params?.progressToken;
+      if (!params || typeof token !== 'string' || !token.startsWith(ID_PREFIX)) return false;
+      this.#pending.get(token)?.progress(params);
+      return true;
+    }
+    const id = (message as { id?: unknown }).id;
+    if (typeof id !== 'string' || !id.startsWith(ID_PREFIX)) return false;
+    const call = this.#pending.get(id);
+    // An answer after the call timed out or was cancelled is dropped, as the protocol allows.
+    if (!call || !this.#release(call)) return true;
+    if ('error' in message) {
+      const { code, message: text, data } = message.error;
+      call.fail(new McpError(code, text, data));
+      return true;
+    }
+    const result = (message as { result?: unknown }).result;
+    if (isPlainTextResult(result)) {
+      call.succeed(result);
+      return true;
+    }
+    const parsed = CallToolResultSchema.safeParse(result);
+    if (parsed.success) call.succeed(parsed.data);
+    else call.fail(parsed.error);
+    return true;
+  }
+
+  /** Removes a call from every table; false when it had already left them. */
+  #release(call: PendingCall): boolean {
+    if (!this.#pending.delete(call.id)) return false;
+    this.#deadlines.unwatch(call);
+    call.detach();
+    return true;
+  }
+
+  #closeAll(): void {
+    this.#closed = true;
+    const calls = [...this.#pending.values()];
+    for (const call of calls) {
+      if (this.#release(call))
+        call.fail(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
+    }
+  }
+}
+
+/** A direct call as {@link DirectToolCalls} handles it, whatever its converted type. */
+interface PendingCall extends Deadlined {
+  readonly id: string;
+  readonly name: string;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal | undefined;
+  detach(): void;
+  progress(params: { progress?: unknown; total?: unknown; message?: unknown }): void;
+  succeed(result: CallToolResult): void;
+  fail(error: unknown): void;
+}
+
+/** One pending direct call: its own deadline and abort listener, so a call makes no closures. */
+class DirectCall<T> implements PendingCall {
+  id = '';
+  readonly name: string;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal | undefined;
+  readonly deadline: number;
+  readonly #owner: DirectToolCalls;
+  readonly #convert: (result: CallToolResult, ref: RemoteToolRef) => T;
+  readonly #ref: RemoteToolRef;
+  readonly #onProgress: DirectCallOptions['onProgress'];
+  readonly #resolve: (value: T) => void;
+  readonly #reject: (error: unknown) => void;
+
+  constructor(
+    owner: DirectToolCalls,
+    name: string,
+    convert: (result: CallToolResult, ref: RemoteToolRef) => T,
+    ref: RemoteToolRef,
+    options: DirectCallOptions,
+    resolve: (value: T) => void,
+    reject: (error: unknown) => void,
+  ) {
+    this.#owner = owner;
+    this.name = name;
+    this.#convert = convert;
+    this.#ref = ref;
+    this.timeoutMs = options.timeoutMs;
+    this.signal = options.signal;
+    this.#onProgress = options.onProgress;
+    this.deadline = SYSTEM_CLOCK.now() + options.timeoutMs;
+    this.#resolve = resolve;
+    this.#reject = reject;
+  }
+
+  /** The time limit passed (called by the deadline watch). */
+  expire(): void {
+    this.#owner.cancel(
+      this,
+      McpError.fromError(ErrorCode.RequestTimeout, 'Request timed out', {
+        timeout: this.timeoutMs,
+      }),
+    );
+  }
+
+  /** The caller's signal fired. */
+  handleEvent(): void {
+    this.#owner.cancel(this, this.signal?.reason);
+  }
+
+  /** Stops listening to the caller's signal. */
+  detach(): void {
+    this.signal?.removeEventListener('abort', this);
+  }
+
+  progress(params: { progress?: unknown; total?: unknown; message?: unknown }): void {
+    const onProgress = this.#onProgress;
+    if (!onProgress || typeof params.progress !== 'number') return;
+    try {
+      onProgress({
+        progress: params.progress,
+        ...(typeof params.total === 'number' ? { total: params.total } : {}),
+        ...(typeof params.message === 'string' ? { message: params.message } : {}),
+      });
+    } catch {
+      // A failing progress sink must not fail the call.
+    }
+  }
+
+  succeed(result: CallToolResult): void {
+    let value: T;
+    try {
+      value = this.#convert(result, this.#ref);
+    } catch (thrown) {
+      this.#reject(thrown);
+      return;
+    }
+    this.#resolve(value);
+  }
+
+  fail(error: unknown): void {
+    this.#reject(this.#owner.report(error, this));
+  }
+}
+
+const PLAIN_RESULT_KEYS = new Set(['content', 'isError', 'structuredContent']);
+
+/**
+ * Whether `value` is a `CallToolResult` of the common shape that `CallToolResultSchema` accepts and
+ * returns unchanged: only `content` (text blocks of `type` and `text` alone), an optional boolean
+ * `isError` and an optional plain-object `structuredContent`. Anything else (other block types,
+ * annotations, `_meta`, a missing `content`) is left to the schema.
+ */
+export function isPlainTextResult(value: unknown): value is CallToolResult {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    if (!Object.hasOwn(record, key) || !PLAIN_RESULT_KEYS.has(key)) return false;
+  }
+  const content = record.content;
+  if (!Array.isArray(content)) return false;
+  for (let index = 0; index < content.length; index += 1) {
+    const block = content[index] as Record<string, unknown> | null;
+    if (typeof block !== 'object' || block === null || Array.isArray(block)) return false;
+    if (block.type !== 'text' || typeof block.text !== 'string') return false;
+    let keys = 0;
+    for (const key in block) {
+      if (!Object.hasOwn(block, key)) return false;
+      keys += 1;
+    }
+    if (keys !== 2) return false;
+  }
+  if ('isError' in record && typeof record.isError !== 'boolean') return false;
+  if ('structuredContent' in record) {
+    const structured = record.structuredContent;
+    if (typeof structured !== 'object' || structured === null || Array.isArray(structured)) {
+      return false;
+    }
+    if (Object.getPrototypeOf(structured) !== Object.prototype) return false;
+    if (Object.hasOwn(structured, '__proto__')) return false;
+  }
+  return true;
+}
