@@ -31,6 +31,7 @@ export const FIXTURES = {
   hanging: fileURLToPath(new URL('./fixtures/hanging-server.mjs', import.meta.url)),
   garbage: fileURLToPath(new URL('./fixtures/garbage-server.mjs', import.meta.url)),
   loopbackOnly: fileURLToPath(new URL('./fixtures/loopback-only.mjs', import.meta.url)),
+  scripted: fileURLToPath(new URL('./fixtures/scripted-server.mjs', import.meta.url)),
 };
 
 /** A server-everything HTTP process bound to 127.0.0.1. */

@@ -1,0 +1,190 @@
+import { ToolError, type ToolResult } from '@toolsys/core-tool-registry';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { McpClient, type McpServerConfig, toToolResult } from '../src/index.js';
+import { everythingStdio, FIXTURES, waitFor } from './support.js';
+
+/** What a call came to: its ToolResult, or the error it failed with (code and message). */
+type Outcome = { result: ToolResult } | { error: { code: string; message: string } };
+
+async function outcome(
+  client: McpClient,
+  tool: string,
+  args: Record<string, unknown> = {},
+): Promise<Outcome> {
+  try {
+    return { result: await client.callToolWith(tool, args, toToolResult, { timeoutMs: 10_000 }) };
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    return { error: { code: error.code, message: error.message } };
+  }
+}
+
+const scripted: McpServerConfig = {
+  name: 'scripted',
+  transport: 'stdio',
+  command: process.execPath,
+  args: [FIXTURES.scripted],
+};
+
+/** A connected client with its catalog listed, as the manager leaves one. */
+async function connected(config: McpServerConfig, directToolCalls: boolean): Promise<McpClient> {
+  const client = new McpClient(config, { directToolCalls });
+  await client.connect({ timeoutMs: 20_000 });
+  await client.listTools();
+  return client;
+}
+
+describe('direct tools/call: the same outcome as the SDK client', () => {
+  const clients: McpClient[] = [];
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+  });
+
+  const pair = async (config: McpServerConfig) => {
+    const direct = await connected(config, true);
+    const sdk = await connected(config, false);
+    clients.push(direct, sdk);
+    return { direct, sdk };
+  };
+
+  it('for answers, error answers and malformed results of a hand-written server', async () => {
+    const { direct, sdk } = await pair(scripted);
+    const calls: Array<[string, Record<string, unknown>?]> = [
+      ['echo', { text: 'hello' }],
+      ['no-content'],
+      ['annotated'],
+      ['malformed'],
+      ['error'],
+      ['unknown-tool'],
+      ['bad-output'],
+      ['task-required'],
+    ];
+    for (const [tool, args] of calls) {
+      expect(await outcome(direct, tool, args), tool).toEqual(await outcome(sdk, tool, args));
+    }
+    // Spot checks that the comparison is not between two identical failures.
+    expect(await outcome(direct, 'echo', { text: 'hello' })).toEqual({
+      result: { ok: true, content: 'hello' },
+    });
+    expect(await outcome(direct, 'no-content')).toEqual({
+      result: { ok: true, content: '(no output)' },
+    });
+    const malformed = await outcome(direct, 'malformed');
+    expect('error' in malformed && malformed.error.code).toBe('EXECUTION_FAILED');
+    expect(await outcome(direct, 'error')).toEqual({
+      error: {
+        code: 'INVALID_ARGUMENT',
+        message:
+          'MCP server "scripted" rejected the arguments of tools/call "error": text must be shorter',
+      },
+    });
+    // A tool with an outputSchema stays with the SDK client, which checks its structured output.
+    const badOutput = await outcome(direct, 'bad-output');
+    expect('error' in badOutput && badOutput.error.message).toMatch(/output schema/);
+    const taskRequired = await outcome(direct, 'task-required');
+    expect('error' in taskRequired && taskRequired.error.message).toMatch(/task-based execution/);
+  });
+
+  it('for the tools of server-everything, text, images and structured content alike', async () => {
+    const { direct, sdk } = await pair(everythingStdio());
+    const calls: Array<[string, Record<string, unknown>?]> = [
+      ['echo', { message: 'hi' }],
+      ['get-sum', { a: 2, b: 3 }],
+      ['get-tiny-image'],
+      ['get-structured-content', { location: 'Chicago' }],
+      ['get-resource-links', { count: 2 }],
+      ['echo', {}],
+    ];
+    for (const [tool, args] of calls) {
+      const mine = await outcome(direct, tool, args);
+      const theirs = await outcome(sdk, tool, args);
+      // get-structured-content reports random weather: compare its shape, not its numbers.
+      if (tool === 'get-structured-content') {
+        expect(Object.keys(mine)).toEqual(Object.keys(theirs));
+        expect('result' in mine && mine.result.ok).toBe(true);
+      } else {
+        expect(mine, tool).toEqual(theirs);
+      }
+    }
+  });
+});
+
+describe('direct tools/call on a hand-written server', () => {
+  let client: McpClient;
+  beforeAll(async () => {
+    client = await connected(scripted, true);
+  });
+  afterAll(async () => {
+    await client.close();
+  });
+
+  it('passes a server request whose id looks like its own on to the SDK client', async () => {
+    // The server pings the client with id "toolsys-1" and answers the call once pinged back.
+    expect(await outcome(client, 'ping-first')).toEqual({
+      result: { ok: true, content: 'pong received' },
+    });
+  });
+
+  it('forwards progress of its own calls, drops that of unknown ones, and sends no token unasked', async () => {
+    const progress: unknown[] = [];
+    const result = await client.callToolWith('progress', {}, toToolResult, {
+      onProgress: (update) => progress.push(update),
+    });
+    expect(result).toEqual({ ok: true, content: 'progressed' });
+    expect(progress).toEqual([
+      { progress: 1, total: 2 },
+      { progress: 2, total: 2, message: 'done' },
+    ]);
+    expect(await outcome(client, 'progress')).toEqual({
+      result: { ok: true, content: 'no token' },
+    });
+  });
+
+  it('cancels on timeout, drops the late answer, and the connection keeps working', async () => {
+    const late = await client.callToolWith('late', {}, toToolResult, { timeoutMs: 200 }).then(
+      () => undefined,
+      (error: ToolError) => error,
+    );
+    expect(late?.code).toBe('TIMEOUT');
+    const cancelled = () =>
+      client.stderr.lines().find((line) => line.startsWith('cancelled toolsys-'));
+    await waitFor(() => cancelled() !== undefined);
+    const requestId = cancelled()?.slice('cancelled '.length);
+    expect(client.stderr.lines()).toContain(`recv tools/call ${requestId}`);
+    expect(await outcome(client, 'echo', { text: 'still here' })).toEqual({
+      result: { ok: true, content: 'still here' },
+    });
+  });
+
+  it('an aborted signal sends nothing and fails at once', async () => {
+    const before = client.stderr.lines().length;
+    const controller = new AbortController();
+    controller.abort(new Error('caller gave up'));
+    await expect(
+      client.callToolWith('echo', { text: 'x' }, toToolResult, { signal: controller.signal }),
+    ).rejects.toThrow('caller gave up');
+    expect(await outcome(client, 'echo', { text: 'after' })).toEqual({
+      result: { ok: true, content: 'after' },
+    });
+    const received = client.stderr.lines().slice(before);
+    expect(received.filter((line) => line.startsWith('recv tools/call'))).toHaveLength(1);
+  });
+
+  it('a server that exits fails every pending call with EXECUTION_FAILED', async () => {
+    const doomed = await connected(scripted, true);
+    const pending = [1, 2, 3].map(() =>
+      doomed.callToolWith('late', {}, toToolResult).then(
+        () => undefined,
+        (error: ToolError) => error.message,
+      ),
+    );
+    await waitFor(
+      () => doomed.stderr.lines().filter((line) => line.startsWith('recv tools/call')).length === 3,
+    );
+    process.kill(doomed.pid as number, 'SIGKILL');
+    expect(await Promise.all(pending)).toEqual(
+      Array(3).fill('MCP server "scripted" closed the connection during tools/call "late".'),
+    );
+    await doomed.close();
+  });
+});
