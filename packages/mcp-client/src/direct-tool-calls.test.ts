@@ -69,7 +69,7 @@ const plainResult = fc.record(
 describe('isPlainTextResult', () => {
   it('accepts only what CallToolResultSchema accepts, and returns it unchanged', () => {
     fc.assert(
-      fc.property(fc.oneof(result, fc.anything()), (generated) => {
+      fc.property(fc.oneof(plainResult, result, fc.anything()), (generated) => {
         const value = viaJson(generated);
         if (!isPlainTextResult(value)) return;
         const parsed = CallToolResultSchema.safeParse(value);
