@@ -14,7 +14,10 @@ const ID_PREFIX = 'toolsys-';
 
 /** One direct `tools/call` (see {@link DirectToolCalls.call}). */
 export interface DirectCallOptions {
-  /** Time limit in ms; on expiry the server is sent `notifications/cancelled`. */
+  /**
+   * Time limit in ms; on expiry the server is sent `notifications/cancelled`. `Infinity` sets
+   * none; a negative or NaN limit has already passed.
+   */
   readonly timeoutMs: number;
   /** Cancels the request; the server is sent `notifications/cancelled`. */
   readonly signal?: AbortSignal | undefined;
@@ -113,11 +116,16 @@ export class DirectToolCalls {
       this.#pending.set(id, call);
       this.#deadlines.watch(call);
       signal?.addEventListener('abort', call, { once: true });
-      this.#transport
-        .send({ jsonrpc: '2.0', id, method: 'tools/call', params })
-        .then(undefined, (error: unknown) => {
-          if (this.#release(call)) call.fail(error);
-        });
+      let sent: Promise<void>;
+      try {
+        sent = this.#transport.send({ jsonrpc: '2.0', id, method: 'tools/call', params });
+      } catch (error) {
+        if (this.#release(call)) call.fail(error);
+        return;
+      }
+      sent.then(undefined, (error: unknown) => {
+        if (this.#release(call)) call.fail(error);
+      });
     });
   }
 
@@ -239,7 +247,9 @@ class DirectCall<T> implements PendingCall {
     this.timeoutMs = options.timeoutMs;
     this.signal = options.signal;
     this.#onProgress = options.onProgress;
-    this.deadline = SYSTEM_CLOCK.now() + options.timeoutMs;
+    // No limit only when asked for (Infinity); anything not a duration expires at once.
+    const limit = options.timeoutMs;
+    this.deadline = SYSTEM_CLOCK.now() + (Number.isNaN(limit) || limit < 0 ? 0 : limit);
     this.#resolve = resolve;
     this.#reject = reject;
   }

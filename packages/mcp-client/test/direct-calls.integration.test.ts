@@ -166,8 +166,15 @@ describe('direct tools/call on a hand-written server', () => {
     expect(await outcome(client, 'echo', { text: 'after' })).toEqual({
       result: { ok: true, content: 'after' },
     });
-    const received = client.stderr.lines().slice(before);
-    expect(received.filter((line) => line.startsWith('recv tools/call'))).toHaveLength(1);
+    // stderr may trail the answer on stdout: wait for the second call's line. The aborted call,
+    // had it been sent, would have been logged before it.
+    const calls = () =>
+      client.stderr
+        .lines()
+        .slice(before)
+        .filter((line) => line.startsWith('recv tools/call'));
+    await waitFor(() => calls().length > 0);
+    expect(calls()).toHaveLength(1);
   });
 
   it('a server that exits fails every pending call with EXECUTION_FAILED', async () => {
