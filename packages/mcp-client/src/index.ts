@@ -1,5 +1,10 @@
 export { BoundedLog, type BoundedLogOptions } from './bounded-log.js';
 export { type RemoteToolRef, toToolResult } from './call-result.js';
+export {
+  type DirectCallFailure,
+  type DirectCallOptions,
+  DirectToolCalls,
+} from './direct-tool-calls.js';
 export { type McpFailureContext, toMcpToolError } from './mcp-call-error.js';
 export {
   type McpCallOptions,

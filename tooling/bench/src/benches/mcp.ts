@@ -9,12 +9,20 @@ import {
   ToolRegistry,
   ToolTraceRecorder,
 } from '@toolsys/core-tool-registry';
-import { createMcpTools, McpManager } from '@toolsys/mcp-client';
+import { createMcpTools, McpManager, toToolResult } from '@toolsys/mcp-client';
 import { type Bench, formatRatio, percentile } from '../report.js';
 
 const TARGET_RATIO = 1.1;
-const PAIR_RAW_FIRST = ['raw', 'ours'] as const;
-const PAIR_OURS_FIRST = ['ours', 'raw'] as const;
+type Side = 'raw' | 'client' | 'ours';
+/** Each round calls every side once, in an order that rotates, so no side is always first. */
+const ORDERS: readonly (readonly Side[])[] = [
+  ['raw', 'client', 'ours'],
+  ['ours', 'raw', 'client'],
+  ['client', 'ours', 'raw'],
+  ['raw', 'ours', 'client'],
+  ['client', 'raw', 'ours'],
+  ['ours', 'client', 'raw'],
+];
 
 function everythingEntry(): string {
   const require = createRequire(import.meta.url);
@@ -29,8 +37,9 @@ function everythingEntry(): string {
  * schema validation, rate limiter, circuit breaker, run policy, trace span, remote inputSchema
  * check) against the raw SDK `Client.callTool` on the very same stdio connection and server
  * process. (Two server processes differ by up to 2x from each other on a loaded 2-core machine,
- * which would swamp the figure.) Calls alternate one by one, order flipped every other pair, so
- * noise hits both sides alike. `ratio` = ours / raw, at the median.
+ * which would swamp the figure.) A third side, `McpClient.callToolWith` alone, shows apart what
+ * the pipeline costs and what the client's direct tools/call saves. Calls alternate one by one,
+ * in rotating order, so noise hits every side alike. `ratio` = ours / raw, at the median.
  */
 export const mcpBench: Bench = {
   name: 'mcp',
@@ -64,8 +73,9 @@ export const mcpBench: Bench = {
         runPolicies: {},
       });
       await manager.connect('everything');
-      const raw = manager.client('everything')?.sdkClient;
-      if (!raw) throw new Error('server-everything did not connect');
+      const client = manager.client('everything');
+      const raw = client?.sdkClient;
+      if (!client || !raw) throw new Error('server-everything did not connect');
       const args = { server: 'everything', tool: 'echo', arguments: { message: 'bench' } };
       const callRaw = async () => {
         const result = await raw.callTool({ name: 'echo', arguments: { message: 'bench' } });
@@ -75,36 +85,44 @@ export const mcpBench: Bench = {
         const result = await executor.execute('mcp_call', args);
         if (!result.ok) throw new Error(`mcp_call failed: ${result.error.message}`);
       };
-      for (let index = 0; index < warmup; index += 1) {
-        await callRaw();
-        await callOurs();
-      }
-      const rawTimes: number[] = [];
-      const ourTimes: number[] = [];
-      // Calls alternate one by one (order flipped every other pair) so noise on this shared
-      // machine hits both sides alike.
-      for (let index = 0; index < iterations; index += 1) {
-        const pair = index % 2 === 0 ? PAIR_RAW_FIRST : PAIR_OURS_FIRST;
-        for (const side of pair) {
+      const callClient = async () => {
+        const result = await client.callToolWith('echo', { message: 'bench' }, toToolResult);
+        if (!result.ok) throw new Error('client echo failed');
+      };
+      const calls: Record<Side, () => Promise<void>> = {
+        raw: callRaw,
+        client: callClient,
+        ours: callOurs,
+      };
+      const times: Record<Side, number[]> = { raw: [], client: [], ours: [] };
+      for (let index = 0; index < warmup + iterations; index += 1) {
+        for (const side of ORDERS[index % ORDERS.length] as readonly Side[]) {
           const started = performance.now();
-          await (side === 'raw' ? callRaw() : callOurs());
-          (side === 'raw' ? rawTimes : ourTimes).push(performance.now() - started);
+          await calls[side]();
+          if (index >= warmup) times[side].push(performance.now() - started);
         }
       }
-      const rawSorted = [...rawTimes].sort((a, b) => a - b);
-      const ourSorted = [...ourTimes].sort((a, b) => a - b);
-      const rawMean = rawTimes.reduce((sum, value) => sum + value, 0) / rawTimes.length;
-      const ourMean = ourTimes.reduce((sum, value) => sum + value, 0) / ourTimes.length;
+      const median = (side: Side) => percentile(sorted(times[side]), 0.5);
+      const mean = (side: Side) =>
+        times[side].reduce((sum, value) => sum + value, 0) / times[side].length;
+      const rawMean = mean('raw');
+      const ourMean = mean('ours');
       // Medians: a few GC pauses or a neighbour's burst would otherwise decide the figure.
-      const ratio = percentile(ourSorted, 0.5) / percentile(rawSorted, 0.5);
+      const ratio = median('ours') / median('raw');
       const figures = {
-        calls: rawTimes.length,
+        calls: times.raw.length,
         rawMeanMs: round(rawMean),
         oursMeanMs: round(ourMean),
-        rawP50Ms: round(percentile(rawSorted, 0.5)),
-        oursP50Ms: round(percentile(ourSorted, 0.5)),
-        rawP99Ms: round(percentile(rawSorted, 0.99)),
-        oursP99Ms: round(percentile(ourSorted, 0.99)),
+        clientMeanMs: round(mean('client')),
+        rawP50Ms: round(median('raw')),
+        oursP50Ms: round(median('ours')),
+        clientP50Ms: round(median('client')),
+        rawP99Ms: round(percentile(sorted(times.raw), 0.99)),
+        oursP99Ms: round(percentile(sorted(times.ours), 0.99)),
+        /** What the pipeline adds to the client alone, at the median, in µs. */
+        pipelineUs: round((median('ours') - median('client')) * 1000, 1),
+        /** What the client's direct tools/call saves over the SDK's request path, in µs. */
+        directSavesUs: round((median('raw') - median('client')) * 1000, 1),
       };
       return {
         name: 'mcp',
@@ -113,7 +131,8 @@ export const mcpBench: Bench = {
         lines: [
           `${figures.calls} echo calls each over one stdio connection to server-everything (alternating call by call)`,
           `raw SDK client:          mean ${figures.rawMeanMs} ms, p50 ${figures.rawP50Ms} ms, p99 ${figures.rawP99Ms} ms`,
-          `mcp_call, full pipeline: mean ${figures.oursMeanMs} ms, p50 ${figures.oursP50Ms} ms, p99 ${figures.oursP99Ms} ms`,
+          `McpClient alone:         mean ${figures.clientMeanMs} ms, p50 ${figures.clientP50Ms} ms (direct tools/call saves ${figures.directSavesUs} µs)`,
+          `mcp_call, full pipeline: mean ${figures.oursMeanMs} ms, p50 ${figures.oursP50Ms} ms, p99 ${figures.oursP99Ms} ms (pipeline adds ${figures.pipelineUs} µs)`,
           `ratio (ours / raw, p50): ${formatRatio(ratio)}; mean ratio ${formatRatio(ourMean / rawMean)}`,
         ],
         json: { ratio: round(ratio, 3), meanRatio: round(ourMean / rawMean, 3), ...figures },
@@ -123,6 +142,10 @@ export const mcpBench: Bench = {
     }
   },
 };
+
+function sorted(values: readonly number[]): number[] {
+  return [...values].sort((a, b) => a - b);
+}
 
 function round(value: number, digits = 4): number {
   const factor = 10 ** digits;
