@@ -69,7 +69,15 @@ export class DirectToolCalls {
     this.#failure = failure;
     const forward = transport.onmessage;
     transport.onmessage = (message, extra) => {
-      if (!this.#take(message)) forward?.(message, extra);
+      let taken: boolean;
+      try {
+        taken = this.#take(message);
+      } catch {
+        // Nothing here throws by design; should it, the transport's reader must not die of it
+        // (the call it concerned still ends at its time limit).
+        taken = true;
+      }
+      if (!taken) forward?.(message, extra);
     };
     const closed = transport.onclose;
     transport.onclose = () => {
