@@ -156,6 +156,29 @@ describe('direct tools/call on a hand-written server', () => {
     });
   });
 
+  it('matches each of many concurrent answers to its own call', async () => {
+    const texts = Array.from({ length: 64 }, (_, index) => `call ${index}`);
+    const results = await Promise.all(
+      texts.map((text) => client.callToolWith('echo', { text }, toToolResult)),
+    );
+    expect(results).toEqual(texts.map((text) => ({ ok: true, content: text })));
+  });
+
+  it('times out concurrent calls each at its own limit, on one timer', async () => {
+    const started = performance.now();
+    const settle = (timeoutMs: number) =>
+      client.callToolWith('late', {}, toToolResult, { timeoutMs }).then(
+        () => ({ timeoutMs, code: 'none', after: 0 }),
+        (error: ToolError) => ({ timeoutMs, code: error.code, after: performance.now() - started }),
+      );
+    const outcomes = await Promise.all([settle(600), settle(150), settle(350)]);
+    expect(outcomes.map((entry) => entry.code)).toEqual(['TIMEOUT', 'TIMEOUT', 'TIMEOUT']);
+    // Each fails no earlier than its own limit, and the shorter ones do not wait for the longest.
+    for (const entry of outcomes) expect(entry.after).toBeGreaterThanOrEqual(entry.timeoutMs - 1);
+    const [longest, shortest] = outcomes as [{ after: number }, { after: number }];
+    expect(shortest.after).toBeLessThan(longest.after);
+  });
+
   it('an aborted signal sends nothing and fails at once', async () => {
     const before = client.stderr.lines().length;
     const controller = new AbortController();
