@@ -11,6 +11,11 @@ const EVERYTHING = resolve(
   import.meta.dirname,
   '../node_modules/@modelcontextprotocol/server-everything/dist/index.js',
 );
+/** A hand-written MCP server of the mcp-client tests; its tool `request-id` answers the request id. */
+const SCRIPTED = resolve(
+  import.meta.dirname,
+  '../../../packages/mcp-client/test/fixtures/scripted-server.mjs',
+);
 
 function isAlive(pid: number): boolean {
   try {
@@ -76,6 +81,36 @@ describe('the mcp-client package in a deployment', () => {
     await deployment.close();
     deployment = undefined;
     for (const child of children) expect(isAlive(child)).toBe(false);
+  });
+
+  it('sends tools/call directly by default, and through the SDK with directToolCalls: false', async () => {
+    const requestId = async (directToolCalls?: boolean) => {
+      writeFileSync(
+        join(scratch, 'toolsys.config.json'),
+        JSON.stringify({
+          permissions: { MEDIUM: 'allow' },
+          packages: {
+            'mcp-client': {
+              servers: { scripted: { command: process.execPath, args: [SCRIPTED] } },
+              ...(directToolCalls === undefined ? {} : { directToolCalls }),
+            },
+          },
+        }),
+      );
+      const composed = await composeDeployment(loadDeploymentConfig({ env: env() }));
+      try {
+        const result = await composed.executor.execute('mcp_call', {
+          server: 'scripted',
+          tool: 'request-id',
+        });
+        return result.ok ? result.content : result.error.message;
+      } finally {
+        await composed.close();
+      }
+    };
+    // Direct calls carry string ids of their own; the SDK numbers its requests.
+    expect(await requestId()).toMatch(/^toolsys-\d+$/);
+    expect(await requestId(false)).toMatch(/^\d+$/);
   });
 
   it('reports a bad inline entry by name and field and keeps the good ones', async () => {

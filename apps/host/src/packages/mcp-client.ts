@@ -44,6 +44,12 @@ const mcpClientSectionSchema = z
       .boolean()
       .optional()
       .describe('Also register every remote tool as mcp__<server>__<tool>. Default false.'),
+    directToolCalls: z
+      .boolean()
+      .optional()
+      .describe(
+        'Send tools/call directly on stdio connections (same protocol, less overhead). Default true; false uses the MCP SDK request path.',
+      ),
   })
   .loose();
 
@@ -128,7 +134,10 @@ export const mcpClientPackage: ToolPackageEntry = {
   async create({ deployment, registry, mode }) {
     const section = mode === 'gate' ? {} : readSection(deployment);
     const { servers } = mode === 'gate' ? { servers: [] } : await loadServers(deployment, section);
-    const manager = new McpManager({ servers });
+    const manager = new McpManager({
+      servers,
+      client: { directToolCalls: section.directToolCalls ?? true },
+    });
     const adHoc: McpAdHocPolicy = section.adHoc ?? 'confirm';
     const registrar =
       mode === 'serve' && section.registerRemoteTools === true
