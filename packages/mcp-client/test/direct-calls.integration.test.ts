@@ -175,7 +175,7 @@ describe('direct tools/call on a hand-written server', () => {
     expect(outcomes.map((entry) => entry.code)).toEqual(['TIMEOUT', 'TIMEOUT', 'TIMEOUT']);
     // Each fails no earlier than its own limit, and the shorter ones do not wait for the longest.
     for (const entry of outcomes) expect(entry.after).toBeGreaterThanOrEqual(entry.timeoutMs - 1);
-    const [longest, shortest] = outcomes as [{ after: number }, { after: number }];
+    const [longest, shortest] = outcomes;
     expect(shortest.after).toBeLessThan(longest.after);
   });
 
