@@ -13,6 +13,7 @@ import {
   normaliseReturn,
   parseRawArguments,
   SILENT_EMIT,
+  safeEmitter,
 } from './execution-steps.js';
 import type { ToolRateLimiter } from './rate-limiter.js';
 import { RetryClassifier } from './retry-classifier.js';
@@ -148,13 +149,11 @@ export class EnhancedToolExecutor implements ToolExecutor {
         tool = found.tool;
       }
       const started = this.#now();
-      const onEvent = options.onEvent;
       const call: CallState = {
         callId: options.callId ?? this.#callIds.next(),
         sessionId: options.sessionId ?? 'default',
         signal,
-        onEvent,
-        emit: onEvent ? safeEmitter(onEvent) : SILENT_EMIT,
+        emit: safeEmitter(options.onEvent),
         confirm: options.confirm ?? this.#confirm,
       };
       if (this.environmentGate) {
@@ -329,10 +328,11 @@ export class EnhancedToolExecutor implements ToolExecutor {
         maxMs: policy.backoffMaxMs,
         random: this.#random,
       });
-      notify(
-        call.onEvent,
-        `${tool.id}: attempt ${failed} failed (${result.error.code}); retrying in ${delayMs} ms.\n`,
-      );
+      call.emit({
+        type: 'output',
+        stream: 'log',
+        text: `${tool.id}: attempt ${failed} failed (${result.error.code}); retrying in ${delayMs} ms.\n`,
+      });
       if (!(await sleep(this.#clock, delayMs, call.signal)))
         return this.#finish(tool, cancelledFailure(call.signal), run.started);
       return await this.#attempt(run, failed + 1);
@@ -375,8 +375,7 @@ interface CallState {
   readonly callId: string;
   readonly sessionId: string;
   readonly signal: AbortSignal;
-  readonly onEvent: ExecuteOptions['onEvent'];
-  /** `onEvent` wrapped so that it never throws, or {@link SILENT_EMIT} without a sink. */
+  /** The caller's `onEvent`, unable to throw, or {@link SILENT_EMIT} without a sink. */
   readonly emit: (event: ToolEvent) => void;
   readonly confirm: ConfirmFunction | undefined;
 }
@@ -388,16 +387,6 @@ const NO_SERVICES = new ToolServices();
 
 function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
-}
-
-function safeEmitter(onEvent: (event: ToolEvent) => void): (event: ToolEvent) => void {
-  return (event) => {
-    try {
-      onEvent(event);
-    } catch {
-      // A failing sink must not fail the tool.
-    }
-  };
 }
 
 async function denyConfirm(): Promise<ConfirmationDecision> {
@@ -675,15 +664,6 @@ class Attempt implements Deadlined {
     }
     if (this.#resolve) this.#resolve(outcome);
     else this.#early = outcome;
-  }
-}
-
-function notify(onEvent: ExecuteOptions['onEvent'], text: string): void {
-  if (!onEvent) return;
-  try {
-    onEvent({ type: 'output', stream: 'log', text });
-  } catch {
-    // A failing sink must not fail the call.
   }
 }
 

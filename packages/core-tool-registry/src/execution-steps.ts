@@ -18,6 +18,20 @@ const MAX_MESSAGE_LENGTH = 2_000;
 /** The `emit` of contexts whose caller gave no event sink: events go nowhere. */
 export const SILENT_EMIT: (event: ToolEvent) => void = () => {};
 
+/** A context's `emit`: `onEvent` made unable to throw, or {@link SILENT_EMIT} without a sink. */
+export function safeEmitter(
+  onEvent: ((event: ToolEvent) => void) | undefined,
+): (event: ToolEvent) => void {
+  if (!onEvent) return SILENT_EMIT;
+  return (event) => {
+    try {
+      onEvent(event);
+    } catch {
+      // A failing sink must not fail the tool.
+    }
+  };
+}
+
 /**
  * Whether anyone receives what a handler emits. False only for contexts the executors built
  * without an `onEvent` sink, so a handler can skip work that only feeds events (e.g. asking a
@@ -195,15 +209,7 @@ export function createToolContext(init: ToolContextInit): ToolContext {
     attempt,
     signal,
     services,
-    emit: onEvent
-      ? (event) => {
-          try {
-            onEvent(event);
-          } catch {
-            // A failing sink must not fail the tool.
-          }
-        }
-      : SILENT_EMIT,
+    emit: safeEmitter(onEvent),
     async confirm(request) {
       if (!confirm) return 'deny';
       try {

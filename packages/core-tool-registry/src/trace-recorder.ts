@@ -91,11 +91,6 @@ export interface SpanInit {
   readonly started: number;
   /** Start on the wall clock, ms since the epoch; derived from the recorder's wall clock when absent. */
   readonly startedAt?: number;
-  /**
-   * The digest of `args`, when already taken (e.g. while the attempt's I/O was in flight, off the
-   * call's critical path); taken from `args` when absent.
-   */
-  readonly argsDigest?: ArgsDigest;
 }
 
 /** A span being recorded: see {@link ToolTraceRecorder.open}. */
@@ -169,7 +164,7 @@ export class ToolTraceRecorder {
       startedAt: init.startedAt ?? this.#wallClock() - Math.max(0, elapsed),
       durationMs: 0,
       outcome: 'ok',
-      argsDigest: init.argsDigest ?? digestArgs(init.args),
+      argsDigest: digestArgs(init.args),
     };
   }
 
