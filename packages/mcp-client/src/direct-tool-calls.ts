@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { type Deadlined, DeadlineWatch, SYSTEM_CLOCK } from '@toolsys/core-tool-registry';
 import type { RemoteToolRef } from './call-result.js';
+import { progressUpdate } from './progress-emitter.js';
 
 /** Request ids of direct calls start with this; the SDK client numbers its own requests. */
 const ID_PREFIX = 'toolsys-';
@@ -284,13 +285,10 @@ class DirectCall<T> implements PendingCall {
 
   progress(params: { progress?: unknown; total?: unknown; message?: unknown }): void {
     const onProgress = this.#onProgress;
-    if (!onProgress || typeof params.progress !== 'number') return;
+    const update = onProgress && progressUpdate(params);
+    if (!onProgress || !update) return;
     try {
-      onProgress({
-        progress: params.progress,
-        ...(typeof params.total === 'number' ? { total: params.total } : {}),
-        ...(typeof params.message === 'string' ? { message: params.message } : {}),
-      });
+      onProgress(update);
     } catch {
       // A failing progress sink must not fail the call.
     }

@@ -11,6 +11,7 @@ import type { RemoteToolRef } from './call-result.js';
 import { DirectToolCalls } from './direct-tool-calls.js';
 import { toMcpToolError } from './mcp-call-error.js';
 import type { McpHttpServerConfig, McpServerConfig } from './mcp-server-config.js';
+import { progressUpdate } from './progress-emitter.js';
 
 /** The transport a connected client ended up using. */
 export type McpTransportKind = 'stdio' | 'streamable-http' | 'sse';
@@ -155,12 +156,12 @@ export class McpClient {
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const tools: Tool[] = [];
     let cursor: string | undefined;
-    const link = linkSignal(options.signal);
+    const relay = SignalRelay.of(options.signal);
     try {
       do {
         const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
           timeout: timeoutMs,
-          ...link.options,
+          ...relay?.options,
         });
         tools.push(...page.tools);
         cursor = page.nextCursor;
@@ -168,7 +169,7 @@ export class McpClient {
     } catch (error) {
       throw this.#failure(error, 'tools/list', timeoutMs, options.signal);
     } finally {
-      link.release();
+      relay?.release();
     }
     this.#sdkCalledTools.clear();
     for (const tool of tools) {
@@ -243,12 +244,10 @@ export class McpClient {
     }
     if (onProgress) {
       // Only when asked: a progress token makes the server and the SDK do extra work.
-      requestOptions.onprogress = (progress) =>
-        onProgress({
-          progress: progress.progress,
-          ...(progress.total === undefined ? {} : { total: progress.total }),
-          ...(progress.message === undefined ? {} : { message: progress.message }),
-        });
+      requestOptions.onprogress = (progress) => {
+        const update = progressUpdate(progress);
+        if (update) onProgress(update);
+      };
     }
     let result: CallToolResult;
     try {
@@ -269,13 +268,13 @@ export class McpClient {
   async ping(options: McpRequestOptions = {}): Promise<void> {
     const client = this.#require();
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const link = linkSignal(options.signal);
+    const relay = SignalRelay.of(options.signal);
     try {
-      await client.ping({ timeout: timeoutMs, ...link.options });
+      await client.ping({ timeout: timeoutMs, ...relay?.options });
     } catch (error) {
       throw this.#failure(error, 'ping', timeoutMs, options.signal);
     } finally {
-      link.release();
+      relay?.release();
     }
   }
 
@@ -320,9 +319,7 @@ export class McpClient {
     this.#transport = transport;
     this.#kind = kind;
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const handshake = new AbortController();
-    const relay = () => handshake.abort(options.signal?.reason);
-    options.signal?.addEventListener('abort', relay, { once: true });
+    const handshake = new SignalRelay(options.signal);
     transport.onerror = (error) => {
       if (kind === 'stdio' && this.#garbage === undefined && isParseError(error)) {
         this.#garbage = describeGarbage(error);
@@ -346,7 +343,7 @@ export class McpClient {
       await client.close().catch(() => undefined);
       throw this.#failure(error, 'initialize', timeoutMs, options.signal);
     } finally {
-      options.signal?.removeEventListener('abort', relay);
+      handshake.release();
     }
   }
 
@@ -424,37 +421,24 @@ export class McpClient {
 }
 
 /**
- * A per-request signal that follows the caller's. The SDK adds an abort listener to the signal of
- * every request and never removes it, so a long-lived caller signal (a session's) would collect
- * one listener per call; this one is dropped after the request.
+ * A per-request signal that follows the caller's (and can be aborted on its own). The SDK adds an
+ * abort listener to the signal of every request and never removes it, so a long-lived caller
+ * signal (a session's) would collect one listener per call; this one is dropped after the
+ * request. It is its own abort listener on the source.
  */
-function linkSignal(signal: AbortSignal | undefined): {
-  options: { signal?: AbortSignal };
-  release: () => void;
-} {
-  if (!signal) return { options: {}, release: () => {} };
-  const controller = new AbortController();
-  if (signal.aborted) {
-    controller.abort(signal.reason);
-    return { options: { signal: controller.signal }, release: () => {} };
-  }
-  const relay = () => controller.abort(signal.reason);
-  signal.addEventListener('abort', relay, { once: true });
-  return {
-    options: { signal: controller.signal },
-    release: () => signal.removeEventListener('abort', relay),
-  };
-}
-
-/** The same as {@link linkSignal}, as one object that is its own abort listener. */
 class SignalRelay {
-  readonly #source: AbortSignal;
+  readonly #source: AbortSignal | undefined;
   readonly #controller = new AbortController();
 
-  constructor(source: AbortSignal) {
+  /** A relay of `source`, or undefined without one. */
+  static of(source: AbortSignal | undefined): SignalRelay | undefined {
+    return source ? new SignalRelay(source) : undefined;
+  }
+
+  constructor(source: AbortSignal | undefined) {
     this.#source = source;
-    if (source.aborted) this.#controller.abort(source.reason);
-    else source.addEventListener('abort', this, { once: true });
+    if (source?.aborted) this.#controller.abort(source.reason);
+    else source?.addEventListener('abort', this, { once: true });
   }
 
   /** The per-request signal. */
@@ -462,14 +446,24 @@ class SignalRelay {
     return this.#controller.signal;
   }
 
+  /** Request options carrying the per-request signal. */
+  get options(): { signal: AbortSignal } {
+    return { signal: this.#controller.signal };
+  }
+
+  /** Aborts the per-request signal (the source is left alone). */
+  abort(reason: unknown): void {
+    this.#controller.abort(reason);
+  }
+
   /** The source fired. */
   handleEvent(): void {
-    this.#controller.abort(this.#source.reason);
+    this.#controller.abort(this.#source?.reason);
   }
 
   /** Detaches from the source. */
   release(): void {
-    this.#source.removeEventListener('abort', this);
+    this.#source?.removeEventListener('abort', this);
   }
 }
 

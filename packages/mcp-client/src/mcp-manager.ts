@@ -450,13 +450,14 @@ export class McpManager {
   }
 }
 
-/** The call's options with its time limit: the call's, else the server's, else 60 s. */
+/** A catalog by tool name; of a name listed twice, the first entry (as a scan finds it). */
 function indexByName(tools: readonly Tool[]): ReadonlyMap<string, Tool> {
   const byName = new Map<string, Tool>();
   for (const tool of tools) if (!byName.has(tool.name)) byName.set(tool.name, tool);
   return byName;
 }
 
+/** The call's options with its time limit: the call's, else the server's, else 60 s. */
 function withTimeout(entry: Entry, options: McpCallOptions): McpCallOptions {
   return options.timeoutMs === undefined
     ? { ...options, timeoutMs: entry.config.timeoutMs ?? 60_000 }

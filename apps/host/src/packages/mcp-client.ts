@@ -136,7 +136,7 @@ export const mcpClientPackage: ToolPackageEntry = {
     const { servers } = mode === 'gate' ? { servers: [] } : await loadServers(deployment, section);
     const manager = new McpManager({
       servers,
-      client: { directToolCalls: section.directToolCalls ?? true },
+      client: { directToolCalls: section.directToolCalls },
     });
     const adHoc: McpAdHocPolicy = section.adHoc ?? 'confirm';
     const registrar =

@@ -449,8 +449,7 @@ function firstLine(text: string): string {
 }
 
 function findTool(tools: readonly Tool[], name: string): Tool | undefined {
-  for (const tool of tools) if (tool.name === name) return tool;
-  return undefined;
+  return tools.find((tool) => tool.name === name);
 }
 
 function prefixFailure(

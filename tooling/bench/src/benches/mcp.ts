@@ -102,7 +102,12 @@ export const mcpBench: Bench = {
           if (index >= warmup) times[side].push(performance.now() - started);
         }
       }
-      const median = (side: Side) => percentile(sorted(times[side]), 0.5);
+      const ordered: Record<Side, number[]> = {
+        raw: sorted(times.raw),
+        client: sorted(times.client),
+        ours: sorted(times.ours),
+      };
+      const median = (side: Side) => percentile(ordered[side], 0.5);
       const mean = (side: Side) =>
         times[side].reduce((sum, value) => sum + value, 0) / times[side].length;
       const rawMean = mean('raw');
@@ -117,8 +122,8 @@ export const mcpBench: Bench = {
         rawP50Ms: round(median('raw')),
         oursP50Ms: round(median('ours')),
         clientP50Ms: round(median('client')),
-        rawP99Ms: round(percentile(sorted(times.raw), 0.99)),
-        oursP99Ms: round(percentile(sorted(times.ours), 0.99)),
+        rawP99Ms: round(percentile(ordered.raw, 0.99)),
+        oursP99Ms: round(percentile(ordered.ours, 0.99)),
         /** What the pipeline adds to the client alone, at the median, in µs. */
         pipelineUs: round((median('ours') - median('client')) * 1000, 1),
         /** What the client's direct tools/call saves over the SDK's request path, in µs. */
