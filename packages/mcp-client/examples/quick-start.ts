@@ -1,0 +1,34 @@
+import { fileURLToPath } from 'node:url';
+import { DefaultToolExecutor, renderResult, ToolRegistry } from '@toolsys/core-tool-registry';
+import { createMcpTools, McpConfigImport, McpManager } from '@toolsys/mcp-client';
+
+// A Claude Desktop config whose one server is the MCP reference server
+// (`npm install @modelcontextprotocol/server-everything`), run with this Node.js.
+const everything = fileURLToPath(
+  import.meta.resolve('@modelcontextprotocol/server-everything/dist/index.js'),
+);
+const imported = McpConfigImport.parse(
+  JSON.stringify({
+    mcpServers: { everything: { command: process.execPath, args: [everything, 'stdio'] } },
+  }),
+);
+console.log(`Imported: ${imported.servers.map((server) => server.name).join(', ')}`);
+
+const manager = new McpManager({ servers: imported.servers }); // connects nothing yet
+try {
+  const registry = new ToolRegistry();
+  registry.registerAll(createMcpTools({ manager }), { owner: 'my-agent' });
+  const executor = new DefaultToolExecutor({ registry });
+  const result = await executor.execute('mcp_call', {
+    server: 'everything',
+    tool: 'echo',
+    arguments: { message: 'hi' },
+  });
+  console.log(renderResult(result));
+} finally {
+  await manager.close(); // stops every child process
+}
+
+// Prints:
+// Imported: everything
+// Echo: hi

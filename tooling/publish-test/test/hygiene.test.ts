@@ -1,0 +1,178 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, posix } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readmesPending } from '../src/hygiene-exemptions.js';
+import { type PackedPackage, packPackage } from '../src/pack.js';
+import { listPublicPackages, repoRoot } from '../src/workspace.js';
+
+const publicPackages = listPublicPackages();
+const rootLicense = readFileSync(join(repoRoot, 'LICENSE'), 'utf8');
+const dependencyFields = [
+  'dependencies',
+  'devDependencies',
+  'peerDependencies',
+  'optionalDependencies',
+] as const;
+
+let scratch: string;
+const packed = new Map<string, PackedPackage>();
+
+beforeAll(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'toolsys-hygiene-'));
+  for (const entry of publicPackages) {
+    packed.set(entry.name, packPackage(entry.dir, join(scratch, entry.relativeDir)));
+  }
+});
+
+afterAll(() => {
+  if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
+});
+
+/** The packed package of `name`, packed in beforeAll. */
+function tarballOf(name: string): PackedPackage {
+  const result = packed.get(name);
+  if (result === undefined) throw new Error(`${name} was not packed`);
+  return result;
+}
+
+/** Every file an `exports` map points at, except the workspace-only `@toolsys/source` condition. */
+function exportTargets(exportsField: unknown): string[] {
+  if (typeof exportsField === 'string') return [exportsField];
+  if (exportsField === null || typeof exportsField !== 'object') return [];
+  return Object.entries(exportsField).flatMap(([key, value]) =>
+    key === '@toolsys/source' ? [] : exportTargets(value),
+  );
+}
+
+/** `./dist/x.js` → `dist/x.js`. */
+function normalise(path: string): string {
+  return posix.normalize(path).replace(/^\.\//, '');
+}
+
+it('finds the public packages through pnpm-workspace.yaml', () => {
+  const names = publicPackages.map((entry) => entry.name);
+  expect(names).toEqual(
+    expect.arrayContaining([
+      '@toolsys/core-tool-registry',
+      '@toolsys/host',
+      '@toolsys/mcp-client',
+      '@toolsys/platform-cs-mem',
+    ]),
+  );
+  expect(names).not.toContain('@toolsys/tsconfig');
+});
+
+it('has an MIT LICENSE at the repository root', () => {
+  expect(rootLicense).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} Toolsys contributors\n/);
+});
+
+describe.each(publicPackages.map((entry) => [entry.name, entry] as const))('%s', (name, entry) => {
+  it('ships the root LICENSE in its tarball', () => {
+    const { files, root } = tarballOf(name);
+    expect(files, `copy the repository's LICENSE into ${entry.relativeDir}`).toContain('LICENSE');
+    expect(readFileSync(join(root, 'LICENSE'), 'utf8')).toBe(rootLicense);
+  });
+
+  it('declares license, repository, homepage, bugs, engines and public access', () => {
+    const { manifest } = tarballOf(name);
+    expect(manifest).toMatchObject({
+      license: 'MIT',
+      repository: {
+        type: 'git',
+        url: 'https://github.com/toolsys/toolsys.git',
+        directory: entry.relativeDir,
+      },
+      homepage: `https://github.com/toolsys/toolsys/tree/main/${entry.relativeDir}#readme`,
+      bugs: { url: 'https://github.com/toolsys/toolsys/issues' },
+      engines: { node: expect.stringMatching(/^>=\d+/) },
+      publishConfig: { access: 'public' },
+    });
+  });
+
+  it('publishes real version ranges, never workspace: or catalog:', () => {
+    const { manifest } = tarballOf(name);
+    for (const field of dependencyFields) {
+      const ranges = Object.entries((manifest[field] ?? {}) as Record<string, string>);
+      for (const [dependency, range] of ranges) {
+        expect(range, `${field}.${dependency}`).not.toMatch(/^(workspace|catalog):/);
+      }
+    }
+  });
+
+  it('ships every file its exports and bin point at, and no test files', () => {
+    const { files, manifest } = tarballOf(name);
+    const targets = exportTargets(manifest.exports).filter((target) => !target.endsWith('/'));
+    const bins =
+      typeof manifest.bin === 'string'
+        ? [manifest.bin]
+        : Object.values((manifest.bin ?? {}) as Record<string, string>);
+    expect(targets.length + bins.length).toBeGreaterThan(0);
+    for (const target of [...targets, ...bins]) {
+      expect(files, `${target} is missing: is the package built?`).toContain(normalise(target));
+    }
+    expect(files.filter((file) => /\.test\.(js|d\.ts)$/.test(file))).toEqual([]);
+  });
+
+  it('starts every bin with a node shebang', () => {
+    const { manifest, root } = tarballOf(name);
+    const bins =
+      typeof manifest.bin === 'string'
+        ? [manifest.bin]
+        : Object.values((manifest.bin ?? {}) as Record<string, string>);
+    for (const bin of bins) {
+      expect(readFileSync(join(root, bin), 'utf8').split('\n')[0], bin).toBe('#!/usr/bin/env node');
+    }
+  });
+
+  it('has no source map whose sources are missing, and no reference to a missing map', () => {
+    const { files, root } = tarballOf(name);
+    const shipped = new Set(files);
+    const dangling: string[] = [];
+    for (const file of files.filter((candidate) => candidate.endsWith('.map'))) {
+      const map = JSON.parse(readFileSync(join(root, file), 'utf8')) as {
+        sources?: string[];
+        sourceRoot?: string;
+      };
+      for (const source of map.sources ?? []) {
+        const path = posix.normalize(posix.join(posix.dirname(file), map.sourceRoot ?? '', source));
+        if (!shipped.has(path)) dangling.push(`${file} → ${source}`);
+      }
+    }
+    for (const file of files.filter((candidate) => /\.(js|d\.ts)$/.test(candidate))) {
+      const reference = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(
+        readFileSync(join(root, file), 'utf8'),
+      );
+      if (reference?.[1] === undefined || reference[1].startsWith('data:')) continue;
+      const path = posix.normalize(posix.join(posix.dirname(file), reference[1]));
+      if (!shipped.has(path)) dangling.push(`${file} → ${reference[1]}`);
+    }
+    expect(
+      dangling,
+      'build without sourceMap/declarationMap (tsconfig.build.json), from an empty dist',
+    ).toEqual([]);
+  });
+
+  const pending = readmesPending.get(name);
+  if (pending !== undefined) {
+    it(`has no README yet (${pending})`, () => {
+      expect(
+        existsSync(join(entry.dir, 'README.md')),
+        `${entry.relativeDir}/README.md exists now: remove ${name} from src/hygiene-exemptions.ts`,
+      ).toBe(false);
+    });
+  } else {
+    it('ships a README with Install and Usage sections, the usage shown from examples/', () => {
+      const { files, root } = tarballOf(name);
+      expect(files).toContain('README.md');
+      const readme = readFileSync(join(root, 'README.md'), 'utf8');
+      expect(readme).toMatch(/^## Install$/m);
+      expect(readme).toMatch(/^## Usage$/m);
+      const usage = readme.slice(readme.search(/^## Usage$/m)).split(/^## (?!Usage)/m)[0] ?? '';
+      expect(
+        usage,
+        `the Usage section of ${entry.relativeDir}/README.md shows an examples/*.ts file between <!-- example:start … --> markers`,
+      ).toMatch(/<!-- example:start examples\/\S+\.ts -->/);
+    });
+  }
+});
