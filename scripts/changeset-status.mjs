@@ -10,8 +10,17 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const config = JSON.parse(readFileSync(join(root, '.changeset', 'config.json'), 'utf8'));
-const base = typeof config.baseBranch === 'string' ? config.baseBranch : 'main';
+/** The config's base branch; `main` when the config cannot be read (changesets then reports why). */
+function baseBranch() {
+  try {
+    const config = JSON.parse(readFileSync(join(root, '.changeset', 'config.json'), 'utf8'));
+    return typeof config.baseBranch === 'string' ? config.baseBranch : 'main';
+  } catch {
+    return 'main';
+  }
+}
+
+const base = baseBranch();
 
 /** Whether `ref` names a commit in this checkout. */
 function isCommit(ref) {
@@ -26,7 +35,7 @@ function isCommit(ref) {
   }
 }
 
-const args = ['exec', 'changeset', 'status', ...process.argv.slice(2)];
+const args = ['status', ...process.argv.slice(2)];
 if (!process.argv.slice(2).some((arg) => arg.startsWith('--since'))) {
   if (isCommit(base)) {
     // The default: changesets compares with the base branch itself.
@@ -40,5 +49,11 @@ if (!process.argv.slice(2).some((arg) => arg.startsWith('--since'))) {
     args.push('--since=HEAD');
   }
 }
-const result = spawnSync('pnpm', args, { cwd: root, stdio: 'inherit' });
+const bin = join(root, 'node_modules', '.bin', 'changeset');
+const result = spawnSync(bin, args, { cwd: root, stdio: 'inherit' });
+if (result.error) {
+  console.error(
+    `changeset-status: cannot run ${bin} (${result.error.message}); run \`pnpm install\`.`,
+  );
+}
 process.exit(result.status ?? 1);
