@@ -160,7 +160,14 @@ describe('the local registry', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name: '@toolsys/intruder', versions: {} }),
     });
-    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({
+      error: 'authorization required to publish package @toolsys/intruder',
+    });
+  });
+
+  it('proxies nothing: third-party packages are not served by it', async () => {
+    expect((await fetch(`${registry?.url}zod`)).status).toBe(404);
   });
 });
 
@@ -200,7 +207,12 @@ describe('npm install @toolsys/host in an empty folder', () => {
       cwd: app,
       stderr: 'pipe',
     });
-    await client.connect(transport, { timeout: minute });
+    try {
+      await client.connect(transport, { timeout: minute });
+    } catch (error) {
+      await transport.close();
+      throw error;
+    }
     return client;
   }
 
