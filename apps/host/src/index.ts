@@ -9,23 +9,18 @@ export {
   resolveDeploymentConfig,
 } from './config.js';
 export {
-  applyToolSettings,
   type ComposeOptions,
   composeDeployment,
   type Deployment,
+  isDiscoveryTool,
+  type PackageReport,
 } from './deployment.js';
 export {
   createExecutionStack,
   type ExecutionStack,
   type ExecutionStackOptions,
 } from './executor.js';
-export {
-  type PackageContext,
-  type PackageContribution,
-  type PackageStatus,
-  TOOL_PACKAGES,
-  type ToolPackageEntry,
-} from './packages/index.js';
+export { BUILTIN_PACKAGES, type LoadedPlugin, loadPlugins } from './packages/index.js';
 export { defaultDataDirectory, invocationDirectory } from './paths.js';
 export { CallLog, type CallLogOptions, type ServedCall } from './server/call-log.js';
 export { type CallScope, runInCallScope, scopedConfirm } from './server/call-scope.js';
@@ -47,3 +42,4 @@ export {
 } from './server/mcp-server.js';
 export { type StdioServeOptions, type StdioServer, serveStdio } from './server/stdio-server.js';
 export { type HostCallOptions, ToolHost } from './server/tool-host.js';
+export { isToolSelected, matchesToolPattern, type ToolOrigin } from './tool-selection.js';

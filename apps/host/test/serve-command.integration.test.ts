@@ -103,20 +103,15 @@ describe('toolsys doctor', SLOW, () => {
     const report = JSON.parse(run.stdout) as {
       config: string | null;
       packages: Array<{ key: string; enabled: boolean; reason: string }>;
-      backends: Array<{ name: string; found: boolean; detail: string }>;
+      toolMode: string;
     };
     expect(report.config).toBeNull();
     expect(report.packages.find((entry) => entry.key === 'core')).toMatchObject({
       enabled: true,
       reason: 'pure Node, always available',
     });
-    expect(report.backends.map((probe) => probe.name)).toEqual([
-      'chromium',
-      'adb',
-      'appium',
-      'github token',
-      'mcp servers',
-    ]);
+    expect(report.packages.map((entry) => entry.key)).toEqual(['core', 'mcp-client', 'cs-mem']);
+    expect(report.toolMode).toBe('all');
   });
 
   it('reports a package switched off in the config as off, with the reason', async () => {

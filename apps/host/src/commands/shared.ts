@@ -19,7 +19,13 @@ export async function openDeployment(
     if (error instanceof ConfigError) throw new UsageError(error.message);
     throw error;
   }
-  return composeDeployment(config, options.confirm ? { confirm: options.confirm } : {});
+  try {
+    return await composeDeployment(config, options.confirm ? { confirm: options.confirm } : {});
+  } catch (error) {
+    // Plugin sections are checked only once the plugins are loaded.
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 /** Asks on the terminal: [y]es once, [s]ession, [a]lways, [N]o. */

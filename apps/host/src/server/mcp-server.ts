@@ -9,6 +9,7 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ConfirmationDecision, ConfirmFunction, ToolEvent } from '@toolsys/core-tool-registry';
+import { isDiscoveryTool } from '../deployment.js';
 import { toCallToolResult, toMcpTool } from './mcp-tool-mapping.js';
 import type { ToolHost } from './tool-host.js';
 
@@ -66,8 +67,14 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
     },
   );
 
+  // `discover` mode lists only the meta tools; `all` lists every tool but those (they would only
+  // repeat what is listed), while both modes accept a call of any registered tool.
+  const discover = host.deployment.toolMode === 'discover';
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: registry.list().map(toMcpTool),
+    tools: registry
+      .list()
+      .filter((tool) => isDiscoveryTool(tool.id) === discover)
+      .map(toMcpTool),
   }));
 
   server.setRequestHandler(
