@@ -195,7 +195,11 @@ export async function composeDeployment(
     for (const { owner, tools } of selected) {
       registry.registerAll(
         tools.map((tool) => {
-          const description = pruneToolPointers(tool.description, isTool);
+          const argumentNames = Object.keys(tool.inputSchema.jsonSchema.properties ?? {});
+          const description = pruneToolPointers(
+            tool.description,
+            (token) => isTool(token) || argumentNames.includes(token),
+          );
           return description === tool.description ? tool : { ...tool, description };
         }),
         { policy: 'REJECT', owner },
