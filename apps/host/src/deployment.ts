@@ -1,6 +1,7 @@
 import {
   type AnyToolDefinition,
   type AnyToolPackageEntry,
+  type ConfirmationRequest,
   type ConfirmFunction,
   DISCOVERY_TOOL_IDS,
   pruneToolPointers,
@@ -47,6 +48,8 @@ export interface Deployment {
 export interface ComposeOptions {
   /** Asks the user for confirmations (CLI prompt, MCP elicitation). */
   confirm?: ConfirmFunction;
+  /** The next step when a call needs confirming and no one can confirm (e.g. the CLI's `--yes`). */
+  unconfirmableHint?: (request: ConfirmationRequest) => string;
   /** The packages to compose instead of the built-in ones (plugins named in the config still load). */
   packages?: readonly AnyToolPackageEntry[];
 }
@@ -126,6 +129,7 @@ export async function composeDeployment(
     registry,
     deployment: config,
     ...(options.confirm ? { confirm: options.confirm } : {}),
+    ...(options.unconfirmableHint ? { unconfirmableHint: options.unconfirmableHint } : {}),
   });
   const toolMode = config.config.tools?.mode ?? 'all';
   const contributions: ToolPackageContribution[] = [];

@@ -203,6 +203,7 @@ export {
 } from './tool-package.js';
 export {
   DEFAULT_SELF_GATED_TOOL_IDS,
+  defaultUnconfirmableHint,
   type PermissionState,
   type PermissionVerdict,
   type RiskPolicy,

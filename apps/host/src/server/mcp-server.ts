@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
@@ -16,8 +17,12 @@ import type { ToolHost } from './tool-host.js';
 /** The server name announced to MCP clients. */
 export const MCP_SERVER_NAME = 'toolsys';
 
-/** The host version announced to MCP clients. */
-export const HOST_VERSION = '0.1.0';
+/** The host version (its package.json's), announced to MCP clients and printed by `--version`. */
+export const HOST_VERSION: string = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
+).version;
 
 /** How long a confirmation waits for the user before it counts as a denial. */
 const CONFIRMATION_TIMEOUT_MS = 10 * 60_000;
