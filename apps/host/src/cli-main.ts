@@ -2,25 +2,9 @@ import { ToolSuggester } from '@toolsys/core-tool-registry';
 import { COMMANDS } from './commands/index.js';
 import { type CliIo, UsageError } from './commands/types.js';
 import { HOST_VERSION } from './server/mcp-server.js';
+import { wrapText } from './wrap-text.js';
 
 const suggester = new ToolSuggester();
-
-/** Wraps `text` to `width` columns, continuation lines indented by `indent` spaces. */
-export function wrapText(text: string, width: number, indent: number): string {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    const room = width - (lines.length === 0 ? 0 : indent);
-    if (line && line.length + 1 + word.length > room) {
-      lines.push(line);
-      line = word;
-    } else {
-      line = line ? `${line} ${word}` : word;
-    }
-  }
-  if (line) lines.push(line);
-  return lines.join(`\n${' '.repeat(indent)}`);
-}
 
 function helpText(columns = 80): string {
   const width = Math.max(40, Math.min(columns, 100));
