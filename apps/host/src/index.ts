@@ -20,7 +20,12 @@ export {
   type ExecutionStack,
   type ExecutionStackOptions,
 } from './executor.js';
-export { BUILTIN_PACKAGES, type LoadedPlugin, loadPlugins } from './packages/index.js';
+export {
+  BUILTIN_PACKAGES,
+  type LoadedPlugin,
+  loadPlugins,
+  packageSwitchesSchema,
+} from './packages/index.js';
 export { defaultDataDirectory, invocationDirectory } from './paths.js';
 export { CallLog, type CallLogOptions, type ServedCall } from './server/call-log.js';
 export { type CallScope, runInCallScope, scopedConfirm } from './server/call-scope.js';
