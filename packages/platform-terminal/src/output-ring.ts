@@ -42,7 +42,8 @@ export class OutputRing {
   /** Appends bytes; the oldest are overwritten once the ring is full. */
   append(chunk: Buffer): void {
     if (chunk.length === 0) return;
-    const bytes = chunk.length > this.capacity ? chunk.subarray(chunk.length - this.capacity) : chunk;
+    const bytes =
+      chunk.length > this.capacity ? chunk.subarray(chunk.length - this.capacity) : chunk;
     const skipped = chunk.length - bytes.length;
     let position = (this.written + skipped) % this.capacity;
     let offset = 0;

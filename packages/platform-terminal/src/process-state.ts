@@ -93,10 +93,7 @@ export async function hasEnvironmentEntry(pid: number, entry: string): Promise<b
  * process carrying the session's environment marker (which finds `setsid` children that left
  * the session, unless they cleared their environment).
  */
-export async function findSessionProcesses(
-  leaderPid: number,
-  marker: string,
-): Promise<number[]> {
+export async function findSessionProcesses(leaderPid: number, marker: string): Promise<number[]> {
   const all = await listProcesses();
   const found = new Set<number>();
   for (const stat of all) {

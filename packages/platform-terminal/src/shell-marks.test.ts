@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { MarkFilter, type MarkedPiece, renderMark } from './shell-marks.js';
+import { type MarkedPiece, MarkFilter, renderMark } from './shell-marks.js';
 
 function run(chunks: string[]): { text: string; marks: MarkedPiece[] } {
   const filter = new MarkFilter();
   const pieces = chunks.flatMap((chunk) => filter.push(Buffer.from(chunk, 'latin1')));
   pieces.push({ kind: 'data', data: filter.flush() });
   return {
-    text: pieces.map((piece) => (piece.kind === 'data' ? piece.data.toString('latin1') : '')).join(''),
+    text: pieces
+      .map((piece) => (piece.kind === 'data' ? piece.data.toString('latin1') : ''))
+      .join(''),
     marks: pieces.filter((piece) => piece.kind === 'mark'),
   };
 }

@@ -107,7 +107,9 @@ export class TerminalManager {
     const env =
       this.options.scrubEnvironment === false
         ? Object.fromEntries(
-            Object.entries(base).filter((entry): entry is [string, string] => entry[1] !== undefined),
+            Object.entries(base).filter(
+              (entry): entry is [string, string] => entry[1] !== undefined,
+            ),
           )
         : scrubEnvironment(base);
     const id = `t${this.nextId}`;
@@ -158,11 +160,7 @@ export class TerminalManager {
       const wanted = shellWanted ?? ((await findProgram('bash', base)) ? 'bash' : 'sh');
       const found = await findProgram(wanted, base);
       if (found === undefined) {
-        throw new SessionCreateError(
-          `shell "${wanted}" was not found on PATH`,
-          'shell',
-          'shell',
-        );
+        throw new SessionCreateError(`shell "${wanted}" was not found on PATH`, 'shell', 'shell');
       }
       file = found;
       shellName = basename(found);
@@ -213,9 +211,7 @@ export class TerminalManager {
   /** Closes sessions idle longer than the idle timeout; returns their ids. */
   async reapIdle(): Promise<string[]> {
     const now = this.now();
-    const idle = this.list().filter(
-      (session) => now - session.lastActivity >= this.idleTimeoutMs,
-    );
+    const idle = this.list().filter((session) => now - session.lastActivity >= this.idleTimeoutMs);
     await Promise.all(idle.map((session) => this.close(session.id)));
     return idle.map((session) => session.id);
   }
@@ -248,8 +244,14 @@ async function isDirectory(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined))?.isDirectory() === true;
 }
 
-async function pickRootfsShell(rootfs: string, wanted: string | undefined): Promise<string | undefined> {
-  const candidates = wanted === undefined ? ['/bin/bash', '/bin/sh'] : [wanted.includes('/') ? wanted : `/bin/${wanted}`];
+async function pickRootfsShell(
+  rootfs: string,
+  wanted: string | undefined,
+): Promise<string | undefined> {
+  const candidates =
+    wanted === undefined
+      ? ['/bin/bash', '/bin/sh']
+      : [wanted.includes('/') ? wanted : `/bin/${wanted}`];
   for (const candidate of candidates) {
     try {
       await access(join(rootfs, candidate));

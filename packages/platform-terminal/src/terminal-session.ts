@@ -122,6 +122,8 @@ export class TerminalSession {
   lastExitCode: number | null = null;
   /** Last input or output, ms since the epoch (idle reaping). */
   lastActivity: number;
+  /** Last output by the wall clock, ms since the epoch (quiet detection). */
+  lastOutputAt: number;
 
   private constructor(options: TerminalSessionOptions, process: IPty) {
     this.options = options;
@@ -131,6 +133,7 @@ export class TerminalSession {
     this.shellName = options.shellName;
     this.createdAt = options.now();
     this.lastActivity = this.createdAt;
+    this.lastOutputAt = Date.now();
     this.process = process;
     this.ring = new OutputRing(options.ringBytes);
     this.terminal = new xterm.Terminal({
@@ -431,6 +434,7 @@ export class TerminalSession {
 
   private receive(chunk: Buffer): void {
     this.lastActivity = this.options.now();
+    this.lastOutputAt = Date.now();
     for (const piece of this.filter.push(chunk)) {
       if (piece.kind === 'data') {
         this.appendOutput(piece.data);
