@@ -260,25 +260,29 @@ export class TerminalSession {
     if (this.exitInfo || this.closed) return 'exited';
     const leader = await readProcessStat(this.pid);
     if (leader === undefined) return 'exited';
-    const foreground = leader.terminalForegroundGroup;
-    const shellInForeground = foreground === leader.processGroup || foreground <= 0;
-    if (shellInForeground && !this.commandActive) {
-      // Without marks, a shell in the foreground that is not reading the terminal is still busy
-      // (a builtin loop); with marks, no command means idle.
-      if (this.integration === 'bash' && this.backend === 'local') return 'idle';
-      if (this.backend === 'local') {
-        return (await this.isWaiting([this.pid])) ? 'idle' : 'running';
+    let shellPid = this.pid;
+    let shellGroup = leader.processGroup;
+    if (this.backend === 'proot') {
+      // proot runs the shell as its traced child; that child's group is the shell's.
+      const child = (await listProcesses()).find((stat) => stat.parentPid === this.pid);
+      if (child !== undefined) {
+        shellPid = child.pid;
+        shellGroup = child.processGroup;
       }
     }
+    const foreground = leader.terminalForegroundGroup;
+    const shellInForeground = foreground === shellGroup || foreground <= 0;
+    if (shellInForeground && !this.commandActive) {
+      // With marks, no command means idle. Without them, a shell in the foreground that is not
+      // reading the terminal is still busy (a builtin loop).
+      if (this.integration === 'bash') return 'idle';
+      return (await this.isWaiting([shellPid])) ? 'idle' : 'running';
+    }
     const members = shellInForeground
-      ? [this.pid]
+      ? [shellPid]
       : (await listProcesses())
           .filter((stat) => stat.processGroup === foreground)
           .map((stat) => stat.pid);
-    if (this.backend === 'proot' && !this.commandActive && this.promptCount > 0) {
-      // Under proot the shell is a traced child; its prompt mark is the reliable signal.
-      return 'idle';
-    }
     return (await this.isWaiting(members)) ? 'waiting_for_input' : 'running';
   }
 

@@ -321,6 +321,16 @@ function packagesTool(rootfs: RootfsManager): AnyToolDefinition {
           },
         );
       }
+      if (action === 'list' && result.exitCode !== 0) {
+        return failureResult(
+          ToolErrorCode.EXECUTION_FAILED,
+          `dpkg-query failed in the rootfs (exit ${result.exitCode}): ${clipMiddle(result.stderr.trim(), 500).text}`,
+          {
+            retryable: false,
+            hint: 'This rootfs has no working dpkg; rebuild it with terminal.linux_bootstrap (a Debian rootfs).',
+          },
+        );
+      }
       if (action === 'list') {
         const all = result.stdout
           .split('\n')
