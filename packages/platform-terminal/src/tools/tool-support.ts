@@ -50,7 +50,7 @@ export function defineSessionTool<TArgs extends { sessionId: string }>(
 ): ToolDefinition<TArgs> {
   return defineTool({
     ...definition,
-    execute(args, context) {
+    execute(args: TArgs, context: ToolContext) {
       const session = manager.get(args.sessionId);
       if (session === undefined || session.isClosed) return unknownSession(manager, args.sessionId);
       return definition.execute(session, args, context);
@@ -76,7 +76,7 @@ export async function resolveSessionDirectory(
       );
     }
     return { absolute: resolved.absolute, relative: resolved.relative };
-  } catch (error) {
+  } catch (error: unknown) {
     if (isToolError(error)) {
       return failureResult(
         error.code === ToolErrorCode.PERMISSION_DENIED
