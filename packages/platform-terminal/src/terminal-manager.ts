@@ -168,7 +168,7 @@ export class TerminalManager {
       args = shellArguments(shellName);
     }
     if (integration === 'bash') {
-      sessionEnv = { ...sessionEnv, ...bashIntegrationEnvironment(), PS1: '\\w\\$ ', HISTFILE: '' };
+      sessionEnv = { ...sessionEnv, ...bashIntegrationEnvironment(), PS1: '\\W\\$ ', HISTFILE: '' };
     } else {
       sessionEnv = { ...sessionEnv, PS1: '$ ' };
     }

@@ -113,6 +113,8 @@ export class TerminalSession {
   private nextSequence = 1;
   private title = '';
   private commandActive = false;
+  /** A command line was sent and the shell has not yet said it started or ended. */
+  private commandSent = false;
   private promptCount = 0;
   private lastCommandStartOffset: number | undefined;
   private exitInfo: { exitCode: number | null; signal: number | null } | undefined;
@@ -155,6 +157,7 @@ export class TerminalSession {
       if (rest.length > 0) this.appendOutput(rest);
       this.exitInfo = { exitCode: signal ? null : exitCode, signal: signal || null };
       this.commandActive = false;
+      this.commandSent = false;
       if (!signal) this.lastExitCode = exitCode;
       this.pushEvent('exit', signal ? null : exitCode);
       this.notify();
@@ -200,9 +203,17 @@ export class TerminalSession {
     return this.promptCount;
   }
 
-  /** Whether the shell reported a command start and no end yet. */
+  /** Whether a command was sent or started and the shell has not reported its end yet. */
   get isCommandActive(): boolean {
-    return this.commandActive;
+    return this.commandActive || this.commandSent;
+  }
+
+  /**
+   * Records that a command line was just sent, so that the session counts as busy until the shell
+   * marks its start or end (bash integration only; other shells send no marks).
+   */
+  noteCommandSent(): void {
+    if (this.integration === 'bash' && !this.exitInfo) this.commandSent = true;
   }
 
   /** Raw-output offset of the latest command start mark. */
@@ -272,7 +283,7 @@ export class TerminalSession {
     }
     const foreground = leader.terminalForegroundGroup;
     const shellInForeground = foreground === shellGroup || foreground <= 0;
-    if (shellInForeground && !this.commandActive) {
+    if (shellInForeground && !this.isCommandActive) {
       // With marks, no command means idle. Without them, a shell in the foreground that is not
       // reading the terminal is still busy (a builtin loop).
       if (this.integration === 'bash') return 'idle';
@@ -444,6 +455,7 @@ export class TerminalSession {
         this.appendOutput(piece.data);
         continue;
       }
+      this.commandSent = false;
       if (piece.mark.kind === 'start') {
         this.commandActive = true;
         this.lastCommandStartOffset = this.ring.end;

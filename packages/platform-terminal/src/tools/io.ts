@@ -186,6 +186,7 @@ function runTool(manager: TerminalManager): AnyToolDefinition {
       // A multi-line command is sent as one group so that it ends with one prompt.
       const line = args.command.includes('\n') ? `{\n${args.command}\n}` : args.command;
       session.write(`${line}\r`);
+      session.noteCommandSent();
       const outcome = await session.waitFor(
         async () => {
           if (session.integration === 'bash') return session.prompts > promptsBefore;
