@@ -5,6 +5,7 @@ import { scrubEnvironment } from '@toolsys/core-tool-registry';
 import { findProgram } from './shells.js';
 import {
   bashIntegrationEnvironment,
+  promptIntegrationPrompt,
   type SessionBackend,
   type ShellIntegration,
   TerminalSession,
@@ -151,7 +152,7 @@ export class TerminalManager {
       }
       file = proot;
       shellName = basename(inner);
-      integration = shellName === 'bash' ? 'bash' : 'none';
+      integration = integrationOf(shellName);
       args = ['-R', rootfs, '-b', `${options.cwd}:/workspace`, '-w', '/workspace', inner];
       args.push(...shellArguments(shellName));
       sessionEnv = { ...sessionEnv, PATH: PROOT_PATH, HOME: '/root' };
@@ -164,11 +165,13 @@ export class TerminalManager {
       }
       file = found;
       shellName = basename(found);
-      integration = shellName === 'bash' ? 'bash' : 'none';
+      integration = integrationOf(shellName);
       args = shellArguments(shellName);
     }
     if (integration === 'bash') {
       sessionEnv = { ...sessionEnv, ...bashIntegrationEnvironment(), PS1: '\\W\\$ ', HISTFILE: '' };
+    } else if (integration === 'prompt') {
+      sessionEnv = { ...sessionEnv, PS1: promptIntegrationPrompt(shellName), HISTFILE: '' };
     } else {
       sessionEnv = { ...sessionEnv, PS1: '$ ' };
     }
@@ -234,9 +237,17 @@ export class TerminalManager {
   }
 }
 
+const PROMPT_SHELLS = new Set(['sh', 'dash', 'ash', 'busybox', 'zsh']);
+
+function integrationOf(shellName: string): ShellIntegration {
+  if (shellName === 'bash') return 'bash';
+  return PROMPT_SHELLS.has(shellName) ? 'prompt' : 'none';
+}
+
 function shellArguments(shellName: string): string[] {
   if (shellName === 'bash') return ['--noprofile', '--norc', '-i'];
-  if (shellName === 'zsh') return ['-f', '-i'];
+  // No partial-line marker (PROMPT_SP) or carriage return before the prompt: they are not output.
+  if (shellName === 'zsh') return ['-f', '+o', 'promptsp', '+o', 'promptcr', '-i'];
   return ['-i'];
 }
 

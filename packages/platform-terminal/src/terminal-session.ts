@@ -9,13 +9,16 @@ import {
   listProcesses,
   readProcessStat,
 } from './process-state.js';
-import { MarkFilter, renderMark } from './shell-marks.js';
+import { MARK_OSC, MarkFilter, renderMark } from './shell-marks.js';
 
 /** What a session is doing, as the model sees it. */
 export type SessionState = 'idle' | 'running' | 'waiting_for_input' | 'exited';
 
-/** How the session learns where commands start and end. */
-export type ShellIntegration = 'bash' | 'none';
+/**
+ * How the session learns where commands start and end: `bash` marks starts and ends, `prompt`
+ * (sh, dash, busybox ash, zsh) marks each prompt with the last exit code, `none` marks nothing.
+ */
+export type ShellIntegration = 'bash' | 'prompt' | 'none';
 
 /** Where the session's shell runs. */
 export type SessionBackend = 'local' | 'proot';
@@ -85,11 +88,21 @@ export interface TerminalSessionOptions {
 const MAX_EVENTS = 500;
 const STATE_POLL_MS = 100;
 
+/**
+ * The prompt of a shell with `prompt` integration: a mark carrying the last exit code, then `$ `.
+ * sh, dash and busybox ash expand `$?` in PS1; zsh expands `%?`.
+ */
+export function promptIntegrationPrompt(shellName: string): string {
+  const status = shellName === 'zsh' ? '%?' : '$?';
+  const mark = `\u001b]${MARK_OSC};P;${status}\u0007`;
+  return shellName === 'zsh' ? `%{${mark}%}%# ` : `${mark}$ `;
+}
+
 /** Environment entries that make bash print our command marks (and not pass them to children). */
 export function bashIntegrationEnvironment(): Record<string, string> {
   return {
     PS0: renderMark({ kind: 'start' }),
-    PROMPT_COMMAND: `__toolsys_rc=$?; export -n PROMPT_COMMAND PS0; printf '\\033]6973;P;%s\\007' "$__toolsys_rc"`,
+    PROMPT_COMMAND: `__toolsys_rc=$?; export -n PROMPT_COMMAND PS0; printf '\\033]${MARK_OSC};P;%s\\007' "$__toolsys_rc"`,
   };
 }
 
@@ -210,10 +223,10 @@ export class TerminalSession {
 
   /**
    * Records that a command line was just sent, so that the session counts as busy until the shell
-   * marks its start or end (bash integration only; other shells send no marks).
+   * marks its start or end (shells with integration only; others send no marks).
    */
   noteCommandSent(): void {
-    if (this.integration === 'bash' && !this.exitInfo) this.commandSent = true;
+    if (this.integration !== 'none' && !this.exitInfo) this.commandSent = true;
   }
 
   /** Raw-output offset of the latest command start mark. */
@@ -237,10 +250,14 @@ export class TerminalSession {
     return readlink(`/proc/${this.pid}/cwd`).catch(() => undefined);
   }
 
-  /** Sends text to the program as typed input. */
+  /**
+   * Sends text to the program as typed input. A submitted line (Enter) makes the session busy
+   * until the shell prints its next prompt mark: the shell, or what it started, is handling it.
+   */
   write(data: string): void {
     if (this.exitInfo || this.closed) return;
     this.lastActivity = this.options.now();
+    if (/[\r\n]/.test(data)) this.noteCommandSent();
     this.process.write(data);
   }
 
@@ -284,9 +301,9 @@ export class TerminalSession {
     const foreground = leader.terminalForegroundGroup;
     const shellInForeground = foreground === shellGroup || foreground <= 0;
     if (shellInForeground && !this.isCommandActive) {
-      // With marks, no command means idle. Without them, a shell in the foreground that is not
-      // reading the terminal is still busy (a builtin loop).
-      if (this.integration === 'bash') return 'idle';
+      // With marks, no line submitted since the last prompt means idle. Without them, a shell in
+      // the foreground that is not reading the terminal is still busy (a builtin loop).
+      if (this.integration !== 'none') return 'idle';
       return (await this.isWaiting([shellPid])) ? 'idle' : 'running';
     }
     const members = shellInForeground

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -456,17 +457,39 @@ describe('listing, resizing and snapshots', () => {
     expect(screen.lines.join('\n')).not.toContain('6973');
   });
 
-  it('runs sh sessions without shell integration, detecting the end from the terminal state', async () => {
+  it('gets exit codes from sh through prompt marks', async () => {
     const sessionId = await newSession({ shell: 'sh' });
+    const run = await harness.data<{ output: string; completed: boolean; exitCode: number }>(
+      'terminal.run',
+      { sessionId, command: 'echo from-sh; (exit 5)' },
+    );
+    expect(run).toMatchObject({ completed: true, exitCode: 5, output: 'from-sh\n' });
+    await harness.data('terminal.write', { sessionId, text: 'read answer', keys: ['Enter'] });
+    await waitForState(sessionId, 'waiting_for_input');
+  });
+
+  it.skipIf(!existsSync('/usr/bin/zsh') && !existsSync('/bin/zsh'))(
+    'gets exit codes from zsh through prompt marks',
+    async () => {
+      const sessionId = await newSession({ shell: 'zsh' });
+      const run = await harness.data<{ output: string; exitCode: number }>('terminal.run', {
+        sessionId,
+        command: 'echo from-zsh; false',
+      });
+      expect(run).toMatchObject({ exitCode: 1, output: 'from-zsh\n' });
+      const screen = await harness.data<{ lines: string[] }>('terminal.snapshot', { sessionId });
+      expect(screen.lines.join('\n')).not.toContain('6973');
+    },
+  );
+
+  it('runs a shell without integration, detecting the end from the terminal state', async () => {
+    const sessionId = await newSession({ shell: 'rbash' });
     const run = await harness.data<{ output: string; completed: boolean; exitCode: null }>(
       'terminal.run',
-      {
-        sessionId,
-        command: 'echo from-sh',
-      },
+      { sessionId, command: 'echo from-rbash' },
     );
     expect(run.completed).toBe(true);
-    expect(run.output).toContain('from-sh');
+    expect(run.output).toContain('from-rbash');
     expect(run.exitCode).toBeNull();
     expect(run.content).toContain('no shell integration');
   });

@@ -189,7 +189,7 @@ function runTool(manager: TerminalManager): AnyToolDefinition {
       session.noteCommandSent();
       const outcome = await session.waitFor(
         async () => {
-          if (session.integration === 'bash') return session.prompts > promptsBefore;
+          if (session.integration !== 'none') return session.prompts > promptsBefore;
           return (
             Date.now() - session.lastOutputAt >= QUIET_FOR_PLAIN_SHELL_MS &&
             Date.now() - started >= QUIET_FOR_PLAIN_SHELL_MS &&
@@ -264,7 +264,7 @@ function runTool(manager: TerminalManager): AnyToolDefinition {
       }
       const exitText =
         exitCode === null
-          ? session.integration === 'bash'
+          ? session.integration !== 'none'
             ? 'exit code unknown'
             : `exit code unknown (${session.shellName} has no shell integration)`
           : `exit code ${exitCode}`;
@@ -447,7 +447,7 @@ function observeTool(manager: TerminalManager): AnyToolDefinition {
           const data = { events, nextCursor: session.lastEventSequence };
           if (events.length === 0) {
             return successResult(
-              `No command events after ${after} in ${session.id}${session.integration === 'bash' ? '' : ` (${session.shellName} has no shell integration: only the exit is reported)`}.`,
+              `No command events after ${after} in ${session.id}${session.integration === 'none' ? ` (${session.shellName} has no shell integration: only the exit is reported)` : ''}.`,
               { data },
             );
           }
@@ -667,12 +667,12 @@ function waitTool(manager: TerminalManager): AnyToolDefinition {
           case 'quiet':
             return Date.now() - Math.max(session.lastOutputAt, started) >= args.quietMs;
           case 'command_end':
-            if (!commandWasActive && session.integration === 'bash') return true;
+            if (!commandWasActive && session.integration !== 'none') return true;
             return (
               session
                 .eventsAfter(startSequence)
                 .some((event) => event.kind === 'command_end' || event.kind === 'exit') ||
-              (session.integration !== 'bash' && (await session.state()) === 'idle')
+              (session.integration === 'none' && (await session.state()) === 'idle')
             );
           case 'state':
             return (await session.state()) === args.state;
@@ -708,7 +708,7 @@ function waitTool(manager: TerminalManager): AnyToolDefinition {
         const what =
           args.for === 'pattern'
             ? `"${match}" appeared`
-            : args.for === 'command_end' && !commandWasActive && session.integration === 'bash'
+            : args.for === 'command_end' && !commandWasActive && session.integration !== 'none'
               ? 'no command was running'
               : `${args.for} reached`;
         return successResult(

@@ -77,7 +77,7 @@ export async function openSession(
     });
     await session.waitFor(
       () =>
-        session.integration === 'bash'
+        session.integration !== 'none'
           ? session.prompts > 0
           : session.outputEnd > 0 && Date.now() - session.lastOutputAt > 200,
       { timeoutMs: FIRST_PROMPT_WAIT_MS },
