@@ -69,6 +69,7 @@ describe('toolPackage', () => {
     const status = await toolPackage.detect(await context('serve'));
     expect(status.enabled).toBe(true);
     expect(status.reason).toContain('PTY available');
+    expect(status.reason).toMatch(/proot and debootstrap found|not installed/);
   });
 
   it('contributes the 18 spec ids in gate mode without writing files or starting processes', async () => {

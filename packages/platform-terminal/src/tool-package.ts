@@ -106,7 +106,19 @@ export const toolPackage = defineToolPackage<TerminalConfig>({
   description:
     'Interactive PTY terminal sessions, screen snapshots and a proot Linux rootfs (18 terminal.* tools).',
   configSchema: terminalConfigSchema,
-  detect: (environment) => probePty(environment.env),
+  async detect(environment) {
+    const pty = await probePty(environment.env);
+    if (!pty.enabled) return pty;
+    const proot = await findProgram('proot', environment.env);
+    const debootstrap =
+      (await findProgram('debootstrap', environment.env)) ??
+      (await findProgram('/usr/sbin/debootstrap', environment.env));
+    const rootfs =
+      proot === undefined || debootstrap === undefined
+        ? `the rootfs tools will refuse until ${[proot === undefined ? 'proot' : '', debootstrap === undefined ? 'debootstrap' : ''].filter(Boolean).join(' and ')} not installed`
+        : 'proot and debootstrap found';
+    return { enabled: true, reason: `${pty.reason}; ${rootfs}` };
+  },
   create(context) {
     const { config } = context;
     const rootfsBase =

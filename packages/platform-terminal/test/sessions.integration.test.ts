@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, isAlive } from './support/harness.js';
@@ -203,6 +203,39 @@ describe('interactive input and state', () => {
     expect(quit.alternateScreen).toBe(false);
     await waitForState(sessionId, 'idle');
   });
+
+  it.skipIf(!existsSync('/usr/bin/vim'))(
+    'edits a file in vim with keystrokes and sees the screen change',
+    async () => {
+      const sessionId = await newSession({ cols: 80, rows: 12 });
+      await writeFile(join(harness.workspace, 'note.txt'), 'first line\n');
+      await harness.data('terminal.write', {
+        sessionId,
+        text: 'vim -u NONE -N note.txt',
+        keys: ['Enter'],
+      });
+      await waitForState(sessionId, 'waiting_for_input');
+      const opened = await harness.data<{ lines: string[]; alternateScreen: boolean }>(
+        'terminal.snapshot',
+        {
+          sessionId,
+        },
+      );
+      expect(opened.alternateScreen).toBe(true);
+      expect(opened.lines[0]).toBe('first line');
+      const typed = await harness.data<{ screen: string[] }>('terminal.write', {
+        sessionId,
+        text: 'Oadded by the agent',
+        keys: ['Esc'],
+      });
+      expect(typed.screen.slice(0, 2)).toEqual(['added by the agent', 'first line']);
+      await harness.data('terminal.write', { sessionId, text: ':wq', keys: ['Enter'] });
+      await waitForState(sessionId, 'idle');
+      expect(await readFile(join(harness.workspace, 'note.txt'), 'utf8')).toBe(
+        'added by the agent\nfirst line\n',
+      );
+    },
+  );
 
   it('follows streaming output (top -b) incrementally by cursor without repeating a byte', async () => {
     const sessionId = await newSession();
