@@ -42,6 +42,10 @@ describe.skipIf(!hasProot)('proot backend on a busybox rootfs', () => {
       'UNSUPPORTED',
       'backend',
     ]);
+    if (!refused.ok) expect(refused.error.message).toContain('not ready (absent)');
+    await makeBusyboxRootfs(harness.rootfs.directory('debian'));
+    const unfinished = await harness.call('terminal.create', { backend: 'proot' });
+    expect(!unfinished.ok && unfinished.error.code).toBe('UNSUPPORTED');
     const packages = await harness.call('terminal.linux_packages', { action: 'list' });
     expect(!packages.ok && packages.error.code).toBe('UNSUPPORTED');
     if (!packages.ok) expect(packages.error.message).toContain('not ready (absent)');

@@ -158,6 +158,20 @@ function createTool(options: SessionToolsOptions): AnyToolDefinition {
     },
     runPolicy: { ...RunPolicies.mutating, timeoutMs: 30_000 },
     async execute(args) {
+      if (args.backend === 'proot' && options.rootfs && !(await options.rootfs.isReady('debian'))) {
+        const status = await options.rootfs.status('debian');
+        return failureResult(
+          ToolErrorCode.UNSUPPORTED,
+          `backend: the Linux rootfs is not ready (${status.state})`,
+          {
+            field: 'backend',
+            hint:
+              status.state === 'bootstrapping'
+                ? 'Wait for the build: poll terminal.linux_status, then retry.'
+                : 'Build it with terminal.linux_bootstrap and poll terminal.linux_status, or use backend "local".',
+          },
+        );
+      }
       const session = await openSession(manager, args);
       if ('ok' in session) return session;
       const snapshot = await session.snapshot();
