@@ -1,12 +1,14 @@
 import { type AnyToolPackageEntry, toolPackage as corePackage } from '@toolsys/core-tool-registry';
 import { toolPackage as mcpClientPackage } from '@toolsys/mcp-client';
 import { toolPackage as csMemPackage } from '@toolsys/platform-cs-mem';
+import { toolPackage as terminalPackage } from '@toolsys/platform-terminal';
 
 /** The packages the host composes without being told, in registration order. */
 export const BUILTIN_PACKAGES: readonly AnyToolPackageEntry[] = [
   corePackage,
   mcpClientPackage,
   csMemPackage,
+  terminalPackage,
 ];
 
 export {
