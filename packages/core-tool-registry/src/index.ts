@@ -28,7 +28,13 @@ export {
   type ToolBatchRunnerOptions,
   truncateHead,
 } from './batch-runner.js';
-export { type CatalogOptions, firstSentence, renderCatalog } from './catalog.js';
+export {
+  type CatalogOptions,
+  firstSentence,
+  pruneToolPointers,
+  renderCatalog,
+  splitSentences,
+} from './catalog.js';
 export {
   type CircuitBreakerState,
   type CircuitDecision,
@@ -38,6 +44,7 @@ export {
   type ToolCircuitBreakerOptions,
 } from './circuit-breaker.js';
 export { SYSTEM_CLOCK, sleep, type TimerHandle, type ToolClock } from './clock.js';
+export { type CoreConfig, coreConfigSchema, toolPackage } from './core-package.js';
 export { type Deadlined, DeadlineWatch } from './deadline-watch.js';
 export {
   DefaultToolExecutor,
@@ -169,16 +176,6 @@ export {
 } from './tool-execution-gate.js';
 export type { ExecuteOptions, ToolExecutor } from './tool-executor.js';
 export {
-  type AnyToolPackageEntry,
-  defineToolPackage,
-  isToolPackageEntry,
-  type ToolPackageContext,
-  type ToolPackageContribution,
-  type ToolPackageEntry,
-  type ToolPackageEnvironment,
-  type ToolPackageStatus,
-} from './tool-package.js';
-export {
   compareRisk,
   inferAnnotations,
   inferCategory,
@@ -195,7 +192,18 @@ export {
   type ToolRisk,
 } from './tool-metadata.js';
 export {
+  type AnyToolPackageEntry,
+  defineToolPackage,
+  isToolPackageEntry,
+  type ToolPackageContext,
+  type ToolPackageContribution,
+  type ToolPackageEntry,
+  type ToolPackageEnvironment,
+  type ToolPackageStatus,
+} from './tool-package.js';
+export {
   DEFAULT_SELF_GATED_TOOL_IDS,
+  defaultUnconfirmableHint,
   type PermissionState,
   type PermissionVerdict,
   type RiskPolicy,
@@ -234,6 +242,11 @@ export {
 export { type ServiceKey, serviceKey, ToolServices } from './tool-services.js';
 export { MAX_SUGGESTIONS, ToolSuggester } from './tool-suggester.js';
 export { type ToolUsage, ToolUsageTracker } from './tool-usage-tracker.js';
+export {
+  createDiscoveryTools,
+  DISCOVERY_TOOL_IDS,
+  type DiscoveryToolsOptions,
+} from './tools/discovery.js';
 export { createFileMemoryTools, type FileMemoryToolsOptions } from './tools/file-memory.js';
 export { createFileTools, type FileToolsOptions } from './tools/files.js';
 export { type CoreToolsOptions, createCoreTools } from './tools/index.js';

@@ -188,13 +188,11 @@ describe('npm install @toolsys/host in an empty folder', () => {
     expect(stdout).toMatch(/^\s+memory_search_nodes\s/m);
   });
 
-  // `toolsys --version` is not in the CLI yet: these assert what it must print and are expected to
-  // fail until it is; then `it.fails` becomes `it`.
-  it.fails('prints the version with `npx toolsys --version`', async () => {
+  it('prints the version with `npx toolsys --version`', async () => {
     expect((await inApp('npx', ['toolsys', '--version'])).trim()).toBe(hostVersion);
   });
 
-  it.fails('prints the version with `npx -y @toolsys/host --version`', async () => {
+  it('prints the version with `npx -y @toolsys/host --version`', async () => {
     expect((await inApp('npx', ['-y', '@toolsys/host', '--version'])).trim()).toBe(hostVersion);
   });
 
@@ -234,9 +232,7 @@ describe('npm install @toolsys/host in an empty folder', () => {
     }
   });
 
-  // The server still announces a version written in its source, not its package's: expected to
-  // fail until the host reads its package.json; then `it.fails` becomes `it`.
-  it.fails('announces the package version in the MCP handshake', async () => {
+  it('announces the package version in the MCP handshake', async () => {
     const client = await connectToInstalledHost();
     try {
       expect(client.getServerVersion()?.version).toBe(hostVersion);
