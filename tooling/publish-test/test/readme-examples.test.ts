@@ -22,6 +22,7 @@ describe('README example blocks', () => {
       '@toolsys/core-tool-registry',
       '@toolsys/mcp-client',
       '@toolsys/platform-cs-mem',
+      '@toolsys/platform-terminal',
     ]) {
       expect(packages).toContain(name);
     }
