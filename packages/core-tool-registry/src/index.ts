@@ -38,6 +38,8 @@ export {
   type ToolCircuitBreakerOptions,
 } from './circuit-breaker.js';
 export { SYSTEM_CLOCK, sleep, type TimerHandle, type ToolClock } from './clock.js';
+export { CPU_TOOL_IDS } from './cpu/cpu-tool-definitions.js';
+export { CpuToolPool, type CpuToolPoolOptions, offloadCpuTools } from './cpu/cpu-tool-pool.js';
 export { type Deadlined, DeadlineWatch } from './deadline-watch.js';
 export {
   DefaultToolExecutor,
@@ -169,16 +171,6 @@ export {
 } from './tool-execution-gate.js';
 export type { ExecuteOptions, ToolExecutor } from './tool-executor.js';
 export {
-  type AnyToolPackageEntry,
-  defineToolPackage,
-  isToolPackageEntry,
-  type ToolPackageContext,
-  type ToolPackageContribution,
-  type ToolPackageEntry,
-  type ToolPackageEnvironment,
-  type ToolPackageStatus,
-} from './tool-package.js';
-export {
   compareRisk,
   inferAnnotations,
   inferCategory,
@@ -194,6 +186,16 @@ export {
   type ToolMetadataInput,
   type ToolRisk,
 } from './tool-metadata.js';
+export {
+  type AnyToolPackageEntry,
+  defineToolPackage,
+  isToolPackageEntry,
+  type ToolPackageContext,
+  type ToolPackageContribution,
+  type ToolPackageEntry,
+  type ToolPackageEnvironment,
+  type ToolPackageStatus,
+} from './tool-package.js';
 export {
   DEFAULT_SELF_GATED_TOOL_IDS,
   type PermissionState,
@@ -255,6 +257,8 @@ export {
   type ArgsDigest,
   digestArgs,
   LATENCY_BUCKETS,
+  MAX_DIGEST_FIELDS,
+  MAX_DIGEST_KEY_LENGTH,
   type OpenSpan,
   renderLatencyReport,
   type SpanInit,

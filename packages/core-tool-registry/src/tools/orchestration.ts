@@ -69,6 +69,11 @@ export function createOrchestrationTools(options: OrchestrationToolsOptions): An
   ];
 }
 
+/** `json_transform` alone, for the CPU tool pool's workers (which need none of the other tools). */
+export function createJsonTransformTools(): AnyToolDefinition[] {
+  return [createJsonTransformTool()];
+}
+
 function createWaitTool(clock: ToolClock): AnyToolDefinition {
   return defineTool({
     id: 'wait',

@@ -1,0 +1,97 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createCpuToolDefinitions } from '../src/cpu/cpu-tool-definitions.js';
+import { CpuToolPool, offloadCpuTools } from '../src/cpu/cpu-tool-pool.js';
+import { EnhancedToolExecutor } from '../src/enhanced-tool-executor.js';
+import { ToolRegistry } from '../src/tool-registry.js';
+
+const RUNAWAY = 'f(n)=n<1?1:f(n-1)+f(n-1); f(40)';
+
+function setUp(pool: CpuToolPool, timeoutMs: number) {
+  const registry = new ToolRegistry();
+  const tools = offloadCpuTools([...createCpuToolDefinitions().values()], pool);
+  for (const tool of tools) registry.register(tool);
+  const overrides: Record<string, { timeoutMs: number; maxRetries: number }> = {};
+  for (const tool of tools) overrides[tool.id] = { timeoutMs, maxRetries: 0 };
+  return new EnhancedToolExecutor({ registry, runPolicies: { overrides } });
+}
+
+describe('CpuToolPool (real worker threads, TypeScript sources through tsx)', () => {
+  const pool = new CpuToolPool({ maxThreads: 2 });
+  afterAll(() => pool.close());
+
+  it('gives the same result in a worker as in-process', async () => {
+    const executor = setUp(pool, 60_000);
+    const inWorker = await executor.execute('calculate', { expression: '2+3*4' });
+    expect(inWorker).toEqual({
+      ok: true,
+      content: '14',
+      data: { expression: '2+3*4', result: '14', value: 14 },
+    });
+    const failed = await executor.execute('csv_query', {
+      csv: 'a,b\n1,2\n',
+      select: ['zz'],
+    });
+    expect(failed).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', field: 'select.0' },
+    });
+  });
+
+  it('ends a runaway calculate with TIMEOUT while other calls and timers keep running', async () => {
+    const executor = setUp(pool, 3_000);
+    // Warm both workers so the time limit measures the runaway, not a worker's start.
+    await Promise.all([
+      executor.execute('calculate', { expression: '1+1' }),
+      executor.execute('calculate', { expression: '2+2' }),
+    ]);
+    let beats = 0;
+    const heartbeat = setInterval(() => {
+      beats += 1;
+    }, 20);
+    try {
+      const runaway = executor.execute('calculate', { expression: RUNAWAY });
+      const quick = await executor.execute('calculate', { expression: '6*7' });
+      expect(quick).toMatchObject({ ok: true, content: '42' });
+      const beatsBefore = beats;
+      const result = await runaway;
+      expect(result).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+      // The event loop stayed free during the runaway: the heartbeat kept beating.
+      expect(beats - beatsBefore).toBeGreaterThan(10);
+      // The terminated worker is replaced: the next call answers.
+      const after = await executor.execute('calculate', { expression: '10/4' });
+      expect(after).toMatchObject({ ok: true, content: '2.5' });
+    } finally {
+      clearInterval(heartbeat);
+    }
+  });
+
+  it('ends a task at its own backstop limit when the executor has no time limit', async () => {
+    const backstopPool = new CpuToolPool({ maxThreads: 1, taskTimeLimitMs: 2_000 });
+    try {
+      const registry = new ToolRegistry();
+      for (const tool of offloadCpuTools([...createCpuToolDefinitions().values()], backstopPool)) {
+        registry.register(tool);
+      }
+      const executor = new EnhancedToolExecutor({ registry });
+      const result = await executor.execute('calculate', { expression: RUNAWAY });
+      expect(result).toMatchObject({
+        ok: false,
+        error: {
+          code: 'TIMEOUT',
+          message: 'calculate was stopped after 2000 ms',
+          retryable: false,
+        },
+      });
+    } finally {
+      await backstopPool.close();
+    }
+  });
+
+  it('refuses calls after close with UNSUPPORTED', async () => {
+    const closed = new CpuToolPool();
+    await closed.close();
+    const executor = setUp(closed, 5_000);
+    const result = await executor.execute('calculate', { expression: '1+1' });
+    expect(result).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED', retryable: false } });
+  });
+});
