@@ -10,6 +10,12 @@ export {
   ProviderNames,
   type ProviderNamesOptions,
 } from './adapters/provider-names.js';
+export {
+  argumentLimitsOf,
+  checkArgumentLimits,
+  DEFAULT_ARGUMENT_LIMITS,
+  type ToolArgumentLimits,
+} from './argument-limits.js';
 export { type WriteFileAtomicOptions, writeFileAtomic } from './atomic-write.js';
 export { fullJitterBackoff } from './backoff.js';
 export {
