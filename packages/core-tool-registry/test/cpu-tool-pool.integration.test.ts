@@ -1,14 +1,21 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createCpuToolDefinitions } from '../src/cpu/cpu-tool-definitions.js';
+import { CPU_TOOL_IDS, loadCpuTool } from '../src/cpu/cpu-tool-definitions.js';
 import { CpuToolPool, offloadCpuTools } from '../src/cpu/cpu-tool-pool.js';
 import { EnhancedToolExecutor } from '../src/enhanced-tool-executor.js';
+import type { AnyToolDefinition } from '../src/tool.js';
 import { ToolRegistry } from '../src/tool-registry.js';
 
 const RUNAWAY = 'f(n)=n<1?1:f(n-1)+f(n-1); f(40)';
 
-function setUp(pool: CpuToolPool, timeoutMs: number) {
+/** The in-process definitions of every CPU-bound tool. */
+async function cpuTools(): Promise<AnyToolDefinition[]> {
+  const tools = CPU_TOOL_IDS.map((id) => loadCpuTool(id));
+  return tools.filter((tool) => tool !== undefined);
+}
+
+async function setUp(pool: CpuToolPool, timeoutMs: number) {
   const registry = new ToolRegistry();
-  const tools = offloadCpuTools([...createCpuToolDefinitions().values()], pool);
+  const tools = offloadCpuTools(await cpuTools(), pool);
   for (const tool of tools) registry.register(tool);
   const overrides: Record<string, { timeoutMs: number; maxRetries: number }> = {};
   for (const tool of tools) overrides[tool.id] = { timeoutMs, maxRetries: 0 };
@@ -20,7 +27,7 @@ describe('CpuToolPool (real worker threads, TypeScript sources through tsx)', ()
   afterAll(() => pool.close());
 
   it('gives the same result in a worker as in-process', async () => {
-    const executor = setUp(pool, 60_000);
+    const executor = await setUp(pool, 60_000);
     const inWorker = await executor.execute('calculate', { expression: '2+3*4' });
     expect(inWorker).toEqual({
       ok: true,
@@ -38,12 +45,14 @@ describe('CpuToolPool (real worker threads, TypeScript sources through tsx)', ()
   });
 
   it('ends a runaway calculate with TIMEOUT while other calls and timers keep running', async () => {
-    const executor = setUp(pool, 3_000);
-    // Warm both workers so the time limit measures the runaway, not a worker's start.
+    // Warm both workers (without a tight limit: a loaded machine starts threads slowly) so that
+    // the time limit measures the runaway, not a worker's start.
+    const patient = await setUp(pool, 120_000);
     await Promise.all([
-      executor.execute('calculate', { expression: '1+1' }),
-      executor.execute('calculate', { expression: '2+2' }),
+      patient.execute('calculate', { expression: '1+1' }),
+      patient.execute('calculate', { expression: '2+2' }),
     ]);
+    const executor = await setUp(pool, 3_000);
     let beats = 0;
     const heartbeat = setInterval(() => {
       beats += 1;
@@ -69,7 +78,7 @@ describe('CpuToolPool (real worker threads, TypeScript sources through tsx)', ()
     const backstopPool = new CpuToolPool({ maxThreads: 1, taskTimeLimitMs: 2_000 });
     try {
       const registry = new ToolRegistry();
-      for (const tool of offloadCpuTools([...createCpuToolDefinitions().values()], backstopPool)) {
+      for (const tool of offloadCpuTools(await cpuTools(), backstopPool)) {
         registry.register(tool);
       }
       const executor = new EnhancedToolExecutor({ registry });
@@ -90,7 +99,7 @@ describe('CpuToolPool (real worker threads, TypeScript sources through tsx)', ()
   it('refuses calls after close with UNSUPPORTED', async () => {
     const closed = new CpuToolPool();
     await closed.close();
-    const executor = setUp(closed, 5_000);
+    const executor = await setUp(closed, 5_000);
     const result = await executor.execute('calculate', { expression: '1+1' });
     expect(result).toMatchObject({ ok: false, error: { code: 'UNSUPPORTED', retryable: false } });
   });

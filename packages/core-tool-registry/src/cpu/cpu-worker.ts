@@ -2,9 +2,10 @@ import type { AnyToolDefinition, ToolContext } from '../tool.js';
 import { isToolError } from '../tool-error.js';
 import { ToolServices } from '../tool-services.js';
 import type { CpuTask, CpuTaskOutcome } from './cpu-task.js';
-import { createCpuToolDefinitions } from './cpu-tool-definitions.js';
+import { loadCpuTool } from './cpu-tool-definitions.js';
 
-let tools: Map<string, AnyToolDefinition> | undefined;
+/** Tools built so far in this worker, by id (each on its first call). */
+const tools = new Map<string, AnyToolDefinition | undefined>();
 const services = new ToolServices();
 // The pool ends a task by terminating this thread, so a handler here never sees its signal fire.
 const NEVER_ABORTED = new AbortController().signal;
@@ -14,7 +15,7 @@ const NEVER_ABORTED = new AbortController().signal;
  * threw, in a form that crosses the thread boundary (a ToolError keeps its code and options).
  */
 export default async function runCpuTask(task: CpuTask): Promise<CpuTaskOutcome> {
-  tools ??= createCpuToolDefinitions();
+  if (!tools.has(task.toolId)) tools.set(task.toolId, loadCpuTool(task.toolId));
   const tool = tools.get(task.toolId);
   if (tool === undefined) {
     return { kind: 'error', message: `${task.toolId} does not run in the CPU tool pool` };
