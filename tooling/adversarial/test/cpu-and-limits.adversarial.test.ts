@@ -43,7 +43,8 @@ beforeAll(async () => {
       dataDir: join(scratch, 'data'),
       tools: {
         runPolicies: {
-          calculate: { timeoutMs: RUNAWAY_LIMIT_MS, maxRetries: 0 },
+          // Only the time limit: the declared policy's retry must not replay a runaway.
+          calculate: { timeoutMs: RUNAWAY_LIMIT_MS },
           csv_query: { timeoutMs: 60_000, maxRetries: 0 },
         },
       },
@@ -118,6 +119,9 @@ describe('a runaway calculate (issue item 4)', () => {
       if (!result.ok) expect(result.error.message).toContain('calculate did not finish within');
       // The event loop was never blocked: the heartbeat kept firing until the limit.
       expect(beats - beatsBefore).toBeGreaterThan(10);
+      // One attempt only: the same expression would run out of time again.
+      const timedOut = deployment.stack.traces.spans().filter((span) => span.outcome === 'TIMEOUT');
+      expect(timedOut).toHaveLength(1);
       // The terminated worker was replaced.
       expect(await call('calculate', { expression: '2^10' })).toMatchObject({
         ok: true,

@@ -14,6 +14,12 @@ import { CPU_TOOL_IDS } from './cpu-tool-definitions.js';
 export interface CpuToolPoolOptions {
   /** Worker threads at most. Default: the number of CPUs, at least 2. */
   maxThreads?: number;
+  /**
+   * Worker threads kept ready once the pool is in use (none before the first call). A worker
+   * terminated at a time limit is replaced at once, so the next call does not wait for a thread to
+   * start and load its libraries (seconds on a loaded machine). Default 1.
+   */
+  minThreads?: number;
   /** An idle worker exits after this many ms (a new one starts on demand). Default 30000. */
   idleTimeoutMs?: number;
   /**
@@ -29,8 +35,9 @@ export interface CpuToolPoolOptions {
 /**
  * Runs CPU-bound tool calls in worker threads, so no call can block the event loop: other calls,
  * pings and timers keep running, and a call that passes its time limit is stopped by terminating
- * its worker (the pool starts a fresh one for the next call). Workers start on the first call and
- * are reused. Call {@link close} when the tools are disposed.
+ * its worker (the pool starts a fresh one at once). Workers start on the first call, are reused,
+ * and beyond `minThreads` exit when idle; idle workers never keep the process alive. Call
+ * {@link close} when the tools are disposed.
  */
 export class CpuToolPool {
   readonly #options: Required<CpuToolPoolOptions>;
@@ -40,6 +47,7 @@ export class CpuToolPool {
   constructor(options: CpuToolPoolOptions = {}) {
     this.#options = {
       maxThreads: options.maxThreads ?? Math.max(2, availableParallelism()),
+      minThreads: options.minThreads ?? 1,
       idleTimeoutMs: options.idleTimeoutMs ?? 30_000,
       taskTimeLimitMs: options.taskTimeLimitMs ?? 60_000,
       maxHeapMb: options.maxHeapMb ?? 1024,
@@ -121,7 +129,7 @@ export class CpuToolPool {
   #piscina(): Piscina {
     this.#pool ??= new Piscina({
       ...workerEntry(),
-      minThreads: 0,
+      minThreads: Math.min(this.#options.minThreads, this.#options.maxThreads),
       maxThreads: this.#options.maxThreads,
       idleTimeout: this.#options.idleTimeoutMs,
       // Pending calls wait in the queue; each still ends at its own time limit.
@@ -134,7 +142,9 @@ export class CpuToolPool {
 
 /**
  * Replaces the `execute` of every {@link CPU_TOOL_IDS} tool in a list by a call into the pool;
- * other tools are returned as they are. Ids, schemas, metadata and run policies do not change.
+ * other tools are returned as they are. Ids, schemas and metadata do not change; the run policy
+ * keeps its name and time limit but allows no retry: the same input would run out of time again,
+ * and every other failure of these tools is final anyway.
  */
 export function offloadCpuTools(
   tools: readonly AnyToolDefinition[],
@@ -144,6 +154,7 @@ export function offloadCpuTools(
     CPU_TOOL_IDS.includes(tool.id)
       ? {
           ...tool,
+          ...(tool.runPolicy ? { runPolicy: { ...tool.runPolicy, maxRetries: 0 } } : {}),
           execute: (args: Record<string, unknown>, context: ToolContext) =>
             pool.run(tool.id, args, context),
         }
