@@ -4,6 +4,7 @@ import { CpuToolPool, offloadCpuTools } from '../src/cpu/cpu-tool-pool.js';
 import { EnhancedToolExecutor } from '../src/enhanced-tool-executor.js';
 import type { AnyToolDefinition } from '../src/tool.js';
 import { ToolRegistry } from '../src/tool-registry.js';
+import { ToolServices } from '../src/tool-services.js';
 
 const RUNAWAY = 'f(n)=n<1?1:f(n-1)+f(n-1); f(40)';
 
@@ -94,6 +95,41 @@ describe('CpuToolPool (real worker threads, TypeScript sources through tsx)', ()
     } finally {
       await backstopPool.close();
     }
+  });
+
+  it('ends the call as cancelled and stops the worker when the caller aborts', async () => {
+    const executor = await setUp(pool, 120_000);
+    const controller = new AbortController();
+    const running = executor.execute(
+      'calculate',
+      { expression: RUNAWAY },
+      { signal: controller.signal },
+    );
+    setTimeout(() => controller.abort(), 500);
+    expect(await running).toMatchObject({
+      ok: false,
+      error: { code: 'EXECUTION_FAILED', retryable: false, details: { cancelled: true } },
+    });
+    expect(await executor.execute('calculate', { expression: '7-2' })).toMatchObject({
+      ok: true,
+      content: '5',
+    });
+  });
+
+  it('reports a tool that does not run in the pool as a failure, not a throw', async () => {
+    const services = new ToolServices();
+    const context = {
+      callId: 'c',
+      sessionId: 's',
+      attempt: 1,
+      signal: new AbortController().signal,
+      services,
+      emit: () => {},
+      confirm: async () => 'deny' as const,
+    };
+    await expect(pool.run('get_time', {}, context)).rejects.toThrow(
+      'get_time does not run in the CPU tool pool',
+    );
   });
 
   it('refuses calls after close with UNSUPPORTED', async () => {
