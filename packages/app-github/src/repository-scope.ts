@@ -32,15 +32,6 @@ export class RepositoryScope {
     return this.#owners.has(ownerKey) || this.#repos.has(`${ownerKey}/${repo.toLowerCase()}`);
   }
 
-  /** Whether the tools may touch some repository of this owner. */
-  allowsOwner(owner: string): boolean {
-    if (!this.isRestricted) return true;
-    const ownerKey = owner.toLowerCase();
-    if (this.#owners.has(ownerKey)) return true;
-    for (const name of this.#repos) if (name.startsWith(`${ownerKey}/`)) return true;
-    return false;
-  }
-
   /** Search qualifiers limiting a code search to the scope (`repo:a/b user:c`); empty when open. */
   searchQualifiers(): string[] {
     return [

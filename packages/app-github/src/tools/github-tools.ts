@@ -959,6 +959,7 @@ function createListIssuesTool(shared: Shared): AnyToolDefinition {
     }),
     async run(args, octokit, context) {
       const { owner, repo, state, labels, assignee, since, sort, perPage, cursor } = args;
+      const { includePullRequests, trustedAuthorsOnly } = args;
       const query = fingerprintQuery({
         tool: 'issues',
         owner,
@@ -993,14 +994,11 @@ function createListIssuesTool(shared: Shared): AnyToolDefinition {
       const issues = [];
       for (const issue of response.data) {
         const isPullRequest = issue.pull_request !== undefined && issue.pull_request !== null;
-        if (isPullRequest && !args.includePullRequests) {
+        if (isPullRequest && !includePullRequests) {
           skipped.pullRequests += 1;
           continue;
         }
-        if (
-          args.trustedAuthorsOnly &&
-          !TRUSTED_ASSOCIATIONS.has(issue.author_association ?? 'NONE')
-        ) {
+        if (trustedAuthorsOnly && !TRUSTED_ASSOCIATIONS.has(issue.author_association ?? 'NONE')) {
           skipped.untrustedAuthors += 1;
           continue;
         }
