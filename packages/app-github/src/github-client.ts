@@ -139,8 +139,7 @@ export class GitHubClient {
       try {
         const response = await request(options);
         const etag = headerText(response.headers.etag);
-        const length = Number(headerText(response.headers['content-length']) ?? 0);
-        if (etag && response.status === 200 && length <= maxCachedBytes) {
+        if (etag && response.status === 200 && sizeOf(response) <= maxCachedBytes) {
           const entry: CachedResponse = {
             etag,
             response: {
@@ -167,6 +166,19 @@ export class GitHubClient {
         throw error;
       }
     });
+  }
+}
+
+/** The body size: `content-length` when sent (not with compressed, chunked answers), else measured. */
+function sizeOf(response: { headers: Record<string, unknown>; data: unknown }): number {
+  const declared = Number(headerText(response.headers['content-length']));
+  if (Number.isFinite(declared) && declared > 0) return declared;
+  const { data } = response;
+  if (typeof data === 'string') return data.length;
+  try {
+    return JSON.stringify(data)?.length ?? 0;
+  } catch {
+    return Number.POSITIVE_INFINITY;
   }
 }
 

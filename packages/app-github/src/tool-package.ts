@@ -47,7 +47,10 @@ export const toolPackage = defineToolPackage<GitHubPackageConfig>({
   key: 'app-github',
   description: 'GitHub tools on Octokit: user, repositories, files, issues and code search.',
   configSchema: gitHubPackageConfigSchema,
-  async detect({ config, env, configDir }) {
+  async detect(environment) {
+    // Parsing again is idempotent and keeps a host that passes the raw section working.
+    const config = gitHubPackageConfigSchema.parse(environment.config ?? {});
+    const { env = {}, configDir = process.cwd() } = environment;
     const lookup = await resolveGitHubToken({
       tokenCommand: config.tokenCommand,
       tokenFile: config.tokenFile,
@@ -68,7 +71,9 @@ export const toolPackage = defineToolPackage<GitHubPackageConfig>({
     }
     return { enabled: true, reason: notes.join('; ') };
   },
-  async create({ config, env, configDir, mode }) {
+  async create(context) {
+    const config = gitHubPackageConfigSchema.parse(context.config ?? {});
+    const { env = {}, configDir = process.cwd(), mode } = context;
     const client = new GitHubClient({
       async token() {
         const lookup = await resolveGitHubToken({

@@ -43,6 +43,12 @@ export async function probeWriteAccess(
     };
   } catch (error) {
     const status = (error as { status?: unknown }).status;
+    if (status === 401) {
+      return {
+        canWrite: true,
+        reason: `GitHub rejected the token from ${client.tokenSource ?? 'its source'} (401): renew it, every call will fail until then`,
+      };
+    }
     return {
       canWrite: true,
       reason: client.redact(

@@ -281,6 +281,31 @@ describe('errors', () => {
     expect(text(write)).toContain('check whether the change happened');
   });
 
+  it('the run policy retries a 5xx for a read tool, never for a write tool', async () => {
+    const registry = new ToolRegistry();
+    registry.registerAll(createGitHubTools({ client: github.client }));
+    const executor = new EnhancedToolExecutor({ registry, runPolicies: { random: () => 0 } });
+    fake.inject({ pathPrefix: '/user', status: 502, body: errors.serverError });
+    expect(dataOf(await executor.execute('github_get_user', {}))).toMatchObject({
+      login: 'octocat',
+    });
+    expect(fake.requestsTo('GET', '/user')).toHaveLength(2);
+    fake.inject({
+      method: 'POST',
+      pathPrefix: '/repos/octocat/Hello-World/issues',
+      status: 502,
+      body: errors.serverError,
+    });
+    const write = await executor.execute('github_create_issue', {
+      owner: 'octocat',
+      repo: 'Hello-World',
+      title: 't',
+    });
+    expect(write.ok ? undefined : write.error.code).toBe('EXECUTION_FAILED');
+    expect(fake.requestsTo('POST', '/repos/octocat/Hello-World/issues')).toHaveLength(1);
+    expect(fake.issues('octocat/Hello-World')).toHaveLength(0);
+  });
+
   it('an unreachable server is EXECUTION_FAILED naming the API root', async () => {
     const url = fake.baseUrl;
     await fake.stop();

@@ -78,6 +78,17 @@ describe('detect', () => {
     );
   });
 
+  it('says when GitHub rejects the token, without its value', async () => {
+    const status = await toolPackage.detect(
+      environment({}, { ...PATH_ONLY, GITHUB_TOKEN: 'ghp_expired0000000000000000' }),
+    );
+    expect(status).toEqual({
+      enabled: true,
+      reason:
+        'token from GITHUB_TOKEN; GitHub rejected the token from GITHUB_TOKEN (401): renew it, every call will fail until then',
+    });
+  });
+
   it('prefers tokenCommand, run without a shell', async () => {
     const status = await toolPackage.detect(
       environment(
