@@ -18,6 +18,7 @@ import {
   repository as repositoryFixture,
   simpleUser,
 } from './fixtures/github-responses.js';
+import { checkRequest, checkResponse } from './openapi-validator.js';
 
 /** A request as the server saw it. */
 export interface SeenRequest {
@@ -84,6 +85,11 @@ export class FakeGitHub {
   scopes: string | undefined = 'repo, read:org';
   /** Every request seen, in order. */
   readonly requests: SeenRequest[] = [];
+  /**
+   * Requests or answers that do not follow GitHub's OpenAPI description (see openapi-validator.ts);
+   * every test expects none.
+   */
+  readonly violations: string[] = [];
   /** Requests answered 304 Not Modified (they do not use the rate limit). */
   notModified = 0;
   /** Primary rate limit left. */
@@ -212,6 +218,7 @@ export class FakeGitHub {
       seen.status = status;
       this.#send(request, response, status, payload, headers);
     };
+    this.violations.push(...checkRequest(seen.method, path, url.searchParams, body));
     const auth = request.headers.authorization ?? '';
     if (auth !== `token ${this.token}` && auth !== `bearer ${this.token}`) {
       return answer(401, errors.badCredentials);
@@ -227,6 +234,9 @@ export class FakeGitHub {
       return answer(fault.status, fault.body ?? {}, fault.headers ?? {});
     }
     const [status, payload, headers] = this.#route(seen, url);
+    this.violations.push(
+      ...checkResponse(seen.method, path, status, JSON.parse(JSON.stringify(payload)) as unknown),
+    );
     answer(status, payload, headers);
   }
 

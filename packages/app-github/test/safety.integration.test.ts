@@ -26,6 +26,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await fake.stop();
+  expect(fake.violations).toEqual([]);
 });
 
 // An issue body as a prompt-injection attack writes it: an HTML comment GitHub does not render,

@@ -17,6 +17,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await fake.stop();
+  expect(fake.violations).toEqual([]);
   rmSync(directory, { recursive: true, force: true });
 });
 

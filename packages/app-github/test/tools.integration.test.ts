@@ -13,6 +13,19 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await fake.stop();
+  expect(fake.violations).toEqual([]);
+});
+
+describe('the fake server', () => {
+  it('flags a request that does not follow the OpenAPI description', async () => {
+    const response = await fetch(`${fake.baseUrl}/user/repos?per_page=abc`, {
+      headers: { authorization: `token ${fake.token}` },
+    });
+    await response.arrayBuffer();
+    expect(fake.violations.splice(0)).toEqual([
+      'repos/list-for-authenticated-user: query parameter per_page=abc / must be integer',
+    ]);
+  });
 });
 
 describe('github_get_user', () => {
