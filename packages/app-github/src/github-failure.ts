@@ -54,8 +54,20 @@ function isRequestError(error: unknown): error is RequestErrorLike {
 export function describeGitHubFailure(error: unknown, context: GitHubFailureContext): ToolFailure {
   if (context.signal.aborted) return cancelledFailure(context.signal);
   const { target, redact } = context;
-  if (!isRequestError(error) || (error.status === 500 && !error.response)) {
+  if (!isRequestError(error)) {
     const reason = redact(error instanceof Error ? error.message : String(error));
+    return failureResult(
+      ToolErrorCode.EXECUTION_FAILED,
+      `Unexpected failure while handling ${target.what}: ${reason}`,
+      {
+        retryable: false,
+        hint: 'Retry once with other arguments; if it fails again, continue without this tool.',
+      },
+    );
+  }
+  // Octokit reports a request that never got an answer (refused, DNS, reset) as a 500 without one.
+  if (error.status === 500 && !error.response) {
+    const reason = redact(error.message);
     return failureResult(
       ToolErrorCode.EXECUTION_FAILED,
       `Could not reach GitHub at ${context.baseUrl} for ${target.what}: ${reason}`,

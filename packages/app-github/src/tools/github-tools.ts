@@ -67,23 +67,14 @@ export function createGitHubTools(options: GitHubToolsOptions): AnyToolDefinitio
     maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
     now: options.now ?? Date.now,
   };
-  const read = [
+  return [
     createGetUserTool(shared),
     createListReposTool(shared),
     createReadFileTool(shared),
+    ...(options.readOnly ? [] : [createWriteFileTool(shared), createCreateIssueTool(shared)]),
     createListIssuesTool(shared),
     createSearchCodeTool(shared),
   ];
-  if (options.readOnly) return read;
-  return [
-    read[0],
-    read[1],
-    read[2],
-    createWriteFileTool(shared),
-    createCreateIssueTool(shared),
-    read[3],
-    read[4],
-  ] as AnyToolDefinition[];
 }
 
 // ---------------------------------------------------------------------------------------------
