@@ -40,6 +40,8 @@ export interface InjectedFault {
   body?: unknown;
   /** How many requests it answers. Default 1. */
   times?: number;
+  /** Waits this long before answering (a slow or hanging GitHub). */
+  delayMs?: number;
 }
 
 interface FakeFile {
@@ -231,6 +233,17 @@ export class FakeGitHub {
     );
     if (fault) {
       fault.times = (fault.times ?? 1) - 1;
+      if (fault.delayMs) {
+        // The wait ends early when the client gives up, so no timer outlives the test.
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, fault.delayMs);
+          response.once('close', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+      }
+      if (response.destroyed) return;
       return answer(fault.status, fault.body ?? {}, fault.headers ?? {});
     }
     const [status, payload, headers] = this.#route(seen, url);

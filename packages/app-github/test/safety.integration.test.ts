@@ -307,6 +307,26 @@ describe('errors', () => {
     expect(fake.issues('octocat/Hello-World')).toHaveLength(0);
   });
 
+  it('a hanging GitHub ends at the run policy time limit, and a cancelled call stops at once', async () => {
+    const registry = new ToolRegistry();
+    registry.registerAll(createGitHubTools({ client: github.client }));
+    const executor = new EnhancedToolExecutor({
+      registry,
+      runPolicies: { overrides: { github_get_user: { timeoutMs: 300, maxRetries: 0 } } },
+    });
+    fake.inject({ pathPrefix: '/user', status: 200, body: {}, delayMs: 30_000, times: 2 });
+    const timedOut = await executor.execute('github_get_user', {});
+    expect(timedOut.ok ? undefined : timedOut.error.code).toBe('TIMEOUT');
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const cancelled = await github.executor.execute(
+      'github_get_user',
+      {},
+      { signal: controller.signal },
+    );
+    expect(cancelled.ok ? undefined : cancelled.error.details).toEqual({ cancelled: true });
+  });
+
   it('an unreachable server is EXECUTION_FAILED naming the API root', async () => {
     const url = fake.baseUrl;
     await fake.stop();
