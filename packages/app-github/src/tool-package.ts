@@ -13,25 +13,48 @@ const login = z.string().regex(/^[A-Za-z0-9-]{1,39}$/, 'expected a user or organ
 
 /** The `packages.app-github` section of `toolsys.config.json`. */
 export const gitHubPackageConfigSchema = z.strictObject({
-  /** REST API root; for GitHub Enterprise Server `https://HOST/api/v3`. Default api.github.com. */
-  baseUrl: z.url({ protocol: /^https?$/ }).optional(),
-  /** Command printing the token, run without a shell (argv array, or a string split on spaces). */
-  tokenCommand: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
-  /** File holding the token on its first line; relative to the config file. */
-  tokenFile: z.string().min(1).optional(),
-  /** Registers only the read tools. */
-  readOnly: z.boolean().default(false),
-  /** Only these repositories (`owner/name`) may be touched. */
-  allowedRepos: z.array(repoName).optional(),
-  /** Only repositories of these owners may be touched. */
-  allowedOwners: z.array(login).optional(),
-  /** Largest file read or written, in bytes. Default 1 MiB. */
+  baseUrl: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .describe(
+      'GitHub REST API root. Default https://api.github.com; GitHub Enterprise Server: https://HOST/api/v3.',
+    ),
+  tokenCommand: z
+    .union([z.string().min(1), z.array(z.string().min(1)).min(1)])
+    .optional()
+    .describe(
+      'Command printing the token, run without a shell with a 10 s limit (argv array, or a string split on spaces), e.g. "gh auth token". Tried before GITHUB_TOKEN / GH_TOKEN.',
+    ),
+  tokenFile: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'File whose first line is the token (relative to the config file). Tried after GITHUB_TOKEN / GH_TOKEN.',
+    ),
+  readOnly: z
+    .boolean()
+    .default(false)
+    .describe('Register only the read tools (no github_write_file, no github_create_issue).'),
+  allowedRepos: z
+    .array(repoName)
+    .optional()
+    .describe(
+      'Only these repositories (owner/name) may be touched; others are refused before any request. Default: every repository the token reaches.',
+    ),
+  allowedOwners: z
+    .array(login)
+    .optional()
+    .describe(
+      'Only repositories of these users or organisations may be touched (with allowedRepos: either).',
+    ),
   maxFileBytes: z
     .number()
     .int()
     .min(1_024)
     .max(100 * 1024 * 1024)
-    .default(1024 * 1024),
+    .default(1024 * 1024)
+    .describe('Largest file github_read_file reads and github_write_file writes, in bytes.'),
 });
 
 /** The parsed `packages.app-github` config. */
