@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import { defineToolPackage } from './tool-package.js';
 import { CpuToolPool } from './cpu/cpu-tool-pool.js';
+import { defineToolPackage } from './tool-package.js';
 import { createDiscoveryTools } from './tools/discovery.js';
 import { createCoreTools } from './tools/index.js';
 
