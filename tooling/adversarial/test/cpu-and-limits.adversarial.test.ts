@@ -11,12 +11,12 @@ import {
   ToolTraceRecorder,
 } from '@toolsys/core-tool-registry';
 import {
+  BUILTIN_PACKAGES,
   composeDeployment,
   type Deployment,
   type HttpServer,
   resolveDeploymentConfig,
   serveHttp,
-  TOOL_PACKAGES,
   ToolHost,
 } from '@toolsys/host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,7 +51,7 @@ beforeAll(async () => {
     },
     { cwd: scratch, env: {} },
   );
-  const core = TOOL_PACKAGES.filter((entry) => entry.key === 'core');
+  const core = BUILTIN_PACKAGES.filter((entry) => entry.key === 'core');
   deployment = await composeDeployment(config, { packages: core });
   host = new ToolHost(deployment);
   http = await serveHttp(host, { host: '127.0.0.1', port: 0 });
