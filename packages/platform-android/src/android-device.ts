@@ -1,0 +1,251 @@
+import type { Duplex } from 'node:stream';
+import adbkit from '@devicefarmer/adbkit';
+import { ToolErrorCode } from '@toolsys/core-tool-registry';
+import { AndroidDeviceError, transportError } from './adb-errors.js';
+
+type AdbClient = ReturnType<typeof adbkit.Adb.createClient>;
+type AdbDeviceClient = ReturnType<AdbClient['getDevice']>;
+
+/** Options of one adb call. */
+export interface AdbCallOptions {
+  /** Ends the call when it fires. */
+  signal?: AbortSignal;
+  /** Longest the call may take, in ms. Default 20 000. */
+  timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 20_000;
+
+/** Collects a stream into one buffer, ending early on abort or timeout. */
+async function readAll(stream: Duplex, serial: string, options: AdbCallOptions): Promise<Buffer> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  return await new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const finish = (error?: unknown) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      if (error === undefined) resolve(Buffer.concat(chunks));
+      else {
+        stream.destroy();
+        reject(error);
+      }
+    };
+    const onAbort = () => finish(options.signal?.reason ?? new Error('aborted'));
+    const timer = setTimeout(
+      () =>
+        finish(
+          new AndroidDeviceError(
+            ToolErrorCode.TIMEOUT,
+            `Device ${serial} did not answer within ${timeoutMs} ms.`,
+            {
+              hint: 'The device may be busy or disconnected; check it with get_device_info, then retry.',
+            },
+          ),
+        ),
+      timeoutMs,
+    );
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.once('end', () => finish());
+    stream.once('error', (error) => finish(error));
+  });
+}
+
+/**
+ * One Android device reached through the adb server (via @devicefarmer/adbkit). Every method
+ * either resolves or rejects with an {@link AndroidDeviceError}; none hangs past its time limit.
+ */
+export class AndroidDevice {
+  /** The adb serial (`emulator-5554`, `R58M…`, `127.0.0.1:40123`). */
+  readonly serial: string;
+  readonly #device: AdbDeviceClient;
+
+  constructor(client: AdbClient, serial: string) {
+    this.serial = serial;
+    this.#device = client.getDevice(serial);
+  }
+
+  /**
+   * Runs a shell command line and returns its output as bytes (stdout and stderr merged, as the
+   * legacy `shell:` service gives them).
+   */
+  async shellBuffer(command: string, options: AdbCallOptions = {}): Promise<Buffer> {
+    try {
+      options.signal?.throwIfAborted();
+      const stream = await this.#device.shell(command);
+      return await readAll(stream, this.serial, options);
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      throw transportError(this.serial, error);
+    }
+  }
+
+  /** Runs a shell command line and returns its output as UTF-8 text. */
+  async shell(command: string, options: AdbCallOptions = {}): Promise<string> {
+    return (await this.shellBuffer(command, options)).toString('utf8');
+  }
+
+  /** Copies a local file (or stream) to the device through the sync service. */
+  async push(
+    contents: string | NodeJS.ReadableStream,
+    remotePath: string,
+    options: AdbCallOptions = {},
+  ): Promise<void> {
+    const timeoutMs = options.timeoutMs ?? 120_000;
+    try {
+      options.signal?.throwIfAborted();
+      const transfer = await this.#device.push(contents as string, remotePath);
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          transfer.cancel();
+          reject(
+            new AndroidDeviceError(
+              ToolErrorCode.TIMEOUT,
+              `Pushing to ${this.serial} took longer than ${timeoutMs} ms.`,
+              {
+                hint: 'Retry with a smaller file or a faster connection.',
+              },
+            ),
+          );
+        }, timeoutMs);
+        const onAbort = () => {
+          clearTimeout(timer);
+          transfer.cancel();
+          reject(options.signal?.reason);
+        };
+        options.signal?.addEventListener('abort', onAbort, { once: true });
+        transfer.once('end', () => {
+          clearTimeout(timer);
+          options.signal?.removeEventListener('abort', onAbort);
+          resolve();
+        });
+        transfer.once('error', (error: unknown) => {
+          clearTimeout(timer);
+          options.signal?.removeEventListener('abort', onAbort);
+          reject(error);
+        });
+      });
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      throw transportError(this.serial, error);
+    }
+  }
+}
+
+/** A device as the adb server lists it. */
+export interface ListedDevice {
+  readonly serial: string;
+  /** `device`, `offline`, `unauthorized`, `emulator` … as adb says. */
+  readonly state: string;
+}
+
+/** Options for {@link AndroidDeviceManager}. */
+export interface AndroidDeviceManagerOptions {
+  /** The serial to use; without it the only online device is used. */
+  serial?: string;
+  /** Port of the adb server on 127.0.0.1. Default ANDROID_ADB_SERVER_PORT, else 5037. */
+  adbServerPort?: number;
+  /** Host of the adb server. Default 127.0.0.1. */
+  adbServerHost?: string;
+  /** The adb binary adbkit starts the server with when none runs. Default `adb`. */
+  adbPath?: string;
+}
+
+/**
+ * Chooses the device the tools act on and hands out {@link AndroidDevice}s: the configured serial,
+ * else the only online device, else an error listing what is attached.
+ */
+export class AndroidDeviceManager {
+  readonly #client: AdbClient;
+  readonly #serial: string | undefined;
+
+  constructor(options: AndroidDeviceManagerOptions = {}) {
+    this.#serial = options.serial;
+    this.#client = adbkit.Adb.createClient({
+      host: options.adbServerHost ?? '127.0.0.1',
+      port: options.adbServerPort ?? 5037,
+      bin: options.adbPath ?? 'adb',
+    });
+  }
+
+  /** The configured serial, if any. */
+  get configuredSerial(): string | undefined {
+    return this.#serial;
+  }
+
+  /** Devices the adb server knows, with their states. */
+  async listDevices(): Promise<ListedDevice[]> {
+    try {
+      const devices = await this.#client.listDevices();
+      return devices.map((device: { id: string; type: string }) => ({
+        serial: device.id,
+        state: device.type,
+      }));
+    } catch (error) {
+      throw transportError('the adb server', error);
+    }
+  }
+
+  /**
+   * The device to act on. `serial` (a tool argument) wins over the configured one. Fails with
+   * NOT_FOUND / UNSUPPORTED / INVALID_ARGUMENT naming the attached devices.
+   */
+  async select(serial?: string): Promise<AndroidDevice> {
+    const wanted = serial ?? this.#serial;
+    const devices = await this.listDevices();
+    const listing =
+      devices.map((device) => `${device.serial} (${device.state})`).join(', ') || 'none';
+    if (wanted !== undefined) {
+      const found = devices.find((device) => device.serial === wanted);
+      if (!found) {
+        throw new AndroidDeviceError(
+          ToolErrorCode.NOT_FOUND,
+          `Device ${wanted} is not attached. Attached: ${listing}.`,
+          {
+            hint: 'Connect it (USB or `adb connect HOST:PORT`), or choose one of the attached serials.',
+            ...(serial === undefined ? {} : { field: 'serial' }),
+            details: { devices },
+          },
+        );
+      }
+      if (found.state !== 'device' && found.state !== 'emulator') {
+        throw new AndroidDeviceError(
+          ToolErrorCode.EXECUTION_FAILED,
+          `Device ${wanted} is ${found.state}, not online.`,
+          {
+            hint:
+              found.state === 'unauthorized'
+                ? 'Accept the USB debugging prompt on the device, then retry.'
+                : 'Wait a few seconds for it to come back (or reconnect it), then retry.',
+            details: { devices },
+          },
+        );
+      }
+      return new AndroidDevice(this.#client, wanted);
+    }
+    const online = devices.filter(
+      (device) => device.state === 'device' || device.state === 'emulator',
+    );
+    if (online.length === 1)
+      return new AndroidDevice(this.#client, (online[0] as ListedDevice).serial);
+    if (online.length === 0) {
+      throw new AndroidDeviceError(
+        ToolErrorCode.UNSUPPORTED,
+        `No Android device is online. Attached: ${listing}.`,
+        {
+          hint: 'Connect a device with USB debugging on (or `adb connect HOST:PORT`) and check `adb devices`.',
+          details: { devices },
+        },
+      );
+    }
+    throw new AndroidDeviceError(
+      ToolErrorCode.INVALID_ARGUMENT,
+      `Several devices are online (${listing}); say which one.`,
+      {
+        hint: `Pass "serial" with one of: ${online.map((device) => device.serial).join(', ')} (or set packages.platform-android.serial).`,
+        field: 'serial',
+        details: { devices },
+      },
+    );
+  }
+}
