@@ -3,7 +3,11 @@ import adbkit from '@devicefarmer/adbkit';
 import { ToolErrorCode } from '@toolsys/core-tool-registry';
 import { AndroidDeviceError, transportError } from './adb-errors.js';
 
-type AdbClient = ReturnType<typeof adbkit.Adb.createClient>;
+type AdbStatic = typeof adbkit.Adb;
+// Node's ESM loader gives the CommonJS exports object as the default import; bundlers that honour
+// `__esModule` give its `default` (the Adb class) instead. Accept both.
+const Adb: AdbStatic = 'createClient' in adbkit ? (adbkit as unknown as AdbStatic) : adbkit.Adb;
+type AdbClient = ReturnType<AdbStatic['createClient']>;
 type AdbDeviceClient = ReturnType<AdbClient['getDevice']>;
 
 /** Options of one adb call. */
@@ -161,7 +165,7 @@ export class AndroidDeviceManager {
 
   constructor(options: AndroidDeviceManagerOptions = {}) {
     this.#serial = options.serial;
-    this.#client = adbkit.Adb.createClient({
+    this.#client = Adb.createClient({
       host: options.adbServerHost ?? '127.0.0.1',
       port: options.adbServerPort ?? 5037,
       bin: options.adbPath ?? 'adb',

@@ -173,6 +173,11 @@ class AdbConnection {
       closed: false,
     };
     const device = this.#sim.device;
+    if (this.#sim.shouldDrop(service)) {
+      // A cable pulled mid-call: the transport dies before the service answers.
+      this.#sim.disconnectAll();
+      return;
+    }
     const accept = () => {
       this.#streams.set(stream.localId, stream);
       this.#send(AdbCommand.OKAY, stream.localId, remoteId);
@@ -253,6 +258,7 @@ export class AndroidSim {
   readonly #server: Server;
   readonly #connections = new Set<AdbConnection>();
   #port = 0;
+  #dropPattern: RegExp | undefined;
 
   private constructor(options: AndroidSimOptions, server: Server) {
     const state = options.state ?? createDefaultDeviceState(options.device);
@@ -295,6 +301,21 @@ export class AndroidSim {
   /** The serial the adb server gives it: `127.0.0.1:PORT`. */
   get serial(): string {
     return `127.0.0.1:${this.#port}`;
+  }
+
+  /**
+   * Simulates a device lost mid-call: the next service opened whose name matches `pattern` (e.g.
+   * `/dumpsys battery/`) gets no answer; the sim drops every connection instead, once.
+   */
+  dropOn(pattern: RegExp): void {
+    this.#dropPattern = pattern;
+  }
+
+  /** Whether a service being opened must be dropped (see {@link dropOn}); consumes the trigger. */
+  shouldDrop(service: string): boolean {
+    if (!this.#dropPattern?.test(service)) return false;
+    this.#dropPattern = undefined;
+    return true;
   }
 
   /** Drops every transport connection (the adb server sees the device go offline) but keeps listening. */

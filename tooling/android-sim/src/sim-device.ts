@@ -69,8 +69,12 @@ function shortActivity(packageName: string, activity: string): string {
     : `${packageName}/${activity}`;
 }
 
-function contains(node: SimNode, x: number, y: number): boolean {
-  const [left, top, right, bottom] = node.bounds;
+function contains(
+  bounds: readonly [number, number, number, number],
+  x: number,
+  y: number,
+): boolean {
+  const [left, top, right, bottom] = bounds;
   return x >= left && x < right && y >= top && y < bottom;
 }
 
@@ -126,7 +130,21 @@ export class SimDevice {
       this.screen,
       (node) => this.#pages.get(node) ?? 0,
       this.#keyboardNode(),
+      (node) => this.boundsOf(node),
     );
+  }
+
+  /**
+   * Where a node is drawn now. Windows resize for the keyboard (adjustResize): while it shows, a
+   * node in the bottom strip it covers moves up above it, as a chat app's compose bar does.
+   */
+  boundsOf(node: SimNode): readonly [number, number, number, number] {
+    const [left, top, right, bottom] = node.bounds;
+    const { height } = this.state.display;
+    if (this.keyboardShown && top >= height - KEYBOARD_HEIGHT && bottom <= height) {
+      return [left, top - KEYBOARD_HEIGHT, right, bottom - KEYBOARD_HEIGHT];
+    }
+    return node.bounds;
   }
 
   /** Runs one command line (as `sh -c` would) and returns its output. */
@@ -907,7 +925,7 @@ export class SimDevice {
 
   #tap(x: number, y: number): void {
     const keyboard = this.#keyboardNode();
-    if (keyboard && contains(keyboard, x, y)) return;
+    if (keyboard && contains(keyboard.bounds, x, y)) return;
     const target = this.#deepestAt(
       this.screen.root,
       x,
@@ -1050,7 +1068,7 @@ export class SimDevice {
     y: number,
     accept: (node: SimNode) => boolean,
   ): SimNode | undefined {
-    if (!contains(node, x, y)) return undefined;
+    if (!contains(this.boundsOf(node), x, y)) return undefined;
     const children = visibleChildren(node, (n) => this.#pages.get(n) ?? 0);
     for (let index = children.length - 1; index >= 0; index--) {
       const found = this.#deepestAt(children[index] as SimNode, x, y, accept);

@@ -26,12 +26,13 @@ export function renderHierarchyXml(
   screen: SimScreen,
   pageOf: (node: SimNode) => number,
   keyboard?: SimNode,
+  boundsOf: (node: SimNode) => readonly [number, number, number, number] = (node) => node.bounds,
 ): string {
   const parts: string[] = [
     "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\">",
   ];
   const write = (node: SimNode, index: number, packageName: string) => {
-    const [left, top, right, bottom] = node.bounds;
+    const [left, top, right, bottom] = boundsOf(node);
     parts.push(
       `<node index="${index}" text="${escapeXml(node.text ?? '')}" resource-id="${escapeXml(node.resourceId ?? '')}" class="${escapeXml(node.className)}" package="${escapeXml(packageName)}" content-desc="${escapeXml(node.contentDesc ?? '')}" checkable="${Boolean(node.checkable)}" checked="${Boolean(node.checked)}" clickable="${Boolean(node.clickable)}" enabled="true" focusable="${Boolean(node.focusable)}" focused="${Boolean(node.focused)}" scrollable="${Boolean(node.scrollable)}" long-clickable="${Boolean(node.longClickable)}" password="${Boolean(node.password)}" selected="false" bounds="[${left},${top}][${right},${bottom}]"`,
     );
