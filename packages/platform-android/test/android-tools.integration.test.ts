@@ -363,7 +363,7 @@ describe('platform-android tools against android-sim through the real adb server
     const dump = textOf(await harness.call('ui_dump'));
     const compose = /\[(e[0-9a-f]{5})\] EditText id=compose/.exec(dump)?.[1] as string;
     const tapped = textOf(await harness.call('ui_tap', { ref: compose }));
-    expect(tapped).toContain('Tapped [' + compose + '] EditText "com.example.chat:id/compose"');
+    expect(tapped).toContain(`Tapped [${compose}] EditText "com.example.chat:id/compose"`);
     expect(tapped).toContain('The keyboard is now shown.');
     const typed = await harness.call('input_text', { text: 'Hi Alice, ça va? 你好 😀' });
     expect(textOf(typed)).toBe(
