@@ -34,37 +34,44 @@ export async function startAndroidHarness(
     await rm(root, { recursive: true, force: true });
     throw error;
   }
-  const environment = new ToolEnvironmentState();
-  const workspaceRoot = join(root, 'workspace');
-  const dataDir = join(root, 'data');
-  const { mkdir } = await import('node:fs/promises');
-  await mkdir(workspaceRoot, { recursive: true });
-  const { tools } = createAndroidTools({
-    workspaceRoot,
-    dataDir,
-    adbServerPort: bed.serverPort,
-    environment,
-    settleMs: 50,
-    ...(options.serial ? { serial: options.serial } : {}),
-  });
-  const registry = new ToolRegistry();
-  for (const tool of tools) registry.register(tool);
-  const executor = new EnhancedToolExecutor({
-    registry,
-    environmentGate: new ToolEnvironmentGate({ state: environment }),
-  });
-  return {
-    bed,
-    environment,
-    workspaceRoot,
-    dataDir,
-    registry,
-    call: (id, args = {}) => executor.execute(id, args),
-    async stop() {
-      await bed.stop();
-      await rm(root, { recursive: true, force: true });
-    },
-  };
+  // Anything failing from here on must still stop the adb server and the sims just started.
+  try {
+    const environment = new ToolEnvironmentState();
+    const workspaceRoot = join(root, 'workspace');
+    const dataDir = join(root, 'data');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(workspaceRoot, { recursive: true });
+    const { tools } = createAndroidTools({
+      workspaceRoot,
+      dataDir,
+      adbServerPort: bed.serverPort,
+      environment,
+      settleMs: 50,
+      ...(options.serial ? { serial: options.serial } : {}),
+    });
+    const registry = new ToolRegistry();
+    for (const tool of tools) registry.register(tool);
+    const executor = new EnhancedToolExecutor({
+      registry,
+      environmentGate: new ToolEnvironmentGate({ state: environment }),
+    });
+    return {
+      bed,
+      environment,
+      workspaceRoot,
+      dataDir,
+      registry,
+      call: (id, args = {}) => executor.execute(id, args),
+      async stop() {
+        await bed.stop();
+        await rm(root, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await bed.stop();
+    await rm(root, { recursive: true, force: true });
+    throw error;
+  }
 }
 
 /** The text of a success, or a readable dump of a failure (for assertion messages). */
