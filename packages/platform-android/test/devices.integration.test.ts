@@ -16,7 +16,9 @@ describe('device selection and loss against two android-sim devices', () => {
   let second: AndroidSim;
 
   beforeAll(async () => {
-    harness = await startAndroidHarness({ sims: [{}, { device: { model: 'Galaxy S23' } }] });
+    harness = await startAndroidHarness({
+      sims: [{}, { device: { model: 'Galaxy S23', adbKeyboard: true, clipper: false } }],
+    });
     [first, second] = harness.bed.sims as [AndroidSim, AndroidSim];
   }, 60_000);
 
@@ -37,6 +39,35 @@ describe('device selection and loss against two android-sim devices', () => {
     expect(textOf(await harness.call('get_device_info', { serial: second.serial }))).toContain(
       'Galaxy S23',
     );
+  });
+
+  it('types Unicode through ADBKeyboard when it is installed and restores the previous IME', async () => {
+    await harness.call('app_launch', { package: 'com.example.chat', serial: second.serial });
+    const typed = await harness.call('input_text', {
+      text: 'Grüße, 世界 🌍',
+      resourceId: 'compose',
+      serial: second.serial,
+    });
+    expect(textOf(typed)).toMatch(
+      /via ADBKeyboard broadcast \(ADB_INPUT_B64\); it now reads "Grüße, 世界 🌍"\.$/,
+    );
+    expect(second.device.state.settings.secure.get('default_input_method')).toBe(
+      'com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME',
+    );
+  });
+
+  it('refuses non-ASCII text with the fix when the device has no helper', async () => {
+    second.device.state.apps.delete('com.android.adbkeyboard');
+    const error = failure(
+      await harness.call('input_text', { text: 'ñ', resourceId: 'compose', serial: second.serial }),
+    );
+    expect(error.code).toBe('UNSUPPORTED');
+    expect(error.hint).toContain(
+      'Install ADBKeyboard (com.android.adbkeyboard) or Clipper (ca.zgrs.clipper)',
+    );
+    expect(
+      failure(await harness.call('clipboard', { action: 'get', serial: second.serial })).code,
+    ).toBe('UNSUPPORTED');
   });
 
   it('says when the named device is not attached', async () => {
