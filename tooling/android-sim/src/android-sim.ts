@@ -9,6 +9,7 @@ import {
 } from './adb-packet.js';
 import { createDefaultDeviceState, type DefaultDeviceOptions } from './default-device.js';
 import type { SimDeviceState } from './device-model.js';
+import { parseCommandLine } from './shell-words.js';
 import { SimDevice } from './sim-device.js';
 import { SyncSession } from './sync-session.js';
 
@@ -201,6 +202,31 @@ class AdbConnection {
       this.end(stream);
       return;
     }
+    const streamed = /^exec:(.*)$/s.exec(service)?.[1];
+    const install = streamed === undefined ? undefined : streamedInstall(streamed);
+    if (install) {
+      // `adb install` with the `cmd` feature: the APK arrives on stdin, `-S SIZE` bytes of it.
+      accept();
+      const chunks: Buffer[] = [];
+      let received = 0;
+      stream.onData = (data) => {
+        chunks.push(data);
+        received += data.length;
+        if (received < install.size) return;
+        stream.onData = undefined;
+        const path = `/data/local/tmp/streamed-${stream.localId}.apk`;
+        device.state.files.set(path, {
+          data: Buffer.concat(chunks).subarray(0, install.size),
+          mode: 0o100644,
+          mtime: Math.floor(device.state.now / 1000),
+        });
+        const output = device.run(`pm install ${install.flags.join(' ')} ${path}`);
+        device.state.files.delete(path);
+        this.write(stream, Buffer.from(output.stdout.toString('utf8').replace(/^\tpkg: .*\n/, '')));
+        this.end(stream);
+      };
+      return;
+    }
     const legacy = /^(shell|exec):(.*)$/s.exec(service);
     if (legacy) {
       accept();
@@ -241,6 +267,25 @@ class AdbConnection {
     }
     refuse();
   }
+}
+
+/** The size and flags of a streamed install (`cmd package install -S SIZE …`), if the command is one. */
+function streamedInstall(command: string): { size: number; flags: string[] } | undefined {
+  let argv: string[];
+  try {
+    argv = parseCommandLine(command)[0]?.argv ?? [];
+  } catch {
+    return undefined;
+  }
+  const start = argv[0] === 'cmd' && argv[1] === 'package' ? 2 : argv[0] === 'pm' ? 1 : -1;
+  if (start < 0 || argv[start] !== 'install') return undefined;
+  const sizeIndex = argv.indexOf('-S');
+  const size = Number(argv[sizeIndex + 1]);
+  if (sizeIndex < 0 || !Number.isInteger(size) || size < 0) return undefined;
+  const flags = argv
+    .slice(start + 1)
+    .filter((arg, index, all) => arg !== '-S' && all[index - 1] !== '-S' && arg.startsWith('-'));
+  return { size, flags };
 }
 
 /**

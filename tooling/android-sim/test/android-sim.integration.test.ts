@@ -93,6 +93,25 @@ describe('android-sim through the real adb binary', () => {
     expect(stdout.readUInt32BE(16)).toBe(270);
   });
 
+  it('installs an APK streamed by adb install (exec:cmd package install -S)', async () => {
+    const manifest = Buffer.from(
+      '<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="org.example.streamed" android:versionCode="3" android:versionName="0.3"/>',
+    );
+    const name = Buffer.from('AndroidManifest.xml');
+    const header = Buffer.alloc(30);
+    header.writeUInt32LE(0x04034b50, 0);
+    header.writeUInt32LE(manifest.length, 18);
+    header.writeUInt32LE(manifest.length, 22);
+    header.writeUInt16LE(name.length, 26);
+    await writeFile(
+      join(directory, 'streamed.apk'),
+      Buffer.concat([header, name, manifest, Buffer.alloc(5000, 1)]),
+    );
+    const out = await bed.adb(['-s', serial(), 'install', '-r', join(directory, 'streamed.apk')]);
+    expect(out).toContain('Success');
+    expect(bed.sims[0]?.device.state.apps.get('org.example.streamed')?.versionName).toBe('0.3');
+  });
+
   it('keeps the two sims apart', async () => {
     await bed.adb(['-s', serial(), 'shell', 'settings put system font_scale 1.3']);
     expect(await bed.adb(['-s', serial(), 'shell', 'settings get system font_scale'])).toBe(
