@@ -373,6 +373,12 @@ describe('platform-android tools against android-sim through the real adb server
     expect(textOf(ascii)).toContain(
       'via adb input text; it now reads "Hi Alice, ça va? 你好 😀 ok"',
     );
+    const replaced = await harness.call('input_text', {
+      text: 'See you at 12:30',
+      clear: true,
+      ref: compose,
+    });
+    expect(textOf(replaced)).toContain('it now reads "See you at 12:30"');
     const sent = textOf(await harness.call('ui_tap', { contentDesc: 'Send' }));
     expect(sent).toContain('Tapped');
     expect(sent).toMatch(/appeared: .*"Message sent"/);
