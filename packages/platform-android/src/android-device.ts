@@ -14,44 +14,68 @@ type AdbDeviceClient = ReturnType<AdbClient['getDevice']>;
 export interface AdbCallOptions {
   /** Ends the call when it fires. */
   signal?: AbortSignal;
-  /** Longest the call may take, in ms. Default 20 000. */
+  /** Longest the call may take, in ms. Default: the manager's `commandTimeoutMs`. */
   timeoutMs?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 20_000;
 
-/** Collects a stream into one buffer, ending early on abort or timeout. */
-async function readAll(stream: Duplex, serial: string, options: AdbCallOptions): Promise<Buffer> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  return await new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    const finish = (error?: unknown) => {
+function timeoutError(serial: string, timeoutMs: number): AndroidDeviceError {
+  return new AndroidDeviceError(
+    ToolErrorCode.TIMEOUT,
+    `Device ${serial} did not answer within ${timeoutMs} ms.`,
+    { hint: 'The device may be busy or disconnected; check it with get_device_info, then retry.' },
+  );
+}
+
+/**
+ * Runs `work` under a deadline and the caller's signal: whichever comes first settles the result,
+ * and `release` (set by `work`, e.g. destroying a socket) is called so nothing keeps running.
+ */
+async function withDeadline<T>(
+  serial: string,
+  options: { timeoutMs: number; signal?: AbortSignal | undefined },
+  work: (onRelease: (release: () => void) => void) => Promise<T>,
+): Promise<T> {
+  options.signal?.throwIfAborted();
+  let release: (() => void) | undefined;
+  let settled = false;
+  return await new Promise<T>((resolve, reject) => {
+    const finish = (outcome: { value: T } | { error: unknown }) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      if (error === undefined) resolve(Buffer.concat(chunks));
-      else {
-        stream.destroy();
-        reject(error);
+      if ('error' in outcome) {
+        release?.();
+        reject(outcome.error);
+      } else {
+        resolve(outcome.value);
       }
     };
-    const onAbort = () => finish(options.signal?.reason ?? new Error('aborted'));
+    const onAbort = () => finish({ error: options.signal?.reason ?? new Error('aborted') });
     const timer = setTimeout(
-      () =>
-        finish(
-          new AndroidDeviceError(
-            ToolErrorCode.TIMEOUT,
-            `Device ${serial} did not answer within ${timeoutMs} ms.`,
-            {
-              hint: 'The device may be busy or disconnected; check it with get_device_info, then retry.',
-            },
-          ),
-        ),
-      timeoutMs,
+      () => finish({ error: timeoutError(serial, options.timeoutMs) }),
+      options.timeoutMs,
     );
     options.signal?.addEventListener('abort', onAbort, { once: true });
+    work((callback) => {
+      release = callback;
+      if (settled) callback();
+    }).then(
+      (value) => finish({ value }),
+      (error: unknown) => finish({ error }),
+    );
+  });
+}
+
+/** Collects a stream into one buffer. */
+async function readAll(stream: Duplex): Promise<Buffer> {
+  return await new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.once('end', () => finish());
-    stream.once('error', (error) => finish(error));
+    stream.once('end', () => resolve(Buffer.concat(chunks)));
+    stream.once('error', reject);
   });
 }
 
@@ -63,10 +87,12 @@ export class AndroidDevice {
   /** The adb serial (`emulator-5554`, `R58M…`, `127.0.0.1:40123`). */
   readonly serial: string;
   readonly #device: AdbDeviceClient;
+  readonly #timeoutMs: number;
 
-  constructor(client: AdbClient, serial: string) {
+  constructor(client: AdbClient, serial: string, timeoutMs = DEFAULT_TIMEOUT_MS) {
     this.serial = serial;
     this.#device = client.getDevice(serial);
+    this.#timeoutMs = timeoutMs;
   }
 
   /**
@@ -75,9 +101,17 @@ export class AndroidDevice {
    */
   async shellBuffer(command: string, options: AdbCallOptions = {}): Promise<Buffer> {
     try {
-      options.signal?.throwIfAborted();
-      const stream = await this.#device.shell(command);
-      return await readAll(stream, this.serial, options);
+      const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
+      return await withDeadline(
+        this.serial,
+        { timeoutMs, signal: options.signal },
+        async (onRelease) => {
+          // Opening the stream is under the deadline too: a device that stops answering never OKAYs.
+          const stream = await this.#device.shell(command);
+          onRelease(() => stream.destroy());
+          return await readAll(stream);
+        },
+      );
     } catch (error) {
       if (options.signal?.aborted) throw error;
       throw transportError(this.serial, error);
@@ -153,6 +187,8 @@ export interface AndroidDeviceManagerOptions {
   adbServerHost?: string;
   /** The adb binary adbkit starts the server with when none runs. Default `adb`. */
   adbPath?: string;
+  /** Time limit of one adb command unless the tool sets its own, in ms. Default 20 000. */
+  commandTimeoutMs?: number;
 }
 
 /**
@@ -162,9 +198,11 @@ export interface AndroidDeviceManagerOptions {
 export class AndroidDeviceManager {
   readonly #client: AdbClient;
   readonly #serial: string | undefined;
+  readonly #timeoutMs: number;
 
   constructor(options: AndroidDeviceManagerOptions = {}) {
     this.#serial = options.serial;
+    this.#timeoutMs = options.commandTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#client = Adb.createClient({
       host: options.adbServerHost ?? '127.0.0.1',
       port: options.adbServerPort ?? 5037,
@@ -178,14 +216,19 @@ export class AndroidDeviceManager {
   }
 
   /** Devices the adb server knows, with their states. */
-  async listDevices(): Promise<ListedDevice[]> {
+  async listDevices(signal?: AbortSignal): Promise<ListedDevice[]> {
     try {
-      const devices = await this.#client.listDevices();
+      const devices = await withDeadline(
+        'the adb server',
+        { timeoutMs: this.#timeoutMs, signal },
+        () => Promise.resolve(this.#client.listDevices()),
+      );
       return devices.map((device: { id: string; type: string }) => ({
         serial: device.id,
         state: device.type,
       }));
     } catch (error) {
+      if (signal?.aborted) throw error;
       throw transportError('the adb server', error);
     }
   }
@@ -194,9 +237,9 @@ export class AndroidDeviceManager {
    * The device to act on. `serial` (a tool argument) wins over the configured one. Fails with
    * NOT_FOUND / UNSUPPORTED / INVALID_ARGUMENT naming the attached devices.
    */
-  async select(serial?: string): Promise<AndroidDevice> {
+  async select(serial?: string, signal?: AbortSignal): Promise<AndroidDevice> {
     const wanted = serial ?? this.#serial;
-    const devices = await this.listDevices();
+    const devices = await this.listDevices(signal);
     const listing =
       devices.map((device) => `${device.serial} (${device.state})`).join(', ') || 'none';
     if (wanted !== undefined) {
@@ -225,13 +268,13 @@ export class AndroidDeviceManager {
           },
         );
       }
-      return new AndroidDevice(this.#client, wanted);
+      return new AndroidDevice(this.#client, wanted, this.#timeoutMs);
     }
     const online = devices.filter(
       (device) => device.state === 'device' || device.state === 'emulator',
     );
     if (online.length === 1)
-      return new AndroidDevice(this.#client, (online[0] as ListedDevice).serial);
+      return new AndroidDevice(this.#client, (online[0] as ListedDevice).serial, this.#timeoutMs);
     if (online.length === 0) {
       throw new AndroidDeviceError(
         ToolErrorCode.UNSUPPORTED,

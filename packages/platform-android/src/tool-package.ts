@@ -31,6 +31,13 @@ export const androidConfigSchema = z
       .min(1)
       .optional()
       .describe('Host of the adb server. Default 127.0.0.1.'),
+    commandTimeoutMs: z
+      .number()
+      .int()
+      .min(1_000)
+      .max(600_000)
+      .optional()
+      .describe('Time limit of one adb command unless a tool sets its own, in ms. Default 20000.'),
     settleMs: z
       .number()
       .int()
@@ -160,6 +167,9 @@ export const toolPackage = defineToolPackage<AndroidPackageConfig>({
       adbServerHost: resolved.host,
       ...(resolved.serial ? { serial: resolved.serial } : {}),
       ...(config.settleMs === undefined ? {} : { settleMs: config.settleMs }),
+      ...(config.commandTimeoutMs === undefined
+        ? {}
+        : { commandTimeoutMs: config.commandTimeoutMs }),
     });
     // The adb client opens a connection per call and holds nothing between calls.
     return { tools };

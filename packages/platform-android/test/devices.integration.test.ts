@@ -18,6 +18,7 @@ describe('device selection and loss against two android-sim devices', () => {
   beforeAll(async () => {
     harness = await startAndroidHarness({
       sims: [{}, { device: { model: 'Galaxy S23', adbKeyboard: true, clipper: false } }],
+      commandTimeoutMs: 2_000,
     });
     [first, second] = harness.bed.sims as [AndroidSim, AndroidSim];
   }, 60_000);
@@ -115,6 +116,16 @@ describe('device selection and loss against two android-sim devices', () => {
       reason:
         'adb not found (/nonexistent/adb); install Android platform-tools or set packages.platform-android.adbPath.',
     });
+  });
+
+  it('times out on a device that stops answering, and the next call works', async () => {
+    first.stallOn(/getprop/);
+    const stalled = failure(await harness.call('get_device_info', { serial: first.serial }));
+    expect(stalled.code).toBe('TIMEOUT');
+    expect(stalled.message).toBe(`Device ${first.serial} did not answer within 2000 ms.`);
+    expect(textOf(await harness.call('get_device_info', { serial: first.serial }))).toContain(
+      'Pixel 7',
+    );
   });
 
   it('gives a clear error when the device is lost mid-call, and works again once it is back', async () => {

@@ -24,7 +24,7 @@ export interface AndroidHarness {
 
 /** Starts the harness; `stop()` kills the adb server, closes the sims and removes the temp dirs. */
 export async function startAndroidHarness(
-  options: { sims?: AndroidSimOptions[]; serial?: string } = {},
+  options: { sims?: AndroidSimOptions[]; serial?: string; commandTimeoutMs?: number } = {},
 ): Promise<AndroidHarness> {
   const root = await mkdtemp(join(tmpdir(), 'platform-android-'));
   let bed: AdbTestBed;
@@ -48,6 +48,7 @@ export async function startAndroidHarness(
       environment,
       settleMs: 50,
       ...(options.serial ? { serial: options.serial } : {}),
+      ...(options.commandTimeoutMs ? { commandTimeoutMs: options.commandTimeoutMs } : {}),
     });
     const registry = new ToolRegistry();
     for (const tool of tools) registry.register(tool);

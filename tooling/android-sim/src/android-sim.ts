@@ -174,6 +174,10 @@ class AdbConnection {
       closed: false,
     };
     const device = this.#sim.device;
+    if (this.#sim.shouldStall(service)) {
+      // A device that stops answering: the OPEN is never acknowledged.
+      return;
+    }
     if (this.#sim.shouldDrop(service)) {
       // A cable pulled mid-call: the transport dies before the service answers.
       this.#sim.disconnectAll();
@@ -304,6 +308,7 @@ export class AndroidSim {
   readonly #connections = new Set<AdbConnection>();
   #port = 0;
   #dropPattern: RegExp | undefined;
+  #stallPattern: RegExp | undefined;
 
   private constructor(options: AndroidSimOptions, server: Server) {
     const state = options.state ?? createDefaultDeviceState(options.device);
@@ -354,6 +359,21 @@ export class AndroidSim {
    */
   dropOn(pattern: RegExp): void {
     this.#dropPattern = pattern;
+  }
+
+  /**
+   * Simulates a device that stops answering: the next service opened whose name matches `pattern`
+   * is never acknowledged (the transport stays up), once.
+   */
+  stallOn(pattern: RegExp): void {
+    this.#stallPattern = pattern;
+  }
+
+  /** Whether a service being opened must be left unanswered (see {@link stallOn}); consumes the trigger. */
+  shouldStall(service: string): boolean {
+    if (!this.#stallPattern?.test(service)) return false;
+    this.#stallPattern = undefined;
+    return true;
   }
 
   /** Whether a service being opened must be dropped (see {@link dropOn}); consumes the trigger. */

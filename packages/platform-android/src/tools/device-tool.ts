@@ -68,7 +68,7 @@ export function defineDeviceTool<TArgs extends { serial?: string | undefined }>(
     async execute(args, context) {
       if (context.signal.aborted) return cancelledFailure(context.signal);
       try {
-        const device = await session.manager.select(args.serial);
+        const device = await session.manager.select(args.serial, context.signal);
         return await definition.execute(args, {
           ...context,
           device,
