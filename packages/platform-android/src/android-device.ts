@@ -131,36 +131,12 @@ export class AndroidDevice {
   ): Promise<void> {
     const timeoutMs = options.timeoutMs ?? 120_000;
     try {
-      options.signal?.throwIfAborted();
-      const transfer = await this.#device.push(contents as string, remotePath);
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          transfer.cancel();
-          reject(
-            new AndroidDeviceError(
-              ToolErrorCode.TIMEOUT,
-              `Pushing to ${this.serial} took longer than ${timeoutMs} ms.`,
-              {
-                hint: 'Retry with a smaller file or a faster connection.',
-              },
-            ),
-          );
-        }, timeoutMs);
-        const onAbort = () => {
-          clearTimeout(timer);
-          transfer.cancel();
-          reject(options.signal?.reason);
-        };
-        options.signal?.addEventListener('abort', onAbort, { once: true });
-        transfer.once('end', () => {
-          clearTimeout(timer);
-          options.signal?.removeEventListener('abort', onAbort);
-          resolve();
-        });
-        transfer.once('error', (error: unknown) => {
-          clearTimeout(timer);
-          options.signal?.removeEventListener('abort', onAbort);
-          reject(error);
+      await withDeadline(this.serial, { timeoutMs, signal: options.signal }, async (onRelease) => {
+        const transfer = await this.#device.push(contents as string, remotePath);
+        onRelease(() => transfer.cancel());
+        await new Promise<void>((resolve, reject) => {
+          transfer.once('end', () => resolve());
+          transfer.once('error', (error: unknown) => reject(error));
         });
       });
     } catch (error) {
