@@ -79,13 +79,10 @@ export class AndroidToolSession {
     }
     let output = '';
     for (let attempt = 1; attempt <= 2; attempt++) {
-      output = await device.shell(
-        `uiautomator dump ${DUMP_PATH} >/dev/null 2>&1 && cat ${DUMP_PATH}`,
-        {
-          ...options,
-          timeoutMs: options.timeoutMs ?? 30_000,
-        },
-      );
+      output = await device.shell(`uiautomator dump ${DUMP_PATH} 2>&1 && cat ${DUMP_PATH}`, {
+        ...options,
+        timeoutMs: options.timeoutMs ?? 30_000,
+      });
       if (output.includes('<hierarchy')) break;
       // uiautomator refuses while another dump or an idle-wait runs; one retry covers that.
       await delay(300, undefined, options.signal ? { signal: options.signal } : undefined);

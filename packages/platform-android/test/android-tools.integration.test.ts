@@ -358,6 +358,19 @@ describe('platform-android tools against android-sim through the real adb server
     expect(dump.length).toBeLessThan(sim.device.dumpXml().length * 0.25);
   });
 
+  it("passes on uiautomator's own error when it cannot dump the screen", async () => {
+    sim.device.state.uiautomatorError = 'ERROR: could not get idle state.';
+    try {
+      const error = expectFailure(await harness.call('ui_dump'), 'EXECUTION_FAILED');
+      expect(error.message).toBe(
+        'uiautomator could not dump the screen: ERROR: could not get idle state.',
+      );
+      expect(error.hint).toContain('retry ui_dump');
+    } finally {
+      sim.device.state.uiautomatorError = undefined;
+    }
+  });
+
   it('taps a field by ref, types Unicode through the clipboard path and sends', async () => {
     await harness.call('app_launch', { package: 'com.example.chat' });
     const dump = textOf(await harness.call('ui_dump'));

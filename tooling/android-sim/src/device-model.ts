@@ -134,6 +134,8 @@ export interface SimDeviceState {
   now: number;
   /** Files reachable over `sync:` and `cat`, by absolute path. */
   readonly files: Map<string, { data: Buffer; mode: number; mtime: number }>;
+  /** When set, `uiautomator dump` fails with this line (e.g. `ERROR: could not get idle state.`). */
+  uiautomatorError?: string;
   /** Next pid handed to a started process. */
   nextPid: number;
 }

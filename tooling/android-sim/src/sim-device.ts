@@ -775,6 +775,8 @@ export class SimDevice {
     if (!this.state.screenOn) {
       return fail('ERROR: null root node returned by UiTestAutomationBridge.\n', 1);
     }
+    if (this.state.uiautomatorError !== undefined)
+      return fail(`${this.state.uiautomatorError}\n`, 1);
     const target = args.slice(1).find((arg) => !arg.startsWith('--')) ?? '/sdcard/window_dump.xml';
     const xml = this.dumpXml();
     if (target === '/dev/tty') return ok(`${xml}UI hierchary dumped to: /dev/tty\n`);
