@@ -350,7 +350,7 @@ describe('platform-android tools against android-sim through the real adb server
     await harness.call('app_launch', { package: 'com.example.chat' });
     const dump = expectSuccess(await harness.call('ui_dump'));
     expect(dump.split('\n')[0]).toBe(
-      `Screen of ${sim.serial}: com.example.chat.MainActivity; 7 nodes, 4 actionable; keyboard hidden.`,
+      `Screen of ${sim.serial}: com.example.chat.MainActivity; 8 nodes, 4 actionable; keyboard hidden.`,
     );
     expect(dump).toMatch(/\[e[0-9a-f]{5}\] ImageButton id=back \(clickable\)/);
     expect(dump).toMatch(/\[e[0-9a-f]{5}\] EditText id=compose \(editable,clickable\)/);
@@ -409,6 +409,18 @@ describe('platform-android tools against android-sim through the real adb server
     );
     expect(refused.hint).toContain('ui_dump');
     expect(sim.device.screen.id).toBe('launcher');
+  });
+
+  it('refuses a tap on a node the keyboard covers', async () => {
+    await harness.call('app_launch', { package: 'com.example.chat' });
+    await harness.call('ui_tap', { resourceId: 'compose' });
+    const error = expectFailure(
+      await harness.call('ui_tap', { text: 'Running 5 min late' }),
+      'UNSUPPORTED',
+    );
+    expect(error.message).toMatch(
+      /^\[e[0-9a-f]{5}\] TextView "Running 5 min late" is behind the on-screen keyboard; a tap there would hit a key\. Nothing was tapped\.$/,
+    );
   });
 
   it('says when a tap changed nothing', async () => {

@@ -270,6 +270,12 @@ function screens(): SimScreen[] {
               text: 'Yes, 12:30 at the usual place',
               bounds: [280, 440, 1040, 540],
             },
+            {
+              className: 'android.widget.TextView',
+              resourceId: 'com.example.chat:id/message',
+              text: 'Running 5 min late',
+              bounds: [40, 1550, 800, 1750],
+            },
           ],
         },
         {

@@ -31,8 +31,9 @@ export function renderHierarchyXml(
   const parts: string[] = [
     "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\">",
   ];
-  const write = (node: SimNode, index: number, packageName: string) => {
-    const [left, top, right, bottom] = boundsOf(node);
+  // The keyboard window is laid out on its own; only the app window resizes around it.
+  const write = (node: SimNode, index: number, packageName: string, inApp = true) => {
+    const [left, top, right, bottom] = inApp ? boundsOf(node) : node.bounds;
     parts.push(
       `<node index="${index}" text="${escapeXml(node.text ?? '')}" resource-id="${escapeXml(node.resourceId ?? '')}" class="${escapeXml(node.className)}" package="${escapeXml(packageName)}" content-desc="${escapeXml(node.contentDesc ?? '')}" checkable="${Boolean(node.checkable)}" checked="${Boolean(node.checked)}" clickable="${Boolean(node.clickable)}" enabled="true" focusable="${Boolean(node.focusable)}" focused="${Boolean(node.focused)}" scrollable="${Boolean(node.scrollable)}" long-clickable="${Boolean(node.longClickable)}" password="${Boolean(node.password)}" selected="false" bounds="[${left},${top}][${right},${bottom}]"`,
     );
@@ -43,12 +44,12 @@ export function renderHierarchyXml(
     }
     parts.push('>');
     children.forEach((child, childIndex) => {
-      write(child, childIndex, packageName);
+      write(child, childIndex, packageName, inApp);
     });
     parts.push('</node>');
   };
   write(screen.root, 0, screen.packageName);
-  if (keyboard) write(keyboard, 1, 'com.google.android.inputmethod.latin');
+  if (keyboard) write(keyboard, 1, 'com.google.android.inputmethod.latin', false);
   parts.push('</hierarchy>');
   return parts.join('');
 }

@@ -172,6 +172,30 @@ function resolveTarget(
   return { node: candidates[0] as UiNode };
 }
 
+/**
+ * Refuses a target whose centre lies under the soft keyboard: a tap there would hit a key, not the
+ * node (uiautomator still lists nodes the keyboard covers).
+ */
+function coveredByKeyboard(
+  node: UiNode,
+  snapshot: UiSnapshot,
+  field: string,
+): ToolReturn | undefined {
+  const keyboard = snapshot.roots.find(isKeyboardWindow);
+  if (!keyboard) return undefined;
+  const { x, y } = centerOf(node);
+  const [left, top, right, bottom] = keyboard.bounds;
+  if (x < left || x >= right || y < top || y >= bottom) return undefined;
+  return failureResult(
+    ToolErrorCode.UNSUPPORTED,
+    `${shortLabel(node)} is behind the on-screen keyboard; a tap there would hit a key. Nothing was tapped.`,
+    {
+      field,
+      hint: 'Scroll it above the keyboard (ui_swipe down on its list), or tap outside the text field to close the keyboard, then ui_dump again.',
+    },
+  );
+}
+
 function isResolved(value: Resolved | ToolReturn): value is Resolved {
   return typeof value === 'object' && 'node' in value;
 }
@@ -385,6 +409,12 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
         } else {
           const resolved = resolveTarget(args, before, previous);
           if (!isResolved(resolved)) return resolved;
+          const covered = coveredByKeyboard(
+            resolved.node,
+            before,
+            args.ref !== undefined ? 'ref' : 'text',
+          );
+          if (covered) return covered;
           point = centerOf(resolved.node);
           what = `Tapped ${shortLabel(resolved.node)} at (${point.x}, ${point.y})`;
           note = resolved.note;
