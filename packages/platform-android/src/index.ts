@@ -35,7 +35,6 @@ export {
   parseSecureWindow,
   parseWmDensity,
   parseWmSize,
-  type ScreenState,
 } from './parsers/device-state.js';
 export { type DeviceLocation, parseLocations } from './parsers/location.js';
 export { isAtLeastLevel, type LogcatEntry, parseThreadtime } from './parsers/logcat.js';

@@ -33,16 +33,6 @@ export function parseForegroundApp(output: string): ForegroundApp | undefined {
   return undefined;
 }
 
-/** Lock, screen and secure-window state read from `dumpsys window` and `dumpsys power`. */
-export interface ScreenState {
-  /** Screen on (display awake); undefined when the output did not say. */
-  readonly screenOn?: boolean;
-  /** Keyguard showing; undefined when the output did not say. */
-  readonly locked?: boolean;
-  /** The focused window has FLAG_SECURE (screenshots come out black). */
-  readonly secureWindow?: boolean;
-}
-
 /** Whether the screen is on, from `dumpsys power` (`mWakefulness=Awake`, `Display Power: state=ON`). */
 export function parseScreenOn(powerOutput: string): boolean | undefined {
   const wakefulness = /mWakefulness=(\w+)/.exec(powerOutput)?.[1];
