@@ -150,7 +150,13 @@ describe('toolsys doctor', SLOW, () => {
       enabled: true,
       reason: 'pure Node, always available',
     });
-    expect(report.packages.map((entry) => entry.key)).toEqual(['core', 'mcp-client', 'cs-mem']);
+    expect(report.packages.map((entry) => entry.key)).toEqual([
+      'core',
+      'mcp-client',
+      'cs-mem',
+      'platform-terminal',
+      'app-github',
+    ]);
     expect(report.toolMode).toBe('all');
   });
 

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
+import { CpuToolPool } from './cpu/cpu-tool-pool.js';
 import { defineToolPackage } from './tool-package.js';
 import { createDiscoveryTools } from './tools/discovery.js';
 import { createCoreTools } from './tools/index.js';
@@ -94,16 +95,19 @@ export const toolPackage = defineToolPackage<CoreConfig>({
   description: 'files, shell, network, utilities, structured data, skills, batches and shortcuts',
   configSchema: coreConfigSchema,
   detect: () => ({ enabled: true, reason: 'pure Node, always available' }),
-  create: ({ config, workspaceRoot, dataDir, configDir, executor }) => {
+  create: ({ config, workspaceRoot, dataDir, configDir, executor, mode }) => {
     const catalogs = config.skills?.catalogs?.map((path) =>
       isAbsolute(path) ? path : resolve(configDir, path),
     );
+    // CPU-bound tools run in worker threads the deployment owns (none start in gate mode).
+    const cpuPool = mode === 'gate' ? undefined : new CpuToolPool();
     return {
       tools: [
         ...createCoreTools({
           workspaceRoot,
           dataDir,
           executor,
+          cpuPool: cpuPool ?? false,
           ...(config.shell ? { shell: config.shell } : {}),
           ...(config.network ? { network: config.network } : {}),
           skills: {
@@ -114,6 +118,7 @@ export const toolPackage = defineToolPackage<CoreConfig>({
         }),
         ...createDiscoveryTools({ executor }),
       ],
+      dispose: () => cpuPool?.close(),
     };
   },
 });

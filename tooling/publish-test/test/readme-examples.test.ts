@@ -19,8 +19,10 @@ describe('README example blocks', () => {
   it('covers the packages whose READMEs show usage', () => {
     const packages = new Set(examples.map((example) => example.packageName));
     for (const name of [
+      '@toolsys/app-github',
       '@toolsys/core-tool-registry',
       '@toolsys/mcp-client',
+      '@toolsys/platform-android',
       '@toolsys/platform-cs-mem',
       '@toolsys/platform-terminal',
     ]) {

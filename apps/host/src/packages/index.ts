@@ -1,3 +1,4 @@
+import { toolPackage as githubPackage } from '@toolsys/app-github';
 import { type AnyToolPackageEntry, toolPackage as corePackage } from '@toolsys/core-tool-registry';
 import { toolPackage as mcpClientPackage } from '@toolsys/mcp-client';
 import { toolPackage as csMemPackage } from '@toolsys/platform-cs-mem';
@@ -9,6 +10,7 @@ export const BUILTIN_PACKAGES: readonly AnyToolPackageEntry[] = [
   mcpClientPackage,
   csMemPackage,
   terminalPackage,
+  githubPackage,
 ];
 
 export {
