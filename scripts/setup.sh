@@ -12,6 +12,7 @@ need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v rg >/dev/null 2>&1 || need_apt+=(ripgrep)
 command -v adb >/dev/null 2>&1 || need_apt+=(adb)
+command -v bwrap >/dev/null 2>&1 || need_apt+=(bubblewrap)
 if [ "${#need_apt[@]}" -gt 0 ]; then
   if [ "$(id -u)" = "0" ]; then
     echo "Installing system packages: ${need_apt[*]}"

@@ -38,6 +38,11 @@ export {
   type ToolCircuitBreakerOptions,
 } from './circuit-breaker.js';
 export { SYSTEM_CLOCK, sleep, type TimerHandle, type ToolClock } from './clock.js';
+export {
+  type CommandSandboxStatus,
+  type ProbeCommandSandboxOptions,
+  probeCommandSandbox,
+} from './command-sandbox.js';
 export { type Deadlined, DeadlineWatch } from './deadline-watch.js';
 export {
   DefaultToolExecutor,

@@ -1,11 +1,10 @@
 import { createReadStream } from 'node:fs';
-import { cp, lstat, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
-import { dirname, relative, sep } from 'node:path';
+import { cp, lstat, readdir, rename, rm } from 'node:fs/promises';
+import { relative, sep } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { createTwoFilesPatch } from 'diff';
 import { glob } from 'tinyglobby';
 import { z } from 'zod';
-import { writeFileAtomic } from '../atomic-write.js';
 import { isRipgrepAvailable, searchFiles } from '../file-search.js';
 import {
   type AnyToolDefinition,
@@ -17,6 +16,16 @@ import { isToolError, ToolError, ToolErrorCode } from '../tool-error.js';
 import { failureResult, successResult, type ToolResult } from '../tool-result.js';
 import { RunPolicies } from '../tool-run-policy.js';
 import { ToolSchema } from '../tool-schema.js';
+import {
+  openSubdirectory,
+  openWorkspaceDirectory,
+  openWorkspaceEntry,
+  pathInDirectory,
+  type WorkspaceDirectory,
+  withParentDirectory,
+  withWorkspaceEntry,
+  writeWorkspaceFileAtomic,
+} from '../workspace-fs.js';
 import {
   type ResolveWorkspacePathOptions,
   resolveWorkspacePath,
@@ -298,85 +307,90 @@ function createReadFileTool(workspaceRoot: string, maxReadBytes: number): AnyToo
         );
       }
       const target = await resolve(args.path);
-      const stats = await stat(target.absolute);
-      if (stats.isDirectory()) {
-        return failureResult(
-          ToolErrorCode.INVALID_ARGUMENT,
-          `path: "${target.relative}" is a folder, not a file`,
-          { field: 'path', ...hint('Use list_files to see what the folder contains.') },
-        );
+      const entry = await openWorkspaceEntry(target);
+      try {
+        const stats = await entry.handle.stat();
+        if (stats.isDirectory()) {
+          return failureResult(
+            ToolErrorCode.INVALID_ARGUMENT,
+            `path: "${target.relative}" is a folder, not a file`,
+            { field: 'path', ...hint('Use list_files to see what the folder contains.') },
+          );
+        }
+        if (!stats.isFile()) {
+          return failureResult(
+            ToolErrorCode.UNSUPPORTED,
+            `path: "${target.relative}" is not a regular file (device, socket or pipe)`,
+            { field: 'path' },
+          );
+        }
+        const outcome = await readLineRange(entry.path, {
+          startLine: args.startLine,
+          endLine: args.endLine,
+          maxBytes: args.maxBytes,
+          signal: context.signal,
+        });
+        if (outcome.binary) {
+          return failureResult(
+            ToolErrorCode.UNSUPPORTED,
+            `path: "${target.relative}" is a binary file (${stats.size} bytes); read_file returns text only`,
+            {
+              field: 'path',
+              hint: 'Use file_hash to fingerprint it, or a shell command such as "file" to inspect it.',
+              details: { binary: true, sizeBytes: stats.size },
+            },
+          );
+        }
+        if (
+          outcome.totalLines !== undefined &&
+          args.startLine > Math.max(outcome.totalLines, 1) &&
+          outcome.lines.length === 0
+        ) {
+          return failureResult(
+            ToolErrorCode.INVALID_ARGUMENT,
+            `startLine: ${args.startLine} is past the end of "${target.relative}" (${outcome.totalLines} lines)`,
+            { field: 'startLine', hint: `Use a startLine between 1 and ${outcome.totalLines}.` },
+          );
+        }
+        const body = args.lineNumbers
+          ? outcome.lines.map((line, index) => `${args.startLine + index}\t${line}`).join('\n')
+          : outcome.lines.join('\n');
+        const lastShown = Math.max(outcome.lastLine, args.startLine - 1);
+        const reachedEnd =
+          outcome.totalLines !== undefined &&
+          lastShown >= outcome.totalLines &&
+          !outcome.truncatedByBytes;
+        const partial = args.startLine > 1 || !reachedEnd;
+        const of = outcome.totalLines === undefined ? 'a very long file' : `${outcome.totalLines}`;
+        const notes: string[] = [];
+        if (outcome.truncatedByBytes) {
+          notes.push(
+            `[truncated: showed lines ${args.startLine}-${lastShown} of ${of} (cap ${args.maxBytes} bytes). Call read_file with startLine=${lastShown + 1} to continue, or raise maxBytes.]`,
+          );
+        } else if (partial && outcome.lines.length > 0) {
+          notes.push(`[lines ${args.startLine}-${lastShown} of ${of}]`);
+        }
+        if (stats.size === 0) notes.push(`["${target.relative}" is empty]`);
+        const text = [body, ...notes].filter((part) => part !== '').join('\n');
+        const data: {
+          path: string;
+          startLine: number;
+          endLine: number;
+          totalLines?: number;
+          truncated: boolean;
+          sizeBytes: number;
+        } = {
+          path: target.relative,
+          startLine: args.startLine,
+          endLine: lastShown,
+          truncated: outcome.truncatedByBytes,
+          sizeBytes: stats.size,
+        };
+        if (outcome.totalLines !== undefined) data.totalLines = outcome.totalLines;
+        return successResult(text, { data });
+      } finally {
+        await entry.handle.close();
       }
-      if (!stats.isFile()) {
-        return failureResult(
-          ToolErrorCode.UNSUPPORTED,
-          `path: "${target.relative}" is not a regular file (device, socket or pipe)`,
-          { field: 'path' },
-        );
-      }
-      const outcome = await readLineRange(target.absolute, {
-        startLine: args.startLine,
-        endLine: args.endLine,
-        maxBytes: args.maxBytes,
-        signal: context.signal,
-      });
-      if (outcome.binary) {
-        return failureResult(
-          ToolErrorCode.UNSUPPORTED,
-          `path: "${target.relative}" is a binary file (${stats.size} bytes); read_file returns text only`,
-          {
-            field: 'path',
-            hint: 'Use file_hash to fingerprint it, or a shell command such as "file" to inspect it.',
-            details: { binary: true, sizeBytes: stats.size },
-          },
-        );
-      }
-      if (
-        outcome.totalLines !== undefined &&
-        args.startLine > Math.max(outcome.totalLines, 1) &&
-        outcome.lines.length === 0
-      ) {
-        return failureResult(
-          ToolErrorCode.INVALID_ARGUMENT,
-          `startLine: ${args.startLine} is past the end of "${target.relative}" (${outcome.totalLines} lines)`,
-          { field: 'startLine', hint: `Use a startLine between 1 and ${outcome.totalLines}.` },
-        );
-      }
-      const body = args.lineNumbers
-        ? outcome.lines.map((line, index) => `${args.startLine + index}\t${line}`).join('\n')
-        : outcome.lines.join('\n');
-      const lastShown = Math.max(outcome.lastLine, args.startLine - 1);
-      const reachedEnd =
-        outcome.totalLines !== undefined &&
-        lastShown >= outcome.totalLines &&
-        !outcome.truncatedByBytes;
-      const partial = args.startLine > 1 || !reachedEnd;
-      const of = outcome.totalLines === undefined ? 'a very long file' : `${outcome.totalLines}`;
-      const notes: string[] = [];
-      if (outcome.truncatedByBytes) {
-        notes.push(
-          `[truncated: showed lines ${args.startLine}-${lastShown} of ${of} (cap ${args.maxBytes} bytes). Call read_file with startLine=${lastShown + 1} to continue, or raise maxBytes.]`,
-        );
-      } else if (partial && outcome.lines.length > 0) {
-        notes.push(`[lines ${args.startLine}-${lastShown} of ${of}]`);
-      }
-      if (stats.size === 0) notes.push(`["${target.relative}" is empty]`);
-      const text = [body, ...notes].filter((part) => part !== '').join('\n');
-      const data: {
-        path: string;
-        startLine: number;
-        endLine: number;
-        totalLines?: number;
-        truncated: boolean;
-        sizeBytes: number;
-      } = {
-        path: target.relative,
-        startLine: args.startLine,
-        endLine: lastShown,
-        truncated: outcome.truncatedByBytes,
-        sizeBytes: stats.size,
-      };
-      if (outcome.totalLines !== undefined) data.totalLines = outcome.totalLines;
-      return successResult(text, { data });
     },
   });
 }
@@ -415,7 +429,7 @@ function createWriteFileTool(workspaceRoot: string): AnyToolDefinition {
     async execute(args, context, resolve) {
       const target = await resolve(args.path, { allowRoot: false });
       if (target.exists) {
-        const stats = await stat(target.absolute);
+        const stats = await withWorkspaceEntry(target, (entry) => entry.handle.stat());
         if (stats.isDirectory()) {
           return failureResult(
             ToolErrorCode.INVALID_ARGUMENT,
@@ -436,23 +450,25 @@ function createWriteFileTool(workspaceRoot: string): AnyToolDefinition {
           );
         }
       }
-      const parent = dirname(target.absolute);
-      const parentStats = await stat(parent).catch(() => undefined);
-      if (parentStats === undefined) {
-        if (!args.createDirectories) {
-          return failureResult(
-            ToolErrorCode.NOT_FOUND,
-            `path: the folder of "${target.relative}" does not exist`,
-            {
-              field: 'path',
-              ...hint('Set createDirectories to true, or create the folder first.'),
-            },
-          );
-        }
-        await mkdir(parent, { recursive: true });
-      }
       const bytes = Buffer.byteLength(args.content);
-      await writeFileAtomic(target.absolute, args.content, { signal: context.signal });
+      try {
+        await writeWorkspaceFileAtomic(target, args.content, {
+          signal: context.signal,
+          createDirectories: args.createDirectories,
+        });
+      } catch (error) {
+        if (args.createDirectories || (error as NodeJS.ErrnoException).code !== 'ENOENT') {
+          throw error;
+        }
+        return failureResult(
+          ToolErrorCode.NOT_FOUND,
+          `path: the folder of "${target.relative}" does not exist`,
+          {
+            field: 'path',
+            ...hint('Set createDirectories to true, or create the folder first.'),
+          },
+        );
+      }
       const verb = target.exists ? 'Overwrote' : 'Created';
       return successResult(`${verb} ${target.relative} (${bytes} bytes).`, {
         data: { path: target.relative, bytes, created: !target.exists },
@@ -513,7 +529,18 @@ function createEditFileTool(workspaceRoot: string): AnyToolDefinition {
         );
       }
       const target = await resolve(args.path);
-      const stats = await stat(target.absolute);
+      const entry = await openWorkspaceEntry(target);
+      let stats: Awaited<ReturnType<typeof entry.handle.stat>>;
+      let raw: Buffer;
+      try {
+        stats = await entry.handle.stat();
+        raw =
+          stats.isFile() && stats.size <= MAX_EDIT_BYTES
+            ? await entry.handle.readFile()
+            : Buffer.alloc(0);
+      } finally {
+        await entry.handle.close();
+      }
       if (!stats.isFile()) {
         return failureResult(
           ToolErrorCode.INVALID_ARGUMENT,
@@ -528,7 +555,6 @@ function createEditFileTool(workspaceRoot: string): AnyToolDefinition {
           { field: 'path', ...hint('Use a shell command (sed) for very large files.') },
         );
       }
-      const raw = await readFile(target.absolute);
       if (raw.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
         return failureResult(
           ToolErrorCode.UNSUPPORTED,
@@ -568,7 +594,7 @@ function createEditFileTool(workspaceRoot: string): AnyToolDefinition {
       }
       const after = before.split(oldString).join(newString);
       context.signal.throwIfAborted();
-      await writeFileAtomic(target.absolute, after, { signal: context.signal });
+      await writeWorkspaceFileAtomic(target, after, { signal: context.signal });
       const patch =
         createTwoFilesPatch(
           `a/${target.relative}`,
@@ -649,7 +675,7 @@ function createListFilesTool(workspaceRoot: string): AnyToolDefinition {
     runPolicy: RunPolicies.quickRead,
     async execute(args, context, resolve) {
       const target = await resolve(args.path);
-      const stats = await stat(target.absolute);
+      const stats = await withWorkspaceEntry(target, (entry) => entry.handle.stat());
       if (!stats.isDirectory()) {
         return failureResult(
           ToolErrorCode.INVALID_ARGUMENT,
@@ -660,9 +686,11 @@ function createListFilesTool(workspaceRoot: string): AnyToolDefinition {
       const entries: ListedEntry[] = [];
       let truncated = false;
       const prefix = target.relative === '.' ? '' : `${target.relative}/`;
-      const walk = async (absolute: string, relativePath: string, depth: number) => {
+      // Each folder is held open and read through its descriptor: a folder swapped for a link
+      // while the walk runs is refused, never followed.
+      const walk = async (directory: WorkspaceDirectory, relativePath: string, depth: number) => {
         context.signal.throwIfAborted();
-        const children = await readdir(absolute, { withFileTypes: true });
+        const children = await readdir(directory.path, { withFileTypes: true });
         children.sort((left, right) =>
           left.name < right.name ? -1 : left.name > right.name ? 1 : 0,
         );
@@ -673,13 +701,18 @@ function createListFilesTool(workspaceRoot: string): AnyToolDefinition {
             return;
           }
           const childRelative = `${relativePath}${child.name}`;
-          const childAbsolute = `${absolute}${sep}${child.name}`;
+          const childAbsolute = pathInDirectory(directory, child.name);
           if (child.isSymbolicLink()) {
             entries.push({ path: childRelative, type: 'symlink' });
           } else if (child.isDirectory()) {
             entries.push({ path: childRelative, type: 'directory' });
             if (args.recursive && depth < args.maxDepth && !NEVER_DESCEND.has(child.name)) {
-              await walk(childAbsolute, `${childRelative}/`, depth + 1);
+              const inner = await openSubdirectory(directory, child.name);
+              try {
+                await walk(inner, `${childRelative}/`, depth + 1);
+              } finally {
+                await inner.handle.close();
+              }
             }
           } else if (child.isFile()) {
             const size = await lstat(childAbsolute).then(
@@ -696,7 +729,12 @@ function createListFilesTool(workspaceRoot: string): AnyToolDefinition {
           }
         }
       };
-      await walk(target.absolute, prefix, 1);
+      const top = await openWorkspaceDirectory(target.root, target.relative);
+      try {
+        await walk(top, prefix, 1);
+      } finally {
+        await top.handle.close();
+      }
       const lines = entries.map((entry) => {
         switch (entry.type) {
           case 'directory':
@@ -791,7 +829,7 @@ function createGlobFilesTool(workspaceRoot: string): AnyToolDefinition {
         );
       }
       const base = await resolve(args.path);
-      const baseStats = await stat(base.absolute);
+      const baseStats = await withWorkspaceEntry(base, (entry) => entry.handle.stat());
       if (!baseStats.isDirectory()) {
         return failureResult(
           ToolErrorCode.INVALID_ARGUMENT,
@@ -811,10 +849,18 @@ function createGlobFilesTool(workspaceRoot: string): AnyToolDefinition {
         ignore,
       });
       const prefix = base.relative === '.' ? '' : `${base.relative}/`;
-      const all = found
+      const candidates = found
         .map((path) => `${prefix}${path.replace(/\/$/, '')}`)
         .filter((path) => !path.split('/').includes('..'))
         .sort();
+      // The globber walks by path and starts at the pattern's fixed prefix, following a link
+      // there (`etclink/*`); keep only paths that exist inside the workspace with no link on the
+      // way, checked through held folder descriptors.
+      const all: string[] = [];
+      for (const path of candidates) {
+        context.signal.throwIfAborted();
+        if (await existsWithoutLinks(base.root, path)) all.push(path);
+      }
       const paths = all.slice(0, args.limit);
       const truncated = all.length > paths.length;
       const lines =
@@ -964,7 +1010,9 @@ function createCopyMoveFileTool(workspaceRoot: string): AnyToolDefinition {
         followFinalSymlink: false,
       });
       const destinationStats = destination.exists
-        ? await stat(destination.absolute).catch(() => undefined)
+        ? await withWorkspaceEntry(destination, (entry) => entry.handle.stat()).catch(
+            () => undefined,
+          )
         : undefined;
       if (args.destination.endsWith('/') || destinationStats?.isDirectory() === true) {
         const name = source.relative.split('/').at(-1) ?? source.relative;
@@ -998,32 +1046,23 @@ function createCopyMoveFileTool(workspaceRoot: string): AnyToolDefinition {
         );
       }
       context.signal.throwIfAborted();
-      await mkdir(dirname(destination.absolute), { recursive: true });
-      if (destination.exists) await rm(destination.absolute, { recursive: true, force: true });
-      if (args.operation === 'copy') {
-        await cp(source.absolute, destination.absolute, {
-          recursive: true,
-          errorOnExist: true,
-          force: false,
-          verbatimSymlinks: true,
-          preserveTimestamps: true,
-        });
-      } else {
-        try {
-          await rename(source.absolute, destination.absolute);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-          await cp(source.absolute, destination.absolute, {
-            recursive: true,
-            errorOnExist: true,
-            force: false,
-            verbatimSymlinks: true,
-            preserveTimestamps: true,
-          });
-          await rm(source.absolute, { recursive: true });
-        }
-      }
+      const finalDestination = destination;
+      // Both folders are held open; every path below resolves through their descriptors.
+      await withParentDirectory(source, (sourceDirectory, sourceName) =>
+        withParentDirectory(
+          finalDestination,
+          (destinationDirectory, destinationName) =>
+            copyOrMove(
+              pathInDirectory(sourceDirectory, sourceName),
+              pathInDirectory(destinationDirectory, destinationName),
+              args.operation,
+              finalDestination.exists,
+            ),
+          { create: true },
+        ),
+      );
       const verb = args.operation === 'copy' ? 'Copied' : 'Moved';
+
       return successResult(`${verb} ${source.relative} to ${destination.relative}.`, {
         data: {
           source: source.relative,
@@ -1034,6 +1073,55 @@ function createCopyMoveFileTool(workspaceRoot: string): AnyToolDefinition {
       });
     },
   });
+}
+
+const COPY_OPTIONS = {
+  recursive: true,
+  errorOnExist: true,
+  force: false,
+  verbatimSymlinks: true,
+  preserveTimestamps: true,
+} as const;
+
+/** Copies or moves between two paths that resolve through held folder descriptors. */
+async function copyOrMove(
+  source: string,
+  destination: string,
+  operation: 'copy' | 'move',
+  replace: boolean,
+): Promise<void> {
+  if (replace) await rm(destination, { recursive: true, force: true });
+  if (operation === 'copy') {
+    await cp(source, destination, COPY_OPTIONS);
+    return;
+  }
+  try {
+    await rename(source, destination);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    await cp(source, destination, COPY_OPTIONS);
+    await rm(source, { recursive: true });
+  }
+}
+
+/** Whether a workspace-relative path exists with no symbolic link among its folders. */
+async function existsWithoutLinks(root: string, relative: string): Promise<boolean> {
+  const parts = relative.split('/');
+  const name = parts.pop() ?? '';
+  try {
+    const directory = await openWorkspaceDirectory(
+      root,
+      parts.length === 0 ? '.' : parts.join('/'),
+    );
+    try {
+      await lstat(pathInDirectory(directory, name));
+      return true;
+    } finally {
+      await directory.handle.close();
+    }
+  } catch {
+    return false;
+  }
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1070,31 +1158,34 @@ function createDeleteFileTool(workspaceRoot: string): AnyToolDefinition {
           ...hint('Nothing to delete; check the path with list_files.'),
         });
       }
-      const stats = await lstat(target.absolute);
-      const type = stats.isSymbolicLink()
-        ? 'symlink'
-        : stats.isDirectory()
-          ? 'directory'
-          : stats.isFile()
-            ? 'file'
-            : 'other';
-      context.signal.throwIfAborted();
-      if (type === 'directory') {
-        const children = await readdir(target.absolute);
-        if (children.length > 0 && !args.recursive) {
-          return failureResult(
-            ToolErrorCode.INVALID_ARGUMENT,
-            `recursive: "${target.relative}" is a folder with ${children.length} entries; set recursive to true to delete it and its contents`,
-            { field: 'recursive' },
-          );
+      return withParentDirectory(target, async (directory, name) => {
+        const at = pathInDirectory(directory, name);
+        const stats = await lstat(at);
+        const type = stats.isSymbolicLink()
+          ? 'symlink'
+          : stats.isDirectory()
+            ? 'directory'
+            : stats.isFile()
+              ? 'file'
+              : 'other';
+        context.signal.throwIfAborted();
+        if (type === 'directory') {
+          const children = await readdir(at);
+          if (children.length > 0 && !args.recursive) {
+            return failureResult(
+              ToolErrorCode.INVALID_ARGUMENT,
+              `recursive: "${target.relative}" is a folder with ${children.length} entries; set recursive to true to delete it and its contents`,
+              { field: 'recursive' },
+            );
+          }
+          await rm(at, { recursive: true });
+        } else {
+          await rm(at);
         }
-        await rm(target.absolute, { recursive: true });
-      } else {
-        await rm(target.absolute);
-      }
-      const what = type === 'directory' ? 'folder' : type;
-      return successResult(`Deleted ${what} ${target.relative}.`, {
-        data: { path: target.relative, type },
+        const what = type === 'directory' ? 'folder' : type;
+        return successResult(`Deleted ${what} ${target.relative}.`, {
+          data: { path: target.relative, type },
+        });
       });
     },
   });
