@@ -264,6 +264,29 @@ export async function openWorkspaceEntry(target: WorkspacePath): Promise<Workspa
   }
 }
 
+/**
+ * Reads a whole regular file of the workspace race-free (see {@link openWorkspaceEntry}); undefined
+ * when it is missing, not a regular file, or reached through a link.
+ */
+export async function readWorkspaceFile(
+  root: string,
+  relative: string,
+): Promise<Buffer | undefined> {
+  const target = {
+    root,
+    relative: relative.split(sep).join('/'),
+    absolute: posix.join(root, relative),
+    exists: true,
+  };
+  try {
+    return await withWorkspaceEntry(target, async (entry) =>
+      (await entry.handle.stat()).isFile() ? entry.handle.readFile() : undefined,
+    );
+  } catch {
+    return undefined;
+  }
+}
+
 /** Runs `use` with the open entry and closes it afterwards. */
 export async function withWorkspaceEntry<T>(
   target: WorkspacePath,

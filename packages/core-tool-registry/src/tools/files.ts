@@ -1,10 +1,11 @@
-import { createReadStream } from 'node:fs';
-import { cp, lstat, readdir, rename, rm } from 'node:fs/promises';
-import { relative, sep } from 'node:path';
+import { constants, createReadStream } from 'node:fs';
+import { access, cp, lstat, readdir, realpath, rename, rm } from 'node:fs/promises';
+import { delimiter, dirname, join, relative, sep } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { createTwoFilesPatch } from 'diff';
 import { glob } from 'tinyglobby';
 import { z } from 'zod';
+import { buildSandboxArguments, probeCommandSandbox } from '../command-sandbox.js';
 import { isRipgrepAvailable, searchFiles } from '../file-search.js';
 import {
   type AnyToolDefinition,
@@ -931,7 +932,14 @@ function createSearchFilesTool(
     runPolicy: RunPolicies.quickRead,
     async execute(args, context, resolve) {
       const target = await resolve(args.path);
-      const backend = useRipgrep && (await isRipgrepAvailable(ripgrepPath)) ? 'ripgrep' : 'node';
+      // ripgrep walks by path: it runs only inside the command sandbox, where a link swapped in
+      // during the walk leads nowhere; without the sandbox the Node search reads through held
+      // folder descriptors instead.
+      const sandbox =
+        useRipgrep && (await isRipgrepAvailable(ripgrepPath))
+          ? await ripgrepSandbox(ripgrepPath, target)
+          : undefined;
+      const backend = sandbox === undefined ? 'node' : 'ripgrep';
       const outcome = await searchFiles({
         root: target.root,
         target: target.absolute,
@@ -942,7 +950,8 @@ function createSearchFilesTool(
         includeHidden: args.includeHidden,
         maxResults: args.maxResults,
         backend,
-        ripgrepPath,
+        ripgrepPath: sandbox?.ripgrep ?? ripgrepPath,
+        ...(sandbox === undefined ? {} : { sandbox: sandbox.sandbox }),
         signal: context.signal,
       });
       const lines = outcome.matches.map((match) => `${match.path}:${match.line}: ${match.text}`);
@@ -1102,6 +1111,50 @@ async function copyOrMove(
     await cp(source, destination, COPY_OPTIONS);
     await rm(source, { recursive: true });
   }
+}
+
+/**
+ * The sandbox ripgrep runs in for a search of `target`, or undefined when there is none or when
+ * ripgrep lives outside the system folders the sandbox shows.
+ */
+async function ripgrepSandbox(
+  ripgrepPath: string,
+  target: WorkspacePath,
+): Promise<{ ripgrep: string; sandbox: { executable: string; arguments: string[] } } | undefined> {
+  const status = await probeCommandSandbox();
+  if (!status.available || status.executable === undefined) return undefined;
+  const ripgrep = await findExecutable(ripgrepPath);
+  if (ripgrep === undefined || !/^\/(?:usr|bin|sbin)\//.test(ripgrep)) return undefined;
+  const stats = await withWorkspaceEntry(target, (entry) => entry.handle.stat());
+  const folder = stats.isDirectory() ? target.absolute : dirname(target.absolute);
+  return {
+    ripgrep,
+    sandbox: {
+      executable: status.executable,
+      arguments: await buildSandboxArguments({
+        workspaceRoot: target.root,
+        cwd: folder,
+        executable: status.executable,
+      }),
+    },
+  };
+}
+
+async function findExecutable(name: string): Promise<string | undefined> {
+  if (name.includes('/')) return realpath(name).catch(() => undefined);
+  for (const directory of (process.env.PATH ?? '').split(delimiter)) {
+    if (directory === '') continue;
+    const candidate = join(directory, name);
+    if (
+      await access(candidate, constants.X_OK).then(
+        () => true,
+        () => false,
+      )
+    ) {
+      return realpath(candidate).catch(() => undefined);
+    }
+  }
+  return undefined;
 }
 
 /** Whether a workspace-relative path exists with no symbolic link among its folders. */
