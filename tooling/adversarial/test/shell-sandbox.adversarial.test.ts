@@ -1,6 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  realpath,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,8 +20,8 @@ import {
   createShellTools,
   DefaultToolExecutor,
   probeCommandSandbox,
-  renderResult,
   RiskAwareToolGate,
+  renderResult,
   type ShellToolsOptions,
   ToolPermissionManager,
   ToolRegistry,
@@ -52,6 +62,12 @@ function executor(options: Partial<ShellToolsOptions> = {}): DefaultToolExecutor
 
 function run(command: string, options: Partial<ShellToolsOptions> = {}): Promise<ToolResult> {
   return executor(options).execute('shell_execute', { command, timeoutMs: 20_000 });
+}
+
+/** The structured data of a shell_execute result. */
+function shellData(result: ToolResult): { stdout: string; exitCode: number | null } {
+  const data = result.ok ? (result.data as { stdout?: string; exitCode?: number | null }) : {};
+  return { stdout: data?.stdout ?? '', exitCode: data?.exitCode ?? null };
 }
 
 /** Everything under a folder, as relative paths. */
@@ -158,7 +174,7 @@ describe('/proc and the host environment', () => {
     });
     expect(asked).toEqual([]);
     expect(result.ok, renderResult(result)).toBe(true);
-    const processes = Number(/(\d+)\s*$/.exec(result.ok ? String(result.data?.stdout) : '')?.[1]);
+    const processes = Number(/(\d+)\s*$/.exec(result.ok ? shellData(result).stdout : '')?.[1]);
     expect(processes).toBeLessThan(10);
     expectContained(result, 'cat /proc/1/cmdline');
   });
@@ -241,7 +257,7 @@ describe('symbolic links leading out of the workspace', () => {
     );
     expect(asked).toEqual([]);
     expectContained(result, 'cat through links');
-    expect(result.ok && String(result.data?.stdout)).not.toMatch(/shadow|ssh/);
+    expect(result.ok && shellData(result).stdout).not.toMatch(/shadow|ssh/);
   });
 });
 
@@ -249,7 +265,7 @@ describe('the sandbox itself', () => {
   it('keeps the workspace read-only for an auto-allowed command', async () => {
     const result = await run('touch PWNED', { allowCommands: ['touch'] });
     expect(asked).toEqual([]);
-    expect(result.ok && result.data?.exitCode).not.toBe(0);
+    expect(result.ok && shellData(result).exitCode).not.toBe(0);
     expect(existsSync(join(root, 'PWNED'))).toBe(false);
   });
 
@@ -274,7 +290,7 @@ describe('the sandbox itself', () => {
         allowCommands: ['curl'],
       });
       expect(asked).toEqual([]);
-      expect(result.ok && result.data?.stdout).not.toContain('reached');
+      expect(result.ok && shellData(result).stdout).not.toContain('reached');
       expect(hits).toBe(0);
     });
   });
@@ -347,17 +363,24 @@ function isAlive(pid: number): boolean {
 describe('git with a repository configured to run programs', () => {
   beforeEach(async () => {
     const git = (...args: string[]) =>
-      execFileSync('git', args, { cwd: root, stdio: 'ignore', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } });
+      execFileSync('git', args, {
+        cwd: root,
+        stdio: 'ignore',
+        env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' },
+      });
     git('init', '-q');
     await writeFile(join(root, 'tracked.txt'), 'one\n');
     await writeFile(join(root, '.gitattributes'), 'tracked.txt filter=evil diff=evil\n');
     git('add', 'tracked.txt', '.gitattributes');
     git('-c', 'user.email=a@b.c', '-c', 'user.name=a', 'commit', '-q', '-m', 'one');
     const script = join(outside, 'payload.sh');
-    await writeFile(script, `#!/bin/sh\ntouch ${join(outside, 'PWNED')}\ntouch ${join(root, 'PWNED')}\ncat\n`);
+    await writeFile(
+      script,
+      `#!/bin/sh\ntouch ${join(outside, 'PWNED')}\ntouch ${join(root, 'PWNED')}\ncat\n`,
+    );
     await chmod(script, 0o755);
     // What one approved write of .git/config can do.
-    for (const [key, value] of [
+    const settings: [string, string][] = [
       ['core.fsmonitor', script],
       ['diff.external', script],
       ['core.pager', script],
@@ -368,9 +391,8 @@ describe('git with a repository configured to run programs', () => {
       ['log.showSignature', 'true'],
       ['gpg.program', script],
       ['core.hooksPath', outside],
-    ]) {
-      git('config', key, value as string);
-    }
+    ];
+    for (const [key, value] of settings) git('config', key, value);
     await writeFile(join(root, 'tracked.txt'), 'two\n');
   });
 
