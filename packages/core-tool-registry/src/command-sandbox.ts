@@ -271,6 +271,18 @@ export function probeCommandSandbox(
       return { available: false, reason: 'the command sandbox (bubblewrap) needs Linux' };
     }
     const executable = options.executable ?? (await findOnPath('bwrap'));
+    if (
+      options.executable !== undefined &&
+      !(await access(options.executable, constants.X_OK).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      return {
+        available: false,
+        reason: `bubblewrap was configured at ${options.executable}, but nothing executable is there`,
+      };
+    }
     if (executable === undefined) {
       return {
         available: false,
