@@ -39,9 +39,12 @@ export {
 } from './circuit-breaker.js';
 export { SYSTEM_CLOCK, sleep, type TimerHandle, type ToolClock } from './clock.js';
 export {
+  buildSandboxArguments,
   type CommandSandboxStatus,
   type ProbeCommandSandboxOptions,
+  prepareGitWrapper,
   probeCommandSandbox,
+  type SandboxArgumentsOptions,
 } from './command-sandbox.js';
 export { type Deadlined, DeadlineWatch } from './deadline-watch.js';
 export {
