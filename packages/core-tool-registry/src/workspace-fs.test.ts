@@ -13,9 +13,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isToolError } from './tool-error.js';
 import {
+  copyEntry,
   openWorkspaceDirectory,
   openWorkspaceEntry,
   readWorkspaceFile,
+  removeEntry,
   writeWorkspaceFileAtomic,
 } from './workspace-fs.js';
 import type { WorkspacePath } from './workspace-paths.js';
@@ -133,5 +135,39 @@ describe('readWorkspaceFile', () => {
   it('reads inside and gives undefined through a link', async () => {
     expect((await readWorkspaceFile(root, 'd/a.txt'))?.toString()).toBe('inside\n');
     expect(await readWorkspaceFile(root, 'swapped/a.txt')).toBeUndefined();
+  });
+});
+
+describe('removeEntry and copyEntry', () => {
+  beforeEach(async () => {
+    await mkdir(join(root, 'tree', 'inner'), { recursive: true });
+    await writeFile(join(root, 'tree', 'inner', 'f.txt'), 'f\n');
+    await symlink(outside, join(root, 'tree', 'inner', 'out'));
+  });
+
+  it('deletes a tree, removing a link inside it without entering it', async () => {
+    const top = await openWorkspaceDirectory(root, '.');
+    try {
+      await removeEntry(top, 'tree');
+    } finally {
+      await top.handle.close();
+    }
+    expect(await readdir(root)).toEqual(['d', 'swapped']);
+    expect(await readdir(outside)).toEqual(['a.txt']);
+  });
+
+  it('copies a tree with links as links, reading nothing outside', async () => {
+    const top = await openWorkspaceDirectory(root, '.');
+    try {
+      await copyEntry(top, 'tree', top, 'copy');
+    } finally {
+      await top.handle.close();
+    }
+    expect((await readdir(join(root, 'copy', 'inner'))).sort()).toEqual(['f.txt', 'out']);
+    expect(await readFile(join(root, 'copy', 'inner', 'f.txt'), 'utf8')).toBe('f\n');
+    const link = await import('node:fs/promises').then((fs) =>
+      fs.readlink(join(root, 'copy', 'inner', 'out')),
+    );
+    expect(link).toBe(outside);
   });
 });

@@ -270,6 +270,23 @@ describe('file tools under the RENAME_EXCHANGE swapper race', () => {
     });
     expect(existsSync(join(outside, 'secret.txt'))).toBe(true);
   }, 120_000);
+
+  it('copying and deleting the swapped folder itself never copies or deletes outside content', async () => {
+    await race(async (tools, index) => {
+      const copied = await tools.execute('copy_move_file', {
+        source: 'd',
+        destination: `copies/c${index}`,
+        operation: 'copy',
+      });
+      if (!copied.ok) return copied;
+      const hash = await tools.execute('file_hash', { path: `copies/c${index}/secret.txt` });
+      const deleted = await tools.execute('delete_file', {
+        path: `copies/c${index}`,
+        recursive: true,
+      });
+      return hash.ok ? deleted : hash;
+    });
+  }, 120_000);
 });
 
 describe('links at every depth, without a race', () => {

@@ -1,5 +1,5 @@
 import { constants, createReadStream } from 'node:fs';
-import { access, cp, lstat, readdir, realpath, rename, rm } from 'node:fs/promises';
+import { access, lstat, readdir, realpath, rename, unlink } from 'node:fs/promises';
 import { delimiter, dirname, join, relative, sep } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { createTwoFilesPatch } from 'diff';
@@ -18,10 +18,12 @@ import { failureResult, successResult, type ToolResult } from '../tool-result.js
 import { RunPolicies } from '../tool-run-policy.js';
 import { ToolSchema } from '../tool-schema.js';
 import {
+  copyEntry,
   openSubdirectory,
   openWorkspaceDirectory,
   openWorkspaceEntry,
   pathInDirectory,
+  removeEntry,
   type WorkspaceDirectory,
   withParentDirectory,
   withWorkspaceEntry,
@@ -1062,8 +1064,10 @@ function createCopyMoveFileTool(workspaceRoot: string): AnyToolDefinition {
           finalDestination,
           (destinationDirectory, destinationName) =>
             copyOrMove(
-              pathInDirectory(sourceDirectory, sourceName),
-              pathInDirectory(destinationDirectory, destinationName),
+              sourceDirectory,
+              sourceName,
+              destinationDirectory,
+              destinationName,
               args.operation,
               finalDestination.exists,
             ),
@@ -1084,32 +1088,33 @@ function createCopyMoveFileTool(workspaceRoot: string): AnyToolDefinition {
   });
 }
 
-const COPY_OPTIONS = {
-  recursive: true,
-  errorOnExist: true,
-  force: false,
-  verbatimSymlinks: true,
-  preserveTimestamps: true,
-} as const;
-
-/** Copies or moves between two paths that resolve through held folder descriptors. */
+/** Copies or moves between two held folders, never following a link (see workspace-fs.ts). */
 async function copyOrMove(
-  source: string,
-  destination: string,
+  source: WorkspaceDirectory,
+  sourceName: string,
+  destination: WorkspaceDirectory,
+  destinationName: string,
   operation: 'copy' | 'move',
   replace: boolean,
 ): Promise<void> {
-  if (replace) await rm(destination, { recursive: true, force: true });
+  if (replace) {
+    await removeEntry(destination, destinationName).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
   if (operation === 'copy') {
-    await cp(source, destination, COPY_OPTIONS);
+    await copyEntry(source, sourceName, destination, destinationName);
     return;
   }
   try {
-    await rename(source, destination);
+    await rename(
+      pathInDirectory(source, sourceName),
+      pathInDirectory(destination, destinationName),
+    );
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-    await cp(source, destination, COPY_OPTIONS);
-    await rm(source, { recursive: true });
+    await copyEntry(source, sourceName, destination, destinationName);
+    await removeEntry(source, sourceName);
   }
 }
 
@@ -1231,9 +1236,9 @@ function createDeleteFileTool(workspaceRoot: string): AnyToolDefinition {
               { field: 'recursive' },
             );
           }
-          await rm(at, { recursive: true });
+          await removeEntry(directory, name);
         } else {
-          await rm(at);
+          await unlink(at);
         }
         const what = type === 'directory' ? 'folder' : type;
         return successResult(`Deleted ${what} ${target.relative}.`, {
