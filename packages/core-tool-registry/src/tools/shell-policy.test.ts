@@ -162,6 +162,8 @@ const CONFIRMED = [
   'rg --pre-glob=* x',
   'rg -zl x',
   'tree -R',
+  'file -C -m magic',
+  'file --compile',
   'git diff --ext-diff',
   'git diff --ext',
   'git log --out=x',

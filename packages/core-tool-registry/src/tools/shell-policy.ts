@@ -99,7 +99,8 @@ const READ_ONLY_COMMANDS: ReadonlyMap<string, ((args: readonly string[]) => bool
     ['egrep', null],
     ['fgrep', null],
     ['stat', null],
-    ['file', null],
+    // `file -C` compiles a magic file and writes it beside the source.
+    ['file', (args) => !hasShortOption(args, 'C') && !hasLongOption(args, ['compile'])],
     ['du', null],
     ['df', null],
     ['which', null],
@@ -187,8 +188,8 @@ const READ_ONLY_COMMANDS: ReadonlyMap<string, ((args: readonly string[]) => bool
  * --show-signature/-O (open-files-in-pager) and every subcommand but the eight read-only ones
  * (repository-configured programs are disabled by the sandbox's git wrapper as well); date -s/--set;
  * hostname anything but the query options (--file/-F and a name set the host name); tree -o/-R;
- * uniq with an output operand. GNU long options may be abbreviated (`--compress-prog`), so every
- * prefix of a dangerous long option counts. cat, head, tail, wc, grep, ls, stat, file, du, df, cut,
+ * uniq with an output operand; file -C/--compile (writes a compiled magic file). GNU long options may be abbreviated (`--compress-prog`), so every
+ * prefix of a dangerous long option counts. cat, head, tail, wc, grep, ls, stat, du, df, cut,
  * tr, diff, cmp, comm, nl, tac, rev, fold, paste, column, od, hexdump, strings, jq, md5sum … have
  * no option that runs a program or writes a file; options naming files they read (--files0-from,
  * -f, --rawfile …) are checked as paths like any other argument.

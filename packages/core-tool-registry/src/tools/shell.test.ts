@@ -70,6 +70,23 @@ describe('shell_execute', () => {
     expect(String((result.data as { stdout: string }).stdout)).toMatch(/bwrap/);
   });
 
+  it('ends a sandboxed command and everything it started at the timeout', async () => {
+    const result = await createExecutor({ allowCommands: ['sleep'] }).execute('shell_execute', {
+      command: 'sleep 300 & sleep 301',
+      timeoutMs: 1_000,
+    });
+    expect(asked.length).toBe(1); // the background job asks; approved, it runs unsandboxed
+    expectFailure(result, 'TIMEOUT');
+    asked = [];
+    const sandboxed = await createExecutor({ allowCommands: ['sleep'] }).execute('shell_execute', {
+      command: 'sleep 302',
+      timeoutMs: 1_000,
+    });
+    expect(asked).toEqual([]);
+    expectFailure(sandboxed, 'TIMEOUT');
+    if (!sandboxed.ok) expect(sandboxed.error.details).toMatchObject({ sandboxed: true });
+  }, 60_000);
+
   it('asks before a read-only command when the sandbox is off, and says why', async () => {
     const result = await run({ command: 'ls' }, { sandbox: 'off' });
     expect(asked).toEqual([
