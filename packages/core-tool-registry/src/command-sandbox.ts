@@ -5,13 +5,14 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
 /*
- * Why bubblewrap used directly, and not a library such as `@anthropic-ai/sandbox-runtime`:
- * that runtime wraps bubblewrap too on Linux, but it is built around an HTTP/SOCKS proxy that
- * filters network hosts and a settings file of allowed paths, starts helper processes for the
- * proxy, and pulls a dependency tree of its own into the core. Auto-allowed commands need less and
+ * Why bubblewrap used directly, and not a library such as `@anthropic-ai/sandbox-runtime` (0.0.83
+ * when this was written): that runtime also drives bubblewrap on Linux, but it requires Node
+ * >= 22.12 (this project runs on Node 20), depends on zod 3 (the workspace keeps exactly one zod,
+ * version 4), and is built around an HTTP/SOCKS proxy that filters network hosts plus a settings
+ * file of allowed paths, with helper processes for the proxy. Auto-allowed commands need less and
  * stricter: no network at all, a read-only workspace, a fresh PID namespace and a minimal /etc.
- * That is one `bwrap` argument vector, which we can read in full here and test against the real
- * binary. Where `bwrap` is missing or fails the probe, nothing runs without asking.
+ * That is one `bwrap` argument vector, readable in full here and tested against the real binary.
+ * Where `bwrap` is missing or fails the probe, nothing runs without asking.
  */
 
 /** Whether commands can run inside the OS sandbox, and why not when they cannot. */
