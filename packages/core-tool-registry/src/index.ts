@@ -177,6 +177,16 @@ export {
 } from './tool-execution-gate.js';
 export type { ExecuteOptions, ToolExecutor } from './tool-executor.js';
 export {
+  type AnyToolPackageEntry,
+  defineToolPackage,
+  isToolPackageEntry,
+  type ToolPackageContext,
+  type ToolPackageContribution,
+  type ToolPackageEntry,
+  type ToolPackageEnvironment,
+  type ToolPackageStatus,
+} from './tool-package.js';
+export {
   compareRisk,
   inferAnnotations,
   inferCategory,
@@ -192,16 +202,6 @@ export {
   type ToolMetadataInput,
   type ToolRisk,
 } from './tool-metadata.js';
-export {
-  type AnyToolPackageEntry,
-  defineToolPackage,
-  isToolPackageEntry,
-  type ToolPackageContext,
-  type ToolPackageContribution,
-  type ToolPackageEntry,
-  type ToolPackageEnvironment,
-  type ToolPackageStatus,
-} from './tool-package.js';
 export {
   DEFAULT_SELF_GATED_TOOL_IDS,
   type PermissionState,
