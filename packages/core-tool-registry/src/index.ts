@@ -28,7 +28,13 @@ export {
   type ToolBatchRunnerOptions,
   truncateHead,
 } from './batch-runner.js';
-export { type CatalogOptions, firstSentence, renderCatalog } from './catalog.js';
+export {
+  type CatalogOptions,
+  firstSentence,
+  pruneToolPointers,
+  renderCatalog,
+  splitSentences,
+} from './catalog.js';
 export {
   type CircuitBreakerState,
   type CircuitDecision,
@@ -46,6 +52,7 @@ export {
   probeCommandSandbox,
   type SandboxArgumentsOptions,
 } from './command-sandbox.js';
+export { type CoreConfig, coreConfigSchema, toolPackage } from './core-package.js';
 export { type Deadlined, DeadlineWatch } from './deadline-watch.js';
 export {
   DefaultToolExecutor,
@@ -177,16 +184,6 @@ export {
 } from './tool-execution-gate.js';
 export type { ExecuteOptions, ToolExecutor } from './tool-executor.js';
 export {
-  type AnyToolPackageEntry,
-  defineToolPackage,
-  isToolPackageEntry,
-  type ToolPackageContext,
-  type ToolPackageContribution,
-  type ToolPackageEntry,
-  type ToolPackageEnvironment,
-  type ToolPackageStatus,
-} from './tool-package.js';
-export {
   compareRisk,
   inferAnnotations,
   inferCategory,
@@ -203,7 +200,18 @@ export {
   type ToolRisk,
 } from './tool-metadata.js';
 export {
+  type AnyToolPackageEntry,
+  defineToolPackage,
+  isToolPackageEntry,
+  type ToolPackageContext,
+  type ToolPackageContribution,
+  type ToolPackageEntry,
+  type ToolPackageEnvironment,
+  type ToolPackageStatus,
+} from './tool-package.js';
+export {
   DEFAULT_SELF_GATED_TOOL_IDS,
+  defaultUnconfirmableHint,
   type PermissionState,
   type PermissionVerdict,
   type RiskPolicy,
@@ -242,6 +250,11 @@ export {
 export { type ServiceKey, serviceKey, ToolServices } from './tool-services.js';
 export { MAX_SUGGESTIONS, ToolSuggester } from './tool-suggester.js';
 export { type ToolUsage, ToolUsageTracker } from './tool-usage-tracker.js';
+export {
+  createDiscoveryTools,
+  DISCOVERY_TOOL_IDS,
+  type DiscoveryToolsOptions,
+} from './tools/discovery.js';
 export { createFileMemoryTools, type FileMemoryToolsOptions } from './tools/file-memory.js';
 export { createFileTools, type FileToolsOptions } from './tools/files.js';
 export { type CoreToolsOptions, createCoreTools } from './tools/index.js';

@@ -44,4 +44,5 @@ export {
   type SkippedRemoteTool,
   toRegistryId,
 } from './mcp-tool-registrar.js';
+export { type McpClientConfig, mcpClientConfigSchema, toolPackage } from './tool-package.js';
 export { createMcpTools, type McpAdHocPolicy, type McpToolsOptions } from './tools/mcp-tools.js';
