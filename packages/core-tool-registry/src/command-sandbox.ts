@@ -43,6 +43,8 @@ export interface SandboxArgumentsOptions {
   executable: string;
   /** The git wrapper script bound over `/usr/bin/git` (from {@link prepareGitWrapper}). */
   gitWrapper?: string;
+  /** More folders bound read-only at their own path (e.g. an installed skill). Default none. */
+  readOnlyPaths?: readonly string[];
 }
 
 /** PATH inside the sandbox: only the bound system directories. */
@@ -198,6 +200,7 @@ export async function buildSandboxArguments(options: SandboxArgumentsOptions): P
       '/usr/bin/git',
     );
   }
+  for (const path of options.readOnlyPaths ?? []) args.push('--ro-bind', path, path);
   args.push(
     '--ro-bind',
     options.workspaceRoot,
