@@ -193,7 +193,7 @@ describe('runProcess', () => {
     }
   }, 60_000);
 
-  it('kills a process that left the session when the command exits', async () => {
+  it('kills a process that left the session and holds the output when the command exits', async () => {
     const pidFile = join(directory, 'detached.pid');
     await runProcess({
       command: `setsid -f bash -c 'echo $$ > ${pidFile}; exec sleep 300'; sleep 1`,

@@ -211,8 +211,10 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
 /**
  * Runs `bash -c command` in its own process group, capturing and streaming stdout and stderr.
  * The timeout or the abort signal kills the whole process tree (SIGTERM, then SIGKILL after a
- * grace period); when bash exits, anything it left running in its group is killed too. Rejects
- * only when bash cannot be started (a missing working directory, no bash).
+ * grace period), including descendants that left the group (`setsid`, double fork), found by a
+ * per-run mark in their environment; when bash exits, anything it left running in its group is
+ * killed too, and so is a process outside the group that still holds the output. Rejects only when
+ * bash (or the sandbox) cannot be started (a missing working directory, no bash).
  */
 export async function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> {
   const limit = Math.max(2, options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
@@ -236,6 +238,10 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
       windowsHide: true,
     },
   );
+  // Inside the sandbox the PID namespace ends every process with the call; outside it, the
+  // processes that left the group are found by their mark. Scanning /proc costs a read per
+  // process, so it runs only at a timeout or cancel, or when output is still held after exit.
+  const killOrphans = () => (sandbox === undefined ? killMarked(mark) : Promise.resolve());
   return new Promise<ProcessOutcome>((resolve, reject) => {
     let timedOut = false;
     let aborted = false;
@@ -248,10 +254,10 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
       const pid = child.pid;
       if (pid === undefined) return;
       killGroup(pid, 'SIGTERM');
-      void killMarked(mark);
+      void killOrphans();
       killTimer ??= setTimeout(() => {
         killGroup(pid, 'SIGKILL');
-        void killMarked(mark);
+        void killOrphans();
       }, grace);
       killTimer.unref?.();
     };
@@ -329,11 +335,11 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
       exit = { code, signal };
       // Background children of the command hold the pipes open: end them with bash.
       if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
-      // So do those that left the group (setsid, double fork).
-      void killMarked(mark);
       // A process that left the group (setsid, double fork) may keep the pipes open for ever:
       // once bash is gone, wait only briefly for the output to drain, then stop listening.
       closeTimer = setTimeout(() => {
+        // Something outside the group still holds the output: end the processes that left it.
+        void killOrphans();
         child.stdout?.destroy();
         child.stderr?.destroy();
         finish(code, signal);
