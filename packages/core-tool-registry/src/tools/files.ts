@@ -859,11 +859,7 @@ function createGlobFilesTool(workspaceRoot: string): AnyToolDefinition {
       // The globber walks by path and starts at the pattern's fixed prefix, following a link
       // there (`etclink/*`); keep only paths that exist inside the workspace with no link on the
       // way, checked through held folder descriptors.
-      const all: string[] = [];
-      for (const path of candidates) {
-        context.signal.throwIfAborted();
-        if (await existsWithoutLinks(base.root, path)) all.push(path);
-      }
+      const all = await keepPathsWithoutLinks(base.root, candidates, context.signal);
       const paths = all.slice(0, args.limit);
       const truncated = all.length > paths.length;
       const lines =
@@ -1162,24 +1158,40 @@ async function findExecutable(name: string): Promise<string | undefined> {
   return undefined;
 }
 
-/** Whether a workspace-relative path exists with no symbolic link among its folders. */
-async function existsWithoutLinks(root: string, relative: string): Promise<boolean> {
-  const parts = relative.split('/');
-  const name = parts.pop() ?? '';
-  try {
-    const directory = await openWorkspaceDirectory(
-      root,
-      parts.length === 0 ? '.' : parts.join('/'),
-    );
+/**
+ * The workspace-relative paths that exist with no symbolic link among their folders, in the given
+ * order. Each folder is opened once (from the root, O_NOFOLLOW at every step) and its entries are
+ * checked through the held descriptor.
+ */
+async function keepPathsWithoutLinks(
+  root: string,
+  paths: readonly string[],
+  signal: AbortSignal,
+): Promise<string[]> {
+  const byFolder = new Map<string, string[]>();
+  for (const path of paths) {
+    const cut = path.lastIndexOf('/');
+    const folder = cut < 0 ? '.' : path.slice(0, cut);
+    const names = byFolder.get(folder) ?? [];
+    names.push(path.slice(cut + 1));
+    byFolder.set(folder, names);
+  }
+  const kept = new Set<string>();
+  for (const [folder, names] of byFolder) {
+    signal.throwIfAborted();
+    const directory = await openWorkspaceDirectory(root, folder).catch(() => undefined);
+    if (directory === undefined) continue;
     try {
-      await lstat(pathInDirectory(directory, name));
-      return true;
+      for (const name of names) {
+        if ((await lstat(pathInDirectory(directory, name)).catch(() => undefined)) !== undefined) {
+          kept.add(folder === '.' ? name : `${folder}/${name}`);
+        }
+      }
     } finally {
       await directory.handle.close();
     }
-  } catch {
-    return false;
   }
+  return paths.filter((path) => kept.has(path));
 }
 
 /* ------------------------------------------------------------------------------------------ */
