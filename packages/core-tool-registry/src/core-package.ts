@@ -34,6 +34,17 @@ export const coreConfigSchema = z
           .positive()
           .optional()
           .describe('Largest time limit a call may ask for.'),
+        sandbox: z
+          .enum(['auto', 'off'])
+          .optional()
+          .describe(
+            'auto (default): read-only commands run unasked inside bubblewrap; off: every command asks.',
+          ),
+        sandboxExecutable: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('The bubblewrap executable (default: bwrap on PATH).'),
       })
       .strict()
       .optional()
