@@ -69,7 +69,7 @@ const TRANSPARENT_ROLES = new Set(['generic', 'none', 'presentation', 'group', '
  */
 export function normaliseAriaJson(value: unknown, rename: RefRenamer): AriaNode[] {
   const roots = Array.isArray(value) ? value : [value];
-  return roots.flatMap((entry) => normaliseEntry(entry, rename));
+  return dropLabelEchoes(roots.flatMap((entry) => normaliseEntry(entry, rename)));
 }
 
 function normaliseEntry(entry: unknown, rename: RefRenamer): AriaNode[] {
@@ -85,7 +85,7 @@ function normaliseEntry(entry: unknown, rename: RefRenamer): AriaNode[] {
   // An image without a name is decorative.
   if ((role === 'img' || role === 'image') && name === '') return [];
   const children = Array.isArray(raw.children)
-    ? raw.children.flatMap((child) => normaliseEntry(child, rename))
+    ? dropLabelEchoes(raw.children.flatMap((child) => normaliseEntry(child, rename)))
     : [];
   const attributes = readAttributes(raw);
   const text = typeof raw.text === 'string' ? collapseSpace(raw.text) : '';
@@ -106,6 +106,16 @@ function normaliseEntry(entry: unknown, rename: RefRenamer): AriaNode[] {
       children,
     },
   ];
+}
+
+/** A label's text beside the control it names repeats the control's name: keep the control only. */
+function dropLabelEchoes(nodes: AriaNode[]): AriaNode[] {
+  return nodes.filter((node, index) => {
+    if (node.role !== 'text' || node.text === undefined) return true;
+    const before = nodes[index - 1];
+    const after = nodes[index + 1];
+    return before?.name !== node.text && after?.name !== node.text;
+  });
 }
 
 function readAttributes(raw: Record<string, unknown>): string[] {

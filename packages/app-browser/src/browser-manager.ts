@@ -1,6 +1,7 @@
-import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
+import { type SsrfGuard, ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 import { type Browser, chromium } from 'playwright-core';
 import { BrowserSession } from './browser-session.js';
+import { GuardProxy } from './guard-proxy.js';
 
 /** Chromium flags that keep it quiet on a closed network and inside containers. */
 export const CHROMIUM_ARGS: readonly string[] = [
@@ -35,10 +36,11 @@ export interface BrowserManagerOptions {
   /** Viewport of new tabs. Default 1280×800. */
   readonly viewport?: { width: number; height: number };
   /**
-   * Checks every top-level navigation of every tab (typed, clicked or redirected); returns why a
-   * URL is refused, or undefined to let it through.
+   * The SSRF policy every request of the browser obeys (typed URLs, links, redirects,
+   * subresources): when given, the browser reaches the network only through a loopback proxy
+   * that checks each connection with it.
    */
-  readonly checkNavigation?: (url: string) => Promise<string | undefined>;
+  readonly ssrfGuard?: SsrfGuard;
 }
 
 /** A session ready for a call, with notes the result must carry (browser restarted …). */
@@ -60,6 +62,8 @@ export class BrowserManager {
   #lostReason: string | undefined;
   #idleTimer: NodeJS.Timeout | undefined;
   #closing = false;
+  #proxy: GuardProxy | undefined;
+  #proxyUrl: string | undefined;
   #disposed = false;
   #active = 0;
 
@@ -118,6 +122,8 @@ export class BrowserManager {
     this.#disposed = true;
     this.#clearIdle();
     await this.#close();
+    await this.#proxy?.close();
+    this.#proxy = undefined;
   }
 
   async #ensureBrowser(): Promise<Browser> {
@@ -132,11 +138,21 @@ export class BrowserManager {
 
   async #launch(): Promise<Browser> {
     let browser: Browser;
+    const args = [...CHROMIUM_ARGS];
+    if (this.#options.ssrfGuard && !this.#proxy) {
+      const proxy = new GuardProxy(this.#options.ssrfGuard);
+      this.#proxyUrl = await proxy.start();
+      this.#proxy = proxy;
+    }
+    if (this.#proxyUrl) {
+      // `<-loopback>` sends loopback traffic through the proxy too, so the policy covers it.
+      args.push(`--proxy-server=${this.#proxyUrl}`, '--proxy-bypass-list=<-loopback>');
+    }
     try {
       browser = await chromium.launch({
         executablePath: this.#options.executablePath,
         headless: this.#options.headless ?? true,
-        args: [...CHROMIUM_ARGS],
+        args,
         timeout: this.#options.launchTimeoutMs ?? 30_000,
         handleSIGINT: false,
         handleSIGTERM: false,
@@ -173,26 +189,13 @@ export class BrowserManager {
     });
     context.setDefaultTimeout(15_000);
     context.setDefaultNavigationTimeout(30_000);
-    const check = this.#options.checkNavigation;
-    let session: BrowserSession | undefined;
-    if (check) {
-      await context.route('**/*', async (route) => {
-        const request = route.request();
-        if (!request.isNavigationRequest()) return route.continue().catch(() => undefined);
-        const refusal = await check(request.url()).catch(() => 'the address could not be checked');
-        if (refusal === undefined) return route.continue().catch(() => undefined);
-        session?.noteEvent(`Navigation to ${request.url()} was blocked: ${refusal}.`);
-        return route.abort('blockedbyclient').catch(() => undefined);
-      });
-    }
-    session = new BrowserSession({
+    return new BrowserSession({
       context,
       downloadsDir: this.#options.downloadsDir,
       downloadsShownAs: this.#options.downloadsShownAs,
       networkLogSize: this.#options.networkLogSize ?? 500,
       consoleLogSize: this.#options.consoleLogSize ?? 500,
     });
-    return session;
   }
 
   async #close(): Promise<void> {

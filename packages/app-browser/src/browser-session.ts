@@ -88,7 +88,9 @@ export class BrowserSession {
     this.context = options.context;
     this.context.on('page', (page) => {
       const tab = this.#adopt(page);
-      this.#events.push(`New tab ${tab.id} opened (${page.url() || 'about:blank'}).`);
+      this.#events.push(
+        `New tab ${tab.id} opened (${page.url() || 'about:blank'}); browser_show with action "select" and tab "${tab.id}" switches to it.`,
+      );
     });
   }
 
@@ -144,11 +146,6 @@ export class BrowserSession {
     this.#events = this.#events.filter((event) => !event.startsWith(`New tab ${tab.id} `));
     this.#active = tab;
     return tab;
-  }
-
-  /** Records an event to report with the next result. */
-  noteEvent(text: string): void {
-    this.#events.push(text);
   }
 
   /** Events since the last call, cleared on read. */
@@ -211,17 +208,18 @@ export class BrowserSession {
         this.droppedRequests += 1;
       }
     });
+    page.on('response', (response) => {
+      const entry = this.#requests.get(response.request());
+      if (entry) entry.status = response.status();
+    });
     page.on('requestfinished', (request) => {
       const entry = this.#requests.get(request);
       if (!entry) return;
       entry.durationMs = Date.now() - entry.startedAt;
       request
-        .response()
-        .then(async (response) => {
-          if (!response) return;
-          entry.status = response.status();
-          const sizes = await request.sizes().catch(() => undefined);
-          if (sizes) entry.size = sizes.responseBodySize;
+        .sizes()
+        .then((sizes) => {
+          entry.size = sizes.responseBodySize;
         })
         .catch(() => undefined);
     });

@@ -5,7 +5,7 @@ import { type AriaNode, collectPlaywrightRefs, normaliseAriaJson } from './aria-
 /** Attribute that marks an interactive element with its stable ref, so a rename keeps the ref. */
 export const REF_ATTRIBUTE = 'data-toolsys-ref';
 /** At most this many new interactive elements are tagged per snapshot (one round trip each). */
-const MAX_TAGS_PER_SNAPSHOT = 300;
+const MAX_TAGS_PER_SNAPSHOT = 150;
 const REF_PATTERN = /^(?:f\d+)?e\d+$/;
 
 /** A snapshot of one tab: the tree plus where it was taken. */

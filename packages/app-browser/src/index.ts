@@ -21,6 +21,7 @@ export {
 } from './browser-session.js';
 export { BrowserTab, REF_ATTRIBUTE, type TabSnapshot } from './browser-tab.js';
 export { BROWSER_TOOL_IDS, createBrowserTools } from './browser-tools.js';
+export { BLOCKED_PAGE_PREFIX, GuardProxy } from './guard-proxy.js';
 export { diffSnapshots, isEmptyDelta, type SnapshotDelta } from './snapshot-delta.js';
 export {
   estimateTokens,
@@ -33,7 +34,6 @@ export {
   type BrowserConfig,
   browserConfigSchema,
   findBrowserExecutable,
-  navigationChecker,
   toolPackage,
 } from './tool-package.js';
 export type { BrowserToolsOptions, SnapshotMode } from './tools/browser-tool.js';

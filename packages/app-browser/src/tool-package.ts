@@ -5,7 +5,6 @@ import { defineToolPackage, SsrfGuard } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import { BrowserManager } from './browser-manager.js';
 import { createBrowserTools } from './browser-tools.js';
-import { checkNavigationTarget } from './tools/navigation.js';
 
 /** The `packages.app-browser` section of `toolsys.config.json`. */
 export const browserConfigSchema = z
@@ -152,7 +151,7 @@ export const toolPackage = defineToolPackage<BrowserConfig>({
       downloadsDir,
       downloadsShownAs: shown === '' ? '.' : shown.split('\\').join('/'),
       networkLogSize: config.networkLogSize,
-      checkNavigation: navigationChecker(ssrfGuard),
+      ssrfGuard,
     });
     const tools = createBrowserTools({
       manager,
@@ -167,15 +166,3 @@ export const toolPackage = defineToolPackage<BrowserConfig>({
     return { tools, dispose: () => manager.dispose() };
   },
 });
-
-/** A navigation check for {@link BrowserManager}: the refusal message of the SSRF guard. */
-export function navigationChecker(guard: SsrfGuard): (url: string) => Promise<string | undefined> {
-  return async (url) => {
-    try {
-      await checkNavigationTarget({ ssrfGuard: guard }, url);
-      return undefined;
-    } catch (error) {
-      return error instanceof Error ? error.message : String(error);
-    }
-  };
-}

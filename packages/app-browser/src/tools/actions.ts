@@ -82,7 +82,7 @@ async function resolveTarget(
 
 function describeNode(node: AriaNode | undefined, ref: string): string {
   if (!node) return `element ${ref}`;
-  return formatNode({ ...node, text: undefined } as AriaNode, 60);
+  return formatNode({ ...node, text: undefined, attributes: [] } as AriaNode, 60);
 }
 
 async function assertEnabled(target: Target, field = 'ref'): Promise<void> {
