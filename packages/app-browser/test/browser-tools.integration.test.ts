@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { renderSnapshot } from '../src/snapshot-render.js';
 import { createHarness, type Harness, refOf } from './harness.js';
 import { type PageServer, startPageServer } from './support.js';
 
@@ -433,9 +434,10 @@ describe('browser_snapshot on large pages', () => {
     );
     expect(page).toContain('- button "Next page" [ref=');
     const plain = await harnessPlainSnapshotSize();
+    const expandedText = await fullRendering();
     // Printed for the package README and the report: characters of our snapshot vs a plain one.
     console.info(
-      `1,000-row table: ours ${page.length} chars (≈${Math.ceil(page.length / 4)} tokens), plain ariaSnapshot({ mode: 'ai' }) ${plain} chars (≈${Math.ceil(plain / 4)} tokens)`,
+      `1,000-row table: ours ${page.length} chars (≈${Math.ceil(page.length / 4)} tokens), ours with every row and no budget ${expandedText.length} chars (≈${Math.ceil(expandedText.length / 4)} tokens), plain ariaSnapshot({ mode: 'ai' }) ${plain} chars (≈${Math.ceil(plain / 4)} tokens)`,
     );
   });
 
@@ -482,6 +484,17 @@ describe('browser_snapshot on large pages', () => {
     );
   });
 });
+
+/** Our rendering of the active page with every row and no budget, for comparison. */
+async function fullRendering(): Promise<string> {
+  let text = '';
+  await harness.manager.withSession(sessionId, async ({ session }) => {
+    const tab = await session.activeTab();
+    const snapshot = await tab.snapshot(30_000);
+    text = renderSnapshot(snapshot.nodes, { maxTokens: 10_000_000, expand: true }).text;
+  });
+  return text;
+}
 
 /** The size of Playwright's own ai-mode snapshot of the active page, for comparison. */
 async function harnessPlainSnapshotSize(): Promise<number> {

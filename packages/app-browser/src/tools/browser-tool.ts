@@ -79,12 +79,22 @@ export function defineBrowserTool<TArgs>(
     ...rest,
     async execute(args, context) {
       if (context.signal.aborted) return cancelledFailure(context.signal);
-      try {
-        return await settings.manager.withSession(context.sessionId, async ({ session, notes }) =>
+      let stop: (() => void) | undefined;
+      // A cancelled or timed-out call answers at once; the browser work behind it is bounded by
+      // the action and navigation time limits.
+      const cancelled = new Promise<ToolReturn>((resolve) => {
+        stop = () => resolve(cancelledFailure(context.signal));
+        context.signal.addEventListener('abort', stop, { once: true });
+      });
+      const work = settings.manager
+        .withSession(context.sessionId, async ({ session, notes }) =>
           prependNotes(await run(args, { session, context, settings, notes }), notes),
-        );
-      } catch (error) {
-        return translateError(error);
+        )
+        .catch(translateError);
+      try {
+        return await Promise.race([work, cancelled]);
+      } finally {
+        if (stop) context.signal.removeEventListener('abort', stop);
       }
     },
   });
