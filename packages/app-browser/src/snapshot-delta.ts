@@ -47,7 +47,11 @@ function signatures(nodes: readonly AriaNode[]): Map<string, Signature> {
   const map = new Map<string, Signature>();
   const rootParts: string[] = [];
   for (const node of nodes) visit(node, map, rootParts);
-  map.set('(page text)', { line: 'page text outside any element', content: rootParts.join('\n') });
+  const rootText = rootParts.join(' | ');
+  map.set('(page text)', {
+    line: `text outside elements: ${rootText.length > 200 ? `${rootText.slice(0, 200)}…` : rootText}`,
+    content: rootParts.join('\n'),
+  });
   return map;
 }
 

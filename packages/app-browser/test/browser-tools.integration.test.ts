@@ -415,6 +415,23 @@ describe('tabs, downloads and diagnostics', () => {
     );
   });
 
+  it('opens a page in a new tab and acts inside an iframe', async () => {
+    await open('/other.html');
+    const framed = await text('browser_navigate', {
+      url: `${server.origin}/frame.html`,
+      newTab: true,
+    });
+    expect(framed.split('\n')[0]).toBe(`Tab t2: "Framed" — ${server.origin}/frame.html`);
+    const inner = refOf(framed, 'button "Inner button"');
+    expect(await text('browser_click', { ref: inner })).toContain(
+      `~ button "Inner clicked" [ref=${inner}]`,
+    );
+    expect((await text('browser_show')).split('\n').slice(1)).toEqual([
+      `  t1: "Other page" — ${server.origin}/other.html`,
+      `* t2: "Framed" — ${server.origin}/frame.html`,
+    ]);
+  });
+
   it('keeps sessions apart', async () => {
     await open('/other.html');
     const other = await harness.text('browser_context_summary', {}, `${sessionId}-other`);
@@ -451,6 +468,12 @@ describe('browser_snapshot on large pages', () => {
     const cursor = (first.data as { nextCursor: number }).nextCursor;
     expect(first.content).toContain(`Continue with browser_snapshot cursor: ${cursor}]`);
     expect(first.content).toContain('[interactive elements further down, ');
+    const savedTo = (first.data as { savedTo: string }).savedTo;
+    expect(first.content.split('\n').at(-1)).toBe(
+      `The whole page (every node, no budget) is in the file ${savedTo}`,
+    );
+    const whole = await readFile(savedTo, 'utf8');
+    expect(whole).toContain('- cell "Item 5000" [ref=');
     const second = await text('browser_snapshot', { expand: true, maxTokens: 4_000, cursor });
     expect(second).not.toContain('Item 1"');
     expect(second).toMatch(/cell "Item \d+"/);

@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
   cancelledFailure,
   defineTool,
@@ -224,6 +226,26 @@ export async function reportAfterAction(
     lines.push('(browser_snapshot shows the whole page)');
   }
   return { content: lines.join('\n'), data };
+}
+
+/**
+ * Writes every node of a snapshot (no budget, nothing collapsed) to a file under the artifacts
+ * directory and returns its path: the whole page stays one read away when a result was cut.
+ */
+export async function saveFullSnapshot(
+  settings: BrowserToolSettings,
+  tab: BrowserTab,
+  snapshot: TabSnapshot,
+): Promise<string> {
+  const directory = join(settings.artifactsDir, 'snapshots');
+  await mkdir(directory, { recursive: true });
+  const path = join(directory, `${new Date().toISOString().replace(/[:.]/g, '-')}-${tab.id}.txt`);
+  const full = renderSnapshot(snapshot.nodes, {
+    maxTokens: Number.MAX_SAFE_INTEGER / 8,
+    expand: true,
+  });
+  await writeFile(path, `${describeTab(tab, snapshot)}\n${full.text}\n`);
+  return path;
 }
 
 /** A full snapshot within a token budget. */

@@ -9,7 +9,12 @@ import {
 import { z } from 'zod';
 import type { BrowserTab } from '../browser-tab.js';
 import { renderSnapshot } from '../snapshot-render.js';
-import { type BrowserToolSettings, defineBrowserTool, describeTab } from './browser-tool.js';
+import {
+  type BrowserToolSettings,
+  defineBrowserTool,
+  describeTab,
+  saveFullSnapshot,
+} from './browser-tool.js';
 
 const navigateSchema = ToolSchema.object({
   url: z
@@ -142,6 +147,11 @@ export function createNavigationTools(settings: BrowserToolSettings): AnyToolDef
           ...session.takeEvents(),
           rendered.text === '' ? '(the page shows nothing)' : rendered.text,
         ];
+        const savedTo =
+          rendered.nextCursor === undefined
+            ? undefined
+            : await saveFullSnapshot(resolved, tab, snapshot);
+        if (savedTo) lines.push(`The whole page (every node, no budget) is in the file ${savedTo}`);
         return {
           ok: true,
           content: lines.join('\n'),
@@ -152,6 +162,7 @@ export function createNavigationTools(settings: BrowserToolSettings): AnyToolDef
             ...(status === undefined ? {} : { status }),
             tokens: rendered.tokens,
             ...(rendered.nextCursor === undefined ? {} : { nextCursor: rendered.nextCursor }),
+            ...(savedTo === undefined ? {} : { savedTo }),
           },
         };
       },

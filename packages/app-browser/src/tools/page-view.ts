@@ -11,7 +11,12 @@ import { z } from 'zod';
 import type { BrowserSession } from '../browser-session.js';
 import type { BrowserTab } from '../browser-tab.js';
 import { renderSnapshot } from '../snapshot-render.js';
-import { type BrowserToolSettings, defineBrowserTool, describeTab } from './browser-tool.js';
+import {
+  type BrowserToolSettings,
+  defineBrowserTool,
+  describeTab,
+  saveFullSnapshot,
+} from './browser-tool.js';
 
 const READ_METADATA = {
   category: 'browser',
@@ -151,6 +156,12 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
                 : '(the page shows nothing)';
         }
         const lines = [describeTab(tab, snapshot), ...session.takeEvents(), body];
+        // The first page of a cut snapshot also leaves the whole page in a file.
+        const savedTo =
+          rendered.nextCursor !== undefined && (args.cursor ?? 0) === 0
+            ? await saveFullSnapshot(resolved, tab, snapshot)
+            : undefined;
+        if (savedTo) lines.push(`The whole page (every node, no budget) is in the file ${savedTo}`);
         return {
           ok: true,
           content: lines.join('\n'),
@@ -162,6 +173,7 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
             shownNodes: rendered.shownNodes,
             tokens: rendered.tokens,
             ...(rendered.nextCursor === undefined ? {} : { nextCursor: rendered.nextCursor }),
+            ...(savedTo === undefined ? {} : { savedTo }),
           },
         };
       },
