@@ -39,17 +39,22 @@ describe('renderSnapshot', () => {
     );
   });
 
-  it('collapses repeated rows, keeping the first three and stating the count and refs', () => {
-    const rendered = renderSnapshot(table(10), { maxTokens: 6_000 });
+  it('collapses repeated rows past the budget, keeping the first three and stating the count and refs', () => {
+    const rendered = renderSnapshot(table(30), { maxTokens: 200 });
     const lines = rendered.text.split('\n');
     expect(lines[0]).toBe('- table [ref=e1]');
     expect(lines.filter((line) => line.includes('- row ')).length).toBe(3);
     expect(lines.at(-1)).toBe(
-      '  - … 7 more row items like the above (refs e11…e29), 7 interactive elements inside; browser_snapshot with expand: true (or find) shows them',
+      '  - … 27 more row items like the above (refs e11…e89), 27 interactive elements inside; browser_snapshot with expand: true (or find) shows them',
     );
   });
 
-  it('keeps every row with expand', () => {
+  it('keeps every row when the tree fits the budget, or with expand', () => {
+    expect(
+      renderSnapshot(table(10), { maxTokens: 6_000 })
+        .text.split('\n')
+        .filter((line) => line.includes('- row ')).length,
+    ).toBe(10);
     const rendered = renderSnapshot(table(10), { maxTokens: 6_000, expand: true });
     expect(rendered.text.split('\n').filter((line) => line.includes('- row ')).length).toBe(10);
     expect(rendered.nextCursor).toBeUndefined();

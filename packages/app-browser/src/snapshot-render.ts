@@ -10,7 +10,10 @@ export interface RenderSnapshotOptions {
   scopeRef?: string;
   /** Show only nodes whose line matches, with their ancestors for context. */
   find?: RegExp;
-  /** Keep every repeated sibling instead of collapsing runs. Default false. */
+  /**
+   * Keep every repeated sibling. Default false: runs are collapsed when the whole tree does not
+   * fit the budget.
+   */
   expand?: boolean;
   /** How many siblings of a repeated run stay visible before the rest is collapsed. Default 3. */
   keepRepeated?: number;
@@ -80,8 +83,9 @@ export function findByRef(nodes: readonly AriaNode[], ref: string): AriaNode | u
 }
 
 /**
- * Renders an accessibility tree for a model within a token budget: repeated sibling runs are
- * collapsed (the first few kept, the count and the hidden refs stated), long texts shortened, and
+ * Renders an accessibility tree for a model within a token budget: when the whole tree does not
+ * fit, repeated sibling runs are collapsed (the first few kept, the count and the hidden refs
+ * stated); long texts are shortened; and
  * past the budget the list is cut at a node boundary with a marker and a cursor. Interactive
  * elements are never the first part dropped: once the document-order part is full, the
  * interactive elements of the cut part are still listed one per line while the budget lasts.
@@ -97,18 +101,22 @@ export function renderSnapshot(
     roots = [scoped];
   }
   const maxText = options.maxTextLength ?? 160;
+  const budgetChars = Math.max(200, options.maxTokens * 4);
+  const keep = options.keepRepeated ?? 3;
   let entries: Entry[] = [];
-  flatten(roots, 0, -1, entries, {
-    // A search looks inside collapsed runs too.
-    expand: (options.expand ?? false) || options.find !== undefined,
-    keep: options.keepRepeated ?? 3,
-    maxText,
-  });
+  flatten(roots, 0, -1, entries, { expand: true, keep, maxText });
+  // Runs are collapsed only when the whole tree does not fit (the decision depends on the tree
+  // and the budget, never on the cursor, so pages of one snapshot agree). A search looks inside
+  // collapsed runs too.
+  const mayCollapse = !(options.expand ?? false) && options.find === undefined;
+  if (mayCollapse && entries.reduce((sum, entry) => sum + lineCost(entry, 0), 0) > budgetChars) {
+    entries = [];
+    flatten(roots, 0, -1, entries, { expand: false, keep, maxText });
+  }
   if (options.find) entries = filterMatches(entries, options.find);
   const total = entries.length;
   if (total === 0) return { text: '', totalNodes: 0, shownNodes: 0, tokens: 0 };
   const start = Math.min(Math.max(0, options.cursor ?? 0), total);
-  const budgetChars = Math.max(200, options.maxTokens * 4);
   const baseDepth = start === 0 ? 0 : Math.min(...entries.slice(start).map((entry) => entry.depth));
   const lines: string[] = [];
   let used = 0;

@@ -106,7 +106,7 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
     defineBrowserTool(settings, {
       id: 'browser_snapshot',
       description:
-        'Reads the page of a tab as an accessibility tree: one line per element with its role, name, state and a ref such as [ref=e12] for the action tools. A ref stays the same for an element while it stays in the page. Repeated rows are collapsed (first few kept, the count stated), hidden and decorative nodes are left out, long texts shortened with their length. Past the token budget the tree is cut at a node boundary with a marker and a cursor for the next page; interactive elements further down are still listed. Use ref to read one region, find for a text or regex search. Action tools already return what changed; call this for the whole page.',
+        'Reads the page of a tab as an accessibility tree: one line per element with its role, name, state and a ref such as [ref=e12] for the action tools. A ref stays the same for an element while it stays in the page. When the page does not fit the budget, repeated rows are collapsed (first few kept, the count stated); hidden and decorative nodes are left out, long texts shortened with their length. Past the token budget the tree is cut at a node boundary with a marker and a cursor for the next page; interactive elements further down are still listed. Use ref to read one region, find for a text or regex search. Action tools already return what changed; call this for the whole page.',
       inputSchema: snapshotSchema,
       metadata: READ_METADATA,
       runPolicy: RunPolicies.quickRead,
