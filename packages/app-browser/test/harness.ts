@@ -26,7 +26,12 @@ export const CHROMIUM = process.env.TOOLSYS_CHROMIUM ?? '/usr/bin/chromium';
 
 /** Builds the tools; loopback is allowed so the tests can reach their local server. */
 export async function createHarness(
-  options: { maxTokens?: number; manager?: Partial<BrowserManagerOptions> } = {},
+  options: {
+    maxTokens?: number;
+    actionTimeoutMs?: number;
+    navigationTimeoutMs?: number;
+    manager?: Partial<BrowserManagerOptions>;
+  } = {},
 ): Promise<Harness> {
   const workspace = await mkdtemp(join(tmpdir(), 'app-browser-ws-'));
   const dataDir = await mkdtemp(join(tmpdir(), 'app-browser-data-'));
@@ -45,6 +50,10 @@ export async function createHarness(
     workspaceRoot: workspace,
     artifactsDir: join(dataDir, 'app-browser'),
     ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+    ...(options.actionTimeoutMs === undefined ? {} : { actionTimeoutMs: options.actionTimeoutMs }),
+    ...(options.navigationTimeoutMs === undefined
+      ? {}
+      : { navigationTimeoutMs: options.navigationTimeoutMs }),
   })) {
     registry.register(tool);
   }

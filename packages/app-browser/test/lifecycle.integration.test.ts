@@ -115,3 +115,30 @@ describe('browser lifecycle', () => {
     );
   });
 });
+
+describe('time limits', () => {
+  it('returns what a page shows when it does not finish loading in time', async () => {
+    const harness = await track({ navigationTimeoutMs: 1_500 });
+    const page = await harness.text('browser_navigate', { url: `${server.origin}/slow` });
+    expect(page.split('\n')).toEqual([
+      `Tab t1: "Slow" — ${server.origin}/slow`,
+      'The page had not finished loading after 2 s; this is what it shows so far.',
+      `- paragraph [ref=${/ref=(e\d+)/.exec(page)?.[1]}]: Still loading`,
+    ]);
+  });
+
+  it('gives TIMEOUT with a next step when the target stays covered', async () => {
+    const harness = await track({ actionTimeoutMs: 1_000 });
+    const page = await harness.text('browser_navigate', { url: `${server.origin}/covered` });
+    const ref = /button "Under" \[ref=(e\d+)\]/.exec(page)?.[1];
+    const result = await harness.call('browser_click', { ref });
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.error.code).toBe('TIMEOUT');
+      expect(result.error.message).toMatch(/^the browser did not finish in time: /);
+      expect(result.error.hint).toBe(
+        'Take a browser_snapshot to see the page state; the element may be hidden, covered or disabled. Retry once, or pick another element.',
+      );
+    }
+  });
+});

@@ -44,6 +44,19 @@ export async function startPageServer(): Promise<PageServer> {
       response.end('quarterly report\n');
       return;
     }
+    if (url.pathname === '/slow') {
+      // Sends the head of a page and never finishes it: the load event never fires.
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.write('<!doctype html><title>Slow</title><p>Still loading');
+      return;
+    }
+    if (url.pathname === '/covered') {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(
+        '<!doctype html><title>Covered</title><button>Under</button><div style="position:fixed;inset:0;background:white"></div>',
+      );
+      return;
+    }
     if (url.pathname === '/to-metadata') {
       response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' });
       response.end();
