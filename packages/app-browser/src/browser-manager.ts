@@ -1,5 +1,5 @@
 import { type SsrfGuard, ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { BrowserSession } from './browser-session.js';
 import { GuardProxy } from './guard-proxy.js';
 
@@ -149,6 +149,8 @@ export class BrowserManager {
       args.push(`--proxy-server=${this.#proxyUrl}`, '--proxy-bypass-list=<-loopback>');
     }
     try {
+      // Loaded on the first launch, so composing the package (detect, gate mode) loads no Playwright.
+      const { chromium } = await import('playwright-core');
       browser = await chromium.launch({
         executablePath: this.#options.executablePath,
         headless: this.#options.headless ?? true,

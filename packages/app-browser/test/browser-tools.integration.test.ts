@@ -483,6 +483,12 @@ describe('browser_snapshot on large pages', () => {
     await text('browser_navigate', { url: `${server.origin}/table?rows=20` });
     const found = await text('browser_snapshot', { find: 'Item 17"' });
     expect(found).toMatch(/ {2}- row \[ref=e\d+\]\n {4}- cell "Item 17" \[ref=e\d+\]$/);
+    const some = await text('browser_snapshot', { find: 'Item 1[0-2]"', regex: true });
+    expect(some.match(/cell "Item \d+"/g)).toEqual([
+      'cell "Item 10"',
+      'cell "Item 11"',
+      'cell "Item 12"',
+    ]);
     const row = refOf(found, '- row');
     const scoped = await text('browser_snapshot', { ref: row });
     expect(scoped.split('\n').slice(1)).toEqual([

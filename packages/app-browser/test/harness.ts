@@ -16,7 +16,12 @@ export interface Harness {
   readonly manager: BrowserManager;
   readonly workspace: string;
   readonly dataDir: string;
-  call(id: string, args: Record<string, unknown>, sessionId?: string): Promise<ToolResult>;
+  call(
+    id: string,
+    args: Record<string, unknown>,
+    sessionId?: string,
+    signal?: AbortSignal,
+  ): Promise<ToolResult>;
   /** The rendered text the model reads. */
   text(id: string, args: Record<string, unknown>, sessionId?: string): Promise<string>;
   close(): Promise<void>;
@@ -58,8 +63,12 @@ export async function createHarness(
     registry.register(tool);
   }
   const executor = new DefaultToolExecutor({ registry });
-  const call = (id: string, args: Record<string, unknown>, sessionId = 'test') =>
-    executor.execute(id, args, { sessionId });
+  const call = (
+    id: string,
+    args: Record<string, unknown>,
+    sessionId = 'test',
+    signal?: AbortSignal,
+  ) => executor.execute(id, args, signal ? { sessionId, signal } : { sessionId });
   return {
     manager,
     workspace,

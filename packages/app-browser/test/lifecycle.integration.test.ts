@@ -127,6 +127,28 @@ describe('time limits', () => {
     ]);
   });
 
+  it('answers a cancelled call at once, while the page is still loading', async () => {
+    const harness = await track();
+    const controller = new AbortController();
+    const pending = harness.call(
+      'browser_navigate',
+      { url: `${server.origin}/slow` },
+      'test',
+      controller.signal,
+    );
+    setTimeout(() => controller.abort(), 500);
+    expect(await pending).toEqual({
+      ok: false,
+      error: {
+        code: 'EXECUTION_FAILED',
+        message: 'The call was cancelled by the caller.',
+        retryable: false,
+        hint: 'The caller cancelled this call; do not retry unless asked to.',
+        details: { cancelled: true },
+      },
+    });
+  });
+
   it('gives TIMEOUT with a next step when the target stays covered', async () => {
     const harness = await track({ actionTimeoutMs: 1_000 });
     const page = await harness.text('browser_navigate', { url: `${server.origin}/covered` });
