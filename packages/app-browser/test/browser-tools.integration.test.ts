@@ -332,6 +332,31 @@ describe('tabs, downloads and diagnostics', () => {
     );
   });
 
+  it('tracks a download started by navigating to it', async () => {
+    await open('/other.html');
+    const result = await text('browser_navigate', { url: `${server.origin}/download/data.csv` });
+    expect(result.split('\n').slice(0, 3)).toEqual([
+      `Tab t1: "Other page" — ${server.origin}/other.html`,
+      'The URL started a download instead of showing a page (browser_download_list tracks it).',
+      'Download 1 started: data.csv.',
+    ]);
+    expect(await text('browser_download_list')).toContain(
+      '#1 data.csv: completed, 17 bytes, saved as downloads/1-data.csv',
+    );
+  });
+
+  it('says when a page closes its own tab', async () => {
+    const page = await open('/form.html');
+    const opened = await text('browser_click', { ref: refOf(page, 'Open a closing window') });
+    expect(opened).toContain(`New tab t2 opened (${server.origin}/closer.html)`);
+    await text('browser_show', { action: 'select', tab: 't2' });
+    const closing = await text('browser_snapshot');
+    const closer = refOf(closing, 'Close this tab');
+    expect(await text('browser_click', { ref: closer })).toBe(
+      `Clicked button "Close this tab" [ref=${closer}].\nTab t2 closed itself.\nThe active tab is now t1.`,
+    );
+  });
+
   it('reports a popup tab and switches between tabs', async () => {
     const page = await open('/form.html');
     const clicked = await text('browser_click', { ref: refOf(page, 'new tab') });

@@ -170,6 +170,14 @@ export async function reportAfterAction(
   const before = tab.lastSnapshot;
   const lines = [summary];
   const data: Record<string, unknown> = { tab: tab.id };
+  if (tab.page.isClosed()) {
+    // The page closed its own tab (window.close()); there is nothing left to compare.
+    await session.settleNewTabs(Math.min(settings.actionTimeoutMs, 5_000));
+    lines.push(...session.takeEvents(), `Tab ${tab.id} closed itself.`);
+    const open = session.openTabs();
+    if (open.length > 0) lines.push(`The active tab is now ${(await session.activeTab()).id}.`);
+    return { content: lines.join('\n'), data };
+  }
   const active = await session.activeTab();
   if (mode === 'none') {
     await session.settleNewTabs(Math.min(settings.actionTimeoutMs, 5_000));

@@ -128,10 +128,18 @@ export function createNavigationTools(settings: BrowserToolSettings): AnyToolDef
           }
           status = response?.status();
         } catch (error) {
-          if (!(error instanceof Error && error.name === 'TimeoutError')) throw error;
-          notes.push(
-            `The page had not finished loading after ${Math.round(timeout / 1000)} s; this is what it shows so far.`,
-          );
+          if (error instanceof Error && /Download is starting/.test(error.message)) {
+            await session.settleDownloads(5_000);
+            notes.push(
+              'The URL started a download instead of showing a page (browser_download_list tracks it).',
+            );
+          } else if (error instanceof Error && error.name === 'TimeoutError') {
+            notes.push(
+              `The page had not finished loading after ${Math.round(timeout / 1000)} s; this is what it shows so far.`,
+            );
+          } else {
+            throw error;
+          }
         }
         if (status !== undefined && status >= 400) {
           notes.push(`The server answered HTTP ${status}.`);
