@@ -53,6 +53,7 @@ describe('toolPackage', () => {
       navigationTimeoutMs: 30_000,
       allowPrivateNetwork: false,
       downloadsDir: 'downloads',
+      redactEnv: [],
       networkLogSize: 500,
     });
     const misspelled = browserConfigSchema.safeParse({ maxToken: 10 });

@@ -60,6 +60,12 @@ export const browserConfigSchema = z
       .min(1)
       .default('downloads')
       .describe('Where downloads are saved, relative to the workspace root (must stay inside it).'),
+    redactEnv: z
+      .array(z.string().min(1))
+      .default([])
+      .describe(
+        'Names of environment variables whose values (secrets) are replaced by [redacted] in every browser result.',
+      ),
     networkLogSize: z
       .number()
       .int()
@@ -162,6 +168,9 @@ export const toolPackage = defineToolPackage<BrowserConfig>({
       deltaMaxTokens: config.deltaMaxTokens,
       actionTimeoutMs: config.actionTimeoutMs,
       navigationTimeoutMs: config.navigationTimeoutMs,
+      redact: config.redactEnv
+        .map((name) => env[name])
+        .filter((value): value is string => value !== undefined),
     });
     return { tools, dispose: () => manager.dispose() };
   },

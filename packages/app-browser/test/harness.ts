@@ -35,6 +35,7 @@ export async function createHarness(
     maxTokens?: number;
     actionTimeoutMs?: number;
     navigationTimeoutMs?: number;
+    redact?: string[];
     manager?: Partial<BrowserManagerOptions>;
   } = {},
 ): Promise<Harness> {
@@ -55,6 +56,7 @@ export async function createHarness(
     workspaceRoot: workspace,
     artifactsDir: join(dataDir, 'app-browser'),
     ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+    ...(options.redact === undefined ? {} : { redact: options.redact }),
     ...(options.actionTimeoutMs === undefined ? {} : { actionTimeoutMs: options.actionTimeoutMs }),
     ...(options.navigationTimeoutMs === undefined
       ? {}

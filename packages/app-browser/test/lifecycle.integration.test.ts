@@ -116,6 +116,21 @@ describe('browser lifecycle', () => {
   });
 });
 
+describe('secrets', () => {
+  it('redacts secret values the deployment names from every result', async () => {
+    const harness = await track({ redact: ['sk-live-4242'] });
+    const page = await harness.text('browser_navigate', { url: `${server.origin}/secret.html` });
+    expect(page).toContain('- paragraph [ref=');
+    expect(page).toContain(': Your API key is [redacted] (keep it safe)');
+    expect(page).not.toContain('sk-live-4242');
+    const log = await harness.text('browser_network_log', {});
+    expect(log).toContain('/secret.html?q=[redacted]');
+    expect(log).not.toContain('sk-live-4242');
+    const summary = await harness.call('browser_context_summary', {});
+    expect(JSON.stringify(summary)).not.toContain('sk-live-4242');
+  });
+});
+
 describe('time limits', () => {
   it('returns what a page shows when it does not finish loading in time', async () => {
     const harness = await track({ navigationTimeoutMs: 1_500 });

@@ -35,6 +35,11 @@ export interface BrowserToolsOptions {
   readonly actionTimeoutMs?: number;
   /** Longest wait for a page load, in ms. Default 30,000. */
   readonly navigationTimeoutMs?: number;
+  /**
+   * Secret values (API keys, passwords) replaced by `[redacted]` in every result, wherever a page
+   * shows them. Values shorter than 4 characters are ignored.
+   */
+  readonly redact?: readonly string[];
 }
 
 /** Resolved settings shared by the tool groups. */
@@ -94,12 +99,42 @@ export function defineBrowserTool<TArgs>(
         )
         .catch(translateError);
       try {
-        return await Promise.race([work, cancelled]);
+        return redactSecrets(await Promise.race([work, cancelled]), settings.redact ?? []);
       } finally {
         if (stop) context.signal.removeEventListener('abort', stop);
       }
     },
   });
+}
+
+/** Replaces every secret value in a result (text, message, data) by `[redacted]`. */
+export function redactSecrets(result: ToolReturn, secrets: readonly string[]): ToolReturn {
+  const values = secrets.filter((secret) => secret.length >= 4);
+  if (values.length === 0) return result;
+  const scrub = (text: string) =>
+    values.reduce((current, secret) => current.split(secret).join('[redacted]'), text);
+  if (typeof result === 'string') return scrub(result);
+  if (!result.ok) {
+    const { details, ...error } = result.error;
+    return {
+      ok: false,
+      error: {
+        ...error,
+        message: scrub(error.message),
+        hint: scrub(error.hint),
+        ...(details === undefined ? {} : { details: scrubJson(details, scrub) }),
+      },
+    };
+  }
+  return {
+    ok: true,
+    content: scrub(result.content),
+    ...(result.data === undefined ? {} : { data: scrubJson(result.data, scrub) }),
+  };
+}
+
+function scrubJson<T>(value: T, scrub: (text: string) => string): T {
+  return JSON.parse(scrub(JSON.stringify(value))) as T;
 }
 
 function prependNotes(result: ToolReturn, notes: readonly string[]): ToolReturn {
