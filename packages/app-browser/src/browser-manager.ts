@@ -2,6 +2,7 @@ import { type SsrfGuard, ToolError, ToolErrorCode } from '@toolsys/core-tool-reg
 import type { Browser } from 'playwright-core';
 import { BrowserSession } from './browser-session.js';
 import { GuardProxy } from './guard-proxy.js';
+import type { HostPolicy } from './host-policy.js';
 
 /** Chromium flags that keep it quiet on a closed network and inside containers. */
 export const CHROMIUM_ARGS: readonly string[] = [
@@ -41,6 +42,8 @@ export interface BrowserManagerOptions {
    * that checks each connection with it.
    */
   readonly ssrfGuard?: SsrfGuard;
+  /** The deployment's host allow / block list, applied by the same proxy (needs `ssrfGuard`). */
+  readonly hostPolicy?: HostPolicy;
 }
 
 /** A session ready for a call, with notes the result must carry (browser restarted …). */
@@ -140,7 +143,7 @@ export class BrowserManager {
     let browser: Browser;
     const args = [...CHROMIUM_ARGS];
     if (this.#options.ssrfGuard && !this.#proxy) {
-      const proxy = new GuardProxy(this.#options.ssrfGuard);
+      const proxy = new GuardProxy(this.#options.ssrfGuard, this.#options.hostPolicy);
       this.#proxyUrl = await proxy.start();
       this.#proxy = proxy;
     }

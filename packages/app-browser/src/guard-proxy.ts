@@ -2,6 +2,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { SsrfGuard } from '@toolsys/core-tool-registry';
+import type { HostPolicy } from './host-policy.js';
 
 /** Text of the page a refused request gets; it names the reason so the model can read it. */
 export const BLOCKED_PAGE_PREFIX = 'Blocked by the network policy of the browser tools:';
@@ -24,11 +25,13 @@ const HOP_BY_HOP = new Set([
  */
 export class GuardProxy {
   readonly #guard: SsrfGuard;
+  readonly #hostPolicy: HostPolicy | undefined;
   readonly #server: Server;
   readonly #sockets = new Set<Duplex>();
 
-  constructor(guard: SsrfGuard) {
+  constructor(guard: SsrfGuard, hostPolicy?: HostPolicy) {
     this.#guard = guard;
+    this.#hostPolicy = hostPolicy;
     this.#server = createServer((request, response) => {
       void this.#forward(request, response);
     });
@@ -74,6 +77,8 @@ export class GuardProxy {
     }
     let address: string;
     try {
+      const refusal = this.#hostPolicy?.(url.hostname);
+      if (refusal !== undefined) throw new Error(`Refused to connect: ${refusal}.`);
       this.#guard.checkUrl(url);
       const addresses = await this.#guard.resolve(url.hostname);
       address = (addresses[0] as { address: string }).address;
@@ -127,6 +132,7 @@ export class GuardProxy {
     const port = separator > 0 ? Number(target.slice(separator + 1)) : 443;
     let address: string;
     try {
+      if (this.#hostPolicy?.(host) !== undefined) throw new Error('host refused');
       const addresses = await this.#guard.resolve(host);
       address = (addresses[0] as { address: string }).address;
     } catch {

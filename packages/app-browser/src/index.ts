@@ -22,6 +22,7 @@ export {
 export { BrowserTab, REF_ATTRIBUTE, type TabSnapshot } from './browser-tab.js';
 export { BROWSER_TOOL_IDS, createBrowserTools } from './browser-tools.js';
 export { BLOCKED_PAGE_PREFIX, GuardProxy } from './guard-proxy.js';
+export { createHostPolicy, type HostPolicy, type HostPolicyOptions } from './host-policy.js';
 export { diffSnapshots, isEmptyDelta, type SnapshotDelta } from './snapshot-delta.js';
 export {
   estimateTokens,

@@ -52,6 +52,7 @@ describe('toolPackage', () => {
       actionTimeoutMs: 10_000,
       navigationTimeoutMs: 30_000,
       allowPrivateNetwork: false,
+      blockedHosts: [],
       downloadsDir: 'downloads',
       redactEnv: [],
       networkLogSize: 500,

@@ -5,6 +5,7 @@ import { defineToolPackage, SsrfGuard } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import { BrowserManager } from './browser-manager.js';
 import { createBrowserTools } from './browser-tools.js';
+import { createHostPolicy } from './host-policy.js';
 
 /** The `packages.app-browser` section of `toolsys.config.json`. */
 export const browserConfigSchema = z
@@ -55,6 +56,16 @@ export const browserConfigSchema = z
       .describe(
         'Allow loopback and private addresses: true for all (cloud metadata stays refused), or a list of hosts, IPs and CIDR ranges.',
       ),
+    allowedHosts: z
+      .array(z.string().min(1))
+      .optional()
+      .describe(
+        'When set, the browser reaches only these hosts ("example.com", "*.example.com" for subdomains).',
+      ),
+    blockedHosts: z
+      .array(z.string().min(1))
+      .default([])
+      .describe('Hosts the browser never reaches, same patterns; checked before allowedHosts.'),
     downloadsDir: z
       .string()
       .min(1)
@@ -150,6 +161,10 @@ export const toolPackage = defineToolPackage<BrowserConfig>({
       env,
     });
     const ssrfGuard = new SsrfGuard({ allowPrivateNetwork: config.allowPrivateNetwork });
+    const hostPolicy = createHostPolicy({
+      blockedHosts: config.blockedHosts,
+      ...(config.allowedHosts === undefined ? {} : { allowedHosts: config.allowedHosts }),
+    });
     const manager = new BrowserManager({
       executablePath: found.path ?? config.executablePath ?? '/usr/bin/chromium',
       headless: config.headless,
@@ -158,10 +173,12 @@ export const toolPackage = defineToolPackage<BrowserConfig>({
       downloadsShownAs: shown === '' ? '.' : shown.split('\\').join('/'),
       networkLogSize: config.networkLogSize,
       ssrfGuard,
+      hostPolicy,
     });
     const tools = createBrowserTools({
       manager,
       ssrfGuard,
+      hostPolicy,
       workspaceRoot,
       artifactsDir: join(dataDir, 'app-browser'),
       maxTokens: config.maxTokens,

@@ -10,6 +10,7 @@ import {
 } from '@toolsys/core-tool-registry';
 import { BrowserManager, type BrowserManagerOptions } from '../src/browser-manager.js';
 import { createBrowserTools } from '../src/browser-tools.js';
+import type { HostPolicy } from '../src/host-policy.js';
 
 /** Real browser tools over a real Chromium, with temp workspace and data dirs. */
 export interface Harness {
@@ -36,6 +37,7 @@ export async function createHarness(
     actionTimeoutMs?: number;
     navigationTimeoutMs?: number;
     redact?: string[];
+    hostPolicy?: HostPolicy;
     manager?: Partial<BrowserManagerOptions>;
   } = {},
 ): Promise<Harness> {
@@ -47,6 +49,7 @@ export async function createHarness(
     downloadsDir: join(workspace, 'downloads'),
     downloadsShownAs: 'downloads',
     ssrfGuard,
+    ...(options.hostPolicy === undefined ? {} : { hostPolicy: options.hostPolicy }),
     ...options.manager,
   });
   const registry = new ToolRegistry();
@@ -57,6 +60,7 @@ export async function createHarness(
     artifactsDir: join(dataDir, 'app-browser'),
     ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
     ...(options.redact === undefined ? {} : { redact: options.redact }),
+    ...(options.hostPolicy === undefined ? {} : { hostPolicy: options.hostPolicy }),
     ...(options.actionTimeoutMs === undefined ? {} : { actionTimeoutMs: options.actionTimeoutMs }),
     ...(options.navigationTimeoutMs === undefined
       ? {}

@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createHostPolicy } from '../src/host-policy.js';
 import { createHarness, type Harness } from './harness.js';
 import { type PageServer, startPageServer } from './support.js';
 
@@ -112,6 +113,25 @@ describe('browser lifecycle', () => {
     );
     expect(await harness.text('browser_navigate', { url: `${server.origin}/other.html` })).toMatch(
       /^Tab t1: "Other page"/,
+    );
+  });
+});
+
+describe('host lists', () => {
+  it('refuses a navigation to a host outside the allow list, and any request to it', async () => {
+    const harness = await track({ hostPolicy: createHostPolicy({ allowedHosts: ['localhost'] }) });
+    expect(await harness.text('browser_navigate', { url: `${server.origin}/other.html` })).toBe(
+      "Error: [PERMISSION_DENIED] url: 127.0.0.1 is not on the deployment's list of allowed hosts\nNext: Use another site; only an operator can change the list (packages.app-browser allowedHosts / blockedHosts).",
+    );
+  });
+
+  it('blocks a request the page makes to a blocked host through the proxy', async () => {
+    const policy = createHostPolicy({ blockedHosts: ['127.0.0.1'] });
+    const harness = await track({ manager: { hostPolicy: policy } });
+    const page = await harness.text('browser_navigate', { url: `${server.origin}/other.html` });
+    expect(page).toContain('The server answered HTTP 403.');
+    expect(page).toContain(
+      "Blocked by the network policy of the browser tools: Refused to connect: 127.0.0.1 is on the deployment's list of blocked hosts.",
     );
   });
 });

@@ -14,6 +14,7 @@ import {
 import type { BrowserManager } from '../browser-manager.js';
 import type { BrowserSession } from '../browser-session.js';
 import type { BrowserTab, TabSnapshot } from '../browser-tab.js';
+import type { HostPolicy } from '../host-policy.js';
 import { diffSnapshots, isEmptyDelta } from '../snapshot-delta.js';
 import { renderSnapshot } from '../snapshot-render.js';
 
@@ -23,6 +24,8 @@ export interface BrowserToolsOptions {
   readonly manager: BrowserManager;
   /** Checks navigation targets (scheme, private and metadata addresses). */
   readonly ssrfGuard: SsrfGuard;
+  /** The deployment's host allow / block list for navigation targets. */
+  readonly hostPolicy?: HostPolicy;
   /** Directory file uploads are confined to (absolute). */
   readonly workspaceRoot: string;
   /** Directory screenshots, dumps and long snapshots are written to (absolute). */

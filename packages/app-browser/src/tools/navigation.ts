@@ -55,7 +55,7 @@ const showSchema = ToolSchema.object({
 
 /** Checks a navigation target: the scheme and (after DNS) every address of the host. */
 export async function checkNavigationTarget(
-  settings: Pick<BrowserToolSettings, 'ssrfGuard'>,
+  settings: Pick<BrowserToolSettings, 'ssrfGuard' | 'hostPolicy'>,
   raw: string,
   field = 'url',
 ): Promise<URL> {
@@ -70,6 +70,13 @@ export async function checkNavigationTarget(
     );
   }
   settings.ssrfGuard.checkUrl(url, field);
+  const refusal = settings.hostPolicy?.(url.hostname);
+  if (refusal !== undefined) {
+    throw new ToolError(ToolErrorCode.PERMISSION_DENIED, `${field}: ${refusal}`, {
+      field,
+      hint: 'Use another site; only an operator can change the list (packages.app-browser allowedHosts / blockedHosts).',
+    });
+  }
   await settings.ssrfGuard.resolve(url.hostname);
   return url;
 }
