@@ -423,6 +423,14 @@ describe('tabs, downloads and diagnostics', () => {
     }
   });
 
+  it('caps a full-page screenshot of a very tall page', async () => {
+    await open('/scroll.html');
+    const shot = await call('browser_screenshot', { fullPage: true });
+    expect(shot.ok && shot.content).toMatch(
+      /^Saved a screenshot of the whole page \(the page is [\d,]+ px tall; the first 8,000 px were captured\) of tab t1 \([\d,]+ bytes\): /,
+    );
+  });
+
   it('scrolls the page and says when nothing moved', async () => {
     await open('/scroll.html');
     expect(await text('browser_scroll', { direction: 'up' })).toBe(

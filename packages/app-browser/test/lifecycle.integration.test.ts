@@ -88,6 +88,14 @@ describe('browser lifecycle', () => {
     );
   });
 
+  it('closes the context of an ended session and starts a fresh one on its next call', async () => {
+    const harness = await track();
+    await harness.text('browser_navigate', { url: `${server.origin}/other.html` });
+    await harness.manager.closeSession('test');
+    expect((await harness.text('browser_context_summary', {})).split('\n')[0]).toBe('Tabs (0):');
+    expect(harness.manager.isRunning).toBe(true);
+  });
+
   it('stops the browser on dispose and refuses later calls', async () => {
     const harness = await track();
     await harness.text('browser_navigate', { url: `${server.origin}/other.html` });

@@ -31,6 +31,9 @@ const READ_METADATA = {
   },
 } as const;
 
+/** Full-page screenshots stop at this height, in CSS pixels (size cap). */
+const MAX_FULL_PAGE_HEIGHT = 8_000;
+
 /** Schema field shared by the tools that act on a tab. */
 export const tabField = z
   .string()
@@ -81,7 +84,9 @@ const screenshotSchema = ToolSchema.object({
   fullPage: z
     .boolean()
     .default(false)
-    .describe('Capture the whole scrollable page instead of the visible viewport.'),
+    .describe(
+      'Capture the whole scrollable page (up to 8,000 px tall) instead of the visible viewport.',
+    ),
 });
 
 /** The tab a call names, or the active one. */
@@ -196,15 +201,35 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
         await mkdir(directory, { recursive: true });
         const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${tab.id}${ref ? `-${ref}` : ''}.png`;
         const path = join(directory, name);
+        let cutNote = '';
         if (ref !== undefined) {
           const locator = tab.locate(ref);
           await locator.screenshot({ path, timeout: resolved.actionTimeoutMs });
         } else {
-          const buffer = await tab.page.screenshot({ fullPage, timeout: resolved.actionTimeoutMs });
+          let clip: { x: number; y: number; width: number; height: number } | undefined;
+          if (fullPage) {
+            const extent = await tab.page.evaluate(() => ({
+              width: document.documentElement.scrollWidth,
+              height: document.documentElement.scrollHeight,
+            }));
+            if (extent.height > MAX_FULL_PAGE_HEIGHT) {
+              clip = { x: 0, y: 0, width: extent.width, height: MAX_FULL_PAGE_HEIGHT };
+              cutNote = ` (the page is ${extent.height.toLocaleString('en-US')} px tall; the first ${MAX_FULL_PAGE_HEIGHT.toLocaleString('en-US')} px were captured)`;
+            }
+          }
+          const buffer = await tab.page.screenshot({
+            fullPage,
+            ...(clip === undefined ? {} : { clip }),
+            timeout: resolved.actionTimeoutMs,
+          });
           await writeFile(path, buffer);
         }
         const size = (await stat(path)).size;
-        const what = ref ? `element ${ref}` : fullPage ? 'the whole page' : 'the visible viewport';
+        const what = ref
+          ? `element ${ref}`
+          : fullPage
+            ? `the whole page${cutNote}`
+            : 'the visible viewport';
         return {
           ok: true,
           content: `Saved a screenshot of ${what} of tab ${tab.id} (${size.toLocaleString('en-US')} bytes): ${path}`,
