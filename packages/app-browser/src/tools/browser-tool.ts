@@ -168,7 +168,7 @@ export function translateError(error: unknown): ToolReturn {
     /Target (page, context or browser )?(has been )?closed|Browser has been closed/i.test(message)
   ) {
     return failureResult(ToolErrorCode.EXECUTION_FAILED, `the tab or browser closed: ${first}`, {
-      hint: 'Call the tool again: a new browser starts on the next call (page state is lost).',
+      hint: 'browser_show lists the open tabs and browser_navigate opens a page; if the browser itself stopped, the next call starts a new one (page state is lost).',
     });
   }
   if (/net::ERR_/.test(message)) {
