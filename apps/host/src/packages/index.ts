@@ -1,3 +1,4 @@
+import { toolPackage as browserPackage } from '@toolsys/app-browser';
 import { toolPackage as githubPackage } from '@toolsys/app-github';
 import { type AnyToolPackageEntry, toolPackage as corePackage } from '@toolsys/core-tool-registry';
 import { toolPackage as mcpClientPackage } from '@toolsys/mcp-client';
@@ -13,6 +14,7 @@ export const BUILTIN_PACKAGES: readonly AnyToolPackageEntry[] = [
   terminalPackage,
   githubPackage,
   androidPackage,
+  browserPackage,
 ];
 
 export {
