@@ -19,6 +19,7 @@ describe('README example blocks', () => {
   it('covers the packages whose READMEs show usage', () => {
     const packages = new Set(examples.map((example) => example.packageName));
     for (const name of [
+      '@toolsys/app-browser',
       '@toolsys/app-github',
       '@toolsys/core-tool-registry',
       '@toolsys/mcp-client',
