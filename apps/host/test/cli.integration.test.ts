@@ -40,6 +40,42 @@ function toolsys(args: string[], options: { cwd?: string } = {}): Promise<Run> {
   });
 }
 
+/** Quotes one word for `sh -c`. */
+function shellQuote(word: string): string {
+  return `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * Runs the real CLI on a real pseudo-terminal (util-linux `script`), so that stdin, stdout and
+ * stderr are all the same terminal, as when a person types the command. Output is what the
+ * terminal shows, with CRLF line ends turned back into LF.
+ */
+function toolsysOnTerminal(args: string[]): Promise<Run> {
+  const command = [process.execPath, '--conditions=@toolsys/source', '--import', TSX, CLI, ...args]
+    .map(shellQuote)
+    .join(' ');
+  return new Promise((done) => {
+    execFile(
+      'script',
+      ['--quiet', '--return', '--command', command, '/dev/null'],
+      {
+        cwd: scratch,
+        env: {
+          ...process.env,
+          INIT_CWD: scratch,
+          TOOLSYS_DATA_DIR: join(scratch, 'data'),
+          NO_COLOR: '1',
+        },
+        timeout: 110_000,
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        done({ code, stdout: stdout.replaceAll('\r\n', '\n'), stderr });
+      },
+    );
+  });
+}
+
 beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'toolsys-cli-'));
 });
@@ -110,6 +146,32 @@ describe('toolsys call', { timeout: 120_000 }, () => {
     const run = await toolsys(['call', 'calculate', '[1,2]']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('must be a JSON object, got an array');
+  });
+
+  it('waits for a call that sleeps and prints its result (nothing keeps the loop alive but the call)', async () => {
+    const run = await toolsys(['call', 'wait', '{"seconds":1}']);
+    expect(run).toMatchObject({ code: 0, stdout: 'Waited 1 s.\n' });
+  });
+
+  it('prints streamed shell output once on a terminal, the result naming what was shown', async () => {
+    const run = await toolsysOnTerminal([
+      'call',
+      'shell_execute',
+      '{"command":"echo streamed-out; echo streamed-err >&2"}',
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stdout.split('streamed-out').length - 1).toBe(1);
+    expect(run.stdout.split('streamed-err').length - 1).toBe(1);
+    expect(run.stdout).toContain(
+      '--- stdout (13 bytes) ---\n(13 bytes of stdout, shown above)\n--- stderr (13 bytes) ---\n(13 bytes of stderr, shown above)',
+    );
+  });
+
+  it('keeps the full output in the result when stdout is not a terminal', async () => {
+    const run = await toolsys(['call', 'shell_execute', '{"command":"echo piped-out"}', '--yes']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('--- stdout (10 bytes) ---\npiped-out');
+    expect(run.stderr).toContain('piped-out');
   });
 
   it('exits 2 on an unknown command or option', async () => {

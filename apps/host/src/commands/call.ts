@@ -1,5 +1,6 @@
 import { renderResult } from '@toolsys/core-tool-registry';
 import { openDeployment, splitArgs, terminalConfirm } from './shared.js';
+import { elideStreamedOutput, type StreamedOutput } from './streamed-output.js';
 import { type CliCommand, UsageError } from './types.js';
 
 /** Parses the JSON argument of `toolsys call`, naming the problem when it is not an object. */
@@ -46,14 +47,22 @@ export const callCommand: CliCommand = {
     const controller = new AbortController();
     const onSignal = () => controller.abort();
     process.once('SIGINT', onSignal);
+    // The executor's timers are unref'd so that they never keep a server alive; here nothing else
+    // would keep the process running until a waiting call (a sleep, a retry back-off) settles.
+    const keepAlive = setInterval(() => {}, 60_000);
+    const streamed: StreamedOutput = { stdout: '', stderr: '' };
     try {
       const result = await deployment.executor.execute(id, toolArgs, {
         sessionId: 'cli',
         signal: controller.signal,
         onEvent: (event) => {
           if (flags.has('json')) return;
-          if (event.type === 'output') io.stderr.write(event.text);
-          else if (io.interactive) {
+          if (event.type === 'output') {
+            io.stderr.write(event.text);
+            if (event.stream === 'stdout' || event.stream === 'stderr') {
+              streamed[event.stream] += event.text;
+            }
+          } else if (io.interactive) {
             const total = event.total ? `/${event.total}` : '';
             io.stderr.write(`[progress ${event.progress}${total}] ${event.message ?? ''}\n`);
           }
@@ -61,13 +70,23 @@ export const callCommand: CliCommand = {
       });
       if (flags.has('json')) io.stdout.write(`${JSON.stringify(result)}\n`);
       else {
-        const text = renderResult(result);
+        const rendered = renderResult(result);
+        // On one terminal the streamed output is already on screen; a pipe gets it in full.
+        const text =
+          isTerminal(io.stdout) && isTerminal(io.stderr)
+            ? elideStreamedOutput(rendered, streamed)
+            : rendered;
         io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
       }
       return result.ok ? 0 : 1;
     } finally {
+      clearInterval(keepAlive);
       process.off('SIGINT', onSignal);
       await deployment.close();
     }
   },
 };
+
+function isTerminal(stream: object): boolean {
+  return (stream as { isTTY?: boolean }).isTTY === true;
+}
