@@ -1,21 +1,96 @@
 import type { IncomingMessage } from 'node:http';
+import { MAX_MESSAGE_BYTES, messageTooLargeText } from './message-limits.js';
 
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/**
+ * Bytes of request bodies being read at once across a server, so that many large bodies in
+ * parallel cannot exhaust memory although each is under the per-body limit.
+ */
+export class BodyBudget {
+  /** The most body bytes held at once. */
+  readonly maxBytes: number;
+  #used = 0;
 
-/** Reads a JSON request body of at most 4 MiB; a bad or oversized body is a value, not a throw. */
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes;
+  }
+
+  /** Bytes held right now. */
+  get used(): number {
+    return this.#used;
+  }
+
+  /** Takes `bytes` from the budget; false (and nothing taken) when they do not fit. */
+  take(bytes: number): boolean {
+    if (this.#used + bytes > this.maxBytes) return false;
+    this.#used += bytes;
+    return true;
+  }
+
+  /** Gives `bytes` back. */
+  release(bytes: number): void {
+    this.#used = Math.max(0, this.#used - bytes);
+  }
+}
+
+/** Options for {@link readJson}. */
+export interface ReadJsonOptions {
+  /** The largest body read, in bytes. Default {@link MAX_MESSAGE_BYTES} (64 MiB). */
+  maxBytes?: number;
+  /** A budget shared by the requests of one server; none by default. */
+  budget?: BodyBudget;
+}
+
+/** Why a body was not read: HTTP status, a message, and how soon to retry when busy. */
+export interface ReadJsonRefusal {
+  readonly ok: false;
+  readonly status: 400 | 413 | 503;
+  readonly message: string;
+  /** Seconds to wait before retrying (503 only). */
+  readonly retryAfterSeconds?: number;
+}
+
+/**
+ * Reads a JSON request body of at most `maxBytes` (64 MiB by default, the limit of every MCP
+ * message); a bad, oversized or unaffordable body is a value, not a throw.
+ */
 export async function readJson(
   request: IncomingMessage,
-): Promise<{ ok: true; value: unknown } | { ok: false; status: 400 | 413; message: string }> {
+  options: ReadJsonOptions = {},
+): Promise<{ ok: true; value: unknown } | ReadJsonRefusal> {
+  const maxBytes = options.maxBytes ?? MAX_MESSAGE_BYTES;
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    return { ok: false, status: 413, message: messageTooLargeText(declared, maxBytes) };
+  }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return { ok: false, status: 413, message: 'Body too large.' };
-    chunks.push(chunk as Buffer);
-  }
+  let taken = 0;
   try {
-    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
-  } catch {
-    return { ok: false, status: 400, message: 'The body is not valid JSON.' };
+    for await (const chunk of request) {
+      const piece = chunk as Buffer;
+      size += piece.length;
+      if (size > maxBytes) {
+        return { ok: false, status: 413, message: messageTooLargeText(undefined, maxBytes) };
+      }
+      if (options.budget) {
+        if (!options.budget.take(piece.length)) {
+          return {
+            ok: false,
+            status: 503,
+            message: 'The server is reading too many large requests at once. Retry after a moment.',
+            retryAfterSeconds: 1,
+          };
+        }
+        taken += piece.length;
+      }
+      chunks.push(piece);
+    }
+    try {
+      return { ok: true, value: JSON.parse(Buffer.concat(chunks, size).toString('utf8')) };
+    } catch {
+      return { ok: false, status: 400, message: 'Parse error: the body is not valid JSON.' };
+    }
+  } finally {
+    options.budget?.release(taken);
   }
 }
