@@ -44,4 +44,5 @@ export {
   type SkippedRemoteTool,
   toRegistryId,
 } from './mcp-tool-registrar.js';
+export { stripTerminalControls } from './terminal-text.js';
 export { createMcpTools, type McpAdHocPolicy, type McpToolsOptions } from './tools/mcp-tools.js';
