@@ -2,6 +2,8 @@ import { scopedConfirm } from '../server/call-scope.js';
 import {
   DEFAULT_HTTP_HOST,
   DEFAULT_HTTP_PORT,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION_IDLE_MS,
   type HttpServer,
   serveHttp,
 } from '../server/http-server.js';
@@ -20,6 +22,26 @@ function parsePort(text: string | undefined): number | undefined {
     throw new UsageError(`--port must be an integer from 0 to 65535, got "${text}".`);
   }
   return port;
+}
+
+/**
+ * Reads an optional positive integer of the `server` config section. The keys `maxSessions` and
+ * `sessionIdleSeconds` are read here whatever the schema says, and checked, so that a wrong value
+ * is a clear usage error rather than an unbounded server.
+ */
+export function readServerLimit(
+  section: object,
+  key: 'maxSessions' | 'sessionIdleSeconds',
+  fallback: number,
+): number {
+  const value = (section as Record<string, unknown>)[key];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw new UsageError(
+      `server.${key} in the config must be a positive whole number, got ${JSON.stringify(value)}.`,
+    );
+  }
+  return value;
 }
 
 /** Resolves when the process is asked to stop (SIGINT, SIGTERM). */
@@ -72,6 +94,10 @@ export const serveCommand: CliCommand = {
         port: port ?? serverConfig.port ?? DEFAULT_HTTP_PORT,
         token: io.env[tokenEnv],
         allowedOrigins: serverConfig.allowedOrigins ?? [],
+        maxSessions: readServerLimit(serverConfig, 'maxSessions', DEFAULT_MAX_SESSIONS),
+        sessionIdleMs:
+          readServerLimit(serverConfig, 'sessionIdleSeconds', DEFAULT_SESSION_IDLE_MS / 1000) *
+          1000,
       });
       io.stdout.write(
         [
