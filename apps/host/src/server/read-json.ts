@@ -53,44 +53,68 @@ export interface ReadJsonRefusal {
  * Reads a JSON request body of at most `maxBytes` (64 MiB by default, the limit of every MCP
  * message); a bad, oversized or unaffordable body is a value, not a throw.
  */
-export async function readJson(
+export function readJson(
   request: IncomingMessage,
   options: ReadJsonOptions = {},
 ): Promise<{ ok: true; value: unknown } | ReadJsonRefusal> {
   const maxBytes = options.maxBytes ?? MAX_MESSAGE_BYTES;
+  const { budget } = options;
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
-    return { ok: false, status: 413, message: messageTooLargeText(declared, maxBytes) };
+    request.resume();
+    return Promise.resolve({
+      ok: false,
+      status: 413,
+      message: messageTooLargeText(declared, maxBytes),
+    });
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let taken = 0;
-  try {
-    for await (const chunk of request) {
-      const piece = chunk as Buffer;
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let taken = 0;
+    const finish = (outcome: { ok: true; value: unknown } | ReadJsonRefusal) => {
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.off('error', onError);
+      budget?.release(taken);
+      taken = 0;
+      // The rest of a refused body is read and dropped (not buffered) so that the answer can
+      // still be sent on this connection; leaving the loop early would destroy the socket.
+      if (!outcome.ok) request.resume();
+      resolve(outcome);
+    };
+    const onData = (piece: Buffer) => {
       size += piece.length;
       if (size > maxBytes) {
-        return { ok: false, status: 413, message: messageTooLargeText(undefined, maxBytes) };
+        finish({ ok: false, status: 413, message: messageTooLargeText(undefined, maxBytes) });
+        return;
       }
-      if (options.budget) {
-        if (!options.budget.take(piece.length)) {
-          return {
+      if (budget) {
+        if (!budget.take(piece.length)) {
+          finish({
             ok: false,
             status: 503,
             message: 'The server is reading too many large requests at once. Retry after a moment.',
             retryAfterSeconds: 1,
-          };
+          });
+          return;
         }
         taken += piece.length;
       }
       chunks.push(piece);
-    }
-    try {
-      return { ok: true, value: JSON.parse(Buffer.concat(chunks, size).toString('utf8')) };
-    } catch {
-      return { ok: false, status: 400, message: 'Parse error: the body is not valid JSON.' };
-    }
-  } finally {
-    options.budget?.release(taken);
-  }
+    };
+    const onEnd = () => {
+      try {
+        finish({ ok: true, value: JSON.parse(Buffer.concat(chunks, size).toString('utf8')) });
+      } catch {
+        finish({ ok: false, status: 400, message: 'Parse error: the body is not valid JSON.' });
+      }
+    };
+    const onError = () => {
+      finish({ ok: false, status: 400, message: 'The request body could not be read.' });
+    };
+    request.on('data', onData);
+    request.on('end', onEnd);
+    request.on('error', onError);
+  });
 }
