@@ -67,7 +67,9 @@ describe('readJson', () => {
     const port = await serve({ maxBytes: 1024 });
     const reply = await post(port, ['{"a":"', 'x'.repeat(800), 'x'.repeat(800), '"}']);
     expect(reply.status).toBe(413);
-    expect(JSON.parse(reply.body).message).toContain('Message too large: more than the limit of 1024 bytes for one');
+    expect(JSON.parse(reply.body).message).toContain(
+      'Message too large: more than the limit of 1024 bytes for one',
+    );
   });
 
   it('answers 503 with a retry delay when the shared budget is spent, and gives it back', async () => {
