@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -151,6 +153,42 @@ describe('toolsys call', { timeout: 120_000 }, () => {
   it('waits for a call that sleeps and prints its result (nothing keeps the loop alive but the call)', async () => {
     const run = await toolsys(['call', 'wait', '{"seconds":1}']);
     expect(run).toMatchObject({ code: 0, stdout: 'Waited 1 s.\n' });
+  });
+
+  it('waits out a retry back-off of web_fetch and prints the page fetched on the second attempt', async () => {
+    let requests = 0;
+    const server = createServer((_request, response) => {
+      requests += 1;
+      if (requests === 1) {
+        response.writeHead(503, { 'content-type': 'text/plain' });
+        response.end('busy');
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.end('second time lucky');
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      const dir = mkdtempSync(join(scratch, 'fetch-'));
+      writeFileSync(
+        join(dir, 'toolsys.config.json'),
+        JSON.stringify({ packages: { core: { network: { allowPrivateNetwork: ['127.0.0.1'] } } } }),
+      );
+      const { port } = server.address() as AddressInfo;
+      const run = await toolsys(
+        ['call', 'web_fetch', JSON.stringify({ url: `http://127.0.0.1:${port}/` })],
+        {
+          cwd: dir,
+        },
+      );
+      expect(run.stderr).toContain('retrying in');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('second time lucky');
+      expect(requests).toBe(2);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((done) => server.close(done));
+    }
   });
 
   it('prints streamed shell output once on a terminal, the result naming what was shown', async () => {
