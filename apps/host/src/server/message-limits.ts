@@ -13,7 +13,7 @@ export const MESSAGE_TOO_LARGE_CODE = -32600;
 /** The message of the JSON-RPC error answering a message over the limit. */
 export function messageTooLargeText(size: number | undefined, limit: number): string {
   const seen = size === undefined ? 'more than' : `${size} bytes, over`;
-  return `Message too large: ${seen} the limit of ${limit} bytes${formatMiB(limit)} for one JSON-RPC message. It was not read; the server keeps serving. Send smaller arguments (e.g. split a large write into several files or calls).`;
+  return `Message too large: ${seen} the limit of ${limit} bytes${formatMiB(limit)} for one message. It was not read; the server keeps serving. Send smaller arguments (e.g. split a large write into several files or calls).`;
 }
 
 /** ` (64 MiB)` for sizes of a mebibyte or more, nothing below. */

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { MAX_MESSAGE_BYTES, messageTooLargeText } from './message-limits.js';
+import { type MAX_MESSAGE_BYTES, messageTooLargeText } from './message-limits.js';
 
 /**
  * Bytes of request bodies being read at once across a server, so that many large bodies in
@@ -32,9 +32,15 @@ export class BodyBudget {
   }
 }
 
+/** The default body limit of {@link readJson}: 4 MiB, for small JSON APIs such as the dashboard's. */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
 /** Options for {@link readJson}. */
 export interface ReadJsonOptions {
-  /** The largest body read, in bytes. Default {@link MAX_MESSAGE_BYTES} (64 MiB). */
+  /**
+   * The largest body read, in bytes. Default {@link DEFAULT_MAX_BODY_BYTES} (4 MiB); the MCP
+   * endpoint passes {@link MAX_MESSAGE_BYTES} (64 MiB), the same limit as over stdio.
+   */
   maxBytes?: number;
   /** A budget shared by the requests of one server; none by default. */
   budget?: BodyBudget;
@@ -50,14 +56,14 @@ export interface ReadJsonRefusal {
 }
 
 /**
- * Reads a JSON request body of at most `maxBytes` (64 MiB by default, the limit of every MCP
- * message); a bad, oversized or unaffordable body is a value, not a throw.
+ * Reads a JSON request body of at most `maxBytes`; a bad, oversized or unaffordable body is a
+ * value, not a throw.
  */
 export function readJson(
   request: IncomingMessage,
   options: ReadJsonOptions = {},
 ): Promise<{ ok: true; value: unknown } | ReadJsonRefusal> {
-  const maxBytes = options.maxBytes ?? MAX_MESSAGE_BYTES;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BODY_BYTES;
   const { budget } = options;
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
