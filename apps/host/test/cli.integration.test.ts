@@ -144,10 +144,21 @@ describe('toolsys call', { timeout: 120_000 }, () => {
     expect(run.stderr).toContain('Usage: toolsys call');
   });
 
-  it('exits 2 when the arguments are not an object', async () => {
+  it('exits 1 with INVALID_ARGUMENT when the arguments are JSON but not an object', async () => {
     const run = await toolsys(['call', 'calculate', '[1,2]']);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain('must be a JSON object, got an array');
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe(
+      `Error: [INVALID_ARGUMENT] arguments must be a JSON object, received array\nNext: Pass one JSON object naming each argument, e.g. toolsys call calculate '{"expression":"2+3"}'; toolsys describe <id> shows a tool's arguments.\n`,
+    );
+    const asJson = await toolsys(['call', 'calculate', '5', '--json']);
+    expect(asJson.code).toBe(1);
+    expect(JSON.parse(asJson.stdout)).toMatchObject({
+      ok: false,
+      error: {
+        code: 'INVALID_ARGUMENT',
+        message: 'arguments must be a JSON object, received number',
+      },
+    });
   });
 
   it('waits for a call that sleeps and prints its result (nothing keeps the loop alive but the call)', async () => {

@@ -1,14 +1,67 @@
+/** Characters kept of each end of a long stream: enough for any head or tail a result keeps. */
+const KEEP_CHARACTERS = 1024 * 1024;
+
+/**
+ * What elision needs of one stream of any length, in bounded memory: all of it up to 1 MiB of
+ * characters, else its first and its last 1 MiB, and its size in bytes.
+ */
+export class StreamedText {
+  #head = '';
+  #tail = '';
+  #bytes = 0;
+  #overflowed = false;
+
+  /** Adds streamed text. */
+  append(text: string): void {
+    this.#bytes += Buffer.byteLength(text);
+    if (!this.#overflowed) {
+      const room = KEEP_CHARACTERS - this.#head.length;
+      if (text.length <= room) {
+        this.#head += text;
+        return;
+      }
+      this.#head += text.slice(0, room);
+      this.#overflowed = true;
+      this.#tail = text.slice(room);
+    } else {
+      this.#tail += text;
+    }
+    // Trimmed only when twice too long, so that many small pieces cost linear time.
+    if (this.#tail.length > 2 * KEEP_CHARACTERS) this.#tail = this.#tail.slice(-KEEP_CHARACTERS);
+  }
+
+  /** Bytes streamed in all. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Whether {@link StreamedText.text} is all of the stream (else its two ends joined). */
+  get complete(): boolean {
+    return !this.#overflowed;
+  }
+
+  /** The whole stream, or its first and last 1 MiB joined when it was longer. */
+  get text(): string {
+    return this.#head + this.#tail;
+  }
+}
+
 /** What a call streamed while it ran, per stream. */
 export interface StreamedOutput {
-  stdout: string;
-  stderr: string;
+  readonly stdout: StreamedText;
+  readonly stderr: StreamedText;
+}
+
+/** An empty {@link StreamedOutput}. */
+export function createStreamedOutput(): StreamedOutput {
+  return { stdout: new StreamedText(), stderr: new StreamedText() };
 }
 
 /** Length of the probe used to find where a truncated head starts and a tail ends. */
 const PROBE_LENGTH = 200;
 
-/** Bounds the search for the end of a tail made of one repeated pattern. */
-const MAX_TAIL_TRIES = 64;
+/** Bounds the search for where a head starts and a tail ends. */
+const MAX_PROBE_TRIES = 64;
 
 /** The marker a truncated capture puts between its head and its tail. */
 const OMITTED_MARKER = /\n… \[\d+ bytes omitted\] …\n/g;
@@ -22,11 +75,12 @@ const OMITTED_MARKER = /\n… \[\d+ bytes omitted\] …\n/g;
 export function elideStreamedOutput(rendered: string, streamed: StreamedOutput): string {
   let text = rendered;
   for (const stream of ['stdout', 'stderr'] as const) {
-    const full = streamed[stream];
+    const recorded = streamed[stream];
+    const full = recorded.text;
     const body = full.endsWith('\n') ? full.slice(0, -1) : full;
     if (body.length === 0) continue;
-    const note = `(${Buffer.byteLength(full)} bytes of ${stream}, shown above)`;
-    const exact = indexOfLines(text, body);
+    const note = `(${recorded.bytes} bytes of ${stream}, shown above)`;
+    const exact = recorded.complete ? indexOfLines(text, body) : -1;
     if (exact !== -1) {
       text = `${text.slice(0, exact)}${note}${text.slice(exact + body.length)}`;
       continue;
@@ -45,24 +99,30 @@ function truncatedSpan(text: string, body: string): { start: number; end: number
   for (const marker of text.matchAll(OMITTED_MARKER)) {
     const markerStart = marker.index;
     const markerEnd = markerStart + marker[0].length;
-    const start = text.lastIndexOf(headProbe, markerStart);
-    if (
-      start === -1 ||
-      !isLineStart(text, start) ||
-      !body.startsWith(text.slice(start, markerStart))
-    )
-      continue;
-    // The tail ends at the furthest place where the kept text is still the end of the output.
-    let end = -1;
-    let tries = 0;
+    // The head starts at the first place from which the text up to the marker begins the output.
+    let start = -1;
     for (
-      let at = text.indexOf(tailProbe, markerEnd);
-      at !== -1 && tries < MAX_TAIL_TRIES;
-      at = text.indexOf(tailProbe, at + 1), tries += 1
+      let at = text.indexOf(headProbe), tries = 0;
+      at !== -1 && at < markerStart && tries < MAX_PROBE_TRIES;
+      at = text.indexOf(headProbe, at + 1), tries += 1
+    ) {
+      if (isLineStart(text, at) && body.startsWith(text.slice(at, markerStart))) {
+        start = at;
+        break;
+      }
+    }
+    if (start === -1) continue;
+    // The tail ends at the last place up to which the text after the marker ends the output.
+    let end = -1;
+    for (
+      let at = text.lastIndexOf(tailProbe), tries = 0;
+      at >= markerEnd && tries < MAX_PROBE_TRIES;
+      at = at === 0 ? -1 : text.lastIndexOf(tailProbe, at - 1), tries += 1
     ) {
       const candidate = at + PROBE_LENGTH;
       if (isLineEnd(text, candidate) && body.endsWith(text.slice(markerEnd, candidate))) {
         end = candidate;
+        break;
       }
     }
     if (end !== -1) return { start, end };
