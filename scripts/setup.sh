@@ -12,6 +12,10 @@ need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v rg >/dev/null 2>&1 || need_apt+=(ripgrep)
 command -v adb >/dev/null 2>&1 || need_apt+=(adb)
+command -v proot >/dev/null 2>&1 || need_apt+=(proot)
+[ -x /usr/sbin/debootstrap ] || need_apt+=(debootstrap)
+[ -x /bin/busybox ] || need_apt+=(busybox-static)
+command -v zsh >/dev/null 2>&1 || need_apt+=(zsh)
 if [ "${#need_apt[@]}" -gt 0 ]; then
   if [ "$(id -u)" = "0" ]; then
     echo "Installing system packages: ${need_apt[*]}"

@@ -1,15 +1,31 @@
+import { ToolSuggester } from '@toolsys/core-tool-registry';
 import { COMMANDS } from './commands/index.js';
 import { type CliIo, UsageError } from './commands/types.js';
+import { HOST_VERSION } from './server/mcp-server.js';
+import { wrapText } from './wrap-text.js';
 
-function helpText(): string {
-  const width = Math.max(...COMMANDS.map((command) => command.usage.length));
+const suggester = new ToolSuggester();
+
+function helpText(columns = 80): string {
+  const width = Math.max(40, Math.min(columns, 100));
+  const commands = COMMANDS.map((command) => {
+    const summary = wrapText(command.summary, width - 4, 4);
+    return `  ${wrapText(command.usage, width - 2, 6)}\n    ${summary}`;
+  });
   return [
-    'toolsys: a hardened tool system for LLM agents.',
+    `toolsys ${HOST_VERSION}: a hardened tool system for LLM agents.`,
     '',
     'Usage:',
-    ...COMMANDS.map((command) => `  ${command.usage.padEnd(width)}  ${command.summary}`),
+    ...commands,
     '',
-    'Exit codes: 0 success, 1 the tool failed, 2 usage error.',
+    '  toolsys --version    Print the version.',
+    '  toolsys help         Print this help.',
+    '',
+    wrapText(
+      'Exit codes: 0 success, 1 the tool failed, 2 usage or config error. Config: toolsys.config.json in the current directory, or --config FILE, or $TOOLSYS_CONFIG.',
+      width,
+      0,
+    ),
     '',
   ].join('\n');
 }
@@ -17,14 +33,29 @@ function helpText(): string {
 /** Runs the CLI with the given arguments; resolves to the exit code. Never throws. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-v' || name === 'version') {
+    io.stdout.write(`${HOST_VERSION}\n`);
+    return 0;
+  }
   if (!name || name === 'help' || name === '--help' || name === '-h') {
-    io.stdout.write(helpText());
-    return name ? 0 : 2;
+    io.stdout.write(helpText(io.columns));
+    return 0;
   }
   const command = COMMANDS.find((candidate) => candidate.name === name);
   if (!command) {
-    io.stderr.write(`Unknown command "${name}".\n\n${helpText()}`);
+    const [closest] = suggester.suggest(
+      name,
+      COMMANDS.map((candidate) => candidate.name),
+      1,
+    );
+    io.stderr.write(
+      `Unknown command "${name}".${closest ? ` Did you mean "toolsys ${closest}"?` : ''} Run "toolsys help" for the list.\n`,
+    );
     return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout.write(`Usage: ${command.usage}\n${wrapText(command.summary, io.columns ?? 80, 0)}\n`);
+    return 0;
   }
   try {
     return await command.run(rest, io);

@@ -6,5 +6,6 @@ const code = await runCli(process.argv.slice(2), {
   stderr: process.stderr,
   env: process.env,
   interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY),
+  columns: process.stdout.columns,
 });
 process.exitCode = code;

@@ -23,9 +23,8 @@ describe('parseDeploymentConfig', () => {
       dataDir: 'data',
       permissions: { LOW: 'allow', MEDIUM: 'ask', HIGH: 'deny', alwaysAllow: ['write_file'] },
       packages: {
-        core: { groups: { shell: false } },
-        browser: { enabled: true, headless: false },
-        'cs-mem': { databasePath: 'data/memory.db' },
+        core: { groups: { shell: false }, shell: { allowCommands: ['make'] } },
+        'cs-mem': { databasePath: 'data/memory.db', recordTraces: false },
         'mcp-client': {
           servers: {
             memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
@@ -33,16 +32,20 @@ describe('parseDeploymentConfig', () => {
           importConfig: '~/.config/Claude/claude_desktop_config.json',
         },
       },
+      plugins: ['@acme/toolsys-weather'],
       tools: {
+        mode: 'discover',
+        include: ['category:file', 'browser_*', 'package:cs-mem'],
+        exclude: ['delete_file'],
         disabled: ['web_search'],
         runPolicies: { web_fetch: { preset: 'network', timeoutMs: 5_000, ratePerMinute: null } },
       },
-      browser: { executablePath: '/usr/bin/chromium' },
-      android: { serial: 'emulator-5554', appiumUrl: 'http://127.0.0.1:4723' },
-      github: { token: { env: 'GITHUB_TOKEN' } },
       server: { host: '127.0.0.1', port: 7821, tokenEnv: 'TOOLSYS_TOKEN' },
     });
-    expect(config.packages?.browser).toEqual({ enabled: true, headless: false });
+    expect(config.packages?.['cs-mem']).toEqual({
+      databasePath: 'data/memory.db',
+      recordTraces: false,
+    });
   });
 
   it('names the file and every field at fault', () => {
@@ -68,7 +71,45 @@ describe('parseDeploymentConfig', () => {
   it('rejects an unknown run-policy field by name', () => {
     expect(() =>
       parseDeploymentConfig({ tools: { runPolicies: { web_fetch: { retries: 3 } } } }, 'c.json'),
-    ).toThrow(/tools\.runPolicies\.web_fetch: Unrecognized key: "retries"/);
+    ).toThrow(
+      /tools\.runPolicies\.web_fetch\.retries: unknown key "retries" \(did you mean "maxRetries"\?\)/,
+    );
+  });
+
+  it('names a misspelled key and the closest valid one, at every level', () => {
+    expect(() =>
+      parseDeploymentConfig(
+        {
+          workspaceroot: '.',
+          permisions: { LOW: 'allow' },
+          packages: {
+            core: { shell: { allowComands: ['make'] } },
+            'cs-mem': { databasepath: 'm.db' },
+          },
+        },
+        'c.json',
+      ),
+    ).toThrow(
+      [
+        'c.json is invalid:',
+        '  workspaceroot: unknown key "workspaceroot" (did you mean "workspaceRoot"?)',
+        '  permisions: unknown key "permisions" (did you mean "permissions"?)',
+        '  packages.core.shell.allowComands: unknown key "allowComands" (did you mean "allowCommands"?)',
+        '  packages.cs-mem.databasepath: unknown key "databasepath" (did you mean "databasePath"?)',
+      ].join('\n'),
+    );
+  });
+
+  it('refuses an unknown package key unless a plugin may own it', () => {
+    expect(() => parseDeploymentConfig({ packages: { 'cs-men': {} } }, 'c.json')).toThrow(
+      '  packages.cs-men: unknown package "cs-men" (did you mean "cs-mem"?); a third-party package must also be named in `plugins`',
+    );
+    expect(
+      parseDeploymentConfig({
+        plugins: ['@acme/weather'],
+        packages: { weather: { city: 'Oslo' } },
+      }),
+    ).toMatchObject({ packages: { weather: { city: 'Oslo' } } });
   });
 });
 

@@ -1,6 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
+import { closestKeyHint, describeIssues } from './config-issues.js';
+import { BUILTIN_PACKAGES } from './packages/index.js';
+import { parsePackageSection } from './packages/package-section.js';
 import { defaultDataDirectory, invocationDirectory } from './paths.js';
 
 const riskPolicy = z
@@ -26,101 +29,12 @@ const runPolicyOverride = z
   })
   .strict();
 
-const packageSwitches = {
-  enabled: z.boolean().optional().describe('Force the package on (true) or off (false).'),
-  groups: z
-    .record(z.string(), z.boolean())
-    .optional()
-    .describe('Tool groups (categories such as shell, network, file) switched off with false.'),
-};
-
-/** Options every package section accepts; package-specific options pass through. */
-const packageSection = z.object(packageSwitches).loose();
-
-const stringList = z.array(z.string().min(1));
-
-/** The documented package sections; the package entries read (and re-validate) the rest. */
-const knownPackageSections = {
-  core: z
-    .object({
-      ...packageSwitches,
-      shell: z
-        .object({
-          allowCommands: stringList.optional().describe('Extra commands that run without asking.'),
-          denyCommands: stringList.optional().describe('Extra commands that are always refused.'),
-          useAllowList: z
-            .boolean()
-            .optional()
-            .describe('false: every command that is not denied asks first.'),
-          scrubEnvironment: z
-            .boolean()
-            .optional()
-            .describe('Remove secrets from the environment of commands (default true).'),
-          defaultTimeoutMs: z.number().int().positive().optional(),
-          maxTimeoutMs: z.number().int().positive().optional(),
-        })
-        .strict()
-        .optional(),
-      network: z
-        .object({
-          allowPrivateNetwork: z
-            .union([z.boolean(), stringList])
-            .optional()
-            .describe('Loopback/private destinations allowed: true, false, or hosts/IPs/CIDRs.'),
-          searxngUrl: z.url().optional().describe('SearXNG instance behind web_search.'),
-          userAgent: z.string().min(1).optional(),
-          maxResponseBytes: z.number().int().positive().optional(),
-          maxDownloadBytes: z.number().int().positive().optional(),
-          requestTimeoutMs: z.number().int().positive().optional(),
-        })
-        .strict()
-        .optional(),
-      skills: z
-        .object({
-          catalogs: stringList
-            .optional()
-            .describe('Skill catalogs for skill_search: JSON index files or folders of skills.'),
-          allowNpm: z.boolean().optional().describe('Let skill_install fetch npm packages.'),
-        })
-        .strict()
-        .optional(),
-    })
-    .loose()
-    .optional(),
-  'cs-mem': z
-    .object({
-      ...packageSwitches,
-      databasePath: z
-        .string()
-        .min(1)
-        .optional()
-        .describe('SQLite file of the cognitive memory; default `<dataDir>/memory.db`.'),
-    })
-    .loose()
-    .optional(),
-  'mcp-client': z
-    .object({
-      ...packageSwitches,
-      servers: z
-        .record(z.string(), z.object({}).loose())
-        .optional()
-        .describe('MCP servers to connect, keyed by name (the Claude Desktop `mcpServers` shape).'),
-      importConfig: z
-        .union([
-          z.string(),
-          z.object({ path: z.string(), inputs: z.record(z.string(), z.string()).optional() }),
-        ])
-        .optional()
-        .describe('A Claude Desktop / Cursor / VS Code MCP config to import servers from.'),
-    })
-    .loose()
-    .optional(),
-};
-
-const githubTokenSource = z.union([
-  z.object({ env: z.string().min(1).describe('Read the token from this environment variable.') }),
-  z.object({ file: z.string().min(1).describe('Read the token from this file (first line).') }),
-]);
+const toolPattern = z
+  .string()
+  .min(1)
+  .describe(
+    'A tool id or glob (`browser_*`, `terminal.*`), `category:<name>` (e.g. `category:network`) or `package:<key>` (e.g. `package:cs-mem`).',
+  );
 
 /** The schema of `toolsys.config.json`. Every field is optional; the embedded default fills the rest. */
 export const deploymentConfigSchema = z
@@ -139,47 +53,56 @@ export const deploymentConfigSchema = z
         LOW: riskPolicy.optional(),
         MEDIUM: riskPolicy.optional(),
         HIGH: riskPolicy.optional(),
-        alwaysAllow: z.array(z.string()).optional(),
+        alwaysAllow: z
+          .array(z.string())
+          .optional()
+          .describe('Tool ids that run without asking, whatever their risk.'),
       })
       .strict()
-      .optional(),
-    packages: z
-      .object(knownPackageSections)
-      .catchall(packageSection)
       .optional()
       .describe(
-        'Per-package switches and options, keyed by short package name (core, mcp-client, cs-mem, …).',
+        'What happens to a call of each risk level: allow, ask (default for MEDIUM and HIGH) or deny.',
+      ),
+    plugins: z
+      .array(z.string().min(1))
+      .optional()
+      .describe(
+        'Third-party tool packages to compose, by npm name, installed beside the config file or the host; each must export a `toolPackage` entry.',
+      ),
+    packages: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        "Per-package sections keyed by package key (core, mcp-client, cs-mem, …): `enabled` forces a package on or off, `groups` switches tool categories off, the rest is the package's own options.",
       ),
     tools: z
       .object({
-        disabled: z.array(z.string()).optional().describe('Tool ids never registered.'),
+        mode: z
+          .enum(['all', 'discover'])
+          .optional()
+          .describe(
+            'What MCP clients list: `all` tools (default), or `discover`: only tool_search, tool_describe and tool_call, which reach every tool of the deployment.',
+          ),
+        include: z
+          .array(toolPattern)
+          .optional()
+          .describe('When set, only tools matching one of these patterns are registered.'),
+        exclude: z
+          .array(toolPattern)
+          .optional()
+          .describe('Tools matching any of these patterns are not registered.'),
+        disabled: z
+          .array(z.string())
+          .optional()
+          .describe('Tool ids never registered (same as listing them in `exclude`).'),
         runPolicies: z
           .record(z.string(), runPolicyOverride)
           .optional()
           .describe('Run-policy overrides per tool id.'),
       })
       .strict()
-      .optional(),
-    browser: z
-      .object({
-        executablePath: z.string().optional().describe('Chromium executable.'),
-        headless: z.boolean().optional(),
-      })
-      .loose()
-      .optional(),
-    android: z
-      .object({
-        serial: z.string().optional().describe('adb serial of the device to drive.'),
-        appiumUrl: z.url().optional().describe('Appium server for UI tools.'),
-      })
-      .loose()
-      .optional(),
-    github: z
-      .object({
-        token: githubTokenSource.optional().describe('Where the GitHub token comes from.'),
-      })
-      .loose()
-      .optional(),
+      .optional()
+      .describe('Which tools a deployment registers and lists, and their run policies.'),
     server: z
       .object({
         host: z.string().optional().describe('Address `serve --http` binds; default 127.0.0.1.'),
@@ -194,9 +117,10 @@ export const deploymentConfigSchema = z
           .describe('Environment variable holding the bearer token (default TOOLSYS_TOKEN).'),
       })
       .strict()
-      .optional(),
+      .optional()
+      .describe('`toolsys serve --http`: address, port, allowed origins and the bearer token.'),
   })
-  .loose();
+  .strict();
 
 /** A parsed deployment config. */
 export type DeploymentConfig = z.infer<typeof deploymentConfigSchema>;
@@ -208,6 +132,8 @@ export interface ResolvedDeploymentConfig {
   readonly file: string | undefined;
   readonly workspaceRoot: string;
   readonly dataDir: string;
+  /** Directory relative paths in the config resolve against: the file's, else the invocation directory. */
+  readonly configDir: string;
   /** The environment the deployment was loaded in (backend detection, token sources); `process.env` when absent. */
   readonly env?: NodeJS.ProcessEnv;
 }
@@ -223,14 +149,41 @@ export class ConfigError extends Error {
 /** The config file name looked for in the invocation directory. */
 export const CONFIG_FILE_NAME = 'toolsys.config.json';
 
-/** Parses and validates a config object; errors name the file and each field at fault. */
+/**
+ * Parses and validates a config object; errors name the file and each field at fault, and an
+ * unknown key the closest valid one. Sections of built-in packages are checked against their
+ * schemas here; sections of plugins when the plugins are loaded.
+ */
 export function parseDeploymentConfig(value: unknown, file = '<inline>'): DeploymentConfig {
   const parsed = deploymentConfigSchema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues
-    .map((issue) => `  ${issue.path.join('.') || '(root)'}: ${issue.message}`)
-    .join('\n');
-  throw new ConfigError(`${file} is invalid:\n${problems}`);
+  const problems = parsed.success
+    ? []
+    : describeIssues(parsed.error.issues, deploymentConfigSchema);
+  const raw = (typeof value === 'object' && value !== null ? value : {}) as {
+    packages?: unknown;
+    plugins?: unknown;
+  };
+  const sections =
+    typeof raw.packages === 'object' && raw.packages !== null && !Array.isArray(raw.packages)
+      ? (raw.packages as Record<string, unknown>)
+      : {};
+  const hasPlugins = Array.isArray(raw.plugins) && raw.plugins.length > 0;
+  const builtinKeys = BUILTIN_PACKAGES.map((entry) => entry.key);
+  for (const [key, section] of Object.entries(sections)) {
+    const entry = BUILTIN_PACKAGES.find((candidate) => candidate.key === key);
+    if (entry) {
+      const result = parsePackageSection(entry, section);
+      if (result.problems) problems.push(...result.problems);
+    } else if (!hasPlugins) {
+      problems.push(
+        `  packages.${key}: unknown package "${key}"${closestKeyHint(key, builtinKeys)}; a third-party package must also be named in \`plugins\``,
+      );
+    }
+  }
+  if (problems.length > 0 || !parsed.success) {
+    throw new ConfigError(`${file} is invalid:\n${problems.join('\n')}`);
+  }
+  return parsed.data;
 }
 
 /**
@@ -280,6 +233,7 @@ export function resolveDeploymentConfig(
     file: options.file,
     workspaceRoot: resolve(base, config.workspaceRoot ?? '.'),
     dataDir,
+    configDir: base,
     env,
   };
 }

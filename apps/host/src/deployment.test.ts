@@ -1,6 +1,6 @@
 import { defineTool, RunPolicies, successResult, ToolSchema } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
-import { applyToolSettings } from './deployment.js';
+import { isToolSelected, matchesToolPattern } from './tool-selection.js';
 
 const tools = [
   defineTool({
@@ -22,15 +22,51 @@ const tools = [
     inputSchema: ToolSchema.empty(),
     execute: () => successResult('ok'),
   }),
+  defineTool({
+    id: 'terminal.wait',
+    description: 'Waits.',
+    inputSchema: ToolSchema.empty(),
+    metadata: { category: 'terminal' },
+    execute: () => successResult('ok'),
+  }),
 ];
 
-describe('applyToolSettings', () => {
+const core = { packageKey: 'core', groups: {} };
+
+function selected(config: Parameters<typeof isToolSelected>[2], groups = {}): string[] {
+  return tools
+    .filter((tool) => isToolSelected(tool, { ...core, groups }, config))
+    .map((tool) => tool.id);
+}
+
+describe('isToolSelected', () => {
   it('leaves out disabled ids and tool groups switched off for the package', () => {
-    const kept = applyToolSettings(
-      tools,
-      { tools: { disabled: ['web_fetch'] }, packages: { core: { groups: { shell: false } } } },
-      'core',
-    );
-    expect(kept.map((tool) => tool.id)).toEqual(['calculate']);
+    expect(selected({ disabled: ['web_fetch'] }, { shell: false })).toEqual([
+      'calculate',
+      'terminal.wait',
+    ]);
+  });
+
+  it('keeps only included tools, by id glob, category and package', () => {
+    expect(selected({ include: ['terminal.*'] })).toEqual(['terminal.wait']);
+    expect(selected({ include: ['category:network', 'calc*'] })).toEqual([
+      'web_fetch',
+      'calculate',
+    ]);
+    expect(selected({ include: ['package:core'] })).toHaveLength(4);
+    expect(selected({ include: ['package:app-browser'] })).toEqual([]);
+  });
+
+  it('lets exclude win over include', () => {
+    expect(selected({ include: ['*'], exclude: ['*_*', 'terminal.?ait'] })).toEqual(['calculate']);
+  });
+});
+
+describe('matchesToolPattern', () => {
+  it('treats dots and other regex characters in a glob literally', () => {
+    const [, , , wait] = tools;
+    expect(matchesToolPattern('terminal.wait', wait as never, core)).toBe(true);
+    expect(matchesToolPattern('terminalxwait', wait as never, core)).toBe(false);
+    expect(matchesToolPattern('terminal.w(a', wait as never, core)).toBe(false);
   });
 });

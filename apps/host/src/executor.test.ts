@@ -44,7 +44,13 @@ function stack() {
   );
   return createExecutionStack({
     registry,
-    deployment: { config: {}, file: undefined, workspaceRoot: dataDir, dataDir },
+    deployment: {
+      config: {},
+      file: undefined,
+      workspaceRoot: dataDir,
+      dataDir,
+      configDir: dataDir,
+    },
   });
 }
 
@@ -158,6 +164,7 @@ describe('run-policy overrides from the config', () => {
         file: undefined,
         workspaceRoot: dataDir,
         dataDir,
+        configDir: dataDir,
       },
     });
     for (let call = 0; call < 5; call += 1)

@@ -2,6 +2,7 @@ import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync } from 'n
 import { join } from 'node:path';
 import {
   type CircuitBreakerState,
+  type ConfirmationRequest,
   type ConfirmFunction,
   EnhancedToolExecutor,
   type RateLimiterState,
@@ -63,6 +64,8 @@ export interface ExecutionStackOptions {
   deployment: ResolvedDeploymentConfig;
   /** Asks the user; calls that need asking are refused without it. */
   confirm?: ConfirmFunction;
+  /** The next step when a call needs confirming and no one can confirm (e.g. the CLI's `--yes`). */
+  unconfirmableHint?: (request: ConfirmationRequest) => string;
 }
 
 /**
@@ -81,6 +84,7 @@ export function createExecutionStack(options: ExecutionStackOptions): ExecutionS
       ...(permissionConfig.HIGH ? { HIGH: permissionConfig.HIGH } : {}),
     },
     alwaysAllowed: permissionConfig.alwaysAllow ?? [],
+    ...(options.unconfirmableHint ? { unconfirmableHint: options.unconfirmableHint } : {}),
   });
   const usage = new ToolUsageTracker();
   const traces = new ToolTraceRecorder({ capacity: HOST_TRACE_CAPACITY });

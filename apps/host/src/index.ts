@@ -9,10 +9,11 @@ export {
   resolveDeploymentConfig,
 } from './config.js';
 export {
-  applyToolSettings,
   type ComposeOptions,
   composeDeployment,
   type Deployment,
+  isDiscoveryTool,
+  type PackageReport,
 } from './deployment.js';
 export {
   createExecutionStack,
@@ -20,11 +21,10 @@ export {
   type ExecutionStackOptions,
 } from './executor.js';
 export {
-  type PackageContext,
-  type PackageContribution,
-  type PackageStatus,
-  TOOL_PACKAGES,
-  type ToolPackageEntry,
+  BUILTIN_PACKAGES,
+  type LoadedPlugin,
+  loadPlugins,
+  packageSwitchesSchema,
 } from './packages/index.js';
 export { defaultDataDirectory, invocationDirectory } from './paths.js';
 export { CallLog, type CallLogOptions, type ServedCall } from './server/call-log.js';
@@ -47,3 +47,4 @@ export {
 } from './server/mcp-server.js';
 export { type StdioServeOptions, type StdioServer, serveStdio } from './server/stdio-server.js';
 export { type HostCallOptions, ToolHost } from './server/tool-host.js';
+export { isToolSelected, matchesToolPattern, type ToolOrigin } from './tool-selection.js';

@@ -223,6 +223,15 @@ describe('toolsys call', { timeout: 120_000 }, () => {
     expect(run.stderr).toContain('piped-out');
   });
 
+  it('refuses a MEDIUM risk call without a terminal, naming --yes and the config key', async () => {
+    const run = await toolsys(['call', 'write_file', '{"path":"a.txt","content":"x"}']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('no one can confirm here');
+    expect(run.stdout).toContain('run the same command with --yes (this call only)');
+    expect(run.stdout).toContain('"write_file" to permissions.alwaysAllow');
+    expect(existsSync(join(scratch, 'a.txt'))).toBe(false);
+  });
+
   it('exits 2 on an unknown command or option', async () => {
     expect((await toolsys(['frobnicate'])).code).toBe(2);
     expect((await toolsys(['list', '--bogus'])).code).toBe(2);

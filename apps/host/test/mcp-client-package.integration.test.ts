@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
+import { toolPackage as mcpClientPackage } from '@toolsys/mcp-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadDeploymentConfig } from '../src/config.js';
 import { composeDeployment, type Deployment } from '../src/deployment.js';
-import { mcpClientPackage } from '../src/packages/mcp-client.js';
 
 const EVERYTHING = resolve(
   import.meta.dirname,
@@ -133,12 +133,11 @@ describe('the mcp-client package in a deployment', () => {
   it('in gate mode builds the three tools without reading files or starting anything', async () => {
     const registry = new ToolRegistry();
     const contribution = await mcpClientPackage.create({
-      deployment: {
-        config: { packages: { 'mcp-client': { importConfig: 'does-not-exist.json' } } },
-        file: undefined,
-        workspaceRoot: scratch,
-        dataDir: join(scratch, 'data'),
-      },
+      config: { importConfig: 'does-not-exist.json' },
+      workspaceRoot: scratch,
+      dataDir: join(scratch, 'data'),
+      configDir: scratch,
+      env: {},
       registry,
       executor: new DefaultToolExecutor({ registry }),
       mode: 'gate',

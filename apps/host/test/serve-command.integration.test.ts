@@ -83,6 +83,46 @@ describe('toolsys serve --http', SLOW, () => {
     expect(await exited).toBe(0);
   });
 
+  it('stops when the process that launched it dies without passing a signal on', async () => {
+    // A launcher like `pnpm start`: it starts the server and is then killed with SIGKILL, so no
+    // signal reaches the server; the server must notice and stop, freeing its port.
+    const launcher = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const { spawn } = require('node:child_process');
+         const child = spawn(process.execPath, ${JSON.stringify([...CLI_ARGS, 'serve', '--http', '--port', '0'])},
+           { stdio: ['ignore', 'inherit', 'inherit'] });
+         console.log('server pid ' + child.pid);`,
+      ],
+      { cwd: HOST_DIR, env: environment(), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    children.push(launcher);
+    let stdout = '';
+    launcher.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    await expect.poll(() => stdout, { timeout: 150_000 }).toContain('Dashboard:');
+    const serverPid = Number(/server pid (\d+)/.exec(stdout)?.[1]);
+    const dashboardUrl = /Dashboard: +(http:\/\/127\.0\.0\.1:\d+\/)\n/.exec(stdout)?.[1] as string;
+    expect((await fetch(dashboardUrl)).status).toBe(200);
+    launcher.kill('SIGKILL');
+    const isAlive = () => {
+      try {
+        process.kill(serverPid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    try {
+      await expect.poll(isAlive, { timeout: 20_000, interval: 200 }).toBe(false);
+    } finally {
+      if (isAlive()) process.kill(serverPid, 'SIGKILL');
+    }
+    await expect(fetch(dashboardUrl)).rejects.toThrow();
+  });
+
   it('refuses to bind a non-loopback address without a bearer token', async () => {
     const run = await toolsys(['serve', '--http', '--host', '0.0.0.0', '--port', '0']);
     expect(run.code).toBe(2);
@@ -103,20 +143,21 @@ describe('toolsys doctor', SLOW, () => {
     const report = JSON.parse(run.stdout) as {
       config: string | null;
       packages: Array<{ key: string; enabled: boolean; reason: string }>;
-      backends: Array<{ name: string; found: boolean; detail: string }>;
+      toolMode: string;
     };
     expect(report.config).toBeNull();
     expect(report.packages.find((entry) => entry.key === 'core')).toMatchObject({
       enabled: true,
       reason: 'pure Node, always available',
     });
-    expect(report.backends.map((probe) => probe.name)).toEqual([
-      'chromium',
-      'adb',
-      'appium',
-      'github token',
-      'mcp servers',
+    expect(report.packages.map((entry) => entry.key)).toEqual([
+      'core',
+      'mcp-client',
+      'cs-mem',
+      'platform-terminal',
+      'app-github',
     ]);
+    expect(report.toolMode).toBe('all');
   });
 
   it('reports a package switched off in the config as off, with the reason', async () => {

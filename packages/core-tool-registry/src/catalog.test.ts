@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderCatalog } from './catalog.js';
+import { firstSentence, pruneToolPointers, renderCatalog, splitSentences } from './catalog.js';
 import { defineTool } from './tool.js';
 import { ToolRegistry } from './tool-registry.js';
 import { successResult } from './tool-result.js';
@@ -36,5 +36,57 @@ describe('renderCatalog', () => {
       ].join('\n'),
     );
     expect(renderCatalog([...registry.list()].reverse())).toBe(text);
+  });
+});
+
+describe('splitSentences and firstSentence', () => {
+  it('never ends a sentence at e.g., i.e. or vs.', () => {
+    const text =
+      'Pauses for a number of seconds, e.g. to let a page settle, i.e. wait. Ends early when cancelled.';
+    expect(firstSentence(text)).toBe(
+      'Pauses for a number of seconds, e.g. to let a page settle, i.e. wait.',
+    );
+    expect(splitSentences(text)).toHaveLength(2);
+  });
+
+  it('ends at "etc." only before a capital letter', () => {
+    expect(splitSentences('Reads csv, json etc. and more. Then stops.')).toEqual([
+      'Reads csv, json etc. and more.',
+      'Then stops.',
+    ]);
+    expect(splitSentences('Reads csv, json etc. Then stops.')).toEqual([
+      'Reads csv, json etc.',
+      'Then stops.',
+    ]);
+  });
+
+  it('keeps decimals and versions inside a sentence', () => {
+    expect(firstSentence('Costs 0.5 s on Node 20.19 here. Second.')).toBe(
+      'Costs 0.5 s on Node 20.19 here.',
+    );
+  });
+
+  it('cuts only an over-long sentence, at a word boundary', () => {
+    expect(firstSentence('One two three four five six.', 15)).toBe('One two three…');
+    expect(firstSentence('Short one. Another.', 15)).toBe('Short one.');
+  });
+});
+
+describe('pruneToolPointers', () => {
+  const has = (ids: string[]) => (id: string) => ids.includes(id);
+
+  it('drops a sentence recommending a tool the deployment lacks', () => {
+    const text =
+      "Pauses for a number of seconds. Ends early when cancelled. Prefer a tool's own wait option (terminal.wait) when it has one.";
+    expect(pruneToolPointers(text, has(['wait']))).toBe(
+      'Pauses for a number of seconds. Ends early when cancelled.',
+    );
+    expect(pruneToolPointers(text, has(['wait', 'terminal.wait']))).toBe(text);
+  });
+
+  it('keeps sentences that mention file names, or tokens the caller accepts (argument names)', () => {
+    const text = 'Reads toolsys.config.json. Use max_bytes to limit it.';
+    expect(pruneToolPointers(text, has(['max_bytes']))).toBe(text);
+    expect(pruneToolPointers(text, has([]))).toBe('Reads toolsys.config.json.');
   });
 });

@@ -10,6 +10,12 @@ export {
   ProviderNames,
   type ProviderNamesOptions,
 } from './adapters/provider-names.js';
+export {
+  argumentLimitsOf,
+  checkArgumentLimits,
+  DEFAULT_ARGUMENT_LIMITS,
+  type ToolArgumentLimits,
+} from './argument-limits.js';
 export { type WriteFileAtomicOptions, writeFileAtomic } from './atomic-write.js';
 export { fullJitterBackoff } from './backoff.js';
 export {
@@ -28,7 +34,13 @@ export {
   type ToolBatchRunnerOptions,
   truncateHead,
 } from './batch-runner.js';
-export { type CatalogOptions, firstSentence, renderCatalog } from './catalog.js';
+export {
+  type CatalogOptions,
+  firstSentence,
+  pruneToolPointers,
+  renderCatalog,
+  splitSentences,
+} from './catalog.js';
 export {
   type CircuitBreakerState,
   type CircuitDecision,
@@ -38,6 +50,9 @@ export {
   type ToolCircuitBreakerOptions,
 } from './circuit-breaker.js';
 export { SYSTEM_CLOCK, sleep, type TimerHandle, type ToolClock } from './clock.js';
+export { type CoreConfig, coreConfigSchema, toolPackage } from './core-package.js';
+export { CPU_TOOL_IDS } from './cpu/cpu-tool-definitions.js';
+export { CpuToolPool, type CpuToolPoolOptions, offloadCpuTools } from './cpu/cpu-tool-pool.js';
 export { type Deadlined, DeadlineWatch } from './deadline-watch.js';
 export {
   DefaultToolExecutor,
@@ -169,16 +184,6 @@ export {
 } from './tool-execution-gate.js';
 export type { ExecuteOptions, ToolExecutor } from './tool-executor.js';
 export {
-  type AnyToolPackageEntry,
-  defineToolPackage,
-  isToolPackageEntry,
-  type ToolPackageContext,
-  type ToolPackageContribution,
-  type ToolPackageEntry,
-  type ToolPackageEnvironment,
-  type ToolPackageStatus,
-} from './tool-package.js';
-export {
   compareRisk,
   inferAnnotations,
   inferCategory,
@@ -195,7 +200,18 @@ export {
   type ToolRisk,
 } from './tool-metadata.js';
 export {
+  type AnyToolPackageEntry,
+  defineToolPackage,
+  isToolPackageEntry,
+  type ToolPackageContext,
+  type ToolPackageContribution,
+  type ToolPackageEntry,
+  type ToolPackageEnvironment,
+  type ToolPackageStatus,
+} from './tool-package.js';
+export {
   DEFAULT_SELF_GATED_TOOL_IDS,
+  defaultUnconfirmableHint,
   type PermissionState,
   type PermissionVerdict,
   type RiskPolicy,
@@ -234,6 +250,11 @@ export {
 export { type ServiceKey, serviceKey, ToolServices } from './tool-services.js';
 export { MAX_SUGGESTIONS, ToolSuggester } from './tool-suggester.js';
 export { type ToolUsage, ToolUsageTracker } from './tool-usage-tracker.js';
+export {
+  createDiscoveryTools,
+  DISCOVERY_TOOL_IDS,
+  type DiscoveryToolsOptions,
+} from './tools/discovery.js';
 export { createFileMemoryTools, type FileMemoryToolsOptions } from './tools/file-memory.js';
 export { createFileTools, type FileToolsOptions } from './tools/files.js';
 export { type CoreToolsOptions, createCoreTools } from './tools/index.js';
@@ -255,6 +276,8 @@ export {
   type ArgsDigest,
   digestArgs,
   LATENCY_BUCKETS,
+  MAX_DIGEST_FIELDS,
+  MAX_DIGEST_KEY_LENGTH,
   type OpenSpan,
   renderLatencyReport,
   type SpanInit,

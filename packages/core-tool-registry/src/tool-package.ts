@@ -78,7 +78,9 @@ export interface ToolPackageEntry<Config = unknown> {
 export type AnyToolPackageEntry = ToolPackageEntry<any>;
 
 /** Declares a package entry with its config type inferred from the schema. */
-export function defineToolPackage<Config>(entry: ToolPackageEntry<Config>): ToolPackageEntry<Config> {
+export function defineToolPackage<Config>(
+  entry: ToolPackageEntry<Config>,
+): ToolPackageEntry<Config> {
   return entry;
 }
 

@@ -95,7 +95,7 @@ describe('ToolPermissionManager', () => {
       allowed: false,
       reason:
         "delete_file is HIGH risk and needs the user's confirmation, but no one can confirm here.",
-      hint: 'Do not retry; use a lower-risk tool, or ask the user to allow this tool in the deployment config.',
+      hint: 'Do not retry; use a lower-risk tool, or ask the user to allow it: add "delete_file" to permissions.alwaysAllow, or set permissions.HIGH to "allow", in toolsys.config.json.',
     });
   });
 

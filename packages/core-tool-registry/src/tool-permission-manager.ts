@@ -27,6 +27,16 @@ export interface ToolPermissionManagerOptions {
   alwaysAllowed?: Iterable<string>;
   /** Called when the user answers "always", to persist the choice. */
   onAlwaysAllow?: (toolId: string) => void;
+  /**
+   * The next step given when a call needs confirming and no one can confirm (no terminal, a client
+   * without elicitation): how this host lets the user allow it. Default: the config keys.
+   */
+  unconfirmableHint?: (request: ConfirmationRequest) => string;
+}
+
+/** The default next step when no one can confirm: the deployment config keys that allow a tool. */
+export function defaultUnconfirmableHint(request: ConfirmationRequest): string {
+  return `Do not retry; use a lower-risk tool, or ask the user to allow it: add "${request.toolId}" to permissions.alwaysAllow, or set permissions.${request.risk} to "allow", in toolsys.config.json.`;
 }
 
 /** The tools that gate their own actions and skip the tool-level prompt. */
@@ -47,6 +57,7 @@ const VIA_SESSION: PermissionVerdict = Object.freeze({ allowed: true, via: 'sess
 export class ToolPermissionManager {
   readonly selfGatedToolIds: ReadonlySet<string>;
   readonly #confirm: ConfirmFunction | undefined;
+  readonly #unconfirmableHint: (request: ConfirmationRequest) => string;
   readonly #policy: Record<ToolRisk, RiskPolicy>;
   readonly #always: Set<string>;
   readonly #session = new Map<string, Set<string>>();
@@ -55,6 +66,7 @@ export class ToolPermissionManager {
 
   constructor(options: ToolPermissionManagerOptions = {}) {
     this.#confirm = options.confirm;
+    this.#unconfirmableHint = options.unconfirmableHint ?? defaultUnconfirmableHint;
     this.#policy = { ...DEFAULT_POLICY, ...options.policy };
     this.selfGatedToolIds = new Set(options.selfGatedToolIds ?? DEFAULT_SELF_GATED_TOOL_IDS);
     this.#always = new Set(options.alwaysAllowed ?? []);
@@ -169,7 +181,7 @@ export class ToolPermissionManager {
       return {
         allowed: false,
         reason: `${request.toolId} is ${request.risk} risk and needs the user's confirmation, but no one can confirm here.`,
-        hint: 'Do not retry; use a lower-risk tool, or ask the user to allow this tool in the deployment config.',
+        hint: this.#unconfirmableHint(request),
       };
     }
     this.record(request.sessionId, request.toolId, decision);

@@ -33,6 +33,12 @@ export {
   type NodeSearchQuery,
 } from './memory-store.js';
 export { MemoryStoreError, type MemoryStoreErrorCode } from './memory-store-error.js';
+export {
+  type CsMemConfig,
+  csMemConfigSchema,
+  memoryDatabasePath,
+  toolPackage,
+} from './tool-package.js';
 export { createMemoryTools, type MemoryToolsOptions } from './tools/memory-tools.js';
 export {
   TraceMemoryRecorder,

@@ -2,6 +2,7 @@ import { mcpBench } from './benches/mcp.js';
 import { memoryBench } from './benches/memory.js';
 import { pipelineBench } from './benches/pipeline.js';
 import { serveBench } from './benches/serve.js';
+import { cleanUpOnInterrupt } from './cleanup.js';
 import type { Bench } from './report.js';
 
 const BENCHES: readonly Bench[] = [pipelineBench, mcpBench, serveBench, memoryBench];
@@ -17,6 +18,7 @@ if (unknown.length > 0) {
   );
   process.exit(2);
 }
+cleanUpOnInterrupt();
 const selected = names.length > 0 ? BENCHES.filter((b) => names.includes(b.name)) : BENCHES;
 const reports: Record<string, unknown>[] = [];
 let failed = false;

@@ -1,12 +1,20 @@
-import { defineTool, successResult, ToolSchema } from '@toolsys/core-tool-registry';
-import type { ToolPackageEntry } from '@toolsys/host';
+import {
+  defineTool,
+  defineToolPackage,
+  successResult,
+  type ToolPackageEntry,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { collectToolIds, reportGate } from './collect.js';
 
-function fakePackage(name: string, ids: string[]): ToolPackageEntry {
-  return {
+function fakePackage(name: string, ids: string[]): ToolPackageEntry<Record<string, never>> {
+  return defineToolPackage({
     name,
     key: name,
+    description: `fake package ${name}`,
+    configSchema: z.object({}).strict(),
     detect: () => ({ enabled: true, reason: 'test' }),
     create: () => ({
       tools: ids.map((id) =>
@@ -18,7 +26,7 @@ function fakePackage(name: string, ids: string[]): ToolPackageEntry {
         }),
       ),
     }),
-  };
+  });
 }
 
 function capture() {

@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type AnyToolDefinition,
+  type AnyToolPackageEntry,
   DefaultToolExecutor,
   ToolRegistry,
 } from '@toolsys/core-tool-registry';
-import { TOOL_PACKAGES, type ToolPackageEntry } from '@toolsys/host';
+import { BUILTIN_PACKAGES } from '@toolsys/host';
 
 /** One tool id and the package that registers it. */
 export interface OwnedToolId {
@@ -24,14 +25,14 @@ export interface OwnedTool extends OwnedToolId {
  * (`gate` mode: no backend is contacted), and returns each id with its owner, duplicates included.
  */
 export async function collectToolIds(
-  packages: readonly ToolPackageEntry[] = TOOL_PACKAGES,
+  packages: readonly AnyToolPackageEntry[] = BUILTIN_PACKAGES,
 ): Promise<OwnedToolId[]> {
   return (await collectTools(packages)).map(({ id, owner }) => ({ id, owner }));
 }
 
 /** Like {@link collectToolIds}, keeping each tool definition. */
 export async function collectTools(
-  packages: readonly ToolPackageEntry[] = TOOL_PACKAGES,
+  packages: readonly AnyToolPackageEntry[] = BUILTIN_PACKAGES,
 ): Promise<OwnedTool[]> {
   const scratch = mkdtempSync(join(tmpdir(), 'toolsys-gate-'));
   const owned: OwnedTool[] = [];
@@ -41,12 +42,11 @@ export async function collectTools(
   try {
     for (const entry of packages) {
       const contribution = await entry.create({
-        deployment: {
-          config: {},
-          file: undefined,
-          workspaceRoot: join(scratch, 'workspace'),
-          dataDir: join(scratch, 'data'),
-        },
+        config: entry.configSchema.parse({}),
+        workspaceRoot: join(scratch, 'workspace'),
+        dataDir: join(scratch, 'data'),
+        configDir: scratch,
+        env: {},
         registry,
         executor,
         mode: 'gate',

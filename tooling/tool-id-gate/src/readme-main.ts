@@ -1,5 +1,8 @@
-import { resolve } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { BUILTIN_PACKAGES } from '@toolsys/host';
 import { collectTools } from './collect.js';
+import { renderConfigReference, replaceConfigReference } from './config-reference.js';
 import { updateReadmes } from './readme-tables.js';
 
 const check = process.argv.includes('--check');
@@ -16,5 +19,26 @@ for (const { file, status } of outcomes) {
       `${file}: needs a "## Tools" section with <!-- tools:start --> and <!-- tools:end --> markers.\n`,
     );
   } else process.stdout.write(`${file}: ${status}\n`);
+}
+
+// The host README's config reference, generated from the schemas the host validates with.
+const hostReadme = join(root, 'apps/host/README.md');
+const readme = existsSync(hostReadme) ? readFileSync(hostReadme, 'utf8') : '';
+const next = replaceConfigReference(readme, renderConfigReference(BUILTIN_PACKAGES));
+if (next === undefined) {
+  failed = true;
+  process.stderr.write(
+    'apps/host/README.md: needs <!-- config:start --> and <!-- config:end --> markers.\n',
+  );
+} else if (next === readme) {
+  process.stdout.write('apps/host/README.md: unchanged\n');
+} else if (check) {
+  failed = true;
+  process.stderr.write(
+    'apps/host/README.md: config reference is out of date; run `pnpm readme:tools`.\n',
+  );
+} else {
+  writeFileSync(hostReadme, next);
+  process.stdout.write('apps/host/README.md: updated\n');
 }
 process.exitCode = failed ? 1 : 0;

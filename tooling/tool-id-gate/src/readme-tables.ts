@@ -24,7 +24,7 @@ export function renderToolTable(tools: readonly OwnedTool[]): string {
       const hints = HINT_LABELS.filter(([key]) => metadata.annotations[key])
         .map(([, label]) => label)
         .join(', ');
-      const description = firstSentence(tool.description, 160).replace(/\|/g, '\\|');
+      const description = firstSentence(tool.description).replace(/\|/g, '\\|');
       return `| \`${tool.id}\` | ${metadata.category} | ${metadata.risk} | ${hints || '—'} | ${description} |`;
     });
   if (rows.length === 0) return '_No tools registered._';

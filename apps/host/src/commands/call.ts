@@ -66,7 +66,12 @@ export const callCommand: CliCommand = {
       : io.interactive
         ? terminalConfirm(io)
         : undefined;
-    const deployment = await openDeployment(io, { configPath: values.get('config'), confirm });
+    const deployment = await openDeployment(io, {
+      configPath: values.get('config'),
+      confirm,
+      unconfirmableHint: (request) =>
+        `Do not retry on your own. To allow it, run the same command with --yes (this call only), or add "${request.toolId}" to permissions.alwaysAllow (or set permissions.${request.risk} to "allow") in toolsys.config.json.`,
+    });
     const controller = new AbortController();
     const onSignal = () => controller.abort();
     process.once('SIGINT', onSignal);

@@ -1,4 +1,5 @@
 import { firstSentence, TOOL_CATEGORIES, type ToolCategory } from '@toolsys/core-tool-registry';
+import { wrapText } from '../wrap-text.js';
 import { openDeployment, splitArgs } from './shared.js';
 import { type CliCommand, UsageError } from './types.js';
 
@@ -30,7 +31,7 @@ export const listCommand: CliCommand = {
             id: tool.id,
             category: tool.metadata.category,
             risk: tool.metadata.risk,
-            description: firstSentence(tool.description, 200),
+            description: firstSentence(tool.description),
             annotations: tool.metadata.annotations,
             owner: tool.owner,
           })),
@@ -39,11 +40,15 @@ export const listCommand: CliCommand = {
         return 0;
       }
       const width = Math.max(8, ...groups.flatMap((g) => g.tools.map((t) => t.id.length)));
+      const indent = width + 12;
+      // The whole first sentence, wrapped under itself: never cut mid-sentence.
+      const columns = Math.max(indent + 30, io.columns ?? 100);
       for (const group of groups) {
         io.stdout.write(`${group.category} (${group.tools.length})\n`);
         for (const tool of group.tools) {
+          const sentence = wrapText(firstSentence(tool.description), columns - indent, indent);
           io.stdout.write(
-            `  ${tool.id.padEnd(width)}  ${tool.metadata.risk.padEnd(6)}  ${firstSentence(tool.description, 90)}\n`,
+            `  ${tool.id.padEnd(width)}  ${tool.metadata.risk.padEnd(6)}  ${sentence}\n`,
           );
         }
         io.stdout.write('\n');

@@ -44,16 +44,28 @@ export function readServerLimit(
   return value;
 }
 
-/** Resolves when the process is asked to stop (SIGINT, SIGTERM). */
-function untilStopped(): Promise<void> {
+/** How often a server checks that the process that started it is still there. */
+const PARENT_CHECK_MS = 1_000;
+
+/**
+ * Resolves when the process is asked to stop (SIGINT, SIGTERM, SIGHUP) or when the process that
+ * started it is gone: `pnpm start` killed with SIGTERM does not pass the signal on, and a server
+ * must not outlive its launcher, holding the port and its child processes.
+ */
+export function untilStopped(): Promise<void> {
   return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+    const parent = process.ppid;
+    const watch = setInterval(() => {
+      if (process.ppid !== parent) stop();
+    }, PARENT_CHECK_MS);
+    watch.unref();
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+    function stop() {
+      clearInterval(watch);
+      for (const signal of signals) process.off(signal, stop);
       resolve();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    }
+    for (const signal of signals) process.once(signal, stop);
   });
 }
 

@@ -1,5 +1,9 @@
 import { createInterface } from 'node:readline/promises';
-import type { ConfirmationDecision, ConfirmFunction } from '@toolsys/core-tool-registry';
+import type {
+  ConfirmationDecision,
+  ConfirmationRequest,
+  ConfirmFunction,
+} from '@toolsys/core-tool-registry';
 import { ConfigError, loadDeploymentConfig } from '../config.js';
 import { composeDeployment, type Deployment } from '../deployment.js';
 import { type CliIo, UsageError } from './types.js';
@@ -7,7 +11,11 @@ import { type CliIo, UsageError } from './types.js';
 /** Loads the config and composes the deployment; config problems become usage errors. */
 export async function openDeployment(
   io: CliIo,
-  options: { configPath?: string | undefined; confirm?: ConfirmFunction | undefined } = {},
+  options: {
+    configPath?: string | undefined;
+    confirm?: ConfirmFunction | undefined;
+    unconfirmableHint?: ((request: ConfirmationRequest) => string) | undefined;
+  } = {},
 ): Promise<Deployment> {
   let config: ReturnType<typeof loadDeploymentConfig>;
   try {
@@ -19,7 +27,16 @@ export async function openDeployment(
     if (error instanceof ConfigError) throw new UsageError(error.message);
     throw error;
   }
-  return composeDeployment(config, options.confirm ? { confirm: options.confirm } : {});
+  try {
+    return await composeDeployment(config, {
+      ...(options.confirm ? { confirm: options.confirm } : {}),
+      ...(options.unconfirmableHint ? { unconfirmableHint: options.unconfirmableHint } : {}),
+    });
+  } catch (error) {
+    // Plugin sections are checked only once the plugins are loaded.
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 /** Asks on the terminal: [y]es once, [s]ession, [a]lways, [N]o. */

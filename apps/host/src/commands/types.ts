@@ -5,6 +5,8 @@ export interface CliIo {
   readonly env: NodeJS.ProcessEnv;
   /** Whether a person can answer prompts. */
   readonly interactive: boolean;
+  /** Width of the terminal help is wrapped to; default 80. */
+  readonly columns?: number | undefined;
 }
 
 /** A CLI usage mistake: exit code 2 with the message. */

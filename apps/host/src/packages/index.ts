@@ -1,18 +1,21 @@
-import { corePackage } from './core.js';
-import { csMemPackage } from './cs-mem.js';
-import { mcpClientPackage } from './mcp-client.js';
-import type { ToolPackageEntry } from './types.js';
+import { toolPackage as githubPackage } from '@toolsys/app-github';
+import { type AnyToolPackageEntry, toolPackage as corePackage } from '@toolsys/core-tool-registry';
+import { toolPackage as mcpClientPackage } from '@toolsys/mcp-client';
+import { toolPackage as csMemPackage } from '@toolsys/platform-cs-mem';
+import { toolPackage as terminalPackage } from '@toolsys/platform-terminal';
 
-/** Every workspace package the host can compose, in registration order. */
-export const TOOL_PACKAGES: readonly ToolPackageEntry[] = [
+/** The packages the host composes without being told, in registration order. */
+export const BUILTIN_PACKAGES: readonly AnyToolPackageEntry[] = [
   corePackage,
   mcpClientPackage,
   csMemPackage,
+  terminalPackage,
+  githubPackage,
 ];
 
-export type {
-  PackageContext,
-  PackageContribution,
-  PackageStatus,
-  ToolPackageEntry,
-} from './types.js';
+export {
+  type PackageSection,
+  packageSwitchesSchema,
+  parsePackageSection,
+} from './package-section.js';
+export { type LoadedPlugin, loadPlugins } from './plugin-loader.js';

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -12,14 +13,19 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ConfirmationDecision, ConfirmFunction, ToolEvent } from '@toolsys/core-tool-registry';
+import { isDiscoveryTool } from '../deployment.js';
 import { toCallToolResult, toMcpTool } from './mcp-tool-mapping.js';
 import type { ToolHost } from './tool-host.js';
 
 /** The server name announced to MCP clients. */
 export const MCP_SERVER_NAME = 'toolsys';
 
-/** The host version announced to MCP clients. */
-export const HOST_VERSION = '0.1.0';
+/** The host version (its package.json's), announced to MCP clients and printed by `--version`. */
+export const HOST_VERSION: string = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
+).version;
 
 /** How long a confirmation waits for the user before it counts as a denial. */
 const CONFIRMATION_TIMEOUT_MS = 10 * 60_000;
@@ -78,8 +84,14 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
     },
   );
 
+  // `discover` mode lists only the meta tools; `all` lists every tool but those (they would only
+  // repeat what is listed), while both modes accept a call of any registered tool.
+  const discover = host.deployment.toolMode === 'discover';
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: registry.list().map(toMcpTool),
+    tools: registry
+      .list()
+      .filter((tool) => isDiscoveryTool(tool.id) === discover)
+      .map(toMcpTool),
   }));
 
   // tools/call requests whose `arguments` the SDK's schema would refuse (an array, a string, a

@@ -3,15 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type AnyToolDefinition,
+  type AnyToolPackageEntry,
+  toolPackage as corePackage,
   defineTool,
+  defineToolPackage,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import { resolveDeploymentConfig } from '../../src/config.js';
 import { composeDeployment, type Deployment } from '../../src/deployment.js';
-import { corePackage } from '../../src/packages/core.js';
-import type { ToolPackageEntry } from '../../src/packages/types.js';
 import { scopedConfirm } from '../../src/server/call-scope.js';
 import { ToolHost } from '../../src/server/tool-host.js';
 
@@ -89,13 +90,15 @@ export function createTestTools(): { tools: AnyToolDefinition[]; probe: TestTool
 }
 
 /** A package entry contributing the test tools. */
-export function testToolsPackage(tools: AnyToolDefinition[]): ToolPackageEntry {
-  return {
+export function testToolsPackage(tools: AnyToolDefinition[]): AnyToolPackageEntry {
+  return defineToolPackage({
     name: '@toolsys/host-test-tools',
     key: 'test',
+    description: 'tools for the host tests',
+    configSchema: z.object({}).strict(),
     detect: () => ({ enabled: true, reason: 'test tools' }),
     create: () => ({ tools }),
-  };
+  });
 }
 
 /** A served deployment in a scratch directory: core + the test tools. */

@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { createMemoryTools, MemoryStore } from '@toolsys/platform-cs-mem';
+import { removeOnExit } from '../cleanup.js';
 import { type Bench, type BenchReport, formatRatio } from '../report.js';
 
 const TARGET = 50;
@@ -113,7 +114,7 @@ export const memoryBench: Bench = {
 };
 
 async function runSize(size: number): Promise<SizeFigures> {
-  const directory = mkdtempSync(join(tmpdir(), 'toolsys-bench-memory-'));
+  const directory = removeOnExit(mkdtempSync(join(tmpdir(), 'toolsys-bench-memory-')));
   let store: MemoryStore | undefined;
   let client: Client | undefined;
   let serverLog = '';

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { removeOnExit } from '../cleanup.js';
 import { type Bench, formatRatio, percentile } from '../report.js';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../../../..');
@@ -184,7 +185,7 @@ export const serveBench: Bench = {
   name: 'serve',
   summary: 'tools/call throughput: toolsys serve --http vs server-everything streamableHttp',
   async run({ quick }) {
-    const scratch = mkdtempSync(join(tmpdir(), 'toolsys-bench-serve-'));
+    const scratch = removeOnExit(mkdtempSync(join(tmpdir(), 'toolsys-bench-serve-')));
     const peers: Peer[] = [];
     const clients: Client[] = [];
     try {

@@ -1,0 +1,53 @@
+import { type AnyToolDefinition, resolveMetadata } from '@toolsys/core-tool-registry';
+import type { DeploymentConfig } from './config.js';
+
+/** Where a tool comes from, for `package:<key>` patterns. */
+export interface ToolOrigin {
+  readonly packageKey: string;
+  /** Categories switched off in the package's `groups`. */
+  readonly groups: Readonly<Record<string, boolean>>;
+}
+
+function globToRegExp(glob: string): RegExp {
+  const source = glob
+    .split('')
+    .map((char) => {
+      if (char === '*') return '.*';
+      if (char === '?') return '.';
+      return char.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('');
+  return new RegExp(`^${source}$`);
+}
+
+/** A `tools.include` / `tools.exclude` pattern: an id glob, `category:<name>` or `package:<key>`. */
+export function matchesToolPattern(
+  pattern: string,
+  tool: AnyToolDefinition,
+  origin: Pick<ToolOrigin, 'packageKey'>,
+): boolean {
+  if (pattern.startsWith('category:')) {
+    return resolveMetadata(tool.id, tool.metadata).category === pattern.slice('category:'.length);
+  }
+  if (pattern.startsWith('package:')) return origin.packageKey === pattern.slice('package:'.length);
+  return globToRegExp(pattern).test(tool.id);
+}
+
+/**
+ * Whether a deployment registers a tool: not in a category switched off in its package's
+ * `groups`, not excluded by `tools.exclude` / `tools.disabled`, and matching `tools.include` when
+ * that is set.
+ */
+export function isToolSelected(
+  tool: AnyToolDefinition,
+  origin: ToolOrigin,
+  tools: DeploymentConfig['tools'],
+): boolean {
+  if (origin.groups[resolveMetadata(tool.id, tool.metadata).category] === false) return false;
+  if (tools?.disabled?.includes(tool.id)) return false;
+  if (tools?.exclude?.some((pattern) => matchesToolPattern(pattern, tool, origin))) return false;
+  if (tools?.include && !tools.include.some((p) => matchesToolPattern(p, tool, origin))) {
+    return false;
+  }
+  return true;
+}

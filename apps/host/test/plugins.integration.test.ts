@@ -1,0 +1,98 @@
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const CLI = resolve(import.meta.dirname, '../src/cli.ts');
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const CORE = resolve(import.meta.dirname, '../../../packages/core-tool-registry');
+const ZOD = dirname(createRequire(import.meta.url).resolve('zod/package.json'));
+let project: string;
+
+function toolsys(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      ['--conditions=@toolsys/source', '--import', TSX, CLI, ...args],
+      {
+        cwd: project,
+        env: { ...process.env, INIT_CWD: project, TOOLSYS_DATA_DIR: join(project, 'data') },
+        timeout: 110_000,
+      },
+      (error, stdout, stderr) =>
+        done({
+          code: error ? (typeof error.code === 'number' ? error.code : 1) : 0,
+          stdout,
+          stderr,
+        }),
+    );
+  });
+}
+
+function writeConfig(config: object): void {
+  writeFileSync(join(project, 'toolsys.config.json'), JSON.stringify(config));
+}
+
+beforeAll(() => {
+  // A user's project: the plugin installed in its node_modules beside the config file, with the
+  // core package it depends on.
+  project = mkdtempSync(join(tmpdir(), 'toolsys-plugin-'));
+  const modules = join(project, 'node_modules');
+  cpSync(
+    join(import.meta.dirname, 'fixtures/weather-plugin'),
+    join(modules, 'toolsys-plugin-weather'),
+    {
+      recursive: true,
+    },
+  );
+  mkdirSync(join(modules, '@toolsys'), { recursive: true });
+  symlinkSync(CORE, join(modules, '@toolsys/core-tool-registry'), 'dir');
+  symlinkSync(ZOD, join(modules, 'zod'), 'dir');
+});
+
+afterAll(() => {
+  rmSync(project, { recursive: true, force: true });
+});
+
+describe('third-party packages named in plugins', { timeout: 120_000 }, () => {
+  it('are composed by npm name with their own config section', async () => {
+    writeConfig({ plugins: ['toolsys-plugin-weather'], packages: { weather: { unit: 'F' } } });
+    const run = await toolsys(['call', 'weather_now', '{"city":"Oslo"}']);
+    expect(run).toMatchObject({ code: 0, stdout: 'Oslo: 59 °F\n' });
+    const doctor = await toolsys(['doctor', '--json']);
+    const report = JSON.parse(doctor.stdout) as { packages: Array<Record<string, unknown>> };
+    expect(report.packages.find((entry) => entry.key === 'weather')).toEqual({
+      key: 'weather',
+      name: 'toolsys-plugin-weather',
+      enabled: true,
+      reason: 'no backend needed',
+      tools: 1,
+    });
+  });
+
+  it('validate the plugin section against its schema, naming the closest key', async () => {
+    writeConfig({ plugins: ['toolsys-plugin-weather'], packages: { weather: { units: 'F' } } });
+    const run = await toolsys(['list']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      'packages.weather.units: unknown key "units" (did you mean "unit"?)',
+    );
+  });
+
+  it('report a plugin that is not installed, and keep serving the others', async () => {
+    writeConfig({ plugins: ['toolsys-plugin-missing'] });
+    const doctor = await toolsys(['doctor', '--json']);
+    expect(doctor.code).toBe(0);
+    const report = JSON.parse(doctor.stdout) as { packages: Array<Record<string, unknown>> };
+    expect(report.packages.find((entry) => entry.key === 'toolsys-plugin-missing')).toMatchObject({
+      enabled: false,
+      reason: expect.stringContaining(
+        'plugin not installed: run `npm install toolsys-plugin-missing`',
+      ),
+    });
+    expect(report.packages.find((entry) => entry.key === 'core')).toMatchObject({ enabled: true });
+  });
+});

@@ -1,0 +1,124 @@
+import { isAbsolute, resolve } from 'node:path';
+import { z } from 'zod';
+import { CpuToolPool } from './cpu/cpu-tool-pool.js';
+import { defineToolPackage } from './tool-package.js';
+import { createDiscoveryTools } from './tools/discovery.js';
+import { createCoreTools } from './tools/index.js';
+
+const stringList = z.array(z.string().min(1));
+
+/** The `packages.core` section of `toolsys.config.json`: shell, network and skills options. */
+export const coreConfigSchema = z
+  .object({
+    shell: z
+      .object({
+        allowCommands: stringList.optional().describe('Extra commands that run without asking.'),
+        denyCommands: stringList.optional().describe('Extra commands that are always refused.'),
+        useAllowList: z
+          .boolean()
+          .optional()
+          .describe('false: every command that is not denied asks first.'),
+        scrubEnvironment: z
+          .boolean()
+          .optional()
+          .describe('Remove secrets from the environment of commands (default true).'),
+        defaultTimeoutMs: z
+          .number()
+          .int()
+          .positive()
+          .optional()
+          .describe('Time limit of a command when the call gives none.'),
+        maxTimeoutMs: z
+          .number()
+          .int()
+          .positive()
+          .optional()
+          .describe('Largest time limit a call may ask for.'),
+      })
+      .strict()
+      .optional()
+      .describe('shell_execute: which commands run without asking, and their limits.'),
+    network: z
+      .object({
+        allowPrivateNetwork: z
+          .union([z.boolean(), stringList])
+          .optional()
+          .describe('Loopback/private destinations allowed: true, false, or hosts/IPs/CIDRs.'),
+        searxngUrl: z.url().optional().describe('SearXNG instance behind web_search.'),
+        userAgent: z.string().min(1).optional().describe('User-Agent of outgoing requests.'),
+        maxResponseBytes: z
+          .number()
+          .int()
+          .positive()
+          .optional()
+          .describe('Largest response body read by web_fetch and http_request.'),
+        maxDownloadBytes: z
+          .number()
+          .int()
+          .positive()
+          .optional()
+          .describe('Largest file download_file writes.'),
+        requestTimeoutMs: z
+          .number()
+          .int()
+          .positive()
+          .optional()
+          .describe('Time limit of a request.'),
+      })
+      .strict()
+      .optional()
+      .describe('web_fetch, web_search, http_request and download_file.'),
+    skills: z
+      .object({
+        catalogs: stringList
+          .optional()
+          .describe('Skill catalogs for skill_search: JSON index files or folders of skills.'),
+        allowNpm: z.boolean().optional().describe('Let skill_install fetch npm packages.'),
+      })
+      .strict()
+      .optional()
+      .describe('skill_search and skill_install.'),
+  })
+  .strict();
+
+/** The core package's config section. */
+export type CoreConfig = z.infer<typeof coreConfigSchema>;
+
+/**
+ * The core package as a deployment composes it: always on (pure Node). Its `packages.core` section
+ * tunes shell, network and skills; skill catalogs resolve against the config file's directory.
+ * It also contributes the discovery tools (tool_search, tool_describe, tool_call).
+ */
+export const toolPackage = defineToolPackage<CoreConfig>({
+  name: '@toolsys/core-tool-registry',
+  key: 'core',
+  description: 'files, shell, network, utilities, structured data, skills, batches and shortcuts',
+  configSchema: coreConfigSchema,
+  detect: () => ({ enabled: true, reason: 'pure Node, always available' }),
+  create: ({ config, workspaceRoot, dataDir, configDir, executor, mode }) => {
+    const catalogs = config.skills?.catalogs?.map((path) =>
+      isAbsolute(path) ? path : resolve(configDir, path),
+    );
+    // CPU-bound tools run in worker threads the deployment owns (none start in gate mode).
+    const cpuPool = mode === 'gate' ? undefined : new CpuToolPool();
+    return {
+      tools: [
+        ...createCoreTools({
+          workspaceRoot,
+          dataDir,
+          executor,
+          cpuPool: cpuPool ?? false,
+          ...(config.shell ? { shell: config.shell } : {}),
+          ...(config.network ? { network: config.network } : {}),
+          skills: {
+            ...(config.skills?.allowNpm !== undefined ? { allowNpm: config.skills.allowNpm } : {}),
+            ...(catalogs ? { catalogs } : {}),
+            ...(config.shell ? { shellPolicy: config.shell } : {}),
+          },
+        }),
+        ...createDiscoveryTools({ executor }),
+      ],
+      dispose: () => cpuPool?.close(),
+    };
+  },
+});

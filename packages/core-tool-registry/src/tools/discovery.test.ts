@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { EnhancedToolExecutor } from '../enhanced-tool-executor.js';
+import { defineTool } from '../tool.js';
+import { RiskAwareToolGate } from '../tool-execution-gate.js';
+import { ToolPermissionManager } from '../tool-permission-manager.js';
+import { ToolRegistry } from '../tool-registry.js';
+import { renderResult } from '../tool-result.js';
+import { ToolSchema } from '../tool-schema.js';
+import { createDiscoveryTools } from './discovery.js';
+import { createUtilityTools } from './utilities.js';
+
+function setup(deny: readonly string[] = []) {
+  const registry = new ToolRegistry();
+  const asked: string[] = [];
+  const permissions = new ToolPermissionManager({
+    confirm: async (request) => {
+      asked.push(request.toolId);
+      return deny.includes(request.toolId) ? 'deny' : 'allow_once';
+    },
+  });
+  const executor = new EnhancedToolExecutor({ registry, gate: new RiskAwareToolGate(permissions) });
+  registry.registerAll(createUtilityTools());
+  registry.register(
+    defineTool({
+      id: 'delete_file',
+      description: 'Deletes a file in the workspace.',
+      inputSchema: ToolSchema.object({ path: z.string().describe('The file.') }),
+      metadata: { category: 'file', risk: 'HIGH' },
+      execute: ({ path }) => `deleted ${path}`,
+    }),
+  );
+  registry.registerAll(createDiscoveryTools({ executor }));
+  return { executor, asked };
+}
+
+describe('tool_search', () => {
+  it('ranks tools by the query words and shows risk and first sentence', async () => {
+    const { executor } = setup();
+    const result = await executor.execute('tool_search', { query: 'delete a file' });
+    expect(result.ok).toBe(true);
+    expect(renderResult(result).split('\n')[0]).toBe(
+      'delete_file (file, HIGH): Deletes a file in the workspace.',
+    );
+  });
+
+  it('filters by category and never lists the discovery tools themselves', async () => {
+    const { executor } = setup();
+    const system = renderResult(await executor.execute('tool_search', { category: 'system' }));
+    expect(system).toMatch(/^get_time \(system, LOW\)/);
+    expect(system).not.toMatch(/tool_(search|describe|call)/);
+    const none = await executor.execute('tool_search', { query: 'xylophone' });
+    expect(renderResult(none)).toMatch(
+      /^No tool matches\. Categories here: file, system, utility\./,
+    );
+  });
+});
+
+describe('tool_describe', () => {
+  it('returns the schema of a tool', async () => {
+    const { executor } = setup();
+    const result = await executor.execute('tool_describe', { id: 'delete_file' });
+    expect(result.ok && result.data).toMatchObject({
+      id: 'delete_file',
+      risk: 'HIGH',
+      inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+    });
+  });
+
+  it('suggests close ids for an unknown one', async () => {
+    const { executor } = setup();
+    const result = await executor.execute('tool_describe', { id: 'delete_files' });
+    expect(renderResult(result)).toContain(
+      'Unknown tool "delete_files". Did you mean: delete_file?',
+    );
+  });
+});
+
+describe('tool_call', () => {
+  it('runs a tool through the same gates: a HIGH risk tool still asks', async () => {
+    const { executor, asked } = setup();
+    const result = await executor.execute('tool_call', {
+      id: 'delete_file',
+      arguments: { path: 'a.txt' },
+    });
+    expect(renderResult(result)).toBe('deleted a.txt');
+    expect(asked).toEqual(['delete_file']);
+  });
+
+  it('returns the refusal when the user denies the called tool', async () => {
+    const { executor } = setup(['delete_file']);
+    const result = await executor.execute('tool_call', {
+      id: 'delete_file',
+      arguments: { path: 'a' },
+    });
+    expect(result.ok).toBe(false);
+    expect(result.ok ? '' : result.error.code).toBe('PERMISSION_DENIED');
+  });
+
+  it('validates the called tool arguments by field', async () => {
+    const { executor } = setup();
+    const result = await executor.execute('tool_call', { id: 'delete_file', arguments: {} });
+    expect(result.ok ? '' : result.error.code).toBe('INVALID_ARGUMENT');
+    expect(renderResult(result)).toContain('path');
+  });
+
+  it('refuses to call a discovery tool through itself', async () => {
+    const { executor } = setup();
+    const result = await executor.execute('tool_call', { id: 'tool_call', arguments: {} });
+    expect(renderResult(result)).toContain('tool_call cannot be called through tool_call');
+  });
+});

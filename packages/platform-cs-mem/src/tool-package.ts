@@ -1,0 +1,71 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { defineToolPackage, EnhancedToolExecutor } from '@toolsys/core-tool-registry';
+import { z } from 'zod';
+import { MemoryStore } from './memory-store.js';
+import { createMemoryTools } from './tools/memory-tools.js';
+import { TraceMemoryRecorder } from './trace-memory-recorder.js';
+
+/** The `packages.cs-mem` section of `toolsys.config.json`. */
+export const csMemConfigSchema = z
+  .object({
+    databasePath: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('SQLite file of the cognitive memory; default `<dataDir>/memory.db`.'),
+    recordTraces: z
+      .boolean()
+      .optional()
+      .describe('Record successful traced call sequences as episodes and macros (default true).'),
+  })
+  .strict();
+
+/** The cs-mem config section. */
+export type CsMemConfig = z.infer<typeof csMemConfigSchema>;
+
+/** The memory database file: `databasePath` against the config directory, else `<dataDir>/memory.db`. */
+export function memoryDatabasePath(
+  config: CsMemConfig,
+  paths: { dataDir: string; configDir: string },
+): string {
+  const configured = config.databasePath;
+  if (configured === undefined || configured.trim() === '') return join(paths.dataDir, 'memory.db');
+  return isAbsolute(configured) ? configured : resolve(paths.configDir, configured);
+}
+
+/**
+ * Cognitive memory on embedded SQLite as a deployment composes it: on by default, database in the
+ * data directory. Successful call sequences traced by the executor are recorded as episodes and
+ * macros unless `recordTraces` is false. In gate mode a private in-memory database is used, so no
+ * file is written.
+ */
+export const toolPackage = defineToolPackage<CsMemConfig>({
+  name: '@toolsys/platform-cs-mem',
+  key: 'cs-mem',
+  description: 'cognitive memory on embedded SQLite: nodes, episodes and macros',
+  configSchema: csMemConfigSchema,
+  detect: () => ({ enabled: true, reason: 'embedded SQLite' }),
+  create: ({ config, dataDir, configDir, executor, mode }) => {
+    if (mode === 'gate') {
+      const store = MemoryStore.open({ path: ':memory:' });
+      return { tools: createMemoryTools({ store }), dispose: () => store.close() };
+    }
+    const path = memoryDatabasePath(config, { dataDir, configDir });
+    mkdirSync(dirname(path), { recursive: true });
+    const store = MemoryStore.open({ path });
+    const traces = executor instanceof EnhancedToolExecutor ? executor.traces : undefined;
+    const recorder =
+      traces && config.recordTraces !== false
+        ? new TraceMemoryRecorder({ store, defaultSessionId: 'host' })
+        : undefined;
+    if (traces && recorder) recorder.attach(traces);
+    return {
+      tools: createMemoryTools({ store }),
+      dispose: () => {
+        recorder?.close();
+        store.close();
+      },
+    };
+  },
+});

@@ -1,0 +1,275 @@
+import { randomBytes } from 'node:crypto';
+import { access, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { scrubEnvironment } from '@toolsys/core-tool-registry';
+import { findProgram } from './shells.js';
+import {
+  bashIntegrationEnvironment,
+  promptIntegrationPrompt,
+  type SessionBackend,
+  type ShellIntegration,
+  TerminalSession,
+} from './terminal-session.js';
+
+/** Options for {@link TerminalManager}. */
+export interface TerminalManagerOptions {
+  /** Directory sessions start in and `cwd` is confined to (absolute). */
+  readonly workspaceRoot: string;
+  /** Most sessions open at once. Default 8. */
+  readonly maxSessions?: number;
+  /** A session with no input or output for this long is closed by {@link TerminalManager.reapIdle}. Default 30 min. */
+  readonly idleTimeoutMs?: number;
+  /** Bytes of raw output kept per session. Default 256 KiB. */
+  readonly ringBytes?: number;
+  /** Default shell (a name on PATH or an absolute path). Default `bash`, else `sh`. */
+  readonly shell?: string;
+  /** Base environment, scrubbed of secrets before a shell sees it. Default `process.env`. */
+  readonly environment?: Readonly<Record<string, string | undefined>>;
+  /** When false the environment is passed unscrubbed. Default true. */
+  readonly scrubEnvironment?: boolean;
+  /** Root filesystem used by sessions with backend `proot`; undefined disables that backend. */
+  readonly rootfsDir?: string;
+  /** Clock in ms since the epoch (idle reaping). Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** What {@link TerminalManager.create} needs. */
+export interface CreateSessionOptions {
+  /** Shell name or path; default the manager's shell. */
+  readonly shell?: string;
+  /** Absolute working directory, already confined to the workspace. */
+  readonly cwd: string;
+  readonly cols: number;
+  readonly rows: number;
+  readonly backend: SessionBackend;
+}
+
+/** Why a session could not be created; `field` names the argument at fault. */
+export class SessionCreateError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'limit' | 'shell' | 'backend' | 'pty',
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = 'SessionCreateError';
+  }
+}
+
+const DEFAULT_MAX_SESSIONS = 8;
+const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
+const DEFAULT_RING_BYTES = 256 * 1024;
+const PROOT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+/** Owns the terminal sessions of a deployment: limits, idle reaping, and shutdown. */
+export class TerminalManager {
+  readonly workspaceRoot: string;
+  readonly maxSessions: number;
+  readonly idleTimeoutMs: number;
+  readonly ringBytes: number;
+  readonly rootfsDir: string | undefined;
+  private readonly sessions = new Map<string, TerminalSession>();
+  private readonly options: TerminalManagerOptions;
+  private readonly now: () => number;
+  private nextId = 1;
+  private reaper: NodeJS.Timeout | undefined;
+  private disposed = false;
+
+  constructor(options: TerminalManagerOptions) {
+    this.options = options;
+    this.workspaceRoot = options.workspaceRoot;
+    this.maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    this.ringBytes = options.ringBytes ?? DEFAULT_RING_BYTES;
+    this.rootfsDir = options.rootfsDir;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Open sessions, oldest first. */
+  list(): TerminalSession[] {
+    return [...this.sessions.values()];
+  }
+
+  /** The session with this id, or undefined. */
+  get(id: string): TerminalSession | undefined {
+    return this.sessions.get(id);
+  }
+
+  /** Starts a shell on a new PTY. Throws {@link SessionCreateError} for expected refusals. */
+  async create(options: CreateSessionOptions): Promise<TerminalSession> {
+    if (this.disposed) throw new SessionCreateError('the terminal manager is shut down', 'pty');
+    if (this.sessions.size >= this.maxSessions) {
+      throw new SessionCreateError(
+        `the limit of ${this.maxSessions} open sessions is reached`,
+        'limit',
+      );
+    }
+    const base = this.options.environment ?? process.env;
+    const env =
+      this.options.scrubEnvironment === false
+        ? Object.fromEntries(
+            Object.entries(base).filter(
+              (entry): entry is [string, string] => entry[1] !== undefined,
+            ),
+          )
+        : scrubEnvironment(base);
+    const id = `t${this.nextId}`;
+    this.nextId += 1;
+    const marker = `TOOLSYS_TERMINAL_SESSION=${randomBytes(12).toString('hex')}`;
+    const markerName = marker.slice(0, marker.indexOf('='));
+    const markerValue = marker.slice(marker.indexOf('=') + 1);
+    const shellWanted = options.shell ?? this.options.shell;
+    let file: string;
+    let args: string[];
+    let shellName: string;
+    let integration: ShellIntegration;
+    let cwd = options.cwd;
+    let sessionEnv: Record<string, string> = {
+      ...env,
+      TERM: 'xterm-256color',
+      [markerName]: markerValue,
+    };
+    if (options.backend === 'proot') {
+      const rootfs = this.rootfsDir;
+      if (rootfs === undefined || !(await isDirectory(rootfs))) {
+        throw new SessionCreateError(
+          'no Linux rootfs is ready for the proot backend',
+          'backend',
+          'backend',
+        );
+      }
+      const proot = await findProgram('proot', base);
+      if (proot === undefined) {
+        throw new SessionCreateError('proot is not installed', 'backend', 'backend');
+      }
+      const inner = await pickRootfsShell(rootfs, shellWanted);
+      if (inner === undefined) {
+        throw new SessionCreateError(
+          `shell "${shellWanted ?? 'bash'}" is not in the rootfs`,
+          'shell',
+          'shell',
+        );
+      }
+      file = proot;
+      shellName = basename(inner);
+      integration = integrationOf(shellName);
+      args = ['-R', rootfs, '-b', `${options.cwd}:/workspace`, '-w', '/workspace', inner];
+      args.push(...shellArguments(shellName));
+      sessionEnv = { ...sessionEnv, PATH: PROOT_PATH, HOME: '/root' };
+      cwd = options.cwd;
+    } else {
+      const wanted = shellWanted ?? ((await findProgram('bash', base)) ? 'bash' : 'sh');
+      const found = await findProgram(wanted, base);
+      if (found === undefined) {
+        throw new SessionCreateError(`shell "${wanted}" was not found on PATH`, 'shell', 'shell');
+      }
+      file = found;
+      shellName = basename(found);
+      integration = integrationOf(shellName);
+      args = shellArguments(shellName);
+    }
+    if (integration === 'bash') {
+      sessionEnv = { ...sessionEnv, ...bashIntegrationEnvironment(), PS1: '\\W\\$ ', HISTFILE: '' };
+    } else if (integration === 'prompt') {
+      sessionEnv = { ...sessionEnv, PS1: promptIntegrationPrompt(shellName), HISTFILE: '' };
+    } else {
+      sessionEnv = { ...sessionEnv, PS1: '$ ' };
+    }
+    let session: TerminalSession;
+    try {
+      session = TerminalSession.start({
+        id,
+        file,
+        args,
+        cwd,
+        env: sessionEnv,
+        cols: options.cols,
+        rows: options.rows,
+        ringBytes: this.ringBytes,
+        integration,
+        backend: options.backend,
+        shellName,
+        marker,
+        now: this.now,
+      });
+    } catch (error) {
+      throw new SessionCreateError(
+        `could not open a PTY: ${error instanceof Error ? error.message : String(error)}`,
+        'pty',
+      );
+    }
+    this.sessions.set(id, session);
+    return session;
+  }
+
+  /** Closes a session (its whole process group) and forgets it. False when unknown. */
+  async close(id: string): Promise<boolean> {
+    const session = this.sessions.get(id);
+    if (session === undefined) return false;
+    this.sessions.delete(id);
+    await session.close();
+    return true;
+  }
+
+  /** Closes sessions idle longer than the idle timeout; returns their ids. */
+  async reapIdle(): Promise<string[]> {
+    const now = this.now();
+    const idle = this.list().filter((session) => now - session.lastActivity >= this.idleTimeoutMs);
+    await Promise.all(idle.map((session) => this.close(session.id)));
+    return idle.map((session) => session.id);
+  }
+
+  /** Checks for idle sessions every `intervalMs` (unref'd timer). Default a tenth of the timeout, at most 1 min. */
+  startReaper(intervalMs = Math.min(60_000, Math.max(1_000, this.idleTimeoutMs / 10))): void {
+    if (this.reaper !== undefined || this.disposed) return;
+    this.reaper = setInterval(() => {
+      void this.reapIdle();
+    }, intervalMs);
+    this.reaper.unref();
+  }
+
+  /** Closes every session and stops the reaper; later creates are refused. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    if (this.reaper !== undefined) clearInterval(this.reaper);
+    this.reaper = undefined;
+    await Promise.all(this.list().map((session) => this.close(session.id)));
+  }
+}
+
+const PROMPT_SHELLS = new Set(['sh', 'dash', 'ash', 'busybox', 'zsh']);
+
+function integrationOf(shellName: string): ShellIntegration {
+  if (shellName === 'bash') return 'bash';
+  return PROMPT_SHELLS.has(shellName) ? 'prompt' : 'none';
+}
+
+function shellArguments(shellName: string): string[] {
+  if (shellName === 'bash') return ['--noprofile', '--norc', '-i'];
+  // No partial-line marker (PROMPT_SP) or carriage return before the prompt: they are not output.
+  if (shellName === 'zsh') return ['-f', '+o', 'promptsp', '+o', 'promptcr', '-i'];
+  return ['-i'];
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isDirectory() === true;
+}
+
+async function pickRootfsShell(
+  rootfs: string,
+  wanted: string | undefined,
+): Promise<string | undefined> {
+  const candidates =
+    wanted === undefined
+      ? ['/bin/bash', '/bin/sh']
+      : [wanted.includes('/') ? wanted : `/bin/${wanted}`];
+  for (const candidate of candidates) {
+    try {
+      await access(join(rootfs, candidate));
+      return candidate;
+    } catch {
+      // Try the next one.
+    }
+  }
+  return undefined;
+}

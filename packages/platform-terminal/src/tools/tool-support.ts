@@ -1,0 +1,138 @@
+import { relative, sep } from 'node:path';
+import {
+  defineTool,
+  failureResult,
+  isToolError,
+  resolveWorkspacePath,
+  type ToolContext,
+  type ToolDefinition,
+  ToolErrorCode,
+  type ToolFailure,
+  type ToolReturn,
+} from '@toolsys/core-tool-registry';
+import type { TerminalManager } from '../terminal-manager.js';
+import type { TerminalSession } from '../terminal-session.js';
+
+/** Longest a tool waits inside one call; the tools' run policies allow 15 s more. */
+export const MAX_WAIT_MS = 110_000;
+/** Run policy time limit of the tools that wait. */
+export const WAITING_TOOL_TIMEOUT_MS = MAX_WAIT_MS + 15_000;
+
+/** The failure for a session id that is not open. */
+export function unknownSession(manager: TerminalManager, sessionId: string): ToolFailure {
+  const open = manager.list().map((session) => session.id);
+  return failureResult(
+    ToolErrorCode.NOT_FOUND,
+    `sessionId: no open terminal session "${sessionId}"`,
+    {
+      field: 'sessionId',
+      hint:
+        open.length > 0
+          ? `Open sessions: ${open.join(', ')}. Use one of them, or start one with terminal.create.`
+          : 'No session is open. Start one with terminal.create (or call terminal.run without sessionId).',
+    },
+  );
+}
+
+/**
+ * Declares a tool that acts on one open session: the `sessionId` argument is looked up once here,
+ * and an unknown or closed id gives NOT_FOUND naming the field.
+ */
+export function defineSessionTool<TArgs extends { sessionId: string }>(
+  manager: TerminalManager,
+  definition: Omit<ToolDefinition<TArgs>, 'execute'> & {
+    execute(
+      session: TerminalSession,
+      args: TArgs,
+      context: ToolContext,
+    ): Promise<ToolReturn> | ToolReturn;
+  },
+): ToolDefinition<TArgs> {
+  return defineTool({
+    ...definition,
+    execute(args: TArgs, context: ToolContext) {
+      const session = manager.get(args.sessionId);
+      if (session === undefined || session.isClosed) return unknownSession(manager, args.sessionId);
+      return definition.execute(session, args, context);
+    },
+  });
+}
+
+/** Resolves a `cwd` argument inside the workspace; a path outside is INVALID_ARGUMENT on `cwd`. */
+export async function resolveSessionDirectory(
+  workspaceRoot: string,
+  cwd: string,
+): Promise<{ absolute: string; relative: string } | ToolFailure> {
+  try {
+    const resolved = await resolveWorkspacePath(workspaceRoot, cwd, { field: 'cwd' });
+    if (!resolved.exists) {
+      return failureResult(
+        ToolErrorCode.NOT_FOUND,
+        `cwd: "${cwd}" does not exist in the workspace`,
+        {
+          field: 'cwd',
+          hint: 'Use an existing folder relative to the workspace root, or omit cwd for the root.',
+        },
+      );
+    }
+    return { absolute: resolved.absolute, relative: resolved.relative };
+  } catch (error: unknown) {
+    if (isToolError(error)) {
+      return failureResult(
+        error.code === ToolErrorCode.PERMISSION_DENIED
+          ? ToolErrorCode.INVALID_ARGUMENT
+          : error.code,
+        error.message,
+        {
+          field: 'cwd',
+          hint: 'Sessions start inside the workspace: give a folder relative to the workspace root, or omit cwd.',
+        },
+      );
+    }
+    throw error;
+  }
+}
+
+/** A directory shown relative to the workspace (`.` for the root), or as-is when outside it. */
+export function showDirectory(workspaceRoot: string, absolute: string | undefined): string | null {
+  if (absolute === undefined) return null;
+  const path = relative(workspaceRoot, absolute);
+  if (path === '') return '.';
+  if (path.startsWith('..') || path.startsWith(sep)) return absolute;
+  return path.split(sep).join('/');
+}
+
+/** Keeps the head and the tail of a text within `maxChars`, saying how much was left out. */
+export function clipMiddle(
+  text: string,
+  maxChars: number,
+): { text: string; truncated: boolean; omittedChars: number } {
+  if (text.length <= maxChars) return { text, truncated: false, omittedChars: 0 };
+  const head = Math.ceil(maxChars / 2);
+  const tail = maxChars - head;
+  const omitted = text.length - head - tail;
+  return {
+    text: `${text.slice(0, head)}\n… [${omitted} characters left out] …\n${text.slice(text.length - tail)}`,
+    truncated: true,
+    omittedChars: omitted,
+  };
+}
+
+/** The length of `data` cut back so that it does not end inside a UTF-8 sequence. */
+export function utf8SafeLength(data: Buffer): number {
+  let length = data.length;
+  // Look back at most 3 bytes for the start of a sequence that would be incomplete.
+  for (let back = 1; back <= Math.min(3, data.length); back += 1) {
+    const byte = data[data.length - back] ?? 0;
+    if ((byte & 0xc0) === 0x80) continue;
+    const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    if (needed > back) length = data.length - back;
+    break;
+  }
+  return length;
+}
+
+/** Formats milliseconds for people: `850 ms`, `2.4 s`. */
+export function formatMs(ms: number): string {
+  return ms < 1_000 ? `${Math.round(ms)} ms` : `${(ms / 1_000).toFixed(1)} s`;
+}

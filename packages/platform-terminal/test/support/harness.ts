@@ -1,0 +1,79 @@
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  DefaultToolExecutor,
+  type ExecuteOptions,
+  renderResult,
+  ToolRegistry,
+  type ToolResult,
+} from '@toolsys/core-tool-registry';
+import { RootfsManager, type RootfsManagerOptions } from '../../src/rootfs-manager.js';
+import { TerminalManager, type TerminalManagerOptions } from '../../src/terminal-manager.js';
+import { createTerminalTools } from '../../src/tools/index.js';
+
+/** A real deployment of the terminal tools over a temporary workspace. */
+export interface Harness {
+  readonly workspace: string;
+  readonly dataDir: string;
+  readonly manager: TerminalManager;
+  readonly rootfs: RootfsManager;
+  call(id: string, args: unknown, options?: ExecuteOptions): Promise<ToolResult>;
+  /** Data of a successful call; fails the test with the rendered error otherwise. */
+  data<T = Record<string, unknown>>(id: string, args: unknown): Promise<T & { content: string }>;
+  dispose(): Promise<void>;
+}
+
+/** Builds the tools on a fresh temp workspace; dispose ends every process they started. */
+export async function createHarness(
+  options: {
+    manager?: Partial<TerminalManagerOptions>;
+    rootfs?: Partial<RootfsManagerOptions>;
+  } = {},
+): Promise<Harness> {
+  const base = await realpath(await mkdtemp(join(tmpdir(), 'terminal-test-')));
+  const workspace = join(base, 'workspace');
+  const dataDir = join(base, 'data');
+  const { mkdir } = await import('node:fs/promises');
+  await mkdir(workspace, { recursive: true });
+  await mkdir(dataDir, { recursive: true });
+  const rootfs = new RootfsManager({ baseDir: join(dataDir, 'rootfs'), ...options.rootfs });
+  const manager = new TerminalManager({
+    workspaceRoot: workspace,
+    rootfsDir: rootfs.directory('debian'),
+    ...options.manager,
+  });
+  const registry = new ToolRegistry();
+  registry.registerAll(createTerminalTools({ manager, rootfs }));
+  const executor = new DefaultToolExecutor({ registry });
+  const call = (id: string, args: unknown, callOptions?: ExecuteOptions) =>
+    executor.execute(id, args, callOptions);
+  return {
+    workspace,
+    dataDir,
+    manager,
+    rootfs,
+    call,
+    async data<T>(id: string, args: unknown) {
+      const result = await call(id, args);
+      if (!result.ok) throw new Error(`${id} failed: ${renderResult(result)}`);
+      return { ...(result.data as T), content: result.content };
+    },
+    async dispose() {
+      await manager.dispose();
+      await rootfs.dispose();
+      await rm(base, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Whether a process is alive (not a zombie). */
+export async function isAlive(pid: number): Promise<boolean> {
+  const { readFile } = await import('node:fs/promises');
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
