@@ -148,7 +148,9 @@ describe('toolsys doctor', SLOW, () => {
     expect(report.config).toBeNull();
     expect(report.packages.find((entry) => entry.key === 'core')).toMatchObject({
       enabled: true,
-      reason: 'pure Node, always available',
+      reason: expect.stringMatching(
+        /^pure Node, always available; (read-only commands run unasked in the command sandbox|no command sandbox, so every shell command asks)/,
+      ),
     });
     expect(report.packages.map((entry) => entry.key)).toEqual([
       'core',
@@ -156,6 +158,8 @@ describe('toolsys doctor', SLOW, () => {
       'cs-mem',
       'platform-terminal',
       'app-github',
+      'platform-android',
+      'app-browser',
     ]);
     expect(report.toolMode).toBe('all');
   });

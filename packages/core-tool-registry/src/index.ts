@@ -50,6 +50,14 @@ export {
   type ToolCircuitBreakerOptions,
 } from './circuit-breaker.js';
 export { SYSTEM_CLOCK, sleep, type TimerHandle, type ToolClock } from './clock.js';
+export {
+  buildSandboxArguments,
+  type CommandSandboxStatus,
+  type ProbeCommandSandboxOptions,
+  prepareGitWrapper,
+  probeCommandSandbox,
+  type SandboxArgumentsOptions,
+} from './command-sandbox.js';
 export { type CoreConfig, coreConfigSchema, toolPackage } from './core-package.js';
 export { CPU_TOOL_IDS } from './cpu/cpu-tool-definitions.js';
 export { CpuToolPool, type CpuToolPoolOptions, offloadCpuTools } from './cpu/cpu-tool-pool.js';

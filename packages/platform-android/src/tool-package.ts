@@ -157,11 +157,12 @@ export const toolPackage = defineToolPackage<AndroidPackageConfig>({
       };
     }
   },
-  create({ config, env, workspaceRoot, dataDir }) {
+  create({ config, env, workspaceRoot, dataDir, environment }) {
     const resolved = resolveConfig(config, env);
     const { tools } = createAndroidTools({
       workspaceRoot,
       dataDir,
+      ...(environment ? { environment } : {}),
       adbPath: resolved.adbPath,
       adbServerPort: resolved.port,
       adbServerHost: resolved.host,
