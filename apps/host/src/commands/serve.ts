@@ -24,26 +24,6 @@ function parsePort(text: string | undefined): number | undefined {
   return port;
 }
 
-/**
- * Reads an optional positive integer of the `server` config section. The keys `maxSessions` and
- * `sessionIdleSeconds` are read here whatever the schema says, and checked, so that a wrong value
- * is a clear usage error rather than an unbounded server.
- */
-export function readServerLimit(
-  section: object,
-  key: 'maxSessions' | 'sessionIdleSeconds',
-  fallback: number,
-): number {
-  const value = (section as Record<string, unknown>)[key];
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new UsageError(
-      `server.${key} in the config must be a positive whole number, got ${JSON.stringify(value)}.`,
-    );
-  }
-  return value;
-}
-
 /** How often a server checks that the process that started it is still there. */
 const PARENT_CHECK_MS = 1_000;
 
@@ -106,10 +86,11 @@ export const serveCommand: CliCommand = {
         port: port ?? serverConfig.port ?? DEFAULT_HTTP_PORT,
         token: io.env[tokenEnv],
         allowedOrigins: serverConfig.allowedOrigins ?? [],
-        maxSessions: readServerLimit(serverConfig, 'maxSessions', DEFAULT_MAX_SESSIONS),
+        maxSessions: serverConfig.maxSessions ?? DEFAULT_MAX_SESSIONS,
         sessionIdleMs:
-          readServerLimit(serverConfig, 'sessionIdleSeconds', DEFAULT_SESSION_IDLE_MS / 1000) *
-          1000,
+          serverConfig.sessionIdleSeconds !== undefined
+            ? serverConfig.sessionIdleSeconds * 1000
+            : DEFAULT_SESSION_IDLE_MS,
       });
       io.stdout.write(
         [
