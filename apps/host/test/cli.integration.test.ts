@@ -239,6 +239,27 @@ describe('toolsys call', { timeout: 120_000 }, () => {
 });
 
 describe('toolsys list and describe', { timeout: 120_000 }, () => {
+  it('ends quietly when the reader closes the pipe early (toolsys list | true)', async () => {
+    const run = await new Promise<Run>((done) => {
+      execFile(
+        'sh',
+        [
+          '-c',
+          // `true` exits without reading, so every write of the CLI meets a closed pipe.
+          `"${process.execPath}" --conditions=@toolsys/source --import "${TSX}" "${CLI}" list | true; echo "rc=\${PIPESTATUS:-done}"`,
+        ],
+        {
+          cwd: scratch,
+          env: { ...process.env, INIT_CWD: scratch, TOOLSYS_DATA_DIR: join(scratch, 'data') },
+          timeout: 110_000,
+        },
+        (error, stdout, stderr) => done({ code: error ? 1 : 0, stdout, stderr }),
+      );
+    });
+    expect(run.stderr).not.toContain('EPIPE');
+    expect(run.stderr).not.toContain('Error');
+  });
+
   it('lists tools grouped by category with risk and a one-line description', async () => {
     const run = await toolsys(['list', '--category', 'utility']);
     expect(run.code).toBe(0);
