@@ -43,6 +43,9 @@ function launch(port: number): ChildProcess {
       'no',
       '--daemonize',
       'no',
+      // DEBUG SLEEP makes Redis slow in the fault tests (off by default since Redis 7).
+      '--enable-debug-command',
+      'local',
     ],
     { stdio: 'ignore' },
   );
