@@ -85,6 +85,7 @@ export class RedisConnection {
     // Errors surface through the failing operations; an unhandled 'error' event would crash.
     this.redis.on('error', (error: Error) => {
       if (this.#mode === 'shared') this.#fallBack(error);
+      else this.#lastError = error.message || error.name;
     });
     this.redis.on('close', () => {
       if (this.#mode === 'shared') this.#fallBack(new Error('connection closed'));

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import {
   defineTool,
   EnhancedToolExecutor,
@@ -185,6 +186,29 @@ describe('OtlpTelemetry', () => {
       expect(telemetry.status()).toMatchObject({ endpoint, exportedBatches: 1, failedExports: 0 });
     } finally {
       await telemetry.close();
+    }
+  });
+
+  it('says whether the collector accepts an (empty) export', async () => {
+    const up = new OtlpTelemetry({ endpoint, spanDelayMs: 60_000, metricIntervalMs: 60_000 });
+    const closedPort = await new Promise<number>((resolve) => {
+      const probe = createNetServer().listen(0, '127.0.0.1', () => {
+        const address = probe.address();
+        probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+      });
+    });
+    const down = new OtlpTelemetry({
+      endpoint: `http://127.0.0.1:${closedPort}`,
+      spanDelayMs: 60_000,
+      metricIntervalMs: 60_000,
+    });
+    try {
+      expect(await up.checkReachable()).toEqual({ ok: true });
+      expect(await down.checkReachable()).toEqual({ ok: false, error: 'ECONNREFUSED' });
+      expect(received.at(-1)).toMatchObject({ path: '/v1/traces', body: '{"resourceSpans":[]}' });
+    } finally {
+      await up.close();
+      await down.close();
     }
   });
 

@@ -24,6 +24,7 @@ export const doctorCommand: CliCommand = {
       }));
       // Give a configured Redis a moment to answer, so the line says reachable or not.
       await deployment.stack.scaleOut.sharedState?.connection.waitUntilShared(REDIS_WAIT_MS);
+      const collector = await deployment.stack.scaleOut.telemetry?.checkReachable();
       const scaleOut = deployment.stack.scaleOutStatus();
       const report = {
         config: deployment.config.file ?? null,
@@ -32,7 +33,10 @@ export const doctorCommand: CliCommand = {
         tools: deployment.registry.size,
         toolMode: deployment.toolMode,
         packages,
-        scaleOut,
+        scaleOut: {
+          ...scaleOut,
+          ...(collector ? { otlp: { ...scaleOut.otlp, reachable: collector.ok } } : {}),
+        },
       };
       if (flags.has('json')) {
         io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
@@ -43,7 +47,7 @@ export const doctorCommand: CliCommand = {
         `config:    ${report.config ?? 'embedded default (no toolsys.config.json)'}`,
         `workspace: ${report.workspaceRoot}`,
         `data:      ${report.dataDir}`,
-        ...describeScaleOut(scaleOut),
+        ...describeScaleOut(scaleOut, collector),
         '',
         'packages:',
         ...packages.map(
@@ -66,7 +70,10 @@ export const doctorCommand: CliCommand = {
 const REDIS_WAIT_MS = 1500;
 
 /** The `redis:` and `otlp:` lines of the report. */
-export function describeScaleOut(status: ScaleOutStatus): string[] {
+export function describeScaleOut(
+  status: ScaleOutStatus,
+  collector?: { readonly ok: true } | { readonly ok: false; readonly error: string },
+): string[] {
   const { redis, otlp } = status;
   let redisLine: string;
   if (!redis.configured) {
@@ -81,7 +88,13 @@ export function describeScaleOut(status: ScaleOutStatus): string[] {
     otlpLine = 'not configured';
   } else {
     const failed = otlp.lastError ? `; last export failed: ${otlp.lastError}` : '';
-    otlpLine = `exporting to ${otlp.endpoint} (${otlp.exportedBatches} span batches sent, ${otlp.failedExports} failed exports${failed})`;
+    const reach =
+      collector === undefined
+        ? ''
+        : collector.ok
+          ? ', collector reachable'
+          : `, collector unreachable (${collector.error}): spans and metrics are dropped until it answers`;
+    otlpLine = `exporting to ${otlp.endpoint}${reach} (${otlp.exportedBatches} span batches sent, ${otlp.failedExports} failed exports${failed})`;
   }
   return [`redis:     ${redisLine}`, `otlp:      ${otlpLine}`];
 }

@@ -86,6 +86,7 @@ const MAX_BOUND_CALLS = 10_000;
  */
 export class OtlpTelemetry {
   readonly #endpoint: string;
+  readonly #headers: Record<string, string>;
   readonly #tracerProvider: BasicTracerProvider;
   readonly #meterProvider: MeterProvider;
   readonly #propagator = new W3CTraceContextPropagator();
@@ -101,6 +102,7 @@ export class OtlpTelemetry {
     const base = options.endpoint.replace(/\/+$/, '');
     this.#endpoint = base;
     const headers = { ...options.headers };
+    this.#headers = headers;
     const timeoutMillis = options.exportTimeoutMs ?? 5000;
     const resource = resourceFromAttributes({
       'service.name': options.serviceName ?? 'toolsys',
@@ -232,6 +234,29 @@ export class OtlpTelemetry {
     };
   }
 
+  /**
+   * Sends an empty trace export to the collector (a valid OTLP request that records nothing) and
+   * says whether it was accepted, within `timeoutMs`. For `toolsys doctor`.
+   */
+  async checkReachable(timeoutMs = 2000): Promise<{ ok: true } | { ok: false; error: string }> {
+    try {
+      const response = await fetch(`${this.#endpoint}/v1/traces`, {
+        method: 'POST',
+        headers: { ...this.#headers, 'content-type': 'application/json' },
+        body: '{"resourceSpans":[]}',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      await response.body?.cancel();
+      if (response.ok) {
+        this.#lastSuccessAt = Date.now();
+        return { ok: true };
+      }
+      return { ok: false, error: `HTTP ${response.status}` };
+    } catch (error) {
+      return { ok: false, error: describeFetchError(error) };
+    }
+  }
+
   /** Exports pending spans and the current metrics now. */
   async flush(): Promise<void> {
     await Promise.allSettled([this.#tracerProvider.forceFlush(), this.#meterProvider.forceFlush()]);
@@ -270,6 +295,22 @@ export class OtlpTelemetry {
 }
 
 const NOOP = (): void => {};
+
+/** The most telling part of a failed fetch: the socket error code (ECONNREFUSED …) if any. */
+function describeFetchError(error: unknown): string {
+  type Cause = { code?: unknown; errors?: Cause[]; cause?: Cause };
+  let current = error as Cause | undefined;
+  for (let depth = 0; current && depth < 4; depth += 1) {
+    if (typeof current.code === 'string') return current.code;
+    const first = current.errors?.[0];
+    if (first && typeof first.code === 'string') return first.code;
+    current = current.cause;
+  }
+  if (error instanceof Error && error.name === 'TimeoutError') return 'no answer in time';
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause instanceof Error) return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}
 
 /** The span's fields as attributes: ids, attempt, outcome and argument sizes (never values). */
 function spanAttributes(span: ToolTraceSpan): Attributes {
