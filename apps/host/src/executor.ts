@@ -41,6 +41,9 @@ export interface ExecutionSnapshot {
   readonly limiters: RateLimiterState[];
 }
 
+/** How long a deployment waits at start for a configured Redis to answer, in ms. */
+const REDIS_STARTUP_WAIT_MS = 1000;
+
 /** Shared state (Redis) and telemetry (OTLP) of a deployment; each present only when configured. */
 export interface ScaleOut {
   /** Rate limits, breakers, permission grants and recent traces shared through Redis. */
@@ -86,6 +89,8 @@ export async function loadScaleOut(
       ...(replicaId !== undefined ? { replicaId } : {}),
       traceCapacity: HOST_TRACE_CAPACITY,
     });
+    // So that the first calls are already shared; bounded, and calls run on local state meanwhile.
+    await sharedState.connection.waitUntilShared(REDIS_STARTUP_WAIT_MS);
   }
   if (otlp) {
     const { OtlpTelemetry } = await import('@toolsys/state-redis/otlp');

@@ -100,6 +100,8 @@ describe('Redis faults', () => {
       expect(ms).toBeLessThan(BOUND_MS * 20);
     }
     await until(() => state.status().mode === 'local');
+    // A grant given while Redis is down stays local, and is pushed when Redis returns.
+    state.permissionStore.allowAlways('write_file');
     const fallen = state.status();
     expect(fallen.mode).toBe('local');
     expect(fallen.lastError).toBeTruthy();
@@ -110,6 +112,7 @@ describe('Redis faults', () => {
     const admin = new Redis(server.url, { maxRetriesPerRequest: 1 });
     clients.push(admin);
     await until(async () => (await admin.llen('faults:traces')) >= 20);
+    expect(await admin.sismember('faults:perm:always', 'write_file')).toBe(1);
     // Shared again: the bucket is in Redis.
     expect((await run.execute('read_thing', {})).ok).toBe(true);
     expect(await admin.exists('faults:rate:read_thing')).toBe(1);

@@ -115,6 +115,24 @@ describe('two replicas sharing one Redis', () => {
     );
   });
 
+  it('refill continuously across replicas, as the local bucket does', async () => {
+    const stateA = await shared('a');
+    const stateB = await shared('b');
+    // 60 a minute: one token a second. Drain it through both replicas, then wait for one token.
+    const drained = await Promise.all(
+      Array.from({ length: 62 }, (_, index) =>
+        (index % 2 === 0 ? stateA : stateB).rateLimiter.tryAcquire('web_fetch', 60),
+      ),
+    );
+    expect(drained.filter((decision) => decision.allowed)).toHaveLength(60);
+    const refused = drained.find((decision) => !decision.allowed);
+    expect(refused && !refused.allowed && refused.retryAfterMs).toBeGreaterThan(0);
+    expect(refused && !refused.allowed && refused.retryAfterMs).toBeLessThanOrEqual(1000);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await stateB.rateLimiter.tryAcquire('web_fetch', 60)).allowed).toBe(true);
+    expect((await stateA.rateLimiter.tryAcquire('web_fetch', 60)).allowed).toBe(false);
+  });
+
   it('refuse on replica B after replica A opened the breaker, with the local denial text', async () => {
     const stateA = await shared('a', { failureThreshold: 3 });
     const stateB = await shared('b', { failureThreshold: 3 });
