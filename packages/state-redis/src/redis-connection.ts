@@ -62,6 +62,7 @@ export class RedisConnection {
   #since: number;
   #lastError: string | undefined = 'not connected yet';
   #probe: ReturnType<typeof setTimeout> | undefined;
+  #recovering: Promise<void> | undefined;
   #closed = false;
 
   constructor(options: RedisConnectionOptions) {
@@ -204,8 +205,6 @@ export class RedisConnection {
     }, this.#probeIntervalMs);
     this.#probe.unref?.();
   }
-
-  #recovering: Promise<void> | undefined;
 
   /** Pings; on an answer in time, resyncs and switches to shared. */
   #tryRecover(): Promise<void> {

@@ -51,9 +51,11 @@ export interface RedisRateLimiterOptions extends ToolRateLimiterOptions {
 }
 
 const ALLOWED: RateLimitDecision = Object.freeze({ allowed: true });
-const COMMAND = 'toolsysTokenBucket';
 
-type BucketCommand = (key: string, capacity: number) => Promise<[number, number, string]>;
+/** The script, defined on the client with `defineCommand` (EVALSHA, reloaded after a restart). */
+interface BucketCommands {
+  toolsysTokenBucket?(key: string, capacity: number): Promise<[number, number, string]>;
+}
 
 /**
  * A rate limiter whose buckets live in Redis, so N replicas together admit the configured rate,
@@ -70,9 +72,9 @@ export class RedisRateLimiter implements RateLimiterLike {
   constructor(options: RedisRateLimiterOptions) {
     this.#connection = options.connection;
     this.local = new ToolRateLimiter(options.clock ? { clock: options.clock } : {});
-    const redis = this.#connection.redis as unknown as Record<string, unknown>;
-    if (typeof redis[COMMAND] !== 'function') {
-      this.#connection.redis.defineCommand(COMMAND, { numberOfKeys: 1, lua: TOKEN_BUCKET_SCRIPT });
+    const redis = this.#connection.redis;
+    if (!(redis as BucketCommands).toolsysTokenBucket) {
+      redis.defineCommand('toolsysTokenBucket', { numberOfKeys: 1, lua: TOKEN_BUCKET_SCRIPT });
     }
   }
 
@@ -85,11 +87,11 @@ export class RedisRateLimiter implements RateLimiterLike {
     if (this.#connection.mode !== 'shared') return this.local.tryAcquire(toolId, ratePerMinute);
     const key = this.#connection.key('rate', toolId);
     return this.#connection
-      .run(
-        (redis) =>
-          (redis as unknown as Record<string, BucketCommand>)[COMMAND]?.(key, ratePerMinute) ??
-          Promise.reject(new Error('script missing')),
-      )
+      .run((redis) => {
+        const command = (redis as BucketCommands).toolsysTokenBucket;
+        if (!command) return Promise.reject(new Error('token bucket script not defined'));
+        return command.call(redis, key, ratePerMinute);
+      })
       .then((reply) => {
         if (!reply) return this.local.tryAcquire(toolId, ratePerMinute);
         const [allowed, retryAfterMs, tokens] = reply;

@@ -1,4 +1,5 @@
 import type { ToolTraceRecorder, ToolTraceSpan } from '@toolsys/core-tool-registry';
+import type { Redis } from 'ioredis';
 import type { RedisConnection } from './redis-connection.js';
 
 /** A span in the shared ring: the recorder's span plus the replica that recorded it. */
@@ -82,7 +83,7 @@ export class RedisTraceRing {
     for (const detach of this.#detach.splice(0)) detach();
   }
 
-  async #push(redis: import('ioredis').Redis): Promise<void> {
+  async #push(redis: Redis): Promise<void> {
     if (this.#pending.length === 0) return;
     const batch = this.#pending;
     this.#pending = [];
