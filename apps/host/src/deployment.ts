@@ -169,6 +169,7 @@ export async function composeDeployment(
           ...environment,
           registry,
           executor: stack.executor,
+          environment: stack.environment,
           mode: 'serve',
         });
       } catch (error) {

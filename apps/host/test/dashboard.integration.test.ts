@@ -74,7 +74,10 @@ describe('dashboard in Chromium', () => {
     await page.selectOption('#call-tool', 'calculate');
     await page.fill('#call-args', '{"expression": "6*7"}');
     await page.click('#call-submit');
-    await expect.poll(() => page.locator('#call-result').textContent()).toBe('42');
+    // calculate runs in a worker thread; the first one starts cold (mathjs loads in it).
+    await expect
+      .poll(() => page.locator('#call-result').textContent(), { timeout: 60_000 })
+      .toBe('42');
     const row = page.locator('#traces tbody tr', { hasText: 'calculate' });
     await expect.poll(() => row.count()).toBe(1);
     expect(await row.locator('td').nth(2).textContent()).toBe('1');

@@ -148,9 +148,19 @@ describe('toolsys doctor', SLOW, () => {
     expect(report.config).toBeNull();
     expect(report.packages.find((entry) => entry.key === 'core')).toMatchObject({
       enabled: true,
-      reason: 'pure Node, always available',
+      reason: expect.stringMatching(
+        /^pure Node, always available; (read-only commands run unasked in the command sandbox|no command sandbox, so every shell command asks)/,
+      ),
     });
-    expect(report.packages.map((entry) => entry.key)).toEqual(['core', 'mcp-client', 'cs-mem']);
+    expect(report.packages.map((entry) => entry.key)).toEqual([
+      'core',
+      'mcp-client',
+      'cs-mem',
+      'platform-terminal',
+      'app-github',
+      'platform-android',
+      'app-browser',
+    ]);
     expect(report.toolMode).toBe('all');
   });
 

@@ -1,5 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
+import { probeCommandSandbox } from './command-sandbox.js';
+import { CpuToolPool } from './cpu/cpu-tool-pool.js';
 import { defineToolPackage } from './tool-package.js';
 import { createDiscoveryTools } from './tools/discovery.js';
 import { createCoreTools } from './tools/index.js';
@@ -33,6 +35,17 @@ export const coreConfigSchema = z
           .positive()
           .optional()
           .describe('Largest time limit a call may ask for.'),
+        sandbox: z
+          .enum(['auto', 'off'])
+          .optional()
+          .describe(
+            'auto (default): read-only commands run unasked inside bubblewrap; off: every command asks.',
+          ),
+        sandboxExecutable: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('The bubblewrap executable (default: bwrap on PATH).'),
       })
       .strict()
       .optional()
@@ -93,17 +106,37 @@ export const toolPackage = defineToolPackage<CoreConfig>({
   key: 'core',
   description: 'files, shell, network, utilities, structured data, skills, batches and shortcuts',
   configSchema: coreConfigSchema,
-  detect: () => ({ enabled: true, reason: 'pure Node, always available' }),
-  create: ({ config, workspaceRoot, dataDir, configDir, executor }) => {
+  async detect({ config }) {
+    if (config.shell?.sandbox === 'off') {
+      return {
+        enabled: true,
+        reason:
+          'pure Node, always available; command sandbox off (packages.core.shell.sandbox): every shell command asks',
+      };
+    }
+    const sandbox = await probeCommandSandbox(
+      config.shell?.sandboxExecutable ? { executable: config.shell.sandboxExecutable } : {},
+    );
+    return {
+      enabled: true,
+      reason: sandbox.available
+        ? `pure Node, always available; read-only commands run unasked in the command sandbox (${sandbox.reason})`
+        : `pure Node, always available; no command sandbox, so every shell command asks: ${sandbox.reason}`,
+    };
+  },
+  create: ({ config, workspaceRoot, dataDir, configDir, executor, mode }) => {
     const catalogs = config.skills?.catalogs?.map((path) =>
       isAbsolute(path) ? path : resolve(configDir, path),
     );
+    // CPU-bound tools run in worker threads the deployment owns (none start in gate mode).
+    const cpuPool = mode === 'gate' ? undefined : new CpuToolPool();
     return {
       tools: [
         ...createCoreTools({
           workspaceRoot,
           dataDir,
           executor,
+          cpuPool: cpuPool ?? false,
           ...(config.shell ? { shell: config.shell } : {}),
           ...(config.network ? { network: config.network } : {}),
           skills: {
@@ -114,6 +147,7 @@ export const toolPackage = defineToolPackage<CoreConfig>({
         }),
         ...createDiscoveryTools({ executor }),
       ],
+      dispose: () => cpuPool?.close(),
     };
   },
 });

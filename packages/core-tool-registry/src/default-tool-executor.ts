@@ -1,3 +1,4 @@
+import { checkArgumentLimits } from './argument-limits.js';
 import {
   createToolContext,
   failureFromThrown,
@@ -88,6 +89,8 @@ export class DefaultToolExecutor implements ToolExecutor {
     if (!verdict.allowed) return finish(verdict.result);
     const parsedArgs = parseRawArguments(rawArgs);
     if (!parsedArgs.ok) return finish(parsedArgs.failure);
+    const overLimit = checkArgumentLimits(tool, parsedArgs.value);
+    if (overLimit) return finish(overLimit);
     const validated = tool.inputSchema.parse(parsedArgs.value);
     if (!validated.ok) return finish(validated.failure);
     const context = createToolContext({

@@ -1,3 +1,4 @@
+import { checkArgumentLimits } from './argument-limits.js';
 import { fullJitterBackoff } from './backoff.js';
 import type { CircuitBreakerLike, CircuitDecision } from './circuit-breaker.js';
 import { SYSTEM_CLOCK, sleep, type ToolClock } from './clock.js';
@@ -217,6 +218,8 @@ export class EnhancedToolExecutor implements ToolExecutor {
       }
       argsObject = parsedArgs.value;
     }
+    const overLimit = checkArgumentLimits(tool, argsObject);
+    if (overLimit) return this.#refuse(tool, call.callId, rawArgs, overLimit, started);
     const validated = tool.inputSchema.parse(argsObject);
     if (!validated.ok) {
       return this.#refuse(tool, call.callId, rawArgs, validated.failure, started);

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { lstat, readFile, stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import { basename, dirname, posix, relative, sep } from 'node:path';
 import { RE2JS } from 're2js';
 import { glob } from 'tinyglobby';
 import { ToolError, ToolErrorCode } from './tool-error.js';
+import { readWorkspaceFile } from './workspace-fs.js';
 
 /** Which engine runs a content search. */
 export type FileSearchBackend = 'ripgrep' | 'node';
@@ -30,6 +31,12 @@ export interface FileSearchOptions {
   backend: FileSearchBackend;
   /** The ripgrep executable. Default `rg`. */
   ripgrepPath?: string;
+  /**
+   * Runs ripgrep inside this sandbox (bubblewrap and its arguments, `--chdir` included): ripgrep
+   * walks folders by path, so only a sandbox that shows nothing but the workspace keeps a folder
+   * swapped for a link during the walk from leading outside.
+   */
+  sandbox?: { executable: string; arguments: readonly string[] };
   /** Cancels the search. */
   signal?: AbortSignal;
 }
@@ -167,10 +174,13 @@ async function searchWithRipgrep(
   let total = 0;
   let stderr = '';
   let buffered = '';
-  const child = spawn(options.ripgrepPath ?? 'rg', args, {
-    cwd: folder,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const ripgrep = options.ripgrepPath ?? 'rg';
+  const child =
+    options.sandbox === undefined
+      ? spawn(ripgrep, args, { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(options.sandbox.executable, [...options.sandbox.arguments, ripgrep, ...args], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
   const onAbort = () => child.kill('SIGKILL');
   options.signal?.addEventListener('abort', onAbort, { once: true });
 
@@ -274,7 +284,9 @@ async function searchWithNode(
     const absolute = `${folder}${sep}${file}`;
     const stats = await lstat(absolute).catch(() => undefined);
     if (stats === undefined || !stats.isFile() || stats.size > MAX_FILE_BYTES) continue;
-    const content = await readFile(absolute).catch(() => undefined);
+    // The glob walks by path; the content is read through held folder descriptors only, so a
+    // folder swapped for a link meanwhile is skipped, never read (see workspace-fs.ts).
+    const content = await readWorkspaceFile(options.root, relative(options.root, absolute));
     if (content === undefined || content.includes(0)) continue;
     const lines = content.toString('utf8').split('\n');
     if (lines.at(-1) === '') lines.pop();

@@ -38,13 +38,28 @@ export interface GuardedResponse {
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-/** Headers that carry credentials: never forwarded to another origin on a redirect. */
-const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
+/**
+ * The caller headers that may follow a redirect to another origin. Any other header may carry a
+ * credential (`X-Api-Key`, `X-Auth-Token`, a vendor's own name), so an allow-list is the only safe
+ * rule: everything not named here stays with the origin it was meant for.
+ */
+const CROSS_ORIGIN_SAFE_HEADERS = new Set([
+  'accept',
+  'accept-encoding',
+  'accept-language',
+  'cache-control',
+  'content-language',
+  'content-type',
+  'content-length',
+  'pragma',
+  'user-agent',
+]);
 
 /**
  * Sends an HTTP request through an {@link SsrfGuard}: the URL, each redirect target and the
  * address each socket connects to are checked before any byte is sent. Redirects are followed by
- * hand; credentials are dropped when a redirect leaves the origin.
+ * hand; when a redirect leaves the origin only the caller headers of a small safe list (Accept,
+ * Accept-Language, User-Agent, Content-Type …) go with it, never a credential.
  */
 export async function guardedRequest(options: GuardedRequestOptions): Promise<GuardedResponse> {
   const { guard, signal, field = 'url' } = options;
@@ -82,7 +97,9 @@ export async function guardedRequest(options: GuardedRequestOptions): Promise<Gu
     redirects.push(url.href);
     if (next.origin !== url.origin) {
       headers = Object.fromEntries(
-        Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase())),
+        Object.entries(headers).filter(([name]) =>
+          CROSS_ORIGIN_SAFE_HEADERS.has(name.toLowerCase()),
+        ),
       );
     }
     if (status === 303 || ((status === 301 || status === 302) && method === 'POST')) {

@@ -10,6 +10,12 @@ export {
   ProviderNames,
   type ProviderNamesOptions,
 } from './adapters/provider-names.js';
+export {
+  argumentLimitsOf,
+  checkArgumentLimits,
+  DEFAULT_ARGUMENT_LIMITS,
+  type ToolArgumentLimits,
+} from './argument-limits.js';
 export { type WriteFileAtomicOptions, writeFileAtomic } from './atomic-write.js';
 export { fullJitterBackoff } from './backoff.js';
 export {
@@ -47,7 +53,17 @@ export {
   type ToolCircuitBreakerOptions,
 } from './circuit-breaker.js';
 export { SYSTEM_CLOCK, sleep, type TimerHandle, type ToolClock } from './clock.js';
+export {
+  buildSandboxArguments,
+  type CommandSandboxStatus,
+  type ProbeCommandSandboxOptions,
+  prepareGitWrapper,
+  probeCommandSandbox,
+  type SandboxArgumentsOptions,
+} from './command-sandbox.js';
 export { type CoreConfig, coreConfigSchema, toolPackage } from './core-package.js';
+export { CPU_TOOL_IDS } from './cpu/cpu-tool-definitions.js';
+export { CpuToolPool, type CpuToolPoolOptions, offloadCpuTools } from './cpu/cpu-tool-pool.js';
 export { type Deadlined, DeadlineWatch } from './deadline-watch.js';
 export {
   DefaultToolExecutor,
@@ -275,6 +291,8 @@ export {
   type ArgsDigest,
   digestArgs,
   LATENCY_BUCKETS,
+  MAX_DIGEST_FIELDS,
+  MAX_DIGEST_KEY_LENGTH,
   type OpenSpan,
   renderLatencyReport,
   type SpanInit,

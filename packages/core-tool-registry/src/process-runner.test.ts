@@ -175,6 +175,40 @@ describe('runProcess', () => {
     }
   }, 90_000);
 
+  it('kills a process that left the session (setsid) when the timeout fires', async () => {
+    const pidFile = join(directory, 'detached.pid');
+    const outcome = await runProcess({
+      command: `setsid bash -c 'echo $$ > ${pidFile}; exec sleep 300' & sleep 300`,
+      cwd: directory,
+      timeoutMs: 1_500,
+      killGraceMs: 500,
+    });
+    expect(await waitUntil(() => existsSync(pidFile))).toBe(true);
+    const detached = Number((await readFile(pidFile, 'utf8')).trim());
+    try {
+      expect(outcome.timedOut).toBe(true);
+      expect(await waitUntil(() => !isAlive(detached))).toBe(true);
+    } finally {
+      if (isAlive(detached)) process.kill(detached, 'SIGKILL');
+    }
+  }, 60_000);
+
+  it('kills a process that left the session and holds the output when the command exits', async () => {
+    const pidFile = join(directory, 'detached.pid');
+    await runProcess({
+      command: `setsid -f bash -c 'echo $$ > ${pidFile}; exec sleep 300'; sleep 1`,
+      cwd: directory,
+      timeoutMs: 30_000,
+    });
+    expect(await waitUntil(() => existsSync(pidFile))).toBe(true);
+    const detached = Number((await readFile(pidFile, 'utf8')).trim());
+    try {
+      expect(await waitUntil(() => !isAlive(detached))).toBe(true);
+    } finally {
+      if (isAlive(detached)) process.kill(detached, 'SIGKILL');
+    }
+  }, 60_000);
+
   it('rejects when the folder does not exist', async () => {
     await expect(
       runProcess({ command: 'true', cwd: join(directory, 'missing'), timeoutMs: 30_000 }),

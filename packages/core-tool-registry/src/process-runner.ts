@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 
 /** Options for {@link runProcess}. */
@@ -21,6 +23,11 @@ export interface RunProcessOptions {
   stdin?: string;
   /** Time between SIGTERM and SIGKILL when killing. Default 2000 ms. */
   killGraceMs?: number;
+  /**
+   * Runs `bash -c command` inside a sandbox: `executable` is started with `arguments` followed by
+   * `/bin/bash -c command` (e.g. bubblewrap). Default: bash is started directly.
+   */
+  sandbox?: { executable: string; arguments: readonly string[] };
 }
 
 /** One captured output stream: its head and tail when it was longer than the cap. */
@@ -166,6 +173,33 @@ class OutputCapture {
   }
 }
 
+/** Environment variable carrying a per-run mark, inherited by every descendant of the command. */
+export const PROCESS_MARK_VARIABLE = 'TOOLSYS_PROCESS_MARK';
+
+/**
+ * Kills every process whose environment carries the run's mark: descendants that left the process
+ * group (`setsid`, double fork) are found this way and ended with the call. Processes that cleared
+ * their environment are out of reach here; inside the sandbox the PID namespace ends them instead.
+ */
+async function killMarked(mark: string): Promise<void> {
+  if (process.platform !== 'linux') return;
+  const needle = Buffer.from(`${PROCESS_MARK_VARIABLE}=${mark}\0`);
+  const entries = await readdir('/proc').catch(() => [] as string[]);
+  await Promise.all(
+    entries
+      .filter((entry) => /^\d+$/.test(entry) && Number(entry) !== process.pid)
+      .map(async (entry) => {
+        const environ = await readFile(`/proc/${entry}/environ`).catch(() => undefined);
+        if (environ?.includes(needle) !== true) return;
+        try {
+          process.kill(Number(entry), 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }),
+  );
+}
+
 function killGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal);
@@ -177,8 +211,10 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
 /**
  * Runs `bash -c command` in its own process group, capturing and streaming stdout and stderr.
  * The timeout or the abort signal kills the whole process tree (SIGTERM, then SIGKILL after a
- * grace period); when bash exits, anything it left running in its group is killed too. Rejects
- * only when bash cannot be started (a missing working directory, no bash).
+ * grace period), including descendants that left the group (`setsid`, double fork), found by a
+ * per-run mark in their environment; when bash exits, anything it left running in its group is
+ * killed too, and so is a process outside the group that still holds the output. Rejects only when
+ * bash (or the sandbox) cannot be started (a missing working directory, no bash).
  */
 export async function runProcess(options: RunProcessOptions): Promise<ProcessOutcome> {
   const limit = Math.max(2, options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
@@ -186,13 +222,26 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   const started = Date.now();
   const stdout = new OutputCapture(limit);
   const stderr = new OutputCapture(limit);
-  const child = spawn('bash', ['-c', options.command], {
-    cwd: options.cwd,
-    env: options.env ?? scrubEnvironment(process.env),
-    detached: true,
-    stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    windowsHide: true,
-  });
+  const mark = randomBytes(12).toString('hex');
+  const env = { ...(options.env ?? scrubEnvironment(process.env)), [PROCESS_MARK_VARIABLE]: mark };
+  const sandbox = options.sandbox;
+  const child = spawn(
+    sandbox?.executable ?? 'bash',
+    sandbox === undefined
+      ? ['-c', options.command]
+      : [...sandbox.arguments, '/bin/bash', '-c', options.command],
+    {
+      cwd: options.cwd,
+      env,
+      detached: true,
+      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+    },
+  );
+  // Inside the sandbox the PID namespace ends every process with the call; outside it, the
+  // processes that left the group are found by their mark. Scanning /proc costs a read per
+  // process, so it runs only at a timeout or cancel, or when output is still held after exit.
+  const killOrphans = () => (sandbox === undefined ? killMarked(mark) : Promise.resolve());
   return new Promise<ProcessOutcome>((resolve, reject) => {
     let timedOut = false;
     let aborted = false;
@@ -205,7 +254,11 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
       const pid = child.pid;
       if (pid === undefined) return;
       killGroup(pid, 'SIGTERM');
-      killTimer ??= setTimeout(() => killGroup(pid, 'SIGKILL'), grace);
+      void killOrphans();
+      killTimer ??= setTimeout(() => {
+        killGroup(pid, 'SIGKILL');
+        void killOrphans();
+      }, grace);
       killTimer.unref?.();
     };
     const timer = setTimeout(() => {
@@ -272,7 +325,11 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
       if (settled) return;
       settled = true;
       cleanUp();
-      reject(new Error(`cannot start bash: ${error.message}`));
+      reject(
+        new Error(
+          `cannot start ${sandbox === undefined ? 'bash' : 'the sandbox'}: ${error.message}`,
+        ),
+      );
     });
     child.on('exit', (code, signal) => {
       exit = { code, signal };
@@ -281,6 +338,8 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
       // A process that left the group (setsid, double fork) may keep the pipes open for ever:
       // once bash is gone, wait only briefly for the output to drain, then stop listening.
       closeTimer = setTimeout(() => {
+        // Something outside the group still holds the output: end the processes that left it.
+        void killOrphans();
         child.stdout?.destroy();
         child.stderr?.destroy();
         finish(code, signal);

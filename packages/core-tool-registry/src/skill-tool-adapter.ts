@@ -1,3 +1,5 @@
+import { realpath } from 'node:fs/promises';
+import { buildSandboxArguments, probeCommandSandbox } from './command-sandbox.js';
 import { runProcess, scrubEnvironment } from './process-runner.js';
 import {
   renderCommand,
@@ -35,7 +37,8 @@ export function skillOwner(skillName: string): string {
 /**
  * Turns the tools a skill declares into first-class tools in the registry. Each call goes
  * through the executor's full pipeline, then through the shell permission chain: the rendered
- * command is refused on the deny-list, runs at once when read-only, and otherwise asks the user
+ * command is refused on the deny-list, runs at once when read-only (inside the command sandbox; without
+ * one it asks), and otherwise asks the user
  * (an "allow for session" or "always" answer is remembered per tool).
  */
 export class SkillToolAdapter {
@@ -151,7 +154,34 @@ export class SkillToolAdapter {
     const { workspaceRoot } = this.#options;
     const values = { ...args, skill_dir: skillDirectory, workspace: workspaceRoot };
     const command = renderCommand(spec.command, values);
-    const verdict = await classifyCommand(command, this.#options.shellPolicy);
+    const root = await realpath(workspaceRoot).catch(() => workspaceRoot);
+    let verdict = await classifyCommand(command, {
+      ...this.#options.shellPolicy,
+      workspaceRoot: root,
+      cwd: root,
+    });
+    // As for shell_execute, a command runs unasked only inside the sandbox, which shows the
+    // workspace and the skill's own folder read-only and nothing else of the machine.
+    let sandbox: { executable: string; arguments: string[] } | undefined;
+    if (verdict.kind === 'allow') {
+      const status = await probeCommandSandbox();
+      if (status.available && status.executable !== undefined) {
+        sandbox = {
+          executable: status.executable,
+          arguments: await buildSandboxArguments({
+            workspaceRoot: root,
+            cwd: root,
+            executable: status.executable,
+            readOnlyPaths: [await realpath(skillDirectory).catch(() => skillDirectory)],
+          }),
+        };
+      } else {
+        verdict = {
+          kind: 'confirm',
+          reason: `${verdict.reason}, but no OS sandbox is available to run it unasked: ${status.reason}`,
+        };
+      }
+    }
     if (verdict.kind === 'deny') {
       return failureResult(
         ToolErrorCode.PERMISSION_DENIED,
@@ -189,6 +219,7 @@ export class SkillToolAdapter {
       signal: context.signal,
       maxOutputBytes: this.#options.maxOutputBytes ?? 64 * 1024,
       onOutput: (stream, text) => context.emit({ type: 'output', stream, text }),
+      ...(sandbox === undefined ? {} : { sandbox }),
     });
     if (outcome.aborted) throw context.signal.reason ?? new Error('cancelled');
     const stdout = outcome.stdout.text.trimEnd();

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ToolEnvironmentState } from './environment-gate.js';
 import type { AnyToolDefinition } from './tool.js';
 import type { ToolExecutor } from './tool-executor.js';
 import type { ToolRegistry } from './tool-registry.js';
@@ -31,6 +32,11 @@ export interface ToolPackageContext<Config> extends ToolPackageEnvironment<Confi
   readonly registry: ToolRegistry;
   /** The deployment's executor, for tools that call other tools. */
   readonly executor: ToolExecutor;
+  /**
+   * The telemetry the executor's environment gate reads (screen locked, keyboard shown …), when
+   * the deployment has one: packages that observe a device record what they see here.
+   */
+  readonly environment?: ToolEnvironmentState;
   /**
    * `serve`: a real deployment. `gate`: every package forced on only to list its ids (the tool-id
    * gate, README tables); an entry must not contact backends or write files then.

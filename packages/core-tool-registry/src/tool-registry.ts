@@ -64,6 +64,7 @@ export class ToolRegistry {
       outputSchema: tool.outputSchema,
       runPolicy: tool.runPolicy,
       environmentRules: tool.environmentRules,
+      argumentLimits: tool.argumentLimits,
       execute: tool.execute.bind(tool),
       metadata: Object.freeze(resolveMetadata(tool.id, tool.metadata)),
       owner,

@@ -1,3 +1,4 @@
+import type { ToolArgumentLimits } from './argument-limits.js';
 import type { ToolEnvironmentRule } from './environment-gate.js';
 import type { ToolMetadata, ToolMetadataInput } from './tool-metadata.js';
 import type { ToolResult } from './tool-result.js';
@@ -80,6 +81,12 @@ export interface ToolDefinition<TArgs = Record<string, unknown>> {
   readonly runPolicy?: ToolRunPolicy;
   /** Preconditions on environment telemetry (v3), checked fail-open by the environment gate. */
   readonly environmentRules?: readonly ToolEnvironmentRule[];
+  /**
+   * Bounds on the size, entry count and depth of one call's arguments, checked before validation
+   * (over them: INVALID_ARGUMENT naming the limit). Fields left out take the defaults of
+   * `DEFAULT_ARGUMENT_LIMITS`; a schema's largest `maxLength` raises the character bound.
+   */
+  readonly argumentLimits?: Partial<ToolArgumentLimits>;
   /** The function. Expected failures are returned; anything thrown becomes a failure result. */
   execute(args: TArgs, context: ToolContext): Promise<ToolReturn> | ToolReturn;
 }

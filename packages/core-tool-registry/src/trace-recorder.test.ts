@@ -3,7 +3,13 @@ import { FakeClock } from './testing/fake-clock.js';
 import { ToolCallIds } from './tool-call-ids.js';
 import { ToolErrorCode } from './tool-error.js';
 import { failureResult, successResult } from './tool-result.js';
-import { digestArgs, ToolTraceRecorder, type ToolTraceSpan } from './trace-recorder.js';
+import {
+  digestArgs,
+  MAX_DIGEST_FIELDS,
+  MAX_DIGEST_KEY_LENGTH,
+  ToolTraceRecorder,
+  type ToolTraceSpan,
+} from './trace-recorder.js';
 
 function recorder(capacity?: number) {
   const clock = new FakeClock();
@@ -94,6 +100,23 @@ describe('ToolTraceRecorder', () => {
         tries: { type: 'number', length: 1, printable: 1 },
       },
     });
+  });
+
+  it('describes at most 16 fields and only counts the rest, so a span has a fixed size', () => {
+    const args: Record<string, string> = {};
+    for (let index = 0; index < 150_000; index += 1) args[`key${index}`] = 'x';
+    const digest = digestArgs(args);
+    expect(Object.keys(digest.fields)).toHaveLength(MAX_DIGEST_FIELDS);
+    expect(digest.omittedFields).toBe(150_000 - MAX_DIGEST_FIELDS);
+    expect(digest.length).toBe(MAX_DIGEST_FIELDS);
+    expect(JSON.stringify(digest).length).toBeLessThan(1_000);
+  });
+
+  it('cuts a long field name', () => {
+    const digest = digestArgs({ [`${'k'.repeat(100_000)}`]: 'v' });
+    const [name] = Object.keys(digest.fields);
+    expect(name).toBe(`${'k'.repeat(MAX_DIGEST_KEY_LENGTH)}…`);
+    expect(digest.omittedFields).toBeUndefined();
   });
 
   it('counts control characters as non-printable', () => {

@@ -7,11 +7,22 @@ export interface ArgsDigest {
   readonly length: number;
   /** Printable characters in that text. */
   readonly printable: number;
-  /** Per top-level field: its JSON type, length and printable-character count. */
+  /**
+   * Per top-level field: its JSON type, length and printable-character count. At most
+   * {@link MAX_DIGEST_FIELDS} fields (the first ones), names cut to {@link MAX_DIGEST_KEY_LENGTH}
+   * characters, so a span has a fixed maximum size whatever the caller sends.
+   */
   readonly fields: Readonly<
     Record<string, { readonly type: string; readonly length: number; readonly printable: number }>
   >;
+  /** Top-level fields beyond {@link MAX_DIGEST_FIELDS}, counted but not digested; absent when none. */
+  readonly omittedFields?: number;
 }
+
+/** Fields a digest describes one by one; the rest are only counted (see `omittedFields`). */
+export const MAX_DIGEST_FIELDS = 16;
+/** Characters of a field name kept in a digest. */
+export const MAX_DIGEST_KEY_LENGTH = 64;
 
 /** One attempt of one tool call. */
 export interface ToolTraceSpan {
@@ -254,7 +265,8 @@ export function digestArgs(args: unknown): ArgsDigest {
   const record = args as Record<string, unknown>;
   // Own enumerable string keys, in for-in order.
   const keys = Object.keys(record);
-  for (let index = 0; index < keys.length; index += 1) {
+  const described = Math.min(keys.length, MAX_DIGEST_FIELDS);
+  for (let index = 0; index < described; index += 1) {
     const key = keys[index] as string;
     const value = record[key];
     let type: string;
@@ -270,11 +282,21 @@ export function digestArgs(args: unknown): ArgsDigest {
       valueText = safeJson(value);
     }
     const fieldPrintable = countPrintable(valueText);
-    fields[key] = { type, length: valueText.length, printable: fieldPrintable };
+    fields[digestKey(key)] = { type, length: valueText.length, printable: fieldPrintable };
     length += valueText.length;
     printable += fieldPrintable;
   }
+  if (keys.length > described) {
+    return { length, printable, fields, omittedFields: keys.length - described };
+  }
   return { length, printable, fields };
+}
+
+/** A field name as a digest keeps it: cut, and copied so a huge name is not retained. */
+function digestKey(key: string): string {
+  if (key.length <= MAX_DIGEST_KEY_LENGTH) return key;
+  // A slice of a long string may keep the whole string alive; joining characters copies them.
+  return `${Array.from(key.slice(0, MAX_DIGEST_KEY_LENGTH)).join('')}…`;
 }
 
 function safeJson(value: unknown): string {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -257,6 +257,37 @@ tools:
     expect(asked.at(-1)).toMatchObject({ toolId: 'write_marker', risk: 'MEDIUM' });
     expect(asked.at(-1)?.action).toContain('touch marker.txt');
     expect(existsSync(join(workspace, 'marker.txt'))).toBe(false);
+  });
+
+  it('runs a read-only command unasked only inside the sandbox, where links out lead nowhere', async () => {
+    const { executor, asked } = harness({ answer: 'deny' });
+    await mkdir(join(root, 'outside'), { recursive: true });
+    await writeFile(join(root, 'outside', 'secret.txt'), 'outside-secret');
+    await symlink(join(root, 'outside'), join(workspace, 'out-link'));
+    await writeSkill(
+      join(root, 'src-reader'),
+      `name: reader
+description: Reads a file.
+tools:
+  - name: read_one
+    description: Prints a file.
+    input_schema:
+      type: object
+      properties:
+        file: { type: string, description: The file. }
+      required: [file]
+    command: cat {{file}}`,
+    );
+    await executor.execute('skill_install', { source: join(root, 'src-reader') });
+    await writeFile(join(workspace, 'inside.txt'), 'inside-text');
+    expect(await executor.execute('read_one', { file: 'inside.txt' })).toMatchObject({
+      ok: true,
+      content: 'inside-text',
+    });
+    expect(asked.filter((request) => request.toolId === 'read_one')).toEqual([]);
+    const escaped = await executor.execute('read_one', { file: 'out-link/secret.txt' });
+    expect(escaped).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
+    expect(asked.at(-1)?.reason).toMatch(/leads outside the workspace through a link/);
   });
 
   it('remembers "allow for session" and runs in the workspace root', async () => {

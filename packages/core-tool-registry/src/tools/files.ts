@@ -1,11 +1,11 @@
-import { createReadStream } from 'node:fs';
-import { cp, lstat, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
-import { dirname, relative, sep } from 'node:path';
+import { constants, createReadStream } from 'node:fs';
+import { access, lstat, readdir, realpath, rename, unlink } from 'node:fs/promises';
+import { delimiter, dirname, join, relative, sep } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { createTwoFilesPatch } from 'diff';
 import { glob } from 'tinyglobby';
 import { z } from 'zod';
-import { writeFileAtomic } from '../atomic-write.js';
+import { buildSandboxArguments, probeCommandSandbox } from '../command-sandbox.js';
 import { isRipgrepAvailable, searchFiles } from '../file-search.js';
 import {
   type AnyToolDefinition,
@@ -17,6 +17,18 @@ import { isToolError, ToolError, ToolErrorCode } from '../tool-error.js';
 import { failureResult, successResult, type ToolResult } from '../tool-result.js';
 import { RunPolicies } from '../tool-run-policy.js';
 import { ToolSchema } from '../tool-schema.js';
+import {
+  copyEntry,
+  openSubdirectory,
+  openWorkspaceDirectory,
+  openWorkspaceEntry,
+  pathInDirectory,
+  removeEntry,
+  type WorkspaceDirectory,
+  withParentDirectory,
+  withWorkspaceEntry,
+  writeWorkspaceFileAtomic,
+} from '../workspace-fs.js';
 import {
   type ResolveWorkspacePathOptions,
   resolveWorkspacePath,
@@ -298,85 +310,90 @@ function createReadFileTool(workspaceRoot: string, maxReadBytes: number): AnyToo
         );
       }
       const target = await resolve(args.path);
-      const stats = await stat(target.absolute);
-      if (stats.isDirectory()) {
-        return failureResult(
-          ToolErrorCode.INVALID_ARGUMENT,
-          `path: "${target.relative}" is a folder, not a file`,
-          { field: 'path', ...hint('Use list_files to see what the folder contains.') },
-        );
+      const entry = await openWorkspaceEntry(target);
+      try {
+        const stats = await entry.handle.stat();
+        if (stats.isDirectory()) {
+          return failureResult(
+            ToolErrorCode.INVALID_ARGUMENT,
+            `path: "${target.relative}" is a folder, not a file`,
+            { field: 'path', ...hint('Use list_files to see what the folder contains.') },
+          );
+        }
+        if (!stats.isFile()) {
+          return failureResult(
+            ToolErrorCode.UNSUPPORTED,
+            `path: "${target.relative}" is not a regular file (device, socket or pipe)`,
+            { field: 'path' },
+          );
+        }
+        const outcome = await readLineRange(entry.path, {
+          startLine: args.startLine,
+          endLine: args.endLine,
+          maxBytes: args.maxBytes,
+          signal: context.signal,
+        });
+        if (outcome.binary) {
+          return failureResult(
+            ToolErrorCode.UNSUPPORTED,
+            `path: "${target.relative}" is a binary file (${stats.size} bytes); read_file returns text only`,
+            {
+              field: 'path',
+              hint: 'Use file_hash to fingerprint it, or a shell command such as "file" to inspect it.',
+              details: { binary: true, sizeBytes: stats.size },
+            },
+          );
+        }
+        if (
+          outcome.totalLines !== undefined &&
+          args.startLine > Math.max(outcome.totalLines, 1) &&
+          outcome.lines.length === 0
+        ) {
+          return failureResult(
+            ToolErrorCode.INVALID_ARGUMENT,
+            `startLine: ${args.startLine} is past the end of "${target.relative}" (${outcome.totalLines} lines)`,
+            { field: 'startLine', hint: `Use a startLine between 1 and ${outcome.totalLines}.` },
+          );
+        }
+        const body = args.lineNumbers
+          ? outcome.lines.map((line, index) => `${args.startLine + index}\t${line}`).join('\n')
+          : outcome.lines.join('\n');
+        const lastShown = Math.max(outcome.lastLine, args.startLine - 1);
+        const reachedEnd =
+          outcome.totalLines !== undefined &&
+          lastShown >= outcome.totalLines &&
+          !outcome.truncatedByBytes;
+        const partial = args.startLine > 1 || !reachedEnd;
+        const of = outcome.totalLines === undefined ? 'a very long file' : `${outcome.totalLines}`;
+        const notes: string[] = [];
+        if (outcome.truncatedByBytes) {
+          notes.push(
+            `[truncated: showed lines ${args.startLine}-${lastShown} of ${of} (cap ${args.maxBytes} bytes). Call read_file with startLine=${lastShown + 1} to continue, or raise maxBytes.]`,
+          );
+        } else if (partial && outcome.lines.length > 0) {
+          notes.push(`[lines ${args.startLine}-${lastShown} of ${of}]`);
+        }
+        if (stats.size === 0) notes.push(`["${target.relative}" is empty]`);
+        const text = [body, ...notes].filter((part) => part !== '').join('\n');
+        const data: {
+          path: string;
+          startLine: number;
+          endLine: number;
+          totalLines?: number;
+          truncated: boolean;
+          sizeBytes: number;
+        } = {
+          path: target.relative,
+          startLine: args.startLine,
+          endLine: lastShown,
+          truncated: outcome.truncatedByBytes,
+          sizeBytes: stats.size,
+        };
+        if (outcome.totalLines !== undefined) data.totalLines = outcome.totalLines;
+        return successResult(text, { data });
+      } finally {
+        await entry.handle.close();
       }
-      if (!stats.isFile()) {
-        return failureResult(
-          ToolErrorCode.UNSUPPORTED,
-          `path: "${target.relative}" is not a regular file (device, socket or pipe)`,
-          { field: 'path' },
-        );
-      }
-      const outcome = await readLineRange(target.absolute, {
-        startLine: args.startLine,
-        endLine: args.endLine,
-        maxBytes: args.maxBytes,
-        signal: context.signal,
-      });
-      if (outcome.binary) {
-        return failureResult(
-          ToolErrorCode.UNSUPPORTED,
-          `path: "${target.relative}" is a binary file (${stats.size} bytes); read_file returns text only`,
-          {
-            field: 'path',
-            hint: 'Use file_hash to fingerprint it, or a shell command such as "file" to inspect it.',
-            details: { binary: true, sizeBytes: stats.size },
-          },
-        );
-      }
-      if (
-        outcome.totalLines !== undefined &&
-        args.startLine > Math.max(outcome.totalLines, 1) &&
-        outcome.lines.length === 0
-      ) {
-        return failureResult(
-          ToolErrorCode.INVALID_ARGUMENT,
-          `startLine: ${args.startLine} is past the end of "${target.relative}" (${outcome.totalLines} lines)`,
-          { field: 'startLine', hint: `Use a startLine between 1 and ${outcome.totalLines}.` },
-        );
-      }
-      const body = args.lineNumbers
-        ? outcome.lines.map((line, index) => `${args.startLine + index}\t${line}`).join('\n')
-        : outcome.lines.join('\n');
-      const lastShown = Math.max(outcome.lastLine, args.startLine - 1);
-      const reachedEnd =
-        outcome.totalLines !== undefined &&
-        lastShown >= outcome.totalLines &&
-        !outcome.truncatedByBytes;
-      const partial = args.startLine > 1 || !reachedEnd;
-      const of = outcome.totalLines === undefined ? 'a very long file' : `${outcome.totalLines}`;
-      const notes: string[] = [];
-      if (outcome.truncatedByBytes) {
-        notes.push(
-          `[truncated: showed lines ${args.startLine}-${lastShown} of ${of} (cap ${args.maxBytes} bytes). Call read_file with startLine=${lastShown + 1} to continue, or raise maxBytes.]`,
-        );
-      } else if (partial && outcome.lines.length > 0) {
-        notes.push(`[lines ${args.startLine}-${lastShown} of ${of}]`);
-      }
-      if (stats.size === 0) notes.push(`["${target.relative}" is empty]`);
-      const text = [body, ...notes].filter((part) => part !== '').join('\n');
-      const data: {
-        path: string;
-        startLine: number;
-        endLine: number;
-        totalLines?: number;
-        truncated: boolean;
-        sizeBytes: number;
-      } = {
-        path: target.relative,
-        startLine: args.startLine,
-        endLine: lastShown,
-        truncated: outcome.truncatedByBytes,
-        sizeBytes: stats.size,
-      };
-      if (outcome.totalLines !== undefined) data.totalLines = outcome.totalLines;
-      return successResult(text, { data });
     },
   });
 }
@@ -415,7 +432,7 @@ function createWriteFileTool(workspaceRoot: string): AnyToolDefinition {
     async execute(args, context, resolve) {
       const target = await resolve(args.path, { allowRoot: false });
       if (target.exists) {
-        const stats = await stat(target.absolute);
+        const stats = await withWorkspaceEntry(target, (entry) => entry.handle.stat());
         if (stats.isDirectory()) {
           return failureResult(
             ToolErrorCode.INVALID_ARGUMENT,
@@ -436,23 +453,25 @@ function createWriteFileTool(workspaceRoot: string): AnyToolDefinition {
           );
         }
       }
-      const parent = dirname(target.absolute);
-      const parentStats = await stat(parent).catch(() => undefined);
-      if (parentStats === undefined) {
-        if (!args.createDirectories) {
-          return failureResult(
-            ToolErrorCode.NOT_FOUND,
-            `path: the folder of "${target.relative}" does not exist`,
-            {
-              field: 'path',
-              ...hint('Set createDirectories to true, or create the folder first.'),
-            },
-          );
-        }
-        await mkdir(parent, { recursive: true });
-      }
       const bytes = Buffer.byteLength(args.content);
-      await writeFileAtomic(target.absolute, args.content, { signal: context.signal });
+      try {
+        await writeWorkspaceFileAtomic(target, args.content, {
+          signal: context.signal,
+          createDirectories: args.createDirectories,
+        });
+      } catch (error) {
+        if (args.createDirectories || (error as NodeJS.ErrnoException).code !== 'ENOENT') {
+          throw error;
+        }
+        return failureResult(
+          ToolErrorCode.NOT_FOUND,
+          `path: the folder of "${target.relative}" does not exist`,
+          {
+            field: 'path',
+            ...hint('Set createDirectories to true, or create the folder first.'),
+          },
+        );
+      }
       const verb = target.exists ? 'Overwrote' : 'Created';
       return successResult(`${verb} ${target.relative} (${bytes} bytes).`, {
         data: { path: target.relative, bytes, created: !target.exists },
@@ -513,7 +532,18 @@ function createEditFileTool(workspaceRoot: string): AnyToolDefinition {
         );
       }
       const target = await resolve(args.path);
-      const stats = await stat(target.absolute);
+      const entry = await openWorkspaceEntry(target);
+      let stats: Awaited<ReturnType<typeof entry.handle.stat>>;
+      let raw: Buffer;
+      try {
+        stats = await entry.handle.stat();
+        raw =
+          stats.isFile() && stats.size <= MAX_EDIT_BYTES
+            ? await entry.handle.readFile()
+            : Buffer.alloc(0);
+      } finally {
+        await entry.handle.close();
+      }
       if (!stats.isFile()) {
         return failureResult(
           ToolErrorCode.INVALID_ARGUMENT,
@@ -528,7 +558,6 @@ function createEditFileTool(workspaceRoot: string): AnyToolDefinition {
           { field: 'path', ...hint('Use a shell command (sed) for very large files.') },
         );
       }
-      const raw = await readFile(target.absolute);
       if (raw.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
         return failureResult(
           ToolErrorCode.UNSUPPORTED,
@@ -568,7 +597,7 @@ function createEditFileTool(workspaceRoot: string): AnyToolDefinition {
       }
       const after = before.split(oldString).join(newString);
       context.signal.throwIfAborted();
-      await writeFileAtomic(target.absolute, after, { signal: context.signal });
+      await writeWorkspaceFileAtomic(target, after, { signal: context.signal });
       const patch =
         createTwoFilesPatch(
           `a/${target.relative}`,
@@ -649,7 +678,7 @@ function createListFilesTool(workspaceRoot: string): AnyToolDefinition {
     runPolicy: RunPolicies.quickRead,
     async execute(args, context, resolve) {
       const target = await resolve(args.path);
-      const stats = await stat(target.absolute);
+      const stats = await withWorkspaceEntry(target, (entry) => entry.handle.stat());
       if (!stats.isDirectory()) {
         return failureResult(
           ToolErrorCode.INVALID_ARGUMENT,
@@ -660,9 +689,11 @@ function createListFilesTool(workspaceRoot: string): AnyToolDefinition {
       const entries: ListedEntry[] = [];
       let truncated = false;
       const prefix = target.relative === '.' ? '' : `${target.relative}/`;
-      const walk = async (absolute: string, relativePath: string, depth: number) => {
+      // Each folder is held open and read through its descriptor: a folder swapped for a link
+      // while the walk runs is refused, never followed.
+      const walk = async (directory: WorkspaceDirectory, relativePath: string, depth: number) => {
         context.signal.throwIfAborted();
-        const children = await readdir(absolute, { withFileTypes: true });
+        const children = await readdir(directory.path, { withFileTypes: true });
         children.sort((left, right) =>
           left.name < right.name ? -1 : left.name > right.name ? 1 : 0,
         );
@@ -673,13 +704,18 @@ function createListFilesTool(workspaceRoot: string): AnyToolDefinition {
             return;
           }
           const childRelative = `${relativePath}${child.name}`;
-          const childAbsolute = `${absolute}${sep}${child.name}`;
+          const childAbsolute = pathInDirectory(directory, child.name);
           if (child.isSymbolicLink()) {
             entries.push({ path: childRelative, type: 'symlink' });
           } else if (child.isDirectory()) {
             entries.push({ path: childRelative, type: 'directory' });
             if (args.recursive && depth < args.maxDepth && !NEVER_DESCEND.has(child.name)) {
-              await walk(childAbsolute, `${childRelative}/`, depth + 1);
+              const inner = await openSubdirectory(directory, child.name);
+              try {
+                await walk(inner, `${childRelative}/`, depth + 1);
+              } finally {
+                await inner.handle.close();
+              }
             }
           } else if (child.isFile()) {
             const size = await lstat(childAbsolute).then(
@@ -696,7 +732,12 @@ function createListFilesTool(workspaceRoot: string): AnyToolDefinition {
           }
         }
       };
-      await walk(target.absolute, prefix, 1);
+      const top = await openWorkspaceDirectory(target.root, target.relative);
+      try {
+        await walk(top, prefix, 1);
+      } finally {
+        await top.handle.close();
+      }
       const lines = entries.map((entry) => {
         switch (entry.type) {
           case 'directory':
@@ -791,7 +832,7 @@ function createGlobFilesTool(workspaceRoot: string): AnyToolDefinition {
         );
       }
       const base = await resolve(args.path);
-      const baseStats = await stat(base.absolute);
+      const baseStats = await withWorkspaceEntry(base, (entry) => entry.handle.stat());
       if (!baseStats.isDirectory()) {
         return failureResult(
           ToolErrorCode.INVALID_ARGUMENT,
@@ -811,10 +852,14 @@ function createGlobFilesTool(workspaceRoot: string): AnyToolDefinition {
         ignore,
       });
       const prefix = base.relative === '.' ? '' : `${base.relative}/`;
-      const all = found
+      const candidates = found
         .map((path) => `${prefix}${path.replace(/\/$/, '')}`)
         .filter((path) => !path.split('/').includes('..'))
         .sort();
+      // The globber walks by path and starts at the pattern's fixed prefix, following a link
+      // there (`etclink/*`); keep only paths that exist inside the workspace with no link on the
+      // way, checked through held folder descriptors.
+      const all = await keepPathsWithoutLinks(base.root, candidates, context.signal);
       const paths = all.slice(0, args.limit);
       const truncated = all.length > paths.length;
       const lines =
@@ -885,7 +930,14 @@ function createSearchFilesTool(
     runPolicy: RunPolicies.quickRead,
     async execute(args, context, resolve) {
       const target = await resolve(args.path);
-      const backend = useRipgrep && (await isRipgrepAvailable(ripgrepPath)) ? 'ripgrep' : 'node';
+      // ripgrep walks by path: it runs only inside the command sandbox, where a link swapped in
+      // during the walk leads nowhere; without the sandbox the Node search reads through held
+      // folder descriptors instead.
+      const sandbox =
+        useRipgrep && (await isRipgrepAvailable(ripgrepPath))
+          ? await ripgrepSandbox(ripgrepPath, target)
+          : undefined;
+      const backend = sandbox === undefined ? 'node' : 'ripgrep';
       const outcome = await searchFiles({
         root: target.root,
         target: target.absolute,
@@ -896,7 +948,8 @@ function createSearchFilesTool(
         includeHidden: args.includeHidden,
         maxResults: args.maxResults,
         backend,
-        ripgrepPath,
+        ripgrepPath: sandbox?.ripgrep ?? ripgrepPath,
+        ...(sandbox === undefined ? {} : { sandbox: sandbox.sandbox }),
         signal: context.signal,
       });
       const lines = outcome.matches.map((match) => `${match.path}:${match.line}: ${match.text}`);
@@ -964,7 +1017,9 @@ function createCopyMoveFileTool(workspaceRoot: string): AnyToolDefinition {
         followFinalSymlink: false,
       });
       const destinationStats = destination.exists
-        ? await stat(destination.absolute).catch(() => undefined)
+        ? await withWorkspaceEntry(destination, (entry) => entry.handle.stat()).catch(
+            () => undefined,
+          )
         : undefined;
       if (args.destination.endsWith('/') || destinationStats?.isDirectory() === true) {
         const name = source.relative.split('/').at(-1) ?? source.relative;
@@ -998,32 +1053,25 @@ function createCopyMoveFileTool(workspaceRoot: string): AnyToolDefinition {
         );
       }
       context.signal.throwIfAborted();
-      await mkdir(dirname(destination.absolute), { recursive: true });
-      if (destination.exists) await rm(destination.absolute, { recursive: true, force: true });
-      if (args.operation === 'copy') {
-        await cp(source.absolute, destination.absolute, {
-          recursive: true,
-          errorOnExist: true,
-          force: false,
-          verbatimSymlinks: true,
-          preserveTimestamps: true,
-        });
-      } else {
-        try {
-          await rename(source.absolute, destination.absolute);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-          await cp(source.absolute, destination.absolute, {
-            recursive: true,
-            errorOnExist: true,
-            force: false,
-            verbatimSymlinks: true,
-            preserveTimestamps: true,
-          });
-          await rm(source.absolute, { recursive: true });
-        }
-      }
+      const finalDestination = destination;
+      // Both folders are held open; every path below resolves through their descriptors.
+      await withParentDirectory(source, (sourceDirectory, sourceName) =>
+        withParentDirectory(
+          finalDestination,
+          (destinationDirectory, destinationName) =>
+            copyOrMove(
+              sourceDirectory,
+              sourceName,
+              destinationDirectory,
+              destinationName,
+              args.operation,
+              finalDestination.exists,
+            ),
+          { create: true },
+        ),
+      );
       const verb = args.operation === 'copy' ? 'Copied' : 'Moved';
+
       return successResult(`${verb} ${source.relative} to ${destination.relative}.`, {
         data: {
           source: source.relative,
@@ -1034,6 +1082,116 @@ function createCopyMoveFileTool(workspaceRoot: string): AnyToolDefinition {
       });
     },
   });
+}
+
+/** Copies or moves between two held folders, never following a link (see workspace-fs.ts). */
+async function copyOrMove(
+  source: WorkspaceDirectory,
+  sourceName: string,
+  destination: WorkspaceDirectory,
+  destinationName: string,
+  operation: 'copy' | 'move',
+  replace: boolean,
+): Promise<void> {
+  if (replace) {
+    await removeEntry(destination, destinationName).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
+  if (operation === 'copy') {
+    await copyEntry(source, sourceName, destination, destinationName);
+    return;
+  }
+  try {
+    await rename(
+      pathInDirectory(source, sourceName),
+      pathInDirectory(destination, destinationName),
+    );
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    await copyEntry(source, sourceName, destination, destinationName);
+    await removeEntry(source, sourceName);
+  }
+}
+
+/**
+ * The sandbox ripgrep runs in for a search of `target`, or undefined when there is none or when
+ * ripgrep lives outside the system folders the sandbox shows.
+ */
+async function ripgrepSandbox(
+  ripgrepPath: string,
+  target: WorkspacePath,
+): Promise<{ ripgrep: string; sandbox: { executable: string; arguments: string[] } } | undefined> {
+  const status = await probeCommandSandbox();
+  if (!status.available || status.executable === undefined) return undefined;
+  const ripgrep = await findExecutable(ripgrepPath);
+  if (ripgrep === undefined || !/^\/(?:usr|bin|sbin)\//.test(ripgrep)) return undefined;
+  const stats = await withWorkspaceEntry(target, (entry) => entry.handle.stat());
+  const folder = stats.isDirectory() ? target.absolute : dirname(target.absolute);
+  return {
+    ripgrep,
+    sandbox: {
+      executable: status.executable,
+      arguments: await buildSandboxArguments({
+        workspaceRoot: target.root,
+        cwd: folder,
+        executable: status.executable,
+      }),
+    },
+  };
+}
+
+async function findExecutable(name: string): Promise<string | undefined> {
+  if (name.includes('/')) return realpath(name).catch(() => undefined);
+  for (const directory of (process.env.PATH ?? '').split(delimiter)) {
+    if (directory === '') continue;
+    const candidate = join(directory, name);
+    if (
+      await access(candidate, constants.X_OK).then(
+        () => true,
+        () => false,
+      )
+    ) {
+      return realpath(candidate).catch(() => undefined);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The workspace-relative paths that exist with no symbolic link among their folders, in the given
+ * order. Each folder is opened once (from the root, O_NOFOLLOW at every step) and its entries are
+ * checked through the held descriptor.
+ */
+async function keepPathsWithoutLinks(
+  root: string,
+  paths: readonly string[],
+  signal: AbortSignal,
+): Promise<string[]> {
+  const byFolder = new Map<string, string[]>();
+  for (const path of paths) {
+    const cut = path.lastIndexOf('/');
+    const folder = cut < 0 ? '.' : path.slice(0, cut);
+    const names = byFolder.get(folder) ?? [];
+    names.push(path.slice(cut + 1));
+    byFolder.set(folder, names);
+  }
+  const kept = new Set<string>();
+  for (const [folder, names] of byFolder) {
+    signal.throwIfAborted();
+    const directory = await openWorkspaceDirectory(root, folder).catch(() => undefined);
+    if (directory === undefined) continue;
+    try {
+      for (const name of names) {
+        if ((await lstat(pathInDirectory(directory, name)).catch(() => undefined)) !== undefined) {
+          kept.add(folder === '.' ? name : `${folder}/${name}`);
+        }
+      }
+    } finally {
+      await directory.handle.close();
+    }
+  }
+  return paths.filter((path) => kept.has(path));
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1070,31 +1228,34 @@ function createDeleteFileTool(workspaceRoot: string): AnyToolDefinition {
           ...hint('Nothing to delete; check the path with list_files.'),
         });
       }
-      const stats = await lstat(target.absolute);
-      const type = stats.isSymbolicLink()
-        ? 'symlink'
-        : stats.isDirectory()
-          ? 'directory'
-          : stats.isFile()
-            ? 'file'
-            : 'other';
-      context.signal.throwIfAborted();
-      if (type === 'directory') {
-        const children = await readdir(target.absolute);
-        if (children.length > 0 && !args.recursive) {
-          return failureResult(
-            ToolErrorCode.INVALID_ARGUMENT,
-            `recursive: "${target.relative}" is a folder with ${children.length} entries; set recursive to true to delete it and its contents`,
-            { field: 'recursive' },
-          );
+      return withParentDirectory(target, async (directory, name) => {
+        const at = pathInDirectory(directory, name);
+        const stats = await lstat(at);
+        const type = stats.isSymbolicLink()
+          ? 'symlink'
+          : stats.isDirectory()
+            ? 'directory'
+            : stats.isFile()
+              ? 'file'
+              : 'other';
+        context.signal.throwIfAborted();
+        if (type === 'directory') {
+          const children = await readdir(at);
+          if (children.length > 0 && !args.recursive) {
+            return failureResult(
+              ToolErrorCode.INVALID_ARGUMENT,
+              `recursive: "${target.relative}" is a folder with ${children.length} entries; set recursive to true to delete it and its contents`,
+              { field: 'recursive' },
+            );
+          }
+          await removeEntry(directory, name);
+        } else {
+          await unlink(at);
         }
-        await rm(target.absolute, { recursive: true });
-      } else {
-        await rm(target.absolute);
-      }
-      const what = type === 'directory' ? 'folder' : type;
-      return successResult(`Deleted ${what} ${target.relative}.`, {
-        data: { path: target.relative, type },
+        const what = type === 'directory' ? 'folder' : type;
+        return successResult(`Deleted ${what} ${target.relative}.`, {
+          data: { path: target.relative, type },
+        });
       });
     },
   });

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { CpuToolPool, offloadCpuTools } from '../cpu/cpu-tool-pool.js';
 import type { AnyToolDefinition } from '../tool.js';
 import type { ToolExecutor } from '../tool-executor.js';
 import { createFileMemoryTools, type FileMemoryToolsOptions } from './file-memory.js';
@@ -26,12 +27,19 @@ export interface CoreToolsOptions {
   memory?: Omit<FileMemoryToolsOptions, 'directory'>;
   /** Skill options beyond their directory, registry and workspace root. */
   skills?: Omit<SkillToolsOptions, 'directory' | 'registry' | 'workspaceRoot'>;
+  /**
+   * Worker threads for the CPU-bound tools (calculate, regex, json_path, json_transform, csv_query,
+   * xml_extract, text_diff …), so none of them can block the event loop. Pass your own pool and call
+   * its `close()` on shutdown; when absent a pool is made here (its idle workers never keep the
+   * process alive). `false` runs those tools on the calling thread (tests, single-shot scripts).
+   */
+  cpuPool?: CpuToolPool | false;
 }
 
 /** Every tool of the core package, ready to register. */
 export function createCoreTools(options: CoreToolsOptions): AnyToolDefinition[] {
   const { workspaceRoot, dataDir, executor } = options;
-  return [
+  const tools = [
     ...createUtilityTools(),
     ...createFileTools({ workspaceRoot }),
     ...createShellTools({ ...options.shell, workspaceRoot }),
@@ -46,4 +54,6 @@ export function createCoreTools(options: CoreToolsOptions): AnyToolDefinition[] 
     }),
     ...createOrchestrationTools({ executor, shortcutDirectory: join(dataDir, 'shortcuts') }),
   ];
+  if (options.cpuPool === false) return tools;
+  return offloadCpuTools(tools, options.cpuPool ?? new CpuToolPool());
 }

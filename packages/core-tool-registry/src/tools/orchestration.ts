@@ -19,6 +19,7 @@ import { failureResult, successResult, type ToolResult } from '../tool-result.js
 import { RunPolicies, type ToolRunPolicy } from '../tool-run-policy.js';
 import { ToolSchema } from '../tool-schema.js';
 import { ToolTraceRecorder } from '../trace-recorder.js';
+import { assertJsonTextDepth, JSON_DOCUMENT_ARGUMENT_LIMITS } from './structured/json-depth.js';
 
 /** Options for {@link createOrchestrationTools}. */
 export interface OrchestrationToolsOptions {
@@ -67,6 +68,11 @@ export function createOrchestrationTools(options: OrchestrationToolsOptions): An
     createShortcutRunTool(executor),
     ...loadPersistedShortcuts(executor, runner, store),
   ];
+}
+
+/** `json_transform` alone, for the CPU tool pool's workers (which need none of the other tools). */
+export function createJsonTransformTools(): AnyToolDefinition[] {
+  return [createJsonTransformTool()];
 }
 
 function createWaitTool(clock: ToolClock): AnyToolDefinition {
@@ -165,6 +171,7 @@ function createJsonTransformTool(): AnyToolDefinition {
     }),
     metadata: { category: 'data', risk: 'LOW' },
     runPolicy: RunPolicies.quickRead,
+    argumentLimits: JSON_DOCUMENT_ARGUMENT_LIMITS,
     execute({ input, operations }) {
       if (input === undefined) {
         return failureResult(
@@ -177,6 +184,7 @@ function createJsonTransformTool(): AnyToolDefinition {
       }
       let value: unknown = input;
       if (typeof value === 'string') {
+        assertJsonTextDepth(value, 'input');
         try {
           value = JSON.parse(value);
         } catch {

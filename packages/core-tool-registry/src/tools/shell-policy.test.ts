@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyCommand } from './shell-policy.js';
 
 const DENIED = [
@@ -87,6 +90,12 @@ const ALLOWED = [
   'sort x | uniq -c',
   'rg foo src',
   'date',
+  'cat {a,b}.txt',
+  'echo {1..50000}',
+  'cat "{/etc/passw,}d"',
+  'hostname -f',
+  'sort -k 2 -n x',
+  'git log --oneline --no-ext-diff',
 ];
 
 const CONFIRMED = [
@@ -124,6 +133,47 @@ const CONFIRMED = [
   'wc -l < /etc/passwd',
   'grep --file=/etc/shadow x',
   'ls -la /',
+  // Brace expansion anywhere in a word, as bash does it.
+  'cat {/etc/passw,}d',
+  'cat /etc/{passwd,}',
+  'cat x{,/../../etc/passwd}',
+  'cat {{/etc/passw,},x}d',
+  'head /etc/pass{w..w}d',
+  'cat {a..c}/../../x',
+  'wc -c < {/etc/passwd,}',
+  'cat x{1..99999}',
+  // /proc, and options that attach a path.
+  'grep -a KEY {/proc/[0-9]*/enviro,}n',
+  'grep -f/etc/shadow x',
+  // Options that run programs or write files, abbreviated too.
+  'sort --compress-program=sh x',
+  'sort --compress-prog=sh x',
+  'sort --comp=sh x',
+  'sort -T /tmp x',
+  'sort --output=x y',
+  'sort --out=x y',
+  'hostname --file=x',
+  'hostname --fil=x',
+  'hostname -F x',
+  'hostname -y x',
+  'date --set=2020-01-01',
+  'date --se=2020-01-01',
+  'rg --hostname-bin=sh x',
+  'rg --pre-glob=* x',
+  'rg -zl x',
+  'tree -R',
+  'file -C -m magic',
+  'file --compile',
+  'git diff --ext-diff',
+  'git diff --ext',
+  'git log --out=x',
+  'git show --textconv',
+  'git log --show-signature',
+  'git grep -O x',
+  'git -c core.pager=sh log',
+  // A program named by path is not the system's command.
+  './cat x',
+  'bin/ls',
 ];
 
 describe('classifyCommand', () => {
@@ -186,7 +236,71 @@ describe('classifyCommand', () => {
     expect((await classifyCommand('grep x < /work/ws/in.txt', options)).kind).toBe('allow');
   });
 
+  it('expands braces into separate words, as bash does', async () => {
+    expect(await classifyCommand('{cat,/etc/passwd}')).toEqual({
+      kind: 'confirm',
+      reason: '"cat" reads /etc/passwd, outside the workspace',
+    });
+    expect(await classifyCommand('cat {/etc/passw,}d')).toEqual({
+      kind: 'confirm',
+      reason: '"cat" reads /etc/passwd, outside the workspace',
+    });
+  });
+
   it('lets a deny anywhere in the line win over an allow elsewhere', async () => {
     expect((await classifyCommand('ls -la && cat x | grep y; rm -rf /')).kind).toBe('deny');
+  });
+});
+
+describe('classifyCommand with links on disk', () => {
+  let base: string;
+  let root: string;
+
+  beforeAll(async () => {
+    base = await realpath(await mkdtemp(join(tmpdir(), 'toolsys-policy-')));
+    root = join(base, 'ws');
+    await mkdir(join(root, 'sub', 'deep'), { recursive: true });
+    await mkdir(join(base, 'outside'));
+    await writeFile(join(root, 'sub', 'file.txt'), 'x');
+    await symlink(join(base, 'outside'), join(root, 'out'));
+    await symlink('../../../outside', join(root, 'sub', 'deep', 'rel'));
+    await symlink('/etc', join(root, 'sub', 'etc'));
+    await symlink(join(base, 'outside', 'later'), join(root, 'dangling'));
+    await symlink(join(root, 'sub'), join(root, 'inner'));
+    await mkdir(join(root, 'clean'));
+    await symlink('../sub/file.txt', join(root, 'clean', 'link.txt'));
+  });
+
+  afterAll(async () => {
+    await rm(base, { recursive: true, force: true });
+  });
+
+  it.each([
+    'cat out/secret.txt',
+    'head sub/etc/shadow',
+    'cat sub/deep/rel/x',
+    'cat dangling',
+    'cat o*/secret.txt',
+    'cat sub/*',
+    'grep -r x out',
+    'wc -l < out/x',
+    'cat {out,sub}/x',
+  ])('asks for %j, which leads outside through a link', async (command) => {
+    const verdict = await classifyCommand(command, { workspaceRoot: root });
+    expect(verdict.kind).toBe('confirm');
+    expect(verdict.reason).toMatch(/outside the workspace/);
+  });
+
+  it('takes relative paths from the working folder', async () => {
+    const options = { workspaceRoot: root, cwd: join(root, 'sub', 'deep') };
+    expect((await classifyCommand('cat rel/x', options)).kind).toBe('confirm');
+    expect((await classifyCommand('cat ../file.txt', options)).kind).toBe('confirm');
+  });
+
+  it('allows links that stay inside', async () => {
+    expect(await classifyCommand('cat inner/file.txt clean/*', { workspaceRoot: root })).toEqual({
+      kind: 'allow',
+      reason: 'every command in it is read-only',
+    });
   });
 });

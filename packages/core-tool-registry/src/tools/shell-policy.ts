@@ -1,7 +1,9 @@
 /// <reference path="../mvdan-sh.d.ts" />
 import { Buffer } from 'node:buffer';
+import { lstat, readdir } from 'node:fs/promises';
 import { posix } from 'node:path';
 import type { ShNode, ShSyntax } from 'mvdan-sh';
+import { resolveWorkspacePath } from '../workspace-paths.js';
 
 /** How a shell command is treated before it runs. */
 export interface CommandVerdict {
@@ -25,12 +27,21 @@ export interface ShellPolicyOptions {
    * needs a confirmation.
    */
   workspaceRoot?: string;
+  /**
+   * The folder the command runs in (inside the workspace root). Relative paths are taken from it
+   * when checking where symbolic links lead. Default: the workspace root.
+   */
+  cwd?: string;
 }
 
 /** Longest command the parser is given; longer commands are never allowed without asking. */
 const MAX_PARSED_LENGTH = 100_000;
 /** How deep `bash -c '…'`, `eval …` and `find -exec` nest before the policy stops looking. */
 const MAX_NESTING = 4;
+/** Most words one brace expansion may produce before the word counts as unknown. */
+const MAX_BRACE_WORDS = 4_096;
+/** Most paths whose symbolic links are checked; past it the command asks. */
+const MAX_LINK_CHECKS = 256;
 
 const SYSTEM_DIRECTORIES = new Set([
   'bin',
@@ -88,7 +99,8 @@ const READ_ONLY_COMMANDS: ReadonlyMap<string, ((args: readonly string[]) => bool
     ['egrep', null],
     ['fgrep', null],
     ['stat', null],
-    ['file', null],
+    // `file -C` compiles a magic file and writes it beside the source.
+    ['file', (args) => !hasShortOption(args, 'C') && !hasLongOption(args, ['compile'])],
     ['du', null],
     ['df', null],
     ['which', null],
@@ -127,14 +139,21 @@ const READ_ONLY_COMMANDS: ReadonlyMap<string, ((args: readonly string[]) => bool
     ['jq', null],
     ['printenv', null],
     ['type', null],
-    ['date', (args) => !args.some((arg) => /^(?:-s|--set)/.test(arg))],
-    ['hostname', (args) => args.every((arg) => arg.startsWith('-'))],
-    ['sort', (args) => !args.some((arg) => /^(?:-o|--output|-[a-zA-Z]*o)/.test(arg))],
+    ['date', (args) => !hasShortOption(args, 's') && !hasLongOption(args, ['set'])],
+    ['hostname', (args) => args.every((arg) => HOSTNAME_QUERY_OPTIONS.has(arg))],
+    [
+      'sort',
+      (args) =>
+        !hasShortOption(args, 'oT') &&
+        !hasLongOption(args, ['output', 'compress-program', 'temporary-directory']),
+    ],
     ['uniq', (args) => args.filter((arg) => !arg.startsWith('-')).length <= 1],
-    ['tree', (args) => !args.some((arg) => arg === '-o')],
+    ['tree', (args) => !args.some((arg) => arg.startsWith('-o') || arg === '-R')],
     [
       'rg',
-      (args) => !args.some((arg) => /^--(?:pre|search-zip)/.test(arg) || /^-[a-zA-Z]*z/.test(arg)),
+      (args) =>
+        !hasShortOption(args, 'z') &&
+        !hasLongOption(args, ['pre', 'pre-glob', 'search-zip', 'hostname-bin']),
     ],
     [
       'find',
@@ -148,9 +167,75 @@ const READ_ONLY_COMMANDS: ReadonlyMap<string, ((args: readonly string[]) => bool
       (args) =>
         ['status', 'log', 'diff', 'show', 'ls-files', 'rev-parse', 'blame', 'describe'].includes(
           args[0] ?? '',
-        ) && !args.some((arg) => /^--(?:output|ext-diff|exec)/.test(arg)),
+        ) &&
+        !hasLongOption(args.slice(1), [
+          'output',
+          'ext-diff',
+          'exec',
+          'textconv',
+          'show-signature',
+          'open-files-in-pager',
+          'upload-pack',
+          'exec-path',
+        ]),
     ],
   ]);
+
+/*
+ * Audit of the allow-list for options that run programs or write files (both make a command
+ * ask): sort --compress-program/-o/--output/-T; find -exec/-execdir/-ok/-okdir/-delete/-fprint/-fprint0/-fprintf/-fls;
+ * rg --pre/--pre-glob/-z/--search-zip/--hostname-bin; git --output/--ext-diff/--textconv/
+ * --show-signature/-O (open-files-in-pager) and every subcommand but the eight read-only ones
+ * (repository-configured programs are disabled by the sandbox's git wrapper as well); date -s/--set;
+ * hostname anything but the query options (--file/-F and a name set the host name); tree -o/-R;
+ * uniq with an output operand; file -C/--compile (writes a compiled magic file). GNU long options may be abbreviated (`--compress-prog`), so every
+ * prefix of a dangerous long option counts. cat, head, tail, wc, grep, ls, stat, du, df, cut,
+ * tr, diff, cmp, comm, nl, tac, rev, fold, paste, column, od, hexdump, strings, jq, md5sum … have
+ * no option that runs a program or writes a file; options naming files they read (--files0-from,
+ * -f, --rawfile …) are checked as paths like any other argument.
+ */
+
+/** hostname options that only print; anything else may set the host name. */
+const HOSTNAME_QUERY_OPTIONS = new Set([
+  '-s',
+  '--short',
+  '-f',
+  '--fqdn',
+  '--long',
+  '-d',
+  '--domain',
+  '-i',
+  '--ip-address',
+  '-I',
+  '--all-ip-addresses',
+  '-A',
+  '--all-fqdns',
+  '-a',
+  '--alias',
+  '-V',
+  '--version',
+  '-h',
+  '--help',
+]);
+
+/** Whether an argument is a (possibly abbreviated) GNU long option among `names`. */
+function hasLongOption(args: readonly string[], names: readonly string[]): boolean {
+  return args.some((arg) => {
+    if (!arg.startsWith('--') || arg === '--') return false;
+    const key = arg.slice(2).split('=')[0] ?? '';
+    return key !== '' && names.some((name) => name.startsWith(key));
+  });
+}
+
+/** Whether a cluster of short options (`-xo`) holds one of `letters`, conservatively. */
+function hasShortOption(args: readonly string[], letters: string): boolean {
+  return args.some(
+    (arg) =>
+      arg.startsWith('-') &&
+      !arg.startsWith('--') &&
+      [...arg.slice(1)].some((char) => letters.includes(char)),
+  );
+}
 
 /** Read-only commands that do not read files: their arguments are not checked as paths. */
 const PURE_COMMANDS = new Set([
@@ -231,6 +316,9 @@ export async function classifyCommand(
   const syntax = await loadSyntax();
   const analysis = new CommandAnalysis(syntax, options);
   analysis.analyseSource(command, 0);
+  if (analysis.findings.deny === undefined && analysis.findings.confirm === undefined) {
+    await analysis.checkLinks();
+  }
   const { deny, confirm } = analysis.findings;
   if (deny !== undefined) return { kind: 'deny', reason: deny };
   if (confirm !== undefined) return { kind: 'confirm', reason: confirm };
@@ -243,6 +331,11 @@ class CommandAnalysis {
   private readonly denied: Set<string>;
   private readonly useAllowList: boolean;
   private readonly workspaceRoot: string | undefined;
+  private readonly cwd: string | undefined;
+  /** Relative paths read by allow-listed commands, checked for links out after parsing. */
+  readonly pathsToCheck = new Set<string>();
+  /** Values that hold an unquoted glob character. */
+  private readonly globbed = new Set<string>();
 
   constructor(
     private readonly syntax: ShSyntax,
@@ -253,6 +346,61 @@ class CommandAnalysis {
     this.useAllowList = options.useAllowList ?? true;
     this.workspaceRoot =
       options.workspaceRoot === undefined ? undefined : posix.resolve(options.workspaceRoot);
+    this.cwd =
+      this.workspaceRoot === undefined
+        ? undefined
+        : posix.resolve(this.workspaceRoot, options.cwd ?? '.');
+  }
+
+  /**
+   * Checks, on disk, that the relative paths read by allow-listed commands do not lead out of the
+   * workspace through a symbolic link (existing or dangling, at any depth). For a glob, the folder
+   * it lists is checked, and so is every entry of that folder that is a link.
+   */
+  async checkLinks(): Promise<void> {
+    const root = this.workspaceRoot;
+    const cwd = this.cwd;
+    if (root === undefined || cwd === undefined || this.pathsToCheck.size === 0) return;
+    // A root that does not exist holds no links.
+    if ((await lstat(root).catch(() => undefined)) === undefined) return;
+    if (this.pathsToCheck.size > MAX_LINK_CHECKS) {
+      this.confirm('the command names too many paths to check');
+      return;
+    }
+    for (const path of this.pathsToCheck) {
+      const absolute = posix.resolve(cwd, path);
+      const parts = posix.relative(root, absolute).split('/');
+      const globAt = this.globbed.has(path) ? parts.findIndex((part) => HAS_GLOB.test(part)) : -1;
+      const fixed = globAt < 0 ? parts : parts.slice(0, globAt);
+      const base = posix.join(root, ...fixed);
+      if (!(await this.staysInside(base))) {
+        this.confirm(`the command reads ${path}, which leads outside the workspace through a link`);
+        return;
+      }
+      if (globAt < 0) continue;
+      const entries = await readdir(base).catch(() => [] as string[]);
+      for (const entry of entries) {
+        const candidate = posix.join(base, entry);
+        const stats = await lstat(candidate).catch(() => undefined);
+        if (stats?.isSymbolicLink() === true && !(await this.staysInside(candidate))) {
+          this.confirm(
+            `the glob ${path} may match a link that leads outside the workspace (${entry})`,
+          );
+          return;
+        }
+      }
+    }
+  }
+
+  private async staysInside(absolute: string): Promise<boolean> {
+    const root = this.workspaceRoot;
+    if (root === undefined) return false;
+    try {
+      await resolveWorkspacePath(root, absolute);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Whether a path argument may reach outside the workspace (conservative: `..` counts). */
@@ -274,13 +422,18 @@ class CommandAnalysis {
         this.confirm(`"${name}" reads a path known only at run time`);
         return;
       }
-      const value =
-        arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg;
+      const value = optionValue(arg);
       if (this.reachesOutside(value)) {
         this.confirm(`"${name}" reads ${value}, outside the workspace`);
         return;
       }
+      if (value !== '' && !value.startsWith('-')) this.notePath(value, arg);
     }
+  }
+
+  private notePath(value: string, arg: string): void {
+    if (this.globbed.has(arg)) this.globbed.add(value);
+    this.pathsToCheck.add(value);
   }
 
   private deny(reason: string): void {
@@ -333,7 +486,7 @@ class CommandAnalysis {
     const words = (node.Args as ShNode[] | undefined) ?? [];
     if (assigns.length > 0) this.confirm('the command sets environment variables');
     if (words.length === 0) return;
-    const args = words.flatMap((word) => expandBraceList(this.wordValue(word)));
+    const args = words.flatMap((word) => this.wordValues(word));
     this.analyseArguments(args, depth);
   }
 
@@ -366,6 +519,9 @@ class CommandAnalysis {
       (predicate !== undefined && predicate !== null && known && predicate(rest as string[]));
     if (!this.useAllowList || !isReadOnly) {
       this.confirm(`"${name}" is not a read-only command`);
+    } else if (head.includes('/')) {
+      // `./cat` or `sub/ls` would run a program from the workspace, not the system's.
+      this.confirm(`"${head}" names a program by path, not a system command`);
     } else if (!this.allowed.has(name)) {
       this.checkReadScope(name, rest);
     }
@@ -624,12 +780,14 @@ class CommandAnalysis {
     const opEnd = word === null ? opStart + 2 : word.Pos().Offset();
     const operator = bytes.subarray(opStart, opEnd).toString('utf8').trim();
     if (word === null || operator.startsWith('<<')) return;
-    const target = this.wordValue(word);
+    const targets = this.wordValues(word);
+    const target = targets.length === 1 ? (targets[0] ?? null) : null;
     if (!operator.includes('>')) {
       if (operator.endsWith('<&')) return;
       if (target === null) this.confirm('the command reads a file named only at run time');
       else if (this.reachesOutside(target))
         this.confirm(`the command reads ${target}, outside the workspace`);
+      else this.notePath(target, target);
       return;
     }
     if (operator.endsWith('>&') && target !== null && /^(?:\d+|-)$/.test(target)) return;
@@ -672,26 +830,48 @@ class CommandAnalysis {
 
   /** The literal value of a word after quote removal, or null when it depends on run time. */
   private wordValue(word: ShNode): string | null {
-    let value = '';
-    for (const part of (word.Parts as ShNode[] | undefined) ?? []) {
-      const piece = this.partValue(part, false);
-      if (piece === null) return null;
-      value += piece;
-    }
-    return value;
+    const values = this.wordValues(word);
+    return values.length === 1 ? (values[0] ?? null) : null;
   }
 
+  /**
+   * The words one shell word becomes after brace expansion (anywhere in the word, as bash does:
+   * `{/etc/passw,}d`, `a{1..3}b`) and quote removal; `[null]` when it depends on run time or
+   * expands to too many words.
+   */
+  private wordValues(word: ShNode): (string | null)[] {
+    let pattern = '';
+    for (const part of (word.Parts as ShNode[] | undefined) ?? []) {
+      const piece = this.partValue(part, false);
+      if (piece === null) return [null];
+      pattern += piece;
+    }
+    const expanded = expandBraces(pattern);
+    if (expanded === null) return [null];
+    return expanded.map((value) => {
+      const plain = removeEscapes(value);
+      if (hasUnescapedGlob(value)) this.globbed.add(plain);
+      return plain;
+    });
+  }
+
+  /**
+   * One part of a word as a pattern: unquoted text keeps its backslash escapes; quoted text has
+   * every special character escaped, so that brace expansion and globbing leave it alone.
+   */
   private partValue(part: ShNode, quoted: boolean): string | null {
     switch (this.syntax.NodeType(part)) {
       case 'Lit': {
         const text = String(part.Value ?? '');
         return quoted
-          ? text.replace(/\\([$`"\\\n])/g, (_match, char: string) => (char === '\n' ? '' : char))
-          : text.replace(/\\(.|\n)/g, (_match, char: string) => (char === '\n' ? '' : char));
+          ? escapePattern(
+              text.replace(/\\([$`"\\\n])/g, (_match, char: string) => (char === '\n' ? '' : char)),
+            )
+          : text;
       }
       case 'SglQuoted': {
         const text = String(part.Value ?? '');
-        return part.Dollar === true ? decodeAnsiC(text) : text;
+        return escapePattern(part.Dollar === true ? decodeAnsiC(text) : text);
       }
       case 'DblQuoted': {
         let value = '';
@@ -712,7 +892,7 @@ class CommandAnalysis {
           part.Excl !== true &&
           part.Length !== true;
         // `$HOME` is resolved to `~` so that `rm -rf "$HOME"` is recognised as the home.
-        return plain && parameter === 'HOME' ? '~' : null;
+        return plain && parameter === 'HOME' ? (quoted ? '\\~' : '~') : null;
       }
       default:
         return null;
@@ -724,13 +904,118 @@ class CommandAnalysis {
 const PIPE = 12;
 const PIPE_ALL = 13;
 
-/** Expands a word that is one brace list (`{rm,-rf,/}`), as bash would; other words stay whole. */
-function expandBraceList(value: string | null): (string | null)[] {
-  if (value === null) return [null];
-  if (!value.startsWith('{') || !value.endsWith('}') || value.length < 3) return [value];
-  const inner = value.slice(1, -1);
-  if (inner.includes('{') || inner.includes('}') || !inner.includes(',')) return [value];
-  return inner.split(',');
+/** Escapes the characters brace expansion and globbing act on, for quoted text. */
+function escapePattern(text: string): string {
+  return text.replace(/[\\{},*?[\]~]/g, '\\$&');
+}
+
+/** Quote removal of a pattern: `\x` becomes `x`, an escaped newline disappears. */
+function removeEscapes(pattern: string): string {
+  return pattern.replace(/\\(.|\n)/g, (_match, char: string) => (char === '\n' ? '' : char));
+}
+
+function hasUnescapedGlob(pattern: string): boolean {
+  for (let index = 0; index < pattern.length; index += 1) {
+    const char = pattern[index];
+    if (char === '\\') index += 1;
+    else if (char === '*' || char === '?' || char === '[') return true;
+  }
+  return false;
+}
+
+/** The index of the `}` closing the `{` at `open`, or -1; fills `commas` with top-level commas. */
+function findBraceClose(pattern: string, open: number, commas: number[]): number {
+  let depth = 0;
+  for (let index = open; index < pattern.length; index += 1) {
+    const char = pattern[index];
+    if (char === '\\') {
+      index += 1;
+    } else if (char === '{') {
+      depth += 1;
+    } else if (char === '}') {
+      depth -= 1;
+      if (depth === 0) return index;
+    } else if (char === ',' && depth === 1) {
+      commas.push(index);
+    }
+  }
+  return -1;
+}
+
+const SEQUENCE = /^(-?\d+|[a-zA-Z])\.\.(-?\d+|[a-zA-Z])(?:\.\.(-?\d+))?$/;
+
+/** The words of a sequence expression (`1..5`, `a..e`, `0..10..2`), or undefined if it is not one. */
+function expandSequence(body: string): string[] | null | undefined {
+  const match = SEQUENCE.exec(body);
+  if (match === null) return undefined;
+  const [, from = '', to = '', stepText] = match;
+  const numeric = /^-?\d+$/.test(from) && /^-?\d+$/.test(to);
+  if (!numeric && (from.length !== 1 || to.length !== 1 || /\d/.test(from + to))) return undefined;
+  const start = numeric ? Number(from) : from.charCodeAt(0);
+  const end = numeric ? Number(to) : to.charCodeAt(0);
+  const step = Math.abs(Number(stepText ?? 1)) || 1;
+  const count = Math.floor(Math.abs(end - start) / step) + 1;
+  if (count > MAX_BRACE_WORDS) return null;
+  const direction = end >= start ? 1 : -1;
+  const words: string[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const value = start + direction * index * step;
+    words.push(numeric ? String(value) : escapePattern(String.fromCharCode(value)));
+  }
+  return words;
+}
+
+/**
+ * Bash brace expansion of one word pattern (escaped characters are literal): every `{a,b}` and
+ * `{x..y}` anywhere in the word, nested or not. Null when the result would pass
+ * {@link MAX_BRACE_WORDS} words (the word then counts as unknown).
+ */
+function expandBraces(pattern: string): string[] | null {
+  for (let open = 0; open < pattern.length; open += 1) {
+    const char = pattern[open];
+    if (char === '\\') {
+      open += 1;
+      continue;
+    }
+    if (char !== '{') continue;
+    const commas: number[] = [];
+    const close = findBraceClose(pattern, open, commas);
+    if (close < 0) return [pattern];
+    const body = pattern.slice(open + 1, close);
+    let alternatives: string[] | null | undefined;
+    if (commas.length > 0) {
+      const cuts = [open, ...commas, close];
+      alternatives = cuts.slice(1).map((cut, index) => pattern.slice((cuts[index] ?? 0) + 1, cut));
+    } else {
+      alternatives = expandSequence(body);
+    }
+    if (alternatives === null) return null;
+    if (alternatives === undefined) continue;
+    const prefix = pattern.slice(0, open);
+    const suffixes = expandBraces(pattern.slice(close + 1));
+    if (suffixes === null) return null;
+    const words: string[] = [];
+    for (const alternative of alternatives) {
+      const inner = expandBraces(alternative);
+      if (inner === null) return null;
+      for (const middle of inner) {
+        for (const suffix of suffixes) {
+          words.push(prefix + middle + suffix);
+          if (words.length > MAX_BRACE_WORDS) return null;
+        }
+      }
+    }
+    return words;
+  }
+  return [pattern];
+}
+
+/** The path an argument names: the value of `--opt=value`, the text attached to `-fvalue`. */
+function optionValue(arg: string): string {
+  if (!arg.startsWith('-')) return arg;
+  if (arg.includes('=')) return arg.slice(arg.indexOf('=') + 1);
+  const attached = /[/~]|\.\./.exec(arg);
+  return attached === null ? arg : arg.slice(attached.index);
 }
 
 function skipOptions(

@@ -55,6 +55,60 @@ afterEach(async () => {
 });
 
 describe('shell_execute', () => {
+  it('runs a read-only command inside the sandbox', async () => {
+    const result = await run(
+      { command: 'cat /proc/1/cmdline | tr "\\0" " "' },
+      {
+        allowCommands: ['cat', 'tr'],
+      },
+    );
+    expect(asked).toEqual([]);
+    expect(result.ok, renderResult(result)).toBe(true);
+    if (!result.ok) return;
+    expect(result.data).toMatchObject({ permission: 'allow', sandboxed: true });
+    // PID 1 of the sandbox's own namespace is bubblewrap, not the host's init.
+    expect(String((result.data as { stdout: string }).stdout)).toMatch(/bwrap/);
+  });
+
+  it('ends a sandboxed command and everything it started at the timeout', async () => {
+    const result = await createExecutor({ allowCommands: ['sleep'] }).execute('shell_execute', {
+      command: 'sleep 300 & sleep 301',
+      timeoutMs: 1_000,
+    });
+    expect(asked.length).toBe(1); // the background job asks; approved, it runs unsandboxed
+    expectFailure(result, 'TIMEOUT');
+    asked = [];
+    const sandboxed = await createExecutor({ allowCommands: ['sleep'] }).execute('shell_execute', {
+      command: 'sleep 302',
+      timeoutMs: 1_000,
+    });
+    expect(asked).toEqual([]);
+    expectFailure(sandboxed, 'TIMEOUT');
+    if (!sandboxed.ok) expect(sandboxed.error.details).toMatchObject({ sandboxed: true });
+  }, 60_000);
+
+  it('asks before a read-only command when the sandbox is off, and says why', async () => {
+    const result = await run({ command: 'ls' }, { sandbox: 'off' });
+    expect(asked).toEqual([
+      {
+        action: 'ls',
+        risk: 'HIGH',
+        reason:
+          'Run this shell command? (every command in it is read-only, but no OS sandbox is available to run it unasked: the command sandbox is turned off)',
+        sessionId: 'default',
+        toolId: 'shell_execute',
+      },
+    ]);
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(result.data).toMatchObject({ permission: 'confirm', sandboxed: false });
+  });
+
+  it('asks before every command when bubblewrap cannot be found', async () => {
+    await run({ command: 'pwd' }, { sandboxExecutable: join(base, 'missing-bwrap') });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.reason).toMatch(/bubblewrap was configured at .*missing-bwrap/);
+  });
+
   it('runs a read-only command without asking and reports the exit code and output', async () => {
     const result = await run({ command: 'echo hello; echo oops >&2' });
     expect(asked).toEqual([]);

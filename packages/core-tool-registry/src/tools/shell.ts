@@ -1,5 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
+import {
+  buildSandboxArguments,
+  prepareGitWrapper,
+  probeCommandSandbox,
+} from '../command-sandbox.js';
 import { type CapturedOutput, runProcess, scrubEnvironment } from '../process-runner.js';
 import { type AnyToolDefinition, defineTool } from '../tool.js';
 import { ToolErrorCode } from '../tool-error.js';
@@ -29,6 +34,14 @@ export interface ShellToolsOptions {
   maxTimeoutMs?: number;
   /** Bytes kept of each output stream (half head, half tail). Default 32 KiB. */
   maxOutputBytes?: number;
+  /**
+   * The OS sandbox read-only commands run in without asking. `auto` (default): bubblewrap when
+   * its probe passes; `off`: no sandbox, so every command asks. Without a working sandbox nothing
+   * runs without asking.
+   */
+  sandbox?: 'auto' | 'off';
+  /** The bubblewrap executable. Default: `bwrap` on PATH. */
+  sandboxExecutable?: string;
 }
 
 const MAX_COMMAND_LENGTH = 20_000;
@@ -48,7 +61,8 @@ function formatDuration(ms: number): string {
 
 /**
  * `shell_execute`: runs a bash command in the workspace through a three-level permission chain —
- * deny-list (refused without asking), read-only allow-list (runs without asking), everything
+ * deny-list (refused without asking), read-only allow-list (runs without asking, and only inside
+ * the bubblewrap sandbox of `command-sandbox.ts`; without a working sandbox it asks too), everything
  * else through the injected confirm. Streams output, kills the whole process tree on timeout,
  * and returns the exit code with the head and tail of long output. The tool is self-gated: the
  * risk gate skips it and it asks per command.
@@ -64,7 +78,7 @@ export function createShellTools(options: ShellToolsOptions): AnyToolDefinition[
   const shellExecute = defineTool({
     id: 'shell_execute',
     description:
-      'Runs a bash command in the workspace and returns its exit code, stdout and stderr (head and tail of long output, with sizes). Read-only commands (ls, cat, grep, git status …) run at once; others ask the user first; destructive commands (rm -rf /, mkfs, fork bombs, raw disk writes, shutdown …) are refused. A non-zero exit code is reported, not treated as a tool failure. The timeout kills the whole process tree. Prefer read_file, search_files and the other file tools for file work.',
+      'Runs a bash command in the workspace and returns its exit code, stdout and stderr (head and tail of long output, with sizes). Read-only commands (ls, cat, grep, git status …) run at once inside an OS sandbox (workspace read-only, no network, nothing outside the workspace but system folders); others ask the user first; destructive commands (rm -rf /, mkfs, fork bombs, raw disk writes, shutdown …) are refused. A non-zero exit code is reported, not treated as a tool failure. The timeout kills the whole process tree. Prefer read_file, search_files and the other file tools for file work.',
     inputSchema: ToolSchema.object({
       command: z
         .string()
@@ -100,6 +114,7 @@ export function createShellTools(options: ShellToolsOptions): AnyToolDefinition[
       stderrBytes: z.number(),
       truncated: z.boolean(),
       permission: z.enum(['allow', 'confirm']),
+      sandboxed: z.boolean(),
     }),
     metadata: {
       category: 'shell',
@@ -124,7 +139,38 @@ export function createShellTools(options: ShellToolsOptions): AnyToolDefinition[
           { field: 'cwd', hint: 'Use a folder inside the workspace (list_files shows them).' },
         );
       }
-      const verdict = await classifyCommand(args.command, { ...policy, workspaceRoot: cwd.root });
+      let verdict = await classifyCommand(args.command, {
+        ...policy,
+        workspaceRoot: cwd.root,
+        cwd: cwd.absolute,
+      });
+      let sandbox: { executable: string; arguments: string[] } | undefined;
+      if (verdict.kind === 'allow') {
+        const status =
+          options.sandbox === 'off'
+            ? { available: false, reason: 'the command sandbox is turned off' }
+            : await probeCommandSandbox(
+                options.sandboxExecutable === undefined
+                  ? {}
+                  : { executable: options.sandboxExecutable },
+              );
+        if (status.available && status.executable !== undefined) {
+          sandbox = {
+            executable: status.executable,
+            arguments: await buildSandboxArguments({
+              workspaceRoot: cwd.root,
+              cwd: cwd.absolute,
+              executable: status.executable,
+              gitWrapper: await prepareGitWrapper(),
+            }),
+          };
+        } else {
+          verdict = {
+            kind: 'confirm',
+            reason: `${verdict.reason}, but no OS sandbox is available to run it unasked: ${status.reason}`,
+          };
+        }
+      }
       if (verdict.kind === 'deny') {
         return failureResult(
           ToolErrorCode.PERMISSION_DENIED,
@@ -172,6 +218,7 @@ export function createShellTools(options: ShellToolsOptions): AnyToolDefinition[
         maxOutputBytes: options.maxOutputBytes ?? 32 * 1024,
         onOutput: (stream, text) => context.emit({ type: 'output', stream, text }),
         ...(args.stdin === undefined ? {} : { stdin: args.stdin }),
+        ...(sandbox === undefined ? {} : { sandbox }),
       });
       context.signal.throwIfAborted();
       const data = {
@@ -184,6 +231,7 @@ export function createShellTools(options: ShellToolsOptions): AnyToolDefinition[
         stderrBytes: outcome.stderr.totalBytes,
         truncated: outcome.stdout.truncated || outcome.stderr.truncated,
         permission: verdict.kind,
+        sandboxed: sandbox !== undefined,
       };
       const parts = [section('stdout', outcome.stdout)];
       if (outcome.stderr.totalBytes > 0) parts.push(section('stderr', outcome.stderr));

@@ -30,6 +30,38 @@ describe('calculate', () => {
     });
   });
 
+  it('is exact for integers up to 64 digits and writes them in full', async () => {
+    expect(await call('calculate', { expression: 'isPrime(2^61-1)' })).toMatchObject({
+      ok: true,
+      content: 'true',
+    });
+    expect(await call('calculate', { expression: '2^61-1' })).toMatchObject({
+      content: '2305843009213693951',
+      data: { result: '2305843009213693951' },
+    });
+    expect(await call('calculate', { expression: 'mod(2^64+1, 7)' })).toMatchObject({
+      content: '3',
+    });
+    expect(await call('calculate', { expression: '30!' })).toMatchObject({
+      content: '265252859812191058636308480000000',
+    });
+    expect(await call('calculate', { expression: '0.1+0.2' })).toMatchObject({ content: '0.3' });
+  });
+
+  it('says plainly when an integer result may not be exact', async () => {
+    expect(await call('calculate', { expression: '2^300 + 1' })).toMatchObject({
+      ok: true,
+      content: '2.0370359763345e+90 (may not be exact: only 64 significant digits are kept)',
+    });
+  });
+
+  it('falls back to floating point for a function without decimal support', async () => {
+    expect(await call('calculate', { expression: 'gamma(0.5)' })).toMatchObject({
+      ok: true,
+      content: '1.7724538509055',
+    });
+  });
+
   it('converts units inside expressions', async () => {
     expect(await call('calculate', { expression: '10 inch to cm' })).toMatchObject({
       ok: true,

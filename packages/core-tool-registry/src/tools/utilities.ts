@@ -38,8 +38,11 @@ const DISABLED_FUNCTIONS = [
   'pickRandom',
 ];
 
-function createSafeMath(): MathJsInstance {
-  const math = create(all as NonNullable<typeof all>, { number: 'number', precision: 64 });
+/** Significant digits of the exact evaluation; integers up to this many digits are exact. */
+const EXACT_DIGITS = 64;
+
+function createSafeMath(number: 'number' | 'BigNumber'): MathJsInstance {
+  const math = create(all as NonNullable<typeof all>, { number, precision: EXACT_DIGITS });
   const evaluate = math.evaluate.bind(math);
   const replacements: Record<string, () => never> = {};
   for (const name of DISABLED_FUNCTIONS) {
@@ -70,13 +73,77 @@ const calculateSchema = ToolSchema.object({
     .describe('Significant digits in the answer (1-64).'),
 });
 
+/** The two evaluators of calculate, made on first use. */
+interface CalculateMath {
+  /** Decimal arithmetic with 64 significant digits: exact integers, no binary rounding. */
+  readonly exact: MathJsInstance;
+  /** IEEE doubles, for the few functions the decimal evaluator does not support. */
+  readonly float: MathJsInstance;
+}
+
+type Evaluation = { ok: true; value: unknown } | { ok: false; error: Error };
+
+function evaluateSafely(math: MathJsInstance, expression: string): Evaluation {
+  const { safeEvaluate } = math as unknown as {
+    safeEvaluate: (expression: string, scope: Map<string, unknown>) => unknown;
+  };
+  try {
+    return { ok: true, value: safeEvaluate(expression, new Map()) };
+  } catch (error) {
+    return { ok: false, error: error as Error };
+  }
+}
+
+interface BigNumberLike {
+  readonly isBigNumber: true;
+  isInteger(): boolean;
+  isFinite(): boolean;
+  precision(includeZeros: boolean): number;
+  toFixed(): string;
+  toNumber(): number;
+}
+
+function isBigNumber(value: unknown): value is BigNumberLike {
+  return (value as { isBigNumber?: unknown } | null)?.isBigNumber === true;
+}
+
+/**
+ * The answer's text. An integer is written with all its digits when they are exact (up to 64),
+ * whatever the precision; anything else is rounded to `precision` significant digits, and an
+ * integer too large to be known exactly says so.
+ */
+function formatAnswer(
+  math: MathJsInstance,
+  value: unknown,
+  precision: number,
+): { text: string; number?: number } {
+  if (isBigNumber(value)) {
+    const number = value.toNumber();
+    if (value.isFinite() && value.isInteger()) {
+      const digits = value.precision(true);
+      if (digits <= EXACT_DIGITS) return { text: value.toFixed(), number };
+      return {
+        text: `${math.format(value as never, { precision })} (may not be exact: only ${EXACT_DIGITS} significant digits are kept)`,
+        number,
+      };
+    }
+    return { text: math.format(value as never, { precision }), number };
+  }
+  const text = math.format(value as never, { precision });
+  if (typeof value !== 'number') return { text };
+  if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
+    return { text: `${text} (may not be exact: computed in floating point)`, number: value };
+  }
+  return { text, number: value };
+}
+
 function createCalculateTool(): AnyToolDefinition {
-  // Building the math instance costs hundreds of ms: do it on the first call, not at start-up.
-  let math: MathJsInstance | undefined;
+  // Building the math instances costs hundreds of ms: do it on the first call, not at start-up.
+  let math: CalculateMath | undefined;
   return defineTool({
     id: 'calculate',
     description:
-      'Evaluates a math expression exactly and safely: arithmetic, powers, roots, trigonometry, logarithms, factorials, unit conversions ("10 inch to cm") and complex numbers. No code runs: only math. Use unit_convert for plain unit conversions and datetime for date arithmetic.',
+      'Evaluates a math expression safely: arithmetic, powers, roots, trigonometry, logarithms, factorials, number theory (isPrime, gcd, mod), unit conversions ("10 inch to cm") and complex numbers. Decimal arithmetic with 64 significant digits: integers up to 64 digits are exact and written in full; other results are rounded to `precision`, and a result that cannot be exact says so. No code runs: only math. Use unit_convert for plain unit conversions and datetime for date arithmetic.',
     inputSchema: calculateSchema,
     outputSchema: ToolSchema.object({
       expression: z.string(),
@@ -86,23 +153,28 @@ function createCalculateTool(): AnyToolDefinition {
     metadata: { category: 'utility', risk: 'LOW', tags: ['math'] },
     runPolicy: RunPolicies.quickRead,
     execute({ expression, precision }) {
-      math ??= createSafeMath();
-      const { safeEvaluate } = math as unknown as {
-        safeEvaluate: (expression: string, scope: Map<string, unknown>) => unknown;
-      };
-      let value: unknown;
-      try {
-        value = safeEvaluate(expression, new Map());
-      } catch (error) {
+      math ??= { exact: createSafeMath('BigNumber'), float: createSafeMath('number') };
+      let used = math.exact;
+      let evaluated = evaluateSafely(used, expression);
+      if (!evaluated.ok) {
+        // A function without decimal support (gamma of a fraction …): the same in doubles.
+        const fallback = evaluateSafely(math.float, expression);
+        if (fallback.ok) {
+          used = math.float;
+          evaluated = fallback;
+        }
+      }
+      if (!evaluated.ok) {
         return failureResult(
           ToolErrorCode.INVALID_ARGUMENT,
-          `expression: cannot evaluate "${expression}": ${(error as Error).message}`,
+          `expression: cannot evaluate "${expression}": ${evaluated.error.message}`,
           {
             field: 'expression',
             hint: 'Fix the expression (numbers, operators, functions such as sqrt, sin, log) and retry.',
           },
         );
       }
+      const { value } = evaluated;
       if (typeof value === 'function' || value === undefined) {
         return failureResult(
           ToolErrorCode.INVALID_ARGUMENT,
@@ -110,10 +182,13 @@ function createCalculateTool(): AnyToolDefinition {
           { field: 'expression' },
         );
       }
-      const result = math.format(value as never, { precision });
-      const data: { expression: string; result: string; value?: number } = { expression, result };
-      if (typeof value === 'number') data.value = value;
-      return successResult(result, { data });
+      const answer = formatAnswer(used, value, precision);
+      const data: { expression: string; result: string; value?: number } = {
+        expression,
+        result: answer.text,
+      };
+      if (answer.number !== undefined) data.value = answer.number;
+      return successResult(answer.text, { data });
     },
   });
 }

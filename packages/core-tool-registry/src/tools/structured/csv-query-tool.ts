@@ -12,6 +12,8 @@ import { structuredMetadata } from './structured-metadata.js';
 
 const MAX_CSV_LENGTH = 5_000_000;
 const MAX_RENDERED_ROWS = 50;
+/** Characters of table text the model reads; wider tables are in the structured data only. */
+const MAX_RENDERED_LENGTH = 100_000;
 
 const FILTER_OPERATORS = [
   'eq',
@@ -122,12 +124,15 @@ function createCsvQueryTool(timeLimitMs: number): AnyToolDefinition {
       const width = records.reduce((max, record) => Math.max(max, record.length), 0);
       const columns = nameColumns(first, width, hasHeader);
       const body = hasHeader ? records.slice(1) : records;
+      // One map from name to position: a lookup per selected column, not a scan (150k columns).
+      const positions = new Map<string, number>();
+      for (let i = 0; i < columns.length; i++) positions.set(columns[i] as string, i);
       const columnIndex = (name: string, field: string): number => {
-        const index = columns.indexOf(name);
+        const index = positions.get(name) ?? -1;
         if (index === -1) {
           throw invalidArgument(
             field,
-            `no column named ${JSON.stringify(name)}; the columns are ${columns.map((c) => JSON.stringify(c)).join(', ')}`,
+            `no column named ${JSON.stringify(name)}; ${listColumns(columns)}`,
           );
         }
         return index;
@@ -159,6 +164,7 @@ function createCsvQueryTool(timeLimitMs: number): AnyToolDefinition {
         },
         timeLimitMs,
         'csv_query',
+        'Use fewer or simpler filters (a shorter matches pattern) and sort keys, or query a smaller CSV, then retry.',
       );
       const rows = matched.slice(args.offset, args.offset + args.limit).map((record) => {
         const row: Record<string, string> = {};
@@ -207,14 +213,35 @@ function looksLikeHeader(first: string[]): boolean {
   return new Set(cells).size === cells.length;
 }
 
-/** Column names: the header cells (blank ones and repeats made unique) or column1, column2, … */
+const MAX_LISTED_COLUMNS = 50;
+
+/** The columns named in an error: all of them when few, else the first ones and a count. */
+function listColumns(columns: string[]): string {
+  const listed = columns.slice(0, MAX_LISTED_COLUMNS).map((c) => JSON.stringify(c));
+  const rest = columns.length - listed.length;
+  return rest > 0
+    ? `the columns are ${listed.join(', ')} and ${rest} more`
+    : `the columns are ${listed.join(', ')}`;
+}
+
+/**
+ * Column names: the header cells (blank ones and repeats made unique) or column1, column2, …
+ * Linear in the columns: each base name remembers the next suffix to try, so 20,000 repeats of one
+ * name do not rescan the suffixes already taken.
+ */
 function nameColumns(first: string[], width: number, hasHeader: boolean): string[] {
   const names: string[] = [];
   const seen = new Set<string>();
+  const nextSuffix = new Map<string, number>();
   for (let i = 0; i < width; i++) {
     const base = hasHeader ? (first[i] ?? '').trim() || `column${i + 1}` : `column${i + 1}`;
     let name = base;
-    for (let suffix = 2; seen.has(name); suffix++) name = `${base}_${suffix}`;
+    if (seen.has(name)) {
+      let suffix = nextSuffix.get(base) ?? 2;
+      do name = `${base}_${suffix++}`;
+      while (seen.has(name));
+      nextSuffix.set(base, suffix);
+    }
     seen.add(name);
     names.push(name);
   }
@@ -317,6 +344,13 @@ function quoteCell(cell: string, delimiter: string): string {
   return cell.includes(delimiter) || /["\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
 }
 
+/** A header line cut to the rendered length (a table with hundreds of thousands of columns). */
+function cutLine(line: string): string {
+  return line.length > MAX_RENDERED_LENGTH
+    ? `${line.slice(0, MAX_RENDERED_LENGTH)}… (${line.length} characters in all)`
+    : line;
+}
+
 function renderRows(
   columns: string[],
   rows: Record<string, string>[],
@@ -326,12 +360,19 @@ function renderRows(
 ): string {
   const summary = `${matched} of ${total} row${total === 1 ? '' : 's'} match; showing ${rows.length}${args.offset > 0 ? ` from offset ${args.offset}` : ''}.`;
   if (rows.length === 0) return summary;
-  const lines = [columns.map((c) => quoteCell(c, args.delimiter)).join(args.delimiter)];
+  const header = columns.map((c) => quoteCell(c, args.delimiter)).join(args.delimiter);
+  const lines = [cutLine(header)];
+  let length = lines[0]?.length ?? 0;
+  let shown = 0;
   for (const row of rows.slice(0, MAX_RENDERED_ROWS)) {
-    lines.push(columns.map((c) => quoteCell(row[c] ?? '', args.delimiter)).join(args.delimiter));
+    const line = columns.map((c) => quoteCell(row[c] ?? '', args.delimiter)).join(args.delimiter);
+    if (length + line.length > MAX_RENDERED_LENGTH) break;
+    lines.push(line);
+    length += line.length + 1;
+    shown += 1;
   }
-  if (rows.length > MAX_RENDERED_ROWS) {
-    lines.push(`… ${rows.length - MAX_RENDERED_ROWS} more rows in the structured data.`);
+  if (rows.length > shown) {
+    lines.push(`… ${rows.length - shown} more rows in the structured data.`);
   }
   return `${summary}\n${lines.join('\n')}`;
 }

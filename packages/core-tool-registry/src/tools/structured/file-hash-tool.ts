@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { type AnyToolDefinition, defineTool } from '../../tool.js';
 import { ToolError, ToolErrorCode } from '../../tool-error.js';
 import { failureResult, successResult } from '../../tool-result.js';
 import { RunPolicies } from '../../tool-run-policy.js';
 import { ToolSchema } from '../../tool-schema.js';
+import { openWorkspaceEntry } from '../../workspace-fs.js';
 import { resolveWorkspacePath } from '../../workspace-paths.js';
 import { invalidArgument } from './invalid-argument.js';
 import { structuredMetadata } from './structured-metadata.js';
@@ -75,59 +75,66 @@ function createFileHashTool(options: FileHashToolsOptions): AnyToolDefinition {
           hint: 'Check the name with list_files or glob_files, then retry.',
         });
       }
-      const stats = await stat(target.absolute);
-      if (!stats.isFile()) {
-        throw invalidArgument(
-          'path',
-          `"${args.path}" is not a regular file`,
-          'Name a file, not a folder.',
-        );
-      }
-      const hash = createHash(args.algorithm);
-      let done = 0;
-      let reported = 0;
+      // Opened without following links and checked to lie inside the root (see workspace-fs.ts);
+      // the stream reads that very file through its descriptor.
+      const entry = await openWorkspaceEntry(target);
       try {
-        const stream = createReadStream(target.absolute, { signal: context.signal });
-        for await (const chunk of stream) {
-          hash.update(chunk as Buffer);
-          done += (chunk as Buffer).length;
-          if (done - reported >= PROGRESS_STEP) {
-            reported = done;
-            context.emit({
-              type: 'progress',
-              progress: done,
-              total: stats.size,
-              message: 'bytes hashed',
-            });
-          }
+        const stats = await entry.handle.stat();
+        if (!stats.isFile()) {
+          throw invalidArgument(
+            'path',
+            `"${args.path}" is not a regular file`,
+            'Name a file, not a folder.',
+          );
         }
-      } catch (error) {
-        if (context.signal.aborted) throw error;
-        const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
-        throw new ToolError(
-          ToolErrorCode.EXECUTION_FAILED,
-          `path: cannot read "${args.path}" (${code})`,
-          { field: 'path', cause: error },
-        );
+        const hash = createHash(args.algorithm);
+        let done = 0;
+        let reported = 0;
+        try {
+          const stream = createReadStream(entry.path, { signal: context.signal });
+          for await (const chunk of stream) {
+            hash.update(chunk as Buffer);
+            done += (chunk as Buffer).length;
+            if (done - reported >= PROGRESS_STEP) {
+              reported = done;
+              context.emit({
+                type: 'progress',
+                progress: done,
+                total: stats.size,
+                message: 'bytes hashed',
+              });
+            }
+          }
+        } catch (error) {
+          if (context.signal.aborted) throw error;
+          const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
+          throw new ToolError(
+            ToolErrorCode.EXECUTION_FAILED,
+            `path: cannot read "${args.path}" (${code})`,
+            { field: 'path', cause: error },
+          );
+        }
+        const digest = hash.digest(args.encoding);
+        const data: {
+          path: string;
+          algorithm: string;
+          digest: string;
+          size: number;
+          matches?: boolean;
+        } = { path: target.relative, algorithm: args.algorithm, digest, size: done };
+        let content = `${args.algorithm} ${digest}  ${target.relative} (${done} bytes)`;
+        if (args.expected !== undefined) {
+          const expected = args.expected.trim();
+          data.matches =
+            args.encoding === 'hex' ? expected.toLowerCase() === digest : expected === digest;
+          content += data.matches
+            ? '\nMatches the expected digest.'
+            : '\nDOES NOT match the expected digest.';
+        }
+        return successResult(content, { data });
+      } finally {
+        await entry.handle.close();
       }
-      const digest = hash.digest(args.encoding);
-      const data: {
-        path: string;
-        algorithm: string;
-        digest: string;
-        size: number;
-        matches?: boolean;
-      } = { path: target.relative, algorithm: args.algorithm, digest, size: done };
-      let content = `${args.algorithm} ${digest}  ${target.relative} (${done} bytes)`;
-      if (args.expected !== undefined) {
-        const expected = args.expected.trim();
-        data.matches =
-          args.encoding === 'hex' ? expected.toLowerCase() === digest : expected === digest;
-        content += data.matches
-          ? '\nMatches the expected digest.'
-          : '\nDOES NOT match the expected digest.';
-      }
-      return successResult(content, { data });
     },
   });
 }

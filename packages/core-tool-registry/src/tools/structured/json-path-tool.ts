@@ -13,6 +13,7 @@ import { successResult } from '../../tool-result.js';
 import { RunPolicies } from '../../tool-run-policy.js';
 import { ToolSchema } from '../../tool-schema.js';
 import { invalidArgument } from './invalid-argument.js';
+import { assertJsonTextDepth, JSON_DOCUMENT_ARGUMENT_LIMITS } from './json-depth.js';
 import { compileLinearRegex } from './linear-regex.js';
 import { DEFAULT_MATCH_TIME_LIMIT_MS, runWithTimeLimit } from './run-with-time-limit.js';
 import { structuredMetadata } from './structured-metadata.js';
@@ -92,13 +93,19 @@ function createJsonPathTool(timeLimitMs: number): AnyToolDefinition {
     }),
     metadata: structuredMetadata(['json', 'query']),
     runPolicy: RunPolicies.quickRead,
+    argumentLimits: JSON_DOCUMENT_ARGUMENT_LIMITS,
     execute(args) {
       const document = readDocument(args.json);
       environment ??= createEnvironment();
       let nodes: ReturnType<JSONPathEnvironment['query']>['nodes'];
       try {
         const query = environment.query.bind(environment, args.path, document);
-        nodes = runWithTimeLimit(() => query().nodes, timeLimitMs, 'json_path');
+        nodes = runWithTimeLimit(
+          () => query().nodes,
+          timeLimitMs,
+          'json_path',
+          'Use a simpler query (fewer .. descendant segments and filters, simpler match/search patterns), or query a smaller document, then retry.',
+        );
       } catch (error) {
         if (error instanceof JSONPathRecursionLimitError) {
           throw invalidArgument(
@@ -132,6 +139,7 @@ function readDocument(json: unknown): JSONValue {
   if (json.length > MAX_JSON_LENGTH) {
     throw invalidArgument('json', `the document is longer than ${MAX_JSON_LENGTH} characters`);
   }
+  assertJsonTextDepth(json, 'json');
   try {
     return JSON.parse(json) as JSONValue;
   } catch (error) {

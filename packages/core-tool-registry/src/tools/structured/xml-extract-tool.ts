@@ -79,7 +79,12 @@ function createXmlExtractTool(timeLimitMs: number): AnyToolDefinition {
       const select = xpath.useNamespaces(args.namespaces ?? {});
       let selected: SelectReturnType;
       try {
-        selected = runWithTimeLimit(() => select(args.xpath, document), timeLimitMs, 'xml_extract');
+        selected = runWithTimeLimit(
+          () => select(args.xpath, document),
+          timeLimitMs,
+          'xml_extract',
+          'Use a simpler XPath (fewer // descendant steps, predicates and unions), or extract from a smaller document, then retry.',
+        );
       } catch (error) {
         if (isToolError(error)) throw error;
         throw invalidArgument(

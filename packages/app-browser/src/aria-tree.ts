@@ -1,0 +1,167 @@
+/**
+ * One node of a page's accessibility tree as the browser tools show it: Playwright's aria snapshot
+ * (mode `ai`) normalised, with decorative and hidden nodes left out and refs renamed to the tools'
+ * own stable refs.
+ */
+export interface AriaNode {
+  /** ARIA role (`button`, `link`, `row` …); `text` for a bare text run. */
+  readonly role: string;
+  /** Accessible name, when it has one. */
+  readonly name?: string;
+  /** The stable ref the model passes to action tools (`e12`), when the element is addressable. */
+  readonly ref?: string;
+  /** State and properties shown in brackets: `checked`, `disabled`, `level=2`, `url=/x` … */
+  readonly attributes: readonly string[];
+  /** Text content shown after the colon (a paragraph's text, an input's value). */
+  readonly text?: string;
+  /** Child nodes, in document order. */
+  readonly children: readonly AriaNode[];
+}
+
+/** Roles a model acts on; an element with one of them (or a pointer cursor) is interactive. */
+export const INTERACTIVE_ROLES: ReadonlySet<string> = new Set([
+  'button',
+  'link',
+  'textbox',
+  'searchbox',
+  'checkbox',
+  'radio',
+  'switch',
+  'combobox',
+  'listbox',
+  'option',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'tab',
+  'slider',
+  'spinbutton',
+  'treeitem',
+]);
+
+/** Whether a node is something a model can act on. */
+export function isInteractive(node: AriaNode): boolean {
+  return INTERACTIVE_ROLES.has(node.role) || node.attributes.includes('cursor=pointer');
+}
+
+/** Maps Playwright's own refs to the tools' stable refs; returns undefined to drop a ref. */
+export type RefRenamer = (playwrightRef: string) => string | undefined;
+
+const STRUCTURAL_KEYS = new Set(['role', 'name', 'ref', 'children', 'text', 'ariaHidden', 'box']);
+const ATTRIBUTE_ORDER = [
+  'checked',
+  'disabled',
+  'expanded',
+  'pressed',
+  'selected',
+  'level',
+  'url',
+  'cursor',
+  'active',
+];
+/** Roles with no meaning of their own: unnamed ones are replaced by their children. */
+const TRANSPARENT_ROLES = new Set(['generic', 'none', 'presentation', 'group', 'rowgroup']);
+
+/**
+ * Normalises the JSON of `ariaSnapshotJSON({ mode: 'ai' })` into {@link AriaNode}s: drops
+ * `aria-hidden` subtrees and unnamed images, flattens unnamed wrappers that nobody can click,
+ * and renames refs through `rename`.
+ */
+export function normaliseAriaJson(value: unknown, rename: RefRenamer): AriaNode[] {
+  const roots = Array.isArray(value) ? value : [value];
+  return dropLabelEchoes(roots.flatMap((entry) => normaliseEntry(entry, rename)));
+}
+
+function normaliseEntry(entry: unknown, rename: RefRenamer): AriaNode[] {
+  if (typeof entry === 'string') {
+    const text = collapseSpace(entry);
+    return text === '' ? [] : [{ role: 'text', text, attributes: [], children: [] }];
+  }
+  if (typeof entry !== 'object' || entry === null) return [];
+  const raw = entry as Record<string, unknown>;
+  if (raw.ariaHidden === true) return [];
+  const role = typeof raw.role === 'string' ? raw.role : 'generic';
+  const name = typeof raw.name === 'string' ? collapseSpace(raw.name) : '';
+  // An image without a name is decorative.
+  if ((role === 'img' || role === 'image') && name === '') return [];
+  const children = Array.isArray(raw.children)
+    ? dropLabelEchoes(raw.children.flatMap((child) => normaliseEntry(child, rename)))
+    : [];
+  const attributes = readAttributes(raw);
+  const text = typeof raw.text === 'string' ? collapseSpace(raw.text) : '';
+  const clickable = attributes.includes('cursor=pointer');
+  if (TRANSPARENT_ROLES.has(role) && name === '' && !clickable) {
+    const own: AriaNode[] =
+      text === '' ? [] : [{ role: 'text', text, attributes: [], children: [] }];
+    return [...own, ...children];
+  }
+  const ref = typeof raw.ref === 'string' ? rename(raw.ref) : undefined;
+  return [
+    {
+      role,
+      ...(name === '' ? {} : { name }),
+      ...(ref === undefined ? {} : { ref }),
+      attributes,
+      ...(text === '' ? {} : { text }),
+      children,
+    },
+  ];
+}
+
+/** A label's text beside the control it names repeats the control's name: keep the control only. */
+function dropLabelEchoes(nodes: AriaNode[]): AriaNode[] {
+  return nodes.filter((node, index) => {
+    if (node.role !== 'text' || node.text === undefined) return true;
+    const before = nodes[index - 1];
+    const after = nodes[index + 1];
+    return before?.name !== node.text && after?.name !== node.text;
+  });
+}
+
+function readAttributes(raw: Record<string, unknown>): string[] {
+  const attributes: string[] = [];
+  const keys = [
+    ...ATTRIBUTE_ORDER.filter((key) => key in raw),
+    ...Object.keys(raw)
+      .filter((key) => !ATTRIBUTE_ORDER.includes(key) && !STRUCTURAL_KEYS.has(key))
+      .sort(),
+  ];
+  for (const key of keys) {
+    const value = raw[key];
+    if (key === 'active') continue;
+    if (value === true) attributes.push(key);
+    else if (value === 'mixed') attributes.push(`${key}=mixed`);
+    else if (typeof value === 'string' || typeof value === 'number') {
+      attributes.push(`${key}=${collapseSpace(String(value))}`);
+    }
+  }
+  return attributes;
+}
+
+function collapseSpace(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Collects every Playwright ref in a raw `ariaSnapshotJSON` value, with its role and name. */
+export function collectPlaywrightRefs(
+  value: unknown,
+  into: { ref: string; role: string; interactive: boolean }[] = [],
+): { ref: string; role: string; interactive: boolean }[] {
+  if (Array.isArray(value)) {
+    for (const entry of value) collectPlaywrightRefs(entry, into);
+    return into;
+  }
+  if (typeof value !== 'object' || value === null) return into;
+  const raw = value as Record<string, unknown>;
+  if (raw.ariaHidden === true) return into;
+  if (typeof raw.ref === 'string') {
+    const role = typeof raw.role === 'string' ? raw.role : 'generic';
+    into.push({
+      ref: raw.ref,
+      role,
+      interactive: INTERACTIVE_ROLES.has(role) || raw.cursor === 'pointer',
+    });
+  }
+  if (Array.isArray(raw.children)) collectPlaywrightRefs(raw.children, into);
+  return into;
+}

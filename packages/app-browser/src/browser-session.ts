@@ -1,0 +1,302 @@
+import { mkdir, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
+import type { BrowserContext, Dialog, Download, Page, Request } from 'playwright-core';
+import { BrowserTab } from './browser-tab.js';
+
+/** One request seen by a session. Headers and bodies are never kept. */
+export interface NetworkEntry {
+  readonly id: number;
+  readonly method: string;
+  readonly url: string;
+  readonly resourceType: string;
+  readonly tab: string;
+  readonly startedAt: number;
+  status?: number;
+  /** Response body size in bytes, when known. */
+  size?: number;
+  durationMs?: number;
+  failure?: string;
+}
+
+/** One console message or uncaught page error. */
+export interface ConsoleEntry {
+  readonly type: string;
+  readonly text: string;
+  readonly tab: string;
+  readonly at: number;
+}
+
+/** One download started by a page. */
+export interface DownloadEntry {
+  readonly id: number;
+  readonly url: string;
+  readonly fileName: string;
+  readonly tab: string;
+  state: 'in_progress' | 'completed' | 'failed';
+  /** Where the file is, relative to the workspace root, once saved. */
+  path?: string;
+  size?: number;
+  failure?: string;
+}
+
+/** Options for {@link BrowserSession}. */
+export interface BrowserSessionOptions {
+  /** The session's isolated context. */
+  readonly context: BrowserContext;
+  /** Directory downloads are saved to (absolute). */
+  readonly downloadsDir: string;
+  /** Path prefix shown for downloads (relative to the workspace root). */
+  readonly downloadsShownAs: string;
+  /** Most network entries kept; older ones are dropped first. */
+  readonly networkLogSize: number;
+  /** Most console entries kept. */
+  readonly consoleLogSize: number;
+}
+
+/** How a dialog raised during an action is answered. */
+export type DialogAnswer = 'accept' | 'dismiss';
+
+/**
+ * The browser state of one agent session: an isolated context with its tabs, the bounded logs of
+ * requests and console messages, downloads, and the events (dialogs, new tabs, downloads) that
+ * happened since the last result, to be reported with it.
+ */
+export class BrowserSession {
+  readonly context: BrowserContext;
+  readonly tabs: BrowserTab[] = [];
+  readonly network: NetworkEntry[] = [];
+  readonly console: ConsoleEntry[] = [];
+  readonly downloads: DownloadEntry[] = [];
+  /** Dialogs seen, newest last (bounded). */
+  readonly dialogs: string[] = [];
+  /** How the next dialogs are answered; actions may set it for their duration. */
+  dialogAnswer: DialogAnswer = 'dismiss';
+  /** Requests dropped from the ring so far. */
+  droppedRequests = 0;
+  #active: BrowserTab | undefined;
+  #tabCounter = 0;
+  #requestCounter = 0;
+  #downloadCounter = 0;
+  #events: string[] = [];
+  /** Tabs opened by pages (popups) not yet reported; their URL is read when reported. */
+  #newTabs: BrowserTab[] = [];
+  readonly #requests = new WeakMap<Request, NetworkEntry>();
+  readonly #pending = new Set<Promise<unknown>>();
+  readonly #options: BrowserSessionOptions;
+
+  constructor(options: BrowserSessionOptions) {
+    this.#options = options;
+    this.context = options.context;
+    this.context.on('page', (page) => {
+      this.#newTabs.push(this.#adopt(page));
+    });
+  }
+
+  /** The tab actions apply to; opens the first one on demand. */
+  async activeTab(): Promise<BrowserTab> {
+    if (this.#active && !this.#active.page.isClosed()) return this.#active;
+    const open = this.tabs.filter((tab) => !tab.page.isClosed());
+    if (open.length > 0) {
+      this.#active = open[open.length - 1];
+      return this.#active as BrowserTab;
+    }
+    const page = await this.context.newPage();
+    const tab = this.tabs.find((candidate) => candidate.page === page) ?? this.#adopt(page);
+    // Opening the first tab is not news for the model.
+    this.#newTabs = this.#newTabs.filter((candidate) => candidate !== tab);
+    this.#active = tab;
+    return tab;
+  }
+
+  /** Makes a tab the active one and brings it to the front. */
+  async select(tabId: string): Promise<BrowserTab> {
+    const tab = this.findTab(tabId);
+    await tab.page.bringToFront();
+    this.#active = tab;
+    return tab;
+  }
+
+  /** The open tab with an id; NOT_FOUND otherwise. */
+  findTab(tabId: string, field = 'tab'): BrowserTab {
+    const tab = this.tabs.find((candidate) => candidate.id === tabId && !candidate.page.isClosed());
+    if (!tab) {
+      const open = this.openTabs().map((candidate) => candidate.id);
+      throw new ToolError(ToolErrorCode.NOT_FOUND, `${field}: no open tab "${tabId}"`, {
+        field,
+        hint:
+          open.length > 0
+            ? `Open tabs: ${open.join(', ')}. browser_show with action "list" shows them.`
+            : 'No tab is open; call browser_navigate first.',
+      });
+    }
+    return tab;
+  }
+
+  /** Tabs that are still open, oldest first. */
+  openTabs(): BrowserTab[] {
+    return this.tabs.filter((tab) => !tab.page.isClosed());
+  }
+
+  /** Opens a new tab and makes it active. */
+  async newTab(): Promise<BrowserTab> {
+    const page = await this.context.newPage();
+    const tab = this.tabs.find((candidate) => candidate.page === page) ?? this.#adopt(page);
+    this.#newTabs = this.#newTabs.filter((candidate) => candidate !== tab);
+    this.#active = tab;
+    return tab;
+  }
+
+  /** Events since the last call, cleared on read. */
+  takeEvents(): string[] {
+    const events = this.#events;
+    this.#events = [];
+    for (const tab of this.#newTabs) {
+      events.push(
+        `New tab ${tab.id} opened (${tab.page.url() || 'about:blank'}); browser_show with action "select" and tab "${tab.id}" switches to it.`,
+      );
+    }
+    this.#newTabs = [];
+    return events;
+  }
+
+  /** Waits (bounded) until tabs opened by pages have started their first document. */
+  async settleNewTabs(timeoutMs: number): Promise<void> {
+    await Promise.all(
+      this.#newTabs.map((tab) =>
+        tab.page
+          .waitForLoadState('domcontentloaded', { timeout: timeoutMs })
+          .catch(() => undefined),
+      ),
+    );
+  }
+
+  /** Waits (bounded) for downloads being saved, so a result can say where they are. */
+  async settleDownloads(timeoutMs: number): Promise<void> {
+    if (this.#pending.size === 0) return;
+    await Promise.race([
+      Promise.allSettled([...this.#pending]),
+      new Promise((resolve) => setTimeout(resolve, timeoutMs).unref()),
+    ]);
+  }
+
+  #adopt(page: Page): BrowserTab {
+    const existing = this.tabs.find((tab) => tab.page === page);
+    if (existing) return existing;
+    this.#tabCounter += 1;
+    const tab = new BrowserTab(`t${this.#tabCounter}`, page);
+    this.tabs.push(tab);
+    page.on('console', (message) => {
+      this.#pushConsole({
+        type: message.type(),
+        text: message.text(),
+        tab: tab.id,
+        at: Date.now(),
+      });
+    });
+    page.on('pageerror', (error) => {
+      this.#pushConsole({
+        type: 'pageerror',
+        text: `${error.name}: ${error.message}`,
+        tab: tab.id,
+        at: Date.now(),
+      });
+    });
+    page.on('dialog', (dialog) => this.#handleDialog(tab, dialog));
+    page.on('download', (download) => this.#track(tab, download));
+    page.on('close', () => {
+      if (this.#active === tab) this.#active = undefined;
+    });
+    page.on('request', (request) => {
+      this.#requestCounter += 1;
+      const entry: NetworkEntry = {
+        id: this.#requestCounter,
+        method: request.method(),
+        url: request.url(),
+        resourceType: request.resourceType(),
+        tab: tab.id,
+        startedAt: Date.now(),
+      };
+      this.#requests.set(request, entry);
+      this.network.push(entry);
+      while (this.network.length > this.#options.networkLogSize) {
+        this.network.shift();
+        this.droppedRequests += 1;
+      }
+    });
+    page.on('response', (response) => {
+      const entry = this.#requests.get(response.request());
+      if (entry) entry.status = response.status();
+    });
+    page.on('requestfinished', (request) => {
+      const entry = this.#requests.get(request);
+      if (!entry) return;
+      entry.durationMs = Date.now() - entry.startedAt;
+      request
+        .sizes()
+        .then((sizes) => {
+          entry.size = sizes.responseBodySize;
+        })
+        .catch(() => undefined);
+    });
+    page.on('requestfailed', (request) => {
+      const entry = this.#requests.get(request);
+      if (!entry) return;
+      entry.durationMs = Date.now() - entry.startedAt;
+      entry.failure = request.failure()?.errorText ?? 'failed';
+    });
+    return tab;
+  }
+
+  #pushConsole(entry: ConsoleEntry): void {
+    this.console.push(entry);
+    while (this.console.length > this.#options.consoleLogSize) this.console.shift();
+  }
+
+  #handleDialog(tab: BrowserTab, dialog: Dialog): void {
+    const type = dialog.type();
+    // beforeunload must be accepted or the page can never be left; alerts have one button.
+    const answer = type === 'alert' || type === 'beforeunload' ? 'accept' : this.dialogAnswer;
+    const text = `A ${type} dialog in tab ${tab.id} said ${JSON.stringify(dialog.message().slice(0, 300))}; it was ${answer === 'accept' ? 'accepted' : 'dismissed'}.`;
+    this.#events.push(text);
+    this.dialogs.push(text);
+    while (this.dialogs.length > 50) this.dialogs.shift();
+    const settle = answer === 'accept' ? dialog.accept() : dialog.dismiss();
+    settle.catch(() => undefined);
+  }
+
+  #track(tab: BrowserTab, download: Download): void {
+    this.#downloadCounter += 1;
+    const fileName = safeFileName(download.suggestedFilename(), this.#downloadCounter);
+    const entry: DownloadEntry = {
+      id: this.#downloadCounter,
+      url: download.url(),
+      fileName,
+      tab: tab.id,
+      state: 'in_progress',
+    };
+    this.downloads.push(entry);
+    this.#events.push(`Download ${entry.id} started: ${fileName}.`);
+    const work = (async () => {
+      await mkdir(this.#options.downloadsDir, { recursive: true });
+      const stored = `${entry.id}-${fileName}`;
+      const target = join(this.#options.downloadsDir, stored);
+      await download.saveAs(target);
+      entry.size = (await stat(target)).size;
+      entry.path = `${this.#options.downloadsShownAs}/${stored}`;
+      entry.state = 'completed';
+    })().catch((error: unknown) => {
+      entry.state = 'failed';
+      entry.failure = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    });
+    this.#pending.add(work);
+    work.finally(() => this.#pending.delete(work));
+  }
+}
+
+function safeFileName(suggested: string, id: number): string {
+  const cleaned = basename(suggested)
+    .replace(/[^\w.\- ]+/g, '_')
+    .slice(0, 120);
+  return cleaned === '' || cleaned === '.' || cleaned === '..' ? `download-${id}` : cleaned;
+}

@@ -1,0 +1,149 @@
+import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
+import type { Locator, Page } from 'playwright-core';
+import { type AriaNode, collectPlaywrightRefs, normaliseAriaJson } from './aria-tree.js';
+
+/** Attribute that marks an interactive element with its stable ref, so a rename keeps the ref. */
+export const REF_ATTRIBUTE = 'data-toolsys-ref';
+/** At most this many new interactive elements are tagged per snapshot (one round trip each). */
+const MAX_TAGS_PER_SNAPSHOT = 150;
+const REF_PATTERN = /^(?:f\d+)?e\d+$/;
+
+/** A snapshot of one tab: the tree plus where it was taken. */
+export interface TabSnapshot {
+  readonly nodes: readonly AriaNode[];
+  readonly url: string;
+  readonly title: string;
+}
+
+/**
+ * One tab of a session: its page and the map between the tools' stable refs and Playwright's aria
+ * refs. Playwright keeps a ref only while an element's role and name stay the same; the tab keeps
+ * its own ref for an interactive element across renames by tagging the element with
+ * {@link REF_ATTRIBUTE}, and renumbers nothing: a ref, once given, names one element of one
+ * document until that element leaves the page.
+ */
+export class BrowserTab {
+  /** Short id shown to the model (`t1`). */
+  readonly id: string;
+  /** The Playwright page. */
+  readonly page: Page;
+  /** The last snapshot taken of this tab, the base of the next delta. */
+  lastSnapshot: TabSnapshot | undefined;
+  #counter = 0;
+  #documentId: string | undefined;
+  readonly #byPlaywright = new Map<string, string>();
+  readonly #byPublic = new Map<string, string>();
+  readonly #retired = new Set<string>();
+
+  constructor(id: string, page: Page) {
+    this.id = id;
+    this.page = page;
+  }
+
+  /** Takes a fresh aria snapshot and renames its refs to stable ones. */
+  async snapshot(timeoutMs: number): Promise<TabSnapshot> {
+    const documentId = await this.page.evaluate(() => {
+      const holder = window as unknown as { __toolsysDocumentId?: string };
+      holder.__toolsysDocumentId ??= Math.random().toString(36).slice(2);
+      return holder.__toolsysDocumentId;
+    });
+    if (documentId !== this.#documentId) {
+      // A new document: Playwright numbers its refs again, so none of the old ones may be reused.
+      for (const ref of this.#byPublic.keys()) this.#retired.add(ref);
+      this.#byPlaywright.clear();
+      this.#byPublic.clear();
+      this.#documentId = documentId;
+    }
+    const json = await this.page.ariaSnapshotJSON({ mode: 'ai', timeout: timeoutMs });
+    const found = collectPlaywrightRefs(json);
+    const present = new Set(found.map((entry) => entry.ref));
+    const fresh = found.filter((entry) => !this.#byPlaywright.has(entry.ref));
+    const tagged = fresh.filter((entry) => entry.interactive).slice(0, MAX_TAGS_PER_SNAPSHOT);
+    const candidates = tagged.map(() => this.#nextRef());
+    const answers = await Promise.all(
+      tagged.map((entry, index) =>
+        this.page
+          .locator(`aria-ref=${entry.ref}`)
+          .evaluate(
+            (element, [attribute, candidate]) => {
+              const existing = element.getAttribute(attribute as string);
+              if (existing) return existing;
+              element.setAttribute(attribute as string, candidate as string);
+              return null;
+            },
+            [REF_ATTRIBUTE, candidates[index]],
+            { timeout: timeoutMs },
+          )
+          .catch(() => null),
+      ),
+    );
+    tagged.forEach((entry, index) => {
+      const existing = answers[index];
+      const previous = existing ? this.#byPublic.get(existing) : undefined;
+      const reuse = existing !== null && existing !== undefined && previous !== undefined;
+      // Reuse the element's ref only when its old Playwright ref has left the page.
+      const ref = reuse && !present.has(previous) ? existing : (candidates[index] as string);
+      if (reuse && ref === existing) this.#byPlaywright.delete(previous);
+      this.#assign(entry.ref, ref);
+    });
+    for (const entry of fresh) {
+      if (!this.#byPlaywright.has(entry.ref)) this.#assign(entry.ref, this.#nextRef());
+    }
+    for (const [playwrightRef, ref] of [...this.#byPlaywright]) {
+      if (present.has(playwrightRef)) continue;
+      this.#byPlaywright.delete(playwrightRef);
+      if (this.#byPublic.get(ref) === playwrightRef) {
+        this.#byPublic.delete(ref);
+        this.#retired.add(ref);
+      }
+    }
+    const nodes = normaliseAriaJson(json, (playwrightRef) => this.#byPlaywright.get(playwrightRef));
+    const snapshot: TabSnapshot = {
+      nodes,
+      url: this.page.url(),
+      title: await this.page.title().catch(() => ''),
+    };
+    return snapshot;
+  }
+
+  /**
+   * The locator of a stable ref. Throws INVALID_ARGUMENT for a malformed ref and NOT_FOUND for a
+   * ref that never existed or whose element left the page.
+   */
+  locate(ref: string, field = 'ref'): Locator {
+    const trimmed = ref.trim();
+    if (!REF_PATTERN.test(trimmed)) {
+      throw new ToolError(
+        ToolErrorCode.INVALID_ARGUMENT,
+        `${field}: "${ref}" is not a ref; refs look like "e12" and come from browser_snapshot`,
+        { field, hint: 'Take a browser_snapshot and pass a ref shown as [ref=eN].' },
+      );
+    }
+    const playwrightRef = this.#byPublic.get(trimmed);
+    if (playwrightRef === undefined) {
+      const gone = this.#retired.has(trimmed);
+      throw new ToolError(
+        ToolErrorCode.NOT_FOUND,
+        gone
+          ? `${field}: element ${trimmed} is gone from the page (it was removed, or the page navigated)`
+          : `${field}: no element has ref ${trimmed} in tab ${this.id}`,
+        {
+          field,
+          hint: 'Take a new browser_snapshot and use a ref from it.',
+        },
+      );
+    }
+    return this.page.locator(`aria-ref=${playwrightRef}`);
+  }
+
+  #assign(playwrightRef: string, ref: string): void {
+    this.#byPlaywright.set(playwrightRef, ref);
+    this.#byPublic.set(ref, playwrightRef);
+    this.#retired.delete(ref);
+  }
+
+  #nextRef(): string {
+    this.#counter += 1;
+    return `e${this.#counter}`;
+  }
+}

@@ -1,0 +1,69 @@
+import type { AriaNode } from './aria-tree.js';
+import { formatNode } from './snapshot-render.js';
+
+/** What changed between two snapshots of the same page. */
+export interface SnapshotDelta {
+  /** Lines of nodes that appeared, in document order (`button "Save" [ref=e9]`). */
+  readonly added: readonly string[];
+  /** Lines of nodes that disappeared. */
+  readonly removed: readonly string[];
+  /** New lines of nodes whose role, name, state or own text changed. */
+  readonly changed: readonly string[];
+}
+
+interface Signature {
+  readonly line: string;
+  readonly content: string;
+}
+
+/**
+ * Compares two trees by ref: a ref only in `after` is added, only in `before` removed, in both
+ * with different own content (its line plus the text of descendants without refs) changed.
+ */
+export function diffSnapshots(
+  before: readonly AriaNode[],
+  after: readonly AriaNode[],
+): SnapshotDelta {
+  const old = signatures(before);
+  const now = signatures(after);
+  const added: string[] = [];
+  const changed: string[] = [];
+  for (const [ref, signature] of now) {
+    const previous = old.get(ref);
+    if (!previous) added.push(signature.line);
+    else if (previous.content !== signature.content) changed.push(signature.line);
+  }
+  const removed: string[] = [];
+  for (const [ref, signature] of old) if (!now.has(ref)) removed.push(signature.line);
+  return { added, removed, changed };
+}
+
+/** Whether a delta holds no change. */
+export function isEmptyDelta(delta: SnapshotDelta): boolean {
+  return delta.added.length === 0 && delta.removed.length === 0 && delta.changed.length === 0;
+}
+
+function signatures(nodes: readonly AriaNode[]): Map<string, Signature> {
+  const map = new Map<string, Signature>();
+  const rootParts: string[] = [];
+  for (const node of nodes) visit(node, map, rootParts);
+  const rootText = rootParts.join(' | ');
+  map.set('(page text)', {
+    line: `text outside elements: ${rootText.length > 200 ? `${rootText.slice(0, 200)}…` : rootText}`,
+    content: rootParts.join('\n'),
+  });
+  return map;
+}
+
+/** Records a node's signature and returns the text it contributes to its nearest ref ancestor. */
+function visit(node: AriaNode, map: Map<string, Signature>, parentParts: string[]): void {
+  const line = formatNode(node, 120);
+  if (node.ref === undefined) {
+    parentParts.push(line);
+    for (const child of node.children) visit(child, map, parentParts);
+    return;
+  }
+  const parts = [line];
+  for (const child of node.children) visit(child, map, parts);
+  map.set(node.ref, { line, content: parts.join('\n') });
+}

@@ -1,0 +1,319 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  cancelledFailure,
+  defineTool,
+  failureResult,
+  isToolError,
+  type SsrfGuard,
+  type ToolContext,
+  type ToolDefinition,
+  ToolErrorCode,
+  type ToolReturn,
+} from '@toolsys/core-tool-registry';
+import type { BrowserManager } from '../browser-manager.js';
+import type { BrowserSession } from '../browser-session.js';
+import type { BrowserTab, TabSnapshot } from '../browser-tab.js';
+import type { HostPolicy } from '../host-policy.js';
+import { diffSnapshots, isEmptyDelta } from '../snapshot-delta.js';
+import { renderSnapshot } from '../snapshot-render.js';
+
+/** What every browser tool is built with. */
+export interface BrowserToolsOptions {
+  /** The deployment's browser. */
+  readonly manager: BrowserManager;
+  /** Checks navigation targets (scheme, private and metadata addresses). */
+  readonly ssrfGuard: SsrfGuard;
+  /** The deployment's host allow / block list for navigation targets. */
+  readonly hostPolicy?: HostPolicy;
+  /** Directory file uploads are confined to (absolute). */
+  readonly workspaceRoot: string;
+  /** Directory screenshots, dumps and long snapshots are written to (absolute). */
+  readonly artifactsDir: string;
+  /** Default token budget of a snapshot. Default 6,000. */
+  readonly maxTokens?: number;
+  /** Token budget of the change report after an action. Default 1,500. */
+  readonly deltaMaxTokens?: number;
+  /** Longest wait for an element to become actionable, in ms. Default 10,000. */
+  readonly actionTimeoutMs?: number;
+  /** Longest wait for a page load, in ms. Default 30,000. */
+  readonly navigationTimeoutMs?: number;
+  /**
+   * Secret values (API keys, passwords) replaced by `[redacted]` in every result, wherever a page
+   * shows them. Values shorter than 4 characters are ignored.
+   */
+  readonly redact?: readonly string[];
+}
+
+/** Resolved settings shared by the tool groups. */
+export interface BrowserToolSettings extends BrowserToolsOptions {
+  readonly maxTokens: number;
+  readonly deltaMaxTokens: number;
+  readonly actionTimeoutMs: number;
+  readonly navigationTimeoutMs: number;
+}
+
+/** What a browser handler receives besides its arguments. */
+export interface BrowserCall {
+  readonly session: BrowserSession;
+  readonly context: ToolContext;
+  readonly settings: BrowserToolSettings;
+  /** Notes from the browser lifecycle that must reach the model (restart after a crash). */
+  readonly notes: readonly string[];
+}
+
+/** Fills in the defaults of {@link BrowserToolsOptions}. */
+export function resolveSettings(options: BrowserToolsOptions): BrowserToolSettings {
+  return {
+    ...options,
+    maxTokens: options.maxTokens ?? 6_000,
+    deltaMaxTokens: options.deltaMaxTokens ?? 1_500,
+    actionTimeoutMs: options.actionTimeoutMs ?? 10_000,
+    navigationTimeoutMs: options.navigationTimeoutMs ?? 30_000,
+  };
+}
+
+/**
+ * Declares a browser tool: the handler runs with the session's browser state (launched on
+ * demand), expected failures thrown as ToolErrors become results, and Playwright's errors are
+ * translated into codes and next steps the model can act on.
+ */
+export function defineBrowserTool<TArgs>(
+  settings: BrowserToolSettings,
+  definition: Omit<ToolDefinition<TArgs>, 'execute'> & {
+    run(args: TArgs, call: BrowserCall): Promise<ToolReturn>;
+  },
+): ToolDefinition<TArgs> {
+  const { run, ...rest } = definition;
+  return defineTool({
+    ...rest,
+    async execute(args, context) {
+      if (context.signal.aborted) return cancelledFailure(context.signal);
+      let stop: (() => void) | undefined;
+      // A cancelled or timed-out call answers at once; the browser work behind it is bounded by
+      // the action and navigation time limits.
+      const cancelled = new Promise<ToolReturn>((resolve) => {
+        stop = () => resolve(cancelledFailure(context.signal));
+        context.signal.addEventListener('abort', stop, { once: true });
+      });
+      const work = settings.manager
+        .withSession(context.sessionId, async ({ session, notes }) =>
+          prependNotes(await run(args, { session, context, settings, notes }), notes),
+        )
+        .catch(translateError);
+      try {
+        return redactSecrets(await Promise.race([work, cancelled]), settings.redact ?? []);
+      } finally {
+        if (stop) context.signal.removeEventListener('abort', stop);
+      }
+    },
+  });
+}
+
+/** Replaces every secret value in a result (text, message, data) by `[redacted]`. */
+export function redactSecrets(result: ToolReturn, secrets: readonly string[]): ToolReturn {
+  const values = secrets.filter((secret) => secret.length >= 4);
+  if (values.length === 0) return result;
+  const scrub = (text: string) =>
+    values.reduce((current, secret) => current.split(secret).join('[redacted]'), text);
+  if (typeof result === 'string') return scrub(result);
+  if (!result.ok) {
+    const { details, ...error } = result.error;
+    return {
+      ok: false,
+      error: {
+        ...error,
+        message: scrub(error.message),
+        hint: scrub(error.hint),
+        ...(details === undefined ? {} : { details: scrubJson(details, scrub) }),
+      },
+    };
+  }
+  return {
+    ok: true,
+    content: scrub(result.content),
+    ...(result.data === undefined ? {} : { data: scrubJson(result.data, scrub) }),
+  };
+}
+
+function scrubJson<T>(value: T, scrub: (text: string) => string): T {
+  return JSON.parse(scrub(JSON.stringify(value))) as T;
+}
+
+function prependNotes(result: ToolReturn, notes: readonly string[]): ToolReturn {
+  if (notes.length === 0) return result;
+  const prefix = `${notes.join('\n')}\n`;
+  if (typeof result === 'string') return `${prefix}${result}`;
+  if (result.ok) return { ...result, content: `${prefix}${result.content}` };
+  return {
+    ...result,
+    error: { ...result.error, message: `${result.error.message} (${notes.join(' ')})` },
+  };
+}
+
+/** Turns a thrown error into a failure result the model can act on. */
+export function translateError(error: unknown): ToolReturn {
+  if (isToolError(error)) {
+    const { cause: _cause, ...options } = error.options;
+    return failureResult(error.code, error.message, options);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  const first = (message.split('\n')[0] ?? message).replace(/^[\w.]+:\s*/, '').slice(0, 300);
+  if (error instanceof Error && error.name === 'TimeoutError') {
+    return failureResult(ToolErrorCode.TIMEOUT, `the browser did not finish in time: ${first}`, {
+      hint: 'Take a browser_snapshot to see the page state; the element may be hidden, covered or disabled. Retry once, or pick another element.',
+    });
+  }
+  if (
+    /Target (page, context or browser )?(has been )?closed|Browser has been closed/i.test(message)
+  ) {
+    return failureResult(ToolErrorCode.EXECUTION_FAILED, `the tab or browser closed: ${first}`, {
+      hint: 'browser_show lists the open tabs and browser_navigate opens a page; if the browser itself stopped, the next call starts a new one (page state is lost).',
+    });
+  }
+  if (/net::ERR_/.test(message)) {
+    const code = /net::ERR_[A-Z_]+/.exec(message)?.[0] ?? 'net::ERR';
+    return failureResult(ToolErrorCode.EXECUTION_FAILED, `the page could not be loaded: ${code}`, {
+      hint: 'Check the URL (host, port, scheme); the server may be down. Retry once.',
+      details: { netError: code },
+    });
+  }
+  return failureResult(ToolErrorCode.EXECUTION_FAILED, first, {
+    hint: 'Take a browser_snapshot to see the page state, then adjust and retry once.',
+  });
+}
+
+/** One line naming a tab: `Tab t1: "Title" — http://…`. */
+export function describeTab(tab: BrowserTab, snapshot: TabSnapshot): string {
+  const title = snapshot.title === '' ? '(no title)' : JSON.stringify(snapshot.title);
+  return `Tab ${tab.id}: ${title} — ${snapshot.url}`;
+}
+
+/** How an action reports the page afterwards. */
+export type SnapshotMode = 'delta' | 'full' | 'none';
+
+/**
+ * The result text of an action: the action's own sentence, events (dialogs, new tabs,
+ * downloads), then what changed in the page since the tab's previous snapshot (or the full
+ * budgeted snapshot), and how to see the whole page.
+ */
+export async function reportAfterAction(
+  call: BrowserCall,
+  tab: BrowserTab,
+  summary: string,
+  mode: SnapshotMode,
+): Promise<{ content: string; data: Record<string, unknown> }> {
+  const { session, settings } = call;
+  await session.settleDownloads(2_000);
+  const before = tab.lastSnapshot;
+  const lines = [summary];
+  const data: Record<string, unknown> = { tab: tab.id };
+  if (tab.page.isClosed()) {
+    // The page closed its own tab (window.close()); there is nothing left to compare.
+    await session.settleNewTabs(Math.min(settings.actionTimeoutMs, 5_000));
+    lines.push(...session.takeEvents(), `Tab ${tab.id} closed itself.`);
+    const open = session.openTabs();
+    if (open.length > 0) lines.push(`The active tab is now ${(await session.activeTab()).id}.`);
+    return { content: lines.join('\n'), data };
+  }
+  const active = await session.activeTab();
+  if (mode === 'none') {
+    await session.settleNewTabs(Math.min(settings.actionTimeoutMs, 5_000));
+    lines.push(...session.takeEvents());
+    return { content: lines.join('\n'), data };
+  }
+  await settle(tab, settings.actionTimeoutMs);
+  await session.settleNewTabs(Math.min(settings.actionTimeoutMs, 5_000));
+  const after = await tab.snapshot(settings.actionTimeoutMs);
+  tab.lastSnapshot = after;
+  data.url = after.url;
+  data.title = after.title;
+  lines.push(...session.takeEvents());
+  if (active !== tab) lines.push(`The active tab is now ${active.id}.`);
+  if (mode === 'full' || !before) {
+    lines.push(describeTab(tab, after));
+    lines.push(renderBudgeted(after, settings.maxTokens));
+    return { content: lines.join('\n'), data };
+  }
+  if (before.url !== after.url) lines.push(`URL changed: ${before.url} → ${after.url}`);
+  if (before.title !== after.title) {
+    lines.push(`Title changed: ${JSON.stringify(before.title)} → ${JSON.stringify(after.title)}`);
+  }
+  const delta = diffSnapshots(before.nodes, after.nodes);
+  if (isEmptyDelta(delta)) {
+    lines.push('No change in the page.');
+    return { content: lines.join('\n'), data };
+  }
+  const changeLines = [
+    ...delta.added.map((line) => `+ ${line}`),
+    ...delta.changed.map((line) => `~ ${line}`),
+    ...delta.removed.map((line) => `- ${line}`),
+  ];
+  data.changes = {
+    added: delta.added.length,
+    changed: delta.changed.length,
+    removed: delta.removed.length,
+  };
+  lines.push(
+    `Changes (${delta.added.length} added, ${delta.changed.length} changed, ${delta.removed.length} removed):`,
+  );
+  const budget = settings.deltaMaxTokens * 4;
+  let used = 0;
+  let shown = 0;
+  for (const line of changeLines) {
+    if (used + line.length + 1 > budget && shown > 0) break;
+    lines.push(line);
+    used += line.length + 1;
+    shown += 1;
+  }
+  if (shown < changeLines.length) {
+    lines.push(
+      `[${changeLines.length - shown} more changes not shown; browser_snapshot shows the whole page]`,
+    );
+  } else {
+    lines.push('(browser_snapshot shows the whole page)');
+  }
+  return { content: lines.join('\n'), data };
+}
+
+/**
+ * Writes every node of a snapshot (no budget, nothing collapsed) to a file under the artifacts
+ * directory and returns its path: the whole page stays one read away when a result was cut.
+ */
+export async function saveFullSnapshot(
+  settings: BrowserToolSettings,
+  tab: BrowserTab,
+  snapshot: TabSnapshot,
+): Promise<string> {
+  const directory = join(settings.artifactsDir, 'snapshots');
+  await mkdir(directory, { recursive: true });
+  const path = join(directory, `${new Date().toISOString().replace(/[:.]/g, '-')}-${tab.id}.txt`);
+  const full = renderSnapshot(snapshot.nodes, {
+    maxTokens: Number.MAX_SAFE_INTEGER / 8,
+    expand: true,
+  });
+  await writeFile(path, `${describeTab(tab, snapshot)}\n${full.text}\n`);
+  return path;
+}
+
+/** A full snapshot within a token budget. */
+export function renderBudgeted(snapshot: TabSnapshot, maxTokens: number): string {
+  const rendered = renderSnapshot(snapshot.nodes, { maxTokens });
+  return rendered.text === '' ? '(the page shows nothing)' : rendered.text;
+}
+
+/** Waits briefly for the page to settle after an action (navigation started by it, DOM work). */
+async function settle(tab: BrowserTab, timeoutMs: number): Promise<void> {
+  await tab.page
+    .waitForLoadState('load', { timeout: Math.min(timeoutMs, 5_000) })
+    .catch(() => undefined);
+  await tab.page
+    .evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          requestAnimationFrame(() => setTimeout(resolve, 50));
+          setTimeout(resolve, 500);
+        }),
+    )
+    .catch(() => undefined);
+}

@@ -1,0 +1,250 @@
+import {
+  type AnyToolDefinition,
+  failureResult,
+  RunPolicies,
+  ToolError,
+  ToolErrorCode,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import { z } from 'zod';
+import type { BrowserTab } from '../browser-tab.js';
+import { renderSnapshot } from '../snapshot-render.js';
+import {
+  type BrowserToolSettings,
+  defineBrowserTool,
+  describeTab,
+  saveFullSnapshot,
+} from './browser-tool.js';
+
+const navigateSchema = ToolSchema.object({
+  url: z
+    .string()
+    .max(8_192)
+    .optional()
+    .describe('Absolute http(s) URL to open. Required when action is "open".'),
+  action: z
+    .enum(['open', 'back', 'forward', 'reload'])
+    .default('open')
+    .describe('"open" the url, or go "back", "forward" in history, or "reload" the page.'),
+  newTab: z
+    .boolean()
+    .default(false)
+    .describe('Open the url in a new tab instead of the active one.'),
+  maxTokens: z
+    .number()
+    .int()
+    .min(200)
+    .max(50_000)
+    .optional()
+    .describe('Token budget of the snapshot in the result. Default: the deployment budget.'),
+});
+
+const showSchema = ToolSchema.object({
+  action: z
+    .enum(['list', 'select', 'new', 'close'])
+    .default('list')
+    .describe(
+      '"list" the tabs, "select" a tab (bring it to the front; later calls act on it), open a "new" blank tab, or "close" a tab.',
+    ),
+  tab: z
+    .string()
+    .max(20)
+    .optional()
+    .describe('Tab id such as "t2" (from "list"); required for select and close.'),
+});
+
+/** Checks a navigation target: the scheme and (after DNS) every address of the host. */
+export async function checkNavigationTarget(
+  settings: Pick<BrowserToolSettings, 'ssrfGuard' | 'hostPolicy'>,
+  raw: string,
+  field = 'url',
+): Promise<URL> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ToolError(
+      ToolErrorCode.INVALID_ARGUMENT,
+      `${field}: "${raw.slice(0, 200)}" is not an absolute URL`,
+      { field, hint: 'Pass a full URL with its scheme, e.g. "https://example.com/".' },
+    );
+  }
+  settings.ssrfGuard.checkUrl(url, field);
+  const refusal = settings.hostPolicy?.(url.hostname);
+  if (refusal !== undefined) {
+    throw new ToolError(ToolErrorCode.PERMISSION_DENIED, `${field}: ${refusal}`, {
+      field,
+      hint: 'Use another site; only an operator can change the list (packages.app-browser allowedHosts / blockedHosts).',
+    });
+  }
+  await settings.ssrfGuard.resolve(url.hostname);
+  return url;
+}
+
+/** `browser_navigate` and `browser_show`. */
+export function createNavigationTools(settings: BrowserToolSettings): AnyToolDefinition[] {
+  return [
+    defineBrowserTool(settings, {
+      id: 'browser_navigate',
+      description:
+        'Opens a URL in the browser (or goes back, forward, reloads), waits for the page to load (bounded), and returns a snapshot of the page: its accessibility tree with refs such as [ref=e12] that browser_click, browser_input and the other action tools take. The snapshot honours a token budget; past it the result ends with a cut marker and a cursor for browser_snapshot. Only http and https URLs; internal and cloud-metadata addresses are refused unless the deployment allows them.',
+      inputSchema: navigateSchema,
+      metadata: {
+        category: 'browser',
+        risk: 'MEDIUM',
+        tags: ['browser', 'playwright'],
+        annotations: {
+          readOnlyHint: false,
+          destructiveHint: false,
+          idempotentHint: false,
+          openWorldHint: true,
+          sensitiveAction: false,
+        },
+      },
+      runPolicy: RunPolicies.network,
+      async run({ url, action, newTab, maxTokens }, { session, settings: resolved }) {
+        if (action === 'open' && (url === undefined || url.trim() === '')) {
+          return failureResult(
+            ToolErrorCode.INVALID_ARGUMENT,
+            'url: required when action is "open"',
+            {
+              field: 'url',
+              hint: 'Pass the URL to open, or action "back", "forward" or "reload".',
+            },
+          );
+        }
+        let target: URL | undefined;
+        if (action === 'open') {
+          target = await checkNavigationTarget(resolved, url as string);
+        }
+        const tab: BrowserTab = newTab ? await session.newTab() : await session.activeTab();
+        const timeout = resolved.navigationTimeoutMs;
+        const notes: string[] = [];
+        let status: number | undefined;
+        try {
+          const response =
+            action === 'open'
+              ? await tab.page.goto((target as URL).href, { waitUntil: 'load', timeout })
+              : action === 'back'
+                ? await tab.page.goBack({ waitUntil: 'load', timeout })
+                : action === 'forward'
+                  ? await tab.page.goForward({ waitUntil: 'load', timeout })
+                  : await tab.page.reload({ waitUntil: 'load', timeout });
+          if (!response && (action === 'back' || action === 'forward')) {
+            notes.push(`There was no page to go ${action} to; the tab stayed where it was.`);
+          }
+          status = response?.status();
+        } catch (error) {
+          if (error instanceof Error && /Download is starting/.test(error.message)) {
+            await session.settleDownloads(5_000);
+            notes.push(
+              'The URL started a download instead of showing a page (browser_download_list tracks it).',
+            );
+          } else if (error instanceof Error && error.name === 'TimeoutError') {
+            notes.push(
+              `The page had not finished loading after ${Math.round(timeout / 1000)} s; this is what it shows so far.`,
+            );
+          } else {
+            throw error;
+          }
+        }
+        if (status !== undefined && status >= 400) {
+          notes.push(`The server answered HTTP ${status}.`);
+        }
+        const snapshot = await tab.snapshot(resolved.actionTimeoutMs);
+        tab.lastSnapshot = snapshot;
+        const rendered = renderSnapshot(snapshot.nodes, {
+          maxTokens: maxTokens ?? resolved.maxTokens,
+        });
+        const lines = [
+          describeTab(tab, snapshot),
+          ...notes,
+          ...session.takeEvents(),
+          rendered.text === '' ? '(the page shows nothing)' : rendered.text,
+        ];
+        const savedTo =
+          rendered.nextCursor === undefined
+            ? undefined
+            : await saveFullSnapshot(resolved, tab, snapshot);
+        if (savedTo) lines.push(`The whole page (every node, no budget) is in the file ${savedTo}`);
+        return {
+          ok: true,
+          content: lines.join('\n'),
+          data: {
+            tab: tab.id,
+            url: snapshot.url,
+            title: snapshot.title,
+            ...(status === undefined ? {} : { status }),
+            tokens: rendered.tokens,
+            ...(rendered.nextCursor === undefined ? {} : { nextCursor: rendered.nextCursor }),
+            ...(savedTo === undefined ? {} : { savedTo }),
+          },
+        };
+      },
+    }),
+    defineBrowserTool(settings, {
+      id: 'browser_show',
+      description:
+        'Lists the open tabs of this session, brings one to the front (later calls act on it), opens a new blank tab, or closes one. Use browser_navigate with newTab to open a URL in a new tab, and browser_snapshot to read a tab.',
+      inputSchema: showSchema,
+      metadata: {
+        category: 'browser',
+        risk: 'LOW',
+        tags: ['browser', 'tabs'],
+        annotations: {
+          readOnlyHint: false,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: false,
+          sensitiveAction: false,
+        },
+      },
+      runPolicy: RunPolicies.quickRead,
+      async run({ action, tab: tabId }, { session }) {
+        if ((action === 'select' || action === 'close') && tabId === undefined) {
+          return failureResult(
+            ToolErrorCode.INVALID_ARGUMENT,
+            `tab: required when action is "${action}"`,
+            { field: 'tab', hint: 'Call browser_show with action "list" to see the tab ids.' },
+          );
+        }
+        let summary: string;
+        if (action === 'select') {
+          const tab = await session.select(tabId as string);
+          summary = `Tab ${tab.id} is now in front and active.`;
+        } else if (action === 'close') {
+          const tab = session.findTab(tabId as string);
+          await tab.page.close();
+          summary = `Closed tab ${tab.id}.`;
+        } else if (action === 'new') {
+          const tab = await session.newTab();
+          summary = `Opened tab ${tab.id} (blank); browser_navigate opens a page in it.`;
+        } else {
+          await session.activeTab();
+          summary = 'Open tabs:';
+        }
+        const open = session.openTabs();
+        const active = open.length > 0 ? await session.activeTab() : undefined;
+        const tabs = await Promise.all(
+          open.map(async (tab) => ({
+            id: tab.id,
+            url: tab.page.url(),
+            title: await tab.page.title().catch(() => ''),
+            active: tab === active,
+          })),
+        );
+        const lines = [
+          summary,
+          ...(action === 'list' ? [] : ['Open tabs:']),
+          ...tabs.map(
+            (tab) =>
+              `${tab.active ? '*' : ' '} ${tab.id}: ${tab.title === '' ? '(no title)' : JSON.stringify(tab.title)} — ${tab.url}`,
+          ),
+          ...session.takeEvents(),
+        ];
+        if (tabs.length === 0) lines.push('  (none; browser_navigate opens one)');
+        return { ok: true, content: lines.join('\n'), data: { tabs } };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,241 @@
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  type AnyToolDefinition,
+  failureResult,
+  RunPolicies,
+  ToolErrorCode,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import { z } from 'zod';
+import type { BrowserSession } from '../browser-session.js';
+import type { BrowserTab } from '../browser-tab.js';
+import { renderSnapshot } from '../snapshot-render.js';
+import {
+  type BrowserToolSettings,
+  defineBrowserTool,
+  describeTab,
+  saveFullSnapshot,
+} from './browser-tool.js';
+
+const READ_METADATA = {
+  category: 'browser',
+  risk: 'LOW',
+  tags: ['browser', 'playwright'],
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+    sensitiveAction: false,
+  },
+} as const;
+
+/** Full-page screenshots stop at this height, in CSS pixels (size cap). */
+const MAX_FULL_PAGE_HEIGHT = 8_000;
+
+/** Schema field shared by the tools that act on a tab. */
+export const tabField = z
+  .string()
+  .max(20)
+  .optional()
+  .describe('Tab id such as "t2" (browser_show lists them). Default: the active tab.');
+
+const snapshotSchema = ToolSchema.object({
+  tab: tabField,
+  ref: z
+    .string()
+    .max(40)
+    .optional()
+    .describe('Show only the subtree of this element (a ref such as "e12").'),
+  find: z
+    .string()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe(
+      'Show only nodes whose line contains this text (case-insensitive), with their ancestors.',
+    ),
+  regex: z.boolean().default(false).describe('Treat find as a regular expression.'),
+  cursor: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Start at this node, from the cut marker of an earlier snapshot ("cursor: N").'),
+  expand: z
+    .boolean()
+    .default(false)
+    .describe('Show every repeated row or item instead of the first few and a count.'),
+  maxTokens: z
+    .number()
+    .int()
+    .min(200)
+    .max(50_000)
+    .optional()
+    .describe(
+      'Token budget of this snapshot (≈ 4 characters a token). Default: the deployment budget.',
+    ),
+});
+
+const screenshotSchema = ToolSchema.object({
+  tab: tabField,
+  ref: z.string().max(40).optional().describe('Capture only this element (a ref such as "e12").'),
+  fullPage: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Capture the whole scrollable page (up to 8,000 px tall) instead of the visible viewport.',
+    ),
+});
+
+/** The tab a call names, or the active one. */
+export async function pickTab(
+  session: BrowserSession,
+  tabId: string | undefined,
+): Promise<BrowserTab> {
+  return tabId === undefined ? session.activeTab() : session.findTab(tabId);
+}
+
+/** Makes sure a tab has a snapshot, so refs can be resolved. */
+export async function ensureSnapshot(
+  tab: BrowserTab,
+  settings: BrowserToolSettings,
+): Promise<void> {
+  if (!tab.lastSnapshot) tab.lastSnapshot = await tab.snapshot(settings.actionTimeoutMs);
+}
+
+/** `browser_snapshot` and `browser_screenshot`. */
+export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefinition[] {
+  return [
+    defineBrowserTool(settings, {
+      id: 'browser_snapshot',
+      description:
+        'Reads the page of a tab as an accessibility tree: one line per element with its role, name, state and a ref such as [ref=e12] for the action tools. A ref stays the same for an element while it stays in the page. When the page does not fit the budget, repeated rows are collapsed (first few kept, the count stated); hidden and decorative nodes are left out, long texts shortened with their length. Past the token budget the tree is cut at a node boundary with a marker and a cursor for the next page; interactive elements further down are still listed. Use ref to read one region, find for a text or regex search. Action tools already return what changed; call this for the whole page.',
+      inputSchema: snapshotSchema,
+      metadata: READ_METADATA,
+      runPolicy: RunPolicies.quickRead,
+      async run(args, { session, settings: resolved }) {
+        let find: RegExp | undefined;
+        if (args.find !== undefined) {
+          try {
+            find = args.regex
+              ? new RegExp(args.find, 'i')
+              : new RegExp(args.find.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
+          } catch (error) {
+            return failureResult(
+              ToolErrorCode.INVALID_ARGUMENT,
+              `find: not a valid regular expression (${(error as Error).message})`,
+              {
+                field: 'find',
+                hint: 'Fix the pattern, or pass regex: false to search plain text.',
+              },
+            );
+          }
+        }
+        const tab = await pickTab(session, args.tab);
+        const snapshot = await tab.snapshot(resolved.actionTimeoutMs);
+        tab.lastSnapshot = snapshot;
+        if (args.ref !== undefined) tab.locate(args.ref);
+        const rendered = renderSnapshot(snapshot.nodes, {
+          maxTokens: args.maxTokens ?? resolved.maxTokens,
+          ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
+          ...(args.ref === undefined ? {} : { scopeRef: args.ref.trim() }),
+          ...(find === undefined ? {} : { find }),
+          expand: args.expand,
+        });
+        if (rendered.scopeMissing) {
+          return failureResult(
+            ToolErrorCode.NOT_FOUND,
+            `ref: element ${args.ref} is not shown in the accessibility tree (it is hidden or decorative)`,
+            { field: 'ref', hint: 'Take a browser_snapshot without ref and pick a ref from it.' },
+          );
+        }
+        let body = rendered.text;
+        if (body === '') {
+          body =
+            find !== undefined
+              ? `No node matches ${JSON.stringify(args.find)}. Try other words, or browser_snapshot without find.`
+              : args.cursor !== undefined && args.cursor > 0
+                ? `Nothing after cursor ${args.cursor}: the end of the page was already shown.`
+                : '(the page shows nothing)';
+        }
+        const lines = [describeTab(tab, snapshot), ...session.takeEvents(), body];
+        // The first page of a cut snapshot also leaves the whole page in a file.
+        const savedTo =
+          rendered.nextCursor !== undefined && (args.cursor ?? 0) === 0
+            ? await saveFullSnapshot(resolved, tab, snapshot)
+            : undefined;
+        if (savedTo) lines.push(`The whole page (every node, no budget) is in the file ${savedTo}`);
+        return {
+          ok: true,
+          content: lines.join('\n'),
+          data: {
+            tab: tab.id,
+            url: snapshot.url,
+            title: snapshot.title,
+            totalNodes: rendered.totalNodes,
+            shownNodes: rendered.shownNodes,
+            tokens: rendered.tokens,
+            ...(rendered.nextCursor === undefined ? {} : { nextCursor: rendered.nextCursor }),
+            ...(savedTo === undefined ? {} : { savedTo }),
+          },
+        };
+      },
+    }),
+    defineBrowserTool(settings, {
+      id: 'browser_screenshot',
+      description:
+        'Saves a PNG screenshot of the visible part of a tab, the whole page (fullPage) or one element (ref) as a file under the data directory and returns its path and size. Use browser_snapshot to read the page as text; take a screenshot only for what text cannot show (layout, images, charts).',
+      inputSchema: screenshotSchema,
+      metadata: {
+        ...READ_METADATA,
+        tags: ['browser', 'screenshot'],
+        annotations: { ...READ_METADATA.annotations, idempotentHint: false },
+      },
+      runPolicy: RunPolicies.quickRead,
+      async run({ tab: tabId, ref, fullPage }, { session, settings: resolved }) {
+        const tab = await pickTab(session, tabId);
+        await ensureSnapshot(tab, resolved);
+        const directory = join(resolved.artifactsDir, 'screenshots');
+        await mkdir(directory, { recursive: true });
+        const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${tab.id}${ref ? `-${ref}` : ''}.png`;
+        const path = join(directory, name);
+        let cutNote = '';
+        if (ref !== undefined) {
+          const locator = tab.locate(ref);
+          await locator.screenshot({ path, timeout: resolved.actionTimeoutMs });
+        } else {
+          let clip: { x: number; y: number; width: number; height: number } | undefined;
+          if (fullPage) {
+            const extent = await tab.page.evaluate(() => ({
+              width: document.documentElement.scrollWidth,
+              height: document.documentElement.scrollHeight,
+            }));
+            if (extent.height > MAX_FULL_PAGE_HEIGHT) {
+              clip = { x: 0, y: 0, width: extent.width, height: MAX_FULL_PAGE_HEIGHT };
+              cutNote = ` (the page is ${extent.height.toLocaleString('en-US')} px tall; the first ${MAX_FULL_PAGE_HEIGHT.toLocaleString('en-US')} px were captured)`;
+            }
+          }
+          const buffer = await tab.page.screenshot({
+            fullPage,
+            ...(clip === undefined ? {} : { clip }),
+            timeout: resolved.actionTimeoutMs,
+          });
+          await writeFile(path, buffer);
+        }
+        const size = (await stat(path)).size;
+        const what = ref
+          ? `element ${ref}`
+          : fullPage
+            ? `the whole page${cutNote}`
+            : 'the visible viewport';
+        return {
+          ok: true,
+          content: `Saved a screenshot of ${what} of tab ${tab.id} (${size.toLocaleString('en-US')} bytes): ${path}`,
+          data: { tab: tab.id, path, bytes: size, mimeType: 'image/png' },
+        };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,91 @@
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+
+/** A local HTTP server on 127.0.0.1 serving the test pages. */
+export interface PageServer {
+  readonly origin: string;
+  close(): Promise<void>;
+}
+
+/** Builds an HTML table page with `rows` rows, each with a link and a button. */
+export function tablePage(rows: number): string {
+  const body = Array.from(
+    { length: rows },
+    (_, index) =>
+      `<tr><td>Item ${index + 1}</td><td>${(index * 37) % 1000} units</td><td><a href="/item/${index + 1}">Open</a></td><td><button>Delete</button></td></tr>`,
+  ).join('');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Inventory</title></head><body><h1>Inventory</h1><table><thead><tr><th>Name</th><th>Stock</th><th>Link</th><th>Action</th></tr></thead><tbody>${body}</tbody></table><button>Next page</button></body></html>`;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json',
+};
+
+/** Starts the fixture server on a free loopback port. */
+export async function startPageServer(): Promise<PageServer> {
+  const server: Server = createServer(async (request, response) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname === '/table') {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(tablePage(Number(url.searchParams.get('rows') ?? '10')));
+      return;
+    }
+    if (url.pathname.startsWith('/download/')) {
+      response.writeHead(200, {
+        'content-type': 'text/plain',
+        'content-disposition': `attachment; filename="${url.pathname.slice(10)}"`,
+      });
+      response.end('quarterly report\n');
+      return;
+    }
+    if (url.pathname === '/slow') {
+      // Sends the head of a page and never finishes it: the load event never fires.
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.write('<!doctype html><title>Slow</title><p>Still loading');
+      return;
+    }
+    if (url.pathname === '/covered') {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(
+        '<!doctype html><title>Covered</title><button>Under</button><div style="position:fixed;inset:0;background:white"></div>',
+      );
+      return;
+    }
+    if (url.pathname === '/to-metadata') {
+      response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' });
+      response.end();
+      return;
+    }
+    if (url.pathname === '/api/data.json') {
+      response.writeHead(200, { 'content-type': 'application/json', 'set-cookie': 'sid=abc' });
+      response.end('{"items":[1,2,3]}');
+      return;
+    }
+    const name = url.pathname === '/' ? 'form.html' : url.pathname.slice(1);
+    try {
+      if (name.includes('..')) throw new Error('no');
+      const body = await readFile(join(FIXTURES, name));
+      response.writeHead(200, { 'content-type': TYPES[extname(name)] ?? 'text/plain' });
+      response.end(body);
+    } catch {
+      response.writeHead(404, { 'content-type': 'text/plain' });
+      response.end('not found');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,107 @@
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  buildSandboxArguments,
+  prepareGitWrapper,
+  probeCommandSandbox,
+} from './command-sandbox.js';
+
+let base: string;
+
+beforeEach(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), 'toolsys-sandbox-')));
+  await mkdir(join(base, 'ws'));
+  await writeFile(join(base, 'ws', 'inside.txt'), 'inside\n');
+  await writeFile(join(base, 'outside.txt'), 'outside\n');
+});
+
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+/** Runs a shell line in the real bubblewrap sandbox of the workspace `ws`. */
+async function inSandbox(line: string): Promise<{ status: number | null; stdout: string }> {
+  const status = await probeCommandSandbox();
+  if (!status.available || status.executable === undefined) throw new Error(status.reason);
+  const workspace = join(base, 'ws');
+  const args = await buildSandboxArguments({
+    workspaceRoot: workspace,
+    cwd: workspace,
+    executable: status.executable,
+    gitWrapper: await prepareGitWrapper(),
+  });
+  const result = spawnSync(status.executable, [...args, '/bin/bash', '-c', line], {
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
+  return { status: result.status, stdout: `${result.stdout}${result.stderr}` };
+}
+
+describe('probeCommandSandbox', () => {
+  it('finds bubblewrap here and says what it gives', async () => {
+    const status = await probeCommandSandbox();
+    expect(status).toMatchObject({ available: true });
+    expect(status.reason).toMatch(/without network/);
+  });
+
+  it('says why when the configured executable is missing', async () => {
+    const missing = join(base, 'no-bwrap');
+    expect(await probeCommandSandbox({ executable: missing })).toEqual({
+      available: false,
+      reason: `bubblewrap was configured at ${missing}, but nothing executable is there`,
+    });
+  });
+
+  it('says why when the executable cannot start a sandbox', async () => {
+    const fake = join(base, 'fake-bwrap');
+    await writeFile(fake, '#!/bin/sh\necho "setting up uid map: Permission denied" >&2\nexit 1\n', {
+      mode: 0o755,
+    });
+    const status = await probeCommandSandbox({ executable: fake });
+    expect(status.available).toBe(false);
+    expect(status.reason).toBe(
+      'bubblewrap is installed but cannot start a sandbox here (setting up uid map: Permission denied); allow unprivileged user namespaces or run as a user that may create them',
+    );
+  });
+});
+
+describe('the sandbox', () => {
+  it('reads the workspace but cannot write it', async () => {
+    const result = await inSandbox('cat inside.txt; touch new.txt && echo wrote');
+    expect(result.stdout).toContain('inside');
+    expect(result.stdout).not.toContain('wrote');
+    expect(result.stdout).toMatch(/Read-only file system/);
+  });
+
+  it('shows nothing beside the workspace outside the system folders', async () => {
+    const result = await inSandbox(
+      `cat ${join(base, 'outside.txt')}; ls /etc/shadow /root /home 2>&1`,
+    );
+    const etc = await inSandbox('ls /etc | wc -l');
+    expect(result.stdout).not.toContain('outside\n');
+    expect(result.stdout).toMatch(/outside\.txt: No such file or directory/);
+    expect(result.stdout).toMatch(/\/etc\/shadow': No such file or directory/);
+    expect(Number(etc.stdout.trim())).toBeLessThan(25);
+  });
+
+  it('has its own PID namespace, a fresh /proc and a writable tmpfs /tmp', async () => {
+    const result = await inSandbox(
+      'echo pid=$$; ls /proc | grep -c "^[0-9]"; echo x > /tmp/t && cat /tmp/t',
+    );
+    expect(result.stdout).toMatch(/^pid=\d\n/);
+    expect(result.stdout).toContain('\nx\n');
+  });
+
+  it('has no network interface but loopback, and loopback is down', async () => {
+    const result = await inSandbox('cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d " "');
+    expect(result.stdout.trim()).toBe('lo');
+  });
+
+  it('drops every capability', async () => {
+    const result = await inSandbox('grep CapEff /proc/self/status');
+    expect(result.stdout).toMatch(/CapEff:\s+0+\n/);
+  });
+});

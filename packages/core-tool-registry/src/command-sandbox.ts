@@ -1,0 +1,315 @@
+import { spawn } from 'node:child_process';
+import { constants } from 'node:fs';
+import { access, lstat, mkdtemp, readlink, realpath, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+
+/*
+ * Why bubblewrap used directly, and not a library such as `@anthropic-ai/sandbox-runtime` (0.0.83
+ * when this was written): that runtime also drives bubblewrap on Linux, but it requires Node
+ * >= 22.12 (this project runs on Node 20), depends on zod 3 (the workspace keeps exactly one zod,
+ * version 4), and is built around an HTTP/SOCKS proxy that filters network hosts plus a settings
+ * file of allowed paths, with helper processes for the proxy. Auto-allowed commands need less and
+ * stricter: no network at all, a read-only workspace, a fresh PID namespace and a minimal /etc.
+ * That is one `bwrap` argument vector, readable in full here and tested against the real binary.
+ * Where `bwrap` is missing or fails the probe, nothing runs without asking.
+ */
+
+/** Whether commands can run inside the OS sandbox, and why not when they cannot. */
+export interface CommandSandboxStatus {
+  /** True when `bwrap` was found and a probe command ran inside it. */
+  available: boolean;
+  /** One sentence: what was found, or why the sandbox cannot start and what to install. */
+  reason: string;
+  /** The `bwrap` executable used, when found. */
+  executable?: string;
+}
+
+/** Options for {@link probeCommandSandbox}. */
+export interface ProbeCommandSandboxOptions {
+  /** The `bwrap` executable. Default: `bwrap` found on PATH. */
+  executable?: string;
+  /** Run the probe again instead of returning the cached answer. Default false. */
+  refresh?: boolean;
+}
+
+/** Options for {@link buildSandboxArguments}. */
+export interface SandboxArgumentsOptions {
+  /** The workspace root (real path): bound read-only. */
+  workspaceRoot: string;
+  /** Working directory of the command (real path, inside the workspace). */
+  cwd: string;
+  /** The `bwrap` executable. */
+  executable: string;
+  /** The git wrapper script bound over `/usr/bin/git` (from {@link prepareGitWrapper}). */
+  gitWrapper?: string;
+  /** More folders bound read-only at their own path (e.g. an installed skill). Default none. */
+  readOnlyPaths?: readonly string[];
+}
+
+/** PATH inside the sandbox: only the bound system directories. */
+export const SANDBOX_PATH = '/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin';
+
+/** Files of /etc commands need; nothing holding secrets (shadow, ssh keys, sudoers …). */
+const ETC_FILES = [
+  'passwd',
+  'group',
+  'nsswitch.conf',
+  'ld.so.cache',
+  'ld.so.conf',
+  'ld.so.conf.d',
+  'localtime',
+  'alternatives',
+  'magic',
+  'magic.mime',
+  'mime.types',
+  'os-release',
+  'debian_version',
+  'terminfo',
+  'hostname',
+  'hosts',
+  'locale.alias',
+  'inputrc',
+];
+
+/** Top-level system directories bound read-only (or re-created as the same symlink). */
+const SYSTEM_DIRECTORIES = ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
+
+/** Where the real git is bound inside the sandbox, beside the wrapper that replaces it. */
+const REAL_GIT = '/run/toolsys/git';
+
+/**
+ * The git wrapper: runs the real git with every repository-controlled executable disabled
+ * (fsmonitor, pager, hooks, external diff and textconv drivers, clean/smudge filters, signature
+ * programs), so that a `.git/config` written earlier cannot make `git status` run a program.
+ */
+const GIT_WRAPPER = `#!/bin/sh
+real=${REAL_GIT}
+case "$1" in
+  diff|log|show) sub=$1; shift; set -- "$sub" --no-ext-diff --no-textconv "$@" ;;
+  blame) shift; set -- blame --no-textconv "$@" ;;
+esac
+drivers=$("$real" -c core.fsmonitor=false config --name-only --get-regexp '^filter\\..*\\.(clean|smudge|process)$' 2>/dev/null | sed -n 's/^filter\\.\\(.*\\)\\.[a-z]*$/\\1/p' | sort -u)
+old_ifs=$IFS
+IFS='
+'
+for driver in $drivers; do
+  set -- -c "filter.$driver.clean=" -c "filter.$driver.smudge=" -c "filter.$driver.process=" -c "filter.$driver.required=false" "$@"
+done
+IFS=$old_ifs
+exec "$real" -c core.fsmonitor=false -c core.pager=cat -c core.hooksPath=/dev/null \\
+  -c diff.external= -c core.sshCommand=false -c core.askPass= -c credential.helper= \\
+  -c log.showSignature=false -c gpg.program=false -c gpg.ssh.program=false \\
+  -c gpg.x509.program=false -c protocol.allow=never -c core.alternateRefsCommand= "$@"
+`;
+
+/** Environment for git inside the sandbox: no system or user config, no pager. */
+export const SANDBOX_GIT_ENVIRONMENT: Readonly<Record<string, string>> = {
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_PAGER: 'cat',
+  PAGER: 'cat',
+  GIT_TERMINAL_PROMPT: '0',
+  GIT_NO_LAZY_FETCH: '1',
+};
+
+const probes = new Map<string, Promise<CommandSandboxStatus>>();
+let gitWrapperPromise: Promise<string> | undefined;
+
+async function findOnPath(name: string): Promise<string | undefined> {
+  for (const directory of (process.env.PATH ?? '').split(delimiter)) {
+    if (directory === '') continue;
+    const candidate = join(directory, name);
+    try {
+      await access(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not here.
+    }
+  }
+  return undefined;
+}
+
+/** Writes the git wrapper once per process, in a private temp folder, and returns its path. */
+export function prepareGitWrapper(): Promise<string> {
+  gitWrapperPromise ??= (async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'toolsys-sandbox-'));
+    const file = join(folder, 'git');
+    await writeFile(file, GIT_WRAPPER, { mode: 0o555, flag: 'wx' });
+    return file;
+  })();
+  return gitWrapperPromise;
+}
+
+async function systemDirectoryArguments(): Promise<string[]> {
+  const args: string[] = [];
+  for (const directory of SYSTEM_DIRECTORIES) {
+    const stats = await lstat(directory).catch(() => undefined);
+    if (stats === undefined) continue;
+    if (stats.isSymbolicLink()) args.push('--symlink', await readlink(directory), directory);
+    else if (stats.isDirectory()) args.push('--ro-bind', directory, directory);
+  }
+  for (const name of ETC_FILES) {
+    const path = `/etc/${name}`;
+    if ((await lstat(path).catch(() => undefined)) !== undefined) {
+      args.push('--ro-bind-try', path, path);
+    }
+  }
+  return args;
+}
+
+/**
+ * The `bwrap` argument vector (before the command) for an auto-allowed command: no network, own
+ * PID/IPC/UTS namespaces ending with the call, all capabilities dropped, a fresh /proc and /dev,
+ * a tmpfs /tmp, /usr and the library folders read-only, a minimal /etc, and the workspace
+ * read-only at its own path.
+ */
+export async function buildSandboxArguments(options: SandboxArgumentsOptions): Promise<string[]> {
+  const args = [
+    '--die-with-parent',
+    '--new-session',
+    '--unshare-pid',
+    '--unshare-net',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
+    '--cap-drop',
+    'ALL',
+    '--ro-bind',
+    '/usr',
+    '/usr',
+    ...(await systemDirectoryArguments()),
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--tmpfs',
+    '/tmp',
+    '--tmpfs',
+    '/run',
+    '--dir',
+    '/run/toolsys',
+  ];
+  if (options.gitWrapper !== undefined && (await stat('/usr/bin/git').catch(() => null))) {
+    args.push(
+      '--ro-bind',
+      '/usr/bin/git',
+      REAL_GIT,
+      '--ro-bind',
+      options.gitWrapper,
+      '/usr/bin/git',
+    );
+  }
+  for (const path of options.readOnlyPaths ?? []) args.push('--ro-bind', path, path);
+  args.push(
+    '--ro-bind',
+    options.workspaceRoot,
+    options.workspaceRoot,
+    '--chdir',
+    options.cwd,
+    '--setenv',
+    'HOME',
+    '/tmp',
+    '--setenv',
+    'TMPDIR',
+    '/tmp',
+    '--setenv',
+    'PATH',
+    SANDBOX_PATH,
+  );
+  for (const [name, value] of Object.entries(SANDBOX_GIT_ENVIRONMENT)) {
+    args.push('--setenv', name, value);
+  }
+  args.push(
+    '--unsetenv',
+    'GIT_EXTERNAL_DIFF',
+    '--unsetenv',
+    'GIT_DIR',
+    '--unsetenv',
+    'GIT_WORK_TREE',
+  );
+  return args;
+}
+
+function runProbe(executable: string, args: readonly string[]): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    let output = '';
+    let errors = '';
+    const child = spawn(executable, [...args, '/bin/sh', '-c', 'echo sandbox-ok'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: SANDBOX_PATH },
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      errors += chunk.toString('utf8');
+    });
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      resolve(error.message);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0 && output.trim() === 'sandbox-ok') resolve(undefined);
+      else resolve(errors.trim().split('\n')[0] || `exit code ${code}`);
+    });
+  });
+}
+
+/**
+ * Checks once per process whether commands can run in the OS sandbox: finds `bwrap` and runs a
+ * probe command inside the same namespaces and mounts real calls use. The answer says why not
+ * (not installed, no permission for namespaces …) so that `toolsys doctor` can show it. Without
+ * the sandbox, `shell_execute` asks before every command.
+ */
+export function probeCommandSandbox(
+  options: ProbeCommandSandboxOptions = {},
+): Promise<CommandSandboxStatus> {
+  const key = options.executable ?? '';
+  const cached = probes.get(key);
+  if (cached !== undefined && options.refresh !== true) return cached;
+  const probe = (async (): Promise<CommandSandboxStatus> => {
+    if (process.platform !== 'linux') {
+      return { available: false, reason: 'the command sandbox (bubblewrap) needs Linux' };
+    }
+    const executable = options.executable ?? (await findOnPath('bwrap'));
+    if (
+      options.executable !== undefined &&
+      !(await access(options.executable, constants.X_OK).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      return {
+        available: false,
+        reason: `bubblewrap was configured at ${options.executable}, but nothing executable is there`,
+      };
+    }
+    if (executable === undefined) {
+      return {
+        available: false,
+        reason:
+          'bubblewrap (bwrap) is not installed: install the "bubblewrap" package so that read-only commands can run without asking',
+      };
+    }
+    const root = await realpath(tmpdir());
+    const args = await buildSandboxArguments({ workspaceRoot: root, cwd: root, executable });
+    const failure = await runProbe(executable, args);
+    if (failure !== undefined) {
+      return {
+        available: false,
+        executable,
+        reason: `bubblewrap is installed but cannot start a sandbox here (${failure}); allow unprivileged user namespaces or run as a user that may create them`,
+      };
+    }
+    return {
+      available: true,
+      executable,
+      reason: 'bubblewrap runs read-only commands without network in their own PID namespace',
+    };
+  })();
+  probes.set(key, probe);
+  return probe;
+}

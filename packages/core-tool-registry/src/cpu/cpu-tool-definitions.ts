@@ -1,0 +1,43 @@
+import type { AnyToolDefinition } from '../tool.js';
+import { createJsonTransformTools } from '../tools/orchestration.js';
+import { createCsvQueryTools } from '../tools/structured/csv-query-tool.js';
+import { createJsonPathTools } from '../tools/structured/json-path-tool.js';
+import { createRegexTools } from '../tools/structured/regex-tools.js';
+import { createStringDistanceTools } from '../tools/structured/string-distance-tool.js';
+import { createTextDiffTools } from '../tools/structured/text-diff-tool.js';
+import { createUnitConvertTools } from '../tools/structured/unit-convert-tool.js';
+import { createXmlExtractTools } from '../tools/structured/xml-extract-tool.js';
+import { createUtilityTools } from '../tools/utilities.js';
+
+/**
+ * How a worker builds each CPU-bound tool, with its default limits. The definitions are the
+ * in-process ones, so a tool gives the same result and text in a worker as on the calling thread.
+ * Static imports: a worker running from the TypeScript sources has a loader for those only.
+ */
+const LOADERS: Readonly<Record<string, () => AnyToolDefinition[]>> = {
+  calculate: () => createUtilityTools(),
+  text_transform: () => createUtilityTools(),
+  regex_extract: () => createRegexTools(),
+  regex_replace: () => createRegexTools(),
+  text_diff: () => createTextDiffTools(),
+  json_path: () => createJsonPathTools(),
+  json_transform: () => createJsonTransformTools(),
+  xml_extract: () => createXmlExtractTools(),
+  csv_query: () => createCsvQueryTools(),
+  unit_convert: () => createUnitConvertTools(),
+  string_distance: () => createStringDistanceTools(),
+};
+
+/**
+ * The core tools whose work is pure computation on their arguments, so a crafted input can keep a
+ * CPU busy for long (a runaway recursion in calculate, a huge table, a deep document): they run in
+ * the CPU tool pool, never on the event loop. Each reads only its arguments and returns a
+ * serialisable result, which is what lets it run in another thread unchanged.
+ */
+export const CPU_TOOL_IDS: readonly string[] = Object.keys(LOADERS);
+
+/** Builds the in-process definition of one {@link CPU_TOOL_IDS} tool; undefined for other ids. */
+export function loadCpuTool(toolId: string): AnyToolDefinition | undefined {
+  const load = Object.hasOwn(LOADERS, toolId) ? LOADERS[toolId] : undefined;
+  return load?.().find((tool) => tool.id === toolId);
+}

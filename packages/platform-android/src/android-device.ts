@@ -1,0 +1,274 @@
+import type { Duplex } from 'node:stream';
+import adbkit from '@devicefarmer/adbkit';
+import { ToolErrorCode } from '@toolsys/core-tool-registry';
+import { AndroidDeviceError, transportError } from './adb-errors.js';
+
+type AdbStatic = typeof adbkit.Adb;
+// Node's ESM loader gives the CommonJS exports object as the default import; bundlers that honour
+// `__esModule` give its `default` (the Adb class) instead. Accept both.
+const Adb: AdbStatic = 'createClient' in adbkit ? (adbkit as unknown as AdbStatic) : adbkit.Adb;
+type AdbClient = ReturnType<AdbStatic['createClient']>;
+type AdbDeviceClient = ReturnType<AdbClient['getDevice']>;
+
+/** Options of one adb call. */
+export interface AdbCallOptions {
+  /** Ends the call when it fires. */
+  signal?: AbortSignal;
+  /** Longest the call may take, in ms. Default: the manager's `commandTimeoutMs`. */
+  timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 20_000;
+
+function timeoutError(serial: string, timeoutMs: number): AndroidDeviceError {
+  return new AndroidDeviceError(
+    ToolErrorCode.TIMEOUT,
+    `Device ${serial} did not answer within ${timeoutMs} ms.`,
+    { hint: 'The device may be busy or disconnected; check it with get_device_info, then retry.' },
+  );
+}
+
+/**
+ * Runs `work` under a deadline and the caller's signal: whichever comes first settles the result,
+ * and `release` (set by `work`, e.g. destroying a socket) is called so nothing keeps running.
+ */
+async function withDeadline<T>(
+  serial: string,
+  options: { timeoutMs: number; signal?: AbortSignal | undefined },
+  work: (onRelease: (release: () => void) => void) => Promise<T>,
+): Promise<T> {
+  options.signal?.throwIfAborted();
+  let release: (() => void) | undefined;
+  let settled = false;
+  return await new Promise<T>((resolve, reject) => {
+    const finish = (outcome: { value: T } | { error: unknown }) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      if ('error' in outcome) {
+        release?.();
+        reject(outcome.error);
+      } else {
+        resolve(outcome.value);
+      }
+    };
+    const onAbort = () => finish({ error: options.signal?.reason ?? new Error('aborted') });
+    const timer = setTimeout(
+      () => finish({ error: timeoutError(serial, options.timeoutMs) }),
+      options.timeoutMs,
+    );
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    work((callback) => {
+      release = callback;
+      if (settled) callback();
+    }).then(
+      (value) => finish({ value }),
+      (error: unknown) => finish({ error }),
+    );
+  });
+}
+
+/** Collects a stream into one buffer. */
+async function readAll(stream: Duplex): Promise<Buffer> {
+  return await new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.once('end', () => resolve(Buffer.concat(chunks)));
+    stream.once('error', reject);
+  });
+}
+
+/**
+ * One Android device reached through the adb server (via @devicefarmer/adbkit). Every method
+ * either resolves or rejects with an {@link AndroidDeviceError}; none hangs past its time limit.
+ */
+export class AndroidDevice {
+  /** The adb serial (`emulator-5554`, `R58M…`, `127.0.0.1:40123`). */
+  readonly serial: string;
+  readonly #device: AdbDeviceClient;
+  readonly #timeoutMs: number;
+
+  constructor(client: AdbClient, serial: string, timeoutMs = DEFAULT_TIMEOUT_MS) {
+    this.serial = serial;
+    this.#device = client.getDevice(serial);
+    this.#timeoutMs = timeoutMs;
+  }
+
+  /**
+   * Runs a shell command line and returns its output as bytes (stdout and stderr merged, as the
+   * legacy `shell:` service gives them).
+   */
+  async shellBuffer(command: string, options: AdbCallOptions = {}): Promise<Buffer> {
+    try {
+      const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
+      return await withDeadline(
+        this.serial,
+        { timeoutMs, signal: options.signal },
+        async (onRelease) => {
+          // Opening the stream is under the deadline too: a device that stops answering never OKAYs.
+          const stream = await this.#device.shell(command);
+          onRelease(() => stream.destroy());
+          return await readAll(stream);
+        },
+      );
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      throw transportError(this.serial, error);
+    }
+  }
+
+  /** Runs a shell command line and returns its output as UTF-8 text. */
+  async shell(command: string, options: AdbCallOptions = {}): Promise<string> {
+    return (await this.shellBuffer(command, options)).toString('utf8');
+  }
+
+  /** Copies a local file (or stream) to the device through the sync service. */
+  async push(
+    contents: string | NodeJS.ReadableStream,
+    remotePath: string,
+    options: AdbCallOptions = {},
+  ): Promise<void> {
+    const timeoutMs = options.timeoutMs ?? 120_000;
+    try {
+      await withDeadline(this.serial, { timeoutMs, signal: options.signal }, async (onRelease) => {
+        const transfer = await this.#device.push(contents as string, remotePath);
+        onRelease(() => transfer.cancel());
+        await new Promise<void>((resolve, reject) => {
+          transfer.once('end', () => resolve());
+          transfer.once('error', (error: unknown) => reject(error));
+        });
+      });
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      throw transportError(this.serial, error);
+    }
+  }
+}
+
+/** A device as the adb server lists it. */
+export interface ListedDevice {
+  readonly serial: string;
+  /** `device`, `offline`, `unauthorized`, `emulator` … as adb says. */
+  readonly state: string;
+}
+
+/** Options for {@link AndroidDeviceManager}. */
+export interface AndroidDeviceManagerOptions {
+  /** The serial to use; without it the only online device is used. */
+  serial?: string;
+  /** Port of the adb server on 127.0.0.1. Default ANDROID_ADB_SERVER_PORT, else 5037. */
+  adbServerPort?: number;
+  /** Host of the adb server. Default 127.0.0.1. */
+  adbServerHost?: string;
+  /** The adb binary adbkit starts the server with when none runs. Default `adb`. */
+  adbPath?: string;
+  /** Time limit of one adb command unless the tool sets its own, in ms. Default 20 000. */
+  commandTimeoutMs?: number;
+}
+
+/**
+ * Chooses the device the tools act on and hands out {@link AndroidDevice}s: the configured serial,
+ * else the only online device, else an error listing what is attached.
+ */
+export class AndroidDeviceManager {
+  readonly #client: AdbClient;
+  readonly #serial: string | undefined;
+  readonly #timeoutMs: number;
+
+  constructor(options: AndroidDeviceManagerOptions = {}) {
+    this.#serial = options.serial;
+    this.#timeoutMs = options.commandTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#client = Adb.createClient({
+      host: options.adbServerHost ?? '127.0.0.1',
+      port: options.adbServerPort ?? 5037,
+      bin: options.adbPath ?? 'adb',
+    });
+  }
+
+  /** The configured serial, if any. */
+  get configuredSerial(): string | undefined {
+    return this.#serial;
+  }
+
+  /** Devices the adb server knows, with their states. */
+  async listDevices(signal?: AbortSignal): Promise<ListedDevice[]> {
+    try {
+      const devices = await withDeadline(
+        'the adb server',
+        { timeoutMs: this.#timeoutMs, signal },
+        () => Promise.resolve(this.#client.listDevices()),
+      );
+      return devices.map((device: { id: string; type: string }) => ({
+        serial: device.id,
+        state: device.type,
+      }));
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      throw transportError('the adb server', error);
+    }
+  }
+
+  /**
+   * The device to act on. `serial` (a tool argument) wins over the configured one. Fails with
+   * NOT_FOUND / UNSUPPORTED / INVALID_ARGUMENT naming the attached devices.
+   */
+  async select(serial?: string, signal?: AbortSignal): Promise<AndroidDevice> {
+    const wanted = serial ?? this.#serial;
+    const devices = await this.listDevices(signal);
+    const listing =
+      devices.map((device) => `${device.serial} (${device.state})`).join(', ') || 'none';
+    if (wanted !== undefined) {
+      const found = devices.find((device) => device.serial === wanted);
+      if (!found) {
+        throw new AndroidDeviceError(
+          ToolErrorCode.NOT_FOUND,
+          `Device ${wanted} is not attached. Attached: ${listing}.`,
+          {
+            hint: 'Connect it (USB or `adb connect HOST:PORT`), or choose one of the attached serials.',
+            ...(serial === undefined ? {} : { field: 'serial' }),
+            details: { devices },
+          },
+        );
+      }
+      if (found.state !== 'device' && found.state !== 'emulator') {
+        throw new AndroidDeviceError(
+          ToolErrorCode.EXECUTION_FAILED,
+          `Device ${wanted} is ${found.state}, not online.`,
+          {
+            hint:
+              found.state === 'unauthorized'
+                ? 'Accept the USB debugging prompt on the device, then retry.'
+                : 'Wait a few seconds for it to come back (or reconnect it), then retry.',
+            details: { devices },
+          },
+        );
+      }
+      return new AndroidDevice(this.#client, wanted, this.#timeoutMs);
+    }
+    const online = devices.filter(
+      (device) => device.state === 'device' || device.state === 'emulator',
+    );
+    if (online.length === 1)
+      return new AndroidDevice(this.#client, (online[0] as ListedDevice).serial, this.#timeoutMs);
+    if (online.length === 0) {
+      throw new AndroidDeviceError(
+        ToolErrorCode.UNSUPPORTED,
+        `No Android device is online. Attached: ${listing}.`,
+        {
+          hint: 'Connect a device with USB debugging on (or `adb connect HOST:PORT`) and check `adb devices`.',
+          details: { devices },
+        },
+      );
+    }
+    throw new AndroidDeviceError(
+      ToolErrorCode.INVALID_ARGUMENT,
+      `Several devices are online (${listing}); say which one.`,
+      {
+        hint: `Pass "serial" with one of: ${online.map((device) => device.serial).join(', ')} (or set packages.platform-android.serial).`,
+        field: 'serial',
+        details: { devices },
+      },
+    );
+  }
+}

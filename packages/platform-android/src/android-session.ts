@@ -1,0 +1,112 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { type ToolEnvironmentState, ToolErrorCode } from '@toolsys/core-tool-registry';
+import { AndroidDeviceError } from './adb-errors.js';
+import type { AdbCallOptions, AndroidDevice, AndroidDeviceManager } from './android-device.js';
+import { type DeviceTelemetry, readDeviceTelemetry, recordTelemetry } from './device-telemetry.js';
+import { parseUiHierarchy, UiHierarchyParseError, type UiNode } from './ui-hierarchy.js';
+
+/** Options for {@link AndroidToolSession}. */
+export interface AndroidToolSessionOptions {
+  /** Chooses and reaches devices. */
+  manager: AndroidDeviceManager;
+  /** Environment telemetry to feed (the executor's environment gate reads it). */
+  environment?: ToolEnvironmentState;
+  /** Workspace root (APKs are installed only from inside it). */
+  workspaceRoot: string;
+  /** Where screenshots are written (`<dataDir>/android/`). */
+  dataDir: string;
+  /** How long to let the UI settle after an action before reading it again, in ms. Default 400. */
+  settleMs?: number;
+}
+
+/** A UI hierarchy as read from a device, with the foreground app at that moment. */
+export interface UiSnapshot {
+  readonly serial: string;
+  readonly roots: UiNode[];
+  readonly telemetry: DeviceTelemetry;
+  /** When it was read (ms since the epoch). */
+  readonly at: number;
+}
+
+const DUMP_PATH = '/sdcard/window_dump.xml';
+
+/**
+ * What the Android tools share: device selection, telemetry into the environment state, and the
+ * last UI snapshot per device (refs from ui_dump are checked against it).
+ */
+export class AndroidToolSession {
+  readonly manager: AndroidDeviceManager;
+  readonly environment: ToolEnvironmentState | undefined;
+  readonly workspaceRoot: string;
+  readonly dataDir: string;
+  readonly settleMs: number;
+  readonly #lastSnapshot = new Map<string, UiSnapshot>();
+
+  constructor(options: AndroidToolSessionOptions) {
+    this.manager = options.manager;
+    this.environment = options.environment;
+    this.workspaceRoot = options.workspaceRoot;
+    this.dataDir = options.dataDir;
+    this.settleMs = options.settleMs ?? 400;
+  }
+
+  /** Reads telemetry and records it in the environment state. */
+  async telemetry(device: AndroidDevice, options: AdbCallOptions = {}): Promise<DeviceTelemetry> {
+    const telemetry = await readDeviceTelemetry(device, options);
+    recordTelemetry(this.environment, telemetry);
+    return telemetry;
+  }
+
+  /** Waits for the UI to settle after an action. */
+  async settle(signal?: AbortSignal): Promise<void> {
+    if (this.settleMs > 0) await delay(this.settleMs, undefined, signal ? { signal } : undefined);
+  }
+
+  /**
+   * Dumps the UI hierarchy (`uiautomator dump` to a file, then `cat`), with telemetry. Fails with
+   * an actionable error when the screen is off or uiautomator is busy.
+   */
+  async snapshot(device: AndroidDevice, options: AdbCallOptions = {}): Promise<UiSnapshot> {
+    const telemetry = await this.telemetry(device, options);
+    if (telemetry.screenOn === false) {
+      throw new AndroidDeviceError(
+        ToolErrorCode.UNSUPPORTED,
+        'The device screen is off, so there is no UI to read.',
+        {
+          hint: 'Turn the screen on (power button on the device), then retry.',
+        },
+      );
+    }
+    let output = '';
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      output = await device.shell(`uiautomator dump ${DUMP_PATH} 2>&1 && cat ${DUMP_PATH}`, {
+        ...options,
+        timeoutMs: options.timeoutMs ?? 30_000,
+      });
+      if (output.includes('<hierarchy')) break;
+      // uiautomator refuses while another dump or an idle-wait runs; one retry covers that.
+      await delay(300, undefined, options.signal ? { signal: options.signal } : undefined);
+    }
+    let roots: UiNode[];
+    try {
+      roots = parseUiHierarchy(output);
+    } catch (error) {
+      if (!(error instanceof UiHierarchyParseError)) throw error;
+      throw new AndroidDeviceError(
+        ToolErrorCode.EXECUTION_FAILED,
+        `uiautomator could not dump the screen: ${output.trim().split('\n')[0] ?? 'no output'}`,
+        {
+          hint: 'Wait a second (animations or another UI automation can block it) and retry ui_dump.',
+        },
+      );
+    }
+    const snapshot: UiSnapshot = { serial: device.serial, roots, telemetry, at: Date.now() };
+    this.#lastSnapshot.set(device.serial, snapshot);
+    return snapshot;
+  }
+
+  /** The last snapshot read from a device (by ui_dump or an action), if any. */
+  lastSnapshot(serial: string): UiSnapshot | undefined {
+    return this.#lastSnapshot.get(serial);
+  }
+}

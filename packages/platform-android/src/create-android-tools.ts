@@ -1,0 +1,52 @@
+import type { AnyToolDefinition, ToolEnvironmentState } from '@toolsys/core-tool-registry';
+import { AndroidDeviceManager, type AndroidDeviceManagerOptions } from './android-device.js';
+import { AndroidToolSession } from './android-session.js';
+import { createAppTools } from './tools/apps.js';
+import { createMediaTools } from './tools/media.js';
+import { createSystemTools } from './tools/system.js';
+import { createUiTools } from './tools/ui.js';
+
+/** Options for {@link createAndroidTools}. */
+export interface AndroidToolsOptions extends AndroidDeviceManagerOptions {
+  /** Workspace root; app_install reads APKs only from inside it (absolute). */
+  workspaceRoot: string;
+  /** Data dir; screenshots go to `<dataDir>/android/` (absolute). */
+  dataDir: string;
+  /** The executor's environment state: device telemetry is recorded there for the environment gate. */
+  environment?: ToolEnvironmentState;
+  /** Pause after a tap, swipe or typing before the screen is read again, in ms. Default 400. */
+  settleMs?: number;
+}
+
+/** The tools and the session they share. */
+export interface AndroidTools {
+  /** The 18 device tools, in catalog order. */
+  readonly tools: AnyToolDefinition[];
+  /** Device selection, telemetry and UI snapshots shared by the tools. */
+  readonly session: AndroidToolSession;
+}
+
+/**
+ * The 18 Android tools over adb: app_list app_launch app_install app_uninstall app_force_stop
+ * app_info get_device_info get_set_settings control_media clipboard logcat ui_tap ui_swipe ui_dump
+ * screenshot input_text get_location notification_read. Building them contacts no device.
+ */
+export function createAndroidTools(options: AndroidToolsOptions): AndroidTools {
+  const manager = new AndroidDeviceManager(options);
+  const session = new AndroidToolSession({
+    manager,
+    workspaceRoot: options.workspaceRoot,
+    dataDir: options.dataDir,
+    ...(options.environment ? { environment: options.environment } : {}),
+    ...(options.settleMs === undefined ? {} : { settleMs: options.settleMs }),
+  });
+  return {
+    tools: [
+      ...createAppTools(session),
+      ...createSystemTools(session),
+      ...createMediaTools(session),
+      ...createUiTools(session),
+    ],
+    session,
+  };
+}

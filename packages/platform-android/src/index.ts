@@ -1,0 +1,65 @@
+export { AndroidDeviceError } from './adb-errors.js';
+export {
+  type AdbCallOptions,
+  AndroidDevice,
+  AndroidDeviceManager,
+  type AndroidDeviceManagerOptions,
+  type ListedDevice,
+} from './android-device.js';
+export {
+  AndroidToolSession,
+  type AndroidToolSessionOptions,
+  type UiSnapshot,
+} from './android-session.js';
+export {
+  type AndroidTools,
+  type AndroidToolsOptions,
+  createAndroidTools,
+} from './create-android-tools.js';
+export {
+  AndroidSignals,
+  type DeviceTelemetry,
+  KEYBOARD_RULE,
+  readDeviceTelemetry,
+  recordTelemetry,
+  SCREEN_RULES,
+} from './device-telemetry.js';
+export {
+  type ForegroundApp,
+  parseCurrentInputMethod,
+  parseForegroundApp,
+  parseGetprop,
+  parseKeyboardShown,
+  parseLocked,
+  parseScreenOn,
+  parseSecureWindow,
+  parseWmDensity,
+  parseWmSize,
+} from './parsers/device-state.js';
+export { type DeviceLocation, parseLocations } from './parsers/location.js';
+export { isAtLeastLevel, type LogcatEntry, parseThreadtime } from './parsers/logcat.js';
+export { type MediaSessionInfo, parseMediaSessions } from './parsers/media-session.js';
+export { type DeviceNotification, parseNotifications } from './parsers/notifications.js';
+export {
+  type ListedPackage,
+  type PackageDetails,
+  parsePackageDetails,
+  parsePackageList,
+} from './parsers/packages.js';
+export { decodePng, downscale, encodePng, isAllBlack, isPng, type RgbImage } from './png-image.js';
+export { type AndroidPackageConfig, androidConfigSchema, toolPackage } from './tool-package.js';
+export { CLIPPER_PACKAGE } from './tools/media.js';
+export { ADB_KEYBOARD_IME } from './tools/ui.js';
+export { describeChange, diffScreens, type ScreenChange } from './ui-diff.js';
+export {
+  assignRefs,
+  centerOf,
+  flattenNodes,
+  isActionable,
+  isEditable,
+  isKeyboardWindow,
+  parseUiHierarchy,
+  UiHierarchyParseError,
+  type UiNode,
+} from './ui-hierarchy.js';
+export { type RenderedUiTree, type RenderUiTreeOptions, renderUiTree } from './ui-tree-text.js';

@@ -1,0 +1,116 @@
+/** The foreground app and activity, from `dumpsys window` or `dumpsys activity activities`. */
+export interface ForegroundApp {
+  readonly packageName: string;
+  /** Fully-qualified activity class, when known. */
+  readonly activity?: string;
+}
+
+function expandActivity(packageName: string, activity: string): string {
+  return activity.startsWith('.') ? `${packageName}${activity}` : activity;
+}
+
+/**
+ * Reads the foreground app: `mCurrentFocus=Window{… u0 PKG/ACTIVITY}` (dumpsys window), else
+ * `mResumedActivity:` / `ResumedActivity:` / `topResumedActivity=` / `mFocusedApp=` records
+ * (`ActivityRecord{… u0 PKG/.Activity t42}`), which differ across Android versions.
+ */
+export function parseForegroundApp(output: string): ForegroundApp | undefined {
+  const focus = /mCurrentFocus=Window\{\S+ u\d+ ([\w.]+)\/([\w.$]+)\}/.exec(output);
+  if (focus)
+    return {
+      packageName: focus[1] as string,
+      activity: expandActivity(focus[1] as string, focus[2] as string),
+    };
+  const record =
+    /(?:mResumedActivity:|ResumedActivity:|topResumedActivity=|mFocusedApp=)\s*(?:Token\{\S+ )?ActivityRecord\{\S+ u\d+ ([\w.]+)\/([\w.$]+)/.exec(
+      output,
+    );
+  if (record)
+    return {
+      packageName: record[1] as string,
+      activity: expandActivity(record[1] as string, record[2] as string),
+    };
+  return undefined;
+}
+
+/** Whether the screen is on, from `dumpsys power` (`mWakefulness=Awake`, `Display Power: state=ON`). */
+export function parseScreenOn(powerOutput: string): boolean | undefined {
+  const wakefulness = /mWakefulness=(\w+)/.exec(powerOutput)?.[1];
+  if (wakefulness !== undefined) return wakefulness === 'Awake';
+  const display = /Display Power: state=(\w+)/.exec(powerOutput)?.[1];
+  if (display !== undefined) return display === 'ON';
+  const interactive = /mInteractive=(true|false)/.exec(powerOutput)?.[1];
+  return interactive === undefined ? undefined : interactive === 'true';
+}
+
+/**
+ * Whether the keyguard shows, from `dumpsys window`: `isKeyguardShowing=` or `showing=` (Android
+ * 10+ KeyguardServiceDelegate), `mShowingLockscreen=` / `mDreamingLockscreen=` (older policy dumps).
+ */
+export function parseLocked(windowOutput: string): boolean | undefined {
+  for (const pattern of [
+    /isKeyguardShowing=(true|false)/,
+    /mShowingLockscreen=(true|false)/,
+    /mDreamingLockscreen=(true|false)/,
+    /^\s*showing=(true|false)/m,
+  ]) {
+    const value = pattern.exec(windowOutput)?.[1];
+    if (value !== undefined) return value === 'true';
+  }
+  return undefined;
+}
+
+/**
+ * Whether the focused window is secure: the `mAttrs` flags (`fl=… SECURE`) of the window named by
+ * `mCurrentFocus` in `dumpsys window`.
+ */
+export function parseSecureWindow(windowOutput: string): boolean | undefined {
+  const focus = /mCurrentFocus=Window\{(\S+) /.exec(windowOutput)?.[1];
+  if (focus === undefined) return undefined;
+  const start = windowOutput.indexOf(`Window{${focus} `);
+  if (start < 0) return undefined;
+  const afterHeader = windowOutput.indexOf('\n', start);
+  const nextWindow = windowOutput.slice(afterHeader).search(/\n\s*Window #\d+|\n\S/);
+  const block = windowOutput.slice(start, nextWindow < 0 ? undefined : afterHeader + nextWindow);
+  const flags = /\bfl=([^\n}]*)/.exec(block)?.[1];
+  if (flags === undefined) return undefined;
+  return /\bSECURE\b/.test(flags);
+}
+
+/** Whether the soft keyboard is shown, from `dumpsys input_method` (`mInputShown=`). */
+export function parseKeyboardShown(inputMethodOutput: string): boolean | undefined {
+  const value = /mInputShown=(true|false)/.exec(inputMethodOutput)?.[1];
+  if (value !== undefined) return value === 'true';
+  const visibility = /mImeWindowVis=(\d+)/.exec(inputMethodOutput)?.[1];
+  return visibility === undefined
+    ? undefined
+    : (Number(visibility) & 2) !== 0 || Number(visibility) === 1;
+}
+
+/** The current input method id, from `dumpsys input_method` (`mCurMethodId=`). */
+export function parseCurrentInputMethod(inputMethodOutput: string): string | undefined {
+  const value = /mCurMethodId=(\S+)/.exec(inputMethodOutput)?.[1];
+  return value === undefined || value === 'null' ? undefined : value;
+}
+
+/** `getprop` output (`[key]: [value]` lines) as a map. */
+export function parseGetprop(output: string): Map<string, string> {
+  const properties = new Map<string, string>();
+  for (const match of output.matchAll(/^\[([^\]]+)\]: \[([^\]]*)\]$/gm)) {
+    properties.set(match[1] as string, match[2] as string);
+  }
+  return properties;
+}
+
+/** `wm size` (`Physical size: 1080x2400`, with an optional `Override size:` that wins). */
+export function parseWmSize(output: string): { width: number; height: number } | undefined {
+  const match =
+    /Override size: (\d+)x(\d+)/.exec(output) ?? /Physical size: (\d+)x(\d+)/.exec(output);
+  return match ? { width: Number(match[1]), height: Number(match[2]) } : undefined;
+}
+
+/** `wm density` (`Physical density: 420`, with an optional `Override density:` that wins). */
+export function parseWmDensity(output: string): number | undefined {
+  const match = /Override density: (\d+)/.exec(output) ?? /Physical density: (\d+)/.exec(output);
+  return match ? Number(match[1]) : undefined;
+}

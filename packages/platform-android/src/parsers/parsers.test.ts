@@ -1,0 +1,225 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  parseCurrentInputMethod,
+  parseForegroundApp,
+  parseGetprop,
+  parseKeyboardShown,
+  parseLocked,
+  parseScreenOn,
+  parseSecureWindow,
+  parseWmDensity,
+  parseWmSize,
+} from './device-state.js';
+import { parseLocations } from './location.js';
+import { isAtLeastLevel, parseThreadtime } from './logcat.js';
+import { parseMediaSessions } from './media-session.js';
+import { parseNotifications } from './notifications.js';
+import { parsePackageDetails, parsePackageList } from './packages.js';
+
+function fixture(name: string): string {
+  return readFileSync(join(import.meta.dirname, '../../test/fixtures', name), 'utf8');
+}
+
+describe('device state parsers', () => {
+  it('reads focus, lock and the secure flag from an Android 9 dumpsys window', () => {
+    const output = fixture('dumpsys-window-android9.txt');
+    expect(parseForegroundApp(output)).toEqual({
+      packageName: 'com.example.wallet',
+      activity: 'com.example.wallet.PinActivity',
+    });
+    expect(parseLocked(output)).toBe(true);
+    expect(parseSecureWindow(output)).toBe(true);
+  });
+
+  it('reads focus, lock and the secure flag from an Android 13 dumpsys window', () => {
+    const output = fixture('dumpsys-window-android13.txt');
+    expect(parseForegroundApp(output)).toEqual({
+      packageName: 'com.android.settings',
+      activity: 'com.android.settings.Settings',
+    });
+    expect(parseLocked(output)).toBe(false);
+    expect(parseSecureWindow(output)).toBe(false);
+  });
+
+  it('falls back to the resumed activity record of dumpsys activity (Android 12)', () => {
+    expect(parseForegroundApp(fixture('dumpsys-activity-android12.txt'))).toEqual({
+      packageName: 'com.whatsapp',
+      activity: 'com.whatsapp.HomeActivity',
+    });
+  });
+
+  it('says unknown when nothing is printed', () => {
+    expect(parseForegroundApp('')).toBeUndefined();
+    expect(parseLocked('')).toBeUndefined();
+    expect(parseSecureWindow('')).toBeUndefined();
+    expect(parseScreenOn('')).toBeUndefined();
+    expect(parseKeyboardShown('')).toBeUndefined();
+  });
+
+  it('reads the screen state from dumpsys power', () => {
+    expect(parseScreenOn(fixture('dumpsys-power-android11.txt'))).toBe(false);
+    expect(parseScreenOn('Display Power: state=ON\n')).toBe(true);
+  });
+
+  it('reads keyboard visibility and the current IME from dumpsys input_method', () => {
+    const output = fixture('dumpsys-input-method-android10.txt');
+    expect(parseKeyboardShown(output)).toBe(true);
+    expect(parseCurrentInputMethod(output)).toBe(
+      'com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME',
+    );
+    expect(parseKeyboardShown('  mImeWindowVis=0\n')).toBe(false);
+  });
+
+  it('reads getprop and wm output, preferring overrides', () => {
+    expect(
+      parseGetprop('[ro.product.model]: [Pixel 7]\n[ro.build.version.sdk]: [34]\n[empty]: []\n'),
+    ).toEqual(
+      new Map([
+        ['ro.product.model', 'Pixel 7'],
+        ['ro.build.version.sdk', '34'],
+        ['empty', ''],
+      ]),
+    );
+    expect(parseWmSize('Physical size: 1440x3120\nOverride size: 1080x2340\n')).toEqual({
+      width: 1080,
+      height: 2340,
+    });
+    expect(parseWmDensity('Physical density: 560\n')).toBe(560);
+    expect(parseWmSize('garbage')).toBeUndefined();
+  });
+});
+
+describe('package parsers', () => {
+  it('reads pm list packages with and without -f', () => {
+    expect(
+      parsePackageList(
+        'package:com.android.settings\npackage:/data/app/~~a==/com.x.y-b==/base.apk=com.x.y\r\n\n',
+      ),
+    ).toEqual([
+      { packageName: 'com.android.settings' },
+      { packageName: 'com.x.y', apkPath: '/data/app/~~a==/com.x.y-b==/base.apk' },
+    ]);
+  });
+
+  it('reads version, times and permission grants from an Android 13 dumpsys package', () => {
+    expect(
+      parsePackageDetails(fixture('dumpsys-package-android13.txt'), 'com.example.chat'),
+    ).toEqual({
+      packageName: 'com.example.chat',
+      versionName: '4.1.13',
+      versionCode: 2040113,
+      minSdk: 26,
+      targetSdk: 33,
+      firstInstallTime: '2023-11-02 19:04:11',
+      lastUpdateTime: '2024-05-14 08:21:52',
+      installer: 'com.android.vending',
+      system: false,
+      requestedPermissions: [
+        'android.permission.INTERNET',
+        'android.permission.ACCESS_NETWORK_STATE',
+        'android.permission.CAMERA',
+        'android.permission.RECORD_AUDIO',
+        'android.permission.POST_NOTIFICATIONS',
+        'android.permission.READ_CONTACTS',
+      ],
+      grantedPermissions: [
+        'android.permission.INTERNET',
+        'android.permission.ACCESS_NETWORK_STATE',
+        'android.permission.POST_NOTIFICATIONS',
+        'android.permission.RECORD_AUDIO',
+      ],
+      deniedPermissions: ['android.permission.CAMERA', 'android.permission.READ_CONTACTS'],
+    });
+  });
+
+  it('returns undefined for a package that is not installed', () => {
+    expect(parsePackageDetails('Unable to find package: com.nope\n', 'com.nope')).toBeUndefined();
+    expect(
+      parsePackageDetails(fixture('dumpsys-package-android13.txt'), 'com.example'),
+    ).toBeUndefined();
+  });
+});
+
+describe('logcat, notification, location and media parsers', () => {
+  it('parses threadtime lines, skipping banners, including an empty tag', () => {
+    const entries = parseThreadtime(fixture('logcat-threadtime.txt'));
+    expect(entries).toHaveLength(6);
+    expect(entries[2]).toEqual({
+      time: '03-17 16:13:41.990',
+      pid: 6134,
+      tid: 6170,
+      level: 'E',
+      tag: 'AndroidRuntime',
+      message: 'FATAL EXCEPTION: DefaultDispatcher-worker-2',
+    });
+    expect(entries[4]?.message).toBe('  Force finishing activity com.example.chat/.MainActivity');
+    expect(entries[5]).toMatchObject({ tag: '', message: 'empty tag line' });
+    expect(isAtLeastLevel('W', 'I')).toBe(true);
+    expect(isAtLeastLevel('D', 'W')).toBe(false);
+  });
+
+  it('parses notifications with String and SpannableString extras, preferring bigText', () => {
+    expect(parseNotifications(fixture('dumpsys-notification-android11.txt'))).toEqual([
+      {
+        packageName: 'com.google.android.gm',
+        id: -1421,
+        key: '0|com.google.android.gm|-1421|null|10152',
+        title: 'Dana Whitfield',
+        text: "Quarterly numbers attached — please review before Friday's meeting.",
+        postTime: 1710689627000,
+      },
+      {
+        packageName: 'com.android.systemui',
+        id: 7,
+        key: '0|com.android.systemui|7|null|10042',
+        title: 'USB debugging connected',
+        text: 'Tap to turn off USB debugging',
+        postTime: 1710686001000,
+      },
+    ]);
+  });
+
+  it('drops redacted notification texts', () => {
+    const redacted = fixture('dumpsys-notification-android11.txt').replace(
+      'String (USB debugging connected)',
+      'String ([23])',
+    );
+    expect(parseNotifications(redacted)[1]?.title).toBeUndefined();
+  });
+
+  it('parses last known locations of Android 9 (acc=) and Android 12 (hAcc=)', () => {
+    expect(
+      parseLocations(fixture('dumpsys-location-android9.txt')).find(
+        (location) => location.provider === 'gps',
+      ),
+    ).toEqual({
+      provider: 'gps',
+      latitude: 48.858412,
+      longitude: 2.294503,
+      accuracyMeters: 4,
+      altitude: 91,
+    });
+    expect(parseLocations(fixture('dumpsys-location-android12.txt'))[0]).toEqual({
+      provider: 'fused',
+      latitude: 35.658581,
+      longitude: 139.745433,
+      accuracyMeters: 12.5,
+      altitude: 44.2,
+    });
+  });
+
+  it('parses media sessions with state and description', () => {
+    expect(parseMediaSessions(fixture('dumpsys-media-session-android11.txt'))).toEqual([
+      {
+        packageName: 'com.spotify.music',
+        state: 'playing',
+        stateCode: 3,
+        description: 'Bohemian Rhapsody, Queen, A Night at the Opera',
+        active: true,
+      },
+      { packageName: 'com.google.android.youtube', state: 'paused', stateCode: 2, active: false },
+    ]);
+  });
+});

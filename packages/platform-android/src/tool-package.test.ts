@@ -1,0 +1,52 @@
+import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
+import { describe, expect, it } from 'vitest';
+import { androidConfigSchema, toolPackage } from './tool-package.js';
+
+describe('toolPackage', () => {
+  it('is keyed platform-android and builds the 18 tools in gate mode without a device', async () => {
+    const registry = new ToolRegistry();
+    const contribution = await toolPackage.create({
+      config: {},
+      workspaceRoot: '/nonexistent/workspace',
+      dataDir: '/nonexistent/data',
+      configDir: '/nonexistent',
+      env: {},
+      registry,
+      executor: new DefaultToolExecutor({ registry }),
+      mode: 'gate',
+    });
+    expect(toolPackage.key).toBe('platform-android');
+    expect(contribution.tools).toHaveLength(18);
+    expect(new Set(contribution.tools.map((tool) => tool.id)).size).toBe(18);
+  });
+
+  it('declares install and uninstall HIGH, uninstall destructive, settings MEDIUM', async () => {
+    const registry = new ToolRegistry();
+    const { tools } = await toolPackage.create({
+      config: {},
+      workspaceRoot: '/w',
+      dataDir: '/d',
+      configDir: '/',
+      env: {},
+      registry,
+      executor: new DefaultToolExecutor({ registry }),
+      mode: 'gate',
+    });
+    const byId = new Map(tools.map((tool) => [tool.id, tool.metadata]));
+    expect(byId.get('app_install')?.risk).toBe('HIGH');
+    expect(byId.get('app_uninstall')).toMatchObject({
+      risk: 'HIGH',
+      annotations: { destructiveHint: true },
+    });
+    expect(byId.get('get_set_settings')?.risk).toBe('MEDIUM');
+    expect(byId.get('ui_dump')?.annotations?.readOnlyHint).toBe(true);
+  });
+
+  it('rejects unknown and mistyped config keys', () => {
+    expect(androidConfigSchema.safeParse({ serial: 'abc', adbServerPort: 5037 }).success).toBe(
+      true,
+    );
+    expect(androidConfigSchema.safeParse({ seriall: 'abc' }).success).toBe(false);
+    expect(androidConfigSchema.safeParse({ adbServerPort: 'x' }).success).toBe(false);
+  });
+});

@@ -1,0 +1,178 @@
+import { execFile } from 'node:child_process';
+import { connect } from 'node:net';
+import { promisify } from 'node:util';
+import { defineToolPackage, type ToolPackageStatus } from '@toolsys/core-tool-registry';
+import { z } from 'zod';
+import { AndroidDeviceManager } from './android-device.js';
+import { createAndroidTools } from './create-android-tools.js';
+
+const run = promisify(execFile);
+
+/** The `packages.platform-android` section of `toolsys.config.json`. */
+export const androidConfigSchema = z
+  .object({
+    serial: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'adb serial of the device to drive. Default: TOOLSYS_ANDROID_SERIAL, else the only device attached.',
+      ),
+    adbPath: z.string().min(1).optional().describe('The adb binary. Default `adb` on PATH.'),
+    adbServerPort: z
+      .number()
+      .int()
+      .min(1)
+      .max(65_535)
+      .optional()
+      .describe('Port of the adb server. Default ANDROID_ADB_SERVER_PORT, else 5037.'),
+    adbServerHost: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Host of the adb server. Default 127.0.0.1.'),
+    commandTimeoutMs: z
+      .number()
+      .int()
+      .min(1_000)
+      .max(600_000)
+      .optional()
+      .describe('Time limit of one adb command unless a tool sets its own, in ms. Default 20000.'),
+    settleMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(5_000)
+      .optional()
+      .describe(
+        'Pause after a tap, swipe or typing before the screen is read again, in ms. Default 400.',
+      ),
+  })
+  .strict();
+
+/** The parsed `packages.platform-android` config. */
+export type AndroidPackageConfig = z.infer<typeof androidConfigSchema>;
+
+interface Resolved {
+  serial: string | undefined;
+  adbPath: string;
+  port: number;
+  host: string;
+}
+
+function resolveConfig(config: AndroidPackageConfig, env: NodeJS.ProcessEnv): Resolved {
+  const envPort = Number(env.ANDROID_ADB_SERVER_PORT);
+  return {
+    serial: config.serial ?? (env.TOOLSYS_ANDROID_SERIAL || undefined),
+    adbPath: config.adbPath ?? 'adb',
+    port: config.adbServerPort ?? (Number.isInteger(envPort) && envPort > 0 ? envPort : 5037),
+    host: config.adbServerHost ?? '127.0.0.1',
+  };
+}
+
+async function isListening(host: string, port: number): Promise<boolean> {
+  return await new Promise((resolve) => {
+    const socket = connect({ host, port });
+    const done = (value: boolean) => {
+      socket.destroy();
+      resolve(value);
+    };
+    socket.setTimeout(1_000, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/**
+ * The platform-android package entry: on when adb is installed, its server runs and a device is
+ * online (the configured one, or any). Detection starts nothing: without a running adb server it
+ * says how to start one.
+ */
+export const toolPackage = defineToolPackage<AndroidPackageConfig>({
+  name: '@toolsys/platform-android',
+  key: 'platform-android',
+  description:
+    'Android device tools over adb: apps, settings, logs, notifications, UI tree, taps, typing, screenshots.',
+  configSchema: androidConfigSchema,
+  async detect({ config, env }): Promise<ToolPackageStatus> {
+    const resolved = resolveConfig(config, env);
+    let version: string;
+    try {
+      const { stdout } = await run(resolved.adbPath, ['version'], {
+        timeout: 5_000,
+        env: { ...env },
+      });
+      version = /Android Debug Bridge version (\S+)/.exec(stdout)?.[1] ?? 'unknown version';
+    } catch {
+      return {
+        enabled: false,
+        reason: `adb not found (${resolved.adbPath}); install Android platform-tools or set packages.platform-android.adbPath.`,
+      };
+    }
+    if (!(await isListening(resolved.host, resolved.port))) {
+      return {
+        enabled: false,
+        reason: `adb ${version} found, but no adb server listens on ${resolved.host}:${resolved.port}; run \`adb start-server\` and attach a device.`,
+      };
+    }
+    const manager = new AndroidDeviceManager({
+      adbServerPort: resolved.port,
+      adbServerHost: resolved.host,
+      adbPath: resolved.adbPath,
+      ...(resolved.serial ? { serial: resolved.serial } : {}),
+    });
+    try {
+      const devices = await manager.listDevices();
+      const listing = devices.map((device) => `${device.serial} (${device.state})`).join(', ');
+      const online = devices.filter(
+        (device) => device.state === 'device' || device.state === 'emulator',
+      );
+      if (resolved.serial !== undefined) {
+        const chosen = online.find((device) => device.serial === resolved.serial);
+        return chosen
+          ? { enabled: true, reason: `adb ${version}: device ${chosen.serial} online.` }
+          : {
+              enabled: false,
+              reason: `adb ${version}: configured device ${resolved.serial} is not online (attached: ${listing || 'none'}).`,
+            };
+      }
+      if (online.length === 0)
+        return {
+          enabled: false,
+          reason: `adb ${version}: no device online (attached: ${listing || 'none'}).`,
+        };
+      if (online.length === 1)
+        return {
+          enabled: true,
+          reason: `adb ${version}: device ${(online[0] as { serial: string }).serial} online.`,
+        };
+      return {
+        enabled: true,
+        reason: `adb ${version}: ${online.length} devices online (${listing}); tools need "serial" or packages.platform-android.serial.`,
+      };
+    } catch (error) {
+      return {
+        enabled: false,
+        reason: `adb ${version}: could not list devices: ${error instanceof Error ? error.message : String(error)}`,
+      };
+    }
+  },
+  create({ config, env, workspaceRoot, dataDir, environment }) {
+    const resolved = resolveConfig(config, env);
+    const { tools } = createAndroidTools({
+      workspaceRoot,
+      dataDir,
+      ...(environment ? { environment } : {}),
+      adbPath: resolved.adbPath,
+      adbServerPort: resolved.port,
+      adbServerHost: resolved.host,
+      ...(resolved.serial ? { serial: resolved.serial } : {}),
+      ...(config.settleMs === undefined ? {} : { settleMs: config.settleMs }),
+      ...(config.commandTimeoutMs === undefined
+        ? {}
+        : { commandTimeoutMs: config.commandTimeoutMs }),
+    });
+    // The adb client opens a connection per call and holds nothing between calls.
+    return { tools };
+  },
+});

@@ -1,0 +1,85 @@
+import {
+  type AnyToolDefinition,
+  cancelledFailure,
+  defineTool,
+  failureResult,
+  type ToolContext,
+  type ToolDefinition,
+  ToolError,
+  type ToolReturn,
+} from '@toolsys/core-tool-registry';
+import { z } from 'zod';
+import { AndroidDeviceError } from '../adb-errors.js';
+import type { AndroidDevice } from '../android-device.js';
+import type { AndroidToolSession } from '../android-session.js';
+
+/** The optional `serial` argument every device tool takes. */
+export const serialField = z
+  .string()
+  .min(1)
+  .max(200)
+  .optional()
+  .describe(
+    'adb serial of the device to use. Default: the configured device, else the only one attached.',
+  );
+
+/** Android package names (`com.example.app`). */
+export const packageField = z
+  .string()
+  .regex(/^[A-Za-z][\w]*(\.[A-Za-z_][\w]*)+$/, 'expected a package name such as com.example.app')
+  .describe('Android package name, e.g. com.android.settings (app_list shows them).');
+
+/** What a device tool's handler receives besides its arguments. */
+export interface DeviceToolContext extends ToolContext {
+  /** The selected device. */
+  readonly device: AndroidDevice;
+  /** The shared session (telemetry, UI snapshots). */
+  readonly session: AndroidToolSession;
+}
+
+/** Turns an error of the device layer into the result the model reads; rethrows anything else. */
+export function deviceFailure(error: unknown): ToolReturn {
+  if (error instanceof AndroidDeviceError) {
+    return failureResult(error.code, error.message, {
+      hint: error.hint,
+      ...(error.field === undefined ? {} : { field: error.field }),
+      ...(error.details === undefined ? {} : { details: error.details }),
+    });
+  }
+  if (error instanceof ToolError) {
+    const { cause: _cause, ...options } = error.options;
+    return failureResult(error.code, error.message, options);
+  }
+  throw error;
+}
+
+/**
+ * Declares a device tool: selects the device once (the `serial` argument, the configured one, or
+ * the only one attached) before the handler runs, and turns device errors into results.
+ */
+export function defineDeviceTool<TArgs extends { serial?: string | undefined }>(
+  session: AndroidToolSession,
+  definition: Omit<ToolDefinition<TArgs>, 'execute'> & {
+    execute(args: TArgs, context: DeviceToolContext): Promise<ToolReturn>;
+  },
+): AnyToolDefinition {
+  return defineTool<TArgs>({
+    ...definition,
+    async execute(args, context) {
+      if (context.signal.aborted) return cancelledFailure(context.signal);
+      try {
+        const device = await session.manager.select(args.serial, context.signal);
+        return await definition.execute(args, {
+          ...context,
+          device,
+          session,
+          emit: context.emit,
+          confirm: context.confirm,
+        });
+      } catch (error) {
+        if (context.signal.aborted) return cancelledFailure(context.signal);
+        return deviceFailure(error);
+      }
+    },
+  });
+}

@@ -1,0 +1,168 @@
+import {
+  type AnyToolDefinition,
+  failureResult,
+  RunPolicies,
+  successResult,
+  ToolErrorCode,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import { z } from 'zod';
+import type { AndroidDevice } from '../android-device.js';
+import type { AndroidToolSession } from '../android-session.js';
+import { parseMediaSessions } from '../parsers/media-session.js';
+import { quoteShell } from '../shell-quote.js';
+import { defineDeviceTool, serialField } from './device-tool.js';
+
+const MEDIA_KEYS = {
+  play: 'KEYCODE_MEDIA_PLAY',
+  pause: 'KEYCODE_MEDIA_PAUSE',
+  toggle: 'KEYCODE_MEDIA_PLAY_PAUSE',
+  stop: 'KEYCODE_MEDIA_STOP',
+  next: 'KEYCODE_MEDIA_NEXT',
+  previous: 'KEYCODE_MEDIA_PREVIOUS',
+  volume_up: 'KEYCODE_VOLUME_UP',
+  volume_down: 'KEYCODE_VOLUME_DOWN',
+  mute: 'KEYCODE_VOLUME_MUTE',
+} as const;
+
+/** The package of the Clipper app (`ca.zgrs.clipper`) the clipboard path uses. */
+export const CLIPPER_PACKAGE = 'ca.zgrs.clipper';
+
+/** Reads the clipboard through Clipper's `clipper.get` broadcast; undefined when Clipper is missing. */
+export async function readClipboard(
+  device: AndroidDevice,
+  signal: AbortSignal,
+): Promise<string | undefined> {
+  const output = await device.shell('am broadcast -a clipper.get', { signal });
+  const match = /Broadcast completed: result=-1, data="([\s\S]*)"\s*$/.exec(output);
+  return match ? (match[1] as string) : undefined;
+}
+
+/** Sets the clipboard through Clipper's `clipper.set` broadcast; false when Clipper is missing. */
+export async function writeClipboard(
+  device: AndroidDevice,
+  text: string,
+  signal: AbortSignal,
+): Promise<boolean> {
+  const output = await device.shell(`am broadcast -a clipper.set -e text ${quoteShell(text)}`, {
+    signal,
+  });
+  return /Broadcast completed: result=-1/.test(output);
+}
+
+function clipperMissing() {
+  return failureResult(
+    ToolErrorCode.UNSUPPORTED,
+    'The clipboard cannot be reached over adb on this device: the Clipper helper app is not installed.',
+    {
+      hint: `Stock Android gives the shell no clipboard access. Install Clipper (${CLIPPER_PACKAGE}) with app_install, then retry; to type text use input_text instead.`,
+    },
+  );
+}
+
+/** `control_media` and `clipboard`. */
+export function createMediaTools(session: AndroidToolSession): AnyToolDefinition[] {
+  return [
+    defineDeviceTool(session, {
+      id: 'control_media',
+      description:
+        "Controls media playback on the device like the headset buttons do (play, pause, toggle, stop, next, previous) or the music volume (volume_up, volume_down, mute), then reports the active media session's state and track.",
+      inputSchema: ToolSchema.object({
+        action: z
+          .enum([
+            'play',
+            'pause',
+            'toggle',
+            'stop',
+            'next',
+            'previous',
+            'volume_up',
+            'volume_down',
+            'mute',
+          ])
+          .describe('What to press.'),
+        serial: serialField,
+      }),
+      metadata: {
+        category: 'media',
+        risk: 'LOW',
+        tags: ['android', 'adb', 'media'],
+        annotations: {
+          readOnlyHint: false,
+          destructiveHint: false,
+          idempotentHint: false,
+          openWorldHint: false,
+          sensitiveAction: false,
+        },
+      },
+      runPolicy: RunPolicies.mutating,
+      async execute(args, { device, signal }) {
+        const before = parseMediaSessions(await device.shell('dumpsys media_session', { signal }));
+        if (before.length === 0 && !args.action.startsWith('volume') && args.action !== 'mute') {
+          return failureResult(
+            ToolErrorCode.NOT_FOUND,
+            'No app has a media session, so there is nothing to control.',
+            {
+              hint: 'Start playback in a media app first (app_launch, then ui_tap its play button).',
+            },
+          );
+        }
+        await device.shell(`input keyevent ${MEDIA_KEYS[args.action]}`, { signal });
+        const output = await device.shell('dumpsys media_session', { signal });
+        const after = parseMediaSessions(output);
+        const volume = /volume STREAM_MUSIC=(\d+)/.exec(output)?.[1];
+        const session = after[0];
+        const state = session
+          ? `${session.packageName} is ${session.state}${session.description ? `: ${session.description}` : ''}`
+          : 'no media session';
+        return successResult(
+          `Sent ${args.action}. ${state}.${volume === undefined ? '' : ` Music volume ${volume}.`}`,
+          {
+            data: {
+              action: args.action,
+              sessions: after,
+              ...(volume === undefined ? {} : { volume: Number(volume) }),
+            },
+          },
+        );
+      },
+    }),
+    defineDeviceTool(session, {
+      id: 'clipboard',
+      description: `Reads ("get") or replaces ("set") the device clipboard. Needs the Clipper helper app (${CLIPPER_PACKAGE}) because stock Android gives adb no clipboard access; without it the tool says so. To type into a field, use input_text.`,
+      inputSchema: ToolSchema.object({
+        action: z.enum(['get', 'set']).describe('"get" the clipboard text, or "set" it to "text".'),
+        text: z.string().max(10_000).optional().describe('The new clipboard text (set only).'),
+        serial: serialField,
+      }),
+      metadata: {
+        category: 'system',
+        risk: 'LOW',
+        tags: ['android', 'adb', 'clipboard'],
+        annotations: {
+          readOnlyHint: false,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: false,
+          sensitiveAction: true,
+        },
+      },
+      runPolicy: RunPolicies.quickRead,
+      async execute(args, { device, signal }) {
+        if (args.action === 'set') {
+          if (args.text === undefined)
+            return failureResult(ToolErrorCode.INVALID_ARGUMENT, 'text: required for "set"', {
+              field: 'text',
+            });
+          if (!(await writeClipboard(device, args.text, signal))) return clipperMissing();
+          return successResult(`Clipboard set (${[...args.text].length} characters).`);
+        }
+        const text = await readClipboard(device, signal);
+        if (text === undefined) return clipperMissing();
+        return successResult(text === '' ? 'The clipboard is empty.' : `Clipboard: ${text}`, {
+          data: { text },
+        });
+      },
+    }),
+  ];
+}

@@ -1,0 +1,113 @@
+import {
+  flattenNodes,
+  isActionable,
+  isEditable,
+  isKeyboardWindow,
+  type UiNode,
+} from './ui-hierarchy.js';
+
+/** Options for {@link renderUiTree}. */
+export interface RenderUiTreeOptions {
+  /** Append `@[l,t][r,b]` bounds to every line. Default false. */
+  bounds?: boolean;
+  /** Longest text kept per label, in characters. Default 80. */
+  maxLabel?: number;
+}
+
+function shortClass(className: string): string {
+  return className.slice(className.lastIndexOf('.') + 1) || 'View';
+}
+
+function shortId(resourceId: string): string {
+  const slash = resourceId.indexOf(':id/');
+  return slash >= 0 ? resourceId.slice(slash + 4) : resourceId;
+}
+
+function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** Whether a node carries anything the model should see. */
+function isInformative(node: UiNode): boolean {
+  return isActionable(node) || node.text.trim() !== '' || node.contentDesc.trim() !== '';
+}
+
+/** One line describing a node. */
+function describe(node: UiNode, options: Required<RenderUiTreeOptions>): string {
+  const parts = [`[${node.ref}]`, shortClass(node.className)];
+  const label = node.password ? (node.text ? '••••' : '') : node.text;
+  if (label) parts.push(JSON.stringify(clip(label, options.maxLabel)));
+  if (node.contentDesc && node.contentDesc !== node.text)
+    parts.push(`desc=${JSON.stringify(clip(node.contentDesc, options.maxLabel))}`);
+  if (node.resourceId) parts.push(`id=${shortId(node.resourceId)}`);
+  const flags: string[] = [];
+  if (isEditable(node)) flags.push('editable');
+  if (node.clickable) flags.push('clickable');
+  if (node.longClickable && !node.clickable) flags.push('long-clickable');
+  if (node.scrollable) flags.push('scrollable');
+  if (node.checkable) flags.push(node.checked ? 'checked' : 'unchecked');
+  if (node.focused) flags.push('focused');
+  if (node.selected) flags.push('selected');
+  if (!node.enabled) flags.push('disabled');
+  if (node.password) flags.push('password');
+  if (flags.length > 0) parts.push(`(${flags.join(',')})`);
+  if (options.bounds) {
+    const [left, top, right, bottom] = node.bounds;
+    parts.push(`@[${left},${top}][${right},${bottom}]`);
+  }
+  return parts.join(' ');
+}
+
+/** What {@link renderUiTree} produced. */
+export interface RenderedUiTree {
+  /** The compact text. */
+  readonly text: string;
+  /** How many actionable nodes the hierarchy has, and how many the text shows (always equal). */
+  readonly actionableNodes: number;
+  readonly shownNodes: number;
+  /** Whether a keyboard window was folded to one line. */
+  readonly keyboardShown: boolean;
+}
+
+/**
+ * Renders a hierarchy as compact indented text, one line per kept node with its ref. Keeps every
+ * actionable node (clickable, long-clickable, scrollable, checkable, editable) even without text,
+ * and every node with text or a description; drops empty layout wrappers, lifting their children.
+ * The keyboard window is folded to one line.
+ */
+export function renderUiTree(
+  roots: readonly UiNode[],
+  options: RenderUiTreeOptions = {},
+): RenderedUiTree {
+  const resolved: Required<RenderUiTreeOptions> = {
+    bounds: options.bounds ?? false,
+    maxLabel: options.maxLabel ?? 80,
+  };
+  const lines: string[] = [];
+  let shown = 0;
+  let keyboardShown = false;
+  let actionable = 0;
+  const walk = (node: UiNode, depth: number) => {
+    if (isActionable(node)) actionable++;
+    let childDepth = depth;
+    if (isInformative(node)) {
+      lines.push(`${'  '.repeat(depth)}${describe(node, resolved)}`);
+      shown++;
+      childDepth = depth + 1;
+    }
+    for (const child of node.children) walk(child, childDepth);
+  };
+  for (const root of roots) {
+    if (isKeyboardWindow(root)) {
+      keyboardShown = true;
+      const keys = flattenNodes([root]).filter((node) => node.clickable).length;
+      lines.push(
+        `[${root.ref}] keyboard shown (${root.packageName}, ${keys} keys folded; use input_text to type)`,
+      );
+      continue;
+    }
+    walk(root, 0);
+  }
+  return { text: lines.join('\n'), actionableNodes: actionable, shownNodes: shown, keyboardShown };
+}

@@ -1,0 +1,520 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { deflateRawSync } from 'node:zlib';
+import type { AndroidSim } from '@toolsys/android-sim';
+import type { ToolResult } from '@toolsys/core-tool-registry';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AndroidSignals, decodePng } from '../src/index.js';
+import { type AndroidHarness, startAndroidHarness, textOf } from './harness.js';
+
+/** A minimal APK: a zip archive with a (text) AndroidManifest.xml and a classes.dex entry. */
+function buildApk(packageName: string, versionName: string): Buffer {
+  const entries = [
+    {
+      name: 'AndroidManifest.xml',
+      data: Buffer.from(
+        `<?xml version="1.0" encoding="utf-8"?>\n<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="${packageName}" android:versionCode="7" android:versionName="${versionName}">\n  <uses-permission android:name="android.permission.INTERNET" />\n  <application android:label="Notes" />\n</manifest>\n`,
+      ),
+    },
+    { name: 'classes.dex', data: Buffer.from('dex\n035\0') },
+  ];
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const entry of entries) {
+    const compressed = deflateRawSync(entry.data);
+    const name = Buffer.from(entry.name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(compressed.length, 18);
+    local.writeUInt32LE(entry.data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt32LE(compressed.length, 20);
+    central.writeUInt32LE(entry.data.length, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, compressed);
+    centrals.push(central, name);
+    offset += 30 + name.length + compressed.length;
+  }
+  const centralSize = centrals.reduce((sum, part) => sum + part.length, 0);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(centralSize, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, ...centrals, end]);
+}
+
+function expectFailure(
+  result: ToolResult,
+  code: string,
+): { message: string; hint: string; field?: string } {
+  expect(result.ok, textOf(result)).toBe(false);
+  if (result.ok) throw new Error('unreachable');
+  expect(result.error.code).toBe(code);
+  return result.error;
+}
+
+function expectSuccess(result: ToolResult): string {
+  expect(result.ok, textOf(result)).toBe(true);
+  return result.ok ? result.content : '';
+}
+
+// Real adb server and client library against one android-sim device.
+describe('platform-android tools against android-sim through the real adb server', () => {
+  let harness: AndroidHarness;
+  let sim: AndroidSim;
+
+  beforeAll(async () => {
+    harness = await startAndroidHarness();
+    sim = harness.bed.sims[0] as AndroidSim;
+  }, 60_000);
+
+  afterAll(async () => {
+    await harness?.stop();
+  });
+
+  beforeEach(async () => {
+    // Every test starts on the unlocked launcher with fresh telemetry.
+    sim.device.state.locked = false;
+    sim.device.state.screenOn = true;
+    sim.device.run('input keyevent KEYCODE_HOME');
+    harness.environment.clear();
+  });
+
+  it('registers exactly the 18 ids of the spec', () => {
+    expect(
+      harness.registry
+        .list()
+        .map((tool) => tool.id)
+        .sort(),
+    ).toEqual(
+      [
+        'app_list',
+        'app_launch',
+        'app_install',
+        'app_uninstall',
+        'app_force_stop',
+        'app_info',
+        'get_device_info',
+        'get_set_settings',
+        'control_media',
+        'clipboard',
+        'logcat',
+        'ui_tap',
+        'ui_swipe',
+        'ui_dump',
+        'screenshot',
+        'input_text',
+        'get_location',
+        'notification_read',
+      ].sort(),
+    );
+  });
+
+  it('describes the device and its state', async () => {
+    const text = expectSuccess(await harness.call('get_device_info'));
+    expect(text).toContain(`Google Pixel 7 (${sim.serial}), Android 14 (SDK 34)`);
+    expect(text).toContain('screen: 1080x2400 @ 420 dpi; battery: 87%');
+    expect(text).toContain('state: screen on yes, locked no, keyboard shown no, secure window no');
+    expect(harness.environment.get(AndroidSignals.foregroundPackage)?.value).toBe(
+      'com.google.android.apps.nexuslauncher',
+    );
+  });
+
+  it('lists user apps filtered by name, and refuses an unknown kind', async () => {
+    const result = await harness.call('app_list', { kind: 'user', filter: 'example' });
+    expect(textOf(result)).toBe(
+      `4 user packages matching "example" on ${sim.serial}:\ncom.example.bank\ncom.example.chat\ncom.example.feed\ncom.example.music`,
+    );
+    expect(
+      expectFailure(await harness.call('app_list', { kind: 'mine' }), 'INVALID_ARGUMENT').field,
+    ).toBe('kind');
+  });
+
+  it('launches an app and waits until it is in the foreground', async () => {
+    expect(textOf(await harness.call('app_launch', { package: 'com.example.chat' }))).toBe(
+      'com.example.chat is in the foreground (com.example.chat.MainActivity).',
+    );
+    expect(
+      textOf(
+        await harness.call('app_launch', {
+          package: 'com.android.settings',
+          activity: '.Settings',
+        }),
+      ),
+    ).toBe('com.android.settings is in the foreground (com.android.settings.Settings).');
+  });
+
+  it('refuses to launch a package that is not installed, a bad name and a missing activity', async () => {
+    expect(
+      expectFailure(await harness.call('app_launch', { package: 'com.nope.app' }), 'NOT_FOUND')
+        .hint,
+    ).toContain('app_list');
+    expect(
+      expectFailure(
+        await harness.call('app_launch', { package: 'not a package' }),
+        'INVALID_ARGUMENT',
+      ).field,
+    ).toBe('package');
+    const missing = expectFailure(
+      await harness.call('app_launch', { package: 'com.example.chat', activity: '.Nope' }),
+      'NOT_FOUND',
+    );
+    expect(missing.message).toContain(
+      'Activity class {com.example.chat/com.example.chat.Nope} does not exist',
+    );
+  });
+
+  it('shows version, install time and permissions of an app', async () => {
+    const result = await harness.call('app_info', { package: 'com.example.chat' });
+    const text = expectSuccess(result);
+    expect(text).toContain('com.example.chat 1.4.2 (versionCode 142)');
+    expect(text).toContain('installed: 2025-11-03 09:12:05');
+    expect(text).toContain('granted permissions: android.permission.INTERNET');
+    expect(text).toContain(
+      'denied permissions: android.permission.CAMERA, android.permission.POST_NOTIFICATIONS',
+    );
+    expectFailure(await harness.call('app_info', { package: 'com.nope.app' }), 'NOT_FOUND');
+  });
+
+  it('force-stops a running app and says when it was not running', async () => {
+    expect(textOf(await harness.call('app_force_stop', { package: 'com.example.music' }))).toBe(
+      'Force-stopped com.example.music.',
+    );
+    expect(textOf(await harness.call('app_force_stop', { package: 'com.example.music' }))).toBe(
+      'com.example.music was not running; nothing to stop.',
+    );
+  });
+
+  it('installs an APK from the workspace through sync and uninstalls it', async () => {
+    await writeFile(join(harness.workspaceRoot, 'notes.apk'), buildApk('org.example.notes', '2.1'));
+    const installed = await harness.call('app_install', { path: 'notes.apk' });
+    expect(textOf(installed)).toMatch(/^Installed notes\.apk on 127\.0\.0\.1:\d+ \(\d+ bytes\)\.$/);
+    expect(textOf(await harness.call('app_info', { package: 'org.example.notes' }))).toContain(
+      'org.example.notes 2.1 (versionCode 7)',
+    );
+    expect([...sim.device.state.files.keys()].filter((path) => path.endsWith('.apk'))).toEqual([]);
+    expect(textOf(await harness.call('app_uninstall', { package: 'org.example.notes' }))).toBe(
+      `Uninstalled org.example.notes from ${sim.serial}.`,
+    );
+    expectFailure(
+      await harness.call('app_uninstall', { package: 'org.example.notes' }),
+      'NOT_FOUND',
+    );
+  });
+
+  it('refuses an install that is not an APK, missing, or outside the workspace', async () => {
+    await writeFile(join(harness.workspaceRoot, 'fake.apk'), 'not a zip');
+    expect(
+      expectFailure(await harness.call('app_install', { path: 'fake.apk' }), 'INVALID_ARGUMENT')
+        .message,
+    ).toContain('not an APK');
+    expectFailure(await harness.call('app_install', { path: 'missing.apk' }), 'NOT_FOUND');
+    expectFailure(
+      await harness.call('app_install', { path: '../outside.apk' }),
+      'PERMISSION_DENIED',
+    );
+  });
+
+  it('reports the package manager reason when an install fails', async () => {
+    await writeFile(join(harness.workspaceRoot, 'chat.apk'), buildApk('com.example.chat', '9.9'));
+    const failure = expectFailure(
+      await harness.call('app_install', { path: 'chat.apk', replace: false }),
+      'EXECUTION_FAILED',
+    );
+    expect(failure.message).toContain('INSTALL_FAILED_ALREADY_EXISTS');
+    expect(failure.hint).toContain('"replace": true');
+  });
+
+  it('refuses to uninstall a system app', async () => {
+    expect(
+      expectFailure(
+        await harness.call('app_uninstall', { package: 'com.android.settings' }),
+        'EXECUTION_FAILED',
+      ).message,
+    ).toContain('DELETE_FAILED_INTERNAL_ERROR');
+  });
+
+  it('gets, puts and lists settings, and names the missing field', async () => {
+    expect(
+      textOf(
+        await harness.call('get_set_settings', {
+          action: 'get',
+          namespace: 'system',
+          key: 'screen_brightness',
+        }),
+      ),
+    ).toBe('system/screen_brightness = 102');
+    expect(
+      textOf(
+        await harness.call('get_set_settings', {
+          action: 'put',
+          namespace: 'system',
+          key: 'screen_brightness',
+          value: '200',
+        }),
+      ),
+    ).toBe('system/screen_brightness: 102 → 200 (restore with value "102").');
+    expect(
+      textOf(
+        await harness.call('get_set_settings', { action: 'get', namespace: 'global', key: 'nope' }),
+      ),
+    ).toBe('global/nope is not set.');
+    expect(
+      textOf(await harness.call('get_set_settings', { action: 'list', namespace: 'global' })),
+    ).toContain('airplane_mode_on=0');
+    expect(
+      expectFailure(
+        await harness.call('get_set_settings', { action: 'put', namespace: 'system', key: 'x' }),
+        'INVALID_ARGUMENT',
+      ).field,
+    ).toBe('value');
+  });
+
+  it('controls media playback and volume', async () => {
+    expect(textOf(await harness.call('control_media', { action: 'play' }))).toBe(
+      'Sent play. com.example.music is playing: Clair de Lune, Debussy, Suite bergamasque. Music volume 7.',
+    );
+    expect(textOf(await harness.call('control_media', { action: 'next' }))).toContain(
+      'Gymnopédie No.1, Satie',
+    );
+    expect(textOf(await harness.call('control_media', { action: 'volume_up' }))).toContain(
+      'Music volume 8.',
+    );
+  });
+
+  it('sets and reads the clipboard with Unicode text', async () => {
+    expect(textOf(await harness.call('clipboard', { action: 'set', text: 'café 你好' }))).toBe(
+      'Clipboard set (7 characters).',
+    );
+    expect(textOf(await harness.call('clipboard', { action: 'get' }))).toBe('Clipboard: café 你好');
+    expectFailure(await harness.call('clipboard', { action: 'set' }), 'INVALID_ARGUMENT');
+  });
+
+  it('filters logcat by package and level, bounds it and prints newest first', async () => {
+    sim.device.state.processes.set('com.example.music', 4120);
+    const errors = await harness.call('logcat', {
+      package: 'com.example.music',
+      level: 'W',
+      newestFirst: true,
+    });
+    expect(textOf(errors)).toBe(
+      '2 lines of pid 4120, level ≥ W:\n03-17 16:12:27.413  4120  4133 E MusicPlayer: decoder error: unsupported codec mp4a.40.5\n03-17 16:12:07.413  4120  4133 W MusicPlayer: audio focus lost transiently',
+    );
+    const bounded = await harness.call('logcat', { maxLines: 2, regex: 'Music|System' });
+    expect(textOf(bounded)).toMatch(
+      /^2 lines \(\d+ older matching lines dropped; raise maxLines or narrow the filter\), level ≥ V:\n/,
+    );
+    const since = await harness.call('logcat', { since: '03-17 16:12:20.000' });
+    expect(
+      textOf(since)
+        .split('\n')
+        .slice(1)
+        .every((line) => line >= '03-17 16:12:20'),
+    ).toBe(true);
+  });
+
+  it('refuses a bad logcat regex and a package that is not running', async () => {
+    expect(
+      expectFailure(await harness.call('logcat', { regex: '(' }), 'INVALID_ARGUMENT').field,
+    ).toBe('regex');
+    expect(
+      expectFailure(await harness.call('logcat', { package: 'com.example.bank' }), 'NOT_FOUND')
+        .hint,
+    ).toContain('app_launch');
+    expect(
+      expectFailure(await harness.call('logcat', { since: 'yesterday' }), 'INVALID_ARGUMENT').field,
+    ).toBe('since');
+  });
+
+  it('reads the last known location and the notifications', async () => {
+    expect(textOf(await harness.call('get_location'))).toBe('37.421998, -122.084 (gps, ±5 m)');
+    const notifications = textOf(
+      await harness.call('notification_read', { package: 'com.example.chat' }),
+    );
+    expect(notifications).toMatch(
+      /^1 notification:\n- com\.example\.chat at 2026-03-17T16:12:47\.413Z: Alice — Are we still on for lunch\?$/,
+    );
+  });
+
+  it('dumps a compact tree that keeps actionable nodes without text', async () => {
+    await harness.call('app_launch', { package: 'com.example.chat' });
+    const dump = expectSuccess(await harness.call('ui_dump'));
+    expect(dump.split('\n')[0]).toBe(
+      `Screen of ${sim.serial}: com.example.chat.MainActivity; 8 nodes, 4 actionable; keyboard hidden.`,
+    );
+    expect(dump).toMatch(/\[e[0-9a-f]{5}\] ImageButton id=back \(clickable\)/);
+    expect(dump).toMatch(/\[e[0-9a-f]{5}\] EditText id=compose \(editable,clickable\)/);
+    expect(dump).toMatch(/\[e[0-9a-f]{5}\] ImageButton desc="Send" id=send \(clickable\)/);
+    expect(dump.length).toBeLessThan(sim.device.dumpXml().length * 0.25);
+  });
+
+  it("passes on uiautomator's own error when it cannot dump the screen", async () => {
+    sim.device.state.uiautomatorError = 'ERROR: could not get idle state.';
+    try {
+      const error = expectFailure(await harness.call('ui_dump'), 'EXECUTION_FAILED');
+      expect(error.message).toBe(
+        'uiautomator could not dump the screen: ERROR: could not get idle state.',
+      );
+      expect(error.hint).toContain('retry ui_dump');
+    } finally {
+      sim.device.state.uiautomatorError = undefined;
+    }
+  });
+
+  it('taps a field by ref, types Unicode through the clipboard path and sends', async () => {
+    await harness.call('app_launch', { package: 'com.example.chat' });
+    const dump = textOf(await harness.call('ui_dump'));
+    const compose = /\[(e[0-9a-f]{5})\] EditText id=compose/.exec(dump)?.[1] as string;
+    const tapped = textOf(await harness.call('ui_tap', { ref: compose }));
+    expect(tapped).toContain(`Tapped [${compose}] EditText "com.example.chat:id/compose"`);
+    expect(tapped).toContain('The keyboard is now shown.');
+    const typed = await harness.call('input_text', { text: 'Hi Alice, ça va? 你好 😀' });
+    expect(textOf(typed)).toBe(
+      `Typed into [${compose}] EditText "com.example.chat:id/compose" via clipboard paste (Clipper + KEYCODE_PASTE); it now reads "Hi Alice, ça va? 你好 😀".`,
+    );
+    const ascii = await harness.call('input_text', { text: ' ok', clear: false });
+    expect(textOf(ascii)).toContain(
+      'via adb input text; it now reads "Hi Alice, ça va? 你好 😀 ok"',
+    );
+    const replaced = await harness.call('input_text', {
+      text: 'See you at 12:30',
+      clear: true,
+      ref: compose,
+    });
+    expect(textOf(replaced)).toContain('it now reads "See you at 12:30"');
+    const sent = textOf(await harness.call('ui_tap', { contentDesc: 'Send' }));
+    expect(sent).toContain('Tapped');
+    expect(sent).toMatch(/appeared: .*"Message sent"/);
+  });
+
+  it('refuses a ref from a screen that has changed since', async () => {
+    await harness.call('app_launch', { package: 'com.example.chat' });
+    const back = /\[(e[0-9a-f]{5})\] ImageButton id=back/.exec(
+      textOf(await harness.call('ui_dump')),
+    )?.[1] as string;
+    sim.device.run('input keyevent KEYCODE_HOME');
+    const refused = expectFailure(await harness.call('ui_tap', { ref: back }), 'NOT_FOUND');
+    expect(refused.message).toMatch(
+      /^The screen changed since the last ui_dump: \[e[0-9a-f]{5}\] ImageButton "com\.example\.chat:id\/back" is no longer on screen/,
+    );
+    expect(refused.hint).toContain('ui_dump');
+    expect(sim.device.screen.id).toBe('launcher');
+  });
+
+  it('refuses a tap on a node the keyboard covers', async () => {
+    await harness.call('app_launch', { package: 'com.example.chat' });
+    await harness.call('ui_tap', { resourceId: 'compose' });
+    const error = expectFailure(
+      await harness.call('ui_tap', { text: 'Running 5 min late' }),
+      'UNSUPPORTED',
+    );
+    expect(error.message).toMatch(
+      /^\[e[0-9a-f]{5}\] TextView "Running 5 min late" is behind the on-screen keyboard; a tap there would hit a key\. Nothing was tapped\.$/,
+    );
+  });
+
+  it('says when a tap changed nothing', async () => {
+    await harness.call('app_launch', { package: 'com.example.chat' });
+    const result = textOf(await harness.call('ui_tap', { text: 'Alice' }));
+    expect(result).toMatch(
+      /^Tapped \[e[0-9a-f]{5}\] TextView "Alice" at \(440, 220\), but nothing on screen changed/,
+    );
+  });
+
+  it('refuses an ambiguous selector with the candidates, and a missing one', async () => {
+    await harness.call('app_launch', { package: 'com.example.feed' });
+    const ambiguous = expectFailure(
+      await harness.call('ui_tap', { contentDesc: 'Like' }),
+      'INVALID_ARGUMENT',
+    );
+    expect(ambiguous.message).toMatch(
+      /^6 nodes match; say which one: \[e[0-9a-f]{5}\] ImageButton "Like"/,
+    );
+    expectFailure(await harness.call('ui_tap', { text: 'Nothing like this' }), 'NOT_FOUND');
+    expectFailure(await harness.call('ui_tap', {}), 'INVALID_ARGUMENT');
+    expectFailure(await harness.call('ui_tap', { x: 5000, y: 10 }), 'INVALID_ARGUMENT');
+  });
+
+  it('scrolls a list with a swipe and reports the new nodes', async () => {
+    await harness.call('app_launch', { package: 'com.example.feed' });
+    const result = textOf(await harness.call('ui_swipe', { direction: 'up', resourceId: 'list' }));
+    expect(result).toMatch(
+      /^Swiped up on \[e[0-9a-f]{5}\] RecyclerView "com\.example\.feed:id\/list"/,
+    );
+    expect(result).toContain('"Author 7"');
+    const end = textOf(await harness.call('ui_swipe', { direction: 'up', resourceId: 'list' }));
+    const last = textOf(await harness.call('ui_swipe', { direction: 'up', resourceId: 'list' }));
+    expect(end).toContain('"Author 13"');
+    expect(last).toContain('but nothing on screen changed');
+  });
+
+  it('refuses input_text when no field has focus', async () => {
+    await harness.call('app_launch', { package: 'com.example.chat' });
+    const refused = expectFailure(
+      await harness.call('input_text', { text: 'hello' }),
+      'UNSUPPORTED',
+    );
+    expect(refused.hint).toContain('Tap an input field first');
+  });
+
+  it('saves a screenshot under the data dir', async () => {
+    const result = await harness.call('screenshot', { maxSide: 300 });
+    const text = expectSuccess(result);
+    const data = (result.ok ? result.data : {}) as {
+      path: string;
+      width: number;
+      height: number;
+      black: boolean;
+    };
+    expect(text).toBe(
+      `Saved a ${data.width}x${data.height} screenshot of ${sim.serial} to ${data.path}.`,
+    );
+    expect(data.path.startsWith(join(harness.dataDir, 'android'))).toBe(true);
+    const image = decodePng(await readFile(data.path));
+    expect(image && Math.max(image.width, image.height)).toBeLessThanOrEqual(300);
+    expect(data.black).toBe(false);
+  });
+
+  it('flags the black screenshot of a secure window', async () => {
+    await harness.call('app_launch', { package: 'com.example.bank' });
+    const result = await harness.call('screenshot');
+    expect(textOf(result)).toContain(
+      'The window is secure (FLAG_SECURE): Android blanks it in captures, so the image is black. Use ui_dump to read the screen.',
+    );
+    expect(result.ok && (result.data as { secureWindow: boolean }).secureWindow).toBe(true);
+  });
+
+  it('refuses UI actions on a locked device through the environment gate, with the fix', async () => {
+    sim.device.state.locked = true;
+    await harness.call('get_device_info');
+    const refused = expectFailure(await harness.call('ui_tap', { x: 100, y: 100 }), 'UNSUPPORTED');
+    expect(refused.message).toBe('ui_tap: The device is locked (the lock screen shows).');
+    expect(refused.hint).toContain('Unlock the device first');
+    sim.device.state.screenOn = false;
+    await harness.call('get_device_info');
+    expectFailure(await harness.call('ui_dump'), 'UNSUPPORTED');
+  });
+
+  it('lets a call through when the lock telemetry is stale (fail-open)', async () => {
+    harness.environment.set(AndroidSignals.locked, true, harness.environment.clock.now() - 120_000);
+    expect(textOf(await harness.call('ui_tap', { x: 100, y: 100 }))).toContain('Tapped (100, 100)');
+  });
+
+  it('refuses input_text through the gate when the keyboard is known to be hidden', async () => {
+    await harness.call('get_device_info');
+    const refused = expectFailure(await harness.call('input_text', { text: 'x' }), 'UNSUPPORTED');
+    expect(refused.message).toBe(
+      'input_text: No text field has focus (the on-screen keyboard is not shown).',
+    );
+  });
+});

@@ -1,0 +1,41 @@
+export {
+  ADB_HEADER_SIZE,
+  ADB_VERSION,
+  AdbCommand,
+  type AdbPacket,
+  AdbPacketReader,
+  commandName,
+  encodePacket,
+} from './adb-packet.js';
+export {
+  type AdbTestBed,
+  type AdbTestBedOptions,
+  adbBinary,
+  freePort,
+  runAdb,
+  startAdbTestBed,
+} from './adb-server.js';
+export { AndroidSim, type AndroidSimOptions } from './android-sim.js';
+export { createDefaultDeviceState, type DefaultDeviceOptions } from './default-device.js';
+export type {
+  SimApp,
+  SimDeviceState,
+  SimLogEntry,
+  SimMediaSession,
+  SimNode,
+  SimNotification,
+  SimScreen,
+} from './device-model.js';
+export { encodePng, type PngRectangle } from './png.js';
+export { parseCommandLine, quoteShellWord, type SimpleCommand } from './shell-words.js';
+export {
+  type ApkManifest,
+  type CommandOutput,
+  formatLogTime,
+  formatThreadtime,
+  isEditable,
+  readApkManifest,
+  SimDevice,
+} from './sim-device.js';
+export { SyncSession, type SyncSink } from './sync-session.js';
+export { renderHierarchyXml } from './ui-xml.js';

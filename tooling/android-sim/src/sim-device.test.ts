@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { createDefaultDeviceState } from './default-device.js';
+import { SimDevice } from './sim-device.js';
+
+function device(): SimDevice {
+  return new SimDevice(createDefaultDeviceState());
+}
+
+function text(sim: SimDevice, command: string): string {
+  return sim.run(command).stdout.toString('utf8');
+}
+
+describe('SimDevice', () => {
+  it('launches an app with monkey and shows it in dumpsys window', () => {
+    const sim = device();
+    expect(text(sim, 'monkey -p com.example.chat -c android.intent.category.LAUNCHER 1')).toContain(
+      'Events injected: 1',
+    );
+    expect(text(sim, 'dumpsys window')).toMatch(
+      /mCurrentFocus=Window\{\w+ u0 com\.example\.chat\/com\.example\.chat\.MainActivity\}/,
+    );
+  });
+
+  it('focuses a text field on tap, shows the keyboard and types ASCII into it', () => {
+    const sim = device();
+    sim.run('am start -n com.example.chat/.MainActivity');
+    sim.run('input tap 400 2300');
+    expect(text(sim, 'dumpsys input_method')).toContain('mInputShown=true');
+    sim.run('input text hello%sworld');
+    expect(sim.focusedField?.text).toBe('hello world');
+  });
+
+  it('fails like stock input text on non-ASCII text and leaves the field unchanged', () => {
+    const sim = device();
+    sim.run('am start -n com.example.chat/.MainActivity');
+    sim.run('input tap 400 2300');
+    const output = sim.run("input text '你好'");
+    expect(output.exitCode).toBe(255);
+    expect(sim.focusedField?.text).toBe('');
+  });
+
+  it('moves to the next screen when a button with a target is tapped', () => {
+    const sim = device();
+    sim.run('am start -n com.example.chat/.MainActivity');
+    sim.run('input tap 990 2300');
+    expect(sim.screen.id).toBe('chat-sent');
+    sim.run('input keyevent KEYCODE_BACK');
+    expect(sim.screen.id).toBe('chat');
+  });
+
+  it('gives a black PNG for a secure window', () => {
+    const sim = device();
+    sim.run('monkey -p com.example.bank 1');
+    const png = sim.run('screencap -p').stdout;
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    expect(text(sim, 'dumpsys window')).toContain(' SECURE}');
+  });
+
+  it('locks on power and reports it in dumpsys window and power', () => {
+    const sim = device();
+    sim.run('input keyevent 26');
+    expect(text(sim, 'dumpsys power')).toContain('mWakefulness=Asleep');
+    expect(text(sim, 'dumpsys window')).toContain('mDreamingLockscreen=true');
+    sim.run('input keyevent KEYCODE_WAKEUP && input keyevent 82');
+    expect(text(sim, 'dumpsys window')).toContain('isKeyguardShowing=false');
+  });
+
+  it('prints logcat threadtime lines, filtered by pid and tail count', () => {
+    const sim = device();
+    const lines = text(sim, 'logcat -d -v threadtime --pid=4120 -t 2').trim().split('\n');
+    expect(lines).toEqual([
+      '--------- beginning of main',
+      '03-17 16:12:07.413  4120  4133 W MusicPlayer: audio focus lost transiently',
+      '03-17 16:12:27.413  4120  4133 E MusicPlayer: decoder error: unsupported codec mp4a.40.5',
+    ]);
+  });
+
+  it('answers an unknown command with exit 127 like toybox sh', () => {
+    expect(device().run('frobnicate')).toMatchObject({
+      exitCode: 127,
+      stderr: '/system/bin/sh: frobnicate: inaccessible or not found\n',
+    });
+  });
+});
