@@ -94,7 +94,12 @@ export async function startRedis(): Promise<RedisProcess> {
     },
     async restart() {
       handle.child = launch(port);
-      await waitReady(port);
+      try {
+        await waitReady(port);
+      } catch (error) {
+        await handle.kill();
+        throw error;
+      }
     },
     async stop() {
       const child = handle.child;
@@ -104,6 +109,11 @@ export async function startRedis(): Promise<RedisProcess> {
       }
     },
   };
-  await waitReady(port);
+  try {
+    await waitReady(port);
+  } catch (error) {
+    await handle.kill();
+    throw error;
+  }
   return handle;
 }
