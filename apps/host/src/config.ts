@@ -197,6 +197,20 @@ export const deploymentConfigSchema = z
           .string()
           .optional()
           .describe('Environment variable holding the bearer token (default TOOLSYS_TOKEN).'),
+        maxSessions: z
+          .number()
+          .int()
+          .min(1)
+          .optional()
+          .describe(
+            'Most MCP sessions open at once (default 100); a new one past it gets 503 with Retry-After.',
+          ),
+        sessionIdleSeconds: z
+          .number()
+          .int()
+          .min(1)
+          .optional()
+          .describe('A session idle this long is closed (default 1800); its id then gets 404.'),
       })
       .strict()
       .optional()

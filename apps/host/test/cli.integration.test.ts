@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -35,6 +37,42 @@ function toolsys(args: string[], options: { cwd?: string } = {}): Promise<Run> {
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         done({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** Quotes one word for `sh -c`. */
+function shellQuote(word: string): string {
+  return `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * Runs the real CLI on a real pseudo-terminal (util-linux `script`), so that stdin, stdout and
+ * stderr are all the same terminal, as when a person types the command. Output is what the
+ * terminal shows, with CRLF line ends turned back into LF.
+ */
+function toolsysOnTerminal(args: string[]): Promise<Run> {
+  const command = [process.execPath, '--conditions=@toolsys/source', '--import', TSX, CLI, ...args]
+    .map(shellQuote)
+    .join(' ');
+  return new Promise((done) => {
+    execFile(
+      'script',
+      ['--quiet', '--return', '--command', command, '/dev/null'],
+      {
+        cwd: scratch,
+        env: {
+          ...process.env,
+          INIT_CWD: scratch,
+          TOOLSYS_DATA_DIR: join(scratch, 'data'),
+          NO_COLOR: '1',
+        },
+        timeout: 110_000,
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        done({ code, stdout: stdout.replaceAll('\r\n', '\n'), stderr });
       },
     );
   });
@@ -106,10 +144,83 @@ describe('toolsys call', { timeout: 120_000 }, () => {
     expect(run.stderr).toContain('Usage: toolsys call');
   });
 
-  it('exits 2 when the arguments are not an object', async () => {
+  it('exits 1 with INVALID_ARGUMENT when the arguments are JSON but not an object', async () => {
     const run = await toolsys(['call', 'calculate', '[1,2]']);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain('must be a JSON object, got an array');
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe(
+      `Error: [INVALID_ARGUMENT] arguments must be a JSON object, received array\nNext: Pass one JSON object naming each argument, e.g. toolsys call calculate '{"expression":"2+3"}'; toolsys describe <id> shows a tool's arguments.\n`,
+    );
+    const asJson = await toolsys(['call', 'calculate', '5', '--json']);
+    expect(asJson.code).toBe(1);
+    expect(JSON.parse(asJson.stdout)).toMatchObject({
+      ok: false,
+      error: {
+        code: 'INVALID_ARGUMENT',
+        message: 'arguments must be a JSON object, received number',
+      },
+    });
+  });
+
+  it('waits for a call that sleeps and prints its result (nothing keeps the loop alive but the call)', async () => {
+    const run = await toolsys(['call', 'wait', '{"seconds":1}']);
+    expect(run).toMatchObject({ code: 0, stdout: 'Waited 1 s.\n' });
+  });
+
+  it('waits out a retry back-off of web_fetch and prints the page fetched on the second attempt', async () => {
+    let requests = 0;
+    const server = createServer((_request, response) => {
+      requests += 1;
+      if (requests === 1) {
+        response.writeHead(503, { 'content-type': 'text/plain' });
+        response.end('busy');
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.end('second time lucky');
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      const dir = mkdtempSync(join(scratch, 'fetch-'));
+      writeFileSync(
+        join(dir, 'toolsys.config.json'),
+        JSON.stringify({ packages: { core: { network: { allowPrivateNetwork: ['127.0.0.1'] } } } }),
+      );
+      const { port } = server.address() as AddressInfo;
+      const run = await toolsys(
+        ['call', 'web_fetch', JSON.stringify({ url: `http://127.0.0.1:${port}/` })],
+        {
+          cwd: dir,
+        },
+      );
+      expect(run.stderr).toContain('retrying in');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('second time lucky');
+      expect(requests).toBe(2);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((done) => server.close(done));
+    }
+  });
+
+  it('prints streamed shell output once on a terminal, the result naming what was shown', async () => {
+    const run = await toolsysOnTerminal([
+      'call',
+      'shell_execute',
+      '{"command":"echo streamed-out; echo streamed-err >&2"}',
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stdout.split('streamed-out').length - 1).toBe(1);
+    expect(run.stdout.split('streamed-err').length - 1).toBe(1);
+    expect(run.stdout).toContain(
+      '--- stdout (13 bytes) ---\n(13 bytes of stdout, shown above)\n--- stderr (13 bytes) ---\n(13 bytes of stderr, shown above)',
+    );
+  });
+
+  it('keeps the full output in the result when stdout is not a terminal', async () => {
+    const run = await toolsys(['call', 'shell_execute', '{"command":"echo piped-out"}', '--yes']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('--- stdout (10 bytes) ---\npiped-out');
+    expect(run.stderr).toContain('piped-out');
   });
 
   it('refuses a MEDIUM risk call without a terminal, naming --yes and the config key', async () => {

@@ -5,6 +5,7 @@ import {
   ToolErrorCode,
   type ToolResult,
 } from '@toolsys/core-tool-registry';
+import { stripTerminalControls } from './terminal-text.js';
 
 const MAX_TEXT_CHARS = 200_000;
 
@@ -19,7 +20,8 @@ export interface RemoteToolRef {
 /**
  * Maps an MCP `CallToolResult` to a ToolResult: text blocks become the content the model reads,
  * other blocks a short description; `structuredContent` is kept as `data`; `isError: true` becomes
- * EXECUTION_FAILED carrying the remote message (not retryable: the tool itself refused).
+ * EXECUTION_FAILED carrying the remote message (not retryable: the tool itself refused). Terminal
+ * escape sequences and control characters are removed from every text (newlines and tabs stay).
  */
 export function toToolResult(result: CallToolResult, ref: RemoteToolRef): ToolResult {
   const blocks = result.content ?? [];
@@ -29,10 +31,10 @@ export function toToolResult(result: CallToolResult, ref: RemoteToolRef): ToolRe
     only?.type === 'text' &&
     result.isError !== true &&
     result.structuredContent === undefined &&
-    only.text.length > 0 &&
     only.text.length <= MAX_TEXT_CHARS
   ) {
-    return successResult(only.text);
+    const text = stripTerminalControls(only.text);
+    if (text.length > 0) return successResult(text);
   }
   const text = renderContent(blocks);
   if (result.isError === true) {
@@ -59,21 +61,28 @@ function renderContent(blocks: CallToolResult['content']): string {
   for (const block of blocks) {
     switch (block.type) {
       case 'text':
-        parts.push(block.text);
+        parts.push(stripTerminalControls(block.text));
         break;
       case 'image':
       case 'audio':
         parts.push(`[${block.type}: ${block.mimeType}, ${approximateBytes(block.data)} bytes]`);
         break;
       case 'resource_link':
-        parts.push(`[resource link: ${block.uri}${block.name ? ` (${block.name})` : ''}]`);
+        parts.push(
+          stripTerminalControls(
+            `[resource link: ${block.uri}${block.name ? ` (${block.name})` : ''}]`,
+          ),
+        );
         break;
       case 'resource': {
         const resource = block.resource;
-        if ('text' in resource && typeof resource.text === 'string') parts.push(resource.text);
-        else
+        if ('text' in resource && typeof resource.text === 'string') {
+          parts.push(stripTerminalControls(resource.text));
+        } else
           parts.push(
-            `[resource: ${resource.uri}${resource.mimeType ? `, ${resource.mimeType}` : ''}]`,
+            stripTerminalControls(
+              `[resource: ${resource.uri}${resource.mimeType ? `, ${resource.mimeType}` : ''}]`,
+            ),
           );
         break;
       }

@@ -44,5 +44,6 @@ export {
   type SkippedRemoteTool,
   toRegistryId,
 } from './mcp-tool-registrar.js';
+export { stripTerminalControls } from './terminal-text.js';
 export { type McpClientConfig, mcpClientConfigSchema, toolPackage } from './tool-package.js';
 export { createMcpTools, type McpAdHocPolicy, type McpToolsOptions } from './tools/mcp-tools.js';

@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
+import { stripTerminalControls } from './terminal-text.js';
 
 /** What was being done when an MCP request failed, for the message. */
 export interface McpFailureContext {
@@ -102,11 +103,14 @@ export function toMcpToolError(error: unknown, context: McpFailureContext): Tool
   );
 }
 
-function clip(text: string): string {
+/** Removes terminal escapes from remote text, then bounds its length. */
+function clip(raw: string): string {
+  const text = stripTerminalControls(raw);
   return text.length > MAX_REMOTE_MESSAGE ? `${text.slice(0, MAX_REMOTE_MESSAGE)}…` : text;
 }
 
-function quote(text: string): string {
+function quote(raw: string): string {
+  const text = stripTerminalControls(raw);
   const clipped = text.length > 120 ? `${text.slice(0, 120)}…` : text;
   return JSON.stringify(clipped);
 }

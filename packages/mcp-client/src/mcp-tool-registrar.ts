@@ -13,6 +13,7 @@ import type { McpCallOptions } from './mcp-client.js';
 import type { McpManager } from './mcp-manager.js';
 import { MCP_CALL_POLICY } from './mcp-run-policies.js';
 import { progressEmitter } from './progress-emitter.js';
+import { stripTerminalControls } from './terminal-text.js';
 
 /** Options for {@link McpToolRegistrar}. */
 export interface McpToolRegistrarOptions {
@@ -155,7 +156,7 @@ export class McpToolRegistrar {
   #define(server: string, remote: Tool, id: string, trusted: boolean) {
     const manager = this.#manager;
     const { metadata, runPolicy } = describeRemote(remote, trusted);
-    const summary = (remote.description ?? remote.title ?? remote.name).trim();
+    const summary = stripTerminalControls(remote.description ?? remote.title ?? remote.name).trim();
     return defineTool({
       id,
       description: `${clip(summary)} (tool "${remote.name}" of MCP server "${server}")`,

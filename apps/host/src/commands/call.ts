@@ -1,10 +1,21 @@
-import { renderResult } from '@toolsys/core-tool-registry';
+import { failureResult, renderResult, type ToolResult } from '@toolsys/core-tool-registry';
 import { openDeployment, splitArgs, terminalConfirm } from './shared.js';
-import { type CliCommand, UsageError } from './types.js';
+import {
+  createStreamedOutput,
+  elideStreamedOutput,
+  type StreamedOutput,
+} from './streamed-output.js';
+import { type CliCommand, type CliIo, UsageError } from './types.js';
 
-/** Parses the JSON argument of `toolsys call`, naming the problem when it is not an object. */
-export function parseCallArguments(text: string | undefined): Record<string, unknown> {
-  if (text === undefined || text.trim() === '') return {};
+/**
+ * Parses the JSON argument of `toolsys call`. Text that is not JSON is a usage error; JSON that is
+ * not an object (an array, a number, a string, null …) is the tool's INVALID_ARGUMENT failure, as
+ * the same arguments would be over MCP.
+ */
+export function parseCallArguments(
+  text: string | undefined,
+): { ok: true; value: Record<string, unknown> } | { ok: false; result: ToolResult } {
+  if (text === undefined || text.trim() === '') return { ok: true, value: {} };
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -14,11 +25,19 @@ export function parseCallArguments(text: string | undefined): Record<string, unk
     );
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new UsageError(
-      `The arguments must be a JSON object, got ${Array.isArray(value) ? 'an array' : String(value === null ? 'null' : typeof value)}. Example: '{"expression":"2+3"}'.`,
-    );
+    const kind = Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
+    return {
+      ok: false,
+      result: failureResult(
+        'INVALID_ARGUMENT',
+        `arguments must be a JSON object, received ${kind}`,
+        {
+          hint: `Pass one JSON object naming each argument, e.g. toolsys call calculate '{"expression":"2+3"}'; toolsys describe <id> shows a tool's arguments.`,
+        },
+      ),
+    };
   }
-  return value as Record<string, unknown>;
+  return { ok: true, value: value as Record<string, unknown> };
 }
 
 /** `toolsys call <id> [json]`: runs one call through the executor. */
@@ -36,7 +55,12 @@ export const callCommand: CliCommand = {
     if (extra !== undefined) {
       throw new UsageError(`Unexpected argument "${extra}". Quote the JSON arguments as one word.`);
     }
-    const toolArgs = parseCallArguments(json);
+    const parsed = parseCallArguments(json);
+    if (!parsed.ok) {
+      printResult(io, parsed.result, flags.has('json'));
+      return 1;
+    }
+    const toolArgs = parsed.value;
     const confirm = flags.has('yes')
       ? async () => 'allow_once' as const
       : io.interactive
@@ -51,28 +75,55 @@ export const callCommand: CliCommand = {
     const controller = new AbortController();
     const onSignal = () => controller.abort();
     process.once('SIGINT', onSignal);
+    // The executor's timers are unref'd so that they never keep a server alive; here nothing else
+    // would keep the process running until a waiting call (a sleep, a retry back-off) settles.
+    const keepAlive = setInterval(() => {}, 60_000);
+    const streamed = createStreamedOutput();
     try {
       const result = await deployment.executor.execute(id, toolArgs, {
         sessionId: 'cli',
         signal: controller.signal,
         onEvent: (event) => {
           if (flags.has('json')) return;
-          if (event.type === 'output') io.stderr.write(event.text);
-          else if (io.interactive) {
+          if (event.type === 'output') {
+            io.stderr.write(event.text);
+            if (event.stream === 'stdout' || event.stream === 'stderr') {
+              streamed[event.stream].append(event.text);
+            }
+          } else if (io.interactive) {
             const total = event.total ? `/${event.total}` : '';
             io.stderr.write(`[progress ${event.progress}${total}] ${event.message ?? ''}\n`);
           }
         },
       });
-      if (flags.has('json')) io.stdout.write(`${JSON.stringify(result)}\n`);
-      else {
-        const text = renderResult(result);
-        io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-      }
+      // On one terminal the streamed output is already on screen; a pipe gets it in full.
+      const shown = isTerminal(io.stdout) && isTerminal(io.stderr) ? streamed : undefined;
+      printResult(io, result, flags.has('json'), shown);
       return result.ok ? 0 : 1;
     } finally {
+      clearInterval(keepAlive);
       process.off('SIGINT', onSignal);
       await deployment.close();
     }
   },
 };
+
+/** Prints a result: as JSON, or rendered without the output already streamed to the screen. */
+function printResult(
+  io: CliIo,
+  result: ToolResult,
+  asJson: boolean,
+  streamed?: StreamedOutput,
+): void {
+  if (asJson) {
+    io.stdout.write(`${JSON.stringify(result)}\n`);
+    return;
+  }
+  const rendered = renderResult(result);
+  const text = streamed ? elideStreamedOutput(rendered, streamed) : rendered;
+  io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+}
+
+function isTerminal(stream: object): boolean {
+  return (stream as { isTTY?: boolean }).isTTY === true;
+}

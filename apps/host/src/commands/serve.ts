@@ -2,6 +2,8 @@ import { scopedConfirm } from '../server/call-scope.js';
 import {
   DEFAULT_HTTP_HOST,
   DEFAULT_HTTP_PORT,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION_IDLE_MS,
   type HttpServer,
   serveHttp,
 } from '../server/http-server.js';
@@ -84,6 +86,11 @@ export const serveCommand: CliCommand = {
         port: port ?? serverConfig.port ?? DEFAULT_HTTP_PORT,
         token: io.env[tokenEnv],
         allowedOrigins: serverConfig.allowedOrigins ?? [],
+        maxSessions: serverConfig.maxSessions ?? DEFAULT_MAX_SESSIONS,
+        sessionIdleMs:
+          serverConfig.sessionIdleSeconds !== undefined
+            ? serverConfig.sessionIdleSeconds * 1000
+            : DEFAULT_SESSION_IDLE_MS,
       });
       io.stdout.write(
         [

@@ -6,7 +6,8 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { handleDashboardRequest } from '../dashboard/dashboard-routes.js';
 import { createRequestGuard, isLoopbackHost } from './http-security.js';
 import { createMcpServer, type ToolsysMcpServer } from './mcp-server.js';
-import { readJson } from './read-json.js';
+import { MAX_MESSAGE_BYTES } from './message-limits.js';
+import { BodyBudget, readJson } from './read-json.js';
 import type { ToolHost } from './tool-host.js';
 
 /** The default address of `toolsys serve --http`. */
@@ -18,6 +19,15 @@ export const DEFAULT_HTTP_PORT = 7821;
 /** The path of the MCP endpoint. */
 export const MCP_PATH = '/mcp';
 
+/** The default cap on open MCP sessions of `toolsys serve --http`. */
+export const DEFAULT_MAX_SESSIONS = 100;
+
+/** The default idle time after which a session is closed: 30 minutes. */
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+
+/** The JSON-RPC error code of a request naming a session this server does not have. */
+export const SESSION_NOT_FOUND_CODE = -32001;
+
 /** Options for {@link serveHttp}. */
 export interface HttpServeOptions {
   /** Address to bind. Default 127.0.0.1; anything but loopback requires `token`. */
@@ -28,6 +38,18 @@ export interface HttpServeOptions {
   token?: string | undefined;
   /** Browser origins allowed besides the server's own. */
   allowedOrigins?: readonly string[];
+  /**
+   * Most MCP sessions open at once; a new `initialize` beyond it gets 503 with Retry-After.
+   * Default 100.
+   */
+  maxSessions?: number;
+  /**
+   * A session without requests (and with none in progress) for this long is closed; its id then
+   * gets 404. Default 30 minutes.
+   */
+  sessionIdleMs?: number;
+  /** The largest request body, in bytes. Default 64 MiB, the same as over stdio. */
+  maxBodyBytes?: number;
 }
 
 /** A running HTTP server: MCP at `/mcp`, the dashboard at `/`. */
@@ -38,6 +60,8 @@ export interface HttpServer {
   readonly mcpUrl: string;
   /** The dashboard URL. */
   readonly dashboardUrl: string;
+  /** MCP sessions open right now. */
+  readonly sessionCount: number;
   /** Closes every MCP session and stops listening. */
   close(): Promise<void>;
 }
@@ -55,12 +79,22 @@ export class UnsafeBindError extends Error {
 interface Session {
   readonly transport: StreamableHTTPServerTransport;
   readonly mcp: ToolsysMcpServer;
-  /** When the client last sent a request (ms since the epoch). */
+  /** When the client last sent a request or a request of it ended (ms since the epoch). */
   lastSeen: number;
+  /** Requests of this session still being answered (a long call, an open SSE stream). */
+  active: number;
 }
 
-/** A session without requests for this long is closed (clients often never send DELETE). */
-const SESSION_IDLE_MS = 30 * 60_000;
+/** Bodies held at once across all requests: four of the largest. */
+const BODY_BUDGET_MESSAGES = 4;
+
+function positiveInteger(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new RangeError(`${name} must be a positive integer, got ${String(value)}.`);
+  }
+  return value;
+}
 
 /**
  * Serves the host over HTTP: a Streamable HTTP MCP endpoint (one MCP server per session) and the
@@ -74,28 +108,72 @@ export async function serveHttp(
   const bindHost = options.host ?? DEFAULT_HTTP_HOST;
   const token = options.token === '' ? undefined : options.token;
   if (!isLoopbackHost(bindHost) && token === undefined) throw new UnsafeBindError(bindHost);
+  const maxSessions = positiveInteger(options.maxSessions, DEFAULT_MAX_SESSIONS, 'maxSessions');
+  const idleMs = positiveInteger(options.sessionIdleMs, DEFAULT_SESSION_IDLE_MS, 'sessionIdleMs');
+  const maxBodyBytes = positiveInteger(options.maxBodyBytes, MAX_MESSAGE_BYTES, 'maxBodyBytes');
+  const budget = new BodyBudget(maxBodyBytes * BODY_BUDGET_MESSAGES);
   const sessions = new Map<string, Session>();
+  /** Initializes between the capacity check and their session's registration. */
+  let reserved = 0;
   let guard: ReturnType<typeof createRequestGuard> | undefined;
+
+  const isIdle = (session: Session, now: number) =>
+    session.active === 0 && now - session.lastSeen >= idleMs;
+  const evict = (session: Session) => {
+    if (session.transport.sessionId) sessions.delete(session.transport.sessionId);
+    void session.transport.close().catch(() => {});
+  };
+  const evictIdle = () => {
+    const now = Date.now();
+    for (const session of [...sessions.values()]) if (isIdle(session, now)) evict(session);
+  };
+  /** Seconds until the first session could become idle enough to be closed (at least 1). */
+  const secondsUntilRoom = () => {
+    const now = Date.now();
+    let soonest = idleMs;
+    for (const session of sessions.values()) {
+      if (session.active === 0) soonest = Math.min(soonest, session.lastSeen + idleMs - now);
+    }
+    return Math.max(1, Math.ceil(soonest / 1000));
+  };
+  /** Counts a request of the session as in progress until its response ends. */
+  const track = (session: Session, response: ServerResponse) => {
+    session.active += 1;
+    session.lastSeen = Date.now();
+    response.once('close', () => {
+      session.active -= 1;
+      session.lastSeen = Date.now();
+    });
+  };
 
   const handleMcp = async (request: IncomingMessage, response: ServerResponse) => {
     const sessionHeader = request.headers['mcp-session-id'];
     const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
     if (sessionId !== undefined) {
       const session = sessions.get(sessionId);
-      if (!session) {
-        return sendJsonRpcError(response, 404, -32001, 'Session not found; initialize again.');
+      if (session && isIdle(session, Date.now())) evict(session);
+      if (!session || !sessions.has(sessionId)) {
+        return sendJsonRpcError(
+          response,
+          404,
+          SESSION_NOT_FOUND_CODE,
+          `Session not found: this server has no session "${sessionId.slice(0, 64)}" (it ended, was closed after ${Math.round(idleMs / 1000)} s idle, or the server restarted). Send initialize again without the Mcp-Session-Id header to start a new session.`,
+        );
       }
-      session.lastSeen = Date.now();
-      const body = request.method === 'POST' ? await readJson(request) : undefined;
-      if (body && !body.ok) return sendJsonRpcError(response, body.status, -32700, body.message);
+      track(session, response);
+      const body =
+        request.method === 'POST'
+          ? await readJson(request, { maxBytes: maxBodyBytes, budget })
+          : undefined;
+      if (body && !body.ok) return sendRefusal(response, body);
       await session.transport.handleRequest(request, response, body?.value);
       return;
     }
     if (request.method !== 'POST') {
       return sendJsonRpcError(response, 400, -32000, 'Missing mcp-session-id header.');
     }
-    const body = await readJson(request);
-    if (!body.ok) return sendJsonRpcError(response, body.status, -32700, body.message);
+    const body = await readJson(request, { maxBytes: maxBodyBytes, budget });
+    if (!body.ok) return sendRefusal(response, body);
     if (!isInitializeRequest(body.value)) {
       return sendJsonRpcError(
         response,
@@ -104,19 +182,44 @@ export async function serveHttp(
         'Missing mcp-session-id header; send initialize first.',
       );
     }
+    if (sessions.size + reserved >= maxSessions) evictIdle();
+    if (sessions.size + reserved >= maxSessions) {
+      const retryAfter = secondsUntilRoom();
+      return sendJsonRpcError(
+        response,
+        503,
+        -32000,
+        `Too many sessions: this server holds at most ${maxSessions} at once. Retry in ${retryAfter} s, or end sessions you no longer use (HTTP DELETE with their Mcp-Session-Id).`,
+        { 'retry-after': String(retryAfter) },
+        idOf(body.value),
+      );
+    }
+    reserved += 1;
     const mcp = createMcpServer(host);
+    let registered: Session | undefined;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, mcp, lastSeen: Date.now() });
+        registered = { transport, mcp, lastSeen: Date.now(), active: 0 };
+        sessions.set(id, registered);
+        reserved -= 1;
       },
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
       mcp.dispose();
     };
-    await mcp.server.connect(transport);
-    await transport.handleRequest(request, response, body.value);
+    try {
+      await mcp.connect(transport);
+      await transport.handleRequest(request, response, body.value);
+    } finally {
+      if (!registered) {
+        // The initialize failed: nothing may stay subscribed to the registry.
+        reserved -= 1;
+        await transport.close().catch(() => {});
+        mcp.dispose();
+      }
+    }
   };
 
   const server = createServer((request, response) => {
@@ -147,12 +250,7 @@ export async function serveHttp(
     });
   });
   const { port } = server.address() as AddressInfo;
-  const sweeper = setInterval(() => {
-    const cutoff = Date.now() - SESSION_IDLE_MS;
-    for (const session of sessions.values()) {
-      if (session.lastSeen < cutoff) void session.transport.close().catch(() => {});
-    }
-  }, 60_000);
+  const sweeper = setInterval(evictIdle, Math.min(60_000, Math.max(1_000, idleMs / 2)));
   sweeper.unref();
   guard = createRequestGuard({
     host: bindHost,
@@ -166,6 +264,9 @@ export async function serveHttp(
     url,
     mcpUrl: `${url}${MCP_PATH}`,
     dashboardUrl: `${url}/`,
+    get sessionCount() {
+      return sessions.size;
+    },
     async close() {
       clearInterval(sweeper);
       for (const session of [...sessions.values()]) {
@@ -184,7 +285,30 @@ function sendJsonRpcError(
   status: number,
   code: number,
   message: string,
+  headers: Record<string, string> = {},
+  id: string | number | null = null,
 ): void {
-  response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
+  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
+}
+
+/** Answers a body that was not read: too large (413), busy (503), or not JSON (400). */
+function sendRefusal(
+  response: ServerResponse,
+  refusal: { status: number; message: string; retryAfterSeconds?: number },
+): void {
+  const code = refusal.status === 400 ? -32700 : refusal.status === 413 ? -32600 : -32000;
+  const headers: Record<string, string> =
+    refusal.retryAfterSeconds === undefined
+      ? {}
+      : { 'retry-after': String(refusal.retryAfterSeconds) };
+  // The unread rest of a refused body is not worth keeping the connection for.
+  if (refusal.status !== 400) headers.connection = 'close';
+  sendJsonRpcError(response, refusal.status, code, refusal.message, headers);
+}
+
+/** The id of a parsed JSON-RPC request, or null. */
+function idOf(value: unknown): string | number | null {
+  const id = (value as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }

@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
   ElicitResultSchema,
+  type JSONRPCMessage,
   ListToolsRequestSchema,
+  type RequestId,
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -46,9 +49,18 @@ export interface McpServerOptions {
 /** An MCP server over a {@link ToolHost}, and how to stop listening to the registry. */
 export interface ToolsysMcpServer {
   readonly server: Server;
+  /**
+   * Connects the server to a transport. Use this rather than `server.connect`: it also lets
+   * `tools/call` requests whose arguments are not an object reach the executor, which answers
+   * them with an INVALID_ARGUMENT result instead of the SDK's JSON-RPC error.
+   */
+  connect(transport: Transport): Promise<void>;
   /** Stops forwarding registry changes; call when the connection ends. */
   dispose(): void;
 }
+
+/** Arguments set aside per connection at most; older ones are dropped first. */
+const MAX_SET_ASIDE = 1_000;
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -82,10 +94,19 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
       .map(toMcpTool),
   }));
 
+  // tools/call requests whose `arguments` the SDK's schema would refuse (an array, a string, a
+  // number …), by request id: the SDK would answer them with a JSON-RPC error holding a raw
+  // validation dump; the executor answers with a tool error the model can act on.
+  const setAside = new Map<RequestId, unknown>();
+
   server.setRequestHandler(
     CallToolRequestSchema,
     async (request, extra): Promise<CallToolResult> => {
-      const { name, arguments: args } = request.params;
+      const { name } = request.params;
+      const args = setAside.has(extra.requestId)
+        ? setAside.get(extra.requestId)
+        : request.params.arguments;
+      setAside.delete(extra.requestId);
       const sessionId = extra.sessionId ? `mcp-${extra.sessionId}` : (options.sessionId ?? 'mcp');
       const confirm = server.getClientCapabilities()?.elicitation
         ? elicitingConfirm(extra)
@@ -110,7 +131,43 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
       // Not connected yet, or the client went away: nothing to tell.
     });
   });
-  return { server, dispose: unsubscribe };
+  const connect = async (transport: Transport) => {
+    const start = transport.start.bind(transport);
+    // Server.connect sets onmessage and then starts the transport: wrap it before any message.
+    transport.start = async () => {
+      const deliver = transport.onmessage;
+      transport.onmessage = (message, extra) => {
+        deliver?.(setAsideBadArguments(message, setAside), extra);
+      };
+      await start();
+    };
+    await server.connect(transport);
+  };
+  return { server, connect, dispose: unsubscribe };
+}
+
+/**
+ * Takes the arguments of a `tools/call` request out when they are not a JSON object, keeping
+ * them under the request id for the handler, so that the request passes the SDK's validation.
+ */
+function setAsideBadArguments(
+  message: JSONRPCMessage,
+  setAside: Map<RequestId, unknown>,
+): JSONRPCMessage {
+  if (!('method' in message) || message.method !== 'tools/call' || !('id' in message)) {
+    return message;
+  }
+  const params = message.params;
+  if (typeof params !== 'object' || params === null || !('arguments' in params)) return message;
+  const args: unknown = params.arguments;
+  if (typeof args === 'object' && args !== null && !Array.isArray(args)) return message;
+  if (setAside.size >= MAX_SET_ASIDE) {
+    const oldest = setAside.keys().next();
+    if (!oldest.done) setAside.delete(oldest.value);
+  }
+  setAside.set(message.id, args);
+  const { arguments: _dropped, ...rest } = params;
+  return { ...message, params: rest };
 }
 
 /** The W3C trace context a client sent in a request's `_meta`, if any. */

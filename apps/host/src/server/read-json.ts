@@ -1,21 +1,126 @@
 import type { IncomingMessage } from 'node:http';
+import { type MAX_MESSAGE_BYTES, messageTooLargeText } from './message-limits.js';
 
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/**
+ * Bytes of request bodies being read at once across a server, so that many large bodies in
+ * parallel cannot exhaust memory although each is under the per-body limit.
+ */
+export class BodyBudget {
+  /** The most body bytes held at once. */
+  readonly maxBytes: number;
+  #used = 0;
 
-/** Reads a JSON request body of at most 4 MiB; a bad or oversized body is a value, not a throw. */
-export async function readJson(
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes;
+  }
+
+  /** Bytes held right now. */
+  get used(): number {
+    return this.#used;
+  }
+
+  /** Takes `bytes` from the budget; false (and nothing taken) when they do not fit. */
+  take(bytes: number): boolean {
+    if (this.#used + bytes > this.maxBytes) return false;
+    this.#used += bytes;
+    return true;
+  }
+
+  /** Gives `bytes` back. */
+  release(bytes: number): void {
+    this.#used = Math.max(0, this.#used - bytes);
+  }
+}
+
+/** The default body limit of {@link readJson}: 4 MiB, for small JSON APIs such as the dashboard's. */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** Options for {@link readJson}. */
+export interface ReadJsonOptions {
+  /**
+   * The largest body read, in bytes. Default {@link DEFAULT_MAX_BODY_BYTES} (4 MiB); the MCP
+   * endpoint passes {@link MAX_MESSAGE_BYTES} (64 MiB), the same limit as over stdio.
+   */
+  maxBytes?: number;
+  /** A budget shared by the requests of one server; none by default. */
+  budget?: BodyBudget;
+}
+
+/** Why a body was not read: HTTP status, a message, and how soon to retry when busy. */
+export interface ReadJsonRefusal {
+  readonly ok: false;
+  readonly status: 400 | 413 | 503;
+  readonly message: string;
+  /** Seconds to wait before retrying (503 only). */
+  readonly retryAfterSeconds?: number;
+}
+
+/**
+ * Reads a JSON request body of at most `maxBytes`; a bad, oversized or unaffordable body is a
+ * value, not a throw.
+ */
+export function readJson(
   request: IncomingMessage,
-): Promise<{ ok: true; value: unknown } | { ok: false; status: 400 | 413; message: string }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return { ok: false, status: 413, message: 'Body too large.' };
-    chunks.push(chunk as Buffer);
+  options: ReadJsonOptions = {},
+): Promise<{ ok: true; value: unknown } | ReadJsonRefusal> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const { budget } = options;
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    request.resume();
+    return Promise.resolve({
+      ok: false,
+      status: 413,
+      message: messageTooLargeText(declared, maxBytes),
+    });
   }
-  try {
-    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
-  } catch {
-    return { ok: false, status: 400, message: 'The body is not valid JSON.' };
-  }
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let taken = 0;
+    const finish = (outcome: { ok: true; value: unknown } | ReadJsonRefusal) => {
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.off('error', onError);
+      budget?.release(taken);
+      taken = 0;
+      // The rest of a refused body is read and dropped (not buffered) so that the answer can
+      // still be sent on this connection; leaving the loop early would destroy the socket.
+      if (!outcome.ok) request.resume();
+      resolve(outcome);
+    };
+    const onData = (piece: Buffer) => {
+      size += piece.length;
+      if (size > maxBytes) {
+        finish({ ok: false, status: 413, message: messageTooLargeText(undefined, maxBytes) });
+        return;
+      }
+      if (budget) {
+        if (!budget.take(piece.length)) {
+          finish({
+            ok: false,
+            status: 503,
+            message: 'The server is reading too many large requests at once. Retry after a moment.',
+            retryAfterSeconds: 1,
+          });
+          return;
+        }
+        taken += piece.length;
+      }
+      chunks.push(piece);
+    };
+    const onEnd = () => {
+      try {
+        finish({ ok: true, value: JSON.parse(Buffer.concat(chunks, size).toString('utf8')) });
+      } catch {
+        finish({ ok: false, status: 400, message: 'Parse error: the body is not valid JSON.' });
+      }
+    };
+    const onError = () => {
+      finish({ ok: false, status: 400, message: 'The request body could not be read.' });
+    };
+    request.on('data', onData);
+    request.on('end', onEnd);
+    request.on('error', onError);
+  });
 }

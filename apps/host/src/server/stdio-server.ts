@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createMcpServer } from './mcp-server.js';
+import { BoundedStdioServerTransport } from './stdio-transport.js';
 import type { ToolHost } from './tool-host.js';
 
 /** Options for {@link serveStdio}. */
@@ -9,6 +9,8 @@ export interface StdioServeOptions {
   stdin?: Readable;
   /** Where JSON-RPC goes; default `process.stdout`. Nothing else may write to it. */
   stdout?: Writable;
+  /** The largest message read, in bytes; larger ones are answered with an error. Default 64 MiB. */
+  maxMessageBytes?: number;
 }
 
 /** A running stdio MCP server. */
@@ -19,15 +21,24 @@ export interface StdioServer {
   close(): Promise<void>;
 }
 
-/** Serves the host's tools as an MCP server over stdio until stdin closes. */
+/**
+ * Serves the host's tools as an MCP server over stdio until stdin closes. A message over the size
+ * limit, or a line that is not JSON-RPC, is answered with a JSON-RPC error and the server goes on
+ * reading.
+ */
 export async function serveStdio(
   host: ToolHost,
   options: StdioServeOptions = {},
 ): Promise<StdioServer> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
-  const { server, dispose } = createMcpServer(host, { sessionId: 'mcp-stdio' });
-  const transport = new StdioServerTransport(stdin, stdout);
+  const mcp = createMcpServer(host, { sessionId: 'mcp-stdio' });
+  const { server, dispose } = mcp;
+  const transport = new BoundedStdioServerTransport(
+    stdin,
+    stdout,
+    options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes },
+  );
   let finish: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
     finish = resolve;
@@ -46,6 +57,6 @@ export async function serveStdio(
     finish();
   };
   stdin.once('end', onEnd);
-  await server.connect(transport);
+  await mcp.connect(transport);
   return { closed, close };
 }
