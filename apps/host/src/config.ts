@@ -103,6 +103,88 @@ export const deploymentConfigSchema = z
       .strict()
       .optional()
       .describe('Which tools a deployment registers and lists, and their run policies.'),
+    state: z
+      .object({
+        redis: z
+          .object({
+            url: z
+              .string()
+              .regex(/^rediss?:\/\//, 'expected a redis:// or rediss:// URL')
+              .describe('Redis shared by every replica, e.g. redis://10.0.0.5:6379/0.'),
+            passwordEnv: z
+              .string()
+              .optional()
+              .describe(
+                'Environment variable holding the Redis password (keeps it out of this file).',
+              ),
+            keyPrefix: z
+              .string()
+              .min(1)
+              .optional()
+              .describe(
+                'Prefix of every key, so deployments can share one Redis. Default "toolsys:".',
+              ),
+            operationTimeoutMs: z
+              .number()
+              .int()
+              .min(5)
+              .max(5000)
+              .optional()
+              .describe(
+                'Longest wait for one Redis operation, in ms; past it the call uses local state. Default 100.',
+              ),
+            replicaId: z
+              .string()
+              .optional()
+              .describe('This replica in the shared trace ring. Default "<host name>:<pid>".'),
+          })
+          .strict()
+          .optional()
+          .describe(
+            'Share rate limits, circuit breakers, permission grants and recent traces with other replicas. While Redis is down or slow, each replica runs on its own state.',
+          ),
+      })
+      .strict()
+      .optional()
+      .describe('State shared between several replicas of `toolsys serve --http`.'),
+    telemetry: z
+      .object({
+        otlp: z
+          .object({
+            endpoint: z
+              .string()
+              .url()
+              .describe('OTLP/HTTP base URL of a collector, e.g. http://127.0.0.1:4318.'),
+            headers: z
+              .record(z.string(), z.string())
+              .optional()
+              .describe('Headers sent with every export.'),
+            headersEnv: z
+              .string()
+              .optional()
+              .describe(
+                'Environment variable holding more headers as "key=value,key2=value2" (for API keys).',
+              ),
+            serviceName: z
+              .string()
+              .optional()
+              .describe('service.name of the exported data. Default "toolsys".'),
+            metricIntervalMs: z
+              .number()
+              .int()
+              .min(1000)
+              .optional()
+              .describe('Interval of metric exports, in ms. Default 15000.'),
+          })
+          .strict()
+          .optional()
+          .describe(
+            'Export spans (one per attempt, no argument values) and metrics (calls, failures, latency, breaker state) over OTLP/HTTP.',
+          ),
+      })
+      .strict()
+      .optional()
+      .describe('OpenTelemetry export.'),
     server: z
       .object({
         host: z.string().optional().describe('Address `serve --http` binds; default 127.0.0.1.'),

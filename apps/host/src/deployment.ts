@@ -15,7 +15,7 @@ import {
 } from '@toolsys/core-tool-registry';
 import { ConfigError, type ResolvedDeploymentConfig } from './config.js';
 import { closestKeyHint } from './config-issues.js';
-import { createExecutionStack, type ExecutionStack } from './executor.js';
+import { createExecutionStack, type ExecutionStack, loadScaleOut } from './executor.js';
 import { BUILTIN_PACKAGES, loadPlugins } from './packages/index.js';
 import { type PackageSection, parsePackageSection } from './packages/package-section.js';
 import { isToolSelected } from './tool-selection.js';
@@ -128,6 +128,7 @@ export async function composeDeployment(
   const stack = createExecutionStack({
     registry,
     deployment: config,
+    scaleOut: await loadScaleOut(config),
     ...(options.confirm ? { confirm: options.confirm } : {}),
     ...(options.unconfirmableHint ? { unconfirmableHint: options.unconfirmableHint } : {}),
   });

@@ -1,10 +1,12 @@
 import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  type CircuitBreakerLike,
   type CircuitBreakerState,
   type ConfirmationRequest,
   type ConfirmFunction,
   EnhancedToolExecutor,
+  type RateLimiterLike,
   type RateLimiterState,
   RiskAwareToolGate,
   RunPolicies,
@@ -20,6 +22,8 @@ import {
   type ToolTraceSpan,
   ToolUsageTracker,
 } from '@toolsys/core-tool-registry';
+import type { SharedState, SharedStateStatus } from '@toolsys/state-redis';
+import type { OtlpTelemetry, OtlpTelemetryStatus, TraceCarrier } from '@toolsys/state-redis/otlp';
 import type { ResolvedDeploymentConfig } from './config.js';
 
 /** Spans the host keeps in memory. */
@@ -37,6 +41,98 @@ export interface ExecutionSnapshot {
   readonly limiters: RateLimiterState[];
 }
 
+/** How long a deployment waits at start for a configured Redis to answer, in ms. */
+const REDIS_STARTUP_WAIT_MS = 1000;
+
+/** Shared state (Redis) and telemetry (OTLP) of a deployment; each present only when configured. */
+export interface ScaleOut {
+  /** Rate limits, breakers, permission grants and recent traces shared through Redis. */
+  readonly sharedState?: SharedState;
+  /** Spans and metrics exported over OTLP/HTTP. */
+  readonly telemetry?: OtlpTelemetry;
+}
+
+/** Whether Redis and OTLP are configured and how they fare, as plain JSON (doctor, dashboard). */
+export interface ScaleOutStatus {
+  /** Redis: not configured, or its mode (`shared` / fallen back to `local`) and since when. */
+  readonly redis:
+    | { readonly configured: false }
+    | ({ readonly configured: true } & SharedStateStatus);
+  /** OTLP: not configured, or the exporter's counts and last error. */
+  readonly otlp:
+    | { readonly configured: false }
+    | ({ readonly configured: true } & OtlpTelemetryStatus);
+}
+
+/**
+ * Loads the Redis and OTLP pieces a deployment configures (`state.redis`, `telemetry.otlp`). The
+ * package is imported only then, so the embedded default loads no Redis or OpenTelemetry code.
+ */
+export async function loadScaleOut(
+  deployment: ResolvedDeploymentConfig,
+  options: { replicaId?: string } = {},
+): Promise<ScaleOut> {
+  const env = deployment.env ?? process.env;
+  const redis = deployment.config.state?.redis;
+  const otlp = deployment.config.telemetry?.otlp;
+  let sharedState: SharedState | undefined;
+  let telemetry: OtlpTelemetry | undefined;
+  if (redis) {
+    const { createSharedState } = await import('@toolsys/state-redis');
+    const replicaId = redis.replicaId ?? options.replicaId;
+    sharedState = createSharedState({
+      url: withPassword(redis.url, redis.passwordEnv ? env[redis.passwordEnv] : undefined),
+      ...(redis.keyPrefix !== undefined ? { keyPrefix: redis.keyPrefix } : {}),
+      ...(redis.operationTimeoutMs !== undefined
+        ? { operationTimeoutMs: redis.operationTimeoutMs }
+        : {}),
+      ...(replicaId !== undefined ? { replicaId } : {}),
+      traceCapacity: HOST_TRACE_CAPACITY,
+    });
+    // So that the first calls are already shared; bounded, and calls run on local state meanwhile.
+    await sharedState.connection.waitUntilShared(REDIS_STARTUP_WAIT_MS);
+  }
+  if (otlp) {
+    const { OtlpTelemetry } = await import('@toolsys/state-redis/otlp');
+    telemetry = new OtlpTelemetry({
+      endpoint: otlp.endpoint,
+      headers: {
+        ...parseHeaders(otlp.headersEnv ? env[otlp.headersEnv] : undefined),
+        ...otlp.headers,
+      },
+      ...(otlp.serviceName !== undefined ? { serviceName: otlp.serviceName } : {}),
+      ...(otlp.metricIntervalMs !== undefined ? { metricIntervalMs: otlp.metricIntervalMs } : {}),
+      ...(redis?.replicaId ? { serviceInstanceId: redis.replicaId } : {}),
+    });
+  }
+  return {
+    ...(sharedState ? { sharedState } : {}),
+    ...(telemetry ? { telemetry } : {}),
+  };
+}
+
+function withPassword(url: string, password: string | undefined): string {
+  if (!password) return url;
+  try {
+    const parsed = new URL(url);
+    parsed.password = password;
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
+/** `key=value,key2=value2` → headers (OTEL_EXPORTER_OTLP_HEADERS format). */
+function parseHeaders(text: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const pair of (text ?? '').split(',')) {
+    const index = pair.indexOf('=');
+    if (index <= 0) continue;
+    headers[pair.slice(0, index).trim()] = decodeURIComponent(pair.slice(index + 1).trim());
+  }
+  return headers;
+}
+
 /** The execution pieces of a deployment. */
 export interface ExecutionStack {
   readonly executor: ToolExecutor;
@@ -44,16 +140,30 @@ export interface ExecutionStack {
   readonly usage: ToolUsageTracker;
   /** One span per attempt (300 kept; also appended to the trace file). */
   readonly traces: ToolTraceRecorder;
-  /** Per-tool token buckets. */
-  readonly rateLimiter: ToolRateLimiter;
-  /** Per-tool circuit breakers. */
-  readonly circuitBreaker: ToolCircuitBreaker;
+  /** Per-tool token buckets (shared through Redis when `state.redis` is configured). */
+  readonly rateLimiter: RateLimiterLike;
+  /** Per-tool circuit breakers (shared through Redis when `state.redis` is configured). */
+  readonly circuitBreaker: CircuitBreakerLike;
+  /** Redis and OTLP pieces, when configured. */
+  readonly scaleOut: ScaleOut;
   /** Environment telemetry the environment gate reads (fed by platform packages). */
   readonly environment: ToolEnvironmentState;
   /** Where spans are appended (`<dataDir>/traces.jsonl`). */
   readonly traceFile: string;
   /** Breaker and limiter states per tool, as plain JSON. */
   snapshot(): ExecutionSnapshot;
+  /** Whether Redis and OTLP are configured, and how they fare. */
+  scaleOutStatus(): ScaleOutStatus;
+  /**
+   * The recent spans of every replica (from Redis) when shared state is configured and answers;
+   * else undefined (show this replica's own spans).
+   */
+  sharedSpans(limit?: number): Promise<ToolTraceSpan[] | undefined>;
+  /**
+   * Makes the exported spans of call `callId` children of the client's W3C trace context (an MCP
+   * request's `_meta`); returns the function that unbinds it. A no-op without telemetry.
+   */
+  bindTraceContext(callId: string, carrier: TraceCarrier | undefined): () => void;
   /** Releases what the stack holds (trace files, timers). */
   close(): Promise<void>;
 }
@@ -66,6 +176,8 @@ export interface ExecutionStackOptions {
   confirm?: ConfirmFunction;
   /** The next step when a call needs confirming and no one can confirm (e.g. the CLI's `--yes`). */
   unconfirmableHint?: (request: ConfirmationRequest) => string;
+  /** Shared state and telemetry from {@link loadScaleOut}; the stack closes them. */
+  scaleOut?: ScaleOut;
 }
 
 /**
@@ -76,7 +188,10 @@ export interface ExecutionStackOptions {
 export function createExecutionStack(options: ExecutionStackOptions): ExecutionStack {
   const { registry, deployment, confirm } = options;
   const permissionConfig = deployment.config.permissions ?? {};
+  const scaleOut = options.scaleOut ?? {};
+  const shared = scaleOut.sharedState;
   const permissions = new ToolPermissionManager({
+    ...(shared ? { store: shared.permissionStore } : {}),
     ...(confirm ? { confirm } : {}),
     policy: {
       ...(permissionConfig.LOW ? { LOW: permissionConfig.LOW } : {}),
@@ -92,8 +207,10 @@ export function createExecutionStack(options: ExecutionStackOptions): ExecutionS
   for (const span of readTraceFile(traceFile, HOST_TRACE_CAPACITY)) traces.add(span);
   const writer = new TraceFileWriter(traceFile);
   const unsubscribe = traces.onSpan((span) => writer.append(span));
-  const rateLimiter = new ToolRateLimiter();
-  const circuitBreaker = new ToolCircuitBreaker();
+  const rateLimiter: RateLimiterLike = shared?.rateLimiter ?? new ToolRateLimiter();
+  const circuitBreaker: CircuitBreakerLike = shared?.circuitBreaker ?? new ToolCircuitBreaker();
+  shared?.traceRing.attach(traces);
+  scaleOut.telemetry?.attach(traces);
   const environment = new ToolEnvironmentState();
   const overrides = runPolicyOverrides(deployment);
   const executor = new EnhancedToolExecutor({
@@ -116,11 +233,32 @@ export function createExecutionStack(options: ExecutionStackOptions): ExecutionS
     circuitBreaker,
     environment,
     traceFile,
+    scaleOut,
     snapshot: () => ({ breakers: circuitBreaker.snapshot(), limiters: rateLimiter.snapshot() }),
+    scaleOutStatus: () => scaleOutStatus(scaleOut),
+    sharedSpans: async (limit) => (shared ? await shared.traceRing.recent(limit) : undefined),
+    bindTraceContext: (callId, carrier) =>
+      scaleOut.telemetry ? scaleOut.telemetry.bindCall(callId, carrier) : NO_UNBIND,
     close: async () => {
       unsubscribe();
       writer.flush();
+      await scaleOut.telemetry?.close();
+      await shared?.close();
     },
+  };
+}
+
+const NO_UNBIND = (): void => {};
+
+/** The status of the configured Redis and OTLP pieces. */
+export function scaleOutStatus(scaleOut: ScaleOut): ScaleOutStatus {
+  return {
+    redis: scaleOut.sharedState
+      ? { configured: true, ...scaleOut.sharedState.status() }
+      : { configured: false },
+    otlp: scaleOut.telemetry
+      ? { configured: true, ...scaleOut.telemetry.status() }
+      : { configured: false },
   };
 }
 

@@ -19,6 +19,10 @@ export {
   createExecutionStack,
   type ExecutionStack,
   type ExecutionStackOptions,
+  loadScaleOut,
+  type ScaleOut,
+  type ScaleOutStatus,
+  scaleOutStatus,
 } from './executor.js';
 export {
   BUILTIN_PACKAGES,

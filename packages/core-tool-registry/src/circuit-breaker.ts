@@ -28,6 +28,59 @@ export interface CircuitBreakerState {
   readonly lastError?: { readonly code: string; readonly message: string };
 }
 
+/**
+ * What the executor needs of a circuit breaker. The in-process {@link ToolCircuitBreaker} decides
+ * synchronously; a breaker shared between processes may answer `check` with a promise (the
+ * executor then waits for it), and must settle it within a bounded time.
+ */
+export interface CircuitBreakerLike {
+  /** Decides whether a call of `toolId` may run now. */
+  check(toolId: string): CircuitDecision | PromiseLike<CircuitDecision>;
+  /** Records the outcome of a call that `check` allowed; never throws, never waits. */
+  record(toolId: string, result: ToolResult): void;
+  /** Every circuit that has seen a failure, sorted by tool id. */
+  snapshot(): CircuitBreakerState[];
+}
+
+/** What {@link circuitOpenFailure} says about a circuit that refuses a call. */
+export interface OpenCircuitView {
+  /** `OPEN` (cooling down) or `HALF_OPEN` (a probe is running). */
+  readonly state: CircuitState;
+  /** Consecutive infrastructure failures counted. */
+  readonly failures: number;
+  /** The current cooldown, in ms. */
+  readonly cooldownMs: number;
+  /** The failure that last counted. */
+  readonly lastError: { readonly code: string; readonly message: string } | undefined;
+}
+
+/**
+ * The CIRCUIT_OPEN failure a breaker returns when it refuses a call: the last error, the probe
+ * countdown (`remainingMs`, 0 while a probe runs) and "do not retry immediately".
+ */
+export function circuitOpenFailure(
+  toolId: string,
+  circuit: OpenCircuitView,
+  remainingMs: number,
+): ToolFailure {
+  const last = circuit.lastError
+    ? `[${circuit.lastError.code}] ${circuit.lastError.message}`
+    : 'unknown';
+  const countdown =
+    remainingMs > 0
+      ? `The next probe is allowed in ${formatSeconds(remainingMs)}.`
+      : 'A probe call is running now.';
+  return failureResult(
+    ToolErrorCode.CIRCUIT_OPEN,
+    `${toolId} is paused after ${circuit.failures} consecutive failures. Last error: ${last}. ${countdown}`,
+    {
+      retryAfterMs: remainingMs > 0 ? remainingMs : circuit.cooldownMs,
+      hint: `Do not retry ${toolId} immediately; use another approach, or wait for the probe.`,
+      details: { state: circuit.state, probeInMs: Math.max(0, Math.ceil(remainingMs)) },
+    },
+  );
+}
+
 /** Options for {@link ToolCircuitBreaker}. */
 export interface ToolCircuitBreakerOptions {
   /** Consecutive infrastructure failures that open the circuit. Default 5. */
@@ -70,7 +123,7 @@ export function isInfrastructureFailure(failure: ToolFailure): boolean {
  * CLOSED → N consecutive infrastructure failures → OPEN → cooldown → HALF_OPEN (one probe) →
  * success: CLOSED, failure: OPEN with the cooldown doubled (capped at `maxCooldownMs`).
  */
-export class ToolCircuitBreaker {
+export class ToolCircuitBreaker implements CircuitBreakerLike {
   readonly #clock: ToolClock;
   readonly #threshold: number;
   readonly #cooldownMs: number;
@@ -176,22 +229,7 @@ export class ToolCircuitBreaker {
   }
 
   #deny(toolId: string, circuit: Circuit, remainingMs: number): ToolFailure {
-    const last = circuit.lastError
-      ? `[${circuit.lastError.code}] ${circuit.lastError.message}`
-      : 'unknown';
-    const countdown =
-      remainingMs > 0
-        ? `The next probe is allowed in ${formatSeconds(remainingMs)}.`
-        : 'A probe call is running now.';
-    return failureResult(
-      ToolErrorCode.CIRCUIT_OPEN,
-      `${toolId} is paused after ${circuit.failures} consecutive failures. Last error: ${last}. ${countdown}`,
-      {
-        retryAfterMs: remainingMs > 0 ? remainingMs : circuit.cooldownMs,
-        hint: `Do not retry ${toolId} immediately; use another approach, or wait for the probe.`,
-        details: { state: circuit.state, probeInMs: Math.max(0, Math.ceil(remainingMs)) },
-      },
-    );
+    return circuitOpenFailure(toolId, circuit, remainingMs);
   }
 }
 

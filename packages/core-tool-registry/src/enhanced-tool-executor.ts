@@ -1,6 +1,6 @@
 import { checkArgumentLimits } from './argument-limits.js';
 import { fullJitterBackoff } from './backoff.js';
-import type { ToolCircuitBreaker } from './circuit-breaker.js';
+import type { CircuitBreakerLike, CircuitDecision } from './circuit-breaker.js';
 import { SYSTEM_CLOCK, sleep, type ToolClock } from './clock.js';
 import { type Deadlined, DeadlineWatch } from './deadline-watch.js';
 import type { DefaultToolExecutorOptions } from './default-tool-executor.js';
@@ -16,7 +16,7 @@ import {
   SILENT_EMIT,
   safeEmitter,
 } from './execution-steps.js';
-import type { ToolRateLimiter } from './rate-limiter.js';
+import type { RateLimitDecision, RateLimiterLike } from './rate-limiter.js';
 import { RetryClassifier } from './retry-classifier.js';
 import type {
   ConfirmationDecision,
@@ -55,10 +55,16 @@ export interface RunPolicyOptions {
 export interface EnhancedToolExecutorOptions extends DefaultToolExecutorOptions {
   /** Environment preconditions, checked fail-open before the risk gate. Off when absent. */
   environmentGate?: ToolEnvironmentGate;
-  /** Per-tool token buckets (quota from the run policy). Off when absent. */
-  rateLimiter?: ToolRateLimiter;
-  /** Per-tool circuit breakers. Off when absent. */
-  circuitBreaker?: ToolCircuitBreaker;
+  /**
+   * Per-tool token buckets (quota from the run policy), e.g. a {@link ToolRateLimiter}. Off when
+   * absent. A limiter that answers with a promise (shared state) costs one await per call.
+   */
+  rateLimiter?: RateLimiterLike;
+  /**
+   * Per-tool circuit breakers, e.g. a {@link ToolCircuitBreaker}. Off when absent. A breaker that
+   * answers `check` with a promise (shared state) costs one await per attempt.
+   */
+  circuitBreaker?: CircuitBreakerLike;
   /** Records one span per attempt. Off when absent. */
   traces?: ToolTraceRecorder;
   /** Enforces timeouts and retries of run policies. Off (v2 semantics) when absent. */
@@ -82,9 +88,9 @@ export class EnhancedToolExecutor implements ToolExecutor {
   /** The trace recorder, when tracing is on. */
   readonly traces: ToolTraceRecorder | undefined;
   /** The rate limiter, when on. */
-  readonly rateLimiter: ToolRateLimiter | undefined;
+  readonly rateLimiter: RateLimiterLike | undefined;
   /** The circuit breaker, when on. */
-  readonly circuitBreaker: ToolCircuitBreaker | undefined;
+  readonly circuitBreaker: CircuitBreakerLike | undefined;
   /** The environment gate, when on. */
   readonly environmentGate: ToolEnvironmentGate | undefined;
   readonly #gate: ToolExecutionGate;
@@ -219,17 +225,6 @@ export class EnhancedToolExecutor implements ToolExecutor {
       return this.#refuse(tool, call.callId, rawArgs, validated.failure, started);
     }
     const policy = this.policyOf(tool);
-    if (this.rateLimiter) {
-      const decision = this.rateLimiter.tryAcquire(tool.id, policy.ratePerMinute);
-      if (!decision.allowed) {
-        const failure = rateLimitedFailure(
-          tool.id,
-          policy.ratePerMinute ?? 0,
-          decision.retryAfterMs,
-        );
-        return this.#refuse(tool, call.callId, rawArgs, failure, started);
-      }
-    }
     const enforce = this.#policies !== undefined;
     const run: CallRun = {
       tool,
@@ -241,7 +236,30 @@ export class EnhancedToolExecutor implements ToolExecutor {
       timeoutMs: enforce ? policy.timeoutMs : undefined,
       maxRetries: enforce ? Math.max(0, policy.maxRetries) : 0,
     };
+    if (this.rateLimiter) {
+      const decision = this.rateLimiter.tryAcquire(tool.id, policy.ratePerMinute);
+      if (isPromiseLike(decision)) return this.#afterLimiter(decision, run);
+      if (!decision.allowed) return this.#refuseRate(run, decision.retryAfterMs);
+    }
     return this.#attempt(run, 1);
+  }
+
+  /** The rest of `#admit` once an asynchronous (shared) rate limiter has decided; never rejects. */
+  async #afterLimiter(pending: PromiseLike<RateLimitDecision>, run: CallRun): Promise<ToolResult> {
+    try {
+      const decision = await pending;
+      if (!decision.allowed) return await this.#refuseRate(run, decision.retryAfterMs);
+      return await this.#attempt(run, 1);
+    } catch (thrown) {
+      return failureFromThrown(thrown, run.call.signal);
+    }
+  }
+
+  /** Refuses a call over its tool's quota. */
+  #refuseRate(run: CallRun, retryAfterMs: number): Promise<ToolResult> {
+    const { tool, call } = run;
+    const failure = rateLimitedFailure(tool.id, run.policy.ratePerMinute ?? 0, retryAfterMs);
+    return this.#refuse(tool, call.callId, run.rawArgs, failure, run.started);
   }
 
   /**
@@ -255,10 +273,40 @@ export class EnhancedToolExecutor implements ToolExecutor {
     const { tool, call } = run;
     if (this.circuitBreaker) {
       const decision = this.circuitBreaker.check(tool.id);
+      if (isPromiseLike(decision)) return this.#afterBreaker(decision, run, number);
       if (!decision.allowed) {
         return this.#refuse(tool, call.callId, run.rawArgs, decision.failure, run.started);
       }
     }
+    return this.#run(run, number);
+  }
+
+  /** The rest of `#attempt` once an asynchronous (shared) breaker has decided; never rejects. */
+  async #afterBreaker(
+    pending: PromiseLike<CircuitDecision>,
+    run: CallRun,
+    number: number,
+  ): Promise<ToolResult> {
+    try {
+      const decision = await pending;
+      if (!decision.allowed) {
+        return await this.#refuse(
+          run.tool,
+          run.call.callId,
+          run.rawArgs,
+          decision.failure,
+          run.started,
+        );
+      }
+      return await this.#run(run, number);
+    } catch (thrown) {
+      return failureFromThrown(thrown, run.call.signal);
+    }
+  }
+
+  /** Runs attempt `number` past the breaker: time limit, one span, the handler. */
+  #run(run: CallRun, number: number): Promise<ToolResult> {
+    const { tool, call } = run;
     const timeoutMs = run.timeoutMs;
     const timed = timeoutMs !== undefined && timeoutMs > 0;
     const started = this.traces || timed ? this.#clock.now() : 0;

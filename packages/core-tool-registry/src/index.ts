@@ -42,10 +42,13 @@ export {
   splitSentences,
 } from './catalog.js';
 export {
+  type CircuitBreakerLike,
   type CircuitBreakerState,
   type CircuitDecision,
   type CircuitState,
+  circuitOpenFailure,
   isInfrastructureFailure,
+  type OpenCircuitView,
   ToolCircuitBreaker,
   type ToolCircuitBreakerOptions,
 } from './circuit-breaker.js';
@@ -111,6 +114,7 @@ export {
 } from './process-runner.js';
 export {
   type RateLimitDecision,
+  type RateLimiterLike,
   type RateLimiterState,
   ToolRateLimiter,
   type ToolRateLimiterOptions,
@@ -220,8 +224,11 @@ export {
 export {
   DEFAULT_SELF_GATED_TOOL_IDS,
   defaultUnconfirmableHint,
+  InMemoryPermissionStore,
+  type PermissionDecisionStore,
   type PermissionState,
   type PermissionVerdict,
+  type RememberedGrant,
   type RiskPolicy,
   ToolPermissionManager,
   type ToolPermissionManagerOptions,

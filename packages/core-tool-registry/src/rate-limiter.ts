@@ -18,6 +18,21 @@ export interface RateLimiterState {
   readonly tokens: number;
 }
 
+/**
+ * What the executor needs of a rate limiter. The in-process {@link ToolRateLimiter} decides
+ * synchronously; a limiter shared between processes may answer with a promise (the executor then
+ * waits for it), and must settle it within a bounded time.
+ */
+export interface RateLimiterLike {
+  /** Takes one token for `toolId` under a quota of `ratePerMinute` (undefined or ≤ 0: unlimited). */
+  tryAcquire(
+    toolId: string,
+    ratePerMinute: number | undefined,
+  ): RateLimitDecision | PromiseLike<RateLimitDecision>;
+  /** Every bucket's state, sorted by tool id. */
+  snapshot(): RateLimiterState[];
+}
+
 /** Options for {@link ToolRateLimiter}. */
 export interface ToolRateLimiterOptions {
   /** Clock for refills. Default: the system clock. */
@@ -38,7 +53,7 @@ const ALLOWED: RateLimitDecision = Object.freeze({ allowed: true });
  * `quota / 60 000` tokens per ms. Over the limit it rejects at once with a retry-after; it never
  * queues, so a runaway loop sees the error immediately.
  */
-export class ToolRateLimiter {
+export class ToolRateLimiter implements RateLimiterLike {
   readonly #clock: ToolClock;
   readonly #buckets = new Map<string, Bucket>();
 

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ConfirmationDecision, ConfirmationRequest } from './tool.js';
-import { ToolPermissionManager } from './tool-permission-manager.js';
+import {
+  InMemoryPermissionStore,
+  type PermissionDecisionStore,
+  ToolPermissionManager,
+} from './tool-permission-manager.js';
 
 function request(overrides: Partial<ConfirmationRequest> = {}): ConfirmationRequest {
   return {
@@ -135,5 +139,49 @@ describe('ToolPermissionManager', () => {
     expect(manager.state('s1', 'edit_file')).toBe('allowed_always');
     manager.revokeAlways('edit_file');
     expect(manager.state('s1', 'edit_file')).toBe('ask');
+  });
+});
+
+describe('ToolPermissionManager with a shared decision store', () => {
+  it('takes a grant fetched from the store instead of asking the user', async () => {
+    const ui = scripted();
+    const store = new InMemoryPermissionStore();
+    const fetched: string[] = [];
+    const shared: PermissionDecisionStore = {
+      isAllowedAlways: (toolId) => store.isAllowedAlways(toolId),
+      isAllowedForSession: (sessionId, toolId) => store.isAllowedForSession(sessionId, toolId),
+      allowAlways: (toolId) => store.allowAlways(toolId),
+      allowForSession: (sessionId, toolId) => store.allowForSession(sessionId, toolId),
+      revokeAlways: (toolId) => store.revokeAlways(toolId),
+      forgetSession: (sessionId) => store.forgetSession(sessionId),
+      fetch: async (sessionId, toolId) => {
+        fetched.push(`${sessionId}/${toolId}`);
+        return toolId === 'write_file' ? 'allowed_session' : undefined;
+      },
+    };
+    const manager = new ToolPermissionManager({ confirm: ui.confirm, store: shared });
+    expect(await manager.authorize(request())).toEqual({ allowed: true, via: 'session' });
+    expect(ui.asked).toHaveLength(0);
+    expect(fetched).toEqual(['s1/write_file']);
+  });
+
+  it('asks the user when the store fails to answer', async () => {
+    const ui = scripted('allow_always');
+    const store = new InMemoryPermissionStore();
+    const manager = new ToolPermissionManager({
+      confirm: ui.confirm,
+      store: Object.assign(store, { fetch: () => Promise.reject(new Error('down')) }),
+    });
+    expect(await manager.authorize(request())).toEqual({ allowed: true, via: 'confirmed' });
+    expect(ui.asked).toHaveLength(1);
+    expect(store.isAllowedAlways('write_file')).toBe(true);
+  });
+
+  it('seeds a given store with alwaysAllowed', () => {
+    const store = new InMemoryPermissionStore();
+    const manager = new ToolPermissionManager({ store, alwaysAllowed: ['write_file'] });
+    expect(manager.state('s1', 'write_file')).toBe('allowed_always');
+    manager.revokeAlways('write_file');
+    expect(store.isAllowedAlways('write_file')).toBe(false);
   });
 });

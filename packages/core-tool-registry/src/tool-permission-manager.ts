@@ -15,6 +15,74 @@ export type PermissionVerdict =
     }
   | { readonly allowed: false; readonly reason: string; readonly hint: string };
 
+/** A remembered grant that {@link PermissionDecisionStore.fetch} found. */
+export type RememberedGrant = 'allowed_always' | 'allowed_session';
+
+/**
+ * Where a {@link ToolPermissionManager} remembers "allow for the session" and "always" grants.
+ * Reads are synchronous (what this process knows), so remembered calls cost no await; a store
+ * shared between processes also implements `fetch`, consulted before the user is asked.
+ */
+export interface PermissionDecisionStore {
+  /** Whether `toolId` is allowed always, as far as this process knows. */
+  isAllowedAlways(toolId: string): boolean;
+  /** Whether `toolId` is allowed for `sessionId`, as far as this process knows. */
+  isAllowedForSession(sessionId: string, toolId: string): boolean;
+  /** Remembers an "always" grant. */
+  allowAlways(toolId: string): void;
+  /** Remembers an "allow for the session" grant. */
+  allowForSession(sessionId: string, toolId: string): void;
+  /** Revokes an "always" grant. */
+  revokeAlways(toolId: string): void;
+  /** Forgets the session's grants. */
+  forgetSession(sessionId: string): void;
+  /**
+   * Looks a grant up where other processes record theirs, when this process knows none; must
+   * settle (to undefined when the shared store cannot answer) within a bounded time.
+   */
+  fetch?(sessionId: string, toolId: string): Promise<RememberedGrant | undefined>;
+}
+
+/** The in-process {@link PermissionDecisionStore}: two sets, the default of the manager. */
+export class InMemoryPermissionStore implements PermissionDecisionStore {
+  readonly #always: Set<string>;
+  readonly #session = new Map<string, Set<string>>();
+
+  /** `alwaysAllowed`: tools allowed always from the start. */
+  constructor(alwaysAllowed: Iterable<string> = []) {
+    this.#always = new Set(alwaysAllowed);
+  }
+
+  isAllowedAlways(toolId: string): boolean {
+    return this.#always.has(toolId);
+  }
+
+  isAllowedForSession(sessionId: string, toolId: string): boolean {
+    return this.#session.get(sessionId)?.has(toolId) === true;
+  }
+
+  allowAlways(toolId: string): void {
+    this.#always.add(toolId);
+  }
+
+  allowForSession(sessionId: string, toolId: string): void {
+    let set = this.#session.get(sessionId);
+    if (!set) {
+      set = new Set();
+      this.#session.set(sessionId, set);
+    }
+    set.add(toolId);
+  }
+
+  revokeAlways(toolId: string): void {
+    this.#always.delete(toolId);
+  }
+
+  forgetSession(sessionId: string): void {
+    this.#session.delete(sessionId);
+  }
+}
+
 /** Options for {@link ToolPermissionManager}. */
 export interface ToolPermissionManagerOptions {
   /** Asks the user; without it, every call that needs asking is refused. */
@@ -25,6 +93,11 @@ export interface ToolPermissionManagerOptions {
   selfGatedToolIds?: Iterable<string>;
   /** Tools already allowed always (e.g. loaded from the host's settings). */
   alwaysAllowed?: Iterable<string>;
+  /**
+   * Where grants are remembered. Default: an {@link InMemoryPermissionStore}. `alwaysAllowed` is
+   * added to a store given here too.
+   */
+  store?: PermissionDecisionStore;
   /** Called when the user answers "always", to persist the choice. */
   onAlwaysAllow?: (toolId: string) => void;
   /**
@@ -59,8 +132,7 @@ export class ToolPermissionManager {
   readonly #confirm: ConfirmFunction | undefined;
   readonly #unconfirmableHint: (request: ConfirmationRequest) => string;
   readonly #policy: Record<ToolRisk, RiskPolicy>;
-  readonly #always: Set<string>;
-  readonly #session = new Map<string, Set<string>>();
+  readonly #store: PermissionDecisionStore;
   readonly #deniedThisTurn = new Map<string, Set<string>>();
   readonly #onAlwaysAllow: ((toolId: string) => void) | undefined;
 
@@ -69,15 +141,20 @@ export class ToolPermissionManager {
     this.#unconfirmableHint = options.unconfirmableHint ?? defaultUnconfirmableHint;
     this.#policy = { ...DEFAULT_POLICY, ...options.policy };
     this.selfGatedToolIds = new Set(options.selfGatedToolIds ?? DEFAULT_SELF_GATED_TOOL_IDS);
-    this.#always = new Set(options.alwaysAllowed ?? []);
+    if (options.store) {
+      this.#store = options.store;
+      for (const toolId of options.alwaysAllowed ?? []) this.#store.allowAlways(toolId);
+    } else {
+      this.#store = new InMemoryPermissionStore(options.alwaysAllowed);
+    }
     this.#onAlwaysAllow = options.onAlwaysAllow;
   }
 
   /** Where this tool stands for this session. */
   state(sessionId: string, toolId: string): PermissionState {
-    if (this.#always.has(toolId)) return 'allowed_always';
+    if (this.#store.isAllowedAlways(toolId)) return 'allowed_always';
     if (this.#deniedThisTurn.get(sessionId)?.has(toolId)) return 'denied_turn';
-    if (this.#session.get(sessionId)?.has(toolId)) return 'allowed_session';
+    if (this.#store.isAllowedForSession(sessionId, toolId)) return 'allowed_session';
     return 'ask';
   }
 
@@ -90,6 +167,9 @@ export class ToolPermissionManager {
   async authorize(request: ConfirmationRequest, signal?: AbortSignal): Promise<PermissionVerdict> {
     const settled = this.decide(request.toolId, request.risk, request.sessionId);
     if (settled) return settled;
+    const remembered = await this.#fetch(request.sessionId, request.toolId);
+    if (remembered === 'allowed_always') return VIA_ALWAYS;
+    if (remembered === 'allowed_session') return VIA_SESSION;
     const decision = await this.#ask(request, signal);
     return this.#apply(request, decision);
   }
@@ -129,10 +209,10 @@ export class ToolPermissionManager {
       case 'allow_once':
         return;
       case 'allow_session':
-        this.#setOf(this.#session, sessionId).add(toolId);
+        this.#store.allowForSession(sessionId, toolId);
         return;
       case 'allow_always':
-        this.#always.add(toolId);
+        this.#store.allowAlways(toolId);
         this.#onAlwaysAllow?.(toolId);
         return;
       case 'deny':
@@ -153,12 +233,22 @@ export class ToolPermissionManager {
   /** Forgets everything about a session except "always" grants. */
   endSession(sessionId: string): void {
     this.#deniedThisTurn.delete(sessionId);
-    this.#session.delete(sessionId);
+    this.#store.forgetSession(sessionId);
   }
 
   /** Revokes an "always" grant. */
   revokeAlways(toolId: string): void {
-    this.#always.delete(toolId);
+    this.#store.revokeAlways(toolId);
+  }
+
+  /** A grant the shared store knows of; a failing store counts as "none" (the user is asked). */
+  async #fetch(sessionId: string, toolId: string): Promise<RememberedGrant | undefined> {
+    if (!this.#store.fetch) return undefined;
+    try {
+      return await this.#store.fetch(sessionId, toolId);
+    } catch {
+      return undefined;
+    }
   }
 
   async #ask(

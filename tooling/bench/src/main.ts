@@ -1,11 +1,12 @@
 import { mcpBench } from './benches/mcp.js';
 import { memoryBench } from './benches/memory.js';
 import { pipelineBench } from './benches/pipeline.js';
+import { scaleBench } from './benches/scale.js';
 import { serveBench } from './benches/serve.js';
 import { cleanUpOnInterrupt } from './cleanup.js';
 import type { Bench } from './report.js';
 
-const BENCHES: readonly Bench[] = [pipelineBench, mcpBench, serveBench, memoryBench];
+const BENCHES: readonly Bench[] = [pipelineBench, mcpBench, serveBench, memoryBench, scaleBench];
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');

@@ -1,3 +1,4 @@
+import type { ScaleOutStatus } from '../executor.js';
 import { openDeployment, splitArgs } from './shared.js';
 import { type CliCommand, UsageError } from './types.js';
 
@@ -21,6 +22,10 @@ export const doctorCommand: CliCommand = {
         reason: status.reason,
         tools: status.tools,
       }));
+      // Give a configured Redis a moment to answer, so the line says reachable or not.
+      await deployment.stack.scaleOut.sharedState?.connection.waitUntilShared(REDIS_WAIT_MS);
+      const collector = await deployment.stack.scaleOut.telemetry?.checkReachable();
+      const scaleOut = deployment.stack.scaleOutStatus();
       const report = {
         config: deployment.config.file ?? null,
         workspaceRoot: deployment.config.workspaceRoot,
@@ -28,6 +33,10 @@ export const doctorCommand: CliCommand = {
         tools: deployment.registry.size,
         toolMode: deployment.toolMode,
         packages,
+        scaleOut: {
+          ...scaleOut,
+          ...(collector ? { otlp: { ...scaleOut.otlp, reachable: collector.ok } } : {}),
+        },
       };
       if (flags.has('json')) {
         io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
@@ -38,6 +47,7 @@ export const doctorCommand: CliCommand = {
         `config:    ${report.config ?? 'embedded default (no toolsys.config.json)'}`,
         `workspace: ${report.workspaceRoot}`,
         `data:      ${report.dataDir}`,
+        ...describeScaleOut(scaleOut, collector),
         '',
         'packages:',
         ...packages.map(
@@ -55,3 +65,36 @@ export const doctorCommand: CliCommand = {
     }
   },
 };
+
+/** How long doctor waits for a configured Redis to answer, in ms. */
+const REDIS_WAIT_MS = 1500;
+
+/** The `redis:` and `otlp:` lines of the report. */
+export function describeScaleOut(
+  status: ScaleOutStatus,
+  collector?: { readonly ok: true } | { readonly ok: false; readonly error: string },
+): string[] {
+  const { redis, otlp } = status;
+  let redisLine: string;
+  if (!redis.configured) {
+    redisLine = "not configured (rate limits, breakers, grants and traces are this process's own)";
+  } else if (redis.mode === 'shared') {
+    redisLine = `shared via ${redis.url} (keys ${redis.keyPrefix}*) since ${new Date(redis.since).toISOString()}`;
+  } else {
+    redisLine = `unreachable, fallen back to local state since ${new Date(redis.since).toISOString()} (${redis.url}: ${redis.lastError ?? 'no answer'}); retrying in the background`;
+  }
+  let otlpLine: string;
+  if (!otlp.configured) {
+    otlpLine = 'not configured';
+  } else {
+    const failed = otlp.lastError ? `; last export failed: ${otlp.lastError}` : '';
+    const reach =
+      collector === undefined
+        ? ''
+        : collector.ok
+          ? ', collector reachable'
+          : `, collector unreachable (${collector.error}): spans and metrics are dropped until it answers`;
+    otlpLine = `exporting to ${otlp.endpoint}${reach} (${otlp.exportedBatches} span batches sent, ${otlp.failedExports} failed exports${failed})`;
+  }
+  return [`redis:     ${redisLine}`, `otlp:      ${otlpLine}`];
+}

@@ -51,6 +51,17 @@ export function dashboardOverview(host: ToolHost): Record<string, unknown> {
     spans: stack.traces.spans().slice(-RECENT_LIMIT),
     calls: host.calls.recent(RECENT_LIMIT),
     states: stack.snapshot(),
+    scaleOut: stack.scaleOutStatus(),
     packages: [...statuses.entries()].map(([key, status]) => ({ key, ...status })),
   };
+}
+
+/**
+ * {@link dashboardOverview} plus the recent spans of every replica from Redis (`sharedSpans`, null
+ * when shared state is not configured or Redis does not answer within its bound).
+ */
+export async function dashboardOverviewShared(host: ToolHost): Promise<Record<string, unknown>> {
+  const overview = dashboardOverview(host);
+  const sharedSpans = await host.deployment.stack.sharedSpans(RECENT_LIMIT);
+  return { ...overview, sharedSpans: sharedSpans ?? null };
 }

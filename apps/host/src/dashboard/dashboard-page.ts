@@ -170,6 +170,23 @@ export const DASHBOARD_HTML = `<!doctype html>
       ? el('p', { class: 'hint' }, 'No rate-limited tool has been called yet.')
       : table(['Tool', 'Per minute', 'Tokens left'],
           states.limiters.map((r) => [el('code', {}, r.toolId), r.ratePerMinute, r.tokens.toFixed(1)])));
+    const scale = overview.scaleOut || { redis: { configured: false }, otlp: { configured: false } };
+    parts.push(el('h3', {}, 'Replicas'));
+    const redis = scale.redis;
+    parts.push(el('p', {}, 'Redis: ', !redis.configured
+      ? 'not configured (this replica keeps its own state)'
+      : redis.mode === 'shared'
+        ? 'shared via ' + redis.url + ' since ' + new Date(redis.since).toLocaleString()
+        : 'fallen back to local state since ' + new Date(redis.since).toLocaleString() + ' (' + (redis.lastError || 'no answer') + ')'));
+    const otlp = scale.otlp;
+    parts.push(el('p', {}, 'OpenTelemetry: ', !otlp.configured
+      ? 'not configured'
+      : 'exporting to ' + otlp.endpoint + ' (' + otlp.exportedBatches + ' span batches sent, ' + otlp.failedExports + ' failed' + (otlp.lastError ? ': ' + otlp.lastError : '') + ')'));
+    if (Array.isArray(overview.sharedSpans)) {
+      parts.push(el('h3', {}, 'Recent spans of every replica'));
+      parts.push(table(['Time', 'Replica', 'Tool', 'Attempt', 'Outcome', 'ms'],
+        overview.sharedSpans.slice().reverse().slice(0, 100).map((s) => [new Date(s.startedAt).toLocaleTimeString(), s.replica || '', el('code', {}, s.toolId), s.attempt, s.outcome, s.durationMs.toFixed(1)])));
+    }
     $('states').replaceChildren(...parts);
   }
 

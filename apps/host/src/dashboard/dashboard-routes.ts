@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { renderResult } from '@toolsys/core-tool-registry';
 import { readJson } from '../server/read-json.js';
 import type { ToolHost } from '../server/tool-host.js';
-import { dashboardOverview } from './dashboard-data.js';
+import { dashboardOverviewShared } from './dashboard-data.js';
 import { DASHBOARD_HTML } from './dashboard-page.js';
 
 /** The session id of calls made from the dashboard form. */
@@ -36,7 +36,7 @@ export async function handleDashboardRequest(
       response.end(DASHBOARD_HTML);
       return;
     case 'GET /api/overview':
-      return sendJson(response, 200, dashboardOverview(host));
+      return sendJson(response, 200, await dashboardOverviewShared(host));
     case 'GET /api/events':
       return streamCalls(host, request, response);
     case 'POST /api/call':

@@ -118,6 +118,7 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
         signal: extra.signal,
         onEvent: events.forward,
         ...(confirm ? { confirm } : {}),
+        ...traceContextOf(request.params._meta),
       });
       // Notifications sent after the response would be dropped by the client.
       await events.flush();
@@ -167,6 +168,18 @@ function setAsideBadArguments(
   setAside.set(message.id, args);
   const { arguments: _dropped, ...rest } = params;
   return { ...message, params: rest };
+}
+
+/** The W3C trace context a client sent in a request's `_meta`, if any. */
+function traceContextOf(meta: Record<string, unknown> | undefined): {
+  traceContext?: { traceparent: string; tracestate?: string };
+} {
+  const traceparent = meta?.traceparent;
+  if (typeof traceparent !== 'string') return {};
+  const tracestate = meta?.tracestate;
+  return {
+    traceContext: { traceparent, ...(typeof tracestate === 'string' ? { tracestate } : {}) },
+  };
 }
 
 /** Forwards tool events: progress to `notifications/progress`, output to logging messages. */

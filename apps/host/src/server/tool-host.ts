@@ -21,6 +21,8 @@ export interface HostCallOptions {
   onEvent?: (event: ToolEvent) => void;
   /** Asks the caller's user; absent when the caller cannot ask. */
   confirm?: ConfirmFunction;
+  /** The caller's W3C trace context (an MCP request's `_meta.traceparent` / `tracestate`). */
+  traceContext?: { readonly traceparent?: string; readonly tracestate?: string };
 }
 
 /**
@@ -48,6 +50,7 @@ export class ToolHost {
     const scope = { ...(options.confirm ? { confirm: options.confirm } : {}), unanswered: false };
     const callId = this.#callIds.next();
     const started = performance.now();
+    const unbind = this.deployment.stack.bindTraceContext(callId, options.traceContext);
     let result = await runInCallScope(scope, () =>
       this.deployment.executor.execute(toolId, args, {
         sessionId: options.sessionId,
@@ -56,7 +59,7 @@ export class ToolHost {
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onEvent ? { onEvent: options.onEvent } : {}),
       }),
-    );
+    ).finally(unbind);
     if (scope.unanswered && !result.ok && result.error.code === 'PERMISSION_DENIED') {
       // Nobody was asked, so no denial is remembered for the session.
       this.deployment.permissions.beginTurn(options.sessionId);

@@ -111,13 +111,16 @@ export interface TestHost {
   dispose(): Promise<void>;
 }
 
-/** Composes core + the test tools the way `toolsys serve` does (confirmations per call). */
-export async function createTestHost(): Promise<TestHost> {
+/**
+ * Composes core + the test tools the way `toolsys serve` does (confirmations per call); `extra`
+ * adds config fields (e.g. `state`, `telemetry`).
+ */
+export async function createTestHost(extra: Record<string, unknown> = {}): Promise<TestHost> {
   const scratch = mkdtempSync(join(tmpdir(), 'toolsys-host-'));
   const { tools, probe } = createTestTools();
   mkdirSync(join(scratch, 'workspace'));
   const config = resolveDeploymentConfig(
-    { workspaceRoot: join(scratch, 'workspace'), dataDir: join(scratch, 'data') },
+    { workspaceRoot: join(scratch, 'workspace'), dataDir: join(scratch, 'data'), ...extra },
     { cwd: scratch, env: {} },
   );
   const deployment = await composeDeployment(config, {

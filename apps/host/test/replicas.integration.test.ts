@@ -1,0 +1,199 @@
+import { createServer, type Server } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describeScaleOut } from '../src/commands/doctor.js';
+import { type HttpServer, serveHttp } from '../src/server/http-server.js';
+import { type RedisProcess, startRedis } from './support/redis-server.js';
+import { createTestHost, type TestHost } from './support/test-tools.js';
+
+// Two host replicas (each its own deployment and HTTP server on 127.0.0.1) sharing one real
+// redis-server, exporting to an in-test OTLP/HTTP receiver.
+
+let redis: RedisProcess;
+let receiver: Server;
+let otlpEndpoint: string;
+const otlpBodies: { path: string; body: string }[] = [];
+const replicas: { host: TestHost; http: HttpServer }[] = [];
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  redis = await startRedis();
+  receiver = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      otlpBodies.push({ path: request.url ?? '', body: Buffer.concat(chunks).toString('utf8') });
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const address = receiver.address();
+  otlpEndpoint = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  for (const replicaId of ['a', 'b']) {
+    const host = await createTestHost({
+      state: { redis: { url: redis.url, keyPrefix: 'replicas:', replicaId } },
+      telemetry: { otlp: { endpoint: otlpEndpoint } },
+      tools: { runPolicies: { test_structured: { ratePerMinute: 5 } } },
+    });
+    const http = await serveHttp(host.host, { host: '127.0.0.1', port: 0 });
+    replicas.push({ host, http });
+    await host.deployment.stack.scaleOut.sharedState?.connection.waitUntilShared(5000);
+  }
+}, 60_000);
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close().catch(() => {});
+});
+
+afterAll(async () => {
+  for (const { host, http } of replicas) {
+    await http.close();
+    await host.dispose();
+  }
+  await redis?.stop();
+  await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
+});
+
+async function connect(index: number, elicit = false): Promise<Client> {
+  const client = new Client(
+    { name: 'replica-test', version: '1.0.0' },
+    { capabilities: elicit ? { elicitation: { form: {} } } : {} },
+  );
+  const replica = replicas[index];
+  if (!replica) throw new Error('no replica');
+  await client.connect(new StreamableHTTPClientTransport(new URL(replica.http.mcpUrl)));
+  clients.push(client);
+  return client;
+}
+
+function text(result: unknown): string {
+  const [first] = ((result as { content?: unknown }).content ?? []) as { text?: string }[];
+  return first?.text ?? '';
+}
+
+describe('two replicas of serve --http sharing Redis', () => {
+  it('say in doctor that Redis and OTLP are configured and Redis is shared', () => {
+    const lines = describeScaleOut(replicas[0]?.host.deployment.stack.scaleOutStatus() ?? never());
+    expect(lines[0]).toMatch(
+      /^redis: {5}shared via redis:\/\/127\.0\.0\.1:\d+ \(keys replicas:\*\) since /,
+    );
+    expect(lines[1]).toMatch(/^otlp: {6}exporting to http:\/\/127\.0\.0\.1:\d+ /);
+  });
+
+  it('admit the rate limit once across both replicas (5 a minute, not 10)', async () => {
+    const clientA = await connect(0);
+    const clientB = await connect(1);
+    const texts: string[] = [];
+    for (let call = 0; call < 12; call += 1) {
+      const client = call % 2 === 0 ? clientA : clientB;
+      texts.push(
+        text(await client.callTool({ name: 'test_structured', arguments: { name: 'x' } })),
+      );
+    }
+    expect(texts.filter((entry) => entry === 'Hello, x!')).toHaveLength(5);
+    expect(
+      texts.filter((entry) =>
+        entry.startsWith('Error: [RATE_LIMITED] test_structured is limited to 5 calls a minute'),
+      ),
+    ).toHaveLength(7);
+  });
+
+  it('honour on replica B an "always" answer given on replica A', async () => {
+    const clientA = await connect(0, true);
+    clientA.setRequestHandler(ElicitRequestSchema, () => ({
+      action: 'accept',
+      content: { decision: 'allow_always' },
+    }));
+    expect(text(await clientA.callTool({ name: 'test_guarded', arguments: { note: 'a' } }))).toBe(
+      'guarded ran a',
+    );
+    // Replica B's client cannot be asked at all, yet the shared grant lets the call through.
+    const clientB = await connect(1);
+    expect(text(await clientB.callTool({ name: 'test_guarded', arguments: { note: 'b' } }))).toBe(
+      'guarded ran b',
+    );
+  });
+
+  it('answer a session id from the other replica with HTTP 404 and a "re-initialize" JSON-RPC error', async () => {
+    const [a, b] = replicas;
+    if (!a || !b) throw new Error('no replicas');
+    const init = await fetch(a.http.mcpUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 't', version: '1' },
+        },
+      }),
+    });
+    const sessionId = init.headers.get('mcp-session-id');
+    await init.body?.cancel();
+    expect(sessionId).toBeTruthy();
+    const elsewhere = await fetch(b.http.mcpUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sessionId ?? '',
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(elsewhere.status).toBe(404);
+    const body = (await elsewhere.json()) as { error?: { code: number; message: string } };
+    expect(body.error?.message).toMatch(/initialize/i);
+  });
+
+  it('export spans under the client trace context from _meta, and show both replicas on the dashboard', async () => {
+    const clientB = await connect(1);
+    await clientB.callTool({
+      name: 'calculate',
+      arguments: { expression: '6*7' },
+      _meta: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' },
+    });
+    await replicas[1]?.host.deployment.stack.scaleOut.telemetry?.flush();
+    const traces = otlpBodies
+      .filter((entry) => entry.path === '/v1/traces')
+      .map((entry) => entry.body);
+    const joined = traces.join('\n');
+    expect(joined).toContain('"traceId":"0af7651916cd43dd8448eb211c80319c"');
+    expect(joined).toContain('"parentSpanId":"b7ad6b7169203331"');
+    expect(joined).not.toContain('6*7');
+    const dashboard = await fetch(`${replicas[0]?.http.url}/api/overview`);
+    const overview = (await dashboard.json()) as {
+      sharedSpans: { replica: string; toolId: string }[] | null;
+      scaleOut: { redis: { mode: string } };
+    };
+    expect(overview.scaleOut.redis.mode).toBe('shared');
+    const seen = new Set(overview.sharedSpans?.map((span) => span.replica));
+    expect([...seen].sort()).toEqual(['a', 'b']);
+  });
+
+  it('keeps serving on local state when Redis is killed, and doctor says it fell back', async () => {
+    await redis.kill();
+    const clientA = await connect(0);
+    const started = Date.now();
+    const result = await clientA.callTool({ name: 'calculate', arguments: { expression: '1+1' } });
+    expect(text(result)).toBe('2');
+    expect(Date.now() - started).toBeLessThan(5000);
+    const status = replicas[0]?.host.deployment.stack.scaleOutStatus() ?? never();
+    expect(describeScaleOut(status)[0]).toMatch(
+      /^redis: {5}unreachable, fallen back to local state since \S+ \(redis:\/\/127\.0\.0\.1:\d+: .+\); retrying in the background$/,
+    );
+  });
+});
+
+function never(): never {
+  throw new Error('missing replica');
+}

@@ -1,0 +1,30 @@
+export {
+  BREAKER_CHECK_SCRIPT,
+  BREAKER_FAILURE_SCRIPT,
+  BREAKER_SUCCESS_SCRIPT,
+  RedisCircuitBreaker,
+  type RedisCircuitBreakerOptions,
+} from './redis-circuit-breaker.js';
+export {
+  RedisConnection,
+  type RedisConnectionOptions,
+  type ResyncListener,
+  redactUrl,
+  type SharedStateMode,
+  type SharedStateStatus,
+} from './redis-connection.js';
+export {
+  RedisPermissionStore,
+  type RedisPermissionStoreOptions,
+} from './redis-permission-store.js';
+export {
+  RedisRateLimiter,
+  type RedisRateLimiterOptions,
+  TOKEN_BUCKET_SCRIPT,
+} from './redis-rate-limiter.js';
+export {
+  RedisTraceRing,
+  type RedisTraceRingOptions,
+  type SharedTraceSpan,
+} from './redis-trace-ring.js';
+export { createSharedState, type SharedState, type SharedStateOptions } from './shared-state.js';

@@ -1,0 +1,6 @@
+export {
+  OtlpTelemetry,
+  type OtlpTelemetryOptions,
+  type OtlpTelemetryStatus,
+  type TraceCarrier,
+} from './otlp-telemetry.js';

@@ -1,0 +1,107 @@
+import type { ToolTraceRecorder, ToolTraceSpan } from '@toolsys/core-tool-registry';
+import type { Redis } from 'ioredis';
+import type { RedisConnection } from './redis-connection.js';
+
+/** A span in the shared ring: the recorder's span plus the replica that recorded it. */
+export interface SharedTraceSpan extends ToolTraceSpan {
+  /** The replica's name (`state.redis.replicaId`, else host name and pid). */
+  readonly replica: string;
+}
+
+/** Options for {@link RedisTraceRing}. */
+export interface RedisTraceRingOptions {
+  /** The shared connection. */
+  connection: RedisConnection;
+  /** This replica's name, stored with each span. */
+  replica: string;
+  /** Spans kept in Redis (LPUSH + LTRIM). Default 300. */
+  capacity?: number;
+}
+
+/**
+ * The recent spans of every replica in one bounded Redis list, for the dashboard. Spans are the
+ * trace recorder's (argument digests, never raw values), pushed in one batch per event-loop turn
+ * without waiting; spans recorded while Redis is down are kept (bounded) and pushed when it returns.
+ */
+export class RedisTraceRing {
+  /** Spans kept in Redis. */
+  readonly capacity: number;
+  readonly #connection: RedisConnection;
+  readonly #replica: string;
+  #pending: string[] = [];
+  #scheduled = false;
+  readonly #detach: (() => void)[] = [];
+
+  constructor(options: RedisTraceRingOptions) {
+    this.#connection = options.connection;
+    this.#replica = options.replica;
+    this.capacity = Math.max(1, Math.floor(options.capacity ?? 300));
+    this.#detach.push(this.#connection.onResync((redis) => this.#push(redis)));
+  }
+
+  /** Pushes every span the recorder records from now on. */
+  attach(recorder: ToolTraceRecorder): void {
+    this.#detach.push(recorder.onSpan((span) => this.add(span)));
+  }
+
+  /** Queues one span for the shared ring. */
+  add(span: ToolTraceSpan): void {
+    this.#pending.push(JSON.stringify({ ...span, replica: this.#replica }));
+    if (this.#pending.length > this.capacity)
+      this.#pending.splice(0, this.#pending.length - this.capacity);
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      if (this.#connection.mode === 'shared')
+        void this.#connection.run((redis) => this.#push(redis));
+    });
+  }
+
+  /**
+   * The newest `limit` spans of all replicas, oldest first; undefined while Redis cannot answer
+   * (then show this replica's own spans).
+   */
+  async recent(limit = this.capacity): Promise<SharedTraceSpan[] | undefined> {
+    const count = Math.max(1, Math.min(this.capacity, Math.floor(limit)));
+    const key = this.#key();
+    const lines = await this.#connection.run((redis) => redis.lrange(key, 0, count - 1));
+    if (!lines) return undefined;
+    const spans: SharedTraceSpan[] = [];
+    for (const line of lines) {
+      try {
+        spans.push(JSON.parse(line) as SharedTraceSpan);
+      } catch {
+        // A value written by something else under the prefix is skipped.
+      }
+    }
+    return spans.reverse();
+  }
+
+  /** Stops pushing spans. */
+  close(): void {
+    for (const detach of this.#detach.splice(0)) detach();
+  }
+
+  async #push(redis: Redis): Promise<void> {
+    if (this.#pending.length === 0) return;
+    const batch = this.#pending;
+    this.#pending = [];
+    const key = this.#key();
+    try {
+      await redis
+        .multi()
+        .lpush(key, ...batch)
+        .ltrim(key, 0, this.capacity - 1)
+        .exec();
+    } catch (error) {
+      // Kept for the next resync (bounded), then reported by the connection.
+      this.#pending = [...batch, ...this.#pending].slice(-this.capacity);
+      throw error;
+    }
+  }
+
+  #key(): string {
+    return this.#connection.key('traces');
+  }
+}

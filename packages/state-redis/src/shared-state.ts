@@ -1,0 +1,82 @@
+import { hostname } from 'node:os';
+import type { ToolCircuitBreakerOptions, ToolClock } from '@toolsys/core-tool-registry';
+import { RedisCircuitBreaker } from './redis-circuit-breaker.js';
+import { RedisConnection, type SharedStateStatus } from './redis-connection.js';
+import { RedisPermissionStore } from './redis-permission-store.js';
+import { RedisRateLimiter } from './redis-rate-limiter.js';
+import { RedisTraceRing } from './redis-trace-ring.js';
+
+/** Options for {@link createSharedState}. */
+export interface SharedStateOptions {
+  /** `redis://[user:password@]host:port[/db]`. */
+  url: string;
+  /** Prefix of every key. Default `toolsys:`. */
+  keyPrefix?: string;
+  /** Longest wait for one Redis operation, in ms. Default 100. */
+  operationTimeoutMs?: number;
+  /** Interval of the reconnect probe while fallen back, in ms. Default 1000. */
+  probeIntervalMs?: number;
+  /** This replica's name in the shared trace ring. Default `<host name>:<pid>`. */
+  replicaId?: string;
+  /** Spans kept in the shared ring. Default 300. */
+  traceCapacity?: number;
+  /** Breaker thresholds (also those of the local fallback). Defaults as core's breaker. */
+  breaker?: Omit<ToolCircuitBreakerOptions, 'clock'>;
+  /** Clock of the local fallbacks. Default: the system clock. */
+  clock?: ToolClock;
+}
+
+/** Every shared component over one connection. */
+export interface SharedState {
+  /** The connection (mode, status, resync). */
+  readonly connection: RedisConnection;
+  /** Shared token buckets. */
+  readonly rateLimiter: RedisRateLimiter;
+  /** Shared circuit breakers. */
+  readonly circuitBreaker: RedisCircuitBreaker;
+  /** Shared permission grants. */
+  readonly permissionStore: RedisPermissionStore;
+  /** Recent spans of every replica. */
+  readonly traceRing: RedisTraceRing;
+  /** The connection's state for doctor and the dashboard. */
+  status(): SharedStateStatus;
+  /** Closes the connection and stops every background push. */
+  close(): Promise<void>;
+}
+
+/**
+ * Connects to Redis (in the background: until it answers, every component runs on local state)
+ * and builds the shared rate limiter, breaker, permission store and trace ring on one connection.
+ */
+export function createSharedState(options: SharedStateOptions): SharedState {
+  const connection = new RedisConnection({
+    url: options.url,
+    ...(options.keyPrefix !== undefined ? { keyPrefix: options.keyPrefix } : {}),
+    ...(options.operationTimeoutMs !== undefined
+      ? { operationTimeoutMs: options.operationTimeoutMs }
+      : {}),
+    ...(options.probeIntervalMs !== undefined ? { probeIntervalMs: options.probeIntervalMs } : {}),
+  });
+  const clock = options.clock ? { clock: options.clock } : {};
+  const rateLimiter = new RedisRateLimiter({ connection, ...clock });
+  const circuitBreaker = new RedisCircuitBreaker({ connection, ...options.breaker, ...clock });
+  const permissionStore = new RedisPermissionStore({ connection });
+  const traceRing = new RedisTraceRing({
+    connection,
+    replica: options.replicaId ?? `${hostname()}:${process.pid}`,
+    ...(options.traceCapacity !== undefined ? { capacity: options.traceCapacity } : {}),
+  });
+  return {
+    connection,
+    rateLimiter,
+    circuitBreaker,
+    permissionStore,
+    traceRing,
+    status: () => connection.status(),
+    close: async () => {
+      traceRing.close();
+      permissionStore.close();
+      await connection.close();
+    },
+  };
+}

@@ -1,0 +1,235 @@
+import {
+  defineTool,
+  EnhancedToolExecutor,
+  failureResult,
+  RiskAwareToolGate,
+  RunPolicies,
+  renderResult,
+  ToolErrorCode,
+  ToolPermissionManager,
+  ToolRegistry,
+  type ToolResult,
+  ToolSchema,
+  ToolTraceRecorder,
+} from '@toolsys/core-tool-registry';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createSharedState, type SharedState } from '../src/index.js';
+import { type RedisProcess, startRedis } from './redis-server.js';
+
+// Two "replicas": two executors, each with its own shared-state connection, against one real
+// redis-server on a private loopback port.
+
+let server: RedisProcess;
+let admin: Redis;
+const opened: SharedState[] = [];
+
+beforeAll(async () => {
+  server = await startRedis();
+  admin = new Redis(server.url, { maxRetriesPerRequest: 1 });
+}, 30_000);
+
+afterAll(async () => {
+  admin?.disconnect();
+  await server?.stop();
+});
+
+beforeEach(async () => {
+  await admin.flushall();
+});
+
+afterEach(async () => {
+  for (const state of opened.splice(0)) await state.close();
+});
+
+async function shared(replicaId: string, breaker = {}): Promise<SharedState> {
+  const state = createSharedState({
+    url: server.url,
+    keyPrefix: 'test:',
+    replicaId,
+    operationTimeoutMs: 100,
+    probeIntervalMs: 100,
+    breaker,
+  });
+  opened.push(state);
+  expect(await state.connection.waitUntilShared(5000)).toBe(true);
+  return state;
+}
+
+interface Behaviour {
+  result: () => ToolResult | Promise<ToolResult>;
+  calls: number;
+}
+
+function replica(
+  state: SharedState,
+  behaviour: Behaviour,
+  confirm?: () => Promise<'allow_session' | 'allow_always' | 'deny' | 'allow_once'>,
+) {
+  const registry = new ToolRegistry();
+  registry.register(
+    defineTool({
+      id: 'web_fetch',
+      description: 'fixture standing for a remote backend',
+      inputSchema: ToolSchema.object({ url: z.string().optional() }),
+      metadata: { risk: 'MEDIUM', annotations: { readOnlyHint: true } },
+      runPolicy: { ...RunPolicies.network, ratePerMinute: 10, maxRetries: 0 },
+      execute: () => {
+        behaviour.calls += 1;
+        return behaviour.result();
+      },
+    }),
+  );
+  const traces = new ToolTraceRecorder();
+  state.traceRing.attach(traces);
+  const permissions = new ToolPermissionManager({
+    store: state.permissionStore,
+    ...(confirm ? { confirm } : {}),
+  });
+  return new EnhancedToolExecutor({
+    registry,
+    gate: new RiskAwareToolGate(permissions),
+    rateLimiter: state.rateLimiter,
+    circuitBreaker: state.circuitBreaker,
+    traces,
+    runPolicies: {},
+  });
+}
+
+const ok: ToolResult = { ok: true, content: 'ok' };
+const reset = failureResult(ToolErrorCode.EXECUTION_FAILED, 'connection reset');
+const allowAll = async () => 'allow_always' as const;
+
+describe('two replicas sharing one Redis', () => {
+  it('admit exactly the configured rate together (10 a minute, not 20)', async () => {
+    const a = replica(await shared('a'), { result: () => ok, calls: 0 }, allowAll);
+    const b = replica(await shared('b'), { result: () => ok, calls: 0 }, allowAll);
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, index) => (index % 2 === 0 ? a : b).execute('web_fetch', {})),
+    );
+    expect(results.filter((result) => result.ok)).toHaveLength(10);
+    const refused = results.find((result) => !result.ok);
+    expect(refused && renderResult(refused)).toMatch(
+      /^Error: \[RATE_LIMITED\] web_fetch is limited to 10 calls a minute and the quota is used up\.\nRetry after: [0-9.]+ s\nNext: Wait [0-9.]+ s before calling web_fetch again; avoid calling it in a loop\.$/,
+    );
+  });
+
+  it('refill continuously across replicas, as the local bucket does', async () => {
+    const stateA = await shared('a');
+    const stateB = await shared('b');
+    // 60 a minute: one token a second. Drain it through both replicas, then wait for one token.
+    const drained = await Promise.all(
+      Array.from({ length: 62 }, (_, index) =>
+        (index % 2 === 0 ? stateA : stateB).rateLimiter.tryAcquire('web_fetch', 60),
+      ),
+    );
+    expect(drained.filter((decision) => decision.allowed)).toHaveLength(60);
+    const refused = drained.find((decision) => !decision.allowed);
+    expect(refused && !refused.allowed && refused.retryAfterMs).toBeGreaterThan(0);
+    expect(refused && !refused.allowed && refused.retryAfterMs).toBeLessThanOrEqual(1000);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await stateB.rateLimiter.tryAcquire('web_fetch', 60)).allowed).toBe(true);
+    expect((await stateA.rateLimiter.tryAcquire('web_fetch', 60)).allowed).toBe(false);
+  });
+
+  it('refuse on replica B after replica A opened the breaker, with the local denial text', async () => {
+    const stateA = await shared('a', { failureThreshold: 3 });
+    const stateB = await shared('b', { failureThreshold: 3 });
+    const backendA = { result: () => reset, calls: 0 };
+    const backendB = { result: () => ok, calls: 0 };
+    const a = replica(stateA, backendA, allowAll);
+    const b = replica(stateB, backendB, allowAll);
+    for (let call = 0; call < 3; call += 1) await a.execute('web_fetch', {});
+    // The failure record is written without waiting; give it its round trip.
+    await until(async () => (await admin.hget('test:breaker:web_fetch', 'state')) === 'OPEN');
+    const denied = await b.execute('web_fetch', {});
+    expect(backendB.calls).toBe(0);
+    expect(renderResult(denied)).toBe(
+      'Error: [CIRCUIT_OPEN] web_fetch is paused after 3 consecutive failures. Last error: [EXECUTION_FAILED] connection reset. The next probe is allowed in 30 s.\nRetry after: 30 s\nNext: Do not retry web_fetch immediately; use another approach, or wait for the probe.',
+    );
+  });
+
+  it('let exactly one half-open probe through across both replicas under concurrency', async () => {
+    const breaker = { failureThreshold: 1, cooldownMs: 200 };
+    const stateA = await shared('a', breaker);
+    const stateB = await shared('b', breaker);
+    let release: (() => void) | undefined;
+    const slow: Behaviour = {
+      calls: 0,
+      result: () =>
+        new Promise<ToolResult>((resolve) => {
+          release = () => resolve(ok);
+        }),
+    };
+    const a = replica(stateA, { result: () => reset, calls: 0 }, allowAll);
+    await a.execute('web_fetch', {});
+    await until(async () => (await admin.hget('test:breaker:web_fetch', 'state')) === 'OPEN');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const probeA = replica(stateA, slow, allowAll);
+    const probeB = replica(stateB, slow, allowAll);
+    const pending = Array.from({ length: 8 }, (_, index) =>
+      (index % 2 === 0 ? probeA : probeB).execute('web_fetch', {}),
+    );
+    await until(async () => slow.calls > 0);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(slow.calls).toBe(1);
+    release?.();
+    const results = await Promise.all(pending);
+    expect(results.filter((result) => result.ok)).toHaveLength(1);
+    const denied = results.filter((result) => !result.ok);
+    expect(denied).toHaveLength(7);
+    for (const result of denied)
+      expect(renderResult(result)).toContain('A probe call is running now.');
+    // The probe's success closed the shared circuit for both.
+    await until(async () => (await admin.exists('test:breaker:web_fetch')) === 0);
+  });
+
+  it('honour on replica B a session grant and an "always" grant given on replica A', async () => {
+    const asked: string[] = [];
+    const confirmA = async () => {
+      asked.push('a');
+      return 'allow_session' as const;
+    };
+    const stateA = await shared('a');
+    const stateB = await shared('b');
+    const a = replica(stateA, { result: () => ok, calls: 0 }, confirmA);
+    const noOneOnB = replica(stateB, { result: () => ok, calls: 0 });
+    expect((await a.execute('web_fetch', {}, { sessionId: 'session-1' })).ok).toBe(true);
+    await until(
+      async () => (await admin.sismember('test:perm:session:session-1', 'web_fetch')) === 1,
+    );
+    expect((await noOneOnB.execute('web_fetch', {}, { sessionId: 'session-1' })).ok).toBe(true);
+    const otherSession = await noOneOnB.execute('web_fetch', {}, { sessionId: 'session-2' });
+    expect(!otherSession.ok && otherSession.error.code).toBe('PERMISSION_DENIED');
+    stateA.permissionStore.allowAlways('web_fetch');
+    await until(async () => (await admin.sismember('test:perm:always', 'web_fetch')) === 1);
+    expect((await noOneOnB.execute('web_fetch', {}, { sessionId: 'session-2' })).ok).toBe(true);
+    expect(asked).toEqual(['a']);
+  });
+
+  it('show the recent spans of both replicas, with argument digests and no raw values', async () => {
+    const stateA = await shared('a');
+    const stateB = await shared('b');
+    const a = replica(stateA, { result: () => ok, calls: 0 }, allowAll);
+    const b = replica(stateB, { result: () => reset, calls: 0 }, allowAll);
+    await a.execute('web_fetch', { url: 'https://secret.example/token=abc' });
+    await b.execute('web_fetch', { url: 'https://secret.example/token=abc' });
+    await until(async () => (await admin.llen('test:traces')) === 2);
+    const spans = (await stateA.traceRing.recent()) ?? [];
+    expect(spans.map((span) => [span.replica, span.outcome])).toEqual([
+      ['a', 'ok'],
+      ['b', 'EXECUTION_FAILED'],
+    ]);
+    expect(spans[0]?.argsDigest.fields.url).toEqual({ type: 'string', length: 32, printable: 32 });
+    expect(JSON.stringify(await admin.lrange('test:traces', 0, -1))).not.toContain('secret');
+  });
+});
+
+async function until(condition: () => Promise<boolean> | boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
