@@ -1,60 +1,18 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { removeOnExit } from '../cleanup.js';
+import { freePort, startHostHttp, waitForOutput } from '../processes.js';
 import { type Bench, formatRatio } from '../report.js';
 
-const REPO_ROOT = resolve(import.meta.dirname, '../../../..');
-const HOST_CLI = join(REPO_ROOT, 'apps/host/src/cli.ts');
 const TARGET_RATIO = 1.5;
 const LIMIT_BOUNDS = [0.97, 1.03] as const;
 const CONCURRENCY = 4;
 /** The quota of the limit-accuracy phase, calls a minute. */
 const QUOTA = 600;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolvePort(port));
-    });
-  });
-}
-
-function waitForOutput(child: ChildProcess, pattern: RegExp, what: string): Promise<string> {
-  return new Promise((resolveMatch, reject) => {
-    let seen = '';
-    const timer = setTimeout(
-      () => reject(new Error(`${what} did not start in 60 s: ${seen}`)),
-      60_000,
-    );
-    const onData = (chunk: Buffer) => {
-      seen += chunk.toString('utf8');
-      const match = pattern.exec(seen);
-      if (match) {
-        clearTimeout(timer);
-        child.stdout?.off('data', onData);
-        child.stderr?.off('data', onData);
-        child.stdout?.resume();
-        child.stderr?.resume();
-        resolveMatch(match[1] ?? match[0]);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${what} exited with ${code}: ${seen}`));
-    });
-  });
-}
 
 /** Starts `toolsys serve --http` with `extra` config; resolves with its MCP URL. */
 async function startReplica(
@@ -79,28 +37,9 @@ async function startReplica(
       ...extra,
     }),
   );
-  const child = spawn(
-    process.execPath,
-    [
-      '--conditions=@toolsys/source',
-      '--import',
-      'tsx',
-      HOST_CLI,
-      'serve',
-      '--http',
-      '--port',
-      '0',
-      '--config',
-      config,
-    ],
-    {
-      cwd: join(REPO_ROOT, 'apps/host'),
-      env: { ...process.env, INIT_CWD: scratch },
-      stdio: 'pipe',
-    },
-  );
+  const { child, url } = await startHostHttp(config, scratch, `replica ${name}`);
   children.push(child);
-  return waitForOutput(child, /MCP \(Streamable HTTP\): (\S+)/, `replica ${name}`);
+  return url;
 }
 
 async function connect(url: string, clients: Client[]): Promise<Client> {

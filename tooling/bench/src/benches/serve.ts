@@ -1,16 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { removeOnExit } from '../cleanup.js';
+import { freePort, startHostHttp, waitForOutput } from '../processes.js';
 import { type Bench, formatRatio, percentile } from '../report.js';
 
-const REPO_ROOT = resolve(import.meta.dirname, '../../../..');
-const HOST_CLI = join(REPO_ROOT, 'apps/host/src/cli.ts');
 const TARGET_RATIO = 0.9;
 const CONCURRENCY = 4;
 
@@ -35,48 +33,6 @@ interface Peer {
   readonly process: ChildProcess;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolvePort(port));
-    });
-  });
-}
-
-function waitForOutput(
-  child: ChildProcess,
-  pattern: RegExp,
-  what: string,
-): Promise<RegExpExecArray> {
-  return new Promise((resolveMatch, reject) => {
-    let seen = '';
-    const timer = setTimeout(
-      () => reject(new Error(`${what} did not start in 60 s: ${seen}`)),
-      60_000,
-    );
-    const onData = (chunk: Buffer) => {
-      seen += chunk.toString('utf8');
-      const match = pattern.exec(seen);
-      if (match) {
-        clearTimeout(timer);
-        child.stdout?.off('data', onData);
-        child.stderr?.off('data', onData);
-        resolveMatch(match);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${what} exited with ${code}: ${seen}`));
-    });
-  });
-}
-
 async function startToolsys(scratch: string): Promise<Peer> {
   const config = join(scratch, 'toolsys.config.json');
   writeFileSync(
@@ -88,36 +44,10 @@ async function startToolsys(scratch: string): Promise<Peer> {
       tools: { runPolicies: { text_transform: { ratePerMinute: null } } },
     }),
   );
-  const child = spawn(
-    process.execPath,
-    [
-      '--conditions=@toolsys/source',
-      '--import',
-      'tsx',
-      HOST_CLI,
-      'serve',
-      '--http',
-      '--port',
-      '0',
-      '--config',
-      config,
-    ],
-    {
-      cwd: join(REPO_ROOT, 'apps/host'),
-      env: { ...process.env, INIT_CWD: scratch },
-      stdio: 'pipe',
-    },
-  );
-  const match = await waitForOutput(
-    child,
-    /MCP \(Streamable HTTP\): (\S+)/,
-    'toolsys serve --http',
-  );
-  child.stdout?.resume();
-  child.stderr?.resume();
+  const { child, url } = await startHostHttp(config, scratch, 'toolsys serve --http');
   return {
     name: 'toolsys serve --http',
-    url: match[1] as string,
+    url,
     tool: 'text_transform',
     args: (index) => ({ text: `message ${index}`, operation: 'trim' }),
     process: child,
@@ -137,10 +67,8 @@ async function startEverything(scratch: string): Promise<Peer> {
     env: { ...process.env, PORT: String(port) },
     stdio: 'pipe',
   });
+  // It logs every request on stdout: waitForOutput keeps the pipe drained.
   await waitForOutput(child, /listening on port/, 'server-everything');
-  // It logs every request on stdout; keep the pipe drained.
-  child.stdout?.resume();
-  child.stderr?.resume();
   return {
     name: 'server-everything streamableHttp',
     url: `http://127.0.0.1:${port}/mcp`,

@@ -1,0 +1,86 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+
+/** The repository root, for the host CLI and its working directory. */
+export const REPO_ROOT = resolve(import.meta.dirname, '../../..');
+const HOST_CLI = join(REPO_ROOT, 'apps/host/src/cli.ts');
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+/**
+ * Waits (60 s at most) until a child prints a line matching `pattern` on stdout or stderr, then
+ * keeps its pipes drained; rejects when it exits first.
+ */
+export function waitForOutput(
+  child: ChildProcess,
+  pattern: RegExp,
+  what: string,
+): Promise<RegExpExecArray> {
+  return new Promise((resolveMatch, reject) => {
+    let seen = '';
+    const timer = setTimeout(
+      () => reject(new Error(`${what} did not start in 60 s: ${seen}`)),
+      60_000,
+    );
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString('utf8');
+      const match = pattern.exec(seen);
+      if (match) {
+        clearTimeout(timer);
+        child.stdout?.off('data', onData);
+        child.stderr?.off('data', onData);
+        child.stdout?.resume();
+        child.stderr?.resume();
+        resolveMatch(match);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited with ${code}: ${seen}`));
+    });
+  });
+}
+
+/** Starts `toolsys serve --http --port 0` with a config file; resolves with it and its MCP URL. */
+export async function startHostHttp(
+  config: string,
+  scratch: string,
+  what: string,
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--conditions=@toolsys/source',
+      '--import',
+      'tsx',
+      HOST_CLI,
+      'serve',
+      '--http',
+      '--port',
+      '0',
+      '--config',
+      config,
+    ],
+    {
+      cwd: join(REPO_ROOT, 'apps/host'),
+      env: { ...process.env, INIT_CWD: scratch },
+      stdio: 'pipe',
+    },
+  );
+  const match = await waitForOutput(child, /MCP \(Streamable HTTP\): (\S+)/, what);
+  return { child, url: match[1] as string };
+}
