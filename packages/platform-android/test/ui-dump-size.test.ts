@@ -32,7 +32,10 @@ describe('ui_dump size', () => {
       const xml = screen(commands);
       const roots = parseUiHierarchy(xml);
       const ours = renderUiTree(roots);
-      const peer = mobileMcpElements(flattenNodes(roots.filter((root) => !isKeyboardWindow(root))));
+      const peer = mobileMcpElements(
+        roots.filter((root) => !isKeyboardWindow(root)),
+        'json',
+      );
       const actionable = flattenNodes(roots.filter((root) => !isKeyboardWindow(root))).filter(
         isActionable,
       );

@@ -28,6 +28,7 @@ export type {
 } from './device-model.js';
 export {
   type MobileMcpElementList,
+  type MobileMcpFormat,
   mobileMcpElements,
   type PeerSourceNode,
 } from './mobile-mcp-elements.js';

@@ -1,7 +1,13 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AdbTestBed, mobileMcpElements, startAdbTestBed } from '@toolsys/android-sim';
+import {
+  type AdbTestBed,
+  adbBinary,
+  mobileMcpElements,
+  startAdbTestBed,
+} from '@toolsys/android-sim';
 import {
   EnhancedToolExecutor,
   ToolEnvironmentGate,
@@ -16,7 +22,7 @@ import {
   parseUiHierarchy,
 } from '@toolsys/platform-android';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { removeOnExit } from '../cleanup.js';
+import { onInterrupt, removeOnExit } from '../cleanup.js';
 import { type Bench, formatRatio } from '../report.js';
 
 const TARGET_VS_RAW = 0.15;
@@ -45,6 +51,7 @@ interface ScreenSample {
   readonly rawTokens: number;
   readonly oursTokens: number;
   readonly peerTokens: number;
+  readonly peerJsonTokens: number;
   readonly rawActionable: number;
   readonly oursActionable: number;
   readonly oursKept: number;
@@ -57,9 +64,11 @@ interface ScreenSample {
  * `pnpm bench android`: the size in o200k_base tokens of what the model reads from one Android
  * screen, through the real adb binary against android-sim (a private adb server): `ui_dump`'s
  * compact tree (header included, as the model gets it) vs the raw `uiautomator dump` XML of the
- * same screen vs the element list @mobilenext/mobile-mcp's documented filter builds from that XML.
+ * same screen vs the element list @mobilenext/mobile-mcp 1.0.4 builds from that XML, in its default
+ * `text` format (`ratioVsPeer`) and its `json` format (`ratioVsPeerJson`). The keyboard window is
+ * left out of the peer list (mobile-mcp would list its keys), which only makes the peer smaller.
  * Actionable nodes (clickable, long-clickable, scrollable, checkable, editable, focusable leaves;
- * the keyboard window excluded, as ui_dump folds it into one line) are counted in each, and
+ * the keyboard excluded, as ui_dump folds it into one line) are counted in each, and
  * `actionableKept` is the share of the raw XML's actionable nodes whose ref ui_dump shows. Rounds
  * alternate which side reads first; every round re-opens each screen. The headline figures are the
  * worst screen's: `ratioVsRaw` = ours / raw, `ratioVsPeer` = ours / peer, `actionableKept` (min).
@@ -71,9 +80,17 @@ export const androidBench: Bench = {
     const rounds = quick ? 2 : 10;
     const root = removeOnExit(await mkdtemp(join(tmpdir(), 'bench-android-')));
     let bed: AdbTestBed | undefined;
+    let forget = () => {};
     try {
       bed = await startAdbTestBed();
       const started = bed;
+      // The adb server daemonises, so it is no child of the bench: stop it by its port if interrupted.
+      forget = onInterrupt(() => {
+        execFileSync(adbBinary(), ['-P', String(started.serverPort), 'kill-server'], {
+          stdio: 'ignore',
+          timeout: 5_000,
+        });
+      });
       const serial = started.sims[0]?.serial;
       if (!serial) throw new Error('the sim did not connect');
       const environment = new ToolEnvironmentState();
@@ -124,11 +141,13 @@ export const androidBench: Bench = {
           const content = parseUiHierarchy(xml).filter((node) => !isKeyboardWindow(node));
           const nodes = flattenNodes(content);
           const actionable = nodes.filter(isActionable);
-          const peer = mobileMcpElements(nodes);
+          const peer = mobileMcpElements(content, 'text');
+          const peerJson = mobileMcpElements(content, 'json');
           samples.get(screen.name)?.push({
             rawTokens: countTokens(xml),
             oursTokens: countTokens(ours.text),
             peerTokens: countTokens(peer.text),
+            peerJsonTokens: countTokens(peerJson.text),
             rawActionable: actionable.length,
             oursActionable: ours.actionable,
             oursKept: actionable.filter((node) => ours.text.includes(`[${node.ref}]`)).length,
@@ -142,6 +161,7 @@ export const androidBench: Bench = {
       const screens = SCREENS.map(({ name }) => summarize(name, samples.get(name) ?? []));
       const ratioVsRaw = Math.max(...screens.map((s) => s.ratioVsRaw));
       const ratioVsPeer = Math.max(...screens.map((s) => s.ratioVsPeer));
+      const ratioVsPeerJson = Math.max(...screens.map((s) => s.ratioVsPeerJson));
       const actionableKept = Math.min(...screens.map((s) => s.actionableKept));
       const met =
         ratioVsRaw <= TARGET_VS_RAW && ratioVsPeer <= TARGET_VS_PEER && actionableKept === 1;
@@ -153,18 +173,23 @@ export const androidBench: Bench = {
           `${rounds} rounds over ${SCREENS.length} sim screens through adb; tokens are o200k_base; raw/ours read order alternates`,
           ...screens.map(
             (s) =>
-              `${s.screen.padEnd(22)} raw ${s.rawTokens} tok (${s.rawActionable} actionable), mobile-mcp list ${s.peerTokens} tok (${s.peerActionable} actionable), ui_dump ${s.oursTokens} tok (${s.oursKept} of ${s.rawActionable} actionable kept); vs raw ${formatRatio(s.ratioVsRaw)}, vs peer ${formatRatio(s.ratioVsPeer)}${s.stable ? '' : ' (sizes varied between rounds; medians)'}`,
+              `${s.screen.padEnd(22)} raw XML ${s.rawTokens} tok (${s.rawActionable} actionable); mobile-mcp text ${s.peerTokens} tok, json ${s.peerJsonTokens} tok (${s.peerActionable} actionable); ui_dump ${s.oursTokens} tok (${s.oursKept} of ${s.rawActionable} actionable kept)${s.stable ? '' : ' (sizes varied between rounds; medians)'}`,
           ),
           ...screens.map(
             (s) =>
-              `${s.screen.padEnd(22)} read time p50: raw dump ${s.rawP50Ms} ms, ui_dump ${s.oursP50Ms} ms (ui_dump also reads device state)`,
+              `${s.screen.padEnd(22)} ratios: vs raw ${formatRatio(s.ratioVsRaw)}, vs mobile-mcp text ${formatRatio(s.ratioVsPeer)}, vs mobile-mcp json ${formatRatio(s.ratioVsPeerJson)}`,
           ),
-          `worst screen: ratioVsRaw ${formatRatio(ratioVsRaw)}, ratioVsPeer ${formatRatio(ratioVsPeer)}, actionableKept ${formatRatio(actionableKept)}`,
+          ...screens.map(
+            (s) =>
+              `${s.screen.padEnd(22)} read time p50: raw dump ${s.rawP50Ms} ms, ui_dump ${s.oursP50Ms} ms (the raw side runs the adb client twice; ui_dump talks to the adb server in-process and also reads device state)`,
+          ),
+          `worst screen: ratioVsRaw ${formatRatio(ratioVsRaw)}, ratioVsPeer ${formatRatio(ratioVsPeer)} (json ${formatRatio(ratioVsPeerJson)}), actionableKept ${formatRatio(actionableKept)}`,
         ],
         json: {
           ratioVsRaw,
           ratioVsPeer,
           actionableKept,
+          ratioVsPeerJson,
           rounds,
           tokenizer: 'o200k_base',
           screens,
@@ -172,6 +197,7 @@ export const androidBench: Bench = {
       };
     } finally {
       await bed?.stop();
+      forget();
       await rm(root, { recursive: true, force: true });
     }
   },
@@ -187,12 +213,14 @@ function summarize(screen: string, samples: readonly ScreenSample[]) {
   const rawTokens = median((s) => s.rawTokens);
   const oursTokens = median((s) => s.oursTokens);
   const peerTokens = median((s) => s.peerTokens);
+  const peerJsonTokens = median((s) => s.peerJsonTokens);
   const rawActionable = median((s) => s.rawActionable);
   const stable = samples.every(
     (s) =>
       s.rawTokens === rawTokens &&
       s.oursTokens === oursTokens &&
       s.peerTokens === peerTokens &&
+      s.peerJsonTokens === peerJsonTokens &&
       s.rawActionable === rawActionable,
   );
   return {
@@ -200,8 +228,10 @@ function summarize(screen: string, samples: readonly ScreenSample[]) {
     rawTokens,
     oursTokens,
     peerTokens,
+    peerJsonTokens,
     ratioVsRaw: round(oursTokens / rawTokens, 3),
     ratioVsPeer: round(oursTokens / peerTokens, 3),
+    ratioVsPeerJson: round(oursTokens / peerJsonTokens, 3),
     rawActionable,
     oursActionable: median((s) => s.oursActionable),
     oursKept: Math.min(...samples.map((s) => s.oursKept)),
