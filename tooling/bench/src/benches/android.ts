@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import {
   type AdbTestBed,
   adbBinary,
+  freePort,
   mobileMcpElements,
   startAdbTestBed,
 } from '@toolsys/android-sim';
@@ -82,15 +83,17 @@ export const androidBench: Bench = {
     let bed: AdbTestBed | undefined;
     let forget = () => {};
     try {
-      bed = await startAdbTestBed();
-      const started = bed;
-      // The adb server daemonises, so it is no child of the bench: stop it by its port if interrupted.
+      const serverPort = await freePort();
+      // The adb server daemonises, so it is no child of the bench: stop it by its port if
+      // interrupted, from the moment it may exist.
       forget = onInterrupt(() => {
-        execFileSync(adbBinary(), ['-P', String(started.serverPort), 'kill-server'], {
+        execFileSync(adbBinary(), ['-P', String(serverPort), 'kill-server'], {
           stdio: 'ignore',
           timeout: 5_000,
         });
       });
+      bed = await startAdbTestBed({ serverPort });
+      const started = bed;
       const serial = started.sims[0]?.serial;
       if (!serial) throw new Error('the sim did not connect');
       const environment = new ToolEnvironmentState();
