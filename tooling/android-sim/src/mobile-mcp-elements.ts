@@ -12,8 +12,8 @@ export interface PeerSourceNode {
 }
 
 /**
- * The two outputs of mobile-mcp's `mobile_list_elements_on_screen`: `text` (its default since
- * 1.0: a header line, then one compact line per element) and `json` (a JSON array).
+ * The two outputs of mobile-mcp's `mobile_list_elements_on_screen`: `text` (its default in
+ * 1.0.4: a header line, then one compact line per element) and `json` (a JSON array).
  */
 export type MobileMcpFormat = 'text' | 'json';
 
