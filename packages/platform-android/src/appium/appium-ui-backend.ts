@@ -1,0 +1,279 @@
+import { ToolErrorCode } from '@toolsys/core-tool-registry';
+import type { Browser } from 'webdriverio';
+import { AndroidDeviceError } from '../adb-errors.js';
+import type { AdbCallOptions, AndroidDevice } from '../android-device.js';
+import type { ScreenPoint, TapTarget, UiBackend } from '../ui-backend.js';
+import type { UiNode } from '../ui-hierarchy.js';
+import type { LocalAppiumServer } from './appium-server.js';
+import { chooseLocators } from './locator.js';
+
+const ELEMENT_KEY = 'element-6066-11e4-a52e-4f735466cecf';
+
+/** Options for {@link AppiumUiBackend}. */
+export interface AppiumUiBackendOptions {
+  /** A running Appium server (`http://host:port`, with its base path if any). */
+  appiumUrl?: string;
+  /** A local server to start on first use when `appiumUrl` is not given. */
+  local?: LocalAppiumServer;
+  /** The adb server port the Appium server should use (sent as `appium:adbPort` to a local server). */
+  adbServerPort?: number;
+  /** Extra capabilities for every session (e.g. a device farm's). */
+  capabilities?: Record<string, unknown>;
+  /** UiAutomator2's `waitForIdleTimeout` setting, in ms, so a busy app does not stall a dump. Default 100. */
+  waitForIdleTimeoutMs?: number;
+  /** Time limit for starting a session, in ms. Default 120000. */
+  sessionStartTimeoutMs?: number;
+}
+
+/** Whether an error means the session or the server behind it is gone. */
+function isSessionGone(error: unknown): boolean {
+  const text = error instanceof Error ? `${error.name} ${error.message}` : String(error);
+  return /invalid session id|session is either terminated|ECONNREFUSED|ECONNRESET|fetch failed|socket hang up|other side closed|instrumentation process is not running/i.test(
+    text,
+  );
+}
+
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return (text.split('\n')[0] ?? '').replace(/ when running ".*$/, '').slice(0, 300);
+}
+
+function elementId(reference: unknown): string | undefined {
+  if (typeof reference !== 'object' || reference === null) return undefined;
+  const record = reference as Record<string, unknown>;
+  const id = record[ELEMENT_KEY] ?? record.ELEMENT;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * The UI through Appium 3 and the UiAutomator2 driver (WebdriverIO client, imported on first use):
+ * one session per device, created lazily (no reset, a short `waitForIdleTimeout`), reused, created
+ * again after it dies, deleted on {@link dispose}. Elements are found by the first locator that
+ * is unique on the device's current page: accessibility id, resource-id, UiAutomator selector,
+ * XPath.
+ */
+export class AppiumUiBackend implements UiBackend {
+  readonly name = 'appium' as const;
+  readonly #options: AppiumUiBackendOptions;
+  readonly #sessions = new Map<string, Promise<Browser>>();
+  /** How many sessions were created, per device serial (tests check reuse with it). */
+  readonly sessionsCreated = new Map<string, number>();
+
+  constructor(options: AppiumUiBackendOptions) {
+    if (!options.appiumUrl && !options.local) {
+      throw new TypeError('AppiumUiBackend needs appiumUrl or a local server');
+    }
+    this.#options = options;
+  }
+
+  /** The URL sessions are created on (starting the local server if needed). */
+  async #serverUrl(): Promise<string> {
+    if (this.#options.appiumUrl) return this.#options.appiumUrl;
+    try {
+      return await (this.#options.local as LocalAppiumServer).ensure();
+    } catch (error) {
+      throw new AndroidDeviceError(
+        ToolErrorCode.UNSUPPORTED,
+        `Could not start a local Appium server: ${firstLine(error)}`,
+        {
+          hint: 'Install appium and appium-uiautomator2-driver (optional dependencies of @toolsys/platform-android), set packages.platform-android.appiumUrl to a running server, or set ui to "adb".',
+          cause: error,
+        },
+      );
+    }
+  }
+
+  async #createSession(serial: string): Promise<Browser> {
+    const url = new URL(await this.#serverUrl());
+    const { remote } = await import('webdriverio');
+    const capabilities: Record<string, unknown> = {
+      platformName: 'Android',
+      'appium:automationName': 'UiAutomator2',
+      'appium:udid': serial,
+      'appium:noReset': true,
+      'appium:newCommandTimeout': 600,
+      ...(this.#options.local && this.#options.adbServerPort !== undefined
+        ? { 'appium:adbPort': this.#options.adbServerPort }
+        : {}),
+      ...this.#options.capabilities,
+    };
+    let browser: Browser;
+    try {
+      browser = await remote({
+        protocol: url.protocol.replace(':', '') as 'http' | 'https',
+        hostname: url.hostname,
+        port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+        path: url.pathname,
+        logLevel: 'silent',
+        connectionRetryCount: 0,
+        connectionRetryTimeout: this.#options.sessionStartTimeoutMs ?? 120_000,
+        capabilities: capabilities as WebdriverIO.Capabilities,
+      });
+    } catch (error) {
+      throw new AndroidDeviceError(
+        ToolErrorCode.UNSUPPORTED,
+        `Could not start an Appium UiAutomator2 session on ${serial} through ${url.origin}: ${firstLine(error)}`,
+        {
+          hint: 'Check that the Appium server runs with the uiautomator2 driver and sees the device (or set packages.platform-android.ui to "adb"), then retry.',
+          cause: error,
+        },
+      );
+    }
+    this.sessionsCreated.set(serial, (this.sessionsCreated.get(serial) ?? 0) + 1);
+    await browser.updateSettings({
+      waitForIdleTimeout: this.#options.waitForIdleTimeoutMs ?? 100,
+    });
+    return browser;
+  }
+
+  /** The device's session, created on first use. */
+  async #session(serial: string): Promise<Browser> {
+    let session = this.#sessions.get(serial);
+    if (!session) {
+      session = this.#createSession(serial);
+      this.#sessions.set(serial, session);
+      session.catch(() => {
+        if (this.#sessions.get(serial) === session) this.#sessions.delete(serial);
+      });
+    }
+    return session;
+  }
+
+  /** Runs a command on the device's session; a dead session is forgotten and reported. */
+  async #call<T>(device: AndroidDevice, command: (browser: Browser) => Promise<T>): Promise<T> {
+    const session = this.#session(device.serial);
+    const browser = await session;
+    try {
+      return await command(browser);
+    } catch (error) {
+      if (error instanceof AndroidDeviceError) throw error;
+      if (isSessionGone(error)) {
+        if (this.#sessions.get(device.serial) === session) this.#sessions.delete(device.serial);
+        throw new AndroidDeviceError(
+          ToolErrorCode.EXECUTION_FAILED,
+          `The Appium session on ${device.serial} ended (${firstLine(error)}); the call did not complete.`,
+          {
+            hint: 'Retry the same call: it starts a new Appium session. Call ui_dump first if you acted on refs.',
+            cause: error,
+          },
+        );
+      }
+      throw new AndroidDeviceError(
+        ToolErrorCode.EXECUTION_FAILED,
+        `Appium refused the command on ${device.serial}: ${firstLine(error)}`,
+        { hint: 'Call ui_dump to see the current screen, then retry.', cause: error },
+      );
+    }
+  }
+
+  /** The element id of `node` on the device's current page, found by the first unique locator. */
+  async #element(browser: Browser, node: UiNode, roots: readonly UiNode[]): Promise<string> {
+    const tried: string[] = [];
+    for (const locator of chooseLocators(node, roots)) {
+      const found = (await browser.findElements(locator.using, locator.value)) as unknown[];
+      tried.push(`${locator.using} ${JSON.stringify(locator.value)}: ${found.length}`);
+      const id = found.length === 1 ? elementId(found[0]) : undefined;
+      if (id) return id;
+    }
+    throw new AndroidDeviceError(
+      ToolErrorCode.NOT_FOUND,
+      `No locator finds exactly one element for the node on the device's current page (${tried.join('; ') || 'no locator'}). Nothing was done.`,
+      { hint: 'The screen changed: call ui_dump and use a ref from it.' },
+    );
+  }
+
+  async readHierarchy(device: AndroidDevice): Promise<string> {
+    return this.#call(device, (browser) => browser.getPageSource());
+  }
+
+  async tap(device: AndroidDevice, target: TapTarget): Promise<string | undefined> {
+    return this.#call(device, async (browser) => {
+      if (target.node && target.roots && !target.longPress) {
+        await browser.elementClick(await this.#element(browser, target.node, target.roots));
+        return undefined;
+      }
+      const { x, y } = target.point;
+      await browser.performActions([
+        {
+          type: 'pointer',
+          id: 'finger',
+          parameters: { pointerType: 'touch' },
+          actions: [
+            { type: 'pointerMove', duration: 0, x, y, origin: 'viewport' },
+            { type: 'pointerDown', button: 0 },
+            { type: 'pause', duration: target.longPress ? 600 : 50 },
+            { type: 'pointerUp', button: 0 },
+          ],
+        },
+      ]);
+      await browser.releaseActions();
+      return undefined;
+    });
+  }
+
+  async swipe(
+    device: AndroidDevice,
+    from: ScreenPoint,
+    to: ScreenPoint,
+    durationMs: number,
+  ): Promise<string | undefined> {
+    return this.#call(device, async (browser) => {
+      await browser.performActions([
+        {
+          type: 'pointer',
+          id: 'finger',
+          parameters: { pointerType: 'touch' },
+          actions: [
+            { type: 'pointerMove', duration: 0, x: from.x, y: from.y, origin: 'viewport' },
+            { type: 'pointerDown', button: 0 },
+            { type: 'pointerMove', duration: durationMs, x: to.x, y: to.y, origin: 'viewport' },
+            { type: 'pointerUp', button: 0 },
+          ],
+        },
+      ]);
+      await browser.releaseActions();
+      return undefined;
+    });
+  }
+
+  async typeText(
+    device: AndroidDevice,
+    field: UiNode,
+    roots: readonly UiNode[],
+    text: string,
+    options: AdbCallOptions & { clear?: boolean } = {},
+  ): Promise<string> {
+    return this.#call(device, async (browser) => {
+      const id = await this.#element(browser, field, roots);
+      if (options.clear) await browser.elementClear(id);
+      await browser.elementSendKeys(id, text);
+      return 'Appium element value (UiAutomator2)';
+    });
+  }
+
+  async screenshot(device: AndroidDevice): Promise<Buffer> {
+    return this.#call(device, async (browser) =>
+      Buffer.from(await browser.takeScreenshot(), 'base64'),
+    );
+  }
+
+  /** Deletes every session (each within 10 s), then stops the local server if one was started. */
+  async dispose(): Promise<void> {
+    const sessions = [...this.#sessions.values()];
+    this.#sessions.clear();
+    await Promise.all(
+      sessions.map(async (session) => {
+        try {
+          const browser = await session;
+          await Promise.race([
+            browser.deleteSession(),
+            new Promise((resolve) => setTimeout(resolve, 10_000).unref()),
+          ]);
+        } catch {
+          // A session that never started or whose server is gone has nothing to delete.
+        }
+      }),
+    );
+    await this.#options.local?.stop();
+  }
+}
