@@ -51,6 +51,7 @@ function appiumBackend(options: UiBackendOptions): AppiumUiBackend {
       ...(options.env ? { env: options.env } : {}),
     }),
     ...(options.adbServerPort === undefined ? {} : { adbServerPort: options.adbServerPort }),
+    ...(options.adbPath ? { adbPath: options.adbPath } : {}),
     ...(options.appiumCapabilities ? { capabilities: options.appiumCapabilities } : {}),
   });
 }

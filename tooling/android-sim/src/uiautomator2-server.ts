@@ -236,6 +236,8 @@ export class FakeUiAutomator2Server {
   #port = 0;
   /** Every request path the server answered, for tests (`GET /status`, `POST /session/…/element`). */
   readonly requests: string[] = [];
+  /** Every element search, in order, as `strategy=selector` (tests check the locator chosen). */
+  readonly searches: string[] = [];
 
   private constructor(device: SimDevice) {
     this.#device = device;
@@ -350,6 +352,7 @@ export class FakeUiAutomator2Server {
       return renderSource(this.#roots(), width, height);
     }
     if (method === 'POST' && (route === '/element' || route === '/elements')) {
+      this.searches.push(`${String(body.strategy ?? '')}=${String(body.selector ?? '')}`);
       const found = this.#find(String(body.strategy ?? ''), String(body.selector ?? ''));
       if (route === '/elements') return found.map((node) => this.#reference(node));
       const first = found[0];

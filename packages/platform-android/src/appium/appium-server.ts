@@ -111,14 +111,19 @@ export class LocalAppiumServer {
     this.#options = options;
   }
 
+  get #running(): ChildProcess | undefined {
+    const child = this.#child;
+    return child && child.exitCode === null && child.signalCode === null ? child : undefined;
+  }
+
   /** The server's URL while it runs. */
   get url(): string | undefined {
-    return this.#child && this.#child.exitCode === null ? this.#url : undefined;
+    return this.#running ? this.#url : undefined;
   }
 
   /** The pid of the running server, if any. */
   get pid(): number | undefined {
-    return this.#child && this.#child.exitCode === null ? this.#child.pid : undefined;
+    return this.#running?.pid;
   }
 
   /** The running server's URL, starting it first when it is not running. */

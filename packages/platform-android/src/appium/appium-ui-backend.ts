@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { ToolErrorCode } from '@toolsys/core-tool-registry';
 import type { Browser } from 'webdriverio';
 import { AndroidDeviceError } from '../adb-errors.js';
@@ -8,6 +10,9 @@ import type { LocalAppiumServer } from './appium-server.js';
 import { chooseLocators } from './locator.js';
 
 const ELEMENT_KEY = 'element-6066-11e4-a52e-4f735466cecf';
+/** The device port the UiAutomator2 server listens on. */
+const UIAUTOMATOR2_DEVICE_PORT = 6790;
+const run = promisify(execFile);
 
 /** Options for {@link AppiumUiBackend}. */
 export interface AppiumUiBackendOptions {
@@ -17,6 +22,8 @@ export interface AppiumUiBackendOptions {
   local?: LocalAppiumServer;
   /** The adb server port the Appium server should use (sent as `appium:adbPort` to a local server). */
   adbServerPort?: number;
+  /** The adb binary; with a local server, stale forwards of a dead session are removed with it. Default `adb`. */
+  adbPath?: string;
   /** Extra capabilities for every session (e.g. a device farm's). */
   capabilities?: Record<string, unknown>;
   /** UiAutomator2's `waitForIdleTimeout` setting, in ms, so a busy app does not stall a dump. Default 100. */
@@ -56,6 +63,8 @@ export class AppiumUiBackend implements UiBackend {
   readonly name = 'appium' as const;
   readonly #options: AppiumUiBackendOptions;
   readonly #sessions = new Map<string, Promise<Browser>>();
+  /** Devices whose last session died; their stale port forwards are removed before the next one. */
+  readonly #died = new Set<string>();
   /** How many sessions were created, per device serial (tests check reuse with it). */
   readonly sessionsCreated = new Map<string, number>();
 
@@ -64,6 +73,11 @@ export class AppiumUiBackend implements UiBackend {
       throw new TypeError('AppiumUiBackend needs appiumUrl or a local server');
     }
     this.#options = options;
+  }
+
+  /** The local Appium server this backend starts, if it uses one. */
+  get localServer(): LocalAppiumServer | undefined {
+    return this.#options.local;
   }
 
   /** The URL sessions are created on (starting the local server if needed). */
@@ -83,8 +97,32 @@ export class AppiumUiBackend implements UiBackend {
     }
   }
 
+  /**
+   * Removes the forwards a killed Appium left to the device's UiAutomator2 port: the adb server
+   * keeps listening on them, and the driver refuses a systemPort that is busy.
+   */
+  async #removeStaleForwards(serial: string): Promise<void> {
+    if (!this.#options.local) return;
+    const adb = this.#options.adbPath ?? 'adb';
+    const server = ['-P', String(this.#options.adbServerPort ?? 5037)];
+    try {
+      const { stdout } = await run(adb, [...server, 'forward', '--list'], { timeout: 10_000 });
+      for (const line of stdout.split('\n')) {
+        const [owner, local, remote] = line.trim().split(/\s+/);
+        if (owner === serial && remote === `tcp:${UIAUTOMATOR2_DEVICE_PORT}` && local) {
+          await run(adb, [...server, '-s', serial, 'forward', '--remove', local], {
+            timeout: 10_000,
+          });
+        }
+      }
+    } catch {
+      // Best effort: the driver reports a busy port itself.
+    }
+  }
+
   async #createSession(serial: string): Promise<Browser> {
     const url = new URL(await this.#serverUrl());
+    if (this.#died.delete(serial)) await this.#removeStaleForwards(serial);
     const { remote } = await import('webdriverio');
     const capabilities: Record<string, unknown> = {
       platformName: 'Android',
@@ -127,7 +165,7 @@ export class AppiumUiBackend implements UiBackend {
   }
 
   /** The device's session, created on first use. */
-  async #session(serial: string): Promise<Browser> {
+  #session(serial: string): Promise<Browser> {
     let session = this.#sessions.get(serial);
     if (!session) {
       session = this.#createSession(serial);
@@ -149,6 +187,7 @@ export class AppiumUiBackend implements UiBackend {
       if (error instanceof AndroidDeviceError) throw error;
       if (isSessionGone(error)) {
         if (this.#sessions.get(device.serial) === session) this.#sessions.delete(device.serial);
+        this.#died.add(device.serial);
         throw new AndroidDeviceError(
           ToolErrorCode.EXECUTION_FAILED,
           `The Appium session on ${device.serial} ended (${firstLine(error)}); the call did not complete.`,
