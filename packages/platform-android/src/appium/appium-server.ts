@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { delimiter, dirname, isAbsolute, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -32,21 +31,18 @@ function readVersion(packageJson: string): string {
  * installed.
  */
 export function findAppiumInstall(appiumHome = defaultAppiumHome()): AppiumInstall | string {
-  const require = createRequire(join(appiumHome, 'package.json'));
-  let appiumJson: string;
-  try {
-    appiumJson = require.resolve('appium/package.json');
-  } catch {
+  // Appium looks for drivers in APPIUM_HOME/node_modules only, so this looks nowhere else either.
+  const packageJson = (name: string) => join(appiumHome, 'node_modules', name, 'package.json');
+  const appiumJson = packageJson('appium');
+  if (!existsSync(appiumJson)) {
     return `Appium is not installed under ${appiumHome} (add the "appium" package there)`;
   }
-  let driverJson: string;
-  try {
-    driverJson = require.resolve('appium-uiautomator2-driver/package.json');
-  } catch {
+  const driverJson = packageJson('appium-uiautomator2-driver');
+  if (!existsSync(driverJson)) {
     return `the UiAutomator2 driver is not installed under ${appiumHome} (add "appium-uiautomator2-driver" to its dependencies)`;
   }
   return {
-    appiumMain: join(dirname(appiumJson), 'index.js'),
+    appiumMain: join(dirname(realpathSync(appiumJson)), 'index.js'),
     appiumVersion: readVersion(appiumJson),
     appiumHome,
     driverVersion: readVersion(driverJson),
