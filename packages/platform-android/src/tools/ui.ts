@@ -527,7 +527,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
     defineDeviceTool(session, {
       id: 'input_text',
       description:
-        'Types text into the focused field on the Android screen (or first taps the field given by ref / resourceId). ASCII goes through `input text`; other text (accents, CJK, emoji) through the ADBKeyboard IME or a clipboard paste (Clipper), whichever the device has, and the result says which. Checks the field afterwards. Refuses when no field has focus.',
+        'Types text into the focused field on the Android screen (or first taps the field given by ref / resourceId). Through adb, ASCII goes through `input text` and other text (accents, CJK, emoji) through the ADBKeyboard IME or a clipboard paste (Clipper), whichever the device has; through Appium, any text is set through the driver. The result says which path ran. Checks the field afterwards. Refuses when no field has focus.',
       inputSchema: ToolSchema.object({
         text: z.string().min(1).max(5000).describe('The text to type. Newlines press Enter.'),
         ref: targetFields.ref.describe('Ref of the field to tap first (from ui_dump).'),
