@@ -5,7 +5,14 @@ import { type AdbTestBed, type AndroidSim, freePort, startAdbTestBed } from '@to
 import { EnhancedToolExecutor, ToolRegistry, type ToolResult } from '@toolsys/core-tool-registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppiumUiBackend } from '../src/appium/appium-ui-backend.js';
-import { type AndroidTools, createAndroidTools, decodePng } from '../src/index.js';
+import {
+  type AndroidTools,
+  centerOf,
+  createAndroidTools,
+  decodePng,
+  flattenNodes,
+  type UiNode,
+} from '../src/index.js';
 import { textOf } from './harness.js';
 
 // A real Appium 3 server (started by the backend on 127.0.0.1, a free port) with the real
@@ -192,6 +199,33 @@ describe('the UI tools through Appium and UiAutomator2', () => {
     ]);
     expect(decodePng(appiumImage)).toEqual(decodePng(adbImage));
     expect(appium.ok && appium.data).toMatchObject({ backend: 'appium', mimeType: 'image/png' });
+  }, 60_000);
+
+  it('refuses to act on a node no locator finds exactly once on the device', async () => {
+    await callAppium('ui_dump');
+    const snapshot = appiumTools.session.lastSnapshot(appiumSim.serial);
+    const roots = snapshot?.roots ?? [];
+    const likes = flattenNodes(roots).filter((node) => node.contentDesc === 'Like');
+    expect(likes.length).toBeGreaterThan(1);
+    const list = flattenNodes(roots).find((node) => node.resourceId.endsWith(':id/list'));
+    expect(list).toBeDefined();
+    // The screen changes after the snapshot: nothing on the launcher matches the list's locators.
+    appiumSim.device.run('input keyevent KEYCODE_HOME');
+    const error = await (await backend())
+      .tap(await appiumTools.session.manager.select(appiumSim.serial), {
+        node: list as UiNode,
+        roots,
+        point: centerOf(list as UiNode),
+      })
+      .then(
+        () => undefined,
+        (caught: unknown) => caught as { code: string; message: string },
+      );
+    expect(error?.code).toBe('NOT_FOUND');
+    expect(error?.message).toBe(
+      'No locator finds exactly one element for the node on the device\'s current page (id "com.example.feed:id/list": 0; xpath "/hierarchy/android.widget.FrameLayout[1]/android.widget.LinearLayout[1]/android.widget.FrameLayout[1]/androidx.recyclerview.widget.RecyclerView[1]": 0). Nothing was done.',
+    );
+    expect(appiumSim.device.screen.id).toBe('launcher');
   }, 60_000);
 
   it('reports a killed Appium server clearly, and the next call starts a new session', async () => {
