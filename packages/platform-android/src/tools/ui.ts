@@ -593,21 +593,20 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
           );
         }
         const backend = await shared.uiBackend();
-        let method = 'adb input text';
+        let method = backend.typeText ? `${backend.name} element value` : 'adb input text';
         if (backend.typeText) {
-          method = await backend.typeText(
-            device,
-            field,
-            before.roots,
-            args.text.replaceAll('\n', ''),
-            {
+          // One value per line, with Enter between lines, as the adb path types them.
+          const lines = args.text.split('\n');
+          for (let index = 0; index < lines.length; index++) {
+            if (index > 0) await device.shell('input keyevent KEYCODE_ENTER', { signal });
+            const line = lines[index] as string;
+            if (line === '' && !(index === 0 && args.clear)) continue;
+            method = await backend.typeText(device, field, before.roots, line, {
               signal,
-              clear: args.clear,
-            },
-          );
-          if (args.text.includes('\n') || args.submit) {
-            await device.shell('input keyevent KEYCODE_ENTER', { signal });
+              clear: index === 0 && args.clear,
+            });
           }
+          if (args.submit) await device.shell('input keyevent KEYCODE_ENTER', { signal });
         } else if (args.clear && field.text !== '') {
           const deletes = Array.from(
             { length: Math.min([...field.text].length, 500) },
