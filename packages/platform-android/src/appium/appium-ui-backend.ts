@@ -158,9 +158,22 @@ export class AppiumUiBackend implements UiBackend {
       );
     }
     this.sessionsCreated.set(serial, (this.sessionsCreated.get(serial) ?? 0) + 1);
-    await browser.updateSettings({
-      waitForIdleTimeout: this.#options.waitForIdleTimeoutMs ?? 100,
-    });
+    try {
+      await browser.updateSettings({
+        waitForIdleTimeout: this.#options.waitForIdleTimeoutMs ?? 100,
+      });
+    } catch (error) {
+      // A session that cannot take its settings is not used; delete it rather than leak it.
+      await browser.deleteSession().catch(() => undefined);
+      throw new AndroidDeviceError(
+        ToolErrorCode.EXECUTION_FAILED,
+        `The Appium session on ${serial} refused the waitForIdleTimeout setting: ${firstLine(error)}`,
+        {
+          hint: 'Retry; if it persists, check the driver version (appium-uiautomator2-driver 8).',
+          cause: error,
+        },
+      );
+    }
     return browser;
   }
 
