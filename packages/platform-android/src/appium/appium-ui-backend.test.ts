@@ -1,5 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,5 +82,56 @@ describe('AppiumUiBackend without a working server', () => {
     expect(() => new AppiumUiBackend({})).toThrow(
       'AppiumUiBackend needs appiumUrl or a local server',
     );
+  });
+});
+
+describe('AppiumUiBackend against a server that stops answering', () => {
+  let stalling: Server;
+  let url: string;
+  const held: ServerResponse[] = [];
+
+  beforeAll(async () => {
+    // A real HTTP server on 127.0.0.1 speaking enough WebDriver to open a session, then never
+    // answering the page source.
+    stalling = createServer((request, response) => {
+      const json = (value: unknown) => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ value }));
+      };
+      if (request.method === 'POST' && request.url === '/session') {
+        json({ sessionId: 's1', capabilities: { platformName: 'Android' } });
+      } else if (request.url?.endsWith('/source')) {
+        held.push(response);
+      } else {
+        json(null);
+      }
+    });
+    await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
+    const address = stalling.address();
+    url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  });
+
+  afterAll(async () => {
+    for (const response of held) response.destroy();
+    stalling.closeAllConnections();
+    await new Promise<void>((resolve) => stalling.close(() => resolve()));
+  });
+
+  it('gives up after the command time limit with TIMEOUT, and on the caller abort', async () => {
+    const backend = new AppiumUiBackend({ appiumUrl: url, commandTimeoutMs: 300 });
+    const error = await failure(backend.readHierarchy(device));
+    expect(error.code).toBe('TIMEOUT');
+    expect(error.message).toBe('Appium did not answer within 0 s on emulator-5554.');
+    expect(backend.sessionsCreated.get('emulator-5554')).toBe(1);
+    const controller = new AbortController();
+    const aborted = backend.readHierarchy(device, { signal: controller.signal });
+    controller.abort(new Error('cancelled by the caller'));
+    await expect(aborted).rejects.toThrow('cancelled by the caller');
+    // Answer the held requests so the abandoned ones end before the session is deleted.
+    for (const response of held.splice(0)) {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ value: '<hierarchy/>' }));
+    }
+    await backend.dispose();
   });
 });

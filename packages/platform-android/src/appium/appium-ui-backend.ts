@@ -30,6 +30,34 @@ export interface AppiumUiBackendOptions {
   waitForIdleTimeoutMs?: number;
   /** Time limit for starting a session, in ms. Default 120000. */
   sessionStartTimeoutMs?: number;
+  /** Time limit of one command on a session (a dump, a tap …), in ms. Default 60000. */
+  commandTimeoutMs?: number;
+}
+
+/**
+ * Settles with `work`, or rejects when the caller's signal aborts or the time limit passes first
+ * (the WebDriver request is left to finish on its own; its result is ignored).
+ */
+async function guarded<T>(
+  work: Promise<T>,
+  options: { signal?: AbortSignal | undefined; timeoutMs: number; onTimeout: () => Error },
+): Promise<T> {
+  // An abandoned request may still fail later; that failure is not the caller's any more.
+  work.catch(() => undefined);
+  options.signal?.throwIfAborted();
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const stop = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(options.onTimeout()), options.timeoutMs);
+    onAbort = () => reject(options.signal?.reason ?? new Error('aborted'));
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work, stop]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) options.signal?.removeEventListener('abort', onAbort);
+  }
 }
 
 /** Whether an error means the session or the server behind it is gone. */
@@ -190,14 +218,42 @@ export class AppiumUiBackend implements UiBackend {
     return session;
   }
 
-  /** Runs a command on the device's session; a dead session is forgotten and reported. */
-  async #call<T>(device: AndroidDevice, command: (browser: Browser) => Promise<T>): Promise<T> {
+  /**
+   * Runs a command on the device's session under the caller's signal and the command time limit;
+   * a dead session is forgotten and reported.
+   */
+  async #call<T>(
+    device: AndroidDevice,
+    options: AdbCallOptions,
+    command: (browser: Browser) => Promise<T>,
+  ): Promise<T> {
     const session = this.#session(device.serial);
-    const browser = await session;
+    const browser = await guarded(session, {
+      signal: options.signal,
+      timeoutMs: (this.#options.sessionStartTimeoutMs ?? 120_000) + 5_000,
+      onTimeout: () =>
+        new AndroidDeviceError(
+          ToolErrorCode.TIMEOUT,
+          `Starting the Appium session on ${device.serial} took too long.`,
+          { hint: 'Check the Appium server log and that the device answers adb, then retry.' },
+        ),
+    });
+    const timeoutMs = options.timeoutMs ?? this.#options.commandTimeoutMs ?? 60_000;
     try {
-      return await command(browser);
+      return await guarded(command(browser), {
+        signal: options.signal,
+        timeoutMs,
+        onTimeout: () =>
+          new AndroidDeviceError(
+            ToolErrorCode.TIMEOUT,
+            `Appium did not answer within ${Math.round(timeoutMs / 1000)} s on ${device.serial}.`,
+            {
+              hint: 'The app may be busy or the UiAutomator2 server stuck; retry, or call ui_dump to see the screen.',
+            },
+          ),
+      });
     } catch (error) {
-      if (error instanceof AndroidDeviceError) throw error;
+      if (error instanceof AndroidDeviceError || options.signal?.aborted) throw error;
       if (isSessionGone(error)) {
         if (this.#sessions.get(device.serial) === session) this.#sessions.delete(device.serial);
         this.#died.add(device.serial);
@@ -234,12 +290,16 @@ export class AppiumUiBackend implements UiBackend {
     );
   }
 
-  async readHierarchy(device: AndroidDevice): Promise<string> {
-    return this.#call(device, (browser) => browser.getPageSource());
+  async readHierarchy(device: AndroidDevice, options: AdbCallOptions = {}): Promise<string> {
+    return this.#call(device, options, (browser) => browser.getPageSource());
   }
 
-  async tap(device: AndroidDevice, target: TapTarget): Promise<string | undefined> {
-    return this.#call(device, async (browser) => {
+  async tap(
+    device: AndroidDevice,
+    target: TapTarget,
+    options: AdbCallOptions = {},
+  ): Promise<string | undefined> {
+    return this.#call(device, options, async (browser) => {
       if (target.node && target.roots && !target.longPress) {
         await browser.elementClick(await this.#element(browser, target.node, target.roots));
         return undefined;
@@ -268,8 +328,9 @@ export class AppiumUiBackend implements UiBackend {
     from: ScreenPoint,
     to: ScreenPoint,
     durationMs: number,
+    options: AdbCallOptions = {},
   ): Promise<string | undefined> {
-    return this.#call(device, async (browser) => {
+    return this.#call(device, options, async (browser) => {
       await browser.performActions([
         {
           type: 'pointer',
@@ -295,7 +356,7 @@ export class AppiumUiBackend implements UiBackend {
     text: string,
     options: AdbCallOptions & { clear?: boolean } = {},
   ): Promise<string> {
-    return this.#call(device, async (browser) => {
+    return this.#call(device, options, async (browser) => {
       const id = await this.#element(browser, field, roots);
       if (options.clear) await browser.elementClear(id);
       await browser.elementSendKeys(id, text);
@@ -303,8 +364,8 @@ export class AppiumUiBackend implements UiBackend {
     });
   }
 
-  async screenshot(device: AndroidDevice): Promise<Buffer> {
-    return this.#call(device, async (browser) =>
+  async screenshot(device: AndroidDevice, options: AdbCallOptions = {}): Promise<Buffer> {
+    return this.#call(device, options, async (browser) =>
       Buffer.from(await browser.takeScreenshot(), 'base64'),
     );
   }
