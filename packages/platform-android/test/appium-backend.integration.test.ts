@@ -257,6 +257,24 @@ describe('the UI tools through Appium and UiAutomator2', () => {
     expect(server?.pid).not.toBe(pid);
   }, 150_000);
 
+  it('taps by coordinates and long-presses with W3C actions, with the same effect as adb', async () => {
+    await callAdb('app_launch', { package: 'com.example.chat' });
+    await callAppium('app_launch', { package: 'com.example.chat' });
+    const { adb, appium } = await onBoth('ui_tap', { x: 400, y: 2300 });
+    expect(textOf(appium)).toMatch(
+      /^Tapped \(400, 2300\) \(via appium\)\. The keyboard is now shown\./,
+    );
+    expect(comparable(appium, appiumSim)).toBe(comparable(adb, adbSim));
+    const held = await onBoth('ui_tap', { text: 'Alice', longPress: true });
+    expect(textOf(held.appium)).toMatch(
+      /^Long-pressed \[e[0-9a-f]{5}\] TextView "Alice" at \(440, 220\) \(via appium\)/,
+    );
+    expect(comparable(held.appium, appiumSim)).toBe(comparable(held.adb, adbSim));
+    expect(
+      appiumSim.uiautomator2?.requests.filter((line) => line.endsWith('/actions')).length,
+    ).toBeGreaterThanOrEqual(2);
+  }, 60_000);
+
   it('falls back to adb in auto mode when no Appium answers', async () => {
     const closedPort = await freePort();
     const auto = createAndroidTools({
