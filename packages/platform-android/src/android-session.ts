@@ -3,6 +3,7 @@ import { type ToolEnvironmentState, ToolErrorCode } from '@toolsys/core-tool-reg
 import { AndroidDeviceError } from './adb-errors.js';
 import type { AdbCallOptions, AndroidDevice, AndroidDeviceManager } from './android-device.js';
 import { type DeviceTelemetry, readDeviceTelemetry, recordTelemetry } from './device-telemetry.js';
+import { AdbUiBackend, type UiBackend, UiBackendChoice } from './ui-backend.js';
 import { parseUiHierarchy, UiHierarchyParseError, type UiNode } from './ui-hierarchy.js';
 
 /** Options for {@link AndroidToolSession}. */
@@ -17,6 +18,8 @@ export interface AndroidToolSessionOptions {
   dataDir: string;
   /** How long to let the UI settle after an action before reading it again, in ms. Default 400. */
   settleMs?: number;
+  /** Which backend the UI tools use. Default adb. */
+  ui?: UiBackendChoice;
 }
 
 /** A UI hierarchy as read from a device, with the foreground app at that moment. */
@@ -26,9 +29,9 @@ export interface UiSnapshot {
   readonly telemetry: DeviceTelemetry;
   /** When it was read (ms since the epoch). */
   readonly at: number;
+  /** The backend that read it. */
+  readonly backend: UiBackend['name'];
 }
-
-const DUMP_PATH = '/sdcard/window_dump.xml';
 
 /**
  * What the Android tools share: device selection, telemetry into the environment state, and the
@@ -40,6 +43,8 @@ export class AndroidToolSession {
   readonly workspaceRoot: string;
   readonly dataDir: string;
   readonly settleMs: number;
+  /** The UI backend choice (adb unless configured otherwise). */
+  readonly ui: UiBackendChoice;
   readonly #lastSnapshot = new Map<string, UiSnapshot>();
 
   constructor(options: AndroidToolSessionOptions) {
@@ -48,6 +53,12 @@ export class AndroidToolSession {
     this.workspaceRoot = options.workspaceRoot;
     this.dataDir = options.dataDir;
     this.settleMs = options.settleMs ?? 400;
+    this.ui = options.ui ?? UiBackendChoice.fixed(new AdbUiBackend());
+  }
+
+  /** The backend the UI tools use now. */
+  async uiBackend(): Promise<UiBackend> {
+    return this.ui.get();
   }
 
   /** Reads telemetry and records it in the environment state. */
@@ -63,8 +74,9 @@ export class AndroidToolSession {
   }
 
   /**
-   * Dumps the UI hierarchy (`uiautomator dump` to a file, then `cat`), with telemetry. Fails with
-   * an actionable error when the screen is off or uiautomator is busy.
+   * Dumps the UI hierarchy through the UI backend (`uiautomator dump` on adb, the page source on
+   * Appium), with telemetry over adb. Fails with an actionable error when the screen is off or
+   * the dump fails.
    */
   async snapshot(device: AndroidDevice, options: AdbCallOptions = {}): Promise<UiSnapshot> {
     const telemetry = await this.telemetry(device, options);
@@ -77,12 +89,10 @@ export class AndroidToolSession {
         },
       );
     }
+    const backend = await this.uiBackend();
     let output = '';
     for (let attempt = 1; attempt <= 2; attempt++) {
-      output = await device.shell(`uiautomator dump ${DUMP_PATH} 2>&1 && cat ${DUMP_PATH}`, {
-        ...options,
-        timeoutMs: options.timeoutMs ?? 30_000,
-      });
+      output = await backend.readHierarchy(device, options);
       if (output.includes('<hierarchy')) break;
       // uiautomator refuses while another dump or an idle-wait runs; one retry covers that.
       await delay(300, undefined, options.signal ? { signal: options.signal } : undefined);
@@ -94,13 +104,19 @@ export class AndroidToolSession {
       if (!(error instanceof UiHierarchyParseError)) throw error;
       throw new AndroidDeviceError(
         ToolErrorCode.EXECUTION_FAILED,
-        `uiautomator could not dump the screen: ${output.trim().split('\n')[0] ?? 'no output'}`,
+        `${backend.name === 'adb' ? 'uiautomator' : 'Appium'} could not dump the screen: ${output.trim().split('\n')[0] ?? 'no output'}`,
         {
           hint: 'Wait a second (animations or another UI automation can block it) and retry ui_dump.',
         },
       );
     }
-    const snapshot: UiSnapshot = { serial: device.serial, roots, telemetry, at: Date.now() };
+    const snapshot: UiSnapshot = {
+      serial: device.serial,
+      roots,
+      telemetry,
+      at: Date.now(),
+      backend: backend.name,
+    };
     this.#lastSnapshot.set(device.serial, snapshot);
     return snapshot;
   }

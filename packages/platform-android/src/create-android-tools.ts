@@ -5,9 +5,12 @@ import { createAppTools } from './tools/apps.js';
 import { createMediaTools } from './tools/media.js';
 import { createSystemTools } from './tools/system.js';
 import { createUiTools } from './tools/ui.js';
+import { createUiBackendChoice, type UiBackendOptions } from './ui-backend-choice.js';
 
 /** Options for {@link createAndroidTools}. */
-export interface AndroidToolsOptions extends AndroidDeviceManagerOptions {
+export interface AndroidToolsOptions
+  extends AndroidDeviceManagerOptions,
+    Omit<UiBackendOptions, 'adbPath' | 'adbServerPort'> {
   /** Workspace root; app_install reads APKs only from inside it (absolute). */
   workspaceRoot: string;
   /** Data dir; screenshots go to `<dataDir>/android/` (absolute). */
@@ -24,12 +27,15 @@ export interface AndroidTools {
   readonly tools: AnyToolDefinition[];
   /** Device selection, telemetry and UI snapshots shared by the tools. */
   readonly session: AndroidToolSession;
+  /** Deletes Appium sessions and stops a local Appium server, if the UI backend started them. */
+  dispose(): Promise<void>;
 }
 
 /**
  * The 18 Android tools over adb: app_list app_launch app_install app_uninstall app_force_stop
  * app_info get_device_info get_set_settings control_media clipboard logcat ui_tap ui_swipe ui_dump
- * screenshot input_text get_location notification_read. Building them contacts no device.
+ * screenshot input_text get_location notification_read. Building them contacts no device and
+ * starts nothing; the UI tools go through adb or Appium as `ui` says.
  */
 export function createAndroidTools(options: AndroidToolsOptions): AndroidTools {
   const manager = new AndroidDeviceManager(options);
@@ -39,6 +45,11 @@ export function createAndroidTools(options: AndroidToolsOptions): AndroidTools {
     dataDir: options.dataDir,
     ...(options.environment ? { environment: options.environment } : {}),
     ...(options.settleMs === undefined ? {} : { settleMs: options.settleMs }),
+    ui: createUiBackendChoice({
+      ...options,
+      ...(options.adbPath === undefined ? {} : { adbPath: options.adbPath }),
+      ...(options.adbServerPort === undefined ? {} : { adbServerPort: options.adbServerPort }),
+    }),
   });
   return {
     tools: [
@@ -48,5 +59,6 @@ export function createAndroidTools(options: AndroidToolsOptions): AndroidTools {
       ...createUiTools(session),
     ],
     session,
+    dispose: () => session.ui.dispose(),
   };
 }

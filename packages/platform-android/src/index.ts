@@ -12,6 +12,16 @@ export {
   type UiSnapshot,
 } from './android-session.js';
 export {
+  type AppiumInstall,
+  defaultAppiumHome,
+  findAndroidHome,
+  findAppiumInstall,
+  LocalAppiumServer,
+  type LocalAppiumServerOptions,
+} from './appium/appium-server.js';
+export { AppiumUiBackend, type AppiumUiBackendOptions } from './appium/appium-ui-backend.js';
+export { chooseLocators, type Locator } from './appium/locator.js';
+export {
   type AndroidTools,
   type AndroidToolsOptions,
   createAndroidTools,
@@ -50,6 +60,20 @@ export { decodePng, downscale, encodePng, isAllBlack, isPng, type RgbImage } fro
 export { type AndroidPackageConfig, androidConfigSchema, toolPackage } from './tool-package.js';
 export { CLIPPER_PACKAGE } from './tools/media.js';
 export { ADB_KEYBOARD_IME } from './tools/ui.js';
+export {
+  AdbUiBackend,
+  type ScreenPoint,
+  type TapTarget,
+  type UiBackend,
+  UiBackendChoice,
+  type UiBackendName,
+} from './ui-backend.js';
+export {
+  appiumAnswers,
+  createUiBackendChoice,
+  describeUiBackend,
+  type UiBackendOptions,
+} from './ui-backend-choice.js';
 export { describeChange, diffScreens, type ScreenChange } from './ui-diff.js';
 export {
   assignRefs,

@@ -49,4 +49,49 @@ describe('toolPackage', () => {
     expect(androidConfigSchema.safeParse({ seriall: 'abc' }).success).toBe(false);
     expect(androidConfigSchema.safeParse({ adbServerPort: 'x' }).success).toBe(false);
   });
+
+  it('accepts the UI backend keys and rejects a bad backend or URL', () => {
+    expect(
+      androidConfigSchema.safeParse({
+        ui: 'appium',
+        appiumUrl: 'http://127.0.0.1:4723',
+        appiumCapabilities: { 'appium:systemPort': 8210 },
+      }).success,
+    ).toBe(true);
+    expect(androidConfigSchema.safeParse({ ui: 'auto', appiumStart: false }).success).toBe(true);
+    expect(androidConfigSchema.safeParse({ ui: 'espresso' }).success).toBe(false);
+    expect(androidConfigSchema.safeParse({ appiumUrl: 'not a url' }).success).toBe(false);
+  });
+
+  it('builds the Appium backend in gate mode without starting Appium', async () => {
+    const registry = new ToolRegistry();
+    const contribution = await toolPackage.create({
+      config: { ui: 'appium' },
+      workspaceRoot: '/w',
+      dataDir: '/d',
+      configDir: '/',
+      env: {},
+      registry,
+      executor: new DefaultToolExecutor({ registry }),
+      mode: 'gate',
+    });
+    expect(contribution.tools).toHaveLength(18);
+    await contribution.dispose?.();
+  });
+
+  it('refuses ui appium with local start off and no URL', async () => {
+    const registry = new ToolRegistry();
+    expect(() =>
+      toolPackage.create({
+        config: { ui: 'appium', appiumStart: false },
+        workspaceRoot: '/w',
+        dataDir: '/d',
+        configDir: '/',
+        env: {},
+        registry,
+        executor: new DefaultToolExecutor({ registry }),
+        mode: 'gate',
+      }),
+    ).toThrow('ui "appium" with appiumStart false needs appiumUrl');
+  });
 });

@@ -5,6 +5,7 @@ import { defineToolPackage, type ToolPackageStatus } from '@toolsys/core-tool-re
 import { z } from 'zod';
 import { AndroidDeviceManager } from './android-device.js';
 import { createAndroidTools } from './create-android-tools.js';
+import { describeUiBackend, type UiBackendOptions } from './ui-backend-choice.js';
 
 const run = promisify(execFile);
 
@@ -47,6 +48,45 @@ export const androidConfigSchema = z
       .describe(
         'Pause after a tap, swipe or typing before the screen is read again, in ms. Default 400.',
       ),
+    ui: z
+      .enum(['adb', 'appium', 'auto'])
+      .optional()
+      .describe(
+        'Backend of ui_dump, ui_tap, ui_swipe, input_text and screenshot: "adb" (default), "appium" (Appium 3 + UiAutomator2), or "auto" (Appium when appiumUrl answers or a local one can be started, else adb). App and device tools always use adb.',
+      ),
+    appiumUrl: z
+      .string()
+      .url()
+      .optional()
+      .describe(
+        'A running Appium server, e.g. "http://127.0.0.1:4723". Without it, ui "appium" starts a local one on 127.0.0.1.',
+      ),
+    appiumStart: z
+      .boolean()
+      .optional()
+      .describe(
+        'Without appiumUrl, start a local Appium (from the appium and appium-uiautomator2-driver packages) on first use. Default true.',
+      ),
+    appiumPort: z
+      .number()
+      .int()
+      .min(1)
+      .max(65_535)
+      .optional()
+      .describe('Port of the local Appium on 127.0.0.1. Default: a free port.'),
+    appiumHome: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'APPIUM_HOME of the local Appium: a folder whose package.json depends on the driver. Default: this package.',
+      ),
+    appiumCapabilities: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        'Extra capabilities for every Appium session (e.g. "appium:systemPort"), merged over the defaults.',
+      ),
   })
   .strict();
 
@@ -58,6 +98,19 @@ interface Resolved {
   adbPath: string;
   port: number;
   host: string;
+}
+
+function uiOptions(config: AndroidPackageConfig, resolved: Resolved): UiBackendOptions {
+  return {
+    ...(config.ui ? { ui: config.ui } : {}),
+    ...(config.appiumUrl ? { appiumUrl: config.appiumUrl } : {}),
+    ...(config.appiumStart === undefined ? {} : { appiumStart: config.appiumStart }),
+    ...(config.appiumPort ? { appiumPort: config.appiumPort } : {}),
+    ...(config.appiumHome ? { appiumHome: config.appiumHome } : {}),
+    ...(config.appiumCapabilities ? { appiumCapabilities: config.appiumCapabilities } : {}),
+    adbPath: resolved.adbPath,
+    adbServerPort: resolved.port,
+  };
 }
 
 function resolveConfig(config: AndroidPackageConfig, env: NodeJS.ProcessEnv): Resolved {
@@ -83,6 +136,74 @@ async function isListening(host: string, port: number): Promise<boolean> {
   });
 }
 
+/** Whether adb, its server and a device are there (the tools need all three). */
+async function detectAdb(
+  config: AndroidPackageConfig,
+  env: NodeJS.ProcessEnv,
+): Promise<ToolPackageStatus> {
+  const resolved = resolveConfig(config, env);
+  let version: string;
+  try {
+    const { stdout } = await run(resolved.adbPath, ['version'], {
+      timeout: 5_000,
+      env: { ...env },
+    });
+    version = /Android Debug Bridge version (\S+)/.exec(stdout)?.[1] ?? 'unknown version';
+  } catch {
+    return {
+      enabled: false,
+      reason: `adb not found (${resolved.adbPath}); install Android platform-tools or set packages.platform-android.adbPath.`,
+    };
+  }
+  if (!(await isListening(resolved.host, resolved.port))) {
+    return {
+      enabled: false,
+      reason: `adb ${version} found, but no adb server listens on ${resolved.host}:${resolved.port}; run \`adb start-server\` and attach a device.`,
+    };
+  }
+  const manager = new AndroidDeviceManager({
+    adbServerPort: resolved.port,
+    adbServerHost: resolved.host,
+    adbPath: resolved.adbPath,
+    ...(resolved.serial ? { serial: resolved.serial } : {}),
+  });
+  try {
+    const devices = await manager.listDevices();
+    const listing = devices.map((device) => `${device.serial} (${device.state})`).join(', ');
+    const online = devices.filter(
+      (device) => device.state === 'device' || device.state === 'emulator',
+    );
+    if (resolved.serial !== undefined) {
+      const chosen = online.find((device) => device.serial === resolved.serial);
+      return chosen
+        ? { enabled: true, reason: `adb ${version}: device ${chosen.serial} online.` }
+        : {
+            enabled: false,
+            reason: `adb ${version}: configured device ${resolved.serial} is not online (attached: ${listing || 'none'}).`,
+          };
+    }
+    if (online.length === 0)
+      return {
+        enabled: false,
+        reason: `adb ${version}: no device online (attached: ${listing || 'none'}).`,
+      };
+    if (online.length === 1)
+      return {
+        enabled: true,
+        reason: `adb ${version}: device ${(online[0] as { serial: string }).serial} online.`,
+      };
+    return {
+      enabled: true,
+      reason: `adb ${version}: ${online.length} devices online (${listing}); tools need "serial" or packages.platform-android.serial.`,
+    };
+  } catch (error) {
+    return {
+      enabled: false,
+      reason: `adb ${version}: could not list devices: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+}
+
 /**
  * The platform-android package entry: on when adb is installed, its server runs and a device is
  * online (the configured one, or any). Detection starts nothing: without a running adb server it
@@ -95,71 +216,21 @@ export const toolPackage = defineToolPackage<AndroidPackageConfig>({
     'Android device tools over adb: apps, settings, logs, notifications, UI tree, taps, typing, screenshots.',
   configSchema: androidConfigSchema,
   async detect({ config, env }): Promise<ToolPackageStatus> {
-    const resolved = resolveConfig(config, env);
-    let version: string;
-    try {
-      const { stdout } = await run(resolved.adbPath, ['version'], {
-        timeout: 5_000,
-        env: { ...env },
-      });
-      version = /Android Debug Bridge version (\S+)/.exec(stdout)?.[1] ?? 'unknown version';
-    } catch {
-      return {
-        enabled: false,
-        reason: `adb not found (${resolved.adbPath}); install Android platform-tools or set packages.platform-android.adbPath.`,
-      };
-    }
-    if (!(await isListening(resolved.host, resolved.port))) {
-      return {
-        enabled: false,
-        reason: `adb ${version} found, but no adb server listens on ${resolved.host}:${resolved.port}; run \`adb start-server\` and attach a device.`,
-      };
-    }
-    const manager = new AndroidDeviceManager({
-      adbServerPort: resolved.port,
-      adbServerHost: resolved.host,
-      adbPath: resolved.adbPath,
-      ...(resolved.serial ? { serial: resolved.serial } : {}),
-    });
-    try {
-      const devices = await manager.listDevices();
-      const listing = devices.map((device) => `${device.serial} (${device.state})`).join(', ');
-      const online = devices.filter(
-        (device) => device.state === 'device' || device.state === 'emulator',
-      );
-      if (resolved.serial !== undefined) {
-        const chosen = online.find((device) => device.serial === resolved.serial);
-        return chosen
-          ? { enabled: true, reason: `adb ${version}: device ${chosen.serial} online.` }
-          : {
-              enabled: false,
-              reason: `adb ${version}: configured device ${resolved.serial} is not online (attached: ${listing || 'none'}).`,
-            };
-      }
-      if (online.length === 0)
-        return {
-          enabled: false,
-          reason: `adb ${version}: no device online (attached: ${listing || 'none'}).`,
-        };
-      if (online.length === 1)
-        return {
-          enabled: true,
-          reason: `adb ${version}: device ${(online[0] as { serial: string }).serial} online.`,
-        };
-      return {
-        enabled: true,
-        reason: `adb ${version}: ${online.length} devices online (${listing}); tools need "serial" or packages.platform-android.serial.`,
-      };
-    } catch (error) {
-      return {
-        enabled: false,
-        reason: `adb ${version}: could not list devices: ${error instanceof Error ? error.message : String(error)}`,
-      };
-    }
+    const status = await detectAdb(config, env);
+    if (!status.enabled) return status;
+    const ui = await describeUiBackend(uiOptions(config, resolveConfig(config, env)));
+    return { ...status, reason: `${status.reason} ${ui}` };
   },
   create({ config, env, workspaceRoot, dataDir, environment }) {
     const resolved = resolveConfig(config, env);
-    const { tools } = createAndroidTools({
+    if (config.ui === 'appium' && config.appiumStart === false && !config.appiumUrl) {
+      throw new TypeError(
+        'packages.platform-android: ui "appium" with appiumStart false needs appiumUrl.',
+      );
+    }
+    const { tools, dispose } = createAndroidTools({
+      ...uiOptions(config, resolved),
+      env,
       workspaceRoot,
       dataDir,
       ...(environment ? { environment } : {}),
@@ -172,7 +243,8 @@ export const toolPackage = defineToolPackage<AndroidPackageConfig>({
         ? {}
         : { commandTimeoutMs: config.commandTimeoutMs }),
     });
-    // The adb client opens a connection per call and holds nothing between calls.
-    return { tools };
+    // The adb client opens a connection per call and holds nothing between calls; the Appium
+    // backend holds sessions (and maybe a local server) until dispose.
+    return { tools, dispose };
   },
 });

@@ -55,14 +55,17 @@ export function parseUiHierarchy(xml: string): UiNode[] {
   const body = xml.slice(start, end);
   const roots: UiNode[] = [];
   const stack: UiNode[] = [];
-  const tag = /<node\b([^>]*?)(\/?)>|<\/node>/g;
+  // `uiautomator dump` names every element `node`; the UiAutomator2 server's page source names
+  // each after its class. Both carry the same attributes.
+  const tag = /<([\w.$]+)\b([^>]*?)(\/?)>|<\/([\w.$]+)>/g;
   for (let match = tag.exec(body); match; match = tag.exec(body)) {
-    if (match[0] === '</node>') {
-      stack.pop();
+    if (match[4] !== undefined) {
+      if (match[4] !== 'hierarchy') stack.pop();
       continue;
     }
+    if (match[1] === 'hierarchy') continue;
     const attributes = new Map<string, string>();
-    for (const attribute of (match[1] as string).matchAll(/([\w-]+)="([^"]*)"/g)) {
+    for (const attribute of (match[2] as string).matchAll(/([\w-]+)="([^"]*)"/g)) {
       attributes.set(attribute[1] as string, unescapeXml(attribute[2] as string));
     }
     const bounds = /\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]/.exec(attributes.get('bounds') ?? '');
@@ -92,7 +95,7 @@ export function parseUiHierarchy(xml: string): UiNode[] {
     const parent = stack.at(-1);
     if (parent) parent.children.push(node);
     else roots.push(node);
-    if (match[2] !== '/') stack.push(node);
+    if (match[3] !== '/') stack.push(node);
   }
   assignRefs(roots);
   return roots;

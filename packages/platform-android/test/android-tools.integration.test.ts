@@ -350,7 +350,7 @@ describe('platform-android tools against android-sim through the real adb server
     await harness.call('app_launch', { package: 'com.example.chat' });
     const dump = expectSuccess(await harness.call('ui_dump'));
     expect(dump.split('\n')[0]).toBe(
-      `Screen of ${sim.serial}: com.example.chat.MainActivity; 8 nodes, 4 actionable; keyboard hidden.`,
+      `Screen of ${sim.serial} (via adb): com.example.chat.MainActivity; 8 nodes, 4 actionable; keyboard hidden.`,
     );
     expect(dump).toMatch(/\[e[0-9a-f]{5}\] ImageButton id=back \(clickable\)/);
     expect(dump).toMatch(/\[e[0-9a-f]{5}\] EditText id=compose \(editable,clickable\)/);
@@ -427,7 +427,7 @@ describe('platform-android tools against android-sim through the real adb server
     await harness.call('app_launch', { package: 'com.example.chat' });
     const result = textOf(await harness.call('ui_tap', { text: 'Alice' }));
     expect(result).toMatch(
-      /^Tapped \[e[0-9a-f]{5}\] TextView "Alice" at \(440, 220\), but nothing on screen changed/,
+      /^Tapped \[e[0-9a-f]{5}\] TextView "Alice" at \(440, 220\) \(via adb\), but nothing on screen changed/,
     );
   });
 
@@ -477,7 +477,7 @@ describe('platform-android tools against android-sim through the real adb server
       black: boolean;
     };
     expect(text).toBe(
-      `Saved a ${data.width}x${data.height} screenshot of ${sim.serial} to ${data.path}.`,
+      `Saved a ${data.width}x${data.height} screenshot of ${sim.serial} (via adb) to ${data.path}.`,
     );
     expect(data.path.startsWith(join(harness.dataDir, 'android'))).toBe(true);
     const image = decodePng(await readFile(data.path));

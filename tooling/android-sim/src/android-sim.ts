@@ -12,6 +12,11 @@ import type { SimDeviceState } from './device-model.js';
 import { parseCommandLine } from './shell-words.js';
 import { SimDevice } from './sim-device.js';
 import { SyncSession } from './sync-session.js';
+import { FakeUiAutomator2Server, UIAUTOMATOR2_DEVICE_PORT } from './uiautomator2-server.js';
+
+/** The UiAutomator2 server's app and its instrumentation (test) package. */
+const UIAUTOMATOR2_PACKAGE = 'io.appium.uiautomator2.server';
+const UIAUTOMATOR2_TEST_PACKAGE = 'io.appium.uiautomator2.server.test';
 
 /** Options for {@link AndroidSim.start}. */
 export interface AndroidSimOptions {
@@ -192,13 +197,23 @@ class AdbConnection {
     const shellV2 = /^shell,v2(?:,[^:]*)?:(.*)$/s.exec(service);
     if (shellV2) {
       accept();
-      const output = device.run(shellV2[1] ?? '');
       const packet = (id: number, data: Buffer) => {
         const header = Buffer.alloc(5);
         header[0] = id;
         header.writeUInt32LE(data.length, 1);
         return Buffer.concat([header, data]);
       };
+      if (
+        this.#runInstrumentation(shellV2[1] ?? '', stream, (output) => {
+          if (output.stdout.length > 0) this.write(stream, packet(ShellId.stdout, output.stdout));
+          if (output.stderr.length > 0)
+            this.write(stream, packet(ShellId.stderr, Buffer.from(output.stderr)));
+          this.write(stream, packet(ShellId.exit, Buffer.from([output.exitCode & 0xff])));
+          this.end(stream);
+        })
+      )
+        return;
+      const output = device.run(shellV2[1] ?? '');
       if (output.stdout.length > 0) this.write(stream, packet(ShellId.stdout, output.stdout));
       if (output.stderr.length > 0)
         this.write(stream, packet(ShellId.stderr, Buffer.from(output.stderr)));
@@ -234,6 +249,15 @@ class AdbConnection {
     const legacy = /^(shell|exec):(.*)$/s.exec(service);
     if (legacy) {
       accept();
+      if (
+        legacy[1] === 'shell' &&
+        this.#runInstrumentation(legacy[2] ?? '', stream, (output) => {
+          const bytes = Buffer.concat([output.stdout, Buffer.from(output.stderr)]);
+          if (bytes.length > 0) this.write(stream, bytes);
+          this.end(stream);
+        })
+      )
+        return;
       const output = device.run(legacy[2] ?? '');
       // Without shell_v2 the legacy service merges stderr into the one stream; exec never does.
       const bytes =
@@ -255,7 +279,12 @@ class AdbConnection {
     }
     const tcp = /^tcp:(\d+)$/.exec(service);
     if (tcp) {
-      const target = connect({ host: '127.0.0.1', port: Number(tcp[1]) });
+      const port = this.#sim.hostPortFor(Number(tcp[1]));
+      if (port === undefined) {
+        refuse();
+        return;
+      }
+      const target = connect({ host: '127.0.0.1', port });
       target.once('connect', () => {
         accept();
         target.on('data', (data: Buffer) => this.write(stream, data));
@@ -270,6 +299,73 @@ class AdbConnection {
       return;
     }
     refuse();
+  }
+
+  /**
+   * Runs `am instrument` when the command is one: a long-running `-w` instrumentation keeps its
+   * stream open until the instrumented package is force-stopped. Returns false for other commands.
+   */
+  #runInstrumentation(
+    commandLine: string,
+    stream: Stream,
+    finish: (output: { stdout: Buffer; stderr: string; exitCode: number }) => void,
+  ): boolean {
+    let argv: string[];
+    try {
+      argv = parseCommandLine(commandLine)[0]?.argv ?? [];
+    } catch {
+      return false;
+    }
+    if (argv[0] !== 'am' || argv[1] !== 'instrument') return false;
+    const wait = argv.includes('-w');
+    const operands: string[] = [];
+    for (let index = 2; index < argv.length; index++) {
+      const arg = argv[index] as string;
+      if (arg === '-e') index += 2;
+      else if (!arg.startsWith('-')) operands.push(arg);
+    }
+    const component = operands.at(-1) ?? '';
+    const [packageName = '', runner = ''] = component.split('/');
+    const app = this.#sim.device.state.apps.get(packageName);
+    if (!app?.instrumentation || app.instrumentation.name !== runner) {
+      finish({
+        stdout: Buffer.alloc(0),
+        stderr: `android.util.AndroidException: INSTRUMENTATION_FAILED: ${component}\n\tat com.android.commands.am.Instrument.run(Instrument.java:519)\n`,
+        exitCode: 1,
+      });
+      return true;
+    }
+    if (app.instrumentation.targetPackage !== UIAUTOMATOR2_PACKAGE) {
+      finish({
+        stdout: Buffer.from(
+          'INSTRUMENTATION_RESULT: shortMsg=no tests\nINSTRUMENTATION_CODE: -1\n',
+        ),
+        stderr: '',
+        exitCode: 0,
+      });
+      return true;
+    }
+    const done = () =>
+      finish({
+        stdout: Buffer.from(
+          'INSTRUMENTATION_RESULT: shortMsg=Process crashed.\nINSTRUMENTATION_CODE: 0\n',
+        ),
+        stderr: '',
+        exitCode: 0,
+      });
+    this.#sim.startUiAutomator2().then(
+      () => {
+        if (!wait) {
+          finish({ stdout: Buffer.alloc(0), stderr: '', exitCode: 0 });
+          return;
+        }
+        if (stream.closed) return;
+        this.#sim.onInstrumentationEnd(done);
+      },
+      (error: Error) =>
+        finish({ stdout: Buffer.alloc(0), stderr: `${error.message}\n`, exitCode: 1 }),
+    );
+    return true;
   }
 }
 
@@ -309,6 +405,9 @@ export class AndroidSim {
   #port = 0;
   #dropPattern: RegExp | undefined;
   #stallPattern: RegExp | undefined;
+  #uiautomator2: Promise<FakeUiAutomator2Server> | undefined;
+  #uiautomator2Ready: FakeUiAutomator2Server | undefined;
+  readonly #instrumentationEnds = new Set<() => void>();
 
   private constructor(options: AndroidSimOptions, server: Server) {
     const state = options.state ?? createDefaultDeviceState(options.device);
@@ -318,6 +417,63 @@ export class AndroidSim {
     const props = state.properties;
     this.banner = `device::ro.product.name=${props['ro.product.name'] ?? 'sim'};ro.product.model=${props['ro.product.model'] ?? 'sim'};ro.product.device=${props['ro.product.device'] ?? 'sim'};features=${features}`;
     this.#server = server;
+    this.device.onPackageStopped = (packageName) => {
+      if (packageName === UIAUTOMATOR2_PACKAGE || packageName === UIAUTOMATOR2_TEST_PACKAGE) {
+        void this.stopUiAutomator2();
+      }
+    };
+  }
+
+  /**
+   * The fake UiAutomator2 server `am instrument` started, if it runs (its `requests` list what the
+   * driver asked).
+   */
+  get uiautomator2(): FakeUiAutomator2Server | undefined {
+    return this.#uiautomator2Ready;
+  }
+
+  /**
+   * Starts the UiAutomator2 server endpoint (what `am instrument` of the server's test package
+   * does on a device); a running one is kept.
+   */
+  startUiAutomator2(): Promise<FakeUiAutomator2Server> {
+    if (!this.#uiautomator2) {
+      this.device.startProcess(UIAUTOMATOR2_PACKAGE);
+      const starting = FakeUiAutomator2Server.start(this.device);
+      this.#uiautomator2 = starting;
+      void starting.then((server) => {
+        if (this.#uiautomator2 === starting) this.#uiautomator2Ready = server;
+        else void server.close();
+      });
+    }
+    return this.#uiautomator2;
+  }
+
+  /** Stops the UiAutomator2 server endpoint and ends the `am instrument -w` streams waiting on it. */
+  async stopUiAutomator2(): Promise<void> {
+    const running = this.#uiautomator2;
+    this.#uiautomator2 = undefined;
+    this.#uiautomator2Ready = undefined;
+    this.device.state.processes.delete(UIAUTOMATOR2_PACKAGE);
+    const ends = [...this.#instrumentationEnds];
+    this.#instrumentationEnds.clear();
+    for (const end of ends) end();
+    if (running) await (await running).close().catch(() => undefined);
+  }
+
+  /** Registers what to do when the running instrumentation ends. */
+  onInstrumentationEnd(end: () => void): void {
+    this.#instrumentationEnds.add(end);
+  }
+
+  /**
+   * The host port a device port forwards to: the UiAutomator2 server's device port 6790 reaches
+   * the fake server while it runs (undefined, refused, when it does not); any other port is the
+   * same port on 127.0.0.1.
+   */
+  hostPortFor(devicePort: number): number | undefined {
+    if (devicePort !== UIAUTOMATOR2_DEVICE_PORT) return devicePort;
+    return this.#uiautomator2Ready?.port;
   }
 
   /** Starts a sim listening on 127.0.0.1. */
@@ -391,6 +547,7 @@ export class AndroidSim {
 
   /** Stops listening and drops every connection. */
   async close(): Promise<void> {
+    await this.stopUiAutomator2();
     this.disconnectAll();
     if (!this.#server.listening) return;
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));

@@ -57,6 +57,8 @@ export interface SimApp {
   readonly lastUpdateTime: number;
   readonly targetSdk?: number;
   readonly minSdk?: number;
+  /** The instrumentation a test APK declares (`pm list instrumentation`, `am instrument`). */
+  readonly instrumentation?: { readonly name: string; readonly targetPackage: string };
 }
 
 /** One logcat entry. */

@@ -16,6 +16,7 @@ export {
   startAdbTestBed,
 } from './adb-server.js';
 export { AndroidSim, type AndroidSimOptions } from './android-sim.js';
+export { type BinaryXmlElement, readBinaryXml } from './binary-xml.js';
 export { createDefaultDeviceState, type DefaultDeviceOptions } from './default-device.js';
 export type {
   SimApp,
@@ -45,3 +46,4 @@ export {
 } from './sim-device.js';
 export { SyncSession, type SyncSink } from './sync-session.js';
 export { renderHierarchyXml } from './ui-xml.js';
+export { FakeUiAutomator2Server, UIAUTOMATOR2_DEVICE_PORT } from './uiautomator2-server.js';

@@ -81,4 +81,63 @@ describe('SimDevice', () => {
       stderr: '/system/bin/sh: frobnicate: inaccessible or not found\n',
     });
   });
+
+  it('starts a helper app without screens, which then runs a foreground service', () => {
+    const sim = device();
+    sim.state.apps.set('io.appium.settings', {
+      packageName: 'io.appium.settings',
+      versionName: '7.0.0',
+      versionCode: 1,
+      system: false,
+      permissions: [],
+      firstInstallTime: 0,
+      lastUpdateTime: 0,
+    });
+    expect(text(sim, 'dumpsys activity services io.appium.settings')).toBe(
+      'ACTIVITY MANAGER SERVICES (dumpsys activity services)\n  (nothing)\n',
+    );
+    const started = sim.run('am start-activity -n io.appium.settings/.Settings');
+    expect(started.exitCode).toBe(0);
+    expect(sim.screen.id).toBe('launcher');
+    expect(text(sim, 'dumpsys activity services io.appium.settings')).toContain(
+      'isForeground=true',
+    );
+    expect(text(sim, 'ps')).toMatch(/ S io\.appium\.settings$/m);
+    sim.run('am force-stop io.appium.settings');
+    expect(text(sim, 'ps')).not.toContain('io.appium.settings');
+  });
+
+  it('lists instrumentations and still refuses an unknown activity of a scripted app', () => {
+    const sim = device();
+    expect(text(sim, 'pm list instrumentation')).toBe('');
+    sim.state.apps.set('org.example.test', {
+      packageName: 'org.example.test',
+      versionName: '1.0',
+      versionCode: 1,
+      system: false,
+      permissions: [],
+      firstInstallTime: 0,
+      lastUpdateTime: 0,
+      instrumentation: {
+        name: 'androidx.test.runner.AndroidJUnitRunner',
+        targetPackage: 'org.example',
+      },
+    });
+    expect(text(sim, 'pm list instrumentation')).toBe(
+      'instrumentation:org.example.test/androidx.test.runner.AndroidJUnitRunner (target=org.example)\n',
+    );
+    expect(sim.run('am start -n com.example.chat/.Nope').exitCode).toBe(1);
+  });
+
+  it('types Unicode into the focused field only', () => {
+    const sim = device();
+    sim.run('am start -n com.example.chat/.MainActivity');
+    expect(sim.typeText('你好')).toBe(false);
+    sim.run('input tap 400 2300');
+    expect(sim.typeText('ça ')).toBe(true);
+    expect(sim.typeText('你好')).toBe(true);
+    expect(sim.focusedField?.text).toBe('ça 你好');
+    sim.typeText('new', { replace: true });
+    expect(sim.focusedField?.text).toBe('new');
+  });
 });

@@ -1,4 +1,5 @@
 import { inflateRawSync as inflateRaw } from 'node:zlib';
+import { readBinaryXml } from './binary-xml.js';
 import type { SimApp, SimDeviceState, SimLogEntry, SimNode, SimScreen } from './device-model.js';
 import { encodePng, type PngRectangle } from './png.js';
 import { parseCommandLine } from './shell-words.js';
@@ -88,8 +89,29 @@ export class SimDevice {
   readonly state: SimDeviceState;
   readonly #pages = new Map<SimNode, number>();
 
+  /** Called when a package is force-stopped or uninstalled (the sim ends its instrumentation). */
+  onPackageStopped: ((packageName: string) => void) | undefined;
+
   constructor(state: SimDeviceState) {
     this.state = state;
+  }
+
+  /**
+   * Types Unicode text into the focused field, as an input method does (not `input text`, which
+   * only maps ASCII). With `replace` the field's text is replaced. Returns false when no field has
+   * focus or the screen is off or locked.
+   */
+  typeText(text: string, options: { replace?: boolean } = {}): boolean {
+    const field = this.focusedField;
+    if (!field || !this.state.screenOn || this.state.locked) return false;
+    field.text = options.replace ? text : (field.text ?? '') + text;
+    return true;
+  }
+
+  /** Marks a package's process as running (an instrumentation started it). */
+  startProcess(packageName: string): number {
+    this.#ensureProcess(packageName);
+    return this.state.processes.get(packageName) as number;
   }
 
   /** The screen shown now. */
@@ -213,6 +235,21 @@ export class SimDevice {
         return this.#am(args);
       case 'monkey':
         return this.#monkey(args);
+      case 'ps': {
+        if (args.includes('--help')) {
+          return ok(
+            'usage: ps [-AadefLlnwZ] [-gG GROUP,] [-k FIELD,] [-o FIELD,] [-p PID,] [-t TTY,] [-uU USER,]\n',
+          );
+        }
+        // toybox ps -A columns; the sim lists the app processes it runs.
+        const lines = ['USER            PID   PPID     VSZ    RSS WCHAN            ADDR S NAME'];
+        for (const [packageName, pid] of this.state.processes) {
+          lines.push(
+            `u0_a${String(pid % 300).padEnd(9)} ${String(pid).padStart(5)}   1042 15083340 98712 0                   0 S ${packageName}`,
+          );
+        }
+        return ok(`${lines.join('\n')}\n`);
+      }
       case 'pidof': {
         const pids = args
           .map((pkg) => this.state.processes.get(pkg))
@@ -274,6 +311,15 @@ export class SimDevice {
       }
       return ok(lines.length > 0 ? `${lines.join('\n')}\n` : '');
     }
+    if (verb === 'list' && rest[0] === 'instrumentation') {
+      const lines = [...this.state.apps.values()]
+        .filter((app) => app.instrumentation !== undefined)
+        .map(
+          (app) =>
+            `instrumentation:${app.packageName}/${app.instrumentation?.name} (target=${app.instrumentation?.targetPackage})`,
+        );
+      return ok(lines.length > 0 ? `${lines.join('\n')}\n` : '');
+    }
     if (verb === 'path') {
       const app = rest[0] === undefined ? undefined : this.state.apps.get(rest[0]);
       return app
@@ -316,6 +362,7 @@ export class SimDevice {
         versionCode: manifest.versionCode,
         system: false,
         permissions: manifest.permissions,
+        ...(manifest.instrumentation ? { instrumentation: manifest.instrumentation } : {}),
         firstInstallTime: existing?.firstInstallTime ?? this.state.now,
         lastUpdateTime: this.state.now,
       });
@@ -349,6 +396,7 @@ export class SimDevice {
       case 'package':
         return this.#dumpsysPackage(rest[0]);
       case 'activity':
+        if (rest[0] === 'services') return ok(this.#dumpsysServices(rest[1]));
         return ok(this.#dumpsysActivities());
       case 'window':
         return ok(this.#dumpsysWindow());
@@ -369,6 +417,38 @@ export class SimDevice {
       default:
         return ok(`Can't find service: ${service ?? ''}\n`);
     }
+  }
+
+  /**
+   * `dumpsys activity services [PACKAGE]`: a helper app the sim has no screens for (such as
+   * io.appium.settings) runs a foreground service while its process lives.
+   */
+  #dumpsysServices(filter: string | undefined): string {
+    const lines = ['ACTIVITY MANAGER SERVICES (dumpsys activity services)'];
+    const running = [...this.state.processes.keys()].filter((packageName) => {
+      const app = this.state.apps.get(packageName);
+      return (
+        app !== undefined &&
+        !app.system &&
+        (filter === undefined || packageName === filter) &&
+        ![...this.state.screens.values()].some((screen) => screen.packageName === packageName)
+      );
+    });
+    if (running.length === 0) return `${lines.join('\n')}\n  (nothing)\n`;
+    lines.push('  User 0 active services:');
+    for (const packageName of running) {
+      const id = hexId(`${packageName}s`);
+      lines.push(
+        `  * ServiceRecord{${id} u0 ${packageName}/.ForegroundService}`,
+        `    intent={cmp=${packageName}/.ForegroundService}`,
+        `    packageName=${packageName}`,
+        `    processName=${packageName}`,
+        `    app=ProcessRecord{${hexId(`${packageName}p`)} ${this.state.processes.get(packageName)}:${packageName}/u0a${Number.parseInt(id, 16) % 900}}`,
+        `    isForeground=true foregroundId=1 foregroundNoti=Notification(channel=main_channel)`,
+        '    createTime=-1m2s isRunning=true',
+      );
+    }
+    return `${lines.join('\n')}\n`;
   }
 
   #dumpsysPackage(packageName: string | undefined): CommandOutput {
@@ -596,7 +676,22 @@ export class SimDevice {
         (candidate) => candidate.packageName === packageName && candidate.activity === activity,
       );
       const wait = rest.includes('-W');
-      if (!screen || !this.state.apps.has(packageName)) {
+      const app = this.state.apps.get(packageName);
+      const drawsNothing =
+        app !== undefined &&
+        !app.system &&
+        ![...this.state.screens.values()].some(
+          (candidate) => candidate.packageName === packageName,
+        );
+      if (!screen && drawsNothing) {
+        // An installed app the sim has no screens for (a helper such as io.appium.settings): its
+        // activity starts its process and finishes at once, leaving the screen as it was.
+        this.#ensureProcess(packageName);
+        return ok(
+          `Starting: Intent { cmp=${component} }\n${wait ? `Status: ok\nLaunchState: COLD\nActivity: ${shortActivity(packageName, activity)}\nTotalTime: 85\nWaitTime: 90\nComplete\n` : ''}`,
+        );
+      }
+      if (!screen || !app) {
         return {
           stdout: Buffer.from(
             `Starting: Intent { cmp=${component} }\nError type 3\nError: Activity class {${packageName}/${activity}} does not exist.\n`,
@@ -695,6 +790,7 @@ export class SimDevice {
 
   #stopPackage(packageName: string): void {
     this.state.processes.delete(packageName);
+    this.onPackageStopped?.(packageName);
     if (this.screen.packageName === packageName) {
       while (this.state.backStack.length > 0) {
         const previous = this.state.backStack.pop() as string;
@@ -1125,49 +1221,109 @@ function parseLogTime(value: string, now: number): number | undefined {
   return Date.UTC(year, (month as number) - 1, day, hours, minutes, seconds, millis);
 }
 
-/** What the sim reads from an APK: the manifest's package, version and permissions. */
+/** What the sim reads from an APK: the manifest's package, version, permissions and instrumentation. */
 export interface ApkManifest {
   readonly packageName: string;
   readonly versionName: string;
   readonly versionCode: number;
   readonly permissions: string[];
+  /** The `<instrumentation>` the APK declares (a test APK such as the UiAutomator2 server's). */
+  readonly instrumentation?: { readonly name: string; readonly targetPackage: string };
+}
+
+/** The stored or deflated bytes of one zip entry, found through the central directory. */
+function readZipEntry(data: Buffer, wanted: string): Buffer | undefined {
+  let end = -1;
+  for (let offset = data.length - 22; offset >= Math.max(0, data.length - 65_557); offset--) {
+    if (data.readUInt32LE(offset) === 0x06054b50) {
+      end = offset;
+      break;
+    }
+  }
+  if (end < 0) {
+    // No central directory (a truncated or hand-made archive): walk the local headers.
+    let local = 0;
+    while (local + 30 <= data.length && data.readUInt32LE(local) === 0x04034b50) {
+      const method = data.readUInt16LE(local + 8);
+      const compressedSize = data.readUInt32LE(local + 18);
+      const nameLength = data.readUInt16LE(local + 26);
+      const start = local + 30 + nameLength + data.readUInt16LE(local + 28);
+      if (data.toString('utf8', local + 30, local + 30 + nameLength) === wanted) {
+        const body = data.subarray(start, start + compressedSize);
+        return method === 8 ? inflateRaw(body) : body;
+      }
+      local = start + compressedSize;
+    }
+    return undefined;
+  }
+  const count = data.readUInt16LE(end + 10);
+  let offset = data.readUInt32LE(end + 16);
+  for (let index = 0; index < count && offset + 46 <= data.length; index++) {
+    if (data.readUInt32LE(offset) !== 0x02014b50) return undefined;
+    const method = data.readUInt16LE(offset + 10);
+    const compressedSize = data.readUInt32LE(offset + 20);
+    const nameLength = data.readUInt16LE(offset + 28);
+    const extraLength = data.readUInt16LE(offset + 30);
+    const commentLength = data.readUInt16LE(offset + 32);
+    const local = data.readUInt32LE(offset + 42);
+    const name = data.toString('utf8', offset + 46, offset + 46 + nameLength);
+    if (name === wanted) {
+      if (local + 30 > data.length || data.readUInt32LE(local) !== 0x04034b50) return undefined;
+      const start = local + 30 + data.readUInt16LE(local + 26) + data.readUInt16LE(local + 28);
+      const body = data.subarray(start, start + compressedSize);
+      return method === 8 ? inflateRaw(body) : body;
+    }
+    offset += 46 + nameLength + extraLength + commentLength;
+  }
+  return undefined;
 }
 
 /**
- * Reads the manifest of an APK (a zip archive): finds the stored or deflated `AndroidManifest.xml`
- * entry through the central directory and reads the package from it. Accepts a text manifest
- * (what build tools write before compiling resources) or the strings of a binary one.
+ * Reads the manifest of an APK (a zip archive): finds `AndroidManifest.xml` through the central
+ * directory and reads the package, version, permissions and instrumentation from it. Accepts the
+ * compiled binary manifest real build tools write, or a text manifest.
  */
 export function readApkManifest(data: Buffer): ApkManifest | undefined {
   if (data.length < 22 || data.readUInt32LE(0) !== 0x04034b50) return undefined;
-  let offset = 0;
-  while (offset + 30 <= data.length && data.readUInt32LE(offset) === 0x04034b50) {
-    const method = data.readUInt16LE(offset + 8);
-    const compressedSize = data.readUInt32LE(offset + 18);
-    const nameLength = data.readUInt16LE(offset + 26);
-    const extraLength = data.readUInt16LE(offset + 28);
-    const name = data.toString('utf8', offset + 30, offset + 30 + nameLength);
-    const start = offset + 30 + nameLength + extraLength;
-    const body = data.subarray(start, start + compressedSize);
-    if (name === 'AndroidManifest.xml') {
-      let text: string;
-      try {
-        text = (method === 8 ? inflateRaw(body) : body).toString('utf8');
-      } catch {
-        return undefined;
-      }
-      const packageName = /package="([^"]+)"/.exec(text)?.[1];
-      if (!packageName) return undefined;
-      return {
-        packageName,
-        versionName: /android:versionName="([^"]+)"/.exec(text)?.[1] ?? '1.0',
-        versionCode: Number(/android:versionCode="(\d+)"/.exec(text)?.[1] ?? '1'),
-        permissions: [...text.matchAll(/uses-permission[^>]*android:name="([^"]+)"/g)].map(
-          (match) => match[1] as string,
-        ),
-      };
-    }
-    offset = start + compressedSize;
+  let manifest: Buffer | undefined;
+  try {
+    manifest = readZipEntry(data, 'AndroidManifest.xml');
+  } catch {
+    return undefined;
   }
-  return undefined;
+  if (!manifest) return undefined;
+  const elements = readBinaryXml(manifest);
+  if (elements) {
+    const root = elements.find((element) => element.name === 'manifest');
+    const packageName = root?.attributes.package;
+    if (!root || !packageName) return undefined;
+    const instrumentation = elements.find((element) => element.name === 'instrumentation');
+    return {
+      packageName,
+      versionName: root.attributes.versionName ?? '1.0',
+      versionCode: Number(root.attributes.versionCode ?? '1'),
+      permissions: elements
+        .filter((element) => element.name === 'uses-permission')
+        .map((element) => element.attributes.name ?? ''),
+      ...(instrumentation?.attributes.name !== undefined
+        ? {
+            instrumentation: {
+              name: instrumentation.attributes.name,
+              targetPackage: instrumentation.attributes.targetPackage ?? packageName,
+            },
+          }
+        : {}),
+    };
+  }
+  const text = manifest.toString('utf8');
+  const packageName = /package="([^"]+)"/.exec(text)?.[1];
+  if (!packageName) return undefined;
+  return {
+    packageName,
+    versionName: /android:versionName="([^"]+)"/.exec(text)?.[1] ?? '1.0',
+    versionCode: Number(/android:versionCode="(\d+)"/.exec(text)?.[1] ?? '1'),
+    permissions: [...text.matchAll(/uses-permission[^>]*android:name="([^"]+)"/g)].map(
+      (match) => match[1] as string,
+    ),
+  };
 }

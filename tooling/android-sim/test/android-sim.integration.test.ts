@@ -150,4 +150,24 @@ describe('android-sim through the real adb binary', () => {
   it('refuses a port the adb server would adopt as an emulator', async () => {
     await expect(AndroidSim.start({ port: 5560 })).rejects.toThrow(/5555-5585/);
   });
+
+  it('refuses am instrument of a package without that instrumentation', async () => {
+    const error = await bed
+      .adb([
+        '-s',
+        serial(),
+        'shell',
+        'am',
+        'instrument',
+        '-w',
+        'org.example.none/androidx.test.runner.AndroidJUnitRunner',
+      ])
+      .then(
+        () => undefined,
+        (caught: Error) => caught.message,
+      );
+    expect(error).toContain(
+      'INSTRUMENTATION_FAILED: org.example.none/androidx.test.runner.AndroidJUnitRunner',
+    );
+  });
 });

@@ -292,14 +292,15 @@ async function actAndReport(
   const error = await act();
   if (error !== undefined)
     return failureResult(ToolErrorCode.EXECUTION_FAILED, `${what} failed: ${error}`);
+  const backend = before.backend;
   await context.session.settle(context.signal);
   const after = await context.session.snapshot(context.device, { signal: context.signal });
   const change = diffScreens(before, after);
   const prefix = note ? `${note} ` : '';
   const content = change.changed
-    ? `${prefix}${what}. ${describeChange(change)}`
-    : `${prefix}${what}, but nothing on screen changed (no new screen, no node appeared or changed). The target may not react to taps, or the app is busy; check with ui_dump or try another target.`;
-  return successResult(content, { data: { changed: change.changed, change } });
+    ? `${prefix}${what} (via ${backend}). ${describeChange(change)}`
+    : `${prefix}${what} (via ${backend}), but nothing on screen changed (no new screen, no node appeared or changed). The target may not react to taps, or the app is busy; check with ui_dump or try another target.`;
+  return successResult(content, { data: { changed: change.changed, change, backend } });
 }
 
 /** `ui_dump`, `ui_tap`, `ui_swipe`, `input_text` and `screenshot`. */
@@ -322,6 +323,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
         nodes: z.number(),
         actionable: z.number(),
         keyboardShown: z.boolean(),
+        backend: z.enum(['adb', 'appium']),
       }),
       metadata: {
         category: 'ui',
@@ -342,13 +344,14 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
         const snapshot = await shared.snapshot(device, { signal });
         const tree = renderUiTree(snapshot.roots, { bounds: args.bounds });
         const foreground = snapshot.telemetry.foreground;
-        const header = `Screen of ${device.serial}: ${foreground ? (foreground.activity ?? foreground.packageName) : 'unknown app'}${snapshot.telemetry.secureWindow ? ' (secure window)' : ''}; ${tree.shownNodes} nodes, ${tree.actionableNodes} actionable; keyboard ${tree.keyboardShown ? 'shown' : 'hidden'}.`;
+        const header = `Screen of ${device.serial} (via ${snapshot.backend}): ${foreground ? (foreground.activity ?? foreground.packageName) : 'unknown app'}${snapshot.telemetry.secureWindow ? ' (secure window)' : ''}; ${tree.shownNodes} nodes, ${tree.actionableNodes} actionable; keyboard ${tree.keyboardShown ? 'shown' : 'hidden'}.`;
         return successResult(`${header}\n${tree.text}`, {
           data: {
             ...(foreground ? { foreground: foreground.activity ?? foreground.packageName } : {}),
             nodes: tree.shownNodes,
             actionable: tree.actionableNodes,
             keyboardShown: tree.keyboardShown,
+            backend: snapshot.backend,
           },
         });
       },
@@ -388,6 +391,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
         let point: { x: number; y: number };
         let what: string;
         let note: string | undefined;
+        let node: UiNode | undefined;
         if (args.x !== undefined || args.y !== undefined) {
           if (args.x === undefined || args.y === undefined) {
             return failureResult(
@@ -416,19 +420,24 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
           );
           if (covered) return covered;
           point = centerOf(resolved.node);
+          node = resolved.node;
           what = `Tapped ${shortLabel(resolved.node)} at (${point.x}, ${point.y})`;
           note = resolved.note;
         }
-        const command = args.longPress
-          ? `input swipe ${point.x} ${point.y} ${point.x} ${point.y} 600`
-          : `input tap ${point.x} ${point.y}`;
+        const backend = await context.session.uiBackend();
         return actAndReport(
           context,
           before,
-          async () => {
-            const output = await context.device.shell(command, { signal: context.signal });
-            return /Error|Exception/.test(output) ? output.trim().split('\n')[0] : undefined;
-          },
+          () =>
+            backend.tap(
+              context.device,
+              {
+                ...(node ? { node, roots: before.roots } : {}),
+                point,
+                longPress: args.longPress,
+              },
+              { signal: context.signal },
+            ),
           args.longPress ? what.replace('Tapped', 'Long-pressed') : what,
           note,
         );
@@ -502,16 +511,14 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
               : args.direction === 'left'
                 ? [cx + dx, cy, cx - dx, cy]
                 : [cx - dx, cy, cx + dx, cy];
+        const backend = await context.session.uiBackend();
         return actAndReport(
           context,
           before,
-          async () => {
-            const output = await context.device.shell(
-              `input swipe ${x1} ${y1} ${x2} ${y2} ${args.durationMs}`,
-              { signal: context.signal },
-            );
-            return /Error|Exception/.test(output) ? output.trim().split('\n')[0] : undefined;
-          },
+          () =>
+            backend.swipe(context.device, { x: x1, y: y1 }, { x: x2, y: y2 }, args.durationMs, {
+              signal: context.signal,
+            }),
           `Swiped ${args.direction} on ${where} (${x1},${y1} → ${x2},${y2})`,
           note,
         );
@@ -520,7 +527,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
     defineDeviceTool(session, {
       id: 'input_text',
       description:
-        'Types text into the focused field on the Android screen (or first taps the field given by ref / resourceId). ASCII goes through `input text`; other text (accents, CJK, emoji) through the ADBKeyboard IME or a clipboard paste (Clipper), whichever the device has, and the result says which. Checks the field afterwards. Refuses when no field has focus.',
+        'Types text into the focused field on the Android screen (or first taps the field given by ref / resourceId). Through adb, ASCII goes through `input text` and other text (accents, CJK, emoji) through the ADBKeyboard IME or a clipboard paste (Clipper), whichever the device has; through Appium, any text is set through the driver. The result says which path ran. Checks the field afterwards. Refuses when no field has focus.',
       inputSchema: ToolSchema.object({
         text: z.string().min(1).max(5000).describe('The text to type. Newlines press Enter.'),
         ref: targetFields.ref.describe('Ref of the field to tap first (from ui_dump).'),
@@ -559,8 +566,18 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
             );
           }
           if (!resolved.node.focused) {
-            const point = centerOf(resolved.node);
-            await device.shell(`input tap ${point.x} ${point.y}`, { signal });
+            const backend = await shared.uiBackend();
+            const error = await backend.tap(
+              device,
+              { node: resolved.node, roots: before.roots, point: centerOf(resolved.node) },
+              { signal },
+            );
+            if (error !== undefined) {
+              return failureResult(
+                ToolErrorCode.EXECUTION_FAILED,
+                `Tapping the field failed: ${error}`,
+              );
+            }
             await shared.settle(signal);
             before = await shared.snapshot(device, { signal });
           }
@@ -575,15 +592,31 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
             },
           );
         }
-        if (args.clear && field.text !== '') {
+        const backend = await shared.uiBackend();
+        let method = backend.typeText ? `${backend.name} element value` : 'adb input text';
+        if (backend.typeText) {
+          // One value per line, with Enter between lines, as the adb path types them.
+          const lines = args.text.split('\n');
+          for (let index = 0; index < lines.length; index++) {
+            if (index > 0) await device.shell('input keyevent KEYCODE_ENTER', { signal });
+            const line = lines[index] as string;
+            if (line === '' && !(index === 0 && args.clear)) continue;
+            method = await backend.typeText(device, field, before.roots, line, {
+              signal,
+              clear: index === 0 && args.clear,
+            });
+          }
+          if (args.submit) await device.shell('input keyevent KEYCODE_ENTER', { signal });
+        } else if (args.clear && field.text !== '') {
           const deletes = Array.from(
             { length: Math.min([...field.text].length, 500) },
             () => '67',
           ).join(' ');
           await device.shell(`input keyevent 123 && input keyevent ${deletes}`, { signal });
         }
-        let method = 'adb input text';
-        if (/^[\x20-\x7e\n]*$/.test(args.text)) {
+        if (backend.typeText) {
+          // Typed above.
+        } else if (/^[\x20-\x7e\n]*$/.test(args.text)) {
           const error = await typeAscii(device, args.text, signal);
           if (error !== undefined)
             return failureResult(ToolErrorCode.EXECUTION_FAILED, `Typing failed: ${error}`);
@@ -592,7 +625,9 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
           if (!(typeof typed === 'object' && 'method' in typed)) return typed;
           method = typed.method;
         }
-        if (args.submit) await device.shell('input keyevent KEYCODE_ENTER', { signal });
+        if (args.submit && !backend.typeText) {
+          await device.shell('input keyevent KEYCODE_ENTER', { signal });
+        }
         await shared.settle(signal);
         const after = await shared.snapshot(device, { signal });
         const now = appNodes(after).find((node) => node.ref === field.ref);
@@ -649,6 +684,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
         height: z.number(),
         black: z.boolean(),
         secureWindow: z.boolean(),
+        backend: z.enum(['adb', 'appium']),
       }),
       metadata: {
         category: 'ui',
@@ -666,7 +702,8 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
       environmentRules: [SCREEN_RULES[0] as ToolEnvironmentRule],
       async execute(args, { device, signal, session: shared }) {
         const telemetry = await shared.telemetry(device, { signal });
-        const bytes = await device.shellBuffer('screencap -p', { signal, timeoutMs: 30_000 });
+        const backend = await shared.uiBackend();
+        const bytes = await backend.screenshot(device, { signal, timeoutMs: 30_000 });
         if (!isPng(bytes)) {
           return failureResult(
             ToolErrorCode.EXECUTION_FAILED,
@@ -700,7 +737,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
         else if (secure)
           warning = ' The focused window is marked secure; parts of the image may be blank.';
         return successResult(
-          `Saved a ${width}x${height} screenshot of ${device.serial} to ${path}.${warning}`,
+          `Saved a ${width}x${height} screenshot of ${device.serial} (via ${backend.name}) to ${path}.${warning}`,
           {
             data: {
               path,
@@ -710,6 +747,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
               height,
               black,
               secureWindow: secure,
+              backend: backend.name,
             },
           },
         );
