@@ -26,20 +26,20 @@ function readVersion(packageJson: string): string {
 }
 
 /**
- * Finds Appium and the UiAutomator2 driver under `appiumHome` (default: this package, which lists
- * both as optional dependencies). Returns a sentence saying what is missing when they are not
- * installed.
+ * Finds Appium and the UiAutomator2 driver under `appiumHome` (default: this package's folder,
+ * where this repository installs both for its tests; a published install does not carry them, as
+ * they weigh hundreds of MB). Returns a sentence saying what is missing and how to install it.
  */
 export function findAppiumInstall(appiumHome = defaultAppiumHome()): AppiumInstall | string {
   // Appium looks for drivers in APPIUM_HOME/node_modules only, so this looks nowhere else either.
   const packageJson = (name: string) => join(appiumHome, 'node_modules', name, 'package.json');
   const appiumJson = packageJson('appium');
   if (!existsSync(appiumJson)) {
-    return `Appium is not installed under ${appiumHome} (add the "appium" package there)`;
+    return `Appium is not installed under ${appiumHome} (run \`npm install appium@3.8.0 appium-uiautomator2-driver@8.7.0\` in a folder and set packages.platform-android.appiumHome to it, or set appiumUrl)`;
   }
   const driverJson = packageJson('appium-uiautomator2-driver');
   if (!existsSync(driverJson)) {
-    return `the UiAutomator2 driver is not installed under ${appiumHome} (add "appium-uiautomator2-driver" to its dependencies)`;
+    return `the UiAutomator2 driver is not installed under ${appiumHome} (run \`npm install appium-uiautomator2-driver@8.7.0\` there)`;
   }
   return {
     appiumMain: join(dirname(realpathSync(appiumJson)), 'index.js'),
