@@ -56,7 +56,7 @@ describe('the UI backend choice', () => {
     const choice = createUiBackendChoice({ ui: 'auto', appiumHome: emptyHome });
     expect(await choice.get()).toBeInstanceOf(AdbUiBackend);
     expect(await describeUiBackend({ ui: 'auto', appiumHome: emptyHome })).toBe(
-      `UI tools through adb: no Appium URL and Appium is not installed under ${emptyHome} (run `npm install appium@3.8.0 appium-uiautomator2-driver@8.7.0` in a folder and set packages.platform-android.appiumHome to it, or set appiumUrl).`,
+      `UI tools through adb: no Appium URL and Appium is not installed under ${emptyHome} (run \`npm install appium@3.8.0 appium-uiautomator2-driver@8.7.0\` in a folder and set packages.platform-android.appiumHome to it, or set appiumUrl).`,
     );
     expect(await describeUiBackend({ ui: 'auto', appiumStart: false })).toBe(
       'UI tools through adb: no Appium URL and local start is off.',

@@ -72,7 +72,7 @@ describe('AppiumUiBackend without a working server', () => {
     const error = await failure(backend.screenshot(device));
     expect(error.code).toBe('UNSUPPORTED');
     expect(error.message).toBe(
-      `Could not start a local Appium server: Appium is not installed under ${emptyHome} (run `npm install appium@3.8.0 appium-uiautomator2-driver@8.7.0` in a folder and set packages.platform-android.appiumHome to it, or set appiumUrl)`,
+      `Could not start a local Appium server: Appium is not installed under ${emptyHome} (run \`npm install appium@3.8.0 appium-uiautomator2-driver@8.7.0\` in a folder and set packages.platform-android.appiumHome to it, or set appiumUrl)`,
     );
     expect(local.pid).toBeUndefined();
     await backend.dispose();
