@@ -3,10 +3,18 @@ import { memoryBench } from './benches/memory.js';
 import { pipelineBench } from './benches/pipeline.js';
 import { scaleBench } from './benches/scale.js';
 import { serveBench } from './benches/serve.js';
+import { terminalBench } from './benches/terminal.js';
 import { cleanUpOnInterrupt } from './cleanup.js';
 import type { Bench } from './report.js';
 
-const BENCHES: readonly Bench[] = [pipelineBench, mcpBench, serveBench, memoryBench, scaleBench];
+const BENCHES: readonly Bench[] = [
+  pipelineBench,
+  mcpBench,
+  serveBench,
+  memoryBench,
+  scaleBench,
+  terminalBench,
+];
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
