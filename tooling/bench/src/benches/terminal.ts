@@ -182,7 +182,7 @@ async function readPeerToEnd(theirs: Server, started: string): Promise<string> {
     });
     const chunk = textOf(result);
     text += `\n${chunk}`;
-    if (/completed with exit code|exited with code|No session found|not found/i.test(chunk))
+    if (/Process completed with exit code|No session found for PID/.test(chunk))
       return text;
   }
   return text;
