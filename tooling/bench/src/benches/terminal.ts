@@ -24,10 +24,13 @@ const ORDERS: readonly (readonly Side[])[] = [
   ['theirs', 'ours'],
 ];
 
-/** The command of stderr run `index`: a marked line of 300 zeros on stderr, then exit 7. */
+/**
+ * The command of stderr run `index`: `err-<index>-<300 zeros>-end` on stderr, then exit 7. The
+ * zeros come from a format (`%0300d`), so a shell echoing the command line cannot pass the check.
+ */
 function stderrCommand(index: number): { command: string; expected: string } {
   const expected = `err-${index}-${'0'.repeat(300)}-end`;
-  return { command: `sh -c 'printf "${expected}" >&2; exit 7'`, expected };
+  return { command: `sh -c 'printf "err-${index}-%0300d-end" 0 >&2; exit 7'`, expected };
 }
 
 interface Server {
@@ -46,10 +49,9 @@ async function call(
   name: string,
   args: Record<string, unknown>,
 ): Promise<Awaited<ReturnType<Client['callTool']>>> {
-  const result = await server.client.callTool({ name, arguments: args }, undefined, {
+  return server.client.callTool({ name, arguments: args }, undefined, {
     timeout: CALL_TIMEOUT_MS,
   });
-  return result;
 }
 
 /** Structured data of one of our calls; throws with the model-facing text when it failed. */
@@ -182,8 +184,7 @@ async function readPeerToEnd(theirs: Server, started: string): Promise<string> {
     });
     const chunk = textOf(result);
     text += `\n${chunk}`;
-    if (/Process completed with exit code|No session found for PID/.test(chunk))
-      return text;
+    if (/Process completed with exit code|No session found for PID/.test(chunk)) return text;
   }
   return text;
 }
@@ -279,10 +280,13 @@ export const terminalBench: Bench = {
           const started = performance.now();
           if (side === 'ours') {
             const data = await runOurs(SHORT_COMMAND);
-            if (!String(data.output).includes('hi')) throw new Error('terminal.run lost "hi"');
+            if (String(data.output).trim() !== 'hi' || data.exitCode !== 0)
+              throw new Error(
+                `terminal.run gave ${JSON.stringify(data.output)}, exit ${data.exitCode}`,
+              );
           } else {
             const text = await startTheirs(SHORT_COMMAND);
-            if (!text.includes('hi')) throw new Error('start_process lost "hi"');
+            if (!/Initial output:\nhi\n/.test(text)) throw new Error(`start_process gave ${text}`);
           }
           if (index >= warmup) short[side].push(performance.now() - started);
         }
