@@ -40,6 +40,8 @@ export interface Deployment {
   readonly statuses: ReadonlyMap<string, PackageReport>;
   /** What MCP clients list: every tool, or only the discovery tools. */
   readonly toolMode: 'all' | 'discover';
+  /** Lets every package release what one client session held (the session ended). */
+  endSession(sessionId: string): Promise<void>;
   /** Releases every package's resources. */
   close(): Promise<void>;
 }
@@ -225,6 +227,15 @@ export async function composeDeployment(
     stack,
     statuses,
     toolMode,
+    async endSession(sessionId) {
+      for (const contribution of contributions) {
+        try {
+          await contribution.endSession?.(sessionId);
+        } catch {
+          // One package failing to let go does not keep the others from it.
+        }
+      }
+    },
     async close() {
       await disposeAll(contributions);
       await stack.close();

@@ -47,6 +47,7 @@ export {
   HOST_VERSION,
   MCP_SERVER_NAME,
   type McpServerOptions,
+  mcpSessionId,
   type ToolsysMcpServer,
 } from './server/mcp-server.js';
 export { type StdioServeOptions, type StdioServer, serveStdio } from './server/stdio-server.js';

@@ -55,6 +55,19 @@ afterAll(async () => {
 });
 
 describe('toolsys serve --http', () => {
+  it('tells the packages when a client ends its session, with the id its tools saw', async () => {
+    const client = await connect();
+    const transport = client.transport as StreamableHTTPClientTransport;
+    const sessionId = transport.sessionId as string;
+    expect(
+      text(await client.callTool({ name: 'calculate', arguments: { expression: '1+1' } })),
+    ).toBe('2');
+    await transport.terminateSession();
+    await expect
+      .poll(() => testHost.probe.endedSessions, { timeout: 10_000 })
+      .toContain(`mcp-${sessionId}`);
+  });
+
   it('lists every tool with its input schema, annotations as hints and output schema', async () => {
     const client = await connect();
     const { tools } = await client.listTools();

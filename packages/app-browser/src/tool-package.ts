@@ -189,6 +189,10 @@ export const toolPackage = defineToolPackage<BrowserConfig>({
         .map((name) => env[name])
         .filter((value): value is string => value !== undefined),
     });
-    return { tools, dispose: () => manager.dispose() };
+    return {
+      tools,
+      dispose: () => manager.dispose(),
+      endSession: (sessionId) => manager.closeSession(sessionId),
+    };
   },
 });

@@ -50,6 +50,11 @@ export interface ToolPackageContribution {
   readonly tools: readonly AnyToolDefinition[];
   /** Releases what `create` started (processes, databases, browsers); called once on shutdown. */
   dispose?(): Promise<void> | void;
+  /**
+   * Releases what one client session held (a browser context, its tabs …) when that session
+   * ends: an MCP session closed or evicted. The id is the `sessionId` tools saw in their context.
+   */
+  endSession?(sessionId: string): Promise<void> | void;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createDefaultDeviceState, SimDevice } from '@toolsys/android-sim';
+import { createDefaultDeviceState, mobileMcpElements, SimDevice } from '@toolsys/android-sim';
 import { describe, expect, it } from 'vitest';
 import {
   flattenNodes,
@@ -6,40 +6,11 @@ import {
   isKeyboardWindow,
   parseUiHierarchy,
   renderUiTree,
-  type UiNode,
 } from '../src/index.js';
 
 /** Tokens estimated as characters / 4 (the usual rule of thumb for English and markup). */
 function tokens(text: string): number {
   return Math.ceil(text.length / 4);
-}
-
-/**
- * The element list of @mobilenext/mobile-mcp's Android path, reimplemented from its documented
- * filter (a node becomes an element when it has text, content-desc, hint or resource-id, or is
- * checkable, and a non-empty rect), serialised as the JSON list it returns.
- */
-function peerElements(roots: readonly UiNode[]): { json: string; nodes: UiNode[] } {
-  const nodes = flattenNodes(roots).filter(
-    (node) =>
-      (node.text !== '' || node.contentDesc !== '' || node.resourceId !== '' || node.checkable) &&
-      node.bounds[2] > node.bounds[0] &&
-      node.bounds[3] > node.bounds[1],
-  );
-  const elements = nodes.map((node) => ({
-    type: node.className,
-    text: node.text,
-    label: node.contentDesc,
-    ...(node.resourceId ? { identifier: node.resourceId } : {}),
-    coordinates: {
-      x: node.bounds[0],
-      y: node.bounds[1],
-      width: node.bounds[2] - node.bounds[0],
-      height: node.bounds[3] - node.bounds[1],
-    },
-    ...(node.focused ? { focused: true } : {}),
-  }));
-  return { json: `Found these elements on screen: ${JSON.stringify(elements)}`, nodes };
 }
 
 function screen(commands: string[]): string {
@@ -61,7 +32,10 @@ describe('ui_dump size', () => {
       const xml = screen(commands);
       const roots = parseUiHierarchy(xml);
       const ours = renderUiTree(roots);
-      const peer = peerElements(roots.filter((root) => !isKeyboardWindow(root)));
+      const peer = mobileMcpElements(
+        roots.filter((root) => !isKeyboardWindow(root)),
+        'json',
+      );
       const actionable = flattenNodes(roots.filter((root) => !isKeyboardWindow(root))).filter(
         isActionable,
       );
@@ -70,9 +44,9 @@ describe('ui_dump size', () => {
         screen: name,
         rawTokens: tokens(xml),
         oursTokens: tokens(ours.text),
-        peerTokens: tokens(peer.json),
+        peerTokens: tokens(peer.text),
         ratioVsRaw: Number((tokens(ours.text) / tokens(xml)).toFixed(3)),
-        ratioVsPeer: Number((tokens(ours.text) / tokens(peer.json)).toFixed(3)),
+        ratioVsPeer: Number((tokens(ours.text) / tokens(peer.text)).toFixed(3)),
         actionable: actionable.length,
         actionableKept: kept.length / actionable.length,
         peerActionable: peer.nodes.filter(isActionable).length,

@@ -271,21 +271,14 @@ function worstCaseBytes(schema: unknown): number {
   return total;
 }
 
-/**
- * Tools whose bounded arguments can exceed the transport limit once every character is escaped.
- * edit_file: oldString and newString take 10,485,760 characters each (120 MiB escaped); its
- * limits belong to the file tools. Remove a tool from here once its limits fit.
- */
-const KNOWN_OVER_TRANSPORT_LIMIT = ['edit_file'];
-
 describe('tool content limits against the transport limit (issue item 6)', () => {
-  it('every tool but the known ones accepts only requests that fit in one 64 MiB message', () => {
+  it('every tool accepts only requests that fit in one 64 MiB message', () => {
     const envelope = 64 * 1024;
     const over = deployment.registry
       .list()
       .filter((tool) => worstCaseBytes(tool.inputSchema.jsonSchema) + envelope > MAX_MESSAGE_BYTES)
       .map((tool) => tool.id);
-    expect(over).toEqual(KNOWN_OVER_TRANSPORT_LIMIT);
+    expect(over).toEqual([]);
   });
 });
 

@@ -62,6 +62,11 @@ export interface AdbTestBed {
 export interface AdbTestBedOptions {
   /** One entry per sim to start and connect. Default one default sim. */
   sims?: readonly AndroidSimOptions[];
+  /**
+   * The adb server's port, chosen beforehand (e.g. with {@link freePort}) by a caller that must be
+   * able to stop the server even while start-up is still running. Default a free port.
+   */
+  serverPort?: number;
 }
 
 async function devices(serverPort: number): Promise<Map<string, string>> {
@@ -81,7 +86,7 @@ async function devices(serverPort: number): Promise<Map<string, string>> {
  * fails, everything started so far is stopped before the error is rethrown.
  */
 export async function startAdbTestBed(options: AdbTestBedOptions = {}): Promise<AdbTestBed> {
-  const serverPort = await freePort();
+  const serverPort = options.serverPort ?? (await freePort());
   const sims: AndroidSim[] = [];
   let stopped = false;
   const bed: AdbTestBed = {

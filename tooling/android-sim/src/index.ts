@@ -26,6 +26,12 @@ export type {
   SimNotification,
   SimScreen,
 } from './device-model.js';
+export {
+  type MobileMcpElementList,
+  type MobileMcpFormat,
+  mobileMcpElements,
+  type PeerSourceNode,
+} from './mobile-mcp-elements.js';
 export { encodePng, type PngRectangle } from './png.js';
 export { parseCommandLine, quoteShellWord, type SimpleCommand } from './shell-words.js';
 export {

@@ -1,6 +1,16 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 
 const directories = new Set<string>();
+const interruptActions = new Set<() => void>();
+
+/**
+ * Runs `action` (synchronous) when the bench is interrupted, for what is not a child process, such
+ * as a daemonised adb server; returns a function that unregisters it once the bench stopped it.
+ */
+export function onInterrupt(action: () => void): () => void {
+  interruptActions.add(action);
+  return () => interruptActions.delete(action);
+}
 
 /** Removes `directory` on exit, even when the bench is interrupted; returns it. */
 export function removeOnExit(directory: string): string {
@@ -39,7 +49,7 @@ export function descendantPids(root: number): number[] {
 }
 
 /**
- * On SIGINT, SIGTERM or SIGHUP: ends every process the bench started (servers, peers, their
+ * On SIGINT, SIGTERM or SIGHUP: runs the {@link onInterrupt} actions, ends every process the bench started (servers, peers, their
  * children), removes its temp directories, and exits 128 + the signal number, so an interrupted
  * `pnpm bench` leaves nothing behind.
  */
@@ -47,6 +57,13 @@ export function cleanUpOnInterrupt(): void {
   const numbers = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
   for (const signal of Object.keys(numbers) as Array<keyof typeof numbers>) {
     process.once(signal, () => {
+      for (const action of interruptActions) {
+        try {
+          action();
+        } catch {
+          // Best effort: the rest must still be cleaned up.
+        }
+      }
       for (const pid of descendantPids(process.pid).reverse()) {
         try {
           process.kill(pid, 'SIGTERM');

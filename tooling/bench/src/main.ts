@@ -1,3 +1,4 @@
+import { androidBench } from './benches/android.js';
 import { mcpBench } from './benches/mcp.js';
 import { memoryBench } from './benches/memory.js';
 import { pipelineBench } from './benches/pipeline.js';
@@ -13,6 +14,7 @@ const BENCHES: readonly Bench[] = [
   serveBench,
   memoryBench,
   scaleBench,
+  androidBench,
   terminalBench,
 ];
 

@@ -5,7 +5,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { handleDashboardRequest } from '../dashboard/dashboard-routes.js';
 import { createRequestGuard, isLoopbackHost } from './http-security.js';
-import { createMcpServer, type ToolsysMcpServer } from './mcp-server.js';
+import { createMcpServer, mcpSessionId, type ToolsysMcpServer } from './mcp-server.js';
 import { MAX_MESSAGE_BYTES } from './message-limits.js';
 import { BodyBudget, readJson } from './read-json.js';
 import type { ToolHost } from './tool-host.js';
@@ -206,7 +206,11 @@ export async function serveHttp(
       },
     });
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (transport.sessionId) {
+        sessions.delete(transport.sessionId);
+        // Closed by the client, evicted when idle, or the server stopping: its state goes too.
+        void host.deployment.endSession(mcpSessionId(transport.sessionId));
+      }
       mcp.dispose();
     };
     try {

@@ -20,6 +20,11 @@ import type { ToolHost } from './tool-host.js';
 /** The server name announced to MCP clients. */
 export const MCP_SERVER_NAME = 'toolsys';
 
+/** The session id tools see for a call made in the MCP session `transportSessionId`. */
+export function mcpSessionId(transportSessionId: string): string {
+  return `mcp-${transportSessionId}`;
+}
+
 /** The host version (its package.json's), announced to MCP clients and printed by `--version`. */
 export const HOST_VERSION: string = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -107,7 +112,9 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
         ? setAside.get(extra.requestId)
         : request.params.arguments;
       setAside.delete(extra.requestId);
-      const sessionId = extra.sessionId ? `mcp-${extra.sessionId}` : (options.sessionId ?? 'mcp');
+      const sessionId = extra.sessionId
+        ? mcpSessionId(extra.sessionId)
+        : (options.sessionId ?? 'mcp');
       const confirm = server.getClientCapabilities()?.elicitation
         ? elicitingConfirm(extra)
         : undefined;

@@ -20,6 +20,8 @@ import { ToolHost } from '../../src/server/tool-host.js';
 export interface TestToolProbe {
   /** Resolves with the abort reason's message when `test_slow` sees its signal abort. */
   aborted: Promise<string>;
+  /** The session ids the test package was told had ended, in order. */
+  endedSessions: string[];
 }
 
 /** Tools that exercise the server: progress, cancellation, structure, confirmation. */
@@ -86,18 +88,26 @@ export function createTestTools(): { tools: AnyToolDefinition[]; probe: TestTool
       execute: (args) => successResult(`guarded ran ${args.note}`),
     }),
   ];
-  return { tools, probe: { aborted } };
+  return { tools, probe: { aborted, endedSessions: [] } };
 }
 
 /** A package entry contributing the test tools. */
-export function testToolsPackage(tools: AnyToolDefinition[]): AnyToolPackageEntry {
+export function testToolsPackage(
+  tools: AnyToolDefinition[],
+  probe?: TestToolProbe,
+): AnyToolPackageEntry {
   return defineToolPackage({
     name: '@toolsys/host-test-tools',
     key: 'test',
     description: 'tools for the host tests',
     configSchema: z.object({}).strict(),
     detect: () => ({ enabled: true, reason: 'test tools' }),
-    create: () => ({ tools }),
+    create: () => ({
+      tools,
+      endSession: (sessionId: string) => {
+        probe?.endedSessions.push(sessionId);
+      },
+    }),
   });
 }
 
@@ -124,7 +134,7 @@ export async function createTestHost(extra: Record<string, unknown> = {}): Promi
     { cwd: scratch, env: {} },
   );
   const deployment = await composeDeployment(config, {
-    packages: [corePackage, testToolsPackage(tools)],
+    packages: [corePackage, testToolsPackage(tools, probe)],
     confirm: scopedConfirm,
   });
   return {

@@ -50,6 +50,11 @@ export interface FileToolsOptions {
 const MAX_PATH_LENGTH = 4_096;
 const MAX_WRITE_BYTES = 10 * 1024 * 1024;
 const MAX_EDIT_BYTES = 10 * 1024 * 1024;
+/**
+ * The longest oldString or newString: both together, every character escaped as `\u00XX` (six
+ * bytes), still fit in one 64 MiB MCP message, so a valid edit is never refused by the transport.
+ */
+const MAX_EDIT_STRING = 5 * 1024 * 1024;
 const MAX_READ_CAP = 4 * 1024 * 1024;
 const DEFAULT_READ_BYTES = 256 * 1024;
 const COUNT_LINES_LIMIT = 256 * 1024 * 1024;
@@ -503,9 +508,9 @@ function createEditFileTool(workspaceRoot: string): AnyToolDefinition {
       oldString: z
         .string()
         .min(1)
-        .max(MAX_EDIT_BYTES)
+        .max(MAX_EDIT_STRING)
         .describe('The exact text to replace, including whitespace and line breaks.'),
-      newString: z.string().max(MAX_EDIT_BYTES).describe('The text to put in its place.'),
+      newString: z.string().max(MAX_EDIT_STRING).describe('The text to put in its place.'),
       replaceAll: z
         .boolean()
         .default(false)
