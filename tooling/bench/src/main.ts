@@ -4,6 +4,7 @@ import { memoryBench } from './benches/memory.js';
 import { pipelineBench } from './benches/pipeline.js';
 import { scaleBench } from './benches/scale.js';
 import { serveBench } from './benches/serve.js';
+import { terminalBench } from './benches/terminal.js';
 import { cleanUpOnInterrupt } from './cleanup.js';
 import type { Bench } from './report.js';
 
@@ -14,6 +15,7 @@ const BENCHES: readonly Bench[] = [
   memoryBench,
   scaleBench,
   androidBench,
+  terminalBench,
 ];
 
 const args = process.argv.slice(2);
