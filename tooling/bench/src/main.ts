@@ -1,3 +1,4 @@
+import { browserBench } from './benches/browser.js';
 import { mcpBench } from './benches/mcp.js';
 import { memoryBench } from './benches/memory.js';
 import { pipelineBench } from './benches/pipeline.js';
@@ -6,7 +7,14 @@ import { serveBench } from './benches/serve.js';
 import { cleanUpOnInterrupt } from './cleanup.js';
 import type { Bench } from './report.js';
 
-const BENCHES: readonly Bench[] = [pipelineBench, mcpBench, serveBench, memoryBench, scaleBench];
+const BENCHES: readonly Bench[] = [
+  pipelineBench,
+  mcpBench,
+  serveBench,
+  memoryBench,
+  scaleBench,
+  browserBench,
+];
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
