@@ -171,7 +171,7 @@ function appPage(messages: number): BenchPage {
 export function benchPages(quick: boolean): BenchPage[] {
   return [
     docsPage(quick ? 10 : 40),
-    tablePage(quick ? 300 : 2_000),
+    tablePage(quick ? 200 : 2_000),
     formPage(quick ? 4 : 12),
     cardsPage(quick ? 20 : 60),
     appPage(quick ? 15 : 50),
@@ -512,7 +512,7 @@ export const browserBench: Bench = {
 
       // Click-then-see: one round = every page, both sides, in an order that alternates per
       // round so neither side always goes first. Round 0 is warm-up.
-      const rounds = quick ? 2 : 6;
+      const rounds = quick ? 1 : 6;
       for (let pass = 0; pass <= rounds; pass += 1) {
         for (const [index, page] of pages.entries()) {
           const figure = figures[index] as PageFigures;
