@@ -28,7 +28,8 @@ const COUNTER = 'Count clicks';
 /** Most browser_snapshot pages followed when walking our output through its cursor. */
 const MAX_PAGES = 200;
 
-type Side = 'ours' | 'theirs';
+/** `theirsNoSettle`: the peer again with `--timeout-settle 0`, to show its raw click speed. */
+type Side = 'ours' | 'theirs' | 'theirsNoSettle';
 
 /** One generated page: a path on the local server and its HTML. */
 interface BenchPage {
@@ -303,7 +304,7 @@ async function startOurs(scratch: string): Promise<Peer> {
   );
 }
 
-async function startTheirs(scratch: string, origin: string): Promise<Peer> {
+async function startTheirs(scratch: string, origin: string, settle: boolean): Promise<Peer> {
   const require = createRequire(import.meta.url);
   const cli = join(dirname(require.resolve('@playwright/mcp/package.json')), 'cli.js');
   const config = join(scratch, 'playwright-mcp.config.json');
@@ -319,8 +320,8 @@ async function startTheirs(scratch: string, origin: string): Promise<Peer> {
     }),
   );
   return connect(
-    'theirs',
-    '@playwright/mcp 0.0.83',
+    settle ? 'theirs' : 'theirsNoSettle',
+    settle ? '@playwright/mcp 0.0.83' : '@playwright/mcp 0.0.83 --timeout-settle 0',
     process.execPath,
     [
       cli,
@@ -331,9 +332,10 @@ async function startTheirs(scratch: string, origin: string): Promise<Peer> {
       '--allowed-origins',
       origin,
       '--output-dir',
-      join(scratch, 'playwright-output'),
+      join(scratch, settle ? 'playwright-output' : 'playwright-output-nosettle'),
       '--config',
       config,
+      ...(settle ? [] : ['--timeout-settle', '0']),
     ],
     scratch,
     // Never fetch a browser of its own.
@@ -466,6 +468,7 @@ interface PageFigures {
   oursReachTokens: number;
   oursClickMs: number[];
   theirsClickMs: number[];
+  theirsNoSettleClickMs: number[];
   oursClickTokens: number;
   theirsClickTokens: number;
 }
@@ -482,8 +485,9 @@ export const browserBench: Bench = {
     const peers: Peer[] = [];
     try {
       peers.push(await startOurs(scratch));
-      peers.push(await startTheirs(scratch, origin));
-      const [ours, theirs] = peers as [Peer, Peer];
+      peers.push(await startTheirs(scratch, origin, true));
+      peers.push(await startTheirs(scratch, origin, false));
+      const [ours, theirs] = peers as [Peer, Peer, Peer];
       const figures: PageFigures[] = [];
 
       for (const page of pages) {
@@ -505,21 +509,23 @@ export const browserBench: Bench = {
           oursReachTokens: reach.tokens,
           oursClickMs: [],
           theirsClickMs: [],
+          theirsNoSettleClickMs: [],
           oursClickTokens: 0,
           theirsClickTokens: 0,
         });
       }
 
-      // Click-then-see: one round = every page, both sides, in an order that alternates per
-      // round so neither side always goes first. Round 0 is warm-up.
+      // Click-then-see: one round = every page, every side, in an order that rotates per round
+      // so no side always goes first. Round 0 is warm-up.
       const rounds = quick ? 1 : 6;
       for (let pass = 0; pass <= rounds; pass += 1) {
         for (const [index, page] of pages.entries()) {
           const figure = figures[index] as PageFigures;
           const url = `${origin}/${page.name}`;
-          // Both sides reload the page so each click starts from the same state.
+          // Every side reloads the page so each click starts from the same state.
           for (const peer of peers) await call(peer, 'browser_navigate', { url });
-          const order = pass % 2 === 0 ? peers : [...peers].reverse();
+          const shift = pass % peers.length;
+          const order = [...peers.slice(shift), ...peers.slice(0, shift)];
           for (const peer of order) {
             const snapshot = await call(peer, 'browser_snapshot', {});
             const ref = refOf(snapshot, COUNTER);
@@ -542,9 +548,11 @@ export const browserBench: Bench = {
             if (peer.side === 'ours') {
               figure.oursClickMs.push(elapsed);
               figure.oursClickTokens = countTokens(seen);
-            } else {
+            } else if (peer.side === 'theirs') {
               figure.theirsClickMs.push(elapsed);
               figure.theirsClickTokens = countTokens(seen);
+            } else {
+              figure.theirsNoSettleClickMs.push(elapsed);
             }
           }
         }
@@ -563,6 +571,10 @@ export const browserBench: Bench = {
       const oursClickMs = sum(figures.map((figure) => median(figure.oursClickMs)));
       const theirsClickMs = sum(figures.map((figure) => median(figure.theirsClickMs)));
       const latencyRatio = oursClickMs / theirsClickMs;
+      const theirsNoSettleClickMs = sum(
+        figures.map((figure) => median(figure.theirsNoSettleClickMs)),
+      );
+      const latencyRatioNoSettle = oursClickMs / theirsNoSettleClickMs;
       const interactive = sum(figures.map((figure) => figure.interactive));
       const interactiveCovered =
         sum(figures.map((figure) => figure.oursCovered * figure.interactive)) / interactive;
@@ -582,6 +594,7 @@ export const browserBench: Bench = {
         oursReachTokens: figure.oursReachTokens,
         oursClickP50Ms: round(median(figure.oursClickMs), 1),
         theirsClickP50Ms: round(median(figure.theirsClickMs), 1),
+        theirsNoSettleClickP50Ms: round(median(figure.theirsNoSettleClickMs), 1),
         oursClickTokens: figure.oursClickTokens,
         theirsClickTokens: figure.theirsClickTokens,
       }));
@@ -591,13 +604,14 @@ export const browserBench: Bench = {
         met,
         lines: [
           `ours: toolsys serve --stdio (app-browser, default budget); theirs: @playwright/mcp 0.0.83; o200k_base tokens; ${rounds} interleaved click rounds`,
-          'page    elements  ours tok  theirs tok  ratio  covered  reach (calls/tok)  click p50 ours/theirs ms  click tok ours/theirs',
+          'page    elements  ours tok  theirs tok  ratio  covered  reach (calls/tok)  click p50 ours/theirs/no-settle ms  click tok ours/theirs',
           ...perPage.map(
             (page) =>
-              `${page.page.padEnd(7)} ${String(page.interactive).padStart(8)} ${String(page.oursTokens).padStart(9)} ${String(page.theirsTokens).padStart(11)} ${formatRatio(page.ratio).padStart(6)} ${page.interactiveCovered.toFixed(2).padStart(8)} ${`${page.oursReachCalls}/${page.oursReachTokens}`.padStart(18)} ${`${page.oursClickP50Ms}/${page.theirsClickP50Ms}`.padStart(25)} ${`${page.oursClickTokens}/${page.theirsClickTokens}`.padStart(22)}`,
+              `${page.page.padEnd(7)} ${String(page.interactive).padStart(8)} ${String(page.oursTokens).padStart(9)} ${String(page.theirsTokens).padStart(11)} ${formatRatio(page.ratio).padStart(6)} ${page.interactiveCovered.toFixed(2).padStart(8)} ${`${page.oursReachCalls}/${page.oursReachTokens}`.padStart(18)} ${`${page.oursClickP50Ms}/${page.theirsClickP50Ms}/${page.theirsNoSettleClickP50Ms}`.padStart(31)} ${`${page.oursClickTokens}/${page.theirsClickTokens}`.padStart(22)}`,
           ),
           `ratio ${formatRatio(ratio)} (${oursTokens} / ${theirsTokens} tokens; worst page ${formatRatio(worstPageRatio)})`,
           `latencyRatio ${formatRatio(latencyRatio)} (sum of per-page click p50: ${oursClickMs.toFixed(0)} ms / ${theirsClickMs.toFixed(0)} ms)`,
+          `latencyRatioNoSettle ${formatRatio(latencyRatioNoSettle)} (theirs with --timeout-settle 0: ${theirsNoSettleClickMs.toFixed(0)} ms; not a target)`,
           `interactiveCovered ${interactiveCovered.toFixed(4)} of ${interactive} elements (theirs in one snapshot: ${theirsInteractiveCovered.toFixed(4)})`,
         ],
         json: {
@@ -610,6 +624,8 @@ export const browserBench: Bench = {
           theirsTokens,
           oursClickMs: round(oursClickMs, 1),
           theirsClickMs: round(theirsClickMs, 1),
+          latencyRatioNoSettle: round(latencyRatioNoSettle, 4),
+          theirsNoSettleClickMs: round(theirsNoSettleClickMs, 1),
           interactive,
           rounds,
           tokenizer: 'gpt-tokenizer o200k_base',
