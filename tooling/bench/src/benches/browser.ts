@@ -300,8 +300,7 @@ async function startOurs(scratch: string): Promise<Peer> {
       config,
     ],
     join(REPO_ROOT, 'apps/host'),
-    // Chromium profiles land in TMPDIR: inside the scratch directory, removed even on interrupt.
-    { INIT_CWD: scratch, TMPDIR: scratch },
+    { INIT_CWD: scratch },
   );
 }
 
@@ -341,7 +340,6 @@ async function startTheirs(scratch: string, origin: string, settle: boolean): Pr
     scratch,
     // Never fetch a browser of its own.
     {
-      TMPDIR: scratch,
       PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
       PLAYWRIGHT_BROWSERS_PATH: join(scratch, 'no-browsers'),
     },
