@@ -1,4 +1,5 @@
 import { androidBench } from './benches/android.js';
+import { browserBench } from './benches/browser.js';
 import { mcpBench } from './benches/mcp.js';
 import { memoryBench } from './benches/memory.js';
 import { pipelineBench } from './benches/pipeline.js';
@@ -16,6 +17,7 @@ const BENCHES: readonly Bench[] = [
   scaleBench,
   androidBench,
   terminalBench,
+  browserBench,
 ];
 
 const args = process.argv.slice(2);
