@@ -391,6 +391,73 @@ export async function writeWorkspaceFileAtomic(
   );
 }
 
+/** A part file held open beside its target, for writes that take long or resume (downloads). */
+export interface WorkspacePartFile {
+  /** `/proc/self/fd/N`: opening, appending to or hashing this path reaches the held file. */
+  path: string;
+  /** Renames the part over the target inside the same held folder, checked to lie inside. */
+  commit(): Promise<void>;
+  /** Removes the part from the held folder. */
+  discard(): Promise<void>;
+}
+
+/**
+ * Runs `use` with `<target><suffix>` held open for writing in the folder of `target` (created as
+ * needed), without following a link anywhere on the way, and checked to be a regular file inside
+ * the root. With `keepExisting` false it starts empty; true keeps what an earlier call wrote (a
+ * resumed download). Commit and discard act inside that same held folder, so another process
+ * swapping folders and links meanwhile cannot make anything land outside the workspace.
+ */
+export async function withWorkspacePartFile<T>(
+  target: WorkspacePath,
+  options: { suffix: string; keepExisting: boolean },
+  use: (part: WorkspacePartFile) => Promise<T>,
+): Promise<T> {
+  return withParentDirectory(
+    target,
+    async (directory, name) => {
+      const partName = `${name}${options.suffix}`;
+      const at = (entry: string) =>
+        hasProcFd ? `${directory.path}/${entry}` : posix.join(directory.path, entry);
+      const flags =
+        constants.O_WRONLY |
+        constants.O_CREAT |
+        constants.O_NOFOLLOW |
+        (options.keepExisting ? 0 : constants.O_TRUNC);
+      let handle: FileHandle;
+      try {
+        handle = await openChild(directory.handle, directory.path, partName, flags, 0o644);
+      } catch (error) {
+        if (isLinkError(error))
+          throw escaped(target.relative, 'has a link where its part file goes');
+        throw error;
+      }
+      try {
+        await verifyDescriptor(handle, target.root, target.relative);
+        if (!(await handle.stat()).isFile()) {
+          throw escaped(
+            target.relative,
+            'has something other than a file where its part file goes',
+          );
+        }
+        return await use({
+          path: hasProcFd ? descriptorPath(handle) : at(partName),
+          async commit() {
+            await verifyDescriptor(directory.handle, target.root, target.relative);
+            await rename(at(partName), at(name));
+          },
+          async discard() {
+            await unlink(at(partName)).catch(() => undefined);
+          },
+        });
+      } finally {
+        await handle.close().catch(() => undefined);
+      }
+    },
+    { create: true },
+  );
+}
+
 /**
  * Deletes `name` inside a held folder, recursively for a folder, without ever following a link:
  * each sub-folder is opened with O_NOFOLLOW from the one held before (a link found there is

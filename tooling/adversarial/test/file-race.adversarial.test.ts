@@ -10,10 +10,13 @@ import {
   symlink,
   writeFile,
 } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   createFileTools,
+  createNetworkTools,
   createStructuredTools,
   DefaultToolExecutor,
   renderResult,
@@ -147,6 +150,9 @@ function executor(): DefaultToolExecutor {
   for (const tool of createStructuredTools({ workspaceRoot: root })) {
     if (tool.id === 'file_hash') registry.register(tool);
   }
+  for (const tool of createNetworkTools({ workspaceRoot: root, allowPrivateNetwork: true })) {
+    if (tool.id === 'download_file') registry.register(tool);
+  }
   return new DefaultToolExecutor({ registry });
 }
 
@@ -210,6 +216,29 @@ describe('file tools under the RENAME_EXCHANGE swapper race', () => {
       tools.execute('write_file', { path: 'd/victim.txt', content: `overwritten ${index}\n` }),
     );
   }, 120_000);
+
+  it('download_file never writes outside, and leaves no part file there', async () => {
+    // A local server on 127.0.0.1 answers every download with the same small file.
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain', 'content-length': '11' });
+      response.end('downloaded\n');
+    });
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', () => listening()));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const tally = await race((tools, index) =>
+        tools.execute('download_file', {
+          url: `http://127.0.0.1:${port}/file`,
+          path: index % 2 === 0 ? `d/dl${index}.txt` : 'd/victim.txt',
+          overwrite: true,
+        }),
+      );
+      expect(tally.successes).toBeGreaterThan(0);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((closed) => server.close(closed));
+    }
+  }, 180_000);
 
   it('read_file never returns the outside file', async () => {
     const tally = await race((tools) => tools.execute('read_file', { path: 'd/secret.txt' }));

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { lstat, stat } from 'node:fs/promises';
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
@@ -15,6 +14,7 @@ import { ToolError, ToolErrorCode } from '../tool-error.js';
 import { failureResult, successResult, type ToolFailure } from '../tool-result.js';
 import { RunPolicies } from '../tool-run-policy.js';
 import { ToolSchema } from '../tool-schema.js';
+import { withWorkspacePartFile } from '../workspace-fs.js';
 import { resolveWorkspacePath } from '../workspace-paths.js';
 
 /** Options for {@link createNetworkTools}. */
@@ -572,11 +572,11 @@ function createDownloadFileTool(settings: NetworkSettings): AnyToolDefinition {
           { field: 'checksum' },
         );
       }
-      const { absolute: destination } = await resolveWorkspacePath(settings.workspaceRoot, path, {
+      const target = await resolveWorkspacePath(settings.workspaceRoot, path, {
         field: 'path',
         allowRoot: false,
       });
-      const existing = await stat(destination).catch(() => undefined);
+      const existing = await lstat(target.absolute).catch(() => undefined);
       if (existing?.isDirectory()) {
         return failureResult(ToolErrorCode.INVALID_ARGUMENT, `path: "${path}" is a directory.`, {
           field: 'path',
@@ -589,34 +589,42 @@ function createDownloadFileTool(settings: NetworkSettings): AnyToolDefinition {
           hint: 'Choose another path, or pass overwrite=true to replace it.',
         });
       }
-      await mkdir(dirname(destination), { recursive: true });
-      const partial = `${destination}.part`;
-      if (!resume) await rm(partial, { force: true });
-      const downloaded = await downloadToPartial(settings, context, url, partial, path);
-      if (!downloaded.ok) return downloaded.failure;
-      const sha256 = await hashFile(partial, 'sha256');
-      if (checksum) {
-        const [, algorithm = 'sha256', expected = ''] = CHECKSUM.exec(checksum) ?? [];
-        const actual = algorithm === 'sha256' ? sha256 : await hashFile(partial, algorithm);
-        if (actual !== expected.toLowerCase()) {
-          await rm(partial, { force: true });
-          return failureResult(
-            ToolErrorCode.EXECUTION_FAILED,
-            `Checksum mismatch for ${path}: expected ${algorithm}:${expected.toLowerCase()}, got ${algorithm}:${actual}. The download was discarded.`,
-            {
-              retryable: false,
-              hint: 'Check the checksum and the URL; the server sent different content.',
-              details: { expected: expected.toLowerCase(), actual, algorithm },
-            },
+      // The part file is held open in its folder from the first byte to the rename, so a folder
+      // swapped for a link meanwhile cannot send the download outside the workspace.
+      return withWorkspacePartFile(
+        target,
+        { suffix: '.part', keepExisting: resume },
+        async (part) => {
+          const downloaded = await downloadToPartial(settings, context, url, part.path, path);
+          if (!downloaded.ok) {
+            if (downloaded.discard) await part.discard();
+            return downloaded.failure;
+          }
+          const sha256 = await hashFile(part.path, 'sha256');
+          if (checksum) {
+            const [, algorithm = 'sha256', expected = ''] = CHECKSUM.exec(checksum) ?? [];
+            const actual = algorithm === 'sha256' ? sha256 : await hashFile(part.path, algorithm);
+            if (actual !== expected.toLowerCase()) {
+              await part.discard();
+              return failureResult(
+                ToolErrorCode.EXECUTION_FAILED,
+                `Checksum mismatch for ${path}: expected ${algorithm}:${expected.toLowerCase()}, got ${algorithm}:${actual}. The download was discarded.`,
+                {
+                  retryable: false,
+                  hint: 'Check the checksum and the URL; the server sent different content.',
+                  details: { expected: expected.toLowerCase(), actual, algorithm },
+                },
+              );
+            }
+          }
+          await part.commit();
+          const { bytes, resumedFrom, contentType } = downloaded;
+          const resumedText = resumedFrom > 0 ? `, resumed from byte ${resumedFrom}` : '';
+          return successResult(
+            `Downloaded ${bytes} bytes to ${path}${resumedText} (sha256 ${sha256}).`,
+            { data: { path, bytes, resumedFrom, sha256, contentType } },
           );
-        }
-      }
-      await rename(partial, destination);
-      const { bytes, resumedFrom, contentType } = downloaded;
-      const resumedText = resumedFrom > 0 ? `, resumed from byte ${resumedFrom}` : '';
-      return successResult(
-        `Downloaded ${bytes} bytes to ${path}${resumedText} (sha256 ${sha256}).`,
-        { data: { path, bytes, resumedFrom, sha256, contentType } },
+        },
       );
     },
   });
@@ -624,7 +632,8 @@ function createDownloadFileTool(settings: NetworkSettings): AnyToolDefinition {
 
 type DownloadOutcome =
   | { ok: true; bytes: number; resumedFrom: number; contentType: string }
-  | { ok: false; failure: ToolFailure };
+  /** `discard`: the part file holds nothing worth resuming from. */
+  | { ok: false; failure: ToolFailure; discard?: boolean };
 
 async function downloadToPartial(
   settings: NetworkSettings,
@@ -665,7 +674,7 @@ async function downloadToPartial(
           contentType: String(response.headers['content-type'] ?? ''),
         };
       }
-      await rm(partial, { force: true });
+      // Start over: the write stream below truncates the part ('w' when not appending).
       startAt = 0;
       response = await requestRange(settings, url, 0, signal);
     }
@@ -709,9 +718,9 @@ async function downloadToPartial(
         if (bytes > settings.maxDownloadBytes) {
           response.body.destroy();
           output.destroy();
-          await rm(partial, { force: true });
           return {
             ok: false,
+            discard: true,
             failure: failureResult(
               ToolErrorCode.EXECUTION_FAILED,
               `The file is larger than this deployment's download limit of ${settings.maxDownloadBytes} bytes; the partial file was discarded.`,
