@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { constants } from 'node:fs';
+import { constants, rmSync } from 'node:fs';
 import { access, lstat, mkdtemp, readlink, realpath, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -130,10 +130,14 @@ async function findOnPath(name: string): Promise<string | undefined> {
   return undefined;
 }
 
-/** Writes the git wrapper once per process, in a private temp folder, and returns its path. */
+/**
+ * Writes the git wrapper once per process, in a private temp folder removed when the process
+ * exits, and returns its path.
+ */
 export function prepareGitWrapper(): Promise<string> {
   gitWrapperPromise ??= (async () => {
     const folder = await mkdtemp(join(tmpdir(), 'toolsys-sandbox-'));
+    process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
     const file = join(folder, 'git');
     await writeFile(file, GIT_WRAPPER, { mode: 0o555, flag: 'wx' });
     return file;
