@@ -4,7 +4,12 @@ import { AndroidDeviceError } from './adb-errors.js';
 import type { AdbCallOptions, AndroidDevice, AndroidDeviceManager } from './android-device.js';
 import { type DeviceTelemetry, readDeviceTelemetry, recordTelemetry } from './device-telemetry.js';
 import { AdbUiBackend, type UiBackend, UiBackendChoice } from './ui-backend.js';
-import { parseUiHierarchy, UiHierarchyParseError, type UiNode } from './ui-hierarchy.js';
+import {
+  parseUiHierarchy,
+  UiHierarchyParseError,
+  type UiNode,
+  UiRefTable,
+} from './ui-hierarchy.js';
 
 /** Options for {@link AndroidToolSession}. */
 export interface AndroidToolSessionOptions {
@@ -46,6 +51,7 @@ export class AndroidToolSession {
   /** The UI backend choice (adb unless configured otherwise). */
   readonly ui: UiBackendChoice;
   readonly #lastSnapshot = new Map<string, UiSnapshot>();
+  readonly #refTables = new Map<string, UiRefTable>();
 
   constructor(options: AndroidToolSessionOptions) {
     this.manager = options.manager;
@@ -66,6 +72,19 @@ export class AndroidToolSession {
     const telemetry = await readDeviceTelemetry(device, options);
     recordTelemetry(this.environment, telemetry);
     return telemetry;
+  }
+
+  /**
+   * The ref table of a device: every hierarchy read from it takes its refs from here, so a node
+   * keeps its ref across dumps and actions for as long as it stays on screen.
+   */
+  refTable(serial: string): UiRefTable {
+    let table = this.#refTables.get(serial);
+    if (!table) {
+      table = new UiRefTable();
+      this.#refTables.set(serial, table);
+    }
+    return table;
   }
 
   /** Waits for the UI to settle after an action. */
@@ -99,7 +118,7 @@ export class AndroidToolSession {
     }
     let roots: UiNode[];
     try {
-      roots = parseUiHierarchy(output);
+      roots = parseUiHierarchy(output, this.refTable(device.serial));
     } catch (error) {
       if (!(error instanceof UiHierarchyParseError)) throw error;
       throw new AndroidDeviceError(

@@ -81,9 +81,11 @@ export {
   flattenNodes,
   isActionable,
   isEditable,
+  isInformative,
   isKeyboardWindow,
   parseUiHierarchy,
   UiHierarchyParseError,
   type UiNode,
+  UiRefTable,
 } from './ui-hierarchy.js';
 export { type RenderedUiTree, type RenderUiTreeOptions, renderUiTree } from './ui-tree-text.js';

@@ -1,8 +1,8 @@
 import type { UiSnapshot } from './android-session.js';
 import {
   flattenNodes,
-  isActionable,
   isEditable,
+  isInformative,
   isKeyboardWindow,
   type UiNode,
 } from './ui-hierarchy.js';
@@ -34,8 +34,7 @@ function label(node: UiNode): string {
 function visible(snapshot: UiSnapshot): Map<string, UiNode> {
   const nodes = new Map<string, UiNode>();
   for (const node of flattenNodes(snapshot.roots.filter((root) => !isKeyboardWindow(root)))) {
-    if (isActionable(node) || node.text !== '' || node.contentDesc !== '')
-      nodes.set(node.ref, node);
+    if (isInformative(node)) nodes.set(node.ref, node);
   }
   return nodes;
 }

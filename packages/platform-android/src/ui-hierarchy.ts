@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-
 /** One node of a `uiautomator dump` hierarchy. */
 export interface UiNode {
   readonly className: string;
@@ -20,7 +18,7 @@ export interface UiNode {
   readonly selected: boolean;
   readonly password: boolean;
   readonly children: UiNode[];
-  /** Stable reference (see {@link assignRefs}); set after parsing. */
+  /** Stable reference such as `e12` (see {@link assignRefs}); set after parsing. */
   ref: string;
 }
 
@@ -45,9 +43,10 @@ export class UiHierarchyParseError extends Error {
 /**
  * Parses the XML `uiautomator dump` writes (`<hierarchy><node …/>…</hierarchy>`). Text before the
  * XML declaration and after `</hierarchy>` (the "UI hierchary dumped to" line) is ignored.
- * Returns the top-level nodes (one per window), each with a stable `ref`.
+ * Returns the top-level nodes (one per window), each with a `ref` from `refs` (a fresh table when
+ * none is given: refs are then stable only within this one parse).
  */
-export function parseUiHierarchy(xml: string): UiNode[] {
+export function parseUiHierarchy(xml: string, refs: UiRefTable = new UiRefTable()): UiNode[] {
   const start = xml.indexOf('<hierarchy');
   const end = xml.lastIndexOf('</hierarchy>');
   if (start < 0 || end < 0)
@@ -97,7 +96,7 @@ export function parseUiHierarchy(xml: string): UiNode[] {
     else roots.push(node);
     if (match[3] !== '/') stack.push(node);
   }
-  assignRefs(roots);
+  assignRefs(roots, refs);
   return roots;
 }
 
@@ -118,6 +117,11 @@ export function isActionable(node: UiNode): boolean {
   );
 }
 
+/** Whether a node carries anything the model should see (ui_dump shows exactly these). */
+export function isInformative(node: UiNode): boolean {
+  return isActionable(node) || node.text.trim() !== '' || node.contentDesc.trim() !== '';
+}
+
 /** The key that identifies a node among its siblings: class, resource-id, and label (not for editable fields, whose text changes). */
 function identity(node: UiNode): string {
   const label = isEditable(node) ? '' : node.text || node.contentDesc;
@@ -125,13 +129,46 @@ function identity(node: UiNode): string {
 }
 
 /**
- * Gives every node a ref that stays the same while the node stays on screen: a short hash of the
- * identity path from the root (class, resource-id and label of each ancestor, plus the ordinal
- * among same-identity siblings). Bounds are not part of it, so scrolling or a keyboard moving the
- * layout keeps refs; a different screen gives different refs.
+ * Hands out short refs (`e1`, `e2`, …) by identity path, and gives the same path the same ref for
+ * as long as the table remembers it. A number is never handed out twice, so a ref from an older
+ * screen can never name a different node. The least recently seen paths are forgotten past
+ * `capacity`; a forgotten node that comes back gets a new ref.
  */
-export function assignRefs(roots: UiNode[]): void {
-  const used = new Set<string>();
+export class UiRefTable {
+  readonly #refs = new Map<string, string>();
+  #next = 1;
+
+  constructor(readonly capacity = 5_000) {}
+
+  /** The ref of an identity path, handing out the next number for a path not seen before. */
+  refFor(path: string): string {
+    const known = this.#refs.get(path);
+    if (known !== undefined) {
+      // Re-inserting keeps the map in least-recently-seen order.
+      this.#refs.delete(path);
+      this.#refs.set(path, known);
+      return known;
+    }
+    const ref = `e${this.#next++}`;
+    this.#refs.set(path, ref);
+    if (this.#refs.size > this.capacity) {
+      const oldest = this.#refs.keys().next().value;
+      if (oldest !== undefined) this.#refs.delete(oldest);
+    }
+    return ref;
+  }
+}
+
+/**
+ * Gives every node a ref that stays the same while the node stays on screen: the table's ref for
+ * the node's identity path from the root (class, resource-id and label of each ancestor, plus the
+ * ordinal among same-identity siblings). Bounds are not part of it, so scrolling or a keyboard
+ * moving the layout keeps refs; a node on another screen, or renamed, gets another ref. The nodes
+ * ui_dump shows are numbered before the layout wrappers it hides, so the refs a model reads stay
+ * short.
+ */
+export function assignRefs(roots: UiNode[], refs: UiRefTable = new UiRefTable()): void {
+  const paths: [UiNode, string][] = [];
   const walk = (nodes: UiNode[], parentPath: string) => {
     const seen = new Map<string, number>();
     for (const node of nodes) {
@@ -139,16 +176,15 @@ export function assignRefs(roots: UiNode[]): void {
       const ordinal = seen.get(key) ?? 0;
       seen.set(key, ordinal + 1);
       const path = `${parentPath}/${key}#${ordinal}`;
-      let ref = `e${createHash('sha1').update(path).digest('hex').slice(0, 5)}`;
-      for (let salt = 1; used.has(ref); salt++) {
-        ref = `e${createHash('sha1').update(`${path}~${salt}`).digest('hex').slice(0, 5)}`;
-      }
-      used.add(ref);
-      node.ref = ref;
+      paths.push([node, path]);
       walk(node.children, path);
     }
   };
   walk(roots, '');
+  const shown = (node: UiNode) =>
+    isInformative(node) || (roots.includes(node) && isKeyboardWindow(node));
+  for (const [node, path] of paths) if (shown(node)) node.ref = refs.refFor(path);
+  for (const [node, path] of paths) if (!shown(node)) node.ref = refs.refFor(path);
 }
 
 /** Every node, depth first. */

@@ -2,6 +2,7 @@ import {
   flattenNodes,
   isActionable,
   isEditable,
+  isInformative,
   isKeyboardWindow,
   type UiNode,
 } from './ui-hierarchy.js';
@@ -28,30 +29,29 @@ function clip(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/** Whether a node carries anything the model should see. */
-function isInformative(node: UiNode): boolean {
-  return isActionable(node) || node.text.trim() !== '' || node.contentDesc.trim() !== '';
-}
-
-/** One line describing a node. */
+/**
+ * One line describing a node: `[ref] Class "text" desc="…" #id flags`. A node the model cannot
+ * act on shows only what it reads: a TextView is just its quoted text, and no resource-id.
+ */
 function describe(node: UiNode, options: Required<RenderUiTreeOptions>): string {
-  const parts = [`[${node.ref}]`, shortClass(node.className)];
+  const actionable = isActionable(node);
+  const parts = [`[${node.ref}]`];
+  const name = shortClass(node.className);
+  if (actionable || name !== 'TextView' || !node.text) parts.push(name);
   const label = node.password ? (node.text ? '••••' : '') : node.text;
   if (label) parts.push(JSON.stringify(clip(label, options.maxLabel)));
   if (node.contentDesc && node.contentDesc !== node.text)
     parts.push(`desc=${JSON.stringify(clip(node.contentDesc, options.maxLabel))}`);
-  if (node.resourceId) parts.push(`id=${shortId(node.resourceId)}`);
-  const flags: string[] = [];
-  if (isEditable(node)) flags.push('editable');
-  if (node.clickable) flags.push('clickable');
-  if (node.longClickable && !node.clickable) flags.push('long-clickable');
-  if (node.scrollable) flags.push('scrollable');
-  if (node.checkable) flags.push(node.checked ? 'checked' : 'unchecked');
-  if (node.focused) flags.push('focused');
-  if (node.selected) flags.push('selected');
-  if (!node.enabled) flags.push('disabled');
-  if (node.password) flags.push('password');
-  if (flags.length > 0) parts.push(`(${flags.join(',')})`);
+  if (node.resourceId && actionable) parts.push(`#${shortId(node.resourceId)}`);
+  if (isEditable(node)) parts.push('editable');
+  if (node.clickable) parts.push('clickable');
+  if (node.longClickable && !node.clickable) parts.push('long-clickable');
+  if (node.scrollable) parts.push('scrollable');
+  if (node.checkable) parts.push(node.checked ? 'checked' : 'unchecked');
+  if (node.focused) parts.push('focused');
+  if (node.selected) parts.push('selected');
+  if (!node.enabled) parts.push('disabled');
+  if (node.password) parts.push('password');
   if (options.bounds) {
     const [left, top, right, bottom] = node.bounds;
     parts.push(`@[${left},${top}][${right},${bottom}]`);
@@ -73,8 +73,9 @@ export interface RenderedUiTree {
 /**
  * Renders a hierarchy as compact indented text, one line per kept node with its ref. Keeps every
  * actionable node (clickable, long-clickable, scrollable, checkable, editable) even without text,
- * and every node with text or a description; drops empty layout wrappers, lifting their children.
- * The keyboard window is folded to one line.
+ * described by class, content-desc and short resource-id (`#send`), and every node with text or
+ * a description; drops empty layout wrappers, lifting their children. The keyboard window is
+ * folded to one line.
  */
 export function renderUiTree(
   roots: readonly UiNode[],

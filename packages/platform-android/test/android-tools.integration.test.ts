@@ -352,10 +352,35 @@ describe('platform-android tools against android-sim through the real adb server
     expect(dump.split('\n')[0]).toBe(
       `Screen of ${sim.serial} (via adb): com.example.chat.MainActivity; 8 nodes, 4 actionable; keyboard hidden.`,
     );
-    expect(dump).toMatch(/\[e[0-9a-f]{5}\] ImageButton id=back \(clickable\)/);
-    expect(dump).toMatch(/\[e[0-9a-f]{5}\] EditText id=compose \(editable,clickable\)/);
-    expect(dump).toMatch(/\[e[0-9a-f]{5}\] ImageButton desc="Send" id=send \(clickable\)/);
+    expect(dump).toMatch(/\[e\d+\] ImageButton #back clickable$/m);
+    expect(dump).toMatch(/\[e\d+\] EditText #compose editable clickable$/m);
+    expect(dump).toMatch(/\[e\d+\] ImageButton desc="Send" #send clickable$/m);
     expect(dump.length).toBeLessThan(sim.device.dumpXml().length * 0.25);
+  });
+
+  it('keeps short refs across dumps, scrolling and leaving the screen, and never reuses one', async () => {
+    await harness.call('app_launch', { package: 'com.example.feed' });
+    const refOf = (dump: string, line: RegExp) => line.exec(dump)?.[1];
+    const first = textOf(await harness.call('ui_dump'));
+    const author2 = refOf(first, /\[(e\d+)\] "Author 2"/);
+    const author1 = refOf(first, /\[(e\d+)\] "Author 1"/);
+    expect(author2).toMatch(/^e\d{1,3}$/);
+    expect(textOf(await harness.call('ui_dump'))).toBe(first);
+    // Scrolling moves Author 2 up: same node, same ref; new posts get new numbers.
+    await harness.call('ui_swipe', { direction: 'up', resourceId: 'list' });
+    const scrolled = textOf(await harness.call('ui_dump'));
+    const author7 = refOf(scrolled, /\[(e\d+)\] "Author 7"/);
+    expect(author7).toBeDefined();
+    expect(first).not.toContain(`[${author7}]`);
+    if (scrolled.includes('"Author 2"'))
+      expect(refOf(scrolled, /\[(e\d+)\] "Author 2"/)).toBe(author2);
+    // Back to the top, away and back: the feed's first screen reads as before.
+    await harness.call('ui_swipe', { direction: 'down', resourceId: 'list' });
+    await harness.call('app_launch', { package: 'com.example.chat' });
+    await harness.call('app_launch', { package: 'com.example.feed' });
+    const back = textOf(await harness.call('ui_dump'));
+    expect(refOf(back, /\[(e\d+)\] "Author 1"/)).toBe(author1);
+    expect(back.split('\n').slice(1)).toEqual(first.split('\n').slice(1));
   });
 
   it("passes on uiautomator's own error when it cannot dump the screen", async () => {
@@ -374,7 +399,7 @@ describe('platform-android tools against android-sim through the real adb server
   it('taps a field by ref, types Unicode through the clipboard path and sends', async () => {
     await harness.call('app_launch', { package: 'com.example.chat' });
     const dump = textOf(await harness.call('ui_dump'));
-    const compose = /\[(e[0-9a-f]{5})\] EditText id=compose/.exec(dump)?.[1] as string;
+    const compose = /\[(e\d+)\] EditText #compose/.exec(dump)?.[1] as string;
     const tapped = textOf(await harness.call('ui_tap', { ref: compose }));
     expect(tapped).toContain(`Tapped [${compose}] EditText "com.example.chat:id/compose"`);
     expect(tapped).toContain('The keyboard is now shown.');
@@ -399,13 +424,13 @@ describe('platform-android tools against android-sim through the real adb server
 
   it('refuses a ref from a screen that has changed since', async () => {
     await harness.call('app_launch', { package: 'com.example.chat' });
-    const back = /\[(e[0-9a-f]{5})\] ImageButton id=back/.exec(
+    const back = /\[(e\d+)\] ImageButton #back/.exec(
       textOf(await harness.call('ui_dump')),
     )?.[1] as string;
     sim.device.run('input keyevent KEYCODE_HOME');
     const refused = expectFailure(await harness.call('ui_tap', { ref: back }), 'NOT_FOUND');
     expect(refused.message).toMatch(
-      /^The screen changed since the last ui_dump: \[e[0-9a-f]{5}\] ImageButton "com\.example\.chat:id\/back" is no longer on screen/,
+      /^The screen changed since the last ui_dump: \[e\d+\] ImageButton "com\.example\.chat:id\/back" is no longer on screen/,
     );
     expect(refused.hint).toContain('ui_dump');
     expect(sim.device.screen.id).toBe('launcher');
@@ -419,7 +444,7 @@ describe('platform-android tools against android-sim through the real adb server
       'UNSUPPORTED',
     );
     expect(error.message).toMatch(
-      /^\[e[0-9a-f]{5}\] TextView "Running 5 min late" is behind the on-screen keyboard; a tap there would hit a key\. Nothing was tapped\.$/,
+      /^\[e\d+\] TextView "Running 5 min late" is behind the on-screen keyboard; a tap there would hit a key\. Nothing was tapped\.$/,
     );
   });
 
@@ -427,7 +452,7 @@ describe('platform-android tools against android-sim through the real adb server
     await harness.call('app_launch', { package: 'com.example.chat' });
     const result = textOf(await harness.call('ui_tap', { text: 'Alice' }));
     expect(result).toMatch(
-      /^Tapped \[e[0-9a-f]{5}\] TextView "Alice" at \(440, 220\) \(via adb\), but nothing on screen changed/,
+      /^Tapped \[e\d+\] TextView "Alice" at \(440, 220\) \(via adb\), but nothing on screen changed/,
     );
   });
 
@@ -437,9 +462,7 @@ describe('platform-android tools against android-sim through the real adb server
       await harness.call('ui_tap', { contentDesc: 'Like' }),
       'INVALID_ARGUMENT',
     );
-    expect(ambiguous.message).toMatch(
-      /^6 nodes match; say which one: \[e[0-9a-f]{5}\] ImageButton "Like"/,
-    );
+    expect(ambiguous.message).toMatch(/^6 nodes match; say which one: \[e\d+\] ImageButton "Like"/);
     expectFailure(await harness.call('ui_tap', { text: 'Nothing like this' }), 'NOT_FOUND');
     expectFailure(await harness.call('ui_tap', {}), 'INVALID_ARGUMENT');
     expectFailure(await harness.call('ui_tap', { x: 5000, y: 10 }), 'INVALID_ARGUMENT');
@@ -448,9 +471,7 @@ describe('platform-android tools against android-sim through the real adb server
   it('scrolls a list with a swipe and reports the new nodes', async () => {
     await harness.call('app_launch', { package: 'com.example.feed' });
     const result = textOf(await harness.call('ui_swipe', { direction: 'up', resourceId: 'list' }));
-    expect(result).toMatch(
-      /^Swiped up on \[e[0-9a-f]{5}\] RecyclerView "com\.example\.feed:id\/list"/,
-    );
+    expect(result).toMatch(/^Swiped up on \[e\d+\] RecyclerView "com\.example\.feed:id\/list"/);
     expect(result).toContain('"Author 7"');
     const end = textOf(await harness.call('ui_swipe', { direction: 'up', resourceId: 'list' }));
     const last = textOf(await harness.call('ui_swipe', { direction: 'up', resourceId: 'list' }));

@@ -95,6 +95,8 @@ describe('the UI tools through Appium and UiAutomator2', () => {
   it('starts one session on first use, through the real driver, and reuses it', async () => {
     const first = await callAppium('ui_dump');
     const second = await callAppium('ui_dump');
+    // The adb side reads the same screens, so both hand out the same refs from here on.
+    await callAdb('ui_dump');
     expect(textOf(first)).toMatch(/^Screen of 127\.0\.0\.1:\d+ \(via appium\): /);
     expect(textOf(second)).toBe(textOf(first));
     expect((await backend()).sessionsCreated.get(appiumSim.serial)).toBe(1);
@@ -124,7 +126,7 @@ describe('the UI tools through Appium and UiAutomator2', () => {
 
   it('taps by ref through the element found by its resource-id, with the same effect', async () => {
     const dump = textOf(await callAppium('ui_dump'));
-    const compose = /\[(e[0-9a-f]{5})\] EditText id=compose/.exec(dump)?.[1] as string;
+    const compose = /\[(e\d+)\] EditText #compose/.exec(dump)?.[1] as string;
     await callAdb('ui_dump');
     const { adb, appium } = await onBoth('ui_tap', { ref: compose });
     expect(textOf(appium)).toContain(
@@ -142,7 +144,7 @@ describe('the UI tools through Appium and UiAutomator2', () => {
     const text = 'Hi Alice, ça va? 你好 😀';
     const appium = await callAppium('input_text', { text });
     expect(textOf(appium)).toMatch(
-      /^Typed into \[e[0-9a-f]{5}\] EditText "com\.example\.chat:id\/compose" via Appium element value \(UiAutomator2\); it now reads "Hi Alice, ça va\? 你好 😀"\.$/,
+      /^Typed into \[e\d+\] EditText "com\.example\.chat:id\/compose" via Appium element value \(UiAutomator2\); it now reads "Hi Alice, ça va\? 你好 😀"\.$/,
     );
     // adb needs a helper app for non-ASCII text; the sim has Clipper, so the field ends the same.
     expect(textOf(await callAdb('input_text', { text }))).toContain(`it now reads "${text}"`);
@@ -168,7 +170,7 @@ describe('the UI tools through Appium and UiAutomator2', () => {
     await callAppium('app_launch', { package: 'com.example.feed' });
     const { adb, appium } = await onBoth('ui_swipe', { direction: 'up', resourceId: 'list' });
     expect(textOf(appium)).toMatch(
-      /^Swiped up on \[e[0-9a-f]{5}\] RecyclerView "com\.example\.feed:id\/list" .*\(via appium\)/,
+      /^Swiped up on \[e\d+\] RecyclerView "com\.example\.feed:id\/list" .*\(via appium\)/,
     );
     expect(textOf(appium)).toContain('"Author 7"');
     expect(comparable(appium, appiumSim)).toBe(comparable(adb, adbSim));
@@ -267,7 +269,7 @@ describe('the UI tools through Appium and UiAutomator2', () => {
     expect(comparable(appium, appiumSim)).toBe(comparable(adb, adbSim));
     const held = await onBoth('ui_tap', { text: 'Alice', longPress: true });
     expect(textOf(held.appium)).toMatch(
-      /^Long-pressed \[e[0-9a-f]{5}\] TextView "Alice" at \(440, 220\) \(via appium\)/,
+      /^Long-pressed \[e\d+\] TextView "Alice" at \(440, 220\) \(via appium\)/,
     );
     expect(comparable(held.appium, appiumSim)).toBe(comparable(held.adb, adbSim));
     expect(

@@ -1,4 +1,5 @@
 import { createDefaultDeviceState, mobileMcpElements, SimDevice } from '@toolsys/android-sim';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import {
   flattenNodes,
@@ -8,9 +9,9 @@ import {
   renderUiTree,
 } from '../src/index.js';
 
-/** Tokens estimated as characters / 4 (the usual rule of thumb for English and markup). */
+/** Tokens in o200k_base, the tokenizer of current OpenAI models (`pnpm bench android` uses it too). */
 function tokens(text: string): number {
-  return Math.ceil(text.length / 4);
+  return countTokens(text);
 }
 
 function screen(commands: string[]): string {
@@ -34,7 +35,7 @@ describe('ui_dump size', () => {
       const ours = renderUiTree(roots);
       const peer = mobileMcpElements(
         roots.filter((root) => !isKeyboardWindow(root)),
-        'json',
+        'text',
       );
       const actionable = flattenNodes(roots.filter((root) => !isKeyboardWindow(root))).filter(
         isActionable,

@@ -43,9 +43,9 @@ const ACTION = {
 const targetFields = {
   ref: z
     .string()
-    .regex(/^e[0-9a-f]{5}$/, 'expected a ref from ui_dump such as e3f2a1')
+    .regex(/^e[1-9][0-9]{0,8}$/, 'expected a ref from ui_dump such as e12 (without the brackets)')
     .optional()
-    .describe('Ref of the node from the latest ui_dump, e.g. "e3f2a1".'),
+    .describe('Ref of the node from the latest ui_dump, e.g. "e12".'),
   text: z
     .string()
     .min(1)
@@ -310,7 +310,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
     defineDeviceTool(session, {
       id: 'ui_dump',
       description:
-        'Reads the current Android screen as a compact tree: one line per node with a stable ref ([e3f2a1]), class, text, content-desc, short resource-id and flags (clickable, editable, scrollable, checked, focused). Every actionable node is kept, even without text; empty layout wrappers are dropped; the keyboard is one line. Use the refs with ui_tap, ui_swipe and input_text.',
+        'Reads the current Android screen as a compact tree: one line per node with a ref ([e12], kept while the node stays on screen), then for nodes you can act on the class, "text", desc="content-desc", #short-resource-id and flags (clickable, editable, scrollable, checked, focused); plain text lines are just the quoted text. Every actionable node is kept, even without text; empty layout wrappers are dropped; the keyboard is one line. Use the refs with ui_tap, ui_swipe and input_text.',
       inputSchema: ToolSchema.object({
         bounds: z
           .boolean()

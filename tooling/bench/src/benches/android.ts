@@ -97,7 +97,7 @@ export const androidBench: Bench = {
       const serial = started.sims[0]?.serial;
       if (!serial) throw new Error('the sim did not connect');
       const environment = new ToolEnvironmentState();
-      const { tools } = createAndroidTools({
+      const { tools, session } = createAndroidTools({
         workspaceRoot: join(root, 'workspace'),
         dataDir: join(root, 'data'),
         adbServerPort: started.serverPort,
@@ -141,7 +141,10 @@ export const androidBench: Bench = {
             else ours = await readOurs();
             ms[side] = performance.now() - begin;
           }
-          const content = parseUiHierarchy(xml).filter((node) => !isKeyboardWindow(node));
+          // The same ref table as ui_dump's, so a node of the raw XML has the ref ui_dump gave it.
+          const content = parseUiHierarchy(xml, session.refTable(serial)).filter(
+            (node) => !isKeyboardWindow(node),
+          );
           const nodes = flattenNodes(content);
           const actionable = nodes.filter(isActionable);
           const peer = mobileMcpElements(content, 'text');
