@@ -3,8 +3,18 @@ import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync 
 import { basename, dirname, join, relative } from 'node:path';
 import { listWorkspacePackages, type WorkspacePackage } from './workspace.js';
 
-/** Root files a release needs: the workspace layout, npm settings, the license and the changesets. */
-const rootEntries = ['package.json', 'pnpm-workspace.yaml', '.npmrc', 'LICENSE', '.changeset'];
+/**
+ * Root files a release needs: the workspace layout, npm settings, the pnpm hook that shapes the
+ * published package.json, the license and the changesets.
+ */
+const rootEntries = [
+  'package.json',
+  'pnpm-workspace.yaml',
+  '.npmrc',
+  '.pnpmfile.cjs',
+  'LICENSE',
+  '.changeset',
+];
 /** Folders never copied: installs, caches and coverage reports. */
 const skippedFolders = new Set(['node_modules', '.turbo', 'coverage']);
 

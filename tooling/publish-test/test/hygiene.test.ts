@@ -35,12 +35,12 @@ function tarballOf(name: string): PackedPackage {
   return result;
 }
 
-/** Every file an `exports` map points at, except the workspace-only `@toolsys/source` condition. */
-function exportTargets(exportsField: unknown): string[] {
-  if (typeof exportsField === 'string') return [exportsField];
+/** Every file an `exports` map points at, with the conditions that lead to it. */
+function exportTargets(exportsField: unknown, conditions: string[] = []): [string, string[]][] {
+  if (typeof exportsField === 'string') return [[exportsField, conditions]];
   if (exportsField === null || typeof exportsField !== 'object') return [];
   return Object.entries(exportsField).flatMap(([key, value]) =>
-    key === '@toolsys/source' ? [] : exportTargets(value),
+    exportTargets(value, [...conditions, key]),
   );
 }
 
@@ -105,7 +105,9 @@ describe.each(publicPackages.map((entry) => [entry.name, entry] as const))('%s',
 
   it('ships every file its exports and bin point at, and no test files', () => {
     const { files, manifest } = tarballOf(name);
-    const targets = exportTargets(manifest.exports).filter((target) => !target.endsWith('/'));
+    const targets = exportTargets(manifest.exports)
+      .map(([target]) => target)
+      .filter((target) => !target.endsWith('/'));
     const bins =
       typeof manifest.bin === 'string'
         ? [manifest.bin]
@@ -115,6 +117,15 @@ describe.each(publicPackages.map((entry) => [entry.name, entry] as const))('%s',
       expect(files, `${target} is missing: is the package built?`).toContain(normalise(target));
     }
     expect(files.filter((file) => /\.test\.(js|d\.ts)$/.test(file))).toEqual([]);
+  });
+
+  it('publishes no workspace-only export condition', () => {
+    const { manifest } = tarballOf(name);
+    // The workspace resolves `@toolsys/source` to TypeScript sources, which no tarball ships.
+    const leaks = exportTargets(manifest.exports).filter(([, conditions]) =>
+      conditions.includes('@toolsys/source'),
+    );
+    expect(leaks).toEqual([]);
   });
 
   it('starts every bin with a node shebang', () => {
