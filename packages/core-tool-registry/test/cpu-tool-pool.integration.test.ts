@@ -1,5 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { CPU_TOOL_IDS, loadCpuTool } from '../src/cpu/cpu-tool-definitions.js';
+import {
+  CPU_TOOL_IDS,
+  INLINE_TEXT_TRANSFORM_CHARS,
+  loadCpuTool,
+} from '../src/cpu/cpu-tool-definitions.js';
 import { CpuToolPool, offloadCpuTools } from '../src/cpu/cpu-tool-pool.js';
 import { EnhancedToolExecutor } from '../src/enhanced-tool-executor.js';
 import type { AnyToolDefinition } from '../src/tool.js';
@@ -22,6 +26,33 @@ async function setUp(pool: CpuToolPool, timeoutMs: number) {
   for (const tool of tools) overrides[tool.id] = { timeoutMs, maxRetries: 0 };
   return new EnhancedToolExecutor({ registry, runPolicies: { overrides } });
 }
+
+describe('offloadCpuTools', () => {
+  it('runs a short text_transform on the calling thread and a long one in a worker', async () => {
+    const pool = new CpuToolPool({ maxThreads: 1, minThreads: 0 });
+    try {
+      const executor = await setUp(pool, 120_000);
+      const short = 'ab '.repeat(INLINE_TEXT_TRANSFORM_CHARS / 3);
+      expect(
+        await executor.execute('text_transform', { text: short, operation: 'upper' }),
+      ).toMatchObject({
+        ok: true,
+        content: short.toUpperCase(),
+      });
+      expect(pool.threadCount).toBe(0);
+      const long = 'x'.repeat(INLINE_TEXT_TRANSFORM_CHARS + 1);
+      expect(
+        await executor.execute('text_transform', { text: long, operation: 'length' }),
+      ).toMatchObject({
+        ok: true,
+        content: String(INLINE_TEXT_TRANSFORM_CHARS + 1),
+      });
+      expect(pool.threadCount).toBe(1);
+    } finally {
+      await pool.close();
+    }
+  });
+});
 
 describe('CpuToolPool (real worker threads, TypeScript sources through tsx)', () => {
   const pool = new CpuToolPool({ maxThreads: 2 });

@@ -86,14 +86,18 @@ async function mcpInitialize(): Promise<string> {
   return response.text();
 }
 
+/** Longer than the 8 Ki characters of text_transform that run on the calling thread. */
+const LONG_TEXT = 'ok '.repeat(4_000);
+
 describe('a runaway calculate (issue item 4)', () => {
   it('ends with TIMEOUT at its limit while other sessions, the dashboard and timers keep answering', async () => {
     // Warm both workers so that their start-up does not count against the 4 s limits below: the
     // first call of a thread loads mathjs (seconds on a loaded machine), under text_transform's
-    // default 30 s limit; then calculate builds its evaluators.
+    // default 30 s limit (a text past 8 Ki characters, so that it runs in a worker); then
+    // calculate builds its evaluators.
     const warm = await Promise.all([
-      call('text_transform', { text: 'a', operation: 'upper' }, 'other'),
-      call('text_transform', { text: 'b', operation: 'upper' }, 'other'),
+      call('text_transform', { text: LONG_TEXT, operation: 'upper' }, 'other'),
+      call('text_transform', { text: LONG_TEXT, operation: 'lower' }, 'other'),
     ]);
     expect(warm).toMatchObject([{ ok: true }, { ok: true }]);
     await Promise.all([
@@ -138,9 +142,9 @@ describe('a runaway calculate (issue item 4)', () => {
     });
     expect(result).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
     // A fresh worker replaces the terminated one (its start is not under calculate's 5 s limit).
-    expect(await call('text_transform', { text: 'ok', operation: 'upper' })).toMatchObject({
+    expect(await call('text_transform', { text: LONG_TEXT, operation: 'length' })).toMatchObject({
       ok: true,
-      content: 'OK',
+      content: String(LONG_TEXT.length),
     });
   });
 });

@@ -36,6 +36,26 @@ const LOADERS: Readonly<Record<string, () => AnyToolDefinition[]>> = {
  */
 export const CPU_TOOL_IDS: readonly string[] = Object.keys(LOADERS);
 
+/** Longest `text_transform` input run on the calling thread, in characters (8 Ki). */
+export const INLINE_TEXT_TRANSFORM_CHARS = 8_192;
+
+/**
+ * Calls cheap enough to run on the calling thread: every `text_transform` operation is a single
+ * linear pass with fixed patterns: on 8 Ki characters the slowest (snake case) takes about a
+ * millisecond, no more than the hop to a worker and far less than a cold worker's start. Longer texts, and every
+ * other CPU tool, go to the pool.
+ */
+const INLINE_WHEN: Readonly<Record<string, (args: Record<string, unknown>) => boolean>> = {
+  text_transform: (args) =>
+    typeof args.text === 'string' && args.text.length <= INLINE_TEXT_TRANSFORM_CHARS,
+};
+
+/** Whether a call of a {@link CPU_TOOL_IDS} tool is cheap enough to skip the pool. */
+export function runsInline(toolId: string, args: Record<string, unknown>): boolean {
+  const when = Object.hasOwn(INLINE_WHEN, toolId) ? INLINE_WHEN[toolId] : undefined;
+  return when?.(args) ?? false;
+}
+
 /** Builds the in-process definition of one {@link CPU_TOOL_IDS} tool; undefined for other ids. */
 export function loadCpuTool(toolId: string): AnyToolDefinition | undefined {
   const load = Object.hasOwn(LOADERS, toolId) ? LOADERS[toolId] : undefined;

@@ -8,7 +8,7 @@ import { Piscina } from 'piscina';
 import type { AnyToolDefinition, ToolContext, ToolReturn } from '../tool.js';
 import { isToolError, ToolError, ToolErrorCode } from '../tool-error.js';
 import type { CpuTask, CpuTaskOutcome } from './cpu-task.js';
-import { CPU_TOOL_IDS } from './cpu-tool-definitions.js';
+import { CPU_TOOL_IDS, runsInline } from './cpu-tool-definitions.js';
 
 /** Options for {@link CpuToolPool}. */
 export interface CpuToolPoolOptions {
@@ -141,7 +141,8 @@ export class CpuToolPool {
 }
 
 /**
- * Replaces the `execute` of every {@link CPU_TOOL_IDS} tool in a list by a call into the pool;
+ * Replaces the `execute` of every {@link CPU_TOOL_IDS} tool in a list by a call into the pool
+ * (a call cheap enough to skip it, such as a short `text_transform`, stays on the calling thread);
  * other tools are returned as they are. Ids, schemas and metadata do not change; the run policy
  * keeps its name and time limit but allows no retry: the same input would run out of time again,
  * and every other failure of these tools is final anyway.
@@ -156,7 +157,9 @@ export function offloadCpuTools(
           ...tool,
           ...(tool.runPolicy ? { runPolicy: { ...tool.runPolicy, maxRetries: 0 } } : {}),
           execute: (args: Record<string, unknown>, context: ToolContext) =>
-            pool.run(tool.id, args, context),
+            runsInline(tool.id, args)
+              ? tool.execute(args, context)
+              : pool.run(tool.id, args, context),
         }
       : tool,
   );
