@@ -33,14 +33,19 @@ export function parseForegroundApp(output: string): ForegroundApp | undefined {
   return undefined;
 }
 
-/** Whether the screen is on, from `dumpsys power` (`mWakefulness=Awake`, `Display Power: state=ON`). */
+/**
+ * Whether the screen is on, from `dumpsys power`: `mWakefulness=Awake`, else `Display Power:
+ * state=ON`, `mInteractive=` or the `mScreenOn=` of the Android 4 `Display Power State:` block.
+ */
 export function parseScreenOn(powerOutput: string): boolean | undefined {
   const wakefulness = /mWakefulness=(\w+)/.exec(powerOutput)?.[1];
   if (wakefulness !== undefined) return wakefulness === 'Awake';
   const display = /Display Power: state=(\w+)/.exec(powerOutput)?.[1];
   if (display !== undefined) return display === 'ON';
   const interactive = /mInteractive=(true|false)/.exec(powerOutput)?.[1];
-  return interactive === undefined ? undefined : interactive === 'true';
+  if (interactive !== undefined) return interactive === 'true';
+  const screenOn = /\bmScreenOn=(true|false)/.exec(powerOutput)?.[1];
+  return screenOn === undefined ? undefined : screenOn === 'true';
 }
 
 /**
