@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseStreamVolume } from '../src/parsers/audio.js';
 import {
   parseForegroundApp,
   parseGetprop,
@@ -207,5 +208,20 @@ describe('getprop captured on a device', () => {
     expect(properties.get('ro.build.version.base_os')).toBe('');
     expect(properties.get('ro.hardware')).toBe('ranchu');
     expect(properties.get('ro.crypto.fs_crypto_blkdev')).toBe('/dev/block/dm-0');
+  });
+});
+
+describe('dumpsys audio captured on a device', () => {
+  it('reads the music volume of the device in use (Android 8 TV, no streamVolume line)', () => {
+    expect(parseStreamVolume(capture('real-dumpsys-audio-android8-tv.txt'))).toEqual({
+      volume: 20,
+      min: 0,
+      max: 60,
+      muted: false,
+      device: 'speaker',
+    });
+    expect(parseStreamVolume(capture('real-dumpsys-audio-android8-tv.txt'), 'STREAM_RING')).toEqual(
+      { volume: 3, min: 0, max: 7, muted: true, device: 'speaker' },
+    );
   });
 });

@@ -67,14 +67,19 @@ export function parseLocked(windowOutput: string): boolean | undefined {
 
 /**
  * Whether the focused window is secure: the `mAttrs` flags (`fl=… SECURE`) of the window named by
- * `mCurrentFocus` in `dumpsys window`.
+ * `mCurrentFocus` in `dumpsys window`. The flags are read from that window's own block in the window
+ * list (`Window #N Window{ID …}:`); Android 10+ names the focused window earlier, in the display
+ * contents (`mFocusedWindow=`, `mTopFullscreenOpaqueWindowState=`), where no flags follow.
  */
 export function parseSecureWindow(windowOutput: string): boolean | undefined {
   const focus = /mCurrentFocus=Window\{(\S+) /.exec(windowOutput)?.[1];
   if (focus === undefined) return undefined;
-  const start = windowOutput.indexOf(`Window{${focus} `);
+  const id = focus.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const header = new RegExp(`^[ \\t]*Window #\\d+ Window\\{${id} `, 'm').exec(windowOutput);
+  const start = header?.index ?? windowOutput.indexOf(`Window{${focus} `);
   if (start < 0) return undefined;
-  const afterHeader = windowOutput.indexOf('\n', start);
+  const afterHeader = windowOutput.indexOf('\n', start + 1);
+  if (afterHeader < 0) return undefined;
   const nextWindow = windowOutput.slice(afterHeader).search(/\n\s*Window #\d+|\n\S/);
   const block = windowOutput.slice(start, nextWindow < 0 ? undefined : afterHeader + nextWindow);
   const flags = /\bfl=([^\n}]*)/.exec(block)?.[1];

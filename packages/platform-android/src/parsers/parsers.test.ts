@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseStreamVolume } from './audio.js';
 import {
   parseCurrentInputMethod,
   parseForegroundApp,
@@ -41,6 +42,16 @@ describe('device state parsers', () => {
     });
     expect(parseLocked(output)).toBe(false);
     expect(parseSecureWindow(output)).toBe(false);
+  });
+
+  it('reads the flags of the focused window from its window block, not the policy lines naming it first (Android 14)', () => {
+    const output = fixture('dumpsys-window-android14.txt');
+    expect(parseForegroundApp(output)).toEqual({
+      packageName: 'com.example.wallet',
+      activity: 'com.example.wallet.PinActivity',
+    });
+    expect(parseLocked(output)).toBe(false);
+    expect(parseSecureWindow(output)).toBe(true);
   });
 
   it('falls back to the resumed activity record of dumpsys activity (Android 12)', () => {
@@ -221,5 +232,22 @@ describe('logcat, notification, location and media parsers', () => {
       },
       { packageName: 'com.google.android.youtube', state: 'paused', stateCode: 2, active: false },
     ]);
+  });
+
+  it('reads the music volume from streamVolume, not from a stream aliased to it (Android 14)', () => {
+    const output = fixture('dumpsys-audio-android14.txt');
+    expect(parseStreamVolume(output)).toEqual({
+      volume: 13,
+      min: 0,
+      max: 25,
+      muted: false,
+      device: 'speaker',
+    });
+    expect(parseStreamVolume(output, 'STREAM_VOICE_CALL')).toMatchObject({
+      volume: 5,
+      device: 'earpiece',
+    });
+    expect(parseStreamVolume(output, 'STREAM_ALARM')).toBeUndefined();
+    expect(parseStreamVolume('')).toBeUndefined();
   });
 });
