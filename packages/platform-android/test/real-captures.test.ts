@@ -114,6 +114,13 @@ describe('dumpsys window captured on devices', () => {
     expect(parseLocked(capture('real-dumpsys-window-policy-android7-locked.txt'))).toBe(true);
   });
 
+  it('reads the focus line of Android 4.1, which has no user id and ends in paused=false', () => {
+    expect(parseForegroundApp(capture('real-dumpsys-window-focus-android4.txt'))).toEqual({
+      packageName: 'com.android.settings',
+      activity: 'com.android.settings.SubSettings',
+    });
+  });
+
   it('takes the focused window of the display that has one (Samsung cover display)', () => {
     expect(
       parseForegroundApp(capture('real-dumpsys-window-focus-samsung-cover-display.txt')),

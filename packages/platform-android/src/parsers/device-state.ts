@@ -10,19 +10,23 @@ function expandActivity(packageName: string, activity: string): string {
 }
 
 /**
- * Reads the foreground app: `mCurrentFocus=Window{… u0 PKG/ACTIVITY}` (dumpsys window), else
- * `mResumedActivity:` / `ResumedActivity:` / `topResumedActivity=` / `mFocusedApp=` records
- * (`ActivityRecord{… u0 PKG/.Activity t42}`), which differ across Android versions.
+ * Reads the foreground app: `mCurrentFocus=Window{… u0 PKG/ACTIVITY}` (dumpsys window; Android 4.1
+ * prints no `u0` and a trailing `paused=false`, Android 7+ a trailing `EXITING` while the window
+ * leaves), else `mResumedActivity:` / `ResumedActivity:` / `topResumedActivity=` / `mFocusedApp=`
+ * records (`ActivityRecord{… u0 PKG/.Activity t42}`, wrapped in `AppWindowToken{… token=Token{…}}`
+ * up to Android 9), which differ across Android versions.
  */
 export function parseForegroundApp(output: string): ForegroundApp | undefined {
-  const focus = /mCurrentFocus=Window\{\S+ u\d+ ([\w.]+)\/([\w.$]+)\}/.exec(output);
+  const focus = /mCurrentFocus=Window\{\S+ (?:u\d+ )?([\w.]+)\/([\w.$]+)(?: [^}\s]+)?\}/.exec(
+    output,
+  );
   if (focus)
     return {
       packageName: focus[1] as string,
       activity: expandActivity(focus[1] as string, focus[2] as string),
     };
   const record =
-    /(?:mResumedActivity:|ResumedActivity:|topResumedActivity=|mFocusedApp=)\s*(?:Token\{\S+ )?ActivityRecord\{\S+ u\d+ ([\w.]+)\/([\w.$]+)/.exec(
+    /(?:mResumedActivity:|ResumedActivity:|topResumedActivity=|mFocusedApp=)\s*(?:AppWindowToken\{\S+ token=)?(?:Token\{\S+ )?ActivityRecord\{\S+ u\d+ ([\w.]+)\/([\w.$]+)/.exec(
       output,
     );
   if (record)

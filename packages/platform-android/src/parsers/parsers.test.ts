@@ -54,6 +54,21 @@ describe('device state parsers', () => {
     expect(parseSecureWindow(output)).toBe(true);
   });
 
+  it('falls back to mFocusedApp when the keyguard has focus, in both Android 9 forms', () => {
+    const output = fixture('dumpsys-window-android9-keyguard.txt');
+    const vending = {
+      packageName: 'com.android.vending',
+      activity: 'com.google.android.finsky.activities.MainActivity',
+    };
+    expect(parseForegroundApp(output)).toEqual(vending);
+    // `dumpsys window displays` alone: only the AppWindowToken{… token=Token{…}} form.
+    const displays = output.slice(output.indexOf('WINDOW MANAGER DISPLAY CONTENTS'));
+    expect(displays).not.toContain('mFocusedApp=Token{');
+    expect(parseForegroundApp(displays)).toEqual(vending);
+    expect(parseLocked(output)).toBe(true);
+    expect(parseSecureWindow(output)).toBe(false);
+  });
+
   it('falls back to the resumed activity record of dumpsys activity (Android 12)', () => {
     expect(parseForegroundApp(fixture('dumpsys-activity-android12.txt'))).toEqual({
       packageName: 'com.whatsapp',
