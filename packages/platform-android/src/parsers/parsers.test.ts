@@ -236,6 +236,30 @@ describe('logcat, notification, location and media parsers', () => {
     });
   });
 
+  it('reads coordinates printed with decimal commas by a device in a German or French locale', () => {
+    const locations = parseLocations(fixture('dumpsys-location-android9-comma-locale.txt'));
+    expect(locations).toHaveLength(3);
+    expect(locations[2]).toEqual({
+      provider: 'gps',
+      latitude: -33.856784,
+      longitude: 151.215297,
+      accuracyMeters: 5,
+      altitude: 58.5,
+    });
+    expect(locations[0]).toMatchObject({
+      provider: 'network',
+      latitude: 52.520008,
+      longitude: 13.404954,
+    });
+  });
+
+  it('leaves out records whose coordinates cannot be read', () => {
+    expect(
+      parseLocations('last location=Location[fused XX.YYY hAcc=5.039 et=+16d19h48m34s252ms]'),
+    ).toEqual([]);
+    expect(parseLocations('Location[gps 123.000000,200.000000 acc=3]')).toEqual([]);
+  });
+
   it('parses media sessions with state and description', () => {
     expect(parseMediaSessions(fixture('dumpsys-media-session-android11.txt'))).toEqual([
       {
