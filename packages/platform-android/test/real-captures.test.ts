@@ -11,7 +11,7 @@ import {
 import { parseThreadtime } from '../src/parsers/logcat.js';
 import { parseMediaSessions } from '../src/parsers/media-session.js';
 import { parseNotifications } from '../src/parsers/notifications.js';
-import { parsePackageDetails } from '../src/parsers/packages.js';
+import { parsePackageDetails, parsePackageList } from '../src/parsers/packages.js';
 
 // Outputs captured on real devices and published elsewhere; fixtures/README.md names each source.
 function capture(name: string): string {
@@ -181,6 +181,22 @@ describe('dumpsys package captured on devices', () => {
       grantedPermissions: [],
       deniedPermissions: [],
     });
+  });
+});
+
+describe('pm list packages captured on a device', () => {
+  it('splits -f lines at the last = into APK path and package (Genymotion, Android 7 era)', () => {
+    const packages = parsePackageList(capture('real-pm-list-packages-f-genymotion.txt'));
+    expect(packages).toHaveLength(16);
+    expect(packages[2]).toEqual({
+      packageName: 'com.phonegap.camerasample',
+      apkPath: '/data/app/com.phonegap.camerasample-2/base.apk',
+    });
+    expect(packages[10]).toEqual({
+      packageName: 'android',
+      apkPath: '/system/framework/framework-res.apk',
+    });
+    expect(packages.filter((entry) => entry.apkPath?.startsWith('/system/'))).toHaveLength(15);
   });
 });
 

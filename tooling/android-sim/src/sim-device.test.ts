@@ -107,6 +107,23 @@ describe('SimDevice', () => {
     expect(audio).toContain(`   streamVolume:${Math.min(15, volume + 1)}\n`);
   });
 
+  it('prints the last location under each provider as Android 12+ does', () => {
+    const sim = device();
+    sim.state.location = {
+      provider: 'gps',
+      latitude: 48.858412,
+      longitude: 2.294503,
+      accuracy: 4,
+      time: sim.state.now - 2500,
+    };
+    const output = text(sim, 'dumpsys location');
+    expect(output).toMatch(
+      /^ {4}gps provider:\n {6}last location=Location\[gps 48\.858412,2\.294503 hAcc=4 et=\+2s\d+ms vAcc=\?\?\? sAcc=\?\?\? bAcc=\?\?\?\]$/m,
+    );
+    expect(output).toContain('    passive provider:\n      last location=Location[gps 48.858412,');
+    expect(output).toContain('    fused provider:\n      last location=null\n');
+  });
+
   it('prints logcat threadtime lines, filtered by pid and tail count', () => {
     const sim = device();
     const lines = text(sim, 'logcat -d -v threadtime --pid=4120 -t 2').trim().split('\n');

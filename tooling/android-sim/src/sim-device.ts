@@ -665,18 +665,35 @@ export class SimDevice {
     return lines.join('\n');
   }
 
+  /**
+   * `dumpsys location` as Android 12+ prints it: a block per provider with its `last location=`
+   * (`null` when it has none); the passive provider repeats the last fix of any provider.
+   */
   #dumpsysLocation(): string {
     const location = this.state.location;
-    const lines = ['Location Manager State:', '  Last Known Locations:'];
+    let record = 'null';
     if (location) {
       const ageMs = Math.max(0, this.state.now - location.time);
       const altitude =
         location.altitude === undefined ? '' : ` alt=${location.altitude.toFixed(1)}`;
+      record = `Location[${location.provider} ${location.latitude.toFixed(6)},${location.longitude.toFixed(6)} hAcc=${location.accuracy} et=+${Math.floor(ageMs / 1000)}s${ageMs % 1000}ms${altitude} vAcc=??? sAcc=??? bAcc=???]`;
+    }
+    const lines = [
+      'Location Manager State:',
+      '  User Info:',
+      '    current user: [0]',
+      `  Location Setting: ${location !== undefined}`,
+      '  Location Providers:',
+    ];
+    for (const provider of ['passive', 'network', 'fused', 'gps']) {
+      const own = provider === 'passive' || provider === location?.provider;
       lines.push(
-        `    ${location.provider}: Location[${location.provider} ${location.latitude.toFixed(6)},${location.longitude.toFixed(6)} hAcc=${location.accuracy} et=+${Math.floor(ageMs / 1000)}s${ageMs % 1000}ms${altitude} vAcc=??? sAcc=??? bAcc=???]`,
+        `    ${provider} provider:`,
+        `      last location=${own ? record : 'null'}`,
+        '      enabled=true',
       );
     }
-    lines.push('  Last Known Locations Coarse Intervals:', '');
+    lines.push('');
     return lines.join('\n');
   }
 
