@@ -72,8 +72,9 @@ export function parseLocked(windowOutput: string): boolean | undefined {
 /**
  * Whether the focused window is secure: the `mAttrs` flags (`fl=… SECURE`) of the window named by
  * `mCurrentFocus` in `dumpsys window`. The flags are read from that window's own block in the window
- * list (`Window #N Window{ID …}:`); Android 10+ names the focused window earlier, in the display
- * contents (`mFocusedWindow=`, `mTopFullscreenOpaqueWindowState=`), where no flags follow.
+ * list (`Window #N Window{ID …}:`); the policy (Android ≤ 9) or the display contents' DisplayPolicy
+ * (Android 10+) name the focused window earlier (`mFocusedWindow=`,
+ * `mTopFullscreenOpaqueWindowState=`), where no flags follow.
  */
 export function parseSecureWindow(windowOutput: string): boolean | undefined {
   const focus = /mCurrentFocus=Window\{(\S+) /.exec(windowOutput)?.[1];
