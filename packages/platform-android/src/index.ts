@@ -34,6 +34,7 @@ export {
   recordTelemetry,
   SCREEN_RULES,
 } from './device-telemetry.js';
+export { parseStreamVolume, type StreamVolume } from './parsers/audio.js';
 export {
   type ForegroundApp,
   parseCurrentInputMethod,

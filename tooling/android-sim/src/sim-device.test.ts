@@ -53,16 +53,75 @@ describe('SimDevice', () => {
     sim.run('monkey -p com.example.bank 1');
     const png = sim.run('screencap -p').stdout;
     expect(png.subarray(1, 4).toString()).toBe('PNG');
-    expect(text(sim, 'dumpsys window')).toContain(' SECURE}');
+    expect(text(sim, 'dumpsys window')).toMatch(/^ {6}fl=.* SECURE$/m);
   });
 
   it('locks on power and reports it in dumpsys window and power', () => {
     const sim = device();
     sim.run('input keyevent 26');
     expect(text(sim, 'dumpsys power')).toContain('mWakefulness=Asleep');
-    expect(text(sim, 'dumpsys window')).toContain('mDreamingLockscreen=true');
+    expect(text(sim, 'dumpsys window')).toContain('isKeyguardShowing=true');
     sim.run('input keyevent KEYCODE_WAKEUP && input keyevent 82');
     expect(text(sim, 'dumpsys window')).toContain('isKeyguardShowing=false');
+  });
+
+  it('prints the window dump in Android 14 section order, the focused window named before its flags', () => {
+    const sim = device();
+    sim.run('monkey -p com.example.bank 1');
+    const output = text(sim, 'dumpsys window');
+    const focus = /mCurrentFocus=(Window\{\w+ )/.exec(output)?.[1] ?? 'missing';
+    expect(output.indexOf('WINDOW MANAGER DISPLAY CONTENTS')).toBeLessThan(
+      output.indexOf('WINDOW MANAGER WINDOWS'),
+    );
+    expect(output).toContain(`    mFocusedWindow=${focus}`);
+    expect(output.indexOf(`mFocusedWindow=${focus}`)).toBeLessThan(
+      output.indexOf(`Window #0 ${focus}`),
+    );
+  });
+
+  it('prints topResumedActivity= and ResumedActivity: in dumpsys activity activities', () => {
+    const sim = device();
+    sim.run('am start -n com.example.chat/.MainActivity');
+    const output = text(sim, 'dumpsys activity activities');
+    expect(output).toMatch(
+      /^ {4}topResumedActivity=ActivityRecord\{\w+ u0 com\.example\.chat\/\.MainActivity t\d+\}$/m,
+    );
+    expect(output).toMatch(/^ {2}ResumedActivity: ActivityRecord\{/m);
+    expect(output).not.toContain('mResumedActivity');
+  });
+
+  it('prints the playback state by name and code, and the music volume in dumpsys audio', () => {
+    const sim = device();
+    const session = sim.state.mediaSessions[0];
+    if (!session) throw new Error('the default device has a media session');
+    session.state = 3;
+    expect(text(sim, 'dumpsys media_session')).toMatch(
+      /^ {6}state=PlaybackState \{state=PLAYING\(3\), position=/m,
+    );
+    sim.run('input keyevent KEYCODE_MEDIA_PLAY_PAUSE');
+    expect(text(sim, 'dumpsys media_session')).toContain('{state=PAUSED(2), ');
+    const volume = sim.state.volume;
+    sim.run('input keyevent KEYCODE_VOLUME_UP');
+    const audio = text(sim, 'dumpsys audio');
+    expect(audio).toContain(`- STREAM_MUSIC:\n   Muted: false\n`);
+    expect(audio).toContain(`   streamVolume:${Math.min(15, volume + 1)}\n`);
+  });
+
+  it('prints the last location under each provider as Android 12+ does', () => {
+    const sim = device();
+    sim.state.location = {
+      provider: 'gps',
+      latitude: 48.858412,
+      longitude: 2.294503,
+      accuracy: 4,
+      time: sim.state.now - 2500,
+    };
+    const output = text(sim, 'dumpsys location');
+    expect(output).toMatch(
+      /^ {4}gps provider:\n {6}last location=Location\[gps 48\.858412,2\.294503 hAcc=4 et=\+2s\d+ms vAcc=\?\?\? sAcc=\?\?\? bAcc=\?\?\?\]$/m,
+    );
+    expect(output).toContain('    passive provider:\n      last location=Location[gps 48.858412,');
+    expect(output).toContain('    fused provider:\n      last location=null\n');
   });
 
   it('prints logcat threadtime lines, filtered by pid and tail count', () => {

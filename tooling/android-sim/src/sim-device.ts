@@ -410,6 +410,8 @@ export class SimDevice {
         return ok(this.#dumpsysLocation());
       case 'media_session':
         return ok(this.#dumpsysMediaSession());
+      case 'audio':
+        return ok(this.#dumpsysAudio());
       case 'battery':
         return ok(
           'Current Battery Service state:\n  AC powered: false\n  USB powered: true\n  Wireless powered: false\n  Max charging current: 500000\n  status: 2\n  health: 2\n  present: true\n  level: 87\n  scale: 100\n  voltage: 4211\n  temperature: 281\n  technology: Li-ion\n',
@@ -507,48 +509,92 @@ export class SimDevice {
     return `ActivityRecord{${hexId(screen.id)} u0 ${shortActivity(screen.packageName, screen.activity)} t${40 + (Number.parseInt(hexId(screen.packageName), 16) % 50)}}`;
   }
 
+  /**
+   * `dumpsys activity activities` as Android 14 prints it: the task with its `topResumedActivity=`
+   * (Android 10 replaced `mResumedActivity:`), the resumed activities and `ResumedActivity:`.
+   */
   #dumpsysActivities(): string {
     const screen = this.screen;
+    const taskNumber = 40 + (Number.parseInt(hexId(screen.packageName), 16) % 50);
     return [
       'ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)',
       'Display #0 (activities from top to bottom):',
-      `  * Task{${hexId(`${screen.packageName}t`)} #${40 + (Number.parseInt(hexId(screen.packageName), 16) % 50)} type=standard A=10123:${screen.packageName} U=0 visible=true mode=fullscreen translucent=false sz=1}`,
-      `    mResumedActivity: ${this.#topRecord()}`,
+      `  * Task{${hexId(`${screen.packageName}t`)} #${taskNumber} type=standard A=10123:${screen.packageName} U=0 visible=true visibleRequested=true mode=fullscreen translucent=false sz=1}`,
+      '    isSleeping=false',
+      `    topResumedActivity=${this.#topRecord()}`,
+      `    * Hist  #0: ${this.#topRecord()}`,
+      `        packageName=${screen.packageName} processName=${screen.packageName}`,
+      '',
+      '  Resumed activities in task display areas (from top to bottom):',
+      `    Resumed: ${this.#topRecord()}`,
       '',
       `  ResumedActivity: ${this.#topRecord()}`,
-      '',
-      `  mFocusedApp=${this.#topRecord()}`,
       '',
     ].join('\n');
   }
 
+  /**
+   * `dumpsys window` in Android 14's section order: the policy (with `KeyguardServiceDelegate`), the
+   * display contents (`mCurrentFocus`, `mFocusedApp`, `DisplayPolicy` with `isKeyguardShowing=` and
+   * the focused window named again), then the window list whose `mAttrs` carry the flags.
+   */
   #dumpsysWindow(): string {
     const screen = this.screen;
+    const { locked, screenOn } = this.state;
     const windowName = `${screen.packageName}/${screen.activity}`;
-    const focus = this.state.locked
-      ? `Window{${hexId('keyguard')} u0 NotificationShade}`
-      : `Window{${hexId(windowName)} u0 ${windowName}}`;
+    const appWindow = `Window{${hexId(windowName)} u0 ${windowName}}`;
+    const shadeWindow = `Window{${hexId('keyguard')} u0 NotificationShade}`;
+    const focus = locked ? shadeWindow : appWindow;
     const flags = `fl=LAYOUT_IN_SCREEN LAYOUT_INSET_DECOR SPLIT_TOUCH HARDWARE_ACCELERATED DRAWS_SYSTEM_BAR_BACKGROUNDS${screen.secure ? ' SECURE' : ''}`;
+    const { width, height, density } = this.state.display;
     return [
       'WINDOW MANAGER POLICY STATE (dumpsys window policy)',
-      `    mShowingLockscreen=${this.state.locked} mShowingDream=false mDreamingLockscreen=${this.state.locked} mDreamingSleepToken=null`,
-      `    mScreenOnEarly=${this.state.screenOn} mScreenOnFully=${this.state.screenOn}`,
+      '    mSafeMode=false mSystemReady=true mSystemBooted=true',
       '    KeyguardServiceDelegate',
-      `      showing=${this.state.locked}`,
-      `      isKeyguardShowing=${this.state.locked}`,
-      '',
-      'WINDOW MANAGER WINDOWS (dumpsys window windows)',
-      `  Window #0 Window{${hexId(windowName)} u0 ${windowName}}:`,
-      `    mDisplayId=0 rootTaskId=42 mSession=Session{${hexId('session')} 1234:u0a10123} mClient=android.os.BinderProxy@${hexId('client')}`,
-      `    mAttrs={(0,0)(fillxfill) sim={adjust=resize} ty=BASE_APPLICATION fmt=TRANSPARENT wanim=0x10302f8`,
-      `      ${flags}}`,
+      `      showing=${locked}`,
+      `      showingAndNotOccluded=${locked}`,
+      `      inputRestricted=${locked}`,
+      '      occluded=false',
+      `      secure=${this.state.lockHasCredential}`,
+      '      dreaming=false',
+      '      systemIsReady=true',
+      '      deviceHasKeyguard=true',
+      '      enabled=true',
+      '      currentUser=0',
+      '      bootCompleted=true',
+      `      screenState=${screenOn ? 'SCREEN_STATE_ON' : 'SCREEN_STATE_OFF'}`,
+      `      interactiveState=${screenOn ? 'INTERACTIVE_STATE_AWAKE' : 'INTERACTIVE_STATE_SLEEP'}`,
+      '      KeyguardStateMonitor',
+      `        mIsShowing=${locked}`,
+      '        mSimSecure=false',
+      `        mInputRestricted=${locked}`,
+      '        mTrusted=false',
+      '        mCurrentUserId=0',
       '',
       'WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)',
-      `  Display: mDisplayId=0 rootTasks=3`,
-      `    init=${this.state.display.width}x${this.state.display.height} ${this.state.display.density}dpi cur=${this.state.display.width}x${this.state.display.height} app=${this.state.display.width}x${this.state.display.height - 144} rng=1080x1017-2400x2337`,
+      '  Display: mDisplayId=0 rootTasks=3',
+      `    init=${width}x${height} ${density}dpi cur=${width}x${height} app=${width}x${height - 144} rng=1080x1017-2400x2337`,
       '',
       `  mCurrentFocus=${focus}`,
       `  mFocusedApp=${this.#topRecord()}`,
+      '',
+      '  DisplayPolicy',
+      `    mAwake=${screenOn} mScreenOnEarly=${screenOn} mScreenOnFully=${screenOn}`,
+      '    mShowingDream=false mDreamingLockscreen=false',
+      `    mStatusBar=Window{${hexId('statusbar')} u0 StatusBar}`,
+      `    mExpandedPanel=${shadeWindow}`,
+      `    isKeyguardShowing=${locked}`,
+      `    mFocusedWindow=${focus}`,
+      `    mTopFullscreenOpaqueWindowState=${appWindow}`,
+      '',
+      'WINDOW MANAGER WINDOWS (dumpsys window windows)',
+      `  Window #0 ${appWindow}:`,
+      `    mDisplayId=0 rootTaskId=42 mSession=Session{${hexId('session')} 1234:u0a10123} mClient=android.os.BinderProxy@${hexId('client')}`,
+      `    mAttrs={(0,0)(fillxfill) sim={adjust=resize} ty=BASE_APPLICATION fmt=TRANSPARENT wanim=0x10302f8`,
+      `      ${flags}`,
+      '      pfl=FORCE_DRAW_STATUS_BAR_BACKGROUND FIT_INSETS_CONTROLLED}',
+      '',
+      `  mInputMethodWindow=Window{${hexId('ime')} u0 InputMethod}`,
       '',
     ].join('\n');
   }
@@ -619,46 +665,99 @@ export class SimDevice {
     return lines.join('\n');
   }
 
+  /**
+   * `dumpsys location` as Android 12+ prints it: a block per provider with its `last location=`
+   * (`null` when it has none); the passive provider repeats the last fix of any provider.
+   */
   #dumpsysLocation(): string {
     const location = this.state.location;
-    const lines = ['Location Manager State:', '  Last Known Locations:'];
+    let record = 'null';
     if (location) {
       const ageMs = Math.max(0, this.state.now - location.time);
       const altitude =
         location.altitude === undefined ? '' : ` alt=${location.altitude.toFixed(1)}`;
+      record = `Location[${location.provider} ${location.latitude.toFixed(6)},${location.longitude.toFixed(6)} hAcc=${location.accuracy} et=+${Math.floor(ageMs / 1000)}s${ageMs % 1000}ms${altitude} vAcc=??? sAcc=??? bAcc=???]`;
+    }
+    const lines = [
+      'Location Manager State:',
+      '  User Info:',
+      '    current user: [0]',
+      `  Location Setting: ${location !== undefined}`,
+      '  Location Providers:',
+    ];
+    for (const provider of ['passive', 'network', 'fused', 'gps']) {
+      const own = provider === 'passive' || provider === location?.provider;
       lines.push(
-        `    ${location.provider}: Location[${location.provider} ${location.latitude.toFixed(6)},${location.longitude.toFixed(6)} hAcc=${location.accuracy} et=+${Math.floor(ageMs / 1000)}s${ageMs % 1000}ms${altitude} vAcc=??? sAcc=??? bAcc=???]`,
+        `    ${provider} provider:`,
+        `      last location=${own ? record : 'null'}`,
+        '      enabled=true',
       );
     }
-    lines.push('  Last Known Locations Coarse Intervals:', '');
+    lines.push('');
     return lines.join('\n');
   }
 
+  /**
+   * `dumpsys media_session` as Android 14 prints it (`MediaSessionService.dump`): the sessions under
+   * `Record for full_user=0`, each with a `PlaybackState` whose state prints as `NAME(code)`.
+   */
   #dumpsysMediaSession(): string {
+    const sessions = this.state.mediaSessions;
+    const top = sessions[0];
     const lines = [
       'MEDIA SESSION SERVICE (dumpsys media_session)',
       '',
-      `Sessions Stack - have ${this.state.mediaSessions.length} sessions:`,
+      '2 sessions listeners.',
+      'Global priority session is null',
+      'User Records:',
+      'Record for full_user=0',
+      '  Media key listener: null',
+      '  Last MediaButtonReceiver: null',
+      `  Media button session is ${top ? `${top.packageName}/media-session (userId=0)` : 'null'}`,
+      `  Sessions Stack - have ${sessions.length} sessions:`,
     ];
-    for (const session of this.state.mediaSessions) {
+    for (const session of sessions) {
       const track = session.tracks[session.track];
       lines.push(
-        `  ${session.packageName}/media-session (userId=0)`,
-        `    ownerPid=${this.state.processes.get(session.packageName) ?? 0}, ownerUid=10150, userId=0`,
-        `    package=${session.packageName}`,
-        '    active=true',
-        '    flags=3',
-        `    state=PlaybackState {state=${session.state}, position=12000, buffered position=0, speed=${session.state === 3 ? '1.0' : '0.0'}, updated=${this.state.now}, actions=3670015, custom actions=[], active item id=-1, error=null}`,
-        `    metadata: size=5, description=${track ? `${track.title}, ${track.artist}, ${track.album}` : 'null'}`,
+        `    media-session ${session.packageName}/media-session (userId=0)`,
+        `      ownerPid=${this.state.processes.get(session.packageName) ?? 0}, ownerUid=10150, userId=0`,
+        `      package=${session.packageName}`,
+        '      launchIntent=null',
+        '      mediaButtonReceiver=null',
+        '      active=true',
+        '      flags=3',
+        '      rating type=0',
+        '      controllers: 1',
+        `      state=PlaybackState {state=${PLAYBACK_STATE_NAMES[session.state] ?? 'UNKNOWN'}(${session.state}), position=12000, buffered position=0, speed=${session.state === 3 ? '1.0' : '0.0'}, updated=${this.state.now}, actions=3670015, custom actions=[], active item id=-1, error=null}`,
+        '      audioAttrs=AudioAttributes: usage=USAGE_MEDIA content=CONTENT_TYPE_MUSIC flags=0x800 tags= bundle=null',
+        '      volumeType=LOCAL, controlType=ABSOLUTE, max=0, current=0, volumeControlId=null',
+        `      metadata: size=5, description=${track ? `${track.title}, ${track.artist}, ${track.album}` : 'null'}`,
+        '      queueTitle=null, size=0',
       );
     }
-    lines.push(
-      '',
-      'Audio playback (lastly played comes first)',
-      `  volume STREAM_MUSIC=${this.state.volume}`,
-      '',
-    );
+    lines.push('');
     return lines.join('\n');
+  }
+
+  /**
+   * `dumpsys audio`, only its `Stream volumes (device: index)` list for the music stream, as
+   * Android 14 prints it (`AudioService.dumpStreamStates`); the output device is the speaker.
+   */
+  #dumpsysAudio(): string {
+    const volume = this.state.volume;
+    return [
+      'Stream volumes (device: index)',
+      '- STREAM_MUSIC:',
+      '   Muted: false',
+      '   Muted Internally: false',
+      '   Min: 0',
+      '   Max: 15',
+      `   streamVolume:${volume}`,
+      `   Current: 2 (speaker): ${volume}, 40000000 (default): ${volume}`,
+      '   Devices: speaker(2)',
+      '   Volume Group: AUDIO_STREAM_MUSIC',
+      '',
+    ].join('\n');
   }
 
   #am(args: string[]): CommandOutput {
@@ -1184,6 +1283,22 @@ export class SimDevice {
     return undefined;
   }
 }
+
+/** `PlaybackState.getStringForStateInt`, which Android 13+ prints before the state code. */
+const PLAYBACK_STATE_NAMES: Record<number, string> = {
+  0: 'NONE',
+  1: 'STOPPED',
+  2: 'PAUSED',
+  3: 'PLAYING',
+  4: 'FAST_FORWARDING',
+  5: 'REWINDING',
+  6: 'BUFFERING',
+  7: 'ERROR',
+  8: 'CONNECTING',
+  9: 'SKIPPING_TO_PREVIOUS',
+  10: 'SKIPPING_TO_NEXT',
+  11: 'SKIPPING_TO_QUEUE_ITEM',
+};
 
 const INSTALL_PERMISSIONS = new Set([
   'android.permission.INTERNET',

@@ -10,19 +10,23 @@ function expandActivity(packageName: string, activity: string): string {
 }
 
 /**
- * Reads the foreground app: `mCurrentFocus=Window{… u0 PKG/ACTIVITY}` (dumpsys window), else
- * `mResumedActivity:` / `ResumedActivity:` / `topResumedActivity=` / `mFocusedApp=` records
- * (`ActivityRecord{… u0 PKG/.Activity t42}`), which differ across Android versions.
+ * Reads the foreground app: `mCurrentFocus=Window{… u0 PKG/ACTIVITY}` (dumpsys window; Android 4.1
+ * prints no `u0` and a trailing `paused=false`, Android 7+ a trailing `EXITING` while the window
+ * leaves), else `mResumedActivity:` / `ResumedActivity:` / `topResumedActivity=` / `mFocusedApp=`
+ * records (`ActivityRecord{… u0 PKG/.Activity t42}`, wrapped in `AppWindowToken{… token=Token{…}}`
+ * up to Android 9), which differ across Android versions.
  */
 export function parseForegroundApp(output: string): ForegroundApp | undefined {
-  const focus = /mCurrentFocus=Window\{\S+ u\d+ ([\w.]+)\/([\w.$]+)\}/.exec(output);
+  const focus = /mCurrentFocus=Window\{\S+ (?:u\d+ )?([\w.]+)\/([\w.$]+)(?: [^}\s]+)?\}/.exec(
+    output,
+  );
   if (focus)
     return {
       packageName: focus[1] as string,
       activity: expandActivity(focus[1] as string, focus[2] as string),
     };
   const record =
-    /(?:mResumedActivity:|ResumedActivity:|topResumedActivity=|mFocusedApp=)\s*(?:Token\{\S+ )?ActivityRecord\{\S+ u\d+ ([\w.]+)\/([\w.$]+)/.exec(
+    /(?:mResumedActivity:|ResumedActivity:|topResumedActivity=|mFocusedApp=)\s*(?:AppWindowToken\{\S+ token=)?(?:Token\{\S+ )?ActivityRecord\{\S+ u\d+ ([\w.]+)\/([\w.$]+)/.exec(
       output,
     );
   if (record)
@@ -33,14 +37,19 @@ export function parseForegroundApp(output: string): ForegroundApp | undefined {
   return undefined;
 }
 
-/** Whether the screen is on, from `dumpsys power` (`mWakefulness=Awake`, `Display Power: state=ON`). */
+/**
+ * Whether the screen is on, from `dumpsys power`: `mWakefulness=Awake`, else `Display Power:
+ * state=ON`, `mInteractive=` or the `mScreenOn=` of the Android 4 `Display Power State:` block.
+ */
 export function parseScreenOn(powerOutput: string): boolean | undefined {
   const wakefulness = /mWakefulness=(\w+)/.exec(powerOutput)?.[1];
   if (wakefulness !== undefined) return wakefulness === 'Awake';
   const display = /Display Power: state=(\w+)/.exec(powerOutput)?.[1];
   if (display !== undefined) return display === 'ON';
   const interactive = /mInteractive=(true|false)/.exec(powerOutput)?.[1];
-  return interactive === undefined ? undefined : interactive === 'true';
+  if (interactive !== undefined) return interactive === 'true';
+  const screenOn = /\bmScreenOn=(true|false)/.exec(powerOutput)?.[1];
+  return screenOn === undefined ? undefined : screenOn === 'true';
 }
 
 /**
@@ -62,14 +71,20 @@ export function parseLocked(windowOutput: string): boolean | undefined {
 
 /**
  * Whether the focused window is secure: the `mAttrs` flags (`fl=… SECURE`) of the window named by
- * `mCurrentFocus` in `dumpsys window`.
+ * `mCurrentFocus` in `dumpsys window`. The flags are read from that window's own block in the window
+ * list (`Window #N Window{ID …}:`); the policy (Android ≤ 9) or the display contents' DisplayPolicy
+ * (Android 10+) name the focused window earlier (`mFocusedWindow=`,
+ * `mTopFullscreenOpaqueWindowState=`), where no flags follow.
  */
 export function parseSecureWindow(windowOutput: string): boolean | undefined {
   const focus = /mCurrentFocus=Window\{(\S+) /.exec(windowOutput)?.[1];
   if (focus === undefined) return undefined;
-  const start = windowOutput.indexOf(`Window{${focus} `);
+  const id = focus.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const header = new RegExp(`^[ \\t]*Window #\\d+ Window\\{${id} `, 'm').exec(windowOutput);
+  const start = header?.index ?? windowOutput.indexOf(`Window{${focus} `);
   if (start < 0) return undefined;
-  const afterHeader = windowOutput.indexOf('\n', start);
+  const afterHeader = windowOutput.indexOf('\n', start + 1);
+  if (afterHeader < 0) return undefined;
   const nextWindow = windowOutput.slice(afterHeader).search(/\n\s*Window #\d+|\n\S/);
   const block = windowOutput.slice(start, nextWindow < 0 ? undefined : afterHeader + nextWindow);
   const flags = /\bfl=([^\n}]*)/.exec(block)?.[1];

@@ -24,13 +24,19 @@ const STATES: Record<number, string> = {
   11: 'skipping_to_queue_item',
 };
 
-/** Parses the session records of `dumpsys media_session` (`package=`, `active=`, `state=PlaybackState {state=N, …}`, `metadata: … description=…`). */
+/**
+ * Parses the session records of `dumpsys media_session` (`package=`, `active=`, `state=PlaybackState
+ * {state=…}`, `metadata: … description=…`). The state prints as a bare code up to Android 12
+ * (`state=3`) and as name and code from Android 13 (`state=PLAYING(3)`); `state=null` reads as none.
+ */
 export function parseMediaSessions(output: string): MediaSessionInfo[] {
   const sessions: MediaSessionInfo[] = [];
   const starts = [...output.matchAll(/^\s+package=(\S+)$/gm)];
   starts.forEach((match, index) => {
     const block = output.slice(match.index, starts[index + 1]?.index ?? output.length);
-    const stateCode = Number(/state=PlaybackState \{state=(\d+)/.exec(block)?.[1] ?? 0);
+    const stateCode = Number(
+      /state=PlaybackState \{state=(?:[A-Z_]+\()?(\d+)/.exec(block)?.[1] ?? 0,
+    );
     const description = /metadata:.*description=(.*)$/m.exec(block)?.[1];
     const session: { -readonly [K in keyof MediaSessionInfo]: MediaSessionInfo[K] } = {
       packageName: match[1] as string,

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseStreamVolume } from './audio.js';
 import {
   parseCurrentInputMethod,
   parseForegroundApp,
@@ -40,6 +41,31 @@ describe('device state parsers', () => {
       activity: 'com.android.settings.Settings',
     });
     expect(parseLocked(output)).toBe(false);
+    expect(parseSecureWindow(output)).toBe(false);
+  });
+
+  it('reads the flags of the focused window from its window block, not the policy lines naming it first (Android 14)', () => {
+    const output = fixture('dumpsys-window-android14.txt');
+    expect(parseForegroundApp(output)).toEqual({
+      packageName: 'com.example.wallet',
+      activity: 'com.example.wallet.PinActivity',
+    });
+    expect(parseLocked(output)).toBe(false);
+    expect(parseSecureWindow(output)).toBe(true);
+  });
+
+  it('falls back to mFocusedApp when the keyguard has focus, in both Android 9 forms', () => {
+    const output = fixture('dumpsys-window-android9-keyguard.txt');
+    const vending = {
+      packageName: 'com.android.vending',
+      activity: 'com.google.android.finsky.activities.MainActivity',
+    };
+    expect(parseForegroundApp(output)).toEqual(vending);
+    // `dumpsys window displays` alone: only the AppWindowToken{… token=Token{…}} form.
+    const displays = output.slice(output.indexOf('WINDOW MANAGER DISPLAY CONTENTS'));
+    expect(displays).not.toContain('mFocusedApp=Token{');
+    expect(parseForegroundApp(displays)).toEqual(vending);
+    expect(parseLocked(output)).toBe(true);
     expect(parseSecureWindow(output)).toBe(false);
   });
 
@@ -210,6 +236,30 @@ describe('logcat, notification, location and media parsers', () => {
     });
   });
 
+  it('reads coordinates printed with decimal commas by a device in a German or French locale', () => {
+    const locations = parseLocations(fixture('dumpsys-location-android9-comma-locale.txt'));
+    expect(locations).toHaveLength(3);
+    expect(locations[2]).toEqual({
+      provider: 'gps',
+      latitude: -33.856784,
+      longitude: 151.215297,
+      accuracyMeters: 5,
+      altitude: 58.5,
+    });
+    expect(locations[0]).toMatchObject({
+      provider: 'network',
+      latitude: 52.520008,
+      longitude: 13.404954,
+    });
+  });
+
+  it('leaves out records whose coordinates cannot be read', () => {
+    expect(
+      parseLocations('last location=Location[fused XX.YYY hAcc=5.039 et=+16d19h48m34s252ms]'),
+    ).toEqual([]);
+    expect(parseLocations('Location[gps 123.000000,200.000000 acc=3]')).toEqual([]);
+  });
+
   it('parses media sessions with state and description', () => {
     expect(parseMediaSessions(fixture('dumpsys-media-session-android11.txt'))).toEqual([
       {
@@ -221,5 +271,22 @@ describe('logcat, notification, location and media parsers', () => {
       },
       { packageName: 'com.google.android.youtube', state: 'paused', stateCode: 2, active: false },
     ]);
+  });
+
+  it('reads the music volume from streamVolume, not from a stream aliased to it (Android 14)', () => {
+    const output = fixture('dumpsys-audio-android14.txt');
+    expect(parseStreamVolume(output)).toEqual({
+      volume: 13,
+      min: 0,
+      max: 25,
+      muted: false,
+      device: 'speaker',
+    });
+    expect(parseStreamVolume(output, 'STREAM_VOICE_CALL')).toMatchObject({
+      volume: 5,
+      device: 'earpiece',
+    });
+    expect(parseStreamVolume(output, 'STREAM_ALARM')).toBeUndefined();
+    expect(parseStreamVolume('')).toBeUndefined();
   });
 });

@@ -9,6 +9,7 @@ import {
 import { z } from 'zod';
 import type { AndroidDevice } from '../android-device.js';
 import type { AndroidToolSession } from '../android-session.js';
+import { parseStreamVolume } from '../parsers/audio.js';
 import { parseMediaSessions } from '../parsers/media-session.js';
 import { quoteShell } from '../shell-quote.js';
 import { defineDeviceTool, serialField } from './device-tool.js';
@@ -108,10 +109,13 @@ export function createMediaTools(session: AndroidToolSession): AnyToolDefinition
           );
         }
         await device.shell(`input keyevent ${MEDIA_KEYS[args.action]}`, { signal });
-        const output = await device.shell('dumpsys media_session', { signal });
-        const after = parseMediaSessions(output);
-        const volume = /volume STREAM_MUSIC=(\d+)/.exec(output)?.[1];
-        const session = after[0];
+        const after = parseMediaSessions(await device.shell('dumpsys media_session', { signal }));
+        const volume = parseStreamVolume(await device.shell('dumpsys audio', { signal }))?.volume;
+        // Android 12+ lists the global priority session (telecom's, inactive) before the stack.
+        const session =
+          after.find((candidate) => candidate.active && candidate.stateCode !== 0) ??
+          after.find((candidate) => candidate.active) ??
+          after[0];
         const state = session
           ? `${session.packageName} is ${session.state}${session.description ? `: ${session.description}` : ''}`
           : 'no media session';
@@ -121,7 +125,7 @@ export function createMediaTools(session: AndroidToolSession): AnyToolDefinition
             data: {
               action: args.action,
               sessions: after,
-              ...(volume === undefined ? {} : { volume: Number(volume) }),
+              ...(volume === undefined ? {} : { volume }),
             },
           },
         );
