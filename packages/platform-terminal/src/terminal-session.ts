@@ -93,6 +93,8 @@ export interface TerminalSessionOptions {
 
 const MAX_EVENTS = 500;
 const STATE_POLL_MS = 100;
+/** Longest {@link TerminalSession.close} waits for killed processes to be gone. */
+const PROCESS_END_WAIT_MS = 2_000;
 
 /**
  * The prompt of a shell with `prompt` integration: a mark carrying the last exit code, then `$ `.
@@ -496,6 +498,13 @@ export class TerminalSession {
       // Already gone.
     }
     await this.waitFor(() => this.exitInfo !== undefined, { timeoutMs: 1_000 });
+    // A killed process lingers until the kernel has torn it down (inside the sandbox, until the
+    // PID namespace's init is gone): the session counts as closed only once they all are.
+    const signalled = [...pids, ...remaining];
+    const giveUpAt = Date.now() + PROCESS_END_WAIT_MS;
+    while ((await anyAlive(signalled)) && Date.now() < giveUpAt) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     this.listeners.clear();
     this.terminal.dispose();
   }
@@ -546,6 +555,14 @@ export class TerminalSession {
   private notify(): void {
     for (const listener of [...this.listeners]) listener();
   }
+}
+
+async function anyAlive(pids: readonly number[]): Promise<boolean> {
+  for (const pid of pids) {
+    const stat = await readProcessStat(pid);
+    if (stat !== undefined && stat.state !== 'Z' && stat.state !== 'X') return true;
+  }
+  return false;
 }
 
 function signalQuietly(pid: number, signal: NodeJS.Signals): void {

@@ -39,7 +39,8 @@ export async function createHarness(
   options: {
     manager?: Partial<TerminalManagerOptions>;
     rootfs?: Partial<RootfsManagerOptions>;
-    confirm?: ConfirmFunction;
+    /** Answers confirmations; null: nobody can answer. */
+    confirm?: ConfirmFunction | null;
     riskGate?: boolean;
   } = {},
 ): Promise<Harness> {
@@ -58,14 +59,18 @@ export async function createHarness(
   const registry = new ToolRegistry();
   registry.registerAll(createTerminalTools({ manager, rootfs }));
   const asked: ConfirmationRequest[] = [];
-  const answer = options.confirm ?? (async () => 'allow_once' as const);
-  const confirm: ConfirmFunction = (request, signal) => {
-    asked.push(request);
-    return answer(request, signal);
-  };
+  const answer =
+    options.confirm === undefined ? async () => 'allow_once' as const : options.confirm;
+  const confirm: ConfirmFunction | undefined =
+    answer === null
+      ? undefined
+      : (request, signal) => {
+          asked.push(request);
+          return answer(request, signal);
+        };
   const executor = new DefaultToolExecutor({
     registry,
-    confirm,
+    ...(confirm ? { confirm } : {}),
     ...(options.riskGate
       ? { gate: new RiskAwareToolGate(new ToolPermissionManager({ confirm })) }
       : {}),
