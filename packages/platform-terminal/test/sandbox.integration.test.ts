@@ -211,6 +211,40 @@ describe('a sandboxed session', () => {
     await waitForState(h, sessionId, 'idle');
   });
 
+  it('keeps the PTY as its controlling terminal: tty, C-c, full-screen programs and nested PTYs work', async () => {
+    const h = await start();
+    await writeFile(
+      join(h.workspace, 'long.txt'),
+      `${Array.from({ length: 200 }, (_, i) => `line ${i}`).join('\n')}\n`,
+    );
+    const sessionId = await sandboxedSession(h);
+    expect(await run(h, sessionId, 'tty')).toMatchObject({ output: '/dev/console\n', exitCode: 0 });
+
+    expect((await run(h, sessionId, 'sleep 30', 300)).completed).toBe(false);
+    await h.data('terminal.write', { sessionId, keys: ['C-c'] });
+    await waitForState(h, sessionId, 'idle');
+    const interrupted = await h.data<{ lastExitCode: number }>('terminal.observe', {
+      sessionId,
+      mode: 'state',
+    });
+    expect(interrupted.lastExitCode).toBe(130);
+
+    expect((await run(h, sessionId, 'less long.txt', 500)).completed).toBe(false);
+    await waitForState(h, sessionId, 'waiting_for_input');
+    const paged = await h.data<{ alternateScreen: boolean; lines: string[] }>('terminal.snapshot', {
+      sessionId,
+    });
+    expect(paged.alternateScreen).toBe(true);
+    expect(paged.lines[0]).toBe('line 0');
+    await h.data('terminal.write', { sessionId, text: 'q' });
+    await waitForState(h, sessionId, 'idle');
+
+    expect(await run(h, sessionId, 'script -qec "tty" /dev/null')).toMatchObject({
+      output: expect.stringMatching(/^\/dev\/pts\/\d+\r?\n$/),
+      exitCode: 0,
+    });
+  });
+
   it('ends with the exit code of its shell', async () => {
     const h = await start();
     const sessionId = await sandboxedSession(h);
