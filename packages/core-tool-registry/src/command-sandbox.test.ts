@@ -100,6 +100,14 @@ describe('the sandbox', () => {
     expect(result.stdout.trim()).toBe('lo');
   });
 
+  it('detaches from the controlling terminal unless told the terminal is its own', async () => {
+    const options = { workspaceRoot: base, cwd: base, executable: 'bwrap' };
+    expect(await buildSandboxArguments(options)).toContain('--new-session');
+    expect(await buildSandboxArguments({ ...options, newSession: false })).not.toContain(
+      '--new-session',
+    );
+  });
+
   it('drops every capability', async () => {
     const result = await inSandbox('grep CapEff /proc/self/status');
     expect(result.stdout).toMatch(/CapEff:\s+0+\n/);

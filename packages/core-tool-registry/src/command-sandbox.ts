@@ -45,6 +45,14 @@ export interface SandboxArgumentsOptions {
   gitWrapper?: string;
   /** More folders bound read-only at their own path (e.g. an installed skill). Default none. */
   readOnlyPaths?: readonly string[];
+  /**
+   * Whether the command starts a new terminal session (`--new-session`), detached from the
+   * controlling terminal so that it cannot push input into a terminal outside the sandbox
+   * (TIOCSTI). Default true. False only when the terminal is a PTY of the sandbox's own that no
+   * process outside the sandbox reads: an interactive shell needs it as its controlling terminal
+   * for job control.
+   */
+  newSession?: boolean;
 }
 
 /** PATH inside the sandbox: only the bound system directories. */
@@ -171,7 +179,7 @@ async function systemDirectoryArguments(): Promise<string[]> {
 export async function buildSandboxArguments(options: SandboxArgumentsOptions): Promise<string[]> {
   const args = [
     '--die-with-parent',
-    '--new-session',
+    ...(options.newSession === false ? [] : ['--new-session']),
     '--unshare-pid',
     '--unshare-net',
     '--unshare-ipc',

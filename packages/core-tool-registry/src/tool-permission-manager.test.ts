@@ -123,6 +123,18 @@ describe('ToolPermissionManager', () => {
     expect(ui.asked).toHaveLength(0);
   });
 
+  it('leaves terminal input to the terminal tools, which ask per input outside the sandbox', async () => {
+    const ui = scripted();
+    const manager = new ToolPermissionManager({ confirm: ui.confirm });
+    for (const toolId of ['terminal.run', 'terminal.write']) {
+      expect(await manager.authorize(request({ toolId, risk: 'HIGH' }))).toEqual({
+        allowed: true,
+        via: 'self_gated',
+      });
+    }
+    expect(ui.asked).toHaveLength(0);
+  });
+
   it('applies deny and allow policies per risk before anything else', async () => {
     const manager = new ToolPermissionManager({ policy: { HIGH: 'deny', MEDIUM: 'allow' } });
     expect(

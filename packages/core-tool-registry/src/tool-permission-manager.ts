@@ -112,8 +112,16 @@ export function defaultUnconfirmableHint(request: ConfirmationRequest): string {
   return `Do not retry; use a lower-risk tool, or ask the user to allow it: add "${request.toolId}" to permissions.alwaysAllow, or set permissions.${request.risk} to "allow", in toolsys.config.json.`;
 }
 
-/** The tools that gate their own actions and skip the tool-level prompt. */
-export const DEFAULT_SELF_GATED_TOOL_IDS: readonly string[] = ['shell_execute'];
+/**
+ * The tools that gate their own actions and skip the tool-level prompt: `shell_execute` asks per
+ * command line, `terminal.run` and `terminal.write` per input to a session outside the sandbox,
+ * so that no "allow for the session" answer covers later commands.
+ */
+export const DEFAULT_SELF_GATED_TOOL_IDS: readonly string[] = [
+  'shell_execute',
+  'terminal.run',
+  'terminal.write',
+];
 
 const DEFAULT_POLICY: Record<ToolRisk, RiskPolicy> = { LOW: 'allow', MEDIUM: 'ask', HIGH: 'ask' };
 

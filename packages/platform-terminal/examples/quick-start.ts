@@ -10,7 +10,14 @@ const rootfs = new RootfsManager({ baseDir: join(workspace, 'rootfs') });
 try {
   const registry = new ToolRegistry();
   registry.registerAll(createTerminalTools({ manager, rootfs }));
-  const executor = new DefaultToolExecutor({ registry });
+  // Input to a session outside the OS sandbox asks the user every time: here the user says yes.
+  const executor = new DefaultToolExecutor({
+    registry,
+    confirm: async (request) => {
+      console.log(`asked: ${request.action}`);
+      return 'allow_once';
+    },
+  });
 
   const result = await executor.execute('terminal.run', { command: 'echo hi; exit 3' });
   if (result.ok) {
@@ -26,6 +33,7 @@ try {
 }
 
 // Prints:
+// asked: echo hi; exit 3
 // exit code 3
 // hi
 // exit

@@ -26,8 +26,11 @@ export { encodeKey, KEY_NAMES_HELP, toPlainText } from './terminal-keys.js';
 export {
   type CreateSessionOptions,
   SessionCreateError,
+  type SessionCreateFailure,
   TerminalManager,
   type TerminalManagerOptions,
+  type TerminalSandboxMode,
+  type TerminalSandboxStatus,
 } from './terminal-manager.js';
 export {
   bashIntegrationEnvironment,

@@ -1,4 +1,4 @@
-import { readdir, readFile, readlink } from 'node:fs/promises';
+import { readdir, readFile, readlink, stat } from 'node:fs/promises';
 
 /** The fields of `/proc/<pid>/stat` this package reads. */
 export interface ProcessStat {
@@ -70,12 +70,32 @@ export async function isWaitingOnTerminal(
   const number = Number(numberText);
   if (table.fdCalls.includes(number) && firstArgument !== undefined) {
     const fd = Number.parseInt(firstArgument, 16);
-    return (await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')) === ttyPath;
+    return isTerminal(`/proc/${pid}/fd/${fd}`, ttyPath);
   }
   if (table.waitCalls.includes(number)) {
-    return (await readlink(`/proc/${pid}/fd/0`).catch(() => '')) === ttyPath;
+    return isTerminal(`/proc/${pid}/fd/0`, ttyPath);
   }
   return false;
+}
+
+/**
+ * Whether the descriptor link `fdLink` is the terminal `ttyPath`: by path, or else by device
+ * number, since a process in another mount namespace may reach the same PTY by another name (in
+ * the sandbox, `/dev/tty` opens it as `/dev/console`).
+ */
+async function isTerminal(fdLink: string, ttyPath: string): Promise<boolean> {
+  if ((await readlink(fdLink).catch(() => '')) === ttyPath) return true;
+  const [opened, terminal] = await Promise.all([
+    stat(fdLink).catch(() => undefined),
+    stat(ttyPath).catch(() => undefined),
+  ]);
+  return (
+    opened !== undefined &&
+    terminal !== undefined &&
+    opened.isCharacterDevice() &&
+    terminal.isCharacterDevice() &&
+    opened.rdev === terminal.rdev
+  );
 }
 
 /** Whether `/proc/<pid>/environ` holds `NAME=value` exactly. */

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { access, stat } from 'node:fs/promises';
+import { access, realpath, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { scrubEnvironment } from '@toolsys/core-tool-registry';
+import {
+  buildSandboxArguments,
+  type CommandSandboxStatus,
+  prepareGitWrapper,
+  probeCommandSandbox,
+  scrubEnvironment,
+} from '@toolsys/core-tool-registry';
 import { findProgram } from './shells.js';
 import {
   bashIntegrationEnvironment,
@@ -10,6 +16,23 @@ import {
   type ShellIntegration,
   TerminalSession,
 } from './terminal-session.js';
+
+/**
+ * Which sessions run inside the OS sandbox of `shell_execute` (bubblewrap: workspace read-only, no
+ * network, a minimal /etc, own PID namespace): `off` none (a request for one is refused),
+ * `optional` those whose caller asks for it, `required` every session (a request for an
+ * unsandboxed one is refused).
+ */
+export type TerminalSandboxMode = 'off' | 'optional' | 'required';
+
+/** Whether sandboxed sessions can start, as {@link TerminalManager.sandboxStatus} reports it. */
+export interface TerminalSandboxStatus {
+  readonly mode: TerminalSandboxMode;
+  /** True when a sandboxed session can start now. */
+  readonly available: boolean;
+  /** One sentence: what runs the sandbox, or why it cannot start and what to do. */
+  readonly reason: string;
+}
 
 /** Options for {@link TerminalManager}. */
 export interface TerminalManagerOptions {
@@ -29,6 +52,10 @@ export interface TerminalManagerOptions {
   readonly scrubEnvironment?: boolean;
   /** Root filesystem used by sessions with backend `proot`; undefined disables that backend. */
   readonly rootfsDir?: string;
+  /** Which sessions run inside the OS sandbox. Default `optional`. */
+  readonly sandbox?: TerminalSandboxMode;
+  /** The bubblewrap executable. Default: `bwrap` on PATH. */
+  readonly sandboxExecutable?: string;
   /** Clock in ms since the epoch (idle reaping). Default `Date.now`. */
   readonly now?: () => number;
 }
@@ -42,13 +69,32 @@ export interface CreateSessionOptions {
   readonly cols: number;
   readonly rows: number;
   readonly backend: SessionBackend;
+  /**
+   * Run the shell inside the OS sandbox (local backend only). Default false; refused when the
+   * manager's sandbox mode does not allow the choice or bubblewrap cannot start.
+   */
+  readonly sandbox?: boolean;
 }
+
+/**
+ * Why a session could not be created: `sandbox_off` a sandbox was asked for where it is turned
+ * off, `sandbox_required` an unsandboxed session was asked for where every session is sandboxed,
+ * `sandbox_unavailable` bubblewrap cannot start. `field` names the argument at fault.
+ */
+export type SessionCreateFailure =
+  | 'limit'
+  | 'shell'
+  | 'backend'
+  | 'pty'
+  | 'sandbox_off'
+  | 'sandbox_required'
+  | 'sandbox_unavailable';
 
 /** Why a session could not be created; `field` names the argument at fault. */
 export class SessionCreateError extends Error {
   constructor(
     message: string,
-    readonly reason: 'limit' | 'shell' | 'backend' | 'pty',
+    readonly reason: SessionCreateFailure,
     readonly field?: string,
   ) {
     super(message);
@@ -60,6 +106,8 @@ const DEFAULT_MAX_SESSIONS = 8;
 const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
 const DEFAULT_RING_BYTES = 256 * 1024;
 const PROOT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+/** Folders the sandbox binds read-only: a sandboxed shell must live in one of them. */
+const SANDBOX_SHELL_FOLDERS = ['/usr/', '/bin/', '/sbin/'];
 
 /** Owns the terminal sessions of a deployment: limits, idle reaping, and shutdown. */
 export class TerminalManager {
@@ -68,6 +116,7 @@ export class TerminalManager {
   readonly idleTimeoutMs: number;
   readonly ringBytes: number;
   readonly rootfsDir: string | undefined;
+  readonly sandboxMode: TerminalSandboxMode;
   private readonly sessions = new Map<string, TerminalSession>();
   private readonly options: TerminalManagerOptions;
   private readonly now: () => number;
@@ -82,6 +131,7 @@ export class TerminalManager {
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.ringBytes = options.ringBytes ?? DEFAULT_RING_BYTES;
     this.rootfsDir = options.rootfsDir;
+    this.sandboxMode = options.sandbox ?? 'optional';
     this.now = options.now ?? Date.now;
   }
 
@@ -95,13 +145,57 @@ export class TerminalManager {
     return this.sessions.get(id);
   }
 
+  /** Whether sandboxed sessions can start (bubblewrap probed once per process). */
+  async sandboxStatus(): Promise<TerminalSandboxStatus> {
+    const mode = this.sandboxMode;
+    if (mode === 'off') {
+      return {
+        mode,
+        available: false,
+        reason: 'the terminal sandbox is turned off (packages.platform-terminal.sandbox = "off")',
+      };
+    }
+    const status = await this.probeSandbox();
+    return { mode, available: status.available, reason: status.reason };
+  }
+
   /** Starts a shell on a new PTY. Throws {@link SessionCreateError} for expected refusals. */
   async create(options: CreateSessionOptions): Promise<TerminalSession> {
     if (this.disposed) throw new SessionCreateError('the terminal manager is shut down', 'pty');
+    const sandboxed = options.sandbox === true;
+    if (sandboxed && this.sandboxMode === 'off') {
+      throw new SessionCreateError(
+        'a sandboxed session was asked for, but the terminal sandbox is turned off in this deployment',
+        'sandbox_off',
+        'sandbox',
+      );
+    }
+    if (!sandboxed && this.sandboxMode === 'required') {
+      throw new SessionCreateError(
+        'an unsandboxed session was asked for, but this deployment runs every terminal session in the sandbox',
+        'sandbox_required',
+        'sandbox',
+      );
+    }
+    if (sandboxed && options.backend !== 'local') {
+      throw new SessionCreateError(
+        'the sandbox runs local shells only, not the proot rootfs',
+        'backend',
+        'backend',
+      );
+    }
     if (this.sessions.size >= this.maxSessions) {
       throw new SessionCreateError(
         `the limit of ${this.maxSessions} open sessions is reached`,
         'limit',
+      );
+    }
+    const sandbox = sandboxed ? await this.probeSandbox() : undefined;
+    if (sandbox !== undefined && (!sandbox.available || sandbox.executable === undefined)) {
+      throw new SessionCreateError(
+        `the terminal sandbox cannot start: ${sandbox.reason}`,
+        'sandbox_unavailable',
+        'sandbox',
       );
     }
     const base = this.options.environment ?? process.env;
@@ -167,6 +261,28 @@ export class TerminalManager {
       shellName = basename(found);
       integration = integrationOf(shellName);
       args = shellArguments(shellName);
+      if (sandbox?.executable !== undefined) {
+        const real = await realpath(found);
+        if (!SANDBOX_SHELL_FOLDERS.some((folder) => real.startsWith(folder))) {
+          throw new SessionCreateError(
+            `shell "${wanted}" is outside the system folders (/usr, /bin, /sbin) that the sandbox can see`,
+            'shell',
+            'shell',
+          );
+        }
+        // The PTY is the session's own and nothing outside the sandbox reads it, so the shell
+        // keeps it as its controlling terminal (job control, and the foreground group that the
+        // state detection reads).
+        const sandboxArguments = await buildSandboxArguments({
+          workspaceRoot: await realpath(this.workspaceRoot),
+          cwd: await realpath(options.cwd),
+          executable: sandbox.executable,
+          gitWrapper: await prepareGitWrapper(),
+          newSession: false,
+        });
+        file = sandbox.executable;
+        args = [...sandboxArguments, found, ...args];
+      }
     }
     if (integration === 'bash') {
       sessionEnv = { ...sessionEnv, ...bashIntegrationEnvironment(), PS1: '\\W\\$ ', HISTFILE: '' };
@@ -188,6 +304,7 @@ export class TerminalManager {
         ringBytes: this.ringBytes,
         integration,
         backend: options.backend,
+        sandboxed,
         shellName,
         marker,
         now: this.now,
@@ -200,6 +317,11 @@ export class TerminalManager {
     }
     this.sessions.set(id, session);
     return session;
+  }
+
+  private probeSandbox(): Promise<CommandSandboxStatus> {
+    const executable = this.options.sandboxExecutable;
+    return probeCommandSandbox(executable === undefined ? {} : { executable });
   }
 
   /** Closes a session (its whole process group) and forgets it. False when unknown. */

@@ -7,6 +7,7 @@ import {
   findSessionProcesses,
   isWaitingOnTerminal,
   listProcesses,
+  type ProcessStat,
   readProcessStat,
 } from './process-state.js';
 import { MARK_OSC, MarkFilter, renderMark } from './shell-marks.js';
@@ -77,6 +78,11 @@ export interface TerminalSessionOptions {
   /** Whether the shell prints our command marks. */
   readonly integration: ShellIntegration;
   readonly backend: SessionBackend;
+  /**
+   * Whether the program is bubblewrap running the shell in the OS sandbox: the shell is then the
+   * grandchild of the PTY's process (bwrap, then bwrap as the PID namespace's init).
+   */
+  readonly sandboxed?: boolean;
   /** Shown in listings: the shell's name and the cwd relative to the workspace. */
   readonly shellName: string;
   /** `NAME=value` placed in the environment to find processes that left the session (setsid). */
@@ -87,6 +93,8 @@ export interface TerminalSessionOptions {
 
 const MAX_EVENTS = 500;
 const STATE_POLL_MS = 100;
+/** Longest {@link TerminalSession.close} waits for killed processes to be gone. */
+const PROCESS_END_WAIT_MS = 2_000;
 
 /**
  * The prompt of a shell with `prompt` integration: a mark carrying the last exit code, then `$ `.
@@ -114,6 +122,8 @@ export class TerminalSession {
   readonly id: string;
   readonly createdAt: number;
   readonly backend: SessionBackend;
+  /** Whether the shell runs inside the OS sandbox (workspace read-only, no network). */
+  readonly sandboxed: boolean;
   readonly integration: ShellIntegration;
   readonly shellName: string;
   private readonly process: IPty;
@@ -133,6 +143,8 @@ export class TerminalSession {
   private exitInfo: { exitCode: number | null; signal: number | null } | undefined;
   private closed = false;
   private ttyPath: string | undefined;
+  /** Process id of the shell when a wrapper (proot, bwrap) started it, once found. */
+  private wrappedShellPid: number | undefined;
   /** Exit code of the last command that ended (null before any, or when unknown). */
   lastExitCode: number | null = null;
   /** Last input or output, ms since the epoch (idle reaping). */
@@ -144,6 +156,7 @@ export class TerminalSession {
     this.options = options;
     this.id = options.id;
     this.backend = options.backend;
+    this.sandboxed = options.sandboxed === true;
     this.integration = options.integration;
     this.shellName = options.shellName;
     this.createdAt = options.now();
@@ -247,7 +260,33 @@ export class TerminalSession {
   /** The session's working directory (that of its shell), or undefined when unknown. */
   async currentDirectory(): Promise<string | undefined> {
     if (this.exitInfo) return undefined;
-    return readlink(`/proc/${this.pid}/cwd`).catch(() => undefined);
+    // The workspace is bound at its own path in the sandbox, so the shell's folder reads the same.
+    const pid = this.sandboxed ? ((await this.shellProcess())?.pid ?? this.pid) : this.pid;
+    return readlink(`/proc/${pid}/cwd`).catch(() => undefined);
+  }
+
+  /**
+   * The shell's process when a wrapper started it: proot's traced child, or the grandchild of
+   * bubblewrap (whose child is the PID namespace's init). Undefined without a wrapper, or while
+   * the shell has not started yet.
+   */
+  private async shellProcess(): Promise<ProcessStat | undefined> {
+    const depth = this.sandboxed ? 2 : this.backend === 'proot' ? 1 : 0;
+    if (depth === 0) return undefined;
+    if (this.wrappedShellPid !== undefined) {
+      const known = await readProcessStat(this.wrappedShellPid);
+      if (known !== undefined) return known;
+    }
+    const all = await listProcesses();
+    let current: ProcessStat | undefined;
+    let parent = this.pid;
+    for (let level = 0; level < depth; level += 1) {
+      current = all.find((stat) => stat.parentPid === parent);
+      if (current === undefined) return undefined;
+      parent = current.pid;
+    }
+    this.wrappedShellPid = current?.pid;
+    return current;
   }
 
   /**
@@ -290,13 +329,12 @@ export class TerminalSession {
     if (leader === undefined) return 'exited';
     let shellPid = this.pid;
     let shellGroup = leader.processGroup;
-    if (this.backend === 'proot') {
-      // proot runs the shell as its traced child; that child's group is the shell's.
-      const child = (await listProcesses()).find((stat) => stat.parentPid === this.pid);
-      if (child !== undefined) {
-        shellPid = child.pid;
-        shellGroup = child.processGroup;
-      }
+    // Behind proot or bubblewrap the shell's own process (and its group, which an interactive
+    // bash makes its own) is the one that holds the prompt.
+    const shell = await this.shellProcess();
+    if (shell !== undefined) {
+      shellPid = shell.pid;
+      shellGroup = shell.processGroup;
     }
     const foreground = leader.terminalForegroundGroup;
     const shellInForeground = foreground === shellGroup || foreground <= 0;
@@ -460,6 +498,13 @@ export class TerminalSession {
       // Already gone.
     }
     await this.waitFor(() => this.exitInfo !== undefined, { timeoutMs: 1_000 });
+    // A killed process lingers until the kernel has torn it down (inside the sandbox, until the
+    // PID namespace's init is gone): the session counts as closed only once they all are.
+    const signalled = [...pids, ...remaining];
+    const giveUpAt = Date.now() + PROCESS_END_WAIT_MS;
+    while ((await anyAlive(signalled)) && Date.now() < giveUpAt) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     this.listeners.clear();
     this.terminal.dispose();
   }
@@ -510,6 +555,14 @@ export class TerminalSession {
   private notify(): void {
     for (const listener of [...this.listeners]) listener();
   }
+}
+
+async function anyAlive(pids: readonly number[]): Promise<boolean> {
+  for (const pid of pids) {
+    const stat = await readProcessStat(pid);
+    if (stat !== undefined && stat.state !== 'Z' && stat.state !== 'X') return true;
+  }
+  return false;
 }
 
 function signalQuietly(pid: number, signal: NodeJS.Signals): void {

@@ -34,11 +34,11 @@ afterEach(async () => {
   base = undefined;
 });
 
-async function context(mode: 'serve' | 'gate') {
+async function context(mode: 'serve' | 'gate', config: Record<string, unknown> = {}) {
   base = await mkdtemp(join(tmpdir(), 'terminal-package-'));
   const registry = new ToolRegistry();
   return {
-    config: terminalConfigSchema.parse({}),
+    config: terminalConfigSchema.parse(config),
     workspaceRoot: base,
     dataDir: join(base, 'data'),
     configDir: base,
@@ -58,7 +58,9 @@ describe('toolPackage', () => {
       ringBytes: 262_144,
       debianSuite: 'bookworm',
       ubuntuSuite: 'jammy',
+      sandbox: 'optional',
     });
+    expect(terminalConfigSchema.safeParse({ sandbox: 'auto' }).success).toBe(false);
     const misspelt = terminalConfigSchema.safeParse({ maxSesions: 3 });
     expect(misspelt.success).toBe(false);
     expect(terminalConfigSchema.safeParse({ ringBytes: 10 }).success).toBe(false);
@@ -70,6 +72,30 @@ describe('toolPackage', () => {
     expect(status.enabled).toBe(true);
     expect(status.reason).toContain('PTY available');
     expect(status.reason).toMatch(/proot and debootstrap found|not installed/);
+  });
+
+  it('says when sessions that ask can run in the bubblewrap sandbox', async () => {
+    const status = await toolPackage.detect(await context('serve'));
+    expect(status.reason).toContain('sessions that ask run in the bubblewrap sandbox');
+    const off = await toolPackage.detect(await context('serve', { sandbox: 'off' }));
+    expect(off.reason).toContain('sandboxed sessions off');
+  });
+
+  it('is off with the reason when every session must be sandboxed and bubblewrap cannot start', async () => {
+    const status = await toolPackage.detect(
+      await context('serve', { sandbox: 'required', sandboxExecutable: '/nonexistent/bwrap' }),
+    );
+    expect(status.enabled).toBe(false);
+    expect(status.reason).toBe(
+      'every session must run in the sandbox (packages.platform-terminal.sandbox = "required"), but it cannot start: bubblewrap was configured at /nonexistent/bwrap, but nothing executable is there',
+    );
+    const optional = await toolPackage.detect(
+      await context('serve', { sandboxExecutable: '/nonexistent/bwrap' }),
+    );
+    expect(optional.enabled).toBe(true);
+    expect(optional.reason).toContain(
+      'no sandboxed sessions (bubblewrap was configured at /nonexistent/bwrap, but nothing executable is there)',
+    );
   });
 
   it('contributes the 18 spec ids in gate mode without writing files or starting processes', async () => {

@@ -1,6 +1,10 @@
 import { isAbsolute, resolve } from 'node:path';
 import pty from '@lydell/node-pty';
-import { defineToolPackage, type ToolPackageStatus } from '@toolsys/core-tool-registry';
+import {
+  defineToolPackage,
+  probeCommandSandbox,
+  type ToolPackageStatus,
+} from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import { RootfsManager } from './rootfs-manager.js';
 import { findProgram } from './shells.js';
@@ -45,6 +49,14 @@ export const terminalConfigSchema = z
       .default('jammy'),
     /** Ubuntu archive URL; without it the ubuntu tools say that none is configured. */
     ubuntuMirror: z.url().optional(),
+    /**
+     * Which sessions run inside the OS sandbox of shell_execute (bubblewrap: workspace read-only,
+     * no network, own PID namespace): `off` none, `optional` (default) those opened with
+     * `sandbox: true`, `required` every session. Input to an unsandboxed session always asks.
+     */
+    sandbox: z.enum(['off', 'optional', 'required']).default('optional'),
+    /** The bubblewrap executable. Default: `bwrap` on PATH. */
+    sandboxExecutable: z.string().min(1).optional(),
   })
   .strict();
 
@@ -109,6 +121,25 @@ export const toolPackage = defineToolPackage<TerminalConfig>({
   async detect(environment) {
     const pty = await probePty(environment.env);
     if (!pty.enabled) return pty;
+    const { sandbox: mode, sandboxExecutable } = environment.config;
+    const sandbox =
+      mode === 'off'
+        ? undefined
+        : await probeCommandSandbox(
+            sandboxExecutable === undefined ? {} : { executable: sandboxExecutable },
+          );
+    if (mode === 'required' && sandbox?.available !== true) {
+      return {
+        enabled: false,
+        reason: `every session must run in the sandbox (packages.platform-terminal.sandbox = "required"), but it cannot start: ${sandbox?.reason ?? 'no probe'}`,
+      };
+    }
+    const sandboxText =
+      sandbox === undefined
+        ? 'sandboxed sessions off'
+        : sandbox.available
+          ? `${mode === 'required' ? 'every session' : 'sessions that ask'} run in the bubblewrap sandbox`
+          : `no sandboxed sessions (${sandbox.reason})`;
     const proot = await findProgram('proot', environment.env);
     const debootstrap =
       (await findProgram('debootstrap', environment.env)) ??
@@ -117,7 +148,7 @@ export const toolPackage = defineToolPackage<TerminalConfig>({
       proot === undefined || debootstrap === undefined
         ? `the rootfs tools will refuse until ${[proot === undefined ? 'proot' : '', debootstrap === undefined ? 'debootstrap' : ''].filter(Boolean).join(' and ')} not installed`
         : 'proot and debootstrap found';
-    return { enabled: true, reason: `${pty.reason}; ${rootfs}` };
+    return { enabled: true, reason: `${pty.reason}; ${sandboxText}; ${rootfs}` };
   },
   create(context) {
     const { config } = context;
@@ -143,6 +174,10 @@ export const toolPackage = defineToolPackage<TerminalConfig>({
       ringBytes: config.ringBytes,
       environment: context.env,
       rootfsDir: rootfs.directory('debian'),
+      sandbox: config.sandbox,
+      ...(config.sandboxExecutable === undefined
+        ? {}
+        : { sandboxExecutable: config.sandboxExecutable }),
       ...(config.shell === undefined ? {} : { shell: config.shell }),
     });
     if (context.mode === 'serve') manager.startReaper();

@@ -13,9 +13,10 @@ import { z } from 'zod';
 import { encodeKey, KEY_NAMES_HELP, toPlainText } from '../terminal-keys.js';
 import type { TerminalManager } from '../terminal-manager.js';
 import type { SessionState, TerminalSession } from '../terminal-session.js';
-import { openSession } from './sessions.js';
+import { openSession, sandboxArgument } from './sessions.js';
 import {
   clipMiddle,
+  confirmUnsandboxedInput,
   defineSessionTool,
   formatMs,
   MAX_WAIT_MS,
@@ -84,7 +85,7 @@ function runTool(manager: TerminalManager): AnyToolDefinition {
   return defineTool({
     id: 'terminal.run',
     description:
-      'Runs one command line in a terminal session (a real PTY) and returns when it ends, with its exit code, duration and output (head and tail, with sizes). If it is still running when waitMs runs out, it says so and returns a cursor: follow it with terminal.wait or terminal.observe, answer prompts with terminal.write, stop it with terminal.signal. Without sessionId a new session is made for the call (closed again when the command ends; kept when it is still running). Refuses when the session is already busy. Output of stdout and stderr arrives interleaved as on a screen. For keystrokes in an interactive program use terminal.write instead.',
+      'Runs one command line in a terminal session (a real PTY) and returns when it ends, with its exit code, duration and output (head and tail, with sizes). If it is still running when waitMs runs out, it says so and returns a cursor: follow it with terminal.wait or terminal.observe, answer prompts with terminal.write, stop it with terminal.signal. Without sessionId a new session is made for the call (closed again when the command ends; kept when it is still running). Refuses when the session is already busy. In a session outside the OS sandbox every command line asks the user first; in a sandboxed one it runs at once. Output of stdout and stderr arrives interleaved as on a screen. For keystrokes in an interactive program use terminal.write instead.',
     inputSchema: ToolSchema.object({
       command: z
         .string()
@@ -101,6 +102,9 @@ function runTool(manager: TerminalManager): AnyToolDefinition {
         .max(MAX_WAIT_MS)
         .default(30_000)
         .describe(`How long to wait for the command to end (0-${MAX_WAIT_MS} ms). Default 30000.`),
+      sandbox: sandboxArgument(manager).describe(
+        `Only for the session made for this call (without sessionId): run it in the OS sandbox (workspace read-only, /tmp writable, no network), where the command runs without asking the user. ${manager.sandboxMode === 'required' ? 'Default true: every session here runs sandboxed.' : 'Default false.'} A named session keeps how it was opened.`,
+      ),
       maxOutputChars: z
         .number()
         .int()
@@ -147,14 +151,28 @@ function runTool(manager: TerminalManager): AnyToolDefinition {
           },
         );
       }
+      const confirmation = {
+        action: args.command,
+        field: 'command',
+        sandboxOffered: manager.sandboxMode !== 'off',
+      };
       let session: TerminalSession;
       let ownSession = false;
       if (args.sessionId === undefined) {
+        // Asked before a shell is started for nothing.
+        if (!args.sandbox) {
+          const denied = await confirmUnsandboxedInput(context, {
+            ...confirmation,
+            target: 'a new terminal session',
+          });
+          if (denied) return denied;
+        }
         const opened = await openSession(manager, {
           cwd: '.',
           cols: 200,
           rows: 50,
           backend: 'local',
+          sandbox: args.sandbox,
         });
         if ('ok' in opened) return opened;
         session = opened;
@@ -178,6 +196,26 @@ function runTool(manager: TerminalManager): AnyToolDefinition {
                 : `Wait for the running command with terminal.wait {"sessionId": "${session.id}", "for": "command_end"}, answer it with terminal.write, stop it with terminal.signal, or run in another session.`,
           },
         );
+      }
+      if (!ownSession && !session.sandboxed) {
+        const denied = await confirmUnsandboxedInput(context, {
+          ...confirmation,
+          target: `terminal session ${session.id} (${session.shellName})`,
+        });
+        if (denied) return denied;
+        // The user may have taken a while: the command goes only to a shell that is still waiting.
+        const now = await session.state();
+        if (now !== 'idle') {
+          return failureResult(
+            ToolErrorCode.EXECUTION_FAILED,
+            `session ${session.id} became ${now === 'exited' ? 'exited' : `busy (${now})`} while the user was asked; the command was not sent`,
+            {
+              field: 'sessionId',
+              retryable: false,
+              hint: `Check it with terminal.observe {"sessionId": "${session.id}", "mode": "state"}, then run the command again.`,
+            },
+          );
+        }
       }
       const started = Date.now();
       const startCursor = session.outputEnd;
@@ -281,6 +319,17 @@ function runTool(manager: TerminalManager): AnyToolDefinition {
   });
 }
 
+/** Keystrokes as the user is asked about them: the text quoted (control characters escaped), then the key names. */
+export function describeKeystrokes(
+  text: string | undefined,
+  keys: readonly string[] | undefined,
+): string {
+  const parts: string[] = [];
+  if (text !== undefined && text !== '') parts.push(JSON.stringify(text));
+  if (keys !== undefined && keys.length > 0) parts.push(`keys ${keys.join(' ')}`);
+  return parts.join(', then ');
+}
+
 /** Without a start mark the echoed command line heads the output; drop its first occurrence. */
 function dropEchoedCommand(text: string, command: string): string {
   const firstLine = command.split('\n')[0] ?? '';
@@ -293,7 +342,7 @@ function dropEchoedCommand(text: string, command: string): string {
 function writeTool(manager: TerminalManager, defaultSettleMs: number): AnyToolDefinition {
   return defineSessionTool(manager, {
     id: 'terminal.write',
-    description: `Types into a session: literal text, then named keys, as a user at the keyboard would. Use it to answer prompts (passwords, read -p, y/n), drive full-screen programs (vim, less, top) and REPLs, or interrupt with C-c. Returns the settled screen (after output has been quiet for settleMs) and the state, so you see what the keystrokes did. Keys: ${KEY_NAMES_HELP}. Text is sent as-is: add the key Enter to submit a line. To run a shell command and get its exit code, use terminal.run.`,
+    description: `Types into a session: literal text, then named keys, as a user at the keyboard would. Use it to answer prompts (passwords, read -p, y/n), drive full-screen programs (vim, less, top) and REPLs, or interrupt with C-c. Returns the settled screen (after output has been quiet for settleMs) and the state, so you see what the keystrokes did. Keys: ${KEY_NAMES_HELP}. Text is sent as-is: add the key Enter to submit a line. In a session outside the OS sandbox every call asks the user first, so send a whole answer in one call; in a sandboxed one it is typed at once. To run a shell command and get its exit code, use terminal.run.`,
     inputSchema: ToolSchema.object({
       sessionId,
       text: z.string().max(100_000).optional().describe('Literal text to type (sent first).'),
@@ -363,6 +412,25 @@ function writeTool(manager: TerminalManager, defaultSettleMs: number): AnyToolDe
             hint: 'Read its last output with terminal.observe, then start a new session with terminal.create.',
           },
         );
+      }
+      if (!session.sandboxed) {
+        const denied = await confirmUnsandboxedInput(context, {
+          action: describeKeystrokes(text, keys),
+          target: `terminal session ${session.id} (${session.shellName})`,
+          field: text === undefined || text === '' ? 'keys' : 'text',
+          sandboxOffered: manager.sandboxMode !== 'off',
+        });
+        if (denied) return denied;
+        if (session.exit) {
+          return failureResult(
+            ToolErrorCode.EXECUTION_FAILED,
+            `session ${session.id} exited while the user was asked; nothing was typed`,
+            {
+              retryable: false,
+              hint: 'Read its last output with terminal.observe, then start a new session with terminal.create.',
+            },
+          );
+        }
       }
       const quiet = settleMs ?? defaultSettleMs;
       const sentAt = Date.now();

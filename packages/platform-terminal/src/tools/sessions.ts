@@ -60,10 +60,28 @@ export function createSessionTools(options: SessionToolsOptions): AnyToolDefinit
   ];
 }
 
+/** The `sandbox` argument of the tools that open a session; its default follows the deployment. */
+export function sandboxArgument(manager: TerminalManager) {
+  const required = manager.sandboxMode === 'required';
+  return z
+    .boolean()
+    .default(required)
+    .describe(
+      `Run the shell inside the OS sandbox of shell_execute: the workspace read-only at its own path, /tmp (also HOME) a writable scratch folder that goes with the session, no network, no secrets under /etc, its own process namespace. Input to a sandboxed session runs without asking the user; input to any other session asks before every command or keystroke. Use it to explore, build into /tmp, or run read-only checks; use an unsandboxed session to change workspace files or reach the network. ${required ? 'Default true: every session here runs sandboxed.' : 'Default false.'} terminal.backends says whether the sandbox can start here.`,
+    );
+}
+
 /** Starts a session and waits (briefly) for its first prompt; shared with terminal.run. */
 export async function openSession(
   manager: TerminalManager,
-  request: { shell?: string; cwd: string; cols: number; rows: number; backend: 'local' | 'proot' },
+  request: {
+    shell?: string;
+    cwd: string;
+    cols: number;
+    rows: number;
+    backend: 'local' | 'proot';
+    sandbox: boolean;
+  },
 ): Promise<TerminalSession | ReturnType<typeof failureResult>> {
   const directory = await resolveSessionDirectory(manager.workspaceRoot, request.cwd);
   if ('ok' in directory) return directory;
@@ -73,6 +91,7 @@ export async function openSession(
       cols: request.cols,
       rows: request.rows,
       backend: request.backend,
+      sandbox: request.sandbox,
       ...(request.shell === undefined ? {} : { shell: request.shell }),
     });
     await session.waitFor(
@@ -105,6 +124,29 @@ export async function openSession(
         return failureResult(ToolErrorCode.UNSUPPORTED, error.message, {
           hint: 'Terminals cannot run in this deployment; use shell_execute instead.',
         });
+      case 'sandbox_off':
+        return failureResult(ToolErrorCode.UNSUPPORTED, `sandbox: ${error.message}`, {
+          field: 'sandbox',
+          hint: 'Open the session without sandbox (every input then asks the user), or ask the user to set packages.platform-terminal.sandbox to "optional" in toolsys.config.json.',
+        });
+      case 'sandbox_required':
+        return failureResult(ToolErrorCode.PERMISSION_DENIED, `sandbox: ${error.message}`, {
+          field: 'sandbox',
+          hint: 'Omit sandbox (or set it to true); to change workspace files use the file tools.',
+        });
+      case 'sandbox_unavailable':
+        return failureResult(ToolErrorCode.UNSUPPORTED, `sandbox: ${error.message}`, {
+          field: 'sandbox',
+          retryable: false,
+          hint:
+            manager.sandboxMode === 'required'
+              ? 'No terminal session can start here until the user installs bubblewrap (apt-get install bubblewrap) or lets it create namespaces; do not retry.'
+              : 'Do not retry with the sandbox: open the session with sandbox false (every input then asks the user), or ask the user to install bubblewrap (apt-get install bubblewrap) or let it create namespaces.',
+        });
+      default: {
+        const unreachable: never = error.reason;
+        throw new Error(`unknown refusal ${String(unreachable)}`);
+      }
     }
   }
 }
@@ -114,7 +156,7 @@ function createTool(options: SessionToolsOptions): AnyToolDefinition {
   return defineTool({
     id: 'terminal.create',
     description:
-      'Starts an interactive shell on a real pseudo-terminal (PTY) and returns its session id and first screen. Use it for interactive programs (vim, less, top, REPLs, password prompts), long-running processes you want to watch, or a shell whose state (cwd, variables) persists between commands. Drive it with terminal.run (a command line) and terminal.write (keystrokes); read it with terminal.observe, terminal.snapshot and terminal.wait; end it with terminal.close. For a single non-interactive command, terminal.run without a sessionId is simpler. Sessions are limited per deployment and closed after a period without input or output.',
+      'Starts an interactive shell on a real pseudo-terminal (PTY) and returns its session id and first screen. Use it for interactive programs (vim, less, top, REPLs, password prompts), long-running processes you want to watch, or a shell whose state (cwd, variables) persists between commands. Drive it with terminal.run (a command line) and terminal.write (keystrokes); read it with terminal.observe, terminal.snapshot and terminal.wait; end it with terminal.close. For a single non-interactive command, terminal.run without a sessionId is simpler. With sandbox true the shell runs in the OS sandbox (workspace read-only, no network) and its input needs no confirmation; input to an unsandboxed session asks the user before every command or keystroke. Sessions are limited per deployment and closed after a period without input or output.',
     inputSchema: ToolSchema.object({
       shell: z
         .string()
@@ -135,11 +177,13 @@ function createTool(options: SessionToolsOptions): AnyToolDefinition {
         .describe(
           '"local": a shell on this machine. "proot": a shell inside the Linux rootfs (terminal.linux_status says whether it is ready), with the workspace at /workspace.',
         ),
+      sandbox: sandboxArgument(manager),
     }),
     outputSchema: ToolSchema.object({
       sessionId: z.string(),
       shell: z.string(),
       backend: z.enum(['local', 'proot']),
+      sandboxed: z.boolean(),
       cwd: z.string().nullable(),
       state: z.string(),
       screen: z.array(z.string()),
@@ -178,12 +222,13 @@ function createTool(options: SessionToolsOptions): AnyToolDefinition {
       const state = await session.state();
       const cwd = showDirectory(manager.workspaceRoot, await session.currentDirectory());
       return successResult(
-        `Session ${session.id} started (${session.shellName}, ${session.backend}, ${snapshot.cols}x${snapshot.rows}, state ${state}). Run commands with terminal.run {"sessionId": "${session.id}", "command": "…"}.\nScreen:\n${snapshot.lines.join('\n')}`,
+        `Session ${session.id} started (${session.shellName}, ${session.backend}${session.sandboxed ? ', sandboxed' : ''}, ${snapshot.cols}x${snapshot.rows}, state ${state}). ${describeInputRule(session)} Run commands with terminal.run {"sessionId": "${session.id}", "command": "…"}.\nScreen:\n${snapshot.lines.join('\n')}`,
         {
           data: {
             sessionId: session.id,
             shell: session.shellName,
             backend: session.backend,
+            sandboxed: session.sandboxed,
             cwd,
             state,
             screen: snapshot.lines,
@@ -192,6 +237,13 @@ function createTool(options: SessionToolsOptions): AnyToolDefinition {
       );
     },
   });
+}
+
+/** What the model must know about input to this session: whether each input asks the user. */
+export function describeInputRule(session: TerminalSession): string {
+  return session.sandboxed
+    ? 'It runs in the OS sandbox (workspace read-only, /tmp writable, no network): input runs without asking.'
+    : 'It is not sandboxed: every command and keystroke sent to it asks the user first.';
 }
 
 function closeTool(manager: TerminalManager): AnyToolDefinition {
@@ -231,7 +283,7 @@ function workspacesTool(manager: TerminalManager): AnyToolDefinition {
   return defineTool({
     id: 'terminal.workspaces',
     description:
-      'Lists the open terminal sessions: id, shell, backend, state (idle, running, waiting_for_input, exited), current folder, last exit code, age and idle time, plus the session limit. Use it to find a session id or to see which session is busy.',
+      'Lists the open terminal sessions: id, shell, backend, whether it is sandboxed, state (idle, running, waiting_for_input, exited), current folder, last exit code, age and idle time, plus the session limit. Use it to find a session id or to see which session is busy.',
     inputSchema: ToolSchema.object({}),
     outputSchema: ToolSchema.object({
       sessions: z.array(
@@ -239,6 +291,7 @@ function workspacesTool(manager: TerminalManager): AnyToolDefinition {
           sessionId: z.string(),
           shell: z.string(),
           backend: z.string(),
+          sandboxed: z.boolean(),
           state: z.string(),
           cwd: z.string().nullable(),
           lastExitCode: z.number().nullable(),
@@ -258,6 +311,7 @@ function workspacesTool(manager: TerminalManager): AnyToolDefinition {
           sessionId: session.id,
           shell: session.shellName,
           backend: session.backend,
+          sandboxed: session.sandboxed,
           state: await session.state(),
           cwd: showDirectory(manager.workspaceRoot, await session.currentDirectory()),
           lastExitCode: session.lastExitCode,
@@ -278,7 +332,7 @@ function workspacesTool(manager: TerminalManager): AnyToolDefinition {
       }
       const lines = sessions.map(
         (entry) =>
-          `- ${entry.sessionId}: ${entry.shell} (${entry.backend}) ${entry.state}, cwd ${entry.cwd ?? '?'}, last exit ${entry.lastExitCode ?? '-'}, age ${formatMs(entry.ageMs)}, idle ${formatMs(entry.idleMs)}`,
+          `- ${entry.sessionId}: ${entry.shell} (${entry.backend}${entry.sandboxed ? ', sandboxed' : ''}) ${entry.state}, cwd ${entry.cwd ?? '?'}, last exit ${entry.lastExitCode ?? '-'}, age ${formatMs(entry.ageMs)}, idle ${formatMs(entry.idleMs)}`,
       );
       return successResult(
         `${sessions.length} of at most ${manager.maxSessions} sessions open:\n${lines.join('\n')}`,
@@ -293,10 +347,15 @@ function backendsTool(options: SessionToolsOptions): AnyToolDefinition {
   return defineTool({
     id: 'terminal.backends',
     description:
-      'Says where terminal sessions can run: the local PTY with the shells found on this machine, and the proot Linux rootfs (whether proot and debootstrap are installed and whether a rootfs is ready, or why not). Use it before terminal.create with a shell or backend other than the default.',
+      'Says where terminal sessions can run: the local PTY with the shells found on this machine, the OS sandbox (whether sandboxed sessions are off, optional or required here, and whether bubblewrap can start one, or why not), and the proot Linux rootfs (whether proot and debootstrap are installed and whether a rootfs is ready, or why not). Use it before terminal.create with a shell, backend or sandbox other than the default.',
     inputSchema: ToolSchema.object({}),
     outputSchema: ToolSchema.object({
       local: z.object({ available: z.boolean(), shells: z.array(z.string()) }),
+      sandbox: z.object({
+        mode: z.enum(['off', 'optional', 'required']),
+        available: z.boolean(),
+        reason: z.string(),
+      }),
       proot: z.object({
         available: z.boolean(),
         reason: z.string(),
@@ -313,6 +372,7 @@ function backendsTool(options: SessionToolsOptions): AnyToolDefinition {
         (await findProgram('debootstrap', environment)) ??
         (await findProgram('/usr/sbin/debootstrap', environment));
       const rootfsReady = options.rootfs ? await options.rootfs.isReady() : false;
+      const sandbox = await options.manager.sandboxStatus();
       const reason =
         proot === undefined
           ? 'proot is not installed (apt-get install proot)'
@@ -323,6 +383,7 @@ function backendsTool(options: SessionToolsOptions): AnyToolDefinition {
               : 'no rootfs yet: build one with terminal.linux_bootstrap';
       const data = {
         local: { available: shells.length > 0, shells: shells.map((shell) => shell.name) },
+        sandbox,
         proot: {
           available: proot !== undefined && rootfsReady,
           reason,
@@ -331,7 +392,7 @@ function backendsTool(options: SessionToolsOptions): AnyToolDefinition {
         },
       };
       return successResult(
-        `local PTY: ${shells.length > 0 ? `shells ${shells.map((shell) => shell.name).join(', ')}` : 'no shell found'}\nproot rootfs: ${data.proot.available ? 'ready' : 'not available'} (${reason}); debootstrap ${debootstrap === undefined ? 'not installed' : 'installed'}`,
+        `local PTY: ${shells.length > 0 ? `shells ${shells.map((shell) => shell.name).join(', ')}` : 'no shell found'}\nsandbox (${sandbox.mode}): ${sandbox.available ? 'available' : 'not available'} (${sandbox.reason})\nproot rootfs: ${data.proot.available ? 'ready' : 'not available'} (${reason}); debootstrap ${debootstrap === undefined ? 'not installed' : 'installed'}`,
         { data },
       );
     },

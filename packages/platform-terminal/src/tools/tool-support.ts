@@ -58,6 +58,47 @@ export function defineSessionTool<TArgs extends { sessionId: string }>(
   });
 }
 
+/** What {@link confirmUnsandboxedInput} asks about. */
+export interface InputConfirmation {
+  /** Exactly what is about to be sent: the command line, or the text and key names. */
+  readonly action: string;
+  /** Where it goes, for the question: `terminal session t1 (bash)`, `a new terminal session`. */
+  readonly target: string;
+  /** The argument that carries the input (`command`, `text`). */
+  readonly field: string;
+  /** Whether this deployment can open sandboxed sessions, for the next step after a denial. */
+  readonly sandboxOffered: boolean;
+}
+
+/**
+ * Asks the user before input reaches a session outside the OS sandbox: once per input, whatever
+ * was answered for earlier inputs (an "allow for the session" answer covers only this one, as
+ * with shell_execute's command lines). Undefined when the user allowed it; PERMISSION_DENIED
+ * naming the field otherwise, also when nobody can answer.
+ */
+export async function confirmUnsandboxedInput(
+  context: ToolContext,
+  request: InputConfirmation,
+): Promise<ToolFailure | undefined> {
+  const decision = await context.confirm({
+    action: request.action,
+    risk: 'HIGH',
+    reason: `Send this to ${request.target}? It runs outside the sandbox, with your permissions.`,
+  });
+  if (decision !== 'deny') return undefined;
+  return failureResult(
+    ToolErrorCode.PERMISSION_DENIED,
+    `${request.field}: not sent to ${request.target}: the user did not allow it`,
+    {
+      field: request.field,
+      hint: request.sandboxOffered
+        ? 'Change approach: ask the user what to do, or work in a sandboxed session (terminal.create {"sandbox": true}: workspace read-only, no network), whose input needs no confirmation.'
+        : 'Change approach: ask the user what to do, or use a read-only tool.',
+      details: { permission: 'confirm' },
+    },
+  );
+}
+
 /** Resolves a `cwd` argument inside the workspace; a path outside is INVALID_ARGUMENT on `cwd`. */
 export async function resolveSessionDirectory(
   workspaceRoot: string,

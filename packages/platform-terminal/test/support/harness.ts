@@ -2,9 +2,13 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  type ConfirmationRequest,
+  type ConfirmFunction,
   DefaultToolExecutor,
   type ExecuteOptions,
+  RiskAwareToolGate,
   renderResult,
+  ToolPermissionManager,
   ToolRegistry,
   type ToolResult,
 } from '@toolsys/core-tool-registry';
@@ -18,17 +22,26 @@ export interface Harness {
   readonly dataDir: string;
   readonly manager: TerminalManager;
   readonly rootfs: RootfsManager;
+  /** Every confirmation asked, in order. */
+  readonly asked: ConfirmationRequest[];
   call(id: string, args: unknown, options?: ExecuteOptions): Promise<ToolResult>;
   /** Data of a successful call; fails the test with the rendered error otherwise. */
   data<T = Record<string, unknown>>(id: string, args: unknown): Promise<T & { content: string }>;
   dispose(): Promise<void>;
 }
 
-/** Builds the tools on a fresh temp workspace; dispose ends every process they started. */
+/**
+ * Builds the tools on a fresh temp workspace; dispose ends every process they started. The user
+ * is played by `confirm` (default: "allow once" to everything); with `riskGate` the calls also pass
+ * the risk gate of a real permission manager with the default policy, as in a deployment.
+ */
 export async function createHarness(
   options: {
     manager?: Partial<TerminalManagerOptions>;
     rootfs?: Partial<RootfsManagerOptions>;
+    /** Answers confirmations; null: nobody can answer. */
+    confirm?: ConfirmFunction | null;
+    riskGate?: boolean;
   } = {},
 ): Promise<Harness> {
   const base = await realpath(await mkdtemp(join(tmpdir(), 'terminal-test-')));
@@ -45,7 +58,23 @@ export async function createHarness(
   });
   const registry = new ToolRegistry();
   registry.registerAll(createTerminalTools({ manager, rootfs }));
-  const executor = new DefaultToolExecutor({ registry });
+  const asked: ConfirmationRequest[] = [];
+  const answer =
+    options.confirm === undefined ? async () => 'allow_once' as const : options.confirm;
+  const confirm: ConfirmFunction | undefined =
+    answer === null
+      ? undefined
+      : (request, signal) => {
+          asked.push(request);
+          return answer(request, signal);
+        };
+  const executor = new DefaultToolExecutor({
+    registry,
+    ...(confirm ? { confirm } : {}),
+    ...(options.riskGate
+      ? { gate: new RiskAwareToolGate(new ToolPermissionManager({ confirm })) }
+      : {}),
+  });
   const call = (id: string, args: unknown, callOptions?: ExecuteOptions) =>
     executor.execute(id, args, callOptions);
   return {
@@ -53,6 +82,7 @@ export async function createHarness(
     dataDir,
     manager,
     rootfs,
+    asked,
     call,
     async data<T>(id: string, args: unknown) {
       const result = await call(id, args);

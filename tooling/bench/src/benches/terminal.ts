@@ -66,7 +66,7 @@ async function callOurs(
   return result.structuredContent as Record<string, unknown>;
 }
 
-/** `toolsys serve --stdio` with only core and platform-terminal on, HIGH risk allowed. */
+/** `toolsys serve --stdio` with only core and platform-terminal on, MEDIUM and HIGH risk allowed. */
 async function startToolsys(scratch: string): Promise<Server> {
   const workspace = join(scratch, 'workspace');
   mkdirSync(workspace, { recursive: true });
@@ -77,7 +77,8 @@ async function startToolsys(scratch: string): Promise<Server> {
     JSON.stringify({
       workspaceRoot: workspace,
       dataDir: join(scratch, 'data'),
-      // A bench has no one to answer "ask": terminal.run is HIGH risk.
+      // A bench has no one to answer "ask": terminal.create is MEDIUM risk, and the session runs
+      // in the sandbox, whose input needs no confirmation (input to any other session asks).
       permissions: { MEDIUM: 'allow', HIGH: 'allow' },
       packages: {
         'mcp-client': { enabled: false },
@@ -239,7 +240,7 @@ function round(value: number, digits = 3): number {
 /**
  * `pnpm bench terminal`: over MCP stdio, `toolsys serve --stdio` (core and platform-terminal only)
  * against Desktop Commander 0.2.52 in one run, rounds interleaved call by call:
- * (a) `echo hi` round trip, our `terminal.run` in an open session vs their `start_process`;
+ * (a) `echo hi` round trip, our `terminal.run` in an open (sandboxed) session vs their `start_process`;
  * (b) a command printing 2,000,000 bytes, with our output counted byte by byte through
  * `terminal.observe` raw; (c) short-lived commands that write a marked line to stderr and exit 7:
  * how many delivered the whole line (theirs: `start_process`, then `read_process_output` until
@@ -256,7 +257,7 @@ export const terminalBench: Bench = {
       servers.push(ours);
       const theirs = await startDesktopCommander(join(scratch, 'theirs'));
       servers.push(theirs);
-      const created = await callOurs(ours, 'terminal.create', {});
+      const created = await callOurs(ours, 'terminal.create', { sandbox: true });
       const sessionId = String(created.sessionId);
 
       const runOurs = async (command: string) => {
