@@ -22,7 +22,13 @@ export interface SharedStateOptions {
   traceCapacity?: number;
   /** Breaker thresholds (also those of the local fallback). Defaults as core's breaker. */
   breaker?: Omit<ToolCircuitBreakerOptions, 'clock'>;
-  /** Clock of the local fallbacks. Default: the system clock. */
+  /**
+   * Longest time a replica honours a permission grant without Redis confirming it, in ms: the
+   * worst-case delay of a revocation when its invalidation message is lost or Redis is down.
+   * Default 5000.
+   */
+  grantMaxStalenessMs?: number;
+  /** Clock of the local fallbacks and of the grants' staleness window. Default: the system clock. */
   clock?: ToolClock;
 }
 
@@ -60,7 +66,13 @@ export function createSharedState(options: SharedStateOptions): SharedState {
   const clock = options.clock ? { clock: options.clock } : {};
   const rateLimiter = new RedisRateLimiter({ connection, ...clock });
   const circuitBreaker = new RedisCircuitBreaker({ connection, ...options.breaker, ...clock });
-  const permissionStore = new RedisPermissionStore({ connection });
+  const permissionStore = new RedisPermissionStore({
+    connection,
+    ...clock,
+    ...(options.grantMaxStalenessMs !== undefined
+      ? { maxStalenessMs: options.grantMaxStalenessMs }
+      : {}),
+  });
   const traceRing = new RedisTraceRing({
     connection,
     replica: options.replicaId ?? `${hostname()}:${process.pid}`,
@@ -76,6 +88,7 @@ export function createSharedState(options: SharedStateOptions): SharedState {
     close: async () => {
       traceRing.close();
       permissionStore.close();
+      circuitBreaker.close();
       await connection.close();
     },
   };
