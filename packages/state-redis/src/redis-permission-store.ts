@@ -131,10 +131,13 @@ export class RedisPermissionStore implements PermissionDecisionStore {
     const grant: CachedGrant = { verifiedAt: this.#clock.now(), pending: true };
     this.#always.set(toolId, grant);
     this.#revokedAlways.delete(toolId);
+    const epoch = this.#epoch;
     void this.#connection
-      .run((redis) => redis.sadd(this.#alwaysKey(), toolId))
+      .run((redis) => redis.multi().sadd(this.#alwaysKey(), toolId).get(this.#versionKey()).exec())
       .then((reply) => {
-        if (reply !== undefined) grant.pending = false;
+        if (!reply) return;
+        grant.pending = false;
+        this.#observeVersion(reply[1]?.[1], grant.verifiedAt, epoch);
       });
   }
 
@@ -147,10 +150,20 @@ export class RedisPermissionStore implements PermissionDecisionStore {
     };
     this.#sessionGrants(sessionId).set(toolId, grant);
     const key = this.#sessionKey(sessionId);
+    const epoch = this.#epoch;
     void this.#connection
-      .run((redis) => redis.multi().sadd(key, toolId).pexpire(key, this.#sessionTtlMs).exec())
+      .run((redis) =>
+        redis
+          .multi()
+          .sadd(key, toolId)
+          .pexpire(key, this.#sessionTtlMs)
+          .get(this.#versionKey())
+          .exec(),
+      )
       .then((reply) => {
-        if (reply !== undefined) grant.pending = false;
+        if (!reply) return;
+        grant.pending = false;
+        this.#observeVersion(reply[2]?.[1], now, epoch);
       });
   }
 
@@ -181,10 +194,12 @@ export class RedisPermissionStore implements PermissionDecisionStore {
         .sismember(this.#alwaysKey(), toolId)
         .sismember(sessionKey, toolId)
         .pttl(sessionKey)
+        .get(this.#versionKey())
         .exec(),
     );
     // A revocation announced while the answer travelled may postdate it: ask the user instead.
     if (!reply || epoch !== this.#epoch) return undefined;
+    this.#observeVersion(reply[3]?.[1], sentAt, epoch);
     if (reply[0]?.[1] === 1 && !this.#revokedAlways.has(toolId)) {
       this.#always.set(toolId, { verifiedAt: sentAt, pending: false });
       return 'allowed_always';
@@ -270,13 +285,22 @@ export class RedisPermissionStore implements PermissionDecisionStore {
     const key = this.#versionKey();
     const reply = await this.#connection.run((redis) => redis.get(key));
     if (reply === undefined) return;
-    const version = reply === null ? 0 : Number(reply);
-    if (epoch === this.#epoch && version === this.#version) {
+    if (this.#observeVersion(reply, sentAt, epoch)) {
       for (const grant of this.#confirmed()) grant.verifiedAt = Math.max(grant.verifiedAt, sentAt);
-      return;
     }
+  }
+
+  /**
+   * Compares the revocation count Redis gave for a request sent at `sentAt` with the one this copy
+   * is consistent with. Equal (and no message meanwhile): true, the copy holds. Otherwise the
+   * grants confirmed before `sentAt` are dropped and the count adopted; false.
+   */
+  #observeVersion(reply: unknown, sentAt: number, epoch: number): boolean {
+    const version = reply === null || reply === undefined ? 0 : Number(reply);
+    if (epoch === this.#epoch && version === this.#version) return true;
     this.#dropConfirmed(sentAt);
     if (epoch === this.#epoch) this.#version = version;
+    return false;
   }
 
   async #resync(redis: Redis): Promise<void> {
