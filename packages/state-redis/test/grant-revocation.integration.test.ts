@@ -114,7 +114,7 @@ describe('grant revocation across replicas', () => {
     await a.authorize('write_file');
     await until(async () => (await admin.sismember('grants:perm:always', 'write_file')) === 1);
     expect(await b.authorize('write_file')).toEqual({ allowed: true, via: 'always' });
-    await admin.client('KILL', 'TYPE', 'pubsub');
+    await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
     await until(() => stateB.status().subscriber?.state === 'connecting');
     const revokedAt = performance.now();
     a.manager.revokeAlways('write_file');
