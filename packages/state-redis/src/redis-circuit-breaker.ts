@@ -128,9 +128,10 @@ local openedAt = tonumber(c[4])
 local sharedEnd = nil
 if state == 'OPEN' and openedAt then sharedEnd = openedAt + cooldown end
 if openedHere and (not sharedEnd or openedHere + cooldownHere > sharedEnd) then
+  -- The replica's pause ends later: keep its end, and the longer cooldown for the next doubling.
   state = 'OPEN'
-  openedAt = openedHere
   cooldown = math.min(maxCooldown, math.max(cooldown, cooldownHere))
+  openedAt = openedHere + cooldownHere - cooldown
 elseif not sharedEnd and state ~= 'HALF_OPEN' and failures >= threshold then
   state = 'OPEN'
   openedAt = failedAt
