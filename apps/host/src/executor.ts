@@ -87,6 +87,9 @@ export async function loadScaleOut(
         ? { operationTimeoutMs: redis.operationTimeoutMs }
         : {}),
       ...(replicaId !== undefined ? { replicaId } : {}),
+      ...(redis.grantMaxStalenessMs !== undefined
+        ? { grantMaxStalenessMs: redis.grantMaxStalenessMs }
+        : {}),
       traceCapacity: HOST_TRACE_CAPACITY,
     });
     // So that the first calls are already shared; bounded, and calls run on local state meanwhile.

@@ -25,6 +25,11 @@ export interface SharedStateStatus {
    * meanwhile; the components' own staleness bounds still apply).
    */
   readonly subscriber?: SubscriberStatus;
+  /**
+   * Longest time a permission grant is honoured without Redis confirming it, in ms (the status of
+   * `createSharedState` only).
+   */
+  readonly grantMaxStalenessMs?: number;
 }
 
 /** The state of the pub/sub connection, as plain JSON. */

@@ -84,7 +84,10 @@ export function createSharedState(options: SharedStateOptions): SharedState {
     circuitBreaker,
     permissionStore,
     traceRing,
-    status: () => connection.status(),
+    status: () => ({
+      ...connection.status(),
+      grantMaxStalenessMs: permissionStore.maxStalenessMs,
+    }),
     close: async () => {
       traceRing.close();
       permissionStore.close();
