@@ -1,7 +1,8 @@
-import type {
-  PermissionDecisionStore,
-  RememberedGrant,
-  ToolClock,
+import {
+  type PermissionDecisionStore,
+  type RememberedGrant,
+  SYSTEM_CLOCK,
+  type ToolClock,
 } from '@toolsys/core-tool-registry';
 import type { Redis } from 'ioredis';
 import type { RedisConnection } from './redis-connection.js';
@@ -13,12 +14,21 @@ export interface RedisPermissionStoreOptions {
   /** How long a session's grants are kept in Redis after its last grant, in ms. Default 24 h. */
   sessionTtlMs?: number;
   /**
+   * Tools this replica's own configuration allows always (the host's `permissions.alwaysAllow`):
+   * honoured whatever Redis says and whether or not it answers, ended only by `revokeAlways` on
+   * this replica.
+   */
+  alwaysAllowed?: Iterable<string>;
+  /**
    * Longest time this replica honours a grant from its own copy without Redis confirming it, in
    * ms: the worst-case delay before a revocation on another replica takes effect here when the
    * invalidation message is lost or Redis is down. Default 5000, at least 100.
    */
   maxStalenessMs?: number;
-  /** Clock of the staleness window. Default: the system clock. */
+  /**
+   * Clock of the staleness window. Default: the system clock. The background confirmation runs on
+   * a real interval whatever the clock.
+   */
   clock?: ToolClock;
 }
 
@@ -69,7 +79,6 @@ interface Invalidation {
 const DAY_MS = 86_400_000;
 const DEFAULT_STALENESS_MS = 5000;
 const CHANNEL = 'perm:invalidate';
-const SYSTEM_NOW = { now: () => Date.now() };
 
 /**
  * Remembers "allow for the session" and "always" grants in Redis so that a reconnect landing on
@@ -87,6 +96,7 @@ export class RedisPermissionStore implements PermissionDecisionStore {
   readonly #connection: RedisConnection;
   readonly #sessionTtlMs: number;
   readonly #clock: Pick<ToolClock, 'now'>;
+  readonly #configured: Set<string>;
   readonly #always = new Map<string, CachedGrant>();
   readonly #sessions = new Map<string, Map<string, CachedGrant>>();
   /** Revocations made while Redis could not take them, pushed on resync. */
@@ -103,7 +113,8 @@ export class RedisPermissionStore implements PermissionDecisionStore {
     this.#connection = options.connection;
     this.#sessionTtlMs = Math.max(1000, options.sessionTtlMs ?? DAY_MS);
     this.maxStalenessMs = Math.max(100, options.maxStalenessMs ?? DEFAULT_STALENESS_MS);
-    this.#clock = options.clock ?? SYSTEM_NOW;
+    this.#clock = options.clock ?? SYSTEM_CLOCK;
+    this.#configured = new Set(options.alwaysAllowed);
     const redis = this.#connection.redis;
     if (!(redis as unknown as Partial<RevokeCommands>).toolsysRevokeGrant) {
       redis.defineCommand('toolsysRevokeGrant', { numberOfKeys: 2, lua: REVOKE_SCRIPT });
@@ -119,7 +130,7 @@ export class RedisPermissionStore implements PermissionDecisionStore {
   }
 
   isAllowedAlways(toolId: string): boolean {
-    return this.#isValid(this.#always, toolId);
+    return this.#configured.has(toolId) || this.#isValid(this.#always, toolId);
   }
 
   isAllowedForSession(sessionId: string, toolId: string): boolean {
@@ -168,6 +179,7 @@ export class RedisPermissionStore implements PermissionDecisionStore {
   }
 
   revokeAlways(toolId: string): void {
+    this.#configured.delete(toolId);
     this.#always.delete(toolId);
     this.#revokedAlways.add(toolId);
     void this.#revoke(this.#alwaysKey(), 'always', toolId, '').then((version) => {

@@ -2,7 +2,10 @@ import { hostname } from 'node:os';
 import type { ToolCircuitBreakerOptions, ToolClock } from '@toolsys/core-tool-registry';
 import { RedisCircuitBreaker } from './redis-circuit-breaker.js';
 import { RedisConnection, type SharedStateStatus } from './redis-connection.js';
-import { RedisPermissionStore } from './redis-permission-store.js';
+import {
+  RedisPermissionStore,
+  type RedisPermissionStoreOptions,
+} from './redis-permission-store.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 import { RedisTraceRing } from './redis-trace-ring.js';
 
@@ -28,6 +31,11 @@ export interface SharedStateOptions {
    * Default 5000.
    */
   grantMaxStalenessMs?: number;
+  /**
+   * Tools this replica's configuration allows always: honoured whatever Redis says and whether or
+   * not it answers (see {@link RedisPermissionStoreOptions.alwaysAllowed}).
+   */
+  alwaysAllowed?: Iterable<string>;
   /** Clock of the local fallbacks and of the grants' staleness window. Default: the system clock. */
   clock?: ToolClock;
 }
@@ -69,6 +77,7 @@ export function createSharedState(options: SharedStateOptions): SharedState {
   const permissionStore = new RedisPermissionStore({
     connection,
     ...clock,
+    ...(options.alwaysAllowed ? { alwaysAllowed: options.alwaysAllowed } : {}),
     ...(options.grantMaxStalenessMs !== undefined
       ? { maxStalenessMs: options.grantMaxStalenessMs }
       : {}),

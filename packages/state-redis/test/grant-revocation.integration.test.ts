@@ -34,7 +34,11 @@ afterEach(async () => {
 
 async function shared(
   replicaId: string,
-  { probeIntervalMs = 100, grantMaxStalenessMs = STALENESS_MS } = {},
+  {
+    probeIntervalMs = 100,
+    grantMaxStalenessMs = STALENESS_MS,
+    alwaysAllowed = [] as string[],
+  } = {},
 ): Promise<SharedState> {
   const state = createSharedState({
     url: server.url,
@@ -43,6 +47,7 @@ async function shared(
     operationTimeoutMs: 100,
     probeIntervalMs,
     grantMaxStalenessMs,
+    alwaysAllowed,
   });
   opened.push(state);
   expect(await state.connection.waitUntilShared(5000)).toBe(true);
@@ -154,6 +159,20 @@ describe('grant revocation across replicas', () => {
     b.manager.beginTurn('session-1');
     expect((await b.authorize('write_file')).allowed).toBe(false);
     expect(b.asked).toEqual(['write_file', 'write_file']);
+  }, 30_000);
+
+  it('keeps honouring the grants of its own configuration while Redis is down', async () => {
+    const state = await shared('a', { alwaysAllowed: ['read_notes'] });
+    const a = permissions(state);
+    await server.kill();
+    try {
+      await until(() => state.status().mode === 'local');
+      await new Promise((resolve) => setTimeout(resolve, STALENESS_MS + 200));
+      expect(await a.authorize('read_notes')).toEqual({ allowed: true, via: 'always' });
+      expect(a.asked).toEqual([]);
+    } finally {
+      await server.restart();
+    }
   }, 30_000);
 
   it('keeps honouring a grant while Redis confirms it, with no round trip on the call path', async () => {
