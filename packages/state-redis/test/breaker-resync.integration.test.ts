@@ -1,36 +1,15 @@
 import { failureResult, renderResult, ToolErrorCode } from '@toolsys/core-tool-registry';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BREAKER_RECONCILE_SCRIPT, createSharedState, type SharedState } from '../src/index.js';
-import { type RedisProcess, startRedis } from './redis-server.js';
+import { until, useRedis } from './redis-fixture.js';
 
 // Breaker outcomes a replica recorded while Redis was down, merged back when it returns: a real
 // redis-server on a private loopback port, SIGKILLed and restarted on the same port with the same
 // append-only file, so the shared circuits of before the outage are still there.
 
-let server: RedisProcess;
-let admin: Redis;
-const opened: SharedState[] = [];
 const reset = failureResult(ToolErrorCode.EXECUTION_FAILED, 'connection reset');
-
-beforeAll(async () => {
-  server = await startRedis({ persistent: true });
-  admin = new Redis(server.url, { maxRetriesPerRequest: 1, retryStrategy: () => 50 });
-  admin.on('error', () => {});
-}, 30_000);
-
-afterAll(async () => {
-  admin?.disconnect();
-  await server?.stop();
-});
-
-beforeEach(async () => {
-  await admin.flushall();
-});
-
-afterEach(async () => {
-  for (const state of opened.splice(0)) await state.close();
-});
+const redis = useRedis({ persistent: true });
+const { opened } = redis;
 
 async function shared(
   replicaId: string,
@@ -38,7 +17,7 @@ async function shared(
   probeIntervalMs = 100,
 ): Promise<SharedState> {
   const state = createSharedState({
-    url: server.url,
+    url: redis.server.url,
     keyPrefix: 'breakers:',
     replicaId,
     operationTimeoutMs: 100,
@@ -55,13 +34,13 @@ describe('breaker state recorded during a Redis outage', () => {
     const breaker = { failureThreshold: 3, cooldownMs: 30_000 };
     const stateA = await shared('a', breaker);
     const stateB = await shared('b', breaker);
-    await server.kill();
+    await redis.server.kill();
     await until(() => stateA.status().mode === 'local');
     for (let call = 0; call < 3; call += 1) stateA.circuitBreaker.record('web_fetch', reset);
     expect((await stateA.circuitBreaker.check('web_fetch')).allowed).toBe(false);
-    await server.restart();
+    await redis.server.restart();
     await until(() => stateA.status().mode === 'shared' && stateB.status().mode === 'shared');
-    expect(await admin.hmget('breakers:breaker:web_fetch', 'state', 'failures')).toEqual([
+    expect(await redis.admin.hmget('breakers:breaker:web_fetch', 'state', 'failures')).toEqual([
       'OPEN',
       '3',
     ]);
@@ -81,21 +60,23 @@ describe('breaker state recorded during a Redis outage', () => {
     const stateB = await shared('b', breaker);
     stateB.circuitBreaker.record('web_fetch', reset);
     stateB.circuitBreaker.record('web_fetch', reset);
-    await until(async () => (await admin.hget('breakers:breaker:web_fetch', 'state')) === 'OPEN');
-    await server.kill();
+    await until(
+      async () => (await redis.admin.hget('breakers:breaker:web_fetch', 'state')) === 'OPEN',
+    );
+    await redis.server.kill();
     await until(() => stateA.status().mode === 'local');
     stateA.circuitBreaker.record('web_fetch', reset);
     stateA.circuitBreaker.record('web_fetch', reset);
     expect((await stateA.circuitBreaker.check('web_fetch')).allowed).toBe(false);
-    await server.restart();
+    await redis.server.restart();
     await until(() => stateB.status().mode === 'shared');
     // B's probe succeeds: the shared circuit closes, after A's failures.
     await until(async () => (await stateB.circuitBreaker.check('web_fetch')).allowed);
     stateB.circuitBreaker.record('web_fetch', { ok: true, content: 'ok' });
-    await until(async () => (await admin.exists('breakers:breaker:web_fetch')) === 0);
+    await until(async () => (await redis.admin.exists('breakers:breaker:web_fetch')) === 0);
     expect(stateA.status().mode).toBe('local');
     await until(() => stateA.status().mode === 'shared', 10_000);
-    expect(await admin.exists('breakers:breaker:web_fetch')).toBe(0);
+    expect(await redis.admin.exists('breakers:breaker:web_fetch')).toBe(0);
     expect(await stateA.circuitBreaker.check('web_fetch')).toEqual({ allowed: true, probe: false });
   }, 30_000);
 
@@ -103,17 +84,19 @@ describe('breaker state recorded during a Redis outage', () => {
     const breaker = { failureThreshold: 1, cooldownMs: 200 };
     const stateA = await shared('a', breaker);
     stateA.circuitBreaker.record('web_fetch', reset);
-    await until(async () => (await admin.hget('breakers:breaker:web_fetch', 'state')) === 'OPEN');
-    await server.kill();
+    await until(
+      async () => (await redis.admin.hget('breakers:breaker:web_fetch', 'state')) === 'OPEN',
+    );
+    await redis.server.kill();
     await until(() => stateA.status().mode === 'local');
     await new Promise((resolve) => setTimeout(resolve, 250));
     // The local probe after the cooldown succeeds.
     expect(stateA.circuitBreaker.check('web_fetch')).toEqual({ allowed: true, probe: true });
     stateA.circuitBreaker.record('web_fetch', { ok: true, content: 'ok' });
-    await server.restart();
+    await redis.server.restart();
     await until(() => stateA.status().mode === 'shared');
-    expect(await admin.exists('breakers:breaker:web_fetch')).toBe(0);
-    expect(Number(await admin.get('breakers:recovered:web_fetch'))).toBeGreaterThan(0);
+    expect(await redis.admin.exists('breakers:breaker:web_fetch')).toBe(0);
+    expect(Number(await redis.admin.get('breakers:recovered:web_fetch'))).toBeGreaterThan(0);
   }, 30_000);
 });
 
@@ -121,7 +104,7 @@ describe('the reconcile script', () => {
   const keys = ['r:breaker:t', 'r:probe:t', 'r:recovered:t'];
 
   async function redisNow(): Promise<number> {
-    const [seconds, micros] = await admin.time();
+    const [seconds, micros] = await redis.admin.time();
     return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
   }
 
@@ -132,7 +115,7 @@ describe('the reconcile script', () => {
     openedAgo: number;
     cooldown: number;
   }): Promise<unknown> {
-    return admin.eval(
+    return redis.admin.eval(
       BREAKER_RECONCILE_SCRIPT,
       3,
       ...keys,
@@ -151,7 +134,7 @@ describe('the reconcile script', () => {
 
   it('keeps the shared pause when it ends later than the replica’s', async () => {
     const now = await redisNow();
-    await admin.hset(keys[0] as string, {
+    await redis.admin.hset(keys[0] as string, {
       state: 'OPEN',
       failures: 6,
       cooldown: 60_000,
@@ -166,7 +149,7 @@ describe('the reconcile script', () => {
       cooldown: 30_000,
     });
     expect(state).toBe('OPEN');
-    expect(await admin.hmget(keys[0] as string, 'openedAt', 'cooldown', 'failures')).toEqual([
+    expect(await redis.admin.hmget(keys[0] as string, 'openedAt', 'cooldown', 'failures')).toEqual([
       String(now),
       '60000',
       '11',
@@ -175,7 +158,7 @@ describe('the reconcile script', () => {
 
   it('takes the replica’s pause when it ends later, keeping the longer cooldown', async () => {
     const now = await redisNow();
-    await admin.hset(keys[0] as string, {
+    await redis.admin.hset(keys[0] as string, {
       state: 'OPEN',
       failures: 5,
       cooldown: 60_000,
@@ -189,7 +172,7 @@ describe('the reconcile script', () => {
       openedAgo: 1000,
       cooldown: 30_000,
     });
-    const [openedAt, cooldown, lastCode] = await admin.hmget(
+    const [openedAt, cooldown, lastCode] = await redis.admin.hmget(
       keys[0] as string,
       'openedAt',
       'cooldown',
@@ -204,7 +187,7 @@ describe('the reconcile script', () => {
 
   it('opens a closed circuit when the failures add up to the threshold', async () => {
     const now = await redisNow();
-    await admin.hset(keys[0] as string, {
+    await redis.admin.hset(keys[0] as string, {
       state: 'CLOSED',
       failures: 3,
       cooldown: 30_000,
@@ -219,12 +202,12 @@ describe('the reconcile script', () => {
         cooldown: 30_000,
       }),
     ).toBe('OPEN');
-    expect(await admin.hget(keys[0] as string, 'failures')).toBe('5');
+    expect(await redis.admin.hget(keys[0] as string, 'failures')).toBe('5');
   });
 
   it('leaves shared failures newer than the replica’s recovery alone', async () => {
     const now = await redisNow();
-    await admin.hset(keys[0] as string, {
+    await redis.admin.hset(keys[0] as string, {
       state: 'OPEN',
       failures: 5,
       cooldown: 30_000,
@@ -240,14 +223,6 @@ describe('the reconcile script', () => {
         cooldown: 30_000,
       }),
     ).toBe('OPEN');
-    expect(await admin.hget(keys[0] as string, 'state')).toBe('OPEN');
+    expect(await redis.admin.hget(keys[0] as string, 'state')).toBe('OPEN');
   });
 });
-
-async function until(condition: () => Promise<boolean> | boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

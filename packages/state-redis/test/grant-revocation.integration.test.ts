@@ -1,36 +1,15 @@
 import type { ConfirmationDecision } from '@toolsys/core-tool-registry';
 import { ToolPermissionManager } from '@toolsys/core-tool-registry';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createSharedState, type SharedState } from '../src/index.js';
-import { type RedisProcess, startRedis } from './redis-server.js';
+import { until, useRedis } from './redis-fixture.js';
 
 // Two replicas (two shared states, each with its own ioredis connections) against one real
 // redis-server on a private loopback port, kept on disk so that a kill and restart keeps the data.
 
 const STALENESS_MS = 1500;
-let server: RedisProcess;
-let admin: Redis;
-const opened: SharedState[] = [];
-
-beforeAll(async () => {
-  server = await startRedis({ persistent: true });
-  admin = new Redis(server.url, { maxRetriesPerRequest: 1, retryStrategy: () => 50 });
-  admin.on('error', () => {});
-}, 30_000);
-
-afterAll(async () => {
-  admin?.disconnect();
-  await server?.stop();
-});
-
-beforeEach(async () => {
-  await admin.flushall();
-});
-
-afterEach(async () => {
-  for (const state of opened.splice(0)) await state.close();
-});
+const redis = useRedis({ persistent: true });
+const { opened } = redis;
 
 async function shared(
   replicaId: string,
@@ -41,7 +20,7 @@ async function shared(
   } = {},
 ): Promise<SharedState> {
   const state = createSharedState({
-    url: server.url,
+    url: redis.server.url,
     keyPrefix: 'grants:',
     replicaId,
     operationTimeoutMs: 100,
@@ -78,7 +57,9 @@ describe('grant revocation across replicas', () => {
     const a = permissions(stateA, 'allow_always');
     const b = permissions(stateB);
     expect(await a.authorize('write_file')).toEqual({ allowed: true, via: 'confirmed' });
-    await until(async () => (await admin.sismember('grants:perm:always', 'write_file')) === 1);
+    await until(
+      async () => (await redis.admin.sismember('grants:perm:always', 'write_file')) === 1,
+    );
     // B has never seen it: fetched from Redis, not asked; then honoured from its own copy.
     expect(await b.authorize('write_file')).toEqual({ allowed: true, via: 'always' });
     expect(b.manager.decide('write_file', 'MEDIUM', 'session-1')).toEqual({
@@ -101,7 +82,7 @@ describe('grant revocation across replicas', () => {
     const b = permissions(stateB);
     await a.authorize('web_fetch', 'session-7');
     await until(
-      async () => (await admin.sismember('grants:perm:session:session-7', 'web_fetch')) === 1,
+      async () => (await redis.admin.sismember('grants:perm:session:session-7', 'web_fetch')) === 1,
     );
     expect(await b.authorize('web_fetch', 'session-7')).toEqual({ allowed: true, via: 'session' });
     a.manager.endSession('session-7');
@@ -117,13 +98,17 @@ describe('grant revocation across replicas', () => {
     const a = permissions(stateA, 'allow_always');
     const b = permissions(stateB);
     await a.authorize('write_file');
-    await until(async () => (await admin.sismember('grants:perm:always', 'write_file')) === 1);
+    await until(
+      async () => (await redis.admin.sismember('grants:perm:always', 'write_file')) === 1,
+    );
     expect(await b.authorize('write_file')).toEqual({ allowed: true, via: 'always' });
-    await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+    await redis.admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
     await until(() => stateB.status().subscriber?.state === 'connecting');
     const revokedAt = performance.now();
     a.manager.revokeAlways('write_file');
-    await until(async () => (await admin.sismember('grants:perm:always', 'write_file')) === 0);
+    await until(
+      async () => (await redis.admin.sismember('grants:perm:always', 'write_file')) === 0,
+    );
     await until(() => !stateB.permissionStore.isAllowedAlways('write_file'), STALENESS_MS * 2);
     expect(stateB.status().subscriber?.state).toBe('connecting');
     expect(performance.now() - revokedAt).toBeLessThanOrEqual(STALENESS_MS + 200);
@@ -138,9 +123,9 @@ describe('grant revocation across replicas', () => {
     const b = permissions(stateB);
     await a.authorize('write_file');
     await a.authorize('read_notes');
-    await until(async () => (await admin.scard('grants:perm:always')) === 2);
+    await until(async () => (await redis.admin.scard('grants:perm:always')) === 2);
     expect(await b.authorize('write_file')).toEqual({ allowed: true, via: 'always' });
-    await server.kill();
+    await redis.server.kill();
     const downAt = performance.now();
     await until(() => stateA.status().mode === 'local' && stateB.status().mode === 'local');
     a.manager.revokeAlways('write_file');
@@ -149,13 +134,13 @@ describe('grant revocation across replicas', () => {
     expect(performance.now() - downAt).toBeLessThanOrEqual(STALENESS_MS + 200);
     expect((await b.authorize('write_file')).allowed).toBe(false);
     expect(b.asked).toEqual(['write_file']);
-    await server.restart();
+    await redis.server.restart();
     await until(() => stateA.status().mode === 'shared' && stateB.status().mode === 'shared');
     // The data survived the restart (a grant given before the outage is still there) and A's
     // revocation was pushed on resync.
-    expect(await admin.sismember('grants:perm:always', 'read_notes')).toBe(1);
-    expect(await admin.sismember('grants:perm:always', 'write_file')).toBe(0);
-    expect(Number(await admin.get('grants:perm:version'))).toBeGreaterThan(0);
+    expect(await redis.admin.sismember('grants:perm:always', 'read_notes')).toBe(1);
+    expect(await redis.admin.sismember('grants:perm:always', 'write_file')).toBe(0);
+    expect(Number(await redis.admin.get('grants:perm:version'))).toBeGreaterThan(0);
     b.manager.beginTurn('session-1');
     expect((await b.authorize('write_file')).allowed).toBe(false);
     expect(b.asked).toEqual(['write_file', 'write_file']);
@@ -164,14 +149,14 @@ describe('grant revocation across replicas', () => {
   it('keeps honouring the grants of its own configuration while Redis is down', async () => {
     const state = await shared('a', { alwaysAllowed: ['read_notes'] });
     const a = permissions(state);
-    await server.kill();
+    await redis.server.kill();
     try {
       await until(() => state.status().mode === 'local');
       await new Promise((resolve) => setTimeout(resolve, STALENESS_MS + 200));
       expect(await a.authorize('read_notes')).toEqual({ allowed: true, via: 'always' });
       expect(a.asked).toEqual([]);
     } finally {
-      await server.restart();
+      await redis.server.restart();
     }
   }, 30_000);
 
@@ -180,7 +165,9 @@ describe('grant revocation across replicas', () => {
     const stateB = await shared('b');
     const a = permissions(stateA, 'allow_always');
     await a.authorize('write_file');
-    await until(async () => (await admin.sismember('grants:perm:always', 'write_file')) === 1);
+    await until(
+      async () => (await redis.admin.sismember('grants:perm:always', 'write_file')) === 1,
+    );
     const b = permissions(stateB);
     await b.authorize('write_file');
     // Past several windows, the background confirmation keeps B's copy valid: decided locally.
@@ -192,11 +179,3 @@ describe('grant revocation across replicas', () => {
     expect(b.asked).toEqual([]);
   });
 });
-
-async function until(condition: () => Promise<boolean> | boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
