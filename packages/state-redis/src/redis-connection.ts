@@ -181,12 +181,6 @@ export class RedisConnection {
     };
   }
 
-  /** Publishes on a channel (under the key prefix), bounded like every other operation. */
-  publish(channel: string, message: string): Promise<number | undefined> {
-    const name = this.key(channel);
-    return this.run((redis) => redis.publish(name, message));
-  }
-
   /** A key under the prefix. */
   key(...parts: string[]): string {
     return `${this.keyPrefix}${parts.join(':')}`;
