@@ -40,4 +40,31 @@ describe('config: state.redis and telemetry.otlp', () => {
       otlp: { configured: false },
     });
   });
+
+  it('passes state.redis.grantMaxStalenessMs on, and reports the invalidation subscriber', async () => {
+    // Port 1 on loopback: nothing listens, so the replica runs on local state (no Redis needed).
+    const scaleOut = await loadScaleOut({
+      config: { state: { redis: { url: 'redis://127.0.0.1:1', grantMaxStalenessMs: 2000 } } },
+      file: undefined,
+      workspaceRoot: '.',
+      dataDir: '.',
+      configDir: '.',
+    });
+    try {
+      expect(scaleOutStatus(scaleOut).redis).toMatchObject({
+        configured: true,
+        mode: 'local',
+        grantMaxStalenessMs: 2000,
+        subscriber: { state: 'connecting' },
+      });
+    } finally {
+      await scaleOut.sharedState?.close();
+    }
+  });
+
+  it('refuses a grant staleness window under 100 ms', () => {
+    expect(() =>
+      parseDeploymentConfig({ state: { redis: { url: 'redis://h:1', grantMaxStalenessMs: 10 } } }),
+    ).toThrow(/state\.redis\.grantMaxStalenessMs/);
+  });
 });

@@ -137,6 +137,15 @@ export const deploymentConfigSchema = z
               .string()
               .optional()
               .describe('This replica in the shared trace ring. Default "<host name>:<pid>".'),
+            grantMaxStalenessMs: z
+              .number()
+              .int()
+              .min(100)
+              .max(3_600_000)
+              .optional()
+              .describe(
+                'Longest time a replica honours a permission grant Redis has not confirmed, in ms: the worst-case delay of a revocation made on another replica when its message is lost or Redis is down. Default 5000.',
+              ),
           })
           .strict()
           .optional()

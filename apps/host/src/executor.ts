@@ -87,6 +87,11 @@ export async function loadScaleOut(
         ? { operationTimeoutMs: redis.operationTimeoutMs }
         : {}),
       ...(replicaId !== undefined ? { replicaId } : {}),
+      // The configured grants hold on this replica even when Redis does not answer.
+      alwaysAllowed: deployment.config.permissions?.alwaysAllow ?? [],
+      ...(redis.grantMaxStalenessMs !== undefined
+        ? { grantMaxStalenessMs: redis.grantMaxStalenessMs }
+        : {}),
       traceCapacity: HOST_TRACE_CAPACITY,
     });
     // So that the first calls are already shared; bounded, and calls run on local state meanwhile.

@@ -1,19 +1,23 @@
 export {
   BREAKER_CHECK_SCRIPT,
   BREAKER_FAILURE_SCRIPT,
+  BREAKER_RECONCILE_SCRIPT,
   BREAKER_SUCCESS_SCRIPT,
   RedisCircuitBreaker,
   type RedisCircuitBreakerOptions,
 } from './redis-circuit-breaker.js';
 export {
+  type MessageListener,
   RedisConnection,
   type RedisConnectionOptions,
   type ResyncListener,
   redactUrl,
   type SharedStateMode,
   type SharedStateStatus,
+  type SubscriberStatus,
 } from './redis-connection.js';
 export {
+  REVOKE_SCRIPT,
   RedisPermissionStore,
   type RedisPermissionStoreOptions,
 } from './redis-permission-store.js';

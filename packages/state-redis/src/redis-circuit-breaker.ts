@@ -5,10 +5,13 @@ import {
   type CircuitState,
   circuitOpenFailure,
   isInfrastructureFailure,
+  SYSTEM_CLOCK,
   ToolCircuitBreaker,
   type ToolCircuitBreakerOptions,
+  type ToolClock,
   type ToolResult,
 } from '@toolsys/core-tool-registry';
+import type { Pipeline, Redis } from 'ioredis';
 import type { RedisConnection } from './redis-connection.js';
 
 // The state machine of core's ToolCircuitBreaker, in Redis hashes (state, failures, cooldown,
@@ -51,13 +54,13 @@ local c = redis.call('HMGET', KEYS[1], 'state', 'failures', 'cooldown')
 local state = c[1] or 'CLOSED'
 local failures = (tonumber(c[2]) or 0) + 1
 local cooldown = tonumber(c[3]) or base
-local fields = { 'failures', failures, 'lastCode', ARGV[4], 'lastMessage', ARGV[5], 'cooldown', cooldown }
+local fields = { 'failures', failures, 'lastCode', ARGV[4], 'lastMessage', ARGV[5], 'cooldown', cooldown, 'failedAt', now }
 if state == 'HALF_OPEN' then
   cooldown = math.min(maxCooldown, cooldown * 2)
-  fields = { 'failures', failures, 'lastCode', ARGV[4], 'lastMessage', ARGV[5], 'cooldown', cooldown, 'state', 'OPEN', 'openedAt', now }
+  fields = { 'failures', failures, 'lastCode', ARGV[4], 'lastMessage', ARGV[5], 'cooldown', cooldown, 'failedAt', now, 'state', 'OPEN', 'openedAt', now }
   redis.call('DEL', KEYS[2])
 elseif state == 'CLOSED' and failures >= threshold then
-  fields = { 'failures', failures, 'lastCode', ARGV[4], 'lastMessage', ARGV[5], 'cooldown', cooldown, 'state', 'OPEN', 'openedAt', now }
+  fields = { 'failures', failures, 'lastCode', ARGV[4], 'lastMessage', ARGV[5], 'cooldown', cooldown, 'failedAt', now, 'state', 'OPEN', 'openedAt', now }
 elseif not c[1] then
   table.insert(fields, 'state')
   table.insert(fields, 'CLOSED')
@@ -67,10 +70,86 @@ redis.call('PEXPIRE', KEYS[1], 86400000)
 return failures
 `;
 
-/** KEYS: circuit, probe. A success closes the circuit: the hash and the probe key go. */
-export const BREAKER_SUCCESS_SCRIPT = `
+/**
+ * KEYS: circuit, probe, recovered. A success closes the circuit: the hash and the probe key go,
+ * and the time of the recovery stays a day (so that failures older than it, pushed by a replica
+ * back from a Redis outage, do not reopen the circuit).
+ */
+export const BREAKER_SUCCESS_SCRIPT = `${NOW}
 redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('SET', KEYS[3], now, 'PX', 86400000)
 return 1
+`;
+
+/**
+ * KEYS: circuit, probe, recovered. Merges what one replica recorded while Redis could not take it
+ * into the shared circuit. ARGV: threshold, cooldownMs, maxCooldownMs, failures (consecutive, since
+ * the replica's last success), failedAgo, succeededAgo (ms before now of the last failure and the
+ * last success; -1: none), openedAgo (ms since the replica's own circuit opened; -1: not open),
+ * the replica's cooldownMs, code, message. Ages rather than times, so replica clocks need not
+ * agree with Redis. Rules: events are ordered by time; a success newer than every shared failure
+ * closes the circuit; failures older than the shared recovery are dropped; otherwise failures add
+ * up and, of the two pauses, the one that ends later wins (the more pessimistic).
+ * Returns the resulting state (CLOSED when no circuit remains).
+ */
+export const BREAKER_RECONCILE_SCRIPT = `${NOW}
+local threshold = tonumber(ARGV[1])
+local base = tonumber(ARGV[2])
+local maxCooldown = tonumber(ARGV[3])
+local pushed = tonumber(ARGV[4])
+local function at(ago)
+  local value = tonumber(ago)
+  if value < 0 then return nil end
+  return now - value
+end
+local failedAt = at(ARGV[5])
+local succeededAt = at(ARGV[6])
+local openedHere = at(ARGV[7])
+local cooldownHere = tonumber(ARGV[8])
+local c = redis.call('HMGET', KEYS[1], 'state', 'failures', 'cooldown', 'openedAt', 'failedAt')
+local sharedFailedAt = tonumber(c[5]) or 0
+if pushed == 0 or not failedAt then
+  if succeededAt and c[1] and sharedFailedAt < succeededAt then
+    redis.call('DEL', KEYS[1], KEYS[2])
+    redis.call('SET', KEYS[3], succeededAt, 'PX', 86400000)
+    return 'CLOSED'
+  end
+  return c[1] or 'CLOSED'
+end
+local recovered = tonumber(redis.call('GET', KEYS[3]))
+if recovered and recovered > failedAt then return c[1] or 'CLOSED' end
+local failures = pushed
+if c[1] and (not succeededAt or sharedFailedAt > succeededAt) then
+  failures = failures + (tonumber(c[2]) or 0)
+end
+local state = c[1] or 'CLOSED'
+local cooldown = tonumber(c[3]) or base
+local openedAt = tonumber(c[4])
+local sharedEnd = nil
+if state == 'OPEN' and openedAt then sharedEnd = openedAt + cooldown end
+if openedHere and (not sharedEnd or openedHere + cooldownHere > sharedEnd) then
+  -- The replica's pause ends later: keep its end, and the longer cooldown for the next doubling.
+  state = 'OPEN'
+  cooldown = math.min(maxCooldown, math.max(cooldown, cooldownHere))
+  openedAt = openedHere + cooldownHere - cooldown
+elseif not sharedEnd and state ~= 'HALF_OPEN' and failures >= threshold then
+  state = 'OPEN'
+  openedAt = failedAt
+end
+local fields = { 'state', state, 'failures', failures, 'cooldown', cooldown, 'failedAt', math.max(sharedFailedAt, failedAt) }
+if openedAt then
+  table.insert(fields, 'openedAt')
+  table.insert(fields, openedAt)
+end
+if failedAt >= sharedFailedAt then
+  table.insert(fields, 'lastCode')
+  table.insert(fields, ARGV[9])
+  table.insert(fields, 'lastMessage')
+  table.insert(fields, ARGV[10])
+end
+redis.call('HSET', KEYS[1], unpack(fields))
+redis.call('PEXPIRE', KEYS[1], 86400000)
+return state
 `;
 
 /** Options for {@link RedisCircuitBreaker}: those of the local breaker plus the connection. */
@@ -91,8 +170,32 @@ type Commands = {
     code: string,
     message: string,
   ): Promise<number>;
-  toolsysBreakerSuccess(circuit: string, probe: string): Promise<number>;
+  toolsysBreakerSuccess(circuit: string, probe: string, recovered: string): Promise<number>;
+  toolsysBreakerReconcile(
+    circuit: string,
+    probe: string,
+    recovered: string,
+    threshold: number,
+    cooldownMs: number,
+    maxCooldownMs: number,
+    failures: number,
+    failedAgoMs: number,
+    succeededAgoMs: number,
+    openedAgoMs: number,
+    localCooldownMs: number,
+    code: string,
+    message: string,
+  ): Promise<CircuitState>;
 };
+
+/** What one replica recorded for a tool while Redis could not take it. */
+interface OutageRecord {
+  /** Consecutive infrastructure failures since the last success. */
+  failures: number;
+  failedAt: number | undefined;
+  succeededAt: number | undefined;
+  lastError: { code: string; message: string } | undefined;
+}
 
 const ALLOWED: CircuitDecision = Object.freeze({ allowed: true, probe: false });
 const PROBE: CircuitDecision = Object.freeze({ allowed: true, probe: true });
@@ -114,10 +217,15 @@ export class RedisCircuitBreaker implements CircuitBreakerLike {
   readonly #known = new Set<string>();
   /** The last shared denial seen per tool, for snapshots. */
   readonly #lastSeen = new Map<string, CircuitBreakerState>();
+  /** Outcomes recorded while Redis could not take them, merged into Redis on resync. */
+  readonly #outage = new Map<string, OutageRecord>();
+  readonly #clock: ToolClock;
+  readonly #unsubscribe: () => void;
 
   constructor(options: RedisCircuitBreakerOptions) {
     this.#connection = options.connection;
     this.local = new ToolCircuitBreaker(options);
+    this.#clock = options.clock ?? SYSTEM_CLOCK;
     this.#threshold = Math.max(1, options.failureThreshold ?? 5);
     this.#cooldownMs = Math.max(0, options.cooldownMs ?? 30_000);
     this.#maxCooldownMs = Math.max(this.#cooldownMs, options.maxCooldownMs ?? 300_000);
@@ -130,10 +238,15 @@ export class RedisCircuitBreaker implements CircuitBreakerLike {
         lua: BREAKER_FAILURE_SCRIPT,
       });
       redis.defineCommand('toolsysBreakerSuccess', {
-        numberOfKeys: 2,
+        numberOfKeys: 3,
         lua: BREAKER_SUCCESS_SCRIPT,
       });
+      redis.defineCommand('toolsysBreakerReconcile', {
+        numberOfKeys: 3,
+        lua: BREAKER_RECONCILE_SCRIPT,
+      });
     }
+    this.#unsubscribe = this.#connection.onResync((client) => this.#reconcile(client));
   }
 
   /** Decides a call: the shared circuit in one bounded round trip, or the local one when fallen back. */
@@ -174,30 +287,48 @@ export class RedisCircuitBreaker implements CircuitBreakerLike {
   /** Records an outcome locally and, without waiting, in Redis. */
   record(toolId: string, result: ToolResult): void {
     this.local.record(toolId, result);
-    if (this.#connection.mode !== 'shared') return;
-    const [circuit, probe] = this.#keys(toolId);
-    if (result.ok || !isInfrastructureFailure(result)) {
+    const failed = !result.ok && isInfrastructureFailure(result);
+    const at = this.#clock.now();
+    if (this.#connection.mode !== 'shared') {
+      this.#remember(toolId, result, at);
+      return;
+    }
+    const [circuit, probe, recovered] = this.#keys(toolId);
+    if (!failed) {
       // Most calls succeed on a circuit that does not exist: no write then.
       if (!this.#known.has(toolId)) return;
       this.#known.delete(toolId);
       this.#lastSeen.delete(toolId);
-      void this.#connection.run((redis) =>
-        (redis as unknown as Commands).toolsysBreakerSuccess(circuit, probe),
-      );
+      void this.#connection
+        .run((redis) =>
+          (redis as unknown as Commands).toolsysBreakerSuccess(circuit, probe, recovered),
+        )
+        .then((reply) => {
+          if (reply === undefined) this.#remember(toolId, result, at);
+        });
       return;
     }
     this.#known.add(toolId);
-    void this.#connection.run((redis) =>
-      (redis as unknown as Commands).toolsysBreakerFailure(
-        circuit,
-        probe,
-        this.#threshold,
-        this.#cooldownMs,
-        this.#maxCooldownMs,
-        result.error.code,
-        result.error.message.slice(0, 500),
-      ),
-    );
+    void this.#connection
+      .run((redis) =>
+        (redis as unknown as Commands).toolsysBreakerFailure(
+          circuit,
+          probe,
+          this.#threshold,
+          this.#cooldownMs,
+          this.#maxCooldownMs,
+          result.error.code,
+          result.error.message.slice(0, 500),
+        ),
+      )
+      .then((reply) => {
+        if (reply === undefined) this.#remember(toolId, result, at);
+      });
+  }
+
+  /** Stops reconciling on resync. */
+  close(): void {
+    this.#unsubscribe();
   }
 
   /**
@@ -212,7 +343,81 @@ export class RedisCircuitBreaker implements CircuitBreakerLike {
     return [...merged.values()].sort((a, b) => a.toolId.localeCompare(b.toolId));
   }
 
-  #keys(toolId: string): [string, string] {
-    return [this.#connection.key('breaker', toolId), this.#connection.key('probe', toolId)];
+  #keys(toolId: string): [string, string, string] {
+    return [
+      this.#connection.key('breaker', toolId),
+      this.#connection.key('probe', toolId),
+      this.#connection.key('recovered', toolId),
+    ];
+  }
+
+  /** Notes an outcome Redis did not take, in the order of the times it happened. */
+  #remember(toolId: string, result: ToolResult, at: number): void {
+    let record = this.#outage.get(toolId);
+    if (!record) {
+      record = { failures: 0, failedAt: undefined, succeededAt: undefined, lastError: undefined };
+      this.#outage.set(toolId, record);
+    }
+    if (result.ok || !isInfrastructureFailure(result)) {
+      if (record.failedAt !== undefined && record.failedAt > at) return;
+      record.failures = 0;
+      record.succeededAt = Math.max(record.succeededAt ?? at, at);
+      return;
+    }
+    if (record.succeededAt !== undefined && record.succeededAt > at) return;
+    record.failures += 1;
+    record.failedAt = Math.max(record.failedAt ?? at, at);
+    record.lastError = { code: result.error.code, message: result.error.message.slice(0, 500) };
+  }
+
+  /** Merges the outcomes recorded during the outage into Redis (see the reconcile script). */
+  async #reconcile(redis: Redis): Promise<void> {
+    // Outcomes recorded while this runs land in a fresh map and go in the next round.
+    for (let round = 0; round < 3 && this.#outage.size > 0; round += 1) {
+      const batch = [...this.#outage];
+      this.#outage.clear();
+      const now = this.#clock.now();
+      const local = new Map(this.local.snapshot().map((state) => [state.toolId, state]));
+      const pipeline = redis.pipeline() as unknown as Commands & { exec: Pipeline['exec'] };
+      for (const [toolId, record] of batch) {
+        const here = local.get(toolId);
+        const openedAgo =
+          here && here.state !== 'CLOSED' ? Math.max(0, here.cooldownMs - here.probeInMs) : -1;
+        pipeline.toolsysBreakerReconcile(
+          ...this.#keys(toolId),
+          this.#threshold,
+          this.#cooldownMs,
+          this.#maxCooldownMs,
+          record.failures,
+          record.failedAt === undefined ? -1 : Math.max(0, now - record.failedAt),
+          record.succeededAt === undefined ? -1 : Math.max(0, now - record.succeededAt),
+          openedAgo,
+          here?.cooldownMs ?? this.#cooldownMs,
+          record.lastError?.code ?? '',
+          record.lastError?.message ?? '',
+        );
+      }
+      let results: Awaited<ReturnType<Pipeline['exec']>>;
+      try {
+        results = await pipeline.exec();
+      } catch (error) {
+        this.#restore(batch);
+        throw error;
+      }
+      batch.forEach(([toolId], index) => {
+        const [error, state] = results?.[index] ?? [new Error('no reply')];
+        if (error) return;
+        if (state === 'CLOSED') {
+          this.#known.delete(toolId);
+          this.#lastSeen.delete(toolId);
+        } else this.#known.add(toolId);
+      });
+    }
+  }
+
+  /** Puts back records whose push failed, unless newer ones arrived meanwhile. */
+  #restore(batch: [string, OutageRecord][]): void {
+    for (const [toolId, record] of batch)
+      if (!this.#outage.has(toolId)) this.#outage.set(toolId, record);
   }
 }

@@ -19,7 +19,31 @@ export interface SharedStateStatus {
   readonly keyPrefix: string;
   /** Why the connection fell back, while `local`. */
   readonly lastError?: string;
+  /**
+   * The second connection that receives invalidations (grant revocations) from other replicas,
+   * present once a component subscribed: `subscribed`, or `connecting` (messages are missed
+   * meanwhile; the components' own staleness bounds still apply).
+   */
+  readonly subscriber?: SubscriberStatus;
+  /**
+   * Longest time a permission grant is honoured without Redis confirming it, in ms (the status of
+   * `createSharedState` only).
+   */
+  readonly grantMaxStalenessMs?: number;
 }
+
+/** The state of the pub/sub connection, as plain JSON. */
+export interface SubscriberStatus {
+  /** `subscribed`: invalidations arrive as they are published; `connecting`: they are missed. */
+  readonly state: 'subscribed' | 'connecting';
+  /** When the current state began, ms since the epoch. */
+  readonly since: number;
+  /** Why the subscriber is not subscribed, while `connecting`. */
+  readonly lastError?: string;
+}
+
+/** Called with each message published on a channel this connection subscribed to. */
+export type MessageListener = (message: string) => void;
 
 /** Options for {@link RedisConnection}. */
 export interface RedisConnectionOptions {
@@ -58,6 +82,13 @@ export class RedisConnection {
   readonly #probeIntervalMs: number;
   readonly #wallClock: () => number;
   readonly #resync = new Set<ResyncListener>();
+  readonly #redisOptions: RedisOptions;
+  readonly #rawUrl: string;
+  readonly #channels = new Map<string, Set<MessageListener>>();
+  #subscriber: Redis | undefined;
+  #subscriberState: SubscriberStatus['state'] = 'connecting';
+  #subscriberSince = 0;
+  #subscriberError: string | undefined;
   #mode: SharedStateMode = 'local';
   #since: number;
   #lastError: string | undefined = 'not connected yet';
@@ -82,6 +113,8 @@ export class RedisConnection {
       retryStrategy: () => this.#probeIntervalMs,
       lazyConnect: true,
     };
+    this.#redisOptions = redisOptions;
+    this.#rawUrl = options.url;
     this.redis = new Redis(options.url, redisOptions);
     // Errors surface through the failing operations; an unhandled 'error' event would crash.
     this.redis.on('error', (error: Error) => {
@@ -113,6 +146,38 @@ export class RedisConnection {
       url: this.#url,
       keyPrefix: this.keyPrefix,
       ...(this.#mode === 'local' && this.#lastError ? { lastError: this.#lastError } : {}),
+      ...(this.#subscriber
+        ? {
+            subscriber: {
+              state: this.#subscriberState,
+              since: this.#subscriberSince,
+              ...(this.#subscriberState === 'connecting' && this.#subscriberError
+                ? { lastError: this.#subscriberError }
+                : {}),
+            },
+          }
+        : {}),
+    };
+  }
+
+  /**
+   * Listens to a channel (under the key prefix) on a second connection, opened on the first
+   * subscription. Subscribing never waits for Redis: the subscriber connects and reconnects in the
+   * background, and messages published while it is not subscribed are lost, so a listener must
+   * bound its staleness on its own. Returns the unsubscribe function.
+   */
+  subscribe(channel: string, listener: MessageListener): () => void {
+    const name = this.key(channel);
+    let listeners = this.#channels.get(name);
+    if (!listeners) {
+      listeners = new Set();
+      this.#channels.set(name, listeners);
+      if (this.#subscriber?.status === 'ready') void this.#subscribeAll(this.#subscriber);
+    }
+    listeners.add(listener);
+    if (!this.#subscriber && !this.#closed) this.#subscriber = this.#openSubscriber();
+    return () => {
+      listeners.delete(listener);
     };
   }
 
@@ -184,6 +249,55 @@ export class RedisConnection {
     if (this.#probe) clearTimeout(this.#probe);
     this.#probe = undefined;
     this.redis.disconnect(false);
+    this.#subscriber?.disconnect(false);
+  }
+
+  #openSubscriber(): Redis {
+    const subscriber = new Redis(this.#rawUrl, {
+      ...this.#redisOptions,
+      // Off the call path: SUBSCRIBE may take longer than one operation's bound.
+      commandTimeout: Math.max(1000, this.operationTimeoutMs * 10),
+      autoResubscribe: false,
+    });
+    this.#subscriberSince = this.#wallClock();
+    subscriber.on('error', (error: Error) => {
+      this.#subscriberError = error.message || error.name;
+    });
+    subscriber.on('close', () => {
+      if (this.#subscriberState === 'connecting') return;
+      this.#subscriberState = 'connecting';
+      this.#subscriberSince = this.#wallClock();
+      this.#subscriberError = 'connection closed';
+    });
+    subscriber.on('ready', () => {
+      void this.#subscribeAll(subscriber);
+    });
+    subscriber.on('message', (channel: string, message: string) => {
+      for (const listener of this.#channels.get(channel) ?? []) {
+        try {
+          listener(message);
+        } catch {
+          // A listener's bug must not stop the others or the connection.
+        }
+      }
+    });
+    subscriber.connect().catch(() => {
+      // Reconnection continues per retryStrategy.
+    });
+    return subscriber;
+  }
+
+  async #subscribeAll(subscriber: Redis): Promise<void> {
+    try {
+      await subscriber.subscribe(...this.#channels.keys());
+      if (this.#subscriberState !== 'subscribed') {
+        this.#subscriberState = 'subscribed';
+        this.#subscriberSince = this.#wallClock();
+        this.#subscriberError = undefined;
+      }
+    } catch (error) {
+      this.#subscriberError = error instanceof Error ? error.message : String(error);
+    }
   }
 
   #fallBack(error: unknown): void {

@@ -1,8 +1,10 @@
 import {
-  InMemoryPermissionStore,
   type PermissionDecisionStore,
   type RememberedGrant,
+  SYSTEM_CLOCK,
+  type ToolClock,
 } from '@toolsys/core-tool-registry';
+import type { Redis } from 'ioredis';
 import type { RedisConnection } from './redis-connection.js';
 
 /** Options for {@link RedisPermissionStore}. */
@@ -11,104 +13,387 @@ export interface RedisPermissionStoreOptions {
   connection: RedisConnection;
   /** How long a session's grants are kept in Redis after its last grant, in ms. Default 24 h. */
   sessionTtlMs?: number;
+  /**
+   * Tools this replica's own configuration allows always (the host's `permissions.alwaysAllow`):
+   * honoured whatever Redis says and whether or not it answers, ended only by `revokeAlways` on
+   * this replica.
+   */
+  alwaysAllowed?: Iterable<string>;
+  /**
+   * Longest time this replica honours a grant from its own copy without Redis confirming it, in
+   * ms: the worst-case delay before a revocation on another replica takes effect here when the
+   * invalidation message is lost or Redis is down. Default 5000, at least 100.
+   */
+  maxStalenessMs?: number;
+  /**
+   * Clock of the staleness window. Default: the system clock. The background confirmation runs on
+   * a real interval whatever the clock.
+   */
+  clock?: ToolClock;
+}
+
+/**
+ * KEYS: the grant set (or session set) to change, the version counter. ARGV: channel, kind
+ * (`always` | `session`), tool id (empty: the whole key), session id. Removes the grant, counts
+ * the revocation and announces it, atomically: the version in the message is the one after it.
+ */
+export const REVOKE_SCRIPT = `
+if ARGV[3] == '' then
+  redis.call('DEL', KEYS[1])
+else
+  redis.call('SREM', KEYS[1], ARGV[3])
+end
+local version = redis.call('INCR', KEYS[2])
+redis.call('PUBLISH', ARGV[1], cjson.encode({ version = version, kind = ARGV[2], tool = ARGV[3], session = ARGV[4] }))
+return version
+`;
+
+type RevokeCommands = {
+  toolsysRevokeGrant(
+    grants: string,
+    version: string,
+    channel: string,
+    kind: 'always' | 'session',
+    toolId: string,
+    sessionId: string,
+  ): Promise<number>;
+};
+
+/** One grant in this replica's copy. */
+interface CachedGrant {
+  /** When Redis last confirmed it (the time the confirming request was sent). */
+  verifiedAt: number;
+  /** Given on this replica and not yet in Redis: honoured until pushed, however old. */
+  pending: boolean;
+  /** When its session key expires in Redis, on this replica's clock (session grants only). */
+  expiresAt?: number;
+}
+
+interface Invalidation {
+  version: number;
+  kind: 'always' | 'session';
+  tool: string;
+  session: string;
 }
 
 const DAY_MS = 86_400_000;
+const DEFAULT_STALENESS_MS = 5000;
+const CHANNEL = 'perm:invalidate';
 
 /**
  * Remembers "allow for the session" and "always" grants in Redis so that a reconnect landing on
  * another replica is not asked again. Reads are answered from this replica's copy (no wait); a
  * grant this replica does not know is fetched from Redis (bounded) before the user is asked.
- * Grants made while Redis is down stay local and are pushed when it returns.
+ *
+ * Revocations reach the other replicas at once over pub/sub; a copy Redis has not confirmed for
+ * `maxStalenessMs` (a lost message, Redis down) is no longer honoured, so the caller asks Redis
+ * again, and the user when Redis cannot answer: a revoked grant outlives its revocation by at most
+ * `maxStalenessMs`. Grants and revocations made while Redis is down are pushed when it returns.
  */
 export class RedisPermissionStore implements PermissionDecisionStore {
-  /** This replica's copy of the grants. */
-  readonly local = new InMemoryPermissionStore();
+  /** Longest time a grant is honoured without Redis confirming it, in ms. */
+  readonly maxStalenessMs: number;
   readonly #connection: RedisConnection;
   readonly #sessionTtlMs: number;
-  readonly #always = new Set<string>();
-  readonly #sessions = new Map<string, Set<string>>();
-  readonly #unsubscribe: () => void;
+  readonly #clock: Pick<ToolClock, 'now'>;
+  readonly #configured: Set<string>;
+  readonly #always = new Map<string, CachedGrant>();
+  readonly #sessions = new Map<string, Map<string, CachedGrant>>();
+  /** Revocations made while Redis could not take them, pushed on resync. */
+  readonly #revokedAlways = new Set<string>();
+  readonly #forgottenSessions = new Set<string>();
+  readonly #detach: (() => void)[] = [];
+  /** The revocation count this copy is consistent with; undefined: unknown. */
+  #version: number | undefined;
+  /** Bumped by every invalidation message, so a fetch answered before it is not cached. */
+  #epoch = 0;
+  #revalidation: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: RedisPermissionStoreOptions) {
     this.#connection = options.connection;
     this.#sessionTtlMs = Math.max(1000, options.sessionTtlMs ?? DAY_MS);
-    this.#unsubscribe = this.#connection.onResync(async (redis) => {
-      const pipeline = redis.pipeline();
-      if (this.#always.size > 0) pipeline.sadd(this.#alwaysKey(), ...this.#always);
-      for (const [sessionId, tools] of this.#sessions) {
-        if (tools.size === 0) continue;
-        pipeline.sadd(this.#sessionKey(sessionId), ...tools);
-        pipeline.pexpire(this.#sessionKey(sessionId), this.#sessionTtlMs);
-      }
-      await pipeline.exec();
-    });
+    this.maxStalenessMs = Math.max(100, options.maxStalenessMs ?? DEFAULT_STALENESS_MS);
+    this.#clock = options.clock ?? SYSTEM_CLOCK;
+    this.#configured = new Set(options.alwaysAllowed);
+    const redis = this.#connection.redis;
+    if (!(redis as unknown as Partial<RevokeCommands>).toolsysRevokeGrant) {
+      redis.defineCommand('toolsysRevokeGrant', { numberOfKeys: 2, lua: REVOKE_SCRIPT });
+    }
+    this.#detach.push(
+      this.#connection.onResync((client) => this.#resync(client)),
+      this.#connection.subscribe(CHANNEL, (message) => this.#invalidate(message)),
+    );
+    // Confirms the copy in one GET per interval, so grants in use cost no round trip on the
+    // call path; several confirmations fit in one staleness window.
+    this.#revalidation = setInterval(() => void this.#revalidate(), this.maxStalenessMs / 4);
+    this.#revalidation.unref?.();
   }
 
   isAllowedAlways(toolId: string): boolean {
-    return this.local.isAllowedAlways(toolId);
+    return this.#configured.has(toolId) || this.#isValid(this.#always, toolId);
   }
 
   isAllowedForSession(sessionId: string, toolId: string): boolean {
-    return this.local.isAllowedForSession(sessionId, toolId);
+    const grants = this.#sessions.get(sessionId);
+    return grants !== undefined && this.#isValid(grants, toolId);
   }
 
   allowAlways(toolId: string): void {
-    this.local.allowAlways(toolId);
-    this.#always.add(toolId);
-    void this.#connection.run((redis) => redis.sadd(this.#alwaysKey(), toolId));
+    const grant: CachedGrant = { verifiedAt: this.#clock.now(), pending: true };
+    this.#always.set(toolId, grant);
+    this.#revokedAlways.delete(toolId);
+    const epoch = this.#epoch;
+    void this.#connection
+      .run((redis) => redis.multi().sadd(this.#alwaysKey(), toolId).get(this.#versionKey()).exec())
+      .then((reply) => {
+        if (!reply) return;
+        grant.pending = false;
+        this.#observeVersion(reply[1]?.[1], grant.verifiedAt, epoch);
+      });
   }
 
   allowForSession(sessionId: string, toolId: string): void {
-    this.local.allowForSession(sessionId, toolId);
-    let tools = this.#sessions.get(sessionId);
-    if (!tools) {
-      tools = new Set();
-      this.#sessions.set(sessionId, tools);
-    }
-    tools.add(toolId);
+    const now = this.#clock.now();
+    const grant: CachedGrant = {
+      verifiedAt: now,
+      pending: true,
+      expiresAt: now + this.#sessionTtlMs,
+    };
+    this.#sessionGrants(sessionId).set(toolId, grant);
     const key = this.#sessionKey(sessionId);
-    void this.#connection.run((redis) =>
-      redis.multi().sadd(key, toolId).pexpire(key, this.#sessionTtlMs).exec(),
-    );
+    const epoch = this.#epoch;
+    void this.#connection
+      .run((redis) =>
+        redis
+          .multi()
+          .sadd(key, toolId)
+          .pexpire(key, this.#sessionTtlMs)
+          .get(this.#versionKey())
+          .exec(),
+      )
+      .then((reply) => {
+        if (!reply) return;
+        grant.pending = false;
+        this.#observeVersion(reply[2]?.[1], now, epoch);
+      });
   }
 
   revokeAlways(toolId: string): void {
-    this.local.revokeAlways(toolId);
+    this.#configured.delete(toolId);
     this.#always.delete(toolId);
-    void this.#connection.run((redis) => redis.srem(this.#alwaysKey(), toolId));
+    this.#revokedAlways.add(toolId);
+    void this.#revoke(this.#alwaysKey(), 'always', toolId, '').then((version) => {
+      if (version !== undefined) this.#revokedAlways.delete(toolId);
+    });
   }
 
   forgetSession(sessionId: string): void {
-    this.local.forgetSession(sessionId);
     this.#sessions.delete(sessionId);
-    void this.#connection.run((redis) => redis.del(this.#sessionKey(sessionId)));
+    this.#forgottenSessions.add(sessionId);
+    void this.#revoke(this.#sessionKey(sessionId), 'session', '', sessionId).then((version) => {
+      if (version !== undefined) this.#forgottenSessions.delete(sessionId);
+    });
   }
 
   /** Looks the grant up in Redis (one bounded round trip); a hit is copied locally. */
   async fetch(sessionId: string, toolId: string): Promise<RememberedGrant | undefined> {
+    const epoch = this.#epoch;
+    const sentAt = this.#clock.now();
+    const sessionKey = this.#sessionKey(sessionId);
     const reply = await this.#connection.run((redis) =>
       redis
         .multi()
         .sismember(this.#alwaysKey(), toolId)
-        .sismember(this.#sessionKey(sessionId), toolId)
+        .sismember(sessionKey, toolId)
+        .pttl(sessionKey)
+        .get(this.#versionKey())
         .exec(),
     );
-    if (!reply) return undefined;
-    if (reply[0]?.[1] === 1) {
-      this.local.allowAlways(toolId);
+    // A revocation announced while the answer travelled may postdate it: ask the user instead.
+    if (!reply || epoch !== this.#epoch) return undefined;
+    this.#observeVersion(reply[3]?.[1], sentAt, epoch);
+    if (reply[0]?.[1] === 1 && !this.#revokedAlways.has(toolId)) {
+      this.#always.set(toolId, { verifiedAt: sentAt, pending: false });
       return 'allowed_always';
     }
-    if (reply[1]?.[1] === 1) {
-      this.local.allowForSession(sessionId, toolId);
+    if (reply[1]?.[1] === 1 && !this.#forgottenSessions.has(sessionId)) {
+      const ttl = Number(reply[2]?.[1]);
+      this.#sessionGrants(sessionId).set(toolId, {
+        verifiedAt: sentAt,
+        pending: false,
+        expiresAt: sentAt + (ttl > 0 ? ttl : this.#sessionTtlMs),
+      });
       return 'allowed_session';
     }
     return undefined;
   }
 
-  /** Stops pushing grants on resync. */
+  /** Stops pushing grants on resync, listening to invalidations and confirming the copy. */
   close(): void {
-    this.#unsubscribe();
+    for (const detach of this.#detach.splice(0)) detach();
+    if (this.#revalidation) clearInterval(this.#revalidation);
+    this.#revalidation = undefined;
+  }
+
+  #isValid(grants: Map<string, CachedGrant>, toolId: string): boolean {
+    const grant = grants.get(toolId);
+    if (!grant) return false;
+    const now = this.#clock.now();
+    if (grant.expiresAt !== undefined && now >= grant.expiresAt) {
+      grants.delete(toolId);
+      return false;
+    }
+    if (grant.pending || now - grant.verifiedAt <= this.maxStalenessMs) return true;
+    // Fail closed: the caller fetches (Redis confirms or not), and asks the user when it cannot.
+    grants.delete(toolId);
+    return false;
+  }
+
+  #revoke(
+    key: string,
+    kind: 'always' | 'session',
+    toolId: string,
+    sessionId: string,
+  ): Promise<number | undefined> {
+    const version = this.#versionKey();
+    const channel = this.#connection.key(CHANNEL);
+    return this.#connection.run((redis) =>
+      (redis as unknown as RevokeCommands).toolsysRevokeGrant(
+        key,
+        version,
+        channel,
+        kind,
+        toolId,
+        sessionId,
+      ),
+    );
+  }
+
+  #invalidate(message: string): void {
+    let invalidation: Invalidation;
+    try {
+      invalidation = JSON.parse(message) as Invalidation;
+    } catch {
+      return;
+    }
+    this.#epoch += 1;
+    if (invalidation.kind === 'always') this.#always.delete(invalidation.tool);
+    else if (invalidation.tool === '') this.#sessions.delete(invalidation.session);
+    else this.#sessions.get(invalidation.session)?.delete(invalidation.tool);
+    if (this.#version !== undefined && invalidation.version === this.#version + 1) {
+      this.#version = invalidation.version;
+    } else if (this.#version === undefined || invalidation.version > this.#version) {
+      // Messages were missed (or the count is unknown): drop every confirmed grant.
+      this.#dropConfirmed(Number.POSITIVE_INFINITY);
+      this.#version = invalidation.version;
+    }
+  }
+
+  /** One GET of the revocation count: unchanged confirms the whole copy, changed drops it. */
+  async #revalidate(): Promise<void> {
+    if (this.#connection.mode !== 'shared' || !this.#hasConfirmed()) return;
+    const epoch = this.#epoch;
+    const sentAt = this.#clock.now();
+    const key = this.#versionKey();
+    const reply = await this.#connection.run((redis) => redis.get(key));
+    if (reply === undefined) return;
+    if (this.#observeVersion(reply, sentAt, epoch)) {
+      for (const grant of this.#confirmed()) grant.verifiedAt = Math.max(grant.verifiedAt, sentAt);
+    }
+  }
+
+  /**
+   * Compares the revocation count Redis gave for a request sent at `sentAt` with the one this copy
+   * is consistent with. Equal (and no message meanwhile): true, the copy holds. Otherwise the
+   * grants confirmed before `sentAt` are dropped and the count adopted; false.
+   */
+  #observeVersion(reply: unknown, sentAt: number, epoch: number): boolean {
+    const version = reply === null || reply === undefined ? 0 : Number(reply);
+    if (epoch === this.#epoch && version === this.#version) return true;
+    this.#dropConfirmed(sentAt);
+    if (epoch === this.#epoch) this.#version = version;
+    return false;
+  }
+
+  async #resync(redis: Redis): Promise<void> {
+    // Redis may have restarted empty: the count starts again, so the old one proves nothing.
+    this.#version = undefined;
+    const sentAt = this.#clock.now();
+    const pushed: CachedGrant[] = [];
+    const pipeline = redis.pipeline();
+    for (const toolId of this.#revokedAlways) {
+      (pipeline as unknown as RevokeCommands).toolsysRevokeGrant(
+        this.#alwaysKey(),
+        this.#versionKey(),
+        this.#connection.key(CHANNEL),
+        'always',
+        toolId,
+        '',
+      );
+    }
+    for (const sessionId of this.#forgottenSessions) {
+      (pipeline as unknown as RevokeCommands).toolsysRevokeGrant(
+        this.#sessionKey(sessionId),
+        this.#versionKey(),
+        this.#connection.key(CHANNEL),
+        'session',
+        '',
+        sessionId,
+      );
+    }
+    const always = [...this.#always].filter(([, grant]) => grant.pending);
+    if (always.length > 0) pipeline.sadd(this.#alwaysKey(), ...always.map(([toolId]) => toolId));
+    for (const [, grant] of always) pushed.push(grant);
+    for (const [sessionId, grants] of this.#sessions) {
+      const pending = [...grants].filter(([, grant]) => grant.pending);
+      if (pending.length === 0) continue;
+      pipeline.sadd(this.#sessionKey(sessionId), ...pending.map(([toolId]) => toolId));
+      pipeline.pexpire(this.#sessionKey(sessionId), this.#sessionTtlMs);
+      for (const [, grant] of pending) pushed.push(grant);
+    }
+    const revoked = [...this.#revokedAlways];
+    const forgotten = [...this.#forgottenSessions];
+    const results = await pipeline.exec();
+    if (!results || results.some(([error]) => error)) throw new Error('grant resync failed');
+    for (const toolId of revoked) this.#revokedAlways.delete(toolId);
+    for (const sessionId of forgotten) this.#forgottenSessions.delete(sessionId);
+    for (const grant of pushed) {
+      grant.pending = false;
+      grant.verifiedAt = sentAt;
+    }
+  }
+
+  #hasConfirmed(): boolean {
+    return !this.#confirmed().next().done;
+  }
+
+  *#confirmed(): Generator<CachedGrant> {
+    for (const grant of this.#always.values()) if (!grant.pending) yield grant;
+    for (const grants of this.#sessions.values())
+      for (const grant of grants.values()) if (!grant.pending) yield grant;
+  }
+
+  /** Drops the grants Redis confirmed before `before` (grants given here and not pushed stay). */
+  #dropConfirmed(before: number): void {
+    const drop = (grants: Map<string, CachedGrant>) => {
+      for (const [toolId, grant] of grants)
+        if (!grant.pending && grant.verifiedAt < before) grants.delete(toolId);
+    };
+    drop(this.#always);
+    for (const [sessionId, grants] of this.#sessions) {
+      drop(grants);
+      if (grants.size === 0) this.#sessions.delete(sessionId);
+    }
+  }
+
+  #sessionGrants(sessionId: string): Map<string, CachedGrant> {
+    let grants = this.#sessions.get(sessionId);
+    if (!grants) {
+      grants = new Map();
+      this.#sessions.set(sessionId, grants);
+    }
+    this.#forgottenSessions.delete(sessionId);
+    return grants;
   }
 
   #alwaysKey(): string {
@@ -117,5 +402,9 @@ export class RedisPermissionStore implements PermissionDecisionStore {
 
   #sessionKey(sessionId: string): string {
     return this.#connection.key('perm', 'session', sessionId);
+  }
+
+  #versionKey(): string {
+    return this.#connection.key('perm', 'version');
   }
 }

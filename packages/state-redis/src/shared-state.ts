@@ -2,7 +2,10 @@ import { hostname } from 'node:os';
 import type { ToolCircuitBreakerOptions, ToolClock } from '@toolsys/core-tool-registry';
 import { RedisCircuitBreaker } from './redis-circuit-breaker.js';
 import { RedisConnection, type SharedStateStatus } from './redis-connection.js';
-import { RedisPermissionStore } from './redis-permission-store.js';
+import {
+  RedisPermissionStore,
+  type RedisPermissionStoreOptions,
+} from './redis-permission-store.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 import { RedisTraceRing } from './redis-trace-ring.js';
 
@@ -22,7 +25,18 @@ export interface SharedStateOptions {
   traceCapacity?: number;
   /** Breaker thresholds (also those of the local fallback). Defaults as core's breaker. */
   breaker?: Omit<ToolCircuitBreakerOptions, 'clock'>;
-  /** Clock of the local fallbacks. Default: the system clock. */
+  /**
+   * Longest time a replica honours a permission grant without Redis confirming it, in ms: the
+   * worst-case delay of a revocation when its invalidation message is lost or Redis is down.
+   * Default 5000.
+   */
+  grantMaxStalenessMs?: number;
+  /**
+   * Tools this replica's configuration allows always: honoured whatever Redis says and whether or
+   * not it answers (see {@link RedisPermissionStoreOptions.alwaysAllowed}).
+   */
+  alwaysAllowed?: Iterable<string>;
+  /** Clock of the local fallbacks and of the grants' staleness window. Default: the system clock. */
   clock?: ToolClock;
 }
 
@@ -60,7 +74,14 @@ export function createSharedState(options: SharedStateOptions): SharedState {
   const clock = options.clock ? { clock: options.clock } : {};
   const rateLimiter = new RedisRateLimiter({ connection, ...clock });
   const circuitBreaker = new RedisCircuitBreaker({ connection, ...options.breaker, ...clock });
-  const permissionStore = new RedisPermissionStore({ connection });
+  const permissionStore = new RedisPermissionStore({
+    connection,
+    ...clock,
+    ...(options.alwaysAllowed ? { alwaysAllowed: options.alwaysAllowed } : {}),
+    ...(options.grantMaxStalenessMs !== undefined
+      ? { maxStalenessMs: options.grantMaxStalenessMs }
+      : {}),
+  });
   const traceRing = new RedisTraceRing({
     connection,
     replica: options.replicaId ?? `${hostname()}:${process.pid}`,
@@ -72,10 +93,14 @@ export function createSharedState(options: SharedStateOptions): SharedState {
     circuitBreaker,
     permissionStore,
     traceRing,
-    status: () => connection.status(),
+    status: () => ({
+      ...connection.status(),
+      grantMaxStalenessMs: permissionStore.maxStalenessMs,
+    }),
     close: async () => {
       traceRing.close();
       permissionStore.close();
+      circuitBreaker.close();
       await connection.close();
     },
   };

@@ -140,6 +140,41 @@ describe('Redis faults', () => {
     await until(() => state.status().mode === 'shared');
   }, 60_000);
 
+  it('keeps limiter, breaker, grants and trace ring bounded while Redis is frozen, then shares again', async () => {
+    const state = await shared('frozen');
+    const run = executor(state, 5);
+    expect((await run.execute('read_thing', {})).ok).toBe(true);
+    const admin = new Redis(server.url, { maxRetriesPerRequest: 1 });
+    clients.push(admin);
+    await admin.del('faults:traces');
+    server.pause();
+    try {
+      const durations: number[] = [];
+      const outcomes: boolean[] = [];
+      for (let call = 0; call < 8; call += 1) {
+        const { result, ms } = await timed(() => run.execute('read_thing', {}));
+        outcomes.push(result.ok);
+        durations.push(ms);
+      }
+      const fetched = await timed(async () => {
+        await state.permissionStore.fetch('session-1', 'write_file');
+        return { ok: true, content: '' } as ToolResult;
+      });
+      // Every call settles; only the first waits out the bound (10× headroom on a loaded machine).
+      expect(Math.max(...durations, fetched.ms)).toBeLessThan(BOUND_MS * 10);
+      expect(state.status().mode).toBe('local');
+      // The local limiter applies the quota on its own (5 a minute; the first call was shared).
+      expect(outcomes.filter(Boolean).length).toBeLessThanOrEqual(5);
+      expect(outcomes.filter(Boolean).length).toBeGreaterThanOrEqual(4);
+    } finally {
+      server.resume();
+    }
+    await until(() => state.status().mode === 'shared');
+    // The spans of the frozen period reach the shared ring once Redis answers again.
+    await until(async () => (await admin.llen('faults:traces')) >= 8);
+    expect(state.status().subscriber?.state).toBe('subscribed');
+  }, 60_000);
+
   it('starts on local state when Redis is not reachable at all', async () => {
     const state = createSharedState({
       url: 'redis://127.0.0.1:1',
@@ -151,6 +186,10 @@ describe('Redis faults', () => {
     const results = await Promise.all([1, 2, 3].map(() => run.execute('read_thing', {})));
     // The local limiter still applies its quota on this replica.
     expect(results.map((result) => result.ok)).toEqual([true, true, false]);
-    expect(state.status()).toMatchObject({ mode: 'local', url: 'redis://127.0.0.1:1' });
+    expect(state.status()).toMatchObject({
+      mode: 'local',
+      url: 'redis://127.0.0.1:1',
+      subscriber: { state: 'connecting' },
+    });
   });
 });

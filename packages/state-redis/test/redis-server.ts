@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 
 /** A real `redis-server` on a private loopback port, started and stopped by a test. */
@@ -10,8 +13,12 @@ export interface RedisProcess {
   child: ChildProcess;
   /** SIGKILLs the server and waits for it to exit. */
   kill(): Promise<void>;
-  /** Starts a fresh server on the same port. */
+  /** Starts the server again on the same port (with the same data, when started persistent). */
   restart(): Promise<void>;
+  /** Freezes the server (SIGSTOP): connections stay open, nothing answers. */
+  pause(): void;
+  /** Thaws a paused server (SIGCONT). */
+  resume(): void;
   /** Stops the server (by its pid), if running. */
   stop(): Promise<void>;
 }
@@ -29,7 +36,19 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function launch(port: number): ChildProcess {
+/** Options for {@link startRedis}. */
+export interface StartRedisOptions {
+  /**
+   * Keep the data across a kill and restart: an append-only file written on every command, in a
+   * temporary directory removed by `stop()`. Default false (memory only).
+   */
+  persistent?: boolean;
+}
+
+function launch(port: number, dataDir: string | undefined): ChildProcess {
+  const persistence = dataDir
+    ? ['--dir', dataDir, '--appendonly', 'yes', '--appendfsync', 'always']
+    : ['--appendonly', 'no'];
   return spawn(
     'redis-server',
     [
@@ -39,8 +58,7 @@ function launch(port: number): ChildProcess {
       '127.0.0.1',
       '--save',
       '',
-      '--appendonly',
-      'no',
+      ...persistence,
       '--daemonize',
       'no',
       // DEBUG SLEEP makes Redis slow in the fault tests (off by default since Redis 7).
@@ -81,19 +99,20 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 /** Starts `redis-server` on a free port; call `stop()` in afterAll. */
-export async function startRedis(): Promise<RedisProcess> {
+export async function startRedis(options: StartRedisOptions = {}): Promise<RedisProcess> {
   const port = await freePort();
+  const dataDir = options.persistent ? mkdtempSync(join(tmpdir(), 'toolsys-redis-')) : undefined;
   const handle: RedisProcess = {
     port,
     url: `redis://127.0.0.1:${port}`,
-    child: launch(port),
+    child: launch(port, dataDir),
     async kill() {
       const child = handle.child;
       if (child.pid !== undefined && child.exitCode === null) process.kill(child.pid, 'SIGKILL');
       await exited(child);
     },
     async restart() {
-      handle.child = launch(port);
+      handle.child = launch(port, dataDir);
       try {
         await waitReady(port);
       } catch (error) {
@@ -101,18 +120,28 @@ export async function startRedis(): Promise<RedisProcess> {
         throw error;
       }
     },
+    pause() {
+      if (handle.child.pid !== undefined) process.kill(handle.child.pid, 'SIGSTOP');
+    },
+    resume() {
+      if (handle.child.pid !== undefined) process.kill(handle.child.pid, 'SIGCONT');
+    },
     async stop() {
       const child = handle.child;
       if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+        // A paused server would not act on SIGTERM.
+        process.kill(child.pid, 'SIGCONT');
         process.kill(child.pid, 'SIGTERM');
         await exited(child);
       }
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
   try {
     await waitReady(port);
   } catch (error) {
     await handle.kill();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
   return handle;

@@ -12,40 +12,20 @@ import {
   ToolSchema,
   ToolTraceRecorder,
 } from '@toolsys/core-tool-registry';
-import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createSharedState, type SharedState } from '../src/index.js';
-import { type RedisProcess, startRedis } from './redis-server.js';
+import { until, useRedis } from './redis-fixture.js';
 
 // Two "replicas": two executors, each with its own shared-state connection, against one real
 // redis-server on a private loopback port.
 
-let server: RedisProcess;
-let admin: Redis;
-const opened: SharedState[] = [];
-
-beforeAll(async () => {
-  server = await startRedis();
-  admin = new Redis(server.url, { maxRetriesPerRequest: 1 });
-}, 30_000);
-
-afterAll(async () => {
-  admin?.disconnect();
-  await server?.stop();
-});
-
-beforeEach(async () => {
-  await admin.flushall();
-});
-
-afterEach(async () => {
-  for (const state of opened.splice(0)) await state.close();
-});
+const redis = useRedis();
+const { opened } = redis;
 
 async function shared(replicaId: string, breaker = {}): Promise<SharedState> {
   const state = createSharedState({
-    url: server.url,
+    url: redis.server.url,
     keyPrefix: 'test:',
     replicaId,
     operationTimeoutMs: 100,
@@ -142,7 +122,7 @@ describe('two replicas sharing one Redis', () => {
     const b = replica(stateB, backendB, allowAll);
     for (let call = 0; call < 3; call += 1) await a.execute('web_fetch', {});
     // The failure record is written without waiting; give it its round trip.
-    await until(async () => (await admin.hget('test:breaker:web_fetch', 'state')) === 'OPEN');
+    await until(async () => (await redis.admin.hget('test:breaker:web_fetch', 'state')) === 'OPEN');
     const denied = await b.execute('web_fetch', {});
     expect(backendB.calls).toBe(0);
     expect(renderResult(denied)).toBe(
@@ -164,7 +144,7 @@ describe('two replicas sharing one Redis', () => {
     };
     const a = replica(stateA, { result: () => reset, calls: 0 }, allowAll);
     await a.execute('web_fetch', {});
-    await until(async () => (await admin.hget('test:breaker:web_fetch', 'state')) === 'OPEN');
+    await until(async () => (await redis.admin.hget('test:breaker:web_fetch', 'state')) === 'OPEN');
     await new Promise((resolve) => setTimeout(resolve, 250));
     const probeA = replica(stateA, slow, allowAll);
     const probeB = replica(stateB, slow, allowAll);
@@ -182,7 +162,7 @@ describe('two replicas sharing one Redis', () => {
     for (const result of denied)
       expect(renderResult(result)).toContain('A probe call is running now.');
     // The probe's success closed the shared circuit for both.
-    await until(async () => (await admin.exists('test:breaker:web_fetch')) === 0);
+    await until(async () => (await redis.admin.exists('test:breaker:web_fetch')) === 0);
   });
 
   it('honour on replica B a session grant and an "always" grant given on replica A', async () => {
@@ -197,13 +177,13 @@ describe('two replicas sharing one Redis', () => {
     const noOneOnB = replica(stateB, { result: () => ok, calls: 0 });
     expect((await a.execute('web_fetch', {}, { sessionId: 'session-1' })).ok).toBe(true);
     await until(
-      async () => (await admin.sismember('test:perm:session:session-1', 'web_fetch')) === 1,
+      async () => (await redis.admin.sismember('test:perm:session:session-1', 'web_fetch')) === 1,
     );
     expect((await noOneOnB.execute('web_fetch', {}, { sessionId: 'session-1' })).ok).toBe(true);
     const otherSession = await noOneOnB.execute('web_fetch', {}, { sessionId: 'session-2' });
     expect(!otherSession.ok && otherSession.error.code).toBe('PERMISSION_DENIED');
     stateA.permissionStore.allowAlways('web_fetch');
-    await until(async () => (await admin.sismember('test:perm:always', 'web_fetch')) === 1);
+    await until(async () => (await redis.admin.sismember('test:perm:always', 'web_fetch')) === 1);
     expect((await noOneOnB.execute('web_fetch', {}, { sessionId: 'session-2' })).ok).toBe(true);
     expect(asked).toEqual(['a']);
   });
@@ -215,21 +195,13 @@ describe('two replicas sharing one Redis', () => {
     const b = replica(stateB, { result: () => reset, calls: 0 }, allowAll);
     await a.execute('web_fetch', { url: 'https://secret.example/token=abc' });
     await b.execute('web_fetch', { url: 'https://secret.example/token=abc' });
-    await until(async () => (await admin.llen('test:traces')) === 2);
+    await until(async () => (await redis.admin.llen('test:traces')) === 2);
     const spans = (await stateA.traceRing.recent()) ?? [];
     expect(spans.map((span) => [span.replica, span.outcome])).toEqual([
       ['a', 'ok'],
       ['b', 'EXECUTION_FAILED'],
     ]);
     expect(spans[0]?.argsDigest.fields.url).toEqual({ type: 'string', length: 32, printable: 32 });
-    expect(JSON.stringify(await admin.lrange('test:traces', 0, -1))).not.toContain('secret');
+    expect(JSON.stringify(await redis.admin.lrange('test:traces', 0, -1))).not.toContain('secret');
   });
 });
-
-async function until(condition: () => Promise<boolean> | boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

@@ -1,3 +1,4 @@
+import type { SharedStateStatus } from '@toolsys/state-redis';
 import type { ScaleOutStatus } from '../executor.js';
 import { openDeployment, splitArgs } from './shared.js';
 import { type CliCommand, UsageError } from './types.js';
@@ -79,7 +80,7 @@ export function describeScaleOut(
   if (!redis.configured) {
     redisLine = "not configured (rate limits, breakers, grants and traces are this process's own)";
   } else if (redis.mode === 'shared') {
-    redisLine = `shared via ${redis.url} (keys ${redis.keyPrefix}*) since ${new Date(redis.since).toISOString()}`;
+    redisLine = `shared via ${redis.url} (keys ${redis.keyPrefix}*) since ${new Date(redis.since).toISOString()}${describeSubscriber(redis)}`;
   } else {
     redisLine = `unreachable, fallen back to local state since ${new Date(redis.since).toISOString()} (${redis.url}: ${redis.lastError ?? 'no answer'}); retrying in the background`;
   }
@@ -97,4 +98,25 @@ export function describeScaleOut(
     otlpLine = `exporting to ${otlp.endpoint}${reach} (${otlp.exportedBatches} span batches sent, ${otlp.failedExports} failed exports${failed})`;
   }
   return [`redis:     ${redisLine}`, `otlp:      ${otlpLine}`];
+}
+
+/** How grant revocations reach this replica: over pub/sub, or only by the staleness window. */
+function describeSubscriber(redis: SharedStateStatus): string {
+  const window =
+    redis.grantMaxStalenessMs === undefined
+      ? ''
+      : ` within ${formatWindow(redis.grantMaxStalenessMs)}`;
+  if (!redis.subscriber) return '';
+  if (redis.subscriber.state === 'subscribed') {
+    const late =
+      redis.grantMaxStalenessMs === undefined
+        ? ''
+        : ` (at most ${formatWindow(redis.grantMaxStalenessMs)} late when a message is lost)`;
+    return `; grant revocations arrive over pub/sub${late}`;
+  }
+  return `; grant revocations not subscribed since ${new Date(redis.subscriber.since).toISOString()} (${redis.subscriber.lastError ?? 'connecting'}): they take effect here${window}`;
+}
+
+function formatWindow(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }

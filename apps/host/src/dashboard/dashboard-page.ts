@@ -177,6 +177,10 @@ export const DASHBOARD_HTML = `<!doctype html>
       ? 'not configured (this replica keeps its own state)'
       : redis.mode === 'shared'
         ? 'shared via ' + redis.url + ' since ' + new Date(redis.since).toLocaleString()
+          + (!redis.subscriber ? ''
+            : redis.subscriber.state === 'subscribed'
+              ? '; grant revocations arrive over pub/sub'
+              : '; grant revocations not subscribed since ' + new Date(redis.subscriber.since).toLocaleString() + ' (' + (redis.subscriber.lastError || 'connecting') + '): they take effect here within ' + Math.round((redis.grantMaxStalenessMs || 0) / 1000) + ' s')
         : 'fallen back to local state since ' + new Date(redis.since).toLocaleString() + ' (' + (redis.lastError || 'no answer') + ')'));
     const otlp = scale.otlp;
     parts.push(el('p', {}, 'OpenTelemetry: ', !otlp.configured
