@@ -173,6 +173,20 @@ export class AppiumUiBackend implements UiBackend {
     };
   }
 
+  /**
+   * The capabilities the server reported when it created the device's current session (the
+   * driver's view: defaults filled in, without the `appium:` prefix), if there is one.
+   */
+  async activeCapabilities(serial: string): Promise<Record<string, unknown> | undefined> {
+    const session = this.#sessions.get(serial);
+    if (!session) return undefined;
+    try {
+      return (await session).capabilities as Record<string, unknown>;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The URL sessions are created on (starting the local server if needed). */
   async #serverUrl(): Promise<string> {
     if (this.#options.appiumUrl) return this.#options.appiumUrl;
