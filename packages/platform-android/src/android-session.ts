@@ -3,7 +3,7 @@ import { type ToolEnvironmentState, ToolErrorCode } from '@toolsys/core-tool-reg
 import { AndroidDeviceError } from './adb-errors.js';
 import type { AdbCallOptions, AndroidDevice, AndroidDeviceManager } from './android-device.js';
 import { type DeviceTelemetry, readDeviceTelemetry, recordTelemetry } from './device-telemetry.js';
-import { AdbUiBackend, type UiBackend, UiBackendChoice } from './ui-backend.js';
+import { AdbUiBackend, type UiBackend, UiBackendChoice, type UiBackendRun } from './ui-backend.js';
 import {
   parseUiHierarchy,
   UiHierarchyParseError,
@@ -52,6 +52,8 @@ export class AndroidToolSession {
   readonly ui: UiBackendChoice;
   readonly #lastSnapshot = new Map<string, UiSnapshot>();
   readonly #refTables = new Map<string, UiRefTable>();
+  /** Per device: why calls of the running tool went to adb instead of Appium. */
+  readonly #fallbackNotes = new Map<string, string>();
 
   constructor(options: AndroidToolSessionOptions) {
     this.manager = options.manager;
@@ -65,6 +67,26 @@ export class AndroidToolSession {
   /** The backend the UI tools use now. */
   async uiBackend(): Promise<UiBackend> {
     return this.ui.get();
+  }
+
+  /**
+   * Runs one UI backend call for a device. When `ui: "auto"` sends it to adb because Appium is
+   * unusable, the reason is kept for the device until {@link takeFallbackNote}.
+   */
+  async withUiBackend<T>(
+    serial: string,
+    call: (backend: UiBackend) => Promise<T>,
+  ): Promise<UiBackendRun<T>> {
+    const run = await this.ui.run(call);
+    if (run.note) this.#fallbackNotes.set(serial, run.note);
+    return run;
+  }
+
+  /** Returns and forgets the note of the latest fallback to adb on a device, if any. */
+  takeFallbackNote(serial: string): string | undefined {
+    const note = this.#fallbackNotes.get(serial);
+    this.#fallbackNotes.delete(serial);
+    return note;
   }
 
   /** Reads telemetry and records it in the environment state. */
@@ -108,14 +130,16 @@ export class AndroidToolSession {
         },
       );
     }
-    const backend = await this.uiBackend();
-    let output = '';
-    for (let attempt = 1; attempt <= 2; attempt++) {
-      output = await backend.readHierarchy(device, options);
-      if (output.includes('<hierarchy')) break;
-      // uiautomator refuses while another dump or an idle-wait runs; one retry covers that.
-      await delay(300, undefined, options.signal ? { signal: options.signal } : undefined);
-    }
+    const { value: output, backend } = await this.withUiBackend(device.serial, async (ui) => {
+      let read = '';
+      for (let attempt = 1; attempt <= 2; attempt++) {
+        read = await ui.readHierarchy(device, options);
+        if (read.includes('<hierarchy')) break;
+        // uiautomator refuses while another dump or an idle-wait runs; one retry covers that.
+        await delay(300, undefined, options.signal ? { signal: options.signal } : undefined);
+      }
+      return read;
+    });
     let roots: UiNode[];
     try {
       roots = parseUiHierarchy(output, this.refTable(device.serial));
@@ -123,7 +147,7 @@ export class AndroidToolSession {
       if (!(error instanceof UiHierarchyParseError)) throw error;
       throw new AndroidDeviceError(
         ToolErrorCode.EXECUTION_FAILED,
-        `${backend.name === 'adb' ? 'uiautomator' : 'Appium'} could not dump the screen: ${output.trim().split('\n')[0] ?? 'no output'}`,
+        `${backend === 'adb' ? 'uiautomator' : 'Appium'} could not dump the screen: ${output.trim().split('\n')[0] ?? 'no output'}`,
         {
           hint: 'Wait a second (animations or another UI automation can block it) and retry ui_dump.',
         },
@@ -134,7 +158,7 @@ export class AndroidToolSession {
       roots,
       telemetry,
       at: Date.now(),
-      backend: backend.name,
+      backend,
     };
     this.#lastSnapshot.set(device.serial, snapshot);
     return snapshot;

@@ -10,7 +10,7 @@ import { createUiBackendChoice, type UiBackendOptions } from './ui-backend-choic
 /** Options for {@link createAndroidTools}. */
 export interface AndroidToolsOptions
   extends AndroidDeviceManagerOptions,
-    Omit<UiBackendOptions, 'adbPath' | 'adbServerPort'> {
+    Omit<UiBackendOptions, 'adbPath' | 'adbServerPort' | 'adbServerHost'> {
   /** Workspace root; app_install reads APKs only from inside it (absolute). */
   workspaceRoot: string;
   /** Data dir; screenshots go to `<dataDir>/android/` (absolute). */
@@ -49,6 +49,7 @@ export function createAndroidTools(options: AndroidToolsOptions): AndroidTools {
       ...options,
       ...(options.adbPath === undefined ? {} : { adbPath: options.adbPath }),
       ...(options.adbServerPort === undefined ? {} : { adbServerPort: options.adbServerPort }),
+      ...(options.adbServerHost === undefined ? {} : { adbServerHost: options.adbServerHost }),
     }),
   });
   return {

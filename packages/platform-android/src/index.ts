@@ -19,8 +19,13 @@ export {
   LocalAppiumServer,
   type LocalAppiumServerOptions,
 } from './appium/appium-server.js';
-export { AppiumUiBackend, type AppiumUiBackendOptions } from './appium/appium-ui-backend.js';
+export {
+  AppiumUiBackend,
+  type AppiumUiBackendOptions,
+  AppiumUnavailableError,
+} from './appium/appium-ui-backend.js';
 export { chooseLocators, type Locator } from './appium/locator.js';
+export { AutoUiBackendChoice, type AutoUiBackendChoiceOptions } from './auto-ui-backend-choice.js';
 export {
   type AndroidTools,
   type AndroidToolsOptions,
@@ -68,6 +73,7 @@ export {
   type UiBackend,
   UiBackendChoice,
   type UiBackendName,
+  type UiBackendRun,
 } from './ui-backend.js';
 export {
   appiumAnswers,

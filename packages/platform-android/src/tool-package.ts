@@ -52,7 +52,7 @@ export const androidConfigSchema = z
       .enum(['adb', 'appium', 'auto'])
       .optional()
       .describe(
-        'Backend of ui_dump, ui_tap, ui_swipe, input_text and screenshot: "adb" (default), "appium" (Appium 3 + UiAutomator2), or "auto" (Appium when appiumUrl answers or a local one can be started, else adb). App and device tools always use adb.',
+        'Backend of ui_dump, ui_tap, ui_swipe, input_text and screenshot: "adb" (default), "appium" (Appium 3 + UiAutomator2), or "auto" (Appium when appiumUrl answers or a local one can be started, else adb; a call whose Appium is unusable runs through adb, and Appium is tried again after appiumRetryMs). App and device tools always use adb.',
       ),
     appiumUrl: z
       .string()
@@ -81,6 +81,15 @@ export const androidConfigSchema = z
       .describe(
         'APPIUM_HOME of the local Appium: a folder whose package.json depends on the driver. Default: this package.',
       ),
+    appiumRetryMs: z
+      .number()
+      .int()
+      .min(1_000)
+      .max(3_600_000)
+      .optional()
+      .describe(
+        'With ui "auto": how long adb is used after Appium was missing or unusable before Appium is tried again, in ms. Default 60000.',
+      ),
     appiumCapabilities: z
       .record(z.string(), z.unknown())
       .optional()
@@ -108,8 +117,10 @@ function uiOptions(config: AndroidPackageConfig, resolved: Resolved): UiBackendO
     ...(config.appiumPort ? { appiumPort: config.appiumPort } : {}),
     ...(config.appiumHome ? { appiumHome: config.appiumHome } : {}),
     ...(config.appiumCapabilities ? { appiumCapabilities: config.appiumCapabilities } : {}),
+    ...(config.appiumRetryMs === undefined ? {} : { appiumRetryMs: config.appiumRetryMs }),
     adbPath: resolved.adbPath,
     adbServerPort: resolved.port,
+    adbServerHost: resolved.host,
   };
 }
 

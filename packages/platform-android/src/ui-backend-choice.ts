@@ -1,10 +1,15 @@
 import { findAppiumInstall, LocalAppiumServer } from './appium/appium-server.js';
 import { AppiumUiBackend } from './appium/appium-ui-backend.js';
+import { AutoUiBackendChoice } from './auto-ui-backend-choice.js';
 import { AdbUiBackend, type UiBackend, UiBackendChoice } from './ui-backend.js';
 
 /** How the UI tools reach the screen; see {@link createUiBackendChoice}. */
 export interface UiBackendOptions {
-  /** `adb` (default), `appium`, or `auto`: Appium when its URL answers or it can be started, else adb. */
+  /**
+   * `adb` (default), `appium`, or `auto`: Appium when its URL answers or it can be started, else
+   * adb; a call whose Appium fails as unusable runs through adb, and Appium is tried again after
+   * `appiumRetryMs`.
+   */
   ui?: 'adb' | 'appium' | 'auto';
   /** A running Appium server, e.g. `http://127.0.0.1:4723` (with its base path if it has one). */
   appiumUrl?: string;
@@ -20,8 +25,17 @@ export interface UiBackendOptions {
   adbPath?: string;
   /** The adb server port (a local Appium uses the same server). */
   adbServerPort?: number;
+  /** The adb server host (a local Appium uses the same server). Default 127.0.0.1. */
+  adbServerHost?: string;
   /** Environment of a local Appium. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * With `auto`: how long adb is used after Appium was missing or unusable before Appium is
+   * tried again, in ms. Default 60000.
+   */
+  appiumRetryMs?: number;
+  /** With `auto`: the clock of that back-off, in ms. Default `Date.now`. */
+  now?: () => number;
 }
 
 /** Whether an Appium server answers `GET /status` at `url` within 2 s. */
@@ -51,14 +65,16 @@ function appiumBackend(options: UiBackendOptions): AppiumUiBackend {
       ...(options.env ? { env: options.env } : {}),
     }),
     ...(options.adbServerPort === undefined ? {} : { adbServerPort: options.adbServerPort }),
+    ...(options.adbServerHost === undefined ? {} : { adbServerHost: options.adbServerHost }),
     ...(options.adbPath ? { adbPath: options.adbPath } : {}),
     ...(options.appiumCapabilities ? { capabilities: options.appiumCapabilities } : {}),
   });
 }
 
 /**
- * The UI backend the options ask for. Nothing is contacted or started here: `auto` decides on the
- * first UI call, and a local Appium starts on the first call that needs a session.
+ * The UI backend the options ask for. Nothing is contacted or started here: `auto` looks for
+ * Appium on the first UI call (and again after each back-off), and a local Appium starts on the
+ * first call that needs a session.
  */
 export function createUiBackendChoice(options: UiBackendOptions): UiBackendChoice {
   const ui = options.ui ?? 'adb';
@@ -69,14 +85,19 @@ export function createUiBackendChoice(options: UiBackendOptions): UiBackendChoic
     }
     return UiBackendChoice.fixed(appiumBackend(options));
   }
-  return new UiBackendChoice(async (): Promise<UiBackend> => {
-    if (options.appiumUrl) {
-      return (await appiumAnswers(options.appiumUrl)) ? appiumBackend(options) : new AdbUiBackend();
-    }
-    if (options.appiumStart === false) return new AdbUiBackend();
-    return typeof findAppiumInstall(options.appiumHome) === 'string'
-      ? new AdbUiBackend()
-      : appiumBackend(options);
+  return new AutoUiBackendChoice({
+    async probe(): Promise<UiBackend | string> {
+      if (options.appiumUrl) {
+        return (await appiumAnswers(options.appiumUrl))
+          ? appiumBackend(options)
+          : `Appium at ${options.appiumUrl} does not answer`;
+      }
+      if (options.appiumStart === false) return 'no Appium URL and local start is off';
+      const install = findAppiumInstall(options.appiumHome);
+      return typeof install === 'string' ? install : appiumBackend(options);
+    },
+    ...(options.appiumRetryMs === undefined ? {} : { retryAfterMs: options.appiumRetryMs }),
+    ...(options.now ? { now: options.now } : {}),
   });
 }
 

@@ -113,7 +113,16 @@ export class AdbUiBackend implements UiBackend {
   async dispose(): Promise<void> {}
 }
 
-/** Picks the UI backend: fixed, or for `auto` decided once on first use. */
+/** What one UI backend call gave, and which backend ran it. */
+export interface UiBackendRun<T> {
+  readonly value: T;
+  /** The backend that ran the call. */
+  readonly backend: UiBackendName;
+  /** Set when the call ran through adb because Appium was not usable: says why, for the result. */
+  readonly note?: string;
+}
+
+/** Picks the UI backend: a fixed one, or one built on first use. */
 export class UiBackendChoice {
   readonly #pick: () => Promise<UiBackend>;
   #chosen: Promise<UiBackend> | undefined;
@@ -136,6 +145,12 @@ export class UiBackendChoice {
       return backend;
     });
     return this.#chosen;
+  }
+
+  /** Runs one backend call on the backend {@link get} gives. */
+  async run<T>(call: (backend: UiBackend) => Promise<T>): Promise<UiBackendRun<T>> {
+    const backend = await this.get();
+    return { value: await call(backend), backend: backend.name };
   }
 
   /** Disposes the chosen backend, if one was chosen. */

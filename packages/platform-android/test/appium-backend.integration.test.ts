@@ -1,9 +1,11 @@
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AdbTestBed, type AndroidSim, freePort, startAdbTestBed } from '@toolsys/android-sim';
 import { EnhancedToolExecutor, ToolRegistry, type ToolResult } from '@toolsys/core-tool-registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultAppiumHome } from '../src/appium/appium-server.js';
 import { AppiumUiBackend } from '../src/appium/appium-ui-backend.js';
 import {
   type AndroidTools,
@@ -14,6 +16,20 @@ import {
   type UiNode,
 } from '../src/index.js';
 import { textOf } from './harness.js';
+
+/** Whether something accepts TCP connections on 127.0.0.1:`port`. */
+async function isListening(port: number): Promise<boolean> {
+  return await new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    const done = (value: boolean) => {
+      socket.destroy();
+      resolve(value);
+    };
+    socket.setTimeout(1_000, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
 
 // A real Appium 3 server (started by the backend on 127.0.0.1, a free port) with the real
 // appium-uiautomator2-driver, the real adb server, and two identical sims: the adb backend drives
@@ -29,6 +45,7 @@ describe('the UI tools through Appium and UiAutomator2', () => {
   let callAppium: (id: string, args?: Record<string, unknown>) => Promise<ToolResult>;
   let adbSim: AndroidSim;
   let appiumSim: AndroidSim;
+  let defaultAdbPortBusy: boolean;
 
   function executor(tools: AndroidTools, serial: string) {
     const registry = new ToolRegistry();
@@ -68,10 +85,12 @@ describe('the UI tools through Appium and UiAutomator2', () => {
     appiumSim = bed.sims[1] as AndroidSim;
     const workspaceRoot = join(root, 'workspace');
     await mkdir(workspaceRoot, { recursive: true });
+    defaultAdbPortBusy = await isListening(5037);
     const common = {
       workspaceRoot,
       dataDir: join(root, 'data'),
       adbServerPort: bed.serverPort,
+      adbServerHost: '127.0.0.1',
       settleMs: 50,
     };
     adbTools = createAndroidTools({ ...common, ui: 'adb' });
@@ -113,6 +132,15 @@ describe('the UI tools through Appium and UiAutomator2', () => {
     // The short idle wait was set on the session.
     expect(server?.requests).toContain(`POST /session/${server?.sessionId}/appium/settings`);
   }, 150_000);
+
+  it('has the local Appium use the configured adb server, host and port, never 5037', async () => {
+    const reported = await (await backend()).activeCapabilities(appiumSim.serial);
+    // What the real server made of the session's capabilities: the private adb server.
+    expect(reported).toMatchObject({ adbPort: bed.serverPort, remoteAdbHost: '127.0.0.1' });
+    // The sims are attached to the private server only, so the session above could only start
+    // through it; and the driver started no adb server of its own on the default port.
+    if (!defaultAdbPortBusy) expect(await isListening(5037)).toBe(false);
+  });
 
   it('dumps the same tree with the same refs as adb on the same screen', async () => {
     await callAdb('app_launch', { package: 'com.example.chat' });
@@ -295,3 +323,128 @@ describe('the UI tools through Appium and UiAutomator2', () => {
     }
   }, 60_000);
 });
+
+// `ui: "auto"` with a local Appium installed in its own APPIUM_HOME, whose packages the test links
+// in and out (as installing and uninstalling would), the real server killed mid-session, and an
+// injected clock for the back-off.
+describe('ui auto over time', () => {
+  let bed: AdbTestBed;
+  let root: string;
+  let home: string;
+  let tools: AndroidTools;
+  let now = 1_000_000;
+
+  const installed = defaultAppiumHome();
+  async function install(): Promise<void> {
+    await mkdir(join(home, 'node_modules'), { recursive: true });
+    for (const name of ['appium', 'appium-uiautomator2-driver']) {
+      await symlink(join(installed, 'node_modules', name), join(home, 'node_modules', name));
+    }
+  }
+  async function uninstall(): Promise<void> {
+    for (const name of ['appium', 'appium-uiautomator2-driver']) {
+      await rm(join(home, 'node_modules', name), { force: true });
+    }
+  }
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'platform-android-auto-'));
+    home = join(root, 'appium-home');
+    await mkdir(join(root, 'workspace'), { recursive: true });
+    await mkdir(home, { recursive: true });
+    await writeFile(
+      join(home, 'package.json'),
+      JSON.stringify({
+        name: 'appium-home',
+        private: true,
+        dependencies: { appium: '3.8.0', 'appium-uiautomator2-driver': '8.7.0' },
+      }),
+    );
+    bed = await startAdbTestBed({ sims: [{}] });
+    tools = createAndroidTools({
+      workspaceRoot: join(root, 'workspace'),
+      dataDir: join(root, 'data'),
+      adbServerPort: bed.serverPort,
+      settleMs: 50,
+      ui: 'auto',
+      appiumHome: home,
+      appiumCapabilities: { 'appium:systemPort': await freePort() },
+      now: () => now,
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await tools?.dispose();
+    await bed?.stop();
+    await rm(root, { recursive: true, force: true });
+  }, 60_000);
+
+  it('uses adb while Appium is missing, Appium once it appears, adb with a note when it dies', async () => {
+    const sim = bed.sims[0] as AndroidSim;
+    const call = (() => {
+      const registry = new ToolRegistry();
+      for (const tool of tools.tools) registry.register(tool);
+      const run = new EnhancedToolExecutor({ registry });
+      return (id: string) => run.execute(id, { serial: sim.serial });
+    })();
+    const via = /^Screen of 127\.0\.0\.1:\d+ \(via (adb|appium)\): /;
+
+    // Nothing installed: adb, and no note (choosing adb is not a failure).
+    const first = await call('ui_dump');
+    expect(textOf(first)).toMatch(via);
+    expect(via.exec(textOf(first))?.[1]).toBe('adb');
+    expect(textOf(first)).not.toContain('Appium is not usable');
+
+    // Installed now, but within the back-off: still adb.
+    await install();
+    now += 30_000;
+    expect(via.exec(textOf(await call('ui_dump')))?.[1]).toBe('adb');
+
+    // After the back-off Appium is looked for again, found, started and used.
+    now += 31_000;
+    const onAppium = await call('ui_dump');
+    expect(via.exec(textOf(onAppium))?.[1]).toBe('appium');
+    const backend = await tools.session.uiBackend();
+    if (!(backend instanceof AppiumUiBackend)) throw new Error('expected the Appium backend');
+    const pid = backend.localServer?.pid as number;
+    expect(pid).toBeTypeOf('number');
+
+    // The server is killed and cannot be started again (uninstalled): the call runs through adb
+    // and says why; the screen is the same.
+    await uninstall();
+    process.kill(pid, 'SIGKILL');
+    await expect.poll(() => backend.localServer?.pid, { timeout: 10_000 }).toBeUndefined();
+    const fallen = await call('ui_dump');
+    const fallenText = textOf(fallen);
+    expect(via.exec(fallenText)?.[1]).toBe('adb');
+    expect(fallenText.split('\n').at(-1)).toMatch(
+      /^Appium is not usable now \(Could not start a local Appium server: Appium is not installed under .+\), so this ran through adb; Appium is tried again after 60 s\.$/,
+    );
+    const tree = (result: ToolResult) =>
+      textOf(result)
+        .split('\n')
+        .slice(1)
+        .filter((line) => !line.startsWith('Appium is not usable'));
+    expect(tree(fallen)).toEqual(tree(onAppium));
+
+    // Actions fall back too while backed off, without a note (nothing failed on this call).
+    const tap = await executeTap(tools, sim.serial);
+    expect(textOf(tap)).toContain('(via adb)');
+    expect(textOf(tap)).not.toContain('Appium is not usable');
+
+    // Installed again and the back-off over: a new server and session, through Appium.
+    await install();
+    now += 61_000;
+    const back = await call('ui_dump');
+    expect(via.exec(textOf(back))?.[1]).toBe('appium');
+    expect(backend.localServer?.pid).toBeTypeOf('number');
+    expect(backend.localServer?.pid).not.toBe(pid);
+    expect(backend.sessionsCreated.get(sim.serial)).toBe(2);
+  }, 180_000);
+});
+
+async function executeTap(tools: AndroidTools, serial: string): Promise<ToolResult> {
+  const registry = new ToolRegistry();
+  for (const tool of tools.tools) registry.register(tool);
+  return new EnhancedToolExecutor({ registry }).execute('ui_tap', { serial, x: 10, y: 10 });
+}

@@ -20,8 +20,14 @@ export interface AppiumUiBackendOptions {
   appiumUrl?: string;
   /** A local server to start on first use when `appiumUrl` is not given. */
   local?: LocalAppiumServer;
-  /** The adb server port the Appium server should use (sent as `appium:adbPort` to a local server). */
+  /** The adb server port a local Appium server should use (sent as `appium:adbPort`). Default 5037. */
   adbServerPort?: number;
+  /**
+   * The adb server host a local Appium server should use (sent as `appium:remoteAdbHost`; the
+   * driver then also reaches the UiAutomator2 server's port forward on that host). Default the
+   * driver's own, 127.0.0.1.
+   */
+  adbServerHost?: string;
   /** The adb binary; with a local server, stale forwards of a dead session are removed with it. Default `adb`. */
   adbPath?: string;
   /** Extra capabilities for every session (e.g. a device farm's). */
@@ -58,6 +64,42 @@ async function guarded<T>(
     clearTimeout(timer);
     if (onAbort) options.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/**
+ * An Appium failure that means the backend cannot be used now: no server could be started or
+ * reached, no session could be created, or the session is gone. A command the server refused is
+ * no such failure. With `ui: "auto"` the call then runs through adb instead.
+ */
+export class AppiumUnavailableError extends AndroidDeviceError {
+  /**
+   * Whether the request provably never ran (the server refused the connection or no longer knew
+   * the session), so repeating it at once on a new session is safe.
+   */
+  readonly notRun: boolean;
+
+  constructor(
+    code: AndroidDeviceError['code'],
+    message: string,
+    options: { hint: string; cause?: unknown; notRun: boolean },
+  ) {
+    super(code, message, options);
+    this.name = 'AppiumUnavailableError';
+    this.notRun = options.notRun;
+  }
+}
+
+/** Whether the request never reached a live session: connection refused, or an unknown session. */
+function isNotRun(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const text =
+      current instanceof Error
+        ? `${current.message} ${String((current as { code?: unknown }).code ?? '')}`
+        : String(current);
+    if (/ECONNREFUSED|invalid session id|session is either terminated/i.test(text)) return true;
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return false;
 }
 
 /** Whether an error means the session or the server behind it is gone. */
@@ -108,18 +150,56 @@ export class AppiumUiBackend implements UiBackend {
     return this.#options.local;
   }
 
+  /**
+   * The capabilities a new session on `serial` asks for: UiAutomator2 without reset, and for a
+   * local server the adb server it must use (`appium:adbPort`, `appium:remoteAdbHost`), then the
+   * configured extra capabilities over them. A remote server keeps its own adb settings.
+   */
+  sessionCapabilities(serial: string): Record<string, unknown> {
+    const local = this.#options.local !== undefined;
+    return {
+      platformName: 'Android',
+      'appium:automationName': 'UiAutomator2',
+      'appium:udid': serial,
+      'appium:noReset': true,
+      'appium:newCommandTimeout': 600,
+      ...(local && this.#options.adbServerPort !== undefined
+        ? { 'appium:adbPort': this.#options.adbServerPort }
+        : {}),
+      ...(local && this.#options.adbServerHost !== undefined
+        ? { 'appium:remoteAdbHost': this.#options.adbServerHost }
+        : {}),
+      ...this.#options.capabilities,
+    };
+  }
+
+  /**
+   * The capabilities the server reported when it created the device's current session (the
+   * driver's view: defaults filled in, without the `appium:` prefix), if there is one.
+   */
+  async activeCapabilities(serial: string): Promise<Record<string, unknown> | undefined> {
+    const session = this.#sessions.get(serial);
+    if (!session) return undefined;
+    try {
+      return (await session).capabilities as Record<string, unknown>;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The URL sessions are created on (starting the local server if needed). */
   async #serverUrl(): Promise<string> {
     if (this.#options.appiumUrl) return this.#options.appiumUrl;
     try {
       return await (this.#options.local as LocalAppiumServer).ensure();
     } catch (error) {
-      throw new AndroidDeviceError(
+      throw new AppiumUnavailableError(
         ToolErrorCode.UNSUPPORTED,
         `Could not start a local Appium server: ${firstLine(error)}`,
         {
           hint: 'Install appium and appium-uiautomator2-driver (optional dependencies of @toolsys/platform-android), set packages.platform-android.appiumUrl to a running server, or set ui to "adb".',
           cause: error,
+          notRun: false,
         },
       );
     }
@@ -132,7 +212,11 @@ export class AppiumUiBackend implements UiBackend {
   async #removeStaleForwards(serial: string): Promise<void> {
     if (!this.#options.local) return;
     const adb = this.#options.adbPath ?? 'adb';
-    const server = ['-P', String(this.#options.adbServerPort ?? 5037)];
+    const server = [
+      ...(this.#options.adbServerHost ? ['-H', this.#options.adbServerHost] : []),
+      '-P',
+      String(this.#options.adbServerPort ?? 5037),
+    ];
     try {
       const { stdout } = await run(adb, [...server, 'forward', '--list'], { timeout: 10_000 });
       for (const line of stdout.split('\n')) {
@@ -152,17 +236,7 @@ export class AppiumUiBackend implements UiBackend {
     const url = new URL(await this.#serverUrl());
     if (this.#died.delete(serial)) await this.#removeStaleForwards(serial);
     const { remote } = await import('webdriverio');
-    const capabilities: Record<string, unknown> = {
-      platformName: 'Android',
-      'appium:automationName': 'UiAutomator2',
-      'appium:udid': serial,
-      'appium:noReset': true,
-      'appium:newCommandTimeout': 600,
-      ...(this.#options.local && this.#options.adbServerPort !== undefined
-        ? { 'appium:adbPort': this.#options.adbServerPort }
-        : {}),
-      ...this.#options.capabilities,
-    };
+    const capabilities = this.sessionCapabilities(serial);
     let browser: Browser;
     try {
       browser = await remote({
@@ -176,12 +250,13 @@ export class AppiumUiBackend implements UiBackend {
         capabilities: capabilities as WebdriverIO.Capabilities,
       });
     } catch (error) {
-      throw new AndroidDeviceError(
+      throw new AppiumUnavailableError(
         ToolErrorCode.UNSUPPORTED,
         `Could not start an Appium UiAutomator2 session on ${serial} through ${url.origin}: ${firstLine(error)}`,
         {
           hint: 'Check that the Appium server runs with the uiautomator2 driver and sees the device (or set packages.platform-android.ui to "adb"), then retry.',
           cause: error,
+          notRun: false,
         },
       );
     }
@@ -232,10 +307,13 @@ export class AppiumUiBackend implements UiBackend {
       signal: options.signal,
       timeoutMs: (this.#options.sessionStartTimeoutMs ?? 120_000) + 5_000,
       onTimeout: () =>
-        new AndroidDeviceError(
+        new AppiumUnavailableError(
           ToolErrorCode.TIMEOUT,
           `Starting the Appium session on ${device.serial} took too long.`,
-          { hint: 'Check the Appium server log and that the device answers adb, then retry.' },
+          {
+            hint: 'Check the Appium server log and that the device answers adb, then retry.',
+            notRun: false,
+          },
         ),
     });
     const timeoutMs = options.timeoutMs ?? this.#options.commandTimeoutMs ?? 60_000;
@@ -257,12 +335,13 @@ export class AppiumUiBackend implements UiBackend {
       if (isSessionGone(error)) {
         if (this.#sessions.get(device.serial) === session) this.#sessions.delete(device.serial);
         this.#died.add(device.serial);
-        throw new AndroidDeviceError(
+        throw new AppiumUnavailableError(
           ToolErrorCode.EXECUTION_FAILED,
           `The Appium session on ${device.serial} ended (${firstLine(error)}); the call did not complete.`,
           {
             hint: 'Retry the same call: it starts a new Appium session. Call ui_dump first if you acted on refs.',
             cause: error,
+            notRun: isNotRun(error),
           },
         );
       }

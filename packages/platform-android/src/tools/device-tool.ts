@@ -53,6 +53,14 @@ export function deviceFailure(error: unknown): ToolReturn {
   throw error;
 }
 
+/** The result with a note (why a call ran through adb instead of Appium) added at its end. */
+function withNote(result: ToolReturn, note: string | undefined): ToolReturn {
+  if (note === undefined) return result;
+  if (typeof result === 'string') return `${result}\n${note}`;
+  if (result.ok) return { ...result, content: `${result.content}\n${note}` };
+  return { ...result, error: { ...result.error, message: `${result.error.message} ${note}` } };
+}
+
 /**
  * Declares a device tool: selects the device once (the `serial` argument, the configured one, or
  * the only one attached) before the handler runs, and turns device errors into results.
@@ -67,18 +75,23 @@ export function defineDeviceTool<TArgs extends { serial?: string | undefined }>(
     ...definition,
     async execute(args, context) {
       if (context.signal.aborted) return cancelledFailure(context.signal);
+      let serial: string | undefined;
       try {
         const device = await session.manager.select(args.serial, context.signal);
-        return await definition.execute(args, {
+        serial = device.serial;
+        session.takeFallbackNote(serial);
+        const result = await definition.execute(args, {
           ...context,
           device,
           session,
           emit: context.emit,
           confirm: context.confirm,
         });
+        return withNote(result, session.takeFallbackNote(serial));
       } catch (error) {
         if (context.signal.aborted) return cancelledFailure(context.signal);
-        return deviceFailure(error);
+        const note = serial === undefined ? undefined : session.takeFallbackNote(serial);
+        return withNote(deviceFailure(error), note);
       }
     },
   });

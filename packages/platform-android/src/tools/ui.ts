@@ -17,6 +17,7 @@ import { KEYBOARD_RULE, SCREEN_RULES } from '../device-telemetry.js';
 import { parseCurrentInputMethod } from '../parsers/device-state.js';
 import { decodePng, downscale, encodePng, isAllBlack, isPng } from '../png-image.js';
 import { quoteShell } from '../shell-quote.js';
+import type { UiBackend } from '../ui-backend.js';
 import { describeChange, diffScreens } from '../ui-diff.js';
 import {
   centerOf,
@@ -285,14 +286,13 @@ function unicodeUnsupported(): ToolReturn {
 async function actAndReport(
   context: DeviceToolContext,
   before: UiSnapshot,
-  act: () => Promise<string | undefined>,
+  act: (backend: UiBackend) => Promise<string | undefined>,
   what: string,
   note: string | undefined,
 ): Promise<ToolReturn> {
-  const error = await act();
+  const { value: error, backend } = await context.session.withUiBackend(context.device.serial, act);
   if (error !== undefined)
     return failureResult(ToolErrorCode.EXECUTION_FAILED, `${what} failed: ${error}`);
-  const backend = before.backend;
   await context.session.settle(context.signal);
   const after = await context.session.snapshot(context.device, { signal: context.signal });
   const change = diffScreens(before, after);
@@ -424,11 +424,10 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
           what = `Tapped ${shortLabel(resolved.node)} at (${point.x}, ${point.y})`;
           note = resolved.note;
         }
-        const backend = await context.session.uiBackend();
         return actAndReport(
           context,
           before,
-          () =>
+          (backend) =>
             backend.tap(
               context.device,
               {
@@ -511,11 +510,10 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
               : args.direction === 'left'
                 ? [cx + dx, cy, cx - dx, cy]
                 : [cx - dx, cy, cx + dx, cy];
-        const backend = await context.session.uiBackend();
         return actAndReport(
           context,
           before,
-          () =>
+          (backend) =>
             backend.swipe(context.device, { x: x1, y: y1 }, { x: x2, y: y2 }, args.durationMs, {
               signal: context.signal,
             }),
@@ -566,11 +564,12 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
             );
           }
           if (!resolved.node.focused) {
-            const backend = await shared.uiBackend();
-            const error = await backend.tap(
-              device,
-              { node: resolved.node, roots: before.roots, point: centerOf(resolved.node) },
-              { signal },
+            const { value: error } = await shared.withUiBackend(device.serial, (backend) =>
+              backend.tap(
+                device,
+                { node: resolved.node, roots: before.roots, point: centerOf(resolved.node) },
+                { signal },
+              ),
             );
             if (error !== undefined) {
               return failureResult(
@@ -702,8 +701,9 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
       environmentRules: [SCREEN_RULES[0] as ToolEnvironmentRule],
       async execute(args, { device, signal, session: shared }) {
         const telemetry = await shared.telemetry(device, { signal });
-        const backend = await shared.uiBackend();
-        const bytes = await backend.screenshot(device, { signal, timeoutMs: 30_000 });
+        const { value: bytes, backend } = await shared.withUiBackend(device.serial, (ui) =>
+          ui.screenshot(device, { signal, timeoutMs: 30_000 }),
+        );
         if (!isPng(bytes)) {
           return failureResult(
             ToolErrorCode.EXECUTION_FAILED,
@@ -737,7 +737,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
         else if (secure)
           warning = ' The focused window is marked secure; parts of the image may be blank.';
         return successResult(
-          `Saved a ${width}x${height} screenshot of ${device.serial} (via ${backend.name}) to ${path}.${warning}`,
+          `Saved a ${width}x${height} screenshot of ${device.serial} (via ${backend}) to ${path}.${warning}`,
           {
             data: {
               path,
@@ -747,7 +747,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
               height,
               black,
               secureWindow: secure,
-              backend: backend.name,
+              backend,
             },
           },
         );

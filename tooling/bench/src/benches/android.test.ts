@@ -4,7 +4,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { androidBench } from './android.js';
+import { descendantPids } from '../cleanup.js';
+import { androidBench, createAndroidBench } from './android.js';
 
 /** Pids of processes whose environment holds `marker` (the adb server inherits the bench's). */
 function processesMarked(marker: string): number[] {
@@ -18,6 +19,20 @@ function processesMarked(marker: string): number[] {
     }
   }
   return found;
+}
+
+/** Whether `pid` runs Appium's entry script. */
+function isAppium(pid: number): boolean {
+  try {
+    return /[/\\]appium[/\\]index\.js\0/.test(readFileSync(`/proc/${pid}/cmdline`, 'latin1'));
+  } catch {
+    return false;
+  }
+}
+
+/** Appium servers this test process started (children and below). */
+function appiumServers(): number[] {
+  return descendantPids(process.pid).filter(isAppium);
 }
 
 function benchDirs(): string[] {
@@ -36,9 +51,16 @@ describe('pnpm bench android --quick', () => {
       ratioVsPeer: number;
       ratioVsPeerJson: number;
       actionableKept: number;
+      appiumVsAdb: number | null;
       screens: Record<string, unknown>[];
     };
-    for (const value of [json.ratioVsRaw, json.ratioVsPeer, json.ratioVsPeerJson]) {
+    // Appium and its driver are installed for platform-android's tests, so this side runs here.
+    for (const value of [
+      json.ratioVsRaw,
+      json.ratioVsPeer,
+      json.ratioVsPeerJson,
+      json.appiumVsAdb as number,
+    ]) {
       expect(Number.isFinite(value)).toBe(true);
       expect(value).toBeGreaterThan(0);
     }
@@ -56,6 +78,10 @@ describe('pnpm bench android --quick', () => {
       for (const field of ['rawActionable', 'oursActionable', 'oursKept', 'peerActionable']) {
         expect(Number.isInteger(screen[field]), `${screen.screen} ${field}`).toBe(true);
       }
+      for (const field of ['appiumP50Ms', 'appiumP90Ms', 'oursP50Ms', 'oursP90Ms']) {
+        expect(screen[field], `${screen.screen} ${field}`).toBeGreaterThan(0);
+      }
+      expect(screen.appiumP90Ms as number).toBeGreaterThanOrEqual(screen.appiumP50Ms as number);
       expect(screen.rawActionable as number).toBeGreaterThan(0);
       // The raw XML is the whole hierarchy: both lists must be smaller.
       expect(screen.oursTokens as number).toBeLessThan(screen.rawTokens as number);
@@ -65,13 +91,41 @@ describe('pnpm bench android --quick', () => {
     expect(report.met).toBe(
       json.ratioVsRaw <= 0.15 && json.ratioVsPeer <= 0.7 && json.actionableKept === 1,
     );
+    expect(report.lines).toContainEqual(
+      expect.stringMatching(
+        /^appiumVsAdb \d+\.\d\d \(worst screen, ui_dump p50 through Appium \/ through adb; no target\): /,
+      ),
+    );
+    // The Appium server it started is gone (it inherited this process's environment).
+    expect(appiumServers()).toEqual([]);
     // The temp directory is gone once the run ended.
     expect(benchDirs().filter((name) => !before.includes(name))).toEqual([]);
   });
 });
 
+describe('pnpm bench android without Appium', () => {
+  it('reports appiumVsAdb as null with the reason, and still the token figures', {
+    timeout: 60_000,
+  }, async () => {
+    const home = mkdtempSync(join(tmpdir(), 'appium-home-'));
+    try {
+      const report = await createAndroidBench({ appiumHome: home }).run({ quick: true });
+      expect(report.json.appiumVsAdb).toBeNull();
+      expect(report.json.appiumVsAdbReason).toBe(
+        `Appium is not installed under ${home} (run \`npm install appium@3.8.0 appium-uiautomator2-driver@8.7.0\` in a folder and set packages.platform-android.appiumHome to it, or set appiumUrl)`,
+      );
+      expect(report.lines.at(-1)).toBe(
+        `appiumVsAdb: null (Appium not measured: ${report.json.appiumVsAdbReason})`,
+      );
+      expect(Number.isFinite(report.json.ratioVsRaw)).toBe(true);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('pnpm bench android interrupted', () => {
-  it('stops its daemonised adb server and removes its temp directory', {
+  it('stops its daemonised adb server and its Appium server and removes its temp directory', {
     timeout: 120_000,
   }, async () => {
     const temp = mkdtempSync(join(tmpdir(), 'bench-android-interrupted-'));
@@ -101,10 +155,14 @@ describe('pnpm bench android interrupted', () => {
           pid !== bench.pid &&
           readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('fork-server'),
       );
+    const appiums = () =>
+      processesMarked(marker).filter((pid) => pid !== bench.pid && isAppium(pid));
     try {
-      // The adb server is up once it runs with the bench's environment (it is no child of it).
+      // The adb server is up once it runs with the bench's environment (it is no child of it);
+      // the Appium server (a child) starts after it, before the rounds.
       await expect.poll(adbServers, { timeout: 90_000, interval: 100 }).not.toEqual([]);
-      const servers = adbServers();
+      await expect.poll(appiums, { timeout: 90_000, interval: 100 }).not.toEqual([]);
+      const servers = [...adbServers(), ...appiums()];
       bench.kill('SIGINT');
       expect(await exited).toBe(130);
       await expect

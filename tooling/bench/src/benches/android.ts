@@ -16,7 +16,9 @@ import {
   ToolRegistry,
 } from '@toolsys/core-tool-registry';
 import {
+  type AndroidTools,
   createAndroidTools,
+  findAppiumInstall,
   flattenNodes,
   isActionable,
   isKeyboardWindow,
@@ -24,7 +26,7 @@ import {
 } from '@toolsys/platform-android';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { onInterrupt, removeOnExit } from '../cleanup.js';
-import { type Bench, formatRatio } from '../report.js';
+import { type Bench, formatRatio, percentile } from '../report.js';
 
 const TARGET_VS_RAW = 0.15;
 const TARGET_VS_PEER = 0.7;
@@ -40,11 +42,14 @@ const SCREENS: readonly { readonly name: string; readonly commands: readonly str
   { name: 'long feed', commands: ['monkey -p com.example.feed 1'] },
 ];
 
-type Side = 'raw' | 'ours';
-/** Each round reads every screen from both sides, in an order that alternates. */
+type Side = 'raw' | 'ours' | 'appium';
+/**
+ * Each round reads every screen from every side, in an order that alternates: the raw dump and
+ * ui_dump through adb swap places, and so do ui_dump through adb and through Appium.
+ */
 const ORDERS: readonly (readonly Side[])[] = [
-  ['raw', 'ours'],
-  ['ours', 'raw'],
+  ['raw', 'ours', 'appium'],
+  ['appium', 'ours', 'raw'],
 ];
 
 /** What one round measured on one screen. */
@@ -59,6 +64,17 @@ interface ScreenSample {
   readonly peerActionable: number;
   readonly rawMs: number;
   readonly oursMs: number;
+  /** ui_dump through the Appium backend (NaN when Appium is not measured). */
+  readonly appiumMs: number;
+}
+
+/** Options for {@link createAndroidBench}. */
+export interface AndroidBenchOptions {
+  /**
+   * APPIUM_HOME of the Appium server the `appiumVsAdb` side starts. Default platform-android's
+   * own folder, where this repository installs Appium and the UiAutomator2 driver for its tests.
+   */
+  appiumHome?: string;
 }
 
 /**
@@ -73,149 +89,239 @@ interface ScreenSample {
  * `actionableKept` is the share of the raw XML's actionable nodes whose ref ui_dump shows. Rounds
  * alternate which side reads first; every round re-opens each screen. The headline figures are the
  * worst screen's: `ratioVsRaw` = ours / raw, `ratioVsPeer` = ours / peer, `actionableKept` (min).
+ *
+ * `appiumVsAdb` (no target; it tells users which backend to pick): `ui_dump` through the Appium
+ * backend (a local Appium 3 with the real UiAutomator2 driver, its session started before the
+ * rounds) on a second, identical sim showing the same screen, against `ui_dump` through adb, in
+ * the same rounds; the ratio of the p50 read times on the worst screen. `null`, with the reason,
+ * when Appium is not installed or does not start.
  */
-export const androidBench: Bench = {
-  name: 'android',
-  summary: 'ui_dump tokens vs the raw uiautomator XML and a mobile-mcp-style element list (sim)',
-  async run({ quick }) {
-    const rounds = quick ? 2 : 10;
-    const root = removeOnExit(await mkdtemp(join(tmpdir(), 'bench-android-')));
-    let bed: AdbTestBed | undefined;
-    let forget = () => {};
-    try {
-      const serverPort = await freePort();
-      // The adb server daemonises, so it is no child of the bench: stop it by its port if
-      // interrupted, from the moment it may exist.
-      forget = onInterrupt(() => {
-        execFileSync(adbBinary(), ['-P', String(serverPort), 'kill-server'], {
-          stdio: 'ignore',
-          timeout: 5_000,
-        });
+export function createAndroidBench(options: AndroidBenchOptions = {}): Bench {
+  return {
+    name: 'android',
+    summary:
+      'ui_dump tokens vs the raw uiautomator XML and a mobile-mcp-style element list, and ui_dump time through Appium vs adb (sim)',
+    run: ({ quick }) => runAndroidBench(quick, options),
+  };
+}
+
+/** `pnpm bench android`; see {@link createAndroidBench}. */
+export const androidBench: Bench = createAndroidBench();
+
+async function runAndroidBench(quick: boolean, options: AndroidBenchOptions) {
+  const rounds = quick ? 2 : 10;
+  const root = removeOnExit(await mkdtemp(join(tmpdir(), 'bench-android-')));
+  let bed: AdbTestBed | undefined;
+  let forget = () => {};
+  let appiumTools: AndroidTools | undefined;
+  try {
+    const serverPort = await freePort();
+    // The adb server daemonises, so it is no child of the bench: stop it by its port if
+    // interrupted, from the moment it may exist.
+    forget = onInterrupt(() => {
+      execFileSync(adbBinary(), ['-P', String(serverPort), 'kill-server'], {
+        stdio: 'ignore',
+        timeout: 5_000,
       });
-      bed = await startAdbTestBed({ serverPort });
-      const started = bed;
-      const serial = started.sims[0]?.serial;
-      if (!serial) throw new Error('the sim did not connect');
-      const environment = new ToolEnvironmentState();
-      const { tools, session } = createAndroidTools({
+    });
+    const install = findAppiumInstall(options.appiumHome);
+    let appiumSkipped = typeof install === 'string' ? install : undefined;
+    // A second sim for the Appium side: the UiAutomator2 server and uiautomator dump do not
+    // share a device well on real phones, so each backend gets its own copy of the screen.
+    bed = await startAdbTestBed({ serverPort, sims: appiumSkipped ? [{}] : [{}, {}] });
+    const started = bed;
+    const serial = started.sims[0]?.serial;
+    const appiumSerial = started.sims[1]?.serial;
+    if (!serial) throw new Error('the sim did not connect');
+    const environment = new ToolEnvironmentState();
+    const { tools, session } = createAndroidTools({
+      workspaceRoot: join(root, 'workspace'),
+      dataDir: join(root, 'data'),
+      adbServerPort: started.serverPort,
+      environment,
+      serial,
+      settleMs: 0,
+    });
+    const registry = new ToolRegistry();
+    for (const tool of tools) registry.register(tool);
+    const executor = new EnhancedToolExecutor({
+      registry,
+      environmentGate: new ToolEnvironmentGate({ state: environment }),
+    });
+    const shell = (command: string) => started.adb(['-s', serial, 'shell', command]);
+
+    let readAppium: (() => Promise<void>) | undefined;
+    if (!appiumSkipped && appiumSerial) {
+      // A local Appium on 127.0.0.1, a child of this process (stopped by its pid on dispose,
+      // and with every other child when the bench is interrupted), using the private adb server.
+      const tools = createAndroidTools({
         workspaceRoot: join(root, 'workspace'),
         dataDir: join(root, 'data'),
         adbServerPort: started.serverPort,
-        environment,
-        serial,
+        adbServerHost: '127.0.0.1',
+        serial: appiumSerial,
         settleMs: 0,
+        ui: 'appium',
+        ...(options.appiumHome ? { appiumHome: options.appiumHome } : {}),
+        appiumCapabilities: { 'appium:systemPort': await freePort() },
       });
-      const registry = new ToolRegistry();
-      for (const tool of tools) registry.register(tool);
-      const executor = new EnhancedToolExecutor({
-        registry,
-        environmentGate: new ToolEnvironmentGate({ state: environment }),
-      });
-      const shell = (command: string) => started.adb(['-s', serial, 'shell', command]);
-
-      const readRaw = async (): Promise<string> => {
-        const out = await shell(`uiautomator dump ${DUMP_PATH}`);
-        if (!out.includes('dumped to')) throw new Error(`uiautomator dump failed: ${out.trim()}`);
-        return shell(`cat ${DUMP_PATH}`);
+      appiumTools = tools;
+      const appiumRegistry = new ToolRegistry();
+      for (const tool of tools.tools) appiumRegistry.register(tool);
+      const appiumExecutor = new EnhancedToolExecutor({ registry: appiumRegistry });
+      const read = async () => {
+        const result = await appiumExecutor.execute('ui_dump', {});
+        if (!result.ok) throw new Error(`ui_dump through Appium failed: ${result.error.message}`);
       };
-      const readOurs = async (): Promise<{ text: string; actionable: number }> => {
-        const result = await executor.execute('ui_dump', {});
-        if (!result.ok) throw new Error(`ui_dump failed: ${result.error.message}`);
-        const data = result.data as { actionable?: unknown } | undefined;
-        return {
-          text: result.content,
-          actionable: typeof data?.actionable === 'number' ? data.actionable : Number.NaN,
-        };
-      };
-
-      const samples = new Map<string, ScreenSample[]>(SCREENS.map((s) => [s.name, []]));
-      for (let round = 0; round < rounds; round += 1) {
-        for (const screen of SCREENS) {
-          for (const command of screen.commands) await shell(command);
-          let xml = '';
-          let ours = { text: '', actionable: Number.NaN };
-          const ms: Record<Side, number> = { raw: Number.NaN, ours: Number.NaN };
-          for (const side of ORDERS[round % ORDERS.length] as readonly Side[]) {
-            const begin = performance.now();
-            if (side === 'raw') xml = await readRaw();
-            else ours = await readOurs();
-            ms[side] = performance.now() - begin;
-          }
-          // The same ref table as ui_dump's, so a node of the raw XML has the ref ui_dump gave it.
-          const content = parseUiHierarchy(xml, session.refTable(serial)).filter(
-            (node) => !isKeyboardWindow(node),
-          );
-          const nodes = flattenNodes(content);
-          const actionable = nodes.filter(isActionable);
-          const peer = mobileMcpElements(content, 'text');
-          const peerJson = mobileMcpElements(content, 'json');
-          samples.get(screen.name)?.push({
-            rawTokens: countTokens(xml),
-            oursTokens: countTokens(ours.text),
-            peerTokens: countTokens(peer.text),
-            peerJsonTokens: countTokens(peerJson.text),
-            rawActionable: actionable.length,
-            oursActionable: ours.actionable,
-            oursKept: actionable.filter((node) => ours.text.includes(`[${node.ref}]`)).length,
-            peerActionable: peer.nodes.filter(isActionable).length,
-            rawMs: ms.raw,
-            oursMs: ms.ours,
-          });
-        }
+      try {
+        // Starts the server and the session, which the read times leave out.
+        await read();
+        readAppium = read;
+      } catch (error) {
+        appiumSkipped = error instanceof Error ? error.message : String(error);
+        await tools.dispose();
+        appiumTools = undefined;
       }
-
-      const screens = SCREENS.map(({ name }) => summarize(name, samples.get(name) ?? []));
-      const ratioVsRaw = Math.max(...screens.map((s) => s.ratioVsRaw));
-      const ratioVsPeer = Math.max(...screens.map((s) => s.ratioVsPeer));
-      const ratioVsPeerJson = Math.max(...screens.map((s) => s.ratioVsPeerJson));
-      const actionableKept = Math.min(...screens.map((s) => s.actionableKept));
-      const met =
-        ratioVsRaw <= TARGET_VS_RAW && ratioVsPeer <= TARGET_VS_PEER && actionableKept === 1;
-      return {
-        name: 'android',
-        target: `ratioVsRaw <= ${TARGET_VS_RAW}, ratioVsPeer <= ${TARGET_VS_PEER}, actionableKept = 1 (worst screen)`,
-        met,
-        lines: [
-          `${rounds} rounds over ${SCREENS.length} sim screens through adb; tokens are o200k_base; raw/ours read order alternates`,
-          ...screens.map(
-            (s) =>
-              `${s.screen.padEnd(22)} raw XML ${s.rawTokens} tok (${s.rawActionable} actionable); mobile-mcp text ${s.peerTokens} tok, json ${s.peerJsonTokens} tok (${s.peerActionable} actionable); ui_dump ${s.oursTokens} tok (${s.oursKept} of ${s.rawActionable} actionable kept)${s.stable ? '' : ' (sizes varied between rounds; medians)'}`,
-          ),
-          ...screens.map(
-            (s) =>
-              `${s.screen.padEnd(22)} ratios: vs raw ${formatRatio(s.ratioVsRaw)}, vs mobile-mcp text ${formatRatio(s.ratioVsPeer)}, vs mobile-mcp json ${formatRatio(s.ratioVsPeerJson)}`,
-          ),
-          ...screens.map(
-            (s) =>
-              `${s.screen.padEnd(22)} read time p50: raw dump ${s.rawP50Ms} ms, ui_dump ${s.oursP50Ms} ms (the raw side runs the adb client twice; ui_dump talks to the adb server in-process and also reads device state)`,
-          ),
-          `worst screen: ratioVsRaw ${formatRatio(ratioVsRaw)}, ratioVsPeer ${formatRatio(ratioVsPeer)} (json ${formatRatio(ratioVsPeerJson)}), actionableKept ${formatRatio(actionableKept)}`,
-        ],
-        json: {
-          ratioVsRaw,
-          ratioVsPeer,
-          actionableKept,
-          ratioVsPeerJson,
-          rounds,
-          tokenizer: 'o200k_base',
-          screens,
-        },
-      };
-    } finally {
-      await bed?.stop();
-      forget();
-      await rm(root, { recursive: true, force: true });
     }
-  },
-};
+    const appiumShell = (command: string) =>
+      readAppium && appiumSerial
+        ? started.adb(['-s', appiumSerial, 'shell', command])
+        : Promise.resolve('');
+
+    const readRaw = async (): Promise<string> => {
+      const out = await shell(`uiautomator dump ${DUMP_PATH}`);
+      if (!out.includes('dumped to')) throw new Error(`uiautomator dump failed: ${out.trim()}`);
+      return shell(`cat ${DUMP_PATH}`);
+    };
+    const readOurs = async (): Promise<{ text: string; actionable: number }> => {
+      const result = await executor.execute('ui_dump', {});
+      if (!result.ok) throw new Error(`ui_dump failed: ${result.error.message}`);
+      const data = result.data as { actionable?: unknown } | undefined;
+      return {
+        text: result.content,
+        actionable: typeof data?.actionable === 'number' ? data.actionable : Number.NaN,
+      };
+    };
+
+    const samples = new Map<string, ScreenSample[]>(SCREENS.map((s) => [s.name, []]));
+    for (let round = 0; round < rounds; round += 1) {
+      for (const screen of SCREENS) {
+        for (const command of screen.commands) {
+          await shell(command);
+          await appiumShell(command);
+        }
+        let xml = '';
+        let ours = { text: '', actionable: Number.NaN };
+        const ms: Record<Side, number> = { raw: Number.NaN, ours: Number.NaN, appium: Number.NaN };
+        for (const side of ORDERS[round % ORDERS.length] as readonly Side[]) {
+          if (side === 'appium' && !readAppium) continue;
+          const begin = performance.now();
+          if (side === 'raw') xml = await readRaw();
+          else if (side === 'ours') ours = await readOurs();
+          else await readAppium?.();
+          ms[side] = performance.now() - begin;
+        }
+        // The same ref table as ui_dump's, so a node of the raw XML has the ref ui_dump gave it.
+        const content = parseUiHierarchy(xml, session.refTable(serial)).filter(
+          (node) => !isKeyboardWindow(node),
+        );
+        const nodes = flattenNodes(content);
+        const actionable = nodes.filter(isActionable);
+        const peer = mobileMcpElements(content, 'text');
+        const peerJson = mobileMcpElements(content, 'json');
+        samples.get(screen.name)?.push({
+          rawTokens: countTokens(xml),
+          oursTokens: countTokens(ours.text),
+          peerTokens: countTokens(peer.text),
+          peerJsonTokens: countTokens(peerJson.text),
+          rawActionable: actionable.length,
+          oursActionable: ours.actionable,
+          oursKept: actionable.filter((node) => ours.text.includes(`[${node.ref}]`)).length,
+          peerActionable: peer.nodes.filter(isActionable).length,
+          rawMs: ms.raw,
+          oursMs: ms.ours,
+          appiumMs: ms.appium,
+        });
+      }
+    }
+
+    const screens = SCREENS.map(({ name }) => summarize(name, samples.get(name) ?? []));
+    const ratioVsRaw = Math.max(...screens.map((s) => s.ratioVsRaw));
+    const ratioVsPeer = Math.max(...screens.map((s) => s.ratioVsPeer));
+    const ratioVsPeerJson = Math.max(...screens.map((s) => s.ratioVsPeerJson));
+    const actionableKept = Math.min(...screens.map((s) => s.actionableKept));
+    const appiumVsAdb = readAppium
+      ? Math.max(...screens.map((s) => s.appiumVsAdb ?? Number.NaN))
+      : null;
+    const appiumLine =
+      appiumVsAdb === null
+        ? `appiumVsAdb: null (Appium not measured: ${appiumSkipped ?? 'no second sim'})`
+        : `appiumVsAdb ${formatRatio(appiumVsAdb)} (worst screen, ui_dump p50 through Appium / through adb; no target): ${screens
+            .map(
+              (s) =>
+                `${s.screen} Appium ${s.appiumP50Ms}/${s.appiumP90Ms} ms vs adb ${s.oursP50Ms}/${s.oursP90Ms} ms (p50/p90)`,
+            )
+            .join('; ')}`;
+    const met =
+      ratioVsRaw <= TARGET_VS_RAW && ratioVsPeer <= TARGET_VS_PEER && actionableKept === 1;
+    return {
+      name: 'android',
+      target: `ratioVsRaw <= ${TARGET_VS_RAW}, ratioVsPeer <= ${TARGET_VS_PEER}, actionableKept = 1 (worst screen)`,
+      met,
+      lines: [
+        `${rounds} rounds over ${SCREENS.length} sim screens through adb${readAppium ? ', and ui_dump through Appium on a second sim showing the same screens' : ''}; tokens are o200k_base; read order alternates`,
+        ...screens.map(
+          (s) =>
+            `${s.screen.padEnd(22)} raw XML ${s.rawTokens} tok (${s.rawActionable} actionable); mobile-mcp text ${s.peerTokens} tok, json ${s.peerJsonTokens} tok (${s.peerActionable} actionable); ui_dump ${s.oursTokens} tok (${s.oursKept} of ${s.rawActionable} actionable kept)${s.stable ? '' : ' (sizes varied between rounds; medians)'}`,
+        ),
+        ...screens.map(
+          (s) =>
+            `${s.screen.padEnd(22)} ratios: vs raw ${formatRatio(s.ratioVsRaw)}, vs mobile-mcp text ${formatRatio(s.ratioVsPeer)}, vs mobile-mcp json ${formatRatio(s.ratioVsPeerJson)}`,
+        ),
+        ...screens.map(
+          (s) =>
+            `${s.screen.padEnd(22)} read time p50: raw dump ${s.rawP50Ms} ms, ui_dump ${s.oursP50Ms} ms (the raw side runs the adb client twice; ui_dump talks to the adb server in-process and also reads device state)`,
+        ),
+        `worst screen: ratioVsRaw ${formatRatio(ratioVsRaw)}, ratioVsPeer ${formatRatio(ratioVsPeer)} (json ${formatRatio(ratioVsPeerJson)}), actionableKept ${formatRatio(actionableKept)}`,
+        appiumLine,
+      ],
+      json: {
+        ratioVsRaw,
+        ratioVsPeer,
+        actionableKept,
+        ratioVsPeerJson,
+        appiumVsAdb,
+        ...(appiumVsAdb === null
+          ? { appiumVsAdbReason: appiumSkipped ?? 'no second sim' }
+          : {
+              appium: {
+                version: typeof install === 'string' ? undefined : install.appiumVersion,
+                driver: typeof install === 'string' ? undefined : install.driverVersion,
+              },
+            }),
+        rounds,
+        tokenizer: 'o200k_base',
+        screens,
+      },
+    };
+  } finally {
+    // The Appium session and server first (by the server's pid), then the adb server.
+    await appiumTools?.dispose();
+    await bed?.stop();
+    forget();
+    await rm(root, { recursive: true, force: true });
+  }
+}
 
 /** One screen's figures over all rounds: median sizes, worst kept share, median read times. */
 function summarize(screen: string, samples: readonly ScreenSample[]) {
   if (samples.length === 0) throw new Error(`no samples for the ${screen}`);
-  const median = (pick: (sample: ScreenSample) => number) => {
-    const values = samples.map(pick).sort((a, b) => a - b);
-    return values[Math.floor(values.length / 2)] as number;
-  };
+  const at = (fraction: number, pick: (sample: ScreenSample) => number) =>
+    percentile(
+      samples.map(pick).sort((a, b) => a - b),
+      fraction,
+    );
+  const median = (pick: (sample: ScreenSample) => number) => at(0.5, pick);
   const rawTokens = median((s) => s.rawTokens);
   const oursTokens = median((s) => s.oursTokens);
   const peerTokens = median((s) => s.peerTokens);
@@ -251,7 +357,39 @@ function summarize(screen: string, samples: readonly ScreenSample[]) {
       median((s) => s.oursMs),
       1,
     ),
+    oursP90Ms: round(
+      at(0.9, (s) => s.oursMs),
+      1,
+    ),
+    ...appiumFigures(samples),
     stable,
+  };
+}
+
+/** The Appium side's p50 and p90 and its ratio to adb's p50; nulls when it was not measured. */
+function appiumFigures(samples: readonly ScreenSample[]) {
+  const measured = samples.filter((s) => Number.isFinite(s.appiumMs));
+  if (measured.length === 0) return { appiumP50Ms: null, appiumP90Ms: null, appiumVsAdb: null };
+  const sorted = (pick: (sample: ScreenSample) => number) =>
+    measured.map(pick).sort((a, b) => a - b);
+  const appiumP50 = percentile(
+    sorted((s) => s.appiumMs),
+    0.5,
+  );
+  const adbP50 = percentile(
+    sorted((s) => s.oursMs),
+    0.5,
+  );
+  return {
+    appiumP50Ms: round(appiumP50, 1),
+    appiumP90Ms: round(
+      percentile(
+        sorted((s) => s.appiumMs),
+        0.9,
+      ),
+      1,
+    ),
+    appiumVsAdb: round(appiumP50 / adbP50, 2),
   };
 }
 
