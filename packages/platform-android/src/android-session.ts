@@ -4,12 +4,7 @@ import { AndroidDeviceError } from './adb-errors.js';
 import type { AdbCallOptions, AndroidDevice, AndroidDeviceManager } from './android-device.js';
 import { type DeviceTelemetry, readDeviceTelemetry, recordTelemetry } from './device-telemetry.js';
 import { AdbUiBackend, type UiBackend, UiBackendChoice, type UiBackendRun } from './ui-backend.js';
-import {
-  parseUiHierarchy,
-  UiHierarchyParseError,
-  type UiNode,
-  UiRefTable,
-} from './ui-hierarchy.js';
+import { parseUiHierarchy, UiHierarchyParseError, type UiNode } from './ui-hierarchy.js';
 
 /** Options for {@link AndroidToolSession}. */
 export interface AndroidToolSessionOptions {
@@ -51,7 +46,6 @@ export class AndroidToolSession {
   /** The UI backend choice (adb unless configured otherwise). */
   readonly ui: UiBackendChoice;
   readonly #lastSnapshot = new Map<string, UiSnapshot>();
-  readonly #refTables = new Map<string, UiRefTable>();
   /** Per device: why calls of the running tool went to adb instead of Appium. */
   readonly #fallbackNotes = new Map<string, string>();
 
@@ -96,19 +90,6 @@ export class AndroidToolSession {
     return telemetry;
   }
 
-  /**
-   * The ref table of a device: every hierarchy read from it takes its refs from here, so a node
-   * keeps its ref across dumps and actions for as long as it stays on screen.
-   */
-  refTable(serial: string): UiRefTable {
-    let table = this.#refTables.get(serial);
-    if (!table) {
-      table = new UiRefTable();
-      this.#refTables.set(serial, table);
-    }
-    return table;
-  }
-
   /** Waits for the UI to settle after an action. */
   async settle(signal?: AbortSignal): Promise<void> {
     if (this.settleMs > 0) await delay(this.settleMs, undefined, signal ? { signal } : undefined);
@@ -142,7 +123,7 @@ export class AndroidToolSession {
     });
     let roots: UiNode[];
     try {
-      roots = parseUiHierarchy(output, this.refTable(device.serial));
+      roots = parseUiHierarchy(output);
     } catch (error) {
       if (!(error instanceof UiHierarchyParseError)) throw error;
       throw new AndroidDeviceError(

@@ -93,6 +93,5 @@ export {
   parseUiHierarchy,
   UiHierarchyParseError,
   type UiNode,
-  UiRefTable,
 } from './ui-hierarchy.js';
 export { type RenderedUiTree, type RenderUiTreeOptions, renderUiTree } from './ui-tree-text.js';

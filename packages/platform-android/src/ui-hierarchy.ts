@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /** One node of a `uiautomator dump` hierarchy. */
 export interface UiNode {
   readonly className: string;
@@ -18,7 +20,7 @@ export interface UiNode {
   readonly selected: boolean;
   readonly password: boolean;
   readonly children: UiNode[];
-  /** Stable reference such as `e12` (see {@link assignRefs}); set after parsing. */
+  /** Stable reference such as `e048213` (see {@link assignRefs}); set after parsing. */
   ref: string;
 }
 
@@ -43,10 +45,9 @@ export class UiHierarchyParseError extends Error {
 /**
  * Parses the XML `uiautomator dump` writes (`<hierarchy><node …/>…</hierarchy>`). Text before the
  * XML declaration and after `</hierarchy>` (the "UI hierchary dumped to" line) is ignored.
- * Returns the top-level nodes (one per window), each with a `ref` from `refs` (a fresh table when
- * none is given: refs are then stable only within this one parse).
+ * Returns the top-level nodes (one per window), each with a stable `ref`.
  */
-export function parseUiHierarchy(xml: string, refs: UiRefTable = new UiRefTable()): UiNode[] {
+export function parseUiHierarchy(xml: string): UiNode[] {
   const start = xml.indexOf('<hierarchy');
   const end = xml.lastIndexOf('</hierarchy>');
   if (start < 0 || end < 0)
@@ -96,7 +97,7 @@ export function parseUiHierarchy(xml: string, refs: UiRefTable = new UiRefTable(
     else roots.push(node);
     if (match[3] !== '/') stack.push(node);
   }
-  assignRefs(roots, refs);
+  assignRefs(roots);
   return roots;
 }
 
@@ -128,47 +129,23 @@ function identity(node: UiNode): string {
   return `${node.className}|${node.resourceId}|${label}`;
 }
 
-/**
- * Hands out short refs (`e1`, `e2`, …) by identity path, and gives the same path the same ref for
- * as long as the table remembers it. A number is never handed out twice, so a ref from an older
- * screen can never name a different node. The least recently seen paths are forgotten past
- * `capacity`; a forgotten node that comes back gets a new ref.
- */
-export class UiRefTable {
-  readonly #refs = new Map<string, string>();
-  #next = 1;
-
-  constructor(readonly capacity = 5_000) {}
-
-  /** The ref of an identity path, handing out the next number for a path not seen before. */
-  refFor(path: string): string {
-    const known = this.#refs.get(path);
-    if (known !== undefined) {
-      // Re-inserting keeps the map in least-recently-seen order.
-      this.#refs.delete(path);
-      this.#refs.set(path, known);
-      return known;
-    }
-    const ref = `e${this.#next++}`;
-    this.#refs.set(path, ref);
-    if (this.#refs.size > this.capacity) {
-      const oldest = this.#refs.keys().next().value;
-      if (oldest !== undefined) this.#refs.delete(oldest);
-    }
-    return ref;
-  }
+/** A ref for an identity path: `e` and six decimal digits (two tokens of digits for a model). */
+function refOf(path: string): string {
+  const hash = createHash('sha1').update(path).digest().readUInt32BE(0);
+  return `e${String(hash % 1_000_000).padStart(6, '0')}`;
 }
 
 /**
- * Gives every node a ref that stays the same while the node stays on screen: the table's ref for
- * the node's identity path from the root (class, resource-id and label of each ancestor, plus the
- * ordinal among same-identity siblings). Bounds are not part of it, so scrolling or a keyboard
- * moving the layout keeps refs; a node on another screen, or renamed, gets another ref. The nodes
- * ui_dump shows are numbered before the layout wrappers it hides, so the refs a model reads stay
- * short.
+ * Gives every node a ref that stays the same while the node stays on screen: a hash of its
+ * identity path from the root (class, resource-id and label of each ancestor, plus the ordinal
+ * among same-identity siblings), as `e` and six decimal digits. Bounds are not part of it, so
+ * scrolling or a keyboard moving the layout keeps refs; a node on another screen, or renamed, gets
+ * another ref. A ref depends on nothing but the screen, so it is the same in every process, after
+ * a restart, and through both UI backends; a ref from an older screen names a node on the current
+ * one only by a one-in-a-million chance.
  */
-export function assignRefs(roots: UiNode[], refs: UiRefTable = new UiRefTable()): void {
-  const paths: [UiNode, string][] = [];
+export function assignRefs(roots: UiNode[]): void {
+  const used = new Set<string>();
   const walk = (nodes: UiNode[], parentPath: string) => {
     const seen = new Map<string, number>();
     for (const node of nodes) {
@@ -176,15 +153,14 @@ export function assignRefs(roots: UiNode[], refs: UiRefTable = new UiRefTable())
       const ordinal = seen.get(key) ?? 0;
       seen.set(key, ordinal + 1);
       const path = `${parentPath}/${key}#${ordinal}`;
-      paths.push([node, path]);
+      let ref = refOf(path);
+      for (let salt = 1; used.has(ref); salt++) ref = refOf(`${path}~${salt}`);
+      used.add(ref);
+      node.ref = ref;
       walk(node.children, path);
     }
   };
   walk(roots, '');
-  const shown = (node: UiNode) =>
-    isInformative(node) || (roots.includes(node) && isKeyboardWindow(node));
-  for (const [node, path] of paths) if (shown(node)) node.ref = refs.refFor(path);
-  for (const [node, path] of paths) if (!shown(node)) node.ref = refs.refFor(path);
 }
 
 /** Every node, depth first. */

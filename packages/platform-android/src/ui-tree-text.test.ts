@@ -8,7 +8,6 @@ import {
   parseUiHierarchy,
   UiHierarchyParseError,
   type UiNode,
-  UiRefTable,
 } from './ui-hierarchy.js';
 import { renderUiTree } from './ui-tree-text.js';
 
@@ -21,22 +20,21 @@ describe('parseUiHierarchy and renderUiTree', () => {
   it('renders the settings screen compactly with every actionable node and the keyboard folded', () => {
     const roots = parseUiHierarchy(`UI hierchary dumped to: /dev/tty\n${xml}`);
     const tree = renderUiTree(roots);
-    // Shown nodes are numbered first, in reading order; hidden wrappers come after.
-    expect(tree.text).toBe(
+    expect(tree.text.replaceAll(/\be\d{6}\b/g, 'REF')).toBe(
       [
-        '[e1] Toolbar #search_action_bar clickable',
-        '  [e2] "Search settings"',
-        '[e3] RecyclerView #recycler_view scrollable',
-        '  [e4] LinearLayout clickable',
-        '    [e5] "Network & internet"',
-        '    [e6] "Mobile, Wi‑Fi, hotspot"',
-        '  [e7] LinearLayout clickable',
-        '    [e8] "Connected devices"',
-        '    [e9] "Bluetooth, pairing"',
-        '  [e10] LinearLayout clickable',
-        '    [e11] "Dark theme"',
-        '    [e12] Switch #switch_widget checked',
-        '[e13] keyboard shown (com.google.android.inputmethod.latin, 2 keys folded; use input_text to type)',
+        '[REF] Toolbar #search_action_bar clickable',
+        '  [REF] "Search settings"',
+        '[REF] RecyclerView #recycler_view scrollable',
+        '  [REF] LinearLayout clickable',
+        '    [REF] "Network & internet"',
+        '    [REF] "Mobile, Wi‑Fi, hotspot"',
+        '  [REF] LinearLayout clickable',
+        '    [REF] "Connected devices"',
+        '    [REF] "Bluetooth, pairing"',
+        '  [REF] LinearLayout clickable',
+        '    [REF] "Dark theme"',
+        '    [REF] Switch #switch_widget checked',
+        '[REF] keyboard shown (com.google.android.inputmethod.latin, 2 keys folded; use input_text to type)',
       ].join('\n'),
     );
     const refs = flattenNodes(roots).map((node) => node.ref);
@@ -47,31 +45,36 @@ describe('parseUiHierarchy and renderUiTree', () => {
   });
 
   it('keeps refs when the layout moves (scroll or keyboard) and changes them on another screen', () => {
-    const table = new UiRefTable();
-    const before = flattenNodes(parseUiHierarchy(xml, table));
+    const before = flattenNodes(parseUiHierarchy(xml));
     const moved = flattenNodes(
-      parseUiHierarchy(xml.replaceAll('[0,787][1080,997]', '[0,700][1080,910]'), table),
+      parseUiHierarchy(xml.replaceAll('[0,787][1080,997]', '[0,700][1080,910]')),
     );
     expect(moved.map((node) => node.ref)).toEqual(before.map((node) => node.ref));
-    const renamed = flattenNodes(parseUiHierarchy(xml.replace('Dark theme', 'Light theme'), table));
+    const renamed = flattenNodes(parseUiHierarchy(xml.replace('Dark theme', 'Light theme')));
     const darkRow = before.find((node) => node.text === 'Dark theme');
-    const lightRow = renamed.find((node) => node.text === 'Light theme');
     expect(renamed.some((node) => node.ref === darkRow?.ref)).toBe(false);
-    // A new node gets a number never handed out before; its untouched neighbours keep theirs.
-    expect(lightRow?.ref).toBe(`e${before.length + 1}`);
+    // Its neighbours, whose identity paths did not change, keep their refs.
     const unchanged = (nodes: UiNode[]) =>
       nodes.filter((node) => !/theme/.test(node.text)).map((node) => node.ref);
-    expect(unchanged(renamed).slice(0, 10)).toEqual(unchanged(before).slice(0, 10));
+    expect(unchanged(renamed)).toEqual(unchanged(before));
   });
 
-  it('never hands out a ref twice, even after forgetting the oldest paths', () => {
-    const table = new UiRefTable(3);
-    expect(['a', 'b', 'c'].map((path) => table.refFor(path))).toEqual(['e1', 'e2', 'e3']);
-    expect(table.refFor('a')).toBe('e1');
-    // "b" is now the least recently seen; a fourth path pushes it out.
-    expect(table.refFor('d')).toBe('e4');
-    expect(table.refFor('b')).toBe('e5');
-    expect(table.refFor('a')).toBe('e1');
+  it('gives each node of a screen its own six-digit ref, even when hashes collide', () => {
+    // 3,000 same-class siblings, each with its own label: collisions among 3,000 six-digit
+    // hashes are all but certain (birthday bound), and each must be resolved.
+    const rows = Array.from(
+      { length: 3_000 },
+      (_, index) =>
+        `<node index="${index}" text="row ${index}" resource-id="" class="android.widget.TextView" package="p" content-desc="" clickable="true" bounds="[0,0][10,10]" />`,
+    ).join('');
+    const nodes = flattenNodes(
+      parseUiHierarchy(
+        `<hierarchy rotation="0"><node index="0" text="" class="android.widget.FrameLayout" package="p" bounds="[0,0][10,10]">${rows}</node></hierarchy>`,
+      ),
+    );
+    const refs = nodes.map((node) => node.ref);
+    expect(refs.every((ref) => /^e\d{6}$/.test(ref))).toBe(true);
+    expect(new Set(refs).size).toBe(refs.length);
   });
 
   it('shows bounds on request and unescapes entities', () => {

@@ -44,9 +44,9 @@ const ACTION = {
 const targetFields = {
   ref: z
     .string()
-    .regex(/^e[1-9][0-9]{0,8}$/, 'expected a ref from ui_dump such as e12 (without the brackets)')
+    .regex(/^e[0-9]{6}$/, 'expected a ref from ui_dump such as e048213 (without the brackets)')
     .optional()
-    .describe('Ref of the node from the latest ui_dump, e.g. "e12".'),
+    .describe('Ref of the node from the latest ui_dump, e.g. "e048213".'),
   text: z
     .string()
     .min(1)
@@ -310,7 +310,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
     defineDeviceTool(session, {
       id: 'ui_dump',
       description:
-        'Reads the current Android screen as a compact tree: one line per node with a ref ([e12], kept while the node stays on screen), then for nodes you can act on the class, "text", desc="content-desc", #short-resource-id and flags (clickable, editable, scrollable, checked, focused); plain text lines are just the quoted text. Every actionable node is kept, even without text; empty layout wrappers are dropped; the keyboard is one line. Use the refs with ui_tap, ui_swipe and input_text.',
+        'Reads the current Android screen as a compact tree: one line per node with a stable ref ([e048213], kept while the node stays on screen), then for nodes you can act on the class, "text", desc="content-desc", #short-resource-id and flags (clickable, editable, scrollable, checked, focused); plain text lines are just the quoted text. Every actionable node is kept, even without text; empty layout wrappers are dropped; the keyboard is one line. Use the refs with ui_tap, ui_swipe and input_text.',
       inputSchema: ToolSchema.object({
         bounds: z
           .boolean()
@@ -344,7 +344,8 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
         const snapshot = await shared.snapshot(device, { signal });
         const tree = renderUiTree(snapshot.roots, { bounds: args.bounds });
         const foreground = snapshot.telemetry.foreground;
-        const header = `Screen of ${device.serial} (via ${snapshot.backend}): ${foreground ? (foreground.activity ?? foreground.packageName) : 'unknown app'}${snapshot.telemetry.secureWindow ? ' (secure window)' : ''}; ${tree.shownNodes} nodes, ${tree.actionableNodes} actionable; keyboard ${tree.keyboardShown ? 'shown' : 'hidden'}.`;
+        // Node counts are in the structured result; the text header keeps to what the model acts on.
+        const header = `Screen of ${device.serial} via ${snapshot.backend}: ${foreground ? (foreground.activity ?? foreground.packageName) : 'unknown app'}${snapshot.telemetry.secureWindow ? ' (secure window)' : ''}, keyboard ${tree.keyboardShown ? 'shown' : 'hidden'}.`;
         return successResult(`${header}\n${tree.text}`, {
           data: {
             ...(foreground ? { foreground: foreground.activity ?? foreground.packageName } : {}),

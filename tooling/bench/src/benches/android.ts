@@ -134,7 +134,7 @@ async function runAndroidBench(quick: boolean, options: AndroidBenchOptions) {
     const appiumSerial = started.sims[1]?.serial;
     if (!serial) throw new Error('the sim did not connect');
     const environment = new ToolEnvironmentState();
-    const { tools, session } = createAndroidTools({
+    const { tools } = createAndroidTools({
       workspaceRoot: join(root, 'workspace'),
       dataDir: join(root, 'data'),
       adbServerPort: started.serverPort,
@@ -221,10 +221,8 @@ async function runAndroidBench(quick: boolean, options: AndroidBenchOptions) {
           else await readAppium?.();
           ms[side] = performance.now() - begin;
         }
-        // The same ref table as ui_dump's, so a node of the raw XML has the ref ui_dump gave it.
-        const content = parseUiHierarchy(xml, session.refTable(serial)).filter(
-          (node) => !isKeyboardWindow(node),
-        );
+        // Refs depend only on the screen, so a node of the raw XML has the ref ui_dump gave it.
+        const content = parseUiHierarchy(xml).filter((node) => !isKeyboardWindow(node));
         const nodes = flattenNodes(content);
         const actionable = nodes.filter(isActionable);
         const peer = mobileMcpElements(content, 'text');
