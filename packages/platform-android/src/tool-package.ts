@@ -134,7 +134,8 @@ function resolveConfig(config: AndroidPackageConfig, env: NodeJS.ProcessEnv): Re
   };
 }
 
-async function isListening(host: string, port: number): Promise<boolean> {
+/** Whether something accepts TCP connections on `host`:`port` (gives up after a second). */
+export async function isListening(host: string, port: number): Promise<boolean> {
   return await new Promise((resolve) => {
     const socket = connect({ host, port });
     const done = (value: boolean) => {

@@ -1,5 +1,4 @@
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AdbTestBed, type AndroidSim, freePort, startAdbTestBed } from '@toolsys/android-sim';
@@ -15,21 +14,8 @@ import {
   flattenNodes,
   type UiNode,
 } from '../src/index.js';
+import { isListening } from '../src/tool-package.js';
 import { textOf } from './harness.js';
-
-/** Whether something accepts TCP connections on 127.0.0.1:`port`. */
-async function isListening(port: number): Promise<boolean> {
-  return await new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    const done = (value: boolean) => {
-      socket.destroy();
-      resolve(value);
-    };
-    socket.setTimeout(1_000, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
-}
 
 // A real Appium 3 server (started by the backend on 127.0.0.1, a free port) with the real
 // appium-uiautomator2-driver, the real adb server, and two identical sims: the adb backend drives
@@ -85,7 +71,7 @@ describe('the UI tools through Appium and UiAutomator2', () => {
     appiumSim = bed.sims[1] as AndroidSim;
     const workspaceRoot = join(root, 'workspace');
     await mkdir(workspaceRoot, { recursive: true });
-    defaultAdbPortBusy = await isListening(5037);
+    defaultAdbPortBusy = await isListening('127.0.0.1', 5037);
     const common = {
       workspaceRoot,
       dataDir: join(root, 'data'),
@@ -137,7 +123,7 @@ describe('the UI tools through Appium and UiAutomator2', () => {
     expect(reported).toMatchObject({ adbPort: bed.serverPort, remoteAdbHost: '127.0.0.1' });
     // The sims are attached to the private server only, so the session above could only start
     // through it; and the driver started no adb server of its own on the default port.
-    if (!defaultAdbPortBusy) expect(await isListening(5037)).toBe(false);
+    if (!defaultAdbPortBusy) expect(await isListening('127.0.0.1', 5037)).toBe(false);
   });
 
   it('dumps the same tree with the same refs as adb on the same screen', async () => {

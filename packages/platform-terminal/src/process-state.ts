@@ -108,6 +108,21 @@ export async function hasEnvironmentEntry(pid: number, entry: string): Promise<b
   }
 }
 
+/** Adds to `found` every process of `all` below one already in it (children of children too). */
+export function addDescendants(all: readonly ProcessStat[], found: Set<number>): Set<number> {
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const stat of all) {
+      if (!found.has(stat.pid) && found.has(stat.parentPid)) {
+        found.add(stat.pid);
+        grew = true;
+      }
+    }
+  }
+  return found;
+}
+
 /**
  * Every live process that belongs to a terminal session: its session, its descendants, and any
  * process carrying the session's environment marker (which finds `setsid` children that left
@@ -119,16 +134,7 @@ export async function findSessionProcesses(leaderPid: number, marker: string): P
   for (const stat of all) {
     if (stat.sessionId === leaderPid || stat.pid === leaderPid) found.add(stat.pid);
   }
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const stat of all) {
-      if (!found.has(stat.pid) && found.has(stat.parentPid)) {
-        found.add(stat.pid);
-        grew = true;
-      }
-    }
-  }
+  addDescendants(all, found);
   const candidates = all.filter((stat) => !found.has(stat.pid) && stat.pid !== process.pid);
   const marked = await Promise.all(
     candidates.map(async (stat) => ((await hasEnvironmentEntry(stat.pid, marker)) ? stat.pid : 0)),

@@ -8,7 +8,7 @@ import {
   renderResult,
 } from '@toolsys/core-tool-registry';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listProcesses } from '../src/process-state.js';
+import { addDescendants, listProcesses } from '../src/process-state.js';
 import { createHarness, type Harness, isAlive } from './support/harness.js';
 
 // Real bash on a real PTY inside the real bubblewrap sandbox (bwrap on PATH); nothing is mocked.
@@ -57,19 +57,7 @@ async function waitForState(h: Harness, sessionId: string, state: string): Promi
 
 /** Host pids of a process and everything below it. */
 async function processTree(pid: number): Promise<number[]> {
-  const all = await listProcesses();
-  const found = new Set([pid]);
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const stat of all) {
-      if (!found.has(stat.pid) && found.has(stat.parentPid)) {
-        found.add(stat.pid);
-        grew = true;
-      }
-    }
-  }
-  return [...found];
+  return [...addDescendants(await listProcesses(), new Set([pid]))];
 }
 
 /** How many of these processes run `sleep`. */

@@ -11,7 +11,11 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createSharedState, type SharedState } from '../src/index.js';
+import { until } from './redis-fixture.js';
 import { type RedisProcess, startRedis } from './redis-server.js';
+
+/** How long a replica may take to switch between shared and local state on this machine. */
+const SETTLE_MS = 10_000;
 
 // Redis killed (SIGKILL), restarted on the same port, and made slow (DEBUG SLEEP on another
 // connection), against a real redis-server on a private loopback port.
@@ -76,16 +80,6 @@ async function timed(run: () => Promise<ToolResult>): Promise<{ result: ToolResu
   return { result, ms: performance.now() - started };
 }
 
-async function until(
-  condition: () => Promise<boolean> | boolean,
-  timeoutMs = 10_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('Redis faults', () => {
   it('keeps calls flowing on local state when Redis is killed, and shares again after a restart', async () => {
@@ -99,7 +93,7 @@ describe('Redis faults', () => {
       expect(result.ok).toBe(true);
       expect(ms).toBeLessThan(BOUND_MS * 20);
     }
-    await until(() => state.status().mode === 'local');
+    await until(() => state.status().mode === 'local', SETTLE_MS);
     // A grant given while Redis is down stays local, and is pushed when Redis returns.
     state.permissionStore.allowAlways('write_file');
     const fallen = state.status();
@@ -108,10 +102,10 @@ describe('Redis faults', () => {
     expect(fallen.since).toBeGreaterThan(Date.now() - 60_000);
     // Spans recorded meanwhile are kept and pushed on resync.
     await server.restart();
-    await until(() => state.status().mode === 'shared');
+    await until(() => state.status().mode === 'shared', SETTLE_MS);
     const admin = new Redis(server.url, { maxRetriesPerRequest: 1 });
     clients.push(admin);
-    await until(async () => (await admin.llen('faults:traces')) >= 20);
+    await until(async () => (await admin.llen('faults:traces')) >= 20, SETTLE_MS);
     expect(await admin.sismember('faults:perm:always', 'write_file')).toBe(1);
     // Shared again: the bucket is in Redis.
     expect((await run.execute('read_thing', {})).ok).toBe(true);
@@ -137,7 +131,7 @@ describe('Redis faults', () => {
     expect(Math.max(...durations)).toBeLessThan(BOUND_MS * 10);
     expect(state.status().mode).toBe('local');
     await sleeping;
-    await until(() => state.status().mode === 'shared');
+    await until(() => state.status().mode === 'shared', SETTLE_MS);
   }, 60_000);
 
   it('keeps limiter, breaker, grants and trace ring bounded while Redis is frozen, then shares again', async () => {
@@ -169,9 +163,9 @@ describe('Redis faults', () => {
     } finally {
       server.resume();
     }
-    await until(() => state.status().mode === 'shared');
+    await until(() => state.status().mode === 'shared', SETTLE_MS);
     // The spans of the frozen period reach the shared ring once Redis answers again.
-    await until(async () => (await admin.llen('faults:traces')) >= 8);
+    await until(async () => (await admin.llen('faults:traces')) >= 8, SETTLE_MS);
     expect(state.status().subscriber?.state).toBe('subscribed');
   }, 60_000);
 
