@@ -8,7 +8,7 @@ import {
   probeCommandSandbox,
   scrubEnvironment,
 } from '@toolsys/core-tool-registry';
-import { findProgram } from './shells.js';
+import { findProgram, findRootfsListedShell, resolveShell } from './shells.js';
 import {
   bashIntegrationEnvironment,
   promptIntegrationPrompt,
@@ -96,6 +96,8 @@ export class SessionCreateError extends Error {
     message: string,
     readonly reason: SessionCreateFailure,
     readonly field?: string,
+    /** For `shell`: the shells that may start here, by name. */
+    readonly available?: readonly string[],
   ) {
     super(message);
     this.name = 'SessionCreateError';
@@ -219,7 +221,7 @@ export class TerminalManager {
     let integration: ShellIntegration;
     let cwd = options.cwd;
     let sessionEnv: Record<string, string> = {
-      ...env,
+      ...withoutStartupCode(env),
       TERM: 'xterm-256color',
       [markerName]: markerValue,
     };
@@ -239,7 +241,9 @@ export class TerminalManager {
       const inner = await pickRootfsShell(rootfs, shellWanted);
       if (inner === undefined) {
         throw new SessionCreateError(
-          `shell "${shellWanted ?? 'bash'}" is not in the rootfs`,
+          shellWanted === undefined
+            ? 'the rootfs has neither /bin/bash nor /bin/sh'
+            : `shell "${shellWanted}" is not a shell listed in the rootfs's /etc/shells`,
           'shell',
           'shell',
         );
@@ -253,12 +257,15 @@ export class TerminalManager {
       cwd = options.cwd;
     } else {
       const wanted = shellWanted ?? ((await findProgram('bash', base)) ? 'bash' : 'sh');
-      const found = await findProgram(wanted, base);
-      if (found === undefined) {
-        throw new SessionCreateError(`shell "${wanted}" was not found on PATH`, 'shell', 'shell');
+      // Only a login shell starts: any other program would run without the per-input
+      // confirmation that commands typed into the session get.
+      const shell = await resolveShell(wanted, base);
+      if (!shell.ok) {
+        throw new SessionCreateError(shell.reason, 'shell', 'shell', shell.available);
       }
+      const found = shell.path;
       file = found;
-      shellName = basename(found);
+      shellName = shell.name;
       integration = integrationOf(shellName);
       args = shellArguments(shellName);
       if (sandbox?.executable !== undefined) {
@@ -373,19 +380,42 @@ function shellArguments(shellName: string): string[] {
   return ['-i'];
 }
 
+/**
+ * Variables that make a shell run a file or a command as it starts (`ENV` for an interactive sh
+ * or dash, `BASH_ENV` for bash scripts, exported bash functions): sessions start as clean as
+ * `bash --norc`. PROMPT_COMMAND is set again by the bash integration.
+ */
+const STARTUP_CODE_VARIABLES = new Set(['ENV', 'BASH_ENV', 'PROMPT_COMMAND', 'PS0', 'ZDOTDIR']);
+
+function withoutStartupCode(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      ([name]) => !STARTUP_CODE_VARIABLES.has(name) && !name.startsWith('BASH_FUNC_'),
+    ),
+  );
+}
+
 async function isDirectory(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined))?.isDirectory() === true;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function pickRootfsShell(
   rootfs: string,
   wanted: string | undefined,
 ): Promise<string | undefined> {
-  const candidates =
-    wanted === undefined
-      ? ['/bin/bash', '/bin/sh']
-      : [wanted.includes('/') ? wanted : `/bin/${wanted}`];
-  for (const candidate of candidates) {
+  if (wanted !== undefined) {
+    // A shell named by the caller must be one the rootfs lists, as on the host.
+    const listed = await findRootfsListedShell(rootfs, wanted);
+    return listed !== undefined && (await exists(join(rootfs, listed))) ? listed : undefined;
+  }
+  for (const candidate of ['/bin/bash', '/bin/sh']) {
     try {
       await access(join(rootfs, candidate));
       return candidate;

@@ -51,6 +51,30 @@ describe.skipIf(!hasProot)('proot backend on a busybox rootfs', () => {
     if (!packages.ok) expect(packages.error.message).toContain('not ready (absent)');
   });
 
+  it('starts only a shell listed in the rootfs /etc/shells when a shell is named', async () => {
+    const directory = harness.rootfs.directory('debian');
+    await makeBusyboxRootfs(directory);
+    await harness.rootfs.markReady('debian');
+    const unlisted = await harness.call('terminal.create', { backend: 'proot', shell: 'sh' });
+    expect(!unlisted.ok && [unlisted.error.code, unlisted.error.field]).toEqual([
+      'INVALID_ARGUMENT',
+      'shell',
+    ]);
+    if (!unlisted.ok) expect(unlisted.error.message).toContain("rootfs's /etc/shells");
+    await writeFile(join(directory, 'etc', 'shells'), '/bin/sh\n');
+    const program = await harness.call('terminal.create', { backend: 'proot', shell: 'cat' });
+    expect(!program.ok && [program.error.code, program.error.field]).toEqual([
+      'INVALID_ARGUMENT',
+      'shell',
+    ]);
+    expect(harness.manager.list()).toEqual([]);
+    const listed = await harness.data<{ shell: string; state: string }>('terminal.create', {
+      backend: 'proot',
+      shell: 'sh',
+    });
+    expect(listed).toMatchObject({ shell: 'sh', state: 'idle' });
+  });
+
   it('runs cat /etc/os-release inside the rootfs, with the workspace at /workspace', async () => {
     const directory = harness.rootfs.directory('debian');
     await makeBusyboxRootfs(directory);

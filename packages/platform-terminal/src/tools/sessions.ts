@@ -110,11 +110,18 @@ export async function openSession(
           retryable: false,
           hint: 'Close a session you no longer need with terminal.close (terminal.workspaces lists them), then retry.',
         });
-      case 'shell':
-        return failureResult(ToolErrorCode.INVALID_ARGUMENT, `shell: ${error.message}`, {
-          field: 'shell',
-          hint: 'Omit shell for the default, or pick one that terminal.backends lists.',
-        });
+      case 'shell': {
+        const available = error.available ?? [];
+        return failureResult(
+          ToolErrorCode.INVALID_ARGUMENT,
+          `shell: ${error.message}${available.length > 0 ? `. Shells available: ${available.join(', ')}` : ''}`,
+          {
+            field: 'shell',
+            hint: 'Omit shell for the default or pick one of the shells available; to run another program, start a shell and run the program in it with terminal.run, which asks the user for each command outside the sandbox.',
+            ...(error.available === undefined ? {} : { details: { available } }),
+          },
+        );
+      }
       case 'backend':
         return failureResult(ToolErrorCode.UNSUPPORTED, `backend: ${error.message}`, {
           field: 'backend',
@@ -153,32 +160,36 @@ export async function openSession(
 
 function createTool(options: SessionToolsOptions): AnyToolDefinition {
   const { manager } = options;
+  const input = {
+    shell: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe(
+        'Shell to start: a name ("bash", "sh", "zsh") or an absolute path of a login shell listed in /etc/shells; any other program is refused (run it with terminal.run inside a shell). Default: bash when present.',
+      ),
+    cwd: z
+      .string()
+      .max(4_096)
+      .default('.')
+      .describe('Starting folder, relative to the workspace root. Default the root.'),
+    cols: z.number().int().min(10).max(1_000).default(120).describe('Columns (10-1000).'),
+    rows: z.number().int().min(2).max(500).default(32).describe('Rows (2-500).'),
+    backend: z
+      .enum(['local', 'proot'])
+      .default('local')
+      .describe(
+        '"local": a shell on this machine. "proot": a shell inside the Linux rootfs (terminal.linux_status says whether it is ready), with the workspace at /workspace.',
+      ),
+    sandbox: sandboxArgument(manager),
+  };
+  const fields = new Set(Object.keys(input));
   return defineTool({
     id: 'terminal.create',
     description:
       'Starts an interactive shell on a real pseudo-terminal (PTY) and returns its session id and first screen. Use it for interactive programs (vim, less, top, REPLs, password prompts), long-running processes you want to watch, or a shell whose state (cwd, variables) persists between commands. Drive it with terminal.run (a command line) and terminal.write (keystrokes); read it with terminal.observe, terminal.snapshot and terminal.wait; end it with terminal.close. For a single non-interactive command, terminal.run without a sessionId is simpler. With sandbox true the shell runs in the OS sandbox (workspace read-only, no network) and its input needs no confirmation; input to an unsandboxed session asks the user before every command or keystroke. Sessions are limited per deployment and closed after a period without input or output.',
-    inputSchema: ToolSchema.object({
-      shell: z
-        .string()
-        .min(1)
-        .max(200)
-        .optional()
-        .describe('Shell to start ("bash", "sh", "zsh" or a path). Default: bash when present.'),
-      cwd: z
-        .string()
-        .max(4_096)
-        .default('.')
-        .describe('Starting folder, relative to the workspace root. Default the root.'),
-      cols: z.number().int().min(10).max(1_000).default(120).describe('Columns (10-1000).'),
-      rows: z.number().int().min(2).max(500).default(32).describe('Rows (2-500).'),
-      backend: z
-        .enum(['local', 'proot'])
-        .default('local')
-        .describe(
-          '"local": a shell on this machine. "proot": a shell inside the Linux rootfs (terminal.linux_status says whether it is ready), with the workspace at /workspace.',
-        ),
-      sandbox: sandboxArgument(manager),
-    }),
+    inputSchema: ToolSchema.object(input),
     outputSchema: ToolSchema.object({
       sessionId: z.string(),
       shell: z.string(),
@@ -202,6 +213,18 @@ function createTool(options: SessionToolsOptions): AnyToolDefinition {
     },
     runPolicy: { ...RunPolicies.mutating, timeoutMs: 30_000 },
     async execute(args) {
+      const unknown = Object.keys(args).find((name) => !fields.has(name));
+      if (unknown !== undefined) {
+        // Arguments or environment for the shell would run code before any command is confirmed.
+        return failureResult(
+          ToolErrorCode.INVALID_ARGUMENT,
+          `${unknown}: terminal.create takes no such argument (it accepts ${[...fields].join(', ')}); the shell starts without arguments or extra environment`,
+          {
+            field: unknown,
+            hint: 'Create the session without it, then set variables or run the program with terminal.run, which asks the user for each command outside the sandbox.',
+          },
+        );
+      }
       if (args.backend === 'proot' && options.rootfs && !(await options.rootfs.isReady('debian'))) {
         const status = await options.rootfs.status('debian');
         return failureResult(
