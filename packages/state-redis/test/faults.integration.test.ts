@@ -80,7 +80,6 @@ async function timed(run: () => Promise<ToolResult>): Promise<{ result: ToolResu
   return { result, ms: performance.now() - started };
 }
 
-
 describe('Redis faults', () => {
   it('keeps calls flowing on local state when Redis is killed, and shares again after a restart', async () => {
     const state = await shared('a');
