@@ -41,24 +41,89 @@ export interface PackageDetails {
   readonly deniedPermissions: string[];
 }
 
+/** The lines indented under the header line at `start`, up to the next line at its indent or less. */
+function indentedBlock(lines: readonly string[], start: number): string[] {
+  const block: string[] = [];
+  const baseIndent = (lines[start] as string).search(/\S/);
+  for (let index = start + 1; index < lines.length; index++) {
+    const line = lines[index] as string;
+    if (line.trim() !== '' && line.search(/\S/) <= baseIndent) break;
+    block.push(line);
+  }
+  return block;
+}
+
+/**
+ * Collects the `requested permissions:`, `install permissions:` and per-user `runtime
+ * permissions:` lists of one package or shared-user block (`NAME: granted=true|false, flags=[…]`).
+ */
+function collectPermissions(
+  block: readonly string[],
+  into: { requested: string[]; granted: Set<string>; denied: Set<string> },
+): void {
+  let list: 'requested' | 'install' | 'runtime' | undefined;
+  for (const line of block) {
+    const trimmed = line.trim();
+    if (trimmed === 'requested permissions:') list = 'requested';
+    else if (trimmed === 'install permissions:') list = 'install';
+    else if (trimmed === 'runtime permissions:') list = 'runtime';
+    else if (/^[a-zA-Z][\w.]*\.[\w.]+(?::|$)/.test(trimmed) && list !== undefined) {
+      const match = /^([\w.]+)(?::\s*granted=(true|false))?/.exec(trimmed);
+      if (!match) continue;
+      const name = match[1] as string;
+      if (list === 'requested') into.requested.push(name);
+      else if (match[2] === 'true') into.granted.add(name);
+      else if (match[2] === 'false') into.denied.add(name);
+    } else if (trimmed.endsWith(':') || /^\w+=/.test(trimmed) || trimmed.startsWith('User ')) {
+      list = undefined;
+    }
+  }
+}
+
+/**
+ * The block of the shared user a package belongs to. The package names it with
+ * `sharedUser=SharedUser{HASH NAME/UID}` (`SharedUserSetting.toString`); the `Shared users:` section
+ * (`Settings.dumpSharedUsersLPr`) prints `SharedUser [NAME] (HASH):` with `userId=UID`. Matched by
+ * name, else by user id.
+ */
+function sharedUserBlock(lines: readonly string[], packageSection: readonly string[]) {
+  const declared = packageSection
+    .map((line) => /^\s*sharedUser=SharedUser\{\S+ ([^/}\s]+)\/(\d+)\}/.exec(line))
+    .find((match) => match !== null);
+  if (!declared) return undefined;
+  const [, name, userId] = declared;
+  const sectionStart = lines.findIndex((line) => line === 'Shared users:');
+  if (sectionStart < 0) return undefined;
+  const candidates: { name: string; block: string[] }[] = [];
+  for (let index = sectionStart + 1; index < lines.length; index++) {
+    const line = lines[index] as string;
+    if (/^\S/.test(line)) break;
+    const header = /^\s+SharedUser \[([^\]]+)\]/.exec(line);
+    if (header) candidates.push({ name: header[1] as string, block: indentedBlock(lines, index) });
+  }
+  const hasUserId = (block: readonly string[]) =>
+    block.some((line) => line.trim() === `userId=${userId}`);
+  return (
+    candidates.find((candidate) => candidate.name === name && hasUserId(candidate.block)) ??
+    candidates.find((candidate) => candidate.name === name) ??
+    candidates.find((candidate) => hasUserId(candidate.block))
+  )?.block;
+}
+
 /**
  * Parses `dumpsys package NAME`. Returns undefined when the package is not installed (the output
- * has no `Package [NAME]` section; Android prints "Unable to find package" or nothing).
+ * has no `Package [NAME]` section; Android prints "Unable to find package" or nothing). For a
+ * package with a `sharedUserId`, Android 9 to 11 print its runtime permission grants only under
+ * the shared user (`Shared users:` section); those are read too.
  */
 export function parsePackageDetails(
   output: string,
   packageName: string,
 ): PackageDetails | undefined {
-  const lines = output.split('\n');
+  const lines = output.split('\n').map((line) => line.replace(/\r$/, ''));
   const start = lines.findIndex((line) => line.trim().startsWith(`Package [${packageName}]`));
   if (start < 0) return undefined;
-  const section: string[] = [];
-  const baseIndent = (lines[start] as string).search(/\S/);
-  for (let index = start + 1; index < lines.length; index++) {
-    const line = lines[index] as string;
-    if (line.trim() !== '' && line.search(/\S/) <= baseIndent) break;
-    section.push(line);
-  }
+  const section = indentedBlock(lines, start);
   const field = (name: string): string | undefined => {
     for (const line of section) {
       const match = new RegExp(`(?:^|\\s)${name}=(\\S+(?: \\d\\d:\\d\\d:\\d\\d)?)`).exec(line);
@@ -66,26 +131,15 @@ export function parsePackageDetails(
     }
     return undefined;
   };
-  const requested: string[] = [];
-  const granted = new Set<string>();
-  const denied = new Set<string>();
-  let block: 'requested' | 'install' | 'runtime' | undefined;
-  for (const line of section) {
-    const trimmed = line.trim();
-    if (trimmed === 'requested permissions:') block = 'requested';
-    else if (trimmed === 'install permissions:') block = 'install';
-    else if (trimmed === 'runtime permissions:') block = 'runtime';
-    else if (/^[a-zA-Z][\w.]*\.[\w.]+(?::|$)/.test(trimmed) && block !== undefined) {
-      const match = /^([\w.]+)(?::\s*granted=(true|false))?/.exec(trimmed);
-      if (!match) continue;
-      const name = match[1] as string;
-      if (block === 'requested') requested.push(name);
-      else if (match[2] === 'true') granted.add(name);
-      else if (match[2] === 'false') denied.add(name);
-    } else if (trimmed.endsWith(':') || /^\w+=/.test(trimmed) || trimmed.startsWith('User ')) {
-      block = trimmed === 'runtime permissions:' ? 'runtime' : undefined;
-    }
-  }
+  const permissions = {
+    requested: [] as string[],
+    granted: new Set<string>(),
+    denied: new Set<string>(),
+  };
+  collectPermissions(section, permissions);
+  const sharedUser = sharedUserBlock(lines, section);
+  if (sharedUser) collectPermissions(sharedUser, { ...permissions, requested: [] });
+  const { requested, granted, denied } = permissions;
   const flags = section.find((line) => line.trim().startsWith('flags=[')) ?? '';
   const versionCode = field('versionCode');
   const minSdk = field('minSdk');

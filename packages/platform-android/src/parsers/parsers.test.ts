@@ -160,6 +160,32 @@ describe('package parsers', () => {
     });
   });
 
+  it('reads runtime grants of a sharedUserId package from the Shared users section (Android 10)', () => {
+    const output = fixture('dumpsys-package-android10-shared-user.txt');
+    expect(parsePackageDetails(output, 'com.android.phone')).toMatchObject({
+      system: true,
+      grantedPermissions: [
+        'android.permission.INTERNET',
+        'android.permission.MODIFY_PHONE_STATE',
+        'android.permission.READ_PHONE_STATE',
+        'android.permission.CALL_PHONE',
+        'android.permission.READ_CONTACTS',
+      ],
+      deniedPermissions: ['android.permission.ACCESS_FINE_LOCATION'],
+    });
+  });
+
+  it('reads no shared-user grants for a package whose sharedUser names another shared user', () => {
+    const output = fixture('dumpsys-package-android10-shared-user.txt').replace(
+      'sharedUser=SharedUser{4f5a6b7 android.uid.phone/1001}',
+      'sharedUser=SharedUser{4f5a6b7 android.uid.system/1000}',
+    );
+    expect(parsePackageDetails(output, 'com.android.phone')).toMatchObject({
+      grantedPermissions: ['android.permission.INTERNET', 'android.permission.MODIFY_PHONE_STATE'],
+      deniedPermissions: [],
+    });
+  });
+
   it('returns undefined for a package that is not installed', () => {
     expect(parsePackageDetails('Unable to find package: com.nope\n', 'com.nope')).toBeUndefined();
     expect(
