@@ -9,32 +9,46 @@ function expandActivity(packageName: string, activity: string): string {
   return activity.startsWith('.') ? `${packageName}${activity}` : activity;
 }
 
+const FOCUSED_WINDOW = /mCurrentFocus=Window\{\S+ (?:u\d+ )?([\w.]+)\/([\w.$]+)(?: [^}\s]+)?\}/;
+const ACTIVITY_RECORD =
+  /(?:mResumedActivity:|ResumedActivity:|topResumedActivity=|mFocusedApp=)\s*(?:AppWindowToken\{\S+ token=)?(?:Token\{\S+ )?ActivityRecord\{\S+ u\d+ ([\w.]+)\/([\w.$]+)/;
+
+/**
+ * The part of `dumpsys window displays` that belongs to the default display (`Display:
+ * mDisplayId=0`, printed by `DisplayContent.dump` up to the next display or section), when the dump
+ * has several displays; undefined with one display or none.
+ */
+function defaultDisplaySection(windowOutput: string): string | undefined {
+  const headers = [...windowOutput.matchAll(/^[ \t]*Display: mDisplayId=(\d+)\b.*$/gm)];
+  if (headers.length < 2) return undefined;
+  const header = headers.find((match) => match[1] === '0');
+  if (header === undefined) return undefined;
+  const rest = windowOutput.slice(header.index + header[0].length);
+  const end = rest.search(/\n(?:[ \t]*Display: mDisplayId=\d|\S)/);
+  return rest.slice(0, end < 0 ? undefined : end);
+}
+
+function readForeground(output: string): ForegroundApp | undefined {
+  const match = FOCUSED_WINDOW.exec(output) ?? ACTIVITY_RECORD.exec(output);
+  if (!match) return undefined;
+  return {
+    packageName: match[1] as string,
+    activity: expandActivity(match[1] as string, match[2] as string),
+  };
+}
+
 /**
  * Reads the foreground app: `mCurrentFocus=Window{… u0 PKG/ACTIVITY}` (dumpsys window; Android 4.1
  * prints no `u0` and a trailing `paused=false`, Android 7+ a trailing `EXITING` while the window
  * leaves), else `mResumedActivity:` / `ResumedActivity:` / `topResumedActivity=` / `mFocusedApp=`
  * records (`ActivityRecord{… u0 PKG/.Activity t42}`, wrapped in `AppWindowToken{… token=Token{…}}`
- * up to Android 9), which differ across Android versions.
+ * up to Android 9), which differ across Android versions. With several displays (a cover screen,
+ * a connected monitor), Android 10+ print focus per display and the default display's
+ * (`mDisplayId=0`) focused window or focused app wins over another display's focused window.
  */
 export function parseForegroundApp(output: string): ForegroundApp | undefined {
-  const focus = /mCurrentFocus=Window\{\S+ (?:u\d+ )?([\w.]+)\/([\w.$]+)(?: [^}\s]+)?\}/.exec(
-    output,
-  );
-  if (focus)
-    return {
-      packageName: focus[1] as string,
-      activity: expandActivity(focus[1] as string, focus[2] as string),
-    };
-  const record =
-    /(?:mResumedActivity:|ResumedActivity:|topResumedActivity=|mFocusedApp=)\s*(?:AppWindowToken\{\S+ token=)?(?:Token\{\S+ )?ActivityRecord\{\S+ u\d+ ([\w.]+)\/([\w.$]+)/.exec(
-      output,
-    );
-  if (record)
-    return {
-      packageName: record[1] as string,
-      activity: expandActivity(record[1] as string, record[2] as string),
-    };
-  return undefined;
+  const defaultDisplay = defaultDisplaySection(output);
+  return (defaultDisplay && readForeground(defaultDisplay)) || readForeground(output);
 }
 
 /**
@@ -77,7 +91,10 @@ export function parseLocked(windowOutput: string): boolean | undefined {
  * `mTopFullscreenOpaqueWindowState=`), where no flags follow.
  */
 export function parseSecureWindow(windowOutput: string): boolean | undefined {
-  const focus = /mCurrentFocus=Window\{(\S+) /.exec(windowOutput)?.[1];
+  const focusPattern = /mCurrentFocus=Window\{(\S+) /;
+  const focus =
+    focusPattern.exec(defaultDisplaySection(windowOutput) ?? '')?.[1] ??
+    focusPattern.exec(windowOutput)?.[1];
   if (focus === undefined) return undefined;
   const id = focus.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const header = new RegExp(`^[ \\t]*Window #\\d+ Window\\{${id} `, 'm').exec(windowOutput);

@@ -69,6 +69,37 @@ describe('device state parsers', () => {
     expect(parseSecureWindow(output)).toBe(false);
   });
 
+  it("takes the default display's focused app over another display's focused window (Android 13, cover display)", () => {
+    const output = fixture('dumpsys-window-android13-two-displays.txt');
+    expect(parseForegroundApp(output)).toEqual({
+      packageName: 'com.google.android.apps.maps',
+      activity: 'com.google.android.maps.MapsActivity',
+    });
+    expect(parseSecureWindow(output)).toBe(false);
+  });
+
+  it("takes the default display's focused window when it has one, whatever the display order", () => {
+    const output = fixture('dumpsys-window-android13-two-displays.txt').replace(
+      '  mCurrentFocus=null',
+      '  mCurrentFocus=Window{2785a60 u0 com.google.android.apps.maps/com.google.android.apps.gmm.LockscreenActivity}',
+    );
+    expect(parseForegroundApp(output)).toEqual({
+      packageName: 'com.google.android.apps.maps',
+      activity: 'com.google.android.apps.gmm.LockscreenActivity',
+    });
+  });
+
+  it('reads the other display when the default display has neither focus nor focused app', () => {
+    const output = fixture('dumpsys-window-android13-two-displays.txt').replace(
+      / {2}mFocusedApp=ActivityRecord\{d72327 [^\n]*/,
+      '  mFocusedApp=null',
+    );
+    expect(parseForegroundApp(output)).toEqual({
+      packageName: 'com.android.systemui',
+      activity: 'com.android.systemui.subscreen.SubHomeActivity',
+    });
+  });
+
   it('falls back to the resumed activity record of dumpsys activity (Android 12)', () => {
     expect(parseForegroundApp(fixture('dumpsys-activity-android12.txt'))).toEqual({
       packageName: 'com.whatsapp',
