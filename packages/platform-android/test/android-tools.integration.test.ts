@@ -292,6 +292,80 @@ describe('platform-android tools against android-sim through the real adb server
     );
   });
 
+  it('reads the music volume with cmd media_session, leaving out dumpsys audio (Android 11+)', async () => {
+    sim.device.state.volume = 9;
+    sim.device.commandLines.length = 0;
+    expect(textOf(await harness.call('control_media', { action: 'pause' }))).toMatch(
+      / Music volume 9\.$/,
+    );
+    expect(sim.device.commandLines).toContain(
+      'cmd media_session volume --stream 3 --get 2>/dev/null || media volume --stream 3 --get 2>/dev/null',
+    );
+    expect(sim.device.commandLines).not.toContain('dumpsys audio');
+  });
+
+  it('reads the music volume with media volume on Android 10', async () => {
+    sim.device.state.properties['ro.build.version.sdk'] = '29';
+    try {
+      sim.device.state.volume = 5;
+      sim.device.commandLines.length = 0;
+      expect(textOf(await harness.call('control_media', { action: 'volume_down' }))).toMatch(
+        / Music volume 4\.$/,
+      );
+      expect(sim.device.commandLines).not.toContain('dumpsys audio');
+    } finally {
+      sim.device.state.properties['ro.build.version.sdk'] = '34';
+    }
+  });
+
+  it('falls back to dumpsys audio for a volume action when no volume command answers (Android 6)', async () => {
+    sim.device.state.properties['ro.build.version.sdk'] = '23';
+    try {
+      sim.device.state.volume = 5;
+      sim.device.commandLines.length = 0;
+      expect(textOf(await harness.call('control_media', { action: 'volume_up' }))).toMatch(
+        / Music volume 6\.$/,
+      );
+      expect(sim.device.commandLines).toContain('dumpsys audio');
+      sim.device.commandLines.length = 0;
+      expect(textOf(await harness.call('control_media', { action: 'pause' }))).not.toContain(
+        'Music volume',
+      );
+      expect(sim.device.commandLines).not.toContain('dumpsys audio');
+    } finally {
+      sim.device.state.properties['ro.build.version.sdk'] = '34';
+    }
+  });
+
+  it('refuses a media command when only an inactive session without playback state exists', async () => {
+    const sessions = sim.device.state.mediaSessions.splice(0);
+    try {
+      sim.device.state.mediaSessions.push({
+        packageName: 'com.android.server.telecom',
+        state: 0,
+        active: false,
+        tracks: [],
+        track: 0,
+      });
+      const refused = expectFailure(
+        await harness.call('control_media', { action: 'play' }),
+        'NOT_FOUND',
+      );
+      expect(refused.message).toBe(
+        'Nothing is playing: only com.android.server.telecom has a media session, inactive and without a playback state, so it takes no media commands. play was not sent.',
+      );
+      sim.device.state.mediaSessions.splice(0);
+      expect(
+        expectFailure(await harness.call('control_media', { action: 'next' }), 'NOT_FOUND').message,
+      ).toBe('Nothing is playing: no app has a media session. next was not sent.');
+      expect(textOf(await harness.call('control_media', { action: 'mute' }))).toMatch(
+        /^Sent mute\. nothing is playing \(no app has a media session that takes media commands\)\. Music volume 0\.$/,
+      );
+    } finally {
+      sim.device.state.mediaSessions.splice(0, sim.device.state.mediaSessions.length, ...sessions);
+    }
+  });
+
   it('sets and reads the clipboard with Unicode text', async () => {
     expect(textOf(await harness.call('clipboard', { action: 'set', text: 'café 你好' }))).toBe(
       'Clipboard set (7 characters).',

@@ -9,7 +9,7 @@ import {
   parseScreenOn,
 } from '../src/parsers/device-state.js';
 import { parseThreadtime } from '../src/parsers/logcat.js';
-import { parseMediaSessions } from '../src/parsers/media-session.js';
+import { canTakeMediaCommands, parseMediaSessions } from '../src/parsers/media-session.js';
 import { parseNotifications } from '../src/parsers/notifications.js';
 import { parsePackageDetails, parsePackageList } from '../src/parsers/packages.js';
 
@@ -35,6 +35,15 @@ describe('dumpsys media_session captured on devices', () => {
   it('reads a session with state=null and metadata: null as none (Android 14 phone)', () => {
     expect(parseMediaSessions(capture('real-dumpsys-media-session-android14-phone.txt'))).toEqual([
       { packageName: 'com.android.server.telecom', state: 'none', stateCode: 0, active: false },
+    ]);
+  });
+
+  it("does not count telecom's inactive session as one that takes media commands (Android 14 phone)", () => {
+    const sessions = parseMediaSessions(capture('real-dumpsys-media-session-android14-phone.txt'));
+    expect(sessions.filter(canTakeMediaCommands)).toEqual([]);
+    const playing = parseMediaSessions(capture('real-dumpsys-media-session-androidtv-playing.txt'));
+    expect(playing.filter(canTakeMediaCommands).map((session) => session.packageName)).toEqual([
+      'com.teamsmart.videomanager.tv',
     ]);
   });
 });

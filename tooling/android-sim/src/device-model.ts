@@ -87,8 +87,10 @@ export interface SimNotification {
 /** A media session. */
 export interface SimMediaSession {
   readonly packageName: string;
-  /** PlaybackState code: 1 stopped, 2 paused, 3 playing. */
+  /** PlaybackState code: 1 stopped, 2 paused, 3 playing; 0 prints as no PlaybackState (`state=null`). */
   state: number;
+  /** Whether the session is active (`active=`); default true. Telecom's call session is not. */
+  active?: boolean;
   /** The track list; `track` indexes it. */
   readonly tracks: readonly { title: string; artist: string; album: string }[];
   track: number;

@@ -107,6 +107,54 @@ describe('SimDevice', () => {
     expect(audio).toContain(`   streamVolume:${Math.min(15, volume + 1)}\n`);
   });
 
+  it('reads and sets the music volume with cmd media_session volume as Android 11+ prints it', () => {
+    const sim = device();
+    sim.state.volume = 7;
+    expect(text(sim, 'cmd media_session volume --stream 3 --get')).toBe(
+      '[V] will control stream=3 (STREAM_MUSIC)\n[V] will get volume\n[V] Connecting to AudioService\n[V] volume is 7 in range [0..15]\n',
+    );
+    sim.run('cmd media_session volume --stream 3 --set 11');
+    expect(sim.state.volume).toBe(11);
+    const old = sim.run('media volume --stream 3 --get');
+    expect(old.exitCode).toBe(127);
+    expect(old.stderr).toBe('/system/bin/sh: media: inaccessible or not found\n');
+  });
+
+  it('answers media volume up to Android 10, where cmd media_session has no shell command', () => {
+    const sim = device();
+    sim.state.properties['ro.build.version.sdk'] = '29';
+    sim.state.volume = 4;
+    const modern = sim.run('cmd media_session volume --stream 3 --get');
+    expect(modern.exitCode).toBe(255);
+    expect(modern.stderr).toBe('No shell command implementation.\n');
+    expect(text(sim, 'media volume --stream 3 --get')).toBe(
+      '[v] will control stream=3 (STREAM_MUSIC)\n[v] will get volume\n[v] Connecting to AudioService\n[v] volume is 4 in range [0..15]\n',
+    );
+  });
+
+  it('has neither cmd nor media volume on Android 6', () => {
+    const sim = device();
+    sim.state.properties['ro.build.version.sdk'] = '23';
+    expect(sim.run('cmd media_session volume --stream 3 --get').exitCode).toBe(127);
+    const media = sim.run('media volume --stream 3 --get');
+    expect(media.exitCode).toBe(1);
+    expect(media.stderr).toBe("Error: unknown command 'volume'\n");
+  });
+
+  it('prints an inactive session without a playback state as state=null', () => {
+    const sim = device();
+    sim.state.mediaSessions.splice(0, sim.state.mediaSessions.length, {
+      packageName: 'com.android.server.telecom',
+      state: 0,
+      active: false,
+      tracks: [],
+      track: 0,
+    });
+    const output = text(sim, 'dumpsys media_session');
+    expect(output).toContain('      active=false\n');
+    expect(output).toContain('      state=null\n');
+  });
+
   it('prints the last location under each provider as Android 12+ does', () => {
     const sim = device();
     sim.state.location = {

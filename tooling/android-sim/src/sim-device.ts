@@ -89,6 +89,12 @@ export class SimDevice {
   readonly state: SimDeviceState;
   readonly #pages = new Map<SimNode, number>();
 
+  /**
+   * Every command line run, oldest first, so a test can check what a tool asked the device for
+   * (e.g. that it left out a large dump). Tests may clear it.
+   */
+  readonly commandLines: string[] = [];
+
   /** Called when a package is force-stopped or uninstalled (the sim ends its instrumentation). */
   onPackageStopped: ((packageName: string) => void) | undefined;
 
@@ -171,6 +177,7 @@ export class SimDevice {
 
   /** Runs one command line (as `sh -c` would) and returns its output. */
   run(commandLine: string): CommandOutput {
+    this.commandLines.push(commandLine);
     this.state.now += 7;
     let commands: ReturnType<typeof parseCommandLine>;
     try {
@@ -227,8 +234,19 @@ export class SimDevice {
       case 'pm':
         return this.#pm(args);
       case 'cmd':
+        // `cmd` ships from Android 7.
+        if (this.#sdk() < 24) return fail('/system/bin/sh: cmd: not found\n', 127);
         if (args[0] === 'package') return this.#pm(args.slice(1));
+        if (args[0] === 'media_session') return this.#cmdMediaSession(args.slice(1));
         return fail(`Can't find service: ${args[0] ?? ''}\n`, 20);
+      case 'media':
+        // cmds/media ships up to Android 10 (Android 11 moved it into `cmd media_session`); its
+        // `volume` subcommand (VolumeCtrl, 2016) is answered from Android 8 here.
+        if (this.#sdk() >= 30)
+          return fail('/system/bin/sh: media: inaccessible or not found\n', 127);
+        if (args[0] !== 'volume' || this.#sdk() < 26)
+          return fail(`Error: unknown command '${args[0] ?? ''}'\n`, 1);
+        return this.#volumeCtrl(args.slice(1), '[v]');
       case 'dumpsys':
         return this.#dumpsys(args);
       case 'am':
@@ -724,11 +742,13 @@ export class SimDevice {
         `      package=${session.packageName}`,
         '      launchIntent=null',
         '      mediaButtonReceiver=null',
-        '      active=true',
+        `      active=${session.active ?? true}`,
         '      flags=3',
         '      rating type=0',
         '      controllers: 1',
-        `      state=PlaybackState {state=${PLAYBACK_STATE_NAMES[session.state] ?? 'UNKNOWN'}(${session.state}), position=12000, buffered position=0, speed=${session.state === 3 ? '1.0' : '0.0'}, updated=${this.state.now}, actions=3670015, custom actions=[], active item id=-1, error=null}`,
+        session.state === 0
+          ? '      state=null'
+          : `      state=PlaybackState {state=${PLAYBACK_STATE_NAMES[session.state] ?? 'UNKNOWN'}(${session.state}), position=12000, buffered position=0, speed=${session.state === 3 ? '1.0' : '0.0'}, updated=${this.state.now}, actions=3670015, custom actions=[], active item id=-1, error=null}`,
         '      audioAttrs=AudioAttributes: usage=USAGE_MEDIA content=CONTENT_TYPE_MUSIC flags=0x800 tags= bundle=null',
         '      volumeType=LOCAL, controlType=ABSOLUTE, max=0, current=0, volumeControlId=null',
         `      metadata: size=5, description=${track ? `${track.title}, ${track.artist}, ${track.album}` : 'null'}`,
@@ -758,6 +778,66 @@ export class SimDevice {
       '   Volume Group: AUDIO_STREAM_MUSIC',
       '',
     ].join('\n');
+  }
+
+  #sdk(): number {
+    return Number(this.state.properties['ro.build.version.sdk'] ?? 34);
+  }
+
+  /**
+   * `cmd media_session` (`MediaShellCommand`, Android 11+); only its `volume` subcommand. Before
+   * Android 11 the service has no shell command, and `Binder.onShellCommand` says so.
+   */
+  #cmdMediaSession(args: string[]): CommandOutput {
+    if (this.#sdk() < 30) return fail('No shell command implementation.\n', 255);
+    if (args[0] !== 'volume') return fail(`Error: unknown command '${args[0] ?? ''}'\n`, 255);
+    return this.#volumeCtrl(args.slice(1), '[V]');
+  }
+
+  /**
+   * `VolumeCtrl.run` for the music stream (stream 3): `--stream N`, `--get`, `--set INDEX`,
+   * `--adj raise|same|lower`, each option logged as `LOG_V` (`[V]` in `cmd media_session`, `[v]` in
+   * the older `media` command) before the read-back `volume is N in range [0..15]`.
+   */
+  #volumeCtrl(args: string[], logV: string): CommandOutput {
+    const lines: string[] = [];
+    let stream = 3;
+    let get = false;
+    let set: number | undefined;
+    let adjust: string | undefined;
+    for (let index = 0; index < args.length; index++) {
+      const option = args[index];
+      if (option === '--get') {
+        get = true;
+        lines.push(`${logV} will get volume`);
+      } else if (option === '--stream') {
+        stream = Number(args[++index]);
+        lines.push(
+          `${logV} will control stream=${stream} (${stream === 3 ? 'STREAM_MUSIC' : 'invalid stream'})`,
+        );
+      } else if (option === '--set') {
+        set = Number(args[++index]);
+        lines.push(`${logV} will set volume to index=${set}`);
+      } else if (option === '--adj') {
+        adjust = args[++index];
+        lines.push(`${logV} will adjust volume`);
+      } else if (option !== '--show') {
+        return fail(`Error: java.lang.IllegalArgumentException: Unknown argument ${option}\n`, 255);
+      }
+    }
+    lines.push(`${logV} Connecting to AudioService`);
+    if (stream !== 3) return fail('Error: the simulator has only the music stream (3)\n', 255);
+    if (set !== undefined) {
+      if (!Number.isInteger(set) || set < 0 || set > 15)
+        return fail(
+          `Error: invalid volume index ${set} for stream 3 (should be in [0..15])\n`,
+          255,
+        );
+      this.state.volume = set;
+    } else if (adjust === 'raise') this.state.volume = Math.min(15, this.state.volume + 1);
+    else if (adjust === 'lower') this.state.volume = Math.max(0, this.state.volume - 1);
+    if (get) lines.push(`${logV} volume is ${this.state.volume} in range [0..15]`);
+    return ok(`${lines.join('\n')}\n`);
   }
 
   #am(args: string[]): CommandOutput {

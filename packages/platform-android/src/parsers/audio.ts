@@ -61,3 +61,15 @@ export function parseStreamVolume(
   if (device !== undefined && device !== '') result.device = device;
   return result;
 }
+
+/**
+ * Reads the `volume is N in range [MIN..MAX]` line that `VolumeCtrl` prints for `--get`: in
+ * `cmd media_session volume` from Android 11 (`MediaShellCommand`, logged as `[V]`) and in the
+ * `media volume` command up to Android 10 (`cmds/media`, logged as `[v]`). Undefined when the
+ * output has no such line (the command is missing or failed).
+ */
+export function parseVolumeCommand(output: string): StreamVolume | undefined {
+  const match = /^\[[vV]\] volume is (\d+) in range \[(\d+)\.\.(\d+)\]\s*$/m.exec(output);
+  if (!match) return undefined;
+  return { volume: Number(match[1]), min: Number(match[2]), max: Number(match[3]) };
+}

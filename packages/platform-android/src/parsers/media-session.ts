@@ -49,3 +49,12 @@ export function parseMediaSessions(output: string): MediaSessionInfo[] {
   });
   return sessions;
 }
+
+/**
+ * Whether a session takes media commands: it is active, or it has a playback state. Telecom's
+ * session (the global priority session from Android 12, `active=false`, `state=null`) and sessions
+ * an app created but never used do not.
+ */
+export function canTakeMediaCommands(session: MediaSessionInfo): boolean {
+  return session.active || session.stateCode !== 0;
+}

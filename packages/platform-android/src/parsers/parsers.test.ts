@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseStreamVolume } from './audio.js';
+import { parseStreamVolume, parseVolumeCommand } from './audio.js';
 import {
   parseCurrentInputMethod,
   parseForegroundApp,
@@ -15,7 +15,7 @@ import {
 } from './device-state.js';
 import { parseLocations } from './location.js';
 import { isAtLeastLevel, parseThreadtime } from './logcat.js';
-import { parseMediaSessions } from './media-session.js';
+import { canTakeMediaCommands, parseMediaSessions } from './media-session.js';
 import { parseNotifications } from './notifications.js';
 import { parsePackageDetails, parsePackageList } from './packages.js';
 
@@ -328,6 +328,32 @@ describe('logcat, notification, location and media parsers', () => {
       },
       { packageName: 'com.google.android.youtube', state: 'paused', stateCode: 2, active: false },
     ]);
+  });
+
+  it('counts only active sessions or sessions with a playback state as taking media commands', () => {
+    expect(
+      parseMediaSessions(fixture('dumpsys-media-session-android11.txt')).map(canTakeMediaCommands),
+    ).toEqual([true, true]);
+    const telecom = { packageName: 'com.android.server.telecom', state: 'none', stateCode: 0 };
+    expect(canTakeMediaCommands({ ...telecom, active: false })).toBe(false);
+    expect(canTakeMediaCommands({ ...telecom, active: true })).toBe(true);
+  });
+
+  it('reads the volume line of cmd media_session volume (Android 11+) and media volume (Android 10)', () => {
+    expect(
+      parseVolumeCommand(
+        '[V] will control stream=3 (STREAM_MUSIC)\n[V] will get volume\n[V] Connecting to AudioService\n[V] volume is 7 in range [0..25]\n',
+      ),
+    ).toEqual({ volume: 7, min: 0, max: 25 });
+    expect(
+      parseVolumeCommand(
+        '[v] will get volume\r\n[v] Connecting to AudioService\r\n[v] volume is 0 in range [0..15]\r\n',
+      ),
+    ).toEqual({ volume: 0, min: 0, max: 15 });
+    expect(parseVolumeCommand('No shell command implementation.\n')).toBeUndefined();
+    expect(
+      parseVolumeCommand('/system/bin/sh: media: inaccessible or not found\n'),
+    ).toBeUndefined();
   });
 
   it('reads the music volume from streamVolume, not from a stream aliased to it (Android 14)', () => {

@@ -9,8 +9,12 @@ import {
 import { z } from 'zod';
 import type { AndroidDevice } from '../android-device.js';
 import type { AndroidToolSession } from '../android-session.js';
-import { parseStreamVolume } from '../parsers/audio.js';
-import { parseMediaSessions } from '../parsers/media-session.js';
+import { parseStreamVolume, parseVolumeCommand, type StreamVolume } from '../parsers/audio.js';
+import {
+  canTakeMediaCommands,
+  type MediaSessionInfo,
+  parseMediaSessions,
+} from '../parsers/media-session.js';
 import { quoteShell } from '../shell-quote.js';
 import { defineDeviceTool, serialField } from './device-tool.js';
 
@@ -49,6 +53,36 @@ export async function writeClipboard(
     signal,
   });
   return /Broadcast completed: result=-1/.test(output);
+}
+
+/**
+ * Reads the music stream volume. `VolumeCtrl` answers in a few lines: `cmd media_session volume`
+ * from Android 11, `media volume` up to Android 10 (run when the first fails). `dumpsys audio`
+ * prints hundreds of KB on real devices, so it is read only when `allowFullDump` is set and
+ * neither command answers.
+ */
+export async function readMusicVolume(
+  device: AndroidDevice,
+  signal: AbortSignal,
+  options: { allowFullDump: boolean },
+): Promise<StreamVolume | undefined> {
+  const command = parseVolumeCommand(
+    await device.shell(
+      'cmd media_session volume --stream 3 --get 2>/dev/null || media volume --stream 3 --get 2>/dev/null',
+      { signal },
+    ),
+  );
+  if (command !== undefined || !options.allowFullDump) return command;
+  return parseStreamVolume(await device.shell('dumpsys audio', { signal }));
+}
+
+function nothingPlaying(sessions: readonly MediaSessionInfo[], action: string): string {
+  const holders = [...new Set(sessions.map((session) => session.packageName))];
+  const why =
+    holders.length === 0
+      ? 'no app has a media session'
+      : `only ${holders.join(', ')} ${holders.length === 1 ? 'has a media session' : 'have media sessions'}, inactive and without a playback state, so it takes no media commands`;
+  return `Nothing is playing: ${why}. ${action} was not sent.`;
 }
 
 function clipperMissing() {
@@ -98,27 +132,25 @@ export function createMediaTools(session: AndroidToolSession): AnyToolDefinition
       },
       runPolicy: RunPolicies.mutating,
       async execute(args, { device, signal }) {
+        const isVolumeAction = args.action.startsWith('volume') || args.action === 'mute';
         const before = parseMediaSessions(await device.shell('dumpsys media_session', { signal }));
-        if (before.length === 0 && !args.action.startsWith('volume') && args.action !== 'mute') {
-          return failureResult(
-            ToolErrorCode.NOT_FOUND,
-            'No app has a media session, so there is nothing to control.',
-            {
-              hint: 'Start playback in a media app first (app_launch, then ui_tap its play button).',
-            },
-          );
+        if (!isVolumeAction && !before.some(canTakeMediaCommands)) {
+          return failureResult(ToolErrorCode.NOT_FOUND, nothingPlaying(before, args.action), {
+            hint: 'Start playback in a media app first (app_launch, then ui_tap its play button).',
+          });
         }
         await device.shell(`input keyevent ${MEDIA_KEYS[args.action]}`, { signal });
         const after = parseMediaSessions(await device.shell('dumpsys media_session', { signal }));
-        const volume = parseStreamVolume(await device.shell('dumpsys audio', { signal }))?.volume;
-        // Android 12+ lists the global priority session (telecom's, inactive) before the stack.
+        const volume = (await readMusicVolume(device, signal, { allowFullDump: isVolumeAction }))
+          ?.volume;
+        const controllable = after.filter(canTakeMediaCommands);
         const session =
-          after.find((candidate) => candidate.active && candidate.stateCode !== 0) ??
-          after.find((candidate) => candidate.active) ??
-          after[0];
+          controllable.find((candidate) => candidate.active && candidate.stateCode !== 0) ??
+          controllable.find((candidate) => candidate.stateCode !== 0) ??
+          controllable[0];
         const state = session
           ? `${session.packageName} is ${session.state}${session.description ? `: ${session.description}` : ''}`
-          : 'no media session';
+          : 'nothing is playing (no app has a media session that takes media commands)';
         return successResult(
           `Sent ${args.action}. ${state}.${volume === undefined ? '' : ` Music volume ${volume}.`}`,
           {
