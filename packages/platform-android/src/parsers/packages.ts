@@ -92,7 +92,7 @@ function sharedUserBlock(lines: readonly string[], packageSection: readonly stri
     .find((match) => match !== null);
   if (!declared) return undefined;
   const [, name, userId] = declared;
-  const sectionStart = lines.findIndex((line) => line === 'Shared users:');
+  const sectionStart = lines.indexOf('Shared users:');
   if (sectionStart < 0) return undefined;
   const candidates: { name: string; block: string[] }[] = [];
   for (let index = sectionStart + 1; index < lines.length; index++) {
