@@ -14,6 +14,15 @@ export const KNOWN_SHELLS = ['bash', 'zsh', 'sh', 'dash'] as const;
 /** The system's list of valid login shells. */
 export const SHELLS_FILE = '/etc/shells';
 
+/**
+ * Programs some systems list in /etc/shells (so that they can be a login shell) that are not
+ * interactive shells: a session needs a prompt and exit codes, which a multiplexer does not give.
+ */
+const NOT_INTERACTIVE_SHELLS = new Set(['tmux', 'screen', 'byobu']);
+
+/** Where the known shells are looked for when the system has no shells file. */
+const SYSTEM_SHELL_DIRECTORIES = ['/usr/bin', '/bin'];
+
 /** Finds an executable on `PATH` (from the given environment); undefined when absent. */
 export async function findProgram(
   name: string,
@@ -109,13 +118,24 @@ export async function resolveShell(
   return { ok: true, path: entry.path, name: basename(entry.path) };
 }
 
-/** Entries of the shells file that exist and are executable, with their real paths. */
+/**
+ * Entries of the shells file that exist and are executable, with their real paths, multiplexers
+ * left out. A system without the file (some minimal container images) gets the known shells
+ * found in /usr/bin and /bin instead.
+ */
 async function listedShells(file: string): Promise<{ path: string; real: string }[]> {
-  const text = await readFile(file, 'utf8').catch(() => '');
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) =>
+    error.code === 'ENOENT'
+      ? SYSTEM_SHELL_DIRECTORIES.flatMap((directory) =>
+          KNOWN_SHELLS.map((name) => join(directory, name)),
+        ).join('\n')
+      : '',
+  );
   const entries: { path: string; real: string }[] = [];
   for (const line of text.split('\n')) {
     const path = line.trim();
     if (!path.startsWith('/') || entries.some((entry) => entry.path === path)) continue;
+    if (NOT_INTERACTIVE_SHELLS.has(basename(path))) continue;
     if (!(await isExecutable(path))) continue;
     const real = await realpath(path).catch(() => undefined);
     if (real !== undefined) entries.push({ path, real });
