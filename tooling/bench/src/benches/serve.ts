@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { removeOnExit } from '../cleanup.js';
+import { connectHttpClient } from '../http-client.js';
 import { freePort, startHostHttp, waitForOutput } from '../processes.js';
 import { type Bench, formatRatio, percentile } from '../report.js';
 
@@ -78,10 +78,8 @@ async function startEverything(scratch: string): Promise<Peer> {
   };
 }
 
-async function connect(peer: Peer): Promise<Client> {
-  const client = new Client({ name: 'toolsys-bench', version: '0.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(peer.url)));
-  return client;
+function connect(peer: Peer): Promise<Client> {
+  return connectHttpClient(peer.url);
 }
 
 /** Runs `calls` tools/call requests with {@link CONCURRENCY} in flight; returns ms per call. */

@@ -1,0 +1,22 @@
+import { setMaxListeners } from 'node:events';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+/**
+ * An MCP client connected over Streamable HTTP, as the benches drive servers. The SDK's transport
+ * passes one long-lived abort signal to every request, and Node's fetch keeps a listener on it per
+ * request until that request is collected: thousands of calls pass the default limit of listeners
+ * and Node warns of a leak that is the client's, not the server's under test. The limit is lifted
+ * for that signal only.
+ */
+export async function connectHttpClient(url: string): Promise<Client> {
+  const client = new Client({ name: 'toolsys-bench', version: '0.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    fetch: (input, init) => {
+      if (init?.signal) setMaxListeners(0, init.signal);
+      return fetch(input, init);
+    },
+  });
+  await client.connect(transport);
+  return client;
+}
