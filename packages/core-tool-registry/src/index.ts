@@ -248,6 +248,7 @@ export {
   isToolResult,
   renderResult,
   successResult,
+  type ToolArtifact,
   type ToolFailure,
   type ToolFailureError,
   type ToolResult,

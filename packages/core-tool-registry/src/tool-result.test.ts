@@ -93,4 +93,19 @@ describe('isToolResult', () => {
     expect(isToolResult('text')).toBe(false);
     expect(isToolResult(null)).toBe(false);
   });
+
+  it('accepts well-formed artifacts and rejects malformed ones', () => {
+    const shot = { path: '/data/android/screenshot.png', mimeType: 'image/png' };
+    expect(isToolResult(successResult('saved', { artifacts: [shot] }))).toBe(true);
+    expect(successResult('saved', { artifacts: [] })).toEqual({ ok: true, content: 'saved' });
+    expect(isToolResult({ ok: true, content: 'x', artifacts: shot })).toBe(false);
+    expect(
+      isToolResult({
+        ok: true,
+        content: 'x',
+        artifacts: [{ path: 'relative.png', mimeType: 'image/png' }],
+      }),
+    ).toBe(false);
+    expect(isToolResult({ ok: true, content: 'x', artifacts: [{ path: '/a.png' }] })).toBe(false);
+  });
 });

@@ -1,12 +1,29 @@
 import { ToolErrorCode, type ToolErrorOptions } from './tool-error.js';
 
-/** A successful call: the text the model reads, plus optional structured data. */
+/**
+ * A file a tool wrote under the data directory for its caller to fetch rather than read inline:
+ * a screenshot, a full snapshot past a budget, a dump, a long log ("reference over value"). The
+ * result's text names it; an MCP server also links it as a resource the client can read, and
+ * sends a small image inline.
+ */
+export interface ToolArtifact {
+  /** Absolute path of the file (under the deployment's data directory). */
+  readonly path: string;
+  /** Its media type, e.g. `image/png` or `text/plain`. */
+  readonly mimeType: string;
+  /** One line on what it holds. */
+  readonly description?: string;
+}
+
+/** A successful call: the text the model reads, plus optional structured data and files. */
 export interface ToolSuccess {
   readonly ok: true;
   /** The text the model reads. */
   readonly content: string;
   /** Structured output (becomes MCP `structuredContent`); must be JSON-serialisable. */
   readonly data?: unknown;
+  /** Files the call wrote for the caller (become MCP resource links, small images inline). */
+  readonly artifacts?: readonly ToolArtifact[];
 }
 
 /** The structured part of a failed call. */
@@ -70,10 +87,18 @@ export function isRetryableByDefault(code: ToolErrorCode): boolean {
 }
 
 /** Builds a successful result. */
-export function successResult(content: string, options: { data?: unknown } = {}): ToolSuccess {
-  return options.data === undefined
-    ? { ok: true, content }
-    : { ok: true, content, data: options.data };
+export function successResult(
+  content: string,
+  options: { data?: unknown; artifacts?: readonly ToolArtifact[] } = {},
+): ToolSuccess {
+  return {
+    ok: true,
+    content,
+    ...(options.data === undefined ? {} : { data: options.data }),
+    ...(options.artifacts === undefined || options.artifacts.length === 0
+      ? {}
+      : { artifacts: options.artifacts }),
+  };
 }
 
 /** Builds a failed result; the hint and retryability default from the code. */
@@ -115,11 +140,34 @@ function formatDelay(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 }
 
+/** Whether a value has the shape of a {@link ToolArtifact} (an absolute path and a media type). */
+function isArtifact(value: unknown): value is ToolArtifact {
+  if (typeof value !== 'object' || value === null) return false;
+  const { path, mimeType, description } = value as Record<string, unknown>;
+  return (
+    typeof path === 'string' &&
+    path.startsWith('/') &&
+    typeof mimeType === 'string' &&
+    (description === undefined || typeof description === 'string')
+  );
+}
+
 /** Whether a value has the shape of a {@link ToolResult}. */
 export function isToolResult(value: unknown): value is ToolResult {
   if (typeof value !== 'object' || value === null) return false;
-  const candidate = value as { ok?: unknown; content?: unknown; error?: unknown };
-  if (candidate.ok === true) return typeof candidate.content === 'string';
+  const candidate = value as {
+    ok?: unknown;
+    content?: unknown;
+    error?: unknown;
+    artifacts?: unknown;
+  };
+  if (candidate.ok === true) {
+    return (
+      typeof candidate.content === 'string' &&
+      (candidate.artifacts === undefined ||
+        (Array.isArray(candidate.artifacts) && candidate.artifacts.every(isArtifact)))
+    );
+  }
   if (candidate.ok === false) {
     const error = candidate.error as { code?: unknown; message?: unknown } | undefined;
     return (
