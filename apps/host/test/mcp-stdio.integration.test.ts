@@ -85,6 +85,26 @@ describe('toolsys serve --stdio (the real CLI)', SLOW, () => {
 });
 
 describe('serveStdio with test tools', SLOW, () => {
+  it('links artifacts and serves them as resources', async () => {
+    const { client } = await connect(FIXTURE);
+    const result = await client.callTool({ name: 'test_artifacts', arguments: { name: 'shot' } });
+    const content = result.content as Array<{ type: string; uri?: string; data?: string }>;
+    expect(content.map((block) => block.uri ?? block.type)).toEqual([
+      'text',
+      'toolsys://data/artifacts/shot.png',
+      'image',
+      'toolsys://data/artifacts/shot.log',
+    ]);
+    const read = await client.readResource({ uri: 'toolsys://data/artifacts/shot.png' });
+    expect(read.contents).toEqual([
+      { uri: 'toolsys://data/artifacts/shot.png', mimeType: 'image/png', blob: content[2]?.data },
+    ]);
+    expect((await client.listResources()).resources.map((resource) => resource.name)).toEqual([
+      'shot.log',
+      'shot.png',
+    ]);
+  });
+
   it('sends progress notifications for a call with a progress token', async () => {
     const { client } = await connect(FIXTURE);
     // The SDK client dispatches notifications a microtask after reading them but settles the

@@ -69,8 +69,27 @@ describe('third-party packages named in plugins', { timeout: 120_000 }, () => {
       name: 'toolsys-plugin-weather',
       enabled: true,
       reason: 'no backend needed',
-      tools: 1,
+      tools: 2,
     });
+  });
+
+  it('print the paths of the artifacts a call returned that its text does not name', async () => {
+    writeConfig({ plugins: ['toolsys-plugin-weather'] });
+    const run = await toolsys(['call', 'weather_chart', '{"city":"Oslo"}']);
+    const folder = join(project, 'data', 'weather');
+    expect(run).toMatchObject({
+      code: 0,
+      stdout: `Week for Oslo written to ${join(folder, 'Oslo.csv')}.\nartifact: ${join(folder, 'Oslo.svg')} (image/svg+xml)\n`,
+    });
+    const json = await toolsys(['call', 'weather_chart', '{"city":"Oslo"}', '--json']);
+    expect(JSON.parse(json.stdout).artifacts).toEqual([
+      { path: join(folder, 'Oslo.csv'), mimeType: 'text/csv' },
+      {
+        path: join(folder, 'Oslo.svg'),
+        mimeType: 'image/svg+xml',
+        description: 'temperature chart',
+      },
+    ]);
   });
 
   it('validate the plugin section against its schema, naming the closest key', async () => {

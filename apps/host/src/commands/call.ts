@@ -108,7 +108,10 @@ export const callCommand: CliCommand = {
   },
 };
 
-/** Prints a result: as JSON, or rendered without the output already streamed to the screen. */
+/**
+ * Prints a result: as JSON, or rendered without the output already streamed to the screen and
+ * followed by the paths of its artifacts.
+ */
 function printResult(
   io: CliIo,
   result: ToolResult,
@@ -122,6 +125,12 @@ function printResult(
   const rendered = renderResult(result);
   const text = streamed ? elideStreamedOutput(rendered, streamed) : rendered;
   io.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  for (const artifact of result.ok ? (result.artifacts ?? []) : []) {
+    // The text usually names the file already; a path it does not name gets a line of its own.
+    if (!rendered.includes(artifact.path)) {
+      io.stdout.write(`artifact: ${artifact.path} (${artifact.mimeType})\n`);
+    }
+  }
 }
 
 function isTerminal(stream: object): boolean {

@@ -7,14 +7,20 @@ import {
   type CallToolResult,
   ElicitResultSchema,
   type JSONRPCMessage,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  ReadResourceRequestSchema,
   type RequestId,
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ConfirmationDecision, ConfirmFunction, ToolEvent } from '@toolsys/core-tool-registry';
 import { isDiscoveryTool } from '../deployment.js';
+import { artifactContent } from './artifact-content.js';
+import { readArtifactResource } from './artifact-resource.js';
 import { toCallToolResult, toMcpTool } from './mcp-tool-mapping.js';
+import { RecentArtifacts } from './recent-artifacts.js';
 import type { ToolHost } from './tool-host.js';
 
 /** The server name announced to MCP clients. */
@@ -67,6 +73,9 @@ export interface ToolsysMcpServer {
 /** Arguments set aside per connection at most; older ones are dropped first. */
 const MAX_SET_ASIDE = 1_000;
 
+/** Artifacts `resources/list` shows per connection at most, newest first. */
+const MAX_LISTED_ARTIFACTS = 100;
+
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /**
@@ -75,14 +84,16 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
  * object. Calls run through the executor; progress becomes `notifications/progress`, streamed
  * output becomes logging messages; a client's cancellation aborts the handler; confirmations go
  * to the user through elicitation when the client supports it. `tools/list_changed` is sent
- * when the registry changes.
+ * when the registry changes. A result's artifacts become `resource_link` blocks (and small images
+ * inline `image` blocks); `resources/read` serves them and `resources/list` lists the ones this
+ * connection was sent.
  */
 export function createMcpServer(host: ToolHost, options: McpServerOptions = {}): ToolsysMcpServer {
   const { registry } = host.deployment;
   const server = new Server(
     { name: MCP_SERVER_NAME, version: HOST_VERSION },
     {
-      capabilities: { tools: { listChanged: true }, logging: {} },
+      capabilities: { tools: { listChanged: true }, resources: {}, logging: {} },
       instructions:
         'Toolsys tools. Failed calls return text starting with "Error: [CODE]" and a "Next:" line saying what to do.',
       debouncedNotificationMethods: ['notifications/tools/list_changed'],
@@ -98,6 +109,22 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
       .filter((tool) => isDiscoveryTool(tool.id) === discover)
       .map(toMcpTool),
   }));
+
+  const { dataDir } = host.deployment.config;
+  const listed = new RecentArtifacts(MAX_LISTED_ARTIFACTS);
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: listed.list().map(({ uri, name, mimeType, description, size }) => ({
+      uri,
+      name,
+      mimeType,
+      ...(description !== undefined ? { description } : {}),
+      size,
+    })),
+  }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) =>
+    readArtifactResource(request.params.uri, { dataDir, linked: host.artifacts }),
+  );
 
   // tools/call requests whose `arguments` the SDK's schema would refuse (an array, a string, a
   // number …), by request id: the SDK would answer them with a JSON-RPC error holding a raw
@@ -129,7 +156,17 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
       });
       // Notifications sent after the response would be dropped by the client.
       await events.flush();
-      return toCallToolResult(result);
+      if (!result.ok || result.artifacts === undefined) return toCallToolResult(result);
+      const artifacts = await artifactContent(result.artifacts, {
+        dataDir,
+        onUnlinked: (artifact, reason) =>
+          host.warn(`${name} returned the artifact ${artifact.path}, not linked: ${reason}`),
+      });
+      for (const linked of artifacts.linked) {
+        host.artifacts.add(linked);
+        listed.add(linked);
+      }
+      return toCallToolResult(result, artifacts.content);
     },
   );
 

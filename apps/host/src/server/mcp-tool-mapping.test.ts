@@ -84,6 +84,20 @@ describe('toCallToolResult', () => {
     });
   });
 
+  it('follows the text with the artifact blocks, before the structured content', () => {
+    const link = {
+      type: 'resource_link' as const,
+      uri: 'toolsys://data/shot.png',
+      name: 'shot.png',
+      mimeType: 'image/png',
+      size: 3,
+    };
+    expect(toCallToolResult(successResult('shot', { data: { width: 4 } }), [link])).toEqual({
+      content: [{ type: 'text', text: 'shot' }, link],
+      structuredContent: { width: 4 },
+    });
+  });
+
   it('sends only text for data that is not an object', () => {
     expect(toCallToolResult(successResult('a,b', { data: ['a', 'b'] }))).toEqual({
       content: [{ type: 'text', text: 'a,b' }],

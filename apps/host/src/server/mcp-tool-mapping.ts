@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ContentBlock, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { type RegisteredTool, renderResult, type ToolResult } from '@toolsys/core-tool-registry';
 
 /** The `_meta` key under which Toolsys puts its own tool facts (risk, category). */
@@ -51,10 +51,14 @@ export function toMcpTool(tool: RegisteredTool): Tool {
 /**
  * Turns a tool result into an MCP call result: the rendered text the model reads, `isError` on
  * failure (the model sees its own mistake), `structuredContent` when the tool returned an object,
- * and the structured error under `_meta` for clients that branch on the code.
+ * the structured error under `_meta` for clients that branch on the code, and after the text the
+ * blocks of the result's artifacts (see `artifactContent`).
  */
-export function toCallToolResult(result: ToolResult): CallToolResult {
-  const content = [{ type: 'text' as const, text: renderResult(result) }];
+export function toCallToolResult(
+  result: ToolResult,
+  artifactBlocks: readonly ContentBlock[] = [],
+): CallToolResult {
+  const content: ContentBlock[] = [{ type: 'text', text: renderResult(result) }];
   if (!result.ok) {
     const { code, message, field, hint, retryable, retryAfterMs } = result.error;
     return {
@@ -72,6 +76,7 @@ export function toCallToolResult(result: ToolResult): CallToolResult {
       },
     };
   }
+  content.push(...artifactBlocks);
   if (isPlainObject(result.data)) return { content, structuredContent: result.data };
   return { content };
 }

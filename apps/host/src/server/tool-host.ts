@@ -8,6 +8,10 @@ import {
 import type { Deployment } from '../deployment.js';
 import { CallLog } from './call-log.js';
 import { runInCallScope, scopedConfirm } from './call-scope.js';
+import { RecentArtifacts } from './recent-artifacts.js';
+
+/** How many linked artifacts a host keeps readable as resources. */
+const MAX_READABLE_ARTIFACTS = 1_000;
 
 /** Per-call options of {@link ToolHost.call}. */
 export interface HostCallOptions {
@@ -35,11 +39,22 @@ export class ToolHost {
   readonly deployment: Deployment;
   /** Calls served so far (bounded). */
   readonly calls: CallLog;
+  /**
+   * The artifacts its MCP servers linked in call results, the last 1,000: the only files of the
+   * data directory `resources/read` serves.
+   */
+  readonly artifacts = new RecentArtifacts(MAX_READABLE_ARTIFACTS);
+  /** Where the servers report what an operator should know (an artifact that got no link). */
+  readonly warn: (message: string) => void;
   readonly #callIds = new ToolCallIds();
 
-  constructor(deployment: Deployment, options: { calls?: CallLog } = {}) {
+  constructor(
+    deployment: Deployment,
+    options: { calls?: CallLog; warn?: (message: string) => void } = {},
+  ) {
     this.deployment = deployment;
     this.calls = options.calls ?? new CallLog();
+    this.warn = options.warn ?? ((message) => process.stderr.write(`toolsys: ${message}\n`));
   }
 
   /**

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -15,6 +16,7 @@ import { resolveDeploymentConfig } from '../../src/config.js';
 import { composeDeployment, type Deployment } from '../../src/deployment.js';
 import { scopedConfirm } from '../../src/server/call-scope.js';
 import { ToolHost } from '../../src/server/tool-host.js';
+import { encodePng } from './png.js';
 
 /** What the test tools observed, for assertions on cancellation. */
 export interface TestToolProbe {
@@ -91,7 +93,50 @@ export function createTestTools(): { tools: AnyToolDefinition[]; probe: TestTool
   return { tools, probe: { aborted, endedSessions: [] } };
 }
 
-/** A package entry contributing the test tools. */
+/**
+ * `test_artifacts`: writes a PNG and a text file under the data directory (a random-pixel PNG
+ * past 1 MiB with `large`) and returns them as artifacts; `outside` adds an artifact that lies
+ * outside the data directory.
+ */
+export function artifactTool(dataDir: string): AnyToolDefinition {
+  return defineTool({
+    id: 'test_artifacts',
+    description: 'Writes a PNG and a text file under the data directory and returns them.',
+    inputSchema: ToolSchema.object({
+      name: z
+        .string()
+        .regex(/^[\w -]+$/)
+        .describe('Base name of the files.'),
+      large: z.boolean().default(false).describe('Write a PNG larger than 1 MiB.'),
+      outside: z.string().optional().describe('An absolute path outside the data directory.'),
+    }),
+    metadata: { category: 'utility', risk: 'LOW' },
+    execute: (args) => {
+      const folder = join(dataDir, 'artifacts');
+      mkdirSync(folder, { recursive: true });
+      const noise = randomBytes(args.large ? 700 * 700 * 3 : 0);
+      const png = args.large
+        ? encodePng(700, 700, (x, y) => {
+            const at = (y * 700 + x) * 3;
+            return [noise[at] ?? 0, noise[at + 1] ?? 0, noise[at + 2] ?? 0];
+          })
+        : encodePng(4, 3, (x, y) => [x * 60, y * 80, 200]);
+      const image = join(folder, `${args.name}.png`);
+      const log = join(folder, `${args.name}.log`);
+      writeFileSync(image, png);
+      writeFileSync(log, `log of ${args.name}\nsecond line ✓\n`);
+      return successResult(`wrote ${args.name}`, {
+        artifacts: [
+          { path: image, mimeType: 'image/png', description: 'a test image' },
+          { path: log, mimeType: 'text/plain' },
+          ...(args.outside ? [{ path: args.outside, mimeType: 'text/plain' }] : []),
+        ],
+      });
+    },
+  });
+}
+
+/** A package entry contributing the test tools (and `test_artifacts` for its data directory). */
 export function testToolsPackage(
   tools: AnyToolDefinition[],
   probe?: TestToolProbe,
@@ -102,8 +147,8 @@ export function testToolsPackage(
     description: 'tools for the host tests',
     configSchema: z.object({}).strict(),
     detect: () => ({ enabled: true, reason: 'test tools' }),
-    create: () => ({
-      tools,
+    create: ({ dataDir }) => ({
+      tools: [...tools, artifactTool(dataDir)],
       endSession: (sessionId: string) => {
         probe?.endedSessions.push(sessionId);
       },
@@ -125,7 +170,10 @@ export interface TestHost {
  * Composes core + the test tools the way `toolsys serve` does (confirmations per call); `extra`
  * adds config fields (e.g. `state`, `telemetry`).
  */
-export async function createTestHost(extra: Record<string, unknown> = {}): Promise<TestHost> {
+export async function createTestHost(
+  extra: Record<string, unknown> = {},
+  options: { warn?: (message: string) => void } = {},
+): Promise<TestHost> {
   const scratch = mkdtempSync(join(tmpdir(), 'toolsys-host-'));
   const { tools, probe } = createTestTools();
   mkdirSync(join(scratch, 'workspace'));
@@ -138,7 +186,7 @@ export async function createTestHost(extra: Record<string, unknown> = {}): Promi
     confirm: scopedConfirm,
   });
   return {
-    host: new ToolHost(deployment),
+    host: new ToolHost(deployment, options.warn ? { warn: options.warn } : {}),
     deployment,
     probe,
     scratch,
