@@ -117,7 +117,7 @@ describe('artifacts over MCP', () => {
     const client = await connect();
     const outside = join(testHost.scratch, 'workspace', 'secret.txt');
     writeFileSync(outside, 'secret');
-    const content = await callArtifacts(client, { name: 'mixed', outside });
+    const content = await callArtifacts(client, { name: 'mixed', extra: outside });
     expect(
       content.map((block) => (block.type === 'resource_link' ? block.uri : block.type)),
     ).toEqual([
@@ -129,6 +129,22 @@ describe('artifacts over MCP', () => {
     expect(warnings).toEqual([
       `test_artifacts returned the artifact ${outside}, not linked: it is not inside the data directory`,
     ]);
+  });
+
+  it('gives a folder or a link inside the data directory no link, and logs it', async () => {
+    const client = await connect();
+    const folder = join(dataDir, 'artifacts');
+    const link = join(dataDir, 'link.txt');
+    symlinkSync(join(testHost.scratch, 'workspace'), link);
+    for (const extra of [folder, link]) {
+      const content = await callArtifacts(client, { name: 'odd', extra });
+      expect(content.filter((block) => block.type === 'resource_link')).toHaveLength(2);
+    }
+    expect(warnings).toEqual([
+      `test_artifacts returned the artifact ${folder}, not linked: it is not a regular file`,
+      `test_artifacts returned the artifact ${link}, not linked: it is a symbolic link, which is never followed`,
+    ]);
+    unlinkSync(link);
   });
 
   it('lists the artifacts this connection was sent, newest first', async () => {

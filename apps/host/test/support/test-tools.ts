@@ -95,8 +95,8 @@ export function createTestTools(): { tools: AnyToolDefinition[]; probe: TestTool
 
 /**
  * `test_artifacts`: writes a PNG and a text file under the data directory (a random-pixel PNG
- * past 1 MiB with `large`) and returns them as artifacts; `outside` adds an artifact that lies
- * outside the data directory.
+ * past 1 MiB with `large`) and returns them as artifacts; `extra` adds an artifact at any path
+ * (outside the data directory, a folder …).
  */
 export function artifactTool(dataDir: string): AnyToolDefinition {
   return defineTool({
@@ -108,7 +108,7 @@ export function artifactTool(dataDir: string): AnyToolDefinition {
         .regex(/^[\w -]+$/)
         .describe('Base name of the files.'),
       large: z.boolean().default(false).describe('Write a PNG larger than 1 MiB.'),
-      outside: z.string().optional().describe('An absolute path outside the data directory.'),
+      extra: z.string().optional().describe('An absolute path returned as one more artifact.'),
     }),
     metadata: { category: 'utility', risk: 'LOW' },
     execute: (args) => {
@@ -129,7 +129,7 @@ export function artifactTool(dataDir: string): AnyToolDefinition {
         artifacts: [
           { path: image, mimeType: 'image/png', description: 'a test image' },
           { path: log, mimeType: 'text/plain' },
-          ...(args.outside ? [{ path: args.outside, mimeType: 'text/plain' }] : []),
+          ...(args.extra ? [{ path: args.extra, mimeType: 'text/plain' }] : []),
         ],
       });
     },
