@@ -67,12 +67,28 @@ export interface UiTreeLine {
   readonly ref: string;
   /** Whether the node is actionable (the folded keyboard line is not). */
   readonly actionable: boolean;
-  /** A short form for a list of refs: `[ref] Class "text"`, the label clipped to 30 characters. */
+  /**
+   * A short form for a list of refs: `[ref] Class "label"`, the label (its own text, else the
+   * first text inside) clipped to 30 characters.
+   */
   readonly compact: string;
 }
 
+/** The first text of a node's descendants, depth first (stops at the first one found). */
+function firstTextInside(node: UiNode): string | undefined {
+  for (const child of node.children) {
+    if (child.text.trim() !== '' && !child.password) return child.text;
+    const inner = firstTextInside(child);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
+}
+
+/** `[ref] Class "label"`; a node without a label of its own (a list row) takes its first text inside. */
 function compactOf(node: UiNode): string {
-  const label = node.password ? '' : node.text || node.contentDesc || shortId(node.resourceId);
+  const label = node.password
+    ? ''
+    : node.text || node.contentDesc || firstTextInside(node) || shortId(node.resourceId);
   return `[${node.ref}] ${shortClass(node.className)}${label ? ` ${JSON.stringify(clip(label, 30))}` : ''}`;
 }
 
