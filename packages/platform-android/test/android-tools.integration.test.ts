@@ -504,6 +504,8 @@ describe('platform-android tools against android-sim through the real adb server
     for (let page = 0; page < 30; page++) {
       const text = expectSuccess(result);
       expect(text.length).toBeLessThan(1000 * 4 + 300);
+      // Only the first page writes the whole tree to a file.
+      expect(result.ok && result.artifacts !== undefined).toBe(page === 0);
       pages.push(...treeLines(text));
       const next = (result.ok ? result.data : {}) as { nextCursor?: number };
       if (next.nextCursor === undefined) {

@@ -390,7 +390,15 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
         if (page.shownLines === tree.lines.length) {
           return successResult(`${header}\n${page.text}`, { data });
         }
-        // A page short of the whole tree leaves the whole tree in a file, one read away.
+        const paged = {
+          ...data,
+          lines: tree.lines.length,
+          ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+        };
+        if ((args.cursor ?? 0) > 0) {
+          return successResult(`${header}\n${page.text}`, { data: paged });
+        }
+        // The first page of a cut tree also leaves the whole tree in a file, one read away.
         const directory = join(shared.dataDir, 'android');
         await mkdir(directory, { recursive: true });
         const path = join(
@@ -401,12 +409,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
         return successResult(
           `${header}\n${page.text}\nThe whole screen (${tree.lines.length} lines, no budget) is in the file ${path}`,
           {
-            data: {
-              ...data,
-              lines: tree.lines.length,
-              ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
-              savedTo: path,
-            },
+            data: { ...paged, savedTo: path },
             artifacts: [
               {
                 path,
