@@ -413,14 +413,57 @@ describe('tabs, downloads and diagnostics', () => {
     expect(await readFile(files.html as string, 'utf8')).toContain('<h1>Order form</h1>');
     const png = await readFile(files.screenshot as string);
     expect(png.subarray(1, 4).toString()).toBe('PNG');
-    const shot = await call('browser_screenshot', { ref: refOf(page, 'Add item') });
+    expect(dump.artifacts).toEqual([
+      {
+        path: files.console,
+        mimeType: 'text/plain',
+        description: 'Console messages and page errors of tab t1',
+      },
+      {
+        path: files.failedRequests,
+        mimeType: 'text/plain',
+        description: 'Failed requests of tab t1',
+      },
+      { path: files.html, mimeType: 'text/html', description: 'The HTML of tab t1' },
+      { path: files.screenshot, mimeType: 'image/png', description: 'A screenshot of tab t1' },
+    ]);
+    const ref = refOf(page, 'Add item');
+    const shot = await call('browser_screenshot', { ref });
     expect(shot.ok && shot.content).toMatch(
       /^Saved a screenshot of element e\d+ of tab t1 \([\d,]+ bytes\): /,
     );
-    if (shot.ok) {
-      const bytes = await readFile((shot.data as { path: string }).path);
-      expect(bytes.subarray(1, 4).toString()).toBe('PNG');
-    }
+    if (!shot.ok) return;
+    const { path, bytes } = shot.data as { path: string; bytes: number };
+    const saved = await readFile(path);
+    expect(saved.subarray(1, 4).toString()).toBe('PNG');
+    expect(saved.length).toBe(bytes);
+    expect(shot.artifacts).toEqual([
+      {
+        path,
+        mimeType: 'image/png',
+        description: `A screenshot of element ${ref} of tab t1 (${bytes.toLocaleString('en-US')} bytes)`,
+      },
+    ]);
+  });
+
+  it('returns the whole page as an artifact when a navigation is cut at its budget', async () => {
+    const navigated = await call('browser_navigate', {
+      url: `${server.origin}/form.html`,
+      maxTokens: 200,
+    });
+    expect(navigated.ok && navigated.content).toMatch(
+      /Continue with browser_snapshot cursor: \d+\]/,
+    );
+    if (!navigated.ok) return;
+    const { savedTo } = navigated.data as { savedTo: string };
+    expect(navigated.artifacts).toEqual([
+      {
+        path: savedTo,
+        mimeType: 'text/plain',
+        description: 'The whole accessibility tree of tab t1 (every node, no budget)',
+      },
+    ]);
+    expect(await readFile(savedTo, 'utf8')).toContain('button "Add item" [ref=');
   });
 
   it('caps a full-page screenshot of a very tall page', async () => {
@@ -507,9 +550,18 @@ describe('browser_snapshot on large pages', () => {
     );
     const whole = await readFile(savedTo, 'utf8');
     expect(whole).toContain('- cell "Item 5000" [ref=');
-    const second = await text('browser_snapshot', { expand: true, maxTokens: 4_000, cursor });
-    expect(second).not.toContain('Item 1"');
-    expect(second).toMatch(/cell "Item \d+"/);
+    expect(first.artifacts).toEqual([
+      {
+        path: savedTo,
+        mimeType: 'text/plain',
+        description: 'The whole accessibility tree of tab t1 (every node, no budget)',
+      },
+    ]);
+    const second = await call('browser_snapshot', { expand: true, maxTokens: 4_000, cursor });
+    expect(second.ok && second.artifacts).toBeUndefined();
+    const secondText = second.ok ? second.content : '';
+    expect(secondText).not.toContain('Item 1"');
+    expect(secondText).toMatch(/cell "Item \d+"/);
   }, 180_000);
 
   it('scopes a snapshot to the subtree of a ref', async () => {

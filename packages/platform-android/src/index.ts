@@ -94,4 +94,10 @@ export {
   UiHierarchyParseError,
   type UiNode,
 } from './ui-hierarchy.js';
-export { type RenderedUiTree, type RenderUiTreeOptions, renderUiTree } from './ui-tree-text.js';
+export { type PageUiTreeOptions, pageUiTree, type UiTreePage } from './ui-tree-page.js';
+export {
+  type RenderedUiTree,
+  type RenderUiTreeOptions,
+  renderUiTree,
+  type UiTreeLine,
+} from './ui-tree-text.js';

@@ -59,10 +59,45 @@ function describe(node: UiNode, options: Required<RenderUiTreeOptions>): string 
   return parts.join(' ');
 }
 
+/** One line of a rendered tree, with what a budget needs to know about it. */
+export interface UiTreeLine {
+  /** The line as the text shows it, indentation included. */
+  readonly text: string;
+  /** Ref of the node the line describes (the keyboard line: the keyboard window's). */
+  readonly ref: string;
+  /** Whether the node is actionable (the folded keyboard line is not). */
+  readonly actionable: boolean;
+  /**
+   * A short form for a list of refs: `[ref] Class "label"`, the label (its own text, else the
+   * first text inside) clipped to 30 characters.
+   */
+  readonly compact: string;
+}
+
+/** The first text of a node's descendants, depth first (stops at the first one found). */
+function firstTextInside(node: UiNode): string | undefined {
+  for (const child of node.children) {
+    if (child.text.trim() !== '' && !child.password) return child.text;
+    const inner = firstTextInside(child);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
+}
+
+/** `[ref] Class "label"`; a node without a label of its own (a list row) takes its first text inside. */
+function compactOf(node: UiNode): string {
+  const label = node.password
+    ? ''
+    : node.text || node.contentDesc || firstTextInside(node) || shortId(node.resourceId);
+  return `[${node.ref}] ${shortClass(node.className)}${label ? ` ${JSON.stringify(clip(label, 30))}` : ''}`;
+}
+
 /** What {@link renderUiTree} produced. */
 export interface RenderedUiTree {
   /** The compact text. */
   readonly text: string;
+  /** The lines of `text`, in order. */
+  readonly lines: readonly UiTreeLine[];
   /** How many actionable nodes the hierarchy has, and how many the text shows (always equal). */
   readonly actionableNodes: number;
   readonly shownNodes: number;
@@ -85,7 +120,7 @@ export function renderUiTree(
     bounds: options.bounds ?? false,
     maxLabel: options.maxLabel ?? 80,
   };
-  const lines: string[] = [];
+  const lines: UiTreeLine[] = [];
   let shown = 0;
   let keyboardShown = false;
   let actionable = 0;
@@ -93,7 +128,12 @@ export function renderUiTree(
     if (isActionable(node)) actionable++;
     let childDepth = depth;
     if (isInformative(node)) {
-      lines.push(`${'  '.repeat(depth)}${describe(node, resolved)}`);
+      lines.push({
+        text: `${'  '.repeat(depth)}${describe(node, resolved)}`,
+        ref: node.ref,
+        actionable: isActionable(node),
+        compact: compactOf(node),
+      });
       shown++;
       childDepth = depth + 1;
     }
@@ -103,12 +143,17 @@ export function renderUiTree(
     if (isKeyboardWindow(root)) {
       keyboardShown = true;
       const keys = flattenNodes([root]).filter((node) => node.clickable).length;
-      lines.push(
-        `[${root.ref}] keyboard shown (${root.packageName}, ${keys} keys folded; use input_text to type)`,
-      );
+      const text = `[${root.ref}] keyboard shown (${root.packageName}, ${keys} keys folded; use input_text to type)`;
+      lines.push({ text, ref: root.ref, actionable: false, compact: text });
       continue;
     }
     walk(root, 0);
   }
-  return { text: lines.join('\n'), actionableNodes: actionable, shownNodes: shown, keyboardShown };
+  return {
+    text: lines.map((line) => line.text).join('\n'),
+    lines,
+    actionableNodes: actionable,
+    shownNodes: shown,
+    keyboardShown,
+  };
 }

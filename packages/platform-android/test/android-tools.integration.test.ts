@@ -4,7 +4,14 @@ import { deflateRawSync } from 'node:zlib';
 import type { AndroidSim } from '@toolsys/android-sim';
 import { EnhancedToolExecutor, ToolRegistry, type ToolResult } from '@toolsys/core-tool-registry';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AndroidSignals, createAndroidTools, decodePng } from '../src/index.js';
+import {
+  AndroidSignals,
+  createAndroidTools,
+  decodePng,
+  flattenNodes,
+  isActionable,
+  parseUiHierarchy,
+} from '../src/index.js';
 import { type AndroidHarness, startAndroidHarness, textOf } from './harness.js';
 
 /** A minimal APK: a zip archive with a (text) AndroidManifest.xml and a classes.dex entry. */
@@ -432,6 +439,99 @@ describe('platform-android tools against android-sim through the real adb server
     expect(dump.length).toBeLessThan(sim.device.dumpXml().length * 0.25);
   });
 
+  it('returns a screen that fits the budget whole: no marker, no file', async () => {
+    await harness.call('app_launch', { package: 'com.example.feed' });
+    const result = await harness.call('ui_dump');
+    const dump = expectSuccess(result);
+    expect(dump).not.toMatch(/^\[cut:/m);
+    expect(result.ok && result.artifacts).toBeUndefined();
+    expect(result.ok && result.data).not.toHaveProperty('savedTo');
+  });
+
+  it('cuts a long screen at the budget, names every actionable node it cuts and saves the whole tree', async () => {
+    await harness.call('app_launch', {
+      package: 'com.example.chat',
+      activity: '.ContactsActivity',
+    });
+    const result = await harness.call('ui_dump');
+    const dump = expectSuccess(result);
+    const header = `Screen of ${sim.serial} via adb: com.example.chat.ContactsActivity, keyboard hidden.`;
+    expect(dump.split('\n')[0]).toBe(header);
+    expect(dump.length).toBeLessThanOrEqual(header.length + 4000 * 4 + 200);
+    const data = (result.ok ? result.data : {}) as { nextCursor: number; savedTo: string };
+    expect(dump).toContain(`Continue with ui_dump {"cursor": ${data.nextCursor}}]`);
+    const fileLine = dump.split('\n').at(-1) ?? '';
+    expect(fileLine).toMatch(/^The whole screen \(\d+ lines, no budget\) is in the file /);
+    expect(fileLine.endsWith(` ${data.savedTo}`)).toBe(true);
+    expect(result.ok && result.artifacts).toEqual([
+      {
+        path: data.savedTo,
+        mimeType: 'text/plain',
+        description: expect.stringMatching(
+          new RegExp(`^The whole UI tree of ${sim.serial} \\(\\d+ lines\\)$`),
+        ),
+      },
+    ]);
+    expect(data.savedTo.startsWith(join(harness.dataDir, 'android'))).toBe(true);
+    const actionable = flattenNodes(parseUiHierarchy(sim.device.dumpXml())).filter(isActionable);
+    expect(actionable.length).toBeGreaterThan(200);
+    const named = new Set(dump.match(/\be\d{6}\b/g));
+    expect(actionable.filter((node) => !named.has(node.ref)).map((node) => node.ref)).toEqual([]);
+    const whole = await readFile(data.savedTo, 'utf8');
+    const wholeLines = whole.trimEnd().split('\n');
+    expect(wholeLines[0]).toBe(header);
+    expect(wholeLines.length).toBeGreaterThan(400);
+    expect(fileLine).toContain(`(${wholeLines.length - 1} lines, no budget)`);
+    for (const node of actionable) expect(whole).toContain(`[${node.ref}]`);
+  });
+
+  it('pages a long screen with the cursor without repeating or skipping a line', async () => {
+    await harness.call('app_launch', {
+      package: 'com.example.chat',
+      activity: '.ContactsActivity',
+    });
+    const first = await harness.call('ui_dump', { maxTokens: 1000 });
+    expectSuccess(first);
+    const savedTo = (first.ok ? first.data : {}) as { savedTo: string };
+    const whole = (await readFile(savedTo.savedTo, 'utf8')).trimEnd().split('\n').slice(1);
+    const treeLines = (text: string) =>
+      text
+        .split('\n')
+        .slice(1)
+        .filter((line) => /^ *\[e\d{6}\]/.test(line));
+    const pages: string[] = [];
+    let result = first;
+    for (let page = 0; page < 30; page++) {
+      const text = expectSuccess(result);
+      expect(text.length).toBeLessThan(1000 * 4 + 300);
+      // Only the first page writes the whole tree to a file.
+      expect(result.ok && result.artifacts !== undefined).toBe(page === 0);
+      pages.push(...treeLines(text));
+      const next = (result.ok ? result.data : {}) as { nextCursor?: number };
+      if (next.nextCursor === undefined) {
+        expect(text).toMatch(/\[lines \d+-\d+ of \d+; the end of the screen\]/);
+        break;
+      }
+      expect(text).toContain(
+        `Continue with ui_dump {"cursor": ${next.nextCursor}, "maxTokens": 1000}]`,
+      );
+      result = await harness.call('ui_dump', { maxTokens: 1000, cursor: next.nextCursor });
+    }
+    expect(pages).toEqual(whole);
+  });
+
+  it('refuses a cursor past the end of the screen', async () => {
+    await harness.call('app_launch', { package: 'com.example.chat' });
+    const refused = expectFailure(
+      await harness.call('ui_dump', { cursor: 5000 }),
+      'INVALID_ARGUMENT',
+    );
+    expect(refused.field).toBe('cursor');
+    expect(refused.message).toMatch(
+      /^cursor 5000 is past the end: the screen has \d+ lines now\.$/,
+    );
+  });
+
   it('keeps refs across dumps, scrolling, leaving the screen and a restart of the tools', async () => {
     await harness.call('app_launch', { package: 'com.example.feed' });
     const refOf = (dump: string, line: RegExp) => line.exec(dump)?.[1];
@@ -597,7 +697,15 @@ describe('platform-android tools against android-sim through the real adb server
     expect(data.path.startsWith(join(harness.dataDir, 'android'))).toBe(true);
     const image = decodePng(await readFile(data.path));
     expect(image && Math.max(image.width, image.height)).toBeLessThanOrEqual(300);
+    expect(image && [image.width, image.height]).toEqual([data.width, data.height]);
     expect(data.black).toBe(false);
+    expect(result.ok && result.artifacts).toEqual([
+      {
+        path: data.path,
+        mimeType: 'image/png',
+        description: `A ${data.width}x${data.height} screenshot of ${sim.serial}`,
+      },
+    ]);
   });
 
   it('flags the black screenshot of a secure window', async () => {

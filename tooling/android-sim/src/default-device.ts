@@ -357,12 +357,79 @@ function screens(): SimScreen[] {
         },
       ]),
     },
+    {
+      // A screen far past any token budget: every row of a long list laid out at once (a
+      // ScrollView, not a recycling list), so a dump holds all 100 contacts, ~400 nodes.
+      id: 'contacts',
+      packageName: 'com.example.chat',
+      activity: 'com.example.chat.ContactsActivity',
+      root: frame([
+        {
+          className: 'android.widget.ScrollView',
+          resourceId: 'com.example.chat:id/contacts',
+          bounds: [0, 144, W, H],
+          scrollable: true,
+          focusable: true,
+          children: [
+            {
+              className: 'android.widget.LinearLayout',
+              bounds: [0, 144, W, 144 + CONTACTS.length * 180],
+              children: CONTACTS.map(contactRow),
+            },
+          ],
+        },
+      ]),
+    },
   ];
+}
+
+const CONTACTS = Array.from({ length: 100 }, (_, index) => {
+  const first = ['Ada', 'Ben', 'Chloé', 'Dev', 'Emi', 'Farid', 'Greta', 'Hugo', 'Iris', 'Jonas'];
+  const last = ['Abara', 'Berg', 'Costa', 'Dahl', 'Endo', 'Fox', 'Gil', 'Haas', 'Ito', 'Jung'];
+  return {
+    name: `${first[index % 10]} ${last[Math.floor(index / 10)]}`,
+    phone: `+1 555 01${String(index).padStart(2, '0')}`,
+  };
+});
+
+function contactRow(contact: { name: string; phone: string }, index: number): SimNode {
+  const top = 144 + index * 180;
+  return {
+    className: 'android.widget.LinearLayout',
+    resourceId: 'com.example.chat:id/contact',
+    bounds: [0, top, W, top + 180],
+    clickable: true,
+    focusable: true,
+    children: [
+      {
+        className: 'android.widget.TextView',
+        resourceId: 'com.example.chat:id/name',
+        text: contact.name,
+        bounds: [40, top + 20, 800, top + 90],
+      },
+      {
+        className: 'android.widget.TextView',
+        resourceId: 'com.example.chat:id/phone',
+        text: contact.phone,
+        bounds: [40, top + 90, 800, top + 160],
+      },
+      {
+        className: 'android.widget.CheckBox',
+        resourceId: 'com.example.chat:id/favorite',
+        contentDesc: 'Favorite',
+        bounds: [920, top + 50, 1020, top + 130],
+        checkable: true,
+        clickable: true,
+        focusable: true,
+        toggles: true,
+      },
+    ],
+  };
 }
 
 /**
  * A fresh device: a Pixel-like phone on the launcher, unlocked, with Settings, a chat app (a text
- * field and a send button), a bank app whose login window is secure, a long feed, a music player
+ * field and a send button; its `.ContactsActivity` is a list of 100 contacts, ~400 nodes), a bank app whose login window is secure, a long feed, a music player
  * with a media session, a few notifications, a location and a logcat ring.
  */
 export function createDefaultDeviceState(options: DefaultDeviceOptions = {}): SimDeviceState {

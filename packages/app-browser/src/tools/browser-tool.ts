@@ -6,6 +6,7 @@ import {
   failureResult,
   isToolError,
   type SsrfGuard,
+  type ToolArtifact,
   type ToolContext,
   type ToolDefinition,
   ToolErrorCode,
@@ -294,6 +295,15 @@ export async function saveFullSnapshot(
   });
   await writeFile(path, `${describeTab(tab, snapshot)}\n${full.text}\n`);
   return path;
+}
+
+/** The artifact for a file {@link saveFullSnapshot} wrote. */
+export function fullSnapshotArtifact(path: string, tab: BrowserTab): ToolArtifact {
+  return {
+    path,
+    mimeType: 'text/plain',
+    description: `The whole accessibility tree of tab ${tab.id} (every node, no budget)`,
+  };
 }
 
 /** A full snapshot within a token budget. */

@@ -248,6 +248,28 @@ export function createDiagnosticTools(settings: BrowserToolSettings): AnyToolDef
             failedRequests: failed.length,
             files: screenshot ? files : { ...files, screenshot: undefined },
           },
+          artifacts: [
+            {
+              path: files.console,
+              mimeType: 'text/plain',
+              description: `Console messages and page errors of tab ${tab.id}`,
+            },
+            {
+              path: files.failedRequests,
+              mimeType: 'text/plain',
+              description: `Failed requests of tab ${tab.id}`,
+            },
+            { path: files.html, mimeType: 'text/html', description: `The HTML of tab ${tab.id}` },
+            ...(screenshot
+              ? [
+                  {
+                    path: files.screenshot,
+                    mimeType: 'image/png',
+                    description: `A screenshot of tab ${tab.id}`,
+                  },
+                ]
+              : []),
+          ],
         };
       },
     }),

@@ -13,6 +13,7 @@ import {
   type BrowserToolSettings,
   defineBrowserTool,
   describeTab,
+  fullSnapshotArtifact,
   saveFullSnapshot,
 } from './browser-tool.js';
 
@@ -179,6 +180,7 @@ export function createNavigationTools(settings: BrowserToolSettings): AnyToolDef
             ...(rendered.nextCursor === undefined ? {} : { nextCursor: rendered.nextCursor }),
             ...(savedTo === undefined ? {} : { savedTo }),
           },
+          ...(savedTo === undefined ? {} : { artifacts: [fullSnapshotArtifact(savedTo, tab)] }),
         };
       },
     }),

@@ -15,6 +15,7 @@ import {
   type BrowserToolSettings,
   defineBrowserTool,
   describeTab,
+  fullSnapshotArtifact,
   saveFullSnapshot,
 } from './browser-tool.js';
 
@@ -180,6 +181,7 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
             ...(rendered.nextCursor === undefined ? {} : { nextCursor: rendered.nextCursor }),
             ...(savedTo === undefined ? {} : { savedTo }),
           },
+          ...(savedTo === undefined ? {} : { artifacts: [fullSnapshotArtifact(savedTo, tab)] }),
         };
       },
     }),
@@ -234,6 +236,13 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
           ok: true,
           content: `Saved a screenshot of ${what} of tab ${tab.id} (${size.toLocaleString('en-US')} bytes): ${path}`,
           data: { tab: tab.id, path, bytes: size, mimeType: 'image/png' },
+          artifacts: [
+            {
+              path,
+              mimeType: 'image/png',
+              description: `A screenshot of ${what} of tab ${tab.id} (${size.toLocaleString('en-US')} bytes)`,
+            },
+          ],
         };
       },
     }),

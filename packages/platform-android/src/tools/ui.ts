@@ -26,6 +26,7 @@ import {
   isKeyboardWindow,
   type UiNode,
 } from '../ui-hierarchy.js';
+import { pageUiTree } from '../ui-tree-page.js';
 import { renderUiTree } from '../ui-tree-text.js';
 import { type DeviceToolContext, defineDeviceTool, serialField } from './device-tool.js';
 import { CLIPPER_PACKAGE, readClipboard, writeClipboard } from './media.js';
@@ -310,12 +311,25 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
     defineDeviceTool(session, {
       id: 'ui_dump',
       description:
-        'Reads the current Android screen as a compact tree: one line per node with a stable ref ([e048213], kept while the node stays on screen), then for nodes you can act on the class, "text", desc="content-desc", #short-resource-id and flags (clickable, editable, scrollable, checked, focused); plain text lines are just the quoted text. Every actionable node is kept, even without text; empty layout wrappers are dropped; the keyboard is one line. Use the refs with ui_tap, ui_swipe and input_text.',
+        'Reads the current Android screen as a compact tree: one line per node with a stable ref ([e048213], kept while the node stays on screen), then for nodes you can act on the class, "text", desc="content-desc", #short-resource-id and flags (clickable, editable, scrollable, checked, focused); plain text lines are just the quoted text. Every actionable node is kept, even without text; empty layout wrappers are dropped; the keyboard is one line. Past maxTokens the tree is cut at a line with a marker giving the cursor of the next page; the actionable nodes of the part cut are still listed by ref, and the whole tree is saved as a text file (an artifact). Use the refs with ui_tap, ui_swipe and input_text.',
       inputSchema: ToolSchema.object({
         bounds: z
           .boolean()
           .default(false)
           .describe('Add each node\'s bounds "@[left,top][right,bottom]" in pixels.'),
+        maxTokens: z
+          .number()
+          .int()
+          .min(200)
+          .max(50_000)
+          .default(4000)
+          .describe('Token budget of the tree (≈ 4 characters a token), 200-50000.'),
+        cursor: z
+          .number()
+          .int()
+          .min(0)
+          .optional()
+          .describe('Start at this line, from the cut marker of an earlier ui_dump ("cursor": N).'),
         serial: serialField,
       }),
       outputSchema: ToolSchema.object({
@@ -324,6 +338,9 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
         actionable: z.number(),
         keyboardShown: z.boolean(),
         backend: z.enum(['adb', 'appium']),
+        lines: z.number().optional(),
+        nextCursor: z.number().optional(),
+        savedTo: z.string().optional(),
       }),
       metadata: {
         category: 'ui',
@@ -346,15 +363,62 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
         const foreground = snapshot.telemetry.foreground;
         // Node counts are in the structured result; the text header keeps to what the model acts on.
         const header = `Screen of ${device.serial} via ${snapshot.backend}: ${foreground ? (foreground.activity ?? foreground.packageName) : 'unknown app'}${snapshot.telemetry.secureWindow ? ' (secure window)' : ''}, keyboard ${tree.keyboardShown ? 'shown' : 'hidden'}.`;
-        return successResult(`${header}\n${tree.text}`, {
-          data: {
-            ...(foreground ? { foreground: foreground.activity ?? foreground.packageName } : {}),
-            nodes: tree.shownNodes,
-            actionable: tree.actionableNodes,
-            keyboardShown: tree.keyboardShown,
-            backend: snapshot.backend,
-          },
+        if (args.cursor !== undefined && args.cursor > 0 && args.cursor >= tree.lines.length) {
+          return failureResult(
+            ToolErrorCode.INVALID_ARGUMENT,
+            `cursor ${args.cursor} is past the end: the screen has ${tree.lines.length} lines now.`,
+            {
+              field: 'cursor',
+              hint: 'Call ui_dump without cursor to read the screen from the top.',
+            },
+          );
+        }
+        // The continuation repeats the arguments that shape the lines, so the cursor means the same.
+        const repeated = `${args.bounds ? ', "bounds": true' : ''}${args.maxTokens === 4000 ? '' : `, "maxTokens": ${args.maxTokens}`}${args.serial === undefined ? '' : `, "serial": ${JSON.stringify(args.serial)}`}`;
+        const page = pageUiTree(tree.lines, {
+          maxTokens: args.maxTokens,
+          ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
+          continueWith: (cursor) => `ui_dump {"cursor": ${cursor}${repeated}}`,
         });
+        const data = {
+          ...(foreground ? { foreground: foreground.activity ?? foreground.packageName } : {}),
+          nodes: tree.shownNodes,
+          actionable: tree.actionableNodes,
+          keyboardShown: tree.keyboardShown,
+          backend: snapshot.backend,
+        };
+        if (page.shownLines === tree.lines.length) {
+          return successResult(`${header}\n${page.text}`, { data });
+        }
+        const paged = {
+          ...data,
+          lines: tree.lines.length,
+          ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
+        };
+        if ((args.cursor ?? 0) > 0) {
+          return successResult(`${header}\n${page.text}`, { data: paged });
+        }
+        // The first page of a cut tree also leaves the whole tree in a file, one read away.
+        const directory = join(shared.dataDir, 'android');
+        await mkdir(directory, { recursive: true });
+        const path = join(
+          directory,
+          `ui-dump-${device.serial.replaceAll(/[^\w.-]/g, '_')}-${new Date().toISOString().replaceAll(/[:.]/g, '-')}.txt`,
+        );
+        await writeFile(path, `${header}\n${tree.text}\n`);
+        return successResult(
+          `${header}\n${page.text}\nThe whole screen (${tree.lines.length} lines, no budget) is in the file ${path}`,
+          {
+            data: { ...paged, savedTo: path },
+            artifacts: [
+              {
+                path,
+                mimeType: 'text/plain',
+                description: `The whole UI tree of ${device.serial} (${tree.lines.length} lines)`,
+              },
+            ],
+          },
+        );
       },
     }),
     defineDeviceTool(session, {
@@ -740,6 +804,13 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
         return successResult(
           `Saved a ${width}x${height} screenshot of ${device.serial} (via ${backend}) to ${path}.${warning}`,
           {
+            artifacts: [
+              {
+                path,
+                mimeType: 'image/png',
+                description: `A ${width}x${height} screenshot of ${device.serial}${black ? ' (black)' : ''}`,
+              },
+            ],
             data: {
               path,
               uri: `file://${path}`,
