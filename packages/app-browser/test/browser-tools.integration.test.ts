@@ -357,6 +357,22 @@ describe('tabs, downloads and diagnostics', () => {
     );
   });
 
+  it('says when a page closes its own tab while the click is being reported', async () => {
+    // The close lands after the click returned, while the page is read for the report.
+    for (let round = 0; round < 3; round += 1) {
+      const page = await open('/form.html');
+      const opened = await text('browser_click', { ref: refOf(page, 'Open a closing window') });
+      const id = /New tab (t\d+) opened \([^)]*closer\.html\)/.exec(opened)?.[1] as string;
+      await text('browser_show', { action: 'select', tab: id });
+      const closer = refOf(await text('browser_snapshot'), 'Close this tab soon');
+      const clicked = await text('browser_click', { ref: closer });
+      expect(clicked).toMatch(
+        new RegExp(`^Clicked button "Close this tab soon" \\[ref=${closer}\\]\\.\n`),
+      );
+      expect(clicked).toContain(`Tab ${id} closed itself.`);
+    }
+  });
+
   it('reports a popup tab and switches between tabs', async () => {
     const page = await open('/form.html');
     const clicked = await text('browser_click', { ref: refOf(page, 'new tab') });

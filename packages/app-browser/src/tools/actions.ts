@@ -18,7 +18,9 @@ import { findByRef, formatNode } from '../snapshot-render.js';
 import {
   type BrowserCall,
   type BrowserToolSettings,
+  closesSoon,
   defineBrowserTool,
+  isClosedError,
   reportAfterAction,
 } from './browser-tool.js';
 import { ensureSnapshot, pickTab, tabField } from './page-view.js';
@@ -282,14 +284,20 @@ export function createActionTools(settings: BrowserToolSettings): AnyToolDefinit
       async run(args, call) {
         const target = await resolveTarget(call, args.tab, args.ref);
         await assertEnabled(target);
-        await withDialogAnswer(call, args.dialog, () =>
-          target.locator.click({
-            button: args.button,
-            clickCount: args.double ? 2 : 1,
-            modifiers: args.modifiers,
-            timeout: call.settings.actionTimeoutMs,
-          }),
-        );
+        try {
+          await withDialogAnswer(call, args.dialog, () =>
+            target.locator.click({
+              button: args.button,
+              clickCount: args.double ? 2 : 1,
+              modifiers: args.modifiers,
+              timeout: call.settings.actionTimeoutMs,
+            }),
+          );
+        } catch (error) {
+          // A click whose handler closes the tab can fail in Playwright's wait after the click:
+          // the click happened, and the report says the tab closed itself.
+          if (!(isClosedError(error) && (await closesSoon(target.tab)))) throw error;
+        }
         const verb = args.double
           ? 'Double-clicked'
           : args.button === 'left'

@@ -152,6 +152,32 @@ function prependNotes(result: ToolReturn, notes: readonly string[]): ToolReturn 
   };
 }
 
+const CLOSED = /Target (page, context or browser )?(has been )?closed|Browser has been closed/i;
+
+/** Whether an error says the page, its context or the browser closed under the call. */
+export function isClosedError(error: unknown): boolean {
+  return CLOSED.test(error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * Whether the tab's page is closed, or closes within `withinMs`: a page that closes itself
+ * (`window.close()` in a click handler) races the steps that follow the action.
+ */
+export async function closesSoon(tab: BrowserTab, withinMs = 1_000): Promise<boolean> {
+  if (tab.page.isClosed()) return true;
+  return await new Promise<boolean>((resolve) => {
+    const onClose = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    const timer = setTimeout(() => {
+      tab.page.off('close', onClose);
+      resolve(tab.page.isClosed());
+    }, withinMs);
+    tab.page.once('close', onClose);
+  });
+}
+
 /** Turns a thrown error into a failure result the model can act on. */
 export function translateError(error: unknown): ToolReturn {
   if (isToolError(error)) {
@@ -165,9 +191,7 @@ export function translateError(error: unknown): ToolReturn {
       hint: 'Take a browser_snapshot to see the page state; the element may be hidden, covered or disabled. Retry once, or pick another element.',
     });
   }
-  if (
-    /Target (page, context or browser )?(has been )?closed|Browser has been closed/i.test(message)
-  ) {
+  if (isClosedError(error)) {
     return failureResult(ToolErrorCode.EXECUTION_FAILED, `the tab or browser closed: ${first}`, {
       hint: 'browser_show lists the open tabs and browser_navigate opens a page; if the browser itself stopped, the next call starts a new one (page state is lost).',
     });
@@ -209,14 +233,34 @@ export async function reportAfterAction(
   const before = tab.lastSnapshot;
   const lines = [summary];
   const data: Record<string, unknown> = { tab: tab.id };
-  if (tab.page.isClosed()) {
-    // The page closed its own tab (window.close()); there is nothing left to compare.
+  // The page closed its own tab (window.close()); there is nothing left to compare.
+  const reportClosed = async () => {
     await session.settleNewTabs(Math.min(settings.actionTimeoutMs, 5_000));
     lines.push(...session.takeEvents(), `Tab ${tab.id} closed itself.`);
     const open = session.openTabs();
     if (open.length > 0) lines.push(`The active tab is now ${(await session.activeTab()).id}.`);
     return { content: lines.join('\n'), data };
+  };
+  if (tab.page.isClosed()) return reportClosed();
+  try {
+    return await reportOnPage(call, tab, before, lines, data, mode);
+  } catch (error) {
+    // A close the page started during the action can land while the page is being read.
+    if (isClosedError(error) && (await closesSoon(tab))) return reportClosed();
+    throw error;
   }
+}
+
+/** The rest of {@link reportAfterAction}, on a page that is still open. */
+async function reportOnPage(
+  call: BrowserCall,
+  tab: BrowserTab,
+  before: TabSnapshot | undefined,
+  lines: string[],
+  data: Record<string, unknown>,
+  mode: SnapshotMode,
+): Promise<{ content: string; data: Record<string, unknown> }> {
+  const { session, settings } = call;
   const active = await session.activeTab();
   if (mode === 'none') {
     await session.settleNewTabs(Math.min(settings.actionTimeoutMs, 5_000));
