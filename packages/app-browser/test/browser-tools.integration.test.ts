@@ -357,9 +357,10 @@ describe('tabs, downloads and diagnostics', () => {
     );
   });
 
-  it('says when a page closes its own tab while the click is being reported', async () => {
-    // The close lands after the click returned, while the page is read for the report.
-    for (let round = 0; round < 3; round += 1) {
+  it('never reports a click as failed when its page closes the tab a moment later', async () => {
+    // The close lands after the click returned: while the page is read for the report (then the
+    // report says so), or after it (then the report is an ordinary one). Never an error.
+    for (let round = 0; round < 5; round += 1) {
       const page = await open('/form.html');
       const opened = await text('browser_click', { ref: refOf(page, 'Open a closing window') });
       const id = /New tab (t\d+) opened \([^)]*closer\.html\)/.exec(opened)?.[1] as string;
@@ -369,7 +370,9 @@ describe('tabs, downloads and diagnostics', () => {
       expect(clicked).toMatch(
         new RegExp(`^Clicked button "Close this tab soon" \\[ref=${closer}\\]\\.\n`),
       );
-      expect(clicked).toContain(`Tab ${id} closed itself.`);
+      await expect
+        .poll(() => text('browser_show', { action: 'list' }), { timeout: 5_000 })
+        .not.toContain(`${id}:`);
     }
   });
 
