@@ -1,5 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  realpath,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,6 +18,7 @@ import {
   buildSandboxArguments,
   prepareGitWrapper,
   probeCommandSandbox,
+  writeGitWrapper,
 } from './command-sandbox.js';
 
 let base: string;
@@ -111,5 +123,46 @@ describe('the sandbox', () => {
   it('drops every capability', async () => {
     const result = await inSandbox('grep CapEff /proc/self/status');
     expect(result.stdout).toMatch(/CapEff:\s+0+\n/);
+  });
+});
+
+describe('writeGitWrapper', () => {
+  const uid = process.getuid?.() as number;
+
+  it('keeps one wrapper per user and version, shared by every call, so a killed process leaks nothing', async () => {
+    const first = await writeGitWrapper(base);
+    expect(first).toMatch(new RegExp(`/toolsys-sandbox-${uid}-[0-9a-f]{12}/git$`));
+    expect(await writeGitWrapper(base)).toBe(first);
+    const folder = join(first, '..');
+    expect(await readdir(folder)).toEqual(['git']);
+    expect((await stat(folder)).mode & 0o777).toBe(0o700);
+    expect((await stat(first)).mode & 0o777).toBe(0o555);
+    expect(await readFile(first, 'utf8')).toMatch(/^#!\/bin\/sh/);
+  });
+
+  it('replaces a wrapper whose content is not ours', async () => {
+    const file = await writeGitWrapper(base);
+    const good = await readFile(file, 'utf8');
+    await rm(file, { force: true });
+    await writeFile(file, '#!/bin/sh\necho tampered\n', { mode: 0o755 });
+    expect(await writeGitWrapper(base)).toBe(file);
+    expect(await readFile(file, 'utf8')).toBe(good);
+    expect(await readdir(join(file, '..'))).toEqual(['git']);
+  });
+
+  it('does not use a shared folder that others can write to, or a link', async () => {
+    const shared = await writeGitWrapper(base);
+    const folder = join(shared, '..');
+    await chmod(folder, 0o777);
+    const instead = await writeGitWrapper(base);
+    expect(join(instead, '..')).not.toBe(folder);
+    expect(await readFile(instead, 'utf8')).toBe(await readFile(shared, 'utf8'));
+
+    await rm(folder, { recursive: true, force: true });
+    await mkdir(join(base, 'elsewhere'));
+    await symlink(join(base, 'elsewhere'), folder);
+    const again = await writeGitWrapper(base);
+    expect(join(again, '..')).not.toBe(folder);
+    expect(await readdir(join(base, 'elsewhere'))).toEqual([]);
   });
 });

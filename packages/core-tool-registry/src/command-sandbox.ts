@@ -1,6 +1,18 @@
 import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { constants, rmSync } from 'node:fs';
-import { access, lstat, mkdtemp, readlink, realpath, stat, writeFile } from 'node:fs/promises';
+import {
+  access,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readlink,
+  realpath,
+  rename,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
@@ -139,18 +151,50 @@ async function findOnPath(name: string): Promise<string | undefined> {
 }
 
 /**
- * Writes the git wrapper once per process, in a private temp folder removed when the process
- * exits, and returns its path.
+ * Writes the git wrapper and returns its path. The file lives in one folder per user and per
+ * wrapper version under the temp directory, shared by every process, so a server stopped by a
+ * signal leaves nothing new behind. The folder is used only when it is a real directory owned by
+ * this user that nobody else can write to; otherwise the wrapper goes to a private temp folder
+ * removed when the process exits.
  */
 export function prepareGitWrapper(): Promise<string> {
-  gitWrapperPromise ??= (async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'toolsys-sandbox-'));
-    process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
-    const file = join(folder, 'git');
-    await writeFile(file, GIT_WRAPPER, { mode: 0o555, flag: 'wx' });
-    return file;
-  })();
+  gitWrapperPromise ??= writeGitWrapper(tmpdir()).catch((error: unknown) => {
+    gitWrapperPromise = undefined;
+    throw error;
+  });
   return gitWrapperPromise;
+}
+
+/** {@link prepareGitWrapper} under `root`, without the per-process cache; exported for tests. */
+export async function writeGitWrapper(root: string): Promise<string> {
+  const version = createHash('sha256').update(GIT_WRAPPER).digest('hex').slice(0, 12);
+  const uid = process.getuid?.();
+  if (uid !== undefined) {
+    const folder = join(root, `toolsys-sandbox-${uid}-${version}`);
+    await mkdir(folder, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
+    if (await isPrivateFolder(folder, uid)) {
+      const file = join(folder, 'git');
+      if ((await readFile(file, 'utf8').catch(() => undefined)) === GIT_WRAPPER) return file;
+      // Written beside and renamed, so a concurrent process never runs a half-written file.
+      const partial = join(folder, `git.${process.pid}.${randomBytes(4).toString('hex')}`);
+      await writeFile(partial, GIT_WRAPPER, { mode: 0o555, flag: 'wx' });
+      await rename(partial, file);
+      return file;
+    }
+  }
+  const folder = await mkdtemp(join(root, 'toolsys-sandbox-'));
+  process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+  const file = join(folder, 'git');
+  await writeFile(file, GIT_WRAPPER, { mode: 0o555, flag: 'wx' });
+  return file;
+}
+
+/** A directory (not a link) owned by `uid` that no other user can write to. */
+async function isPrivateFolder(folder: string, uid: number): Promise<boolean> {
+  const stats = await lstat(folder).catch(() => undefined);
+  return stats?.isDirectory() === true && stats.uid === uid && (stats.mode & 0o022) === 0;
 }
 
 async function systemDirectoryArguments(): Promise<string[]> {
