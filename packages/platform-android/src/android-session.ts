@@ -5,6 +5,7 @@ import type { AdbCallOptions, AndroidDevice, AndroidDeviceManager } from './andr
 import { type DeviceTelemetry, readDeviceTelemetry, recordTelemetry } from './device-telemetry.js';
 import { AdbUiBackend, type UiBackend, UiBackendChoice, type UiBackendRun } from './ui-backend.js';
 import { parseUiHierarchy, UiHierarchyParseError, type UiNode } from './ui-hierarchy.js';
+import { UiTreeCaptures } from './ui-tree-captures.js';
 
 /** Options for {@link AndroidToolSession}. */
 export interface AndroidToolSessionOptions {
@@ -34,8 +35,9 @@ export interface UiSnapshot {
 }
 
 /**
- * What the Android tools share: device selection, telemetry into the environment state, and the
- * last UI snapshot per device (refs from ui_dump are checked against it).
+ * What the Android tools share: device selection, telemetry into the environment state, the
+ * last UI snapshot per device (refs from ui_dump are checked against it) and the trees cut into
+ * pages (a later page is checked against them).
  */
 export class AndroidToolSession {
   readonly manager: AndroidDeviceManager;
@@ -45,6 +47,8 @@ export class AndroidToolSession {
   readonly settleMs: number;
   /** The UI backend choice (adb unless configured otherwise). */
   readonly ui: UiBackendChoice;
+  /** The latest trees ui_dump cut into pages, per device (bounded, in memory). */
+  readonly uiTreeCaptures = new UiTreeCaptures();
   readonly #lastSnapshot = new Map<string, UiSnapshot>();
   /** Per device: why calls of the running tool went to adb instead of Appium. */
   readonly #fallbackNotes = new Map<string, string>();

@@ -26,7 +26,9 @@ import {
   isKeyboardWindow,
   type UiNode,
 } from '../ui-hierarchy.js';
+import { screenTokenOf } from '../ui-tree-captures.js';
 import { pageUiTree } from '../ui-tree-page.js';
+import { resumeUiTreePage, type UiTreeResume } from '../ui-tree-resume.js';
 import { renderUiTree } from '../ui-tree-text.js';
 import { type DeviceToolContext, defineDeviceTool, serialField } from './device-tool.js';
 import { CLIPPER_PACKAGE, readClipboard, writeClipboard } from './media.js';
@@ -311,7 +313,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
     defineDeviceTool(session, {
       id: 'ui_dump',
       description:
-        'Reads the current Android screen as a compact tree: one line per node with a stable ref ([e048213], kept while the node stays on screen), then for nodes you can act on the class, "text", desc="content-desc", #short-resource-id and flags (clickable, editable, scrollable, checked, focused); plain text lines are just the quoted text. Every actionable node is kept, even without text; empty layout wrappers are dropped; the keyboard is one line. Past maxTokens the tree is cut at a line with a marker giving the cursor of the next page; the actionable nodes of the part cut are still listed by ref, and the whole tree is saved as a text file (an artifact). Use the refs with ui_tap, ui_swipe and input_text.',
+        'Reads the current Android screen as a compact tree: one line per node with a stable ref ([e048213], kept while the node stays on screen), then for nodes you can act on the class, "text", desc="content-desc", #short-resource-id and flags (clickable, editable, scrollable, checked, focused); plain text lines are just the quoted text. Every actionable node is kept, even without text; empty layout wrappers are dropped; the keyboard is one line. Past maxTokens the tree is cut at a line with a marker giving the call for the next page, which says if the screen changed in between; the actionable nodes of the part cut are still listed by ref, and the whole tree is saved as a text file (an artifact). Use the refs with ui_tap, ui_swipe and input_text.',
       inputSchema: ToolSchema.object({
         bounds: z
           .boolean()
@@ -330,6 +332,13 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
           .min(0)
           .optional()
           .describe('Start at this line, from the cut marker of an earlier ui_dump ("cursor": N).'),
+        screen: z
+          .string()
+          .regex(/^[0-9a-f]{8}$/, 'expected the "screen" of a cut marker, such as "4f1c2a9b"')
+          .optional()
+          .describe(
+            'With cursor: the "screen" of the same cut marker, so the page says if the screen changed since.',
+          ),
         serial: serialField,
       }),
       outputSchema: ToolSchema.object({
@@ -340,6 +349,16 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
         backend: z.enum(['adb', 'appium']),
         lines: z.number().optional(),
         nextCursor: z.number().optional(),
+        screen: z.string().optional(),
+        resumed: z
+          .enum([
+            'same-screen',
+            'changed-after-cursor',
+            'changed-lines-listed',
+            'from-top',
+            'unchecked',
+          ])
+          .optional(),
         savedTo: z.string().optional(),
       }),
       metadata: {
@@ -363,40 +382,64 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
         const foreground = snapshot.telemetry.foreground;
         // Node counts are in the structured result; the text header keeps to what the model acts on.
         const header = `Screen of ${device.serial} via ${snapshot.backend}: ${foreground ? (foreground.activity ?? foreground.packageName) : 'unknown app'}${snapshot.telemetry.secureWindow ? ' (secure window)' : ''}, keyboard ${tree.keyboardShown ? 'shown' : 'hidden'}.`;
-        if (args.cursor !== undefined && args.cursor > 0 && args.cursor >= tree.lines.length) {
-          return failureResult(
-            ToolErrorCode.INVALID_ARGUMENT,
-            `cursor ${args.cursor} is past the end: the screen has ${tree.lines.length} lines now.`,
-            {
+        const captures = shared.uiTreeCaptures;
+        let start = 0;
+        let screen: string | undefined;
+        let resume: Exclude<UiTreeResume, { kind: 'refused' }> | undefined;
+        if (args.cursor !== undefined && args.cursor > 0) {
+          const kept =
+            args.screen === undefined
+              ? captures.latest(device.serial, args.bounds)
+              : captures.find(device.serial, args.screen);
+          const decided = resumeUiTreePage({
+            current: tree.lines,
+            cursor: args.cursor,
+            ...(args.screen === undefined ? {} : { screen: args.screen }),
+            ...(kept === undefined ? {} : { kept }),
+          });
+          if (decided.kind === 'refused') {
+            return failureResult(ToolErrorCode.INVALID_ARGUMENT, decided.message, {
               field: 'cursor',
               hint: 'Call ui_dump without cursor to read the screen from the top.',
-            },
-          );
+            });
+          }
+          resume = decided;
+          start = decided.cursor;
+          screen = decided.screen;
         }
+        screen ??= screenTokenOf(tree.lines);
+        const note = resume?.note === undefined ? '' : `${resume.note}\n`;
         // The continuation repeats the arguments that shape the lines, so the cursor means the same.
         const repeated = `${args.bounds ? ', "bounds": true' : ''}${args.maxTokens === 4000 ? '' : `, "maxTokens": ${args.maxTokens}`}${args.serial === undefined ? '' : `, "serial": ${JSON.stringify(args.serial)}`}`;
         const page = pageUiTree(tree.lines, {
-          maxTokens: args.maxTokens,
-          ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
-          continueWith: (cursor) => `ui_dump {"cursor": ${cursor}${repeated}}`,
+          // A note about a changed screen comes out of the page's budget.
+          maxTokens: Math.max(200, args.maxTokens - Math.ceil(note.length / 4)),
+          cursor: start,
+          continueWith: (cursor) =>
+            `ui_dump {"cursor": ${cursor}, "screen": "${screen}"${repeated}}`,
         });
+        if (page.nextCursor !== undefined) {
+          captures.keep(device.serial, { token: screen, bounds: args.bounds, lines: tree.lines });
+        }
         const data = {
           ...(foreground ? { foreground: foreground.activity ?? foreground.packageName } : {}),
           nodes: tree.shownNodes,
           actionable: tree.actionableNodes,
           keyboardShown: tree.keyboardShown,
           backend: snapshot.backend,
+          ...(resume === undefined ? {} : { resumed: resume.kind }),
         };
         if (page.shownLines === tree.lines.length) {
-          return successResult(`${header}\n${page.text}`, { data });
+          return successResult(`${header}\n${note}${page.text}`, { data });
         }
         const paged = {
           ...data,
           lines: tree.lines.length,
+          screen,
           ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
         };
-        if ((args.cursor ?? 0) > 0) {
-          return successResult(`${header}\n${page.text}`, { data: paged });
+        if (start > 0) {
+          return successResult(`${header}\n${note}${page.text}`, { data: paged });
         }
         // The first page of a cut tree also leaves the whole tree in a file, one read away.
         const directory = join(shared.dataDir, 'android');
@@ -407,7 +450,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
         );
         await writeFile(path, `${header}\n${tree.text}\n`);
         return successResult(
-          `${header}\n${page.text}\nThe whole screen (${tree.lines.length} lines, no budget) is in the file ${path}`,
+          `${header}\n${note}${page.text}\nThe whole screen (${tree.lines.length} lines, no budget) is in the file ${path}`,
           {
             data: { ...paged, savedTo: path },
             artifacts: [
