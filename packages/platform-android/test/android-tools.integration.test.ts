@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
-import type { AndroidSim } from '@toolsys/android-sim';
+import type { AndroidSim, SimNode, SimScreen } from '@toolsys/android-sim';
 import { EnhancedToolExecutor, ToolRegistry, type ToolResult } from '@toolsys/core-tool-registry';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -458,8 +458,15 @@ describe('platform-android tools against android-sim through the real adb server
     const header = `Screen of ${sim.serial} via adb: com.example.chat.ContactsActivity, keyboard hidden.`;
     expect(dump.split('\n')[0]).toBe(header);
     expect(dump.length).toBeLessThanOrEqual(header.length + 4000 * 4 + 200);
-    const data = (result.ok ? result.data : {}) as { nextCursor: number; savedTo: string };
-    expect(dump).toContain(`Continue with ui_dump {"cursor": ${data.nextCursor}}]`);
+    const data = (result.ok ? result.data : {}) as {
+      nextCursor: number;
+      savedTo: string;
+      screen: string;
+    };
+    expect(dump).toContain(
+      `Continue with ui_dump {"cursor": ${data.nextCursor}, "screen": "${data.screen}"}]`,
+    );
+    expect(data.screen).toMatch(/^[0-9a-f]{8}$/);
     const fileLine = dump.split('\n').at(-1) ?? '';
     expect(fileLine).toMatch(/^The whole screen \(\d+ lines, no budget\) is in the file /);
     expect(fileLine.endsWith(` ${data.savedTo}`)).toBe(true);
@@ -485,39 +492,257 @@ describe('platform-android tools against android-sim through the real adb server
     for (const node of actionable) expect(whole).toContain(`[${node.ref}]`);
   });
 
-  it('pages a long screen with the cursor without repeating or skipping a line', async () => {
+  /** The rows of the contacts list on the simulated device (the app's own state). */
+  function contactRows(): SimNode[] {
+    const find = (node: SimNode): SimNode[] | undefined =>
+      node.children?.some((child) => child.resourceId === 'com.example.chat:id/contact')
+        ? node.children
+        : node.children?.map(find).find((rows) => rows !== undefined);
+    const rows = find((sim.device.state.screens.get('contacts') as SimScreen).root);
+    if (!rows) throw new Error('the sim has no contacts list');
+    return rows;
+  }
+
+  /** The favorite checkbox of a contact row. */
+  function favoriteOf(row: SimNode): SimNode {
+    return row.children?.find((child) => child.contentDesc === 'Favorite') as SimNode;
+  }
+
+  /** The tree lines of a ui_dump text: lines that start with a ref, header and notes left out. */
+  function treeLines(text: string): string[] {
+    return text
+      .split('\n')
+      .slice(1)
+      .filter((line) => /^ *\[e\d{6}\]/.test(line));
+  }
+
+  /** The lines of the whole screen as read now (one page with the widest budget). */
+  async function wholeScreen(call = harness.call): Promise<string[]> {
+    const result = await call('ui_dump', { maxTokens: 50_000 });
+    const text = expectSuccess(result);
+    expect(result.ok && result.data).not.toHaveProperty('nextCursor');
+    return treeLines(text);
+  }
+
+  type PageData = { nextCursor?: number; screen?: string; resumed?: string; savedTo?: string };
+
+  function dataOf(result: ToolResult): PageData {
+    return (result.ok ? result.data : {}) as PageData;
+  }
+
+  /** Calls the continuation of each page until the last, and returns the results after the first. */
+  async function readOn(
+    first: ToolResult,
+    call = harness.call,
+  ): Promise<{ results: ToolResult[]; lines: string[] }> {
+    const results: ToolResult[] = [];
+    const lines = treeLines(expectSuccess(first));
+    let next = dataOf(first);
+    while (next.nextCursor !== undefined) {
+      expect(results.length).toBeLessThan(30);
+      const result = await call('ui_dump', {
+        maxTokens: 1000,
+        cursor: next.nextCursor,
+        screen: next.screen,
+      });
+      results.push(result);
+      lines.push(...treeLines(expectSuccess(result)));
+      next = dataOf(result);
+    }
+    return { results, lines };
+  }
+
+  it('pages a long screen from one capture without repeating or skipping a line', async () => {
     await harness.call('app_launch', {
       package: 'com.example.chat',
       activity: '.ContactsActivity',
     });
     const first = await harness.call('ui_dump', { maxTokens: 1000 });
     expectSuccess(first);
-    const savedTo = (first.ok ? first.data : {}) as { savedTo: string };
-    const whole = (await readFile(savedTo.savedTo, 'utf8')).trimEnd().split('\n').slice(1);
-    const treeLines = (text: string) =>
-      text
-        .split('\n')
-        .slice(1)
-        .filter((line) => /^ *\[e\d{6}\]/.test(line));
-    const pages: string[] = [];
+    const { savedTo, screen } = dataOf(first);
+    const whole = (await readFile(savedTo as string, 'utf8')).trimEnd().split('\n').slice(1);
+    expect(whole.length).toBeGreaterThan(400);
     let result = first;
+    const pages: string[] = [];
     for (let page = 0; page < 30; page++) {
       const text = expectSuccess(result);
       expect(text.length).toBeLessThan(1000 * 4 + 300);
       // Only the first page writes the whole tree to a file.
       expect(result.ok && result.artifacts !== undefined).toBe(page === 0);
+      // Every page after the first continues the same screen, with no note between header and tree.
+      expect(dataOf(result)).toMatchObject(
+        page === 0 ? { screen } : { screen, resumed: 'same-screen' },
+      );
+      expect(text.split('\n')[1]).toMatch(/^ *\[e\d{6}\]/);
       pages.push(...treeLines(text));
-      const next = (result.ok ? result.data : {}) as { nextCursor?: number };
+      const next = dataOf(result);
       if (next.nextCursor === undefined) {
-        expect(text).toMatch(/\[lines \d+-\d+ of \d+; the end of the screen\]/);
+        expect(text).toMatch(/\[lines \d+-\d+ of \d+; the end of the screen\]$/);
         break;
       }
       expect(text).toContain(
-        `Continue with ui_dump {"cursor": ${next.nextCursor}, "maxTokens": 1000}]`,
+        `Continue with ui_dump {"cursor": ${next.nextCursor}, "screen": "${screen}", "maxTokens": 1000}]`,
       );
-      result = await harness.call('ui_dump', { maxTokens: 1000, cursor: next.nextCursor });
+      result = await harness.call('ui_dump', {
+        maxTokens: 1000,
+        cursor: next.nextCursor,
+        screen,
+      });
     }
     expect(pages).toEqual(whole);
+  });
+
+  it('accepts a cursor alone and checks it against the latest page of the device', async () => {
+    await harness.call('app_launch', {
+      package: 'com.example.chat',
+      activity: '.ContactsActivity',
+    });
+    const first = await harness.call('ui_dump', { maxTokens: 1000 });
+    const { nextCursor, screen } = dataOf(first);
+    const second = await harness.call('ui_dump', { maxTokens: 1000, cursor: nextCursor });
+    expect(dataOf(second)).toMatchObject({ screen, resumed: 'same-screen' });
+    const whole = await wholeScreen();
+    expect([...treeLines(textOf(first)), ...treeLines(textOf(second))]).toEqual(
+      whole.slice(0, treeLines(textOf(first)).length + treeLines(textOf(second)).length),
+    );
+  });
+
+  it('lists the lines already shown that changed between pages, then continues the new screen', async () => {
+    await harness.call('app_launch', {
+      package: 'com.example.chat',
+      activity: '.ContactsActivity',
+    });
+    try {
+      const first = await harness.call('ui_dump', { maxTokens: 1000 });
+      const firstLines = treeLines(expectSuccess(first));
+      const index = firstLines.findIndex((line) => line.includes('CheckBox desc="Favorite"'));
+      const favorite = /\[(e\d{6})\]/.exec(firstLines[index] as string)?.[1];
+      // The first contact is starred through adb between the pages.
+      expectSuccess(await harness.call('ui_tap', { ref: favorite }));
+      const { screen, nextCursor } = dataOf(first);
+      const second = await harness.call('ui_dump', { maxTokens: 1000, cursor: nextCursor, screen });
+      const text = expectSuccess(second);
+      const now = dataOf(second).screen as string;
+      expect(now).not.toBe(screen);
+      expect(dataOf(second).resumed).toBe('changed-lines-listed');
+      const starred = (firstLines[index] as string).replace('unchecked', 'checked');
+      expect(text.split('\n').slice(1, 3)).toEqual([
+        `[the screen changed since that page (screen ${screen} → ${now}): 1 of lines 1-${nextCursor} already shown now read as below, the others are unchanged; this page continues the current screen.]`,
+        `line ${index + 1}: ${starred.trim()}`,
+      ]);
+      // The lines read, with the listed one as it reads now, and the pages after make the screen now.
+      const { lines } = await readOn(second);
+      const read = [...firstLines];
+      read[index] = starred;
+      expect([...read, ...lines]).toEqual(await wholeScreen());
+    } finally {
+      favoriteOf(contactRows()[0] as SimNode).checked = false;
+    }
+  });
+
+  it('continues the new screen when it changed only past the lines already shown', async () => {
+    await harness.call('app_launch', {
+      package: 'com.example.chat',
+      activity: '.ContactsActivity',
+    });
+    try {
+      const first = await harness.call('ui_dump', { maxTokens: 1000 });
+      const { screen, nextCursor } = dataOf(first);
+      // The app stars the last contact itself, far below the first page.
+      favoriteOf(contactRows().at(-1) as SimNode).checked = true;
+      const second = await harness.call('ui_dump', { maxTokens: 1000, cursor: nextCursor, screen });
+      const text = expectSuccess(second);
+      const now = dataOf(second).screen;
+      expect(dataOf(second).resumed).toBe('changed-after-cursor');
+      expect(text.split('\n')[1]).toBe(
+        `[the screen changed since that page (screen ${screen} → ${now}), but not in lines 1-${nextCursor} already shown: this page continues the current screen.]`,
+      );
+      const { lines } = await readOn(first);
+      expect(lines).toEqual(await wholeScreen());
+      expect(lines.filter((line) => / checked$/.test(line))).toHaveLength(1);
+    } finally {
+      favoriteOf(contactRows().at(-1) as SimNode).checked = false;
+    }
+  });
+
+  it('reads the current screen from the top when the lines already shown moved between pages', async () => {
+    await harness.call('app_launch', {
+      package: 'com.example.chat',
+      activity: '.ContactsActivity',
+    });
+    const rows = contactRows();
+    const removed = rows[0] as SimNode;
+    try {
+      const first = await harness.call('ui_dump', { maxTokens: 1000 });
+      const { screen, nextCursor } = dataOf(first);
+      // The app deletes the first contact: every row moves up a place.
+      rows.shift();
+      const second = await harness.call('ui_dump', { maxTokens: 1000, cursor: nextCursor, screen });
+      const text = expectSuccess(second);
+      const now = dataOf(second).screen;
+      expect(dataOf(second)).toMatchObject({ resumed: 'from-top' });
+      expect(text.split('\n')[1]).toBe(
+        `[the screen changed since that page (screen ${screen} → ${now}) in lines already shown, so the pages read so far are out of date: this is the current screen from the top.]`,
+      );
+      // It is a first page: from line 1, with the whole new tree as an artifact.
+      expect(text).toMatch(/\[cut: lines 1-\d+ of \d+ shown;/);
+      expect(second.ok && second.artifacts).toHaveLength(1);
+      expect(text).toContain(`"screen": "${now}"`);
+      const { lines } = await readOn(second);
+      expect(lines).toEqual(await wholeScreen());
+      expect(lines.join('\n')).not.toContain(`"${removed.children?.[0]?.text}"`);
+    } finally {
+      if (rows[0] !== removed) rows.unshift(removed);
+    }
+  });
+
+  it('continues a page after a restart of the tools, and reads from the top if the screen changed', async () => {
+    await harness.call('app_launch', {
+      package: 'com.example.chat',
+      activity: '.ContactsActivity',
+    });
+    const first = await harness.call('ui_dump', { maxTokens: 1000 });
+    const { screen, nextCursor } = dataOf(first);
+    const restart = () => {
+      const { tools } = createAndroidTools({
+        workspaceRoot: harness.workspaceRoot,
+        dataDir: harness.dataDir,
+        adbServerPort: harness.bed.serverPort,
+        settleMs: 50,
+      });
+      const registry = new ToolRegistry();
+      for (const tool of tools) registry.register(tool);
+      const executor = new EnhancedToolExecutor({ registry });
+      return (id: string, args: Record<string, unknown> = {}) => executor.execute(id, args);
+    };
+    const restarted = restart();
+    const second = await restarted('ui_dump', { maxTokens: 1000, cursor: nextCursor, screen });
+    const text = expectSuccess(second);
+    expect(dataOf(second)).toMatchObject({ screen, resumed: 'same-screen' });
+    expect(text.split('\n')[1]).toBe(
+      `[screen ${screen}: the capture of that page is no longer kept (the tools restarted, or many dumps since); the screen was read again and is unchanged, so this page continues it.]`,
+    );
+    // The restarted tools keep the capture from then on: later pages carry no note.
+    const { results, lines } = await readOn(first, restarted);
+    expect(results.every((result) => dataOf(result).resumed === 'same-screen')).toBe(true);
+    expect(
+      results
+        .slice(1)
+        .every((result) => /^ *\[e\d{6}\]/.test(textOf(result).split('\n')[1] as string)),
+    ).toBe(true);
+    expect(lines).toEqual(await wholeScreen(restarted));
+    try {
+      favoriteOf(contactRows().at(-1) as SimNode).checked = true;
+      const changed = await restart()('ui_dump', { maxTokens: 1000, cursor: nextCursor, screen });
+      const now = dataOf(changed).screen;
+      expect(dataOf(changed).resumed).toBe('from-top');
+      expect(textOf(changed).split('\n')[1]).toBe(
+        `[screen ${screen} is no longer kept (the tools restarted, or many dumps since) and the screen differs from it now (screen ${now}), so the pages read so far may be out of date: this is the current screen from the top.]`,
+      );
+      expect(treeLines(textOf(changed))[0]).toBe(treeLines(textOf(first))[0]);
+    } finally {
+      favoriteOf(contactRows().at(-1) as SimNode).checked = false;
+    }
   });
 
   it('refuses a cursor past the end of the screen', async () => {
