@@ -94,7 +94,19 @@ export {
   UiHierarchyParseError,
   type UiNode,
 } from './ui-hierarchy.js';
+export {
+  screenTokenOf,
+  type UiTreeCapture,
+  UiTreeCaptures,
+  type UiTreeCapturesOptions,
+} from './ui-tree-captures.js';
 export { type PageUiTreeOptions, pageUiTree, type UiTreePage } from './ui-tree-page.js';
+export {
+  type ResumeUiTreePageOptions,
+  resumeUiTreePage,
+  type UiTreeResume,
+  type UiTreeResumeKind,
+} from './ui-tree-resume.js';
 export {
   type RenderedUiTree,
   type RenderUiTreeOptions,
