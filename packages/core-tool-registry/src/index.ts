@@ -5,6 +5,12 @@ export {
   createAdapterToolset,
 } from './adapters/adapter-tools.js';
 export {
+  DEFAULT_INLINE_IMAGE_BYTES,
+  type InlineImage,
+  readInlineImages,
+  renderForModel,
+} from './adapters/artifact-output.js';
+export {
   PROVIDER_NAME_MAX_LENGTH,
   ProviderNameCollisionError,
   ProviderNames,

@@ -1,13 +1,13 @@
 import { realpath } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolArtifact } from '@toolsys/core-tool-registry';
+import { DEFAULT_INLINE_IMAGE_BYTES, type ToolArtifact } from '@toolsys/core-tool-registry';
 import { artifactUri, pathInDataDir } from './artifact-uri.js';
 import { DataFileError, openDataFile, readDataFile } from './data-file.js';
 import type { LinkedArtifact } from './recent-artifacts.js';
 
 /** Images up to this size (1 MiB) are also sent inline, for clients that do not read resources. */
-export const MAX_INLINE_IMAGE_BYTES = 1024 * 1024;
+export const MAX_INLINE_IMAGE_BYTES = DEFAULT_INLINE_IMAGE_BYTES;
 
 /** The image types sent inline. */
 const INLINE_IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/webp']);

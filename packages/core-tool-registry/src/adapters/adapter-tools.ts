@@ -15,6 +15,12 @@ export interface AdapterOptions extends ProviderNamesOptions {
   onEvent?: (event: ToolEvent) => void;
   /** Asks the user for confirmations of these calls; the executor's own when absent. */
   confirm?: ConfirmFunction;
+  /**
+   * Images (PNG, JPEG, WebP, GIF) a result returns as artifacts are sent to the model inline up
+   * to this size each, where the provider's tool results can hold images (Anthropic, the Vercel
+   * AI SDK 6); 0 sends none. Larger ones are named by path in the text. Default 1 MiB.
+   */
+  inlineImageBytes?: number;
 }
 
 /** Per-call options of an adapter's `run`. */

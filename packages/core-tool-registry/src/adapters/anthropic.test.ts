@@ -1,5 +1,8 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createAdapterTestExecutor } from './adapter-test-kit.js';
+import { createAdapterTestExecutor, ONE_PIXEL_PNG } from './adapter-test-kit.js';
 import { createAnthropicTools } from './anthropic.js';
 
 describe('createAnthropicTools', () => {
@@ -35,5 +38,45 @@ describe('createAnthropicTools', () => {
     expect(block.is_error).toBe(true);
     expect(block.content).toMatch(/^Error: \[INVALID_ARGUMENT\] expression: required/);
     expect(block.content).toContain('Next: Fix the arguments and retry.');
+  });
+
+  it('sends an image the tool wrote inline, after the text naming it', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'toolsys-anthropic-'));
+    try {
+      const png = join(folder, 'shot.png');
+      await writeFile(png, ONE_PIXEL_PNG);
+      const executor = createAdapterTestExecutor({
+        artifacts: [{ path: png, mimeType: 'image/png', description: 'the screen' }],
+      });
+      const { block } = await createAnthropicTools(executor).run({
+        id: 'toolu_3',
+        name: 'demo_files',
+        input: {},
+      });
+      expect(block).toEqual({
+        type: 'tool_result',
+        tool_use_id: 'toolu_3',
+        content: [
+          { type: 'text', text: `Wrote the files.\nFile: ${png} (image/png, the screen)` },
+          {
+            type: 'image',
+            source: {
+              type: 'base64',
+              media_type: 'image/png',
+              data: ONE_PIXEL_PNG.toString('base64'),
+            },
+          },
+        ],
+      });
+      // Switched off, or over the size: the text alone, still naming the file.
+      const textOnly = createAnthropicTools(executor, { inlineImageBytes: 0 });
+      const { block: plain } = await textOnly.run({ id: 'toolu_4', name: 'demo_files', input: {} });
+      expect(plain.content).toBe(`Wrote the files.\nFile: ${png} (image/png, the screen)`);
+      const small = createAnthropicTools(executor, { inlineImageBytes: ONE_PIXEL_PNG.length - 1 });
+      const { block: over } = await small.run({ id: 'toolu_5', name: 'demo_files', input: {} });
+      expect(over.content).toBe(plain.content);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -1,11 +1,12 @@
 import type { ToolExecutor } from '../tool-executor.js';
-import { renderResult, type ToolResult } from '../tool-result.js';
+import type { ToolResult } from '../tool-result.js';
 import type { JsonSchema } from '../tool-schema.js';
 import {
   type AdapterCallOptions,
   type AdapterOptions,
   createAdapterToolset,
 } from './adapter-tools.js';
+import { DEFAULT_INLINE_IMAGE_BYTES, readInlineImages, renderForModel } from './artifact-output.js';
 import type { ProviderNames } from './provider-names.js';
 
 /** A tool definition as the Anthropic Messages API takes it in `tools`. */
@@ -26,12 +27,28 @@ export interface AnthropicToolUse {
   readonly input: unknown;
 }
 
+/** A block of a `tool_result`'s content: text, or an image in base64. */
+export type AnthropicToolResultContent =
+  | { readonly type: 'text'; readonly text: string }
+  | {
+      readonly type: 'image';
+      readonly source: {
+        readonly type: 'base64';
+        readonly media_type: string;
+        readonly data: string;
+      };
+    };
+
 /** The `tool_result` content block that answers a `tool_use`. */
 export interface AnthropicToolResultBlock {
   readonly type: 'tool_result';
   readonly tool_use_id: string;
-  /** The rendered result: the content, or `Error: [CODE] …` with the next step. */
-  readonly content: string;
+  /**
+   * The rendered result: the content (with a `File:` line per artifact it does not name), or
+   * `Error: [CODE] …` with the next step. When the result returned images small enough to send
+   * (`inlineImageBytes`), a list: that text block, then one image block per image.
+   */
+  readonly content: string | readonly AnthropicToolResultContent[];
   /** Present and true when the call failed. */
   readonly is_error?: true;
 }
@@ -70,15 +87,28 @@ export function createAnthropicTools(
         ...callOptions,
         callId: toolUse.id,
       });
-      const block: AnthropicToolResultBlock = result.ok
-        ? { type: 'tool_result', tool_use_id: toolUse.id, content: renderResult(result) }
-        : {
-            type: 'tool_result',
-            tool_use_id: toolUse.id,
-            content: renderResult(result),
-            is_error: true,
-          };
-      return { block, result };
+      const text = renderForModel(result);
+      if (!result.ok) {
+        return {
+          block: { type: 'tool_result', tool_use_id: toolUse.id, content: text, is_error: true },
+          result,
+        };
+      }
+      const images = await readInlineImages(
+        result.artifacts,
+        options.inlineImageBytes ?? DEFAULT_INLINE_IMAGE_BYTES,
+      );
+      const content: AnthropicToolResultBlock['content'] =
+        images.length === 0
+          ? text
+          : [
+              { type: 'text', text },
+              ...images.map((image) => ({
+                type: 'image' as const,
+                source: { type: 'base64' as const, media_type: image.mimeType, data: image.data },
+              })),
+            ];
+      return { block: { type: 'tool_result', tool_use_id: toolUse.id, content }, result };
     },
   };
 }

@@ -68,6 +68,18 @@ describe('createOpenAITools', () => {
     const { tools } = createOpenAITools(createAdapterTestExecutor(), {
       filter: (tool) => tool.metadata.risk === 'LOW' && tool.id.startsWith('demo.'),
     });
-    expect(tools.map((tool) => tool.function.name)).toEqual(['demo_echo']);
+    expect(tools.map((tool) => tool.function.name)).toEqual(['demo_echo', 'demo_files']);
+  });
+
+  it('names the files a tool wrote in the text, since tool messages take no images', async () => {
+    const path = '/var/data/shot.png';
+    const toolset = createOpenAITools(
+      createAdapterTestExecutor({ artifacts: [{ path, mimeType: 'image/png' }] }),
+    );
+    const { message } = await toolset.run({
+      id: 'call_5',
+      function: { name: 'demo_files', arguments: '{}' },
+    });
+    expect(message.content).toBe(`Wrote the files.\nFile: ${path} (image/png)`);
   });
 });

@@ -1,11 +1,12 @@
 import type { ToolExecutor } from '../tool-executor.js';
-import { renderResult, type ToolResult } from '../tool-result.js';
+import type { ToolResult } from '../tool-result.js';
 import type { JsonSchema } from '../tool-schema.js';
 import {
   type AdapterCallOptions,
   type AdapterOptions,
   createAdapterToolset,
 } from './adapter-tools.js';
+import { renderForModel } from './artifact-output.js';
 import type { ProviderNames } from './provider-names.js';
 
 /** A function tool as the OpenAI Chat Completions API takes it in `tools`. */
@@ -35,7 +36,10 @@ export interface OpenAIToolCall {
 export interface OpenAIToolMessage {
   readonly role: 'tool';
   readonly tool_call_id: string;
-  /** The rendered result: the content, or `Error: [CODE] …` with the next step. */
+  /**
+   * The rendered result: the content (with a `File:` line per artifact it does not name; tool
+   * messages take no images), or `Error: [CODE] …` with the next step.
+   */
   readonly content: string;
 }
 
@@ -77,7 +81,7 @@ export function createOpenAITools(
         callId: call.id,
       });
       return {
-        message: { role: 'tool', tool_call_id: call.id, content: renderResult(result) },
+        message: { role: 'tool', tool_call_id: call.id, content: renderForModel(result) },
         result,
       };
     },

@@ -1,7 +1,10 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { createAdapterTestExecutor } from './adapter-test-kit.js';
+import { createAdapterTestExecutor, ONE_PIXEL_PNG } from './adapter-test-kit.js';
 import { createVercelAITools } from './vercel-ai.js';
 
 /** Usage figures the mock model reports (no real model runs here). */
@@ -64,5 +67,72 @@ describe('createVercelAITools', () => {
     const execute = tools.calculate?.execute;
     const output = await execute?.({ expression: 7 }, { toolCallId: 'tc_2', messages: [] });
     expect(output).toMatch(/^Error: \[INVALID_ARGUMENT\] expression: /);
+  });
+
+  it('shows the model an image the tool wrote, and keeps the output a string', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'toolsys-vercel-'));
+    try {
+      const png = join(folder, 'shot.png');
+      await writeFile(png, ONE_PIXEL_PNG);
+      const { tools } = createVercelAITools(
+        createAdapterTestExecutor({ artifacts: [{ path: png, mimeType: 'image/png' }] }),
+      );
+      // A scripted model (no model can run here): it calls demo_files, then records the prompt
+      // the SDK built for the next step, which carries the tool's result.
+      const prompts: unknown[] = [];
+      const model = new MockLanguageModelV3({
+        doGenerate: async ({ prompt }) => {
+          prompts.push(prompt);
+          return prompts.length === 1
+            ? {
+                content: [
+                  { type: 'tool-call', toolCallId: 'tc_3', toolName: 'demo_files', input: '{}' },
+                ],
+                finishReason: { unified: 'tool-calls', raw: undefined },
+                usage: USAGE,
+                warnings: [],
+              }
+            : {
+                content: [{ type: 'text', text: 'seen' }],
+                finishReason: { unified: 'stop', raw: undefined },
+                usage: USAGE,
+                warnings: [],
+              };
+        },
+      });
+      const result = await generateText({
+        model,
+        tools,
+        prompt: 'take a picture',
+        stopWhen: stepCountIs(3),
+      });
+      const text = `Wrote the files.\nFile: ${png} (image/png)`;
+      expect(result.steps.flatMap((entry) => entry.toolResults)[0]).toMatchObject({
+        toolName: 'demo_files',
+        output: text,
+      });
+      const toolMessage = (prompts[1] as Array<{ role: string; content: unknown[] }>).find(
+        (message) => message.role === 'tool',
+      );
+      expect(toolMessage?.content).toEqual([
+        expect.objectContaining({
+          type: 'tool-result',
+          toolCallId: 'tc_3',
+          output: {
+            type: 'content',
+            value: [
+              { type: 'text', text },
+              {
+                type: 'image-data',
+                data: ONE_PIXEL_PNG.toString('base64'),
+                mediaType: 'image/png',
+              },
+            ],
+          },
+        }),
+      ]);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });
