@@ -60,6 +60,19 @@ function buildApk(packageName: string, versionName: string): Buffer {
   return Buffer.concat([...locals, ...centrals, end]);
 }
 
+/** The tools created anew against the same device and data directory: a restarted server. */
+function freshExecutor(harness: AndroidHarness): EnhancedToolExecutor {
+  const { tools } = createAndroidTools({
+    workspaceRoot: harness.workspaceRoot,
+    dataDir: harness.dataDir,
+    adbServerPort: harness.bed.serverPort,
+    settleMs: 50,
+  });
+  const registry = new ToolRegistry();
+  for (const tool of tools) registry.register(tool);
+  return new EnhancedToolExecutor({ registry });
+}
+
 function expectFailure(
   result: ToolResult,
   code: string,
@@ -704,15 +717,7 @@ describe('platform-android tools against android-sim through the real adb server
     const first = await harness.call('ui_dump', { maxTokens: 1000 });
     const { screen, nextCursor } = dataOf(first);
     const restart = () => {
-      const { tools } = createAndroidTools({
-        workspaceRoot: harness.workspaceRoot,
-        dataDir: harness.dataDir,
-        adbServerPort: harness.bed.serverPort,
-        settleMs: 50,
-      });
-      const registry = new ToolRegistry();
-      for (const tool of tools) registry.register(tool);
-      const executor = new EnhancedToolExecutor({ registry });
+      const executor = freshExecutor(harness);
       return (id: string, args: Record<string, unknown> = {}) => executor.execute(id, args);
     };
     const restarted = restart();
@@ -782,15 +787,7 @@ describe('platform-android tools against android-sim through the real adb server
     expect(back.split('\n').slice(1)).toEqual(first.split('\n').slice(1));
     // Tools created anew (a restarted server) take the refs the first ones handed out, and
     // still refuse a ref from a screen that is gone.
-    const { tools } = createAndroidTools({
-      workspaceRoot: harness.workspaceRoot,
-      dataDir: harness.dataDir,
-      adbServerPort: harness.bed.serverPort,
-      settleMs: 50,
-    });
-    const registry = new ToolRegistry();
-    for (const tool of tools) registry.register(tool);
-    const restarted = new EnhancedToolExecutor({ registry });
+    const restarted = freshExecutor(harness);
     expect(textOf(await restarted.execute('ui_dump', {}))).toBe(first);
     const like1 = refOf(first, /\[(e\d+)\] ImageButton desc="Like"/) as string;
     expect(textOf(await restarted.execute('ui_tap', { ref: like1 }))).toMatch(

@@ -13,6 +13,40 @@ const USAGE = {
   outputTokens: { total: 1, text: 1, reasoning: 0 },
 };
 
+/**
+ * A scripted model: its first step calls `toolName` (with `{ text }` when given), its next steps
+ * answer "done". It records the prompt the SDK built for each step.
+ */
+function scriptedModel(call: { toolCallId: string; toolName: string; text?: string }) {
+  const prompts: unknown[] = [];
+  const model = new MockLanguageModelV3({
+    doGenerate: async ({ prompt }) => {
+      prompts.push(prompt);
+      return prompts.length === 1
+        ? {
+            content: [
+              {
+                type: 'tool-call',
+                toolCallId: call.toolCallId,
+                toolName: call.toolName,
+                input: JSON.stringify(call.text === undefined ? {} : { text: call.text }),
+              },
+            ],
+            finishReason: { unified: 'tool-calls', raw: undefined },
+            usage: USAGE,
+            warnings: [],
+          }
+        : {
+            content: [{ type: 'text', text: 'done' }],
+            finishReason: { unified: 'stop', raw: undefined },
+            usage: USAGE,
+            warnings: [],
+          };
+    },
+  });
+  return { model, prompts };
+}
+
 describe('createVercelAITools', () => {
   it('keys the tools by provider-safe name in tool-id order', () => {
     const executor = createAdapterTestExecutor();
@@ -23,34 +57,8 @@ describe('createVercelAITools', () => {
 
   it('runs a tool call of a generateText loop through the executor', async () => {
     const { tools } = createVercelAITools(createAdapterTestExecutor());
-    // A scripted model stands in for a provider (no model can run here): it calls demo_echo,
-    // then answers with the tool's output.
-    let step = 0;
-    const model = new MockLanguageModelV3({
-      doGenerate: async () => {
-        step += 1;
-        return step === 1
-          ? {
-              content: [
-                {
-                  type: 'tool-call',
-                  toolCallId: 'tc_1',
-                  toolName: 'demo_echo',
-                  input: JSON.stringify({ text: 'hello' }),
-                },
-              ],
-              finishReason: { unified: 'tool-calls', raw: undefined },
-              usage: USAGE,
-              warnings: [],
-            }
-          : {
-              content: [{ type: 'text', text: 'done' }],
-              finishReason: { unified: 'stop', raw: undefined },
-              usage: USAGE,
-              warnings: [],
-            };
-      },
-    });
+    // A scripted model stands in for a provider (no model can run here).
+    const { model } = scriptedModel({ toolCallId: 'tc_1', toolName: 'demo_echo', text: 'hello' });
     const result = await generateText({
       model,
       tools,
@@ -77,29 +85,9 @@ describe('createVercelAITools', () => {
       const { tools } = createVercelAITools(
         createAdapterTestExecutor({ artifacts: [{ path: png, mimeType: 'image/png' }] }),
       );
-      // A scripted model (no model can run here): it calls demo_files, then records the prompt
-      // the SDK built for the next step, which carries the tool's result.
-      const prompts: unknown[] = [];
-      const model = new MockLanguageModelV3({
-        doGenerate: async ({ prompt }) => {
-          prompts.push(prompt);
-          return prompts.length === 1
-            ? {
-                content: [
-                  { type: 'tool-call', toolCallId: 'tc_3', toolName: 'demo_files', input: '{}' },
-                ],
-                finishReason: { unified: 'tool-calls', raw: undefined },
-                usage: USAGE,
-                warnings: [],
-              }
-            : {
-                content: [{ type: 'text', text: 'seen' }],
-                finishReason: { unified: 'stop', raw: undefined },
-                usage: USAGE,
-                warnings: [],
-              };
-        },
-      });
+      // A scripted model (no model can run here); the prompt of its second step carries the
+      // tool's result as the SDK built it.
+      const { model, prompts } = scriptedModel({ toolCallId: 'tc_3', toolName: 'demo_files' });
       const result = await generateText({
         model,
         tools,
