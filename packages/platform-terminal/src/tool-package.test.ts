@@ -27,15 +27,16 @@ const SPEC_IDS = [
   'terminal.ubuntu.status',
 ];
 
-let base: string | undefined;
+/** Every folder a test's contexts made (a test may make several), removed after it. */
+const bases: string[] = [];
 
 afterEach(async () => {
-  if (base) await rm(base, { recursive: true, force: true });
-  base = undefined;
+  for (const base of bases.splice(0)) await rm(base, { recursive: true, force: true });
 });
 
 async function context(mode: 'serve' | 'gate', config: Record<string, unknown> = {}) {
-  base = await mkdtemp(join(tmpdir(), 'terminal-package-'));
+  const base = await mkdtemp(join(tmpdir(), 'terminal-package-'));
+  bases.push(base);
   const registry = new ToolRegistry();
   return {
     config: terminalConfigSchema.parse(config),
