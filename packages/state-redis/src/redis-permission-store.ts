@@ -42,10 +42,10 @@ export interface RedisPermissionStoreOptions {
 /**
  * KEYS: the grant set (or session set) to change, the version counter, the revocation log. ARGV:
  * channel, kind (`always` | `session`), tool id (empty: the whole key), session id, log length,
- * log time to live in ms. Removes the grant, counts the revocation, logs it and announces it,
- * atomically: the version in the log entry and the message is the one after it, so the log holds
- * consecutive versions. A counter created anew starts at Redis's clock in ms, so a Redis that lost
- * its data never hands out the versions a replica saw before again.
+ * log time to live in ms. Removes the grant, counts the revocation, logs it (newest first, capped)
+ * and announces it, atomically. The entry and the message carry the version after it and the one
+ * it follows (`after`, 0 when the counter was created by it). A counter created anew starts at
+ * Redis's clock in ms, so a Redis that lost its data never hands out a version seen before.
  */
 export const REVOKE_SCRIPT = `
 if ARGV[3] == '' then
@@ -53,12 +53,18 @@ if ARGV[3] == '' then
 else
   redis.call('SREM', KEYS[1], ARGV[3])
 end
-if redis.call('EXISTS', KEYS[2]) == 0 then
+local after = redis.call('GET', KEYS[2])
+if after then
+  after = tonumber(after)
+else
   local now = redis.call('TIME')
   redis.call('SET', KEYS[2], now[1] .. string.format('%03d', math.floor(now[2] / 1000)))
+  after = 0
 end
 local version = redis.call('INCR', KEYS[2])
-local revocation = cjson.encode({ version = version, kind = ARGV[2], tool = ARGV[3], session = ARGV[4] })
+local revocation = cjson.encode({
+  version = version, after = after, kind = ARGV[2], tool = ARGV[3], session = ARGV[4]
+})
 redis.call('LPUSH', KEYS[3], revocation)
 redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[5]) - 1)
 redis.call('PEXPIRE', KEYS[3], ARGV[6])
@@ -93,6 +99,8 @@ interface CachedGrant {
 /** One revocation, as published and logged by {@link REVOKE_SCRIPT}. */
 interface Revocation {
   version: number;
+  /** The version it follows; 0 when it created the counter; absent from older writers. */
+  after?: number;
   kind: 'always' | 'session';
   /** Empty: every grant of the key (all "always" grants, or the whole session). */
   tool: string;
@@ -326,11 +334,12 @@ export class RedisPermissionStore implements PermissionDecisionStore {
     if (!invalidation) return;
     this.#epoch += 1;
     this.#forgetRevoked(invalidation);
-    // A gap (messages missed) keeps the count: the next resync reads the missed ones from the log.
-    if (this.#revocationsSeen !== undefined && invalidation.version === this.#revocationsSeen + 1) {
-      this.#revocationsSeen = invalidation.version;
-    }
-    if (this.#version !== undefined && invalidation.version === this.#version + 1) {
+    // A message that does not follow the count (messages missed, or one from an older writer)
+    // leaves it: the next resync reads the missed ones from the log.
+    const follows = (count: number | undefined) =>
+      count !== undefined && invalidation.after === count;
+    if (follows(this.#revocationsSeen)) this.#revocationsSeen = invalidation.version;
+    if (follows(this.#version)) {
       this.#version = invalidation.version;
     } else if (this.#version === undefined || invalidation.version > this.#version) {
       // Messages were missed (or the count is unknown): drop every confirmed grant.
@@ -390,12 +399,12 @@ export class RedisPermissionStore implements PermissionDecisionStore {
     if (!read || read.some(([error]) => error)) throw new Error('grant resync failed');
     const version = read[1]?.[1] === null ? 0 : Number(read[1]?.[1]);
     const missed = this.#missedRevocations(version, read[2]?.[1] as string[]);
-    if (missed) for (const revocation of missed) this.#forgetRevoked(revocation);
-    else {
+    if (missed === undefined) {
       // The log does not say what was revoked meanwhile: drop the whole copy rather than guess.
       this.#always.clear();
       this.#sessions.clear();
     }
+    for (const revocation of missed ?? []) this.#forgetRevoked(revocation);
 
     const transaction = redis.multi();
     const commands = transaction as unknown as RevokeCommands;
@@ -430,28 +439,37 @@ export class RedisPermissionStore implements PermissionDecisionStore {
       grant.verifiedAt = sentAt;
     }
     // The transaction's own revocations took the versions right after the one read.
-    this.#revocationsSeen = version + revoked.length + forgotten.length;
+    const own = results
+      .slice(0, revoked.length + forgotten.length)
+      .map(([, value]) => Number(value));
+    this.#revocationsSeen = Math.max(version, ...own);
     return true;
   }
 
   /**
    * The revocations after the last version this replica saw, up to `version` (Redis's count), from
-   * the log entries; undefined when they cannot all be known: this replica never saw a version,
-   * Redis counts fewer (it lost its data) or the log lacks one of them (trimmed, expired).
+   * the log; undefined when they cannot all be known: this replica never saw a version, Redis
+   * lost its data, or the log lacks some of them (trimmed, expired).
    */
   #missedRevocations(version: number, log: string[]): Revocation[] | undefined {
     // A replica that never reached Redis has seen nothing: enough only when nothing was revoked.
     const seen = this.#revocationsSeen ?? (version === 0 ? 0 : undefined);
-    if (seen === undefined || version < seen) return undefined;
+    if (seen === undefined) return undefined;
+    if (version === seen) return [];
     const missed: Revocation[] = [];
     for (const entry of log) {
       const revocation = parseRevocation(entry);
-      if (revocation && revocation.version > seen && revocation.version <= version) {
-        missed.push(revocation);
-      }
+      if (!revocation || revocation.version <= seen) break;
+      if (revocation.version <= version) missed.push(revocation);
     }
-    // Versions are consecutive and each is logged once: a full count means none is missing.
-    return missed.length === version - seen ? missed : undefined;
+    // Newest first, each following the next: complete when the chain runs from `version` back to
+    // the one that follows `seen` (a counter Redis created anew after losing its data never does).
+    const isChain = missed.every(
+      (revocation, index) => index === 0 || missed[index - 1]?.after === revocation.version,
+    );
+    return isChain && missed[0]?.version === version && missed.at(-1)?.after === seen
+      ? missed
+      : undefined;
   }
 
   /** Drops from this copy what a revocation removed in Redis, grants not yet pushed included. */
@@ -519,6 +537,7 @@ function parseRevocation(text: string): Revocation | undefined {
     const value = JSON.parse(text) as Partial<Revocation>;
     const isRevocation =
       typeof value.version === 'number' &&
+      (value.after === undefined || typeof value.after === 'number') &&
       (value.kind === 'always' || value.kind === 'session') &&
       typeof value.tool === 'string' &&
       typeof value.session === 'string';
