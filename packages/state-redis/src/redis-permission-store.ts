@@ -27,9 +27,9 @@ export interface RedisPermissionStoreOptions {
   maxStalenessMs?: number;
   /**
    * Revocations kept in the shared log `<prefix>perm:revocations`, newest first: a replica cut off
-   * from Redis while more revocations than this were made drops all the grants it gave meanwhile
-   * instead of pushing them. Default 1000, at least 1. The log expires `sessionTtlMs` after the
-   * last revocation.
+   * from Redis while more revocations than this were made drops its whole copy on reconnect, the
+   * grants it gave meanwhile included, instead of pushing them. Default 1000, at least 1. The log
+   * expires `sessionTtlMs` after the last revocation.
    */
   revocationLogLength?: number;
   /**
@@ -129,8 +129,8 @@ const RESYNC_ATTEMPTS = 3;
  * was cut off wins over its grants: every revocation is also kept in a capped log, and before
  * pushing, this replica reads the ones newer than the last version it saw and drops the grants
  * they cover instead of pushing them. When the log no longer reaches back that far (trimmed,
- * expired, Redis lost its data) or this replica never reached Redis, it drops every grant it gave
- * meanwhile: the user is asked again.
+ * expired, Redis lost its data), or this replica never reached Redis and Redis counts revocations,
+ * it drops its whole copy, the grants it gave meanwhile included: the user is asked again.
  */
 export class RedisPermissionStore implements PermissionDecisionStore {
   /** Longest time a grant is honoured without Redis confirming it, in ms. */
