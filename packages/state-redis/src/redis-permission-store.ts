@@ -26,6 +26,13 @@ export interface RedisPermissionStoreOptions {
    */
   maxStalenessMs?: number;
   /**
+   * Revocations kept in the shared log `<prefix>perm:revocations`, newest first: a replica cut off
+   * from Redis while more revocations than this were made drops its whole copy on reconnect, the
+   * grants it gave meanwhile included, instead of pushing them. Default 1000, at least 1. The log
+   * expires `sessionTtlMs` after the last revocation.
+   */
+  revocationLogLength?: number;
+  /**
    * Clock of the staleness window. Default: the system clock. The background confirmation runs on
    * a real interval whatever the clock.
    */
@@ -33,9 +40,12 @@ export interface RedisPermissionStoreOptions {
 }
 
 /**
- * KEYS: the grant set (or session set) to change, the version counter. ARGV: channel, kind
- * (`always` | `session`), tool id (empty: the whole key), session id. Removes the grant, counts
- * the revocation and announces it, atomically: the version in the message is the one after it.
+ * KEYS: the grant set (or session set) to change, the version counter, the revocation log. ARGV:
+ * channel, kind (`always` | `session`), tool id (empty: the whole key), session id, log length,
+ * log time to live in ms. Removes the grant, counts the revocation, logs it (newest first, capped)
+ * and announces it, atomically. The entry and the message carry the version after it and the one
+ * it follows (`after`, 0 when the counter was created by it). A counter created anew starts at
+ * Redis's clock in ms, so a Redis that lost its data never hands out a version seen before.
  */
 export const REVOKE_SCRIPT = `
 if ARGV[3] == '' then
@@ -43,8 +53,22 @@ if ARGV[3] == '' then
 else
   redis.call('SREM', KEYS[1], ARGV[3])
 end
+local after = redis.call('GET', KEYS[2])
+if after then
+  after = tonumber(after)
+else
+  local now = redis.call('TIME')
+  redis.call('SET', KEYS[2], now[1] .. string.format('%03d', math.floor(now[2] / 1000)))
+  after = 0
+end
 local version = redis.call('INCR', KEYS[2])
-redis.call('PUBLISH', ARGV[1], cjson.encode({ version = version, kind = ARGV[2], tool = ARGV[3], session = ARGV[4] }))
+local revocation = cjson.encode({
+  version = version, after = after, kind = ARGV[2], tool = ARGV[3], session = ARGV[4]
+})
+redis.call('LPUSH', KEYS[3], revocation)
+redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[5]) - 1)
+redis.call('PEXPIRE', KEYS[3], ARGV[6])
+redis.call('PUBLISH', ARGV[1], revocation)
 return version
 `;
 
@@ -52,10 +76,13 @@ type RevokeCommands = {
   toolsysRevokeGrant(
     grants: string,
     version: string,
+    log: string,
     channel: string,
     kind: 'always' | 'session',
     toolId: string,
     sessionId: string,
+    logLength: number,
+    logTtlMs: number,
   ): Promise<number>;
 };
 
@@ -69,16 +96,23 @@ interface CachedGrant {
   expiresAt?: number;
 }
 
-interface Invalidation {
+/** One revocation, as published and logged by {@link REVOKE_SCRIPT}. */
+interface Revocation {
   version: number;
+  /** The version it follows; 0 when it created the counter; absent from older writers. */
+  after?: number;
   kind: 'always' | 'session';
+  /** Empty: every grant of the key (all "always" grants, or the whole session). */
   tool: string;
   session: string;
 }
 
 const DAY_MS = 86_400_000;
 const DEFAULT_STALENESS_MS = 5000;
+const DEFAULT_LOG_LENGTH = 1000;
 const CHANNEL = 'perm:invalidate';
+/** Resync attempts when revocations keep landing between reading the log and pushing. */
+const RESYNC_ATTEMPTS = 3;
 
 /**
  * Remembers "allow for the session" and "always" grants in Redis so that a reconnect landing on
@@ -88,13 +122,22 @@ const CHANNEL = 'perm:invalidate';
  * Revocations reach the other replicas at once over pub/sub; a copy Redis has not confirmed for
  * `maxStalenessMs` (a lost message, Redis down) is no longer honoured, so the caller asks Redis
  * again, and the user when Redis cannot answer: a revoked grant outlives its revocation by at most
- * `maxStalenessMs`. Grants and revocations made while Redis is down are pushed when it returns.
+ * `maxStalenessMs`.
+ *
+ * Grants given here while Redis cannot take them are honoured here and pushed when it returns;
+ * revocations made here meanwhile are pushed too. A revocation made anywhere while this replica
+ * was cut off wins over its grants: every revocation is also kept in a capped log, and before
+ * pushing, this replica reads the ones newer than the last version it saw and drops the grants
+ * they cover instead of pushing them. When the log no longer reaches back that far (trimmed,
+ * expired, Redis lost its data), or this replica never reached Redis and Redis counts revocations,
+ * it drops its whole copy, the grants it gave meanwhile included: the user is asked again.
  */
 export class RedisPermissionStore implements PermissionDecisionStore {
   /** Longest time a grant is honoured without Redis confirming it, in ms. */
   readonly maxStalenessMs: number;
   readonly #connection: RedisConnection;
   readonly #sessionTtlMs: number;
+  readonly #logLength: number;
   readonly #clock: Pick<ToolClock, 'now'>;
   readonly #configured: Set<string>;
   readonly #always = new Map<string, CachedGrant>();
@@ -105,6 +148,11 @@ export class RedisPermissionStore implements PermissionDecisionStore {
   readonly #detach: (() => void)[] = [];
   /** The revocation count this copy is consistent with; undefined: unknown. */
   #version: number | undefined;
+  /**
+   * The revocation count up to which every revocation has reached this whole copy, the grants
+   * given here and not yet pushed included; undefined until the first resync.
+   */
+  #revocationsSeen: number | undefined;
   /** Bumped by every invalidation message, so a fetch answered before it is not cached. */
   #epoch = 0;
   #revalidation: ReturnType<typeof setInterval> | undefined;
@@ -112,12 +160,13 @@ export class RedisPermissionStore implements PermissionDecisionStore {
   constructor(options: RedisPermissionStoreOptions) {
     this.#connection = options.connection;
     this.#sessionTtlMs = Math.max(1000, options.sessionTtlMs ?? DAY_MS);
+    this.#logLength = Math.max(1, Math.floor(options.revocationLogLength ?? DEFAULT_LOG_LENGTH));
     this.maxStalenessMs = Math.max(100, options.maxStalenessMs ?? DEFAULT_STALENESS_MS);
     this.#clock = options.clock ?? SYSTEM_CLOCK;
     this.#configured = new Set(options.alwaysAllowed);
     const redis = this.#connection.redis;
     if (!(redis as unknown as Partial<RevokeCommands>).toolsysRevokeGrant) {
-      redis.defineCommand('toolsysRevokeGrant', { numberOfKeys: 2, lua: REVOKE_SCRIPT });
+      redis.defineCommand('toolsysRevokeGrant', { numberOfKeys: 3, lua: REVOKE_SCRIPT });
     }
     this.#detach.push(
       this.#connection.onResync((client) => this.#resync(client)),
@@ -255,32 +304,42 @@ export class RedisPermissionStore implements PermissionDecisionStore {
     toolId: string,
     sessionId: string,
   ): Promise<number | undefined> {
-    const version = this.#versionKey();
-    const channel = this.#connection.key(CHANNEL);
     return this.#connection.run((redis) =>
-      (redis as unknown as RevokeCommands).toolsysRevokeGrant(
-        key,
-        version,
-        channel,
-        kind,
-        toolId,
-        sessionId,
-      ),
+      this.#sendRevocation(redis as unknown as RevokeCommands, key, kind, toolId, sessionId),
+    );
+  }
+
+  #sendRevocation(
+    commands: RevokeCommands,
+    key: string,
+    kind: 'always' | 'session',
+    toolId: string,
+    sessionId: string,
+  ): Promise<number> {
+    return commands.toolsysRevokeGrant(
+      key,
+      this.#versionKey(),
+      this.#logKey(),
+      this.#connection.key(CHANNEL),
+      kind,
+      toolId,
+      sessionId,
+      this.#logLength,
+      this.#sessionTtlMs,
     );
   }
 
   #invalidate(message: string): void {
-    let invalidation: Invalidation;
-    try {
-      invalidation = JSON.parse(message) as Invalidation;
-    } catch {
-      return;
-    }
+    const invalidation = parseRevocation(message);
+    if (!invalidation) return;
     this.#epoch += 1;
-    if (invalidation.kind === 'always') this.#always.delete(invalidation.tool);
-    else if (invalidation.tool === '') this.#sessions.delete(invalidation.session);
-    else this.#sessions.get(invalidation.session)?.delete(invalidation.tool);
-    if (this.#version !== undefined && invalidation.version === this.#version + 1) {
+    this.#forgetRevoked(invalidation);
+    // A message that does not follow the count (messages missed, or one from an older writer)
+    // leaves it: the next resync reads the missed ones from the log.
+    const follows = (count: number | undefined) =>
+      count !== undefined && invalidation.after === count;
+    if (follows(this.#revocationsSeen)) this.#revocationsSeen = invalidation.version;
+    if (follows(this.#version)) {
       this.#version = invalidation.version;
     } else if (this.#version === undefined || invalidation.version > this.#version) {
       // Messages were missed (or the count is unknown): drop every confirmed grant.
@@ -318,49 +377,108 @@ export class RedisPermissionStore implements PermissionDecisionStore {
   async #resync(redis: Redis): Promise<void> {
     // Redis may have restarted empty: the count starts again, so the old one proves nothing.
     this.#version = undefined;
+    for (let attempt = 0; attempt < RESYNC_ATTEMPTS; attempt += 1) {
+      if (await this.#tryResync(redis)) return;
+    }
+    throw new Error('grant resync kept racing revocations');
+  }
+
+  /**
+   * Reads the revocations this replica missed and drops the grants they cover, then pushes its
+   * own revocations and its remaining grants. WATCH on the count makes the push fail (false) when
+   * another revocation landed after the read.
+   */
+  async #tryResync(redis: Redis): Promise<boolean> {
     const sentAt = this.#clock.now();
+    const read = await redis
+      .pipeline()
+      .watch(this.#versionKey())
+      .get(this.#versionKey())
+      .lrange(this.#logKey(), 0, -1)
+      .exec();
+    if (!read || read.some(([error]) => error)) throw new Error('grant resync failed');
+    const version = read[1]?.[1] === null ? 0 : Number(read[1]?.[1]);
+    const missed = this.#missedRevocations(version, read[2]?.[1] as string[]);
+    if (missed === undefined) {
+      // The log does not say what was revoked meanwhile: drop the whole copy rather than guess.
+      this.#always.clear();
+      this.#sessions.clear();
+    }
+    for (const revocation of missed ?? []) this.#forgetRevoked(revocation);
+
+    const transaction = redis.multi();
+    const commands = transaction as unknown as RevokeCommands;
+    const revoked = [...this.#revokedAlways];
+    const forgotten = [...this.#forgottenSessions];
+    for (const toolId of revoked) {
+      this.#sendRevocation(commands, this.#alwaysKey(), 'always', toolId, '');
+    }
+    for (const sessionId of forgotten) {
+      this.#sendRevocation(commands, this.#sessionKey(sessionId), 'session', '', sessionId);
+    }
     const pushed: CachedGrant[] = [];
-    const pipeline = redis.pipeline();
-    for (const toolId of this.#revokedAlways) {
-      (pipeline as unknown as RevokeCommands).toolsysRevokeGrant(
-        this.#alwaysKey(),
-        this.#versionKey(),
-        this.#connection.key(CHANNEL),
-        'always',
-        toolId,
-        '',
-      );
-    }
-    for (const sessionId of this.#forgottenSessions) {
-      (pipeline as unknown as RevokeCommands).toolsysRevokeGrant(
-        this.#sessionKey(sessionId),
-        this.#versionKey(),
-        this.#connection.key(CHANNEL),
-        'session',
-        '',
-        sessionId,
-      );
-    }
     const always = [...this.#always].filter(([, grant]) => grant.pending);
-    if (always.length > 0) pipeline.sadd(this.#alwaysKey(), ...always.map(([toolId]) => toolId));
+    if (always.length > 0) {
+      transaction.sadd(this.#alwaysKey(), ...always.map(([toolId]) => toolId));
+    }
     for (const [, grant] of always) pushed.push(grant);
     for (const [sessionId, grants] of this.#sessions) {
       const pending = [...grants].filter(([, grant]) => grant.pending);
       if (pending.length === 0) continue;
-      pipeline.sadd(this.#sessionKey(sessionId), ...pending.map(([toolId]) => toolId));
-      pipeline.pexpire(this.#sessionKey(sessionId), this.#sessionTtlMs);
+      transaction.sadd(this.#sessionKey(sessionId), ...pending.map(([toolId]) => toolId));
+      transaction.pexpire(this.#sessionKey(sessionId), this.#sessionTtlMs);
       for (const [, grant] of pending) pushed.push(grant);
     }
-    const revoked = [...this.#revokedAlways];
-    const forgotten = [...this.#forgottenSessions];
-    const results = await pipeline.exec();
-    if (!results || results.some(([error]) => error)) throw new Error('grant resync failed');
+    const results = await transaction.exec();
+    if (results === null) return false;
+    if (results.some(([error]) => error)) throw new Error('grant resync failed');
     for (const toolId of revoked) this.#revokedAlways.delete(toolId);
     for (const sessionId of forgotten) this.#forgottenSessions.delete(sessionId);
     for (const grant of pushed) {
       grant.pending = false;
       grant.verifiedAt = sentAt;
     }
+    // The transaction's own revocations took the versions right after the one read.
+    const own = results
+      .slice(0, revoked.length + forgotten.length)
+      .map(([, value]) => Number(value));
+    this.#revocationsSeen = Math.max(version, ...own);
+    return true;
+  }
+
+  /**
+   * The revocations after the last version this replica saw, up to `version` (Redis's count), from
+   * the log; undefined when they cannot all be known: this replica never saw a version, Redis
+   * lost its data, or the log lacks some of them (trimmed, expired).
+   */
+  #missedRevocations(version: number, log: string[]): Revocation[] | undefined {
+    // A replica that never reached Redis has seen nothing: enough only when nothing was revoked.
+    const seen = this.#revocationsSeen ?? (version === 0 ? 0 : undefined);
+    if (seen === undefined) return undefined;
+    if (version === seen) return [];
+    const missed: Revocation[] = [];
+    for (const entry of log) {
+      const revocation = parseRevocation(entry);
+      if (!revocation || revocation.version <= seen) break;
+      if (revocation.version <= version) missed.push(revocation);
+    }
+    // Newest first, each following the next: complete when the chain runs from `version` back to
+    // the one that follows `seen` (a counter Redis created anew after losing its data never does).
+    const isChain = missed.every(
+      (revocation, index) => index === 0 || missed[index - 1]?.after === revocation.version,
+    );
+    return isChain && missed[0]?.version === version && missed.at(-1)?.after === seen
+      ? missed
+      : undefined;
+  }
+
+  /** Drops from this copy what a revocation removed in Redis, grants not yet pushed included. */
+  #forgetRevoked({ kind, tool, session }: Revocation): void {
+    if (kind === 'always') {
+      if (tool === '') this.#always.clear();
+      else this.#always.delete(tool);
+    } else if (tool === '') this.#sessions.delete(session);
+    else this.#sessions.get(session)?.delete(tool);
   }
 
   #hasConfirmed(): boolean {
@@ -406,5 +524,25 @@ export class RedisPermissionStore implements PermissionDecisionStore {
 
   #versionKey(): string {
     return this.#connection.key('perm', 'version');
+  }
+
+  #logKey(): string {
+    return this.#connection.key('perm', 'revocations');
+  }
+}
+
+/** A log entry or message of {@link REVOKE_SCRIPT}; undefined when it is not one. */
+function parseRevocation(text: string): Revocation | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<Revocation>;
+    const isRevocation =
+      typeof value.version === 'number' &&
+      (value.after === undefined || typeof value.after === 'number') &&
+      (value.kind === 'always' || value.kind === 'session') &&
+      typeof value.tool === 'string' &&
+      typeof value.session === 'string';
+    return isRevocation ? (value as Revocation) : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -32,6 +32,11 @@ export interface SharedStateOptions {
    */
   grantMaxStalenessMs?: number;
   /**
+   * Revocations kept in Redis for replicas cut off meanwhile (see
+   * {@link RedisPermissionStoreOptions.revocationLogLength}). Default 1000.
+   */
+  grantRevocationLogLength?: number;
+  /**
    * Tools this replica's configuration allows always: honoured whatever Redis says and whether or
    * not it answers (see {@link RedisPermissionStoreOptions.alwaysAllowed}).
    */
@@ -80,6 +85,9 @@ export function createSharedState(options: SharedStateOptions): SharedState {
     ...(options.alwaysAllowed ? { alwaysAllowed: options.alwaysAllowed } : {}),
     ...(options.grantMaxStalenessMs !== undefined
       ? { maxStalenessMs: options.grantMaxStalenessMs }
+      : {}),
+    ...(options.grantRevocationLogLength !== undefined
+      ? { revocationLogLength: options.grantRevocationLogLength }
       : {}),
   });
   const traceRing = new RedisTraceRing({

@@ -1,7 +1,7 @@
 import type { ConfirmationDecision } from '@toolsys/core-tool-registry';
 import { ToolPermissionManager } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
-import { createSharedState, type SharedState } from '../src/index.js';
+import { createSharedState, REVOKE_SCRIPT, type SharedState } from '../src/index.js';
 import { until, useRedis } from './redis-fixture.js';
 
 // Two replicas (two shared states, each with its own ioredis connections) against one real
@@ -17,6 +17,7 @@ async function shared(
     probeIntervalMs = 100,
     grantMaxStalenessMs = STALENESS_MS,
     alwaysAllowed = [] as string[],
+    grantRevocationLogLength = 1000,
   } = {},
 ): Promise<SharedState> {
   const state = createSharedState({
@@ -27,6 +28,7 @@ async function shared(
     probeIntervalMs,
     grantMaxStalenessMs,
     alwaysAllowed,
+    grantRevocationLogLength,
   });
   opened.push(state);
   expect(await state.connection.waitUntilShared(5000)).toBe(true);
@@ -47,6 +49,26 @@ function permissions(state: SharedState, answer: ConfirmationDecision = 'deny') 
   const authorize = (toolId: string, sessionId = 'session-1') =>
     manager.authorize({ toolId, action: `run ${toolId}`, risk: 'MEDIUM', sessionId });
   return { manager, asked, authorize };
+}
+
+/** How long a cut-off replica stays cut off: its reconnect interval. */
+const CUT_OFF_MS = 3000;
+
+/**
+ * Cuts a replica off the way a network partition would: Redis closes its command connection and
+ * the subscriber connections (the other replica's subscriber is back within 100 ms), and the
+ * replica reconnects only after its probe interval ({@link CUT_OFF_MS}).
+ */
+async function cutOff(state: SharedState): Promise<void> {
+  const port = state.connection.redis.stream.localPort;
+  await redis.admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+  await redis.admin.call('CLIENT', 'KILL', 'ADDR', `127.0.0.1:${port}`);
+  await until(() => state.status().mode === 'local');
+}
+
+/** Waits until the cut-off replica is back and has pushed what it recorded meanwhile. */
+async function reconnected(state: SharedState): Promise<void> {
+  await until(() => state.status().mode === 'shared', CUT_OFF_MS * 4);
 }
 
 describe('grant revocation across replicas', () => {
@@ -178,4 +200,149 @@ describe('grant revocation across replicas', () => {
     });
     expect(b.asked).toEqual([]);
   });
+});
+
+/** A revokes `tool_0`, which B used, and B drops it on the message: B has seen a version. */
+async function seenByB(
+  a: ReturnType<typeof permissions>,
+  b: ReturnType<typeof permissions>,
+  stateB: SharedState,
+): Promise<void> {
+  await b.authorize('tool_0');
+  await until(async () => (await redis.admin.sismember('grants:perm:always', 'tool_0')) === 1);
+  expect(await a.authorize('tool_0')).toEqual({ allowed: true, via: 'always' });
+  a.manager.revokeAlways('tool_0');
+  await until(() => !stateB.permissionStore.isAllowedAlways('tool_0'), 1000);
+}
+
+describe('revocations made while a replica was cut off', () => {
+  it('drop the grants the replica gave meanwhile for the revoked tool, and push the others', async () => {
+    const stateA = await shared('a');
+    const stateB = await shared('b', { probeIntervalMs: CUT_OFF_MS });
+    const a = permissions(stateA, 'allow_always');
+    const b = permissions(stateB, 'allow_always');
+    await a.authorize('write_file');
+    await until(
+      async () => (await redis.admin.sismember('grants:perm:always', 'write_file')) === 1,
+    );
+    await cutOff(stateB);
+    expect(await b.authorize('write_file')).toEqual({ allowed: true, via: 'confirmed' });
+    expect(await b.authorize('read_notes')).toEqual({ allowed: true, via: 'confirmed' });
+    a.manager.revokeAlways('write_file');
+    await until(
+      async () => (await redis.admin.sismember('grants:perm:always', 'write_file')) === 0,
+    );
+    // Still cut off: B honours what its user gave, whatever happened elsewhere.
+    expect(stateB.status().mode).toBe('local');
+    expect(b.manager.decide('write_file', 'MEDIUM', 'session-1')).toEqual({
+      allowed: true,
+      via: 'always',
+    });
+    await reconnected(stateB);
+    expect(await redis.admin.smembers('grants:perm:always')).toEqual(['read_notes']);
+    expect(await b.authorize('read_notes')).toEqual({ allowed: true, via: 'always' });
+    expect(await b.authorize('write_file')).toEqual({ allowed: true, via: 'confirmed' });
+    expect(b.asked).toEqual(['write_file', 'read_notes', 'write_file']);
+  }, 30_000);
+
+  it('drop the grants the replica gave meanwhile in a session forgotten elsewhere', async () => {
+    const stateA = await shared('a');
+    const stateB = await shared('b', { probeIntervalMs: CUT_OFF_MS });
+    const a = permissions(stateA, 'allow_session');
+    const b = permissions(stateB, 'allow_session');
+    await a.authorize('web_fetch', 'session-7');
+    await until(
+      async () => (await redis.admin.sismember('grants:perm:session:session-7', 'web_fetch')) === 1,
+    );
+    await cutOff(stateB);
+    await b.authorize('run_command', 'session-7');
+    await b.authorize('run_command', 'session-8');
+    a.manager.endSession('session-7');
+    await until(async () => (await redis.admin.exists('grants:perm:session:session-7')) === 0);
+    expect(stateB.permissionStore.isAllowedForSession('session-7', 'run_command')).toBe(true);
+    await reconnected(stateB);
+    expect(await redis.admin.exists('grants:perm:session:session-7')).toBe(0);
+    expect(await redis.admin.smembers('grants:perm:session:session-8')).toEqual(['run_command']);
+    expect(stateB.permissionStore.isAllowedForSession('session-7', 'run_command')).toBe(false);
+    expect(await b.authorize('run_command', 'session-8')).toEqual({
+      allowed: true,
+      via: 'session',
+    });
+    expect(b.asked).toEqual(['run_command', 'run_command']);
+  }, 30_000);
+
+  it('drop every "always" grant the replica gave meanwhile when all of them were revoked', async () => {
+    const stateA = await shared('a');
+    const stateB = await shared('b', { probeIntervalMs: CUT_OFF_MS });
+    const b = permissions(stateB, 'allow_always');
+    await stateA.connection.waitUntilShared();
+    stateA.permissionStore.allowAlways('write_file');
+    await until(
+      async () => (await redis.admin.sismember('grants:perm:always', 'write_file')) === 1,
+    );
+    await cutOff(stateB);
+    await b.authorize('read_notes');
+    stateB.permissionStore.allowForSession('session-1', 'web_fetch');
+    // All "always" grants revoked at once, through the script every replica runs (an empty tool).
+    await redis.admin.eval(
+      REVOKE_SCRIPT,
+      3,
+      'grants:perm:always',
+      'grants:perm:version',
+      'grants:perm:revocations',
+      'grants:perm:invalidate',
+      'always',
+      '',
+      '',
+      1000,
+      86_400_000,
+    );
+    expect(stateB.permissionStore.isAllowedAlways('read_notes')).toBe(true);
+    await reconnected(stateB);
+    expect(await redis.admin.exists('grants:perm:always')).toBe(0);
+    expect(stateB.permissionStore.isAllowedAlways('read_notes')).toBe(false);
+    // A session grant is not an "always" grant: pushed.
+    expect(await redis.admin.smembers('grants:perm:session:session-1')).toEqual(['web_fetch']);
+  }, 30_000);
+
+  it('drop every grant the replica gave meanwhile when the log no longer reaches back', async () => {
+    const stateA = await shared('a', { grantRevocationLogLength: 2 });
+    const stateB = await shared('b', { probeIntervalMs: CUT_OFF_MS });
+    const a = permissions(stateA, 'allow_always');
+    const b = permissions(stateB, 'allow_always');
+    await seenByB(a, b, stateB);
+    await cutOff(stateB);
+    await b.authorize('read_notes');
+    // Three revocations of other tools, of which the log keeps the last two.
+    for (const toolId of ['tool_1', 'tool_2', 'tool_3']) a.manager.revokeAlways(toolId);
+    await until(async () =>
+      (await redis.admin.lrange('grants:perm:revocations', 0, -1)).every(
+        (entry) => !entry.includes('tool_0') && !entry.includes('tool_1'),
+      ),
+    );
+    expect(await redis.admin.llen('grants:perm:revocations')).toBe(2);
+    await reconnected(stateB);
+    expect(await redis.admin.exists('grants:perm:always')).toBe(0);
+    expect(stateB.permissionStore.isAllowedAlways('read_notes')).toBe(false);
+    await b.authorize('read_notes');
+    expect(b.asked).toEqual(['tool_0', 'read_notes', 'read_notes']);
+  }, 30_000);
+
+  it('drop every grant the replica gave meanwhile when Redis lost its data', async () => {
+    const stateA = await shared('a');
+    const stateB = await shared('b', { probeIntervalMs: CUT_OFF_MS });
+    const a = permissions(stateA, 'allow_always');
+    const b = permissions(stateB, 'allow_always');
+    await seenByB(a, b, stateB);
+    await cutOff(stateB);
+    await b.authorize('read_notes');
+    // Redis loses everything, then counts one revocation again: a version B may have seen before
+    // must not pass for the one after it.
+    await redis.admin.flushall();
+    a.manager.revokeAlways('tool_1');
+    await until(async () => (await redis.admin.llen('grants:perm:revocations')) === 1);
+    await reconnected(stateB);
+    expect(await redis.admin.exists('grants:perm:always')).toBe(0);
+    expect(stateB.permissionStore.isAllowedAlways('read_notes')).toBe(false);
+  }, 30_000);
 });
