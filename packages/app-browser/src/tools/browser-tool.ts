@@ -16,7 +16,7 @@ import type { BrowserManager } from '../browser-manager.js';
 import type { BrowserSession } from '../browser-session.js';
 import type { BrowserTab, TabSnapshot } from '../browser-tab.js';
 import type { HostPolicy } from '../host-policy.js';
-import { diffSnapshots, isEmptyDelta } from '../snapshot-delta.js';
+import { diffSnapshots, isEmptyDelta, prepareDiff } from '../snapshot-delta.js';
 import { type RenderedSnapshot, renderSnapshot } from '../snapshot-render.js';
 
 /** What every browser tool is built with. */
@@ -295,7 +295,10 @@ async function reportOnPage(
     lines.push(...session.takeEvents());
     return { content: lines.join('\n'), data };
   }
-  await settle(tab, settings.actionTimeoutMs);
+  // The delta's base is read while the page settles, not after.
+  await settle(tab, settings.actionTimeoutMs, () => {
+    if (mode === 'delta' && before) prepareDiff(before.nodes);
+  });
   await session.settleNewTabs(Math.min(settings.actionTimeoutMs, 5_000));
   const after = await tab.snapshot(settings.actionTimeoutMs);
   tab.lastSnapshot = after;
@@ -414,12 +417,15 @@ async function saveFullSnapshot(
   return path;
 }
 
-/** Waits briefly for the page to settle after an action (navigation started by it, DOM work). */
-async function settle(tab: BrowserTab, timeoutMs: number): Promise<void> {
+/**
+ * Waits briefly for the page to settle after an action (navigation started by it, DOM work).
+ * `meanwhile` runs in this process while the page waits.
+ */
+async function settle(tab: BrowserTab, timeoutMs: number, meanwhile: () => void): Promise<void> {
   await tab.page
     .waitForLoadState('load', { timeout: Math.min(timeoutMs, 5_000) })
     .catch(() => undefined);
-  await tab.page
+  const quiet = tab.page
     .evaluate(
       () =>
         new Promise<void>((resolve) => {
@@ -428,4 +434,8 @@ async function settle(tab: BrowserTab, timeoutMs: number): Promise<void> {
         }),
     )
     .catch(() => undefined);
+  // One turn of the event loop sends the request to the browser; the page's wait then starts.
+  await new Promise((resolve) => setImmediate(resolve));
+  meanwhile();
+  await quiet;
 }
