@@ -36,7 +36,7 @@ const snapshotField = z
   .enum(['delta', 'full', 'none'])
   .default('delta')
   .describe(
-    'What the result shows of the page afterwards: "delta" (only what changed), "full" (a budgeted snapshot) or "none".',
+    'What the result shows of the page afterwards: "delta" (only what changed), "full" (a budgeted snapshot; when cut, the whole page is also saved to a file) or "none".',
   );
 
 const ACTION_ANNOTATIONS: ToolAnnotations = {
