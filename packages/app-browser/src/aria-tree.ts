@@ -59,6 +59,7 @@ const ATTRIBUTE_ORDER = [
   'cursor',
   'active',
 ];
+const ATTRIBUTE_ORDER_SET: ReadonlySet<string> = new Set(ATTRIBUTE_ORDER);
 /** Roles with no meaning of their own: unnamed ones are replaced by their children. */
 const TRANSPARENT_ROLES = new Set(['generic', 'none', 'presentation', 'group', 'rowgroup']);
 
@@ -68,48 +69,50 @@ const TRANSPARENT_ROLES = new Set(['generic', 'none', 'presentation', 'group', '
  * and renames refs through `rename`.
  */
 export function normaliseAriaJson(value: unknown, rename: RefRenamer): AriaNode[] {
-  const roots = Array.isArray(value) ? value : [value];
-  return dropLabelEchoes(roots.flatMap((entry) => normaliseEntry(entry, rename)));
+  const roots: AriaNode[] = [];
+  for (const entry of Array.isArray(value) ? value : [value]) normaliseEntry(entry, rename, roots);
+  return dropLabelEchoes(roots);
 }
 
-function normaliseEntry(entry: unknown, rename: RefRenamer): AriaNode[] {
+type MutableNode = { -readonly [K in keyof AriaNode]: AriaNode[K] };
+
+/** Appends the nodes an entry becomes (none, itself, or its children) to `into`. */
+function normaliseEntry(entry: unknown, rename: RefRenamer, into: AriaNode[]): void {
   if (typeof entry === 'string') {
     const text = collapseSpace(entry);
-    return text === '' ? [] : [{ role: 'text', text, attributes: [], children: [] }];
+    if (text !== '') into.push({ role: 'text', text, attributes: [], children: [] });
+    return;
   }
-  if (typeof entry !== 'object' || entry === null) return [];
+  if (typeof entry !== 'object' || entry === null) return;
   const raw = entry as Record<string, unknown>;
-  if (raw.ariaHidden === true) return [];
+  if (raw.ariaHidden === true) return;
   const role = typeof raw.role === 'string' ? raw.role : 'generic';
   const name = typeof raw.name === 'string' ? collapseSpace(raw.name) : '';
   // An image without a name is decorative.
-  if ((role === 'img' || role === 'image') && name === '') return [];
-  const children = Array.isArray(raw.children)
-    ? dropLabelEchoes(raw.children.flatMap((child) => normaliseEntry(child, rename)))
-    : [];
+  if ((role === 'img' || role === 'image') && name === '') return;
+  let children: AriaNode[] = [];
+  if (Array.isArray(raw.children)) {
+    for (const child of raw.children) normaliseEntry(child, rename, children);
+    children = dropLabelEchoes(children);
+  }
   const attributes = readAttributes(raw);
   const text = typeof raw.text === 'string' ? collapseSpace(raw.text) : '';
-  const clickable = attributes.includes('cursor=pointer');
-  if (TRANSPARENT_ROLES.has(role) && name === '' && !clickable) {
-    const own: AriaNode[] =
-      text === '' ? [] : [{ role: 'text', text, attributes: [], children: [] }];
-    return [...own, ...children];
+  if (TRANSPARENT_ROLES.has(role) && name === '' && !attributes.includes('cursor=pointer')) {
+    if (text !== '') into.push({ role: 'text', text, attributes: [], children: [] });
+    for (const child of children) into.push(child);
+    return;
   }
+  const node: MutableNode = { role, attributes, children };
+  if (name !== '') node.name = name;
   const ref = typeof raw.ref === 'string' ? rename(raw.ref) : undefined;
-  return [
-    {
-      role,
-      ...(name === '' ? {} : { name }),
-      ...(ref === undefined ? {} : { ref }),
-      attributes,
-      ...(text === '' ? {} : { text }),
-      children,
-    },
-  ];
+  if (ref !== undefined) node.ref = ref;
+  if (text !== '') node.text = text;
+  into.push(node);
 }
 
 /** A label's text beside the control it names repeats the control's name: keep the control only. */
 function dropLabelEchoes(nodes: AriaNode[]): AriaNode[] {
+  if (!nodes.some((node) => node.role === 'text')) return nodes;
   return nodes.filter((node, index) => {
     if (node.role !== 'text' || node.text === undefined) return true;
     const before = nodes[index - 1];
@@ -120,22 +123,24 @@ function dropLabelEchoes(nodes: AriaNode[]): AriaNode[] {
 
 function readAttributes(raw: Record<string, unknown>): string[] {
   const attributes: string[] = [];
-  const keys = [
-    ...ATTRIBUTE_ORDER.filter((key) => key in raw),
-    ...Object.keys(raw)
-      .filter((key) => !ATTRIBUTE_ORDER.includes(key) && !STRUCTURAL_KEYS.has(key))
-      .sort(),
-  ];
-  for (const key of keys) {
-    const value = raw[key];
-    if (key === 'active') continue;
-    if (value === true) attributes.push(key);
-    else if (value === 'mixed') attributes.push(`${key}=mixed`);
-    else if (typeof value === 'string' || typeof value === 'number') {
-      attributes.push(`${key}=${collapseSpace(String(value))}`);
-    }
+  const others: string[] = [];
+  for (const key of ATTRIBUTE_ORDER) {
+    if (key in raw) pushAttribute(attributes, key, raw[key]);
   }
+  for (const key in raw) {
+    if (!STRUCTURAL_KEYS.has(key) && !ATTRIBUTE_ORDER_SET.has(key)) others.push(key);
+  }
+  for (const key of others.sort()) pushAttribute(attributes, key, raw[key]);
   return attributes;
+}
+
+function pushAttribute(attributes: string[], key: string, value: unknown): void {
+  if (key === 'active') return;
+  if (value === true) attributes.push(key);
+  else if (value === 'mixed') attributes.push(`${key}=mixed`);
+  else if (typeof value === 'string' || typeof value === 'number') {
+    attributes.push(`${key}=${collapseSpace(String(value))}`);
+  }
 }
 
 function collapseSpace(text: string): string {

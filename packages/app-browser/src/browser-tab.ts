@@ -42,19 +42,22 @@ export class BrowserTab {
 
   /** Takes a fresh aria snapshot and renames its refs to stable ones. */
   async snapshot(timeoutMs: number): Promise<TabSnapshot> {
-    const documentId = await this.page.evaluate(() => {
-      const holder = window as unknown as { __toolsysDocumentId?: string };
-      holder.__toolsysDocumentId ??= Math.random().toString(36).slice(2);
-      return holder.__toolsysDocumentId;
-    });
-    if (documentId !== this.#documentId) {
+    // One round trip reads the document's identity and title while the tree is walked.
+    const [identity, json] = await Promise.all([
+      this.page.evaluate(() => {
+        const holder = window as unknown as { __toolsysDocumentId?: string };
+        holder.__toolsysDocumentId ??= Math.random().toString(36).slice(2);
+        return { documentId: holder.__toolsysDocumentId, title: document.title };
+      }),
+      this.page.ariaSnapshotJSON({ mode: 'ai', timeout: timeoutMs }),
+    ]);
+    if (identity.documentId !== this.#documentId) {
       // A new document: Playwright numbers its refs again, so none of the old ones may be reused.
       for (const ref of this.#byPublic.keys()) this.#retired.add(ref);
       this.#byPlaywright.clear();
       this.#byPublic.clear();
-      this.#documentId = documentId;
+      this.#documentId = identity.documentId;
     }
-    const json = await this.page.ariaSnapshotJSON({ mode: 'ai', timeout: timeoutMs });
     const found = collectPlaywrightRefs(json);
     const present = new Set(found.map((entry) => entry.ref));
     const fresh = found.filter((entry) => !this.#byPlaywright.has(entry.ref));
@@ -98,12 +101,7 @@ export class BrowserTab {
       }
     }
     const nodes = normaliseAriaJson(json, (playwrightRef) => this.#byPlaywright.get(playwrightRef));
-    const snapshot: TabSnapshot = {
-      nodes,
-      url: this.page.url(),
-      title: await this.page.title().catch(() => ''),
-    };
-    return snapshot;
+    return { nodes, url: this.page.url(), title: identity.title };
   }
 
   /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AriaNode } from './aria-tree.js';
-import { diffSnapshots, isEmptyDelta } from './snapshot-delta.js';
+import { diffSnapshots, isEmptyDelta, prepareDiff } from './snapshot-delta.js';
 
 function node(role: string, extra: Partial<AriaNode> = {}): AriaNode {
   return { role, attributes: [], children: [], ...extra };
@@ -33,6 +33,19 @@ describe('diffSnapshots', () => {
       added: ['listitem [ref=e5]: two'],
       changed: ['button "Added" [ref=e1]', 'paragraph [ref=e4]: status: busy'],
       removed: ['listitem [ref=e3]: one'],
+    });
+  });
+
+  it('gives the same delta when the base was read ahead', () => {
+    const after = [node('button', { name: 'Add', ref: 'e1' }), node('button', { ref: 'e9' })];
+    const expected = diffSnapshots(before, after);
+    const base = before.map((entry) => ({ ...entry }));
+    prepareDiff(base);
+    expect(diffSnapshots(base, after)).toEqual(expected);
+    expect(expected).toEqual({
+      added: ['button [ref=e9]'],
+      changed: [],
+      removed: ['listitem [ref=e3]: one', 'list [ref=e2]', 'paragraph [ref=e4]: status: idle'],
     });
   });
 

@@ -24,8 +24,8 @@ export function diffSnapshots(
   before: readonly AriaNode[],
   after: readonly AriaNode[],
 ): SnapshotDelta {
-  const old = signatures(before);
-  const now = signatures(after);
+  const old = signaturesOf(before);
+  const now = signaturesOf(after);
   const added: string[] = [];
   const changed: string[] = [];
   for (const [ref, signature] of now) {
@@ -36,6 +36,26 @@ export function diffSnapshots(
   const removed: string[] = [];
   for (const [ref, signature] of old) if (!now.has(ref)) removed.push(signature.line);
   return { added, removed, changed };
+}
+
+/** Signatures by tree, so a tree compared twice (after one action, before the next) is read once. */
+const cache = new WeakMap<readonly AriaNode[], Map<string, Signature>>();
+
+/**
+ * Reads a tree's signatures ahead of {@link diffSnapshots}, e.g. while the page settles after an
+ * action; a later diff of the same tree reuses them. The tree must not change afterwards.
+ */
+export function prepareDiff(nodes: readonly AriaNode[]): void {
+  signaturesOf(nodes);
+}
+
+function signaturesOf(nodes: readonly AriaNode[]): Map<string, Signature> {
+  let map = cache.get(nodes);
+  if (!map) {
+    map = signatures(nodes);
+    cache.set(nodes, map);
+  }
+  return map;
 }
 
 /** Whether a delta holds no change. */

@@ -617,6 +617,55 @@ describe('browser_snapshot on large pages', () => {
   });
 });
 
+describe('snapshot: "full" after an action', () => {
+  it('cuts a long page as browser_snapshot does and returns the whole page as an artifact', async () => {
+    const page = await open('/chapters?count=200');
+    const button = refOf(page, 'Mark chapter 1 read');
+    const clicked = await call('browser_click', { ref: button, snapshot: 'full' });
+    expect(clicked.ok).toBe(true);
+    if (!clicked.ok) return;
+    const { savedTo, nextCursor } = clicked.data as { savedTo: string; nextCursor: number };
+    const lines = clicked.content.split('\n');
+    expect(lines.slice(0, 2)).toEqual([
+      `Clicked button "Mark chapter 1 read" [ref=${button}].`,
+      `Tab t1: "Chapters" — ${server.origin}/chapters?count=200`,
+    ]);
+    expect(clicked.content).toContain(': Read: chapter 1');
+    expect(lines.at(-2)).toMatch(
+      new RegExp(
+        `^\\[cut: nodes 1-${nextCursor} of \\d+ shown; \\d+ more nodes \\(≈[\\d,]+ tokens\\) not shown\\. Continue with browser_snapshot cursor: ${nextCursor}\\]$`,
+      ),
+    );
+    expect(lines.at(-1)).toBe(`The whole page (every node, no budget) is in the file ${savedTo}`);
+    expect(savedTo.startsWith(harness.dataDir)).toBe(true);
+    expect(clicked.artifacts).toEqual([
+      {
+        path: savedTo,
+        mimeType: 'text/plain',
+        description: 'The whole accessibility tree of tab t1 (every node, no budget)',
+      },
+    ]);
+    const whole = await readFile(savedTo, 'utf8');
+    expect(whole).toContain(': Read: chapter 1');
+    expect(whole).toContain('button "Mark chapter 200 read" [ref=');
+    // The same page read by browser_snapshot is cut at the same node with the same marker.
+    const snapshot = await call('browser_snapshot');
+    expect(snapshot.ok && snapshot.content.split('\n').at(-2)).toBe(lines.at(-2));
+  });
+
+  it('writes no file when the page fits the budget', async () => {
+    const page = await open('/form.html');
+    const clicked = await call('browser_click', { ref: refOf(page, 'Add item'), snapshot: 'full' });
+    expect(clicked.ok).toBe(true);
+    if (!clicked.ok) return;
+    expect(clicked.content).toMatch(/- listitem \[ref=e\d+\]: item 2/);
+    expect(clicked.content).not.toContain('[cut: ');
+    expect(clicked.content).not.toContain('The whole page');
+    expect(clicked.data).not.toHaveProperty('savedTo');
+    expect(clicked.artifacts).toBeUndefined();
+  });
+});
+
 /** Our rendering of the active page with every row and no budget, for comparison. */
 async function fullRendering(): Promise<string> {
   let text = '';

@@ -157,6 +157,27 @@ describe('secrets', () => {
     const summary = await harness.call('browser_context_summary', {});
     expect(JSON.stringify(summary)).not.toContain('sk-live-4242');
   });
+
+  it('keeps the whole-page artifact of a cut page and redacts the file too', async () => {
+    const harness = await track({ redact: ['sk-live-4242'] });
+    const page = await harness.call('browser_navigate', {
+      url: `${server.origin}/chapters?count=200&note=${encodeURIComponent('Key sk-live-4242.')}`,
+    });
+    expect(page.ok).toBe(true);
+    if (!page.ok) return;
+    expect(page.content).toContain('Key [redacted].');
+    const { savedTo } = page.data as { savedTo: string };
+    expect(page.artifacts).toEqual([
+      {
+        path: savedTo,
+        mimeType: 'text/plain',
+        description: 'The whole accessibility tree of tab t1 (every node, no budget)',
+      },
+    ]);
+    const whole = await readFile(savedTo, 'utf8');
+    expect(whole).toContain('Key [redacted].');
+    expect(whole).not.toContain('sk-live-4242');
+  });
 });
 
 describe('time limits', () => {

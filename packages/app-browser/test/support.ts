@@ -22,6 +22,21 @@ export function tablePage(rows: number): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Inventory</title></head><body><h1>Inventory</h1><table><thead><tr><th>Name</th><th>Stock</th><th>Link</th><th>Action</th></tr></thead><tbody>${body}</tbody></table><button>Next page</button></body></html>`;
 }
 
+/**
+ * Builds a long page of `count` chapters, each a heading, a paragraph and a button that writes
+ * the status line. Headings, paragraphs and buttons alternate, so nothing is collapsed as a
+ * repeated run: past about 120 chapters the page does not fit the 6,000-token default budget.
+ * `note` is shown in the first paragraph.
+ */
+export function chaptersPage(count: number, note = ''): string {
+  const chapters = Array.from(
+    { length: count },
+    (_, index) =>
+      `<h2>Chapter ${index + 1}</h2><p>${index === 0 ? `${note} ` : ''}Chapter ${index + 1} explains how part ${index + 1} of the pipeline checks a call before it runs and what the model reads back when it may not.</p><button type="button" data-chapter="${index + 1}">Mark chapter ${index + 1} read</button>`,
+  ).join('');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Chapters</title></head><body><h1>Chapters</h1><p id="status">Read: none</p>${chapters}<script>document.addEventListener('click', (event) => { const chapter = event.target.dataset && event.target.dataset.chapter; if (chapter) document.getElementById('status').textContent = 'Read: chapter ' + chapter; });</script></body></html>`;
+}
+
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.json': 'application/json',
@@ -34,6 +49,16 @@ export async function startPageServer(): Promise<PageServer> {
     if (url.pathname === '/table') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       response.end(tablePage(Number(url.searchParams.get('rows') ?? '10')));
+      return;
+    }
+    if (url.pathname === '/chapters') {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(
+        chaptersPage(
+          Number(url.searchParams.get('count') ?? '10'),
+          url.searchParams.get('note') ?? '',
+        ),
+      );
       return;
     }
     if (url.pathname.startsWith('/download/')) {

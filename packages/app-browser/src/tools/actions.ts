@@ -4,6 +4,7 @@ import {
   failureResult,
   RunPolicies,
   resolveWorkspacePath,
+  successResult,
   type ToolAnnotations,
   ToolError,
   ToolErrorCode,
@@ -16,6 +17,7 @@ import type { AriaNode } from '../aria-tree.js';
 import type { BrowserTab } from '../browser-tab.js';
 import { findByRef, formatNode } from '../snapshot-render.js';
 import {
+  type ActionReport,
   type BrowserCall,
   type BrowserToolSettings,
   closesSoon,
@@ -34,7 +36,7 @@ const snapshotField = z
   .enum(['delta', 'full', 'none'])
   .default('delta')
   .describe(
-    'What the result shows of the page afterwards: "delta" (only what changed), "full" (a budgeted snapshot) or "none".',
+    'What the result shows of the page afterwards: "delta" (only what changed), "full" (a budgeted snapshot; when cut, the whole page is also saved to a file) or "none".',
   );
 
 const ACTION_ANNOTATIONS: ToolAnnotations = {
@@ -119,8 +121,11 @@ async function tagName(locator: Locator): Promise<{ tag: string; type: string }>
   }));
 }
 
-function done(report: { content: string; data: Record<string, unknown> }): ToolReturn {
-  return { ok: true, content: report.content, data: report.data };
+function done(report: ActionReport): ToolReturn {
+  return successResult(report.content, {
+    data: report.data,
+    ...(report.artifacts === undefined ? {} : { artifacts: report.artifacts }),
+  });
 }
 
 const clickSchema = ToolSchema.object({

@@ -16,8 +16,8 @@ import type { BrowserManager } from '../browser-manager.js';
 import type { BrowserSession } from '../browser-session.js';
 import type { BrowserTab, TabSnapshot } from '../browser-tab.js';
 import type { HostPolicy } from '../host-policy.js';
-import { diffSnapshots, isEmptyDelta } from '../snapshot-delta.js';
-import { renderSnapshot } from '../snapshot-render.js';
+import { diffSnapshots, isEmptyDelta, prepareDiff } from '../snapshot-delta.js';
+import { type RenderedSnapshot, renderSnapshot } from '../snapshot-render.js';
 
 /** What every browser tool is built with. */
 export interface BrowserToolsOptions {
@@ -111,12 +111,20 @@ export function defineBrowserTool<TArgs>(
   });
 }
 
-/** Replaces every secret value in a result (text, message, data) by `[redacted]`. */
+/** Replaces every secret value (4 characters or more) in a text by `[redacted]`. */
+function scrubSecrets(text: string, secrets: readonly string[]): string {
+  return secrets
+    .filter((secret) => secret.length >= 4)
+    .reduce((current, secret) => current.split(secret).join('[redacted]'), text);
+}
+
+/**
+ * Replaces every secret value in a result (text, message, data, artifact descriptions) by
+ * `[redacted]`; artifact paths are kept.
+ */
 export function redactSecrets(result: ToolReturn, secrets: readonly string[]): ToolReturn {
-  const values = secrets.filter((secret) => secret.length >= 4);
-  if (values.length === 0) return result;
-  const scrub = (text: string) =>
-    values.reduce((current, secret) => current.split(secret).join('[redacted]'), text);
+  if (!secrets.some((secret) => secret.length >= 4)) return result;
+  const scrub = (text: string) => scrubSecrets(text, secrets);
   if (typeof result === 'string') return scrub(result);
   if (!result.ok) {
     const { details, ...error } = result.error;
@@ -134,6 +142,15 @@ export function redactSecrets(result: ToolReturn, secrets: readonly string[]): T
     ok: true,
     content: scrub(result.content),
     ...(result.data === undefined ? {} : { data: scrubJson(result.data, scrub) }),
+    ...(result.artifacts === undefined
+      ? {}
+      : {
+          artifacts: result.artifacts.map((artifact) =>
+            artifact.description === undefined
+              ? artifact
+              : { ...artifact, description: scrub(artifact.description) },
+          ),
+        }),
   };
 }
 
@@ -214,20 +231,31 @@ export function describeTab(tab: BrowserTab, snapshot: TabSnapshot): string {
   return `Tab ${tab.id}: ${title} — ${snapshot.url}`;
 }
 
+/** The text of a snapshot in which nothing is shown. */
+export const NOTHING_SHOWN = '(the page shows nothing)';
+
 /** How an action reports the page afterwards. */
 export type SnapshotMode = 'delta' | 'full' | 'none';
 
+/** What an action reports: the text the model reads, its structured data and files. */
+export interface ActionReport {
+  readonly content: string;
+  readonly data: Record<string, unknown>;
+  /** The whole page, when the full snapshot of `snapshot: "full"` was cut at its budget. */
+  readonly artifacts?: readonly ToolArtifact[];
+}
+
 /**
- * The result text of an action: the action's own sentence, events (dialogs, new tabs,
- * downloads), then what changed in the page since the tab's previous snapshot (or the full
- * budgeted snapshot), and how to see the whole page.
+ * The result of an action: the action's own sentence, events (dialogs, new tabs, downloads),
+ * then what changed in the page since the tab's previous snapshot (or the full budgeted
+ * snapshot, cut as browser_snapshot cuts it), and how to see the whole page.
  */
 export async function reportAfterAction(
   call: BrowserCall,
   tab: BrowserTab,
   summary: string,
   mode: SnapshotMode,
-): Promise<{ content: string; data: Record<string, unknown> }> {
+): Promise<ActionReport> {
   const { session, settings } = call;
   await session.settleDownloads(2_000);
   const before = tab.lastSnapshot;
@@ -259,7 +287,7 @@ async function reportOnPage(
   lines: string[],
   data: Record<string, unknown>,
   mode: SnapshotMode,
-): Promise<{ content: string; data: Record<string, unknown> }> {
+): Promise<ActionReport> {
   const { session, settings } = call;
   const active = await session.activeTab();
   if (mode === 'none') {
@@ -267,7 +295,10 @@ async function reportOnPage(
     lines.push(...session.takeEvents());
     return { content: lines.join('\n'), data };
   }
-  await settle(tab, settings.actionTimeoutMs);
+  // The delta's base is read while the page settles, not after.
+  await settle(tab, settings.actionTimeoutMs, () => {
+    if (mode === 'delta' && before) prepareDiff(before.nodes);
+  });
   await session.settleNewTabs(Math.min(settings.actionTimeoutMs, 5_000));
   const after = await tab.snapshot(settings.actionTimeoutMs);
   tab.lastSnapshot = after;
@@ -276,9 +307,16 @@ async function reportOnPage(
   lines.push(...session.takeEvents());
   if (active !== tab) lines.push(`The active tab is now ${active.id}.`);
   if (mode === 'full' || !before) {
-    lines.push(describeTab(tab, after));
-    lines.push(renderBudgeted(after, settings.maxTokens));
-    return { content: lines.join('\n'), data };
+    const rendered = renderSnapshot(after.nodes, { maxTokens: settings.maxTokens });
+    lines.push(describeTab(tab, after), rendered.text === '' ? NOTHING_SHOWN : rendered.text);
+    const whole = await keepWholePageWhenCut(settings, tab, after, rendered);
+    if (!whole) return { content: lines.join('\n'), data };
+    lines.push(whole.line);
+    return {
+      content: lines.join('\n'),
+      data: { ...data, nextCursor: rendered.nextCursor, savedTo: whole.path },
+      artifacts: [whole.artifact],
+    };
   }
   if (before.url !== after.url) lines.push(`URL changed: ${before.url} → ${after.url}`);
   if (before.title !== after.title) {
@@ -321,11 +359,46 @@ async function reportOnPage(
   return { content: lines.join('\n'), data };
 }
 
+/** The file a cut snapshot leaves behind: the whole page, one read away. */
+export interface WholePageFile {
+  /** Where the whole page was written (absolute, under the artifacts directory). */
+  readonly path: string;
+  /** The line of the result text that names the file. */
+  readonly line: string;
+  /** The file as an artifact of the result. */
+  readonly artifact: ToolArtifact;
+}
+
+/**
+ * Keeps the whole page when the first page of a snapshot was cut at its budget: writes every
+ * node to a file and returns it with the line naming it and its artifact. Undefined when the
+ * page fit, or for a later page (`cursor` > 0), whose first page already wrote the file.
+ */
+export async function keepWholePageWhenCut(
+  settings: BrowserToolSettings,
+  tab: BrowserTab,
+  snapshot: TabSnapshot,
+  rendered: RenderedSnapshot,
+  cursor = 0,
+): Promise<WholePageFile | undefined> {
+  if (rendered.nextCursor === undefined || cursor > 0) return undefined;
+  const path = await saveFullSnapshot(settings, tab, snapshot);
+  return {
+    path,
+    line: `The whole page (every node, no budget) is in the file ${path}`,
+    artifact: {
+      path,
+      mimeType: 'text/plain',
+      description: `The whole accessibility tree of tab ${tab.id} (every node, no budget)`,
+    },
+  };
+}
+
 /**
  * Writes every node of a snapshot (no budget, nothing collapsed) to a file under the artifacts
- * directory and returns its path: the whole page stays one read away when a result was cut.
+ * directory and returns its path.
  */
-export async function saveFullSnapshot(
+async function saveFullSnapshot(
   settings: BrowserToolSettings,
   tab: BrowserTab,
   snapshot: TabSnapshot,
@@ -337,31 +410,22 @@ export async function saveFullSnapshot(
     maxTokens: Number.MAX_SAFE_INTEGER / 8,
     expand: true,
   });
-  await writeFile(path, `${describeTab(tab, snapshot)}\n${full.text}\n`);
+  await writeFile(
+    path,
+    scrubSecrets(`${describeTab(tab, snapshot)}\n${full.text}\n`, settings.redact ?? []),
+  );
   return path;
 }
 
-/** The artifact for a file {@link saveFullSnapshot} wrote. */
-export function fullSnapshotArtifact(path: string, tab: BrowserTab): ToolArtifact {
-  return {
-    path,
-    mimeType: 'text/plain',
-    description: `The whole accessibility tree of tab ${tab.id} (every node, no budget)`,
-  };
-}
-
-/** A full snapshot within a token budget. */
-export function renderBudgeted(snapshot: TabSnapshot, maxTokens: number): string {
-  const rendered = renderSnapshot(snapshot.nodes, { maxTokens });
-  return rendered.text === '' ? '(the page shows nothing)' : rendered.text;
-}
-
-/** Waits briefly for the page to settle after an action (navigation started by it, DOM work). */
-async function settle(tab: BrowserTab, timeoutMs: number): Promise<void> {
+/**
+ * Waits briefly for the page to settle after an action (navigation started by it, DOM work).
+ * `meanwhile` runs in this process while the page waits.
+ */
+async function settle(tab: BrowserTab, timeoutMs: number, meanwhile: () => void): Promise<void> {
   await tab.page
     .waitForLoadState('load', { timeout: Math.min(timeoutMs, 5_000) })
     .catch(() => undefined);
-  await tab.page
+  const quiet = tab.page
     .evaluate(
       () =>
         new Promise<void>((resolve) => {
@@ -370,4 +434,8 @@ async function settle(tab: BrowserTab, timeoutMs: number): Promise<void> {
         }),
     )
     .catch(() => undefined);
+  // One turn of the event loop sends the request to the browser; the page's wait then starts.
+  await new Promise((resolve) => setImmediate(resolve));
+  meanwhile();
+  await quiet;
 }

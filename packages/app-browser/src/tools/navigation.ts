@@ -13,8 +13,8 @@ import {
   type BrowserToolSettings,
   defineBrowserTool,
   describeTab,
-  fullSnapshotArtifact,
-  saveFullSnapshot,
+  keepWholePageWhenCut,
+  NOTHING_SHOWN,
 } from './browser-tool.js';
 
 const navigateSchema = ToolSchema.object({
@@ -161,13 +161,10 @@ export function createNavigationTools(settings: BrowserToolSettings): AnyToolDef
           describeTab(tab, snapshot),
           ...notes,
           ...session.takeEvents(),
-          rendered.text === '' ? '(the page shows nothing)' : rendered.text,
+          rendered.text === '' ? NOTHING_SHOWN : rendered.text,
         ];
-        const savedTo =
-          rendered.nextCursor === undefined
-            ? undefined
-            : await saveFullSnapshot(resolved, tab, snapshot);
-        if (savedTo) lines.push(`The whole page (every node, no budget) is in the file ${savedTo}`);
+        const whole = await keepWholePageWhenCut(resolved, tab, snapshot, rendered);
+        if (whole) lines.push(whole.line);
         return {
           ok: true,
           content: lines.join('\n'),
@@ -178,9 +175,9 @@ export function createNavigationTools(settings: BrowserToolSettings): AnyToolDef
             ...(status === undefined ? {} : { status }),
             tokens: rendered.tokens,
             ...(rendered.nextCursor === undefined ? {} : { nextCursor: rendered.nextCursor }),
-            ...(savedTo === undefined ? {} : { savedTo }),
+            ...(whole === undefined ? {} : { savedTo: whole.path }),
           },
-          ...(savedTo === undefined ? {} : { artifacts: [fullSnapshotArtifact(savedTo, tab)] }),
+          ...(whole === undefined ? {} : { artifacts: [whole.artifact] }),
         };
       },
     }),

@@ -15,8 +15,8 @@ import {
   type BrowserToolSettings,
   defineBrowserTool,
   describeTab,
-  fullSnapshotArtifact,
-  saveFullSnapshot,
+  keepWholePageWhenCut,
+  NOTHING_SHOWN,
 } from './browser-tool.js';
 
 const READ_METADATA = {
@@ -159,15 +159,11 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
               ? `No node matches ${JSON.stringify(args.find)}. Try other words, or browser_snapshot without find.`
               : args.cursor !== undefined && args.cursor > 0
                 ? `Nothing after cursor ${args.cursor}: the end of the page was already shown.`
-                : '(the page shows nothing)';
+                : NOTHING_SHOWN;
         }
         const lines = [describeTab(tab, snapshot), ...session.takeEvents(), body];
-        // The first page of a cut snapshot also leaves the whole page in a file.
-        const savedTo =
-          rendered.nextCursor !== undefined && (args.cursor ?? 0) === 0
-            ? await saveFullSnapshot(resolved, tab, snapshot)
-            : undefined;
-        if (savedTo) lines.push(`The whole page (every node, no budget) is in the file ${savedTo}`);
+        const whole = await keepWholePageWhenCut(resolved, tab, snapshot, rendered, args.cursor);
+        if (whole) lines.push(whole.line);
         return {
           ok: true,
           content: lines.join('\n'),
@@ -179,9 +175,9 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
             shownNodes: rendered.shownNodes,
             tokens: rendered.tokens,
             ...(rendered.nextCursor === undefined ? {} : { nextCursor: rendered.nextCursor }),
-            ...(savedTo === undefined ? {} : { savedTo }),
+            ...(whole === undefined ? {} : { savedTo: whole.path }),
           },
-          ...(savedTo === undefined ? {} : { artifacts: [fullSnapshotArtifact(savedTo, tab)] }),
+          ...(whole === undefined ? {} : { artifacts: [whole.artifact] }),
         };
       },
     }),
