@@ -158,6 +158,21 @@ describe('secrets', () => {
     expect(JSON.stringify(summary)).not.toContain('sk-live-4242');
   });
 
+  it('redacts the files of a debug dump (the screenshot aside)', async () => {
+    const harness = await track({ redact: ['sk-live-4242'] });
+    await harness.text('browser_navigate', { url: `${server.origin}/secret.html` });
+    const dump = await harness.call('browser_debug_dump', {});
+    expect(dump.ok).toBe(true);
+    if (!dump.ok) return;
+    const { files } = dump.data as { files: { console: string; html: string } };
+    const html = await readFile(files.html, 'utf8');
+    expect(html).toContain('Your API key is [redacted] (keep it safe)');
+    expect(html).not.toContain('sk-live-4242');
+    const consoleLog = await readFile(files.console, 'utf8');
+    expect(consoleLog).toContain('[error] key [redacted] was refused');
+    expect(consoleLog).not.toContain('sk-live-4242');
+  });
+
   it('keeps the whole-page artifact of a cut page and redacts the file too', async () => {
     const harness = await track({ redact: ['sk-live-4242'] });
     const page = await harness.call('browser_navigate', {

@@ -112,7 +112,7 @@ export function defineBrowserTool<TArgs>(
 }
 
 /** Replaces every secret value (4 characters or more) in a text by `[redacted]`. */
-function scrubSecrets(text: string, secrets: readonly string[]): string {
+export function scrubSecrets(text: string, secrets: readonly string[]): string {
   return secrets
     .filter((secret) => secret.length >= 4)
     .reduce((current, secret) => current.split(secret).join('[redacted]'), text);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type AnyToolDefinition, RunPolicies, ToolSchema } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import type { NetworkEntry } from '../browser-session.js';
-import { type BrowserToolSettings, defineBrowserTool } from './browser-tool.js';
+import { type BrowserToolSettings, defineBrowserTool, scrubSecrets } from './browser-tool.js';
 import { pickTab, tabField } from './page-view.js';
 
 const READ_METADATA = {
@@ -223,9 +223,11 @@ export function createDiagnosticTools(settings: BrowserToolSettings): AnyToolDef
           html: join(directory, 'page.html'),
           screenshot: join(directory, 'screenshot.png'),
         };
-        await writeFile(files.console, `${consoleLines.join('\n')}\n`);
-        await writeFile(files.failedRequests, `${failed.map(formatRequest).join('\n')}\n`);
-        await writeFile(files.html, await tab.page.content());
+        // The files get the same redaction as every result; the screenshot cannot.
+        const scrub = (text: string) => scrubSecrets(text, resolved.redact ?? []);
+        await writeFile(files.console, scrub(`${consoleLines.join('\n')}\n`));
+        await writeFile(files.failedRequests, scrub(`${failed.map(formatRequest).join('\n')}\n`));
+        await writeFile(files.html, scrub(await tab.page.content()));
         const screenshot = await tab.page
           .screenshot({ timeout: resolved.actionTimeoutMs })
           .catch(() => undefined);
