@@ -471,7 +471,7 @@ describe('tabs, downloads and diagnostics', () => {
       maxTokens: 200,
     });
     expect(navigated.ok && navigated.content).toMatch(
-      /Continue with browser_snapshot cursor: \d+\]/,
+      /Continue with browser_snapshot cursor: \d+, page: [0-9a-f]{8}\]/,
     );
     if (!navigated.ok) return;
     const { savedTo } = navigated.data as { savedTo: string };
@@ -561,7 +561,9 @@ describe('browser_snapshot on large pages', () => {
     if (!first.ok) return;
     expect(first.content.length / 4).toBeLessThanOrEqual(4_100);
     const cursor = (first.data as { nextCursor: number }).nextCursor;
-    expect(first.content).toContain(`Continue with browser_snapshot cursor: ${cursor}]`);
+    expect(first.content).toContain(
+      `Continue with browser_snapshot cursor: ${cursor}, page: ${(first.data as { page: string }).page}]`,
+    );
     expect(first.content).toContain('[interactive elements further down, ');
     const savedTo = (first.data as { savedTo: string }).savedTo;
     expect(first.content.split('\n').at(-1)).toBe(
