@@ -217,6 +217,20 @@ describe('browser_snapshot paging', () => {
     expect(nodeLines(unchecked)[1]).toBe((await wholePage(other))[5]);
   }, 60_000);
 
+  it('continues the cut page an action returned with snapshot: "full"', async () => {
+    await open('/feed?posts=600');
+    const navigated = await snapshot({ maxTokens: 50_000 });
+    const like = /- button "Like" \[ref=(e\d+)\]/.exec(navigated.content)?.[1];
+    const clicked = await harness.call('browser_click', { ref: like, snapshot: 'full' }, sessionId);
+    expect(clicked.ok).toBe(true);
+    if (!clicked.ok) return;
+    expect(clicked.content).toContain('- button "Liked" [ref=');
+    const marker = markerOf(clicked as unknown as Page);
+    const next = await snapshot(marker);
+    expect(next.data).toMatchObject({ resumed: 'same-page', page: marker.page });
+    expect(next.content.split('\n')[1]).not.toMatch(/^\[/);
+  }, 60_000);
+
   it('refuses a page token without a cursor, and one that is not a token', async () => {
     await open('/feed?posts=3');
     expect(await harness.text('browser_snapshot', { page: 'abcd1234' }, sessionId)).toBe(

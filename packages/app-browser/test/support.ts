@@ -45,7 +45,7 @@ export function feedPage(posts: number): string {
   const items = Array.from(
     { length: posts },
     (_, index) =>
-      `<li>Post ${index + 1}: notes on item ${index + 1} <a href="/post/${index + 1}">Open</a>${index % 2 === 1 ? '<button>Like</button>' : ''}</li>`,
+      `<li>Post ${index + 1}: notes on item ${index + 1} <a href="/post/${index + 1}">Open</a>${index % 2 === 1 ? '<button onclick="this.textContent = \'Liked\'">Like</button>' : ''}</li>`,
   ).join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Feed</title></head><body><h1>Feed</h1><p id="status">Status: 0 new</p><ul id="posts">${items}</ul><p>End of feed</p></body></html>`;
 }
