@@ -626,7 +626,15 @@ describe('snapshot: "full" after an action', () => {
     const clicked = await call('browser_click', { ref: button, snapshot: 'full' });
     expect(clicked.ok).toBe(true);
     if (!clicked.ok) return;
-    const { savedTo, nextCursor } = clicked.data as { savedTo: string; nextCursor: number };
+    const {
+      savedTo,
+      nextCursor,
+      page: token,
+    } = clicked.data as {
+      savedTo: string;
+      nextCursor: number;
+      page: string;
+    };
     const lines = clicked.content.split('\n');
     expect(lines.slice(0, 2)).toEqual([
       `Clicked button "Mark chapter 1 read" [ref=${button}].`,
@@ -635,7 +643,7 @@ describe('snapshot: "full" after an action', () => {
     expect(clicked.content).toContain(': Read: chapter 1');
     expect(lines.at(-2)).toMatch(
       new RegExp(
-        `^\\[cut: nodes 1-${nextCursor} of \\d+ shown; \\d+ more nodes \\(≈[\\d,]+ tokens\\) not shown\\. Continue with browser_snapshot cursor: ${nextCursor}\\]$`,
+        `^\\[cut: nodes 1-${nextCursor} of \\d+ shown; \\d+ more nodes \\(≈[\\d,]+ tokens\\) not shown\\. Continue with browser_snapshot cursor: ${nextCursor}, page: ${token}\\]$`,
       ),
     );
     expect(lines.at(-1)).toBe(`The whole page (every node, no budget) is in the file ${savedTo}`);
