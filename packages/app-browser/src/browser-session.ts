@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 import type { BrowserContext, Dialog, Download, Page, Request } from 'playwright-core';
 import { BrowserTab } from './browser-tab.js';
+import { SnapshotPages } from './snapshot-pages.js';
 
 /** One request seen by a session. Headers and bodies are never kept. */
 export interface NetworkEntry {
@@ -74,6 +75,8 @@ export class BrowserSession {
   dialogAnswer: DialogAnswer = 'dismiss';
   /** Requests dropped from the ring so far. */
   droppedRequests = 0;
+  /** The latest snapshot lists cut into pages, per tab: later pages are checked against them. */
+  readonly snapshotPages = new SnapshotPages();
   #active: BrowserTab | undefined;
   #tabCounter = 0;
   #requestCounter = 0;

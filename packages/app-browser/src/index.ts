@@ -25,12 +25,31 @@ export { BLOCKED_PAGE_PREFIX, GuardProxy } from './guard-proxy.js';
 export { createHostPolicy, type HostPolicy, type HostPolicyOptions } from './host-policy.js';
 export { diffSnapshots, isEmptyDelta, type SnapshotDelta } from './snapshot-delta.js';
 export {
+  type SnapshotCapture,
+  SnapshotPages,
+  type SnapshotPagesOptions,
+  snapshotViewOf,
+  WHOLE_PAGE_VIEW,
+} from './snapshot-pages.js';
+export { type PageSnapshotOptions, pageSnapshot, type SnapshotPage } from './snapshot-paging.js';
+export {
   estimateTokens,
   formatNode,
+  listSnapshotLines,
+  pageTokenOf,
   type RenderedSnapshot,
   type RenderSnapshotOptions,
   renderSnapshot,
+  renderSnapshotList,
+  type SnapshotLine,
+  type SnapshotList,
 } from './snapshot-render.js';
+export {
+  type ResumeSnapshotPageOptions,
+  resumeSnapshotPage,
+  type SnapshotResume,
+  type SnapshotResumeKind,
+} from './snapshot-resume.js';
 export {
   type BrowserConfig,
   browserConfigSchema,

@@ -67,7 +67,7 @@ describe('renderSnapshot', () => {
     const lines = rendered.text.split('\n');
     expect(lines.at(-1)).toMatch(
       new RegExp(
-        `^\\[cut: nodes 1-${rendered.nextCursor} of 1201 shown; \\d+ more nodes \\(≈[\\d,]+ tokens\\) not shown\\. Continue with browser_snapshot cursor: ${rendered.nextCursor}\\]$`,
+        `^\\[cut: nodes 1-${rendered.nextCursor} of 1201 shown; \\d+ more nodes \\(≈[\\d,]+ tokens\\) not shown\\. Continue with browser_snapshot cursor: ${rendered.nextCursor}, page: [0-9a-f]{8}\\]$`,
       ),
     );
     expect(rendered.text).toContain('[interactive elements further down, ');

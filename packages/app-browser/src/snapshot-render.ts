@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type AriaNode, isInteractive } from './aria-tree.js';
 
 /** Options for {@link renderSnapshot}. */
@@ -19,6 +20,11 @@ export interface RenderSnapshotOptions {
   keepRepeated?: number;
   /** Texts longer than this are shortened, their length stated. Default 160 characters. */
   maxTextLength?: number;
+  /**
+   * Whether repeated runs are collapsed, overriding the decision from the budget (a later page
+   * follows the decision of the page its cursor came from). Ignored with `expand` or `find`.
+   */
+  collapse?: boolean;
 }
 
 /** A rendered snapshot page. */
@@ -35,15 +41,38 @@ export interface RenderedSnapshot {
   readonly tokens: number;
   /** Whether `scopeRef` named no node. */
   readonly scopeMissing?: boolean;
+  /** The page token of the list the cursor counts in, see {@link pageTokenOf}. */
+  readonly page: string;
+  /** The list the page was cut from. */
+  readonly list: SnapshotList;
 }
 
-interface Entry {
+/** One node of the list a snapshot is paged through. */
+export interface SnapshotLine {
+  /** Depth in the tree (0 for a root). */
   readonly depth: number;
+  /** The node as one line, without indentation. */
   readonly line: string;
+  /** The shorter line listed among the interactive elements further down. */
   readonly compact: string;
+  /** Whether the model acts on this node. */
   readonly interactive: boolean;
+  /** Index of the parent line, -1 for a root. */
   readonly parent: number;
+  /** Role and ref of the node: lines with equal identity are the same node, maybe changed. */
+  readonly identity: string;
 }
+
+/** The (scoped, filtered, collapsed) list of node lines a cursor counts in, with its token. */
+export interface SnapshotList {
+  readonly lines: readonly SnapshotLine[];
+  /** Page token: a hash of the lines, see {@link pageTokenOf}. */
+  readonly token: string;
+  /** Whether repeated runs were collapsed. */
+  readonly collapsed: boolean;
+}
+
+type Entry = SnapshotLine;
 
 const COLLAPSE_MIN_RUN = 6;
 
@@ -94,10 +123,35 @@ export function renderSnapshot(
   nodes: readonly AriaNode[],
   options: RenderSnapshotOptions,
 ): RenderedSnapshot {
+  const list = listSnapshotLines(nodes, options);
+  if (list === undefined) {
+    const empty = { lines: [], token: pageTokenOf([]), collapsed: false };
+    return {
+      text: '',
+      totalNodes: 0,
+      shownNodes: 0,
+      tokens: 0,
+      scopeMissing: true,
+      page: empty.token,
+      list: empty,
+    };
+  }
+  return renderSnapshotList(list, options);
+}
+
+/**
+ * The list of node lines a snapshot is paged through: scoped to `scopeRef`, filtered by `find`,
+ * and with repeated runs collapsed when the whole tree does not fit the budget (or as `collapse`
+ * says). Undefined when `scopeRef` names no node.
+ */
+export function listSnapshotLines(
+  nodes: readonly AriaNode[],
+  options: RenderSnapshotOptions,
+): SnapshotList | undefined {
   let roots = nodes;
   if (options.scopeRef !== undefined) {
     const scoped = findByRef(nodes, options.scopeRef);
-    if (!scoped) return { text: '', totalNodes: 0, shownNodes: 0, tokens: 0, scopeMissing: true };
+    if (!scoped) return undefined;
     roots = [scoped];
   }
   const maxText = options.maxTextLength ?? 160;
@@ -109,13 +163,47 @@ export function renderSnapshot(
   // and the budget, never on the cursor, so pages of one snapshot agree). A search looks inside
   // collapsed runs too.
   const mayCollapse = !(options.expand ?? false) && options.find === undefined;
-  if (mayCollapse && entries.reduce((sum, entry) => sum + lineCost(entry, 0), 0) > budgetChars) {
+  const collapsed =
+    mayCollapse &&
+    (options.collapse ?? entries.reduce((sum, entry) => sum + lineCost(entry, 0), 0) > budgetChars);
+  if (collapsed) {
     entries = [];
     flatten(roots, 0, -1, entries, { expand: false, keep, maxText });
   }
   if (options.find) entries = filterMatches(entries, options.find);
+  return { lines: entries, token: pageTokenOf(entries), collapsed };
+}
+
+/**
+ * The page token of a list: 8 hex digits of the SHA-256 of its lines as rendered from the top.
+ * Equal tokens mean equal lines (short of a one-in-four-billion chance), so a cursor counts the
+ * same nodes in both.
+ */
+export function pageTokenOf(lines: readonly SnapshotLine[]): string {
+  const hash = createHash('sha256');
+  for (const entry of lines) hash.update(indent(entry, 0)).update('\n');
+  return hash.digest('hex').slice(0, 8);
+}
+
+/** One line as shown on the first page, with its indentation. */
+export function lineText(entry: SnapshotLine): string {
+  return indent(entry, 0);
+}
+
+/**
+ * Renders one page of a list within `maxTokens`, from `cursor` on: cut at a node boundary with a
+ * marker naming the next cursor and the list's page token, interactive elements of the cut part
+ * listed before it.
+ */
+export function renderSnapshotList(
+  list: SnapshotList,
+  options: Pick<RenderSnapshotOptions, 'maxTokens' | 'cursor'>,
+): RenderedSnapshot {
+  const entries = list.lines;
+  const budgetChars = Math.max(200, options.maxTokens * 4);
+  const page = list.token;
   const total = entries.length;
-  if (total === 0) return { text: '', totalNodes: 0, shownNodes: 0, tokens: 0 };
+  if (total === 0) return { text: '', totalNodes: 0, shownNodes: 0, tokens: 0, page, list };
   const start = Math.min(Math.max(0, options.cursor ?? 0), total);
   const baseDepth = start === 0 ? 0 : Math.min(...entries.slice(start).map((entry) => entry.depth));
   const lines: string[] = [];
@@ -133,7 +221,14 @@ export function renderSnapshot(
   }
   if (index >= total) {
     const text = lines.join('\n');
-    return { text, totalNodes: total, shownNodes: total - start, tokens: estimateTokens(text) };
+    return {
+      text,
+      totalNodes: total,
+      shownNodes: total - start,
+      tokens: estimateTokens(text),
+      page,
+      list,
+    };
   }
   const rest = entries.slice(index);
   const restInteractive = rest.filter((entry) => entry.interactive);
@@ -153,7 +248,7 @@ export function renderSnapshot(
     );
   }
   lines.push(
-    `[cut: nodes ${start + 1}-${index} of ${total} shown; ${rest.length} more nodes (≈${restTokens.toLocaleString('en-US')} tokens) not shown. Continue with browser_snapshot cursor: ${index}]`,
+    `[cut: nodes ${start + 1}-${index} of ${total} shown; ${rest.length} more nodes (≈${restTokens.toLocaleString('en-US')} tokens) not shown. Continue with browser_snapshot cursor: ${index}, page: ${page}]`,
   );
   const text = lines.join('\n');
   return {
@@ -162,6 +257,8 @@ export function renderSnapshot(
     shownNodes: index - start,
     nextCursor: index,
     tokens: estimateTokens(text),
+    page,
+    list,
   };
 }
 
@@ -200,7 +297,7 @@ function flatten(
       const actionable =
         interactiveCount > 0 ? `, ${interactiveCount} interactive elements inside` : '';
       const line = `… ${hidden.length} more ${node.role} items like the above${refRange}${actionable}; browser_snapshot with expand: true (or find) shows them`;
-      into.push({ depth, line, compact: line, interactive: false, parent });
+      into.push({ depth, line, compact: line, interactive: false, parent, identity: 'more' });
       index = runEnd;
       continue;
     }
@@ -224,6 +321,7 @@ function pushNode(
     compact: interactive ? formatNode({ ...node, text: undefined } as AriaNode, 60) : line,
     interactive,
     parent,
+    identity: `${node.role} ${node.ref ?? ''}`,
   });
   const self = into.length - 1;
   flatten(node.children, depth + 1, self, into, options);

@@ -511,7 +511,7 @@ describe('tabs, downloads and diagnostics', () => {
       maxTokens: 200,
     });
     expect(navigated.ok && navigated.content).toMatch(
-      /Continue with browser_snapshot cursor: \d+\]/,
+      /Continue with browser_snapshot cursor: \d+, page: [0-9a-f]{8}\]/,
     );
     if (!navigated.ok) return;
     const { savedTo } = navigated.data as { savedTo: string };
@@ -601,7 +601,9 @@ describe('browser_snapshot on large pages', () => {
     if (!first.ok) return;
     expect(first.content.length / 4).toBeLessThanOrEqual(4_100);
     const cursor = (first.data as { nextCursor: number }).nextCursor;
-    expect(first.content).toContain(`Continue with browser_snapshot cursor: ${cursor}]`);
+    expect(first.content).toContain(
+      `Continue with browser_snapshot cursor: ${cursor}, page: ${(first.data as { page: string }).page}]`,
+    );
     expect(first.content).toContain('[interactive elements further down, ');
     const savedTo = (first.data as { savedTo: string }).savedTo;
     expect(first.content.split('\n').at(-1)).toBe(
@@ -664,7 +666,15 @@ describe('snapshot: "full" after an action', () => {
     const clicked = await call('browser_click', { ref: button, snapshot: 'full' });
     expect(clicked.ok).toBe(true);
     if (!clicked.ok) return;
-    const { savedTo, nextCursor } = clicked.data as { savedTo: string; nextCursor: number };
+    const {
+      savedTo,
+      nextCursor,
+      page: token,
+    } = clicked.data as {
+      savedTo: string;
+      nextCursor: number;
+      page: string;
+    };
     const lines = clicked.content.split('\n');
     expect(lines.slice(0, 2)).toEqual([
       `Clicked button "Mark chapter 1 read" [ref=${button}].`,
@@ -673,7 +683,7 @@ describe('snapshot: "full" after an action', () => {
     expect(clicked.content).toContain(': Read: chapter 1');
     expect(lines.at(-2)).toMatch(
       new RegExp(
-        `^\\[cut: nodes 1-${nextCursor} of \\d+ shown; \\d+ more nodes \\(≈[\\d,]+ tokens\\) not shown\\. Continue with browser_snapshot cursor: ${nextCursor}\\]$`,
+        `^\\[cut: nodes 1-${nextCursor} of \\d+ shown; \\d+ more nodes \\(≈[\\d,]+ tokens\\) not shown\\. Continue with browser_snapshot cursor: ${nextCursor}, page: ${token}\\]$`,
       ),
     );
     expect(lines.at(-1)).toBe(`The whole page (every node, no budget) is in the file ${savedTo}`);

@@ -37,6 +37,19 @@ export function chaptersPage(count: number, note = ''): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Chapters</title></head><body><h1>Chapters</h1><p id="status">Read: none</p>${chapters}<script>document.addEventListener('click', (event) => { const chapter = event.target.dataset && event.target.dataset.chapter; if (chapter) document.getElementById('status').textContent = 'Read: chapter ' + chapter; });</script></body></html>`;
 }
 
+/**
+ * Builds a feed page: a heading, a status line and `posts` list items with a link each and a
+ * button on every second one (so no run of items has one shape and none is collapsed).
+ */
+export function feedPage(posts: number): string {
+  const items = Array.from(
+    { length: posts },
+    (_, index) =>
+      `<li>Post ${index + 1}: notes on item ${index + 1} <a href="/post/${index + 1}">Open</a>${index % 2 === 1 ? '<button onclick="this.textContent = \'Liked\'">Like</button>' : ''}</li>`,
+  ).join('');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Feed</title></head><body><h1>Feed</h1><p id="status">Status: 0 new</p><ul id="posts">${items}</ul><p>End of feed</p></body></html>`;
+}
+
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.json': 'application/json',
@@ -59,6 +72,11 @@ export async function startPageServer(): Promise<PageServer> {
           url.searchParams.get('note') ?? '',
         ),
       );
+      return;
+    }
+    if (url.pathname === '/feed') {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(feedPage(Number(url.searchParams.get('posts') ?? '10')));
       return;
     }
     if (url.pathname.startsWith('/download/')) {

@@ -308,13 +308,14 @@ async function reportOnPage(
   if (active !== tab) lines.push(`The active tab is now ${active.id}.`);
   if (mode === 'full' || !before) {
     const rendered = renderSnapshot(after.nodes, { maxTokens: settings.maxTokens });
+    session.snapshotPages.keepCut(tab.id, rendered);
     lines.push(describeTab(tab, after), rendered.text === '' ? NOTHING_SHOWN : rendered.text);
     const whole = await keepWholePageWhenCut(settings, tab, after, rendered);
     if (!whole) return { content: lines.join('\n'), data };
     lines.push(whole.line);
     return {
       content: lines.join('\n'),
-      data: { ...data, nextCursor: rendered.nextCursor, savedTo: whole.path },
+      data: { ...data, nextCursor: rendered.nextCursor, page: rendered.page, savedTo: whole.path },
       artifacts: [whole.artifact],
     };
   }

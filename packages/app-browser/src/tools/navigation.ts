@@ -157,6 +157,7 @@ export function createNavigationTools(settings: BrowserToolSettings): AnyToolDef
         const rendered = renderSnapshot(snapshot.nodes, {
           maxTokens: maxTokens ?? resolved.maxTokens,
         });
+        session.snapshotPages.keepCut(tab.id, rendered);
         const lines = [
           describeTab(tab, snapshot),
           ...notes,
@@ -174,7 +175,9 @@ export function createNavigationTools(settings: BrowserToolSettings): AnyToolDef
             title: snapshot.title,
             ...(status === undefined ? {} : { status }),
             tokens: rendered.tokens,
-            ...(rendered.nextCursor === undefined ? {} : { nextCursor: rendered.nextCursor }),
+            ...(rendered.nextCursor === undefined
+              ? {}
+              : { nextCursor: rendered.nextCursor, page: rendered.page }),
             ...(whole === undefined ? {} : { savedTo: whole.path }),
           },
           ...(whole === undefined ? {} : { artifacts: [whole.artifact] }),

@@ -10,7 +10,8 @@ import {
 import { z } from 'zod';
 import type { BrowserSession } from '../browser-session.js';
 import type { BrowserTab } from '../browser-tab.js';
-import { renderSnapshot } from '../snapshot-render.js';
+import { snapshotViewOf } from '../snapshot-pages.js';
+import { pageSnapshot } from '../snapshot-paging.js';
 import {
   type BrowserToolSettings,
   defineBrowserTool,
@@ -64,6 +65,11 @@ const snapshotSchema = ToolSchema.object({
     .min(0)
     .optional()
     .describe('Start at this node, from the cut marker of an earlier snapshot ("cursor: N").'),
+  page: z
+    .string()
+    .regex(/^[0-9a-f]{8}$/, 'expected the 8 hex digits of a cut marker\'s "page: …"')
+    .optional()
+    .describe('The page token of that cut marker ("page: 4f1c2a9b"), given with cursor.'),
   expand: z
     .boolean()
     .default(false)
@@ -112,7 +118,7 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
     defineBrowserTool(settings, {
       id: 'browser_snapshot',
       description:
-        'Reads the page of a tab as an accessibility tree: one line per element with its role, name, state and a ref such as [ref=e12] for the action tools. A ref stays the same for an element while it stays in the page. When the page does not fit the budget, repeated rows are collapsed (first few kept, the count stated); hidden and decorative nodes are left out, long texts shortened with their length. Past the token budget the tree is cut at a node boundary with a marker and a cursor for the next page; interactive elements further down are still listed. Use ref to read one region, find for a text or regex search. Action tools already return what changed; call this for the whole page.',
+        'Reads the page of a tab as an accessibility tree: one line per element with its role, name, state and a ref such as [ref=e12] for the action tools. A ref stays the same for an element while it stays in the page. When the page does not fit the budget, repeated rows are collapsed (first few kept, the count stated); hidden and decorative nodes are left out, long texts shortened with their length. Past the token budget the tree is cut at a node boundary with a marker naming cursor and page for the next page; interactive elements further down are still listed. A later page is checked against the earlier one and says when the page changed. Use ref to read one region, find for a text or regex search. Action tools already return what changed; call this for the whole page.',
       inputSchema: snapshotSchema,
       metadata: READ_METADATA,
       runPolicy: RunPolicies.quickRead,
@@ -134,35 +140,49 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
             );
           }
         }
+        if (args.page !== undefined && args.cursor === undefined) {
+          return failureResult(
+            ToolErrorCode.INVALID_ARGUMENT,
+            'page: goes with cursor; both come from the same cut marker',
+            { field: 'page', hint: 'Pass cursor and page as the cut marker names them.' },
+          );
+        }
         const tab = await pickTab(session, args.tab);
         const snapshot = await tab.snapshot(resolved.actionTimeoutMs);
         tab.lastSnapshot = snapshot;
         if (args.ref !== undefined) tab.locate(args.ref);
-        const rendered = renderSnapshot(snapshot.nodes, {
+        const paged = pageSnapshot({
+          nodes: snapshot.nodes,
+          pages: session.snapshotPages,
+          tabId: tab.id,
+          view: snapshotViewOf(args),
           maxTokens: args.maxTokens ?? resolved.maxTokens,
           ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
+          ...(args.page === undefined ? {} : { page: args.page }),
           ...(args.ref === undefined ? {} : { scopeRef: args.ref.trim() }),
           ...(find === undefined ? {} : { find }),
           expand: args.expand,
         });
-        if (rendered.scopeMissing) {
+        if (paged === undefined) {
           return failureResult(
             ToolErrorCode.NOT_FOUND,
             `ref: element ${args.ref} is not shown in the accessibility tree (it is hidden or decorative)`,
             { field: 'ref', hint: 'Take a browser_snapshot without ref and pick a ref from it.' },
           );
         }
+        const { rendered, start } = paged;
         let body = rendered.text;
         if (body === '') {
           body =
             find !== undefined
               ? `No node matches ${JSON.stringify(args.find)}. Try other words, or browser_snapshot without find.`
-              : args.cursor !== undefined && args.cursor > 0
-                ? `Nothing after cursor ${args.cursor}: the end of the page was already shown.`
+              : start > 0
+                ? `Nothing after cursor ${start}: the end of the page was already shown.`
                 : NOTHING_SHOWN;
         }
+        if (paged.note !== undefined) body = `${paged.note}\n${body}`;
         const lines = [describeTab(tab, snapshot), ...session.takeEvents(), body];
-        const whole = await keepWholePageWhenCut(resolved, tab, snapshot, rendered, args.cursor);
+        const whole = await keepWholePageWhenCut(resolved, tab, snapshot, rendered, start);
         if (whole) lines.push(whole.line);
         return {
           ok: true,
@@ -175,6 +195,8 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
             shownNodes: rendered.shownNodes,
             tokens: rendered.tokens,
             ...(rendered.nextCursor === undefined ? {} : { nextCursor: rendered.nextCursor }),
+            page: rendered.page,
+            ...(paged.resumed === undefined ? {} : { resumed: paged.resumed }),
             ...(whole === undefined ? {} : { savedTo: whole.path }),
           },
           ...(whole === undefined ? {} : { artifacts: [whole.artifact] }),

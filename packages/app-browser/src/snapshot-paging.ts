@@ -1,0 +1,92 @@
+import type { AriaNode } from './aria-tree.js';
+import type { SnapshotPages } from './snapshot-pages.js';
+import {
+  estimateTokens,
+  listSnapshotLines,
+  type RenderedSnapshot,
+  renderSnapshotList,
+} from './snapshot-render.js';
+import { resumeSnapshotPage, type SnapshotResumeKind } from './snapshot-resume.js';
+
+/** Options for {@link pageSnapshot}. */
+export interface PageSnapshotOptions {
+  /** The tree of the tab as read now. */
+  readonly nodes: readonly AriaNode[];
+  /** The cut lists kept for the session. */
+  readonly pages: SnapshotPages;
+  /** The tab the tree is of. */
+  readonly tabId: string;
+  /** What the snapshot shows besides the page, see `snapshotViewOf`. */
+  readonly view: string;
+  /** Token budget of the page, notes included. */
+  readonly maxTokens: number;
+  /** The first node to show, from a cut marker. */
+  readonly cursor?: number;
+  /** The page token given with the cursor. */
+  readonly page?: string;
+  /** Show only the subtree of the node with this ref. */
+  readonly scopeRef?: string;
+  /** Show only nodes whose line matches, with their ancestors. */
+  readonly find?: RegExp;
+  /** Keep every repeated sibling. */
+  readonly expand?: boolean;
+}
+
+/** One page of a snapshot, with how it continues the page its cursor came from. */
+export interface SnapshotPage {
+  readonly rendered: RenderedSnapshot;
+  /** The node the page starts at. */
+  readonly start: number;
+  /** How the cursor was followed, when one was given. */
+  readonly resumed?: SnapshotResumeKind;
+  /** What the model must read before the page, when anything. */
+  readonly note?: string;
+}
+
+/**
+ * Renders the page of a snapshot a call asks for. With a cursor, the tree read now is checked
+ * against the list the cursor came from (see `resumeSnapshotPage`), so a page never silently
+ * skips, repeats or mixes nodes of two states of the page. A page that was cut is kept for the
+ * next cursor. Undefined when `scopeRef` names no node.
+ */
+export function pageSnapshot(options: PageSnapshotOptions): SnapshotPage | undefined {
+  const { pages, tabId, view, cursor } = options;
+  const resuming = cursor !== undefined && (cursor > 0 || options.page !== undefined);
+  const kept = !resuming
+    ? undefined
+    : options.page !== undefined
+      ? pages.find(tabId, options.page)
+      : pages.latest(tabId, view);
+  const current = listSnapshotLines(options.nodes, {
+    maxTokens: options.maxTokens,
+    ...(options.scopeRef === undefined ? {} : { scopeRef: options.scopeRef }),
+    ...(options.find === undefined ? {} : { find: options.find }),
+    expand: options.expand ?? false,
+    // A later page keeps the collapsing of the page its cursor came from.
+    ...(kept === undefined ? {} : { collapse: kept.collapsed }),
+  });
+  if (current === undefined) return undefined;
+  const resume = resuming
+    ? resumeSnapshotPage({
+        current,
+        cursor,
+        ...(options.page === undefined ? {} : { page: options.page }),
+        ...(kept === undefined ? {} : { kept }),
+      })
+    : undefined;
+  const start = resume?.cursor ?? cursor ?? 0;
+  const note = resume?.note;
+  // A note comes out of the page's budget.
+  const noteTokens = note === undefined ? 0 : estimateTokens(note) + 1;
+  const rendered = renderSnapshotList(resume?.list ?? current, {
+    maxTokens: Math.max(200, options.maxTokens - noteTokens),
+    cursor: start,
+  });
+  pages.keepCut(tabId, rendered, view);
+  return {
+    rendered,
+    start,
+    ...(resume === undefined ? {} : { resumed: resume.kind }),
+    ...(note === undefined ? {} : { note }),
+  };
+}
