@@ -1,4 +1,5 @@
-import { lineText, type SnapshotLine, type SnapshotList } from './snapshot-render.js';
+import { decidePageResume } from '@toolsys/core-tool-registry';
+import { lineText, type SnapshotList } from './snapshot-render.js';
 
 /** Options for {@link resumeSnapshotPage}. */
 export interface ResumeSnapshotPageOptions {
@@ -56,7 +57,8 @@ const NOT_KEPT = 'is no longer kept (many snapshots since, or the tools restarte
 export function resumeSnapshotPage(options: ResumeSnapshotPageOptions): SnapshotResume {
   const { current, cursor, kept } = options;
   const now = current.token;
-  if (options.page === undefined && kept === undefined) {
+  const expected = options.page ?? kept?.token;
+  if (expected === undefined) {
     return {
       kind: 'unchecked',
       cursor,
@@ -64,65 +66,55 @@ export function resumeSnapshotPage(options: ResumeSnapshotPageOptions): Snapshot
       note: '[no page was given with the cursor and no cut page of this tab is kept, so this page is cut from the page as read now, unchecked; the page of the cut marker lets browser_snapshot check it.]',
     };
   }
-  const expected = options.page ?? (kept as SnapshotList).token;
-  if (expected === now) {
-    return kept
-      ? { kind: 'same-page', cursor, list: kept }
-      : {
-          kind: 'same-page',
-          cursor,
-          list: current,
-          note: `[page ${now}: the tree of that page ${NOT_KEPT}; the page was read again and is unchanged, so this page continues it.]`,
-        };
-  }
-  const fromTop = (note: string): SnapshotResume => ({
-    kind: 'from-top',
-    cursor: 0,
-    list: current,
-    note,
-  });
-  if (kept === undefined) {
-    return fromTop(
-      `[page ${expected} ${NOT_KEPT} and the page differs from it now (page ${now}), so the pages read so far may be out of date: this is the current page from the top.]`,
-    );
-  }
-  const changedFromTop = fromTop(
-    `[the page changed since that page (page ${expected} → ${now}) in nodes already shown, so the pages read so far are out of date: this is the current page from the top.]`,
-  );
-  const shown = Math.min(cursor, kept.lines.length);
-  if (current.lines.length < shown) return changedFromTop;
-  const changed: number[] = [];
-  for (let index = 0; index < shown; index += 1) {
-    const before = kept.lines[index] as SnapshotLine;
-    const after = current.lines[index] as SnapshotLine;
-    if (before.identity !== after.identity || before.depth !== after.depth) return changedFromTop;
-    if (before.line !== after.line) changed.push(index);
-  }
-  if (changed.length === 0) {
-    return {
-      kind: 'changed-after-cursor',
-      cursor,
-      list: current,
-      note: `[the page changed since that page (page ${expected} → ${now}), but not in nodes 1-${shown} already shown: this page continues the current page.]`,
-    };
-  }
-  const listed = changed.map(
-    (index) => `node ${index + 1}: ${lineText(current.lines[index] as SnapshotLine).trim()}`,
-  );
-  const listedChars = listed.reduce((sum, line) => sum + line.length + 1, 0);
-  if (
-    changed.length > (options.maxChangedLines ?? 10) ||
-    listedChars > (options.maxChangedChars ?? 800)
-  ) {
-    return changedFromTop;
-  }
-  return {
-    kind: 'changed-lines-listed',
+  const resume = decidePageResume({
     cursor,
-    list: current,
-    note: [
-      `[the page changed since that page (page ${expected} → ${now}): ${changed.length} of nodes 1-${shown} already shown now read as below, the others are unchanged; this page continues the current page.]`,
-      ...listed,
-    ].join('\n'),
-  };
+    token: expected,
+    kept: kept?.lines,
+    currentToken: now,
+    current: current.lines,
+    identityOf: (line) => line.identity,
+    depthOf: (line) => line.depth,
+    textOf: (line) => line.line,
+    listChanged: (line, index) => `node ${index + 1}: ${lineText(line).trim()}`,
+    maxChangedLines: options.maxChangedLines,
+    maxChangedChars: options.maxChangedChars,
+  });
+  switch (resume.kind) {
+    case 'same-capture':
+      return kept
+        ? { kind: 'same-page', cursor, list: kept }
+        : {
+            kind: 'same-page',
+            cursor,
+            list: current,
+            note: `[page ${now}: the tree of that page ${NOT_KEPT}; the page was read again and is unchanged, so this page continues it.]`,
+          };
+    case 'changed-after-cursor':
+      return {
+        kind: 'changed-after-cursor',
+        cursor,
+        list: current,
+        note: `[the page changed since that page (page ${expected} → ${now}), but not in nodes 1-${resume.shown} already shown: this page continues the current page.]`,
+      };
+    case 'changed-lines-listed':
+      return {
+        kind: 'changed-lines-listed',
+        cursor,
+        list: current,
+        note: [
+          `[the page changed since that page (page ${expected} → ${now}): ${resume.changed.length} of nodes 1-${resume.shown} already shown now read as below, the others are unchanged; this page continues the current page.]`,
+          ...resume.listed,
+        ].join('\n'),
+      };
+    case 'from-top':
+      return {
+        kind: 'from-top',
+        cursor: 0,
+        list: current,
+        note:
+          resume.reason === 'not-kept'
+            ? `[page ${expected} ${NOT_KEPT} and the page differs from it now (page ${now}), so the pages read so far may be out of date: this is the current page from the top.]`
+            : `[the page changed since that page (page ${expected} → ${now}) in nodes already shown, so the pages read so far are out of date: this is the current page from the top.]`,
+      };
+  }
 }

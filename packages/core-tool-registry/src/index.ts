@@ -112,6 +112,12 @@ export {
   readBody,
 } from './guarded-request.js';
 export {
+  decidePageResume,
+  type PageFromTopReason,
+  type PageResume,
+  type PageResumeOptions,
+} from './page-resume.js';
+export {
   type CapturedOutput,
   type ProcessOutcome,
   type RunProcessOptions,

@@ -1,3 +1,4 @@
+import { decidePageResume } from '@toolsys/core-tool-registry';
 import { screenTokenOf, type UiTreeCapture } from './ui-tree-captures.js';
 import type { UiTreeLine } from './ui-tree-text.js';
 
@@ -65,7 +66,10 @@ export function resumeUiTreePage(options: ResumeUiTreePageOptions): UiTreeResume
   const now = screenTokenOf(current);
   const expected = options.screen ?? kept?.token;
   const reference = kept?.lines ?? (expected === now ? current : undefined);
-  if (options.screen === undefined && (kept === undefined || cursor >= kept.lines.length)) {
+  if (
+    expected === undefined ||
+    (options.screen === undefined && kept !== undefined && cursor >= kept.lines.length)
+  ) {
     if (cursor >= current.length) {
       return {
         kind: 'refused',
@@ -85,61 +89,56 @@ export function resumeUiTreePage(options: ResumeUiTreePageOptions): UiTreeResume
       message: `cursor ${cursor} is past the end: screen ${expected} has ${reference.length} lines.`,
     };
   }
-  if (expected === now) {
-    return kept
-      ? { kind: 'same-screen', screen: now, cursor }
-      : {
-          kind: 'same-screen',
-          screen: now,
-          cursor,
-          note: `[screen ${now}: the capture of that page ${NOT_KEPT}; the screen was read again and is unchanged, so this page continues it.]`,
-        };
-  }
-  const fromTop = (note: string): UiTreeResume => ({
-    kind: 'from-top',
-    screen: now,
-    cursor: 0,
-    note,
-  });
-  if (reference === undefined) {
-    return fromTop(
-      `[screen ${expected} ${NOT_KEPT} and the screen differs from it now (screen ${now}), so the pages read so far may be out of date: this is the current screen from the top.]`,
-    );
-  }
-  const changedFromTop = fromTop(
-    `[the screen changed since that page (screen ${expected} → ${now}) in lines already shown, so the pages read so far are out of date: this is the current screen from the top.]`,
-  );
-  if (current.length <= cursor) return changedFromTop;
-  const changed: number[] = [];
-  for (let index = 0; index < cursor; index++) {
-    const before = reference[index] as UiTreeLine;
-    const after = current[index] as UiTreeLine;
-    if (before.ref !== after.ref) return changedFromTop;
-    if (before.text !== after.text) changed.push(index);
-  }
-  if (changed.length === 0) {
-    return {
-      kind: 'changed-after-cursor',
-      screen: now,
-      cursor,
-      note: `[the screen changed since that page (screen ${expected} → ${now}), but not in lines 1-${cursor} already shown: this page continues the current screen.]`,
-    };
-  }
-  const listed = changed.map((index) => `line ${index + 1}: ${current[index]?.text.trim()}`);
-  const listedChars = listed.reduce((sum, line) => sum + line.length + 1, 0);
-  if (
-    changed.length > (options.maxChangedLines ?? 10) ||
-    listedChars > (options.maxChangedChars ?? 800)
-  ) {
-    return changedFromTop;
-  }
-  return {
-    kind: 'changed-lines-listed',
-    screen: now,
+  const resume = decidePageResume({
     cursor,
-    note: [
-      `[the screen changed since that page (screen ${expected} → ${now}): ${changed.length} of lines 1-${cursor} already shown now read as below, the others are unchanged; this page continues the current screen.]`,
-      ...listed,
-    ].join('\n'),
-  };
+    token: expected,
+    kept: kept?.lines,
+    currentToken: now,
+    current,
+    identityOf: (line) => line.ref,
+    textOf: (line) => line.text,
+    listChanged: (line, index) => `line ${index + 1}: ${line.text.trim()}`,
+    maxChangedLines: options.maxChangedLines,
+    maxChangedChars: options.maxChangedChars,
+    // A screen that ends at the cursor would give an empty page: it starts from the top instead.
+    requireLineAtCursor: true,
+  });
+  switch (resume.kind) {
+    case 'same-capture':
+      return resume.isKept
+        ? { kind: 'same-screen', screen: now, cursor }
+        : {
+            kind: 'same-screen',
+            screen: now,
+            cursor,
+            note: `[screen ${now}: the capture of that page ${NOT_KEPT}; the screen was read again and is unchanged, so this page continues it.]`,
+          };
+    case 'changed-after-cursor':
+      return {
+        kind: 'changed-after-cursor',
+        screen: now,
+        cursor,
+        note: `[the screen changed since that page (screen ${expected} → ${now}), but not in lines 1-${cursor} already shown: this page continues the current screen.]`,
+      };
+    case 'changed-lines-listed':
+      return {
+        kind: 'changed-lines-listed',
+        screen: now,
+        cursor,
+        note: [
+          `[the screen changed since that page (screen ${expected} → ${now}): ${resume.changed.length} of lines 1-${cursor} already shown now read as below, the others are unchanged; this page continues the current screen.]`,
+          ...resume.listed,
+        ].join('\n'),
+      };
+    case 'from-top':
+      return {
+        kind: 'from-top',
+        screen: now,
+        cursor: 0,
+        note:
+          resume.reason === 'not-kept'
+            ? `[screen ${expected} ${NOT_KEPT} and the screen differs from it now (screen ${now}), so the pages read so far may be out of date: this is the current screen from the top.]`
+            : `[the screen changed since that page (screen ${expected} → ${now}) in lines already shown, so the pages read so far are out of date: this is the current screen from the top.]`,
+      };
+  }
 }
