@@ -52,7 +52,8 @@ const NOT_KEPT = 'is no longer kept (many snapshots since, or the tools restarte
  * the page token alone): the same page continues at the cursor from the kept list; a change only
  * past the nodes already shown continues the current page; a few nodes already shown that changed
  * in place are listed as they read now, then the current page continues; any other change starts
- * again at the top of the current page.
+ * again at the top of the current page. The comparison is `decidePageResume`'s; the wording the
+ * model reads is browser_snapshot's.
  */
 export function resumeSnapshotPage(options: ResumeSnapshotPageOptions): SnapshotResume {
   const { current, cursor, kept } = options;

@@ -59,7 +59,8 @@ const NOT_KEPT = 'is no longer kept (the tools restarted, or many dumps since)';
  * the screen token alone): the same screen continues at the cursor; a change only past the lines
  * already shown continues the new screen; a few lines already shown that changed in place are
  * listed as they read now, then the new screen continues; any other change starts again at the
- * top. A cursor past the end of its screen is refused.
+ * top. A cursor past the end of its screen is refused. The comparison is `decidePageResume`'s;
+ * the refusals and the wording the model reads are ui_dump's.
  */
 export function resumeUiTreePage(options: ResumeUiTreePageOptions): UiTreeResume {
   const { current, cursor, kept } = options;
