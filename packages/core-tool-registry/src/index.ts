@@ -131,6 +131,7 @@ export {
   ToolRateLimiter,
   type ToolRateLimiterOptions,
 } from './rate-limiter.js';
+export { RecentCaptures, type RecentCapturesOptions } from './recent-captures.js';
 export { RetryClassifier, type RetryDecision } from './retry-classifier.js';
 export { SafeAgentTool, wrapSafely } from './safe-agent-tool.js';
 export {
