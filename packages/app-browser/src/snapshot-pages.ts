@@ -1,3 +1,4 @@
+import { RecentCaptures } from '@toolsys/core-tool-registry';
 import type { RenderedSnapshot, SnapshotList } from './snapshot-render.js';
 
 /** One list a cut snapshot page was taken from. */
@@ -40,65 +41,38 @@ export const WHOLE_PAGE_VIEW = snapshotViewOf({});
  * the server ends; pages then fall back to comparing page tokens.
  */
 export class SnapshotPages {
-  readonly #perTab: number;
-  readonly #tabs: number;
-  readonly #maxLines: number;
-  /** Per tab id, newest first; the map's order is the tabs' order of use. */
-  readonly #captures = new Map<string, SnapshotCapture[]>();
+  readonly #captures: RecentCaptures<SnapshotCapture>;
 
   constructor(options: SnapshotPagesOptions = {}) {
-    this.#perTab = Math.max(1, options.perTab ?? 4);
-    this.#tabs = Math.max(1, options.tabs ?? 8);
-    this.#maxLines = Math.max(1, options.maxLines ?? 100_000);
+    this.#captures = new RecentCaptures({
+      tokenOf: (capture) => capture.token,
+      // A list of one token is kept once per view: each view's latest stays comparable.
+      identityOf: (capture) => JSON.stringify([capture.token, capture.view]),
+      sizeOf: (capture) => capture.lines.length,
+      perKey: options.perTab ?? 4,
+      keys: options.tabs ?? 8,
+      maxSize: options.maxLines ?? 100_000,
+    });
   }
 
   /** Keeps the list of a rendered page when the page was cut; a list over `maxLines` is not kept. */
   keepCut(tabId: string, rendered: RenderedSnapshot, view = WHOLE_PAGE_VIEW): void {
-    if (rendered.nextCursor === undefined || rendered.list.lines.length > this.#maxLines) return;
-    const capture: SnapshotCapture = { ...rendered.list, view };
-    const kept = (this.#captures.get(tabId) ?? []).filter(
-      (entry) => entry.token !== capture.token || entry.view !== capture.view,
-    );
-    kept.unshift(capture);
-    kept.length = Math.min(kept.length, this.#perTab);
-    this.#captures.delete(tabId);
-    this.#captures.set(tabId, kept);
-    for (const oldest of this.#captures.keys()) {
-      if (this.#captures.size <= this.#tabs) break;
-      this.#captures.delete(oldest);
-    }
-    this.#trim(capture);
+    if (rendered.nextCursor === undefined) return;
+    this.#captures.keep(tabId, { ...rendered.list, view });
   }
 
   /** The capture of a tab with this token, if still kept. */
   find(tabId: string, token: string): SnapshotCapture | undefined {
-    return this.#captures.get(tabId)?.find((entry) => entry.token === token);
+    return this.#captures.find(tabId, token);
   }
 
   /** The newest capture of a tab with this view, if any. */
   latest(tabId: string, view: string): SnapshotCapture | undefined {
-    return this.#captures.get(tabId)?.find((entry) => entry.view === view);
+    return this.#captures.latest(tabId, (capture) => capture.view === view);
   }
 
   /** Lines kept over all captures. */
   get size(): number {
-    let lines = 0;
-    for (const captures of this.#captures.values()) {
-      for (const capture of captures) lines += capture.lines.length;
-    }
-    return lines;
-  }
-
-  /** Drops the oldest captures (least recently used tab first) until the lines fit. */
-  #trim(newest: SnapshotCapture): void {
-    let lines = this.size;
-    for (const [tabId, captures] of this.#captures) {
-      while (lines > this.#maxLines && captures.length > 0) {
-        if (captures.at(-1) === newest) return;
-        lines -= (captures.pop() as SnapshotCapture).lines.length;
-      }
-      if (captures.length === 0) this.#captures.delete(tabId);
-      if (lines <= this.#maxLines) return;
-    }
+    return this.#captures.size;
   }
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { RecentCaptures } from '@toolsys/core-tool-registry';
 import type { UiTreeLine } from './ui-tree-text.js';
 
 /** One rendered tree a cut ui_dump page was taken from. */
@@ -36,38 +37,28 @@ export function screenTokenOf(lines: readonly UiTreeLine[]): string {
  * comparing screen tokens.
  */
 export class UiTreeCaptures {
-  readonly #perDevice: number;
-  readonly #devices: number;
-  /** Per serial, newest first; the map's order is the devices' order of use. */
-  readonly #captures = new Map<string, UiTreeCapture[]>();
+  readonly #captures: RecentCaptures<UiTreeCapture>;
 
   constructor(options: UiTreeCapturesOptions = {}) {
-    this.#perDevice = Math.max(1, options.perDevice ?? 4);
-    this.#devices = Math.max(1, options.devices ?? 8);
+    this.#captures = new RecentCaptures({
+      tokenOf: (capture) => capture.token,
+      perKey: options.perDevice ?? 4,
+      keys: options.devices ?? 8,
+    });
   }
 
   /** Keeps a capture of a device as its newest, dropping the oldest past the bounds. */
   keep(serial: string, capture: UiTreeCapture): void {
-    const kept = (this.#captures.get(serial) ?? []).filter(
-      (entry) => entry.token !== capture.token,
-    );
-    kept.unshift(capture);
-    kept.length = Math.min(kept.length, this.#perDevice);
-    this.#captures.delete(serial);
-    this.#captures.set(serial, kept);
-    for (const oldest of this.#captures.keys()) {
-      if (this.#captures.size <= this.#devices) break;
-      this.#captures.delete(oldest);
-    }
+    this.#captures.keep(serial, capture);
   }
 
   /** The capture of a device with this token, if still kept. */
   find(serial: string, token: string): UiTreeCapture | undefined {
-    return this.#captures.get(serial)?.find((entry) => entry.token === token);
+    return this.#captures.find(serial, token);
   }
 
   /** The newest capture of a device rendered with or without bounds, if any. */
   latest(serial: string, bounds: boolean): UiTreeCapture | undefined {
-    return this.#captures.get(serial)?.find((entry) => entry.bounds === bounds);
+    return this.#captures.latest(serial, (capture) => capture.bounds === bounds);
   }
 }
