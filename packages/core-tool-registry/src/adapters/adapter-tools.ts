@@ -17,8 +17,10 @@ export interface AdapterOptions extends ProviderNamesOptions {
   confirm?: ConfirmFunction;
   /**
    * Images (PNG, JPEG, WebP, GIF) a result returns as artifacts are sent to the model inline up
-   * to this size each, where the provider's tool results can hold images (Anthropic, the Vercel
-   * AI SDK 6); 0 sends none. Larger ones are named by path in the text. Default 1 MiB.
+   * to this size each, where tool results can hold images; 0 sends none, and larger ones are
+   * named by path in the text. Anthropic: default 1 MiB. Vercel AI SDK 6: default 0, since its
+   * tools do not know the provider (set it for Anthropic, Google or OpenAI Responses models; the
+   * OpenAI Chat provider would send the images as JSON text). OpenAI adapter: never.
    */
   inlineImageBytes?: number;
 }

@@ -82,9 +82,10 @@ describe('createVercelAITools', () => {
     try {
       const png = join(folder, 'shot.png');
       await writeFile(png, ONE_PIXEL_PNG);
-      const { tools } = createVercelAITools(
-        createAdapterTestExecutor({ artifacts: [{ path: png, mimeType: 'image/png' }] }),
-      );
+      const executor = createAdapterTestExecutor({
+        artifacts: [{ path: png, mimeType: 'image/png' }],
+      });
+      const { tools } = createVercelAITools(executor, { inlineImageBytes: 1024 * 1024 });
       // A scripted model (no model can run here); the prompt of its second step carries the
       // tool's result as the SDK built it.
       const { model, prompts } = scriptedModel({ toolCallId: 'tc_3', toolName: 'demo_files' });
@@ -117,6 +118,30 @@ describe('createVercelAITools', () => {
               },
             ],
           },
+        }),
+      ]);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('sends no image parts unless asked, since the provider may turn them into text', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'toolsys-vercel-'));
+    try {
+      const png = join(folder, 'shot.png');
+      await writeFile(png, ONE_PIXEL_PNG);
+      const { tools } = createVercelAITools(
+        createAdapterTestExecutor({ artifacts: [{ path: png, mimeType: 'image/png' }] }),
+      );
+      const { model, prompts } = scriptedModel({ toolCallId: 'tc_4', toolName: 'demo_files' });
+      await generateText({ model, tools, prompt: 'take a picture', stopWhen: stepCountIs(3) });
+      const toolMessage = (prompts[1] as Array<{ role: string; content: unknown[] }>).find(
+        (message) => message.role === 'tool',
+      );
+      expect(toolMessage?.content).toEqual([
+        expect.objectContaining({
+          type: 'tool-result',
+          output: { type: 'text', value: `Wrote the files.\nFile: ${png} (image/png)` },
         }),
       ]);
     } finally {

@@ -2,7 +2,7 @@ import { jsonSchema, type ToolSet, tool } from 'ai';
 import type { ToolExecutor } from '../tool-executor.js';
 import type { ToolArtifact } from '../tool-result.js';
 import { type AdapterOptions, createAdapterToolset } from './adapter-tools.js';
-import { DEFAULT_INLINE_IMAGE_BYTES, readInlineImages, renderForModel } from './artifact-output.js';
+import { readInlineImages, renderForModel } from './artifact-output.js';
 import type { ProviderNames } from './provider-names.js';
 
 /** Vercel AI SDK tools for a registry. */
@@ -30,15 +30,19 @@ type ModelOutput =
  * Exposes the executor's tools as Vercel AI SDK tools. Each `execute` runs through the same
  * executor with the SDK's abort signal and tool call id, and returns the rendered result: the
  * content, or `Error: [CODE] …` with the next step (errors are content, never thrown). Files the
- * tool wrote are named in that text; with AI SDK 6, images among them (up to `inlineImageBytes`)
- * also reach the model as image parts.
+ * tool wrote are named in that text. With AI SDK 6 and `inlineImageBytes` set, images among them
+ * also reach the model as image parts: set it only for a provider that takes images in tool
+ * results (Anthropic, Google, OpenAI Responses); the OpenAI Chat provider would send them as
+ * JSON text. Default 0 (none).
  */
 export function createVercelAITools(
   executor: ToolExecutor,
   options: AdapterOptions = {},
 ): VercelAIToolset {
   const toolset = createAdapterToolset(executor, options);
-  const inlineImageBytes = options.inlineImageBytes ?? DEFAULT_INLINE_IMAGE_BYTES;
+  // Off unless asked: the SDK's tools do not know the model's provider, and some providers (the
+  // OpenAI Chat one) turn image parts of a tool result into JSON text, base64 and all.
+  const inlineImageBytes = options.inlineImageBytes ?? 0;
   // The output stays the text (what `execute` returned before); the artifacts wait here, by
   // tool call id, for the SDK to ask how the model should see that output.
   const artifactsByCall = new Map<string, readonly ToolArtifact[]>();
