@@ -61,9 +61,15 @@ export class SnapshotPages {
     this.#captures.keep(tabId, { ...rendered.list, view });
   }
 
-  /** The capture of a tab with this token, if still kept. */
-  find(tabId: string, token: string): SnapshotCapture | undefined {
-    return this.#captures.find(tabId, token);
+  /**
+   * The capture of a tab with this token, if still kept: the newest of this view when there is
+   * one (two views can render the same lines), else the newest of any view.
+   */
+  find(tabId: string, token: string, view?: string): SnapshotCapture | undefined {
+    return (
+      this.#captures.latest(tabId, (capture) => capture.token === token && capture.view === view) ??
+      this.#captures.find(tabId, token)
+    );
   }
 
   /** The newest capture of a tab with this view, if any. */

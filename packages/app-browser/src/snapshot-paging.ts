@@ -52,28 +52,40 @@ export interface SnapshotPage {
 export function pageSnapshot(options: PageSnapshotOptions): SnapshotPage | undefined {
   const { pages, tabId, view, cursor } = options;
   const resuming = cursor !== undefined && (cursor > 0 || options.page !== undefined);
-  const kept = !resuming
+  const found = !resuming
     ? undefined
     : options.page !== undefined
-      ? pages.find(tabId, options.page)
+      ? pages.find(tabId, options.page, view)
       : pages.latest(tabId, view);
+  const keptView = found === undefined || found.view === view ? found : undefined;
   const current = listSnapshotLines(options.nodes, {
     maxTokens: options.maxTokens,
     ...(options.scopeRef === undefined ? {} : { scopeRef: options.scopeRef }),
     ...(options.find === undefined ? {} : { find: options.find }),
     expand: options.expand ?? false,
     // A later page keeps the collapsing of the page its cursor came from.
-    ...(kept === undefined ? {} : { collapse: kept.collapsed }),
+    ...(keptView === undefined ? {} : { collapse: keptView.collapsed }),
   });
   if (current === undefined) return undefined;
-  const resume = resuming
-    ? resumeSnapshotPage({
-        current,
-        cursor,
-        ...(options.page === undefined ? {} : { page: options.page }),
-        ...(kept === undefined ? {} : { kept }),
-      })
-    : undefined;
+  // A page cut with other options (ref, find, expand) is another list: unless it reads the same
+  // as this one, its cursor means nothing here, whatever the page did.
+  const otherView = found !== undefined && keptView === undefined && current.token !== found.token;
+  const kept = otherView ? undefined : found;
+  const resume = otherView
+    ? {
+        kind: 'from-top' as const,
+        cursor: 0,
+        list: current,
+        note: `[page ${options.page} was read with other options (ref, find, regex or expand) than this call, so its cursor does not apply: this is the page for these options from the top. To continue that page, repeat its options with the cursor.]`,
+      }
+    : resuming
+      ? resumeSnapshotPage({
+          current,
+          cursor,
+          ...(options.page === undefined ? {} : { page: options.page }),
+          ...(kept === undefined ? {} : { kept }),
+        })
+      : undefined;
   const start = resume?.cursor ?? cursor ?? 0;
   const note = resume?.note;
   // A note comes out of the page's budget.

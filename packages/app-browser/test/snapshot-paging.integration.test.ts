@@ -107,6 +107,19 @@ describe('browser_snapshot paging', () => {
     expect(read.filter((line) => line.includes('"Open"'))).toHaveLength(200);
   }, 120_000);
 
+  it('says a cursor came from a page read with other options, and starts from the top', async () => {
+    await open('/feed?posts=120');
+    const marker = markerOf(await snapshot({ expand: true, maxTokens: 800 }));
+    const other = await snapshot({ expand: true, find: 'Post 1', maxTokens: 800, ...marker });
+    expect(other.data.resumed).toBe('from-top');
+    expect(other.content.split('\n')[1]).toBe(
+      `[page ${marker.page} was read with other options (ref, find, regex or expand) than this call, so its cursor does not apply: this is the page for these options from the top. To continue that page, repeat its options with the cursor.]`,
+    );
+    // The same options continue it.
+    const same = await snapshot({ expand: true, maxTokens: 800, ...marker });
+    expect(same.data).toMatchObject({ page: marker.page, resumed: 'same-page' });
+  }, 60_000);
+
   it('starts again from the top, with a new page token, when nodes already shown changed', async () => {
     await open('/feed?posts=120');
     const first = await snapshot({ expand: true, maxTokens: 800 });
