@@ -1,3 +1,9 @@
+export {
+  type CleanedText,
+  CleaningTally,
+  cleanUntrustedText,
+  markUntrusted,
+} from '@toolsys/core-tool-registry';
 export { type CachedResponse, EtagCache } from './etag-cache.js';
 export {
   GitHubClient,
@@ -35,13 +41,5 @@ export {
   GITHUB_WRITE_TOOL_IDS,
   type GitHubToolsOptions,
 } from './tools/github-tools.js';
-export {
-  type CleanedText,
-  CleaningTally,
-  cleanUntrustedText,
-  markUntrusted,
-  UNTRUSTED_CLOSE,
-  UNTRUSTED_NOTICE,
-  UNTRUSTED_OPEN,
-} from './untrusted-text.js';
+export { UNTRUSTED_CLOSE, UNTRUSTED_NOTICE, UNTRUSTED_OPEN } from './untrusted-markers.js';
 export { probeWriteAccess, type WriteAccess } from './write-access.js';

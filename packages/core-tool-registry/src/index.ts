@@ -299,6 +299,11 @@ export {
   type ShellPolicyOptions,
 } from './tools/shell-policy.js';
 export { createSkillTools, type SkillToolsOptions } from './tools/skills.js';
+export {
+  compileLinearRegex,
+  LINEAR_REGEX_LIMITS,
+  type LinearRegexFlags,
+} from './tools/structured/linear-regex.js';
 export { createStructuredTools, type StructuredToolsOptions } from './tools/structured.js';
 export { createUtilityTools } from './tools/utilities.js';
 export {
@@ -317,6 +322,18 @@ export {
   type ToolTraceSpan,
   type TraceHandle,
 } from './trace-recorder.js';
+export {
+  type CleanedText,
+  CleaningTally,
+  cleanUntrustedLine,
+  cleanUntrustedText,
+  defuseMarkers,
+  escapeInvisible,
+  markUntrusted,
+  type UntrustedMarkers,
+  type UntrustedSource,
+  untrustedMarkers,
+} from './untrusted-text.js';
 export {
   type ResolveWorkspacePathOptions,
   resolveWorkspacePath,

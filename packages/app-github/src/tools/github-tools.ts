@@ -1,8 +1,10 @@
 import {
   type AnyToolDefinition,
+  CleaningTally,
   cancelledFailure,
   defineTool,
   failureResult,
+  markUntrusted,
   RunPolicies,
   successResult,
   type ToolContext,
@@ -18,7 +20,7 @@ import type { GitHubClient, GitHubOctokit } from '../github-client.js';
 import { describeGitHubFailure, type GitHubTarget } from '../github-failure.js';
 import { decodeCursor, encodeCursor, fingerprintQuery, nextPageFromLink } from '../page-cursor.js';
 import { RepositoryScope } from '../repository-scope.js';
-import { CleaningTally, markUntrusted, UNTRUSTED_NOTICE } from '../untrusted-text.js';
+import { UNTRUSTED_NOTICE } from '../untrusted-markers.js';
 
 /** Options for {@link createGitHubTools}. */
 export interface GitHubToolsOptions {
