@@ -8,6 +8,7 @@ import {
   probeCommandSandbox,
   scrubEnvironment,
 } from '@toolsys/core-tool-registry';
+import { newMarkKey } from './shell-marks.js';
 import { findProgram, findRootfsListedShell, resolveShell } from './shells.js';
 import {
   bashIntegrationEnvironment,
@@ -70,6 +71,12 @@ export interface CreateSessionOptions {
   readonly rows: number;
   readonly backend: SessionBackend;
   /**
+   * The client session (MCP session id, `context.sessionId`) that opens it: only that one can
+   * list, read, type into, resize, signal or close it, and {@link TerminalManager.endSession}
+   * closes it when that client session ends.
+   */
+  readonly owner: string;
+  /**
    * Run the shell inside the OS sandbox (local backend only). Default false; refused when the
    * manager's sandbox mode does not allow the choice or bubblewrap cannot start.
    */
@@ -122,7 +129,6 @@ export class TerminalManager {
   private readonly sessions = new Map<string, TerminalSession>();
   private readonly options: TerminalManagerOptions;
   private readonly now: () => number;
-  private nextId = 1;
   private reaper: NodeJS.Timeout | undefined;
   private disposed = false;
 
@@ -137,14 +143,33 @@ export class TerminalManager {
     this.now = options.now ?? Date.now;
   }
 
-  /** Open sessions, oldest first. */
+  /** Open sessions of every client session, oldest first (the deployment's view; tools use {@link listOwned}). */
   list(): TerminalSession[] {
     return [...this.sessions.values()];
   }
 
-  /** The session with this id, or undefined. */
+  /** The session with this id whoever opened it, or undefined (tools use {@link getOwned}). */
   get(id: string): TerminalSession | undefined {
     return this.sessions.get(id);
+  }
+
+  /** Open sessions that the client session `owner` opened, oldest first. */
+  listOwned(owner: string): TerminalSession[] {
+    return this.list().filter((session) => session.owner === owner);
+  }
+
+  /**
+   * The session with this id when the client session `owner` opened it; undefined for an id of
+   * another client session exactly as for an id that does not exist.
+   */
+  getOwned(id: string, owner: string): TerminalSession | undefined {
+    const session = this.sessions.get(id);
+    return session?.owner === owner ? session : undefined;
+  }
+
+  /** Closes every session that the client session `owner` opened (its MCP session ended). */
+  async endSession(owner: string): Promise<void> {
+    await Promise.all(this.listOwned(owner).map((session) => this.close(session.id)));
   }
 
   /** Whether sandboxed sessions can start (bubblewrap probed once per process). */
@@ -209,8 +234,9 @@ export class TerminalManager {
             ),
           )
         : scrubEnvironment(base);
-    const id = `t${this.nextId}`;
-    this.nextId += 1;
+    // Unguessable: an id is no handle on another client's session (ownership is checked too).
+    const id = `t-${randomBytes(10).toString('hex')}`;
+    const markKey = newMarkKey();
     const marker = `TOOLSYS_TERMINAL_SESSION=${randomBytes(12).toString('hex')}`;
     const markerName = marker.slice(0, marker.indexOf('='));
     const markerValue = marker.slice(marker.indexOf('=') + 1);
@@ -292,9 +318,18 @@ export class TerminalManager {
       }
     }
     if (integration === 'bash') {
-      sessionEnv = { ...sessionEnv, ...bashIntegrationEnvironment(), PS1: '\\W\\$ ', HISTFILE: '' };
+      sessionEnv = {
+        ...sessionEnv,
+        ...bashIntegrationEnvironment(markKey),
+        PS1: '\\W\\$ ',
+        HISTFILE: '',
+      };
     } else if (integration === 'prompt') {
-      sessionEnv = { ...sessionEnv, PS1: promptIntegrationPrompt(shellName), HISTFILE: '' };
+      sessionEnv = {
+        ...sessionEnv,
+        PS1: promptIntegrationPrompt(shellName, markKey),
+        HISTFILE: '',
+      };
     } else {
       sessionEnv = { ...sessionEnv, PS1: '$ ' };
     }
@@ -314,6 +349,8 @@ export class TerminalManager {
         sandboxed,
         shellName,
         marker,
+        markKey,
+        owner: options.owner,
         now: this.now,
       });
     } catch (error) {

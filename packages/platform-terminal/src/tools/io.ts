@@ -3,6 +3,7 @@ import {
   classifyCommand,
   defineTool,
   failureResult,
+  LINEAR_REGEX_LIMITS,
   RunPolicies,
   successResult,
   type ToolContext,
@@ -10,6 +11,7 @@ import {
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
+import { PATTERN_OVERLAP_BYTES, PatternScanner } from '../output-pattern.js';
 import { encodeKey, KEY_NAMES_HELP, toPlainText } from '../terminal-keys.js';
 import type { TerminalManager } from '../terminal-manager.js';
 import type { SessionState, TerminalSession } from '../terminal-session.js';
@@ -37,7 +39,9 @@ const sessionId = z
   .string()
   .min(1)
   .max(64)
-  .describe('Id of an open session, from terminal.create or terminal.workspaces (e.g. "t1").');
+  .describe(
+    'Id of an open session, from terminal.create or terminal.workspaces (e.g. "t-0c3f9a2b7d41e8a5b6c2").',
+  );
 
 const READ_ONLY = {
   readOnlyHint: true,
@@ -85,7 +89,7 @@ function runTool(manager: TerminalManager): AnyToolDefinition {
   return defineTool({
     id: 'terminal.run',
     description:
-      'Runs one command line in a terminal session (a real PTY) and returns when it ends, with its exit code, duration and output (head and tail, with sizes). If it is still running when waitMs runs out, it says so and returns a cursor: follow it with terminal.wait or terminal.observe, answer prompts with terminal.write, stop it with terminal.signal. Without sessionId a new session is made for the call (closed again when the command ends; kept when it is still running). Refuses when the session is already busy. In a session outside the OS sandbox every command line asks the user first; in a sandboxed one it runs at once. Output of stdout and stderr arrives interleaved as on a screen. For keystrokes in an interactive program use terminal.write instead.',
+      'Runs one command line in a terminal session (a real PTY) and returns when it ends, with its exit code, duration and output (head and tail, with sizes). If it is still running when waitMs runs out, it says so and returns a cursor: follow it with terminal.wait or terminal.observe, answer prompts with terminal.write, stop it with terminal.signal. Without sessionId a new session is made for the call and closed when the call returns (a command still running then is stopped): for long commands open a session with terminal.create first. Refuses when the session is already busy. In a session outside the OS sandbox every command line asks the user first; in a sandboxed one it runs at once. Output of stdout and stderr arrives interleaved as on a screen. For keystrokes in an interactive program use terminal.write instead.',
     inputSchema: ToolSchema.object({
       command: z
         .string()
@@ -173,13 +177,16 @@ function runTool(manager: TerminalManager): AnyToolDefinition {
           rows: 50,
           backend: 'local',
           sandbox: args.sandbox,
+          owner: context.sessionId,
         });
         if ('ok' in opened) return opened;
         session = opened;
         ownSession = true;
       } else {
-        const found = manager.get(args.sessionId);
-        if (found === undefined || found.isClosed) return unknownSession(manager, args.sessionId);
+        const found = manager.getOwned(args.sessionId, context.sessionId);
+        if (found === undefined || found.isClosed) {
+          return unknownSession(manager, args.sessionId, context.sessionId);
+        }
         session = found;
       }
       const before = await session.state();
@@ -263,7 +270,9 @@ function runTool(manager: TerminalManager): AnyToolDefinition {
         : null;
       const state = await session.state();
       let sessionClosed = false;
-      if (ownSession && (completed || outcome === 'aborted')) {
+      // A session made for one call never outlives it: a persistent session is opened only by
+      // terminal.create, which passes the risk gate (permissions.MEDIUM) like any MEDIUM tool.
+      if (ownSession) {
         await manager.close(session.id);
         sessionClosed = true;
       }
@@ -292,6 +301,12 @@ function runTool(manager: TerminalManager): AnyToolDefinition {
               : `It may still run in session ${session.id}: check with terminal.observe, stop it with terminal.signal.`,
             details: data,
           },
+        );
+      }
+      if (!completed && sessionClosed) {
+        return successResult(
+          `Still running after ${formatMs(durationMs)}, so it was stopped: the session made for this call (${session.id}) was closed with it. Output so far (${sizes}):\n${clipped.text}\nNext: for a command that takes longer, open a session with terminal.create, run it there with terminal.run {"sessionId": …, "command": …} and follow it with terminal.wait; or raise waitMs (at most ${MAX_WAIT_MS}).`,
+          { data },
         );
       }
       if (!completed) {
@@ -643,7 +658,7 @@ function waitTool(manager: TerminalManager): AnyToolDefinition {
         .max(1_000)
         .optional()
         .describe(
-          '"pattern": a JavaScript regular expression matched against new plain-text output.',
+          `"pattern": a regular expression matched against new plain-text output (multi-line: ^ and $ match at line ends; a match must lie within ${PATTERN_OVERLAP_BYTES} bytes of output). ${LINEAR_REGEX_LIMITS}`,
         ),
       state: z
         .enum(['idle', 'running', 'waiting_for_input', 'exited'])
@@ -684,7 +699,8 @@ function waitTool(manager: TerminalManager): AnyToolDefinition {
     metadata: { category: 'terminal', risk: 'LOW', tags: ['pty'], annotations: READ_ONLY },
     runPolicy: { ...RunPolicies.quickRead, timeoutMs: WAITING_TOOL_TIMEOUT_MS, maxRetries: 0 },
     async execute(session, args, context) {
-      let regex: RegExp | undefined;
+      let scanner: PatternScanner | undefined;
+      const from = args.cursor ?? session.outputEnd;
       if (args.for === 'pattern') {
         if (args.pattern === undefined) {
           return failureResult(
@@ -696,18 +712,9 @@ function waitTool(manager: TerminalManager): AnyToolDefinition {
             },
           );
         }
-        try {
-          regex = new RegExp(args.pattern, 'm');
-        } catch (error) {
-          return failureResult(
-            ToolErrorCode.INVALID_ARGUMENT,
-            `pattern: not a valid regular expression (${error instanceof Error ? error.message : String(error)})`,
-            {
-              field: 'pattern',
-              hint: 'Escape special characters such as ( [ . * with a backslash.',
-            },
-          );
-        }
+        // Linear-time engine: a pattern from the model can never hold the process (ToolError
+        // INVALID_ARGUMENT on `pattern` for what RE2 cannot run, returned by the executor).
+        scanner = new PatternScanner(args.pattern, from);
       }
       if (args.for === 'state' && args.state === undefined) {
         return failureResult(
@@ -720,17 +727,15 @@ function waitTool(manager: TerminalManager): AnyToolDefinition {
         );
       }
       const started = Date.now();
-      const from = args.cursor ?? session.outputEnd;
       const startSequence = session.lastEventSequence;
       const commandWasActive = session.isCommandActive;
       let match: string | null = null;
       const predicate = async (): Promise<boolean> => {
         switch (args.for) {
           case 'pattern': {
-            const text = toPlainText(session.read(from).data.toString('utf8'));
-            const found = regex?.exec(text);
-            if (found) match = found[0];
-            return found !== null && found !== undefined;
+            if (match !== null) return true;
+            match = (await scanner?.scan(session)) ?? null;
+            return match !== null;
           }
           case 'quiet':
             return Date.now() - Math.max(session.lastOutputAt, started) >= args.quietMs;

@@ -18,9 +18,17 @@ export const MAX_WAIT_MS = 110_000;
 /** Run policy time limit of the tools that wait. */
 export const WAITING_TOOL_TIMEOUT_MS = MAX_WAIT_MS + 15_000;
 
-/** The failure for a session id that is not open. */
-export function unknownSession(manager: TerminalManager, sessionId: string): ToolFailure {
-  const open = manager.list().map((session) => session.id);
+/**
+ * The failure for a session id that is not open in the caller's client session: the same answer
+ * for an id another client session opened as for one that never existed (no oracle), listing
+ * only the caller's own sessions.
+ */
+export function unknownSession(
+  manager: TerminalManager,
+  sessionId: string,
+  owner: string,
+): ToolFailure {
+  const open = manager.listOwned(owner).map((session) => session.id);
   return failureResult(
     ToolErrorCode.NOT_FOUND,
     `sessionId: no open terminal session "${sessionId}"`,
@@ -35,8 +43,9 @@ export function unknownSession(manager: TerminalManager, sessionId: string): Too
 }
 
 /**
- * Declares a tool that acts on one open session: the `sessionId` argument is looked up once here,
- * and an unknown or closed id gives NOT_FOUND naming the field.
+ * Declares a tool that acts on one open session: the `sessionId` argument is looked up once here
+ * among the sessions of the calling client session (`context.sessionId`), and an unknown, closed
+ * or foreign id gives NOT_FOUND naming the field.
  */
 export function defineSessionTool<TArgs extends { sessionId: string }>(
   manager: TerminalManager,
@@ -51,8 +60,10 @@ export function defineSessionTool<TArgs extends { sessionId: string }>(
   return defineTool({
     ...definition,
     execute(args: TArgs, context: ToolContext) {
-      const session = manager.get(args.sessionId);
-      if (session === undefined || session.isClosed) return unknownSession(manager, args.sessionId);
+      const session = manager.getOwned(args.sessionId, context.sessionId);
+      if (session === undefined || session.isClosed) {
+        return unknownSession(manager, args.sessionId, context.sessionId);
+      }
       return definition.execute(session, args, context);
     },
   });
