@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { access, realpath, stat } from 'node:fs/promises';
+import { chmod, lstat, mkdir, realpath, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import {
   buildSandboxArguments,
@@ -8,6 +8,8 @@ import {
   probeCommandSandbox,
   scrubEnvironment,
 } from '@toolsys/core-tool-registry';
+import { prootRootArguments } from './rootfs-manager.js';
+import { isRootfsFile } from './rootfs-paths.js';
 import { newMarkKey } from './shell-marks.js';
 import { findProgram, findRootfsListedShell, resolveShell } from './shells.js';
 import {
@@ -277,7 +279,15 @@ export class TerminalManager {
       file = proot;
       shellName = basename(inner);
       integration = integrationOf(shellName);
-      args = ['-R', rootfs, '-b', `${options.cwd}:/workspace`, '-w', '/workspace', inner];
+      await ensureRootfsTmp(rootfs);
+      args = [
+        ...prootRootArguments(rootfs),
+        '-b',
+        `${options.cwd}:/workspace`,
+        '-w',
+        '/workspace',
+        inner,
+      ];
       args.push(...shellArguments(shellName));
       sessionEnv = { ...sessionEnv, PATH: PROOT_PATH, HOME: '/root' };
       cwd = options.cwd;
@@ -436,13 +446,6 @@ async function isDirectory(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined))?.isDirectory() === true;
 }
 
-async function exists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    () => false,
-  );
-}
-
 async function pickRootfsShell(
   rootfs: string,
   wanted: string | undefined,
@@ -450,15 +453,22 @@ async function pickRootfsShell(
   if (wanted !== undefined) {
     // A shell named by the caller must be one the rootfs lists, as on the host.
     const listed = await findRootfsListedShell(rootfs, wanted);
-    return listed !== undefined && (await exists(join(rootfs, listed))) ? listed : undefined;
+    return listed !== undefined && (await isRootfsFile(rootfs, listed)) ? listed : undefined;
   }
   for (const candidate of ['/bin/bash', '/bin/sh']) {
-    try {
-      await access(join(rootfs, candidate));
-      return candidate;
-    } catch {
-      // Try the next one.
-    }
+    // Looked up as inside the rootfs (`/bin` is often a link to `usr/bin`).
+    if (await isRootfsFile(rootfs, candidate)) return candidate;
   }
   return undefined;
+}
+
+/**
+ * The rootfs keeps its own `/tmp` (the host's is not bound): made, world-writable and sticky as
+ * usual, when the rootfs has none. A link there is left alone: proot resolves it inside.
+ */
+async function ensureRootfsTmp(rootfs: string): Promise<void> {
+  const path = join(rootfs, 'tmp');
+  if ((await lstat(path).catch(() => undefined)) !== undefined) return;
+  await mkdir(path, { mode: 0o1777 }).catch(() => undefined);
+  await chmod(path, 0o1777).catch(() => undefined);
 }

@@ -266,7 +266,8 @@ describe('interactive input and state', () => {
     }
     expect(run.completed).toBe(false);
     for (let tick = 1; tick <= 6; tick += 1) {
-      expect(text.split(`tick ${tick}\r\n`)).toHaveLength(2);
+      // Raw output keeps escape sequences and carriage returns, shown as escapes (`\r`).
+      expect(text.split(`tick ${tick}\\r\n`)).toHaveLength(2);
     }
     expect(text).toContain('load average');
     await waitForState(sessionId, 'idle');

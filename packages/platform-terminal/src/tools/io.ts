@@ -22,6 +22,10 @@ import {
   defineSessionTool,
   formatMs,
   MAX_WAIT_MS,
+  outputBlock,
+  shownSnapshot,
+  showOutput,
+  showOutputLine,
   unknownSession,
   utf8SafeLength,
   WAITING_TOOL_TIMEOUT_MS,
@@ -264,7 +268,7 @@ function runTool(manager: TerminalManager): AnyToolDefinition {
       const read = session.read(from, Math.max(0, to - from));
       let text = toPlainText(read.data.toString('utf8'));
       if (startEvent === undefined) text = dropEchoedCommand(text, args.command);
-      const clipped = clipMiddle(text, args.maxOutputChars);
+      const clipped = clipMiddle(showOutput(text), args.maxOutputChars);
       const exitCode = completed
         ? (endEvent?.exitCode ?? (session.exit ? session.exit.exitCode : null))
         : null;
@@ -305,13 +309,13 @@ function runTool(manager: TerminalManager): AnyToolDefinition {
       }
       if (!completed && sessionClosed) {
         return successResult(
-          `Still running after ${formatMs(durationMs)}, so it was stopped: the session made for this call (${session.id}) was closed with it. Output so far (${sizes}):\n${clipped.text}\nNext: for a command that takes longer, open a session with terminal.create, run it there with terminal.run {"sessionId": …, "command": …} and follow it with terminal.wait; or raise waitMs (at most ${MAX_WAIT_MS}).`,
+          `Still running after ${formatMs(durationMs)}, so it was stopped: the session made for this call (${session.id}) was closed with it. Output so far (${sizes}):\n${outputBlock(clipped.text)}\nNext: for a command that takes longer, open a session with terminal.create, run it there with terminal.run {"sessionId": …, "command": …} and follow it with terminal.wait; or raise waitMs (at most ${MAX_WAIT_MS}).`,
           { data },
         );
       }
       if (!completed) {
         return successResult(
-          `Still running after ${formatMs(durationMs)} in session ${session.id} (state ${state}). Output so far (${sizes}):\n${clipped.text}\nNext: terminal.wait {"sessionId": "${session.id}", "for": "command_end"} to wait more, terminal.observe {"sessionId": "${session.id}", "mode": "raw", "cursor": ${data.cursor}} for new output, terminal.write to answer a prompt, or terminal.signal to stop it.`,
+          `Still running after ${formatMs(durationMs)} in session ${session.id} (state ${state}). Output so far (${sizes}):\n${outputBlock(clipped.text)}\nNext: terminal.wait {"sessionId": "${session.id}", "for": "command_end"} to wait more, terminal.observe {"sessionId": "${session.id}", "mode": "raw", "cursor": ${data.cursor}} for new output, terminal.write to answer a prompt, or terminal.signal to stop it.`,
           { data },
         );
       }
@@ -327,7 +331,7 @@ function runTool(manager: TerminalManager): AnyToolDefinition {
           ? ` The shell of session ${session.id} exited.`
           : '';
       return successResult(
-        `${exitText} after ${formatMs(durationMs)} (${sizes}).${closedText}\n${clipped.text}`,
+        `${exitText} after ${formatMs(durationMs)} (${sizes}).${closedText}\n${outputBlock(clipped.text)}`,
         { data },
       );
     },
@@ -454,10 +458,10 @@ function writeTool(manager: TerminalManager, defaultSettleMs: number): AnyToolDe
         timeoutMs: quiet + 3_000,
         signal: context.signal,
       });
-      const snapshot = await session.snapshot();
+      const snapshot = shownSnapshot(await session.snapshot());
       const state = await session.state();
       return successResult(
-        `Typed into ${session.id}; state ${state}. Screen (cursor at row ${snapshot.cursor.row}, col ${snapshot.cursor.col}${snapshot.alternateScreen ? ', full-screen program' : ''}):\n${snapshot.lines.join('\n')}`,
+        `Typed into ${session.id}; state ${state}. Screen (cursor at row ${snapshot.cursor.row}, col ${snapshot.cursor.col}${snapshot.alternateScreen ? ', full-screen program' : ''}):\n${outputBlock(snapshot.lines.join('\n'))}`,
         {
           data: {
             state,
@@ -513,7 +517,10 @@ function observeTool(manager: TerminalManager): AnyToolDefinition {
           const pending = cursor === undefined ? null : Math.max(0, session.outputEnd - cursor);
           const data = {
             state,
-            cwd: cwd === undefined ? null : relativeOrAbsolute(manager.workspaceRoot, cwd),
+            cwd:
+              cwd === undefined
+                ? null
+                : showOutputLine(relativeOrAbsolute(manager.workspaceRoot, cwd)),
             lastExitCode: session.lastExitCode,
             bytesPending: pending,
             nextCursor: session.outputEnd,
@@ -544,9 +551,9 @@ function observeTool(manager: TerminalManager): AnyToolDefinition {
           );
         }
         case 'screen': {
-          const snapshot = await session.snapshot();
+          const snapshot = shownSnapshot(await session.snapshot());
           return successResult(
-            `Screen of ${session.id} (${snapshot.cols}x${snapshot.rows}, cursor row ${snapshot.cursor.row} col ${snapshot.cursor.col}):\n${snapshot.lines.join('\n')}`,
+            `Screen of ${session.id} (${snapshot.cols}x${snapshot.rows}, cursor row ${snapshot.cursor.row} col ${snapshot.cursor.col}):\n${outputBlock(snapshot.lines.join('\n'))}`,
             { data: { ...snapshot } },
           );
         }
@@ -556,7 +563,7 @@ function observeTool(manager: TerminalManager): AnyToolDefinition {
           const bytes = read.data.subarray(0, length);
           const next = read.from + length;
           const raw = bytes.toString('utf8');
-          const text = plain ? toPlainText(raw) : raw;
+          const text = showOutput(plain ? toPlainText(raw) : raw);
           const pending = session.outputEnd - next;
           const data = {
             text,
@@ -577,7 +584,7 @@ function observeTool(manager: TerminalManager): AnyToolDefinition {
           ]
             .filter((part) => part !== '')
             .join('; ');
-          return successResult(`${header}\n${text}`, { data });
+          return successResult(`${header}\n${outputBlock(text)}`, { data });
         }
       }
     },
@@ -629,13 +636,19 @@ function snapshotTool(manager: TerminalManager): AnyToolDefinition {
     metadata: { category: 'terminal', risk: 'LOW', tags: ['pty'], annotations: READ_ONLY },
     runPolicy: RunPolicies.quickRead,
     async execute(session, { scrollbackLines }) {
-      const snapshot = await session.snapshot({ scrollbackLines });
+      const snapshot = shownSnapshot(await session.snapshot({ scrollbackLines }));
       const above =
         snapshot.scrollback && snapshot.scrollback.length > 0
-          ? `Scrollback (${snapshot.scrollback.length} rows):\n${snapshot.scrollback.join('\n')}\n--- screen ---\n`
-          : '';
+          ? `${snapshot.scrollback.length} rows of scrollback, then the screen after "--- screen ---"`
+          : 'The screen';
+      const rows = [
+        ...(snapshot.scrollback && snapshot.scrollback.length > 0
+          ? [...snapshot.scrollback, '--- screen ---']
+          : []),
+        ...snapshot.lines,
+      ];
       return successResult(
-        `${above}Screen of ${session.id} (${snapshot.cols}x${snapshot.rows}, cursor row ${snapshot.cursor.row} col ${snapshot.cursor.col}${snapshot.alternateScreen ? ', alternate screen' : ''}${snapshot.title ? `, title "${snapshot.title}"` : ''}):\n${snapshot.lines.join('\n')}`,
+        `${above} of ${session.id} (${snapshot.cols}x${snapshot.rows}, cursor row ${snapshot.cursor.row} col ${snapshot.cursor.col}${snapshot.alternateScreen ? ', alternate screen' : ''}):\n${outputBlock(`${snapshot.title ? `title: ${snapshot.title}\n` : ''}${rows.join('\n')}`)}`,
         { data: { ...snapshot } },
       );
     },
@@ -734,7 +747,8 @@ function waitTool(manager: TerminalManager): AnyToolDefinition {
         switch (args.for) {
           case 'pattern': {
             if (match !== null) return true;
-            match = (await scanner?.scan(session)) ?? null;
+            const found = await scanner?.scan(session);
+            match = found === undefined ? null : showOutputLine(found);
             return match !== null;
           }
           case 'quiet':
@@ -780,12 +794,12 @@ function waitTool(manager: TerminalManager): AnyToolDefinition {
       if (matched) {
         const what =
           args.for === 'pattern'
-            ? `"${match}" appeared`
+            ? 'the pattern matched'
             : args.for === 'command_end' && !commandWasActive && session.integration !== 'none'
               ? 'no command was running'
               : `${args.for} reached`;
         return successResult(
-          `${what} after ${formatMs(waitedMs)}; state ${state}, last exit code ${session.lastExitCode ?? '-'}, nextCursor ${data.nextCursor}.`,
+          `${what} after ${formatMs(waitedMs)}; state ${state}, last exit code ${session.lastExitCode ?? '-'}, nextCursor ${data.nextCursor}.${args.for === 'pattern' ? `\nMatched text:\n${outputBlock(match ?? '')}` : ''}`,
           { data },
         );
       }

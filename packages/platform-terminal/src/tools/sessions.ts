@@ -15,8 +15,10 @@ import type { TerminalSession } from '../terminal-session.js';
 import {
   defineSessionTool,
   formatMs,
+  outputBlock,
   resolveSessionDirectory,
   showDirectory,
+  shownSnapshot,
 } from './tool-support.js';
 
 /** Options for {@link createSessionTools}. */
@@ -246,11 +248,11 @@ function createTool(options: SessionToolsOptions): AnyToolDefinition {
       }
       const session = await openSession(manager, { ...args, owner: context.sessionId });
       if ('ok' in session) return session;
-      const snapshot = await session.snapshot();
+      const snapshot = shownSnapshot(await session.snapshot());
       const state = await session.state();
       const cwd = showDirectory(manager.workspaceRoot, await session.currentDirectory());
       return successResult(
-        `Session ${session.id} started (${session.shellName}, ${session.backend}${session.sandboxed ? ', sandboxed' : ''}, ${snapshot.cols}x${snapshot.rows}, state ${state}). ${describeInputRule(session)} Run commands with terminal.run {"sessionId": "${session.id}", "command": "…"}.\nScreen:\n${snapshot.lines.join('\n')}`,
+        `Session ${session.id} started (${session.shellName}, ${session.backend}${session.sandboxed ? ', sandboxed' : ''}, ${snapshot.cols}x${snapshot.rows}, state ${state}). ${describeInputRule(session)} Run commands with terminal.run {"sessionId": "${session.id}", "command": "…"}.\nScreen:\n${outputBlock(snapshot.lines.join('\n'))}`,
         {
           data: {
             sessionId: session.id,
