@@ -76,7 +76,7 @@ describe.skipIf(!canRunBusyboxRootfs)('the rootfs is its own root', () => {
     expect(viaAbsolute.osName).not.toBe('HOST FILE READ');
     expect(viaAbsolute.content).not.toContain('HOST FILE READ');
     await unlink(join(rootfs, 'etc', 'os-release'));
-    await symlink('../../../../../../../../..' + hostRelease, join(rootfs, 'etc', 'os-release'));
+    await symlink(`../../../../../../../../..${hostRelease}`, join(rootfs, 'etc', 'os-release'));
     const viaClimb = await harness.data<{ osName: string | null }>('terminal.linux_status', {});
     expect(viaClimb.content).not.toContain('HOST FILE READ');
     // A link that stays inside is followed, as in a chroot.
