@@ -248,6 +248,8 @@ export class TerminalManager {
     let shellName: string;
     let integration: ShellIntegration;
     let cwd = options.cwd;
+    /** Options of bubblewrap before the shell's path, when sandboxed. */
+    let sandboxOptionCount: number | undefined;
     let sessionEnv: Record<string, string> = {
       ...withoutStartupCode(env),
       TERM: 'xterm-256color',
@@ -325,6 +327,7 @@ export class TerminalManager {
         });
         file = sandbox.executable;
         args = [...sandboxArguments, found, ...args];
+        sandboxOptionCount = sandboxArguments.length;
       }
     }
     if (integration === 'bash') {
@@ -342,6 +345,15 @@ export class TerminalManager {
       };
     } else {
       sessionEnv = { ...sessionEnv, PS1: '$ ' };
+    }
+    if (sandboxOptionCount !== undefined) {
+      // The session's own variables are set inside the sandbox explicitly, so that they reach the
+      // shell even where the sandbox starts from an empty or allow-listed environment.
+      args.splice(
+        sandboxOptionCount,
+        0,
+        ...setenvArguments(sessionEnv, SANDBOXED_SESSION_VARIABLES),
+      );
     }
     let session: TerminalSession;
     try {
@@ -411,6 +423,23 @@ export class TerminalManager {
     this.reaper = undefined;
     await Promise.all(this.list().map((session) => this.close(session.id)));
   }
+}
+
+/** Variables of a session that its shell needs inside the sandbox (integration, marker, terminal). */
+const SANDBOXED_SESSION_VARIABLES = [
+  'TERM',
+  'PS1',
+  'PS0',
+  'PROMPT_COMMAND',
+  'HISTFILE',
+  'TOOLSYS_TERMINAL_SESSION',
+];
+
+function setenvArguments(env: Record<string, string>, names: readonly string[]): string[] {
+  return names.flatMap((name) => {
+    const value = env[name];
+    return value === undefined ? [] : ['--setenv', name, value];
+  });
 }
 
 const PROMPT_SHELLS = new Set(['sh', 'dash', 'ash', 'busybox', 'zsh']);
