@@ -450,7 +450,8 @@ function integrationOf(shellName: string): ShellIntegration {
 }
 
 function shellArguments(shellName: string): string[] {
-  if (shellName === 'bash') return ['--noprofile', '--norc', '-i'];
+  // rbash is bash too: without --norc it would run the user's ~/.bashrc before any confirmed input.
+  if (shellName === 'bash' || shellName === 'rbash') return ['--noprofile', '--norc', '-i'];
   // No partial-line marker (PROMPT_SP) or carriage return before the prompt: they are not output.
   if (shellName === 'zsh') return ['-f', '+o', 'promptsp', '+o', 'promptcr', '-i'];
   return ['-i'];
