@@ -24,6 +24,12 @@ afterEach(async () => {
   harness = undefined;
 });
 
+/** The data of a successful result; fails the test with the failure otherwise. */
+function dataOf<T>(result: ToolResult): T {
+  if (!result.ok) throw new Error(`expected success, got: ${result.error.message}`);
+  return result.data as T;
+}
+
 function errorOf(result: ToolResult): { code: string; field?: string; message: string } {
   if (result.ok) throw new Error(`expected a failure, got: ${result.content}`);
   return {
@@ -39,7 +45,7 @@ describe('terminal sessions belong to the client session that opened them', () =
     harness = h;
     const created = await h.call('terminal.create', { sandbox }, A);
     expect(created.ok).toBe(true);
-    const id = (created.data as { sessionId: string }).sessionId;
+    const id = dataOf<{ sessionId: string }>(created).sessionId;
     const secret = await h.call(
       'terminal.run',
       { sessionId: id, command: 'echo approved-output-of-a' },
@@ -49,9 +55,8 @@ describe('terminal sessions belong to the client session that opened them', () =
     const askedBefore = h.asked.length;
 
     const listed = await h.call('terminal.workspaces', {}, B);
-    expect(listed.ok).toBe(true);
-    expect(listed.content).not.toContain(id);
-    expect((listed.data as { sessions: unknown[] }).sessions).toEqual([]);
+    expect(listed.ok && listed.content).not.toContain(id);
+    expect(dataOf<{ sessions: unknown[] }>(listed).sessions).toEqual([]);
 
     const missing = 't-00000000000000000000';
     const attempts: [string, Record<string, unknown>][] = [
@@ -93,7 +98,7 @@ describe('terminal sessions belong to the client session that opened them', () =
     for (const who of [A, A, B]) {
       const created = await h.call('terminal.create', { sandbox }, who);
       expect(created.ok).toBe(true);
-      ids.push((created.data as { sessionId: string }).sessionId);
+      ids.push(dataOf<{ sessionId: string }>(created).sessionId);
     }
     for (const id of ids) expect(id).toMatch(/^t-[0-9a-f]{20}$/);
     expect(new Set(ids).size).toBe(3);
@@ -129,6 +134,6 @@ describe('terminal.run never leaves a persistent session the risk gate did not a
     }
     expect(h.manager.list()).toEqual([]);
     const listed = await h.call('terminal.workspaces', {}, A);
-    expect((listed.data as { sessions: unknown[] }).sessions).toEqual([]);
+    expect(dataOf<{ sessions: unknown[] }>(listed).sessions).toEqual([]);
   });
 });
