@@ -138,17 +138,17 @@ describe('toolPackage', () => {
     try {
       const ids: string[] = [];
       for (const sessionId of ['client-a', 'client-b']) {
-        const created = await executor.execute('terminal.create', { sandbox: true }, { sessionId });
-        expect(created.ok).toBe(true);
+        const created = await executor.execute('terminal.create', {}, { sessionId });
+        if (!created.ok) throw new Error(created.error.message);
         ids.push((created.data as { sessionId: string }).sessionId);
       }
       await contribution.endSession?.('client-a');
-      const listed = async (sessionId: string) =>
-        (
-          (await executor.execute('terminal.workspaces', {}, { sessionId })).data as {
-            sessions: { sessionId: string }[];
-          }
-        ).sessions.map((session) => session.sessionId);
+      const listed = async (sessionId: string) => {
+        const result = await executor.execute('terminal.workspaces', {}, { sessionId });
+        if (!result.ok) throw new Error(result.error.message);
+        const data = result.data as { sessions: { sessionId: string }[] };
+        return data.sessions.map((session) => session.sessionId);
+      };
       expect(await listed('client-a')).toEqual([]);
       expect(await listed('client-b')).toEqual([ids[1]]);
     } finally {
