@@ -349,7 +349,7 @@ describe('waiting', () => {
 
   it('waits for the end of a running command and reports progress', async () => {
     const sessionId = await newSession();
-    await harness.data('terminal.run', { sessionId, command: 'sleep 1.5; exit 9', waitMs: 0 });
+    await harness.data('terminal.run', { sessionId, command: 'sleep 2.5; exit 9', waitMs: 0 });
     const events: unknown[] = [];
     const result = await harness.call(
       'terminal.wait',
