@@ -1,7 +1,8 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { access, lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readRootfsFile } from './rootfs-paths.js';
 import { findProgram } from './shells.js';
 
 /** Which rootfs: the Debian one (`linux_*` tools) or the Ubuntu one (`ubuntu*` tools). */
@@ -110,7 +111,9 @@ export class RootfsManager {
 
   /** Whether a flavor's rootfs has finished bootstrapping. */
   async isReady(flavor: RootfsFlavor = 'debian'): Promise<boolean> {
-    return exists(join(this.directory(flavor), READY_FILE));
+    // The mark itself, never what a link of that name made inside the rootfs points to.
+    const stat = await lstat(join(this.directory(flavor), READY_FILE)).catch(() => undefined);
+    return stat?.isFile() === true;
   }
 
   /** Marks a rootfs built by other means (a copied tree) as ready. */
@@ -237,7 +240,8 @@ export class RootfsManager {
 
   /**
    * Runs a program inside a ready rootfs with proot (`-0`: appears as root, so apt works), the
-   * workspace not bound. Output is capped; the process group is killed at the time limit.
+   * workspace not bound, nothing of the host bound but /dev, /proc and /sys (see
+   * {@link prootRootArguments}). Output is capped; the process group is killed at the time limit.
    */
   async run(
     flavor: RootfsFlavor,
@@ -254,7 +258,7 @@ export class RootfsManager {
     return new Promise((resolve) => {
       const child = execFile(
         proot,
-        ['-0', '-R', this.directory(flavor), '-w', '/root', ...argv],
+        ['-0', ...prootRootArguments(this.directory(flavor)), '-w', '/root', ...argv],
         {
           timeout: options.timeoutMs,
           killSignal: 'SIGKILL',
@@ -302,9 +306,8 @@ export class RootfsManager {
 
   private async osName(flavor: RootfsFlavor): Promise<string | null> {
     for (const path of ['etc/os-release', 'usr/lib/os-release']) {
-      const text = await readFile(join(this.directory(flavor), path), 'utf8').catch(
-        () => undefined,
-      );
+      // Links resolve inside the rootfs, as in a chroot: `etc/os-release` -> `/x` is the rootfs's /x.
+      const text = await readRootfsFile(this.directory(flavor), path);
       const match = text === undefined ? null : /^PRETTY_NAME="?([^"\n]*)"?$/m.exec(text);
       if (match?.[1] !== undefined) return match[1];
     }
@@ -319,4 +322,15 @@ async function exists(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * The proot arguments that enter a rootfs: `-r <rootfs>` with only `/dev`, `/proc` and `/sys`
+ * of the host bound. Not `-R`, which also binds the host's `/tmp`, `/run`, `$HOME` and files of
+ * `/etc` (passwd, group, resolv.conf, hosts …) writable into the rootfs: there `/tmp` is the
+ * rootfs's own folder, `/etc` its own files (debootstrap copies the resolver configuration), and
+ * a program inside (an apt-get run as fake root) cannot write to the host through them.
+ */
+export function prootRootArguments(rootfs: string): string[] {
+  return ['-r', rootfs, '-b', '/dev', '-b', '/proc', '-b', '/sys'];
 }

@@ -1,5 +1,6 @@
 import { access, constants, readFile, realpath } from 'node:fs/promises';
 import { basename, delimiter, isAbsolute, join } from 'node:path';
+import { readRootfsFile } from './rootfs-paths.js';
 
 /** A program found on PATH. */
 export interface FoundProgram {
@@ -151,7 +152,8 @@ export async function findRootfsListedShell(
   rootfs: string,
   wanted: string,
 ): Promise<string | undefined> {
-  const text = await readFile(join(rootfs, SHELLS_FILE), 'utf8').catch(() => '');
+  // Read as inside the rootfs: a link there never leads to a file of the host.
+  const text = (await readRootfsFile(rootfs, SHELLS_FILE)) ?? '';
   const listed = text.split('\n').map((line) => line.trim());
   const candidates = wanted.includes('/') ? [wanted] : [`/bin/${wanted}`, `/usr/bin/${wanted}`];
   return candidates.find((candidate) => listed.includes(candidate));

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OutputRing } from './output-ring.js';
-import { MarkFilter, renderMark, type ShellMark } from './shell-marks.js';
+import { MarkFilter, newMarkKey, renderMark, type ShellMark } from './shell-marks.js';
 
 describe('OutputRing (property)', () => {
   it('reads by cursor never repeat or skip: what is read plus what is dropped is everything written', () => {
@@ -48,6 +48,7 @@ describe('OutputRing (property)', () => {
 });
 
 describe('MarkFilter (property)', () => {
+  const KEY = newMarkKey();
   const markArbitrary: fc.Arbitrary<ShellMark> = fc.oneof(
     fc.constant<ShellMark>({ kind: 'start' }),
     fc.integer({ min: 0, max: 255 }).map((exitCode): ShellMark => ({ kind: 'prompt', exitCode })),
@@ -61,12 +62,12 @@ describe('MarkFilter (property)', () => {
         fc.array(fc.integer({ min: 1, max: 30 }), { minLength: 1, maxLength: 10 }),
         (parts, cuts) => {
           const stream = parts
-            .map((part) => (typeof part === 'string' ? part : renderMark(part)))
+            .map((part) => (typeof part === 'string' ? part : renderMark(part, KEY)))
             .join('');
           const expectedText = parts.filter((part) => typeof part === 'string').join('');
           const expectedMarks = parts.filter((part) => typeof part !== 'string');
           const bytes = Buffer.from(stream);
-          const filter = new MarkFilter();
+          const filter = new MarkFilter(KEY);
           const data: Buffer[] = [];
           const marks: ShellMark[] = [];
           let position = 0;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { access, realpath, stat } from 'node:fs/promises';
+import { chmod, lstat, mkdir, realpath, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import {
   buildSandboxArguments,
@@ -8,6 +8,9 @@ import {
   probeCommandSandbox,
   scrubEnvironment,
 } from '@toolsys/core-tool-registry';
+import { prootRootArguments } from './rootfs-manager.js';
+import { isRootfsFile } from './rootfs-paths.js';
+import { newMarkKey } from './shell-marks.js';
 import { findProgram, findRootfsListedShell, resolveShell } from './shells.js';
 import {
   bashIntegrationEnvironment,
@@ -70,6 +73,12 @@ export interface CreateSessionOptions {
   readonly rows: number;
   readonly backend: SessionBackend;
   /**
+   * The client session (MCP session id, `context.sessionId`) that opens it: only that one can
+   * list, read, type into, resize, signal or close it, and {@link TerminalManager.endSession}
+   * closes it when that client session ends.
+   */
+  readonly owner: string;
+  /**
    * Run the shell inside the OS sandbox (local backend only). Default false; refused when the
    * manager's sandbox mode does not allow the choice or bubblewrap cannot start.
    */
@@ -122,7 +131,6 @@ export class TerminalManager {
   private readonly sessions = new Map<string, TerminalSession>();
   private readonly options: TerminalManagerOptions;
   private readonly now: () => number;
-  private nextId = 1;
   private reaper: NodeJS.Timeout | undefined;
   private disposed = false;
 
@@ -137,14 +145,33 @@ export class TerminalManager {
     this.now = options.now ?? Date.now;
   }
 
-  /** Open sessions, oldest first. */
+  /** Open sessions of every client session, oldest first (the deployment's view; tools use {@link listOwned}). */
   list(): TerminalSession[] {
     return [...this.sessions.values()];
   }
 
-  /** The session with this id, or undefined. */
+  /** The session with this id whoever opened it, or undefined (tools use {@link getOwned}). */
   get(id: string): TerminalSession | undefined {
     return this.sessions.get(id);
+  }
+
+  /** Open sessions that the client session `owner` opened, oldest first. */
+  listOwned(owner: string): TerminalSession[] {
+    return this.list().filter((session) => session.owner === owner);
+  }
+
+  /**
+   * The session with this id when the client session `owner` opened it; undefined for an id of
+   * another client session exactly as for an id that does not exist.
+   */
+  getOwned(id: string, owner: string): TerminalSession | undefined {
+    const session = this.sessions.get(id);
+    return session?.owner === owner ? session : undefined;
+  }
+
+  /** Closes every session that the client session `owner` opened (its MCP session ended). */
+  async endSession(owner: string): Promise<void> {
+    await Promise.all(this.listOwned(owner).map((session) => this.close(session.id)));
   }
 
   /** Whether sandboxed sessions can start (bubblewrap probed once per process). */
@@ -209,8 +236,9 @@ export class TerminalManager {
             ),
           )
         : scrubEnvironment(base);
-    const id = `t${this.nextId}`;
-    this.nextId += 1;
+    // Unguessable: an id is no handle on another client's session (ownership is checked too).
+    const id = `t-${randomBytes(10).toString('hex')}`;
+    const markKey = newMarkKey();
     const marker = `TOOLSYS_TERMINAL_SESSION=${randomBytes(12).toString('hex')}`;
     const markerName = marker.slice(0, marker.indexOf('='));
     const markerValue = marker.slice(marker.indexOf('=') + 1);
@@ -220,6 +248,8 @@ export class TerminalManager {
     let shellName: string;
     let integration: ShellIntegration;
     let cwd = options.cwd;
+    /** Options of bubblewrap before the shell's path, when sandboxed. */
+    let sandboxOptionCount: number | undefined;
     let sessionEnv: Record<string, string> = {
       ...withoutStartupCode(env),
       TERM: 'xterm-256color',
@@ -251,7 +281,15 @@ export class TerminalManager {
       file = proot;
       shellName = basename(inner);
       integration = integrationOf(shellName);
-      args = ['-R', rootfs, '-b', `${options.cwd}:/workspace`, '-w', '/workspace', inner];
+      await ensureRootfsTmp(rootfs);
+      args = [
+        ...prootRootArguments(rootfs),
+        '-b',
+        `${options.cwd}:/workspace`,
+        '-w',
+        '/workspace',
+        inner,
+      ];
       args.push(...shellArguments(shellName));
       sessionEnv = { ...sessionEnv, PATH: PROOT_PATH, HOME: '/root' };
       cwd = options.cwd;
@@ -289,14 +327,33 @@ export class TerminalManager {
         });
         file = sandbox.executable;
         args = [...sandboxArguments, found, ...args];
+        sandboxOptionCount = sandboxArguments.length;
       }
     }
     if (integration === 'bash') {
-      sessionEnv = { ...sessionEnv, ...bashIntegrationEnvironment(), PS1: '\\W\\$ ', HISTFILE: '' };
+      sessionEnv = {
+        ...sessionEnv,
+        ...bashIntegrationEnvironment(markKey),
+        PS1: '\\W\\$ ',
+        HISTFILE: '',
+      };
     } else if (integration === 'prompt') {
-      sessionEnv = { ...sessionEnv, PS1: promptIntegrationPrompt(shellName), HISTFILE: '' };
+      sessionEnv = {
+        ...sessionEnv,
+        PS1: promptIntegrationPrompt(shellName, markKey),
+        HISTFILE: '',
+      };
     } else {
       sessionEnv = { ...sessionEnv, PS1: '$ ' };
+    }
+    if (sandboxOptionCount !== undefined) {
+      // The session's own variables are set inside the sandbox explicitly, so that they reach the
+      // shell even where the sandbox starts from an empty or allow-listed environment.
+      args.splice(
+        sandboxOptionCount,
+        0,
+        ...setenvArguments(sessionEnv, SANDBOXED_SESSION_VARIABLES),
+      );
     }
     let session: TerminalSession;
     try {
@@ -314,6 +371,8 @@ export class TerminalManager {
         sandboxed,
         shellName,
         marker,
+        markKey,
+        owner: options.owner,
         now: this.now,
       });
     } catch (error) {
@@ -366,6 +425,23 @@ export class TerminalManager {
   }
 }
 
+/** Variables of a session that its shell needs inside the sandbox (integration, marker, terminal). */
+const SANDBOXED_SESSION_VARIABLES = [
+  'TERM',
+  'PS1',
+  'PS0',
+  'PROMPT_COMMAND',
+  'HISTFILE',
+  'TOOLSYS_TERMINAL_SESSION',
+];
+
+function setenvArguments(env: Record<string, string>, names: readonly string[]): string[] {
+  return names.flatMap((name) => {
+    const value = env[name];
+    return value === undefined ? [] : ['--setenv', name, value];
+  });
+}
+
 const PROMPT_SHELLS = new Set(['sh', 'dash', 'ash', 'busybox', 'zsh']);
 
 function integrationOf(shellName: string): ShellIntegration {
@@ -374,7 +450,8 @@ function integrationOf(shellName: string): ShellIntegration {
 }
 
 function shellArguments(shellName: string): string[] {
-  if (shellName === 'bash') return ['--noprofile', '--norc', '-i'];
+  // rbash is bash too: without --norc it would run the user's ~/.bashrc before any confirmed input.
+  if (shellName === 'bash' || shellName === 'rbash') return ['--noprofile', '--norc', '-i'];
   // No partial-line marker (PROMPT_SP) or carriage return before the prompt: they are not output.
   if (shellName === 'zsh') return ['-f', '+o', 'promptsp', '+o', 'promptcr', '-i'];
   return ['-i'];
@@ -399,13 +476,6 @@ async function isDirectory(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined))?.isDirectory() === true;
 }
 
-async function exists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    () => false,
-  );
-}
-
 async function pickRootfsShell(
   rootfs: string,
   wanted: string | undefined,
@@ -413,15 +483,22 @@ async function pickRootfsShell(
   if (wanted !== undefined) {
     // A shell named by the caller must be one the rootfs lists, as on the host.
     const listed = await findRootfsListedShell(rootfs, wanted);
-    return listed !== undefined && (await exists(join(rootfs, listed))) ? listed : undefined;
+    return listed !== undefined && (await isRootfsFile(rootfs, listed)) ? listed : undefined;
   }
   for (const candidate of ['/bin/bash', '/bin/sh']) {
-    try {
-      await access(join(rootfs, candidate));
-      return candidate;
-    } catch {
-      // Try the next one.
-    }
+    // Looked up as inside the rootfs (`/bin` is often a link to `usr/bin`).
+    if (await isRootfsFile(rootfs, candidate)) return candidate;
   }
   return undefined;
+}
+
+/**
+ * The rootfs keeps its own `/tmp` (the host's is not bound): made, world-writable and sticky as
+ * usual, when the rootfs has none. A link there is left alone: proot resolves it inside.
+ */
+async function ensureRootfsTmp(rootfs: string): Promise<void> {
+  const path = join(rootfs, 'tmp');
+  if ((await lstat(path).catch(() => undefined)) !== undefined) return;
+  await mkdir(path, { mode: 0o1777 }).catch(() => undefined);
+  await chmod(path, 0o1777).catch(() => undefined);
 }

@@ -87,6 +87,10 @@ export interface TerminalSessionOptions {
   readonly shellName: string;
   /** `NAME=value` placed in the environment to find processes that left the session (setsid). */
   readonly marker: string;
+  /** The secret that the shell's marks carry ({@link newMarkKey}); marks without it are text. */
+  readonly markKey: string;
+  /** The client session (MCP session id) that opened it: only that one may see or use it. */
+  readonly owner: string;
   /** Clock in ms since the epoch. */
   readonly now: () => number;
 }
@@ -100,17 +104,22 @@ const PROCESS_END_WAIT_MS = 2_000;
  * The prompt of a shell with `prompt` integration: a mark carrying the last exit code, then `$ `.
  * sh, dash and busybox ash expand `$?` in PS1; zsh expands `%?`.
  */
-export function promptIntegrationPrompt(shellName: string): string {
+export function promptIntegrationPrompt(shellName: string, markKey: string): string {
   const status = shellName === 'zsh' ? '%?' : '$?';
-  const mark = `\u001b]${MARK_OSC};P;${status}\u0007`;
+  const mark = `\u001b]${MARK_OSC};P;${markKey};${status}\u0007`;
   return shellName === 'zsh' ? `%{${mark}%}%# ` : `${mark}$ `;
 }
 
-/** Environment entries that make bash print our command marks (and not pass them to children). */
-export function bashIntegrationEnvironment(): Record<string, string> {
+/**
+ * Environment entries that make bash print our command marks, carrying the session's secret mark
+ * key (and not pass them to children). They are set before bash reads any input, so no command
+ * of the session runs before them; output that shows the key (`set`, `declare -p`) shows
+ * `[mark-key]` instead.
+ */
+export function bashIntegrationEnvironment(markKey: string): Record<string, string> {
   return {
-    PS0: renderMark({ kind: 'start' }),
-    PROMPT_COMMAND: `__toolsys_rc=$?; export -n PROMPT_COMMAND PS0; printf '\\033]${MARK_OSC};P;%s\\007' "$__toolsys_rc"`,
+    PS0: renderMark({ kind: 'start' }, markKey),
+    PROMPT_COMMAND: `__toolsys_rc=$?; export -n PROMPT_COMMAND PS0; printf '\\033]${MARK_OSC};P;${markKey};%s\\007' "$__toolsys_rc"`,
   };
 }
 
@@ -126,10 +135,12 @@ export class TerminalSession {
   readonly sandboxed: boolean;
   readonly integration: ShellIntegration;
   readonly shellName: string;
+  /** The client session (MCP session id) that opened it. */
+  readonly owner: string;
   private readonly process: IPty;
   private readonly terminal: xterm.Terminal;
   private readonly ring: OutputRing;
-  private readonly filter = new MarkFilter();
+  private readonly filter: MarkFilter;
   private readonly events: SessionEvent[] = [];
   private readonly listeners = new Set<() => void>();
   private readonly options: TerminalSessionOptions;
@@ -159,6 +170,8 @@ export class TerminalSession {
     this.sandboxed = options.sandboxed === true;
     this.integration = options.integration;
     this.shellName = options.shellName;
+    this.owner = options.owner;
+    this.filter = new MarkFilter(options.markKey);
     this.createdAt = options.now();
     this.lastActivity = this.createdAt;
     this.lastOutputAt = Date.now();

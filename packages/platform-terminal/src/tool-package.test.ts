@@ -129,4 +129,30 @@ describe('toolPackage', () => {
     for (const entry of metadata.values()) expect(entry.category).toBe('terminal');
     await contribution.dispose?.();
   });
+
+  it('closes the terminals of a client session when that session ends, and only those', async () => {
+    const serve = await context('serve');
+    const contribution = await toolPackage.create(serve);
+    serve.registry.registerAll(contribution.tools);
+    const executor = new DefaultToolExecutor({ registry: serve.registry });
+    try {
+      const ids: string[] = [];
+      for (const sessionId of ['client-a', 'client-b']) {
+        const created = await executor.execute('terminal.create', {}, { sessionId });
+        if (!created.ok) throw new Error(created.error.message);
+        ids.push((created.data as { sessionId: string }).sessionId);
+      }
+      await contribution.endSession?.('client-a');
+      const listed = async (sessionId: string) => {
+        const result = await executor.execute('terminal.workspaces', {}, { sessionId });
+        if (!result.ok) throw new Error(result.error.message);
+        const data = result.data as { sessions: { sessionId: string }[] };
+        return data.sessions.map((session) => session.sessionId);
+      };
+      expect(await listed('client-a')).toEqual([]);
+      expect(await listed('client-b')).toEqual([ids[1]]);
+    } finally {
+      await contribution.dispose?.();
+    }
+  });
 });

@@ -191,6 +191,8 @@ export const toolPackage = defineToolPackage<TerminalConfig>({
       async dispose() {
         await Promise.all([manager.dispose(), rootfs.dispose()]);
       },
+      // A client session's terminals end with it: no other client ever sees them.
+      endSession: (sessionId) => manager.endSession(sessionId),
     };
   },
 });

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, symlink, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { canRunBusyboxRootfs, makeBusyboxRootfs } from './support/busybox-rootfs.js';
 import { createHarness, type Harness, isAlive } from './support/harness.js';
 
 // A real proot over a tiny rootfs made here from the static busybox binary; nothing is mocked.
-const BUSYBOX = '/bin/busybox';
-const hasProot = existsSync('/usr/bin/proot') && existsSync(BUSYBOX);
+const hasProot = canRunBusyboxRootfs;
 
 let harness: Harness;
 
@@ -17,20 +17,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await harness.dispose();
 });
-
-async function makeBusyboxRootfs(directory: string): Promise<void> {
-  for (const folder of ['bin', 'etc', 'root', 'tmp', 'workspace']) {
-    await mkdir(join(directory, folder), { recursive: true });
-  }
-  await copyFile(BUSYBOX, join(directory, 'bin', 'busybox'));
-  for (const applet of ['sh', 'cat', 'echo', 'ls', 'pwd', 'sleep', 'stty']) {
-    await symlink('busybox', join(directory, 'bin', applet));
-  }
-  await writeFile(
-    join(directory, 'etc', 'os-release'),
-    'PRETTY_NAME="Toolsys Test Linux 1"\nID=toolsys-test\n',
-  );
-}
 
 describe.skipIf(!hasProot)('proot backend on a busybox rootfs', () => {
   it('is absent until built, and a proot session is refused with the next step', async () => {

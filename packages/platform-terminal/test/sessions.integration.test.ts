@@ -266,7 +266,8 @@ describe('interactive input and state', () => {
     }
     expect(run.completed).toBe(false);
     for (let tick = 1; tick <= 6; tick += 1) {
-      expect(text.split(`tick ${tick}\r\n`)).toHaveLength(2);
+      // Raw output keeps escape sequences and carriage returns, shown as escapes (`\r`).
+      expect(text.split(`tick ${tick}\\r\n`)).toHaveLength(2);
     }
     expect(text).toContain('load average');
     await waitForState(sessionId, 'idle');
@@ -348,7 +349,7 @@ describe('waiting', () => {
 
   it('waits for the end of a running command and reports progress', async () => {
     const sessionId = await newSession();
-    await harness.data('terminal.run', { sessionId, command: 'sleep 1.5; exit 9', waitMs: 0 });
+    await harness.data('terminal.run', { sessionId, command: 'sleep 2.5; exit 9', waitMs: 0 });
     const events: unknown[] = [];
     const result = await harness.call(
       'terminal.wait',

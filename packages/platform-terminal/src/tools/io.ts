@@ -3,6 +3,7 @@ import {
   classifyCommand,
   defineTool,
   failureResult,
+  LINEAR_REGEX_LIMITS,
   RunPolicies,
   successResult,
   type ToolContext,
@@ -10,6 +11,7 @@ import {
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
+import { PATTERN_OVERLAP_BYTES, PatternScanner } from '../output-pattern.js';
 import { encodeKey, KEY_NAMES_HELP, toPlainText } from '../terminal-keys.js';
 import type { TerminalManager } from '../terminal-manager.js';
 import type { SessionState, TerminalSession } from '../terminal-session.js';
@@ -20,6 +22,10 @@ import {
   defineSessionTool,
   formatMs,
   MAX_WAIT_MS,
+  outputBlock,
+  shownSnapshot,
+  showOutput,
+  showOutputLine,
   unknownSession,
   utf8SafeLength,
   WAITING_TOOL_TIMEOUT_MS,
@@ -37,7 +43,9 @@ const sessionId = z
   .string()
   .min(1)
   .max(64)
-  .describe('Id of an open session, from terminal.create or terminal.workspaces (e.g. "t1").');
+  .describe(
+    'Id of an open session, from terminal.create or terminal.workspaces (e.g. "t-0c3f9a2b7d41e8a5b6c2").',
+  );
 
 const READ_ONLY = {
   readOnlyHint: true,
@@ -85,7 +93,7 @@ function runTool(manager: TerminalManager): AnyToolDefinition {
   return defineTool({
     id: 'terminal.run',
     description:
-      'Runs one command line in a terminal session (a real PTY) and returns when it ends, with its exit code, duration and output (head and tail, with sizes). If it is still running when waitMs runs out, it says so and returns a cursor: follow it with terminal.wait or terminal.observe, answer prompts with terminal.write, stop it with terminal.signal. Without sessionId a new session is made for the call (closed again when the command ends; kept when it is still running). Refuses when the session is already busy. In a session outside the OS sandbox every command line asks the user first; in a sandboxed one it runs at once. Output of stdout and stderr arrives interleaved as on a screen. For keystrokes in an interactive program use terminal.write instead.',
+      'Runs one command line in a terminal session (a real PTY) and returns when it ends, with its exit code, duration and output (head and tail, with sizes). If it is still running when waitMs runs out, it says so and returns a cursor: follow it with terminal.wait or terminal.observe, answer prompts with terminal.write, stop it with terminal.signal. Without sessionId a new session is made for the call and closed when the call returns (a command still running then is stopped): for long commands open a session with terminal.create first. Refuses when the session is already busy. In a session outside the OS sandbox every command line asks the user first; in a sandboxed one it runs at once. Output of stdout and stderr arrives interleaved as on a screen. For keystrokes in an interactive program use terminal.write instead.',
     inputSchema: ToolSchema.object({
       command: z
         .string()
@@ -173,13 +181,16 @@ function runTool(manager: TerminalManager): AnyToolDefinition {
           rows: 50,
           backend: 'local',
           sandbox: args.sandbox,
+          owner: context.sessionId,
         });
         if ('ok' in opened) return opened;
         session = opened;
         ownSession = true;
       } else {
-        const found = manager.get(args.sessionId);
-        if (found === undefined || found.isClosed) return unknownSession(manager, args.sessionId);
+        const found = manager.getOwned(args.sessionId, context.sessionId);
+        if (found === undefined || found.isClosed) {
+          return unknownSession(manager, args.sessionId, context.sessionId);
+        }
         session = found;
       }
       const before = await session.state();
@@ -257,13 +268,15 @@ function runTool(manager: TerminalManager): AnyToolDefinition {
       const read = session.read(from, Math.max(0, to - from));
       let text = toPlainText(read.data.toString('utf8'));
       if (startEvent === undefined) text = dropEchoedCommand(text, args.command);
-      const clipped = clipMiddle(text, args.maxOutputChars);
+      const clipped = clipMiddle(showOutput(text), args.maxOutputChars);
       const exitCode = completed
         ? (endEvent?.exitCode ?? (session.exit ? session.exit.exitCode : null))
         : null;
       const state = await session.state();
       let sessionClosed = false;
-      if (ownSession && (completed || outcome === 'aborted')) {
+      // A session made for one call never outlives it: a persistent session is opened only by
+      // terminal.create, which passes the risk gate (permissions.MEDIUM) like any MEDIUM tool.
+      if (ownSession) {
         await manager.close(session.id);
         sessionClosed = true;
       }
@@ -294,9 +307,15 @@ function runTool(manager: TerminalManager): AnyToolDefinition {
           },
         );
       }
+      if (!completed && sessionClosed) {
+        return successResult(
+          `Still running after ${formatMs(durationMs)}, so it was stopped: the session made for this call (${session.id}) was closed with it. Output so far (${sizes}):\n${outputBlock(clipped.text)}\nNext: for a command that takes longer, open a session with terminal.create, run it there with terminal.run {"sessionId": …, "command": …} and follow it with terminal.wait; or raise waitMs (at most ${MAX_WAIT_MS}).`,
+          { data },
+        );
+      }
       if (!completed) {
         return successResult(
-          `Still running after ${formatMs(durationMs)} in session ${session.id} (state ${state}). Output so far (${sizes}):\n${clipped.text}\nNext: terminal.wait {"sessionId": "${session.id}", "for": "command_end"} to wait more, terminal.observe {"sessionId": "${session.id}", "mode": "raw", "cursor": ${data.cursor}} for new output, terminal.write to answer a prompt, or terminal.signal to stop it.`,
+          `Still running after ${formatMs(durationMs)} in session ${session.id} (state ${state}). Output so far (${sizes}):\n${outputBlock(clipped.text)}\nNext: terminal.wait {"sessionId": "${session.id}", "for": "command_end"} to wait more, terminal.observe {"sessionId": "${session.id}", "mode": "raw", "cursor": ${data.cursor}} for new output, terminal.write to answer a prompt, or terminal.signal to stop it.`,
           { data },
         );
       }
@@ -312,7 +331,7 @@ function runTool(manager: TerminalManager): AnyToolDefinition {
           ? ` The shell of session ${session.id} exited.`
           : '';
       return successResult(
-        `${exitText} after ${formatMs(durationMs)} (${sizes}).${closedText}\n${clipped.text}`,
+        `${exitText} after ${formatMs(durationMs)} (${sizes}).${closedText}\n${outputBlock(clipped.text)}`,
         { data },
       );
     },
@@ -439,10 +458,10 @@ function writeTool(manager: TerminalManager, defaultSettleMs: number): AnyToolDe
         timeoutMs: quiet + 3_000,
         signal: context.signal,
       });
-      const snapshot = await session.snapshot();
+      const snapshot = shownSnapshot(await session.snapshot());
       const state = await session.state();
       return successResult(
-        `Typed into ${session.id}; state ${state}. Screen (cursor at row ${snapshot.cursor.row}, col ${snapshot.cursor.col}${snapshot.alternateScreen ? ', full-screen program' : ''}):\n${snapshot.lines.join('\n')}`,
+        `Typed into ${session.id}; state ${state}. Screen (cursor at row ${snapshot.cursor.row}, col ${snapshot.cursor.col}${snapshot.alternateScreen ? ', full-screen program' : ''}):\n${outputBlock(snapshot.lines.join('\n'))}`,
         {
           data: {
             state,
@@ -498,7 +517,10 @@ function observeTool(manager: TerminalManager): AnyToolDefinition {
           const pending = cursor === undefined ? null : Math.max(0, session.outputEnd - cursor);
           const data = {
             state,
-            cwd: cwd === undefined ? null : relativeOrAbsolute(manager.workspaceRoot, cwd),
+            cwd:
+              cwd === undefined
+                ? null
+                : showOutputLine(relativeOrAbsolute(manager.workspaceRoot, cwd)),
             lastExitCode: session.lastExitCode,
             bytesPending: pending,
             nextCursor: session.outputEnd,
@@ -529,9 +551,9 @@ function observeTool(manager: TerminalManager): AnyToolDefinition {
           );
         }
         case 'screen': {
-          const snapshot = await session.snapshot();
+          const snapshot = shownSnapshot(await session.snapshot());
           return successResult(
-            `Screen of ${session.id} (${snapshot.cols}x${snapshot.rows}, cursor row ${snapshot.cursor.row} col ${snapshot.cursor.col}):\n${snapshot.lines.join('\n')}`,
+            `Screen of ${session.id} (${snapshot.cols}x${snapshot.rows}, cursor row ${snapshot.cursor.row} col ${snapshot.cursor.col}):\n${outputBlock(snapshot.lines.join('\n'))}`,
             { data: { ...snapshot } },
           );
         }
@@ -541,7 +563,7 @@ function observeTool(manager: TerminalManager): AnyToolDefinition {
           const bytes = read.data.subarray(0, length);
           const next = read.from + length;
           const raw = bytes.toString('utf8');
-          const text = plain ? toPlainText(raw) : raw;
+          const text = showOutput(plain ? toPlainText(raw) : raw);
           const pending = session.outputEnd - next;
           const data = {
             text,
@@ -562,7 +584,7 @@ function observeTool(manager: TerminalManager): AnyToolDefinition {
           ]
             .filter((part) => part !== '')
             .join('; ');
-          return successResult(`${header}\n${text}`, { data });
+          return successResult(`${header}\n${outputBlock(text)}`, { data });
         }
       }
     },
@@ -614,13 +636,19 @@ function snapshotTool(manager: TerminalManager): AnyToolDefinition {
     metadata: { category: 'terminal', risk: 'LOW', tags: ['pty'], annotations: READ_ONLY },
     runPolicy: RunPolicies.quickRead,
     async execute(session, { scrollbackLines }) {
-      const snapshot = await session.snapshot({ scrollbackLines });
+      const snapshot = shownSnapshot(await session.snapshot({ scrollbackLines }));
       const above =
         snapshot.scrollback && snapshot.scrollback.length > 0
-          ? `Scrollback (${snapshot.scrollback.length} rows):\n${snapshot.scrollback.join('\n')}\n--- screen ---\n`
-          : '';
+          ? `${snapshot.scrollback.length} rows of scrollback, then the screen after "--- screen ---"`
+          : 'The screen';
+      const rows = [
+        ...(snapshot.scrollback && snapshot.scrollback.length > 0
+          ? [...snapshot.scrollback, '--- screen ---']
+          : []),
+        ...snapshot.lines,
+      ];
       return successResult(
-        `${above}Screen of ${session.id} (${snapshot.cols}x${snapshot.rows}, cursor row ${snapshot.cursor.row} col ${snapshot.cursor.col}${snapshot.alternateScreen ? ', alternate screen' : ''}${snapshot.title ? `, title "${snapshot.title}"` : ''}):\n${snapshot.lines.join('\n')}`,
+        `${above} of ${session.id} (${snapshot.cols}x${snapshot.rows}, cursor row ${snapshot.cursor.row} col ${snapshot.cursor.col}${snapshot.alternateScreen ? ', alternate screen' : ''}):\n${outputBlock(`${snapshot.title ? `title: ${snapshot.title}\n` : ''}${rows.join('\n')}`)}`,
         { data: { ...snapshot } },
       );
     },
@@ -643,7 +671,7 @@ function waitTool(manager: TerminalManager): AnyToolDefinition {
         .max(1_000)
         .optional()
         .describe(
-          '"pattern": a JavaScript regular expression matched against new plain-text output.',
+          `"pattern": a regular expression matched against new plain-text output (multi-line: ^ and $ match at line ends; a match must lie within ${PATTERN_OVERLAP_BYTES} bytes of output). ${LINEAR_REGEX_LIMITS}`,
         ),
       state: z
         .enum(['idle', 'running', 'waiting_for_input', 'exited'])
@@ -684,7 +712,8 @@ function waitTool(manager: TerminalManager): AnyToolDefinition {
     metadata: { category: 'terminal', risk: 'LOW', tags: ['pty'], annotations: READ_ONLY },
     runPolicy: { ...RunPolicies.quickRead, timeoutMs: WAITING_TOOL_TIMEOUT_MS, maxRetries: 0 },
     async execute(session, args, context) {
-      let regex: RegExp | undefined;
+      let scanner: PatternScanner | undefined;
+      const from = args.cursor ?? session.outputEnd;
       if (args.for === 'pattern') {
         if (args.pattern === undefined) {
           return failureResult(
@@ -696,18 +725,9 @@ function waitTool(manager: TerminalManager): AnyToolDefinition {
             },
           );
         }
-        try {
-          regex = new RegExp(args.pattern, 'm');
-        } catch (error) {
-          return failureResult(
-            ToolErrorCode.INVALID_ARGUMENT,
-            `pattern: not a valid regular expression (${error instanceof Error ? error.message : String(error)})`,
-            {
-              field: 'pattern',
-              hint: 'Escape special characters such as ( [ . * with a backslash.',
-            },
-          );
-        }
+        // Linear-time engine: a pattern from the model can never hold the process (ToolError
+        // INVALID_ARGUMENT on `pattern` for what RE2 cannot run, returned by the executor).
+        scanner = new PatternScanner(args.pattern, from);
       }
       if (args.for === 'state' && args.state === undefined) {
         return failureResult(
@@ -720,17 +740,16 @@ function waitTool(manager: TerminalManager): AnyToolDefinition {
         );
       }
       const started = Date.now();
-      const from = args.cursor ?? session.outputEnd;
       const startSequence = session.lastEventSequence;
       const commandWasActive = session.isCommandActive;
       let match: string | null = null;
       const predicate = async (): Promise<boolean> => {
         switch (args.for) {
           case 'pattern': {
-            const text = toPlainText(session.read(from).data.toString('utf8'));
-            const found = regex?.exec(text);
-            if (found) match = found[0];
-            return found !== null && found !== undefined;
+            if (match !== null) return true;
+            const found = await scanner?.scan(session);
+            match = found === undefined ? null : showOutputLine(found);
+            return match !== null;
           }
           case 'quiet':
             return Date.now() - Math.max(session.lastOutputAt, started) >= args.quietMs;
@@ -775,12 +794,12 @@ function waitTool(manager: TerminalManager): AnyToolDefinition {
       if (matched) {
         const what =
           args.for === 'pattern'
-            ? `"${match}" appeared`
+            ? 'the pattern matched'
             : args.for === 'command_end' && !commandWasActive && session.integration !== 'none'
               ? 'no command was running'
               : `${args.for} reached`;
         return successResult(
-          `${what} after ${formatMs(waitedMs)}; state ${state}, last exit code ${session.lastExitCode ?? '-'}, nextCursor ${data.nextCursor}.`,
+          `${what} after ${formatMs(waitedMs)}; state ${state}, last exit code ${session.lastExitCode ?? '-'}, nextCursor ${data.nextCursor}.${args.for === 'pattern' ? `\nMatched text:\n${outputBlock(match ?? '')}` : ''}`,
           { data },
         );
       }

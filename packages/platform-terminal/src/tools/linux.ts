@@ -17,7 +17,7 @@ import {
   type RootfsStatus,
   RootfsUnavailableError,
 } from '../rootfs-manager.js';
-import { clipMiddle, formatMs } from './tool-support.js';
+import { clipMiddle, formatMs, outputBlock, showOutput, showOutputLine } from './tool-support.js';
 
 /** Options for {@link createLinuxTools}. */
 export interface LinuxToolsOptions {
@@ -99,6 +99,19 @@ export function createLinuxTools(options: LinuxToolsOptions): AnyToolDefinition[
   ];
 }
 
+/**
+ * A status as the model is shown it: the OS name (from the rootfs's os-release), the debootstrap
+ * step and the log lines (which quote the mirror) each as one line of outside text.
+ */
+function shownStatus(status: RootfsStatus): RootfsStatus {
+  return {
+    ...status,
+    osName: status.osName === null ? null : showOutputLine(status.osName),
+    phase: status.phase === null ? null : showOutputLine(status.phase),
+    logTail: status.logTail.map((line) => showOutputLine(line)),
+  };
+}
+
 function describeStatus(status: RootfsStatus, toolPrefix: string): string {
   const name = status.flavor === 'ubuntu' ? 'Ubuntu' : 'Debian';
   switch (status.state) {
@@ -161,7 +174,7 @@ function bootstrapTool(
         }
         throw error;
       }
-      const status = await rootfs.status(spec.flavor);
+      const status = shownStatus(await rootfs.status(spec.flavor));
       const lead =
         outcome === 'started'
           ? `Started building the ${spec.flavor === 'ubuntu' ? 'Ubuntu' : 'Debian'} ${status.suite} rootfs in the background.`
@@ -187,7 +200,7 @@ function statusTool(
     metadata: READ_ONLY,
     runPolicy: RunPolicies.quickRead,
     async execute() {
-      const status = await rootfs.status(spec.flavor);
+      const status = shownStatus(await rootfs.status(spec.flavor));
       const prefix = spec.flavor === 'ubuntu' ? 'terminal.ubuntu.' : 'terminal.linux_';
       return successResult(describeStatus(status, prefix), { data: statusData(status) });
     },
@@ -324,7 +337,7 @@ function packagesTool(rootfs: RootfsManager): AnyToolDefinition {
       if (action === 'list' && result.exitCode !== 0) {
         return failureResult(
           ToolErrorCode.EXECUTION_FAILED,
-          `dpkg-query failed in the rootfs (exit ${result.exitCode}): ${clipMiddle(result.stderr.trim(), 500).text}`,
+          `dpkg-query failed in the rootfs (exit ${result.exitCode}): ${showOutputLine(clipMiddle(result.stderr.trim(), 500).text)}`,
           {
             retryable: false,
             hint: 'This rootfs has no working dpkg; rebuild it with terminal.linux_bootstrap (a Debian rootfs).',
@@ -344,21 +357,30 @@ function packagesTool(rootfs: RootfsManager): AnyToolDefinition {
             ? all
             : all.filter((entry) => packages.some((part) => entry.name.includes(part)));
         const shown = clipMiddle(
-          filtered.map((entry) => `${entry.name} ${entry.version}`).join('\n'),
+          filtered
+            .map((entry) => `${showOutputLine(entry.name)} ${showOutputLine(entry.version)}`)
+            .join('\n'),
           8_000,
         );
         return successResult(
-          `${filtered.length} package(s) installed in the rootfs${packages.length > 0 ? ' matching the filter' : ''}:\n${shown.text}`,
+          `${filtered.length} package(s) installed in the rootfs${packages.length > 0 ? ' matching the filter' : ''}:\n${outputBlock(shown.text)}`,
           {
-            data: { action, exitCode: result.exitCode, packages: filtered },
+            data: {
+              action,
+              exitCode: result.exitCode,
+              packages: filtered.map((entry) => ({
+                name: showOutputLine(entry.name),
+                version: showOutputLine(entry.version),
+              })),
+            },
           },
         );
       }
-      const output = clipMiddle(`${result.stdout}${result.stderr}`.trim(), 6_000).text;
+      const output = clipMiddle(showOutput(`${result.stdout}${result.stderr}`.trim()), 6_000).text;
       if (result.exitCode !== 0) {
         return failureResult(
           ToolErrorCode.EXECUTION_FAILED,
-          `apt-get ${action} failed (exit ${result.exitCode}):\n${output}`,
+          `apt-get ${action} failed (exit ${result.exitCode}):\n${outputBlock(output)}`,
           {
             retryable: false,
             hint: 'Check the package names (terminal.linux_packages "list") and that the mirror is reachable (terminal.linux_network).',
@@ -366,7 +388,7 @@ function packagesTool(rootfs: RootfsManager): AnyToolDefinition {
         );
       }
       return successResult(
-        `${action === 'install' ? 'Installed' : 'Removed'} ${packages.join(', ')} in the rootfs.\n${output}`,
+        `${action === 'install' ? 'Installed' : 'Removed'} ${packages.join(', ')} in the rootfs.\n${outputBlock(output)}`,
         {
           data: { action, exitCode: result.exitCode, output },
         },
@@ -429,9 +451,9 @@ function networkTool(rootfs: RootfsManager): AnyToolDefinition {
       if (!isRunResult(result)) return result;
       const sections = parseSections(result.stdout);
       const resolvers = (sections.get('resolv') ?? []).map((line) =>
-        line.replace(/^nameserver\s+/, ''),
+        showOutputLine(line.replace(/^nameserver\s+/, '')),
       );
-      const addresses = sections.get('hosts') ?? [];
+      const addresses = (sections.get('hosts') ?? []).map((line) => showOutputLine(line));
       const reachable = (sections.get('reach') ?? [])[0] === 'yes';
       const data = { resolvers, addresses, reachable };
       return successResult(

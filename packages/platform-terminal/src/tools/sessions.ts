@@ -15,8 +15,10 @@ import type { TerminalSession } from '../terminal-session.js';
 import {
   defineSessionTool,
   formatMs,
+  outputBlock,
   resolveSessionDirectory,
   showDirectory,
+  shownSnapshot,
 } from './tool-support.js';
 
 /** Options for {@link createSessionTools}. */
@@ -35,7 +37,9 @@ const sessionId = z
   .string()
   .min(1)
   .max(64)
-  .describe('Id of an open session, from terminal.create or terminal.workspaces (e.g. "t1").');
+  .describe(
+    'Id of an open session, from terminal.create or terminal.workspaces (e.g. "t-0c3f9a2b7d41e8a5b6c2").',
+  );
 
 const READ_ONLY = {
   readOnlyHint: true,
@@ -81,6 +85,8 @@ export async function openSession(
     rows: number;
     backend: 'local' | 'proot';
     sandbox: boolean;
+    /** The client session opening it (`context.sessionId`). */
+    owner: string;
   },
 ): Promise<TerminalSession | ReturnType<typeof failureResult>> {
   const directory = await resolveSessionDirectory(manager.workspaceRoot, request.cwd);
@@ -92,6 +98,7 @@ export async function openSession(
       rows: request.rows,
       backend: request.backend,
       sandbox: request.sandbox,
+      owner: request.owner,
       ...(request.shell === undefined ? {} : { shell: request.shell }),
     });
     await session.waitFor(
@@ -108,7 +115,7 @@ export async function openSession(
       case 'limit':
         return failureResult(ToolErrorCode.EXECUTION_FAILED, error.message, {
           retryable: false,
-          hint: 'Close a session you no longer need with terminal.close (terminal.workspaces lists them), then retry.',
+          hint: 'Close a session you no longer need with terminal.close (terminal.workspaces lists yours; sessions of other clients count too), then retry.',
         });
       case 'shell': {
         const available = error.available ?? [];
@@ -212,7 +219,7 @@ function createTool(options: SessionToolsOptions): AnyToolDefinition {
       },
     },
     runPolicy: { ...RunPolicies.mutating, timeoutMs: 30_000 },
-    async execute(args) {
+    async execute(args, context) {
       const unknown = Object.keys(args).find((name) => !fields.has(name));
       if (unknown !== undefined) {
         // Arguments or environment for the shell would run code before any command is confirmed.
@@ -239,13 +246,13 @@ function createTool(options: SessionToolsOptions): AnyToolDefinition {
           },
         );
       }
-      const session = await openSession(manager, args);
+      const session = await openSession(manager, { ...args, owner: context.sessionId });
       if ('ok' in session) return session;
-      const snapshot = await session.snapshot();
+      const snapshot = shownSnapshot(await session.snapshot());
       const state = await session.state();
       const cwd = showDirectory(manager.workspaceRoot, await session.currentDirectory());
       return successResult(
-        `Session ${session.id} started (${session.shellName}, ${session.backend}${session.sandboxed ? ', sandboxed' : ''}, ${snapshot.cols}x${snapshot.rows}, state ${state}). ${describeInputRule(session)} Run commands with terminal.run {"sessionId": "${session.id}", "command": "…"}.\nScreen:\n${snapshot.lines.join('\n')}`,
+        `Session ${session.id} started (${session.shellName}, ${session.backend}${session.sandboxed ? ', sandboxed' : ''}, ${snapshot.cols}x${snapshot.rows}, state ${state}). ${describeInputRule(session)} Run commands with terminal.run {"sessionId": "${session.id}", "command": "…"}.\nScreen:\n${outputBlock(snapshot.lines.join('\n'))}`,
         {
           data: {
             sessionId: session.id,
@@ -306,7 +313,7 @@ function workspacesTool(manager: TerminalManager): AnyToolDefinition {
   return defineTool({
     id: 'terminal.workspaces',
     description:
-      'Lists the open terminal sessions: id, shell, backend, whether it is sandboxed, state (idle, running, waiting_for_input, exited), current folder, last exit code, age and idle time, plus the session limit. Use it to find a session id or to see which session is busy.',
+      "Lists the open terminal sessions of this client session (those it opened; other clients' sessions are never shown): id, shell, backend, whether it is sandboxed, state (idle, running, waiting_for_input, exited), current folder, last exit code, age and idle time, plus the session limit. Use it to find a session id or to see which session is busy.",
     inputSchema: ToolSchema.object({}),
     outputSchema: ToolSchema.object({
       sessions: z.array(
@@ -327,10 +334,10 @@ function workspacesTool(manager: TerminalManager): AnyToolDefinition {
     }),
     metadata: { category: 'terminal', risk: 'LOW', tags: ['pty'], annotations: READ_ONLY },
     runPolicy: RunPolicies.quickRead,
-    async execute() {
+    async execute(_args, context) {
       const now = Date.now();
       const sessions = await Promise.all(
-        manager.list().map(async (session) => ({
+        manager.listOwned(context.sessionId).map(async (session) => ({
           sessionId: session.id,
           shell: session.shellName,
           backend: session.backend,

@@ -1,26 +1,38 @@
 import { relative, sep } from 'node:path';
 import {
+  cleanUntrustedLine,
   defineTool,
+  escapeInvisible,
   failureResult,
   isToolError,
+  markUntrusted,
   resolveWorkspacePath,
   type ToolContext,
   type ToolDefinition,
   ToolErrorCode,
   type ToolFailure,
   type ToolReturn,
+  untrustedMarkers,
 } from '@toolsys/core-tool-registry';
 import type { TerminalManager } from '../terminal-manager.js';
-import type { TerminalSession } from '../terminal-session.js';
+import type { ScreenSnapshot, TerminalSession } from '../terminal-session.js';
 
 /** Longest a tool waits inside one call; the tools' run policies allow 15 s more. */
 export const MAX_WAIT_MS = 110_000;
 /** Run policy time limit of the tools that wait. */
 export const WAITING_TOOL_TIMEOUT_MS = MAX_WAIT_MS + 15_000;
 
-/** The failure for a session id that is not open. */
-export function unknownSession(manager: TerminalManager, sessionId: string): ToolFailure {
-  const open = manager.list().map((session) => session.id);
+/**
+ * The failure for a session id that is not open in the caller's client session: the same answer
+ * for an id another client session opened as for one that never existed (no oracle), listing
+ * only the caller's own sessions.
+ */
+export function unknownSession(
+  manager: TerminalManager,
+  sessionId: string,
+  owner: string,
+): ToolFailure {
+  const open = manager.listOwned(owner).map((session) => session.id);
   return failureResult(
     ToolErrorCode.NOT_FOUND,
     `sessionId: no open terminal session "${sessionId}"`,
@@ -35,8 +47,9 @@ export function unknownSession(manager: TerminalManager, sessionId: string): Too
 }
 
 /**
- * Declares a tool that acts on one open session: the `sessionId` argument is looked up once here,
- * and an unknown or closed id gives NOT_FOUND naming the field.
+ * Declares a tool that acts on one open session: the `sessionId` argument is looked up once here
+ * among the sessions of the calling client session (`context.sessionId`), and an unknown, closed
+ * or foreign id gives NOT_FOUND naming the field.
  */
 export function defineSessionTool<TArgs extends { sessionId: string }>(
   manager: TerminalManager,
@@ -51,8 +64,10 @@ export function defineSessionTool<TArgs extends { sessionId: string }>(
   return defineTool({
     ...definition,
     execute(args: TArgs, context: ToolContext) {
-      const session = manager.get(args.sessionId);
-      if (session === undefined || session.isClosed) return unknownSession(manager, args.sessionId);
+      const session = manager.getOwned(args.sessionId, context.sessionId);
+      if (session === undefined || session.isClosed) {
+        return unknownSession(manager, args.sessionId, context.sessionId);
+      }
       return definition.execute(session, args, context);
     },
   });
@@ -134,13 +149,16 @@ export async function resolveSessionDirectory(
   }
 }
 
-/** A directory shown relative to the workspace (`.` for the root), or as-is when outside it. */
+/**
+ * A directory shown relative to the workspace (`.` for the root), or as-is when outside it, as
+ * one line (a program can name a folder with line breaks or bidi controls).
+ */
 export function showDirectory(workspaceRoot: string, absolute: string | undefined): string | null {
   if (absolute === undefined) return null;
   const path = relative(workspaceRoot, absolute);
   if (path === '') return '.';
-  if (path.startsWith('..') || path.startsWith(sep)) return absolute;
-  return path.split(sep).join('/');
+  if (path.startsWith('..') || path.startsWith(sep)) return showOutputLine(absolute);
+  return showOutputLine(path.split(sep).join('/'));
 }
 
 /** Keeps the head and the tail of a text within `maxChars`, saying how much was left out. */
@@ -176,4 +194,41 @@ export function utf8SafeLength(data: Buffer): number {
 /** Formats milliseconds for people: `850 ms`, `2.4 s`. */
 export function formatMs(ms: number): string {
   return ms < 1_000 ? `${Math.round(ms)} ms` : `${(ms / 1_000).toFixed(1)} s`;
+}
+
+const TERMINAL_MARKERS = untrustedMarkers('terminal');
+
+/**
+ * Program output as the model is shown it: control, bidi and invisible characters (what escape
+ * sequences leave after plain-text conversion, or all of them in raw mode) as visible escapes
+ * (`\u202e`, `\x1b`), line breaks and tabs kept. Nothing is removed, so a file read through the
+ * terminal is shown whole (comments included) and a hidden character is seen, not obeyed.
+ */
+export function showOutput(text: string): string {
+  return escapeInvisible(text, { keepNewlines: true });
+}
+
+/** One line a program controls (a window title, a folder name, an os-release name). */
+export function showOutputLine(text: string): string {
+  return cleanUntrustedLine(text, 300);
+}
+
+/**
+ * A block of program output (already {@link showOutput}) for a result's text: the terminal
+ * notice line, then the text between `<untrusted-terminal-content>` markers it cannot forge.
+ */
+export function outputBlock(text: string): string {
+  return `${TERMINAL_MARKERS.notice}\n${markUntrusted(text, 'terminal')}`;
+}
+
+/** A screen snapshot as the model is shown it: rows and scrollback through {@link showOutput}, the title as one line. */
+export function shownSnapshot(snapshot: ScreenSnapshot): ScreenSnapshot {
+  return {
+    ...snapshot,
+    lines: snapshot.lines.map(showOutput),
+    title: showOutputLine(snapshot.title),
+    ...(snapshot.scrollback === undefined
+      ? {}
+      : { scrollback: snapshot.scrollback.map(showOutput) }),
+  };
 }

@@ -42,6 +42,8 @@ export async function createHarness(
     /** Answers confirmations; null: nobody can answer. */
     confirm?: ConfirmFunction | null;
     riskGate?: boolean;
+    /** With `riskGate`: the deployment's per-risk policy (default LOW allow, MEDIUM and HIGH ask). */
+    policy?: Partial<Record<'LOW' | 'MEDIUM' | 'HIGH', 'allow' | 'ask' | 'deny'>>;
   } = {},
 ): Promise<Harness> {
   const base = await realpath(await mkdtemp(join(tmpdir(), 'terminal-test-')));
@@ -72,7 +74,14 @@ export async function createHarness(
     registry,
     ...(confirm ? { confirm } : {}),
     ...(options.riskGate
-      ? { gate: new RiskAwareToolGate(new ToolPermissionManager({ confirm })) }
+      ? {
+          gate: new RiskAwareToolGate(
+            new ToolPermissionManager({
+              ...(confirm ? { confirm } : {}),
+              ...(options.policy ? { policy: options.policy } : {}),
+            }),
+          ),
+        }
       : {}),
   });
   const call = (id: string, args: unknown, callOptions?: ExecuteOptions) =>
