@@ -414,7 +414,10 @@ export class BrowserSession {
     entry.state = 'refused';
     entry.failure = reason;
     const listed = this.downloads.includes(entry);
-    if (listed || this.downloads.length < this.#options.downloadLimits.maxCount + MAX_REFUSED_LISTED) {
+    if (
+      listed ||
+      this.downloads.length < this.#options.downloadLimits.maxCount + MAX_REFUSED_LISTED
+    ) {
       if (!listed) this.downloads.push(entry);
       this.#events.push(`Download ${entry.id} refused: ${reason}.`);
       return;

@@ -29,8 +29,9 @@ const WATCH_INTERVAL_MS = 50;
  * bounded only when it is copied into the workspace.
  */
 function browserFileOf(download: Download): string | undefined {
-  const artifact = (download as unknown as { _artifact?: { _initializer?: { absolutePath?: unknown } } })
-    ._artifact;
+  const artifact = (
+    download as unknown as { _artifact?: { _initializer?: { absolutePath?: unknown } } }
+  )._artifact;
   const path = artifact?._initializer?.absolutePath;
   return typeof path === 'string' ? path : undefined;
 }

@@ -42,9 +42,7 @@ const NEW_FILE_FLAGS =
  */
 export function alternativeName(name: string, attempt: number): string {
   const dot = name.indexOf('.', 1);
-  return dot === -1
-    ? `${name}-${attempt}`
-    : `${name.slice(0, dot)}-${attempt}${name.slice(dot)}`;
+  return dot === -1 ? `${name}-${attempt}` : `${name.slice(0, dot)}-${attempt}${name.slice(dot)}`;
 }
 
 /**
@@ -121,7 +119,11 @@ export async function saveDownload(
  * Copies `source` into `handle`, at most `maxBytes` + 1 bytes: a larger source is dropped at that
  * point. Returns the bytes written (more than `maxBytes` means too large).
  */
-async function copyBounded(source: Readable, handle: FileHandle, maxBytes: number): Promise<number> {
+async function copyBounded(
+  source: Readable,
+  handle: FileHandle,
+  maxBytes: number,
+): Promise<number> {
   let written = 0;
   for await (const chunk of source) {
     const buffer = chunk as Buffer;

@@ -2,11 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createHarness,
-  type Harness,
-  refOf,
-} from '../../../packages/app-browser/test/harness.js';
+import { createHarness, type Harness, refOf } from '../../../packages/app-browser/test/harness.js';
 import { type PageServer, startPageServer } from '../../../packages/app-browser/test/support.js';
 
 /*
@@ -63,7 +59,6 @@ async function downloadAll(files: readonly string[], size?: number, as = session
     .poll(
       async () => {
         list = await text('browser_download_list', {}, as);
-        if (process.env.DEBUG_DL) console.log(Date.now(), list);
         return list.includes('in_progress') || !list.includes(`#${files.length} `);
       },
       { timeout: 15_000 },

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type AnyToolDefinition, RunPolicies, ToolSchema } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
+import { artifactName } from '../artifact-name.js';
 import type { NetworkEntry } from '../browser-session.js';
 import { type BrowserToolSettings, defineBrowserTool, scrubSecrets } from './browser-tool.js';
 import { pickTab, tabField } from './page-view.js';
@@ -210,8 +211,7 @@ export function createDiagnosticTools(settings: BrowserToolSettings): AnyToolDef
       runPolicy: RunPolicies.quickRead,
       async run({ tab: tabId }, { session, settings: resolved }) {
         const tab = await pickTab(session, tabId);
-        const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-        const directory = join(resolved.artifactsDir, 'dumps', `${stamp}-${tab.id}`);
+        const directory = join(resolved.artifactsDir, 'dumps', artifactName(tab.id));
         await mkdir(directory, { recursive: true });
         const consoleLines = session.console
           .filter((entry) => entry.tab === tab.id)
