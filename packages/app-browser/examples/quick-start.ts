@@ -9,6 +9,7 @@ const workspaceRoot = mkdtempSync(join(tmpdir(), 'browser-example-'));
 const ssrfGuard = new SsrfGuard({ allowPrivateNetwork: ['127.0.0.1'] });
 const manager = new BrowserManager({
   executablePath: '/usr/bin/chromium',
+  workspaceRoot,
   downloadsDir: join(workspaceRoot, 'downloads'),
   downloadsShownAs: 'downloads',
   ssrfGuard,

@@ -1,6 +1,9 @@
+import { isAbsolute, relative, sep } from 'node:path';
 import { type SsrfGuard, ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 import type { Browser } from 'playwright-core';
 import { BrowserSession } from './browser-session.js';
+import { DEFAULT_DOWNLOAD_LIMITS, type DownloadLimits } from './download-limits.js';
+import type { DownloadFolder } from './download-store.js';
 import { GuardProxy } from './guard-proxy.js';
 import type { HostPolicy } from './host-policy.js';
 
@@ -26,10 +29,21 @@ export interface BrowserManagerOptions {
   readonly idleTimeoutMs?: number;
   /** Longest wait for the browser to start, in ms. Default 30,000. */
   readonly launchTimeoutMs?: number;
-  /** Directory downloads are saved to (absolute). */
+  /**
+   * The workspace root (absolute). Downloads are saved below it without following any link on
+   * the way from it, so a link planted at any depth cannot send a download outside.
+   */
+  readonly workspaceRoot: string;
+  /** Directory downloads are saved to (absolute, inside `workspaceRoot`). */
   readonly downloadsDir: string;
   /** How the downloads directory is shown to the model (relative to the workspace root). */
   readonly downloadsShownAs: string;
+  /**
+   * How much one session may download: bytes of one file (default 100 MiB), number of downloads
+   * (20) and bytes in all (250 MiB). A download past a cap is stopped and removed, and the
+   * result says which cap refused it.
+   */
+  readonly downloadLimits?: Partial<DownloadLimits>;
   /** Most requests kept per session. Default 500. */
   readonly networkLogSize?: number;
   /** Most console messages kept per session. Default 500. */
@@ -70,8 +84,21 @@ export class BrowserManager {
   #disposed = false;
   #active = 0;
 
+  readonly #downloadFolder: DownloadFolder;
+  readonly #downloadLimits: DownloadLimits;
+
+  /** Throws when `downloadsDir` is not inside `workspaceRoot` (a configuration mistake). */
   constructor(options: BrowserManagerOptions) {
     this.#options = options;
+    const folder = relative(options.workspaceRoot, options.downloadsDir);
+    if (folder === '..' || folder.startsWith(`..${sep}`) || isAbsolute(folder)) {
+      throw new Error('BrowserManager: downloadsDir must lie inside workspaceRoot');
+    }
+    this.#downloadFolder = {
+      workspaceRoot: options.workspaceRoot,
+      relative: folder === '' ? '.' : folder.split(sep).join('/'),
+    };
+    this.#downloadLimits = { ...DEFAULT_DOWNLOAD_LIMITS, ...options.downloadLimits };
   }
 
   /** Whether a browser process is running now. */
@@ -196,8 +223,9 @@ export class BrowserManager {
     context.setDefaultNavigationTimeout(30_000);
     return new BrowserSession({
       context,
-      downloadsDir: this.#options.downloadsDir,
+      downloadFolder: this.#downloadFolder,
       downloadsShownAs: this.#options.downloadsShownAs,
+      downloadLimits: this.#downloadLimits,
       networkLogSize: this.#options.networkLogSize ?? 500,
       consoleLogSize: this.#options.consoleLogSize ?? 500,
     });

@@ -1,8 +1,9 @@
-import { mkdir, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 import type { BrowserContext, Dialog, Download, Page, Request } from 'playwright-core';
 import { BrowserTab } from './browser-tab.js';
+import { type DownloadLimits, watchDownloadSize } from './download-limits.js';
+import { type DownloadFolder, saveDownload } from './download-store.js';
 import { SnapshotPages } from './snapshot-pages.js';
 
 /** One request seen by a session. Headers and bodies are never kept. */
@@ -32,12 +33,20 @@ export interface ConsoleEntry {
 export interface DownloadEntry {
   readonly id: number;
   readonly url: string;
+  /** The file name the page suggested, cleaned. */
   readonly fileName: string;
   readonly tab: string;
-  state: 'in_progress' | 'completed' | 'failed';
+  /** `refused`: a download cap stopped it (see `failure`); nothing of it is kept. */
+  state: 'in_progress' | 'completed' | 'failed' | 'refused';
   /** Where the file is, relative to the workspace root, once saved. */
   path?: string;
+  /**
+   * The path the file would have had, relative to the workspace root, when something already
+   * had that name: the download was saved under {@link path} instead, nothing was replaced.
+   */
+  renamedFrom?: string;
   size?: number;
+  /** Why the download failed or was refused. */
   failure?: string;
 }
 
@@ -45,10 +54,12 @@ export interface DownloadEntry {
 export interface BrowserSessionOptions {
   /** The session's isolated context. */
   readonly context: BrowserContext;
-  /** Directory downloads are saved to (absolute). */
-  readonly downloadsDir: string;
+  /** The workspace folder downloads are saved to, opened race-free without following links. */
+  readonly downloadFolder: DownloadFolder;
   /** Path prefix shown for downloads (relative to the workspace root). */
   readonly downloadsShownAs: string;
+  /** How much the session may download. */
+  readonly downloadLimits: DownloadLimits;
   /** Most network entries kept; older ones are dropped first. */
   readonly networkLogSize: number;
   /** Most console entries kept. */
@@ -81,6 +92,14 @@ export class BrowserSession {
   #tabCounter = 0;
   #requestCounter = 0;
   #downloadCounter = 0;
+  /** Downloads accepted (not refused at their start), against `maxCount`. */
+  #acceptedDownloads = 0;
+  /** Downloads refused after the list was full: counted, not listed. */
+  #unlistedDownloads = 0;
+  /** Bytes received so far by running downloads. */
+  readonly #receivedBytes = new Map<DownloadEntry, number>();
+  /** The copy into the workspace running now; the next one waits for it. */
+  #copying: Promise<unknown> = Promise.resolve();
   #events: string[] = [];
   /** Tabs opened by pages (popups) not yet reported; their URL is read when reported. */
   #newTabs: BrowserTab[] = [];
@@ -278,23 +297,184 @@ export class BrowserSession {
       tab: tab.id,
       state: 'in_progress',
     };
+    const limits = this.#options.downloadLimits;
+    const used = this.#usedBytes(entry);
+    const refusal =
+      this.#acceptedDownloads >= limits.maxCount
+        ? `this session already made ${limits.maxCount} downloads, the most it may (maxDownloads)`
+        : used >= limits.maxTotalBytes
+          ? totalReason(limits, used)
+          : undefined;
+    if (refusal !== undefined) {
+      void download
+        .cancel()
+        .catch(() => undefined)
+        .then(() => download.delete())
+        .catch(() => undefined);
+      this.#refuse(entry, refusal);
+      return;
+    }
+    this.#acceptedDownloads += 1;
     this.downloads.push(entry);
     this.#events.push(`Download ${entry.id} started: ${fileName}.`);
-    const work = (async () => {
-      await mkdir(this.#options.downloadsDir, { recursive: true });
-      const stored = `${entry.id}-${fileName}`;
-      const target = join(this.#options.downloadsDir, stored);
-      await download.saveAs(target);
-      entry.size = (await stat(target)).size;
-      entry.path = `${this.#options.downloadsShownAs}/${stored}`;
-      entry.state = 'completed';
-    })().catch((error: unknown) => {
-      entry.state = 'failed';
-      entry.failure = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    });
+    const work = this.#save(entry, download)
+      .catch((error: unknown) => {
+        entry.state = 'failed';
+        entry.failure = error instanceof Error ? error.message.split('\n')[0] : String(error);
+        this.#events.push(`Download ${entry.id} failed: ${entry.failure}.`);
+      })
+      .finally(() => {
+        this.#receivedBytes.delete(entry);
+        // The browser's own copy (outside the workspace) is not needed any more.
+        void download.delete().catch(() => undefined);
+      });
     this.#pending.add(work);
     work.finally(() => this.#pending.delete(work));
   }
+
+  /**
+   * Follows a running download, cancelling it as soon as it passes its cap, then copies the
+   * finished file into the workspace (bounded again, race-free, never replacing a file).
+   */
+  async #save(entry: DownloadEntry, download: Download): Promise<void> {
+    let stoppedAt: number | undefined;
+    let reason = '';
+    const stopWatch = watchDownloadSize(download, {
+      limit: () => this.#limitOf(entry).bytes,
+      onSize: (bytes) => this.#receivedBytes.set(entry, bytes),
+      onOver: (bytes) => {
+        stoppedAt = bytes;
+        reason = this.#limitOf(entry).reason;
+        void download.cancel().catch(() => undefined);
+      },
+    });
+    let failure: string | null;
+    try {
+      failure = await download.failure();
+    } finally {
+      stopWatch();
+    }
+    if (stoppedAt !== undefined) {
+      this.#refuse(entry, `stopped at ${formatBytes(stoppedAt)} bytes and removed: ${reason}`);
+      return;
+    }
+    if (failure !== null) {
+      entry.state = 'failed';
+      entry.failure = failure;
+      this.#events.push(`Download ${entry.id} failed: ${failure}.`);
+      return;
+    }
+    // One copy at a time: each sees the sizes of the copies before it.
+    const copy = this.#copying.then(async () => {
+      const limit = this.#limitOf(entry);
+      const saved = await saveDownload(
+        this.#options.downloadFolder,
+        entry.fileName,
+        await download.createReadStream(),
+        limit.bytes,
+      );
+      if (saved.ok) {
+        entry.size = saved.bytes;
+        entry.state = 'completed';
+      }
+      return { limit, saved };
+    });
+    this.#copying = copy.catch(() => undefined);
+    const { limit, saved } = await copy;
+    if (!saved.ok) {
+      if (saved.reason === 'too-large') {
+        this.#refuse(
+          entry,
+          `stopped at ${formatBytes(saved.bytes)} bytes and removed: ${limit.reason}`,
+        );
+        return;
+      }
+      entry.state = 'failed';
+      entry.failure = saved.message;
+      this.#events.push(`Download ${entry.id} failed: ${saved.message}.`);
+      return;
+    }
+    const shown = this.#options.downloadsShownAs;
+    const prefix = shown === '.' ? '' : `${shown}/`;
+    entry.path = `${prefix}${saved.name}`;
+    if (saved.renamedFrom === undefined) {
+      this.#events.push(
+        `Download ${entry.id} saved as ${entry.path} (${formatBytes(saved.bytes)} bytes).`,
+      );
+      return;
+    }
+    entry.renamedFrom = `${prefix}${saved.renamedFrom}`;
+    this.#events.push(
+      `Download ${entry.id} saved as ${entry.path} (${formatBytes(saved.bytes)} bytes); ${entry.renamedFrom} already exists and was left as it was.`,
+    );
+  }
+
+  /** Records a refused download: listed while the list has room, counted afterwards. */
+  #refuse(entry: DownloadEntry, reason: string): void {
+    entry.state = 'refused';
+    entry.failure = reason;
+    const listed = this.downloads.includes(entry);
+    if (
+      listed ||
+      this.downloads.length < this.#options.downloadLimits.maxCount + MAX_REFUSED_LISTED
+    ) {
+      if (!listed) this.downloads.push(entry);
+      this.#events.push(`Download ${entry.id} refused: ${reason}.`);
+      return;
+    }
+    this.#unlistedDownloads += 1;
+    if (this.#unlistedDownloads === 1) {
+      this.#events.push(
+        'The page keeps starting downloads; they are refused and no longer listed one by one.',
+      );
+    }
+  }
+
+  /** Downloads refused after the list was full (counted, not listed). */
+  get unlistedDownloads(): number {
+    return this.#unlistedDownloads;
+  }
+
+  /**
+   * Bytes that count against `entry`'s share of the session total: every other saved download,
+   * and what the downloads started before it are receiving (an earlier download goes first, so
+   * downloads running at once never each leave the room to the other).
+   */
+  #usedBytes(except: DownloadEntry): number {
+    let used = 0;
+    for (const entry of this.downloads) {
+      if (entry === except) continue;
+      if (entry.state === 'completed') used += entry.size ?? 0;
+      else if (entry.state === 'in_progress' && entry.id < except.id) {
+        used += this.#receivedBytes.get(entry) ?? 0;
+      }
+    }
+    return used;
+  }
+
+  /** The most bytes `entry` may have now, and which cap sets it. */
+  #limitOf(entry: DownloadEntry): { bytes: number; reason: string } {
+    const limits = this.#options.downloadLimits;
+    const used = this.#usedBytes(entry);
+    const room = Math.max(0, limits.maxTotalBytes - used);
+    return room < limits.maxBytes
+      ? { bytes: room, reason: totalReason(limits, used) }
+      : {
+          bytes: limits.maxBytes,
+          reason: `a download may have at most ${formatBytes(limits.maxBytes)} bytes (maxDownloadBytes)`,
+        };
+  }
+}
+
+/** Refused downloads listed beyond `maxCount` before they are only counted. */
+const MAX_REFUSED_LISTED = 20;
+
+function totalReason(limits: DownloadLimits, used: number): string {
+  return `this session's downloads may total at most ${formatBytes(limits.maxTotalBytes)} bytes (maxDownloadTotalBytes), and ${formatBytes(used)} are used`;
+}
+
+function formatBytes(bytes: number): string {
+  return bytes.toLocaleString('en-US');
 }
 
 function safeFileName(suggested: string, id: number): string {

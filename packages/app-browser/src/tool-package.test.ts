@@ -54,6 +54,9 @@ describe('toolPackage', () => {
       allowPrivateNetwork: false,
       blockedHosts: [],
       downloadsDir: 'downloads',
+      maxDownloadBytes: 104_857_600,
+      maxDownloads: 20,
+      maxDownloadTotalBytes: 262_144_000,
       redactEnv: [],
       networkLogSize: 500,
     });

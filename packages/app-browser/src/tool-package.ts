@@ -5,6 +5,7 @@ import { defineToolPackage, SsrfGuard } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import { BrowserManager } from './browser-manager.js';
 import { createBrowserTools } from './browser-tools.js';
+import { DEFAULT_DOWNLOAD_LIMITS } from './download-limits.js';
 import { createHostPolicy } from './host-policy.js';
 
 /** The `packages.app-browser` section of `toolsys.config.json`. */
@@ -71,6 +72,28 @@ export const browserConfigSchema = z
       .min(1)
       .default('downloads')
       .describe('Where downloads are saved, relative to the workspace root (must stay inside it).'),
+    maxDownloadBytes: z
+      .number()
+      .int()
+      .min(1)
+      .default(DEFAULT_DOWNLOAD_LIMITS.maxBytes)
+      .describe(
+        'Most bytes of one download (default 100 MiB); a larger one is stopped at this size and removed.',
+      ),
+    maxDownloads: z
+      .number()
+      .int()
+      .min(0)
+      .default(DEFAULT_DOWNLOAD_LIMITS.maxCount)
+      .describe('Most downloads one session may start (default 20); later ones are refused.'),
+    maxDownloadTotalBytes: z
+      .number()
+      .int()
+      .min(1)
+      .default(DEFAULT_DOWNLOAD_LIMITS.maxTotalBytes)
+      .describe(
+        'Most bytes all downloads of one session may total (default 250 MiB); a download past it is stopped and removed.',
+      ),
     redactEnv: z
       .array(z.string().min(1))
       .default([])
@@ -169,7 +192,13 @@ export const toolPackage = defineToolPackage<BrowserConfig>({
       executablePath: found.path ?? config.executablePath ?? '/usr/bin/chromium',
       headless: config.headless,
       idleTimeoutMs: config.idleTimeoutMs,
+      workspaceRoot,
       downloadsDir,
+      downloadLimits: {
+        maxBytes: config.maxDownloadBytes,
+        maxCount: config.maxDownloads,
+        maxTotalBytes: config.maxDownloadTotalBytes,
+      },
       downloadsShownAs: shown === '' ? '.' : shown.split('\\').join('/'),
       networkLogSize: config.networkLogSize,
       ssrfGuard,

@@ -351,9 +351,9 @@ describe('tabs, downloads and diagnostics', () => {
     expect(clicked).toContain('Download 1 started: report.txt.');
     const list = await text('browser_download_list');
     expect(list).toBe(
-      `1 download:\n#1 report.txt: completed, 17 bytes, saved as downloads/1-report.txt — from ${server.origin}/download/report.txt`,
+      `1 download:\n#1 report.txt: completed, 17 bytes, saved as downloads/report.txt — from ${server.origin}/download/report.txt`,
     );
-    expect(await readFile(join(harness.workspace, 'downloads', '1-report.txt'), 'utf8')).toBe(
+    expect(await readFile(join(harness.workspace, 'downloads', 'report.txt'), 'utf8')).toBe(
       'quarterly report\n',
     );
   });
@@ -367,7 +367,7 @@ describe('tabs, downloads and diagnostics', () => {
       'Download 1 started: data.csv.',
     ]);
     expect(await text('browser_download_list')).toContain(
-      '#1 data.csv: completed, 17 bytes, saved as downloads/1-data.csv',
+      '#1 data.csv: completed, 17 bytes, saved as downloads/data.csv',
     );
   });
 

@@ -38,6 +38,8 @@ export async function createHarness(
     navigationTimeoutMs?: number;
     redact?: string[];
     hostPolicy?: HostPolicy;
+    /** Where downloads go, relative to the workspace. Default `downloads`. */
+    downloadsFolder?: string;
     manager?: Partial<BrowserManagerOptions>;
   } = {},
 ): Promise<Harness> {
@@ -46,8 +48,9 @@ export async function createHarness(
   const ssrfGuard = new SsrfGuard({ allowPrivateNetwork: ['127.0.0.1'] });
   const manager = new BrowserManager({
     executablePath: CHROMIUM,
-    downloadsDir: join(workspace, 'downloads'),
-    downloadsShownAs: 'downloads',
+    workspaceRoot: workspace,
+    downloadsDir: join(workspace, options.downloadsFolder ?? 'downloads'),
+    downloadsShownAs: options.downloadsFolder ?? 'downloads',
     ssrfGuard,
     ...(options.hostPolicy === undefined ? {} : { hostPolicy: options.hostPolicy }),
     ...options.manager,

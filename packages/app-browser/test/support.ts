@@ -9,7 +9,31 @@ const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 /** A local HTTP server on 127.0.0.1 serving the test pages. */
 export interface PageServer {
   readonly origin: string;
+  /** The streams served by `/bytes/<name>?size=N`, oldest first: bytes sent, whether all were. */
+  readonly streams: readonly ServedStream[];
   close(): Promise<void>;
+}
+
+/** One response of `/bytes/…`: how far it got before it ended or the browser hung up. */
+export interface ServedStream {
+  readonly name: string;
+  readonly size: number;
+  sent: number;
+  finished: boolean;
+}
+
+/**
+ * Builds a page whose button "Download all" starts one download per name (`/download/<name>`),
+ * or per `/bytes/<name>?size=N` when `size` is given.
+ */
+export function downloadsPage(names: readonly string[], size?: number): string {
+  const links = names
+    .map(
+      (name) =>
+        `<a class="file" href="${size === undefined ? `/download/${name}` : `/bytes/${name}?size=${size}`}" download>${name}</a>`,
+    )
+    .join(' ');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Files</title></head><body><h1>Files</h1><p>${links}</p><button onclick="for (const link of document.querySelectorAll('a.file')) link.click()">Download all</button></body></html>`;
 }
 
 /** Builds an HTML table page with `rows` rows, each with a link and a button. */
@@ -57,8 +81,49 @@ const TYPES: Record<string, string> = {
 
 /** Starts the fixture server on a free loopback port. */
 export async function startPageServer(): Promise<PageServer> {
+  const streams: ServedStream[] = [];
   const server: Server = createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname === '/downloads') {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      const size = url.searchParams.get('size');
+      response.end(
+        downloadsPage(
+          (url.searchParams.get('files') ?? 'a.txt').split(','),
+          size === null ? undefined : Number(size),
+        ),
+      );
+      return;
+    }
+    if (url.pathname.startsWith('/bytes/')) {
+      // Streams `size` bytes, 64 KiB a millisecond at most (a fast server, not an instant one).
+      const stream: ServedStream = {
+        name: url.pathname.slice(7),
+        size: Number(url.searchParams.get('size') ?? '1024'),
+        sent: 0,
+        finished: false,
+      };
+      streams.push(stream);
+      response.writeHead(200, {
+        'content-type': 'application/octet-stream',
+        'content-disposition': `attachment; filename="${stream.name}"`,
+      });
+      const chunk = Buffer.alloc(64 * 1024, 0x61);
+      const pump = () => {
+        if (response.destroyed) return;
+        if (stream.sent >= stream.size) {
+          stream.finished = true;
+          response.end();
+          return;
+        }
+        const part = chunk.subarray(0, Math.min(chunk.length, stream.size - stream.sent));
+        stream.sent += part.length;
+        if (response.write(part)) setTimeout(pump, 1);
+        else response.once('drain', () => setTimeout(pump, 1));
+      };
+      pump();
+      return;
+    }
     if (url.pathname === '/table') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       response.end(tablePage(Number(url.searchParams.get('rows') ?? '10')));
@@ -125,6 +190,7 @@ export async function startPageServer(): Promise<PageServer> {
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
+    streams,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -335,6 +335,12 @@ export {
   untrustedMarkers,
 } from './untrusted-text.js';
 export {
+  openWorkspaceDirectory,
+  pathInDirectory,
+  verifyWorkspaceDirectory,
+  type WorkspaceDirectory,
+} from './workspace-fs.js';
+export {
   type ResolveWorkspacePathOptions,
   resolveWorkspacePath,
   type WorkspacePath,

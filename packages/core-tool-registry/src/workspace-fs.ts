@@ -220,6 +220,15 @@ export async function openSubdirectory(
   };
 }
 
+/**
+ * Checks that a held workspace folder still lies inside the root (it may have been moved since it
+ * was opened); throws PERMISSION_DENIED otherwise. Call it right before creating the final name of
+ * a file in the folder.
+ */
+export async function verifyWorkspaceDirectory(directory: WorkspaceDirectory): Promise<void> {
+  await verifyDescriptor(directory.handle, directory.root, directory.relative);
+}
+
 /** A path for `name` inside an open workspace folder, resolved through the held descriptor. */
 export function pathInDirectory(directory: WorkspaceDirectory, name: string): string {
   return posix.join(directory.path, name);

@@ -12,6 +12,7 @@ import {
   ToolErrorCode,
   type ToolReturn,
 } from '@toolsys/core-tool-registry';
+import { artifactName } from '../artifact-name.js';
 import type { BrowserManager } from '../browser-manager.js';
 import type { BrowserSession } from '../browser-session.js';
 import type { BrowserTab, TabSnapshot } from '../browser-tab.js';
@@ -406,7 +407,7 @@ async function saveFullSnapshot(
 ): Promise<string> {
   const directory = join(settings.artifactsDir, 'snapshots');
   await mkdir(directory, { recursive: true });
-  const path = join(directory, `${new Date().toISOString().replace(/[:.]/g, '-')}-${tab.id}.txt`);
+  const path = join(directory, `${artifactName(tab.id)}.txt`);
   const full = renderSnapshot(snapshot.nodes, {
     maxTokens: Number.MAX_SAFE_INTEGER / 8,
     expand: true,

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type AnyToolDefinition, RunPolicies, ToolSchema } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
+import { artifactName } from '../artifact-name.js';
 import type { NetworkEntry } from '../browser-session.js';
 import { type BrowserToolSettings, defineBrowserTool, scrubSecrets } from './browser-tool.js';
 import { pickTab, tabField } from './page-view.js';
@@ -210,8 +211,7 @@ export function createDiagnosticTools(settings: BrowserToolSettings): AnyToolDef
       runPolicy: RunPolicies.quickRead,
       async run({ tab: tabId }, { session, settings: resolved }) {
         const tab = await pickTab(session, tabId);
-        const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-        const directory = join(resolved.artifactsDir, 'dumps', `${stamp}-${tab.id}`);
+        const directory = join(resolved.artifactsDir, 'dumps', artifactName(tab.id));
         await mkdir(directory, { recursive: true });
         const consoleLines = session.console
           .filter((entry) => entry.tab === tab.id)
@@ -278,7 +278,7 @@ export function createDiagnosticTools(settings: BrowserToolSettings): AnyToolDef
     defineBrowserTool(settings, {
       id: 'browser_download_list',
       description:
-        'Lists the downloads of this session with their state (in_progress, completed, failed), size and the path of the saved file under the workspace. Downloads start when a click or navigation triggers one; the action result announces it.',
+        'Lists the downloads of this session with their state (in_progress, completed, failed, refused), size and the path of the saved file under the workspace. Downloads start when a click or navigation triggers one; the action result announces it. A download never replaces a file: when the name is taken it is saved under a free one (report-2.pdf) and the list says so. Downloads past the size, count or total caps are stopped, removed and listed as refused with the reason.',
       inputSchema: downloadsSchema,
       metadata: READ_METADATA,
       runPolicy: RunPolicies.quickRead,
@@ -292,13 +292,19 @@ export function createDiagnosticTools(settings: BrowserToolSettings): AnyToolDef
                 `${downloads.length} download${downloads.length === 1 ? '' : 's'}:`,
                 ...downloads.map(
                   (entry) =>
-                    `#${entry.id} ${entry.fileName}: ${entry.state}${entry.size !== undefined ? `, ${entry.size.toLocaleString('en-US')} bytes` : ''}${entry.path ? `, saved as ${entry.path}` : ''}${entry.failure ? ` (${entry.failure})` : ''} — from ${redactUrl(entry.url)}`,
+                    `#${entry.id} ${entry.fileName}: ${entry.state}${entry.size !== undefined ? `, ${entry.size.toLocaleString('en-US')} bytes` : ''}${entry.path ? `, saved as ${entry.path}` : ''}${entry.renamedFrom ? ` (renamed: ${entry.renamedFrom} already exists)` : ''}${entry.failure ? ` (${entry.failure})` : ''} — from ${redactUrl(entry.url)}`,
                 ),
               ];
+        if (session.unlistedDownloads > 0) {
+          lines.push(
+            `${session.unlistedDownloads} more downloads the page started were refused and are not listed (maxDownloads).`,
+          );
+        }
         return {
           ok: true,
           content: lines.join('\n'),
           data: {
+            ...(session.unlistedDownloads > 0 ? { unlisted: session.unlistedDownloads } : {}),
             downloads: downloads.map((entry) => ({
               id: entry.id,
               fileName: entry.fileName,
@@ -306,6 +312,7 @@ export function createDiagnosticTools(settings: BrowserToolSettings): AnyToolDef
               url: redactUrl(entry.url),
               tab: entry.tab,
               ...(entry.path === undefined ? {} : { path: entry.path }),
+              ...(entry.renamedFrom === undefined ? {} : { renamedFrom: entry.renamedFrom }),
               ...(entry.size === undefined ? {} : { size: entry.size }),
               ...(entry.failure === undefined ? {} : { failure: entry.failure }),
             })),

@@ -8,6 +8,7 @@ import {
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
+import { artifactName } from '../artifact-name.js';
 import type { BrowserSession } from '../browser-session.js';
 import type { BrowserTab } from '../browser-tab.js';
 import { snapshotViewOf } from '../snapshot-pages.js';
@@ -219,7 +220,7 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
         await ensureSnapshot(tab, resolved);
         const directory = join(resolved.artifactsDir, 'screenshots');
         await mkdir(directory, { recursive: true });
-        const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${tab.id}${ref ? `-${ref}` : ''}.png`;
+        const name = `${artifactName(tab.id, ref)}.png`;
         const path = join(directory, name);
         let cutNote = '';
         if (ref !== undefined) {
