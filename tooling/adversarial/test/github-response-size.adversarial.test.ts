@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createGzip } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import {
   BUILTIN_PACKAGES,
   composeDeployment,
@@ -22,8 +22,9 @@ import { expectResponsiveDuring } from './support/responsiveness.js';
 // of bytes, while another session keeps being answered.
 
 const TOKEN = 'ghp_adversarialtokenadversarialtoken00';
+const MiB = 1024 * 1024;
 /** Safety stop of the hostile server (never reached when the client stops reading). */
-const HARD_STOP_BYTES = 640 * 1024 * 1024;
+const HARD_STOP_BYTES = 640 * MiB;
 const CHUNK = Buffer.alloc(256 * 1024, 'a');
 
 interface Stream {
@@ -122,8 +123,6 @@ async function attack(toolId: string, args: unknown) {
   return { result, elapsedMs, sent, heapGrowth };
 }
 
-const MiB = 1024 * 1024;
-
 describe('a GitHub API answering without end', () => {
   it('an endless JSON body ends the call with a clear error after a bounded read', async () => {
     behaviour = (_request, response) => endless(response, 200, '{"login":"');
@@ -152,31 +151,36 @@ describe('a GitHub API answering without end', () => {
   }, 60_000);
 
   it('a compressed body that inflates without end is stopped by its inflated size', async () => {
+    // Gzip members may follow one another; each of these inflates 1 KiB to 1 MiB.
+    const member = gzipSync(Buffer.alloc(MiB, 'a'), { level: 9 });
     behaviour = (_request, response) => {
       response.writeHead(200, { ...GITHUB_HEADERS, 'content-encoding': 'gzip' });
-      const gzip = createGzip({ level: 1 });
-      gzip.pipe(response);
       const stream: Stream = { sent: 0, done: Promise.resolve() };
       stream.done = (async () => {
-        gzip.write('{"login":"');
-        while (!response.destroyed && stream.sent < HARD_STOP_BYTES) {
-          stream.sent += CHUNK.length;
-          if (!gzip.write(CHUNK)) {
+        response.write(gzipSync('{"login":"'));
+        for (let inflated = 0; !response.destroyed && inflated < HARD_STOP_BYTES; inflated += MiB) {
+          stream.sent += member.length;
+          if (!response.write(member)) {
             await new Promise<void>((resolve) => {
-              gzip.once('drain', resolve);
+              response.once('drain', resolve);
               response.once('close', resolve);
             });
           }
         }
-        gzip.end();
+        response.end();
       })();
       return stream;
     };
-    const { result, sent } = await attack('github_get_user', { username: 'octocat' });
+    const { result, elapsedMs, heapGrowth } = await attack('github_get_user', {
+      username: 'octocat',
+    });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error.message).toMatch(/larger than [\d,]+ bytes/);
-    expect(sent).toBeLessThan(64 * MiB);
+    // The server compresses faster than the socket pushes back, so what it fed its compressor
+    // says nothing here; what the client holds does.
+    expect(elapsedMs).toBeLessThan(5_000);
+    expect(heapGrowth).toBeLessThan(200 * MiB);
   }, 60_000);
 
   it('an endless error body is bounded too', async () => {

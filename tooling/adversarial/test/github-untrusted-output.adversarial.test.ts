@@ -1,4 +1,4 @@
-import type { ToolResult } from '@toolsys/core-tool-registry';
+import { type ToolResult, untrustedMarkers } from '@toolsys/core-tool-registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeGitHub } from '../../../packages/app-github/test/fake-github.js';
 import {
@@ -17,8 +17,7 @@ import { type Connected, connect, text } from '../../../packages/app-github/test
 // URLs, paths, logins, labels, URLs, shas, error messages. Each must reach the model cleaned and
 // inside the untrusted markers, which no form of a forged marker can close.
 
-const OPEN = '<untrusted-github-content>';
-const CLOSE = '</untrusted-github-content>';
+const { open: OPEN, close: CLOSE, notice: NOTICE } = untrustedMarkers('github');
 
 /** A string that tries to close the markers, speak outside them and hide what it does. */
 function hostile(label: string): string {
@@ -69,14 +68,14 @@ function expectContained(result: ToolResult): string {
   const [open = -1] = opens;
   const [close = -1] = closes;
   lines.forEach((line, index) => {
-    if (/NOTE|HIDDEN|evil|attack/i.test(line)) {
+    if (/NOTE|HIDDEN|evil|attack/.test(line)) {
       expect(index > open && index < close, `outside the markers: ${line}\n---\n${rendered}`).toBe(
         true,
       );
     }
   });
-  // No forged marker survives, in any form.
-  const folded = rendered.normalize('NFKC');
+  // No forged marker survives, in any form (the notice line names the marker).
+  const folded = rendered.split(NOTICE).join('').normalize('NFKC');
   const markers = folded.match(/<\s*\/?\s*untrusted-github-content[^>]*>/g) ?? [];
   expect(markers.length, rendered).toBe(opens.length + closes.length);
   // Nothing invisible, no control character, no hidden comment, in the text or the data.
