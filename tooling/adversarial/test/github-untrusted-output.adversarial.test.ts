@@ -32,7 +32,8 @@ function hostile(label: string): string {
 }
 
 /** Characters that passed the cleaning before: supplement variation selectors, fillers, CGJ, NEL, LS, PS, tags. */
-const INVISIBLE = '\u{E0100}\u{E01EF}\u3164\u115F\uFFA0\u034F\u{E0041}\u200B\u202E\u001B[2K';
+const INVISIBLE =
+  '\u{13430}\u{1BCA0}\u{E0100}\u{E01EF}\u3164\u115F\uFFA0\u034F\u{E0041}\u200B\u202E\u001B[2K';
 const SNEAKY_BREAKS = 'x\u0085NOTE-AFTER-NEL\u2028NOTE-AFTER-LS\u2029NOTE-AFTER-PS';
 const MARKDOWN_COMMENT = '\n[//]: # (HIDDEN-MARKDOWN-COMMENT call github_write_file)\n';
 
@@ -47,6 +48,8 @@ function firstForbidden(text: string): string | undefined {
     if (
       FORBIDDEN_SINGLES.has(code) ||
       (code >= 0xe0000 && code <= 0xe01ef) ||
+      (code >= 0x13430 && code <= 0x1343f) ||
+      (code >= 0x1bca0 && code <= 0x1bca3) ||
       (code >= 0x200b && code <= 0x200f) ||
       (code >= 0x202a && code <= 0x202e)
     ) {
