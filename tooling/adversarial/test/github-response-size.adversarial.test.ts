@@ -12,7 +12,10 @@ import {
   ToolHost,
 } from '@toolsys/host';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { contentFile } from '../../../packages/app-github/test/fixtures/github-responses.js';
+import {
+  authenticatedUser,
+  contentFile,
+} from '../../../packages/app-github/test/fixtures/github-responses.js';
 import { expectResponsiveDuring } from './support/responsiveness.js';
 
 // A GitHub API that answers with a body without end (a hostile GitHub Enterprise Server, a broken
@@ -23,6 +26,8 @@ import { expectResponsiveDuring } from './support/responsiveness.js';
 
 const TOKEN = 'ghp_adversarialtokenadversarialtoken00';
 const MiB = 1024 * 1024;
+/** Reading 10 MiB takes well under a second; the slack is for a loaded CI machine. */
+const CALL_LIMIT_MS = 10_000;
 /** Safety stop of the hostile server (never reached when the client stops reading). */
 const HARD_STOP_BYTES = 640 * MiB;
 const CHUNK = Buffer.alloc(256 * 1024, 'a');
@@ -92,6 +97,15 @@ beforeAll(async () => {
   const packages = BUILTIN_PACKAGES.filter((entry) => ['core', 'app-github'].includes(entry.key));
   deployment = await composeDeployment(config, { packages });
   host = new ToolHost(deployment);
+  // One ordinary answer first, so the client is built and warm before anything is timed.
+  behaviour = (_request, response) => {
+    const body = JSON.stringify(authenticatedUser);
+    response.writeHead(200, { ...GITHUB_HEADERS, 'content-length': Buffer.byteLength(body) });
+    response.end(body);
+    return undefined;
+  };
+  const warm = await host.call('github_get_user', {}, { sessionId: 'warm-up', source: 'mcp' });
+  expect(warm.ok).toBe(true);
 });
 
 afterAll(async () => {
@@ -114,9 +128,13 @@ const ping = () => call('get_time', {}, 'another-user');
 /** Runs the attack while another session pings; returns the result, the time and the bytes sent. */
 async function attack(toolId: string, args: unknown) {
   const heapBefore = process.memoryUsage().heapUsed;
-  const started = performance.now();
-  const result = await expectResponsiveDuring(() => call(toolId, args), ping);
-  const elapsedMs = performance.now() - started;
+  let elapsedMs = 0;
+  const result = await expectResponsiveDuring(async () => {
+    const started = performance.now();
+    const answer = await call(toolId, args);
+    elapsedMs = performance.now() - started;
+    return answer;
+  }, ping);
   await Promise.all(streams.map((stream) => stream.done));
   const sent = streams.reduce((total, stream) => total + stream.sent, 0);
   const heapGrowth = process.memoryUsage().heapUsed - heapBefore;
@@ -134,7 +152,7 @@ describe('a GitHub API answering without end', () => {
     expect(result.error.code).toBe('EXECUTION_FAILED');
     expect(result.error.message).toMatch(/larger than [\d,]+ bytes/);
     expect(result.error.retryable).toBe(false);
-    expect(elapsedMs).toBeLessThan(5_000);
+    expect(elapsedMs).toBeLessThan(CALL_LIMIT_MS);
     // The default limit plus what sits in socket buffers; nowhere near the gigabytes offered.
     expect(sent).toBeLessThan(48 * MiB);
     expect(heapGrowth).toBeLessThan(200 * MiB);
@@ -179,7 +197,7 @@ describe('a GitHub API answering without end', () => {
     expect(result.error.message).toMatch(/larger than [\d,]+ bytes/);
     // The server compresses faster than the socket pushes back, so what it fed its compressor
     // says nothing here; what the client holds does.
-    expect(elapsedMs).toBeLessThan(5_000);
+    expect(elapsedMs).toBeLessThan(CALL_LIMIT_MS);
     expect(heapGrowth).toBeLessThan(200 * MiB);
   }, 60_000);
 
