@@ -1,5 +1,6 @@
 import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
+import { createBoundedFetch } from './bounded-fetch.js';
 import { type CachedResponse, EtagCache } from './etag-cache.js';
 import type { ResolvedGitHubToken } from './github-token.js';
 
@@ -29,6 +30,14 @@ export interface GitHubClientOptions {
   log?: (level: 'warn' | 'error', message: string) => void;
   /** Passed to the throttling plugin; tests use a small value to shorten retry waits. Default 1000. */
   retryAfterBaseMs?: number;
+  /**
+   * Most bytes of one answer's body (after decompression); a larger answer ends the call with an
+   * error before it is parsed. A request may set its own limit with `request.maxResponseBytes`
+   * (file reads do). Default 10 MiB.
+   */
+  maxResponseBytes?: number;
+  /** The fetch underneath the byte limit. Default `globalThis.fetch`. */
+  fetch?: typeof fetch;
 }
 
 /** Counters of what the client did, for tests and diagnostics. */
@@ -42,11 +51,14 @@ export interface GitHubClientStats {
 }
 
 const DEFAULT_BASE_URL = 'https://api.github.com';
+/** Generous for any listing GitHub pages (100 issues with long bodies), far from what hurts. */
+const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 
 /**
  * One authenticated GitHub REST client shared by the tools: resolves the token lazily, sends
  * conditional requests with an ETag cache, retries secondary rate limits within bounds (never the
- * primary limit), and knows how to remove the token from any text.
+ * primary limit), reads every answer within a byte limit without following redirects (see
+ * {@link createBoundedFetch}), and knows how to remove the token from any text.
  */
 export class GitHubClient {
   /** Counters since creation. */
@@ -127,8 +139,17 @@ export class GitHubClient {
 
   #installConditionalRequests(octokit: GitHubOctokit): void {
     const maxCachedBytes = this.#options.maxCachedBytes ?? 512 * 1024;
+    const defaultLimit = this.#options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    const underlying = this.#options.fetch;
     octokit.hook.wrap('request', async (request, options) => {
       this.stats.requests += 1;
+      const asked = Number(options.request?.maxResponseBytes);
+      const maxBytes = Number.isSafeInteger(asked) && asked > 0 ? asked : defaultLimit;
+      options.request = {
+        ...options.request,
+        fetch: createBoundedFetch({ maxBytes, ...(underlying ? { fetch: underlying } : {}) }),
+        redirect: 'manual',
+      };
       const method = String(options.method ?? 'GET').toUpperCase();
       if (method !== 'GET') return request(options);
       const endpoint = octokit.request.endpoint.parse(options);

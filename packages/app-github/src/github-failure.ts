@@ -1,9 +1,12 @@
 import {
   cancelledFailure,
+  cleanUntrustedLine,
+  defuseMarkers,
   failureResult,
   ToolErrorCode,
   type ToolFailure,
 } from '@toolsys/core-tool-registry';
+import { GitHubRedirectError, GitHubResponseTooLargeError } from './bounded-fetch.js';
 
 /** What a failed request was about, so the message names it. */
 export interface GitHubTarget {
@@ -54,8 +57,10 @@ function isRequestError(error: unknown): error is RequestErrorLike {
 export function describeGitHubFailure(error: unknown, context: GitHubFailureContext): ToolFailure {
   if (context.signal.aborted) return cancelledFailure(context.signal);
   const { target, redact } = context;
+  const bounded = boundedFetchFailure(error, target);
+  if (bounded) return bounded;
   if (!isRequestError(error)) {
-    const reason = redact(error instanceof Error ? error.message : String(error));
+    const reason = quote(redact(error instanceof Error ? error.message : String(error)), 300);
     return failureResult(
       ToolErrorCode.EXECUTION_FAILED,
       `Unexpected failure while handling ${target.what}: ${reason}`,
@@ -67,7 +72,7 @@ export function describeGitHubFailure(error: unknown, context: GitHubFailureCont
   }
   // Octokit reports a request that never got an answer (refused, DNS, reset) as a 500 without one.
   if (error.status === 500 && !error.response) {
-    const reason = redact(error.message);
+    const reason = quote(redact(error.message), 300);
     return failureResult(
       ToolErrorCode.EXECUTION_FAILED,
       `Could not reach GitHub at ${context.baseUrl} for ${target.what}: ${reason}`,
@@ -92,7 +97,8 @@ export function describeGitHubFailure(error: unknown, context: GitHubFailureCont
         },
       );
     case 403: {
-      const needed = readHeader(headers, 'x-accepted-github-permissions');
+      const header = readHeader(headers, 'x-accepted-github-permissions');
+      const needed = header === undefined ? undefined : quote(header, 200);
       const missing = needed ? ` GitHub needs the permission: ${needed}.` : '';
       return failureResult(
         ToolErrorCode.PERMISSION_DENIED,
@@ -159,8 +165,10 @@ function rateLimitFailure(
   if (remaining === '0' && Number.isFinite(reset) && reset > 0) {
     const resetAt = new Date(reset * 1000);
     const waitMs = Math.max(0, reset * 1000 - context.now());
-    const limit = readHeader(headers, 'x-ratelimit-limit');
-    const resource = readHeader(headers, 'x-ratelimit-resource');
+    const limitHeader = Number(readHeader(headers, 'x-ratelimit-limit'));
+    const limit = Number.isSafeInteger(limitHeader) ? String(limitHeader) : undefined;
+    const resourceHeader = readHeader(headers, 'x-ratelimit-resource');
+    const resource = resourceHeader === undefined ? undefined : quote(resourceHeader, 50);
     return failureResult(
       ToolErrorCode.RATE_LIMITED,
       `GitHub's rate limit${resource ? ` for ${resource}` : ''} is used up (0 of ${limit ?? '?'} left); it resets at ${resetAt.toISOString()}.`,
@@ -207,13 +215,60 @@ function readHeader(headers: Record<string, unknown>, name: string): string | un
   return undefined;
 }
 
+/**
+ * Outside text quoted in an error message (GitHub's own words, headers, a redirect target): one
+ * line, invisible characters removed, controls and line breaks escaped, markers defused, cut.
+ */
+function quote(text: string, maxLength: number): string {
+  return defuseMarkers(cleanUntrustedLine(text, maxLength));
+}
+
 function readApiMessage(error: RequestErrorLike): string {
   const data = error.response?.data;
   if (typeof data === 'object' && data !== null) {
     const message = (data as { message?: unknown }).message;
-    if (typeof message === 'string' && message.length > 0) return message.slice(0, 300);
+    if (typeof message === 'string' && message.length > 0) return quote(message, 300);
   }
-  return error.message.slice(0, 300);
+  return quote(error.message, 300);
+}
+
+/** The byte limit and the refused redirect, wherever Octokit wrapped them. */
+function boundedFetchFailure(error: unknown, target: GitHubTarget): ToolFailure | undefined {
+  const cause = findCause(error);
+  if (cause instanceof GitHubResponseTooLargeError) {
+    return failureResult(
+      ToolErrorCode.EXECUTION_FAILED,
+      `${cause.message} while handling ${target.what}; the limit protects this server's memory.`,
+      {
+        retryable: false,
+        hint: 'Ask for less (a smaller perPage, a narrower query, another file). If every call fails like this, GitHub or a proxy in between answers wrongly: tell the user and continue without GitHub.',
+        details: { maxResponseBytes: cause.maxBytes },
+      },
+    );
+  }
+  if (cause instanceof GitHubRedirectError) {
+    const location = cause.location === undefined ? '(no location)' : quote(cause.location, 300);
+    return failureResult(
+      ToolErrorCode.NOT_FOUND,
+      `GitHub answered ${cause.status} (moved) for ${target.what}, pointing to ${location}. Redirects are not followed, so an answer never comes from another repository than the one asked for.`,
+      {
+        hint: 'The repository was probably renamed or transferred: find its current owner/name (github_list_repos, or ask the user) and call again with it; the allowed repositories are checked on that name.',
+        details: { status: cause.status, location },
+      },
+    );
+  }
+  return undefined;
+}
+
+function findCause(error: unknown): unknown {
+  let current = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth += 1) {
+    if (current instanceof GitHubResponseTooLargeError || current instanceof GitHubRedirectError) {
+      return current;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 function readValidationErrors(data: unknown): string[] {
@@ -221,14 +276,17 @@ function readValidationErrors(data: unknown): string[] {
   const errors = (data as { errors?: unknown }).errors;
   if (!Array.isArray(errors)) return [];
   return errors.slice(0, 5).map((entry) => {
-    if (typeof entry === 'string') return entry.slice(0, 200);
-    if (typeof entry !== 'object' || entry === null) return String(entry);
+    if (typeof entry === 'string') return quote(entry, 200);
+    if (typeof entry !== 'object' || entry === null) return quote(String(entry), 200);
     const { field, code, message } = entry as {
       field?: unknown;
       code?: unknown;
       message?: unknown;
     };
-    if (typeof message === 'string') return message.slice(0, 200);
-    return `${typeof field === 'string' ? field : 'a field'}: ${typeof code === 'string' ? code : 'invalid'}`;
+    if (typeof message === 'string') return quote(message, 200);
+    return quote(
+      `${typeof field === 'string' ? field : 'a field'}: ${typeof code === 'string' ? code : 'invalid'}`,
+      200,
+    );
   });
 }

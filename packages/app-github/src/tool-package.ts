@@ -8,7 +8,10 @@ import { probeWriteAccess } from './write-access.js';
 
 const repoName = z
   .string()
-  .regex(/^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9._-]{1,100}$/, 'expected owner/name');
+  .regex(
+    /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/(?!\.{1,2}$)[A-Za-z0-9._-]{1,100}$/,
+    'expected owner/name (the name not "." or "..")',
+  );
 const login = z.string().regex(/^[A-Za-z0-9-]{1,39}$/, 'expected a user or organisation login');
 
 /** The `packages.app-github` section of `toolsys.config.json`. */

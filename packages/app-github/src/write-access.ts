@@ -1,3 +1,4 @@
+import { cleanUntrustedLine } from '@toolsys/core-tool-registry';
 import type { GitHubClient } from './github-client.js';
 
 /** What the token may do, as far as GitHub tells. */
@@ -30,10 +31,12 @@ export async function probeWriteAccess(
     if (typeof header !== 'string') {
       return { canWrite: true, reason: 'token without classic scopes (fine-grained or app token)' };
     }
+    // The header is outside text shown in doctor and package status: one clean line per scope.
     const scopes = header
       .split(',')
-      .map((scope) => scope.trim())
-      .filter(Boolean);
+      .map((scope) => cleanUntrustedLine(scope.trim(), 60))
+      .filter(Boolean)
+      .slice(0, 30);
     if (scopes.some((scope) => WRITE_SCOPES.has(scope))) {
       return { canWrite: true, reason: `classic token with scopes ${scopes.join(', ')}` };
     }

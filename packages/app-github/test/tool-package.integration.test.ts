@@ -200,8 +200,14 @@ describe('configSchema', () => {
   it('rejects an allowedRepos entry without an owner', () => {
     const parsed = toolPackage.configSchema.safeParse({ allowedRepos: ['Hello-World'] });
     expect(parsed.success ? undefined : parsed.error.issues[0]?.message).toBe(
-      'expected owner/name',
+      'expected owner/name (the name not "." or "..")',
     );
+  });
+
+  it('rejects an allowedRepos entry naming "." or ".."', () => {
+    for (const name of ['good-org/..', 'good-org/.']) {
+      expect(toolPackage.configSchema.safeParse({ allowedRepos: [name] }).success).toBe(false);
+    }
   });
 
   it('fills the defaults', () => {

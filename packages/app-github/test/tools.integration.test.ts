@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { UNTRUSTED_NOTICE } from '../src/untrusted-markers.js';
 import { blobSha, FakeGitHub } from './fake-github.js';
 import { type Connected, connect, dataOf, text } from './support.js';
 
@@ -39,9 +40,12 @@ describe('github_get_user', () => {
       rateLimit: { limit: 5000, remaining: 4999 },
     });
     const shown = text(result);
-    expect(shown).toContain('octocat (User, the token owner): 2 public repositories');
+    expect(shown).toContain(
+      'GitHub account of the token owner: 2 public repositories, 20 followers.',
+    );
+    // The login, type and URL come from GitHub too, so they are inside the markers.
     expect(shown).toMatch(
-      /<untrusted-github-content>\n[\s\S]*bio: There once was\.\.\.\n<\/untrusted-github-content>/,
+      /<untrusted-github-content>\nlogin: octocat \(User\), since 2008-01-14, https:\/\/github\.com\/octocat\n[\s\S]*bio: There once was\.\.\.\n<\/untrusted-github-content>/,
     );
     expect(fake.requests.at(-1)?.headers.authorization).toBe(`token ${fake.token}`);
   });
@@ -489,7 +493,14 @@ describe('github_create_issue', () => {
       htmlUrl: 'https://github.com/octocat/Hello-World/issues/1',
     });
     expect(text(result)).toBe(
-      'Opened issue #1 in octocat/Hello-World: https://github.com/octocat/Hello-World/issues/1',
+      [
+        'Opened issue #1 in octocat/Hello-World.',
+        UNTRUSTED_NOTICE,
+        '<untrusted-github-content>',
+        'url: https://github.com/octocat/Hello-World/issues/1',
+        'title: Crash on start',
+        '</untrusted-github-content>',
+      ].join('\n'),
     );
     expect(fake.issues('octocat/Hello-World')).toEqual([
       expect.objectContaining({ title: 'Crash on start', body: 'Steps…', labels: ['bug'] }),

@@ -104,6 +104,16 @@ describe('cleanUntrustedText, hardened', () => {
     });
   });
 
+  it('removes Egyptian hieroglyph and shorthand format controls, invisible in any font', () => {
+    const text = 'a\u{13430}b\u{1343F}c\u{1BCA0}d\u{1BCA3}e';
+    expect(cleanUntrustedText(text)).toEqual({
+      text: 'abcde',
+      invisibleRemoved: 4,
+      commentsRemoved: 0,
+    });
+    expect(escapeInvisible('x\u{1BCA1}y')).toBe('x\\u{1bca1}y');
+  });
+
   it('removes control characters and turns every line break form into a line feed', () => {
     expect(cleanUntrustedText('a\x1b[2Kb\rc\r\nd\u0085e\u2028f\u2029g\x07\th').text).toBe(
       'a[2Kb\nc\nd\ne\nf\ng\th',

@@ -19,10 +19,11 @@ export interface CleanedText {
  * ASCII), bidi embeddings, overrides, isolates and marks, zero-width characters and joiners, the
  * soft hyphen, variation selectors (both blocks), Hangul fillers, the combining grapheme joiner,
  * Khmer inherent vowels, Mongolian selectors, deprecated format characters, interlinear annotation
- * characters and musical formatting characters.
+ * characters, musical formatting characters, Egyptian hieroglyph format controls and shorthand
+ * format controls.
  */
 const INVISIBLE_CLASS =
-  '\\u{E0000}-\\u{E007F}\\u{E0100}-\\u{E01EF}\\u{1D173}-\\u{1D17A}\\u202A-\\u202E\\u2066-\\u206F\\u200B-\\u200F\\u2060-\\u2064\\u061C\\uFEFF\\u180B-\\u180F\\u00AD\\uFE00-\\uFE0F\\u034F\\u115F\\u1160\\u3164\\uFFA0\\u17B4\\u17B5\\uFFF9-\\uFFFB';
+  '\\u{E0000}-\\u{E007F}\\u{E0100}-\\u{E01EF}\\u{1D173}-\\u{1D17A}\\u{13430}-\\u{1343F}\\u{1BCA0}-\\u{1BCA3}\\u202A-\\u202E\\u2066-\\u206F\\u200B-\\u200F\\u2060-\\u2064\\u061C\\uFEFF\\u180B-\\u180F\\u00AD\\uFE00-\\uFE0F\\u034F\\u115F\\u1160\\u3164\\uFFA0\\u17B4\\u17B5\\uFFF9-\\uFFFB';
 
 /** C0 controls except tab and line feed, DEL, and C1 controls except NEL. */
 const CONTROL_CLASS = '\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u0084\\u0086-\\u009F';

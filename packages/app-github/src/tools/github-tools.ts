@@ -3,6 +3,7 @@ import {
   CleaningTally,
   cancelledFailure,
   defineTool,
+  defuseMarkers,
   failureResult,
   markUntrusted,
   RunPolicies,
@@ -158,26 +159,91 @@ function redactResult(result: ToolResult, client: GitHubClient): ToolResult {
 // ---------------------------------------------------------------------------------------------
 // Shared argument fields and helpers.
 
+/** A GitHub login: letters, digits and single hyphens inside, at most 39 characters. */
+const LOGIN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+/**
+ * A GitHub repository name: letters, digits, `-`, `_` and `.`, at most 100 characters, never
+ * `.` or `..` (in a URL they would name another path than a repository).
+ */
+const REPO_NAME = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,100}$/;
+/** `owner/name` with both parts as above. */
+const FULL_REPO_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/(?!\.{1,2}$)[A-Za-z0-9._-]{1,100}$/;
+/** Whether a text holds a C0 control or DEL: never in a path or a ref GitHub serves. */
+function hasControlCharacter(text: string): boolean {
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+/** A backslash, or a percent-encoded `/`, `\` or `.`. */
+const ENCODED_SEPARATOR = /\\|%(?:2f|5c|2e)/i;
+
+/** Whether a repository path names exactly the path it spells (no dot parts, nothing encoded). */
+function isRepositoryPath(path: string): boolean {
+  if (ENCODED_SEPARATOR.test(path) || hasControlCharacter(path)) return false;
+  const parts = normalisePath(path).split('/');
+  return parts.every((part) => part !== '' && part !== '.' && part !== '..');
+}
+
+/** Git's rules for ref names (`git check-ref-format`), which also hold for any commit sha. */
+function isGitRefName(ref: string): boolean {
+  if (hasControlCharacter(ref) || /[ ~^:?*[\\]/.test(ref)) return false;
+  if (ref === '@' || ref.includes('..') || ref.includes('@{') || ref.includes('//')) return false;
+  if (ref.startsWith('/') || ref.startsWith('-') || ref.endsWith('/') || ref.endsWith('.')) {
+    return false;
+  }
+  return ref.split('/').every((part) => !part.startsWith('.') && !part.endsWith('.lock'));
+}
+
+/**
+ * An outside value (a name, path, URL, login, sha …) as one cleaned line: invisible characters
+ * removed and counted, line breaks and controls escaped, forged markers defused, cut at `max`.
+ * Anything that is not a string (a hostile API may send an object for a name) becomes its text.
+ */
+function outsideLine(tally: CleaningTally, value: unknown, max = 300): string {
+  const text =
+    typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
+  return defuseMarkers(tally.cleanLine(text, max));
+}
+
+/** A count from GitHub, or 0 when the answer holds something else. */
+function countOf(value: unknown): number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : 0;
+}
+
+const SHA = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/;
+
+/** A git object sha from GitHub, or `(invalid sha)` when the answer holds anything else. */
+function shaOf(value: unknown): string {
+  return typeof value === 'string' && SHA.test(value) ? value : '(invalid sha)';
+}
+
 const ownerField = z
   .string()
-  .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, 'expected a GitHub user or organisation login')
+  .regex(LOGIN, 'expected a GitHub user or organisation login')
   .describe('Owner of the repository: a user or organisation login, e.g. "octocat".');
 const repoField = z
   .string()
-  .regex(/^[A-Za-z0-9._-]{1,100}$/, 'expected a repository name without the owner')
+  .regex(REPO_NAME, 'expected a repository name without the owner (not "." or "..")')
   .describe('Repository name without the owner, e.g. "hello-world".');
 const pathField = z
   .string()
   .min(1)
   .max(1_000)
-  .refine((path) => !path.split('/').some((part) => part === '..' || part === '.'), {
-    message: 'expected a path inside the repository, without "." or ".." segments',
+  .refine(isRepositoryPath, {
+    message:
+      'expected a path inside the repository: parts separated by single "/", no "." or ".." parts, no backslash, control character or percent-encoded "/", "\\" or "."',
   })
   .describe('File path from the repository root, e.g. "src/index.ts".');
 const refField = z
   .string()
   .min(1)
   .max(255)
+  .refine(isGitRefName, {
+    message:
+      'expected a branch, tag or commit sha as git allows it (no "..", "@{", spaces, control characters or ~^:?*[\\)',
+  })
   .describe('Branch, tag or commit sha. Default: the repository default branch.');
 const cursorField = z
   .string()
@@ -215,7 +281,9 @@ function readRateLimit(headers: Record<string, unknown>): RateLimitInfo | undefi
   const limit = Number(headers['x-ratelimit-limit']);
   const reset = Number(headers['x-ratelimit-reset']);
   if (
-    ![remaining, limit, reset].every(Number.isFinite) ||
+    ![remaining, limit, reset].every(Number.isSafeInteger) ||
+    reset < 0 ||
+    reset > 1e11 ||
     headers['x-ratelimit-remaining'] === undefined
   ) {
     return undefined;
@@ -266,7 +334,7 @@ function oneLine(text: string): string {
 const getUserSchema = ToolSchema.object({
   username: z
     .string()
-    .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, 'expected a GitHub login')
+    .regex(LOGIN, 'expected a GitHub login')
     .optional()
     .describe(
       'Login of the user or organisation to look up. Omit for the account the token belongs to.',
@@ -306,31 +374,32 @@ function createGetUserTool(shared: Shared): AnyToolDefinition {
       const user = response.data;
       const tally = new CleaningTally();
       const clean = (value: string | null | undefined) =>
-        value === null || value === undefined ? null : tally.clean(value);
+        value === null || value === undefined ? null : tally.clean(String(value));
       const rateLimit = readRateLimit(response.headers);
       const data = {
-        login: user.login,
-        id: user.id,
-        type: user.type,
+        login: outsideLine(tally, user.login, 100),
+        id: countOf(user.id),
+        type: outsideLine(tally, user.type, 50),
         name: clean(user.name),
         company: clean(user.company),
         location: clean(user.location),
         bio: clean(user.bio),
-        publicRepos: user.public_repos,
-        followers: user.followers,
-        following: user.following,
-        htmlUrl: user.html_url,
-        createdAt: user.created_at,
+        publicRepos: countOf(user.public_repos),
+        followers: countOf(user.followers),
+        following: countOf(user.following),
+        htmlUrl: outsideLine(tally, user.html_url),
+        createdAt: outsideLine(tally, user.created_at, 50),
         ...(rateLimit ? { rateLimit } : {}),
       };
       const profile = [
+        `login: ${data.login} (${data.type}), since ${data.createdAt.slice(0, 10)}, ${data.htmlUrl}`,
         `name: ${data.name ?? '(none)'}`,
         `company: ${data.company ?? '(none)'}`,
         `location: ${data.location ?? '(none)'}`,
         `bio: ${data.bio ?? '(none)'}`,
       ];
       const content = [
-        `${data.login} (${data.type}${username ? '' : ', the token owner'}): ${data.publicRepos} public repositories, ${data.followers} followers, since ${data.createdAt.slice(0, 10)}. ${data.htmlUrl}`,
+        `GitHub account ${username ?? 'of the token owner'}: ${data.publicRepos} public repositories, ${data.followers} followers.`,
         rateLimit
           ? `Rate limit: ${rateLimit.remaining} of ${rateLimit.limit} left until ${rateLimit.resetAt}.`
           : '',
@@ -414,16 +483,22 @@ function createListReposTool(shared: Shared): AnyToolDefinition {
         shared.scope.allows(repo.owner.login, repo.name),
       );
       const repos = visible.map((repo) => ({
-        fullName: repo.full_name,
-        private: repo.private,
-        description: repo.description === null ? null : tally.clean(repo.description),
-        defaultBranch: repo.default_branch,
-        language: repo.language ?? null,
-        stars: repo.stargazers_count,
-        fork: repo.fork,
-        archived: repo.archived,
-        updatedAt: repo.updated_at ?? null,
-        htmlUrl: repo.html_url,
+        fullName: outsideLine(tally, repo.full_name, 200),
+        private: repo.private === true,
+        description: repo.description === null ? null : tally.clean(String(repo.description)),
+        defaultBranch: outsideLine(tally, repo.default_branch, 255),
+        language:
+          repo.language === null || repo.language === undefined
+            ? null
+            : outsideLine(tally, repo.language, 50),
+        stars: countOf(repo.stargazers_count),
+        fork: repo.fork === true,
+        archived: repo.archived === true,
+        updatedAt:
+          repo.updated_at === null || repo.updated_at === undefined
+            ? null
+            : outsideLine(tally, repo.updated_at, 50),
+        htmlUrl: outsideLine(tally, repo.html_url),
       }));
       const hiddenByScope = response.data.length - visible.length;
       const data = { repos, hiddenByScope, ...(nextCursor ? { nextCursor } : {}) };
@@ -509,66 +584,85 @@ function createReadFileTool(shared: Shared): AnyToolDefinition {
         request: { signal: context.signal },
       });
       const item = response.data;
+      const tally = new CleaningTally();
       if (Array.isArray(item)) {
         const entries = item.map((entry) => ({
-          name: entry.name,
-          type: entry.type,
-          size: entry.size,
-          sha: entry.sha,
+          name: outsideLine(tally, entry.name),
+          type: outsideLine(tally, entry.type, 20),
+          size: countOf(entry.size),
+          sha: shaOf(entry.sha),
         }));
         const lines = entries.map(
           (entry) =>
-            `${entry.type === 'dir' ? `${entry.name}/` : entry.name}${entry.type === 'file' ? ` (${entry.size} bytes)` : ''}`,
+            `${entry.type === 'dir' ? `${entry.name}/` : entry.name}${entry.type === 'file' ? ` (${entry.size} bytes)` : entry.type === 'dir' ? '' : ` (${entry.type})`}`,
         );
         return successResult(
-          `${filePath} in ${where} is a directory with ${entries.length} entries (read a file by its path):\n${lines.join('\n')}`,
+          `${filePath} in ${where} is a directory with ${entries.length} entries (read a file by its path):\n${untrustedBlock(lines, tally)}`,
           { data: { kind: 'directory', path: filePath, sha: '', size: 0, entries, htmlUrl: null } },
         );
       }
-      const common = { path: item.path, sha: item.sha, size: item.size, htmlUrl: item.html_url };
+      const common = {
+        path: filePath,
+        sha: shaOf(item.sha),
+        size: countOf(item.size),
+        htmlUrl: item.html_url === null ? null : outsideLine(tally, item.html_url),
+      };
       if (item.type === 'symlink') {
-        const target = 'target' in item ? String(item.target) : '';
+        const target = outsideLine(tally, 'target' in item ? item.target : '', 1_000);
         return successResult(
-          `${item.path} in ${where} is a symbolic link to ${target}; read that path instead.`,
-          {
-            data: { kind: 'symlink', ...common, target },
-          },
+          `${filePath} in ${where} is a symbolic link; its target (read that path instead, if it is in this repository):\n${untrustedBlock([target], tally)}`,
+          { data: { kind: 'symlink', ...common, target } },
         );
       }
       if (item.type === 'submodule') {
-        const target = 'submodule_git_url' in item ? String(item.submodule_git_url) : '';
+        const target = outsideLine(
+          tally,
+          'submodule_git_url' in item ? item.submodule_git_url : '',
+          1_000,
+        );
         return successResult(
-          `${item.path} in ${where} is a submodule (${target}) at commit ${item.sha}; read it in its own repository.`,
-          {
-            data: { kind: 'submodule', ...common, target },
-          },
+          `${filePath} in ${where} is a submodule at commit ${common.sha}; read it in its own repository. Its URL:\n${untrustedBlock([target], tally)}`,
+          { data: { kind: 'submodule', ...common, target } },
         );
       }
-      if (item.size > shared.maxFileBytes) {
+      if (common.size > shared.maxFileBytes) {
         return failureResult(
           ToolErrorCode.UNSUPPORTED,
-          `${item.path} in ${where} is ${item.size} bytes, over the ${shared.maxFileBytes}-byte limit for reading files.`,
+          `${filePath} in ${where} is ${common.size} bytes, over the ${shared.maxFileBytes}-byte limit for reading files.`,
           {
             hint: 'Find the part you need with github_search_code (repo scope), or ask the user to raise maxFileBytes.',
-            details: { size: item.size, sha: item.sha, maxFileBytes: shared.maxFileBytes },
+            details: { size: common.size, sha: common.sha, maxFileBytes: shared.maxFileBytes },
           },
         );
       }
-      const bytes = await readBlobBytes(octokit, { owner, repo, item }, context.signal);
+      const bytes = await readBlobBytes(
+        octokit,
+        { owner, repo, item, maxBytes: shared.maxFileBytes },
+        context.signal,
+      );
+      if (bytes.length > shared.maxFileBytes) {
+        return failureResult(
+          ToolErrorCode.UNSUPPORTED,
+          `${filePath} in ${where} is ${bytes.length} bytes, over the ${shared.maxFileBytes}-byte limit for reading files.`,
+          {
+            hint: 'Find the part you need with github_search_code (repo scope), or ask the user to raise maxFileBytes.',
+            details: { size: bytes.length, sha: common.sha, maxFileBytes: shared.maxFileBytes },
+          },
+        );
+      }
       if (isBinary(bytes)) {
         return successResult(
-          `${item.path} in ${where} is a binary file (${item.size} bytes, sha ${item.sha}); its content is not shown.`,
+          `${filePath} in ${where} is a binary file (${bytes.length} bytes, sha ${common.sha}); its content is not shown.`,
           { data: { kind: 'binary', ...common } },
         );
       }
-      const tally = new CleaningTally();
       const text = tally.clean(new TextDecoder('utf-8').decode(bytes));
       const all = splitLines(text);
       const totalLines = all.length;
       if (startLine > Math.max(totalLines, 1)) {
         return failureResult(
           ToolErrorCode.INVALID_ARGUMENT,
-          `startLine ${startLine} is past the end of ${item.path} (${totalLines} lines).`,
+          `startLine ${startLine} is past the end of ${filePath} (${totalLines} lines).`,
           { field: 'startLine', hint: `Use a startLine from 1 to ${Math.max(totalLines, 1)}.` },
         );
       }
@@ -603,7 +697,7 @@ function createReadFileTool(shared: Shared): AnyToolDefinition {
       const range =
         totalLines === 0 ? 'empty file' : `lines ${startLine}-${endLine} of ${totalLines}`;
       const content = [
-        `${item.path} in ${where} (${range}, ${item.size} bytes, sha ${item.sha}):`,
+        `${filePath} in ${where} (${range}, ${bytes.length} bytes, sha ${common.sha}):`,
         untrustedBlock(picked, tally) + differs,
         nextStartLine ? `More lines: call again with startLine ${nextStartLine}.` : 'End of file.',
       ].join('\n');
@@ -619,9 +713,12 @@ interface FileItem {
   readonly encoding?: string;
 }
 
+/** JSON around a blob's base64 content (sha, url, node id …); generous. */
+const BLOB_ENVELOPE_BYTES = 64 * 1024;
+
 async function readBlobBytes(
   octokit: GitHubOctokit,
-  source: { owner: string; repo: string; item: FileItem },
+  source: { owner: string; repo: string; item: FileItem; maxBytes: number },
   signal: AbortSignal,
 ): Promise<Uint8Array> {
   const { item } = source;
@@ -632,16 +729,24 @@ async function readBlobBytes(
   ) {
     return Buffer.from(item.content, 'base64');
   }
-  // Files of 1-100 MB come back from the contents API without content; the blob API has it.
+  if (typeof item.sha !== 'string' || !SHA.test(item.sha)) {
+    throw new Error('GitHub answered without a valid blob sha');
+  }
+  // Files of 1-100 MB come back from the contents API without content; the blob API has it, in
+  // base64 (4 bytes per 3, with line breaks): the answer is read no further than that needs.
   const blob = await octokit.rest.git.getBlob({
     owner: source.owner,
     repo: source.repo,
     file_sha: item.sha,
-    request: { signal },
+    request: {
+      signal,
+      maxResponseBytes: Math.ceil(((source.maxBytes * 4) / 3) * 1.02) + BLOB_ENVELOPE_BYTES,
+    },
   });
+  const content = String(blob.data.content ?? '');
   return blob.data.encoding === 'base64'
-    ? Buffer.from(blob.data.content, 'base64')
-    : Buffer.from(blob.data.content, 'utf8');
+    ? Buffer.from(content, 'base64')
+    : Buffer.from(content, 'utf8');
 }
 
 /** A NUL byte in the first 8 KiB, or bytes that are not UTF-8, mean binary (as git decides). */
@@ -676,6 +781,10 @@ const writeFileSchema = ToolSchema.object({
     .string()
     .min(1)
     .max(255)
+    .refine(isGitRefName, {
+      message:
+        'expected a branch name as git allows it (no "..", "@{", spaces, control characters or ~^:?*[\\)',
+    })
     .optional()
     .describe('Branch to commit to. Default: the repository default branch.'),
   sha: z
@@ -744,15 +853,18 @@ function createWriteFileTool(shared: Shared): AnyToolDefinition {
           request: { signal: context.signal },
         });
         const created = response.status === 201;
+        const tally = new CleaningTally();
+        const htmlUrl = response.data.content?.html_url;
         const data = {
           path: filePath,
           created,
-          commitSha: response.data.commit.sha ?? '',
-          blobSha: response.data.content?.sha ?? '',
-          htmlUrl: response.data.content?.html_url ?? null,
+          commitSha: shaOf(response.data.commit?.sha),
+          blobSha: shaOf(response.data.content?.sha),
+          htmlUrl: htmlUrl === undefined || htmlUrl === null ? null : outsideLine(tally, htmlUrl),
         };
+        const commit = SHA.test(data.commitSha) ? data.commitSha.slice(0, 12) : data.commitSha;
         return successResult(
-          `${created ? 'Created' : 'Updated'} ${filePath} in ${owner}/${repo}${branch ? ` on ${branch}` : ''}: commit ${data.commitSha.slice(0, 12)}. Its new blob sha is ${data.blobSha}; pass it as sha to write this file again.`,
+          `${created ? 'Created' : 'Updated'} ${filePath} in ${owner}/${repo}${branch ? ` on ${branch}` : ''}: commit ${commit}. Its new blob sha is ${data.blobSha}; pass it as sha to write this file again.`,
           { data },
         );
       } catch (error) {
@@ -857,14 +969,16 @@ function createCreateIssueTool(shared: Shared): AnyToolDefinition {
         ...(assignees ? { assignees } : {}),
         request: { signal: context.signal },
       });
+      const tally = new CleaningTally();
       const data = {
-        number: response.data.number,
-        htmlUrl: response.data.html_url,
-        title: response.data.title,
+        number: countOf(response.data.number),
+        htmlUrl: outsideLine(tally, response.data.html_url),
+        title: outsideLine(tally, response.data.title, 1_000),
       };
-      return successResult(`Opened issue #${data.number} in ${owner}/${repo}: ${data.htmlUrl}`, {
-        data,
-      });
+      return successResult(
+        `Opened issue #${data.number} in ${owner}/${repo}.\n${untrustedBlock([`url: ${data.htmlUrl}`, `title: ${data.title}`], tally)}`,
+        { data },
+      );
     },
   });
 }
@@ -996,19 +1110,24 @@ function createListIssuesTool(shared: Shared): AnyToolDefinition {
           continue;
         }
         issues.push({
-          number: issue.number,
-          title: tally.clean(issue.title),
-          state: issue.state,
+          number: countOf(issue.number),
+          title: outsideLine(tally, issue.title, 1_000),
+          state: outsideLine(tally, issue.state, 20),
           isPullRequest,
-          author: issue.user?.login ?? null,
-          authorAssociation: issue.author_association ?? 'NONE',
-          labels: issue.labels.map((label) =>
-            tally.clean(typeof label === 'string' ? label : (label.name ?? '')),
+          author:
+            issue.user?.login === undefined || issue.user?.login === null
+              ? null
+              : outsideLine(tally, issue.user.login, 100),
+          authorAssociation: outsideLine(tally, issue.author_association ?? 'NONE', 40),
+          labels: (Array.isArray(issue.labels) ? issue.labels : []).map((label) =>
+            outsideLine(tally, typeof label === 'string' ? label : (label.name ?? ''), 100),
           ),
-          comments: issue.comments,
-          updatedAt: issue.updated_at,
-          bodyPreview: truncate(oneLine(tally.clean(issue.body ?? '')), BODY_PREVIEW_CHARS),
-          htmlUrl: issue.html_url,
+          comments: countOf(issue.comments),
+          updatedAt: outsideLine(tally, issue.updated_at, 50),
+          bodyPreview: defuseMarkers(
+            truncate(oneLine(tally.clean(String(issue.body ?? ''))), BODY_PREVIEW_CHARS),
+          ),
+          htmlUrl: outsideLine(tally, issue.html_url),
         });
       }
       const data = {
@@ -1031,7 +1150,7 @@ function createListIssuesTool(shared: Shared): AnyToolDefinition {
       }
       const lines = issues.map(
         (issue) =>
-          `#${issue.number} [${issue.state}${issue.isPullRequest ? ', pull request' : ''}] ${oneLine(issue.title)} — by ${issue.author ?? 'ghost'} (${issue.authorAssociation.toLowerCase()})${issue.labels.length > 0 ? ` · labels: ${issue.labels.join(', ')}` : ''} · ${issue.comments} comments · updated ${issue.updatedAt.slice(0, 10)}${issue.bodyPreview ? `\n  ${issue.bodyPreview}` : ''}`,
+          `#${issue.number} [${issue.state}${issue.isPullRequest ? ', pull request' : ''}] ${issue.title} — by ${issue.author ?? 'ghost'} (${issue.authorAssociation.toLowerCase()})${issue.labels.length > 0 ? ` · labels: ${issue.labels.join(', ')}` : ''} · ${issue.comments} comments · updated ${issue.updatedAt.slice(0, 10)}${issue.bodyPreview ? `\n  ${issue.bodyPreview}` : ''}`,
       );
       const content = [
         `${issues.length} ${state === 'all' ? '' : `${state} `}issues in ${owner}/${repo}, page ${page}.${leftOut}`,
@@ -1056,12 +1175,12 @@ const searchCodeSchema = ToolSchema.object({
     ),
   repo: z
     .string()
-    .regex(/^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9._-]{1,100}$/, 'expected owner/name')
+    .regex(FULL_REPO_NAME, 'expected owner/name (the name not "." or "..")')
     .optional()
     .describe('Search only this repository, as owner/name.'),
   org: z
     .string()
-    .regex(/^[A-Za-z0-9-]{1,39}$/, 'expected an organisation or user login')
+    .regex(LOGIN, 'expected an organisation or user login')
     .optional()
     .describe('Search only repositories of this organisation or user.'),
   perPage: z.number().int().min(1).max(50).default(10).describe('Results per page (1-50).'),
@@ -1140,19 +1259,20 @@ function createSearchCodeTool(shared: Shared): AnyToolDefinition {
       const inScope = response.data.items.filter((item) =>
         scope.allows(item.repository.owner.login, item.repository.name),
       );
+      // The repository is named by the owner and name the scope was checked on.
       const items = inScope.map((item) => ({
-        repository: item.repository.full_name,
-        path: item.path,
-        sha: item.sha,
-        htmlUrl: item.html_url,
+        repository: outsideLine(tally, `${item.repository.owner.login}/${item.repository.name}`),
+        path: outsideLine(tally, item.path, 1_000),
+        sha: shaOf(item.sha),
+        htmlUrl: outsideLine(tally, item.html_url),
         fragments: (item.text_matches ?? []).map((match) =>
-          truncate(tally.clean(match.fragment ?? ''), 600),
+          truncate(tally.clean(String(match.fragment ?? '')), 600),
         ),
       }));
       const hiddenByScope = response.data.items.length - inScope.length;
       const data = {
-        totalCount: response.data.total_count,
-        incomplete: response.data.incomplete_results,
+        totalCount: countOf(response.data.total_count),
+        incomplete: response.data.incomplete_results === true,
         items,
         hiddenByScope,
         cleaned: tally.toJSON(),
