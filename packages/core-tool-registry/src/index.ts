@@ -65,7 +65,11 @@ export {
   type ProbeCommandSandboxOptions,
   prepareGitWrapper,
   probeCommandSandbox,
+  SANDBOX_ENVIRONMENT_NAMES,
+  SANDBOX_LIMITS,
   type SandboxArgumentsOptions,
+  type SandboxLimits,
+  sandboxEnvironment,
 } from './command-sandbox.js';
 export { type CoreConfig, coreConfigSchema, toolPackage } from './core-package.js';
 export { CPU_TOOL_IDS } from './cpu/cpu-tool-definitions.js';
@@ -141,6 +145,13 @@ export {
   type SearchQueryOptions,
   type SearxngBackendOptions,
 } from './search-backend.js';
+export {
+  containsSecretShape,
+  REDACTED,
+  SECRET_VALUE_SHAPES,
+  scrubSecrets,
+  scrubSecretsDeep,
+} from './secret-scrubber.js';
 export {
   type ParseShortcutOptions,
   parseShortcutDefinition,

@@ -4,6 +4,7 @@ import {
   buildSandboxArguments,
   prepareGitWrapper,
   probeCommandSandbox,
+  sandboxEnvironment,
 } from '../command-sandbox.js';
 import { type CapturedOutput, runProcess, scrubEnvironment } from '../process-runner.js';
 import { type AnyToolDefinition, defineTool } from '../tool.js';
@@ -162,6 +163,7 @@ export function createShellTools(options: ShellToolsOptions): AnyToolDefinition[
               cwd: cwd.absolute,
               executable: status.executable,
               gitWrapper: await prepareGitWrapper(),
+              environment: options.environment ?? process.env,
             }),
           };
         } else {
@@ -201,14 +203,17 @@ export function createShellTools(options: ShellToolsOptions): AnyToolDefinition[
         }
       }
       const base = options.environment ?? process.env;
+      // A sandboxed command gets an allow-list of variables, never the host's environment.
       const env =
-        options.scrubEnvironment === false
-          ? Object.fromEntries(
-              Object.entries(base).filter(
-                (entry): entry is [string, string] => entry[1] !== undefined,
-              ),
-            )
-          : scrubEnvironment(base);
+        sandbox !== undefined
+          ? sandboxEnvironment(base)
+          : options.scrubEnvironment === false
+            ? Object.fromEntries(
+                Object.entries(base).filter(
+                  (entry): entry is [string, string] => entry[1] !== undefined,
+                ),
+              )
+            : scrubEnvironment(base);
       const outcome = await runProcess({
         command: args.command,
         cwd: cwd.absolute,
@@ -241,6 +246,17 @@ export function createShellTools(options: ShellToolsOptions): AnyToolDefinition[
           `command timed out after ${formatDuration(args.timeoutMs)}; its process tree was killed.\n${parts.join('\n')}`,
           {
             hint: 'Raise timeoutMs, run a smaller step, or run long jobs in the background with output to a file.',
+            retryable: false,
+            details: data,
+          },
+        );
+      }
+      if (outcome.outputLimited) {
+        return failureResult(
+          ToolErrorCode.EXECUTION_FAILED,
+          `command killed: it printed more than ${outcome.stdout.totalBytes + outcome.stderr.totalBytes} bytes; its process tree was killed.\n${parts.join('\n')}`,
+          {
+            hint: 'Print less: filter with grep, head or tail, or write long output to a file and read parts of it.',
             retryable: false,
             details: data,
           },
