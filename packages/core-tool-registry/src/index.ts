@@ -184,7 +184,10 @@ export {
   skillOwner,
 } from './skill-tool-adapter.js';
 export {
+  canonicalHost,
+  embeddedIPv4,
   type HostResolver,
+  METADATA_ADDRESSES,
   type ResolvedAddress,
   SsrfGuard,
   type SsrfGuardOptions,

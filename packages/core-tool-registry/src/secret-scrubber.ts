@@ -9,38 +9,71 @@ export const REDACTED = '[redacted]';
  */
 export const SECRET_VALUE_SHAPES: readonly { readonly name: string; readonly pattern: string }[] = [
   // `scheme://user:password@` and `scheme://:password@` (Redis, Postgres, AMQP, HTTP …).
-  { name: 'url-credentials', pattern: String.raw`\b[A-Za-z][A-Za-z0-9+.\-]{0,30}:\/\/[^\s\/:@]{0,128}:[^\s\/@]{1,256}@` },
+  {
+    name: 'url-credentials',
+    pattern: String.raw`\b[A-Za-z][A-Za-z0-9+.\-]{0,30}:\/\/[^\s\/:@]{0,128}:[^\s\/@]{1,256}@`,
+  },
   // Stripe secret and restricted keys, and webhook signing secrets.
-  { name: 'stripe', pattern: String.raw`\b[rs]k_(?:live|test)_[A-Za-z0-9]{10,128}|\bwhsec_[A-Za-z0-9]{20,128}` },
+  {
+    name: 'stripe',
+    pattern: String.raw`\b[rs]k_(?:live|test)_[A-Za-z0-9]{10,128}|\bwhsec_[A-Za-z0-9]{20,128}`,
+  },
   // OpenAI (`sk-…`, `sk-proj-…`) and Anthropic (`sk-ant-…`) keys.
   { name: 'sk-key', pattern: String.raw`\bsk-[A-Za-z0-9_\-]{20,256}` },
   // GitHub tokens.
-  { name: 'github', pattern: String.raw`\bgh[pousr]_[A-Za-z0-9]{30,255}|\bgithub_pat_[A-Za-z0-9_]{30,255}` },
+  {
+    name: 'github',
+    pattern: String.raw`\bgh[pousr]_[A-Za-z0-9]{30,255}|\bgithub_pat_[A-Za-z0-9_]{30,255}`,
+  },
   // Slack tokens.
-  { name: 'slack-token', pattern: String.raw`\bxox[abprs]-[A-Za-z0-9\-]{10,256}|\bxapp-[A-Za-z0-9\-]{10,256}` },
+  {
+    name: 'slack-token',
+    pattern: String.raw`\bxox[abprs]-[A-Za-z0-9\-]{10,256}|\bxapp-[A-Za-z0-9\-]{10,256}`,
+  },
   // Slack and Discord webhook URLs (the URL is the credential).
-  { name: 'slack-webhook', pattern: String.raw`https?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9\/_\-]{8,256}` },
-  { name: 'discord-webhook', pattern: String.raw`https?:\/\/[A-Za-z.]{0,20}discord(?:app)?\.com\/api\/[A-Za-z0-9\/]{0,8}webhooks\/[0-9]{5,30}\/[A-Za-z0-9_\-]{10,256}` },
+  {
+    name: 'slack-webhook',
+    pattern: String.raw`https?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9\/_\-]{8,256}`,
+  },
+  {
+    name: 'discord-webhook',
+    pattern: String.raw`https?:\/\/[A-Za-z.]{0,20}discord(?:app)?\.com\/api\/[A-Za-z0-9\/]{0,8}webhooks\/[0-9]{5,30}\/[A-Za-z0-9_\-]{10,256}`,
+  },
   // SendGrid keys.
   { name: 'sendgrid', pattern: String.raw`\bSG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64}` },
   // AWS access key ids.
   { name: 'aws-access-key', pattern: String.raw`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b` },
   // JSON Web Tokens (header and payload are base64url JSON objects).
-  { name: 'jwt', pattern: String.raw`\beyJ[A-Za-z0-9_\-]{5,512}\.eyJ[A-Za-z0-9_\-]{5,8192}\.[A-Za-z0-9_\-]{0,1024}` },
+  {
+    name: 'jwt',
+    pattern: String.raw`\beyJ[A-Za-z0-9_\-]{5,512}\.eyJ[A-Za-z0-9_\-]{5,8192}\.[A-Za-z0-9_\-]{0,1024}`,
+  },
   // `Password=…` anywhere, `Pwd=…` as a connection-string field.
-  { name: 'connection-password', pattern: String.raw`(?:\b[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|;[ \t]{0,8}[Pp][Ww][Dd])[ \t]{0,8}=[ \t]{0,8}(?:"[^"\n]{0,256}"|'[^'\n]{0,256}'|[^;\s"']{1,256})` },
+  {
+    name: 'connection-password',
+    pattern: String.raw`(?:\b[Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd]|;[ \t]{0,8}[Pp][Ww][Dd])[ \t]{0,8}=[ \t]{0,8}(?:"[^"\n]{0,256}"|'[^'\n]{0,256}'|[^;\s"']{1,256})`,
+  },
   // PEM private key blocks (the body, whether or not the END line follows).
-  { name: 'private-key', pattern: String.raw`-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[A-Za-z0-9+\/=\s]{0,20000}` },
+  {
+    name: 'private-key',
+    pattern: String.raw`-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[A-Za-z0-9+\/=\s]{0,20000}`,
+  },
   // Google API keys.
   { name: 'google-api-key', pattern: String.raw`\bAIza[0-9A-Za-z_\-]{35}` },
   // Bearer tokens as printed in headers and logs.
-  { name: 'bearer', pattern: String.raw`\b[Bb][Ee][Aa][Rr][Ee][Rr][ \t]{1,8}[A-Za-z0-9._~+\/\-]{16,1024}={0,2}` },
+  {
+    name: 'bearer',
+    pattern: String.raw`\b[Bb][Ee][Aa][Rr][Ee][Rr][ \t]{1,8}[A-Za-z0-9._~+\/\-]{16,1024}={0,2}`,
+  },
 ];
 
 const PASSWORD_FIELD = /^(;?\s*(?:password|pwd)\s*=\s*)/i;
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 
-const COMBINED = new RegExp(SECRET_VALUE_SHAPES.map(({ pattern }) => `(?:${pattern})`).join('|'), 'g');
+const COMBINED = new RegExp(
+  SECRET_VALUE_SHAPES.map(({ pattern }) => `(?:${pattern})`).join('|'),
+  'g',
+);
 
 /** The replacement of one recognised secret: the field name or URL scheme stays readable. */
 function replacement(match: string): string {

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
 import { canonicalHost, SsrfGuard } from './ssrf-guard.js';
 import { isToolError } from './tool-error.js';
 

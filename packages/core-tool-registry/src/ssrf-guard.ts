@@ -302,7 +302,8 @@ function parseLooseIPv4(text: string): string | undefined {
   const numbers: number[] = [];
   for (const part of parts) {
     let value: number;
-    if (/^0x[0-9a-f]*$/.test(part)) value = part.length === 2 ? 0 : Number.parseInt(part.slice(2), 16);
+    if (/^0x[0-9a-f]*$/.test(part))
+      value = part.length === 2 ? 0 : Number.parseInt(part.slice(2), 16);
     else if (/^0[0-7]+$/.test(part)) value = Number.parseInt(part.slice(1), 8);
     else if (/^(?:0|[1-9][0-9]*)$/.test(part)) value = Number(part);
     else return undefined;
