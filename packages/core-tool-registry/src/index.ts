@@ -151,6 +151,7 @@ export {
   SECRET_VALUE_SHAPES,
   scrubSecrets,
   scrubSecretsDeep,
+  scrubToolReturn,
 } from './secret-scrubber.js';
 export {
   type ParseShortcutOptions,

@@ -1,3 +1,5 @@
+import type { AnyToolDefinition, ToolReturn } from './tool.js';
+
 /** What a secret is replaced by in text shown to the model. */
 export const REDACTED = '[redacted]';
 
@@ -127,4 +129,58 @@ export function scrubSecretsDeep<T>(value: T, knownValues: readonly string[] = [
     return item;
   };
   return visit(value) as T;
+}
+
+/**
+ * A tool's return value with every secret replaced ({@link scrubSecrets}): the text, the error
+ * message, hint and details, the structured data and the artifact descriptions; artifact paths
+ * are kept. The one place results are redacted, for every tool that shows outside text.
+ */
+export function scrubToolReturn(
+  result: ToolReturn,
+  knownValues: readonly string[] = [],
+): ToolReturn {
+  const scrub = (text: string) => scrubSecrets(text, knownValues);
+  if (typeof result === 'string') return scrub(result);
+  if (!result.ok) {
+    const { details, ...error } = result.error;
+    return {
+      ...result,
+      error: {
+        ...error,
+        message: scrub(error.message),
+        hint: scrub(error.hint),
+        ...(details === undefined ? {} : { details: scrubSecretsDeep(details, knownValues) }),
+      },
+    };
+  }
+  return {
+    ...result,
+    content: scrub(result.content),
+    ...(result.data === undefined ? {} : { data: scrubSecretsDeep(result.data, knownValues) }),
+    ...(result.artifacts === undefined
+      ? {}
+      : {
+          artifacts: result.artifacts.map((artifact) =>
+            artifact.description === undefined
+              ? artifact
+              : { ...artifact, description: scrub(artifact.description) },
+          ),
+        }),
+  };
+}
+
+/**
+ * The tool with every return value passed through {@link scrubToolReturn}: for tools whose
+ * results carry outside text (command output, web pages, HTTP responses).
+ */
+export function withSecretScrubbing<T extends AnyToolDefinition>(
+  tool: T,
+  knownValues: readonly string[] = [],
+): T {
+  return {
+    ...tool,
+    execute: async (args: unknown, context: Parameters<T['execute']>[1]) =>
+      scrubToolReturn(await tool.execute(args, context), knownValues),
+  };
 }

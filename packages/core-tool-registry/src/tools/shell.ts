@@ -7,6 +7,7 @@ import {
   sandboxEnvironment,
 } from '../command-sandbox.js';
 import { type CapturedOutput, runProcess, scrubEnvironment } from '../process-runner.js';
+import { scrubSecrets, withSecretScrubbing } from '../secret-scrubber.js';
 import { type AnyToolDefinition, defineTool } from '../tool.js';
 import { ToolErrorCode } from '../tool-error.js';
 import { failureResult, successResult } from '../tool-result.js';
@@ -221,7 +222,8 @@ export function createShellTools(options: ShellToolsOptions): AnyToolDefinition[
         timeoutMs: args.timeoutMs,
         signal: context.signal,
         maxOutputBytes: options.maxOutputBytes ?? 32 * 1024,
-        onOutput: (stream, text) => context.emit({ type: 'output', stream, text }),
+        onOutput: (stream, text) =>
+          context.emit({ type: 'output', stream, text: scrubSecrets(text) }),
         ...(args.stdin === undefined ? {} : { stdin: args.stdin }),
         ...(sandbox === undefined ? {} : { sandbox }),
       });
@@ -274,5 +276,6 @@ export function createShellTools(options: ShellToolsOptions): AnyToolDefinition[
       );
     },
   });
-  return [shellExecute];
+  // Output can print credentials (a config file, a log) under any name: shown only scrubbed.
+  return [withSecretScrubbing(shellExecute)];
 }
