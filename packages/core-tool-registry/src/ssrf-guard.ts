@@ -319,10 +319,6 @@ function parseLooseIPv4(text: string): string | undefined {
   return bytes.join('.');
 }
 
-function stripBrackets(host: string): string {
-  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-}
-
 function describeRange(range: string): string {
   switch (range) {
     case 'loopback':

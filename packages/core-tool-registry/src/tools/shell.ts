@@ -26,7 +26,11 @@ export interface ShellToolsOptions {
   denyCommands?: readonly string[];
   /** When false, every command that is not denied needs a confirmation. Default true. */
   useAllowList?: boolean;
-  /** Whether secrets (`*_TOKEN`, `*_KEY`, `AWS_*` …) are removed from the child's environment. Default true. */
+  /**
+   * Whether secrets (`*_TOKEN`, `*_KEY`, `AWS_*` …, and credential-shaped values) are removed from
+   * the environment of commands that run after asking. Default true. Commands that run unasked in
+   * the sandbox always get only the allow-list of {@link sandboxEnvironment}.
+   */
   scrubEnvironment?: boolean;
   /** The environment commands start from. Default: this process's environment. */
   environment?: Readonly<Record<string, string | undefined>>;
