@@ -444,6 +444,16 @@ function findPidsCgroup(): Promise<string | undefined> {
   return cgroupRoot;
 }
 
+/**
+ * How the process limit of a sandbox is enforced here: `cgroup` (a pids cgroup of its own, binds
+ * every user), `rlimit` (RLIMIT_NPROC in the sandbox's user namespace, binds a user other than
+ * root) or `none` (a server running as root where no pids cgroup can be created).
+ */
+export async function sandboxProcessLimit(): Promise<'cgroup' | 'rlimit' | 'none'> {
+  if ((await findPidsCgroup()) !== undefined) return 'cgroup';
+  return process.getuid?.() === 0 ? 'none' : 'rlimit';
+}
+
 /** Removes the empty cgroups this process (or a process that has ended) left behind. */
 function removeOwnCgroups(folder: string): void {
   try {

@@ -70,6 +70,7 @@ export {
   type SandboxArgumentsOptions,
   type SandboxLimits,
   sandboxEnvironment,
+  sandboxProcessLimit,
 } from './command-sandbox.js';
 export { type CoreConfig, coreConfigSchema, toolPackage } from './core-package.js';
 export { CPU_TOOL_IDS } from './cpu/cpu-tool-definitions.js';
