@@ -5,6 +5,7 @@ import {
   SECRET_VALUE_SHAPES,
   scrubSecrets,
   scrubSecretsDeep,
+  scrubToolReturn,
 } from './secret-scrubber.js';
 
 const SAMPLES: Record<string, { text: string; secret: string }> = {
@@ -148,5 +149,40 @@ describe('scrubSecrets', () => {
       a: [REDACTED, 1],
       b: { c: 'ok' },
     });
+  });
+});
+
+describe('scrubToolReturn', () => {
+  it('scrubs text, data, error fields and artifact descriptions, and keeps artifact paths', () => {
+    const key = 'sk_live_51HxAbCdEfGhIjKlMnOp';
+    expect(scrubToolReturn(`a ${key}`)).toBe(`a ${REDACTED}`);
+    const ok = scrubToolReturn(
+      {
+        ok: true,
+        content: `x ${key} mine-1234`,
+        data: { nested: [key] },
+        artifacts: [{ path: `out/${key}.txt`, description: key } as never],
+      },
+      ['mine-1234'],
+    );
+    expect(JSON.stringify(ok)).not.toContain('mine-1234');
+    expect(ok).toMatchObject({
+      content: `x ${REDACTED} ${REDACTED}`,
+      data: { nested: [REDACTED] },
+    });
+    expect((ok as unknown as { artifacts: { path: string }[] }).artifacts[0]?.path).toBe(
+      `out/${key}.txt`,
+    );
+    const failed = scrubToolReturn({
+      ok: false,
+      error: {
+        code: 'EXECUTION_FAILED',
+        message: key,
+        hint: key,
+        retryable: false,
+        details: { k: key },
+      },
+    } as never);
+    expect(JSON.stringify(failed)).not.toContain(key);
   });
 });

@@ -13,7 +13,6 @@ import {
   ToolRegistry,
 } from '@toolsys/core-tool-registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scrubSecrets as browserScrub } from '../../../packages/app-browser/src/tools/browser-tool.js';
 
 /*
  * Credentials that reach a result under names that say nothing (a config file, a page, a
@@ -100,11 +99,5 @@ describe('secrets recognised by the shape of their value', () => {
     const result = await executor().execute(tool, { url: `${origin}/` });
     expectNoSecret(renderResult(result), 'content');
     expectNoSecret(JSON.stringify(result.ok ? result.data : result.error), 'data', false);
-  });
-
-  it('the browser results use the same scrubber (with its redactEnv values)', () => {
-    const scrubbed = browserScrub(`settings ${BODY} mine-1234`, ['mine-1234']);
-    expectNoSecret(scrubbed, 'browser');
-    expect(scrubbed).not.toContain('mine-1234');
   });
 });
