@@ -1,3 +1,5 @@
+import { canonicalHost } from '@toolsys/core-tool-registry';
+
 /** Options for {@link createHostPolicy}. */
 export interface HostPolicyOptions {
   /** When given, only these hosts are reachable (`example.com`, `*.example.com`, `127.0.0.1`). */
@@ -28,9 +30,10 @@ export function createHostPolicy(options: HostPolicyOptions): HostPolicy {
   };
 }
 
+/** One spelling per host (`[::ffff:127.0.0.1]`, `2130706433` and `127.0.0.1.` are `127.0.0.1`). */
 function normalise(host: string): string {
-  const trimmed = host.trim().toLowerCase();
-  return trimmed.startsWith('[') && trimmed.endsWith(']') ? trimmed.slice(1, -1) : trimmed;
+  const trimmed = host.trim();
+  return trimmed.startsWith('*.') ? `*.${canonicalHost(trimmed.slice(2))}` : canonicalHost(trimmed);
 }
 
 function matches(pattern: string, host: string): boolean {

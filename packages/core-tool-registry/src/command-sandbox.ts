@@ -1,20 +1,23 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { constants, rmSync } from 'node:fs';
+import { constants, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import {
   access,
   lstat,
   mkdir,
   mkdtemp,
+  readdir,
   readFile,
   readlink,
   realpath,
   rename,
+  rmdir,
   stat,
   writeFile,
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { containsSecretShape } from './secret-scrubber.js';
 
 /*
  * Why bubblewrap used directly, and not a library such as `@anthropic-ai/sandbox-runtime` (0.0.83
@@ -65,6 +68,90 @@ export interface SandboxArgumentsOptions {
    * for job control.
    */
   newSession?: boolean;
+  /**
+   * The environment the sandbox process is started with (default `process.env`): every variable
+   * of it that is not on the allow-list ({@link sandboxEnvironment}) is removed inside the sandbox,
+   * whatever its name or value. Variables the caller adds beyond it pass.
+   */
+  environment?: Readonly<Record<string, string | undefined>>;
+  /** Resource limits; each defaults to {@link SANDBOX_LIMITS}. */
+  limits?: Partial<SandboxLimits>;
+}
+
+/** Resource limits of one sandbox. */
+export interface SandboxLimits {
+  /** Size of the tmpfs mounted at /tmp (and HOME), in bytes. */
+  tmpBytes: number;
+  /**
+   * Processes and threads at once. Enforced by a pids cgroup of its own when the cgroup file
+   * system is writable (the only limit that binds root), and by RLIMIT_NPROC in a user namespace.
+   */
+  processes: number;
+  /** CPU seconds of each process (RLIMIT_CPU). */
+  cpuSeconds: number;
+  /** Address space of each process (RLIMIT_AS), in bytes. */
+  addressSpaceBytes: number;
+  /** Largest file a process may write (RLIMIT_FSIZE), in bytes. */
+  fileBytes: number;
+  /** Open files of each process (RLIMIT_NOFILE). */
+  openFiles: number;
+}
+
+/** The default limits of a sandbox. */
+export const SANDBOX_LIMITS: Readonly<SandboxLimits> = {
+  tmpBytes: 256 * 1024 * 1024,
+  processes: 256,
+  cpuSeconds: 600,
+  addressSpaceBytes: 4 * 1024 * 1024 * 1024,
+  fileBytes: 1024 * 1024 * 1024,
+  openFiles: 1024,
+};
+
+/**
+ * Names of the host variables a sandboxed command may see (with `LC_*`): locale, terminal, time
+ * zone and user name. Everything else of the host environment (tokens, connection strings, URLs
+ * with passwords, webhooks …, whatever they are called) stays outside.
+ */
+export const SANDBOX_ENVIRONMENT_NAMES: ReadonlySet<string> = new Set([
+  'LANG',
+  'LANGUAGE',
+  'TERM',
+  'COLORTERM',
+  'NO_COLOR',
+  'TZ',
+  'USER',
+  'LOGNAME',
+  'COLUMNS',
+  'LINES',
+]);
+
+/** Variables every sandbox sets itself. */
+function fixedEnvironment(): Record<string, string> {
+  return { HOME: '/tmp', TMPDIR: '/tmp', PATH: SANDBOX_PATH, ...SANDBOX_GIT_ENVIRONMENT };
+}
+
+/** Shell settings a terminal session sets for its own shell; never secrets, so never removed. */
+const SHELL_SETTING = /^(?:PS[0-4]|PROMPT_COMMAND|HISTFILE|TOOLSYS_[A-Z_]+)$/;
+
+/**
+ * The environment of a sandboxed command, from the host's: only the allow-listed names
+ * ({@link SANDBOX_ENVIRONMENT_NAMES}, `LC_*`) whose values do not look like a credential, plus a
+ * harmless HOME/TMPDIR, the sandbox PATH and the git settings.
+ */
+export function sandboxEnvironment(
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || !isAllowedVariable(name)) continue;
+    if (containsSecretShape(value)) continue;
+    kept[name] = value;
+  }
+  return { ...kept, ...fixedEnvironment() };
+}
+
+function isAllowedVariable(name: string): boolean {
+  return SANDBOX_ENVIRONMENT_NAMES.has(name) || /^LC_[A-Z]+$/.test(name);
 }
 
 /** PATH inside the sandbox: only the bound system directories. */
@@ -216,14 +303,19 @@ async function systemDirectoryArguments(): Promise<string[]> {
 
 /**
  * The `bwrap` argument vector (before the command) for an auto-allowed command: no network, own
- * PID/IPC/UTS namespaces ending with the call, all capabilities dropped, a fresh /proc and /dev,
- * a tmpfs /tmp, /usr and the library folders read-only, a minimal /etc, and the workspace
- * read-only at its own path.
+ * user/PID/IPC/UTS namespaces ending with the call, all capabilities dropped, a fresh /proc and
+ * /dev, a size-limited tmpfs /tmp, /usr and the library folders read-only, a minimal /etc, the
+ * workspace read-only at its own path, only allow-listed environment variables, and resource
+ * limits ({@link SANDBOX_LIMITS}): the vector ends with a small launcher that applies the limits
+ * and then runs the command the caller appends.
  */
 export async function buildSandboxArguments(options: SandboxArgumentsOptions): Promise<string[]> {
+  const limits = { ...SANDBOX_LIMITS, ...options.limits };
+  const cgroup = await createPidsCgroup(limits.processes);
   const args = [
     '--die-with-parent',
     ...(options.newSession === false ? [] : ['--new-session']),
+    '--unshare-user',
     '--unshare-pid',
     '--unshare-net',
     '--unshare-ipc',
@@ -239,13 +331,20 @@ export async function buildSandboxArguments(options: SandboxArgumentsOptions): P
     '/proc',
     '--dev',
     '/dev',
+    '--perms',
+    '1777',
+    '--size',
+    String(limits.tmpBytes),
     '--tmpfs',
     '/tmp',
+    '--size',
+    String(16 * 1024 * 1024),
     '--tmpfs',
     '/run',
     '--dir',
     '/run/toolsys',
   ];
+  if (cgroup !== undefined) args.push('--bind', join(cgroup, 'cgroup.procs'), CGROUP_PROCS);
   if (options.gitWrapper !== undefined && (await stat('/usr/bin/git').catch(() => null))) {
     args.push(
       '--ro-bind',
@@ -257,34 +356,164 @@ export async function buildSandboxArguments(options: SandboxArgumentsOptions): P
     );
   }
   for (const path of options.readOnlyPaths ?? []) args.push('--ro-bind', path, path);
-  args.push(
-    '--ro-bind',
-    options.workspaceRoot,
-    options.workspaceRoot,
-    '--chdir',
-    options.cwd,
-    '--setenv',
-    'HOME',
-    '/tmp',
-    '--setenv',
-    'TMPDIR',
-    '/tmp',
-    '--setenv',
-    'PATH',
-    SANDBOX_PATH,
-  );
-  for (const [name, value] of Object.entries(SANDBOX_GIT_ENVIRONMENT)) {
+  args.push('--ro-bind', options.workspaceRoot, options.workspaceRoot, '--chdir', options.cwd);
+  // An allow-list: every host variable not on it is removed, whatever it is called.
+  const host = options.environment ?? process.env;
+  const allowed = sandboxEnvironment(host);
+  for (const name of Object.keys(host)) {
+    if (!(name in allowed) && !SHELL_SETTING.test(name)) args.push('--unsetenv', name);
+  }
+  for (const name of ['BASH_ENV', 'ENV', 'GIT_EXTERNAL_DIFF', 'GIT_DIR', 'GIT_WORK_TREE']) {
+    if (!(name in host)) args.push('--unsetenv', name);
+  }
+  // Allow-listed variables pass as the caller set them; these are the sandbox's own.
+  for (const [name, value] of Object.entries(fixedEnvironment())) {
     args.push('--setenv', name, value);
   }
-  args.push(
-    '--unsetenv',
-    'GIT_EXTERNAL_DIFF',
-    '--unsetenv',
-    'GIT_DIR',
-    '--unsetenv',
-    'GIT_WORK_TREE',
-  );
+  args.push(...limitLauncher(limits, cgroup !== undefined));
   return args;
+}
+
+/** Where a sandbox's own cgroup.procs is bound, so that its launcher can join the cgroup. */
+const CGROUP_PROCS = '/run/toolsys/cgroup.procs';
+
+/**
+ * The launcher the command runs under: joins the sandbox's pids cgroup when there is one, sets
+ * the rlimits as hard limits (nothing inside can raise them), then replaces itself with the
+ * command. RLIMIT_NPROC binds only a user other than root; the cgroup binds every user.
+ */
+function limitLauncher(limits: SandboxLimits, cgroup: boolean): string[] {
+  const kib = (bytes: number) => Math.max(1, Math.floor(bytes / 1024));
+  // Each limit is set as soft and hard limit; where the hard limit is already lower, it stays.
+  const limit =
+    'l() { ulimit -S -H "$1" "$2" 2>/dev/null || { h=$(ulimit -H "$1"); [ "$h" != unlimited ] && [ "$h" -le "$2" ]; } || { echo "toolsys sandbox: cannot set limit $1" >&2; exit 126; }; }';
+  const script = [
+    limit,
+    cgroup ? `echo $$ > ${CGROUP_PROCS} 2>/dev/null` : ':',
+    `l -u ${limits.processes}`,
+    `l -t ${limits.cpuSeconds}`,
+    `l -v ${kib(limits.addressSpaceBytes)}`,
+    `l -f ${kib(limits.fileBytes)}`,
+    `l -n ${limits.openFiles}`,
+    'l -c 0',
+    'unset -f l',
+    'exec "$@"',
+  ].join('; ');
+  return ['/bin/bash', '--norc', '--noprofile', '-c', script, 'toolsys-sandbox'];
+}
+
+let cgroupRoot: Promise<string | undefined> | undefined;
+let cgroupCount = 0;
+const CGROUP_PREFIX = 'toolsys-sandbox-';
+
+/** The pids cgroup folder this process may create children in, or undefined. */
+function findPidsCgroup(): Promise<string | undefined> {
+  cgroupRoot ??= (async () => {
+    if (process.platform !== 'linux') return undefined;
+    const lines = (await readFile('/proc/self/cgroup', 'utf8').catch(() => '')).split('\n');
+    const candidates: string[] = [];
+    for (const line of lines) {
+      const [, controllers, path] = line.split(':');
+      if (path === undefined) continue;
+      if (controllers?.split(',').includes('pids'))
+        candidates.push(join('/sys/fs/cgroup/pids', path));
+      else if (controllers === '') candidates.push(join('/sys/fs/cgroup', path));
+    }
+    for (const folder of candidates) {
+      try {
+        await access(folder, constants.W_OK);
+        const probe = join(folder, `${CGROUP_PREFIX}${process.pid}-probe`);
+        await mkdir(probe).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== 'EEXIST') throw error;
+        });
+        const usable = await access(join(probe, 'pids.max'), constants.W_OK).then(
+          () => true,
+          () => false,
+        );
+        await rmdir(probe).catch(() => undefined);
+        if (usable) {
+          process.once('exit', () => removeOwnCgroups(folder));
+          return folder;
+        }
+      } catch {
+        // Not writable here: the rlimits are what is left.
+      }
+    }
+    return undefined;
+  })();
+  return cgroupRoot;
+}
+
+/**
+ * How the process limit of a sandbox is enforced here: `cgroup` (a pids cgroup of its own, binds
+ * every user), `rlimit` (RLIMIT_NPROC in the sandbox's user namespace, binds a user other than
+ * root) or `none` (a server running as root where no pids cgroup can be created).
+ */
+export async function sandboxProcessLimit(): Promise<'cgroup' | 'rlimit' | 'none'> {
+  if ((await findPidsCgroup()) !== undefined) return 'cgroup';
+  return process.getuid?.() === 0 ? 'none' : 'rlimit';
+}
+
+/** Removes the empty cgroups this process (or a process that has ended) left behind. */
+function removeOwnCgroups(folder: string): void {
+  try {
+    for (const name of readdirSync(folder)) {
+      if (name.startsWith(`${CGROUP_PREFIX}${process.pid}-`)) {
+        try {
+          rmdirSync(join(folder, name));
+        } catch {
+          // Still in use or gone.
+        }
+      }
+    }
+  } catch {
+    // Nothing to clean.
+  }
+}
+
+async function sweepCgroups(folder: string): Promise<void> {
+  const names = await readdir(folder).catch(() => [] as string[]);
+  await Promise.all(
+    names
+      .filter((name) => name.startsWith(CGROUP_PREFIX))
+      .filter((name) => {
+        const owner = Number(name.slice(CGROUP_PREFIX.length).split('-')[0]);
+        return owner === process.pid || !isAlive(owner);
+      })
+      // Only an empty cgroup can be removed; one still in use stays.
+      .map((name) => rmdir(join(folder, name)).catch(() => undefined)),
+  );
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * A pids cgroup of its own for one sandbox, with `pids.max` set; undefined where cgroups cannot
+ * be written (then RLIMIT_NPROC is the only process limit). Empty ones are removed at the next
+ * sandbox and when this process exits.
+ */
+async function createPidsCgroup(processes: number): Promise<string | undefined> {
+  const root = await findPidsCgroup();
+  if (root === undefined) return undefined;
+  await sweepCgroups(root);
+  cgroupCount += 1;
+  const folder = join(root, `${CGROUP_PREFIX}${process.pid}-${cgroupCount}`);
+  try {
+    await mkdir(folder);
+    await writeFile(join(folder, 'pids.max'), String(processes));
+    return folder;
+  } catch {
+    await rmdir(folder).catch(() => undefined);
+    return undefined;
+  }
 }
 
 function runProbe(executable: string, args: readonly string[]): Promise<string | undefined> {

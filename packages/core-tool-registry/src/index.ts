@@ -65,7 +65,12 @@ export {
   type ProbeCommandSandboxOptions,
   prepareGitWrapper,
   probeCommandSandbox,
+  SANDBOX_ENVIRONMENT_NAMES,
+  SANDBOX_LIMITS,
   type SandboxArgumentsOptions,
+  type SandboxLimits,
+  sandboxEnvironment,
+  sandboxProcessLimit,
 } from './command-sandbox.js';
 export { type CoreConfig, coreConfigSchema, toolPackage } from './core-package.js';
 export { CPU_TOOL_IDS } from './cpu/cpu-tool-definitions.js';
@@ -142,6 +147,14 @@ export {
   type SearxngBackendOptions,
 } from './search-backend.js';
 export {
+  containsSecretShape,
+  REDACTED,
+  SECRET_VALUE_SHAPES,
+  scrubSecrets,
+  scrubSecretsDeep,
+  scrubToolReturn,
+} from './secret-scrubber.js';
+export {
   type ParseShortcutOptions,
   parseShortcutDefinition,
   placeholdersOf,
@@ -173,7 +186,10 @@ export {
   skillOwner,
 } from './skill-tool-adapter.js';
 export {
+  canonicalHost,
+  embeddedIPv4,
   type HostResolver,
+  METADATA_ADDRESSES,
   type ResolvedAddress,
   SsrfGuard,
   type SsrfGuardOptions,

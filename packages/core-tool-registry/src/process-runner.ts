@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
+import { containsSecretShape } from './secret-scrubber.js';
 
 /** Options for {@link runProcess}. */
 export interface RunProcessOptions {
@@ -21,6 +22,12 @@ export interface RunProcessOptions {
   maxOutputBytes?: number;
   /** Text written to standard input; without it standard input is empty. */
   stdin?: string;
+  /**
+   * Output (both streams together) after which the process tree is killed: a command that
+   * prints on and on costs the host reading it even though only head and tail are kept.
+   * Default 64 MiB.
+   */
+  maxTotalOutputBytes?: number;
   /** Time between SIGTERM and SIGKILL when killing. Default 2000 ms. */
   killGraceMs?: number;
   /**
@@ -52,6 +59,8 @@ export interface ProcessOutcome {
   timedOut: boolean;
   /** Whether the abort signal killed it. */
   aborted: boolean;
+  /** Whether it was killed for printing more than `maxTotalOutputBytes`. */
+  outputLimited: boolean;
   /** Wall-clock duration. */
   durationMs: number;
   /** Captured standard output. */
@@ -61,6 +70,7 @@ export interface ProcessOutcome {
 }
 
 const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024;
+const DEFAULT_MAX_TOTAL_OUTPUT_BYTES = 64 * 1024 * 1024;
 /** How long output may keep draining after bash has exited. */
 const EXIT_DRAIN_MS = 500;
 const DEFAULT_KILL_GRACE_MS = 2_000;
@@ -93,7 +103,9 @@ const LC_VARIABLE = /^LC_[A-Z]+$/;
 
 /**
  * Returns a copy of an environment without secrets: names such as `*_TOKEN`, `*_SECRET`,
- * `*_KEY`, `*PASSWORD*`, `AWS_*`, `GITHUB_*`, `NPM_*`, and values that are URLs with credentials.
+ * `*_KEY`, `*PASSWORD*`, `AWS_*`, `GITHUB_*`, `NPM_*`, and values shaped like a credential
+ * (URLs with a password, Stripe/OpenAI/GitHub/Slack/SendGrid keys, webhooks, JWTs, `Password=`
+ * connection strings …; see {@link containsSecretShape}), whatever the variable is called.
  * PATH, HOME, LANG, TERM, `LC_*` and the like are always kept.
  */
 export function scrubEnvironment(
@@ -110,7 +122,8 @@ export function scrubEnvironment(
       SECRET_WORD.test(name) ||
       SECRET_NAME.test(name) ||
       SECRET_PREFIX.test(name) ||
-      CREDENTIALS_IN_URL.test(value)
+      CREDENTIALS_IN_URL.test(value) ||
+      containsSecretShape(value)
     ) {
       continue;
     }
@@ -245,6 +258,8 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   return new Promise<ProcessOutcome>((resolve, reject) => {
     let timedOut = false;
     let aborted = false;
+    let outputLimited = false;
+    const outputCap = options.maxTotalOutputBytes ?? DEFAULT_MAX_TOTAL_OUTPUT_BYTES;
     let settled = false;
     let exit: { code: number | null; signal: string | null } | undefined;
     let killTimer: NodeJS.Timeout | undefined;
@@ -287,6 +302,7 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
         signal: exit?.signal ?? signal,
         timedOut,
         aborted,
+        outputLimited,
         durationMs: Date.now() - started,
         stdout: stdout.result(),
         stderr: stderr.result(),
@@ -302,6 +318,10 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
       const decoder = new StringDecoder('utf8');
       stream.on('data', (chunk: Buffer) => {
         capture.push(chunk);
+        if (!outputLimited && stdout.total + stderr.total > outputCap) {
+          outputLimited = true;
+          terminate();
+        }
         if (options.onOutput === undefined) return;
         const text = decoder.write(chunk);
         if (text !== '') options.onOutput(name, text);

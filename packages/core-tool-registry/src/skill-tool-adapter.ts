@@ -173,6 +173,12 @@ export class SkillToolAdapter {
             cwd: root,
             executable: status.executable,
             readOnlyPaths: [await realpath(skillDirectory).catch(() => skillDirectory)],
+            // The host's variables stay outside; the skill's own configured ones pass.
+            environment: Object.fromEntries(
+              Object.entries(process.env).filter(
+                ([name]) => !(name in (this.#options.environment ?? {})),
+              ),
+            ),
           }),
         };
       } else {

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SsrfGuard } from './ssrf-guard.js';
+import { canonicalHost, SsrfGuard } from './ssrf-guard.js';
 import { isToolError } from './tool-error.js';
 
 const neverResolve = async (): Promise<never> => {
@@ -103,5 +104,134 @@ describe('SsrfGuard', () => {
 
   it('rejects an invalid CIDR in the allow-list at construction', () => {
     expect(() => new SsrfGuard({ allowPrivateNetwork: ['10.0.0.0/99'] })).toThrow(/CIDR/);
+  });
+});
+
+describe('addresses in other encodings', () => {
+  const strict = new SsrfGuard({ resolveHost: neverResolve });
+  const open = new SsrfGuard({ allowPrivateNetwork: true, resolveHost: neverResolve });
+
+  it.each([
+    ['::ffff:127.0.0.1', '127.0.0.1'],
+    ['[::FFFF:7f00:1]', '127.0.0.1'],
+    ['::127.0.0.1', '127.0.0.1'],
+    ['::ffff:0:127.0.0.1', '127.0.0.1'],
+    ['2130706433', '127.0.0.1'],
+    ['0x7f.1', '127.0.0.1'],
+    ['0177.0.0.1', '127.0.0.1'],
+    ['127.1', '127.0.0.1'],
+    ['0x7f000001', '127.0.0.1'],
+    ['127.0.0.1.', '127.0.0.1'],
+    ['Example.COM..', 'example.com'],
+    ['[fe80::1%eth0]', 'fe80::1'],
+    ['::1', '::1'],
+    ['256.1.1.1', '256.1.1.1'],
+    ['1.2.3.4.example', '1.2.3.4.example'],
+  ])('canonicalHost(%s) is %s', (host, expected) => {
+    expect(canonicalHost(host)).toBe(expected);
+  });
+
+  it.each([
+    '169.254.169.254',
+    '169.254.170.2',
+    '169.254.170.23',
+    'fd00:ec2::254',
+    'fd00:ec2::23',
+    '100.100.100.200',
+    '::ffff:169.254.169.254',
+    '::ffff:a9fe:a9fe',
+    '::169.254.169.254',
+    '64:ff9b::a9fe:a9fe',
+    '64:ff9b::169.254.169.254',
+    '64:ff9b:1::a9fe:a9fe',
+    '2002:a9fe:a9fe::1',
+    '2001:0:a9fe:a9fe::1',
+    '2001:0:4136:e378:8000:63bf:5601:5601',
+    '2852039166',
+    '0xa9.0xfe.0xa9.0xfe',
+    '0251.0376.0251.0376',
+    '169.254.43518',
+  ])('refuses the metadata endpoint %s even when private networks are allowed', (address) => {
+    expect(open.refusalReason(address, address)).toBeDefined();
+    expect(strict.refusalReason(address, address)).toBeDefined();
+  });
+
+  it.each(['169.254.1.1', 'fe80::1', 'fe80::abcd:1', '::ffff:169.254.3.4', '64:ff9b::a9fe:0101'])(
+    'refuses link-local %s even when private networks are allowed',
+    (address) => {
+      expect(open.refusalReason(address, address)).toBe('a link-local address');
+    },
+  );
+
+  it.each([
+    '::ffff:127.0.0.1',
+    '::127.0.0.1',
+    '64:ff9b::7f00:1',
+    '2002:7f00:1::',
+    '2002:a00:1::',
+    '2001:0:7f00:1::',
+    '2001:0:4136:e378:8000:63bf:80ff:fffe',
+    '::ffff:10.0.0.1',
+  ])('refuses %s by default: it carries a private IPv4 address', (address) => {
+    expect(strict.refusalReason(address, address)).toBeDefined();
+  });
+
+  it('allows a NAT64 or 6to4 form of a public address', () => {
+    expect(strict.refusalReason('64:ff9b::808:808', '64:ff9b::808:808')).toBeUndefined();
+    expect(strict.refusalReason('2002:808:808::1', '2002:808:808::1')).toBeUndefined();
+  });
+
+  it('opens a metadata address only for a rule naming exactly it', () => {
+    const broad = new SsrfGuard({ allowPrivateNetwork: ['169.254.0.0/16', '0.0.0.0/0'] });
+    expect(broad.refusalReason('169.254.169.254', 'x')).toBe('a cloud metadata address');
+    expect(broad.refusalReason('169.254.1.1', 'x')).toBeUndefined();
+    const exact = new SsrfGuard({ allowPrivateNetwork: ['169.254.170.2'] });
+    expect(exact.refusalReason('169.254.170.2', 'x')).toBeUndefined();
+    expect(exact.refusalReason('::ffff:169.254.170.2', 'x')).toBeUndefined();
+  });
+
+  it('refuses every IPv4-mapped, NAT64, 6to4, Teredo and numeric form of a refused IPv4 address (property)', () => {
+    const refusedV4 = fc.oneof(
+      fc.tuple(fc.constant(127), fc.nat(255), fc.nat(255), fc.nat(255)),
+      fc.tuple(fc.constant(10), fc.nat(255), fc.nat(255), fc.nat(255)),
+      fc.tuple(fc.constant(169), fc.constant(254), fc.nat(255), fc.nat(255)),
+      fc.tuple(fc.constant(192), fc.constant(168), fc.nat(255), fc.nat(255)),
+    );
+    fc.assert(
+      fc.property(refusedV4, fc.nat(0xffff), ([a, b, c, d], tail) => {
+        const high = ((a << 8) | b).toString(16);
+        const low = ((c << 8) | d).toString(16);
+        const forms = [
+          `::ffff:${a}.${b}.${c}.${d}`,
+          `::ffff:${high}:${low}`,
+          `64:ff9b::${high}:${low}`,
+          `2002:${high}:${low}::${tail.toString(16)}`,
+          `2001:0:${high}:${low}::${tail.toString(16)}`,
+          String(a * 2 ** 24 + b * 2 ** 16 + c * 2 ** 8 + d),
+          `0x${a.toString(16)}.${b}.${c}.0${d.toString(8)}`,
+        ];
+        for (const form of forms) {
+          expect(strict.refusalReason(form, form), form).toBeDefined();
+        }
+        if (a === 169) {
+          for (const form of forms) expect(open.refusalReason(form, form), form).toBeDefined();
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('checks a URL host in any of these forms before a lookup', () => {
+    expect(() => strict.checkUrl(new URL('http://[::ffff:127.0.0.1]/'))).toThrow(/Refused/);
+    for (const url of [
+      'http://[::ffff:a9fe:a9fe]/latest/meta-data/',
+      'http://[64:ff9b::a9fe:a9fe]/',
+      'http://2852039166/',
+      'http://0xa9fea9fe/',
+      'http://169.254.169.254./',
+      'http://[fd00:ec2::23]/',
+    ]) {
+      expect(() => open.checkUrl(new URL(url)), url).toThrow(/Refused/);
+    }
   });
 });

@@ -29,8 +29,21 @@ export interface SsrfGuardOptions {
   resolveHost?: HostResolver;
 }
 
-/** Addresses of cloud instance-metadata services: refused even when private networks are allowed. */
-const METADATA_ADDRESSES = new Set(['169.254.169.254', 'fd00:ec2::254', '100.100.100.200']);
+/**
+ * Addresses of cloud instance-metadata and credential services: refused even when private
+ * networks are allowed, in every encoding (IPv4-mapped, NAT64, 6to4, Teredo …), unless an
+ * operator lists the exact address. AWS IMDS (IPv4 and IPv6), ECS task metadata and credentials,
+ * EKS Pod Identity, Alibaba Cloud; GCP, Azure, OCI and DigitalOcean use 169.254.169.254 too, and
+ * the whole link-local range (169.254.0.0/16, fe80::/10) is refused with them.
+ */
+export const METADATA_ADDRESSES: ReadonlySet<string> = new Set([
+  '169.254.169.254',
+  '169.254.170.2',
+  '169.254.170.23',
+  'fd00:ec2::254',
+  'fd00:ec2::23',
+  '100.100.100.200',
+]);
 
 const ALLOWED_PROTOCOLS = new Set(['http:', 'https:']);
 
@@ -84,24 +97,40 @@ export class SsrfGuard {
         { field, hint: 'Send credentials in an Authorization header instead.' },
       );
     }
-    const host = stripBrackets(url.hostname);
+    const host = canonicalHost(url.hostname);
     if (ipaddr.isValid(host)) this.assertAddressAllowed(host, host);
   }
 
-  /** Why an address is refused for this host name, or undefined when it is allowed. */
+  /**
+   * Why an address is refused for this host name, or undefined when it is allowed. An IPv6
+   * address that carries an IPv4 address (IPv4-mapped or -compatible, NAT64 `64:ff9b::/96`, 6to4
+   * `2002::/16`, Teredo `2001::/32`) is refused when either of them is.
+   */
   refusalReason(address: string, hostname: string): string | undefined {
-    let parsed: ParsedAddress;
-    try {
-      parsed = normalise(ipaddr.parse(address));
-    } catch {
-      return `"${address}" is not an IP address`;
+    const text = canonicalHost(address);
+    if (!ipaddr.isValid(text)) return `"${address}" is not an IP address`;
+    const parsed = ipaddr.parse(text);
+    const carried = embeddedIPv4(parsed);
+    for (const inner of carried) {
+      const reason = this.#reasonFor(inner, hostname);
+      if (reason !== undefined) return reason;
     }
-    const isMetadata = METADATA_ADDRESSES.has(parsed.toString());
+    // A translation address (NAT64, 6to4, Teredo) means the IPv4 addresses it carries.
+    if (carried.length > 0) return undefined;
+    return this.#reasonFor(parsed, hostname);
+  }
+
+  #reasonFor(parsed: ParsedAddress, hostname: string): string | undefined {
+    const canonical = parsed.toString();
     const range = parsed.range();
-    if (!isMetadata && range === 'unicast') return undefined;
+    if (METADATA_ADDRESSES.has(canonical)) {
+      // Only a rule naming this very address opens a metadata endpoint.
+      return this.#isListedExactly(parsed) ? undefined : 'a cloud metadata address';
+    }
+    if (range === 'unicast') return undefined;
     if (this.#isListed(parsed, hostname)) return undefined;
-    if (this.#allowAll && !isMetadata) return undefined;
-    return isMetadata ? 'a cloud metadata address' : `a ${describeRange(range)} address`;
+    if (this.#allowAll && range !== 'linkLocal') return undefined;
+    return `a ${describeRange(range)} address`;
   }
 
   /** Throws PERMISSION_DENIED when the address is refused. */
@@ -124,7 +153,7 @@ export class SsrfGuard {
    * blocked. Returns the checked addresses (literal IPs are returned as they are).
    */
   async resolve(hostname: string): Promise<readonly ResolvedAddress[]> {
-    const host = stripBrackets(hostname);
+    const host = canonicalHost(hostname);
     if (ipaddr.isValid(host)) {
       this.assertAddressAllowed(host, host);
       return [{ address: host, family: ipaddr.parse(host).kind() === 'ipv6' ? 6 : 4 }];
@@ -172,8 +201,18 @@ export class SsrfGuard {
     );
   };
 
+  #isListedExactly(address: ParsedAddress): boolean {
+    return this.#rules.some(
+      (rule) =>
+        rule.kind === 'range' &&
+        rule.range !== undefined &&
+        rule.range[1] === (rule.range[0].kind() === 'ipv4' ? 32 : 128) &&
+        rule.range[0].toString() === address.toString(),
+    );
+  }
+
   #isListed(address: ParsedAddress, hostname: string): boolean {
-    const host = stripBrackets(hostname).toLowerCase();
+    const host = canonicalHost(hostname);
     for (const rule of this.#rules) {
       if (rule.kind === 'host' && rule.host === host) return true;
       if (rule.kind === 'range' && rule.range) {
@@ -186,7 +225,7 @@ export class SsrfGuard {
 }
 
 function parseRule(entry: string): AllowRule {
-  const text = stripBrackets(entry.trim()).toLowerCase();
+  const text = canonicalHost(entry);
   if (text.includes('/')) {
     try {
       const [base, bits] = ipaddr.parseCIDR(text);
@@ -202,16 +241,82 @@ function parseRule(entry: string): AllowRule {
   return { kind: 'host', host: text };
 }
 
-/** IPv4-mapped IPv6 (`::ffff:127.0.0.1`) is checked as the IPv4 address it carries. */
+/** IPv4-mapped (`::ffff:127.0.0.1`), -translated and -compatible IPv6 as the IPv4 they carry. */
 function normalise(address: ParsedAddress): ParsedAddress {
-  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()) {
-    return (address as ipaddr.IPv6).toIPv4Address();
-  }
-  return address;
+  if (address.kind() !== 'ipv6') return address;
+  const parts = (address as ipaddr.IPv6).parts as number[];
+  const at = (index: number) => parts[index] ?? 0;
+  const zeros = (count: number) => parts.slice(0, count).every((part) => part === 0);
+  const mapped = zeros(5) && at(5) === 0xffff;
+  const translated = zeros(4) && at(4) === 0xffff && at(5) === 0;
+  const compatible = zeros(6) && (at(6) !== 0 || at(7) > 1);
+  return mapped || translated || compatible ? ipv4From(at(6), at(7)) : address;
 }
 
-function stripBrackets(host: string): string {
-  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+function ipv4From(high: number, low: number): ipaddr.IPv4 {
+  return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+}
+
+/**
+ * The IPv4 addresses an IPv6 address carries and that traffic to it may reach: NAT64
+ * (`64:ff9b::/96`, local-use `64:ff9b:1::/48`), 6to4 (`2002:AABB:CCDD::/48`) and Teredo
+ * (`2001:0::/32`: the server, and the client with its bits inverted).
+ */
+export function embeddedIPv4(address: ParsedAddress): ipaddr.IPv4[] {
+  if (address.kind() !== 'ipv6') return [];
+  const parts = (address as ipaddr.IPv6).parts as number[];
+  const at = (index: number) => parts[index] ?? 0;
+  const found: ipaddr.IPv4[] = [];
+  if (at(0) === 0x64 && at(1) === 0xff9b) found.push(ipv4From(at(6), at(7)));
+  if (at(0) === 0x2002) found.push(ipv4From(at(1), at(2)));
+  if (at(0) === 0x2001 && at(1) === 0) {
+    found.push(ipv4From(at(2), at(3)), ipv4From(at(6) ^ 0xffff, at(7) ^ 0xffff));
+  }
+  return found;
+}
+
+/**
+ * One spelling per host, for comparing hosts with lists: lower case, without brackets or
+ * trailing dots; an IPv4 address in any form `inet_aton` accepts (`2130706433`, `0x7f.1`,
+ * `0177.0.0.1`, `127.1`) as dotted decimal; an IPv6 address in its canonical text, and as the
+ * IPv4 address when it only wraps one (`::ffff:127.0.0.1`, `::ffff:7f00:1`, `::127.0.0.1`).
+ */
+export function canonicalHost(host: string): string {
+  let text = host.trim().toLowerCase();
+  if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1);
+  while (text.endsWith('.')) text = text.slice(0, -1);
+  const v4 = parseLooseIPv4(text);
+  if (v4 !== undefined) return v4;
+  const zone = text.indexOf('%');
+  const bare = zone === -1 ? text : text.slice(0, zone);
+  if (bare.includes(':') && ipaddr.IPv6.isValid(bare)) {
+    return normalise(ipaddr.IPv6.parse(bare)).toString();
+  }
+  return text;
+}
+
+/** An IPv4 address in the forms `inet_aton` and URL parsers accept, as dotted decimal. */
+function parseLooseIPv4(text: string): string | undefined {
+  const parts = text.split('.');
+  if (parts.length < 1 || parts.length > 4 || parts.some((part) => part === '')) return undefined;
+  const numbers: number[] = [];
+  for (const part of parts) {
+    let value: number;
+    if (/^0x[0-9a-f]*$/.test(part))
+      value = part.length === 2 ? 0 : Number.parseInt(part.slice(2), 16);
+    else if (/^0[0-7]+$/.test(part)) value = Number.parseInt(part.slice(1), 8);
+    else if (/^(?:0|[1-9][0-9]*)$/.test(part)) value = Number(part);
+    else return undefined;
+    if (part.length > 40 || !Number.isSafeInteger(value)) return undefined;
+    numbers.push(value);
+  }
+  const last = numbers.pop() as number;
+  if (numbers.some((value) => value > 255)) return undefined;
+  const rest = 4 - numbers.length;
+  if (last >= 256 ** rest) return undefined;
+  const bytes = [...numbers];
+  for (let index = rest - 1; index >= 0; index--) bytes.push(Math.floor(last / 256 ** index) % 256);
+  return bytes.join('.');
 }
 
 function describeRange(range: string): string {

@@ -6,6 +6,8 @@ import {
   failureResult,
   isToolError,
   type SsrfGuard,
+  scrubSecrets as scrubSecretText,
+  scrubToolReturn,
   type ToolArtifact,
   type ToolContext,
   type ToolDefinition,
@@ -112,51 +114,20 @@ export function defineBrowserTool<TArgs>(
   });
 }
 
-/** Replaces every secret value (4 characters or more) in a text by `[redacted]`. */
+/**
+ * Replaces secrets in a text by `[redacted]`: the configured values (4 characters or more) and
+ * every value shaped like a credential, through the one scrubber of the core package.
+ */
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
-  return secrets
-    .filter((secret) => secret.length >= 4)
-    .reduce((current, secret) => current.split(secret).join('[redacted]'), text);
+  return scrubSecretText(text, secrets);
 }
 
 /**
- * Replaces every secret value in a result (text, message, data, artifact descriptions) by
+ * Replaces every secret in a result (text, message, data, artifact descriptions) by
  * `[redacted]`; artifact paths are kept.
  */
 export function redactSecrets(result: ToolReturn, secrets: readonly string[]): ToolReturn {
-  if (!secrets.some((secret) => secret.length >= 4)) return result;
-  const scrub = (text: string) => scrubSecrets(text, secrets);
-  if (typeof result === 'string') return scrub(result);
-  if (!result.ok) {
-    const { details, ...error } = result.error;
-    return {
-      ok: false,
-      error: {
-        ...error,
-        message: scrub(error.message),
-        hint: scrub(error.hint),
-        ...(details === undefined ? {} : { details: scrubJson(details, scrub) }),
-      },
-    };
-  }
-  return {
-    ok: true,
-    content: scrub(result.content),
-    ...(result.data === undefined ? {} : { data: scrubJson(result.data, scrub) }),
-    ...(result.artifacts === undefined
-      ? {}
-      : {
-          artifacts: result.artifacts.map((artifact) =>
-            artifact.description === undefined
-              ? artifact
-              : { ...artifact, description: scrub(artifact.description) },
-          ),
-        }),
-  };
-}
-
-function scrubJson<T>(value: T, scrub: (text: string) => string): T {
-  return JSON.parse(scrub(JSON.stringify(value))) as T;
+  return scrubToolReturn(result, secrets);
 }
 
 function prependNotes(result: ToolReturn, notes: readonly string[]): ToolReturn {

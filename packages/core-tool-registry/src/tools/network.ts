@@ -8,6 +8,7 @@ import TurndownService from 'turndown';
 import { z } from 'zod';
 import { type GuardedResponse, guardedRequest, readBody } from '../guarded-request.js';
 import { createSearxngBackend, type SearchBackend } from '../search-backend.js';
+import { withSecretScrubbing } from '../secret-scrubber.js';
 import { type HostResolver, SsrfGuard } from '../ssrf-guard.js';
 import { type AnyToolDefinition, defineTool, type ToolContext } from '../tool.js';
 import { ToolError, ToolErrorCode } from '../tool-error.js';
@@ -90,12 +91,13 @@ export function createNetworkTools(options: NetworkToolsOptions): AnyToolDefinit
         ? createSearxngBackend({ url: options.searxngUrl, userAgent })
         : undefined),
   };
+  // Pages and responses can carry credentials under any name: shown only scrubbed.
   return [
     createWebFetchTool(settings),
     createWebSearchTool(settings),
     createHttpRequestTool(settings),
     createDownloadFileTool(settings),
-  ];
+  ].map((tool) => withSecretScrubbing(tool));
 }
 
 const urlField = z

@@ -212,8 +212,11 @@ describe('shell_execute', () => {
     const command = 'printenv GITHUB_TOKEN; echo end';
     const scrubbed = await run({ command }, { environment });
     expect(scrubbed.ok && (scrubbed.data as { stdout: string }).stdout).toBe('end\n');
-    const kept = await run({ command }, { environment, scrubEnvironment: false });
+    // Only a command that runs outside the sandbox (after asking) can be given the environment.
+    const kept = await run({ command }, { environment, scrubEnvironment: false, sandbox: 'off' });
     expect(kept.ok && (kept.data as { stdout: string }).stdout).toBe('ghp_secret\nend\n');
+    const sandboxed = await run({ command }, { environment, scrubEnvironment: false });
+    expect(sandboxed.ok && (sandboxed.data as { stdout: string }).stdout).toBe('end\n');
   });
 
   it('passes standard input', async () => {

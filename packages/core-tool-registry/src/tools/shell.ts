@@ -4,8 +4,10 @@ import {
   buildSandboxArguments,
   prepareGitWrapper,
   probeCommandSandbox,
+  sandboxEnvironment,
 } from '../command-sandbox.js';
 import { type CapturedOutput, runProcess, scrubEnvironment } from '../process-runner.js';
+import { scrubSecrets, withSecretScrubbing } from '../secret-scrubber.js';
 import { type AnyToolDefinition, defineTool } from '../tool.js';
 import { ToolErrorCode } from '../tool-error.js';
 import { failureResult, successResult } from '../tool-result.js';
@@ -24,7 +26,11 @@ export interface ShellToolsOptions {
   denyCommands?: readonly string[];
   /** When false, every command that is not denied needs a confirmation. Default true. */
   useAllowList?: boolean;
-  /** Whether secrets (`*_TOKEN`, `*_KEY`, `AWS_*` …) are removed from the child's environment. Default true. */
+  /**
+   * Whether secrets (`*_TOKEN`, `*_KEY`, `AWS_*` …, and credential-shaped values) are removed from
+   * the environment of commands that run after asking. Default true. Commands that run unasked in
+   * the sandbox always get only the allow-list of {@link sandboxEnvironment}.
+   */
   scrubEnvironment?: boolean;
   /** The environment commands start from. Default: this process's environment. */
   environment?: Readonly<Record<string, string | undefined>>;
@@ -162,6 +168,7 @@ export function createShellTools(options: ShellToolsOptions): AnyToolDefinition[
               cwd: cwd.absolute,
               executable: status.executable,
               gitWrapper: await prepareGitWrapper(),
+              environment: options.environment ?? process.env,
             }),
           };
         } else {
@@ -201,14 +208,17 @@ export function createShellTools(options: ShellToolsOptions): AnyToolDefinition[
         }
       }
       const base = options.environment ?? process.env;
+      // A sandboxed command gets an allow-list of variables, never the host's environment.
       const env =
-        options.scrubEnvironment === false
-          ? Object.fromEntries(
-              Object.entries(base).filter(
-                (entry): entry is [string, string] => entry[1] !== undefined,
-              ),
-            )
-          : scrubEnvironment(base);
+        sandbox !== undefined
+          ? sandboxEnvironment(base)
+          : options.scrubEnvironment === false
+            ? Object.fromEntries(
+                Object.entries(base).filter(
+                  (entry): entry is [string, string] => entry[1] !== undefined,
+                ),
+              )
+            : scrubEnvironment(base);
       const outcome = await runProcess({
         command: args.command,
         cwd: cwd.absolute,
@@ -216,7 +226,8 @@ export function createShellTools(options: ShellToolsOptions): AnyToolDefinition[
         timeoutMs: args.timeoutMs,
         signal: context.signal,
         maxOutputBytes: options.maxOutputBytes ?? 32 * 1024,
-        onOutput: (stream, text) => context.emit({ type: 'output', stream, text }),
+        onOutput: (stream, text) =>
+          context.emit({ type: 'output', stream, text: scrubSecrets(text) }),
         ...(args.stdin === undefined ? {} : { stdin: args.stdin }),
         ...(sandbox === undefined ? {} : { sandbox }),
       });
@@ -246,6 +257,17 @@ export function createShellTools(options: ShellToolsOptions): AnyToolDefinition[
           },
         );
       }
+      if (outcome.outputLimited) {
+        return failureResult(
+          ToolErrorCode.EXECUTION_FAILED,
+          `command killed: it printed more than ${outcome.stdout.totalBytes + outcome.stderr.totalBytes} bytes; its process tree was killed.\n${parts.join('\n')}`,
+          {
+            hint: 'Print less: filter with grep, head or tail, or write long output to a file and read parts of it.',
+            retryable: false,
+            details: data,
+          },
+        );
+      }
       const status =
         outcome.exitCode === null
           ? `killed by ${outcome.signal ?? 'a signal'}`
@@ -258,5 +280,6 @@ export function createShellTools(options: ShellToolsOptions): AnyToolDefinition[
       );
     },
   });
-  return [shellExecute];
+  // Output can print credentials (a config file, a log) under any name: shown only scrubbed.
+  return [withSecretScrubbing(shellExecute)];
 }
