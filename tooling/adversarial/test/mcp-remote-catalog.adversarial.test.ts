@@ -106,6 +106,7 @@ describe('mcp: what a remote catalog and result can show (issue 23 items 19, 20)
     expect(manager.tools('hostile').map((tool) => tool.name)).toEqual(['echo']);
     const listed = await executor.execute('mcp_list', { server: 'hostile' });
     const text = listed.ok ? listed.content : '';
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must not appear
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e\u{e0000}-\u{e007f}]/u);
     expect(text).toContain(
       '  3 tool(s) left out: their names are not plain MCP names (letters, digits, "_", "." and "-", at most 128), so they cannot be called (names shown escaped below)',
