@@ -65,12 +65,21 @@ describe('the mcp-client package in a deployment', () => {
     );
     deployment = await composeDeployment(loadDeploymentConfig({ env: env() }));
     expect(deployment.statuses.get('mcp-client')?.reason).toContain('1 server(s) configured');
-    const result = await deployment.executor.execute('mcp_call', {
+    // An imported server starts only once the user approves it.
+    const refused = await deployment.executor.execute('mcp_call', {
       server: 'everything',
       tool: 'echo',
-      arguments: { message: 'through the host' },
+      arguments: { message: 'unapproved' },
     });
-    expect(result).toEqual({ ok: true, content: 'Echo: through the host' });
+    expect(refused.ok === false && refused.error.code).toBe('PERMISSION_DENIED');
+    const result = await deployment.executor.execute(
+      'mcp_call',
+      { server: 'everything', tool: 'echo', arguments: { message: 'through the host' } },
+      { confirm: async () => 'allow_session' },
+    );
+    expect(result.ok && result.content).toContain(
+      '<untrusted-mcp-server-content>\nEcho: through the host\n</untrusted-mcp-server-content>',
+    );
     expect(deployment.registry.has('mcp__everything__echo')).toBe(true);
     const listed = await deployment.executor.execute('mcp_list', {});
     expect(listed.ok && listed.data).toMatchObject({
@@ -109,8 +118,8 @@ describe('the mcp-client package in a deployment', () => {
       }
     };
     // Direct calls carry string ids of their own; the SDK numbers its requests.
-    expect(await requestId()).toMatch(/^toolsys-\d+$/);
-    expect(await requestId(false)).toMatch(/^\d+$/);
+    expect(await requestId()).toMatch(/\ntoolsys-\d+\n/);
+    expect(await requestId(false)).toMatch(/\n\d+\n/);
   });
 
   it('reports a bad inline entry by name and field and keeps the good ones', async () => {

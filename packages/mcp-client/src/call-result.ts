@@ -1,13 +1,30 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
+  CleaningTally,
   failureResult,
+  markUntrusted,
   successResult,
   ToolErrorCode,
   type ToolResult,
+  untrustedMarkers,
 } from '@toolsys/core-tool-registry';
 import { stripTerminalControls } from './terminal-text.js';
 
 const MAX_TEXT_CHARS = 200_000;
+const NOTICE = untrustedMarkers('mcp-server').notice;
+
+/**
+ * Remote text as the model reads it: cleaned (control, bidi, invisible and tag characters, hidden
+ * comments; see `cleanUntrustedText`), with a line saying what was removed, between
+ * `<untrusted-mcp-server-content>` markers under the notice that explains them. A marker the
+ * server wrote itself is defused, so its text cannot close the block and speak outside it.
+ */
+export function markRemoteText(text: string): string {
+  const tally = new CleaningTally();
+  const cleaned = tally.clean(stripTerminalControls(text));
+  const removed = tally.describe();
+  return `${NOTICE}${removed ? `\n${removed}` : ''}\n${markUntrusted(cleaned, 'mcp-server')}`;
+}
 
 /** Which remote tool produced a result, for messages. */
 export interface RemoteToolRef {
@@ -21,7 +38,9 @@ export interface RemoteToolRef {
  * Maps an MCP `CallToolResult` to a ToolResult: text blocks become the content the model reads,
  * other blocks a short description; `structuredContent` is kept as `data`; `isError: true` becomes
  * EXECUTION_FAILED carrying the remote message (not retryable: the tool itself refused). Terminal
- * escape sequences and control characters are removed from every text (newlines and tabs stay).
+ * escape sequences, control, bidi and invisible characters are removed from every text (newlines
+ * and tabs stay), and the text is shown between `<untrusted-mcp-server-content>` markers
+ * ({@link markRemoteText}): it is the server's, never the tool system's own words.
  */
 export function toToolResult(result: CallToolResult, ref: RemoteToolRef): ToolResult {
   const blocks = result.content ?? [];
@@ -33,14 +52,13 @@ export function toToolResult(result: CallToolResult, ref: RemoteToolRef): ToolRe
     result.structuredContent === undefined &&
     only.text.length <= MAX_TEXT_CHARS
   ) {
-    const text = stripTerminalControls(only.text);
-    if (text.length > 0) return successResult(text);
+    if (only.text.length > 0) return successResult(markRemoteText(only.text));
   }
   const text = renderContent(blocks);
   if (result.isError === true) {
     return failureResult(
       ToolErrorCode.EXECUTION_FAILED,
-      `MCP tool "${ref.tool}" on server "${ref.server}" reported an error: ${text || '(no message)'}`,
+      `MCP tool "${ref.tool}" on server "${ref.server}" reported an error:\n${text ? markRemoteText(text) : '(no message)'}`,
       {
         retryable: false,
         hint: 'Read the remote error, adjust the arguments or approach, then retry once.',
@@ -50,7 +68,10 @@ export function toToolResult(result: CallToolResult, ref: RemoteToolRef): ToolRe
   }
   const structured = result.structuredContent;
   const hasOtherBlocks = blocks.some((block) => block.type !== 'text');
-  const content = text || (structured === undefined ? '(no output)' : JSON.stringify(structured));
+  const content =
+    text || structured !== undefined
+      ? markRemoteText(text || JSON.stringify(structured))
+      : '(no output)';
   if (structured !== undefined) return successResult(content, { data: structured });
   if (hasOtherBlocks) return successResult(content, { data: { content: result.content } });
   return successResult(content);

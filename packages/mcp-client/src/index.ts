@@ -1,5 +1,6 @@
+export { BatchedStdioClientTransport } from './batched-stdio-transport.js';
 export { BoundedLog, type BoundedLogOptions } from './bounded-log.js';
-export { type RemoteToolRef, toToolResult } from './call-result.js';
+export { markRemoteText, type RemoteToolRef, toToolResult } from './call-result.js';
 export {
   type DirectCallFailure,
   type DirectCallOptions,
@@ -12,6 +13,8 @@ export {
   type McpClientOptions,
   type McpRequestOptions,
   type McpTransportKind,
+  TOOL_LISTING_LIMITS,
+  type ToolListing,
 } from './mcp-client.js';
 export {
   type McpConfigFormat,
@@ -26,9 +29,11 @@ export {
   McpManager,
   type McpManagerOptions,
   type McpServerState,
+  type RejectedTool,
 } from './mcp-manager.js';
 export { MAX_CALL_TIMEOUT_MS, MCP_CALL_POLICY } from './mcp-run-policies.js';
 export {
+  describeForApproval,
   describeServerTarget,
   isSafeServerName,
   type McpHttpServerConfig,
@@ -38,12 +43,19 @@ export {
 } from './mcp-server-config.js';
 export {
   describeRemote,
+  describeRemoteTool,
   McpToolRegistrar,
   type McpToolRegistrarOptions,
   type RegistrarSyncOutcome,
   type SkippedRemoteTool,
   toRegistryId,
 } from './mcp-tool-registrar.js';
+export {
+  ProgressThrottle,
+  type ProgressThrottleOptions,
+  type ProgressUpdate,
+} from './progress-emitter.js';
+export { McpServerApprovals } from './server-approvals.js';
 export { stripTerminalControls } from './terminal-text.js';
 export { type McpClientConfig, mcpClientConfigSchema, toolPackage } from './tool-package.js';
 export { createMcpTools, type McpAdHocPolicy, type McpToolsOptions } from './tools/mcp-tools.js';

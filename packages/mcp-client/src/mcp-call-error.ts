@@ -1,5 +1,10 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
+import {
+  cleanUntrustedLine,
+  defuseMarkers,
+  ToolError,
+  ToolErrorCode,
+} from '@toolsys/core-tool-registry';
 import { stripTerminalControls } from './terminal-text.js';
 
 /** What was being done when an MCP request failed, for the message. */
@@ -103,14 +108,14 @@ export function toMcpToolError(error: unknown, context: McpFailureContext): Tool
   );
 }
 
-/** Removes terminal escapes from remote text, then bounds its length. */
+/**
+ * Remote text in one of our messages: terminal escapes removed, then one clean line (invisible
+ * characters removed, line breaks shown as escapes, forged markers defused), bounded in length.
+ */
 function clip(raw: string): string {
-  const text = stripTerminalControls(raw);
-  return text.length > MAX_REMOTE_MESSAGE ? `${text.slice(0, MAX_REMOTE_MESSAGE)}…` : text;
+  return defuseMarkers(cleanUntrustedLine(stripTerminalControls(raw), MAX_REMOTE_MESSAGE));
 }
 
 function quote(raw: string): string {
-  const text = stripTerminalControls(raw);
-  const clipped = text.length > 120 ? `${text.slice(0, 120)}…` : text;
-  return JSON.stringify(clipped);
+  return JSON.stringify(defuseMarkers(cleanUntrustedLine(stripTerminalControls(raw), 120)));
 }

@@ -6,6 +6,7 @@ import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.j
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { isAttemptSignal } from '@toolsys/core-tool-registry';
+import { BatchedStdioClientTransport } from './batched-stdio-transport.js';
 import { BoundedLog, type BoundedLogOptions } from './bounded-log.js';
 import type { RemoteToolRef } from './call-result.js';
 import { DirectToolCalls } from './direct-tool-calls.js';
@@ -45,6 +46,24 @@ export interface McpCallOptions extends McpRequestOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Bounds of one tool listing (see {@link McpClient.listToolPages}). */
+export const TOOL_LISTING_LIMITS = {
+  /** Pages fetched at most; an empty page with a next cursor counts. */
+  maxPages: 50,
+  /** Tools kept at most. */
+  maxTools: 10_000,
+} as const;
+
+/** One bounded tool listing. */
+export interface ToolListing {
+  /** The tools, in the server's order. */
+  readonly tools: Tool[];
+  /** Pages fetched. */
+  readonly pages: number;
+  /** What was cut, when the listing hit a bound; absent when it ended by itself. */
+  readonly truncated?: string;
+}
 
 /** The `convert` of a plain `callTool`: the result as the server sent it (internal). */
 export function asIs(result: CallToolResult): CallToolResult {
@@ -150,22 +169,53 @@ export class McpClient {
     }
   }
 
-  /** The server's tools, all pages. */
+  /** The server's tools, all pages (within {@link TOOL_LISTING_LIMITS}; see {@link listToolPages}). */
   async listTools(options: McpRequestOptions = {}): Promise<Tool[]> {
+    return (await this.listToolPages(options)).tools;
+  }
+
+  /**
+   * The server's tools, page by page, within bounds: at most {@link TOOL_LISTING_LIMITS}`.maxPages`
+   * pages (an empty page with a next cursor counts) and `.maxTools` tools, a cursor seen before
+   * ends the listing, and the whole listing shares one time limit. `truncated` says what was cut.
+   */
+  async listToolPages(options: McpRequestOptions = {}): Promise<ToolListing> {
     const client = this.#require();
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const deadline = performance.now() + timeoutMs;
     const tools: Tool[] = [];
+    const seen = new Set<string>();
     let cursor: string | undefined;
+    let pages = 0;
+    let truncated: string | undefined;
     const relay = SignalRelay.of(options.signal);
     try {
       do {
+        const remaining = Math.max(1, deadline - performance.now());
         const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
-          timeout: timeoutMs,
+          timeout: remaining,
           ...relay?.options,
         });
+        pages += 1;
+        const room = TOOL_LISTING_LIMITS.maxTools - tools.length;
+        if (page.tools.length > room) {
+          tools.push(...page.tools.slice(0, room));
+          truncated = `the server listed more than ${TOOL_LISTING_LIMITS.maxTools} tools; the first ${TOOL_LISTING_LIMITS.maxTools} are kept`;
+          break;
+        }
         tools.push(...page.tools);
         cursor = page.nextCursor;
-      } while (cursor !== undefined && tools.length < 10_000);
+        if (cursor === undefined) break;
+        if (seen.has(cursor)) {
+          truncated = `the server repeated a page cursor after ${pages} page(s); the listing was ended there`;
+          break;
+        }
+        seen.add(cursor);
+        if (pages >= TOOL_LISTING_LIMITS.maxPages) {
+          truncated = `the server offered more than ${TOOL_LISTING_LIMITS.maxPages} pages; the listing was ended there`;
+          break;
+        }
+      } while (cursor !== undefined);
     } catch (error) {
       throw this.#failure(error, 'tools/list', timeoutMs, options.signal);
     } finally {
@@ -177,7 +227,7 @@ export class McpClient {
         this.#sdkCalledTools.add(tool.name);
       }
     }
-    return tools;
+    return truncated === undefined ? { tools, pages } : { tools, pages, truncated };
   }
 
   /** Calls a tool. A timeout or an abort sends `notifications/cancelled` to the server. */
@@ -348,7 +398,7 @@ export class McpClient {
   }
 
   #stdioTransport(config: Extract<McpServerConfig, { transport: 'stdio' }>): Transport {
-    const transport = new StdioClientTransport({
+    const transport = new BatchedStdioClientTransport({
       command: config.command,
       args: [...(config.args ?? [])],
       env: { ...(config.env ?? {}) },

@@ -31,13 +31,31 @@ export interface McpConfigImportResult {
 
 /** Options for {@link McpConfigImport}. */
 export interface McpConfigImportOptions {
-  /** Variables for `${env:NAME}` (VS Code) and `${NAME}` / `${NAME:-default}` (mcpServers). Default: `process.env`. */
+  /**
+   * Whose file this is. `imported` (default): a client config file the deployment did not write
+   * (a `.vscode/mcp.json` any cloned repository can carry): every server is marked `importedFrom`
+   * (started only once the user approves it), an entry's own `"trusted": true` is ignored with a
+   * warning, and variables come only from `env` (nothing of the host environment unless given).
+   * `deployment`: the deployment's own config: entries may say `"trusted": true`, and `env`
+   * defaults to `process.env`.
+   */
+  origin?: 'imported' | 'deployment';
+  /** How the file is named in `importedFrom` and messages, e.g. `.vscode/mcp.json`. Default `an imported config`. */
+  source?: string;
+  /**
+   * Variables for `${env:NAME}` (VS Code) and `${NAME}` / `${NAME:-default}` (mcpServers).
+   * Default: none for an imported file (a reference to a variable not given is an entry error),
+   * `process.env` for the deployment's own config.
+   */
   env?: Readonly<Record<string, string | undefined>>;
   /** Values for VS Code `${input:id}`; an input's own `default` is used when absent here. */
   inputs?: Readonly<Record<string, string>>;
   /** Value of `${workspaceFolder}`. Without it, a reference to it is an entry error. */
   workspaceFolder?: string;
-  /** Names of servers to mark trusted, in addition to entries that say `"trusted": true`. */
+  /**
+   * Names of servers to mark trusted (the deployment's choice). Entries that say
+   * `"trusted": true` themselves are trusted only when `origin` is `deployment`.
+   */
   trusted?: readonly string[];
 }
 
@@ -161,9 +179,11 @@ function importEntries(
   if (format === 'vscode' && vscode.inputs !== undefined) {
     readInputs(vscode.inputs, vscode.inputsField ?? 'inputs', declared, errors);
   }
+  const imported = (options.origin ?? 'imported') === 'imported';
   const substitution: Substitution = {
     format,
-    env: options.env ?? process.env,
+    env: options.env ?? (imported ? {} : process.env),
+    imported,
     inputs: options.inputs ?? {},
     declared,
     ...(options.workspaceFolder === undefined ? {} : { workspaceFolder: options.workspaceFolder }),
@@ -174,7 +194,11 @@ function importEntries(
     const server = reader.read(entry, trusted.has(name));
     errors.push(...reader.errors);
     warnings.push(...reader.warnings);
-    if (server && reader.errors.length === 0) servers.push(server);
+    if (server && reader.errors.length === 0) {
+      servers.push(
+        imported ? { ...server, importedFrom: options.source ?? 'an imported config' } : server,
+      );
+    }
   }
   return { format, servers, errors, warnings };
 }
@@ -204,6 +228,8 @@ function readInputs(
 interface Substitution {
   readonly format: McpConfigFormat;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Whether the file is an imported one (its variables are not the host's, its trust is not its own). */
+  readonly imported: boolean;
   readonly inputs: Readonly<Record<string, string>>;
   readonly declared: ReadonlyMap<string, InputDeclaration>;
   readonly workspaceFolder?: string;
@@ -258,7 +284,15 @@ class EntryReader {
     if (entry.trusted !== undefined && typeof entry.trusted !== 'boolean') {
       this.#error(`${this.#field}.trusted`, 'expected true or false');
     }
-    if (entry.trusted === true || trustedByOption) base.trusted = true;
+    if (entry.trusted === true && this.#substitution.imported && !trustedByOption) {
+      this.#warning(
+        `${this.#field}.trusted`,
+        "ignored: a config file cannot trust its own servers; list the server in the deployment's trusted servers instead",
+      );
+    }
+    if ((entry.trusted === true && !this.#substitution.imported) || trustedByOption) {
+      base.trusted = true;
+    }
     const timeout = entry.timeoutMs ?? entry.timeout;
     if (timeout !== undefined) {
       if (typeof timeout === 'number' && Number.isFinite(timeout) && timeout > 0) {
@@ -400,9 +434,7 @@ class EntryReader {
     if (expression.startsWith('env:')) {
       const name = expression.slice(4);
       const found = env[name];
-      if (found === undefined) {
-        this.#error(field, `environment variable ${name} is not set`);
-      }
+      if (found === undefined) this.#missingVariable(field, name);
       return found;
     }
     if (format === 'vscode') {
@@ -435,8 +467,17 @@ class EntryReader {
       return undefined;
     }
     const found = env[match[1] as string] ?? match[2];
-    if (found === undefined) this.#error(field, `environment variable ${match[1]} is not set`);
+    if (found === undefined) this.#missingVariable(field, match[1] as string);
     return found;
+  }
+
+  #missingVariable(field: string, name: string): void {
+    this.#error(
+      field,
+      this.#substitution.imported
+        ? `environment variable ${name} is not expanded in an imported config: the deployment must allow it by name (allowEnv of importConfig)`
+        : `environment variable ${name} is not set`,
+    );
   }
 
   #error(field: string, message: string): void {

@@ -30,10 +30,18 @@ export interface McpServerState {
   readonly trusted: boolean;
   /** Whether it was added at run time by `mcp_connect` rather than configured. */
   readonly adHoc: boolean;
+  /** Whether it comes from an imported client config file (see `importedFrom` of its config). */
+  readonly imported: boolean;
+  /** Whether it is imported and nobody has approved starting it yet (see {@link McpManager.approve}). */
+  readonly awaitingApproval: boolean;
   /** The last good tool catalog (kept when a refresh fails or times out). */
   readonly tools: readonly Tool[];
   /** Whether the last catalog refresh failed, so `tools` may be out of date. */
   readonly catalogStale: boolean;
+  /** What the last listing cut (too many pages or tools, a repeated cursor); absent when nothing. */
+  readonly catalogTruncated?: string;
+  /** Tools the server listed that were left out, with the reason (a name that is not plain). */
+  readonly rejectedTools: readonly RejectedTool[];
   /** Name and version the server announced. */
   readonly serverInfo?: { readonly name: string; readonly version: string };
   /** The last connection or catalog error, for the model. */
@@ -43,6 +51,17 @@ export interface McpServerState {
   /** When failed: how long until the next connection attempt is allowed, in ms. */
   readonly retryAfterMs?: number;
 }
+
+/** A tool a server listed that the manager left out of its catalog. */
+export interface RejectedTool {
+  /** The name as the server sent it (may hold control or invisible characters: escape it to show it). */
+  readonly name: string;
+  /** Why it was left out. */
+  readonly reason: string;
+}
+
+/** What an MCP tool name may be: `[A-Za-z0-9_.-]`, 1 to 128 characters (the MCP spec's names). */
+const PLAIN_TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /** Options for {@link McpManager}. */
 export interface McpManagerOptions {
@@ -60,6 +79,11 @@ export interface McpManagerOptions {
   now?: () => number;
   /** Random source in [0, 1) for the backoff jitter. Default `Math.random`. */
   random?: () => number;
+  /**
+   * Least time between two catalog refreshes that `notifications/tools/list_changed` starts, in
+   * ms: a storm of them makes at most one refresh run and one wait. Default 1 000.
+   */
+  listChangedMinIntervalMs?: number;
 }
 
 /** Options of {@link McpManager.add}. */
@@ -80,10 +104,22 @@ interface Entry {
   /** The same catalog by tool name (a name listed twice: the first entry, as a scan finds it). */
   toolsByName: ReadonlyMap<string, Tool>;
   catalogStale: boolean;
+  catalogTruncated: string | undefined;
+  rejectedTools: readonly RejectedTool[];
+  /** The refresh running now, which a new request joins. */
+  refreshing: Promise<string | undefined> | undefined;
+  /** Whether a list_changed arrived during the running refresh (one more follows it). */
+  refreshQueued: boolean;
+  /** When the last refresh started (`now()`), for the least interval between them. */
+  refreshStartedAt: number;
+  /** The timer of a refresh waiting for the least interval. */
+  refreshTimer: ReturnType<typeof setTimeout> | undefined;
   lastError: string | undefined;
   failures: number;
   nextAttemptAt: number;
   generation: number;
+  /** Whether the user approved starting (or contacting) an imported server. */
+  approved: boolean;
 }
 
 /**
@@ -101,6 +137,7 @@ export class McpManager {
   readonly #backoffMaxMs: number;
   readonly #now: () => number;
   readonly #random: () => number;
+  readonly #listChangedMinIntervalMs: number;
   #closed = false;
 
   constructor(options: McpManagerOptions = {}) {
@@ -111,6 +148,7 @@ export class McpManager {
     this.#backoffMaxMs = options.backoff?.maxMs ?? 30_000;
     this.#now = options.now ?? Date.now;
     this.#random = options.random ?? Math.random;
+    this.#listChangedMinIntervalMs = options.listChangedMinIntervalMs ?? 1_000;
     for (const server of options.servers ?? []) this.add(server);
   }
 
@@ -130,10 +168,17 @@ export class McpManager {
       tools: [],
       toolsByName: new Map(),
       catalogStale: false,
+      catalogTruncated: undefined,
+      rejectedTools: [],
+      refreshing: undefined,
+      refreshQueued: false,
+      refreshStartedAt: Number.NEGATIVE_INFINITY,
+      refreshTimer: undefined,
       lastError: undefined,
       failures: 0,
       nextAttemptAt: 0,
       generation: 0,
+      approved: config.importedFrom === undefined,
     });
   }
 
@@ -207,6 +252,15 @@ export class McpManager {
     const entry = this.#require(name);
     await this.#ensureClient(entry, options.signal);
     return this.#snapshot(entry);
+  }
+
+  /**
+   * Records that the user approved starting (or contacting) an imported server. Until then the
+   * manager refuses to connect it, whoever asks: the tools ask the user first
+   * (see {@link McpServerApprovals}).
+   */
+  approve(name: string): void {
+    this.#require(name).approved = true;
   }
 
   /** Closes a server's connection; it reconnects on next use. */
@@ -299,6 +353,16 @@ export class McpManager {
     if (this.#closed) {
       throw new ToolError(ToolErrorCode.UNSUPPORTED, 'The MCP manager has been shut down.');
     }
+    if (!entry.approved) {
+      throw new ToolError(
+        ToolErrorCode.PERMISSION_DENIED,
+        `MCP server "${entry.config.name}" was imported from ${entry.config.importedFrom} and the user has not approved starting it.`,
+        {
+          hint: 'Ask the user to approve it (mcp_connect with this server asks), or to configure it in the deployment.',
+          details: { server: entry.config.name, reason: 'not_approved' },
+        },
+      );
+    }
     const waitMs = entry.nextAttemptAt - this.#now();
     if (entry.status === 'failed' && waitMs > 0) {
       throw new ToolError(
@@ -359,25 +423,74 @@ export class McpManager {
       entry.lastError = 'the connection closed (the server exited or ended the session)';
     });
     client.onToolsChanged(() => {
-      if (entry.client === client) void this.#refresh(entry, client, {});
+      if (entry.client === client) this.#refreshSoon(entry, client);
     });
     if (listTools) await this.#refresh(entry, client, signal ? { signal } : {});
     return client;
   }
 
-  async #refresh(
+  /**
+   * Refreshes the catalog, joining a refresh already running (a storm of requests makes one
+   * listing, not one each).
+   */
+  #refresh(
+    entry: Entry,
+    client: McpClient,
+    options: McpRequestOptions,
+  ): Promise<string | undefined> {
+    if (entry.refreshing) return entry.refreshing;
+    entry.refreshStartedAt = this.#now();
+    const running = this.#list(entry, client, options);
+    entry.refreshing = running;
+    const done = () => {
+      if (entry.refreshing === running) entry.refreshing = undefined;
+      if (entry.refreshQueued && entry.client === client) {
+        entry.refreshQueued = false;
+        this.#refreshSoon(entry, client);
+      }
+    };
+    running.then(done, done);
+    return running;
+  }
+
+  /**
+   * A refresh that `list_changed` asks for: at most one runs and one waits, and two start at
+   * least `listChangedMinIntervalMs` apart, however many notifications the server sends.
+   */
+  #refreshSoon(entry: Entry, client: McpClient): void {
+    if (entry.refreshing) {
+      entry.refreshQueued = true;
+      return;
+    }
+    if (entry.refreshTimer !== undefined) return;
+    const waitMs = entry.refreshStartedAt + this.#listChangedMinIntervalMs - this.#now();
+    if (waitMs <= 0) {
+      void this.#refresh(entry, client, {});
+      return;
+    }
+    entry.refreshTimer = setTimeout(() => {
+      entry.refreshTimer = undefined;
+      if (entry.client === client && !this.#closed) void this.#refresh(entry, client, {});
+    }, waitMs);
+    entry.refreshTimer.unref?.();
+  }
+
+  async #list(
     entry: Entry,
     client: McpClient,
     options: McpRequestOptions,
   ): Promise<string | undefined> {
     try {
-      const tools = await client.listTools({
+      const listing = await client.listToolPages({
         timeoutMs: options.timeoutMs ?? this.#listTimeoutMs,
         ...signalOf(options),
       });
-      entry.tools = Object.freeze([...tools]);
+      const { kept, rejected } = partitionByName(listing.tools);
+      entry.tools = Object.freeze(kept);
       entry.toolsByName = indexByName(entry.tools);
+      entry.rejectedTools = Object.freeze(rejected);
       entry.catalogStale = false;
+      entry.catalogTruncated = listing.truncated;
       this.#emitCatalog(entry.config.name, entry.tools);
       return undefined;
     } catch (error) {
@@ -395,6 +508,9 @@ export class McpManager {
 
   async #drop(entry: Entry): Promise<void> {
     entry.generation += 1;
+    if (entry.refreshTimer !== undefined) clearTimeout(entry.refreshTimer);
+    entry.refreshTimer = undefined;
+    entry.refreshQueued = false;
     const client = entry.client;
     entry.client = undefined;
     entry.pending = undefined;
@@ -430,8 +546,12 @@ export class McpManager {
       status: entry.status,
       trusted: entry.config.trusted === true,
       adHoc: entry.adHoc,
+      imported: entry.config.importedFrom !== undefined,
+      awaitingApproval: !entry.approved,
       tools: entry.tools,
       catalogStale: entry.catalogStale,
+      ...(entry.catalogTruncated === undefined ? {} : { catalogTruncated: entry.catalogTruncated }),
+      rejectedTools: entry.rejectedTools,
       ...(info ? { serverInfo: info } : {}),
       ...(entry.lastError === undefined ? {} : { lastError: entry.lastError }),
       consecutiveFailures: entry.failures,
@@ -448,6 +568,27 @@ export class McpManager {
       }
     }
   }
+}
+
+/**
+ * Splits a listing into the tools kept and those left out: a name that is not a plain MCP name
+ * (`[A-Za-z0-9_.-]{1,128}`) could forge lines or markers wherever it is shown, and no model
+ * could name it back in a call.
+ */
+function partitionByName(tools: readonly Tool[]): { kept: Tool[]; rejected: RejectedTool[] } {
+  const kept: Tool[] = [];
+  const rejected: RejectedTool[] = [];
+  for (const tool of tools) {
+    if (typeof tool.name === 'string' && PLAIN_TOOL_NAME.test(tool.name)) kept.push(tool);
+    else {
+      rejected.push({
+        name: String(tool.name),
+        reason:
+          'its name is not a plain MCP tool name (letters, digits, "_", "." and "-", at most 128)',
+      });
+    }
+  }
+  return { kept, rejected };
 }
 
 /** A catalog by tool name; of a name listed twice, the first entry (as a scan finds it). */

@@ -1,3 +1,4 @@
+import { escapeInvisible } from '@toolsys/core-tool-registry';
 import { redactArguments } from './secret-patterns.js';
 
 /** What every configured MCP server has. */
@@ -11,6 +12,13 @@ export interface McpServerConfigBase {
   readonly trusted?: boolean;
   /** Default time limit for one tool call in ms. Default 60 000. */
   readonly timeoutMs?: number;
+  /**
+   * The client config file the server was imported from (a `.vscode/mcp.json` that any cloned
+   * repository can carry), when it was not written in the deployment's own config. Such a server
+   * is started or contacted only after the user approves it, and is never trusted by its own
+   * entry.
+   */
+  readonly importedFrom?: string;
 }
 
 /** A server started as a child process that speaks MCP over stdin/stdout. */
@@ -47,6 +55,35 @@ export interface McpHttpServerConfig extends McpServerConfigBase {
 
 /** One MCP server of a deployment. */
 export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
+
+/**
+ * The exact command line or URL of a server as a person approves it: every argument as a JSON
+ * string (so spaces and quotes are unambiguous) and every control, bidi or invisible character
+ * shown escaped; environment variable and header names (not values), and the working directory.
+ */
+export function describeForApproval(config: McpServerConfig): string {
+  if (config.transport === 'stdio') {
+    const line = [config.command, ...(config.args ?? [])]
+      .map((part) => JSON.stringify(part))
+      .join(' ');
+    const env = Object.keys(config.env ?? {});
+    return escapeInvisible(
+      `${line}${env.length > 0 ? ` (environment: ${env.join(', ')})` : ''}${config.cwd === undefined ? '' : ` (in ${config.cwd})`}`,
+    );
+  }
+  let url = config.url;
+  try {
+    const parsed = new URL(config.url);
+    if (parsed.password) parsed.password = '***';
+    url = parsed.toString();
+  } catch {
+    // Shown as written.
+  }
+  const headers = Object.keys(config.headers ?? {});
+  return escapeInvisible(
+    `${config.transport} ${url}${headers.length > 0 ? ` (headers: ${headers.join(', ')})` : ''}`,
+  );
+}
 
 /** Whether a server name can appear in a registry id (`mcp__<server>__<tool>`) unchanged. */
 export function isSafeServerName(name: string): boolean {

@@ -1,6 +1,8 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
+  cleanUntrustedText,
   defineTool,
+  defuseMarkers,
   hasEventSink,
   RunPolicies,
   type ToolMetadataInput,
@@ -12,7 +14,12 @@ import { toToolResult } from './call-result.js';
 import type { McpCallOptions } from './mcp-client.js';
 import type { McpManager } from './mcp-manager.js';
 import { MCP_CALL_POLICY } from './mcp-run-policies.js';
-import { progressEmitter } from './progress-emitter.js';
+import {
+  type ProgressThrottle,
+  progressEmitter,
+  withProgressThrottle,
+} from './progress-emitter.js';
+import { McpServerApprovals } from './server-approvals.js';
 import { stripTerminalControls } from './terminal-text.js';
 
 /** Options for {@link McpToolRegistrar}. */
@@ -23,6 +30,11 @@ export interface McpToolRegistrarOptions {
   registry: ToolRegistry;
   /** Owner recorded on the registered tools. Default `@toolsys/mcp-client`. */
   owner?: string;
+  /**
+   * The user's approvals of imported servers (share the one given to `createMcpTools`): a call
+   * to a tool of an imported server asks first. Default: a new one.
+   */
+  approvals?: McpServerApprovals;
 }
 
 /** A remote tool the registrar could not register, and why. */
@@ -60,6 +72,7 @@ export class McpToolRegistrar {
   readonly #manager: McpManager;
   readonly #registry: ToolRegistry;
   readonly #owner: string;
+  readonly #approvals: McpServerApprovals;
   readonly #byServer = new Map<string, Map<string, string>>();
   readonly #targets = new Map<string, { server: string; tool: string }>();
   #unsubscribe: (() => void) | undefined;
@@ -68,6 +81,7 @@ export class McpToolRegistrar {
     this.#manager = options.manager;
     this.#registry = options.registry;
     this.#owner = options.owner ?? '@toolsys/mcp-client';
+    this.#approvals = options.approvals ?? new McpServerApprovals(options.manager);
   }
 
   /** Follows the manager: every catalog change re-syncs that server. Returns the detach function. */
@@ -155,19 +169,28 @@ export class McpToolRegistrar {
 
   #define(server: string, remote: Tool, id: string, trusted: boolean) {
     const manager = this.#manager;
+    const approvals = this.#approvals;
     const { metadata, runPolicy } = describeRemote(remote, trusted);
-    const summary = stripTerminalControls(remote.description ?? remote.title ?? remote.name).trim();
     return defineTool({
       id,
-      description: `${clip(summary)} (tool "${remote.name}" of MCP server "${server}")`,
+      description: describeRemoteTool(server, remote),
       inputSchema: ToolSchema.fromRendered(remote.inputSchema),
       metadata,
       runPolicy,
-      execute(args, context) {
+      async execute(args, context) {
+        const refused = await approvals.authorise(server, context);
+        if (refused) return refused;
         const callOptions: McpCallOptions = { signal: context.signal };
         // Progress only when someone receives it (a progress token costs work on every call).
-        if (hasEventSink(context)) callOptions.onProgress = progressEmitter(context);
-        return manager.callToolWith(server, remote.name, args, toToolResult, callOptions);
+        let throttle: ProgressThrottle | undefined;
+        if (hasEventSink(context)) {
+          throttle = progressEmitter(context);
+          callOptions.onProgress = throttle.push;
+        }
+        return withProgressThrottle(
+          throttle,
+          manager.callToolWith(server, remote.name, args, toToolResult, callOptions),
+        );
       },
     });
   }
@@ -226,6 +249,22 @@ export function describeRemote(
     },
     runPolicy: idempotent ? RunPolicies.network : MCP_CALL_POLICY,
   };
+}
+
+/**
+ * The description of a remote tool registered as a first-class tool: who wrote it first (the
+ * remote server, untrusted), then its text cleaned (control, bidi, invisible and tag characters,
+ * hidden comments, forged markers) and bounded. Markers would be heavy in every entry of a tool
+ * catalog, and a catalog is not a result the model reads content from; the attribution at the
+ * start, outside what the server wrote, serves the same purpose.
+ */
+export function describeRemoteTool(server: string, remote: Tool): string {
+  const raw = stripTerminalControls(remote.description ?? remote.title ?? '');
+  const text = defuseMarkers(cleanUntrustedText(raw).text)
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
+  const origin = `Remote tool "${remote.name}" of MCP server "${server}"; its description is the server's, not verified`;
+  return text ? `${origin}: ${clip(text)}` : `${origin}.`;
 }
 
 function clip(text: string): string {

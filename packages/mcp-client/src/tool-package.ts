@@ -5,6 +5,7 @@ import { McpConfigImport, type McpConfigImportResult } from './mcp-config-import
 import { McpManager } from './mcp-manager.js';
 import type { McpServerConfig } from './mcp-server-config.js';
 import { McpToolRegistrar } from './mcp-tool-registrar.js';
+import { McpServerApprovals } from './server-approvals.js';
 import { createMcpTools } from './tools/mcp-tools.js';
 
 /** The `packages.mcp-client` section of `toolsys.config.json`. */
@@ -20,12 +21,21 @@ export const mcpClientConfigSchema = z
       .union([
         z.string(),
         z
-          .object({ path: z.string(), inputs: z.record(z.string(), z.string()).optional() })
+          .object({
+            path: z.string(),
+            inputs: z.record(z.string(), z.string()).optional(),
+            allowEnv: z
+              .array(z.string())
+              .optional()
+              .describe(
+                'Host environment variables the imported file may reference as env:NAME; no other is expanded.',
+              ),
+          })
           .strict(),
       ])
       .optional()
       .describe(
-        'A Claude Desktop, Cursor, Claude Code or VS Code config file to import servers from (relative to the config file).',
+        'A Claude Desktop, Cursor, Claude Code or VS Code config file to import servers from (relative to the config file). Its servers start only once the user approves each; its own `trusted` is ignored; it may reference only the host variables named in allowEnv.',
       ),
     trusted: z
       .array(z.string())
@@ -57,7 +67,6 @@ async function loadServers(
 ): Promise<{ servers: McpServerConfig[]; issues: string[] }> {
   const { config } = environment;
   const options = {
-    env: environment.env,
     workspaceFolder: environment.workspaceRoot,
     trusted: config.trusted ?? [],
   };
@@ -65,7 +74,10 @@ async function loadServers(
   if (config.servers) {
     results.push({
       source: 'packages.mcp-client.servers',
-      result: McpConfigImport.fromObject({ mcpServers: config.servers }, options),
+      result: McpConfigImport.fromObject(
+        { mcpServers: config.servers },
+        { ...options, origin: 'deployment', env: environment.env },
+      ),
     });
   }
   if (config.importConfig !== undefined) {
@@ -75,6 +87,11 @@ async function loadServers(
       source: spec.path,
       result: await McpConfigImport.readFile(resolve(environment.configDir, spec.path), {
         ...options,
+        origin: 'imported',
+        source: spec.path,
+        // Only the variables the deployment names: a file from a cloned repository must not
+        // carry the host's secrets into a command or a URL.
+        env: pickVariables(environment.env, 'allowEnv' in spec ? spec.allowEnv : undefined),
         ...(spec.inputs ? { inputs: spec.inputs } : {}),
       }),
     });
@@ -95,6 +112,19 @@ async function loadServers(
     }
   }
   return { servers, issues };
+}
+
+/** The named variables of `env` (none without names). */
+function pickVariables(
+  env: Readonly<Record<string, string | undefined>>,
+  names: readonly string[] | undefined,
+): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const name of names ?? []) {
+    const value = env[name];
+    if (value !== undefined) picked[name] = value;
+  }
+  return picked;
 }
 
 /**
@@ -124,13 +154,17 @@ export const toolPackage = defineToolPackage<McpClientConfig>({
       servers,
       client: { directToolCalls: config.directToolCalls },
     });
+    const approvals = new McpServerApprovals(manager);
     const registrar =
       !gate && config.registerRemoteTools === true
-        ? new McpToolRegistrar({ manager, registry: context.registry })
+        ? new McpToolRegistrar({ manager, registry: context.registry, approvals })
         : undefined;
     registrar?.attach();
     return {
-      tools: createMcpTools({ manager, adHoc: config.adHoc ?? 'confirm' }),
+      tools: createMcpTools({ manager, adHoc: config.adHoc ?? 'confirm', approvals }),
+      endSession(sessionId) {
+        approvals.endSession(sessionId);
+      },
       async dispose() {
         registrar?.detach();
         await manager.close();

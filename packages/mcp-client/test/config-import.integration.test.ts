@@ -29,6 +29,12 @@ describe('imported client configs connect to server-everything', () => {
     const imported = await McpConfigImport.readFile(file, { env: {} });
     expect(imported.errors).toEqual([]);
     manager = new McpManager({ servers: imported.servers });
+    // An imported server starts only once approved (the tools ask the user; see mcp-tools).
+    await expect(manager.callTool('everything', 'echo', { message: 'x' })).rejects.toThrow(
+      'MCP server "everything" was imported from an imported config and the user has not approved starting it.',
+    );
+    expect(manager.client('everything')).toBeUndefined();
+    manager.approve('everything');
     const result = await manager.callTool('everything', 'echo', { message: 'from claude' });
     expect(result.content).toEqual([{ type: 'text', text: 'Echo: from claude' }]);
   });
@@ -60,6 +66,7 @@ describe('imported client configs connect to server-everything', () => {
     expect(imported.errors).toEqual([]);
     expect(imported.warnings).toEqual([]);
     manager = new McpManager({ servers: imported.servers });
+    manager.approve('everything');
     const result = await manager.callTool('everything', 'get-env', {});
     const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
     expect(text).toContain('"GREETING": "hello from vscode"');

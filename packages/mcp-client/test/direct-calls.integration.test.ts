@@ -1,6 +1,7 @@
 import { ToolError, type ToolResult } from '@toolsys/core-tool-registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient, type McpServerConfig, toToolResult } from '../src/index.js';
+import { marked } from './marked.js';
 import { everythingStdio, FIXTURES, waitFor } from './support.js';
 
 /** What a call came to: its ToolResult, or the error it failed with (code and message). */
@@ -64,7 +65,7 @@ describe('direct tools/call: the same outcome as the SDK client', () => {
     }
     // Spot checks that the comparison is not between two identical failures.
     expect(await outcome(direct, 'echo', { text: 'hello' })).toEqual({
-      result: { ok: true, content: 'hello' },
+      result: { ok: true, content: marked('hello') },
     });
     expect(await outcome(direct, 'no-content')).toEqual({
       result: { ok: true, content: '(no output)' },
@@ -121,7 +122,7 @@ describe('direct tools/call on a hand-written server', () => {
   it('passes a server request whose id looks like its own on to the SDK client', async () => {
     // The server pings the client with id "toolsys-1" and answers the call once pinged back.
     expect(await outcome(client, 'ping-first')).toEqual({
-      result: { ok: true, content: 'pong received' },
+      result: { ok: true, content: marked('pong received') },
     });
   });
 
@@ -130,13 +131,13 @@ describe('direct tools/call on a hand-written server', () => {
     const result = await client.callToolWith('progress', {}, toToolResult, {
       onProgress: (update) => progress.push(update),
     });
-    expect(result).toEqual({ ok: true, content: 'progressed' });
+    expect(result).toEqual({ ok: true, content: marked('progressed') });
     expect(progress).toEqual([
       { progress: 1, total: 2 },
       { progress: 2, total: 2, message: 'done' },
     ]);
     expect(await outcome(client, 'progress')).toEqual({
-      result: { ok: true, content: 'no token' },
+      result: { ok: true, content: marked('no token') },
     });
   });
 
@@ -152,7 +153,7 @@ describe('direct tools/call on a hand-written server', () => {
     const requestId = cancelled()?.slice('cancelled '.length);
     expect(client.stderr.lines()).toContain(`recv tools/call ${requestId}`);
     expect(await outcome(client, 'echo', { text: 'still here' })).toEqual({
-      result: { ok: true, content: 'still here' },
+      result: { ok: true, content: marked('still here') },
     });
   });
 
@@ -161,7 +162,7 @@ describe('direct tools/call on a hand-written server', () => {
     const results = await Promise.all(
       texts.map((text) => client.callToolWith('echo', { text }, toToolResult)),
     );
-    expect(results).toEqual(texts.map((text) => ({ ok: true, content: text })));
+    expect(results).toEqual(texts.map((text) => ({ ok: true, content: marked(text) })));
   });
 
   it('times out concurrent calls each at its own limit, on one timer', async () => {
@@ -187,7 +188,7 @@ describe('direct tools/call on a hand-written server', () => {
       client.callToolWith('echo', { text: 'x' }, toToolResult, { signal: controller.signal }),
     ).rejects.toThrow('caller gave up');
     expect(await outcome(client, 'echo', { text: 'after' })).toEqual({
-      result: { ok: true, content: 'after' },
+      result: { ok: true, content: marked('after') },
     });
     // stderr may trail the answer on stdout: wait for the second call's line. The aborted call,
     // had it been sent, would have been logged before it.

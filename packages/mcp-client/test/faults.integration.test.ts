@@ -1,6 +1,7 @@
 import { renderResult } from '@toolsys/core-tool-registry';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpManager } from '../src/index.js';
+import { marked } from './marked.js';
 import { createHarness, everythingStdio, FIXTURES, type Harness, waitFor } from './support.js';
 
 describe('faults', () => {
@@ -35,7 +36,7 @@ describe('faults', () => {
       tool: 'echo',
       arguments: { message: 'again' },
     });
-    expect(next).toEqual({ ok: true, content: 'Echo: again' });
+    expect(next).toEqual({ ok: true, content: marked('Echo: again') });
     expect(harness.manager.client('everything')?.pid).not.toBe(firstPid);
   });
 
@@ -132,7 +133,7 @@ describe('faults', () => {
     expect(refresh.tools.map((tool) => tool.name)).toEqual(['hang', 'grow']);
     const listed = await harness.executor.execute('mcp_list', { server: 'slow' });
     expect(listed.ok && listed.content).toContain(
-      '  tool list may be out of date (the last refresh failed)\n  hang [read-only] — Never answers.\n  grow — Adds a tool.',
+      '  tool list may be out of date (the last refresh failed)\n<untrusted-mcp-server-content>\nserver: hanging-fixture 1.0.0\nlast error: MCP server "slow" did not answer tools/list within 200 ms; the request was cancelled.\nhang [read-only] — Never answers.\ngrow — Adds a tool.\n</untrusted-mcp-server-content>',
     );
   });
 

@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/index.js';
+import { marked } from './marked.js';
 import {
   createHarness,
   type Harness,
@@ -66,14 +67,14 @@ describe('server-everything over Streamable HTTP on 127.0.0.1', () => {
   it('connects with Streamable HTTP and calls echo through mcp_call', async () => {
     const connected = await harness.executor.execute('mcp_connect', { server: 'remote' });
     expect(connected.ok && connected.content).toMatch(
-      /^Connected to MCP server "remote" \(streamable-http, mcp-servers\/everything/,
+      /^Connected to MCP server "remote" \(streamable-http\)\. \d+ tool\(s\): echo, /,
     );
     const result = await harness.executor.execute('mcp_call', {
       server: 'remote',
       tool: 'echo',
       arguments: { message: 'over http' },
     });
-    expect(result).toEqual({ ok: true, content: 'Echo: over http' });
+    expect(result).toEqual({ ok: true, content: marked('Echo: over http') });
   });
 
   it('an ad hoc url connects too (allowed by this harness)', async () => {

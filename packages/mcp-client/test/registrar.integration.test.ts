@@ -7,6 +7,7 @@ import {
 } from '@toolsys/core-tool-registry';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpTools, McpManager, McpToolRegistrar } from '../src/index.js';
+import { marked } from './marked.js';
 import {
   createHarness,
   EVERYTHING,
@@ -79,7 +80,7 @@ describe('McpToolRegistrar with server-everything', () => {
       tool: 'echo',
     });
     const result = await executor.execute('mcp__everything__echo', { message: 'first class' });
-    expect(result).toEqual({ ok: true, content: 'Echo: first class' });
+    expect(result).toEqual({ ok: true, content: marked('Echo: first class') });
     const invalid = await executor.execute('mcp__everything__echo', { message: 42 });
     expect(invalid.ok === false && invalid.error).toMatchObject({
       code: 'INVALID_ARGUMENT',
@@ -134,10 +135,53 @@ describe('McpToolRegistrar with server-everything', () => {
   });
 
   it('maps characters an id cannot hold to "_" and refuses two names that collide', async () => {
+    const hanging = {
+      transport: 'stdio' as const,
+      command: process.execPath,
+      args: [FIXTURES.hanging],
+    };
+    const manager = new McpManager({
+      servers: [
+        { ...hanging, name: 'my.server' },
+        { ...hanging, name: 'my_server' },
+      ],
+    });
+    cleanups.push(() => manager.close());
+    const registry = new ToolRegistry();
+    const registrar = new McpToolRegistrar({ manager, registry });
+    await manager.connect('my.server');
+    await manager.connect('my_server');
+    expect(registrar.sync('my.server').registered).toEqual([
+      'mcp__my_server__hang',
+      'mcp__my_server__grow',
+    ]);
+    const outcome = registrar.sync('my_server');
+    expect(outcome.registered).toEqual([]);
+    expect(outcome.skipped).toEqual([
+      {
+        server: 'my_server',
+        tool: 'hang',
+        reason:
+          'its id "mcp__my_server__hang" is already used by tool "hang" of server "my.server"',
+      },
+      {
+        server: 'my_server',
+        tool: 'grow',
+        reason:
+          'its id "mcp__my_server__grow" is already used by tool "grow" of server "my.server"',
+      },
+    ]);
+    expect(registrar.resolve('mcp__my_server__hang')).toEqual({
+      server: 'my.server',
+      tool: 'hang',
+    });
+  });
+
+  it('leaves out remote tools whose names are not plain MCP names, saying so', async () => {
     const manager = new McpManager({
       servers: [
         {
-          name: 'my.server',
+          name: 'fixture',
           transport: 'stdio',
           command: process.execPath,
           args: [FIXTURES.hanging],
@@ -147,26 +191,20 @@ describe('McpToolRegistrar with server-everything', () => {
     });
     cleanups.push(() => manager.close());
     const registry = new ToolRegistry();
-    const registrar = new McpToolRegistrar({ manager, registry });
-    await manager.connect('my.server');
-    const outcome = registrar.sync('my.server');
-    expect(outcome.registered).toEqual([
-      'mcp__my_server__hang',
-      'mcp__my_server__grow',
-      'mcp__my_server__read_file',
+    new McpToolRegistrar({ manager, registry }).attach();
+    await manager.connect('fixture');
+    expect(registry.ids()).toEqual([
+      'mcp__fixture__grow',
+      'mcp__fixture__hang',
+      'mcp__fixture__read_file',
     ]);
-    expect(outcome.skipped).toEqual([
+    expect(manager.state('fixture').rejectedTools).toEqual([
       {
-        server: 'my.server',
-        tool: 'read_file',
+        name: 'read file',
         reason:
-          'its id "mcp__my_server__read_file" is already used by tool "read file" of server "my.server"',
+          'its name is not a plain MCP tool name (letters, digits, "_", "." and "-", at most 128)',
       },
     ]);
-    expect(registrar.resolve('mcp__my_server__read_file')).toEqual({
-      server: 'my.server',
-      tool: 'read file',
-    });
   });
 
   it('removing a server unregisters its tools', async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderResult } from '@toolsys/core-tool-registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { marked } from './marked.js';
 import { createHarness, FILESYSTEM, type Harness, MEMORY } from './support.js';
 
 describe('server-memory over stdio', () => {
@@ -92,7 +93,7 @@ describe('server-filesystem over stdio', () => {
     });
     expect(result).toEqual({
       ok: true,
-      content: 'line one\nline two\n',
+      content: marked('line one\nline two\n'),
       data: { content: 'line one\nline two\n' },
     });
   });
@@ -105,7 +106,7 @@ describe('server-filesystem over stdio', () => {
     });
     expect(result.ok).toBe(false);
     expect(renderResult(result)).toMatch(
-      /^Error: \[EXECUTION_FAILED\] MCP tool "read_text_file" on server "fs" reported an error: .*Access denied/,
+      /^Error: \[EXECUTION_FAILED\] MCP tool "read_text_file" on server "fs" reported an error:\nText between <untrusted-mcp-server-content> markers[^\n]*\n<untrusted-mcp-server-content>\nAccess denied/,
     );
     expect(result.ok === false && result.error.details).toEqual({
       server: 'fs',

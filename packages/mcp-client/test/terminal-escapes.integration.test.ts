@@ -1,6 +1,7 @@
 import { ToolError, type ToolResult } from '@toolsys/core-tool-registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient, type McpServerConfig, toToolResult } from '../src/index.js';
+import { marked } from './marked.js';
 import { FIXTURES } from './support.js';
 
 type Outcome = { result: ToolResult } | { error: { code: string; message: string } };
@@ -40,7 +41,7 @@ describe('terminal escapes from a remote server (a real stdio server)', { timeou
   it('strips them from text content, keeping tabs and newlines', async () => {
     for (const client of clients) {
       expect(await outcome(client, 'ansi-text')).toEqual({
-        result: { ok: true, content: 'ok\tdone\nline 2' },
+        result: { ok: true, content: marked('ok\tdone\nline 2') },
       });
     }
   });
@@ -53,8 +54,7 @@ describe('terminal escapes from a remote server (a real stdio server)', { timeou
           ok: false,
           error: {
             code: 'EXECUTION_FAILED',
-            message:
-              'MCP tool "ansi-is-error" on server "scripted" reported an error: failed: disk full',
+            message: `MCP tool "ansi-is-error" on server "scripted" reported an error:\n${marked('failed: disk full')}`,
           },
         },
       });
@@ -67,7 +67,8 @@ describe('terminal escapes from a remote server (a real stdio server)', { timeou
         error: {
           code: 'EXECUTION_FAILED',
           message:
-            'MCP server "scripted" answered tools/call "ansi-error" with an error: boom at\tline\n2',
+            // One line: the remote message cannot start a line of its own.
+            'MCP server "scripted" answered tools/call "ansi-error" with an error: boom at\\tline\\n2',
         },
       });
     }

@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BoundedStdioServerTransport } from './stdio-transport.js';
@@ -119,5 +119,85 @@ describe('BoundedStdioServerTransport', () => {
     stdin.write(`${line}\n`);
     await settle();
     expect(received).toHaveLength(1);
+  });
+
+  describe('back-pressure', () => {
+    /** A stdout whose reader is stalled until `release()`; what it reads is kept in order. */
+    function stalledStdout(): { stdout: Writable; lines: () => string[]; release: () => void } {
+      const written: string[] = [];
+      let stalled: Array<() => void> = [];
+      let open = false;
+      const stdout = new Writable({
+        highWaterMark: 256,
+        write(chunk: Buffer, _encoding, callback) {
+          written.push(chunk.toString('utf8'));
+          if (open) callback();
+          else stalled.push(callback);
+        },
+      });
+      return {
+        stdout,
+        lines: () =>
+          written
+            .join('')
+            .split('\n')
+            .filter((line) => line !== ''),
+        release: () => {
+          open = true;
+          for (const callback of stalled.splice(0)) callback();
+          stalled = [];
+        },
+      };
+    }
+
+    const progress = (index: number): JSONRPCMessage => ({
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progressToken: 't', progress: index },
+    });
+
+    it('keeps one drain listener and a bounded queue whatever is sent, dropping notifications past it', async () => {
+      const { stdout, lines, release } = stalledStdout();
+      const transport = new BoundedStdioServerTransport(new PassThrough(), stdout, {
+        maxQueuedBytes: 4096,
+      });
+      await transport.start();
+      open.push(transport);
+      const sent: Promise<void>[] = [];
+      for (let index = 0; index < 10_000; index++) sent.push(transport.send(progress(index)));
+      const answer = transport.send({ jsonrpc: '2.0', id: 9, result: {} });
+      expect(stdout.listenerCount('drain')).toBe(1);
+      expect(transport.queuedBytes).toBeLessThanOrEqual(4096 + 100);
+      expect(transport.droppedNotifications).toBeGreaterThan(9_000);
+      // Dropped notifications settle at once: nobody waits on a message that will never go.
+      await Promise.race([
+        Promise.all(sent.slice(-100)),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('still waiting')), 100)),
+      ]);
+      release();
+      await answer;
+      await Promise.all(sent);
+      const read = lines().map((line) => JSON.parse(line) as { id?: number; params?: unknown });
+      // In order, and the answer after everything queued before it.
+      expect(read.at(-1)).toEqual({ jsonrpc: '2.0', id: 9, result: {} });
+      expect(read.length).toBeLessThan(200);
+    });
+
+    it('keeps every answer even past the bound, and releases waiting senders on close', async () => {
+      const { stdout } = stalledStdout();
+      const transport = new BoundedStdioServerTransport(new PassThrough(), stdout, {
+        maxQueuedBytes: 512,
+      });
+      await transport.start();
+      const answers: Promise<void>[] = [];
+      for (let id = 0; id < 100; id++) {
+        answers.push(transport.send({ jsonrpc: '2.0', id, result: { pad: 'x'.repeat(100) } }));
+      }
+      expect(transport.queuedBytes).toBeGreaterThan(512);
+      expect(stdout.listenerCount('drain')).toBe(1);
+      await transport.close();
+      await Promise.all(answers);
+      expect(stdout.listenerCount('drain')).toBe(0);
+    });
   });
 });

@@ -18,6 +18,22 @@ import {
 export interface BoundedStdioOptions {
   /** The largest message (one line, in bytes) that is read. Default {@link MAX_MESSAGE_BYTES}. */
   maxMessageBytes?: number;
+  /**
+   * Bytes of outgoing messages kept while the client does not read. Past it, notifications
+   * (progress, log messages) are dropped; answers and requests are still kept, since dropping one
+   * would leave a caller waiting. Default {@link MAX_QUEUED_BYTES} (8 MiB).
+   */
+  maxQueuedBytes?: number;
+}
+
+/** Default bytes of outgoing messages kept while the client does not read: 8 MiB. */
+export const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
+
+/** A message waiting for the pipe to drain, and who waits for it. */
+interface Queued {
+  readonly line: string;
+  readonly bytes: number;
+  readonly done: () => void;
 }
 
 /** The part of a message over the limit that is kept: its size and both ends. */
@@ -48,11 +64,29 @@ export class BoundedStdioServerTransport implements Transport {
   #size = 0;
   #oversized: Oversized | undefined;
   #started = false;
+  readonly #maxQueuedBytes: number;
+  /** Messages written while the pipe was full, oldest first; flushed on one `drain` listener. */
+  #queue: Queued[] = [];
+  #queueHead = 0;
+  #queuedBytes = 0;
+  #waitingForDrain = false;
+  #dropped = 0;
 
   constructor(stdin: Readable, stdout: Writable, options: BoundedStdioOptions = {}) {
     this.#stdin = stdin;
     this.#stdout = stdout;
     this.#limit = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+    this.#maxQueuedBytes = options.maxQueuedBytes ?? MAX_QUEUED_BYTES;
+  }
+
+  /** Notifications dropped so far because the client did not read (see `maxQueuedBytes`). */
+  get droppedNotifications(): number {
+    return this.#dropped;
+  }
+
+  /** Bytes of outgoing messages waiting for the client to read. */
+  get queuedBytes(): number {
+    return this.#queuedBytes;
   }
 
   /** Starts reading stdin. */
@@ -63,12 +97,61 @@ export class BoundedStdioServerTransport implements Transport {
     this.#stdin.on('error', this.#onError);
   }
 
-  /** Writes one message as a line, waiting for the pipe to drain when it is full. */
+  /**
+   * Writes one message as a line. While the client does not read, messages wait in one queue
+   * (in order, one `drain` listener for all of them) and the promise settles when the message is
+   * handed to the pipe. A notification that would take the queue past `maxQueuedBytes` is dropped
+   * (its promise settles at once); answers and requests always wait their turn.
+   */
   send(message: JSONRPCMessage): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.#stdout.write(`${JSON.stringify(message)}\n`)) resolve();
-      else this.#stdout.once('drain', resolve);
+    const line = `${JSON.stringify(message)}\n`;
+    if (!this.#waitingForDrain) {
+      if (!this.#stdout.write(line)) this.#awaitDrain();
+      return Promise.resolve();
+    }
+    const bytes = Buffer.byteLength(line);
+    const isNotification = !('id' in message) && 'method' in message;
+    if (isNotification && this.#queuedBytes + bytes > this.#maxQueuedBytes) {
+      this.#dropped += 1;
+      return Promise.resolve();
+    }
+    return new Promise((done) => {
+      this.#queue.push({ line, bytes, done });
+      this.#queuedBytes += bytes;
     });
+  }
+
+  #awaitDrain(): void {
+    this.#waitingForDrain = true;
+    this.#stdout.once('drain', this.#onDrain);
+  }
+
+  /** Hands queued messages to the pipe until it is full again or the queue is empty. */
+  readonly #onDrain = (): void => {
+    this.#waitingForDrain = false;
+    const queue = this.#queue;
+    while (this.#queueHead < queue.length) {
+      const next = queue[this.#queueHead] as Queued;
+      this.#queueHead += 1;
+      this.#queuedBytes -= next.bytes;
+      const more = this.#stdout.write(next.line);
+      next.done();
+      if (!more) {
+        this.#compact();
+        this.#awaitDrain();
+        return;
+      }
+    }
+    this.#queue = [];
+    this.#queueHead = 0;
+  };
+
+  /** Drops the handed-on head of the queue once it is large, so the array does not keep it. */
+  #compact(): void {
+    if (this.#queueHead > 1024 && this.#queueHead * 2 > this.#queue.length) {
+      this.#queue = this.#queue.slice(this.#queueHead);
+      this.#queueHead = 0;
+    }
   }
 
   /** Stops reading and reports the close. */
@@ -79,6 +162,14 @@ export class BoundedStdioServerTransport implements Transport {
     this.#pieces = [];
     this.#size = 0;
     this.#oversized = undefined;
+    this.#stdout.off('drain', this.#onDrain);
+    this.#waitingForDrain = false;
+    // Nobody will read what is still queued: its senders are released, not left waiting.
+    const queued = this.#queue.slice(this.#queueHead);
+    this.#queue = [];
+    this.#queueHead = 0;
+    this.#queuedBytes = 0;
+    for (const entry of queued) entry.done();
     this.onclose?.();
   }
 
@@ -167,7 +258,7 @@ export class BoundedStdioServerTransport implements Transport {
   #answerError(id: RequestId | undefined, code: number, message: string): void {
     // JSON-RPC 2.0: the id is null when it cannot be determined.
     const answer = { jsonrpc: '2.0', id: id ?? null, error: { code, message } };
-    this.#stdout.write(`${JSON.stringify(answer)}\n`);
+    void this.send(answer as JSONRPCMessage);
   }
 }
 

@@ -1,9 +1,14 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
   type AnyToolDefinition,
+  cleanUntrustedLine,
+  cleanUntrustedText,
   defineTool,
+  defuseMarkers,
+  escapeInvisible,
   failureResult,
   hasEventSink,
+  markUntrusted,
   mayAbortWithin,
   RunPolicies,
   successResult,
@@ -12,6 +17,7 @@ import {
   type ToolResult,
   ToolSchema,
   ToolSuggester,
+  untrustedMarkers,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import { toToolResult } from '../call-result.js';
@@ -20,8 +26,14 @@ import type { McpManager, McpServerState } from '../mcp-manager.js';
 import { MAX_CALL_TIMEOUT_MS, MCP_CALL_POLICY } from '../mcp-run-policies.js';
 import type { McpServerConfig } from '../mcp-server-config.js';
 import { describeServerTarget } from '../mcp-server-config.js';
-import { progressEmitter } from '../progress-emitter.js';
+import {
+  type ProgressThrottle,
+  progressEmitter,
+  withProgressThrottle,
+} from '../progress-emitter.js';
 import { RemoteSchemaCache } from '../remote-schema-cache.js';
+import { McpServerApprovals } from '../server-approvals.js';
+import { stripTerminalControls } from '../terminal-text.js';
 
 /** How `mcp_connect` treats servers that are not configured (a command or URL from the model). */
 export type McpAdHocPolicy = 'confirm' | 'allow' | 'deny';
@@ -37,6 +49,11 @@ export interface McpToolsOptions {
   adHoc?: McpAdHocPolicy;
   /** Default time limit of `mcp_call` in ms when neither the call nor the server sets one. Default 60 000. */
   defaultCallTimeoutMs?: number;
+  /**
+   * The user's approvals of imported servers, shared with a {@link McpToolRegistrar} when there
+   * is one. Default: a new one for these tools.
+   */
+  approvals?: McpServerApprovals;
 }
 
 /** Margin between the executor's time limit and a request's own, for the two clocks' drift. */
@@ -125,6 +142,7 @@ export function createMcpTools(options: McpToolsOptions): AnyToolDefinition[] {
   const adHoc = options.adHoc ?? 'confirm';
   const defaultTimeoutMs = options.defaultCallTimeoutMs ?? 60_000;
   const schemas = new RemoteSchemaCache();
+  const approvals = options.approvals ?? new McpServerApprovals(manager);
   const suggester = new ToolSuggester();
 
   const connectTool = defineTool({
@@ -162,6 +180,8 @@ export function createMcpTools(options: McpToolsOptions): AnyToolDefinition[] {
           );
         }
         if (manager.has(args.server)) {
+          const refused = await approvals.authorise(args.server, context);
+          if (refused) return refused;
           if (manager.client(args.server)?.isConnected) {
             await manager.refreshTools(args.server, { signal: context.signal });
             return connectedResult(manager.state(args.server));
@@ -246,25 +266,31 @@ export function createMcpTools(options: McpToolsOptions): AnyToolDefinition[] {
         });
       }
       if (args.refresh) {
+        // Imported servers start only once the user approves them, one question at a time; a
+        // refused one is listed as it is, not started.
+        const approved: string[] = [];
+        for (const name of names) {
+          if ((await approvals.authorise(name, context)) === undefined) approved.push(name);
+        }
         await Promise.all(
-          names.map((name) =>
+          approved.map((name) =>
             manager.refreshTools(name, { signal: context.signal }).catch(() => undefined),
           ),
         );
       }
       const states = names.map((name) => manager.state(name));
+      const unapproved = new Set(
+        names.filter((name) => !approvals.isApproved(name, context.sessionId)),
+      );
       if (states.length === 0) {
         return successResult(
           'No MCP servers are configured. Connect one with mcp_connect (command or url).',
           { data: { servers: [] } },
         );
       }
-      return successResult(
-        states.map((state) => renderState(state, args.includeSchemas)).join('\n\n'),
-        {
-          data: { servers: states.map((state) => stateData(state, args.includeSchemas)) },
-        },
-      );
+      return successResult(renderStates(states, args.includeSchemas, unapproved), {
+        data: { servers: states.map((state) => stateData(state, args.includeSchemas)) },
+      });
     },
   });
 
@@ -286,12 +312,24 @@ export function createMcpTools(options: McpToolsOptions): AnyToolDefinition[] {
     },
     runPolicy: MCP_CALL_POLICY,
     execute(args, context) {
+      // An imported server is contacted only once the user approved it in this session.
+      if (!approvals.isApproved(args.server, context.sessionId)) {
+        return approveThenSend(args, context);
+      }
       // Connected, and the tool in the catalog (the common case): checked and sent without an
       // async frame of this handler's own (each costs a turn of the job queue on every call).
       const remote = manager.connectedTool(args.server, args.tool);
       return remote ? send(remote, args, context) : connectThenSend(args, context);
     },
   });
+
+  /** Asks the user to approve an imported server, then goes on as usual. */
+  async function approveThenSend(args: CallArgs, context: ToolContext): Promise<ToolResult> {
+    const refused = await approvals.authorise(args.server, context);
+    if (refused) return refused;
+    const remote = manager.connectedTool(args.server, args.tool);
+    return remote ? send(remote, args, context) : connectThenSend(args, context);
+  }
 
   /** Connects when needed and refreshes the catalog for a tool not (yet) in it, then sends. */
   async function connectThenSend(args: CallArgs, context: ToolContext): Promise<ToolResult> {
@@ -336,8 +374,15 @@ export function createMcpTools(options: McpToolsOptions): AnyToolDefinition[] {
     if (mayAbortWithin(context, timeoutMs + SIGNAL_SLACK_MS)) callOptions.signal = context.signal;
     // Progress is requested only when someone receives it: a progress token makes the server
     // and the SDK do extra work on every call.
-    if (hasEventSink(context)) callOptions.onProgress = progressEmitter(context);
-    return manager.callToolWith(server, remote.name, args.arguments, toToolResult, callOptions);
+    let throttle: ProgressThrottle | undefined;
+    if (hasEventSink(context)) {
+      throttle = progressEmitter(context);
+      callOptions.onProgress = throttle.push;
+    }
+    return withProgressThrottle(
+      throttle,
+      manager.callToolWith(server, remote.name, args.arguments, toToolResult, callOptions),
+    );
   }
 
   return [connectTool, listTool, callTool];
@@ -377,20 +422,62 @@ async function authoriseAdHoc(
 function connectedResult(state: McpServerState) {
   const tools = state.tools.map((tool) => tool.name);
   const stale = state.catalogStale ? ' (tool list may be out of date: the refresh failed)' : '';
-  const info = state.serverInfo ? `, ${state.serverInfo.name} ${state.serverInfo.version}` : '';
+  const cut = state.catalogTruncated ? ` (tool list cut: ${state.catalogTruncated})` : '';
+  const left =
+    state.rejectedTools.length > 0
+      ? ` ${state.rejectedTools.length} tool(s) left out: their names are not plain MCP names (mcp_list shows them).`
+      : '';
+  // Tool names are plain (others are left out), so they cannot forge anything here.
   return successResult(
-    `Connected to MCP server "${state.name}" (${state.connectedVia ?? state.transport}${info}). ${tools.length} tool(s)${stale}: ${tools.join(', ') || 'none'}. Call them with mcp_call {server: "${state.name}", tool, arguments}.`,
+    `Connected to MCP server "${cleanUntrustedLine(state.name, 64)}" (${state.connectedVia ?? state.transport}). ${tools.length} tool(s)${stale}${cut}: ${tools.join(', ') || 'none'}.${left} Call them with mcp_call {server: "${cleanUntrustedLine(state.name, 64)}", tool, arguments}; mcp_list shows their descriptions.`,
     { data: stateData(state, false) },
   );
 }
 
-function renderState(state: McpServerState, includeSchemas: boolean): string {
+/**
+ * `mcp_list`'s text: per server a header line of what the deployment knows (name, status,
+ * target), then everything the server sent (its name and version, tool descriptions and
+ * schemas, names left out, its last error) cleaned and between `<untrusted-mcp-server-content>`
+ * markers, under one notice for the whole result.
+ */
+function renderStates(
+  states: readonly McpServerState[],
+  includeSchemas: boolean,
+  unapproved: ReadonlySet<string>,
+): string {
+  let marked = false;
+  const blocks = states.map((state) => {
+    const rendered = renderState(state, includeSchemas, unapproved.has(state.name));
+    marked ||= rendered.marked;
+    return rendered.text;
+  });
+  const notice = marked ? `${untrustedMarkers('mcp-server').notice}\n\n` : '';
+  return `${notice}${blocks.join('\n\n')}`;
+}
+
+function renderState(
+  state: McpServerState,
+  includeSchemas: boolean,
+  unapproved: boolean,
+): { text: string; marked: boolean } {
+  const name = cleanUntrustedLine(state.name, 64);
+  const target = cleanUntrustedLine(state.target, 300);
   const lines = [
-    `${state.name} — ${state.status}${state.connectedVia ? ` via ${state.connectedVia}` : ''}${state.trusted ? ', trusted' : ''}${state.adHoc ? ', ad hoc' : ''} — ${state.target}`,
+    `${name} — ${state.status}${state.connectedVia ? ` via ${state.connectedVia}` : ''}${state.trusted ? ', trusted' : ''}${state.adHoc ? ', ad hoc' : ''}${state.imported ? ', imported' : ''} — ${target}`,
   ];
-  if (state.lastError) lines.push(`  last error: ${state.lastError}`);
+  if (unapproved) {
+    lines.push(
+      '  imported from a client config file: used only once the user approves it in this session (mcp_connect, mcp_call or mcp_list with refresh: true asks)',
+    );
+  }
   if (state.retryAfterMs !== undefined) lines.push(`  next attempt in ${state.retryAfterMs} ms`);
   if (state.catalogStale) lines.push('  tool list may be out of date (the last refresh failed)');
+  if (state.catalogTruncated) lines.push(`  tool list cut: ${state.catalogTruncated}`);
+  if (state.rejectedTools.length > 0) {
+    lines.push(
+      `  ${state.rejectedTools.length} tool(s) left out: their names are not plain MCP names (letters, digits, "_", "." and "-", at most 128), so they cannot be called (names shown escaped below)`,
+    );
+  }
   if (state.tools.length === 0) {
     lines.push(
       state.status === 'connected'
@@ -398,15 +485,29 @@ function renderState(state: McpServerState, includeSchemas: boolean): string {
         : '  tools unknown until connected (mcp_connect, or mcp_list with refresh: true)',
     );
   }
+  const remote: string[] = [];
+  if (state.serverInfo) {
+    remote.push(
+      `server: ${cleanUntrustedLine(state.serverInfo.name, 100)} ${cleanUntrustedLine(state.serverInfo.version, 40)}`,
+    );
+  }
+  if (state.lastError) remote.push(`last error: ${cleanUntrustedLine(state.lastError, 500)}`);
+  for (const rejected of state.rejectedTools) {
+    remote.push(`left out: ${escapeInvisible(rejected.name).slice(0, 300)}`);
+  }
   for (const tool of state.tools) {
     const hints = describeHints(tool);
     const description = firstLine(tool.description ?? tool.title ?? '');
-    lines.push(
-      `  ${tool.name}${hints ? ` [${hints}]` : ''}${description ? ` — ${description}` : ''}`,
+    remote.push(
+      `${tool.name}${hints ? ` [${hints}]` : ''}${description ? ` — ${description}` : ''}`,
     );
-    if (includeSchemas) lines.push(`    inputSchema: ${JSON.stringify(tool.inputSchema)}`);
+    if (includeSchemas) {
+      remote.push(`  inputSchema: ${cleanUntrustedLine(JSON.stringify(tool.inputSchema), 20_000)}`);
+    }
   }
-  return lines.join('\n');
+  if (remote.length === 0) return { text: lines.join('\n'), marked: false };
+  lines.push(markUntrusted(remote.join('\n'), 'mcp-server'));
+  return { text: lines.join('\n'), marked: true };
 }
 
 function stateData(state: McpServerState, includeSchemas: boolean): Record<string, unknown> {
@@ -418,13 +519,33 @@ function stateData(state: McpServerState, includeSchemas: boolean): Record<strin
     target: state.target,
     trusted: state.trusted,
     adHoc: state.adHoc,
+    imported: state.imported,
+    ...(state.awaitingApproval ? { awaitingApproval: true } : {}),
     catalogStale: state.catalogStale,
-    ...(state.serverInfo ? { serverInfo: state.serverInfo } : {}),
-    ...(state.lastError ? { lastError: state.lastError } : {}),
+    ...(state.catalogTruncated ? { catalogTruncated: state.catalogTruncated } : {}),
+    ...(state.serverInfo
+      ? {
+          serverInfo: {
+            name: cleanUntrustedLine(state.serverInfo.name, 100),
+            version: cleanUntrustedLine(state.serverInfo.version, 40),
+          },
+        }
+      : {}),
+    ...(state.lastError ? { lastError: cleanUntrustedLine(state.lastError, 500) } : {}),
     ...(state.retryAfterMs === undefined ? {} : { retryAfterMs: state.retryAfterMs }),
+    ...(state.rejectedTools.length > 0
+      ? {
+          rejectedTools: state.rejectedTools.map((tool) => ({
+            name: escapeInvisible(tool.name).slice(0, 300),
+            reason: tool.reason,
+          })),
+        }
+      : {}),
     tools: state.tools.map((tool) => ({
       name: tool.name,
-      ...(tool.description ? { description: tool.description } : {}),
+      ...(tool.description
+        ? { description: defuseMarkers(cleanUntrustedText(tool.description).text) }
+        : {}),
       ...(tool.annotations ? { annotations: tool.annotations } : {}),
       ...(includeSchemas ? { inputSchema: tool.inputSchema } : {}),
     })),
@@ -444,7 +565,8 @@ function describeHints(tool: Tool): string {
 }
 
 function firstLine(text: string): string {
-  const line = text.split('\n')[0]?.trim() ?? '';
+  const clean = cleanUntrustedText(stripTerminalControls(text)).text;
+  const line = clean.split('\n')[0]?.trim() ?? '';
   return line.length > 160 ? `${line.slice(0, 159)}…` : line;
 }
 

@@ -1,0 +1,75 @@
+import {
+  failureResult,
+  type ToolContext,
+  ToolErrorCode,
+  type ToolResult,
+} from '@toolsys/core-tool-registry';
+import type { McpManager } from './mcp-manager.js';
+import { describeForApproval } from './mcp-server-config.js';
+
+/**
+ * The user's approvals of servers imported from client config files (a `.vscode/mcp.json` that
+ * any cloned repository can carry). Before such a server is started or contacted, the user is
+ * asked, once per session (or once for all with "always"), with the exact command or URL shown
+ * escaped. A server from the deployment's own config, or an ad hoc one (which `mcp_connect`
+ * confirms itself), needs nothing here.
+ */
+export class McpServerApprovals {
+  readonly #manager: McpManager;
+  /** `session \0 server` pairs approved for their session. */
+  readonly #session = new Set<string>();
+  /** Servers approved for every session (until the deployment closes). */
+  readonly #always = new Set<string>();
+
+  constructor(manager: McpManager) {
+    this.#manager = manager;
+  }
+
+  /** Whether `server` may be started or contacted for `sessionId` without asking. */
+  isApproved(server: string, sessionId: string): boolean {
+    const config = this.#manager.config(server);
+    if (config?.importedFrom === undefined) return true;
+    return this.#always.has(server) || this.#session.has(`${sessionId}\u0000${server}`);
+  }
+
+  /**
+   * Asks the user before an imported server is started or contacted; undefined when it may go
+   * on, a PERMISSION_DENIED result otherwise.
+   */
+  async authorise(server: string, context: ToolContext): Promise<ToolResult | undefined> {
+    const config = this.#manager.config(server);
+    if (config?.importedFrom === undefined || this.isApproved(server, context.sessionId)) {
+      return undefined;
+    }
+    const action =
+      config.transport === 'stdio'
+        ? `Start MCP server "${server}" imported from ${config.importedFrom}: ${describeForApproval(config)}`
+        : `Connect to MCP server "${server}" imported from ${config.importedFrom}: ${describeForApproval(config)}`;
+    const decision = await context.confirm({
+      action,
+      risk: 'HIGH',
+      reason:
+        "This server comes from a client config file (which any cloned repository can carry), not from the deployment's own config.",
+    });
+    if (decision === 'deny') {
+      return failureResult(
+        ToolErrorCode.PERMISSION_DENIED,
+        `The user did not approve MCP server "${server}" (imported from ${config.importedFrom}).`,
+        {
+          hint: 'Do not retry with this server; ask the user to approve or configure it, or use another server.',
+          details: { server, reason: 'not_approved' },
+        },
+      );
+    }
+    if (decision === 'allow_session') this.#session.add(`${context.sessionId}\u0000${server}`);
+    if (decision === 'allow_always') this.#always.add(server);
+    this.#manager.approve(server);
+    return undefined;
+  }
+
+  /** Forgets what was approved for a session that ended. */
+  endSession(sessionId: string): void {
+    const prefix = `${sessionId}\u0000`;
+    for (const key of this.#session) if (key.startsWith(prefix)) this.#session.delete(key);
+  }
+}
