@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  type AnyToolDefinition,
   DefaultToolExecutor,
   renderResult,
   SsrfGuard,
@@ -39,6 +40,8 @@ export async function createHarness(
     redact?: string[];
     hostPolicy?: HostPolicy;
     manager?: Partial<BrowserManagerOptions>;
+    /** More tools registered beside the browser tools (a `get_time` to ping with). */
+    extraTools?: readonly AnyToolDefinition[];
   } = {},
 ): Promise<Harness> {
   const workspace = await mkdtemp(join(tmpdir(), 'app-browser-ws-'));
@@ -68,6 +71,7 @@ export async function createHarness(
   })) {
     registry.register(tool);
   }
+  for (const tool of options.extraTools ?? []) registry.register(tool);
   const executor = new DefaultToolExecutor({ registry });
   const call = (
     id: string,
