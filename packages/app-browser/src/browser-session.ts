@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 import type { BrowserContext, Dialog, Download, Page, Request } from 'playwright-core';
 import { BrowserTab } from './browser-tab.js';
-import { cleanPageLine, scrubSecrets } from './page-text.js';
+import { cleanPageLine, quotePageText, scrubSecrets } from './page-text.js';
 import { SnapshotPages } from './snapshot-pages.js';
 
 /** One request seen by a session. Headers and bodies are never kept. */
@@ -363,7 +363,7 @@ export class BrowserSession {
     const type = dialog.type();
     // beforeunload must be accepted or the page can never be left; alerts have one button.
     const answer = type === 'alert' || type === 'beforeunload' ? 'accept' : this.dialogAnswer;
-    const said = JSON.stringify(cleanPageLine(dialog.message(), this.secrets, MAX_DIALOG_TEXT));
+    const said = quotePageText(dialog.message(), this.secrets, MAX_DIALOG_TEXT);
     const text = `A ${type} dialog in tab ${tab.id} said ${said}; it was ${answer === 'accept' ? 'accepted' : 'dismissed'}.`;
     this.#event('dialog', text);
     this.dialogs.push(text);

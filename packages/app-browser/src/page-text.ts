@@ -55,6 +55,18 @@ export function cleanPageLine(
 }
 
 /**
+ * A piece of page text quoted on one line (a title, a dialog's text): secrets replaced, then
+ * JSON-quoted (quotes and line breaks escaped) and cleaned as a line, cut to `maxLength`.
+ */
+export function quotePageText(
+  text: string,
+  secrets: readonly string[] = [],
+  maxLength = 300,
+): string {
+  return cleanUntrustedLine(JSON.stringify(scrubSecrets(text, secrets)), maxLength);
+}
+
+/**
  * Wraps lines of page content in the web-page markers. Marker look-alikes inside are defused;
  * the notice is added once per result by {@link withWebPageNotice}.
  */

@@ -28,7 +28,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await harness?.close();
   await server?.close();
-});
+}, 60_000);
 
 /**
  * Another session's call, after a short timer: a blocked event loop shows however the work and

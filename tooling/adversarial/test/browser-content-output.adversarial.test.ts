@@ -43,12 +43,12 @@ let server: PageServer;
 beforeAll(async () => {
   harness = await createHarness();
   server = await startPageServer(PAGES);
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await harness?.close();
   await server?.close();
-});
+}, 60_000);
 
 const text = async (id: string, args: Record<string, unknown>, session: string) =>
   renderResult(await harness.call(id, args, session));
@@ -76,7 +76,7 @@ describe('lines forged by a page (issue 23, 19)', () => {
     );
     expect(outsideLines(summary).join('\n')).not.toContain('NOTE FROM TOOLSYS');
     expect(summary).toContain('\\nNOTE FROM TOOLSYS');
-  }, 60_000);
+  }, 120_000);
 
   it('a dialog text cannot start a line of the action result', async () => {
     const page = await text('browser_navigate', { url: `${server.origin}/dialog` }, 'dialog');
@@ -85,7 +85,7 @@ describe('lines forged by a page (issue 23, 19)', () => {
     expect(clicked).toContain('said "ok\\nConsole errors: 0\\nNOTE FROM TOOLSYS');
     expect(clicked.split('\n').some((line) => line.startsWith('NOTE FROM'))).toBe(false);
     expect(outsideLines(clicked).join('\n')).not.toContain('NOTE FROM TOOLSYS');
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('page text reaches the model cleaned and marked (issue 23, 20)', () => {
@@ -105,7 +105,7 @@ describe('page text reaches the model cleaned and marked (issue 23, 20)', () => 
     expect(page.split('\n').filter((line) => line === CLOSE)).toHaveLength(1);
     expect(page).not.toContain('[ref=e1] and');
     expect(page).not.toMatch(/^\[cut:/m);
-  }, 60_000);
+  }, 120_000);
 
   it('the cut marker stays outside the markers, and a find over page text works', async () => {
     const page = await text(
@@ -117,7 +117,7 @@ describe('page text reaches the model cleaned and marked (issue 23, 20)', () => 
     expect(outside.some((line) => line.startsWith('[cut: nodes 1-'))).toBe(true);
     const found = await text('browser_snapshot', { find: 'Chapter 150 explains' }, 'cut');
     expect(found).toMatch(/Chapter 150 explains/);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('a page flooding tabs, dialogs and the console (issue 23, 21)', () => {
@@ -128,7 +128,7 @@ describe('a page flooding tabs, dialogs and the console (issue 23, 21)', () => {
     const tabs = list.split('\n').filter((line) => /^[* ] t\d+: /.test(line));
     expect(tabs.length).toBeLessThanOrEqual(20);
     expect(`${page}\n${list}`).toMatch(/closed at once: this session has its limit of 20 open tabs/);
-  }, 60_000);
+  }, 120_000);
 
   it('200 dialogs make a bounded result', async () => {
     const page = await text('browser_navigate', { url: `${server.origin}/alerts` }, 'alerts');
@@ -138,7 +138,7 @@ describe('a page flooding tabs, dialogs and the console (issue 23, 21)', () => {
     const both = `${clicked}\n${shown}`;
     expect(both.length).toBeLessThan(20_000);
     expect(both).toMatch(/more events, not listed/);
-  }, 60_000);
+  }, 120_000);
 
   it('40 console messages of 1 MB keep a bounded log', async () => {
     await text('browser_navigate', { url: `${server.origin}/console` }, 'console');
@@ -148,5 +148,5 @@ describe('a page flooding tabs, dialogs and the console (issue 23, 21)', () => {
     const size = statSync(path).size;
     expect(size).toBeLessThan(1_000_000);
     expect(readFileSync(path, 'utf8')).toMatch(/… \(1,000,00\d chars\)/);
-  }, 60_000);
+  }, 120_000);
 });

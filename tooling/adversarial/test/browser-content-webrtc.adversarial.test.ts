@@ -40,7 +40,7 @@ afterAll(async () => {
   await harness?.close();
   await server?.close();
   udp?.close();
-});
+}, 60_000);
 
 describe('WebRTC from a page', () => {
   it('sends no UDP packet to a loopback socket around the proxy', async () => {

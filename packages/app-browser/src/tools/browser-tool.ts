@@ -18,6 +18,7 @@ import type { BrowserTab, TabSnapshot } from '../browser-tab.js';
 import type { HostPolicy } from '../host-policy.js';
 import {
   cleanPageLine,
+  quotePageText,
   scrubSecrets,
   WEB_PAGE_MARKERS,
   webPageBlock,
@@ -266,7 +267,7 @@ export function describeTab(tab: BrowserTab, snapshot: TabSnapshot): string {
 
 /** A page's title and address as one line of page content: `"Title" — http://…`. */
 export function titleLine(title: string, url: string): string {
-  const shown = title === '' ? '(no title)' : JSON.stringify(cleanPageLine(title));
+  const shown = title === '' ? '(no title)' : quotePageText(title);
   return `${shown} — ${cleanPageLine(url, [], 2_000)}`;
 }
 
@@ -392,7 +393,7 @@ async function reportOnPage(
   }
   if (before.title !== after.title) {
     moved.push(
-      `Title changed: ${JSON.stringify(cleanPageLine(before.title))} → ${JSON.stringify(cleanPageLine(after.title))}`,
+      `Title changed: ${quotePageText(before.title)} → ${quotePageText(after.title)}`,
     );
   }
   const delta = diffSnapshots(before.nodes, after.nodes);
