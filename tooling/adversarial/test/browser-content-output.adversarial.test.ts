@@ -70,10 +70,11 @@ describe('lines forged by a page (issue 23, 19)', () => {
     await text('browser_navigate', { url: `${server.origin}/forge` }, 'forge');
     await new Promise((resolve) => setTimeout(resolve, 300));
     const summary = await text('browser_context_summary', {}, 'forge');
-    expect(summary).toContain('Console errors: 2');
-    expect(summary.split('\n').filter((line) => /^\s*(Console errors|NOTE FROM)/.test(line))).toEqual(
-      ['Console errors: 2'],
-    );
+    const counts = summary
+      .split('\n')
+      .filter((line) => /^\s*(Console errors|NOTE FROM)/.test(line));
+    expect(counts).toHaveLength(1);
+    expect(counts[0]).toMatch(/^Console errors: [1-9]$/);
     expect(outsideLines(summary).join('\n')).not.toContain('NOTE FROM TOOLSYS');
     expect(summary).toContain('\\nNOTE FROM TOOLSYS');
   }, 120_000);
@@ -127,7 +128,9 @@ describe('a page flooding tabs, dialogs and the console (issue 23, 21)', () => {
     const list = await text('browser_show', { action: 'list' }, 'popups');
     const tabs = list.split('\n').filter((line) => /^[* ] t\d+: /.test(line));
     expect(tabs.length).toBeLessThanOrEqual(20);
-    expect(`${page}\n${list}`).toMatch(/closed at once: this session has its limit of 20 open tabs/);
+    expect(`${page}\n${list}`).toMatch(
+      /closed at once: this session has its limit of 20 open tabs/,
+    );
   }, 120_000);
 
   it('200 dialogs make a bounded result', async () => {

@@ -392,9 +392,7 @@ async function reportOnPage(
     moved.push(`URL changed: ${cleanPageLine(before.url)} → ${cleanPageLine(after.url)}`);
   }
   if (before.title !== after.title) {
-    moved.push(
-      `Title changed: ${quotePageText(before.title)} → ${quotePageText(after.title)}`,
-    );
+    moved.push(`Title changed: ${quotePageText(before.title)} → ${quotePageText(after.title)}`);
   }
   const delta = diffSnapshots(before.nodes, after.nodes);
   if (isEmptyDelta(delta)) {
