@@ -272,20 +272,22 @@ export function titleLine(title: string, url: string): string {
 }
 
 /**
- * The lines of a result that show a page: its title and address and the snapshot's lines in one
+ * The lines of a result that show a page: the tab's own line (`Tab t1:`), its title and address
+ * in a web-page block, then `between` (the tools' notes, events), then the snapshot's lines in a
  * web-page block, then what the tools say about it (nothing shown, the cut marker) after the
- * block, where the page cannot forge it. The result's first line names the tab (`Tab t1:`).
+ * block, where the page cannot forge it.
  */
 export function showPage(
+  tab: BrowserTab,
   snapshot: TabSnapshot,
   rendered: Pick<RenderedSnapshot, 'body' | 'cutMarker'>,
-  empty = NOTHING_SHOWN,
+  options: { readonly between?: readonly string[]; readonly empty?: string } = {},
 ): string[] {
-  const page = [titleLine(snapshot.title, snapshot.url)];
-  if (rendered.body !== '') page.push(rendered.body);
   return [
-    webPageBlock(page),
-    ...(rendered.body === '' ? [empty] : []),
+    `Tab ${tab.id}:`,
+    webPageBlock([titleLine(snapshot.title, snapshot.url)]),
+    ...(options.between ?? []),
+    rendered.body === '' ? (options.empty ?? NOTHING_SHOWN) : webPageBlock([rendered.body]),
     ...(rendered.cutMarker === undefined ? [] : [rendered.cutMarker]),
   ];
 }
@@ -377,7 +379,7 @@ async function reportOnPage(
   if (mode === 'full' || !before) {
     const rendered = renderSnapshot(after.nodes, { maxTokens: settings.maxTokens });
     session.snapshotPages.keepCut(tab.id, rendered);
-    lines.push(`Tab ${tab.id}:`, ...showPage(after, rendered));
+    lines.push(...showPage(tab, after, rendered));
     const whole = await keepWholePageWhenCut(settings, tab, after, rendered);
     if (!whole) return { content: lines.join('\n'), data };
     lines.push(whole.line);
@@ -410,13 +412,14 @@ async function reportOnPage(
     changed: delta.changed.length,
     removed: delta.removed.length,
   };
+  if (moved.length > 0) lines.push(webPageBlock(moved));
   lines.push(
     `Changes (${delta.added.length} added, ${delta.changed.length} changed, ${delta.removed.length} removed):`,
   );
   const budget = settings.deltaMaxTokens * 4;
   let used = 0;
   let shown = 0;
-  const changes: string[] = [...moved];
+  const changes: string[] = [];
   for (const line of changeLines) {
     if (used + line.length + 1 > budget && shown > 0) break;
     changes.push(line);

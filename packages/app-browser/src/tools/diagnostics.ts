@@ -264,7 +264,7 @@ export function createDiagnosticTools(settings: BrowserToolSettings): AnyToolDef
         if (screenshot) await writeFile(files.screenshot, screenshot);
         const errors = consoleLines.filter((line) => / \[(error|pageerror)\] /.test(line)).length;
         const lines = [
-          `Wrote the debug state of tab ${tab.id}: ${consoleLines.length} console messages (${errors} errors), ${failed.length} failed requests.`,
+          `Wrote the debug state of tab ${tab.id} (its address between the markers below): ${consoleLines.length} console messages (${errors} errors), ${failed.length} failed requests.`,
           webPageBlock([cleanPageLine(tab.page.url(), resolved.redact ?? [], 2_000)]),
           `console: ${files.console}`,
           `failed requests: ${files.failedRequests}`,

@@ -170,12 +170,9 @@ export function createNavigationTools(settings: BrowserToolSettings): AnyToolDef
           maxTokens: maxTokens ?? resolved.maxTokens,
         });
         session.snapshotPages.keepCut(tab.id, rendered);
-        const lines = [
-          `Tab ${tab.id}:`,
-          ...notes,
-          ...takeEventLines(session),
-          ...showPage(snapshot, rendered),
-        ];
+        const lines = showPage(tab, snapshot, rendered, {
+          between: [...notes, ...takeEventLines(session)],
+        });
         const whole = await keepWholePageWhenCut(resolved, tab, snapshot, rendered);
         if (whole) lines.push(whole.line);
         return {

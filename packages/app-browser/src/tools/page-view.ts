@@ -176,13 +176,11 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
             : start > 0
               ? `Nothing after cursor ${start}: the end of the page was already shown.`
               : NOTHING_SHOWN;
-        const lines = [
-          `Tab ${tab.id}:`,
-          ...takeEventLines(session),
+        const lines = showPage(tab, snapshot, rendered, {
           // How the cursor was followed is the tools' own line; nodes it lists are page content.
-          ...noteLines(paged.note),
-          ...showPage(snapshot, rendered, empty),
-        ];
+          between: [...takeEventLines(session), ...noteLines(paged.note)],
+          empty,
+        });
         const whole = await keepWholePageWhenCut(resolved, tab, snapshot, rendered, start);
         if (whole) lines.push(whole.line);
         return {
