@@ -1,7 +1,11 @@
 import { createUtilityTools, renderResult } from '@toolsys/core-tool-registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../../packages/app-browser/test/harness.js';
-import { type PageServer, startPageServer } from '../../../packages/app-browser/test/support.js';
+import {
+  type BrowserHarness,
+  createBrowserHarness,
+  type PageServer,
+  servePages,
+} from './support/browser.js';
 import { expectResponsiveDuring } from './support/responsiveness.js';
 
 // A prompt-injected model searching a hostile (or secret-holding) page with browser_snapshot's
@@ -17,12 +21,12 @@ const PAGES = {
   '/secret': `<!doctype html><title>Account</title><p>Your API key is ${SECRET} (keep it safe)</p><p>${'x'.repeat(115)}${SECRET}${' tail'.repeat(10)}</p><script>fetch('/data?q=${SECRET}').catch(() => {});</script>`,
 };
 
-let harness: Harness;
+let harness: BrowserHarness;
 let server: PageServer;
 
 beforeAll(async () => {
-  harness = await createHarness({ redact: [SECRET], extraTools: createUtilityTools() });
-  server = await startPageServer(PAGES);
+  harness = await createBrowserHarness({ redact: [SECRET], extraTools: createUtilityTools() });
+  server = await servePages(PAGES);
 }, 60_000);
 
 afterAll(async () => {

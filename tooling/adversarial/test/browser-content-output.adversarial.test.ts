@@ -1,8 +1,13 @@
 import { readFileSync, statSync } from 'node:fs';
 import { renderResult } from '@toolsys/core-tool-registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../../packages/app-browser/test/harness.js';
-import { type PageServer, startPageServer } from '../../../packages/app-browser/test/support.js';
+import {
+  type BrowserHarness,
+  chaptersPage,
+  createBrowserHarness,
+  type PageServer,
+  servePages,
+} from './support/browser.js';
 
 // A hostile page against what the model reads from the browser tools, with a real Chromium:
 // console messages, errors, titles and dialogs that forge lines of a result; page text with tag
@@ -31,18 +36,19 @@ const PAGES = {
     for (let i = 0; i < 40; i++) window.open('about:blank');
   </script>`,
   '/alerts': `<!doctype html><title>Alerts</title><button onclick="for (let i = 0; i < 200; i++) alert('x'.repeat(300) + i)">Go</button>`,
+  '/chapters': chaptersPage(200),
   '/console': `<!doctype html><title>Console</title><p>logs</p><script>
     const big = 'y'.repeat(1000000);
     for (let i = 0; i < 40; i++) console.error(big + i);
   </script>`,
 };
 
-let harness: Harness;
+let harness: BrowserHarness;
 let server: PageServer;
 
 beforeAll(async () => {
-  harness = await createHarness();
-  server = await startPageServer(PAGES);
+  harness = await createBrowserHarness();
+  server = await servePages(PAGES);
 }, 120_000);
 
 afterAll(async () => {
@@ -111,7 +117,7 @@ describe('page text reaches the model cleaned and marked (issue 23, 20)', () => 
   it('the cut marker stays outside the markers, and a find over page text works', async () => {
     const page = await text(
       'browser_navigate',
-      { url: `${server.origin}/chapters?count=200`, maxTokens: 400 },
+      { url: `${server.origin}/chapters`, maxTokens: 400 },
       'cut',
     );
     const outside = outsideLines(page);

@@ -1,14 +1,18 @@
 import { createSocket, type Socket } from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../../packages/app-browser/test/harness.js';
-import { type PageServer, startPageServer } from '../../../packages/app-browser/test/support.js';
+import {
+  type BrowserHarness,
+  createBrowserHarness,
+  type PageServer,
+  servePages,
+} from './support/browser.js';
 
 // A hostile page sends UDP with its own bytes through WebRTC (STUN / TURN candidates), which
 // does not go through the browser's HTTP proxy and so around the SSRF policy: a real Chromium
 // must send nothing to a UDP socket on 127.0.0.1.
 
-let harness: Harness;
+let harness: BrowserHarness;
 let server: PageServer;
 let udp: Socket;
 let udpPort = 0;
@@ -32,8 +36,8 @@ beforeAll(async () => {
   udp.on('message', (message) => received.push(message));
   await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
   udpPort = (udp.address() as AddressInfo).port;
-  harness = await createHarness();
-  server = await startPageServer({ '/call': webrtcPage(udpPort) });
+  harness = await createBrowserHarness();
+  server = await servePages({ '/call': webrtcPage(udpPort) });
 }, 60_000);
 
 afterAll(async () => {
