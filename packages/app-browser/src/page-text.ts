@@ -9,6 +9,12 @@ import {
 /** The markers and notice of web-page content: `<untrusted-web-page-content>` … */
 export const WEB_PAGE_MARKERS = untrustedMarkers('web-page');
 
+/**
+ * Tokens a result spends on the web-page notice and markers: a snapshot's page budget is this
+ * much smaller, so the whole result stays within the budget asked for.
+ */
+export const MARKED_OVERHEAD_TOKENS = 100;
+
 /** Secrets shorter than this are not replaced (they would match ordinary text). */
 const MIN_SECRET_LENGTH = 4;
 

@@ -18,6 +18,7 @@ import type { BrowserTab, TabSnapshot } from '../browser-tab.js';
 import type { HostPolicy } from '../host-policy.js';
 import {
   cleanPageLine,
+  MARKED_OVERHEAD_TOKENS,
   quotePageText,
   scrubSecrets,
   WEB_PAGE_MARKERS,
@@ -377,7 +378,9 @@ async function reportOnPage(
   lines.push(...takeEventLines(session));
   if (active !== tab) lines.push(`The active tab is now ${active.id}.`);
   if (mode === 'full' || !before) {
-    const rendered = renderSnapshot(after.nodes, { maxTokens: settings.maxTokens });
+    const rendered = renderSnapshot(after.nodes, {
+      maxTokens: Math.max(200, settings.maxTokens - MARKED_OVERHEAD_TOKENS),
+    });
     session.snapshotPages.keepCut(tab.id, rendered);
     lines.push(...showPage(tab, after, rendered));
     const whole = await keepWholePageWhenCut(settings, tab, after, rendered);

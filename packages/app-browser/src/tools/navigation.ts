@@ -18,6 +18,7 @@ import {
   takeEventLines,
   titleLine,
 } from './browser-tool.js';
+import { pageBudget } from './page-view.js';
 
 const navigateSchema = ToolSchema.object({
   url: z
@@ -167,7 +168,7 @@ export function createNavigationTools(settings: BrowserToolSettings): AnyToolDef
         const snapshot = await tab.snapshot(resolved.actionTimeoutMs, resolved.redact);
         tab.lastSnapshot = snapshot;
         const rendered = renderSnapshot(snapshot.nodes, {
-          maxTokens: maxTokens ?? resolved.maxTokens,
+          maxTokens: pageBudget(maxTokens ?? resolved.maxTokens),
         });
         session.snapshotPages.keepCut(tab.id, rendered);
         const lines = showPage(tab, snapshot, rendered, {

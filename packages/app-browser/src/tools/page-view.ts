@@ -11,7 +11,7 @@ import {
 import { z } from 'zod';
 import type { BrowserSession } from '../browser-session.js';
 import type { BrowserTab } from '../browser-tab.js';
-import { compileFind, webPageBlock } from '../page-text.js';
+import { compileFind, MARKED_OVERHEAD_TOKENS, webPageBlock } from '../page-text.js';
 import { snapshotViewOf } from '../snapshot-pages.js';
 import { pageSnapshot } from '../snapshot-paging.js';
 import {
@@ -102,6 +102,11 @@ const screenshotSchema = ToolSchema.object({
     ),
 });
 
+/** The budget of a snapshot's page: what is asked for, less the notice and markers around it. */
+export function pageBudget(maxTokens: number): number {
+  return Math.max(200, maxTokens - MARKED_OVERHEAD_TOKENS);
+}
+
 /** A resume note: its first line is the tools' own, the nodes it lists go in a web-page block. */
 function noteLines(note: string | undefined): string[] {
   if (note === undefined) return [];
@@ -155,7 +160,7 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
           pages: session.snapshotPages,
           tabId: tab.id,
           view: snapshotViewOf(args),
-          maxTokens: args.maxTokens ?? resolved.maxTokens,
+          maxTokens: pageBudget(args.maxTokens ?? resolved.maxTokens),
           ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
           ...(args.page === undefined ? {} : { page: args.page }),
           ...(args.ref === undefined ? {} : { scopeRef: args.ref.trim() }),
