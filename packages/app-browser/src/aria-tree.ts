@@ -1,3 +1,5 @@
+import { cleanPageText } from './page-text.js';
+
 /**
  * One node of a page's accessibility tree as the browser tools show it: Playwright's aria snapshot
  * (mode `ai`) normalised, with decorative and hidden nodes left out and refs renamed to the tools'
@@ -63,23 +65,41 @@ const ATTRIBUTE_ORDER_SET: ReadonlySet<string> = new Set(ATTRIBUTE_ORDER);
 /** Roles with no meaning of their own: unnamed ones are replaced by their children. */
 const TRANSPARENT_ROLES = new Set(['generic', 'none', 'presentation', 'group', 'rowgroup']);
 
+/** Options for {@link normaliseAriaJson}. */
+export interface NormaliseAriaOptions {
+  /** Secret values replaced by `[redacted]` in every text, before anything is searched or cut. */
+  readonly secrets?: readonly string[];
+}
+
 /**
  * Normalises the JSON of `ariaSnapshotJSON({ mode: 'ai' })` into {@link AriaNode}s: drops
  * `aria-hidden` subtrees and unnamed images, flattens unnamed wrappers that nobody can click,
- * and renames refs through `rename`.
+ * and renames refs through `rename`. Every text (names, text runs, attribute values) is cleaned
+ * as page text (see `cleanPageText`): invisible and control characters removed, secrets
+ * redacted, so what is searched, compared and cut is what the model is shown.
  */
-export function normaliseAriaJson(value: unknown, rename: RefRenamer): AriaNode[] {
+export function normaliseAriaJson(
+  value: unknown,
+  rename: RefRenamer,
+  options: NormaliseAriaOptions = {},
+): AriaNode[] {
+  const secrets = options.secrets ?? [];
+  const clean = (text: string) => cleanPageText(text, secrets);
   const roots: AriaNode[] = [];
-  for (const entry of Array.isArray(value) ? value : [value]) normaliseEntry(entry, rename, roots);
+  for (const entry of Array.isArray(value) ? value : [value]) {
+    normaliseEntry(entry, rename, clean, roots);
+  }
   return dropLabelEchoes(roots);
 }
+
+type Clean = (text: string) => string;
 
 type MutableNode = { -readonly [K in keyof AriaNode]: AriaNode[K] };
 
 /** Appends the nodes an entry becomes (none, itself, or its children) to `into`. */
-function normaliseEntry(entry: unknown, rename: RefRenamer, into: AriaNode[]): void {
+function normaliseEntry(entry: unknown, rename: RefRenamer, clean: Clean, into: AriaNode[]): void {
   if (typeof entry === 'string') {
-    const text = collapseSpace(entry);
+    const text = clean(entry);
     if (text !== '') into.push({ role: 'text', text, attributes: [], children: [] });
     return;
   }
@@ -87,16 +107,16 @@ function normaliseEntry(entry: unknown, rename: RefRenamer, into: AriaNode[]): v
   const raw = entry as Record<string, unknown>;
   if (raw.ariaHidden === true) return;
   const role = typeof raw.role === 'string' ? raw.role : 'generic';
-  const name = typeof raw.name === 'string' ? collapseSpace(raw.name) : '';
+  const name = typeof raw.name === 'string' ? clean(raw.name) : '';
   // An image without a name is decorative.
   if ((role === 'img' || role === 'image') && name === '') return;
   let children: AriaNode[] = [];
   if (Array.isArray(raw.children)) {
-    for (const child of raw.children) normaliseEntry(child, rename, children);
+    for (const child of raw.children) normaliseEntry(child, rename, clean, children);
     children = dropLabelEchoes(children);
   }
-  const attributes = readAttributes(raw);
-  const text = typeof raw.text === 'string' ? collapseSpace(raw.text) : '';
+  const attributes = readAttributes(raw, clean);
+  const text = typeof raw.text === 'string' ? clean(raw.text) : '';
   if (TRANSPARENT_ROLES.has(role) && name === '' && !attributes.includes('cursor=pointer')) {
     if (text !== '') into.push({ role: 'text', text, attributes: [], children: [] });
     for (const child of children) into.push(child);
@@ -121,30 +141,34 @@ function dropLabelEchoes(nodes: AriaNode[]): AriaNode[] {
   });
 }
 
-function readAttributes(raw: Record<string, unknown>): string[] {
+function readAttributes(raw: Record<string, unknown>, clean: Clean): string[] {
   const attributes: string[] = [];
   const others: string[] = [];
   for (const key of ATTRIBUTE_ORDER) {
-    if (key in raw) pushAttribute(attributes, key, raw[key]);
+    if (key in raw) pushAttribute(attributes, key, raw[key], clean);
   }
   for (const key in raw) {
     if (!STRUCTURAL_KEYS.has(key) && !ATTRIBUTE_ORDER_SET.has(key)) others.push(key);
   }
-  for (const key of others.sort()) pushAttribute(attributes, key, raw[key]);
+  for (const key of others.sort()) pushAttribute(attributes, key, raw[key], clean);
   return attributes;
 }
 
-function pushAttribute(attributes: string[], key: string, value: unknown): void {
+/** Attribute values longer than this are shortened (a `url=` of a data: link can be megabytes). */
+const MAX_ATTRIBUTE_LENGTH = 300;
+
+function pushAttribute(attributes: string[], key: string, value: unknown, clean: Clean): void {
   if (key === 'active') return;
   if (value === true) attributes.push(key);
   else if (value === 'mixed') attributes.push(`${key}=mixed`);
   else if (typeof value === 'string' || typeof value === 'number') {
-    attributes.push(`${key}=${collapseSpace(String(value))}`);
+    const text = clean(String(value)).replace(/\]/g, ')');
+    const shown =
+      text.length > MAX_ATTRIBUTE_LENGTH
+        ? `${text.slice(0, MAX_ATTRIBUTE_LENGTH - 40)}… (${text.length.toLocaleString('en-US')} chars)`
+        : text;
+    attributes.push(`${key}=${shown}`);
   }
-}
-
-function collapseSpace(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
 }
 
 /** Collects every Playwright ref in a raw `ariaSnapshotJSON` value, with its role and name. */

@@ -17,6 +17,10 @@ export const CHROMIUM_ARGS: readonly string[] = [
   '--disable-component-update',
   '--disable-sync',
   '--disable-dev-shm-usage',
+  // WebRTC sends UDP (STUN, TURN, media) beside the HTTP proxy, so around the SSRF policy: only
+  // proxied connections are allowed, which for UDP means none.
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
 
 /** Options for {@link BrowserManager}. */

@@ -4,6 +4,7 @@ import type { BrowserContext, Dialog, Download, Page, Request } from 'playwright
 import { BrowserTab } from './browser-tab.js';
 import { type DownloadLimits, watchDownloadSize } from './download-limits.js';
 import { type DownloadFolder, saveDownload } from './download-store.js';
+import { cleanPageLine, quotePageText, scrubSecrets } from './page-text.js';
 import { SnapshotPages } from './snapshot-pages.js';
 
 /** One request seen by a session. Headers and bodies are never kept. */
@@ -64,7 +65,25 @@ export interface BrowserSessionOptions {
   readonly networkLogSize: number;
   /** Most console entries kept. */
   readonly consoleLogSize: number;
+  /**
+   * Most tabs open at once; a tab a page opens beyond it is closed at once and the next result
+   * says so. Default {@link DEFAULT_MAX_TABS}.
+   */
+  readonly maxTabs?: number;
 }
+
+/** Tabs a session may have open at once, by default. */
+export const DEFAULT_MAX_TABS = 20;
+/** Longest console message, page error or request URL kept, in characters (the rest is cut). */
+export const MAX_LOGGED_TEXT = 2_000;
+/** Characters kept over all console entries of a session; the oldest go first. */
+export const MAX_CONSOLE_CHARS = 500_000;
+/** Characters kept over all request URLs of a session; the oldest requests go first. */
+export const MAX_NETWORK_CHARS = 500_000;
+/** Events (dialogs, new tabs, downloads) kept for the next result; later ones are counted. */
+export const MAX_PENDING_EVENTS = 20;
+/** Longest text of a dialog shown, in characters. */
+const MAX_DIALOG_TEXT = 300;
 
 /** How a dialog raised during an action is answered. */
 export type DialogAnswer = 'accept' | 'dismiss';
@@ -84,6 +103,11 @@ export class BrowserSession {
   readonly dialogs: string[] = [];
   /** How the next dialogs are answered; actions may set it for their duration. */
   dialogAnswer: DialogAnswer = 'dismiss';
+  /**
+   * Secret values replaced by `[redacted]` in what the session records (console messages,
+   * dialog texts), before anything is cut; the tools set it on every call.
+   */
+  secrets: readonly string[] = [];
   /** Requests dropped from the ring so far. */
   droppedRequests = 0;
   /** The latest snapshot lists cut into pages, per tab: later pages are checked against them. */
@@ -101,6 +125,12 @@ export class BrowserSession {
   /** The copy into the workspace running now; the next one waits for it. */
   #copying: Promise<unknown> = Promise.resolve();
   #events: string[] = [];
+  /** Events not kept since the last result, by kind ("dialog", …). */
+  #droppedEvents = new Map<string, number>();
+  /** Tabs a page opened past the limit and that were closed at once, since the last result. */
+  #refusedTabs = 0;
+  #consoleChars = 0;
+  #networkChars = 0;
   /** Tabs opened by pages (popups) not yet reported; their URL is read when reported. */
   #newTabs: BrowserTab[] = [];
   readonly #requests = new WeakMap<Request, NetworkEntry>();
@@ -111,6 +141,13 @@ export class BrowserSession {
     this.#options = options;
     this.context = options.context;
     this.context.on('page', (page) => {
+      if (this.tabs.some((tab) => tab.page === page)) return;
+      // A page opening tabs in a loop is stopped at the limit: each one past it closes at once.
+      if (this.openTabs().length >= this.maxTabs) {
+        this.#refusedTabs += 1;
+        page.close().catch(() => undefined);
+        return;
+      }
       this.#newTabs.push(this.#adopt(page));
     });
   }
@@ -160,8 +197,23 @@ export class BrowserSession {
     return this.tabs.filter((tab) => !tab.page.isClosed());
   }
 
-  /** Opens a new tab and makes it active. */
+  /** Most tabs open at once. */
+  get maxTabs(): number {
+    return this.#options.maxTabs ?? DEFAULT_MAX_TABS;
+  }
+
+  /** Opens a new tab and makes it active; CONFLICT when the session has its most tabs open. */
   async newTab(): Promise<BrowserTab> {
+    if (this.openTabs().length >= this.maxTabs) {
+      throw new ToolError(
+        ToolErrorCode.EXECUTION_FAILED,
+        `newTab: this session already has ${this.maxTabs} tabs open, its limit`,
+        {
+          field: 'newTab',
+          hint: 'Close a tab with browser_show (action "close"), or open the page in the active tab.',
+        },
+      );
+    }
     const page = await this.context.newPage();
     const tab = this.tabs.find((candidate) => candidate.page === page) ?? this.#adopt(page);
     this.#newTabs = this.#newTabs.filter((candidate) => candidate !== tab);
@@ -169,17 +221,42 @@ export class BrowserSession {
     return tab;
   }
 
-  /** Events since the last call, cleared on read. */
+  /**
+   * Events since the last call, cleared on read: at most {@link MAX_PENDING_EVENTS} of them, then
+   * one line counting the rest. Page texts in them are cleaned single lines.
+   */
   takeEvents(): string[] {
     const events = this.#events;
     this.#events = [];
     for (const tab of this.#newTabs) {
-      events.push(
-        `New tab ${tab.id} opened (${tab.page.url() || 'about:blank'}); browser_show with action "select" and tab "${tab.id}" switches to it.`,
+      this.#event(
+        'new tab',
+        `New tab ${tab.id} opened (${cleanPageLine(tab.page.url() || 'about:blank', this.secrets)}); browser_show with action "select" and tab "${tab.id}" switches to it.`,
+        events,
       );
     }
     this.#newTabs = [];
+    if (this.#refusedTabs > 0) {
+      events.push(
+        `${this.#refusedTabs} tab${this.#refusedTabs === 1 ? '' : 's'} a page opened ${this.#refusedTabs === 1 ? 'was' : 'were'} closed at once: this session has its limit of ${this.maxTabs} open tabs (browser_show closes tabs).`,
+      );
+      this.#refusedTabs = 0;
+    }
+    if (this.#droppedEvents.size > 0) {
+      const counts = [...this.#droppedEvents].map(([kind, count]) => `${count} ${kind}`);
+      events.push(`… and ${counts.join(', ')} more events, not listed.`);
+      this.#droppedEvents.clear();
+    }
     return events;
+  }
+
+  /** Records an event for the next result, or counts it once {@link MAX_PENDING_EVENTS} wait. */
+  #event(kind: string, text: string, into = this.#events): void {
+    if (into.length >= MAX_PENDING_EVENTS) {
+      this.#droppedEvents.set(kind, (this.#droppedEvents.get(kind) ?? 0) + 1);
+      return;
+    }
+    into.push(text);
   }
 
   /** Waits (bounded) until tabs opened by pages have started their first document. */
@@ -211,7 +288,7 @@ export class BrowserSession {
     page.on('console', (message) => {
       this.#pushConsole({
         type: message.type(),
-        text: message.text(),
+        text: this.#loggedText(message.text()),
         tab: tab.id,
         at: Date.now(),
       });
@@ -219,7 +296,7 @@ export class BrowserSession {
     page.on('pageerror', (error) => {
       this.#pushConsole({
         type: 'pageerror',
-        text: `${error.name}: ${error.message}`,
+        text: this.#loggedText(`${error.name}: ${error.message}`),
         tab: tab.id,
         at: Date.now(),
       });
@@ -231,18 +308,26 @@ export class BrowserSession {
     });
     page.on('request', (request) => {
       this.#requestCounter += 1;
+      const url = request.url();
       const entry: NetworkEntry = {
         id: this.#requestCounter,
-        method: request.method(),
-        url: request.url(),
+        method: request.method().slice(0, 20),
+        // A data: URL can be megabytes: the log keeps its head.
+        url: url.length > MAX_LOGGED_TEXT ? `${url.slice(0, MAX_LOGGED_TEXT)}…` : url,
         resourceType: request.resourceType(),
         tab: tab.id,
         startedAt: Date.now(),
       };
       this.#requests.set(request, entry);
       this.network.push(entry);
-      while (this.network.length > this.#options.networkLogSize) {
-        this.network.shift();
+      this.#networkChars += entry.url.length;
+      while (
+        this.network.length > this.#options.networkLogSize ||
+        this.#networkChars > MAX_NETWORK_CHARS
+      ) {
+        const dropped = this.network.shift();
+        if (!dropped) break;
+        this.#networkChars -= dropped.url.length;
         this.droppedRequests += 1;
       }
     });
@@ -265,22 +350,41 @@ export class BrowserSession {
       const entry = this.#requests.get(request);
       if (!entry) return;
       entry.durationMs = Date.now() - entry.startedAt;
-      entry.failure = request.failure()?.errorText ?? 'failed';
+      entry.failure = (request.failure()?.errorText ?? 'failed').slice(0, 200);
     });
     return tab;
   }
 
+  /**
+   * A console message or page error as kept: secrets replaced first, then cut to
+   * {@link MAX_LOGGED_TEXT} characters with its length stated (a page can log megabytes).
+   */
+  #loggedText(raw: string): string {
+    const text = scrubSecrets(raw, this.secrets);
+    if (text.length <= MAX_LOGGED_TEXT) return text;
+    return `${text.slice(0, MAX_LOGGED_TEXT)}… (${text.length.toLocaleString('en-US')} chars)`;
+  }
+
   #pushConsole(entry: ConsoleEntry): void {
     this.console.push(entry);
-    while (this.console.length > this.#options.consoleLogSize) this.console.shift();
+    this.#consoleChars += entry.text.length;
+    while (
+      this.console.length > this.#options.consoleLogSize ||
+      this.#consoleChars > MAX_CONSOLE_CHARS
+    ) {
+      const dropped = this.console.shift();
+      if (!dropped) break;
+      this.#consoleChars -= dropped.text.length;
+    }
   }
 
   #handleDialog(tab: BrowserTab, dialog: Dialog): void {
     const type = dialog.type();
     // beforeunload must be accepted or the page can never be left; alerts have one button.
     const answer = type === 'alert' || type === 'beforeunload' ? 'accept' : this.dialogAnswer;
-    const text = `A ${type} dialog in tab ${tab.id} said ${JSON.stringify(dialog.message().slice(0, 300))}; it was ${answer === 'accept' ? 'accepted' : 'dismissed'}.`;
-    this.#events.push(text);
+    const said = quotePageText(dialog.message(), this.secrets, MAX_DIALOG_TEXT);
+    const text = `A ${type} dialog in tab ${tab.id} said ${said}; it was ${answer === 'accept' ? 'accepted' : 'dismissed'}.`;
+    this.#event('dialog', text);
     this.dialogs.push(text);
     while (this.dialogs.length > 50) this.dialogs.shift();
     const settle = answer === 'accept' ? dialog.accept() : dialog.dismiss();
@@ -316,12 +420,12 @@ export class BrowserSession {
     }
     this.#acceptedDownloads += 1;
     this.downloads.push(entry);
-    this.#events.push(`Download ${entry.id} started: ${fileName}.`);
+    this.#event('download', `Download ${entry.id} started: ${fileName}.`);
     const work = this.#save(entry, download)
       .catch((error: unknown) => {
         entry.state = 'failed';
         entry.failure = error instanceof Error ? error.message.split('\n')[0] : String(error);
-        this.#events.push(`Download ${entry.id} failed: ${entry.failure}.`);
+        this.#event('download', `Download ${entry.id} failed: ${entry.failure}.`);
       })
       .finally(() => {
         this.#receivedBytes.delete(entry);
@@ -361,7 +465,7 @@ export class BrowserSession {
     if (failure !== null) {
       entry.state = 'failed';
       entry.failure = failure;
-      this.#events.push(`Download ${entry.id} failed: ${failure}.`);
+      this.#event('download', `Download ${entry.id} failed: ${failure}.`);
       return;
     }
     // One copy at a time: each sees the sizes of the copies before it.
@@ -391,20 +495,22 @@ export class BrowserSession {
       }
       entry.state = 'failed';
       entry.failure = saved.message;
-      this.#events.push(`Download ${entry.id} failed: ${saved.message}.`);
+      this.#event('download', `Download ${entry.id} failed: ${saved.message}.`);
       return;
     }
     const shown = this.#options.downloadsShownAs;
     const prefix = shown === '.' ? '' : `${shown}/`;
     entry.path = `${prefix}${saved.name}`;
     if (saved.renamedFrom === undefined) {
-      this.#events.push(
+      this.#event(
+        'download',
         `Download ${entry.id} saved as ${entry.path} (${formatBytes(saved.bytes)} bytes).`,
       );
       return;
     }
     entry.renamedFrom = `${prefix}${saved.renamedFrom}`;
-    this.#events.push(
+    this.#event(
+      'download',
       `Download ${entry.id} saved as ${entry.path} (${formatBytes(saved.bytes)} bytes); ${entry.renamedFrom} already exists and was left as it was.`,
     );
   }
@@ -419,12 +525,13 @@ export class BrowserSession {
       this.downloads.length < this.#options.downloadLimits.maxCount + MAX_REFUSED_LISTED
     ) {
       if (!listed) this.downloads.push(entry);
-      this.#events.push(`Download ${entry.id} refused: ${reason}.`);
+      this.#event('download', `Download ${entry.id} refused: ${reason}.`);
       return;
     }
     this.#unlistedDownloads += 1;
     if (this.#unlistedDownloads === 1) {
-      this.#events.push(
+      this.#event(
+        'download',
         'The page keeps starting downloads; they are refused and no longer listed one by one.',
       );
     }

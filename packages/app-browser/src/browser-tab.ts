@@ -1,6 +1,7 @@
 import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 import type { Locator, Page } from 'playwright-core';
 import { type AriaNode, collectPlaywrightRefs, normaliseAriaJson } from './aria-tree.js';
+import { cleanPageText } from './page-text.js';
 
 /** Attribute that marks an interactive element with its stable ref, so a rename keeps the ref. */
 export const REF_ATTRIBUTE = 'data-toolsys-ref';
@@ -40,8 +41,11 @@ export class BrowserTab {
     this.page = page;
   }
 
-  /** Takes a fresh aria snapshot and renames its refs to stable ones. */
-  async snapshot(timeoutMs: number): Promise<TabSnapshot> {
+  /**
+   * Takes a fresh aria snapshot and renames its refs to stable ones. Its texts and title are
+   * cleaned as page text, with `secrets` replaced by `[redacted]`.
+   */
+  async snapshot(timeoutMs: number, secrets: readonly string[] = []): Promise<TabSnapshot> {
     // One round trip reads the document's identity and title while the tree is walked.
     const [identity, json] = await Promise.all([
       this.page.evaluate(() => {
@@ -100,8 +104,18 @@ export class BrowserTab {
         this.#retired.add(ref);
       }
     }
-    const nodes = normaliseAriaJson(json, (playwrightRef) => this.#byPlaywright.get(playwrightRef));
-    return { nodes, url: this.page.url(), title: identity.title };
+    const nodes = normaliseAriaJson(
+      json,
+      (playwrightRef) => this.#byPlaywright.get(playwrightRef),
+      {
+        secrets,
+      },
+    );
+    return {
+      nodes,
+      url: cleanPageText(this.page.url(), secrets),
+      title: cleanPageText(identity.title, secrets),
+    };
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { AriaNode } from './aria-tree.js';
+import type { LineMatcher } from './page-text.js';
 import type { SnapshotPages } from './snapshot-pages.js';
 import {
   estimateTokens,
@@ -27,7 +28,7 @@ export interface PageSnapshotOptions {
   /** Show only the subtree of the node with this ref. */
   readonly scopeRef?: string;
   /** Show only nodes whose line matches, with their ancestors. */
-  readonly find?: RegExp;
+  readonly find?: LineMatcher;
   /** Keep every repeated sibling. */
   readonly expand?: boolean;
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type AriaNode, isInteractive } from './aria-tree.js';
+import type { LineMatcher } from './page-text.js';
 
 /** Options for {@link renderSnapshot}. */
 export interface RenderSnapshotOptions {
@@ -9,8 +10,11 @@ export interface RenderSnapshotOptions {
   cursor?: number;
   /** Show only the subtree of the node with this ref. */
   scopeRef?: string;
-  /** Show only nodes whose line matches, with their ancestors for context. */
-  find?: RegExp;
+  /**
+   * Show only nodes whose line (as shown, without indentation) matches, with their ancestors for
+   * context. Build it with `compileFind`: patterns from a model run on the linear-time engine.
+   */
+  find?: LineMatcher;
   /**
    * Keep every repeated sibling. Default false: runs are collapsed when the whole tree does not
    * fit the budget.
@@ -29,8 +33,15 @@ export interface RenderSnapshotOptions {
 
 /** A rendered snapshot page. */
 export interface RenderedSnapshot {
-  /** The text the model reads (no header). */
+  /** The text the model reads (no header): `body`, then the cut marker when there is one. */
   readonly text: string;
+  /**
+   * The page's lines without the cut marker: what results put between the web-page markers
+   * (the cut marker, the tools' own, goes after them, where a page cannot forge it).
+   */
+  readonly body: string;
+  /** The cut marker naming the next cursor and the page token, when the budget cut the list. */
+  readonly cutMarker?: string;
   /** Nodes in the (scoped, filtered, collapsed) list. */
   readonly totalNodes: number;
   /** Nodes shown in document order. */
@@ -128,6 +139,7 @@ export function renderSnapshot(
     const empty = { lines: [], token: pageTokenOf([]), collapsed: false };
     return {
       text: '',
+      body: '',
       totalNodes: 0,
       shownNodes: 0,
       tokens: 0,
@@ -203,7 +215,9 @@ export function renderSnapshotList(
   const budgetChars = Math.max(200, options.maxTokens * 4);
   const page = list.token;
   const total = entries.length;
-  if (total === 0) return { text: '', totalNodes: 0, shownNodes: 0, tokens: 0, page, list };
+  if (total === 0) {
+    return { text: '', body: '', totalNodes: 0, shownNodes: 0, tokens: 0, page, list };
+  }
   const start = Math.min(Math.max(0, options.cursor ?? 0), total);
   const baseDepth = start === 0 ? 0 : Math.min(...entries.slice(start).map((entry) => entry.depth));
   const lines: string[] = [];
@@ -223,6 +237,7 @@ export function renderSnapshotList(
     const text = lines.join('\n');
     return {
       text,
+      body: text,
       totalNodes: total,
       shownNodes: total - start,
       tokens: estimateTokens(text),
@@ -247,12 +262,13 @@ export function renderSnapshotList(
       ...listed,
     );
   }
-  lines.push(
-    `[cut: nodes ${start + 1}-${index} of ${total} shown; ${rest.length} more nodes (≈${restTokens.toLocaleString('en-US')} tokens) not shown. Continue with browser_snapshot cursor: ${index}, page: ${page}]`,
-  );
-  const text = lines.join('\n');
+  const cutMarker = `[cut: nodes ${start + 1}-${index} of ${total} shown; ${rest.length} more nodes (≈${restTokens.toLocaleString('en-US')} tokens) not shown. Continue with browser_snapshot cursor: ${index}, page: ${page}]`;
+  const body = lines.join('\n');
+  const text = `${body}\n${cutMarker}`;
   return {
     text,
+    body,
+    cutMarker,
     totalNodes: total,
     shownNodes: index - start,
     nextCursor: index,
@@ -341,11 +357,10 @@ function shapeOf(node: AriaNode): string {
   return `${node.role}(${childRoles})`;
 }
 
-function filterMatches(entries: Entry[], find: RegExp): Entry[] {
+function filterMatches(entries: Entry[], find: LineMatcher): Entry[] {
   const keep = new Set<number>();
   entries.forEach((entry, index) => {
-    find.lastIndex = 0;
-    if (!find.test(entry.line)) return;
+    if (!find(entry.line)) return;
     let current = index;
     while (current >= 0 && !keep.has(current)) {
       keep.add(current);

@@ -2,11 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  type AnyToolDefinition,
   DefaultToolExecutor,
   renderResult,
   SsrfGuard,
   ToolRegistry,
   type ToolResult,
+  untrustedMarkers,
 } from '@toolsys/core-tool-registry';
 import { BrowserManager, type BrowserManagerOptions } from '../src/browser-manager.js';
 import { createBrowserTools } from '../src/browser-tools.js';
@@ -23,7 +25,10 @@ export interface Harness {
     sessionId?: string,
     signal?: AbortSignal,
   ): Promise<ToolResult>;
-  /** The rendered text the model reads. */
+  /**
+   * The rendered text the model reads, without the web-page markers and notice (see
+   * {@link unmarked}); tests of the markers themselves read `call`.
+   */
   text(id: string, args: Record<string, unknown>, sessionId?: string): Promise<string>;
   close(): Promise<void>;
 }
@@ -41,6 +46,8 @@ export async function createHarness(
     /** Where downloads go, relative to the workspace. Default `downloads`. */
     downloadsFolder?: string;
     manager?: Partial<BrowserManagerOptions>;
+    /** More tools registered beside the browser tools (a `get_time` to ping with). */
+    extraTools?: readonly AnyToolDefinition[];
   } = {},
 ): Promise<Harness> {
   const workspace = await mkdtemp(join(tmpdir(), 'app-browser-ws-'));
@@ -71,6 +78,7 @@ export async function createHarness(
   })) {
     registry.register(tool);
   }
+  for (const tool of options.extraTools ?? []) registry.register(tool);
   const executor = new DefaultToolExecutor({ registry });
   const call = (
     id: string,
@@ -83,13 +91,35 @@ export async function createHarness(
     workspace,
     dataDir,
     call,
-    text: async (id, args, sessionId) => renderResult(await call(id, args, sessionId)),
+    text: async (id, args, sessionId) => unmarked(renderResult(await call(id, args, sessionId))),
     close: async () => {
       await manager.dispose();
       await rm(workspace, { recursive: true, force: true });
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+const MARKERS = untrustedMarkers('web-page');
+
+/**
+ * A result's text without the web-page markers and their notice, the tab's line joined with the
+ * title line after it (`Tab t1: "Title" — http://…`): what the tests compare, the page's lines
+ * and the tools' own lines in their order.
+ */
+export function unmarked(text: string): string {
+  const lines = text
+    .split('\n')
+    .filter((line) => line !== MARKERS.open && line !== MARKERS.close && line !== MARKERS.notice);
+  const joined: string[] = [];
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index] as string;
+    if (/^Tab t\d+:$/.test(line) && index + 1 < lines.length) {
+      joined.push(`${line} ${lines[index + 1]}`);
+      index++;
+    } else joined.push(line);
+  }
+  return joined.join('\n');
 }
 
 /** The ref of the first line that contains `needle` in a rendered snapshot. */

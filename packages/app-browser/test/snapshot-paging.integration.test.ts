@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { renderSnapshot } from '../src/snapshot-render.js';
-import { createHarness, type Harness } from './harness.js';
+import { createHarness, type Harness, unmarked } from './harness.js';
 import { type PageServer, startPageServer } from './support.js';
 
 // One real Chromium for the whole file, pages from a local server on 127.0.0.1.
@@ -36,7 +36,7 @@ interface Page {
 async function snapshot(args: Record<string, unknown>, id = sessionId): Promise<Page> {
   const result = await harness.call('browser_snapshot', args, id);
   if (!result.ok) throw new Error(`browser_snapshot failed: ${JSON.stringify(result)}`);
-  return { content: result.content, data: result.data as Page['data'] };
+  return { content: unmarked(result.content), data: result.data as Page['data'] };
 }
 
 async function open(path: string, id = sessionId): Promise<void> {

@@ -79,11 +79,22 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
 };
 
-/** Starts the fixture server on a free loopback port. */
-export async function startPageServer(): Promise<PageServer> {
+/**
+ * Starts the fixture server on a free loopback port. `pages` adds HTML pages by path
+ * (`{ '/attack': '<!doctype html>…' }`).
+ */
+export async function startPageServer(
+  pages: Readonly<Record<string, string>> = {},
+): Promise<PageServer> {
   const streams: ServedStream[] = [];
   const server: Server = createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const page = pages[url.pathname];
+    if (page !== undefined) {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(page);
+      return;
+    }
     if (url.pathname === '/downloads') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       const size = url.searchParams.get('size');

@@ -6,7 +6,6 @@ import {
   failureResult,
   isToolError,
   type SsrfGuard,
-  scrubSecrets as scrubSecretText,
   scrubToolReturn,
   type ToolArtifact,
   type ToolContext,
@@ -19,6 +18,15 @@ import type { BrowserManager } from '../browser-manager.js';
 import type { BrowserSession } from '../browser-session.js';
 import type { BrowserTab, TabSnapshot } from '../browser-tab.js';
 import type { HostPolicy } from '../host-policy.js';
+import {
+  cleanPageLine,
+  MARKED_OVERHEAD_TOKENS,
+  quotePageText,
+  scrubSecrets,
+  WEB_PAGE_MARKERS,
+  webPageBlock,
+  withWebPageNotice,
+} from '../page-text.js';
 import { diffSnapshots, isEmptyDelta, prepareDiff } from '../snapshot-delta.js';
 import { type RenderedSnapshot, renderSnapshot } from '../snapshot-render.js';
 
@@ -101,12 +109,15 @@ export function defineBrowserTool<TArgs>(
         context.signal.addEventListener('abort', stop, { once: true });
       });
       const work = settings.manager
-        .withSession(context.sessionId, async ({ session, notes }) =>
-          prependNotes(await run(args, { session, context, settings, notes }), notes),
-        )
+        .withSession(context.sessionId, async ({ session, notes }) => {
+          // What the session records from now on is redacted before it is kept or cut.
+          session.secrets = settings.redact ?? [];
+          return prependNotes(await run(args, { session, context, settings, notes }), notes);
+        })
         .catch(translateError);
       try {
-        return redactSecrets(await Promise.race([work, cancelled]), settings.redact ?? []);
+        const result = redactSecrets(await Promise.race([work, cancelled]), settings.redact ?? []);
+        return addWebPageNotice(capResult(result));
       } finally {
         if (stop) context.signal.removeEventListener('abort', stop);
       }
@@ -114,12 +125,34 @@ export function defineBrowserTool<TArgs>(
   });
 }
 
+export { scrubSecrets };
+
 /**
- * Replaces secrets in a text by `[redacted]`: the configured values (4 characters or more) and
- * every value shaped like a credential, through the one scrubber of the core package.
+ * Most characters of one result's text. Snapshots keep their own token budget far below it; this
+ * bounds any other list a page can fill.
  */
-export function scrubSecrets(text: string, secrets: readonly string[]): string {
-  return scrubSecretText(text, secrets);
+export const MAX_RESULT_CHARS = 200_000;
+
+/** Cuts a result's text at {@link MAX_RESULT_CHARS}, at a line break, closing an open block. */
+function capResult(result: ToolReturn): ToolReturn {
+  const content = typeof result === 'string' ? result : result.ok ? result.content : undefined;
+  if (content === undefined || content.length <= MAX_RESULT_CHARS) return result;
+  let kept = content.slice(0, MAX_RESULT_CHARS);
+  const lastBreak = kept.lastIndexOf('\n');
+  if (lastBreak > 0) kept = kept.slice(0, lastBreak);
+  const opened = kept.split(WEB_PAGE_MARKERS.open).length - 1;
+  const closed = kept.split(WEB_PAGE_MARKERS.close).length - 1;
+  if (opened > closed) kept += `\n${WEB_PAGE_MARKERS.close}`;
+  kept += `\n[result cut at ${MAX_RESULT_CHARS.toLocaleString('en-US')} characters; ${(content.length - kept.length).toLocaleString('en-US')} more not shown]`;
+  if (typeof result === 'string' || !result.ok) return kept;
+  return { ...result, content: kept };
+}
+
+/** Puts the web-page notice once in a result whose text holds page content between markers. */
+function addWebPageNotice(result: ToolReturn): ToolReturn {
+  if (typeof result === 'string') return withWebPageNotice(result);
+  if (!result.ok) return result;
+  return { ...result, content: withWebPageNotice(result.content) };
 }
 
 /**
@@ -174,7 +207,8 @@ export function translateError(error: unknown): ToolReturn {
     return failureResult(error.code, error.message, options);
   }
   const message = error instanceof Error ? error.message : String(error);
-  const first = (message.split('\n')[0] ?? message).replace(/^[\w.]+:\s*/, '').slice(0, 300);
+  // A message can carry page text (an error the page threw): one cleaned line, never more.
+  const first = cleanPageLine((message.split('\n')[0] ?? message).replace(/^[\w.]+:\s*/, ''));
   if (error instanceof Error && error.name === 'TimeoutError') {
     return failureResult(ToolErrorCode.TIMEOUT, `the browser did not finish in time: ${first}`, {
       hint: 'Take a browser_snapshot to see the page state; the element may be hidden, covered or disabled. Retry once, or pick another element.',
@@ -197,10 +231,45 @@ export function translateError(error: unknown): ToolReturn {
   });
 }
 
-/** One line naming a tab: `Tab t1: "Title" — http://…`. */
+/** One line naming a tab: `Tab t1: "Title" — http://…` (for files; results use {@link showPage}). */
 export function describeTab(tab: BrowserTab, snapshot: TabSnapshot): string {
-  const title = snapshot.title === '' ? '(no title)' : JSON.stringify(snapshot.title);
-  return `Tab ${tab.id}: ${title} — ${snapshot.url}`;
+  return `Tab ${tab.id}: ${titleLine(snapshot.title, snapshot.url)}`;
+}
+
+/** A page's title and address as one line of page content: `"Title" — http://…`. */
+export function titleLine(title: string, url: string): string {
+  const shown = title === '' ? '(no title)' : quotePageText(title);
+  return `${shown} — ${cleanPageLine(url, [], 2_000)}`;
+}
+
+/**
+ * The lines of a result that show a page: the tab's own line (`Tab t1:`), its title and address
+ * in a web-page block, then `between` (the tools' notes, events), then the snapshot's lines in a
+ * web-page block, then what the tools say about it (nothing shown, the cut marker) after the
+ * block, where the page cannot forge it.
+ */
+export function showPage(
+  tab: BrowserTab,
+  snapshot: TabSnapshot,
+  rendered: Pick<RenderedSnapshot, 'body' | 'cutMarker'>,
+  options: { readonly between?: readonly string[]; readonly empty?: string } = {},
+): string[] {
+  return [
+    `Tab ${tab.id}:`,
+    webPageBlock([titleLine(snapshot.title, snapshot.url)]),
+    ...(options.between ?? []),
+    rendered.body === '' ? (options.empty ?? NOTHING_SHOWN) : webPageBlock([rendered.body]),
+    ...(rendered.cutMarker === undefined ? [] : [rendered.cutMarker]),
+  ];
+}
+
+/**
+ * The events of a session since its last result (dialogs, new tabs, downloads), in a web-page
+ * block since they carry page text; none when nothing happened.
+ */
+export function takeEventLines(session: BrowserSession): string[] {
+  const events = session.takeEvents();
+  return events.length === 0 ? [] : [webPageBlock(events)];
 }
 
 /** The text of a snapshot in which nothing is shown. */
@@ -236,7 +305,7 @@ export async function reportAfterAction(
   // The page closed its own tab (window.close()); there is nothing left to compare.
   const reportClosed = async () => {
     await session.settleNewTabs(Math.min(settings.actionTimeoutMs, 5_000));
-    lines.push(...session.takeEvents(), `Tab ${tab.id} closed itself.`);
+    lines.push(...takeEventLines(session), `Tab ${tab.id} closed itself.`);
     const open = session.openTabs();
     if (open.length > 0) lines.push(`The active tab is now ${(await session.activeTab()).id}.`);
     return { content: lines.join('\n'), data };
@@ -264,7 +333,7 @@ async function reportOnPage(
   const active = await session.activeTab();
   if (mode === 'none') {
     await session.settleNewTabs(Math.min(settings.actionTimeoutMs, 5_000));
-    lines.push(...session.takeEvents());
+    lines.push(...takeEventLines(session));
     return { content: lines.join('\n'), data };
   }
   // The delta's base is read while the page settles, not after.
@@ -272,16 +341,18 @@ async function reportOnPage(
     if (mode === 'delta' && before) prepareDiff(before.nodes);
   });
   await session.settleNewTabs(Math.min(settings.actionTimeoutMs, 5_000));
-  const after = await tab.snapshot(settings.actionTimeoutMs);
+  const after = await tab.snapshot(settings.actionTimeoutMs, settings.redact);
   tab.lastSnapshot = after;
   data.url = after.url;
   data.title = after.title;
-  lines.push(...session.takeEvents());
+  lines.push(...takeEventLines(session));
   if (active !== tab) lines.push(`The active tab is now ${active.id}.`);
   if (mode === 'full' || !before) {
-    const rendered = renderSnapshot(after.nodes, { maxTokens: settings.maxTokens });
+    const rendered = renderSnapshot(after.nodes, {
+      maxTokens: Math.max(200, settings.maxTokens - MARKED_OVERHEAD_TOKENS),
+    });
     session.snapshotPages.keepCut(tab.id, rendered);
-    lines.push(describeTab(tab, after), rendered.text === '' ? NOTHING_SHOWN : rendered.text);
+    lines.push(...showPage(tab, after, rendered));
     const whole = await keepWholePageWhenCut(settings, tab, after, rendered);
     if (!whole) return { content: lines.join('\n'), data };
     lines.push(whole.line);
@@ -291,12 +362,16 @@ async function reportOnPage(
       artifacts: [whole.artifact],
     };
   }
-  if (before.url !== after.url) lines.push(`URL changed: ${before.url} → ${after.url}`);
+  const moved: string[] = [];
+  if (before.url !== after.url) {
+    moved.push(`URL changed: ${cleanPageLine(before.url)} → ${cleanPageLine(after.url)}`);
+  }
   if (before.title !== after.title) {
-    lines.push(`Title changed: ${JSON.stringify(before.title)} → ${JSON.stringify(after.title)}`);
+    moved.push(`Title changed: ${quotePageText(before.title)} → ${quotePageText(after.title)}`);
   }
   const delta = diffSnapshots(before.nodes, after.nodes);
   if (isEmptyDelta(delta)) {
+    if (moved.length > 0) lines.push(webPageBlock(moved));
     lines.push('No change in the page.');
     return { content: lines.join('\n'), data };
   }
@@ -310,18 +385,21 @@ async function reportOnPage(
     changed: delta.changed.length,
     removed: delta.removed.length,
   };
+  if (moved.length > 0) lines.push(webPageBlock(moved));
   lines.push(
     `Changes (${delta.added.length} added, ${delta.changed.length} changed, ${delta.removed.length} removed):`,
   );
   const budget = settings.deltaMaxTokens * 4;
   let used = 0;
   let shown = 0;
+  const changes: string[] = [];
   for (const line of changeLines) {
     if (used + line.length + 1 > budget && shown > 0) break;
-    lines.push(line);
+    changes.push(line);
     used += line.length + 1;
     shown += 1;
   }
+  lines.push(webPageBlock(changes));
   if (shown < changeLines.length) {
     lines.push(
       `[${changeLines.length - shown} more changes not shown; browser_snapshot shows the whole page]`,

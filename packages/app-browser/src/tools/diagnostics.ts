@@ -4,7 +4,9 @@ import { type AnyToolDefinition, RunPolicies, ToolSchema } from '@toolsys/core-t
 import { z } from 'zod';
 import { artifactName } from '../artifact-name.js';
 import type { NetworkEntry } from '../browser-session.js';
-import { type BrowserToolSettings, defineBrowserTool, scrubSecrets } from './browser-tool.js';
+import { cleanPageLine, scrubSecrets, webPageBlock } from '../page-text.js';
+import { type BrowserToolSettings, defineBrowserTool, takeEventLines } from './browser-tool.js';
+import { tabLine } from './navigation.js';
 import { pickTab, tabField } from './page-view.js';
 
 const READ_METADATA = {
@@ -70,7 +72,12 @@ export function redactUrl(raw: string): string {
   return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
-function formatRequest(entry: NetworkEntry): string {
+/** A request's URL as shown: secrets replaced first (before any shortening), then {@link redactUrl}. */
+function shownUrl(url: string, secrets: readonly string[]): string {
+  return cleanPageLine(redactUrl(scrubSecrets(url, secrets)), [], 400);
+}
+
+function formatRequest(entry: NetworkEntry, secrets: readonly string[]): string {
   const status =
     entry.failure !== undefined
       ? `FAILED ${entry.failure}`
@@ -79,7 +86,7 @@ function formatRequest(entry: NetworkEntry): string {
         : 'pending';
   const size = entry.size !== undefined ? ` ${entry.size.toLocaleString('en-US')} B` : '';
   const time = entry.durationMs !== undefined ? ` ${entry.durationMs} ms` : '';
-  return `#${entry.id} ${entry.method} ${redactUrl(entry.url)} → ${status} [${entry.resourceType}]${size}${time} (${entry.tab})`;
+  return `#${entry.id} ${cleanPageLine(entry.method, [], 20)} ${shownUrl(entry.url, secrets)} → ${cleanPageLine(status, [], 200)} [${entry.resourceType}]${size}${time} (${entry.tab})`;
 }
 
 function isFailed(entry: NetworkEntry): boolean {
@@ -96,14 +103,14 @@ export function createDiagnosticTools(settings: BrowserToolSettings): AnyToolDef
       inputSchema: summarySchema,
       metadata: READ_METADATA,
       runPolicy: RunPolicies.quickRead,
-      async run(_args, { session }) {
+      async run(_args, { session, settings: resolved }) {
         const open = session.openTabs();
         const active = open.length > 0 ? await session.activeTab() : undefined;
         const tabs = await Promise.all(
           open.map(async (tab) => ({
             id: tab.id,
-            url: tab.page.url(),
-            title: await tab.page.title().catch(() => ''),
+            url: cleanPageLine(tab.page.url(), resolved.redact ?? [], 2_000),
+            title: cleanPageLine(await tab.page.title().catch(() => ''), resolved.redact ?? []),
             active: tab === active,
           })),
         );
@@ -111,25 +118,37 @@ export function createDiagnosticTools(settings: BrowserToolSettings): AnyToolDef
           (entry) => entry.type === 'error' || entry.type === 'pageerror',
         );
         const failed = session.network.filter(isFailed);
+        const secrets = resolved.redact ?? [];
+        const downloads = session.downloads;
+        // The counts are the tools' own lines; what pages wrote (titles, URLs, messages, dialog
+        // texts) is cleaned to single lines inside one web-page block.
         const lines = [`Tabs (${tabs.length}):`];
         if (tabs.length === 0) lines.push('  none; browser_navigate opens one');
-        for (const tab of tabs) {
+        else lines.push(webPageBlock(tabs.map(tabLine)));
+        lines.push(`Console errors: ${errors.length}`);
+        if (errors.length > 0) {
           lines.push(
-            `${tab.active ? '*' : ' '} ${tab.id}: ${tab.title === '' ? '(no title)' : JSON.stringify(tab.title)} — ${tab.url}`,
+            webPageBlock(
+              errors
+                .slice(-5)
+                .map((entry) => `  [${entry.tab}] ${cleanPageLine(entry.text, secrets, 200)}`),
+            ),
           );
         }
-        lines.push(`Console errors: ${errors.length}`);
-        for (const entry of errors.slice(-5))
-          lines.push(`  [${entry.tab}] ${entry.text.slice(0, 200)}`);
         lines.push(`Failed requests: ${failed.length}`);
-        for (const entry of failed.slice(-5)) lines.push(`  ${formatRequest(entry)}`);
+        if (failed.length > 0) {
+          lines.push(
+            webPageBlock(failed.slice(-5).map((entry) => `  ${formatRequest(entry, secrets)}`)),
+          );
+        }
         lines.push(`Dialogs: ${session.dialogs.length}`);
-        for (const dialog of session.dialogs.slice(-3)) lines.push(`  ${dialog}`);
-        const downloads = session.downloads;
+        if (session.dialogs.length > 0) {
+          lines.push(webPageBlock(session.dialogs.slice(-3).map((dialog) => `  ${dialog}`)));
+        }
         lines.push(
           `Downloads: ${downloads.length}${downloads.length > 0 ? ' (browser_download_list shows them)' : ''}`,
         );
-        lines.push(...session.takeEvents());
+        lines.push(...takeEventLines(session));
         return {
           ok: true,
           content: lines.join('\n'),
@@ -150,11 +169,13 @@ export function createDiagnosticTools(settings: BrowserToolSettings): AnyToolDef
       inputSchema: networkSchema,
       metadata: READ_METADATA,
       runPolicy: RunPolicies.quickRead,
-      async run({ filter, onlyFailed, resourceType, limit }, { session }) {
+      async run({ filter, onlyFailed, resourceType, limit }, { session, settings: resolved }) {
         const needle = filter?.toLowerCase();
+        const secrets = resolved.redact ?? [];
+        // The filter searches the URL as shown (redacted), so a match never tells what is hidden.
         const matching = session.network.filter(
           (entry) =>
-            (needle === undefined || entry.url.toLowerCase().includes(needle)) &&
+            (needle === undefined || shownUrl(entry.url, secrets).toLowerCase().includes(needle)) &&
             (!onlyFailed || isFailed(entry)) &&
             (resourceType === undefined ||
               entry.resourceType === resourceType ||
@@ -173,7 +194,9 @@ export function createDiagnosticTools(settings: BrowserToolSettings): AnyToolDef
         const shown = matching.slice(-limit);
         const lines = [
           `${matching.length} request${matching.length === 1 ? '' : 's'} match${matching.length === 1 ? 'es' : ''}${shown.length < matching.length ? `; the last ${shown.length} shown` : ''}${session.droppedRequests > 0 ? ` (${session.droppedRequests} older requests were dropped from the log)` : ''}.`,
-          ...shown.map(formatRequest),
+          ...(shown.length === 0
+            ? []
+            : [webPageBlock(shown.map((entry) => formatRequest(entry, secrets)))]),
         ];
         if (matching.length === 0 && session.network.length > 0) {
           lines.push('Try without filter, onlyFailed or resourceType.');
@@ -186,14 +209,16 @@ export function createDiagnosticTools(settings: BrowserToolSettings): AnyToolDef
             dropped: session.droppedRequests,
             requests: shown.map((entry) => ({
               id: entry.id,
-              method: entry.method,
-              url: redactUrl(entry.url),
+              method: cleanPageLine(entry.method, [], 20),
+              url: shownUrl(entry.url, secrets),
               resourceType: entry.resourceType,
               tab: entry.tab,
               ...(entry.status === undefined ? {} : { status: entry.status }),
               ...(entry.size === undefined ? {} : { size: entry.size }),
               ...(entry.durationMs === undefined ? {} : { durationMs: entry.durationMs }),
-              ...(entry.failure === undefined ? {} : { failure: entry.failure }),
+              ...(entry.failure === undefined
+                ? {}
+                : { failure: cleanPageLine(entry.failure, [], 200) }),
             })),
           },
         };
@@ -226,7 +251,12 @@ export function createDiagnosticTools(settings: BrowserToolSettings): AnyToolDef
         // The files get the same redaction as every result; the screenshot cannot.
         const scrub = (text: string) => scrubSecrets(text, resolved.redact ?? []);
         await writeFile(files.console, scrub(`${consoleLines.join('\n')}\n`));
-        await writeFile(files.failedRequests, scrub(`${failed.map(formatRequest).join('\n')}\n`));
+        await writeFile(
+          files.failedRequests,
+          scrub(
+            `${failed.map((entry) => formatRequest(entry, resolved.redact ?? [])).join('\n')}\n`,
+          ),
+        );
         await writeFile(files.html, scrub(await tab.page.content()));
         const screenshot = await tab.page
           .screenshot({ timeout: resolved.actionTimeoutMs })
@@ -234,7 +264,8 @@ export function createDiagnosticTools(settings: BrowserToolSettings): AnyToolDef
         if (screenshot) await writeFile(files.screenshot, screenshot);
         const errors = consoleLines.filter((line) => / \[(error|pageerror)\] /.test(line)).length;
         const lines = [
-          `Wrote the debug state of tab ${tab.id} (${tab.page.url()}): ${consoleLines.length} console messages (${errors} errors), ${failed.length} failed requests.`,
+          `Wrote the debug state of tab ${tab.id} (its address between the markers below): ${consoleLines.length} console messages (${errors} errors), ${failed.length} failed requests.`,
+          webPageBlock([cleanPageLine(tab.page.url(), resolved.redact ?? [], 2_000)]),
           `console: ${files.console}`,
           `failed requests: ${files.failedRequests}`,
           `html: ${files.html}`,

@@ -8,14 +8,17 @@ import {
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import type { BrowserTab } from '../browser-tab.js';
+import { cleanPageLine, webPageBlock } from '../page-text.js';
 import { renderSnapshot } from '../snapshot-render.js';
 import {
   type BrowserToolSettings,
   defineBrowserTool,
-  describeTab,
   keepWholePageWhenCut,
-  NOTHING_SHOWN,
+  showPage,
+  takeEventLines,
+  titleLine,
 } from './browser-tool.js';
+import { pageBudget } from './page-view.js';
 
 const navigateSchema = ToolSchema.object({
   url: z
@@ -53,6 +56,16 @@ const showSchema = ToolSchema.object({
     .optional()
     .describe('Tab id such as "t2" (from "list"); required for select and close.'),
 });
+
+/** One line of a tab list, page content: `* t1: "Title" — http://…` (`*` marks the active tab). */
+export function tabLine(tab: {
+  readonly id: string;
+  readonly title: string;
+  readonly url: string;
+  readonly active: boolean;
+}): string {
+  return `${tab.active ? '*' : ' '} ${tab.id}: ${titleLine(tab.title, tab.url)}`;
+}
 
 /** Checks a navigation target: the scheme and (after DNS) every address of the host. */
 export async function checkNavigationTarget(
@@ -152,18 +165,15 @@ export function createNavigationTools(settings: BrowserToolSettings): AnyToolDef
         if (status !== undefined && status >= 400) {
           notes.push(`The server answered HTTP ${status}.`);
         }
-        const snapshot = await tab.snapshot(resolved.actionTimeoutMs);
+        const snapshot = await tab.snapshot(resolved.actionTimeoutMs, resolved.redact);
         tab.lastSnapshot = snapshot;
         const rendered = renderSnapshot(snapshot.nodes, {
-          maxTokens: maxTokens ?? resolved.maxTokens,
+          maxTokens: pageBudget(maxTokens ?? resolved.maxTokens),
         });
         session.snapshotPages.keepCut(tab.id, rendered);
-        const lines = [
-          describeTab(tab, snapshot),
-          ...notes,
-          ...session.takeEvents(),
-          rendered.text === '' ? NOTHING_SHOWN : rendered.text,
-        ];
+        const lines = showPage(tab, snapshot, rendered, {
+          between: [...notes, ...takeEventLines(session)],
+        });
         const whole = await keepWholePageWhenCut(resolved, tab, snapshot, rendered);
         if (whole) lines.push(whole.line);
         return {
@@ -202,7 +212,7 @@ export function createNavigationTools(settings: BrowserToolSettings): AnyToolDef
         },
       },
       runPolicy: RunPolicies.quickRead,
-      async run({ action, tab: tabId }, { session }) {
+      async run({ action, tab: tabId }, { session, settings: resolved }) {
         if ((action === 'select' || action === 'close') && tabId === undefined) {
           return failureResult(
             ToolErrorCode.INVALID_ARGUMENT,
@@ -230,19 +240,16 @@ export function createNavigationTools(settings: BrowserToolSettings): AnyToolDef
         const tabs = await Promise.all(
           open.map(async (tab) => ({
             id: tab.id,
-            url: tab.page.url(),
-            title: await tab.page.title().catch(() => ''),
+            url: cleanPageLine(tab.page.url(), resolved.redact ?? [], 2_000),
+            title: cleanPageLine(await tab.page.title().catch(() => ''), resolved.redact ?? []),
             active: tab === active,
           })),
         );
         const lines = [
           summary,
           ...(action === 'list' ? [] : ['Open tabs:']),
-          ...tabs.map(
-            (tab) =>
-              `${tab.active ? '*' : ' '} ${tab.id}: ${tab.title === '' ? '(no title)' : JSON.stringify(tab.title)} — ${tab.url}`,
-          ),
-          ...session.takeEvents(),
+          ...(tabs.length === 0 ? [] : [webPageBlock(tabs.map(tabLine))]),
+          ...takeEventLines(session),
         ];
         if (tabs.length === 0) lines.push('  (none; browser_navigate opens one)');
         return { ok: true, content: lines.join('\n'), data: { tabs } };

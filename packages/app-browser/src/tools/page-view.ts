@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import {
   type AnyToolDefinition,
   failureResult,
+  LINEAR_REGEX_LIMITS,
   RunPolicies,
   ToolErrorCode,
   ToolSchema,
@@ -11,14 +12,16 @@ import { z } from 'zod';
 import { artifactName } from '../artifact-name.js';
 import type { BrowserSession } from '../browser-session.js';
 import type { BrowserTab } from '../browser-tab.js';
+import { compileFind, MARKED_OVERHEAD_TOKENS, webPageBlock } from '../page-text.js';
 import { snapshotViewOf } from '../snapshot-pages.js';
 import { pageSnapshot } from '../snapshot-paging.js';
 import {
   type BrowserToolSettings,
   defineBrowserTool,
-  describeTab,
   keepWholePageWhenCut,
   NOTHING_SHOWN,
+  showPage,
+  takeEventLines,
 } from './browser-tool.js';
 
 const READ_METADATA = {
@@ -59,7 +62,10 @@ const snapshotSchema = ToolSchema.object({
     .describe(
       'Show only nodes whose line contains this text (case-insensitive), with their ancestors.',
     ),
-  regex: z.boolean().default(false).describe('Treat find as a regular expression.'),
+  regex: z
+    .boolean()
+    .default(false)
+    .describe(`Treat find as a regular expression (case-insensitive). ${LINEAR_REGEX_LIMITS}`),
   cursor: z
     .number()
     .int()
@@ -97,6 +103,18 @@ const screenshotSchema = ToolSchema.object({
     ),
 });
 
+/** The budget of a snapshot's page: what is asked for, less the notice and markers around it. */
+export function pageBudget(maxTokens: number): number {
+  return Math.max(200, maxTokens - MARKED_OVERHEAD_TOKENS);
+}
+
+/** A resume note: its first line is the tools' own, the nodes it lists go in a web-page block. */
+function noteLines(note: string | undefined): string[] {
+  if (note === undefined) return [];
+  const [head, ...listed] = note.split('\n');
+  return [head as string, ...(listed.length === 0 ? [] : [webPageBlock(listed)])];
+}
+
 /** The tab a call names, or the active one. */
 export async function pickTab(
   session: BrowserSession,
@@ -110,7 +128,8 @@ export async function ensureSnapshot(
   tab: BrowserTab,
   settings: BrowserToolSettings,
 ): Promise<void> {
-  if (!tab.lastSnapshot) tab.lastSnapshot = await tab.snapshot(settings.actionTimeoutMs);
+  if (!tab.lastSnapshot)
+    tab.lastSnapshot = await tab.snapshot(settings.actionTimeoutMs, settings.redact);
 }
 
 /** `browser_snapshot` and `browser_screenshot`. */
@@ -124,23 +143,8 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
       metadata: READ_METADATA,
       runPolicy: RunPolicies.quickRead,
       async run(args, { session, settings: resolved }) {
-        let find: RegExp | undefined;
-        if (args.find !== undefined) {
-          try {
-            find = args.regex
-              ? new RegExp(args.find, 'i')
-              : new RegExp(args.find.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
-          } catch (error) {
-            return failureResult(
-              ToolErrorCode.INVALID_ARGUMENT,
-              `find: not a valid regular expression (${(error as Error).message})`,
-              {
-                field: 'find',
-                hint: 'Fix the pattern, or pass regex: false to search plain text.',
-              },
-            );
-          }
-        }
+        // Patterns run on the linear-time engine; one it cannot run is refused on `find`.
+        const find = args.find === undefined ? undefined : compileFind(args.find, args.regex);
         if (args.page !== undefined && args.cursor === undefined) {
           return failureResult(
             ToolErrorCode.INVALID_ARGUMENT,
@@ -149,7 +153,7 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
           );
         }
         const tab = await pickTab(session, args.tab);
-        const snapshot = await tab.snapshot(resolved.actionTimeoutMs);
+        const snapshot = await tab.snapshot(resolved.actionTimeoutMs, resolved.redact);
         tab.lastSnapshot = snapshot;
         if (args.ref !== undefined) tab.locate(args.ref);
         const paged = pageSnapshot({
@@ -157,7 +161,7 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
           pages: session.snapshotPages,
           tabId: tab.id,
           view: snapshotViewOf(args),
-          maxTokens: args.maxTokens ?? resolved.maxTokens,
+          maxTokens: pageBudget(args.maxTokens ?? resolved.maxTokens),
           ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
           ...(args.page === undefined ? {} : { page: args.page }),
           ...(args.ref === undefined ? {} : { scopeRef: args.ref.trim() }),
@@ -172,17 +176,17 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
           );
         }
         const { rendered, start } = paged;
-        let body = rendered.text;
-        if (body === '') {
-          body =
-            find !== undefined
-              ? `No node matches ${JSON.stringify(args.find)}. Try other words, or browser_snapshot without find.`
-              : start > 0
-                ? `Nothing after cursor ${start}: the end of the page was already shown.`
-                : NOTHING_SHOWN;
-        }
-        if (paged.note !== undefined) body = `${paged.note}\n${body}`;
-        const lines = [describeTab(tab, snapshot), ...session.takeEvents(), body];
+        const empty =
+          find !== undefined
+            ? 'No node matches find (it searches the lines as shown, secrets redacted). Try other words, or browser_snapshot without find.'
+            : start > 0
+              ? `Nothing after cursor ${start}: the end of the page was already shown.`
+              : NOTHING_SHOWN;
+        const lines = showPage(tab, snapshot, rendered, {
+          // How the cursor was followed is the tools' own line; nodes it lists are page content.
+          between: [...takeEventLines(session), ...noteLines(paged.note)],
+          empty,
+        });
         const whole = await keepWholePageWhenCut(resolved, tab, snapshot, rendered, start);
         if (whole) lines.push(whole.line);
         return {
