@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { type AdbTestBed, type AndroidSimOptions, startAdbTestBed } from '@toolsys/android-sim';
 import {
   EnhancedToolExecutor,
-  ToolEnvironmentGate,
   type ExecuteOptions,
+  ToolEnvironmentGate,
   ToolEnvironmentState,
   ToolRegistry,
   type ToolResult,

@@ -57,12 +57,24 @@ describe('logcat with a model-supplied pattern', () => {
       tag: 'ActivityMgr',
       message: 'Start proc 4120/com.example.chat',
     });
+    // And a flood of long lines that make even a linear engine work (~1 MiB).
+    for (let index = 0; index < 250; index++) {
+      state.log.push({
+        time: state.now,
+        pid: 4120,
+        tid: 4120,
+        level: 'I',
+        tag: 'Flood',
+        message: `${'a'.repeat(4_000)}/`,
+      });
+    }
     const result = await expectResponsiveDuring(
       () =>
         harness.call('logcat', { regex: '^([a-zA-Z_ .:=(),0-9]+)*$' }, { sessionId: 'attacker' }),
       ping,
     );
     expect(textOf(result)).not.toContain('Start proc 4120/com.example.chat');
+    state.log.splice(-250);
   }, 30_000);
 
   it('refuses a backreference as INVALID_ARGUMENT naming the field', async () => {
