@@ -76,13 +76,29 @@ export interface UiHierarchy {
   readonly invisibleRemoved: number;
 }
 
-const NAME_CHAR = /[\w.$:-]/;
-const SPACE = /\s/;
+/** Whether a UTF-16 code unit may be part of an XML name here: letters, digits, `_ . $ : -`. */
+function isNameCode(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 95 ||
+    code === 46 ||
+    code === 36 ||
+    code === 58 ||
+    code === 45
+  );
+}
+
+/** Whether a UTF-16 code unit is XML white space. */
+function isSpaceCode(code: number): boolean {
+  return code === 32 || code === 10 || code === 13 || code === 9;
+}
 
 /** Reads an XML name starting at `index`; returns its end. */
 function nameEnd(xml: string, index: number): number {
   let end = index;
-  while (end < xml.length && NAME_CHAR.test(xml[end] as string)) end++;
+  while (end < xml.length && isNameCode(xml.charCodeAt(end))) end++;
   return end;
 }
 
@@ -139,19 +155,19 @@ export function readUiHierarchy(xml: string, limits: UiHierarchyLimits = {}): Ui
     let selfClosing = false;
     let complete = false;
     while (position < end) {
-      const char = xml[position] as string;
-      if (char === '>') {
+      const code = xml.charCodeAt(position);
+      if (code === 62 /* > */) {
         complete = true;
         position++;
         break;
       }
-      if (char === '/' && xml[position + 1] === '>') {
+      if (code === 47 /* / */ && xml.charCodeAt(position + 1) === 62) {
         selfClosing = true;
         complete = true;
         position += 2;
         break;
       }
-      if (SPACE.test(char)) {
+      if (isSpaceCode(code)) {
         position++;
         continue;
       }
@@ -162,10 +178,10 @@ export function readUiHierarchy(xml: string, limits: UiHierarchyLimits = {}): Ui
       }
       const name = xml.slice(position, attributeEnd);
       position = attributeEnd;
-      while (position < end && SPACE.test(xml[position] as string)) position++;
+      while (position < end && isSpaceCode(xml.charCodeAt(position))) position++;
       if (xml[position] !== '=') continue;
       position++;
-      while (position < end && SPACE.test(xml[position] as string)) position++;
+      while (position < end && isSpaceCode(xml.charCodeAt(position))) position++;
       const quote = xml[position];
       if (quote !== '"' && quote !== "'") continue;
       const valueEnd = xml.indexOf(quote, position + 1);
@@ -216,12 +232,15 @@ const BOUNDS = /\[(-?\d{1,9}),(-?\d{1,9})\]\[(-?\d{1,9}),(-?\d{1,9})\]/;
  * cannot see (tag characters, bidi overrides, zero-width, controls), so every tool reads, matches
  * and prints the text a person sees.
  */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 function nodeOf(attributes: ReadonlyMap<string, string>, tally: CleaningTally): UiNode {
   const bounds = BOUNDS.exec(attributes.get('bounds') ?? '');
   const flag = (name: string) => attributes.get(name) === 'true';
   const read = (name: string) => {
     const value = attributes.get(name) ?? '';
-    return value === '' ? value : tally.clean(value);
+    // Plain printable ASCII has nothing to clean (the common case, by far).
+    return PRINTABLE_ASCII.test(value) ? value : tally.clean(value);
   };
   return {
     className: read('class'),

@@ -30,6 +30,9 @@ beforeAll(async () => {
       execute: () => 'pong',
     }),
   );
+  // A server that has served before: the first calls of a process compile their code.
+  await harness.call('ui_dump');
+  await harness.call('logcat', { regex: 'warm(up)?' });
 }, 60_000);
 
 afterAll(async () => {

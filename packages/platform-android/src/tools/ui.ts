@@ -850,6 +850,13 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
         const { value: bytes, backend } = await shared.withUiBackend(device.serial, (ui) =>
           ui.screenshot(device, { signal, timeoutMs: 30_000 }),
         );
+        if (device.cutOutputs.some((cut) => cut.command.startsWith('screencap'))) {
+          return failureResult(
+            ToolErrorCode.EXECUTION_FAILED,
+            'screencap sent more bytes than a screenshot can have; reading stopped and nothing was saved.',
+            { hint: 'Retry once; if it happens again, read the screen with ui_dump instead.' },
+          );
+        }
         if (!isPng(bytes)) {
           return failureResult(
             ToolErrorCode.EXECUTION_FAILED,
