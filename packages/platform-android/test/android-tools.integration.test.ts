@@ -528,12 +528,15 @@ describe('platform-android tools against android-sim through the real adb server
     return row.children?.find((child) => child.contentDesc === 'Favorite') as SimNode;
   }
 
-  /** The tree lines of a ui_dump text: lines that start with a ref, header and notes left out. */
+  /**
+   * The tree lines of a ui_dump text: the lines between the screen-content markers that start with
+   * a ref (header, notes, the refs listed after a cut and the cut marker left out).
+   */
   function treeLines(text: string): string[] {
-    return text
-      .split('\n')
-      .slice(1)
-      .filter((line) => /^ *\[e\d{6}\]/.test(line));
+    const lines = text.split('\n');
+    const open = lines.indexOf('<untrusted-device-screen-content>');
+    const close = lines.indexOf('</untrusted-device-screen-content>');
+    return lines.slice(open + 1, close).filter((line) => /^ *\[e\d{6}\]/.test(line));
   }
 
   /** The lines of the whole screen as read now (one page with the widest budget). */
@@ -593,7 +596,7 @@ describe('platform-android tools against android-sim through the real adb server
       expect(dataOf(result)).toMatchObject(
         page === 0 ? { screen } : { screen, resumed: 'same-screen' },
       );
-      expect(text.split('\n')[1]).toMatch(/^ *\[e\d{6}\]/);
+      expect(text.split('\n')[3]).toMatch(/^ *\[e\d{6}\]/);
       pages.push(...treeLines(text));
       const next = dataOf(result);
       if (next.nextCursor === undefined) {
