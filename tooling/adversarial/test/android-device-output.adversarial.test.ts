@@ -1,11 +1,7 @@
 import type { AndroidSim } from '@toolsys/android-sim';
 import { defineTool, type ToolResult, ToolSchema } from '@toolsys/core-tool-registry';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type AndroidHarness,
-  startAndroidHarness,
-  textOf,
-} from '../../../packages/platform-android/test/harness.js';
+import { type AndroidHarness, startAndroidHarness, textOf } from './support/android-harness.js';
 import { expectResponsiveDuring } from './support/responsiveness.js';
 
 // A hostile device and a prompt-injected model against the Android tools: the real adb server on

@@ -6,11 +6,7 @@ import {
   ToolPermissionManager,
 } from '@toolsys/core-tool-registry';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type AndroidHarness,
-  startAndroidHarness,
-  textOf,
-} from '../../../packages/platform-android/test/harness.js';
+import { type AndroidHarness, startAndroidHarness, textOf } from './support/android-harness.js';
 
 // Another MCP session, a hostile device screen and a prompt-injected model against the Android
 // tools (the real adb server against the simulated device): what one session kept is not another
