@@ -16,9 +16,26 @@ export interface AdbCallOptions {
   signal?: AbortSignal;
   /** Longest the call may take, in ms. Default: the manager's `commandTimeoutMs`. */
   timeoutMs?: number;
+  /**
+   * Most bytes read from the device for this call; past it reading stops, the stream is closed
+   * and the cut is recorded in {@link AndroidDevice.cutOutputs}. Default: the manager's
+   * `maxOutputBytes`.
+   */
+  maxBytes?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 20_000;
+
+/** Default bound on the bytes one device command may return (8 MiB; real UI dumps are < 1 MiB). */
+export const DEFAULT_MAX_OUTPUT_BYTES = 8 * 1024 * 1024;
+
+/** A device output cut at its byte bound. */
+export interface CutOutput {
+  /** The command line whose output was cut. */
+  readonly command: string;
+  /** The bound it reached, in bytes. */
+  readonly maxBytes: number;
+}
 
 function timeoutError(serial: string, timeoutMs: number): AndroidDeviceError {
   return new AndroidDeviceError(
@@ -69,12 +86,27 @@ async function withDeadline<T>(
   });
 }
 
-/** Collects a stream into one buffer. */
-async function readAll(stream: Duplex): Promise<Buffer> {
-  return await new Promise<Buffer>((resolve, reject) => {
+/**
+ * Collects a stream into one buffer of at most `maxBytes`: past it the stream is destroyed (the
+ * device stops sending) and `cut` is set.
+ */
+async function readAll(stream: Duplex, maxBytes: number): Promise<{ bytes: Buffer; cut: boolean }> {
+  return await new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.once('end', () => resolve(Buffer.concat(chunks)));
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      if (size + chunk.length <= maxBytes) {
+        chunks.push(chunk);
+        size += chunk.length;
+        return;
+      }
+      chunks.push(chunk.subarray(0, maxBytes - size));
+      stream.off('data', onData);
+      stream.destroy();
+      resolve({ bytes: Buffer.concat(chunks), cut: true });
+    };
+    stream.on('data', onData);
+    stream.once('end', () => resolve({ bytes: Buffer.concat(chunks), cut: false }));
     stream.once('error', reject);
   });
 }
@@ -86,32 +118,44 @@ async function readAll(stream: Duplex): Promise<Buffer> {
 export class AndroidDevice {
   /** The adb serial (`emulator-5554`, `R58M…`, `127.0.0.1:40123`). */
   readonly serial: string;
+  /** Outputs cut at their byte bound by this handle (one handle serves one tool call). */
+  readonly cutOutputs: CutOutput[] = [];
   readonly #device: AdbDeviceClient;
   readonly #timeoutMs: number;
+  readonly #maxBytes: number;
 
-  constructor(client: AdbClient, serial: string, timeoutMs = DEFAULT_TIMEOUT_MS) {
+  constructor(
+    client: AdbClient,
+    serial: string,
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+    maxBytes = DEFAULT_MAX_OUTPUT_BYTES,
+  ) {
     this.serial = serial;
     this.#device = client.getDevice(serial);
     this.#timeoutMs = timeoutMs;
+    this.#maxBytes = maxBytes;
   }
 
   /**
    * Runs a shell command line and returns its output as bytes (stdout and stderr merged, as the
-   * legacy `shell:` service gives them).
+   * legacy `shell:` service gives them), at most `maxBytes` of it (see {@link cutOutputs}).
    */
   async shellBuffer(command: string, options: AdbCallOptions = {}): Promise<Buffer> {
     try {
       const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
-      return await withDeadline(
+      const maxBytes = options.maxBytes ?? this.#maxBytes;
+      const { bytes, cut } = await withDeadline(
         this.serial,
         { timeoutMs, signal: options.signal },
         async (onRelease) => {
           // Opening the stream is under the deadline too: a device that stops answering never OKAYs.
           const stream = await this.#device.shell(command);
           onRelease(() => stream.destroy());
-          return await readAll(stream);
+          return await readAll(stream, maxBytes);
         },
       );
+      if (cut) this.cutOutputs.push({ command, maxBytes });
+      return bytes;
     } catch (error) {
       if (options.signal?.aborted) throw error;
       throw transportError(this.serial, error);
@@ -165,6 +209,11 @@ export interface AndroidDeviceManagerOptions {
   adbPath?: string;
   /** Time limit of one adb command unless the tool sets its own, in ms. Default 20 000. */
   commandTimeoutMs?: number;
+  /**
+   * Most bytes read from one device command unless the tool sets its own bound; past it reading
+   * stops and the result says so. Default 8 MiB.
+   */
+  maxOutputBytes?: number;
 }
 
 /**
@@ -175,10 +224,12 @@ export class AndroidDeviceManager {
   readonly #client: AdbClient;
   readonly #serial: string | undefined;
   readonly #timeoutMs: number;
+  readonly #maxBytes: number;
 
   constructor(options: AndroidDeviceManagerOptions = {}) {
     this.#serial = options.serial;
     this.#timeoutMs = options.commandTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#maxBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     this.#client = Adb.createClient({
       host: options.adbServerHost ?? '127.0.0.1',
       port: options.adbServerPort ?? 5037,
@@ -244,13 +295,18 @@ export class AndroidDeviceManager {
           },
         );
       }
-      return new AndroidDevice(this.#client, wanted, this.#timeoutMs);
+      return new AndroidDevice(this.#client, wanted, this.#timeoutMs, this.#maxBytes);
     }
     const online = devices.filter(
       (device) => device.state === 'device' || device.state === 'emulator',
     );
     if (online.length === 1)
-      return new AndroidDevice(this.#client, (online[0] as ListedDevice).serial, this.#timeoutMs);
+      return new AndroidDevice(
+        this.#client,
+        (online[0] as ListedDevice).serial,
+        this.#timeoutMs,
+        this.#maxBytes,
+      );
     if (online.length === 0) {
       throw new AndroidDeviceError(
         ToolErrorCode.UNSUPPORTED,

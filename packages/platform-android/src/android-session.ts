@@ -1,10 +1,11 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { type ToolEnvironmentState, ToolErrorCode } from '@toolsys/core-tool-registry';
+import { ActionGrants } from './action-grants.js';
 import { AndroidDeviceError } from './adb-errors.js';
 import type { AdbCallOptions, AndroidDevice, AndroidDeviceManager } from './android-device.js';
 import { type DeviceTelemetry, readDeviceTelemetry, recordTelemetry } from './device-telemetry.js';
 import { AdbUiBackend, type UiBackend, UiBackendChoice, type UiBackendRun } from './ui-backend.js';
-import { parseUiHierarchy, UiHierarchyParseError, type UiNode } from './ui-hierarchy.js';
+import { readUiHierarchy, UiHierarchyParseError, type UiNode } from './ui-hierarchy.js';
 import { UiTreeCaptures } from './ui-tree-captures.js';
 
 /** Options for {@link AndroidToolSession}. */
@@ -32,12 +33,28 @@ export interface UiSnapshot {
   readonly at: number;
   /** The backend that read it. */
   readonly backend: UiBackend['name'];
+  /** Nodes skipped past the parser's nesting or node bound (0 on a real screen). */
+  readonly skippedNodes: number;
+  /** Invisible and control characters removed from the screen's texts. */
+  readonly invisibleRemoved: number;
 }
 
+/** What one client session keeps between its calls. */
+export interface AndroidClientState {
+  /** The trees this session's ui_dump cut into pages, per device (bounded, in memory). */
+  readonly uiTreeCaptures: UiTreeCaptures;
+  /** The last snapshot this session read, per device. */
+  readonly lastSnapshots: Map<string, UiSnapshot>;
+}
+
+/** Client sessions whose state is kept; the one used least recently is dropped first. */
+const MAX_CLIENT_SESSIONS = 64;
+
 /**
- * What the Android tools share: device selection, telemetry into the environment state, the
- * last UI snapshot per device (refs from ui_dump are checked against it) and the trees cut into
- * pages (a later page is checked against them).
+ * What the Android tools share: device selection, telemetry into the environment state, and per
+ * client session (the MCP session of the call) the last UI snapshot per device (refs from ui_dump
+ * are checked against it) and the trees cut into pages (a later page is checked against them).
+ * One session never sees what another kept.
  */
 export class AndroidToolSession {
   readonly manager: AndroidDeviceManager;
@@ -47,9 +64,10 @@ export class AndroidToolSession {
   readonly settleMs: number;
   /** The UI backend choice (adb unless configured otherwise). */
   readonly ui: UiBackendChoice;
-  /** The latest trees ui_dump cut into pages, per device (bounded, in memory). */
-  readonly uiTreeCaptures = new UiTreeCaptures();
-  readonly #lastSnapshot = new Map<string, UiSnapshot>();
+  /** What the user allowed for actions the tools confirm themselves (clipboard set). */
+  readonly grants = new ActionGrants();
+  /** Per client session: what its calls kept (bounded, least recently used dropped first). */
+  readonly #clients = new Map<string, AndroidClientState>();
   /** Per device: why calls of the running tool went to adb instead of Appium. */
   readonly #fallbackNotes = new Map<string, string>();
 
@@ -60,6 +78,29 @@ export class AndroidToolSession {
     this.dataDir = options.dataDir;
     this.settleMs = options.settleMs ?? 400;
     this.ui = options.ui ?? UiBackendChoice.fixed(new AdbUiBackend());
+  }
+
+  /** What a client session kept (created empty on first use). */
+  client(sessionId: string): AndroidClientState {
+    let state = this.#clients.get(sessionId);
+    if (state) {
+      // Most recently used last, so the first key is the one to drop.
+      this.#clients.delete(sessionId);
+    } else {
+      state = { uiTreeCaptures: new UiTreeCaptures(), lastSnapshots: new Map() };
+    }
+    this.#clients.set(sessionId, state);
+    while (this.#clients.size > MAX_CLIENT_SESSIONS) {
+      const oldest = this.#clients.keys().next().value as string;
+      this.#clients.delete(oldest);
+    }
+    return state;
+  }
+
+  /** Forgets what a client session kept (its snapshots, cut pages and grants). */
+  endSession(sessionId: string): void {
+    this.#clients.delete(sessionId);
+    this.grants.endSession(sessionId);
   }
 
   /** The backend the UI tools use now. */
@@ -101,10 +142,14 @@ export class AndroidToolSession {
 
   /**
    * Dumps the UI hierarchy through the UI backend (`uiautomator dump` on adb, the page source on
-   * Appium), with telemetry over adb. Fails with an actionable error when the screen is off or
+   * Appium), with telemetry over adb, kept as the client session's last snapshot. Fails with an actionable error when the screen is off or
    * the dump fails.
    */
-  async snapshot(device: AndroidDevice, options: AdbCallOptions = {}): Promise<UiSnapshot> {
+  async snapshot(
+    device: AndroidDevice,
+    sessionId: string,
+    options: AdbCallOptions = {},
+  ): Promise<UiSnapshot> {
     const telemetry = await this.telemetry(device, options);
     if (telemetry.screenOn === false) {
       throw new AndroidDeviceError(
@@ -125,9 +170,9 @@ export class AndroidToolSession {
       }
       return read;
     });
-    let roots: UiNode[];
+    let parsed: ReturnType<typeof readUiHierarchy>;
     try {
-      roots = parseUiHierarchy(output);
+      parsed = readUiHierarchy(output);
     } catch (error) {
       if (!(error instanceof UiHierarchyParseError)) throw error;
       throw new AndroidDeviceError(
@@ -140,17 +185,19 @@ export class AndroidToolSession {
     }
     const snapshot: UiSnapshot = {
       serial: device.serial,
-      roots,
+      roots: parsed.roots,
       telemetry,
       at: Date.now(),
       backend,
+      skippedNodes: parsed.skippedNodes,
+      invisibleRemoved: parsed.invisibleRemoved,
     };
-    this.#lastSnapshot.set(device.serial, snapshot);
+    this.client(sessionId).lastSnapshots.set(device.serial, snapshot);
     return snapshot;
   }
 
-  /** The last snapshot read from a device (by ui_dump or an action), if any. */
-  lastSnapshot(serial: string): UiSnapshot | undefined {
-    return this.#lastSnapshot.get(serial);
+  /** The last snapshot a client session read from a device (by ui_dump or an action), if any. */
+  lastSnapshot(serial: string, sessionId: string): UiSnapshot | undefined {
+    return this.#clients.get(sessionId)?.lastSnapshots.get(serial);
   }
 }

@@ -29,6 +29,8 @@ export interface AndroidTools {
   readonly session: AndroidToolSession;
   /** Deletes Appium sessions and stops a local Appium server, if the UI backend started them. */
   dispose(): Promise<void>;
+  /** Forgets what one client session kept (its UI snapshots and cut ui_dump pages). */
+  endSession(sessionId: string): void;
 }
 
 /**
@@ -61,5 +63,6 @@ export function createAndroidTools(options: AndroidToolsOptions): AndroidTools {
     ],
     session,
     dispose: () => session.ui.dispose(),
+    endSession: (sessionId) => session.endSession(sessionId),
   };
 }

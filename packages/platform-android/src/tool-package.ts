@@ -39,6 +39,15 @@ export const androidConfigSchema = z
       .max(600_000)
       .optional()
       .describe('Time limit of one adb command unless a tool sets its own, in ms. Default 20000.'),
+    maxOutputBytes: z
+      .number()
+      .int()
+      .min(64 * 1024)
+      .max(256 * 1024 * 1024)
+      .optional()
+      .describe(
+        'Most bytes read from one device command (a UI dump, a log, a shell output); past it reading stops and the result says so. Default 8388608 (8 MiB).',
+      ),
     settleMs: z
       .number()
       .int()
@@ -240,7 +249,7 @@ export const toolPackage = defineToolPackage<AndroidPackageConfig>({
         'packages.platform-android: ui "appium" with appiumStart false needs appiumUrl.',
       );
     }
-    const { tools, dispose } = createAndroidTools({
+    const { tools, dispose, endSession } = createAndroidTools({
       ...uiOptions(config, resolved),
       env,
       workspaceRoot,
@@ -254,9 +263,10 @@ export const toolPackage = defineToolPackage<AndroidPackageConfig>({
       ...(config.commandTimeoutMs === undefined
         ? {}
         : { commandTimeoutMs: config.commandTimeoutMs }),
+      ...(config.maxOutputBytes === undefined ? {} : { maxOutputBytes: config.maxOutputBytes }),
     });
     // The adb client opens a connection per call and holds nothing between calls; the Appium
     // backend holds sessions (and maybe a local server) until dispose.
-    return { tools, dispose };
+    return { tools, dispose, endSession };
   },
 });

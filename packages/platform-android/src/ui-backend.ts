@@ -64,6 +64,12 @@ export interface UiBackend {
   dispose(): Promise<void>;
 }
 
+/** Most bytes of one UI dump (real screens dump well under 1 MiB; the parser keeps 20 000 nodes). */
+export const MAX_DUMP_BYTES = 2 * 1024 * 1024;
+
+/** Most bytes of one screenshot (a 4K screen's PNG is well under it). */
+export const MAX_SCREENSHOT_BYTES = 32 * 1024 * 1024;
+
 /** The UI through adb: `uiautomator dump`, `input tap/swipe`, `screencap`. */
 export class AdbUiBackend implements UiBackend {
   readonly name = 'adb' as const;
@@ -73,6 +79,7 @@ export class AdbUiBackend implements UiBackend {
     return device.shell(`uiautomator dump ${path} 2>&1 && cat ${path}`, {
       ...options,
       timeoutMs: options.timeoutMs ?? 30_000,
+      maxBytes: Math.min(options.maxBytes ?? MAX_DUMP_BYTES, MAX_DUMP_BYTES),
     });
   }
 
@@ -107,6 +114,7 @@ export class AdbUiBackend implements UiBackend {
     return device.shellBuffer('screencap -p', {
       ...options,
       timeoutMs: options.timeoutMs ?? 30_000,
+      maxBytes: options.maxBytes ?? MAX_SCREENSHOT_BYTES,
     });
   }
 

@@ -1,3 +1,4 @@
+import { cleanUntrustedLine } from '@toolsys/core-tool-registry';
 import type { UiSnapshot } from './android-session.js';
 import {
   flattenNodes,
@@ -28,7 +29,7 @@ function label(node: UiNode): string {
   const name = node.className.slice(node.className.lastIndexOf('.') + 1);
   const text =
     node.text || node.contentDesc || node.resourceId.slice(node.resourceId.indexOf('/') + 1);
-  return `[${node.ref}] ${name}${text ? ` "${text.length > 40 ? `${text.slice(0, 39)}…` : text}"` : ''}`;
+  return `[${node.ref}] ${name}${text ? ` "${cleanUntrustedLine(text, 40)}"` : ''}`;
 }
 
 function visible(snapshot: UiSnapshot): Map<string, UiNode> {
@@ -54,7 +55,9 @@ export function diffScreens(before: UiSnapshot, after: UiSnapshot): ScreenChange
     const old = was.get(ref);
     if (!old) continue;
     if (old.text !== node.text && !node.password)
-      updated.push(`${label(node)} text "${old.text}" → "${node.text}"`);
+      updated.push(
+        `${label(node)} text "${cleanUntrustedLine(old.text, 200)}" → "${cleanUntrustedLine(node.text, 200)}"`,
+      );
     else if (old.text !== node.text) updated.push(`${label(node)} text changed (password field)`);
     if (old.checked !== node.checked)
       updated.push(`${label(node)} ${node.checked ? 'checked' : 'unchecked'}`);

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
+import { CleaningTally } from '@toolsys/core-tool-registry';
 
 /** One node of a `uiautomator dump` hierarchy. */
 export interface UiNode {
@@ -24,17 +25,32 @@ export interface UiNode {
   ref: string;
 }
 
+const NAMED_ENTITIES: Record<string, string> = {
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  amp: '&',
+};
+
+/** A character reference's text; one that names no code point becomes U+FFFD. */
+function fromCodePoint(code: number): string {
+  return Number.isInteger(code) && code >= 0 && code <= 0x10ffff
+    ? String.fromCodePoint(code)
+    : '\uFFFD';
+}
+
+/** Resolves the five XML entities and numeric character references, in one pass. */
 function unescapeXml(value: string): string {
-  return value
-    .replaceAll('&lt;', '<')
-    .replaceAll('&gt;', '>')
-    .replaceAll('&quot;', '"')
-    .replaceAll('&apos;', "'")
-    .replaceAll(/&#(\d+);/g, (_, code: string) => String.fromCodePoint(Number(code)))
-    .replaceAll(/&#x([0-9a-fA-F]+);/g, (_, code: string) =>
-      String.fromCodePoint(Number.parseInt(code, 16)),
-    )
-    .replaceAll('&amp;', '&');
+  if (!value.includes('&')) return value;
+  return value.replaceAll(
+    /&(?:#(\d{1,10})|#x([0-9a-fA-F]{1,8})|(lt|gt|quot|apos|amp));/g,
+    (whole, decimal, hex, name) => {
+      if (decimal !== undefined) return fromCodePoint(Number(decimal));
+      if (hex !== undefined) return fromCodePoint(Number.parseInt(hex, 16));
+      return NAMED_ENTITIES[name as string] ?? whole;
+    },
+  );
 }
 
 /** Thrown when the text is not a uiautomator hierarchy. */
@@ -42,63 +58,212 @@ export class UiHierarchyParseError extends Error {
   override readonly name = 'UiHierarchyParseError';
 }
 
+/** Bounds of {@link readUiHierarchy}: what a real screen never reaches, so a hostile dump stops there. */
+export interface UiHierarchyLimits {
+  /** Deepest nesting kept (deeper nodes are skipped with their subtrees). Default 200. */
+  readonly maxDepth?: number;
+  /** Most nodes kept (later ones are skipped). Default 20 000. */
+  readonly maxNodes?: number;
+}
+
+/** What {@link readUiHierarchy} read. */
+export interface UiHierarchy {
+  /** The top-level nodes (one per window), each with a stable `ref`. */
+  readonly roots: UiNode[];
+  /** Nodes skipped past the depth or node bound (0 on a real screen). */
+  readonly skippedNodes: number;
+  /** Invisible and control characters removed from texts and labels (see `cleanUntrustedText`). */
+  readonly invisibleRemoved: number;
+}
+
+/** Whether a UTF-16 code unit may be part of an XML name here: letters, digits, `_ . $ : -`. */
+function isNameCode(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 95 ||
+    code === 46 ||
+    code === 36 ||
+    code === 58 ||
+    code === 45
+  );
+}
+
+/** Whether a UTF-16 code unit is XML white space. */
+function isSpaceCode(code: number): boolean {
+  return code === 32 || code === 10 || code === 13 || code === 9;
+}
+
+/** Reads an XML name starting at `index`; returns its end. */
+function nameEnd(xml: string, index: number): number {
+  let end = index;
+  while (end < xml.length && isNameCode(xml.charCodeAt(end))) end++;
+  return end;
+}
+
 /**
- * Parses the XML `uiautomator dump` writes (`<hierarchy><node …/>…</hierarchy>`). Text before the
- * XML declaration and after `</hierarchy>` (the "UI hierchary dumped to" line) is ignored.
- * Returns the top-level nodes (one per window), each with a stable `ref`.
+ * Reads the XML `uiautomator dump` writes (`<hierarchy><node …/>…</hierarchy>`) with a scanner
+ * that only moves forward, so any input, however malformed, takes linear time. Text before
+ * `<hierarchy` and after `</hierarchy>` (the "UI hierchary dumped to" line) is ignored; a dump
+ * cut short ends where it stops. `uiautomator dump` names every element `node`; the UiAutomator2
+ * server's page source names each after its class; both carry the same attributes. Nesting and
+ * node count are bounded (see {@link UiHierarchyLimits}).
  */
-export function parseUiHierarchy(xml: string): UiNode[] {
+export function readUiHierarchy(xml: string, limits: UiHierarchyLimits = {}): UiHierarchy {
+  const maxDepth = limits.maxDepth ?? 200;
+  const maxNodes = limits.maxNodes ?? 20_000;
   const start = xml.indexOf('<hierarchy');
-  const end = xml.lastIndexOf('</hierarchy>');
-  if (start < 0 || end < 0)
+  if (start < 0)
     throw new UiHierarchyParseError('not a uiautomator hierarchy (no <hierarchy> element)');
-  const body = xml.slice(start, end);
+  const closing = xml.lastIndexOf('</hierarchy>');
+  const end = closing > start ? closing : xml.length;
   const roots: UiNode[] = [];
-  const stack: UiNode[] = [];
-  // `uiautomator dump` names every element `node`; the UiAutomator2 server's page source names
-  // each after its class. Both carry the same attributes.
-  const tag = /<([\w.$]+)\b([^>]*?)(\/?)>|<\/([\w.$]+)>/g;
-  for (let match = tag.exec(body); match; match = tag.exec(body)) {
-    if (match[4] !== undefined) {
-      if (match[4] !== 'hierarchy') stack.pop();
+  // One entry per open element: the node, or undefined for <hierarchy> and skipped elements.
+  const stack: (UiNode | undefined)[] = [];
+  let kept = 0;
+  let skipped = 0;
+  const tally = new CleaningTally();
+  let index = start;
+  while (index < end) {
+    const open = xml.indexOf('<', index);
+    if (open < 0 || open >= end) break;
+    const next = xml[open + 1];
+    if (next === '/') {
+      const close = xml.indexOf('>', open);
+      if (close < 0) break;
+      stack.pop();
+      index = close + 1;
       continue;
     }
-    if (match[1] === 'hierarchy') continue;
-    const attributes = new Map<string, string>();
-    for (const attribute of (match[2] as string).matchAll(/([\w-]+)="([^"]*)"/g)) {
-      attributes.set(attribute[1] as string, unescapeXml(attribute[2] as string));
+    if (next === '?' || next === '!') {
+      const terminator = xml.startsWith('<!--', open) ? '-->' : '>';
+      const close = xml.indexOf(terminator, open + 2);
+      if (close < 0) break;
+      index = close + terminator.length;
+      continue;
     }
-    const bounds = /\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]/.exec(attributes.get('bounds') ?? '');
-    const flag = (name: string) => attributes.get(name) === 'true';
-    const node: UiNode = {
-      className: attributes.get('class') ?? '',
-      text: attributes.get('text') ?? '',
-      resourceId: attributes.get('resource-id') ?? '',
-      contentDesc: attributes.get('content-desc') ?? '',
-      packageName: attributes.get('package') ?? '',
-      bounds: bounds
-        ? [Number(bounds[1]), Number(bounds[2]), Number(bounds[3]), Number(bounds[4])]
-        : [0, 0, 0, 0],
-      clickable: flag('clickable'),
-      longClickable: flag('long-clickable'),
-      focusable: flag('focusable'),
-      focused: flag('focused'),
-      scrollable: flag('scrollable'),
-      checkable: flag('checkable'),
-      checked: flag('checked'),
-      enabled: attributes.get('enabled') !== 'false',
-      selected: flag('selected'),
-      password: flag('password'),
-      children: [],
-      ref: '',
-    };
+    const afterName = nameEnd(xml, open + 1);
+    if (afterName === open + 1) {
+      index = open + 1;
+      continue;
+    }
+    const tagName = xml.slice(open + 1, afterName);
+    // Attributes up to the first `>` outside quotes; anything else inside the tag is skipped.
+    const attributes = new Map<string, string>();
+    let position = afterName;
+    let selfClosing = false;
+    let complete = false;
+    while (position < end) {
+      const code = xml.charCodeAt(position);
+      if (code === 62 /* > */) {
+        complete = true;
+        position++;
+        break;
+      }
+      if (code === 47 /* / */ && xml.charCodeAt(position + 1) === 62) {
+        selfClosing = true;
+        complete = true;
+        position += 2;
+        break;
+      }
+      if (isSpaceCode(code)) {
+        position++;
+        continue;
+      }
+      const attributeEnd = nameEnd(xml, position);
+      if (attributeEnd === position) {
+        position++;
+        continue;
+      }
+      const name = xml.slice(position, attributeEnd);
+      position = attributeEnd;
+      while (position < end && isSpaceCode(xml.charCodeAt(position))) position++;
+      if (xml[position] !== '=') continue;
+      position++;
+      while (position < end && isSpaceCode(xml.charCodeAt(position))) position++;
+      const quote = xml[position];
+      if (quote !== '"' && quote !== "'") continue;
+      const valueEnd = xml.indexOf(quote, position + 1);
+      if (valueEnd < 0 || valueEnd >= end) {
+        position = end;
+        break;
+      }
+      attributes.set(name, unescapeXml(xml.slice(position + 1, valueEnd)));
+      position = valueEnd + 1;
+    }
+    index = position;
+    if (!complete) break;
+    if (tagName === 'hierarchy') {
+      if (!selfClosing) stack.push(undefined);
+      continue;
+    }
+    const depth = stack.length;
     const parent = stack.at(-1);
+    // A node inside a skipped one, too deep, or past the count is skipped with its subtree.
+    const skip = kept >= maxNodes || depth > maxDepth || (depth > 1 && parent === undefined);
+    if (skip) {
+      skipped++;
+      if (!selfClosing) stack.push(undefined);
+      continue;
+    }
+    const node = nodeOf(attributes, tally);
+    kept++;
     if (parent) parent.children.push(node);
     else roots.push(node);
-    if (match[3] !== '/') stack.push(node);
+    if (!selfClosing) stack.push(node);
   }
   assignRefs(roots);
-  return roots;
+  return { roots, skippedNodes: skipped, invisibleRemoved: tally.invisibleRemoved };
+}
+
+/**
+ * Parses the XML `uiautomator dump` writes; see {@link readUiHierarchy}. Returns the top-level
+ * nodes (one per window), each with a stable `ref`.
+ */
+export function parseUiHierarchy(xml: string): UiNode[] {
+  return readUiHierarchy(xml).roots;
+}
+
+const BOUNDS = /\[(-?\d{1,9}),(-?\d{1,9})\]\[(-?\d{1,9}),(-?\d{1,9})\]/;
+
+/**
+ * A node from its attributes. What the device shows as text is cleaned of characters a person
+ * cannot see (tag characters, bidi overrides, zero-width, controls), so every tool reads, matches
+ * and prints the text a person sees.
+ */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+function nodeOf(attributes: ReadonlyMap<string, string>, tally: CleaningTally): UiNode {
+  const bounds = BOUNDS.exec(attributes.get('bounds') ?? '');
+  const flag = (name: string) => attributes.get(name) === 'true';
+  const read = (name: string) => {
+    const value = attributes.get(name) ?? '';
+    // Plain printable ASCII has nothing to clean (the common case, by far).
+    return PRINTABLE_ASCII.test(value) ? value : tally.clean(value);
+  };
+  return {
+    className: read('class'),
+    text: read('text'),
+    resourceId: read('resource-id'),
+    contentDesc: read('content-desc'),
+    packageName: read('package'),
+    bounds: bounds
+      ? [Number(bounds[1]), Number(bounds[2]), Number(bounds[3]), Number(bounds[4])]
+      : [0, 0, 0, 0],
+    clickable: flag('clickable'),
+    longClickable: flag('long-clickable'),
+    focusable: flag('focusable'),
+    focused: flag('focused'),
+    scrollable: flag('scrollable'),
+    checkable: flag('checkable'),
+    checked: flag('checked'),
+    enabled: attributes.get('enabled') !== 'false',
+    selected: flag('selected'),
+    password: flag('password'),
+    children: [],
+    ref: '',
+  };
 }
 
 /** Whether a node takes text input. */
@@ -129,9 +294,9 @@ function identity(node: UiNode): string {
   return `${node.className}|${node.resourceId}|${label}`;
 }
 
-/** A ref for an identity path: `e` and six decimal digits (two tokens of digits for a model). */
-function refOf(path: string): string {
-  const hash = createHash('sha1').update(path).digest().readUInt32BE(0);
+/** A ref from the hash state of an identity path: `e` and six decimal digits (two tokens of digits for a model). */
+function refOf(path: Hash): string {
+  const hash = path.copy().digest().readUInt32BE(0);
   return `e${String(hash % 1_000_000).padStart(6, '0')}`;
 }
 
@@ -142,25 +307,26 @@ function refOf(path: string): string {
  * scrolling or a keyboard moving the layout keeps refs; a node on another screen, or renamed, gets
  * another ref. A ref depends on nothing but the screen, so it is the same in every process, after
  * a restart, and through both UI backends; a ref from an older screen names a node on the current
- * one only by a one-in-a-million chance.
+ * one only by a one-in-a-million chance. The path is hashed incrementally (a copy of the parent's
+ * hash state), so the work is linear in the size of the tree whatever its depth.
  */
 export function assignRefs(roots: UiNode[]): void {
   const used = new Set<string>();
-  const walk = (nodes: UiNode[], parentPath: string) => {
+  const walk = (nodes: UiNode[], parentPath: Hash) => {
     const seen = new Map<string, number>();
     for (const node of nodes) {
       const key = identity(node);
       const ordinal = seen.get(key) ?? 0;
       seen.set(key, ordinal + 1);
-      const path = `${parentPath}/${key}#${ordinal}`;
+      const path = parentPath.copy().update(`/${key}#${ordinal}`);
       let ref = refOf(path);
-      for (let salt = 1; used.has(ref); salt++) ref = refOf(`${path}~${salt}`);
+      for (let salt = 1; used.has(ref); salt++) ref = refOf(path.copy().update(`~${salt}`));
       used.add(ref);
       node.ref = ref;
       walk(node.children, path);
     }
   };
-  walk(roots, '');
+  walk(roots, createHash('sha1'));
 }
 
 /** Every node, depth first. */

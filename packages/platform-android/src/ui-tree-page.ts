@@ -14,6 +14,10 @@ export interface PageUiTreeOptions {
 export interface UiTreePage {
   /** The text of the page: tree lines, then the list of refs cut and the marker when cut. */
   readonly text: string;
+  /** The tree lines of the page alone (the screen's content). */
+  readonly tree: string;
+  /** What follows the tree lines: the list of refs cut and the marker (the tool's own lines). */
+  readonly trailer: readonly string[];
   /** Lines of the whole tree. */
   readonly totalLines: number;
   /** Tree lines this page shows, from the cursor on. */
@@ -48,9 +52,12 @@ export function pageUiTree(lines: readonly UiTreeLine[], options: PageUiTreeOpti
   const continued =
     start > 0 ? `[lines ${start + 1}-${total} of ${total}; the end of the screen]` : undefined;
   if (restCost + (continued ? continued.length + 1 : 0) <= budget) {
-    const text = [...rest.map((line) => line.text), ...(continued ? [continued] : [])].join('\n');
+    const tree = rest.map((line) => line.text).join('\n');
+    const trailer = continued ? [continued] : [];
     return {
-      text,
+      text: [tree, ...trailer].join('\n'),
+      tree,
+      trailer,
       totalLines: total,
       shownLines: rest.length,
       cutActionable: 0,
@@ -59,6 +66,7 @@ export function pageUiTree(lines: readonly UiTreeLine[], options: PageUiTreeOpti
   }
   const treeBudget = Math.floor(budget * TREE_SHARE);
   const out: string[] = [];
+  const trailer: string[] = [];
   let used = 0;
   let index = start;
   for (; index < total; index++) {
@@ -72,17 +80,19 @@ export function pageUiTree(lines: readonly UiTreeLine[], options: PageUiTreeOpti
   const room = budget - used - MARKER_RESERVE;
   const listed = listRefs(cutActionable, room);
   if (listed.lines.length > 0) {
-    out.push(
+    trailer.push(
       `[actionable nodes further down, ${listed.count} of ${cutActionable.length}:]`,
       ...listed.lines,
     );
   }
   const cutTokens = Math.ceil(cut.reduce((sum, line) => sum + cost(line), 0) / 4);
-  out.push(
+  trailer.push(
     `[cut: lines ${start + 1}-${index} of ${total} shown; ${cut.length} more lines with ${cutActionable.length} actionable nodes (≈${cutTokens.toLocaleString('en-US')} tokens) not shown. Continue with ${continueWith(index)}]`,
   );
   return {
-    text: out.join('\n'),
+    text: [...out, ...trailer].join('\n'),
+    tree: out.join('\n'),
+    trailer,
     totalLines: total,
     shownLines: index - start,
     nextCursor: index,

@@ -217,7 +217,7 @@ describe('the UI tools through Appium and UiAutomator2', () => {
 
   it('refuses to act on a node no locator finds exactly once on the device', async () => {
     await callAppium('ui_dump');
-    const snapshot = appiumTools.session.lastSnapshot(appiumSim.serial);
+    const snapshot = appiumTools.session.lastSnapshot(appiumSim.serial, 'default');
     const roots = snapshot?.roots ?? [];
     const likes = flattenNodes(roots).filter((node) => node.contentDesc === 'Like');
     expect(likes.length).toBeGreaterThan(1);

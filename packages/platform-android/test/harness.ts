@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type AdbTestBed, type AndroidSimOptions, startAdbTestBed } from '@toolsys/android-sim';
 import {
   EnhancedToolExecutor,
+  type ExecuteOptions,
   ToolEnvironmentGate,
   ToolEnvironmentState,
   ToolRegistry,
@@ -18,13 +19,22 @@ export interface AndroidHarness {
   readonly workspaceRoot: string;
   readonly dataDir: string;
   readonly registry: ToolRegistry;
-  call(id: string, args?: Record<string, unknown>): Promise<ToolResult>;
+  /** The executor the tools run in (for calls from several sessions). */
+  readonly executor: EnhancedToolExecutor;
+  /** Ends what the tools kept for one session (as the host does when an MCP session ends). */
+  endSession(sessionId: string): Promise<void>;
+  call(id: string, args?: Record<string, unknown>, options?: ExecuteOptions): Promise<ToolResult>;
   stop(): Promise<void>;
 }
 
 /** Starts the harness; `stop()` kills the adb server, closes the sims and removes the temp dirs. */
 export async function startAndroidHarness(
-  options: { sims?: AndroidSimOptions[]; serial?: string; commandTimeoutMs?: number } = {},
+  options: {
+    sims?: AndroidSimOptions[];
+    serial?: string;
+    commandTimeoutMs?: number;
+    maxOutputBytes?: number;
+  } = {},
 ): Promise<AndroidHarness> {
   const root = await mkdtemp(join(tmpdir(), 'platform-android-'));
   let bed: AdbTestBed;
@@ -41,7 +51,7 @@ export async function startAndroidHarness(
     const dataDir = join(root, 'data');
     const { mkdir } = await import('node:fs/promises');
     await mkdir(workspaceRoot, { recursive: true });
-    const { tools } = createAndroidTools({
+    const { tools, endSession } = createAndroidTools({
       workspaceRoot,
       dataDir,
       adbServerPort: bed.serverPort,
@@ -49,6 +59,7 @@ export async function startAndroidHarness(
       settleMs: 50,
       ...(options.serial ? { serial: options.serial } : {}),
       ...(options.commandTimeoutMs ? { commandTimeoutMs: options.commandTimeoutMs } : {}),
+      ...(options.maxOutputBytes ? { maxOutputBytes: options.maxOutputBytes } : {}),
     });
     const registry = new ToolRegistry();
     for (const tool of tools) registry.register(tool);
@@ -62,7 +73,9 @@ export async function startAndroidHarness(
       workspaceRoot,
       dataDir,
       registry,
-      call: (id, args = {}) => executor.execute(id, args),
+      executor,
+      endSession: async (sessionId) => endSession(sessionId),
+      call: (id, args = {}, callOptions) => executor.execute(id, args, callOptions),
       async stop() {
         await bed.stop();
         await rm(root, { recursive: true, force: true });

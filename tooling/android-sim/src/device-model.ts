@@ -140,6 +140,11 @@ export interface SimDeviceState {
   readonly files: Map<string, { data: Buffer; mode: number; mtime: number }>;
   /** When set, `uiautomator dump` fails with this line (e.g. `ERROR: could not get idle state.`). */
   uiautomatorError?: string;
+  /**
+   * When set, `uiautomator dump` writes these bytes instead of the current screen's hierarchy: a
+   * hostile or broken device (a huge dump, malformed XML, forged text).
+   */
+  uiautomatorXml?: string | Buffer;
   /** Next pid handed to a started process. */
   nextPid: number;
 }

@@ -1053,8 +1053,13 @@ export class SimDevice {
     if (this.state.uiautomatorError !== undefined)
       return fail(`${this.state.uiautomatorError}\n`, 1);
     const target = args.slice(1).find((arg) => !arg.startsWith('--')) ?? '/sdcard/window_dump.xml';
-    const xml = this.dumpXml();
-    if (target === '/dev/tty') return ok(`${xml}UI hierchary dumped to: /dev/tty\n`);
+    const xml = this.state.uiautomatorXml ?? this.dumpXml();
+    if (target === '/dev/tty')
+      return {
+        stdout: Buffer.concat([Buffer.from(xml), Buffer.from('UI hierchary dumped to: /dev/tty\n')]),
+        stderr: '',
+        exitCode: 0,
+      };
     this.state.files.set(target, {
       data: Buffer.from(xml),
       mode: 0o100660,

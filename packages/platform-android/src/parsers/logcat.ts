@@ -9,22 +9,31 @@ export interface LogcatEntry {
   readonly message: string;
 }
 
-const THREADTIME =
-  /^(\d\d-\d\d \d\d:\d\d:\d\d\.\d{3})\s+(\d+)\s+(\d+)\s+([VDIWEFA])\s+(.*?)\s*: (.*)$/;
+/** The fixed head of a threadtime line: time, pid, tid and level (the tag and message follow). */
+const THREADTIME_HEAD =
+  /^(\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) {1,20}(\d{1,10}) {1,20}(\d{1,10}) {1,20}([VDIWEFA]) {1,20}/;
 
-/** Parses `logcat -v threadtime` output; `--------- beginning of` banners and unparsable lines are skipped. */
+/**
+ * Parses `logcat -v threadtime` output; `--------- beginning of` banners and unparsable lines are
+ * skipped. The tag ends at the first `: ` (logprint.cpp pads it with spaces, which are dropped);
+ * found by `indexOf`, so a device's line of any length parses in linear time.
+ */
 export function parseThreadtime(output: string): LogcatEntry[] {
   const entries: LogcatEntry[] = [];
-  for (const line of output.split('\n')) {
-    const match = THREADTIME.exec(line.replace(/\r$/, ''));
-    if (!match) continue;
+  for (const raw of output.split('\n')) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    const head = THREADTIME_HEAD.exec(line);
+    if (!head) continue;
+    const rest = line.slice(head[0].length);
+    const colon = rest.indexOf(': ');
+    if (colon < 0) continue;
     entries.push({
-      time: match[1] as string,
-      pid: Number(match[2]),
-      tid: Number(match[3]),
-      level: match[4] as LogcatEntry['level'],
-      tag: match[5] as string,
-      message: match[6] as string,
+      time: head[1] as string,
+      pid: Number(head[2]),
+      tid: Number(head[3]),
+      level: head[4] as LogcatEntry['level'],
+      tag: rest.slice(0, colon).trimEnd(),
+      message: rest.slice(colon + 2),
     });
   }
   return entries;

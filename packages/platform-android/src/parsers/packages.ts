@@ -11,16 +11,20 @@ export function parsePackageList(output: string): ListedPackage[] {
   for (const raw of output.split('\n')) {
     const line = raw.trim();
     if (!line.startsWith('package:')) continue;
-    const body = line.slice('package:'.length).replace(/ versionCode:\d+$/, '');
+    const body = line.slice('package:'.length).replace(/ versionCode:\d{1,20}$/, '');
     const equals = body.lastIndexOf('=');
-    if (equals > 0 && body.startsWith('/')) {
-      packages.push({ packageName: body.slice(equals + 1), apkPath: body.slice(0, equals) });
-    } else {
-      packages.push({ packageName: body });
-    }
+    const listed =
+      equals > 0 && body.startsWith('/')
+        ? { packageName: body.slice(equals + 1), apkPath: body.slice(0, equals) }
+        : { packageName: body };
+    // Android accepts only these characters in a package name; anything else is not one.
+    if (PACKAGE_NAME.test(listed.packageName)) packages.push(listed);
   }
   return packages;
 }
+
+/** What Android accepts as a package name (PackageParser: letters, digits, `_`, dot-separated). */
+const PACKAGE_NAME = /^[A-Za-z][A-Za-z0-9_]{0,200}(?:\.[A-Za-z0-9_]{1,200}){0,50}$/;
 
 /** What `dumpsys package NAME` says about an installed package. */
 export interface PackageDetails {

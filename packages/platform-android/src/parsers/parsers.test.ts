@@ -373,3 +373,14 @@ describe('logcat, notification, location and media parsers', () => {
     expect(parseStreamVolume('')).toBeUndefined();
   });
 });
+
+describe('parseThreadtime on hostile lines', () => {
+  it('parses a line of any length in linear time', () => {
+    const spaces = `01-01 00:00:00.000  1  1 I ${' '.repeat(200_000)}x`;
+    const started = performance.now();
+    expect(
+      parseThreadtime(`${spaces}\n01-01 00:00:00.000  1  1 I Tag: ${'a'.repeat(200_000)}`),
+    ).toHaveLength(1);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+});

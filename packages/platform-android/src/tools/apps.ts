@@ -4,6 +4,7 @@ import { open, stat } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import {
   type AnyToolDefinition,
+  cleanUntrustedLine,
   failureResult,
   RunPolicies,
   resolveWorkspacePath,
@@ -133,7 +134,7 @@ export function createAppTools(session: AndroidToolSession): AnyToolDefinition[]
       }),
       metadata: {
         category: 'app',
-        risk: 'LOW',
+        risk: 'MEDIUM',
         tags: ['android', 'adb'],
         annotations: {
           readOnlyHint: false,
@@ -433,7 +434,8 @@ export function createAppTools(session: AndroidToolSession): AnyToolDefinition[]
         if (details.deniedPermissions.length > 0)
           lines.push(`denied permissions: ${details.deniedPermissions.join(', ')}`);
         lines.push(`requested permissions: ${details.requestedPermissions.length}`);
-        return successResult(lines.join('\n'), {
+        // Version name, installer and permission names come from the app: one clean line each.
+        return successResult(lines.map((line) => cleanUntrustedLine(line, 4_000)).join('\n'), {
           data: { ...details, running: pid !== undefined, ...(pid ? { pid: Number(pid) } : {}) },
         });
       },

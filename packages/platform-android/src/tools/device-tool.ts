@@ -53,6 +53,20 @@ export function deviceFailure(error: unknown): ToolReturn {
   throw error;
 }
 
+/** Says which device outputs were cut at their byte bound, for the end of a result. */
+function cutNote(device: AndroidDevice | undefined): string | undefined {
+  const cut = device?.cutOutputs ?? [];
+  if (cut.length === 0) return undefined;
+  const described = cut
+    .map(({ command, maxBytes }) => `\`${command.split(' ')[0]}\` past ${formatBytes(maxBytes)}`)
+    .join(', ');
+  return `[device output cut: the device sent more than the bound (${described}); reading stopped there, so this result covers only the start of it.]`;
+}
+
+function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
+
 /** The result with a note (why a call ran through adb instead of Appium) added at its end. */
 function withNote(result: ToolReturn, note: string | undefined): ToolReturn {
   if (note === undefined) return result;
@@ -76,8 +90,10 @@ export function defineDeviceTool<TArgs extends { serial?: string | undefined }>(
     async execute(args, context) {
       if (context.signal.aborted) return cancelledFailure(context.signal);
       let serial: string | undefined;
+      let selected: AndroidDevice | undefined;
       try {
         const device = await session.manager.select(args.serial, context.signal);
+        selected = device;
         serial = device.serial;
         session.takeFallbackNote(serial);
         const result = await definition.execute(args, {
@@ -87,11 +103,11 @@ export function defineDeviceTool<TArgs extends { serial?: string | undefined }>(
           emit: context.emit,
           confirm: context.confirm,
         });
-        return withNote(result, session.takeFallbackNote(serial));
+        return withNote(withNote(result, session.takeFallbackNote(serial)), cutNote(selected));
       } catch (error) {
         if (context.signal.aborted) return cancelledFailure(context.signal);
         const note = serial === undefined ? undefined : session.takeFallbackNote(serial);
-        return withNote(deviceFailure(error), note);
+        return withNote(withNote(deviceFailure(error), note), cutNote(selected));
       }
     },
   });

@@ -1,10 +1,15 @@
 import {
   type AnyToolDefinition,
+  cleanUntrustedText,
+  escapeInvisible,
   failureResult,
+  markUntrusted,
   RunPolicies,
   successResult,
   ToolErrorCode,
+  type ToolReturn,
   ToolSchema,
+  untrustedMarkers,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import type { AndroidDevice } from '../android-device.js';
@@ -16,7 +21,7 @@ import {
   parseMediaSessions,
 } from '../parsers/media-session.js';
 import { quoteShell } from '../shell-quote.js';
-import { defineDeviceTool, serialField } from './device-tool.js';
+import { type DeviceToolContext, defineDeviceTool, serialField } from './device-tool.js';
 
 const MEDIA_KEYS = {
   play: 'KEYCODE_MEDIA_PLAY',
@@ -95,6 +100,36 @@ function clipperMissing() {
   );
 }
 
+/**
+ * Asks the user before the clipboard is replaced: what is pasted next reaches any app, as a tap
+ * or typed text does (MEDIUM). The tool stays LOW so reading the clipboard asks nothing; a write
+ * asks through the call's confirmation, and "allow for this session" / "always" are remembered
+ * by the tools. Returns the refusal, or undefined when allowed.
+ */
+async function confirmClipboardWrite(
+  context: DeviceToolContext,
+  text: string,
+): Promise<ToolReturn | undefined> {
+  const grants = context.session.grants;
+  if (grants.isAllowed(context.sessionId, 'clipboard.set')) return undefined;
+  const shown = text.length > 200 ? `${text.slice(0, 199)}…` : text;
+  const decision = await context.confirm({
+    action: `clipboard set ${escapeInvisible(JSON.stringify(shown))} (${[...text].length} characters)`,
+    risk: 'MEDIUM',
+    reason:
+      'Text put on the clipboard is pasted into whatever app the user or the agent pastes next.',
+  });
+  if (decision === 'deny') {
+    return failureResult(
+      ToolErrorCode.PERMISSION_DENIED,
+      'Setting the clipboard needs the user to allow it, and it was not allowed.',
+      { hint: 'Change approach: type into the field with input_text, or ask the user.' },
+    );
+  }
+  grants.record(context.sessionId, 'clipboard.set', decision);
+  return undefined;
+}
+
 /** `control_media` and `clipboard`. */
 export function createMediaTools(session: AndroidToolSession): AnyToolDefinition[] {
   return [
@@ -165,7 +200,7 @@ export function createMediaTools(session: AndroidToolSession): AnyToolDefinition
     }),
     defineDeviceTool(session, {
       id: 'clipboard',
-      description: `Reads ("get") or replaces ("set") the device clipboard. Needs the Clipper helper app (${CLIPPER_PACKAGE}) because stock Android gives adb no clipboard access; without it the tool says so. To type into a field, use input_text.`,
+      description: `Reads ("get") or replaces ("set") the device clipboard. "set" asks the user first (what is pasted next can reach any app), unless allowed for the session. Needs the Clipper helper app (${CLIPPER_PACKAGE}) because stock Android gives adb no clipboard access; without it the tool says so. To type into a field, use input_text.`,
       inputSchema: ToolSchema.object({
         action: z.enum(['get', 'set']).describe('"get" the clipboard text, or "set" it to "text".'),
         text: z.string().max(10_000).optional().describe('The new clipboard text (set only).'),
@@ -184,20 +219,31 @@ export function createMediaTools(session: AndroidToolSession): AnyToolDefinition
         },
       },
       runPolicy: RunPolicies.quickRead,
-      async execute(args, { device, signal }) {
+      async execute(args, context) {
+        const { device, signal } = context;
         if (args.action === 'set') {
           if (args.text === undefined)
             return failureResult(ToolErrorCode.INVALID_ARGUMENT, 'text: required for "set"', {
               field: 'text',
             });
+          const refused = await confirmClipboardWrite(context, args.text);
+          if (refused) return refused;
           if (!(await writeClipboard(device, args.text, signal))) return clipperMissing();
           return successResult(`Clipboard set (${[...args.text].length} characters).`);
         }
         const text = await readClipboard(device, signal);
         if (text === undefined) return clipperMissing();
-        return successResult(text === '' ? 'The clipboard is empty.' : `Clipboard: ${text}`, {
-          data: { text },
-        });
+        if (text === '') return successResult('The clipboard is empty.', { data: { text } });
+        // Any app on the device can write the clipboard: its text is cleaned and marked.
+        const cleaned = cleanUntrustedText(text);
+        const removed =
+          cleaned.invisibleRemoved + cleaned.commentsRemoved > 0
+            ? `\nRemoved ${cleaned.invisibleRemoved} invisible character${cleaned.invisibleRemoved === 1 ? '' : 's'} and ${cleaned.commentsRemoved} hidden comment${cleaned.commentsRemoved === 1 ? '' : 's'} (possible hidden instructions).`
+            : '';
+        return successResult(
+          `Clipboard (${[...cleaned.text].length} characters):\n${untrustedMarkers('device-screen').notice}\n${markUntrusted(cleaned.text, 'device-screen')}${removed}`,
+          { data: { text: cleaned.text } },
+        );
       },
     }),
   ];

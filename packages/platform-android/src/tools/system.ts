@@ -1,10 +1,16 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import {
   type AnyToolDefinition,
+  CleaningTally,
+  compileLinearRegex,
   failureResult,
+  LINEAR_REGEX_LIMITS,
+  markUntrusted,
   RunPolicies,
   successResult,
   ToolErrorCode,
   ToolSchema,
+  untrustedMarkers,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import type { AndroidToolSession } from '../android-session.js';
@@ -24,6 +30,10 @@ const READ_ONLY = {
 } as const;
 
 const MAX_LOGCAT_SCAN = 5_000;
+/** Longest log line shown or matched, in characters (logd keeps at most ~4 KB of a message). */
+const MAX_LOG_LINE = 4_100;
+/** Longest stretch of pattern matching before other calls get the event loop, in ms. */
+const MATCH_SLICE_MS = 10;
 
 /** `get_device_info`, `get_set_settings`, `logcat`, `get_location` and `notification_read`. */
 export function createSystemTools(session: AndroidToolSession): AnyToolDefinition[] {
@@ -216,7 +226,7 @@ export function createSystemTools(session: AndroidToolSession): AnyToolDefinitio
           .string()
           .max(500)
           .optional()
-          .describe('JavaScript regular expression matched against "TAG: message".'),
+          .describe(`Regular expression matched against "TAG: message". ${LINEAR_REGEX_LIMITS}`),
         maxLines: z
           .number()
           .int()
@@ -235,18 +245,9 @@ export function createSystemTools(session: AndroidToolSession): AnyToolDefinitio
       },
       runPolicy: RunPolicies.quickRead,
       async execute(args, { device, signal }) {
-        let pattern: RegExp | undefined;
-        if (args.regex !== undefined) {
-          try {
-            pattern = new RegExp(args.regex);
-          } catch (error) {
-            return failureResult(
-              ToolErrorCode.INVALID_ARGUMENT,
-              `regex: ${(error as Error).message}`,
-              { field: 'regex' },
-            );
-          }
-        }
+        // The model's pattern runs on the linear engine: no pattern can block the server.
+        const pattern =
+          args.regex === undefined ? undefined : compileLinearRegex(args.regex, {}, 'regex');
         let pid = args.pid;
         if (args.package !== undefined) {
           const pids = (await device.shell(`pidof ${quoteShell(args.package)}`, { signal })).trim();
@@ -269,23 +270,45 @@ export function createSystemTools(session: AndroidToolSession): AnyToolDefinitio
             : ` -T ${quoteShell(args.since.includes('.') ? args.since : `${args.since}.000`)}`;
         const command = `logcat -d -v threadtime${pid === undefined ? '' : ` --pid=${pid}`}${since}${args.since === undefined ? ` -t ${MAX_LOGCAT_SCAN}` : ''}`;
         const output = await device.shell(command, { signal, timeoutMs: 30_000 });
-        const all = parseThreadtime(output).filter(
-          (entry: LogcatEntry) =>
-            isAtLeastLevel(entry.level, args.level) &&
-            (pattern === undefined || pattern.test(`${entry.tag}: ${entry.message}`)),
-        );
+        const all: LogcatEntry[] = [];
+        let slice = performance.now();
+        for (const entry of parseThreadtime(output)) {
+          if (!isAtLeastLevel(entry.level, args.level)) continue;
+          if (pattern !== undefined) {
+            // Linear, but thousands of lines still take a while: yield so other calls go on.
+            if (performance.now() - slice > MATCH_SLICE_MS) {
+              await yieldToEventLoop();
+              signal.throwIfAborted();
+              slice = performance.now();
+            }
+            // logd keeps at most ~4 KB of a message; a longer line is matched on its first part.
+            const text = `${entry.tag}: ${entry.message}`.slice(0, MAX_LOG_LINE);
+            if (!pattern.matcher(text).find()) continue;
+          }
+          all.push(entry);
+        }
         const kept = all.slice(-args.maxLines);
         if (args.newestFirst) kept.reverse();
+        // Tag and message are the device's: cleaned, escaped to one line each, inside the markers.
+        const tally = new CleaningTally();
         const lines = kept.map(
           (entry) =>
-            `${entry.time} ${String(entry.pid).padStart(5)} ${String(entry.tid).padStart(5)} ${entry.level} ${entry.tag}: ${entry.message}`,
+            `${entry.time} ${String(entry.pid).padStart(5)} ${String(entry.tid).padStart(5)} ${entry.level} ${tally.cleanLine(`${entry.tag}: ${entry.message}`, MAX_LOG_LINE)}`,
         );
         const dropped = all.length - kept.length;
         const header = `${kept.length} line${kept.length === 1 ? '' : 's'}${dropped > 0 ? ` (${dropped} older matching lines dropped; raise maxLines or narrow the filter)` : ''}${pid === undefined ? '' : ` of pid ${pid}`}, level ≥ ${args.level}:`;
+        const removed = tally.describe();
         return successResult(
-          kept.length === 0 ? 'No log lines match.' : `${header}\n${lines.join('\n')}`,
+          kept.length === 0
+            ? 'No log lines match.'
+            : [
+                header,
+                untrustedMarkers('device-log').notice,
+                markUntrusted(lines.join('\n'), 'device-log'),
+                ...(removed ? [removed] : []),
+              ].join('\n'),
           {
-            data: { lines: kept.length, dropped },
+            data: { lines: kept.length, dropped, ...tally.toJSON() },
           },
         );
       },
@@ -365,14 +388,22 @@ export function createSystemTools(session: AndroidToolSession): AnyToolDefinitio
             { data: { notifications: [] } },
           );
         }
+        // Package, title and text are the device's: cleaned to one line each, inside the markers.
+        const tally = new CleaningTally();
         const lines = shown.map(
           (notification) =>
-            `- ${notification.packageName}${notification.postTime ? ` at ${new Date(notification.postTime).toISOString()}` : ''}: ${notification.title ?? '(no title)'}${notification.text ? ` — ${notification.text}` : ''}`,
+            `- ${notification.packageName}${notification.postTime ? ` at ${new Date(notification.postTime).toISOString()}` : ''}: ${tally.cleanLine(notification.title ?? '(no title)')}${notification.text ? ` — ${tally.cleanLine(notification.text, 2_000)}` : ''}`,
         );
+        const removed = tally.describe();
         return successResult(
-          `${all.length} notification${all.length === 1 ? '' : 's'}${all.length > shown.length ? ` (newest ${shown.length})` : ''}:\n${lines.join('\n')}`,
+          [
+            `${all.length} notification${all.length === 1 ? '' : 's'}${all.length > shown.length ? ` (newest ${shown.length})` : ''}:`,
+            untrustedMarkers('device-screen').notice,
+            markUntrusted(lines.join('\n'), 'device-screen'),
+            ...(removed ? [removed] : []),
+          ].join('\n'),
           {
-            data: { notifications: shown },
+            data: { notifications: shown, ...tally.toJSON() },
           },
         );
       },

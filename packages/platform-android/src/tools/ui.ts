@@ -2,13 +2,16 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type AnyToolDefinition,
+  cleanUntrustedLine,
   failureResult,
+  markUntrusted,
   RunPolicies,
   successResult,
   type ToolEnvironmentRule,
   ToolErrorCode,
   type ToolReturn,
   ToolSchema,
+  untrustedMarkers,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import type { AndroidDevice } from '../android-device.js';
@@ -85,7 +88,7 @@ interface Resolved {
 function shortLabel(node: UiNode): string {
   const name = node.className.slice(node.className.lastIndexOf('.') + 1);
   const text = node.text || node.contentDesc || node.resourceId;
-  return `[${node.ref}] ${name}${text ? ` "${text}"` : ''}`;
+  return `[${node.ref}] ${name}${text ? ` "${cleanUntrustedLine(text, 200)}"` : ''}`;
 }
 
 function appNodes(snapshot: UiSnapshot): UiNode[] {
@@ -297,13 +300,35 @@ async function actAndReport(
   if (error !== undefined)
     return failureResult(ToolErrorCode.EXECUTION_FAILED, `${what} failed: ${error}`);
   await context.session.settle(context.signal);
-  const after = await context.session.snapshot(context.device, { signal: context.signal });
+  const after = await context.session.snapshot(context.device, context.sessionId, {
+    signal: context.signal,
+  });
   const change = diffScreens(before, after);
   const prefix = note ? `${note} ` : '';
   const content = change.changed
     ? `${prefix}${what} (via ${backend}). ${describeChange(change)}`
     : `${prefix}${what} (via ${backend}), but nothing on screen changed (no new screen, no node appeared or changed). The target may not react to taps, or the app is busy; check with ui_dump or try another target.`;
   return successResult(content, { data: { changed: change.changed, change, backend } });
+}
+
+/** Characters the untrusted-content notice and markers add around the tree lines. */
+const MARKED_OVERHEAD = (() => {
+  const { notice, open, close } = untrustedMarkers('device-screen');
+  return notice.length + open.length + close.length + 3;
+})();
+
+/** What a header says about a dump that was bounded or cleaned ('' for a real screen). */
+function screenNotes(snapshot: UiSnapshot): string {
+  const notes: string[] = [];
+  if (snapshot.skippedNodes > 0)
+    notes.push(
+      ` ${snapshot.skippedNodes} nodes past the nesting or node bound were skipped (no real screen has them).`,
+    );
+  if (snapshot.invisibleRemoved > 0)
+    notes.push(
+      ` Removed ${snapshot.invisibleRemoved} invisible character${snapshot.invisibleRemoved === 1 ? '' : 's'} from the screen's text (possible hidden instructions).`,
+    );
+  return notes.join('');
 }
 
 /** `ui_dump`, `ui_tap`, `ui_swipe`, `input_text` and `screenshot`. */
@@ -376,13 +401,13 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
       runPolicy: RunPolicies.quickRead,
       // Reading the lock screen is harmless; only a dark screen has nothing to read.
       environmentRules: [SCREEN_RULES[0] as ToolEnvironmentRule],
-      async execute(args, { device, signal, session: shared }) {
-        const snapshot = await shared.snapshot(device, { signal });
+      async execute(args, { device, signal, session: shared, sessionId }) {
+        const snapshot = await shared.snapshot(device, sessionId, { signal });
         const tree = renderUiTree(snapshot.roots, { bounds: args.bounds });
         const foreground = snapshot.telemetry.foreground;
         // Node counts are in the structured result; the text header keeps to what the model acts on.
-        const header = `Screen of ${device.serial} via ${snapshot.backend}: ${foreground ? (foreground.activity ?? foreground.packageName) : 'unknown app'}${snapshot.telemetry.secureWindow ? ' (secure window)' : ''}, keyboard ${tree.keyboardShown ? 'shown' : 'hidden'}.`;
-        const captures = shared.uiTreeCaptures;
+        const header = `Screen of ${device.serial} via ${snapshot.backend}: ${foreground ? cleanUntrustedLine(foreground.activity ?? foreground.packageName, 300) : 'unknown app'}${snapshot.telemetry.secureWindow ? ' (secure window)' : ''}, keyboard ${tree.keyboardShown ? 'shown' : 'hidden'}.${screenNotes(snapshot)}`;
+        const captures = shared.client(sessionId).uiTreeCaptures;
         let start = 0;
         let screen: string | undefined;
         let resume: Exclude<UiTreeResume, { kind: 'refused' }> | undefined;
@@ -413,7 +438,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
         const repeated = `${args.bounds ? ', "bounds": true' : ''}${args.maxTokens === 4000 ? '' : `, "maxTokens": ${args.maxTokens}`}${args.serial === undefined ? '' : `, "serial": ${JSON.stringify(args.serial)}`}`;
         const page = pageUiTree(tree.lines, {
           // A note about a changed screen comes out of the page's budget.
-          maxTokens: Math.max(200, args.maxTokens - Math.ceil(note.length / 4)),
+          maxTokens: Math.max(200, args.maxTokens - Math.ceil((note.length + MARKED_OVERHEAD) / 4)),
           cursor: start,
           continueWith: (cursor) =>
             `ui_dump {"cursor": ${cursor}, "screen": "${screen}"${repeated}}`,
@@ -429,8 +454,14 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
           backend: snapshot.backend,
           ...(resume === undefined ? {} : { resumed: resume.kind }),
         };
+        // The screen's lines go between the markers; refs listed, cut markers and notes stay out.
+        const body = [
+          untrustedMarkers('device-screen').notice,
+          markUntrusted(page.tree, 'device-screen'),
+          ...page.trailer,
+        ].join('\n');
         if (page.shownLines === tree.lines.length) {
-          return successResult(`${header}\n${note}${page.text}`, { data });
+          return successResult(`${header}\n${note}${body}`, { data });
         }
         const paged = {
           ...data,
@@ -439,7 +470,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
           ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }),
         };
         if (start > 0) {
-          return successResult(`${header}\n${note}${page.text}`, { data: paged });
+          return successResult(`${header}\n${note}${body}`, { data: paged });
         }
         // The first page of a cut tree also leaves the whole tree in a file, one read away.
         const directory = join(shared.dataDir, 'android');
@@ -450,7 +481,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
         );
         await writeFile(path, `${header}\n${tree.text}\n`);
         return successResult(
-          `${header}\n${note}${page.text}\nThe whole screen (${tree.lines.length} lines, no budget) is in the file ${path}`,
+          `${header}\n${note}${body}\nThe whole screen (${tree.lines.length} lines, no budget) is in the file ${path}`,
           {
             data: { ...paged, savedTo: path },
             artifacts: [
@@ -480,7 +511,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
       }),
       metadata: {
         category: 'ui',
-        risk: 'LOW',
+        risk: 'MEDIUM',
         tags: ['android', 'adb', 'ui'],
         annotations: ACTION,
       },
@@ -494,8 +525,10 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
             { field: 'ref' },
           );
         }
-        const previous = context.session.lastSnapshot(context.device.serial);
-        const before = await context.session.snapshot(context.device, { signal: context.signal });
+        const previous = context.session.lastSnapshot(context.device.serial, context.sessionId);
+        const before = await context.session.snapshot(context.device, context.sessionId, {
+          signal: context.signal,
+        });
         let point: { x: number; y: number };
         let what: string;
         let note: string | undefined;
@@ -576,7 +609,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
       }),
       metadata: {
         category: 'ui',
-        risk: 'LOW',
+        risk: 'MEDIUM',
         tags: ['android', 'adb', 'ui'],
         annotations: ACTION,
       },
@@ -590,8 +623,10 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
             { field: 'ref' },
           );
         }
-        const previous = context.session.lastSnapshot(context.device.serial);
-        const before = await context.session.snapshot(context.device, { signal: context.signal });
+        const previous = context.session.lastSnapshot(context.device.serial, context.sessionId);
+        const before = await context.session.snapshot(context.device, context.sessionId, {
+          signal: context.signal,
+        });
         let area: readonly [number, number, number, number];
         let where = 'the screen';
         let note: string | undefined;
@@ -644,7 +679,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
       }),
       metadata: {
         category: 'ui',
-        risk: 'LOW',
+        risk: 'MEDIUM',
         tags: ['android', 'adb', 'ui', 'input'],
         annotations: ACTION,
       },
@@ -652,8 +687,8 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
       environmentRules: [...screenRules, KEYBOARD_RULE],
       async execute(args, context) {
         const { device, signal, session: shared } = context;
-        const previous = shared.lastSnapshot(device.serial);
-        let before = await shared.snapshot(device, { signal });
+        const previous = shared.lastSnapshot(device.serial, context.sessionId);
+        let before = await shared.snapshot(device, context.sessionId, { signal });
         if (args.ref !== undefined || args.resourceId !== undefined) {
           const resolved = resolveTarget(
             { ref: args.ref, resourceId: args.resourceId },
@@ -686,7 +721,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
               );
             }
             await shared.settle(signal);
-            before = await shared.snapshot(device, { signal });
+            before = await shared.snapshot(device, context.sessionId, { signal });
           }
         }
         const field = appNodes(before).find((node) => node.focused && isEditable(node));
@@ -736,7 +771,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
           await device.shell('input keyevent KEYCODE_ENTER', { signal });
         }
         await shared.settle(signal);
-        const after = await shared.snapshot(device, { signal });
+        const after = await shared.snapshot(device, context.sessionId, { signal });
         const now = appNodes(after).find((node) => node.ref === field.ref);
         const label = shortLabel(field).replace(
           / ".*"$/,
@@ -749,9 +784,12 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
           );
         }
         if (now?.text.includes(args.text.replaceAll('\n', ''))) {
-          return successResult(`Typed into ${label} via ${method}; it now reads "${now.text}".`, {
-            data: { method, text: now.text },
-          });
+          return successResult(
+            `Typed into ${label} via ${method}; it now reads "${cleanUntrustedLine(now.text, 2_000)}".`,
+            {
+              data: { method, text: now.text },
+            },
+          );
         }
         if (args.submit && !now) {
           return successResult(
@@ -812,6 +850,13 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
         const { value: bytes, backend } = await shared.withUiBackend(device.serial, (ui) =>
           ui.screenshot(device, { signal, timeoutMs: 30_000 }),
         );
+        if (device.cutOutputs.some((cut) => cut.command.startsWith('screencap'))) {
+          return failureResult(
+            ToolErrorCode.EXECUTION_FAILED,
+            'screencap sent more bytes than a screenshot can have; reading stopped and nothing was saved.',
+            { hint: 'Retry once; if it happens again, read the screen with ui_dump instead.' },
+          );
+        }
         if (!isPng(bytes)) {
           return failureResult(
             ToolErrorCode.EXECUTION_FAILED,
