@@ -40,7 +40,10 @@ export interface Deployment {
   readonly statuses: ReadonlyMap<string, PackageReport>;
   /** What MCP clients list: every tool, or only the discovery tools. */
   readonly toolMode: 'all' | 'discover';
-  /** Lets every package release what one client session held (the session ended). */
+  /**
+   * Ends one client session: its permission answers are forgotten (and deleted from Redis) and
+   * every package releases what the session held.
+   */
   endSession(sessionId: string): Promise<void>;
   /** Releases every package's resources. */
   close(): Promise<void>;
@@ -228,6 +231,8 @@ export async function composeDeployment(
     statuses,
     toolMode,
     async endSession(sessionId) {
+      // Its grants go first (from Redis too), so nothing it was allowed outlives it.
+      stack.permissions.endSession(sessionId);
       for (const contribution of contributions) {
         try {
           await contribution.endSession?.(sessionId);

@@ -11,8 +11,19 @@ import type { RedisConnection } from './redis-connection.js';
 export interface RedisPermissionStoreOptions {
   /** The shared connection. */
   connection: RedisConnection;
-  /** How long a session's grants are kept in Redis after its last grant, in ms. Default 24 h. */
+  /**
+   * How long a session's grants stay in Redis without use, in ms: set it to the session's idle
+   * limit (the host's `server.sessionIdleSeconds`), so that a grant never outlives its session even
+   * when nobody ends it (a replica killed). Each use of a grant past half of it extends it. The
+   * host also deletes them when the session ends. Default 30 minutes, at least 1 s.
+   */
   sessionTtlMs?: number;
+  /**
+   * The policy "always" answers belong to: "always" grants are kept under
+   * `<prefix>perm:always:<scope>`, so that only replicas with the same scope (the host passes a
+   * digest of its permission policy) honour them. Default: none (`<prefix>perm:always`).
+   */
+  scope?: string;
   /**
    * Tools this replica's own configuration allows always (the host's `permissions.alwaysAllow`):
    * honoured whatever Redis says and whether or not it answers, ended only by `revokeAlways` on
@@ -107,7 +118,7 @@ interface Revocation {
   session: string;
 }
 
-const DAY_MS = 86_400_000;
+const DEFAULT_SESSION_TTL_MS = 30 * 60_000;
 const DEFAULT_STALENESS_MS = 5000;
 const DEFAULT_LOG_LENGTH = 1000;
 const CHANNEL = 'perm:invalidate';
@@ -140,6 +151,7 @@ export class RedisPermissionStore implements PermissionDecisionStore {
   readonly #logLength: number;
   readonly #clock: Pick<ToolClock, 'now'>;
   readonly #configured: Set<string>;
+  readonly #scope: string | undefined;
   readonly #always = new Map<string, CachedGrant>();
   readonly #sessions = new Map<string, Map<string, CachedGrant>>();
   /** Revocations made while Redis could not take them, pushed on resync. */
@@ -159,11 +171,12 @@ export class RedisPermissionStore implements PermissionDecisionStore {
 
   constructor(options: RedisPermissionStoreOptions) {
     this.#connection = options.connection;
-    this.#sessionTtlMs = Math.max(1000, options.sessionTtlMs ?? DAY_MS);
+    this.#sessionTtlMs = Math.max(1000, options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS);
     this.#logLength = Math.max(1, Math.floor(options.revocationLogLength ?? DEFAULT_LOG_LENGTH));
     this.maxStalenessMs = Math.max(100, options.maxStalenessMs ?? DEFAULT_STALENESS_MS);
     this.#clock = options.clock ?? SYSTEM_CLOCK;
     this.#configured = new Set(options.alwaysAllowed);
+    this.#scope = options.scope === '' ? undefined : options.scope;
     const redis = this.#connection.redis;
     if (!(redis as unknown as Partial<RevokeCommands>).toolsysRevokeGrant) {
       redis.defineCommand('toolsysRevokeGrant', { numberOfKeys: 3, lua: REVOKE_SCRIPT });
@@ -184,7 +197,9 @@ export class RedisPermissionStore implements PermissionDecisionStore {
 
   isAllowedForSession(sessionId: string, toolId: string): boolean {
     const grants = this.#sessions.get(sessionId);
-    return grants !== undefined && this.#isValid(grants, toolId);
+    if (grants === undefined || !this.#isValid(grants, toolId)) return false;
+    this.#extend(sessionId, grants.get(toolId));
+    return true;
   }
 
   allowAlways(toolId: string): void {
@@ -282,6 +297,17 @@ export class RedisPermissionStore implements PermissionDecisionStore {
     for (const detach of this.#detach.splice(0)) detach();
     if (this.#revalidation) clearInterval(this.#revalidation);
     this.#revalidation = undefined;
+  }
+
+  /** A session grant in use past half its time to live: extended here and in Redis. */
+  #extend(sessionId: string, grant: CachedGrant | undefined): void {
+    if (!grant || grant.pending || grant.expiresAt === undefined) return;
+    const now = this.#clock.now();
+    if (grant.expiresAt - now > this.#sessionTtlMs / 2) return;
+    grant.expiresAt = now + this.#sessionTtlMs;
+    const key = this.#sessionKey(sessionId);
+    // PEXPIRE does nothing to a key that is gone (the session ended, a revocation): no revival.
+    void this.#connection.run((redis) => redis.pexpire(key, this.#sessionTtlMs));
   }
 
   #isValid(grants: Map<string, CachedGrant>, toolId: string): boolean {
@@ -515,7 +541,9 @@ export class RedisPermissionStore implements PermissionDecisionStore {
   }
 
   #alwaysKey(): string {
-    return this.#connection.key('perm', 'always');
+    return this.#scope === undefined
+      ? this.#connection.key('perm', 'always')
+      : this.#connection.key('perm', 'always', this.#scope);
   }
 
   #sessionKey(sessionId: string): string {

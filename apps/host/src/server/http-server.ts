@@ -9,6 +9,7 @@ import { createMcpServer, mcpSessionId, type ToolsysMcpServer } from './mcp-serv
 import { MAX_MESSAGE_BYTES } from './message-limits.js';
 import { BodyBudget, readJson } from './read-json.js';
 import type { ToolHost } from './tool-host.js';
+import { DEFAULT_SESSION_IDLE_MS } from '../session-policy.js';
 
 /** The default address of `toolsys serve --http`. */
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
@@ -22,8 +23,7 @@ export const MCP_PATH = '/mcp';
 /** The default cap on open MCP sessions of `toolsys serve --http`. */
 export const DEFAULT_MAX_SESSIONS = 100;
 
-/** The default idle time after which a session is closed: 30 minutes. */
-export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+export { DEFAULT_SESSION_IDLE_MS } from '../session-policy.js';
 
 /** The JSON-RPC error code of a request naming a session this server does not have. */
 export const SESSION_NOT_FOUND_CODE = -32001;

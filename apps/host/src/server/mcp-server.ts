@@ -17,6 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ConfirmationDecision, ConfirmFunction, ToolEvent } from '@toolsys/core-tool-registry';
 import { isDiscoveryTool } from '../deployment.js';
+import { newSessionId } from '../session-policy.js';
 import { artifactContent } from './artifact-content.js';
 import { readArtifactResource } from './artifact-resource.js';
 import { toCallToolResult, toMcpTool } from './mcp-tool-mapping.js';
@@ -51,8 +52,8 @@ const DECISIONS: readonly ConfirmationDecision[] = [
 /** Options for {@link createMcpServer}. */
 export interface McpServerOptions {
   /**
-   * The session id permission answers are remembered under when the transport has none
-   * (stdio). Default `mcp`.
+   * The session id tools see and permission answers are remembered under when the transport has
+   * none (stdio). Default: a fresh random id for this server (`mcp-<uuid>`).
    */
   sessionId?: string;
 }
@@ -90,6 +91,7 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
  */
 export function createMcpServer(host: ToolHost, options: McpServerOptions = {}): ToolsysMcpServer {
   const { registry } = host.deployment;
+  const ownSessionId = options.sessionId ?? newSessionId('mcp');
   const server = new Server(
     { name: MCP_SERVER_NAME, version: HOST_VERSION },
     {
@@ -141,7 +143,7 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
       setAside.delete(extra.requestId);
       const sessionId = extra.sessionId
         ? mcpSessionId(extra.sessionId)
-        : (options.sessionId ?? 'mcp');
+        : ownSessionId;
       const confirm = server.getClientCapabilities()?.elicitation
         ? elicitingConfirm(extra)
         : undefined;
