@@ -190,7 +190,18 @@ describe('grants stay with the session and user that gave them (item 8)', { time
   });
 
   it('a later non-interactive `toolsys call` does not inherit an earlier run’s session answer', async () => {
-    const dir = project('cli-runs', 'cli:');
+    // Only core: the runs start faster, and write_file is core's.
+    const off = { enabled: false };
+    const dir = project('cli-runs', 'cli:', {
+      packages: {
+        'mcp-client': off,
+        'cs-mem': off,
+        'platform-terminal': off,
+        'app-github': off,
+        'platform-android': off,
+        'app-browser': off,
+      },
+    });
     const asked = await runCli(dir, ['call', 'write_file', '{"path":"asked.txt","content":"a"}'], {
       terminalInput: 's\r',
     });
