@@ -15,6 +15,7 @@ import {
 } from '@toolsys/core-tool-registry';
 import { ConfigError, type ResolvedDeploymentConfig } from './config.js';
 import { closestKeyHint } from './config-issues.js';
+import { escapingConfirm } from './confirmation-text.js';
 import { createExecutionStack, type ExecutionStack, loadScaleOut } from './executor.js';
 import { BUILTIN_PACKAGES, loadPlugins } from './packages/index.js';
 import { type PackageSection, parsePackageSection } from './packages/package-section.js';
@@ -134,7 +135,8 @@ export async function composeDeployment(
     registry,
     deployment: config,
     scaleOut: await loadScaleOut(config),
-    ...(options.confirm ? { confirm: options.confirm } : {}),
+    // Every question of every tool is escaped here, before any prompt or elicitation shows it.
+    ...(options.confirm ? { confirm: escapingConfirm(options.confirm) } : {}),
     ...(options.unconfirmableHint ? { unconfirmableHint: options.unconfirmableHint } : {}),
   });
   const toolMode = config.config.tools?.mode ?? 'all';

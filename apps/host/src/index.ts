@@ -8,6 +8,13 @@ export {
   type ResolvedDeploymentConfig,
   resolveDeploymentConfig,
 } from './config.js';
+export { terminalConfirm } from './commands/shared.js';
+export {
+  confirmationLines,
+  ESCAPE_NOTE,
+  escapeConfirmationRequest,
+  escapingConfirm,
+} from './confirmation-text.js';
 export {
   type ComposeOptions,
   composeDeployment,
@@ -31,6 +38,12 @@ export {
   packageSwitchesSchema,
 } from './packages/index.js';
 export { defaultDataDirectory, invocationDirectory } from './paths.js';
+export {
+  DEFAULT_SESSION_IDLE_MS,
+  newSessionId,
+  permissionPolicyScope,
+  sessionIdleMs,
+} from './session-policy.js';
 export { CallLog, type CallLogOptions, type ServedCall } from './server/call-log.js';
 export { type CallScope, runInCallScope, scopedConfirm } from './server/call-scope.js';
 export {

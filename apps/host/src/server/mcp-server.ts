@@ -16,6 +16,7 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ConfirmationDecision, ConfirmFunction, ToolEvent } from '@toolsys/core-tool-registry';
+import { confirmationLines } from '../confirmation-text.js';
 import { isDiscoveryTool } from '../deployment.js';
 import { newSessionId } from '../session-policy.js';
 import { artifactContent } from './artifact-content.js';
@@ -277,13 +278,13 @@ function eventForwarder(
 /** Asks the client's user through a form elicitation tied to the tool call. */
 function elicitingConfirm(extra: Extra): ConfirmFunction {
   return async (request, signal) => {
-    const reason = request.reason ? `\n${request.reason}` : '';
     const answer = await extra.sendRequest(
       {
         method: 'elicitation/create',
         params: {
           mode: 'form',
-          message: `${request.toolId} (${request.risk} risk) wants to run:\n${request.action}${reason}`,
+          // The request arrives escaped (the deployment's confirm escapes every question).
+          message: confirmationLines(request).join('\n'),
           requestedSchema: {
             type: 'object',
             properties: {
