@@ -53,6 +53,8 @@ export interface SharedStateOptions {
   grantScope?: string;
   /** Clock of the local fallbacks and of the grants' staleness window. Default: the system clock. */
   clock?: ToolClock;
+  /** Where invalid values found in Redis are reported, once per key. Default: stderr. */
+  warn?: (message: string) => void;
 }
 
 /** Every shared component over one connection. */
@@ -85,6 +87,7 @@ export function createSharedState(options: SharedStateOptions): SharedState {
       ? { operationTimeoutMs: options.operationTimeoutMs }
       : {}),
     ...(options.probeIntervalMs !== undefined ? { probeIntervalMs: options.probeIntervalMs } : {}),
+    ...(options.warn ? { warn: options.warn } : {}),
   });
   const clock = options.clock ? { clock: options.clock } : {};
   const rateLimiter = new RedisRateLimiter({ connection, ...clock });
