@@ -1,3 +1,4 @@
+export { terminalConfirm } from './commands/shared.js';
 export {
   CONFIG_FILE_NAME,
   ConfigError,
@@ -8,7 +9,6 @@ export {
   type ResolvedDeploymentConfig,
   resolveDeploymentConfig,
 } from './config.js';
-export { terminalConfirm } from './commands/shared.js';
 export {
   confirmationLines,
   ESCAPE_NOTE,
@@ -38,12 +38,6 @@ export {
   packageSwitchesSchema,
 } from './packages/index.js';
 export { defaultDataDirectory, invocationDirectory } from './paths.js';
-export {
-  DEFAULT_SESSION_IDLE_MS,
-  newSessionId,
-  permissionPolicyScope,
-  sessionIdleMs,
-} from './session-policy.js';
 export { CallLog, type CallLogOptions, type ServedCall } from './server/call-log.js';
 export { type CallScope, runInCallScope, scopedConfirm } from './server/call-scope.js';
 export {
@@ -65,4 +59,10 @@ export {
 } from './server/mcp-server.js';
 export { type StdioServeOptions, type StdioServer, serveStdio } from './server/stdio-server.js';
 export { type HostCallOptions, ToolHost } from './server/tool-host.js';
+export {
+  DEFAULT_SESSION_IDLE_MS,
+  newSessionId,
+  permissionPolicyScope,
+  sessionIdleMs,
+} from './session-policy.js';
 export { isToolSelected, matchesToolPattern, type ToolOrigin } from './tool-selection.js';

@@ -313,8 +313,18 @@ export class RedisCircuitBreaker implements CircuitBreakerLike {
       .run((redis) => (redis as unknown as Commands).toolsysBreakerCheck(circuit, probe))
       .then((reply) => {
         if (!reply) return this.local.check(toolId);
-        const [allowed, isProbe, known, remaining, failures, cooldown, state, code, message, invalid] =
-          reply;
+        const [
+          allowed,
+          isProbe,
+          known,
+          remaining,
+          failures,
+          cooldown,
+          state,
+          code,
+          message,
+          invalid,
+        ] = reply;
         if (invalid === 1) this.#connection.reportInvalid(circuit, 'a circuit breaker');
         if (known === 1) this.#known.add(toolId);
         else {

@@ -107,8 +107,7 @@ export class RedisConnection {
   readonly #reported = new Set<string>();
 
   constructor(options: RedisConnectionOptions) {
-    this.#warn =
-      options.warn ?? ((message) => process.stderr.write(`toolsys: ${message}\n`));
+    this.#warn = options.warn ?? ((message) => process.stderr.write(`toolsys: ${message}\n`));
     this.keyPrefix = options.keyPrefix ?? 'toolsys:';
     this.operationTimeoutMs = Math.max(1, options.operationTimeoutMs ?? DEFAULT_TIMEOUT_MS);
     this.#probeIntervalMs = Math.max(10, options.probeIntervalMs ?? DEFAULT_PROBE_MS);

@@ -102,9 +102,7 @@ export function createSharedState(options: SharedStateOptions): SharedState {
     ...(options.grantRevocationLogLength !== undefined
       ? { revocationLogLength: options.grantRevocationLogLength }
       : {}),
-    ...(options.grantSessionTtlMs !== undefined
-      ? { sessionTtlMs: options.grantSessionTtlMs }
-      : {}),
+    ...(options.grantSessionTtlMs !== undefined ? { sessionTtlMs: options.grantSessionTtlMs } : {}),
     ...(options.grantScope !== undefined ? { scope: options.grantScope } : {}),
   });
   const traceRing = new RedisTraceRing({

@@ -91,6 +91,7 @@ function shownAction(lines: string[]): string {
 }
 
 /** No character that could move the cursor, erase, reorder or hide text. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
 const HIDING = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069]/u;
 
 beforeAll(() => {
@@ -125,7 +126,7 @@ describe('confirmations show what runs (item 17)', { timeout: 60_000 }, () => {
     const { deployment, workspace } = await deploy('cli', {
       confirm: terminalConfirm(io, input),
     });
-    const result = await deployment.executor.execute(
+    await deployment.executor.execute(
       'shell_execute',
       { command: SPOOF },
       { sessionId: 'cli-test' },

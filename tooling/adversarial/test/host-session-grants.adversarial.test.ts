@@ -124,7 +124,12 @@ function runCli(
   return new Promise((done) => {
     const child =
       options.terminalInput === undefined
-        ? execFile(argv[0] as string, argv.slice(1), { cwd: HOST_DIR, env, timeout: 60_000 }, finish)
+        ? execFile(
+            argv[0] as string,
+            argv.slice(1),
+            { cwd: HOST_DIR, env, timeout: 60_000 },
+            finish,
+          )
         : execFile(
             'script',
             [
@@ -169,7 +174,9 @@ afterAll(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-describe('grants stay with the session and user that gave them (item 8)', { timeout: 120_000 }, () => {
+describe('grants stay with the session and user that gave them (item 8)', {
+  timeout: 120_000,
+}, () => {
   it('another user’s stdio server does not inherit "allow for this session"', async () => {
     const shared = { state: { redis: { url: redis.url, keyPrefix: 'stdio:' } } };
     const aliceHost = await deploy(join(scratch, 'alice'), shared);

@@ -103,7 +103,16 @@ describe('garbage in shared state (item 26)', { timeout: 60_000 }, () => {
 
   it('a failure counted on a garbage circuit starts it afresh', async () => {
     const { state, prefix } = await shared();
-    await redis.cli('HSET', `${prefix}breaker:t`, 'state', 'CLOSED', 'failures', 'inf', 'cooldown', 'inf');
+    await redis.cli(
+      'HSET',
+      `${prefix}breaker:t`,
+      'state',
+      'CLOSED',
+      'failures',
+      'inf',
+      'cooldown',
+      'inf',
+    );
     const failure = {
       ok: false as const,
       error: { code: 'TIMEOUT' as const, message: 'slow', retryable: true },
@@ -127,7 +136,9 @@ describe('garbage in shared state (item 26)', { timeout: 60_000 }, () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(await redis.cli('EXISTS', `${prefix}perm:session:s1`)).toBe('0');
       expect(state.connection.mode).toBe('shared');
-      expect(Number(await redis.cli('GET', `${prefix}perm:version`))).toSatisfy(Number.isSafeInteger);
+      expect(Number(await redis.cli('GET', `${prefix}perm:version`))).toSatisfy(
+        Number.isSafeInteger,
+      );
       expect(warnings.filter((warning) => warning.includes('perm:version'))).toHaveLength(1);
     });
   }

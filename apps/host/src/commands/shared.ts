@@ -56,9 +56,7 @@ export function terminalConfirm(
       io.stderr.write(
         `\n${confirmationLines(request).join('\n')}\nAllow? [y]es once, [s]ession, [a]lways, [N]o: `,
       );
-      const answer = (await prompt.question(''))
-        .trim()
-        .toLowerCase();
+      const answer = (await prompt.question('')).trim().toLowerCase();
       const decisions: Record<string, ConfirmationDecision> = {
         y: 'allow_once',
         yes: 'allow_once',

@@ -1,11 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { renderResult } from '@toolsys/core-tool-registry';
 import { readJson } from '../server/read-json.js';
-import { newSessionId } from '../session-policy.js';
 import type { ToolHost } from '../server/tool-host.js';
+import { newSessionId } from '../session-policy.js';
 import { dashboardOverviewShared } from './dashboard-data.js';
 import { DASHBOARD_HTML } from './dashboard-page.js';
-
 
 const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',

@@ -4,12 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { handleDashboardRequest } from '../dashboard/dashboard-routes.js';
+import { DEFAULT_SESSION_IDLE_MS } from '../session-policy.js';
 import { createRequestGuard, isLoopbackHost } from './http-security.js';
 import { createMcpServer, mcpSessionId, type ToolsysMcpServer } from './mcp-server.js';
 import { MAX_MESSAGE_BYTES } from './message-limits.js';
 import { BodyBudget, readJson } from './read-json.js';
 import type { ToolHost } from './tool-host.js';
-import { DEFAULT_SESSION_IDLE_MS } from '../session-policy.js';
 
 /** The default address of `toolsys serve --http`. */
 export const DEFAULT_HTTP_HOST = '127.0.0.1';

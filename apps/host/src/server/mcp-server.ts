@@ -142,9 +142,7 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
         ? setAside.get(extra.requestId)
         : request.params.arguments;
       setAside.delete(extra.requestId);
-      const sessionId = extra.sessionId
-        ? mcpSessionId(extra.sessionId)
-        : ownSessionId;
+      const sessionId = extra.sessionId ? mcpSessionId(extra.sessionId) : ownSessionId;
       const confirm = server.getClientCapabilities()?.elicitation
         ? elicitingConfirm(extra)
         : undefined;

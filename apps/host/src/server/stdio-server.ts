@@ -47,9 +47,11 @@ export async function serveStdio(
   const closed = new Promise<void>((resolve) => {
     resolveClosed = resolve;
   });
-  let ending: Promise<void> | undefined;
+  let ended = false;
   const finish = () => {
-    ending ??= host.deployment.endSession(sessionId).finally(resolveClosed);
+    if (ended) return;
+    ended = true;
+    void host.deployment.endSession(sessionId).finally(resolveClosed);
   };
   const close = async () => {
     dispose();
