@@ -15,6 +15,7 @@ import {
 } from '@toolsys/core-tool-registry';
 import { ConfigError, type ResolvedDeploymentConfig } from './config.js';
 import { closestKeyHint } from './config-issues.js';
+import { escapingConfirm } from './confirmation-text.js';
 import { createExecutionStack, type ExecutionStack, loadScaleOut } from './executor.js';
 import { BUILTIN_PACKAGES, loadPlugins } from './packages/index.js';
 import { type PackageSection, parsePackageSection } from './packages/package-section.js';
@@ -40,7 +41,10 @@ export interface Deployment {
   readonly statuses: ReadonlyMap<string, PackageReport>;
   /** What MCP clients list: every tool, or only the discovery tools. */
   readonly toolMode: 'all' | 'discover';
-  /** Lets every package release what one client session held (the session ended). */
+  /**
+   * Ends one client session: its permission answers are forgotten (and deleted from Redis) and
+   * every package releases what the session held.
+   */
   endSession(sessionId: string): Promise<void>;
   /** Releases every package's resources. */
   close(): Promise<void>;
@@ -131,7 +135,8 @@ export async function composeDeployment(
     registry,
     deployment: config,
     scaleOut: await loadScaleOut(config),
-    ...(options.confirm ? { confirm: options.confirm } : {}),
+    // Every question of every tool is escaped here, before any prompt or elicitation shows it.
+    ...(options.confirm ? { confirm: escapingConfirm(options.confirm) } : {}),
     ...(options.unconfirmableHint ? { unconfirmableHint: options.unconfirmableHint } : {}),
   });
   const toolMode = config.config.tools?.mode ?? 'all';
@@ -228,6 +233,8 @@ export async function composeDeployment(
     statuses,
     toolMode,
     async endSession(sessionId) {
+      // Its grants go first (from Redis too), so nothing it was allowed outlives it.
+      stack.permissions.endSession(sessionId);
       for (const contribution of contributions) {
         try {
           await contribution.endSession?.(sessionId);

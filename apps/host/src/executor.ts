@@ -25,6 +25,7 @@ import {
 import type { SharedState, SharedStateStatus } from '@toolsys/state-redis';
 import type { OtlpTelemetry, OtlpTelemetryStatus, TraceCarrier } from '@toolsys/state-redis/otlp';
 import type { ResolvedDeploymentConfig } from './config.js';
+import { permissionPolicyScope, sessionIdleMs } from './session-policy.js';
 
 /** Spans the host keeps in memory. */
 export const HOST_TRACE_CAPACITY = 300;
@@ -87,8 +88,11 @@ export async function loadScaleOut(
         ? { operationTimeoutMs: redis.operationTimeoutMs }
         : {}),
       ...(replicaId !== undefined ? { replicaId } : {}),
-      // The configured grants hold on this replica even when Redis does not answer.
-      alwaysAllowed: deployment.config.permissions?.alwaysAllow ?? [],
+      // The configured allow-list stays on this replica (the permission manager holds it); only
+      // the users' answers are shared: "always" within replicas of the same policy, "for the
+      // session" until the session ends or stays idle past its limit.
+      grantScope: permissionPolicyScope(deployment.config),
+      grantSessionTtlMs: sessionIdleMs(deployment.config),
       ...(redis.grantMaxStalenessMs !== undefined
         ? { grantMaxStalenessMs: redis.grantMaxStalenessMs }
         : {}),

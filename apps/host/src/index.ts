@@ -1,3 +1,4 @@
+export { terminalConfirm } from './commands/shared.js';
 export {
   CONFIG_FILE_NAME,
   ConfigError,
@@ -8,6 +9,12 @@ export {
   type ResolvedDeploymentConfig,
   resolveDeploymentConfig,
 } from './config.js';
+export {
+  confirmationLines,
+  ESCAPE_NOTE,
+  escapeConfirmationRequest,
+  escapingConfirm,
+} from './confirmation-text.js';
 export {
   type ComposeOptions,
   composeDeployment,
@@ -52,4 +59,10 @@ export {
 } from './server/mcp-server.js';
 export { type StdioServeOptions, type StdioServer, serveStdio } from './server/stdio-server.js';
 export { type HostCallOptions, ToolHost } from './server/tool-host.js';
+export {
+  DEFAULT_SESSION_IDLE_MS,
+  newSessionId,
+  permissionPolicyScope,
+  sessionIdleMs,
+} from './session-policy.js';
 export { isToolSelected, matchesToolPattern, type ToolOrigin } from './tool-selection.js';

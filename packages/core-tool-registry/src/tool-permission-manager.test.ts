@@ -189,11 +189,12 @@ describe('ToolPermissionManager with a shared decision store', () => {
     expect(store.isAllowedAlways('write_file')).toBe(true);
   });
 
-  it('seeds a given store with alwaysAllowed', () => {
+  it('keeps the configured alwaysAllowed to itself: never written to a given store', () => {
     const store = new InMemoryPermissionStore();
     const manager = new ToolPermissionManager({ store, alwaysAllowed: ['write_file'] });
     expect(manager.state('s1', 'write_file')).toBe('allowed_always');
-    manager.revokeAlways('write_file');
     expect(store.isAllowedAlways('write_file')).toBe(false);
+    manager.revokeAlways('write_file');
+    expect(manager.state('s1', 'write_file')).toBe('ask');
   });
 });

@@ -91,12 +91,13 @@ export interface ToolPermissionManagerOptions {
   policy?: Partial<Record<ToolRisk, RiskPolicy>>;
   /** Tools that confirm their own actions (default: `shell_execute`). */
   selfGatedToolIds?: Iterable<string>;
-  /** Tools already allowed always (e.g. loaded from the host's settings). */
-  alwaysAllowed?: Iterable<string>;
   /**
-   * Where grants are remembered. Default: an {@link InMemoryPermissionStore}. `alwaysAllowed` is
-   * added to a store given here too.
+   * Tools this deployment's own configuration allows always (the host's `permissions.alwaysAllow`).
+   * Kept in this manager only, never written to the store: a store shared with other replicas
+   * (Redis) must not turn one replica's policy into a grant for replicas with another policy.
    */
+  alwaysAllowed?: Iterable<string>;
+  /** Where the users' answers ("for the session", "always") are remembered. Default: in memory. */
   store?: PermissionDecisionStore;
   /** Called when the user answers "always", to persist the choice. */
   onAlwaysAllow?: (toolId: string) => void;
@@ -141,6 +142,8 @@ export class ToolPermissionManager {
   readonly #unconfirmableHint: (request: ConfirmationRequest) => string;
   readonly #policy: Record<ToolRisk, RiskPolicy>;
   readonly #store: PermissionDecisionStore;
+  /** The configured allow-list: local to this manager, never in the store. */
+  readonly #configured: Set<string>;
   readonly #deniedThisTurn = new Map<string, Set<string>>();
   readonly #onAlwaysAllow: ((toolId: string) => void) | undefined;
 
@@ -149,18 +152,16 @@ export class ToolPermissionManager {
     this.#unconfirmableHint = options.unconfirmableHint ?? defaultUnconfirmableHint;
     this.#policy = { ...DEFAULT_POLICY, ...options.policy };
     this.selfGatedToolIds = new Set(options.selfGatedToolIds ?? DEFAULT_SELF_GATED_TOOL_IDS);
-    if (options.store) {
-      this.#store = options.store;
-      for (const toolId of options.alwaysAllowed ?? []) this.#store.allowAlways(toolId);
-    } else {
-      this.#store = new InMemoryPermissionStore(options.alwaysAllowed);
-    }
+    this.#store = options.store ?? new InMemoryPermissionStore();
+    this.#configured = new Set(options.alwaysAllowed ?? []);
     this.#onAlwaysAllow = options.onAlwaysAllow;
   }
 
   /** Where this tool stands for this session. */
   state(sessionId: string, toolId: string): PermissionState {
-    if (this.#store.isAllowedAlways(toolId)) return 'allowed_always';
+    if (this.#configured.has(toolId) || this.#store.isAllowedAlways(toolId)) {
+      return 'allowed_always';
+    }
     if (this.#deniedThisTurn.get(sessionId)?.has(toolId)) return 'denied_turn';
     if (this.#store.isAllowedForSession(sessionId, toolId)) return 'allowed_session';
     return 'ask';
@@ -244,8 +245,9 @@ export class ToolPermissionManager {
     this.#store.forgetSession(sessionId);
   }
 
-  /** Revokes an "always" grant. */
+  /** Revokes an "always" grant, the configured one on this manager included. */
   revokeAlways(toolId: string): void {
+    this.#configured.delete(toolId);
     this.#store.revokeAlways(toolId);
   }
 

@@ -21,14 +21,39 @@ import type { RedisConnection } from './redis-connection.js';
 const NOW = `
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+-- A circuit hash as replicas write it: a known state, a failure count, a cooldown of at most a
+-- day (the hash's lifetime) and an opening time within two days, not ahead of Redis's clock.
+-- Anything else (inf, nan, 1e308, text) came from elsewhere and counts as no circuit at all, so
+-- garbage can neither lock a tool for good nor lift its breaker. NaN fails every comparison, so
+-- each check passes only for a valid value.
+local function isValidCircuit(c)
+  if not (c[1] or c[2] or c[3] or c[4]) then return true end
+  if c[1] ~= 'CLOSED' and c[1] ~= 'OPEN' and c[1] ~= 'HALF_OPEN' then return false end
+  local failures = tonumber(c[2])
+  if c[2] and not (failures and failures >= 0 and failures <= 1000000000) then return false end
+  local cooldown = tonumber(c[3])
+  if c[3] and not (cooldown and cooldown >= 0 and cooldown <= 86400000) then return false end
+  if c[1] ~= 'CLOSED' and not cooldown then return false end
+  local openedAt = tonumber(c[4])
+  if c[4] and not (openedAt and openedAt >= now - 172800000 and openedAt <= now + 1000) then
+    return false
+  end
+  if c[1] == 'OPEN' and not openedAt then return false end
+  return true
+end
 `;
 
 /**
  * KEYS: circuit, probe. Returns { allowed, probe, known, remainingMs, failures, cooldownMs, state,
- * lastCode, lastMessage }.
+ * lastCode, lastMessage }; an invalid circuit is deleted and answered { 1, 0, 0, 0, 0, 0, '', '',
+ * '', 1 } (allowed, no circuit, the last element saying it was invalid).
  */
 export const BREAKER_CHECK_SCRIPT = `${NOW}
 local c = redis.call('HMGET', KEYS[1], 'state', 'failures', 'cooldown', 'openedAt', 'lastCode', 'lastMessage')
+if not isValidCircuit(c) then
+  redis.call('DEL', KEYS[1], KEYS[2])
+  return { 1, 0, 0, 0, 0, 0, '', '', '', 1 }
+end
 if not c[1] then return { 1, 0, 0 } end
 if c[1] == 'CLOSED' then return { 1, 0, 1 } end
 local cooldown = tonumber(c[3])
@@ -45,12 +70,22 @@ end
 return { 0, 0, 1, 0, tonumber(c[2]), cooldown, 'HALF_OPEN', c[5] or '', c[6] or '' }
 `;
 
-/** KEYS: circuit, probe. ARGV: threshold, cooldownMs, maxCooldownMs, code, message. */
+/**
+ * KEYS: circuit, probe. ARGV: threshold, cooldownMs, maxCooldownMs, code, message. Returns
+ * { failures, invalid (1 when an invalid circuit was replaced by a fresh one) }.
+ */
 export const BREAKER_FAILURE_SCRIPT = `${NOW}
 local threshold = tonumber(ARGV[1])
 local base = tonumber(ARGV[2])
 local maxCooldown = tonumber(ARGV[3])
-local c = redis.call('HMGET', KEYS[1], 'state', 'failures', 'cooldown')
+local c = redis.call('HMGET', KEYS[1], 'state', 'failures', 'cooldown', 'openedAt')
+local invalid = 0
+if not isValidCircuit(c) then
+  -- Counted on a fresh circuit; the garbage fields go.
+  redis.call('DEL', KEYS[1])
+  c = {}
+  invalid = 1
+end
 local state = c[1] or 'CLOSED'
 local failures = (tonumber(c[2]) or 0) + 1
 local cooldown = tonumber(c[3]) or base
@@ -67,7 +102,7 @@ elseif not c[1] then
 end
 redis.call('HSET', KEYS[1], unpack(fields))
 redis.call('PEXPIRE', KEYS[1], 86400000)
-return failures
+return { failures, invalid }
 `;
 
 /**
@@ -107,7 +142,12 @@ local succeededAt = at(ARGV[6])
 local openedHere = at(ARGV[7])
 local cooldownHere = tonumber(ARGV[8])
 local c = redis.call('HMGET', KEYS[1], 'state', 'failures', 'cooldown', 'openedAt', 'failedAt')
-local sharedFailedAt = tonumber(c[5]) or 0
+local sharedFailedAt = tonumber(c[5])
+if not isValidCircuit(c) or (c[5] and not (sharedFailedAt and sharedFailedAt <= now + 1000 and sharedFailedAt >= now - 172800000)) then
+  redis.call('DEL', KEYS[1])
+  c = {}
+end
+sharedFailedAt = tonumber(c[5]) or 0
 if pushed == 0 or not failedAt then
   if succeededAt and c[1] and sharedFailedAt < succeededAt then
     redis.call('DEL', KEYS[1], KEYS[2])
@@ -117,6 +157,11 @@ if pushed == 0 or not failedAt then
   return c[1] or 'CLOSED'
 end
 local recovered = tonumber(redis.call('GET', KEYS[3]))
+if recovered and not (recovered <= now + 1000) then
+  -- A recovery time ahead of the clock (or nan) would drop every failure: not a replica's.
+  redis.call('DEL', KEYS[3])
+  recovered = nil
+end
 if recovered and recovered > failedAt then return c[1] or 'CLOSED' end
 local failures = pushed
 if c[1] and (not succeededAt or sharedFailedAt > succeededAt) then
@@ -158,7 +203,18 @@ export interface RedisCircuitBreakerOptions extends ToolCircuitBreakerOptions {
   connection: RedisConnection;
 }
 
-type CheckReply = [number, number, number, number?, number?, number?, string?, string?, string?];
+type CheckReply = [
+  number,
+  number,
+  number,
+  number?,
+  number?,
+  number?,
+  string?,
+  string?,
+  string?,
+  number?,
+];
 type Commands = {
   toolsysBreakerCheck(circuit: string, probe: string): Promise<CheckReply>;
   toolsysBreakerFailure(
@@ -169,7 +225,7 @@ type Commands = {
     maxCooldownMs: number,
     code: string,
     message: string,
-  ): Promise<number>;
+  ): Promise<[number, number]>;
   toolsysBreakerSuccess(circuit: string, probe: string, recovered: string): Promise<number>;
   toolsysBreakerReconcile(
     circuit: string,
@@ -257,8 +313,19 @@ export class RedisCircuitBreaker implements CircuitBreakerLike {
       .run((redis) => (redis as unknown as Commands).toolsysBreakerCheck(circuit, probe))
       .then((reply) => {
         if (!reply) return this.local.check(toolId);
-        const [allowed, isProbe, known, remaining, failures, cooldown, state, code, message] =
-          reply;
+        const [
+          allowed,
+          isProbe,
+          known,
+          remaining,
+          failures,
+          cooldown,
+          state,
+          code,
+          message,
+          invalid,
+        ] = reply;
+        if (invalid === 1) this.#connection.reportInvalid(circuit, 'a circuit breaker');
         if (known === 1) this.#known.add(toolId);
         else {
           this.#known.delete(toolId);
@@ -271,7 +338,8 @@ export class RedisCircuitBreaker implements CircuitBreakerLike {
           cooldownMs: cooldown ?? this.#cooldownMs,
           lastError: code ? { code, message: message ?? '' } : undefined,
         };
-        const remainingMs = Math.max(0, remaining ?? 0);
+        // Bounded whatever Redis says: a pause never lasts past the longest cooldown.
+        const remainingMs = Math.min(Math.max(0, Number(remaining) || 0), this.#maxCooldownMs);
         this.#lastSeen.set(toolId, {
           toolId,
           state: view.state,
@@ -323,6 +391,7 @@ export class RedisCircuitBreaker implements CircuitBreakerLike {
       )
       .then((reply) => {
         if (reply === undefined) this.#remember(toolId, result, at);
+        else if (reply[1] === 1) this.#connection.reportInvalid(circuit, 'a circuit breaker');
       });
   }
 

@@ -57,7 +57,15 @@ export interface RedisConnectionOptions {
   probeIntervalMs?: number;
   /** Wall clock for `since`. Default `Date.now`. */
   wallClock?: () => number;
+  /**
+   * Where an invalid value found in Redis is reported (once per key): a value no replica writes,
+   * put there by something else with access. Default: a line on stderr.
+   */
+  warn?: (message: string) => void;
 }
+
+/** Keys reported as holding invalid values, at most; past it, reports stop. */
+const MAX_REPORTED_KEYS = 1000;
 
 /** Called when Redis answers again after a fallback: push what was recorded locally meanwhile. */
 export type ResyncListener = (redis: Redis) => Promise<void> | void;
@@ -95,8 +103,11 @@ export class RedisConnection {
   #probe: ReturnType<typeof setTimeout> | undefined;
   #recovering: Promise<void> | undefined;
   #closed = false;
+  readonly #warn: (message: string) => void;
+  readonly #reported = new Set<string>();
 
   constructor(options: RedisConnectionOptions) {
+    this.#warn = options.warn ?? ((message) => process.stderr.write(`toolsys: ${message}\n`));
     this.keyPrefix = options.keyPrefix ?? 'toolsys:';
     this.operationTimeoutMs = Math.max(1, options.operationTimeoutMs ?? DEFAULT_TIMEOUT_MS);
     this.#probeIntervalMs = Math.max(10, options.probeIntervalMs ?? DEFAULT_PROBE_MS);
@@ -179,6 +190,18 @@ export class RedisConnection {
     return () => {
       listeners.delete(listener);
     };
+  }
+
+  /**
+   * Reports an invalid value found at `key` (treated as absent and overwritten by the caller),
+   * once per key.
+   */
+  reportInvalid(key: string, detail: string): void {
+    if (this.#reported.has(key) || this.#reported.size >= MAX_REPORTED_KEYS) return;
+    this.#reported.add(key);
+    this.#warn(
+      `Redis key ${key} held an invalid value (${detail}); treated as absent and overwritten. Something other than a toolsys replica writes under this key prefix.`,
+    );
   }
 
   /** A key under the prefix. */

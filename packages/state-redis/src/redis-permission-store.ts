@@ -11,8 +11,19 @@ import type { RedisConnection } from './redis-connection.js';
 export interface RedisPermissionStoreOptions {
   /** The shared connection. */
   connection: RedisConnection;
-  /** How long a session's grants are kept in Redis after its last grant, in ms. Default 24 h. */
+  /**
+   * How long a session's grants stay in Redis without use, in ms: set it to the session's idle
+   * limit (the host's `server.sessionIdleSeconds`), so that a grant never outlives its session even
+   * when nobody ends it (a replica killed). Each use of a grant past half of it extends it. The
+   * host also deletes them when the session ends. Default 30 minutes, at least 1 s.
+   */
   sessionTtlMs?: number;
+  /**
+   * The policy "always" answers belong to: "always" grants are kept under
+   * `<prefix>perm:always:<scope>`, so that only replicas with the same scope (the host passes a
+   * digest of its permission policy) honour them. Default: none (`<prefix>perm:always`).
+   */
+  scope?: string;
   /**
    * Tools this replica's own configuration allows always (the host's `permissions.alwaysAllow`):
    * honoured whatever Redis says and whether or not it answers, ended only by `revokeAlways` on
@@ -45,7 +56,9 @@ export interface RedisPermissionStoreOptions {
  * log time to live in ms. Removes the grant, counts the revocation, logs it (newest first, capped)
  * and announces it, atomically. The entry and the message carry the version after it and the one
  * it follows (`after`, 0 when the counter was created by it). A counter created anew starts at
- * Redis's clock in ms, so a Redis that lost its data never hands out a version seen before.
+ * Redis's clock in ms, so a Redis that lost its data never hands out a version seen before. A
+ * counter that is not a plain count (text, `1e308`, a negative or too large number: not written
+ * here) is replaced as if absent, so garbage never stops revocations. Returns { version, invalid }.
  */
 export const REVOKE_SCRIPT = `
 if ARGV[3] == '' then
@@ -54,6 +67,12 @@ else
   redis.call('SREM', KEYS[1], ARGV[3])
 end
 local after = redis.call('GET', KEYS[2])
+local invalid = 0
+-- Only a count this script wrote is trusted: digits, small enough for INCR and exact in Lua.
+if after and (not string.match(after, '^%d+$') or #after > 15) then
+  invalid = 1
+  after = nil
+end
 if after then
   after = tonumber(after)
 else
@@ -69,7 +88,7 @@ redis.call('LPUSH', KEYS[3], revocation)
 redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[5]) - 1)
 redis.call('PEXPIRE', KEYS[3], ARGV[6])
 redis.call('PUBLISH', ARGV[1], revocation)
-return version
+return { version, invalid }
 `;
 
 type RevokeCommands = {
@@ -83,7 +102,7 @@ type RevokeCommands = {
     sessionId: string,
     logLength: number,
     logTtlMs: number,
-  ): Promise<number>;
+  ): Promise<[number, number]>;
 };
 
 /** One grant in this replica's copy. */
@@ -107,7 +126,7 @@ interface Revocation {
   session: string;
 }
 
-const DAY_MS = 86_400_000;
+const DEFAULT_SESSION_TTL_MS = 30 * 60_000;
 const DEFAULT_STALENESS_MS = 5000;
 const DEFAULT_LOG_LENGTH = 1000;
 const CHANNEL = 'perm:invalidate';
@@ -140,6 +159,7 @@ export class RedisPermissionStore implements PermissionDecisionStore {
   readonly #logLength: number;
   readonly #clock: Pick<ToolClock, 'now'>;
   readonly #configured: Set<string>;
+  readonly #scope: string | undefined;
   readonly #always = new Map<string, CachedGrant>();
   readonly #sessions = new Map<string, Map<string, CachedGrant>>();
   /** Revocations made while Redis could not take them, pushed on resync. */
@@ -159,11 +179,12 @@ export class RedisPermissionStore implements PermissionDecisionStore {
 
   constructor(options: RedisPermissionStoreOptions) {
     this.#connection = options.connection;
-    this.#sessionTtlMs = Math.max(1000, options.sessionTtlMs ?? DAY_MS);
+    this.#sessionTtlMs = Math.max(1000, options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS);
     this.#logLength = Math.max(1, Math.floor(options.revocationLogLength ?? DEFAULT_LOG_LENGTH));
     this.maxStalenessMs = Math.max(100, options.maxStalenessMs ?? DEFAULT_STALENESS_MS);
     this.#clock = options.clock ?? SYSTEM_CLOCK;
     this.#configured = new Set(options.alwaysAllowed);
+    this.#scope = options.scope === '' ? undefined : options.scope;
     const redis = this.#connection.redis;
     if (!(redis as unknown as Partial<RevokeCommands>).toolsysRevokeGrant) {
       redis.defineCommand('toolsysRevokeGrant', { numberOfKeys: 3, lua: REVOKE_SCRIPT });
@@ -184,7 +205,9 @@ export class RedisPermissionStore implements PermissionDecisionStore {
 
   isAllowedForSession(sessionId: string, toolId: string): boolean {
     const grants = this.#sessions.get(sessionId);
-    return grants !== undefined && this.#isValid(grants, toolId);
+    if (grants === undefined || !this.#isValid(grants, toolId)) return false;
+    this.#extend(sessionId, grants.get(toolId));
+    return true;
   }
 
   allowAlways(toolId: string): void {
@@ -284,6 +307,17 @@ export class RedisPermissionStore implements PermissionDecisionStore {
     this.#revalidation = undefined;
   }
 
+  /** A session grant in use past half its time to live: extended here and in Redis. */
+  #extend(sessionId: string, grant: CachedGrant | undefined): void {
+    if (!grant || grant.pending || grant.expiresAt === undefined) return;
+    const now = this.#clock.now();
+    if (grant.expiresAt - now > this.#sessionTtlMs / 2) return;
+    grant.expiresAt = now + this.#sessionTtlMs;
+    const key = this.#sessionKey(sessionId);
+    // PEXPIRE does nothing to a key that is gone (the session ended, a revocation): no revival.
+    void this.#connection.run((redis) => redis.pexpire(key, this.#sessionTtlMs));
+  }
+
   #isValid(grants: Map<string, CachedGrant>, toolId: string): boolean {
     const grant = grants.get(toolId);
     if (!grant) return false;
@@ -304,9 +338,19 @@ export class RedisPermissionStore implements PermissionDecisionStore {
     toolId: string,
     sessionId: string,
   ): Promise<number | undefined> {
-    return this.#connection.run((redis) =>
-      this.#sendRevocation(redis as unknown as RevokeCommands, key, kind, toolId, sessionId),
-    );
+    return this.#connection
+      .run((redis) =>
+        this.#sendRevocation(redis as unknown as RevokeCommands, key, kind, toolId, sessionId),
+      )
+      .then((reply) => {
+        if (reply === undefined) return undefined;
+        if (reply[1] === 1) this.#reportVersion();
+        return reply[0];
+      });
+  }
+
+  #reportVersion(): void {
+    this.#connection.reportInvalid(this.#versionKey(), 'a grant revocation count');
   }
 
   #sendRevocation(
@@ -315,7 +359,7 @@ export class RedisPermissionStore implements PermissionDecisionStore {
     kind: 'always' | 'session',
     toolId: string,
     sessionId: string,
-  ): Promise<number> {
+  ): Promise<[number, number]> {
     return commands.toolsysRevokeGrant(
       key,
       this.#versionKey(),
@@ -367,8 +411,8 @@ export class RedisPermissionStore implements PermissionDecisionStore {
    * grants confirmed before `sentAt` are dropped and the count adopted; false.
    */
   #observeVersion(reply: unknown, sentAt: number, epoch: number): boolean {
-    const version = reply === null || reply === undefined ? 0 : Number(reply);
-    if (epoch === this.#epoch && version === this.#version) return true;
+    const version = this.#parseVersion(reply);
+    if (version !== undefined && epoch === this.#epoch && version === this.#version) return true;
     this.#dropConfirmed(sentAt);
     if (epoch === this.#epoch) this.#version = version;
     return false;
@@ -397,8 +441,12 @@ export class RedisPermissionStore implements PermissionDecisionStore {
       .lrange(this.#logKey(), 0, -1)
       .exec();
     if (!read || read.some(([error]) => error)) throw new Error('grant resync failed');
-    const version = read[1]?.[1] === null ? 0 : Number(read[1]?.[1]);
-    const missed = this.#missedRevocations(version, read[2]?.[1] as string[]);
+    const parsed = this.#parseVersion(read[1]?.[1]);
+    const version = parsed ?? 0;
+    // An invalid count says nothing about what was revoked: drop the copy (below), as when the
+    // log does not reach back; the next revocation replaces the count.
+    const missed =
+      parsed === undefined ? undefined : this.#missedRevocations(version, read[2]?.[1] as string[]);
     if (missed === undefined) {
       // The log does not say what was revoked meanwhile: drop the whole copy rather than guess.
       this.#always.clear();
@@ -441,7 +489,7 @@ export class RedisPermissionStore implements PermissionDecisionStore {
     // The transaction's own revocations took the versions right after the one read.
     const own = results
       .slice(0, revoked.length + forgotten.length)
-      .map(([, value]) => Number(value));
+      .map(([, value]) => Number((value as [number, number])[0]));
     this.#revocationsSeen = Math.max(version, ...own);
     return true;
   }
@@ -470,6 +518,18 @@ export class RedisPermissionStore implements PermissionDecisionStore {
     return isChain && missed[0]?.version === version && missed.at(-1)?.after === seen
       ? missed
       : undefined;
+  }
+
+  /**
+   * The revocation count Redis gave: absent is 0; a value that is not a plain count (not written
+   * by {@link REVOKE_SCRIPT}) is reported and undefined (unknown: confirmed grants are dropped).
+   */
+  #parseVersion(reply: unknown): number | undefined {
+    if (reply === null || reply === undefined) return 0;
+    if (typeof reply === 'string' && /^\d{1,15}$/.test(reply)) return Number(reply);
+    if (typeof reply === 'number' && Number.isSafeInteger(reply) && reply >= 0) return reply;
+    this.#reportVersion();
+    return undefined;
   }
 
   /** Drops from this copy what a revocation removed in Redis, grants not yet pushed included. */
@@ -515,7 +575,9 @@ export class RedisPermissionStore implements PermissionDecisionStore {
   }
 
   #alwaysKey(): string {
-    return this.#connection.key('perm', 'always');
+    return this.#scope === undefined
+      ? this.#connection.key('perm', 'always')
+      : this.#connection.key('perm', 'always', this.#scope);
   }
 
   #sessionKey(sessionId: string): string {
@@ -536,8 +598,8 @@ function parseRevocation(text: string): Revocation | undefined {
   try {
     const value = JSON.parse(text) as Partial<Revocation>;
     const isRevocation =
-      typeof value.version === 'number' &&
-      (value.after === undefined || typeof value.after === 'number') &&
+      isCount(value.version) &&
+      (value.after === undefined || isCount(value.after)) &&
       (value.kind === 'always' || value.kind === 'session') &&
       typeof value.tool === 'string' &&
       typeof value.session === 'string';
@@ -545,4 +607,9 @@ function parseRevocation(text: string): Revocation | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A revocation count as {@link REVOKE_SCRIPT} writes it: a non-negative safe integer. */
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }

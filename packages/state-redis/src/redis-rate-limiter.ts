@@ -12,7 +12,12 @@ import type { RedisConnection } from './redis-connection.js';
  * quota, continuous refill of `quota / 60 000` tokens per ms, one token per call, retry-after =
  * time until one token is back. Time comes from Redis `TIME`, so replicas with skewed clocks agree.
  * A bucket idle for a minute is full again, so its key expires then.
- * Returns { allowed (1|0), retryAfterMs, tokens (as text) }.
+ *
+ * What is read back is checked before it is used: tokens must be a number from 0 to the capacity,
+ * the time one within the last hour (and not ahead of Redis's clock). Anything else (`inf`, `nan`,
+ * `1e308`, a negative count, text) was not written by a replica: the bucket counts as absent (full)
+ * and is overwritten, so garbage never lifts the limit and never locks the tool.
+ * Returns { allowed (1|0), retryAfterMs, tokens (as text), invalid (1 when garbage was reset) }.
  */
 export const TOKEN_BUCKET_SCRIPT = `
 local time = redis.call('TIME')
@@ -22,7 +27,14 @@ local refill = capacity / 60000
 local stored = redis.call('HMGET', KEYS[1], 'tokens', 'updated', 'capacity')
 local tokens = tonumber(stored[1])
 local updated = tonumber(stored[2])
-if tokens == nil or updated == nil or tonumber(stored[3]) ~= capacity then
+local invalid = 0
+if stored[1] or stored[2] then
+  -- NaN fails every comparison, so each check is written to pass only for a valid value.
+  local validTokens = tokens ~= nil and tokens >= 0 and tokens <= capacity
+  local validTime = updated ~= nil and updated >= now - 3600000 and updated <= now + 1000
+  if not (validTokens and validTime) then invalid = 1 end
+end
+if invalid == 1 or tokens == nil or updated == nil or tonumber(stored[3]) ~= capacity then
   tokens = capacity
   updated = now
 end
@@ -41,7 +53,7 @@ else
 end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'updated', tostring(updated), 'capacity', tostring(capacity))
 redis.call('PEXPIRE', KEYS[1], 61000)
-return { allowed, retry, tostring(tokens) }
+return { allowed, retry, tostring(tokens), invalid }
 `;
 
 /** Options for {@link RedisRateLimiter}. */
@@ -54,7 +66,10 @@ const ALLOWED: RateLimitDecision = Object.freeze({ allowed: true });
 
 /** The script, defined on the client with `defineCommand` (EVALSHA, reloaded after a restart). */
 interface BucketCommands {
-  toolsysTokenBucket?(key: string, capacity: number): Promise<[number, number, string]>;
+  toolsysTokenBucket?(
+    key: string,
+    capacity: number,
+  ): Promise<[number, number, string, number | undefined]>;
 }
 
 /**
@@ -83,7 +98,9 @@ export class RedisRateLimiter implements RateLimiterLike {
     toolId: string,
     ratePerMinute: number | undefined,
   ): RateLimitDecision | Promise<RateLimitDecision> {
-    if (ratePerMinute === undefined || !(ratePerMinute > 0)) return ALLOWED;
+    if (ratePerMinute === undefined || !(ratePerMinute > 0) || !Number.isFinite(ratePerMinute)) {
+      return ALLOWED;
+    }
     if (this.#connection.mode !== 'shared') return this.local.tryAcquire(toolId, ratePerMinute);
     const key = this.#connection.key('rate', toolId);
     return this.#connection
@@ -94,11 +111,21 @@ export class RedisRateLimiter implements RateLimiterLike {
       })
       .then((reply) => {
         if (!reply) return this.local.tryAcquire(toolId, ratePerMinute);
-        const [allowed, retryAfterMs, tokens] = reply;
-        this.#shared.set(toolId, { ratePerMinute, tokens: Number(tokens) });
-        return allowed === 1
-          ? ALLOWED
-          : { allowed: false, retryAfterMs: Math.max(1, retryAfterMs) };
+        const [allowed, retryAfterMs, tokens, invalid] = reply;
+        if (invalid === 1) this.#connection.reportInvalid(key, 'a rate bucket');
+        const left = Number(tokens);
+        this.#shared.set(toolId, {
+          ratePerMinute,
+          tokens: Number.isFinite(left) ? Math.min(Math.max(left, 0), ratePerMinute) : 0,
+        });
+        if (allowed === 1) return ALLOWED;
+        // An empty bucket has a token back within 60 000 / rate ms, whatever the reply says.
+        const longest = Math.ceil(60_000 / ratePerMinute);
+        const retry = Number(retryAfterMs);
+        return {
+          allowed: false,
+          retryAfterMs: Number.isFinite(retry) ? Math.min(Math.max(1, retry), longest) : longest,
+        };
       });
   }
 

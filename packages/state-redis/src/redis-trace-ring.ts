@@ -68,13 +68,14 @@ export class RedisTraceRing {
     const lines = await this.#connection.run((redis) => redis.lrange(key, 0, count - 1));
     if (!lines) return undefined;
     const spans: SharedTraceSpan[] = [];
+    let invalid = 0;
     for (const line of lines) {
-      try {
-        spans.push(JSON.parse(line) as SharedTraceSpan);
-      } catch {
-        // A value written by something else under the prefix is skipped.
-      }
+      // A value written by something else under the prefix is skipped (and reported once).
+      const span = parseSpan(line);
+      if (span) spans.push(span);
+      else invalid += 1;
     }
+    if (invalid > 0) this.#connection.reportInvalid(key, `${invalid} entries that are not spans`);
     return spans.reverse();
   }
 
@@ -104,4 +105,26 @@ export class RedisTraceRing {
   #key(): string {
     return this.#connection.key('traces');
   }
+}
+
+/** The longest entry read back as a span, in characters; a replica's spans are far smaller. */
+const MAX_SPAN_CHARACTERS = 64 * 1024;
+
+/** A span of the ring, or undefined when the entry is not one a replica wrote. */
+function parseSpan(line: string): SharedTraceSpan | undefined {
+  if (line.length > MAX_SPAN_CHARACTERS) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const span = value as Partial<SharedTraceSpan>;
+  const isSpan =
+    typeof span.toolId === 'string' &&
+    typeof span.durationMs === 'number' &&
+    Number.isFinite(span.durationMs) &&
+    (span.replica === undefined || typeof span.replica === 'string');
+  return isSpan ? (span as SharedTraceSpan) : undefined;
 }

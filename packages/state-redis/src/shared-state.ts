@@ -37,12 +37,24 @@ export interface SharedStateOptions {
    */
   grantRevocationLogLength?: number;
   /**
-   * Tools this replica's configuration allows always: honoured whatever Redis says and whether or
-   * not it answers (see {@link RedisPermissionStoreOptions.alwaysAllowed}).
+   * Tools this replica's configuration allows always: honoured here whatever Redis says, never
+   * written to Redis (see {@link RedisPermissionStoreOptions.alwaysAllowed}).
    */
   alwaysAllowed?: Iterable<string>;
+  /**
+   * How long a session's grants stay in Redis without use, in ms: the session idle limit (see
+   * {@link RedisPermissionStoreOptions.sessionTtlMs}). Default 30 minutes.
+   */
+  grantSessionTtlMs?: number;
+  /**
+   * The policy "always" answers belong to: only replicas with the same scope honour them (see
+   * {@link RedisPermissionStoreOptions.scope}). Default: none.
+   */
+  grantScope?: string;
   /** Clock of the local fallbacks and of the grants' staleness window. Default: the system clock. */
   clock?: ToolClock;
+  /** Where invalid values found in Redis are reported, once per key. Default: stderr. */
+  warn?: (message: string) => void;
 }
 
 /** Every shared component over one connection. */
@@ -75,6 +87,7 @@ export function createSharedState(options: SharedStateOptions): SharedState {
       ? { operationTimeoutMs: options.operationTimeoutMs }
       : {}),
     ...(options.probeIntervalMs !== undefined ? { probeIntervalMs: options.probeIntervalMs } : {}),
+    ...(options.warn ? { warn: options.warn } : {}),
   });
   const clock = options.clock ? { clock: options.clock } : {};
   const rateLimiter = new RedisRateLimiter({ connection, ...clock });
@@ -89,6 +102,8 @@ export function createSharedState(options: SharedStateOptions): SharedState {
     ...(options.grantRevocationLogLength !== undefined
       ? { revocationLogLength: options.grantRevocationLogLength }
       : {}),
+    ...(options.grantSessionTtlMs !== undefined ? { sessionTtlMs: options.grantSessionTtlMs } : {}),
+    ...(options.grantScope !== undefined ? { scope: options.grantScope } : {}),
   });
   const traceRing = new RedisTraceRing({
     connection,

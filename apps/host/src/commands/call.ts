@@ -1,4 +1,5 @@
 import { failureResult, renderResult, type ToolResult } from '@toolsys/core-tool-registry';
+import { newSessionId } from '../session-policy.js';
 import { openDeployment, splitArgs, terminalConfirm } from './shared.js';
 import {
   createStreamedOutput,
@@ -79,9 +80,11 @@ export const callCommand: CliCommand = {
     // would keep the process running until a waiting call (a sleep, a retry back-off) settles.
     const keepAlive = setInterval(() => {}, 60_000);
     const streamed = createStreamedOutput();
+    // Each run is its own session: an answer given to one run never covers a later one.
+    const sessionId = newSessionId('cli');
     try {
       const result = await deployment.executor.execute(id, toolArgs, {
-        sessionId: 'cli',
+        sessionId,
         signal: controller.signal,
         onEvent: (event) => {
           if (flags.has('json')) return;
@@ -103,6 +106,7 @@ export const callCommand: CliCommand = {
     } finally {
       clearInterval(keepAlive);
       process.off('SIGINT', onSignal);
+      await deployment.endSession(sessionId);
       await deployment.close();
     }
   },

@@ -5,6 +5,7 @@ import type {
   ConfirmFunction,
 } from '@toolsys/core-tool-registry';
 import { ConfigError, loadDeploymentConfig } from '../config.js';
+import { confirmationLines } from '../confirmation-text.js';
 import { composeDeployment, type Deployment } from '../deployment.js';
 import { type CliIo, UsageError } from './types.js';
 
@@ -39,17 +40,23 @@ export async function openDeployment(
   }
 }
 
-/** Asks on the terminal: [y]es once, [s]ession, [a]lways, [N]o. */
-export function terminalConfirm(io: CliIo): ConfirmFunction {
+/**
+ * Asks on the terminal: [y]es once, [s]ession, [a]lways, [N]o. `input` is where the answer is
+ * read (default: the process's stdin); the question goes to `io.stderr`.
+ */
+export function terminalConfirm(
+  io: CliIo,
+  input: NodeJS.ReadableStream = process.stdin,
+): ConfirmFunction {
   return async (request) => {
-    const prompt = createInterface({ input: process.stdin, output: process.stderr });
+    // The terminal echoes what is typed; everything shown goes through `io.stderr`.
+    const prompt = createInterface({ input, terminal: false });
     try {
+      // The request arrives escaped (the deployment's confirm escapes every question).
       io.stderr.write(
-        `\n${request.toolId} (${request.risk} risk) wants to run:\n  ${request.action}\n${request.reason ? `  ${request.reason}\n` : ''}`,
+        `\n${confirmationLines(request).join('\n')}\nAllow? [y]es once, [s]ession, [a]lways, [N]o: `,
       );
-      const answer = (await prompt.question('Allow? [y]es once, [s]ession, [a]lways, [N]o: '))
-        .trim()
-        .toLowerCase();
+      const answer = (await prompt.question('')).trim().toLowerCase();
       const decisions: Record<string, ConfirmationDecision> = {
         y: 'allow_once',
         yes: 'allow_once',

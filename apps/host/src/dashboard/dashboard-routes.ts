@@ -2,11 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { renderResult } from '@toolsys/core-tool-registry';
 import { readJson } from '../server/read-json.js';
 import type { ToolHost } from '../server/tool-host.js';
+import { newSessionId } from '../session-policy.js';
 import { dashboardOverviewShared } from './dashboard-data.js';
 import { DASHBOARD_HTML } from './dashboard-page.js';
-
-/** The session id of calls made from the dashboard form. */
-export const DASHBOARD_SESSION_ID = 'dashboard';
 
 const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
@@ -65,11 +63,14 @@ async function callFromForm(
     if (!response.writableFinished) controller.abort();
   };
   response.once('close', onClose);
+  // Each form call is a session of its own, ended with it: nothing it opened is left for another.
+  const sessionId = newSessionId('dashboard');
   const result = await host.call(tool, args ?? {}, {
     source: 'dashboard',
-    sessionId: DASHBOARD_SESSION_ID,
+    sessionId,
     signal: controller.signal,
   });
+  await host.deployment.endSession(sessionId);
   response.off('close', onClose);
   sendJson(response, 200, { result, rendered: renderResult(result) });
 }

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { handleDashboardRequest } from '../dashboard/dashboard-routes.js';
+import { DEFAULT_SESSION_IDLE_MS } from '../session-policy.js';
 import { createRequestGuard, isLoopbackHost } from './http-security.js';
 import { createMcpServer, mcpSessionId, type ToolsysMcpServer } from './mcp-server.js';
 import { MAX_MESSAGE_BYTES } from './message-limits.js';
@@ -22,8 +23,7 @@ export const MCP_PATH = '/mcp';
 /** The default cap on open MCP sessions of `toolsys serve --http`. */
 export const DEFAULT_MAX_SESSIONS = 100;
 
-/** The default idle time after which a session is closed: 30 minutes. */
-export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+export { DEFAULT_SESSION_IDLE_MS } from '../session-policy.js';
 
 /** The JSON-RPC error code of a request naming a session this server does not have. */
 export const SESSION_NOT_FOUND_CODE = -32001;

@@ -16,7 +16,9 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ConfirmationDecision, ConfirmFunction, ToolEvent } from '@toolsys/core-tool-registry';
+import { confirmationLines } from '../confirmation-text.js';
 import { isDiscoveryTool } from '../deployment.js';
+import { newSessionId } from '../session-policy.js';
 import { artifactContent } from './artifact-content.js';
 import { readArtifactResource } from './artifact-resource.js';
 import { toCallToolResult, toMcpTool } from './mcp-tool-mapping.js';
@@ -51,8 +53,8 @@ const DECISIONS: readonly ConfirmationDecision[] = [
 /** Options for {@link createMcpServer}. */
 export interface McpServerOptions {
   /**
-   * The session id permission answers are remembered under when the transport has none
-   * (stdio). Default `mcp`.
+   * The session id tools see and permission answers are remembered under when the transport has
+   * none (stdio). Default: a fresh random id for this server (`mcp-<uuid>`).
    */
   sessionId?: string;
 }
@@ -90,6 +92,7 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
  */
 export function createMcpServer(host: ToolHost, options: McpServerOptions = {}): ToolsysMcpServer {
   const { registry } = host.deployment;
+  const ownSessionId = options.sessionId ?? newSessionId('mcp');
   const server = new Server(
     { name: MCP_SERVER_NAME, version: HOST_VERSION },
     {
@@ -139,9 +142,7 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
         ? setAside.get(extra.requestId)
         : request.params.arguments;
       setAside.delete(extra.requestId);
-      const sessionId = extra.sessionId
-        ? mcpSessionId(extra.sessionId)
-        : (options.sessionId ?? 'mcp');
+      const sessionId = extra.sessionId ? mcpSessionId(extra.sessionId) : ownSessionId;
       const confirm = server.getClientCapabilities()?.elicitation
         ? elicitingConfirm(extra)
         : undefined;
@@ -275,13 +276,13 @@ function eventForwarder(
 /** Asks the client's user through a form elicitation tied to the tool call. */
 function elicitingConfirm(extra: Extra): ConfirmFunction {
   return async (request, signal) => {
-    const reason = request.reason ? `\n${request.reason}` : '';
     const answer = await extra.sendRequest(
       {
         method: 'elicitation/create',
         params: {
           mode: 'form',
-          message: `${request.toolId} (${request.risk} risk) wants to run:\n${request.action}${reason}`,
+          // The request arrives escaped (the deployment's confirm escapes every question).
+          message: confirmationLines(request).join('\n'),
           requestedSchema: {
             type: 'object',
             properties: {

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import { newSessionId } from '../session-policy.js';
 import { createMcpServer } from './mcp-server.js';
 import { BoundedStdioServerTransport } from './stdio-transport.js';
 import type { ToolHost } from './tool-host.js';
@@ -32,22 +33,32 @@ export async function serveStdio(
 ): Promise<StdioServer> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
-  const mcp = createMcpServer(host, { sessionId: 'mcp-stdio' });
+  // One connection, one session: a fresh random id, ended (grants dropped, packages told) when
+  // the connection closes.
+  const sessionId = newSessionId('stdio');
+  const mcp = createMcpServer(host, { sessionId });
   const { server, dispose } = mcp;
   const transport = new BoundedStdioServerTransport(
     stdin,
     stdout,
     options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes },
   );
-  let finish: () => void = () => {};
+  let resolveClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
-    finish = resolve;
+    resolveClosed = resolve;
   });
+  let ended = false;
+  const finish = () => {
+    if (ended) return;
+    ended = true;
+    void host.deployment.endSession(sessionId).finally(resolveClosed);
+  };
   const close = async () => {
     dispose();
     stdin.off('end', onEnd);
     await server.close().catch(() => {});
     finish();
+    await closed;
   };
   const onEnd = () => {
     void close();

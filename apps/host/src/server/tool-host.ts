@@ -5,10 +5,14 @@ import {
   type ToolEvent,
   type ToolResult,
 } from '@toolsys/core-tool-registry';
+import { escapingConfirm } from '../confirmation-text.js';
 import type { Deployment } from '../deployment.js';
 import { CallLog } from './call-log.js';
 import { runInCallScope, scopedConfirm } from './call-scope.js';
 import { RecentArtifacts } from './recent-artifacts.js';
+
+/** The per-call confirm: the caller's own, every question escaped as the deployment's are. */
+const ESCAPED_SCOPED_CONFIRM = escapingConfirm(scopedConfirm);
 
 /** How many linked artifacts a host keeps readable as resources. */
 const MAX_READABLE_ARTIFACTS = 1_000;
@@ -70,7 +74,7 @@ export class ToolHost {
       this.deployment.executor.execute(toolId, args, {
         sessionId: options.sessionId,
         callId,
-        confirm: scopedConfirm,
+        confirm: ESCAPED_SCOPED_CONFIRM,
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onEvent ? { onEvent: options.onEvent } : {}),
       }),
