@@ -1056,7 +1056,10 @@ export class SimDevice {
     const xml = this.state.uiautomatorXml ?? this.dumpXml();
     if (target === '/dev/tty')
       return {
-        stdout: Buffer.concat([Buffer.from(xml), Buffer.from('UI hierchary dumped to: /dev/tty\n')]),
+        stdout: Buffer.concat([
+          Buffer.from(xml),
+          Buffer.from('UI hierchary dumped to: /dev/tty\n'),
+        ]),
         stderr: '',
         exitCode: 0,
       };

@@ -30,6 +30,7 @@ export async function createBrowserHarness(
   const ssrfGuard = new SsrfGuard({ allowPrivateNetwork: ['127.0.0.1'] });
   const manager = new BrowserManager({
     executablePath: process.env.TOOLSYS_CHROMIUM ?? '/usr/bin/chromium',
+    workspaceRoot: workspace,
     downloadsDir: join(workspace, 'downloads'),
     downloadsShownAs: 'downloads',
     ssrfGuard,

@@ -6,7 +6,10 @@ export interface Responsiveness<T> {
   readonly result: T;
   /** The usual time of one ping before the work started: the median of several, in ms. */
   readonly usualMs: number;
-  /** The slowest ping while the work ran (one still waiting at the end counts until it answers), in ms. */
+  /**
+   * The slowest ping while the work ran (one still waiting at the end counts until it answers; a
+   * pause between pings that ended late counts as a ping that late), in ms.
+   */
   readonly worstMs: number;
   /** Pings answered while the work ran. */
   readonly pings: number;
@@ -44,7 +47,12 @@ export async function whilePinging<T>(
     do {
       worstMs = Math.max(worstMs, await timed(ping));
       pings += 1;
-      if (!done) await new Promise((resolve) => setTimeout(resolve, intervalMs));
+      if (!done) {
+        // Work blocking this process's event loop during the pause shows as a late timer: the
+        // next ping would then wait that long, so the lateness counts as a ping's time.
+        const paused = await timed(() => new Promise((resolve) => setTimeout(resolve, intervalMs)));
+        worstMs = Math.max(worstMs, usualMs + paused - intervalMs);
+      }
     } while (!done);
   })();
   let result: T;
