@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { WEB_PAGE_MARKERS } from '../src/page-text.js';
 import { renderSnapshot } from '../src/snapshot-render.js';
 import { createHarness, type Harness, refOf } from './harness.js';
 import { type PageServer, startPageServer } from './support.js';
@@ -676,9 +677,13 @@ describe('snapshot: "full" after an action', () => {
       page: string;
     };
     const lines = clicked.content.split('\n');
-    expect(lines.slice(0, 2)).toEqual([
+    expect(lines.slice(0, 6)).toEqual([
       `Clicked button "Mark chapter 1 read" [ref=${button}].`,
-      `Tab t1: "Chapters" — ${server.origin}/chapters?count=200`,
+      WEB_PAGE_MARKERS.notice,
+      'Tab t1:',
+      WEB_PAGE_MARKERS.open,
+      `"Chapters" — ${server.origin}/chapters?count=200`,
+      WEB_PAGE_MARKERS.close,
     ]);
     expect(clicked.content).toContain(': Read: chapter 1');
     expect(lines.at(-2)).toMatch(
