@@ -18,6 +18,7 @@ import {
   buildSandboxArguments,
   prepareGitWrapper,
   probeCommandSandbox,
+  SANDBOX_LAUNCHER_ARGUMENTS,
   writeGitWrapper,
 } from './command-sandbox.js';
 
@@ -110,6 +111,21 @@ describe('the sandbox', () => {
   it('has no network interface but loopback, and loopback is down', async () => {
     const result = await inSandbox('cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d " "');
     expect(result.stdout.trim()).toBe('lo');
+  });
+
+  it('ends with the limit launcher, SANDBOX_LAUNCHER_ARGUMENTS long', async () => {
+    const args = await buildSandboxArguments({
+      workspaceRoot: base,
+      cwd: base,
+      executable: 'bwrap',
+    });
+    expect(args.slice(-SANDBOX_LAUNCHER_ARGUMENTS, -SANDBOX_LAUNCHER_ARGUMENTS + 4)).toEqual([
+      '/bin/bash',
+      '--norc',
+      '--noprofile',
+      '-c',
+    ]);
+    expect(args.at(-1)).toBe('toolsys-sandbox');
   });
 
   it('detaches from the controlling terminal unless told the terminal is its own', async () => {

@@ -374,6 +374,13 @@ export async function buildSandboxArguments(options: SandboxArgumentsOptions): P
   return args;
 }
 
+/**
+ * How many arguments at the end of {@link buildSandboxArguments}'s list are the limit launcher
+ * (the program bwrap starts, which then runs the command). A caller adding bwrap options of its
+ * own (`--setenv …`) inserts them before these.
+ */
+export const SANDBOX_LAUNCHER_ARGUMENTS = 6;
+
 /** Where a sandbox's own cgroup.procs is bound, so that its launcher can join the cgroup. */
 const CGROUP_PROCS = '/run/toolsys/cgroup.procs';
 

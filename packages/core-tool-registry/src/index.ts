@@ -66,6 +66,7 @@ export {
   prepareGitWrapper,
   probeCommandSandbox,
   SANDBOX_ENVIRONMENT_NAMES,
+  SANDBOX_LAUNCHER_ARGUMENTS,
   SANDBOX_LIMITS,
   type SandboxArgumentsOptions,
   type SandboxLimits,

@@ -6,6 +6,7 @@ import {
   type CommandSandboxStatus,
   prepareGitWrapper,
   probeCommandSandbox,
+  SANDBOX_LAUNCHER_ARGUMENTS,
   scrubEnvironment,
 } from '@toolsys/core-tool-registry';
 import { prootRootArguments } from './rootfs-manager.js';
@@ -327,7 +328,8 @@ export class TerminalManager {
         });
         file = sandbox.executable;
         args = [...sandboxArguments, found, ...args];
-        sandboxOptionCount = sandboxArguments.length;
+        // The session's --setenv options go before the limit launcher that ends the list.
+        sandboxOptionCount = sandboxArguments.length - SANDBOX_LAUNCHER_ARGUMENTS;
       }
     }
     if (integration === 'bash') {

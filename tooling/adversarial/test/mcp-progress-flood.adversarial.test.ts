@@ -127,6 +127,8 @@ describe('mcp: a remote server flooding progress (issue 23 item 5)', { timeout: 
           _meta: { progressToken: 'flood-1' },
         }),
       ping,
+      // get_time admits 120 calls a minute (quickRead): a ping every 100 ms stays under it.
+      { intervalMs: 100 },
     );
     const elapsed = performance.now() - started;
     expect(answer.result?.content?.[0]?.text).toContain('[TIMEOUT]');
