@@ -196,6 +196,12 @@ export {
   type SsrfGuardOptions,
 } from './ssrf-guard.js';
 export {
+  countTokens,
+  MAX_PIECE_CHARACTERS,
+  type TokenPrefix,
+  takeTokens,
+} from './token-counter.js';
+export {
   type AnyToolDefinition,
   type ConfirmationDecision,
   type ConfirmationRequest,
