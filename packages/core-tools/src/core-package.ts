@@ -1,9 +1,9 @@
 import { isAbsolute, resolve } from 'node:path';
+import { defineToolPackage } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import { probeCommandSandbox } from './command-sandbox.js';
 import { CpuToolPool } from './cpu/cpu-tool-pool.js';
-import { defineToolPackage } from './tool-package.js';
-import { createDiscoveryTools } from './tools/discovery.js';
+import { probeCommandSandbox } from './platform/command-sandbox.js';
+import { createDiscoveryTools } from './tools/discovery/discovery.js';
 import { createCoreTools } from './tools/index.js';
 
 const stringList = z.array(z.string().min(1));

@@ -1,3 +1,5 @@
+import type { AnyToolDefinition } from '@toolsys/core-tool-registry';
+import { EnhancedToolExecutor, ToolRegistry, ToolServices } from '@toolsys/core-tool-registry';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   CPU_TOOL_IDS,
@@ -5,10 +7,6 @@ import {
   loadCpuTool,
 } from '../src/cpu/cpu-tool-definitions.js';
 import { CpuToolPool, offloadCpuTools } from '../src/cpu/cpu-tool-pool.js';
-import { EnhancedToolExecutor } from '../src/enhanced-tool-executor.js';
-import type { AnyToolDefinition } from '../src/tool.js';
-import { ToolRegistry } from '../src/tool-registry.js';
-import { ToolServices } from '../src/tool-services.js';
 
 const RUNAWAY = 'f(n)=n<1?1:f(n-1)+f(n-1); f(40)';
 

@@ -12,19 +12,19 @@ import {
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AnyToolDefinition,
   type ConfirmationRequest,
-  createCoreTools,
   DefaultToolExecutor,
   isToolResult,
   RiskAwareToolGate,
   ToolPermissionManager,
   ToolRegistry,
   type ToolResult,
-} from '../src/index.js';
+} from '@toolsys/core-tool-registry';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCoreTools } from '../src/index.js';
 
 /**
  * Property test over every core tool: random and adversarial arguments go through the real

@@ -5,17 +5,17 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   DefaultToolExecutor,
   EnhancedToolExecutor,
-  type NetworkToolsOptions,
   type ToolEvent,
   ToolRegistry,
   ToolTraceRecorder,
-} from '../src/index.js';
-import type { SearchBackend } from '../src/search-backend.js';
-import { createNetworkTools } from '../src/tools/network.js';
+} from '@toolsys/core-tool-registry';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { NetworkToolsOptions } from '../src/index.js';
+import type { SearchBackend } from '../src/platform/search-backend.js';
+import { createNetworkTools } from '../src/tools/network/network.js';
 
 /** Everything the local server saw, so tests can prove a refused call sent no traffic. */
 const seen: Array<{ method: string; url: string; headers: IncomingMessage['headers'] }> = [];

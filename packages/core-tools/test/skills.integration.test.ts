@@ -5,8 +5,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { create as createTar } from 'tar';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type ConfirmationDecision,
   type ConfirmationRequest,
@@ -15,8 +13,10 @@ import {
   type ToolEvent,
   ToolRegistry,
   ToolSchema,
-} from '../src/index.js';
-import { createSkillTools, type SkillToolsOptions } from '../src/tools/skills.js';
+} from '@toolsys/core-tool-registry';
+import { create as createTar } from 'tar';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createSkillTools, type SkillToolsOptions } from '../src/tools/skills/skills.js';
 
 const EXAMPLE_SKILL = resolve(dirname(fileURLToPath(import.meta.url)), '../skills/web-scrape');
 

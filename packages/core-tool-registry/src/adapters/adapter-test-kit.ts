@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { DefaultToolExecutor } from '../default-tool-executor.js';
-import { defineTool } from '../tool.js';
-import { RiskAwareToolGate } from '../tool-execution-gate.js';
-import { ToolPermissionManager } from '../tool-permission-manager.js';
-import { ToolRegistry } from '../tool-registry.js';
-import { successResult, type ToolArtifact } from '../tool-result.js';
-import { ToolSchema } from '../tool-schema.js';
-import { createUtilityTools } from '../tools/utilities.js';
+import { defineTool } from '../contract/tool.js';
+import { successResult, type ToolArtifact } from '../contract/tool-result.js';
+import { ToolSchema } from '../contract/tool-schema.js';
+import { DefaultToolExecutor } from '../pipeline/default-tool-executor.js';
+import { RiskAwareToolGate } from '../policies/tool-execution-gate.js';
+import { ToolPermissionManager } from '../policies/tool-permission-manager.js';
+import { ToolRegistry } from '../registry/tool-registry.js';
 
 /** A real 1×1 PNG (one opaque red pixel). */
 export const ONE_PIXEL_PNG = Buffer.from(
@@ -15,7 +14,7 @@ export const ONE_PIXEL_PNG = Buffer.from(
 );
 
 /**
- * An executor with the utility tools, a dotted id (`demo.echo`) and a MEDIUM risk tool that the
+ * An executor with a small `calculate` (sums of integers), a dotted id (`demo.echo`) and a MEDIUM risk tool that the
  * risk gate refuses (nobody can confirm), and `demo.files` returning the given artifacts, for the
  * adapter tests.
  */
@@ -34,7 +33,17 @@ export function createAdapterTestExecutor(
     }),
     { owner: 'test' },
   );
-  registry.registerAll(createUtilityTools(), { owner: 'core' });
+  registry.register(
+    defineTool({
+      id: 'calculate',
+      description: 'Adds integers: "2+3".',
+      inputSchema: ToolSchema.object({ expression: z.string().describe('Integers joined by +.') }),
+      metadata: { category: 'utility', risk: 'LOW' },
+      execute: ({ expression }) =>
+        successResult(String(expression.split('+').reduce((sum, term) => sum + Number(term), 0))),
+    }),
+    { owner: 'test' },
+  );
   registry.register(
     defineTool({
       id: 'demo.echo',

@@ -1,8 +1,8 @@
-import type { ConfirmFunction, RegisteredTool, ToolEvent } from '../tool.js';
-import { ToolErrorCode } from '../tool-error.js';
-import type { ExecuteOptions, ToolExecutor } from '../tool-executor.js';
-import { failureResult, type ToolResult } from '../tool-result.js';
-import { ToolSuggester } from '../tool-suggester.js';
+import type { ConfirmFunction, RegisteredTool, ToolEvent } from '../contract/tool.js';
+import { ToolErrorCode } from '../contract/tool-error.js';
+import type { ExecuteOptions, ToolExecutor } from '../contract/tool-executor.js';
+import { failureResult, type ToolResult } from '../contract/tool-result.js';
+import { ToolSuggester } from '../registry/tool-suggester.js';
 import { ProviderNames, type ProviderNamesOptions } from './provider-names.js';
 
 /** Options shared by the provider adapters. */

@@ -1,6 +1,6 @@
-import type { ToolExecutor } from '../tool-executor.js';
-import type { ToolResult } from '../tool-result.js';
-import type { JsonSchema } from '../tool-schema.js';
+import type { ToolExecutor } from '../contract/tool-executor.js';
+import type { ToolResult } from '../contract/tool-result.js';
+import type { JsonSchema } from '../contract/tool-schema.js';
 import {
   type AdapterCallOptions,
   type AdapterOptions,

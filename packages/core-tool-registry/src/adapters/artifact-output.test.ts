@@ -2,8 +2,8 @@ import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ToolErrorCode } from '../tool-error.js';
-import { failureResult, successResult } from '../tool-result.js';
+import { ToolErrorCode } from '../contract/tool-error.js';
+import { failureResult, successResult } from '../contract/tool-result.js';
 import { ONE_PIXEL_PNG } from './adapter-test-kit.js';
 import { readInlineImages, renderForModel } from './artifact-output.js';
 

@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { renderResult, type ToolArtifact, type ToolResult } from '../tool-result.js';
+import { renderResult, type ToolArtifact, type ToolResult } from '../contract/tool-result.js';
 
 /** Images up to this size (1 MiB) are sent to the model inline by default, as the host does. */
 export const DEFAULT_INLINE_IMAGE_BYTES = 1024 * 1024;

@@ -1,6 +1,6 @@
 import { jsonSchema, type ToolSet, tool } from 'ai';
-import type { ToolExecutor } from '../tool-executor.js';
-import type { ToolArtifact } from '../tool-result.js';
+import type { ToolExecutor } from '../contract/tool-executor.js';
+import type { ToolArtifact } from '../contract/tool-result.js';
 import { type AdapterOptions, createAdapterToolset } from './adapter-tools.js';
 import { readInlineImages, renderForModel } from './artifact-output.js';
 import type { ProviderNames } from './provider-names.js';

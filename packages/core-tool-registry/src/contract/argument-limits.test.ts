@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { DefaultToolExecutor } from '../pipeline/default-tool-executor.js';
+import { EnhancedToolExecutor } from '../pipeline/enhanced-tool-executor.js';
+import { ToolTraceRecorder } from '../pipeline/trace-recorder.js';
+import { ToolRegistry } from '../registry/tool-registry.js';
 import {
   argumentLimitsOf,
   checkArgumentLimits,
   DEFAULT_ARGUMENT_LIMITS,
 } from './argument-limits.js';
-import { DefaultToolExecutor } from './default-tool-executor.js';
-import { EnhancedToolExecutor } from './enhanced-tool-executor.js';
 import { defineTool } from './tool.js';
-import { ToolRegistry } from './tool-registry.js';
 import { successResult } from './tool-result.js';
 import { ToolSchema } from './tool-schema.js';
-import { ToolTraceRecorder } from './trace-recorder.js';
 
 let executed = 0;
 const echo = defineTool({

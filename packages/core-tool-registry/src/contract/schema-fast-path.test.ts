@@ -1,11 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DefaultToolExecutor } from './default-tool-executor.js';
 import { compileFastAcceptor } from './schema-fast-path.js';
-import { ToolRegistry } from './tool-registry.js';
 import { ToolSchema } from './tool-schema.js';
-import { createCoreTools } from './tools/index.js';
 
 /**
  * Same values and the same key order, all the way down (what `toStrictEqual` leaves out), for
@@ -123,20 +120,6 @@ describe('compileFastAcceptor', () => {
     }
     expect(compileFastAcceptor(z.looseObject({}).refine(() => true))).toBeUndefined();
     expect(compileFastAcceptor(z.string() as z.ZodType)).toBeUndefined();
-  });
-
-  it('compiles the schemas of most core tools', () => {
-    const registry = new ToolRegistry();
-    const executor = new DefaultToolExecutor({ registry });
-    // Definitions only: nothing is executed, so no folder is touched.
-    const tools = createCoreTools({
-      workspaceRoot: process.cwd(),
-      dataDir: process.cwd(),
-      executor,
-    });
-    const without = tools.filter((tool) => !tool.inputSchema.hasFastPath).map((tool) => tool.id);
-    expect(tools.length).toBeGreaterThan(40);
-    expect(without.length, `no fast path: ${without.join(', ')}`).toBeLessThan(tools.length / 2);
   });
 });
 

@@ -1,5 +1,5 @@
+import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { ConfirmFunction, RegisteredTool, ToolContext, ToolEvent } from './tool.js';
-import type { ToolRegistry } from './tool-registry.js';
 import type { ToolResult } from './tool-result.js';
 
 /** Per-call options of {@link ToolExecutor.execute}. */

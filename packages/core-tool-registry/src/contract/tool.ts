@@ -1,8 +1,8 @@
+import type { ToolEnvironmentRule } from '../policies/environment-gate.js';
+import type { ToolRunPolicy } from '../policies/tool-run-policy.js';
 import type { ToolArgumentLimits } from './argument-limits.js';
-import type { ToolEnvironmentRule } from './environment-gate.js';
 import type { ToolMetadata, ToolMetadataInput } from './tool-metadata.js';
 import type { ToolResult } from './tool-result.js';
-import type { ToolRunPolicy } from './tool-run-policy.js';
 import type { ToolSchema } from './tool-schema.js';
 import type { ToolServices } from './tool-services.js';
 

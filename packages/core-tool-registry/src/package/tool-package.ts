@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import type { ToolEnvironmentState } from './environment-gate.js';
-import type { AnyToolDefinition } from './tool.js';
-import type { ToolExecutor } from './tool-executor.js';
-import type { ToolRegistry } from './tool-registry.js';
+import type { AnyToolDefinition } from '../contract/tool.js';
+import type { ToolExecutor } from '../contract/tool-executor.js';
+import type { ToolEnvironmentState } from '../policies/environment-gate.js';
+import type { ToolRegistry } from '../registry/tool-registry.js';
 
 /** Whether a package is on in a deployment, and why (shown by `toolsys doctor`). */
 export interface ToolPackageStatus {

@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { defineTool } from '../contract/tool.js';
+import { ToolErrorCode } from '../contract/tool-error.js';
+import {
+  failureResult,
+  renderResult,
+  successResult,
+  type ToolResult,
+} from '../contract/tool-result.js';
+import { ToolSchema } from '../contract/tool-schema.js';
+import { RiskAwareToolGate } from '../policies/tool-execution-gate.js';
+import { ToolPermissionManager } from '../policies/tool-permission-manager.js';
+import { ToolRegistry } from '../registry/tool-registry.js';
+import { FakeClock, flushMicrotasks } from '../testing/fake-clock.js';
 import {
   MAX_BATCH_STEPS,
   NOT_EXECUTED_TEXT,
@@ -8,14 +21,6 @@ import {
   truncateHead,
 } from './batch-runner.js';
 import { EnhancedToolExecutor } from './enhanced-tool-executor.js';
-import { FakeClock, flushMicrotasks } from './testing/fake-clock.js';
-import { defineTool } from './tool.js';
-import { ToolErrorCode } from './tool-error.js';
-import { RiskAwareToolGate } from './tool-execution-gate.js';
-import { ToolPermissionManager } from './tool-permission-manager.js';
-import { ToolRegistry } from './tool-registry.js';
-import { failureResult, renderResult, successResult, type ToolResult } from './tool-result.js';
-import { ToolSchema } from './tool-schema.js';
 
 function setup(options: { deny?: boolean } = {}) {
   const calls: Array<{ tool: string; args: unknown }> = [];

@@ -1,16 +1,16 @@
-import { SYSTEM_CLOCK, type ToolClock } from './clock.js';
-import type { ConfirmFunction, ToolEvent } from './tool.js';
-import { describeType } from './tool-arguments.js';
-import { ToolErrorCode } from './tool-error.js';
-import type { ToolExecutor } from './tool-executor.js';
+import { SYSTEM_CLOCK, type ToolClock } from '../contract/clock.js';
+import type { ConfirmFunction, ToolEvent } from '../contract/tool.js';
+import { describeType } from '../contract/tool-arguments.js';
+import { ToolErrorCode } from '../contract/tool-error.js';
+import type { ToolExecutor } from '../contract/tool-executor.js';
 import {
   failureResult,
   renderResult,
   successResult,
   type ToolFailure,
   type ToolResult,
-} from './tool-result.js';
-import { ToolSuggester } from './tool-suggester.js';
+} from '../contract/tool-result.js';
+import { ToolSuggester } from '../registry/tool-suggester.js';
 
 /** The exact text every step that did not run returns (Anthropic computer-use contract). */
 export const NOT_EXECUTED_TEXT = 'Not executed: an earlier action in this turn failed.';

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { FakeClock } from '../testing/fake-clock.js';
 import { DeadlineWatch } from './deadline-watch.js';
-import { FakeClock } from './testing/fake-clock.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 

@@ -1,4 +1,4 @@
-import { SYSTEM_CLOCK, type TimerHandle, type ToolClock } from './clock.js';
+import { SYSTEM_CLOCK, type TimerHandle, type ToolClock } from '../contract/clock.js';
 
 /** Something with a deadline (on the watch's clock) that is told when the deadline passes. */
 export interface Deadlined {

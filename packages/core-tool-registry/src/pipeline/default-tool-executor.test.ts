@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { defineTool, type ToolEvent } from '../contract/tool.js';
+import { ToolError, ToolErrorCode } from '../contract/tool-error.js';
+import type { ToolExecutor } from '../contract/tool-executor.js';
+import { renderResult, successResult, type ToolResult } from '../contract/tool-result.js';
+import { ToolSchema } from '../contract/tool-schema.js';
+import { RiskAwareToolGate } from '../policies/tool-execution-gate.js';
+import { ToolPermissionManager } from '../policies/tool-permission-manager.js';
+import { RunPolicies } from '../policies/tool-run-policy.js';
+import { ToolRegistry } from '../registry/tool-registry.js';
 import { DefaultToolExecutor } from './default-tool-executor.js';
 import { EnhancedToolExecutor } from './enhanced-tool-executor.js';
-import { defineTool, type ToolEvent } from './tool.js';
-import { ToolError, ToolErrorCode } from './tool-error.js';
-import { RiskAwareToolGate } from './tool-execution-gate.js';
-import type { ToolExecutor } from './tool-executor.js';
-import { ToolPermissionManager } from './tool-permission-manager.js';
-import { ToolRegistry } from './tool-registry.js';
-import { renderResult, successResult, type ToolResult } from './tool-result.js';
-import { RunPolicies } from './tool-run-policy.js';
-import { ToolSchema } from './tool-schema.js';
 
 /** The tools every executor case runs against. */
 function createRegistry(): ToolRegistry {

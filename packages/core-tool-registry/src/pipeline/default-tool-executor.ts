@@ -1,4 +1,12 @@
-import { checkArgumentLimits } from './argument-limits.js';
+import { checkArgumentLimits } from '../contract/argument-limits.js';
+import type { ConfirmFunction } from '../contract/tool.js';
+import type { ExecuteOptions, ToolExecutor } from '../contract/tool-executor.js';
+import type { ToolResult } from '../contract/tool-result.js';
+import { ToolServices } from '../contract/tool-services.js';
+import { ALLOW_ALL_GATE, type ToolExecutionGate } from '../policies/tool-execution-gate.js';
+import type { ToolRegistry } from '../registry/tool-registry.js';
+import { ToolSuggester } from '../registry/tool-suggester.js';
+import { ToolUsageTracker } from '../registry/tool-usage-tracker.js';
 import {
   createToolContext,
   failureFromThrown,
@@ -6,15 +14,7 @@ import {
   lookupTool,
   parseRawArguments,
 } from './execution-steps.js';
-import type { ConfirmFunction } from './tool.js';
 import { ToolCallIds } from './tool-call-ids.js';
-import { ALLOW_ALL_GATE, type ToolExecutionGate } from './tool-execution-gate.js';
-import type { ExecuteOptions, ToolExecutor } from './tool-executor.js';
-import type { ToolRegistry } from './tool-registry.js';
-import type { ToolResult } from './tool-result.js';
-import { ToolServices } from './tool-services.js';
-import { ToolSuggester } from './tool-suggester.js';
-import { ToolUsageTracker } from './tool-usage-tracker.js';
 
 /** Options for {@link DefaultToolExecutor}. */
 export interface DefaultToolExecutorOptions {

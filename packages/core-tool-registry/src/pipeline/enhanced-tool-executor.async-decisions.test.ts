@@ -1,21 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { defineTool } from '../contract/tool.js';
+import { ToolErrorCode } from '../contract/tool-error.js';
+import { failureResult, renderResult, type ToolResult } from '../contract/tool-result.js';
+import { ToolSchema } from '../contract/tool-schema.js';
 import {
   type CircuitBreakerLike,
   type CircuitDecision,
   circuitOpenFailure,
   ToolCircuitBreaker,
-} from './circuit-breaker.js';
+} from '../policies/circuit-breaker.js';
+import type { RateLimitDecision, RateLimiterLike } from '../policies/rate-limiter.js';
+import { ToolRateLimiter } from '../policies/rate-limiter.js';
+import { RunPolicies } from '../policies/tool-run-policy.js';
+import { ToolRegistry } from '../registry/tool-registry.js';
+import { FakeClock } from '../testing/fake-clock.js';
 import { EnhancedToolExecutor } from './enhanced-tool-executor.js';
-import type { RateLimitDecision, RateLimiterLike } from './rate-limiter.js';
-import { ToolRateLimiter } from './rate-limiter.js';
-import { FakeClock } from './testing/fake-clock.js';
-import { defineTool } from './tool.js';
-import { ToolErrorCode } from './tool-error.js';
-import { ToolRegistry } from './tool-registry.js';
-import { failureResult, renderResult, type ToolResult } from './tool-result.js';
-import { RunPolicies } from './tool-run-policy.js';
-import { ToolSchema } from './tool-schema.js';
 import { ToolTraceRecorder } from './trace-recorder.js';
 
 // Asynchronous limiters and breakers stand for the shared (Redis) ones: these wrap the in-process

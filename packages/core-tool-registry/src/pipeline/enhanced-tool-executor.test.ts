@@ -1,21 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ToolCircuitBreaker } from './circuit-breaker.js';
+import {
+  type AnyToolDefinition,
+  defineTool,
+  type ToolContext,
+  type ToolEvent,
+} from '../contract/tool.js';
+import { ToolErrorCode } from '../contract/tool-error.js';
+import { failureResult, renderResult, type ToolResult } from '../contract/tool-result.js';
+import { ToolSchema } from '../contract/tool-schema.js';
+import { ToolCircuitBreaker } from '../policies/circuit-breaker.js';
+import { ToolEnvironmentGate, ToolEnvironmentState } from '../policies/environment-gate.js';
+import { ToolRateLimiter } from '../policies/rate-limiter.js';
+import { RiskAwareToolGate } from '../policies/tool-execution-gate.js';
+import { ToolPermissionManager } from '../policies/tool-permission-manager.js';
+import { RunPolicies, type ToolRunPolicy } from '../policies/tool-run-policy.js';
+import { ToolRegistry } from '../registry/tool-registry.js';
+import { FakeClock, flushMicrotasks, sequenceRandom } from '../testing/fake-clock.js';
 import {
   EnhancedToolExecutor,
   type EnhancedToolExecutorOptions,
 } from './enhanced-tool-executor.js';
-import { ToolEnvironmentGate, ToolEnvironmentState } from './environment-gate.js';
-import { ToolRateLimiter } from './rate-limiter.js';
-import { FakeClock, flushMicrotasks, sequenceRandom } from './testing/fake-clock.js';
-import { type AnyToolDefinition, defineTool, type ToolContext, type ToolEvent } from './tool.js';
-import { ToolErrorCode } from './tool-error.js';
-import { RiskAwareToolGate } from './tool-execution-gate.js';
-import { ToolPermissionManager } from './tool-permission-manager.js';
-import { ToolRegistry } from './tool-registry.js';
-import { failureResult, renderResult, type ToolResult } from './tool-result.js';
-import { RunPolicies, type ToolRunPolicy } from './tool-run-policy.js';
-import { ToolSchema } from './tool-schema.js';
 import { ToolTraceRecorder } from './trace-recorder.js';
 
 interface Scripted {

@@ -1,10 +1,33 @@
-import { checkArgumentLimits } from './argument-limits.js';
-import { fullJitterBackoff } from './backoff.js';
-import type { CircuitBreakerLike, CircuitDecision } from './circuit-breaker.js';
-import { SYSTEM_CLOCK, sleep, type ToolClock } from './clock.js';
+import { checkArgumentLimits } from '../contract/argument-limits.js';
+import { SYSTEM_CLOCK, sleep, type ToolClock } from '../contract/clock.js';
+import type {
+  ConfirmationDecision,
+  ConfirmationRequest,
+  ConfirmFunction,
+  RegisteredTool,
+  ToolContext,
+  ToolEvent,
+} from '../contract/tool.js';
+import { ToolError, ToolErrorCode } from '../contract/tool-error.js';
+import type { ExecuteOptions, ToolExecutor } from '../contract/tool-executor.js';
+import { failureResult, type ToolFailure, type ToolResult } from '../contract/tool-result.js';
+import { ToolServices } from '../contract/tool-services.js';
+import { fullJitterBackoff } from '../policies/backoff.js';
+import type { CircuitBreakerLike, CircuitDecision } from '../policies/circuit-breaker.js';
+import type { ToolEnvironmentGate } from '../policies/environment-gate.js';
+import type { RateLimitDecision, RateLimiterLike } from '../policies/rate-limiter.js';
+import { RetryClassifier } from '../policies/retry-classifier.js';
+import {
+  ALLOW_ALL_GATE,
+  type GateVerdict,
+  type ToolExecutionGate,
+} from '../policies/tool-execution-gate.js';
+import { RunPolicies, type ToolRunPolicy } from '../policies/tool-run-policy.js';
+import type { ToolRegistry } from '../registry/tool-registry.js';
+import { ToolSuggester } from '../registry/tool-suggester.js';
+import { ToolUsageTracker } from '../registry/tool-usage-tracker.js';
 import { type Deadlined, DeadlineWatch } from './deadline-watch.js';
 import type { DefaultToolExecutorOptions } from './default-tool-executor.js';
-import type { ToolEnvironmentGate } from './environment-gate.js';
 import {
   ABORT_HORIZON,
   cancelledFailure,
@@ -16,26 +39,7 @@ import {
   SILENT_EMIT,
   safeEmitter,
 } from './execution-steps.js';
-import type { RateLimitDecision, RateLimiterLike } from './rate-limiter.js';
-import { RetryClassifier } from './retry-classifier.js';
-import type {
-  ConfirmationDecision,
-  ConfirmationRequest,
-  ConfirmFunction,
-  RegisteredTool,
-  ToolContext,
-  ToolEvent,
-} from './tool.js';
 import { ToolCallIds } from './tool-call-ids.js';
-import { ToolError, ToolErrorCode } from './tool-error.js';
-import { ALLOW_ALL_GATE, type GateVerdict, type ToolExecutionGate } from './tool-execution-gate.js';
-import type { ExecuteOptions, ToolExecutor } from './tool-executor.js';
-import type { ToolRegistry } from './tool-registry.js';
-import { failureResult, type ToolFailure, type ToolResult } from './tool-result.js';
-import { RunPolicies, type ToolRunPolicy } from './tool-run-policy.js';
-import { ToolServices } from './tool-services.js';
-import { ToolSuggester } from './tool-suggester.js';
-import { ToolUsageTracker } from './tool-usage-tracker.js';
 import type { OpenSpan, ToolTraceRecorder } from './trace-recorder.js';
 
 /** Options that switch on run policies (timeouts and retries). */

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { defineTool, type ToolContext } from '../contract/tool.js';
+import { ToolSchema } from '../contract/tool-schema.js';
+import { RunPolicies } from '../policies/tool-run-policy.js';
+import { ToolRegistry } from '../registry/tool-registry.js';
+import { FakeClock } from '../testing/fake-clock.js';
 import { EnhancedToolExecutor } from './enhanced-tool-executor.js';
 import { hasEventSink, isAttemptSignal, mayAbortWithin } from './execution-steps.js';
-import { FakeClock } from './testing/fake-clock.js';
-import { defineTool, type ToolContext } from './tool.js';
-import { ToolRegistry } from './tool-registry.js';
-import { RunPolicies } from './tool-run-policy.js';
-import { ToolSchema } from './tool-schema.js';
 
 /** Runs one call of a probe tool and returns what `probe` saw in its context. */
 async function probe<T>(

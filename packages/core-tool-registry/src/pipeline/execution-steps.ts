@@ -1,17 +1,17 @@
-import type { ConfirmFunction, RegisteredTool, ToolContext, ToolEvent } from './tool.js';
-import { describeType } from './tool-arguments.js';
-import { isToolError, ToolErrorCode } from './tool-error.js';
-import type { ExecuteOptions } from './tool-executor.js';
-import type { ToolRegistry } from './tool-registry.js';
+import type { ConfirmFunction, RegisteredTool, ToolContext, ToolEvent } from '../contract/tool.js';
+import { describeType } from '../contract/tool-arguments.js';
+import { isToolError, ToolErrorCode } from '../contract/tool-error.js';
+import type { ExecuteOptions } from '../contract/tool-executor.js';
 import {
   failureResult,
   isToolResult,
   successResult,
   type ToolFailure,
   type ToolResult,
-} from './tool-result.js';
-import type { ToolServices } from './tool-services.js';
-import type { ToolSuggester } from './tool-suggester.js';
+} from '../contract/tool-result.js';
+import type { ToolServices } from '../contract/tool-services.js';
+import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { ToolSuggester } from '../registry/tool-suggester.js';
 
 const MAX_MESSAGE_LENGTH = 2_000;
 

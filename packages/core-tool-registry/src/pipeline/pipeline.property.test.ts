@@ -1,20 +1,20 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { defineTool } from '../contract/tool.js';
+import { ToolError, ToolErrorCode } from '../contract/tool-error.js';
+import { isToolResult, renderResult } from '../contract/tool-result.js';
+import { ToolSchema } from '../contract/tool-schema.js';
+import { ToolCircuitBreaker } from '../policies/circuit-breaker.js';
+import { ToolEnvironmentGate, ToolEnvironmentState } from '../policies/environment-gate.js';
+import { ToolRateLimiter } from '../policies/rate-limiter.js';
+import { RiskAwareToolGate } from '../policies/tool-execution-gate.js';
+import { ToolPermissionManager } from '../policies/tool-permission-manager.js';
+import { RunPolicies } from '../policies/tool-run-policy.js';
+import { ToolRegistry } from '../registry/tool-registry.js';
+import { FakeClock } from '../testing/fake-clock.js';
 import { ToolBatchRunner } from './batch-runner.js';
-import { ToolCircuitBreaker } from './circuit-breaker.js';
 import { EnhancedToolExecutor } from './enhanced-tool-executor.js';
-import { ToolEnvironmentGate, ToolEnvironmentState } from './environment-gate.js';
-import { ToolRateLimiter } from './rate-limiter.js';
-import { FakeClock } from './testing/fake-clock.js';
-import { defineTool } from './tool.js';
-import { ToolError, ToolErrorCode } from './tool-error.js';
-import { RiskAwareToolGate } from './tool-execution-gate.js';
-import { ToolPermissionManager } from './tool-permission-manager.js';
-import { ToolRegistry } from './tool-registry.js';
-import { isToolResult, renderResult } from './tool-result.js';
-import { RunPolicies } from './tool-run-policy.js';
-import { ToolSchema } from './tool-schema.js';
 import { ToolTraceRecorder } from './trace-recorder.js';
 
 function createStack() {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { defineTool, type ToolEvent } from '../contract/tool.js';
+import { successResult } from '../contract/tool-result.js';
+import { ToolSchema } from '../contract/tool-schema.js';
+import { RunPolicies } from '../policies/tool-run-policy.js';
+import { ToolRegistry } from '../registry/tool-registry.js';
 import { DefaultToolExecutor } from './default-tool-executor.js';
 import { SafeAgentTool } from './safe-agent-tool.js';
-import { defineTool, type ToolEvent } from './tool.js';
-import { ToolRegistry } from './tool-registry.js';
-import { successResult } from './tool-result.js';
-import { RunPolicies } from './tool-run-policy.js';
-import { ToolSchema } from './tool-schema.js';
 
 const streaming = defineTool({
   id: 'stream_probe',

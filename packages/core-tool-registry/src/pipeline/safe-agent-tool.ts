@@ -1,5 +1,10 @@
+import type {
+  AnyToolDefinition,
+  ToolContext,
+  ToolDefinition,
+  ToolReturn,
+} from '../contract/tool.js';
 import { failureFromThrown, normaliseReturn } from './execution-steps.js';
-import type { AnyToolDefinition, ToolContext, ToolDefinition, ToolReturn } from './tool.js';
 
 /**
  * Wraps a tool so that nothing it throws escapes: metadata, schemas and run policy pass through

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { FakeClock } from './testing/fake-clock.js';
+import { ToolErrorCode } from '../contract/tool-error.js';
+import { failureResult, successResult } from '../contract/tool-result.js';
+import { FakeClock } from '../testing/fake-clock.js';
 import { ToolCallIds } from './tool-call-ids.js';
-import { ToolErrorCode } from './tool-error.js';
-import { failureResult, successResult } from './tool-result.js';
 import {
   digestArgs,
   MAX_DIGEST_FIELDS,

@@ -1,5 +1,5 @@
-import { SYSTEM_CLOCK, type ToolClock } from './clock.js';
-import type { ToolResult } from './tool-result.js';
+import { SYSTEM_CLOCK, type ToolClock } from '../contract/clock.js';
+import type { ToolResult } from '../contract/tool-result.js';
 
 /** Sizes of the arguments of a call: never the values themselves, so exports leak no secrets. */
 export interface ArgsDigest {

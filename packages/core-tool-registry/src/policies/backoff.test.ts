@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { sequenceRandom } from '../testing/fake-clock.js';
 import { fullJitterBackoff } from './backoff.js';
-import { sequenceRandom } from './testing/fake-clock.js';
 
 describe('fullJitterBackoff', () => {
   it('draws from 0 .. base * 2^attempt', () => {

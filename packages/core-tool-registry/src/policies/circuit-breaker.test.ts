@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { ToolErrorCode } from '../contract/tool-error.js';
+import { failureResult, renderResult, successResult } from '../contract/tool-result.js';
+import { FakeClock } from '../testing/fake-clock.js';
 import { ToolCircuitBreaker } from './circuit-breaker.js';
-import { FakeClock } from './testing/fake-clock.js';
-import { ToolErrorCode } from './tool-error.js';
-import { failureResult, renderResult, successResult } from './tool-result.js';
 
 const crash = failureResult(ToolErrorCode.EXECUTION_FAILED, 'connection reset');
 const timeout = failureResult(ToolErrorCode.TIMEOUT, 'did not finish');

@@ -1,6 +1,6 @@
-import { SYSTEM_CLOCK, type ToolClock } from './clock.js';
-import { ToolErrorCode } from './tool-error.js';
-import { failureResult, type ToolFailure, type ToolResult } from './tool-result.js';
+import { SYSTEM_CLOCK, type ToolClock } from '../contract/clock.js';
+import { ToolErrorCode } from '../contract/tool-error.js';
+import { failureResult, type ToolFailure, type ToolResult } from '../contract/tool-result.js';
 
 /** The three breaker states. */
 export type CircuitState = 'CLOSED' | 'OPEN' | 'HALF_OPEN';

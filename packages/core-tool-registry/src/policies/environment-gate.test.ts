@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { defineTool } from '../contract/tool.js';
+import { renderResult } from '../contract/tool-result.js';
+import { ToolSchema } from '../contract/tool-schema.js';
+import { ToolRegistry } from '../registry/tool-registry.js';
+import { FakeClock } from '../testing/fake-clock.js';
 import {
   ToolEnvironmentGate,
   type ToolEnvironmentRule,
   ToolEnvironmentState,
 } from './environment-gate.js';
-import { FakeClock } from './testing/fake-clock.js';
-import { defineTool } from './tool.js';
-import { ToolRegistry } from './tool-registry.js';
-import { renderResult } from './tool-result.js';
-import { ToolSchema } from './tool-schema.js';
 
 const keyboardRule: ToolEnvironmentRule = {
   signal: 'ime.shown',

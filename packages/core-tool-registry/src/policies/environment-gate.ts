@@ -1,7 +1,7 @@
-import { SYSTEM_CLOCK, type ToolClock } from './clock.js';
-import type { RegisteredTool } from './tool.js';
-import { ToolErrorCode } from './tool-error.js';
-import { failureResult, type ToolFailure } from './tool-result.js';
+import { SYSTEM_CLOCK, type ToolClock } from '../contract/clock.js';
+import type { RegisteredTool } from '../contract/tool.js';
+import { ToolErrorCode } from '../contract/tool-error.js';
+import { failureResult, type ToolFailure } from '../contract/tool-result.js';
 
 /** One observed environment signal and when it was observed. */
 export interface EnvironmentObservation {

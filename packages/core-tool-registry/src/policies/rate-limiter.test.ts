@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { FakeClock } from '../testing/fake-clock.js';
 import { ToolRateLimiter } from './rate-limiter.js';
-import { FakeClock } from './testing/fake-clock.js';
 
 describe('ToolRateLimiter', () => {
   it('allows a full minute quota at once, then rejects immediately with a retry-after', () => {

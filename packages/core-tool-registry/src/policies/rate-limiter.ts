@@ -1,4 +1,4 @@
-import { SYSTEM_CLOCK, type ToolClock } from './clock.js';
+import { SYSTEM_CLOCK, type ToolClock } from '../contract/clock.js';
 
 /** The outcome of {@link ToolRateLimiter.tryAcquire}. */
 export type RateLimitDecision =

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { ToolErrorCode } from '../contract/tool-error.js';
+import { inferAnnotations, type ToolAnnotations } from '../contract/tool-metadata.js';
+import { failureResult, renderResult } from '../contract/tool-result.js';
 import { RetryClassifier } from './retry-classifier.js';
-import { ToolErrorCode } from './tool-error.js';
-import { inferAnnotations, type ToolAnnotations } from './tool-metadata.js';
-import { failureResult, renderResult } from './tool-result.js';
 
 const readOnly = inferAnnotations('read_file');
 const idempotent: ToolAnnotations = { ...inferAnnotations('write_file') };

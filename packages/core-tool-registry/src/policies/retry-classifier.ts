@@ -1,6 +1,6 @@
-import { ToolErrorCode } from './tool-error.js';
-import { isRetrySafe, type ToolAnnotations } from './tool-metadata.js';
-import { failureResult, type ToolFailure } from './tool-result.js';
+import { ToolErrorCode } from '../contract/tool-error.js';
+import { isRetrySafe, type ToolAnnotations } from '../contract/tool-metadata.js';
+import { failureResult, type ToolFailure } from '../contract/tool-result.js';
 
 /**
  * What to do after a failed attempt:

@@ -1,7 +1,7 @@
-import type { RegisteredTool } from './tool.js';
-import { ToolErrorCode } from './tool-error.js';
+import type { RegisteredTool } from '../contract/tool.js';
+import { ToolErrorCode } from '../contract/tool-error.js';
+import { failureResult, type ToolFailure } from '../contract/tool-result.js';
 import type { PermissionVerdict, ToolPermissionManager } from './tool-permission-manager.js';
-import { failureResult, type ToolFailure } from './tool-result.js';
 
 /** What a gate needs to know about the call. */
 export interface GateContext {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ConfirmationDecision, ConfirmationRequest } from './tool.js';
+import type { ConfirmationDecision, ConfirmationRequest } from '../contract/tool.js';
 import {
   InMemoryPermissionStore,
   type PermissionDecisionStore,

@@ -1,5 +1,9 @@
-import type { ConfirmationDecision, ConfirmationRequest, ConfirmFunction } from './tool.js';
-import type { ToolRisk } from './tool-metadata.js';
+import type {
+  ConfirmationDecision,
+  ConfirmationRequest,
+  ConfirmFunction,
+} from '../contract/tool.js';
+import type { ToolRisk } from '../contract/tool-metadata.js';
 
 /** What the policy says for a risk level before anyone is asked. */
 export type RiskPolicy = 'allow' | 'ask' | 'deny';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { defineTool } from '../contract/tool.js';
+import { successResult } from '../contract/tool-result.js';
+import { ToolSchema } from '../contract/tool-schema.js';
 import { firstSentence, pruneToolPointers, renderCatalog, splitSentences } from './catalog.js';
-import { defineTool } from './tool.js';
 import { ToolRegistry } from './tool-registry.js';
-import { successResult } from './tool-result.js';
-import { ToolSchema } from './tool-schema.js';
 
 function tool(id: string, description: string) {
   return defineTool({

@@ -1,5 +1,5 @@
-import type { RegisteredTool } from './tool.js';
-import { TOOL_CATEGORIES } from './tool-metadata.js';
+import type { RegisteredTool } from '../contract/tool.js';
+import { TOOL_CATEGORIES } from '../contract/tool-metadata.js';
 
 /** Options for {@link renderCatalog}. */
 export interface CatalogOptions {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { defineTool } from './tool.js';
+import { defineTool } from '../contract/tool.js';
+import { successResult } from '../contract/tool-result.js';
+import { ToolSchema } from '../contract/tool-schema.js';
 import { DuplicateToolError, ToolRegistry } from './tool-registry.js';
-import { successResult } from './tool-result.js';
-import { ToolSchema } from './tool-schema.js';
 
 function tool(id: string, text = id) {
   return defineTool({

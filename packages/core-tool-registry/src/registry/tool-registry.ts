@@ -1,5 +1,5 @@
-import type { AnyToolDefinition, RegisteredTool } from './tool.js';
-import { resolveMetadata, TOOL_CATEGORIES, type ToolCategory } from './tool-metadata.js';
+import type { AnyToolDefinition, RegisteredTool } from '../contract/tool.js';
+import { resolveMetadata, TOOL_CATEGORIES, type ToolCategory } from '../contract/tool-metadata.js';
 
 /** What `register` does when the id is already taken. */
 export type RegisterPolicy = 'REPLACE' | 'REJECT' | 'KEEP_EXISTING';

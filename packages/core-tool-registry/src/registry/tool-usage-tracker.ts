@@ -1,4 +1,4 @@
-import type { ToolResult } from './tool-result.js';
+import type { ToolResult } from '../contract/tool-result.js';
 
 /** Usage figures for one tool. */
 export interface ToolUsage {

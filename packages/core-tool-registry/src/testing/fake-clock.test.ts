@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sleep } from '../clock.js';
+import { sleep } from '../contract/clock.js';
 import { FakeClock, sequenceRandom } from './fake-clock.js';
 
 describe('FakeClock', () => {

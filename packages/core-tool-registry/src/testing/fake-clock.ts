@@ -1,4 +1,4 @@
-import type { TimerHandle, ToolClock } from '../clock.js';
+import type { TimerHandle, ToolClock } from '../contract/clock.js';
 
 interface PendingTimer {
   readonly id: number;

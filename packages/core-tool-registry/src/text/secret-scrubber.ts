@@ -1,4 +1,4 @@
-import type { AnyToolDefinition, ToolReturn } from './tool.js';
+import type { AnyToolDefinition, ToolReturn } from '../contract/tool.js';
 
 /** What a secret is replaced by in text shown to the model. */
 export const REDACTED = '[redacted]';

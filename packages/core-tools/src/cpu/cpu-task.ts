@@ -1,5 +1,4 @@
-import type { ToolReturn } from '../tool.js';
-import type { ToolErrorCode, ToolErrorOptions } from '../tool-error.js';
+import type { ToolErrorCode, ToolErrorOptions, ToolReturn } from '@toolsys/core-tool-registry';
 
 /** One tool call sent to a CPU pool worker. */
 export interface CpuTask {

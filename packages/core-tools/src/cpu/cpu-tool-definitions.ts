@@ -1,5 +1,5 @@
-import type { AnyToolDefinition } from '../tool.js';
-import { createJsonTransformTools } from '../tools/orchestration.js';
+import type { AnyToolDefinition } from '@toolsys/core-tool-registry';
+import { createJsonTransformTools } from '../tools/orchestration/orchestration.js';
 import { createCsvQueryTools } from '../tools/structured/csv-query-tool.js';
 import { createJsonPathTools } from '../tools/structured/json-path-tool.js';
 import { createRegexTools } from '../tools/structured/regex-tools.js';
@@ -7,7 +7,7 @@ import { createStringDistanceTools } from '../tools/structured/string-distance-t
 import { createTextDiffTools } from '../tools/structured/text-diff-tool.js';
 import { createUnitConvertTools } from '../tools/structured/unit-convert-tool.js';
 import { createXmlExtractTools } from '../tools/structured/xml-extract-tool.js';
-import { createUtilityTools } from '../tools/utilities.js';
+import { createUtilityTools } from '../tools/utilities/utilities.js';
 
 /**
  * How a worker builds each CPU-bound tool, with its default limits. The definitions are the

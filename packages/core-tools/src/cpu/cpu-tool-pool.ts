@@ -1,14 +1,17 @@
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
+import type { AnyToolDefinition, ToolContext, ToolReturn } from '@toolsys/core-tool-registry';
+import { isToolError, ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 // Piscina rather than tinypool: an aborted task that is already running terminates its worker
 // thread (the only way to stop synchronous JavaScript), the pool replaces it, idle threads are
 // unreferenced and retired, and it is maintained under the Node.js organisation.
-import { Piscina } from 'piscina';
-import type { AnyToolDefinition, ToolContext, ToolReturn } from '../tool.js';
-import { isToolError, ToolError, ToolErrorCode } from '../tool-error.js';
+import type { Piscina } from 'piscina';
+import { lazyModule } from '../platform/lazy-module.js';
 import type { CpuTask, CpuTaskOutcome } from './cpu-task.js';
 import { CPU_TOOL_IDS, runsInline } from './cpu-tool-definitions.js';
+
+const piscina = lazyModule<typeof import('piscina')>('piscina');
 
 /** Options for {@link CpuToolPool}. */
 export interface CpuToolPoolOptions {
@@ -127,7 +130,7 @@ export class CpuToolPool {
   }
 
   #piscina(): Piscina {
-    this.#pool ??= new Piscina({
+    this.#pool ??= new (piscina().Piscina)({
       ...workerEntry(),
       minThreads: Math.min(this.#options.minThreads, this.#options.maxThreads),
       maxThreads: this.#options.maxThreads,

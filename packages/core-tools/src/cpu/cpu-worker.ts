@@ -1,6 +1,5 @@
-import type { AnyToolDefinition, ToolContext } from '../tool.js';
-import { isToolError } from '../tool-error.js';
-import { ToolServices } from '../tool-services.js';
+import type { AnyToolDefinition, ToolContext } from '@toolsys/core-tool-registry';
+import { isToolError, ToolServices } from '@toolsys/core-tool-registry';
 import type { CpuTask, CpuTaskOutcome } from './cpu-task.js';
 import { loadCpuTool } from './cpu-tool-definitions.js';
 

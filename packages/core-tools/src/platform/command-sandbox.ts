@@ -17,7 +17,7 @@ import {
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { containsSecretShape } from './secret-scrubber.js';
+import { containsSecretShape } from '@toolsys/core-tool-registry';
 
 /*
  * Why bubblewrap used directly, and not a library such as `@anthropic-ai/sandbox-runtime` (0.0.83

@@ -1,10 +1,14 @@
 import { spawn } from 'node:child_process';
 import { lstat, stat } from 'node:fs/promises';
 import { basename, dirname, posix, relative, sep } from 'node:path';
-import { RE2JS } from 're2js';
-import { glob } from 'tinyglobby';
-import { ToolError, ToolErrorCode } from './tool-error.js';
+import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
+import type { RE2JS } from 're2js';
+import type * as Tinyglobby from 'tinyglobby';
+import { lazyModule } from './lazy-module.js';
 import { readWorkspaceFile } from './workspace-fs.js';
+
+const re2js = lazyModule<typeof import('re2js')>('re2js');
+const tinyglobby = lazyModule<typeof Tinyglobby>('tinyglobby');
 
 /** Which engine runs a content search. */
 export type FileSearchBackend = 'ripgrep' | 'node';
@@ -88,9 +92,9 @@ export function isRipgrepAvailable(ripgrepPath = 'rg'): Promise<boolean> {
 /** Compiles the pattern as ripgrep would read it; INVALID_ARGUMENT when it is not valid RE2. */
 function compilePattern(pattern: string, literal: boolean, ignoreCase: boolean): RE2JS {
   try {
-    return RE2JS.compile(
-      literal ? RE2JS.quote(pattern) : pattern,
-      ignoreCase ? RE2JS.CASE_INSENSITIVE : 0,
+    return re2js().RE2JS.compile(
+      literal ? re2js().RE2JS.quote(pattern) : pattern,
+      ignoreCase ? re2js().RE2JS.CASE_INSENSITIVE : 0,
     );
   } catch (error) {
     throw new ToolError(
@@ -264,7 +268,7 @@ async function searchWithNode(
     files = [only];
   } else {
     const include = options.include ?? '**/*';
-    files = await glob(include.includes('/') ? include : `**/${include}`, {
+    files = await tinyglobby().glob(include.includes('/') ? include : `**/${include}`, {
       cwd: folder,
       dot: options.includeHidden,
       onlyFiles: true,

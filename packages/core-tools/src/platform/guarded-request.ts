@@ -1,8 +1,8 @@
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 import type { SsrfGuard } from './ssrf-guard.js';
-import { ToolError, ToolErrorCode } from './tool-error.js';
 
 /** Options for {@link guardedRequest}. */
 export interface GuardedRequestOptions {

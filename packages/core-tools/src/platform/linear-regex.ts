@@ -1,5 +1,8 @@
-import { RE2JS } from 're2js';
-import { invalidArgument } from './invalid-argument.js';
+import type { RE2JS } from 're2js';
+import { invalidArgument } from '../tools/structured/invalid-argument.js';
+import { lazyModule } from './lazy-module.js';
+
+const re2js = lazyModule<typeof import('re2js')>('re2js');
 
 /** Flags understood by {@link compileLinearRegex}. */
 export interface LinearRegexFlags {
@@ -35,12 +38,12 @@ export function compileLinearRegex(
       UNSUPPORTED_HINT,
     );
   }
-  let bits = RE2JS.LOOKBEHINDS;
-  if (flags.ignoreCase) bits |= RE2JS.CASE_INSENSITIVE;
-  if (flags.multiline) bits |= RE2JS.MULTILINE;
-  if (flags.dotAll) bits |= RE2JS.DOTALL;
+  let bits = re2js().RE2JS.LOOKBEHINDS;
+  if (flags.ignoreCase) bits |= re2js().RE2JS.CASE_INSENSITIVE;
+  if (flags.multiline) bits |= re2js().RE2JS.MULTILINE;
+  if (flags.dotAll) bits |= re2js().RE2JS.DOTALL;
   try {
-    return RE2JS.compile(RE2JS.translateRegExp(pattern), bits);
+    return re2js().RE2JS.compile(re2js().RE2JS.translateRegExp(pattern), bits);
   } catch (error) {
     const message = (error as Error).message.replace(/^error parsing regexp: /, '');
     throw invalidArgument(

@@ -1,6 +1,6 @@
+import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 import { guardedRequest, readBody } from './guarded-request.js';
 import { SsrfGuard } from './ssrf-guard.js';
-import { ToolError, ToolErrorCode } from './tool-error.js';
 
 /** One web search result. */
 export interface SearchHit {

@@ -1,7 +1,7 @@
+import { isToolError } from '@toolsys/core-tool-registry';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalHost, SsrfGuard } from './ssrf-guard.js';
-import { isToolError } from './tool-error.js';
 
 const neverResolve = async (): Promise<never> => {
   throw new Error('the resolver must not be called for a literal address');

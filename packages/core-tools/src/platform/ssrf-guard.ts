@@ -1,7 +1,10 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
-import ipaddr from 'ipaddr.js';
-import { ToolError, ToolErrorCode } from './tool-error.js';
+import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
+import type ipaddr from 'ipaddr.js';
+import { lazyModule } from './lazy-module.js';
+
+const ipaddrModule = lazyModule<typeof ipaddr>('ipaddr.js');
 
 /** One address a host name resolves to. */
 export interface ResolvedAddress {
@@ -98,7 +101,7 @@ export class SsrfGuard {
       );
     }
     const host = canonicalHost(url.hostname);
-    if (ipaddr.isValid(host)) this.assertAddressAllowed(host, host);
+    if (ipaddrModule().isValid(host)) this.assertAddressAllowed(host, host);
   }
 
   /**
@@ -108,8 +111,8 @@ export class SsrfGuard {
    */
   refusalReason(address: string, hostname: string): string | undefined {
     const text = canonicalHost(address);
-    if (!ipaddr.isValid(text)) return `"${address}" is not an IP address`;
-    const parsed = ipaddr.parse(text);
+    if (!ipaddrModule().isValid(text)) return `"${address}" is not an IP address`;
+    const parsed = ipaddrModule().parse(text);
     const carried = embeddedIPv4(parsed);
     for (const inner of carried) {
       const reason = this.#reasonFor(inner, hostname);
@@ -154,9 +157,9 @@ export class SsrfGuard {
    */
   async resolve(hostname: string): Promise<readonly ResolvedAddress[]> {
     const host = canonicalHost(hostname);
-    if (ipaddr.isValid(host)) {
+    if (ipaddrModule().isValid(host)) {
       this.assertAddressAllowed(host, host);
-      return [{ address: host, family: ipaddr.parse(host).kind() === 'ipv6' ? 6 : 4 }];
+      return [{ address: host, family: ipaddrModule().parse(host).kind() === 'ipv6' ? 6 : 4 }];
     }
     let addresses: readonly ResolvedAddress[];
     try {
@@ -228,14 +231,14 @@ function parseRule(entry: string): AllowRule {
   const text = canonicalHost(entry);
   if (text.includes('/')) {
     try {
-      const [base, bits] = ipaddr.parseCIDR(text);
+      const [base, bits] = ipaddrModule().parseCIDR(text);
       return { kind: 'range', range: [base, bits] };
     } catch {
       throw new Error(`allowPrivateNetwork: "${entry}" is not a valid CIDR range.`);
     }
   }
-  if (ipaddr.isValid(text)) {
-    const parsed = normalise(ipaddr.parse(text));
+  if (ipaddrModule().isValid(text)) {
+    const parsed = normalise(ipaddrModule().parse(text));
     return { kind: 'range', range: [parsed, parsed.kind() === 'ipv4' ? 32 : 128] };
   }
   return { kind: 'host', host: text };
@@ -254,7 +257,7 @@ function normalise(address: ParsedAddress): ParsedAddress {
 }
 
 function ipv4From(high: number, low: number): ipaddr.IPv4 {
-  return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
+  return new (ipaddrModule().IPv4)([high >> 8, high & 0xff, low >> 8, low & 0xff]);
 }
 
 /**
@@ -289,8 +292,8 @@ export function canonicalHost(host: string): string {
   if (v4 !== undefined) return v4;
   const zone = text.indexOf('%');
   const bare = zone === -1 ? text : text.slice(0, zone);
-  if (bare.includes(':') && ipaddr.IPv6.isValid(bare)) {
-    return normalise(ipaddr.IPv6.parse(bare)).toString();
+  if (bare.includes(':') && ipaddrModule().IPv6.isValid(bare)) {
+    return normalise(ipaddrModule().IPv6.parse(bare)).toString();
   }
   return text;
 }

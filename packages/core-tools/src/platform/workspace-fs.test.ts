@@ -10,8 +10,8 @@ import {
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isToolError } from '@toolsys/core-tool-registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isToolError } from './tool-error.js';
 import {
   copyEntry,
   openWorkspaceDirectory,

@@ -13,7 +13,7 @@ import {
   unlink,
 } from 'node:fs/promises';
 import { posix, sep } from 'node:path';
-import { ToolError, ToolErrorCode } from './tool-error.js';
+import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 import type { WorkspacePath } from './workspace-paths.js';
 
 /*

@@ -1,6 +1,6 @@
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { ToolError, ToolErrorCode } from './tool-error.js';
+import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 
 /** Options for {@link resolveWorkspacePath}. */
 export interface ResolveWorkspacePathOptions {

@@ -1,15 +1,14 @@
 import { join } from 'node:path';
+import type { AnyToolDefinition, ToolExecutor } from '@toolsys/core-tool-registry';
 import { CpuToolPool, offloadCpuTools } from '../cpu/cpu-tool-pool.js';
-import type { AnyToolDefinition } from '../tool.js';
-import type { ToolExecutor } from '../tool-executor.js';
-import { createFileMemoryTools, type FileMemoryToolsOptions } from './file-memory.js';
-import { createFileTools } from './files.js';
-import { createNetworkTools, type NetworkToolsOptions } from './network.js';
-import { createOrchestrationTools } from './orchestration.js';
-import { createShellTools, type ShellToolsOptions } from './shell.js';
-import { createSkillTools, type SkillToolsOptions } from './skills.js';
-import { createStructuredTools } from './structured.js';
-import { createUtilityTools } from './utilities.js';
+import { createFileTools } from './files/files.js';
+import { createFileMemoryTools, type FileMemoryToolsOptions } from './memory/file-memory.js';
+import { createNetworkTools, type NetworkToolsOptions } from './network/network.js';
+import { createOrchestrationTools } from './orchestration/orchestration.js';
+import { createShellTools, type ShellToolsOptions } from './shell/shell.js';
+import { createSkillTools, type SkillToolsOptions } from './skills/skills.js';
+import { createStructuredTools } from './structured/structured.js';
+import { createUtilityTools } from './utilities/utilities.js';
 
 /** Options for {@link createCoreTools}. */
 export interface CoreToolsOptions {

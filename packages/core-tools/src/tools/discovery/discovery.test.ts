@@ -1,14 +1,16 @@
+import {
+  defineTool,
+  EnhancedToolExecutor,
+  RiskAwareToolGate,
+  renderResult,
+  ToolPermissionManager,
+  ToolRegistry,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { EnhancedToolExecutor } from '../enhanced-tool-executor.js';
-import { defineTool } from '../tool.js';
-import { RiskAwareToolGate } from '../tool-execution-gate.js';
-import { ToolPermissionManager } from '../tool-permission-manager.js';
-import { ToolRegistry } from '../tool-registry.js';
-import { renderResult } from '../tool-result.js';
-import { ToolSchema } from '../tool-schema.js';
+import { createUtilityTools } from '../utilities/utilities.js';
 import { createDiscoveryTools } from './discovery.js';
-import { createUtilityTools } from './utilities.js';
 
 function setup(deny: readonly string[] = []) {
   const registry = new ToolRegistry();

@@ -1,15 +1,18 @@
+import type { AnyToolDefinition, RegisteredTool, ToolExecutor } from '@toolsys/core-tool-registry';
+import {
+  defineTool,
+  failureResult,
+  firstSentence,
+  lookupTool,
+  nestedCallOptions,
+  RunPolicies,
+  successResult,
+  TOOL_CATEGORIES,
+  ToolErrorCode,
+  ToolSchema,
+  ToolSuggester,
+} from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import { firstSentence } from '../catalog.js';
-import { lookupTool, nestedCallOptions } from '../execution-steps.js';
-import type { AnyToolDefinition, RegisteredTool } from '../tool.js';
-import { defineTool } from '../tool.js';
-import { ToolErrorCode } from '../tool-error.js';
-import type { ToolExecutor } from '../tool-executor.js';
-import { TOOL_CATEGORIES } from '../tool-metadata.js';
-import { failureResult, successResult } from '../tool-result.js';
-import { RunPolicies } from '../tool-run-policy.js';
-import { ToolSchema } from '../tool-schema.js';
-import { ToolSuggester } from '../tool-suggester.js';
 
 /** The ids of the discovery tools: what an MCP client lists in `discover` mode. */
 export const DISCOVERY_TOOL_IDS = ['tool_search', 'tool_describe', 'tool_call'] as const;

@@ -11,12 +11,15 @@ import {
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  DefaultToolExecutor,
+  RiskAwareToolGate,
+  renderResult,
+  ToolPermissionManager,
+  ToolRegistry,
+  type ToolResult,
+} from '@toolsys/core-tool-registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DefaultToolExecutor } from '../default-tool-executor.js';
-import { RiskAwareToolGate } from '../tool-execution-gate.js';
-import { ToolPermissionManager } from '../tool-permission-manager.js';
-import { ToolRegistry } from '../tool-registry.js';
-import { renderResult, type ToolResult } from '../tool-result.js';
 import { createFileTools, type FileToolsOptions } from './files.js';
 
 let base: string;

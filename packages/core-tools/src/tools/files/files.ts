@@ -2,21 +2,24 @@ import { constants, createReadStream } from 'node:fs';
 import { access, lstat, readdir, realpath, rename, unlink } from 'node:fs/promises';
 import { delimiter, dirname, join, relative, sep } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { createTwoFilesPatch } from 'diff';
-import { glob } from 'tinyglobby';
-import { z } from 'zod';
-import { buildSandboxArguments, probeCommandSandbox } from '../command-sandbox.js';
-import { isRipgrepAvailable, searchFiles } from '../file-search.js';
 import {
   type AnyToolDefinition,
   defineTool,
+  failureResult,
+  isToolError,
+  RunPolicies,
+  successResult,
   type ToolContext,
   type ToolDefinition,
-} from '../tool.js';
-import { isToolError, ToolError, ToolErrorCode } from '../tool-error.js';
-import { failureResult, successResult, type ToolResult } from '../tool-result.js';
-import { RunPolicies } from '../tool-run-policy.js';
-import { ToolSchema } from '../tool-schema.js';
+  ToolError,
+  ToolErrorCode,
+  type ToolResult,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import { z } from 'zod';
+import { buildSandboxArguments, probeCommandSandbox } from '../../platform/command-sandbox.js';
+import { isRipgrepAvailable, searchFiles } from '../../platform/file-search.js';
+import { lazyModule } from '../../platform/lazy-module.js';
 import {
   copyEntry,
   openSubdirectory,
@@ -28,12 +31,15 @@ import {
   withParentDirectory,
   withWorkspaceEntry,
   writeWorkspaceFileAtomic,
-} from '../workspace-fs.js';
+} from '../../platform/workspace-fs.js';
 import {
   type ResolveWorkspacePathOptions,
   resolveWorkspacePath,
   type WorkspacePath,
-} from '../workspace-paths.js';
+} from '../../platform/workspace-paths.js';
+
+const diffModule = lazyModule<typeof import('diff')>('diff');
+const tinyglobby = lazyModule<typeof import('tinyglobby')>('tinyglobby');
 
 /** Options for {@link createFileTools}. */
 export interface FileToolsOptions {
@@ -604,7 +610,7 @@ function createEditFileTool(workspaceRoot: string): AnyToolDefinition {
       context.signal.throwIfAborted();
       await writeWorkspaceFileAtomic(target, after, { signal: context.signal });
       const patch =
-        createTwoFilesPatch(
+        diffModule().createTwoFilesPatch(
           `a/${target.relative}`,
           `b/${target.relative}`,
           before,
@@ -848,7 +854,7 @@ function createGlobFilesTool(workspaceRoot: string): AnyToolDefinition {
       const ignore = ['**/.git/**', '**/.git'];
       if (!pattern.includes('node_modules')) ignore.push('**/node_modules/**', '**/node_modules');
       context.signal.throwIfAborted();
-      const found = await glob(pattern, {
+      const found = await tinyglobby().glob(pattern, {
         cwd: base.absolute,
         dot: args.includeHidden,
         onlyFiles: !args.includeDirectories,

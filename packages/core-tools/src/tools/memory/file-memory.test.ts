@@ -1,12 +1,14 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  DefaultToolExecutor,
+  RiskAwareToolGate,
+  ToolPermissionManager,
+  ToolRegistry,
+} from '@toolsys/core-tool-registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { DefaultToolExecutor } from '../default-tool-executor.js';
-import { RiskAwareToolGate } from '../tool-execution-gate.js';
-import { ToolPermissionManager } from '../tool-permission-manager.js';
-import { ToolRegistry } from '../tool-registry.js';
 import { createFileMemoryTools } from './file-memory.js';
 
 let directory: string;

@@ -1,13 +1,19 @@
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import {
+  type AnyToolDefinition,
+  defineTool,
+  failureResult,
+  RunPolicies,
+  successResult,
+  ToolErrorCode,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import { writeFileAtomic } from '../atomic-write.js';
-import { type AnyToolDefinition, defineTool } from '../tool.js';
-import { ToolErrorCode } from '../tool-error.js';
-import { failureResult, successResult } from '../tool-result.js';
-import { RunPolicies } from '../tool-run-policy.js';
-import { ToolSchema } from '../tool-schema.js';
+import { writeFileAtomic } from '../../platform/atomic-write.js';
+import { lazyModule } from '../../platform/lazy-module.js';
+
+const yaml = lazyModule<typeof import('yaml')>('yaml');
 
 /** Options for {@link createFileMemoryTools}. */
 export interface FileMemoryToolsOptions {
@@ -118,12 +124,14 @@ class NoteStore {
 }
 
 function renderNote(note: Note): string {
-  const front = stringifyYaml({
-    key: note.key,
-    tags: note.tags,
-    created: note.created,
-    updated: note.updated,
-  }).trimEnd();
+  const front = yaml()
+    .stringify({
+      key: note.key,
+      tags: note.tags,
+      created: note.created,
+      updated: note.updated,
+    })
+    .trimEnd();
   return `---\n${front}\n---\n\n${note.content}\n`;
 }
 
@@ -134,7 +142,7 @@ function parseNote(key: string, text: string): Note {
   let body = text;
   if (match) {
     try {
-      const parsed = parseYaml(match[1] ?? '');
+      const parsed = yaml().parse(match[1] ?? '');
       if (parsed && typeof parsed === 'object') meta = parsed as Record<string, unknown>;
       body = text.slice(match[0].length);
     } catch {

@@ -2,21 +2,31 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
-import { Readability } from '@mozilla/readability';
-import { parseHTML } from 'linkedom';
-import TurndownService from 'turndown';
+import {
+  type AnyToolDefinition,
+  defineTool,
+  failureResult,
+  RunPolicies,
+  successResult,
+  type ToolContext,
+  ToolError,
+  ToolErrorCode,
+  type ToolFailure,
+  ToolSchema,
+  withSecretScrubbing,
+} from '@toolsys/core-tool-registry';
+import type TurndownService from 'turndown';
 import { z } from 'zod';
-import { type GuardedResponse, guardedRequest, readBody } from '../guarded-request.js';
-import { createSearxngBackend, type SearchBackend } from '../search-backend.js';
-import { withSecretScrubbing } from '../secret-scrubber.js';
-import { type HostResolver, SsrfGuard } from '../ssrf-guard.js';
-import { type AnyToolDefinition, defineTool, type ToolContext } from '../tool.js';
-import { ToolError, ToolErrorCode } from '../tool-error.js';
-import { failureResult, successResult, type ToolFailure } from '../tool-result.js';
-import { RunPolicies } from '../tool-run-policy.js';
-import { ToolSchema } from '../tool-schema.js';
-import { withWorkspacePartFile } from '../workspace-fs.js';
-import { resolveWorkspacePath } from '../workspace-paths.js';
+import { type GuardedResponse, guardedRequest, readBody } from '../../platform/guarded-request.js';
+import { lazyModule } from '../../platform/lazy-module.js';
+import { createSearxngBackend, type SearchBackend } from '../../platform/search-backend.js';
+import { type HostResolver, SsrfGuard } from '../../platform/ssrf-guard.js';
+import { withWorkspacePartFile } from '../../platform/workspace-fs.js';
+import { resolveWorkspacePath } from '../../platform/workspace-paths.js';
+
+const readability = lazyModule<typeof import('@mozilla/readability')>('@mozilla/readability');
+const linkedom = lazyModule<typeof import('linkedom')>('linkedom');
+const turndownService = lazyModule<typeof TurndownService>('turndown');
 
 /** Options for {@link createNetworkTools}. */
 export interface NetworkToolsOptions {
@@ -256,7 +266,7 @@ function pageDocument(input: PageInput) {
 }
 
 function htmlToMarkdown(html: string, baseUrl: string): { title: string; markdown: string } {
-  const { document } = parseHTML(html);
+  const { document } = linkedom().parseHTML(html);
   for (const [selector, attribute] of [
     ['a[href]', 'href'],
     ['img[src]', 'src'],
@@ -275,11 +285,11 @@ function htmlToMarkdown(html: string, baseUrl: string): { title: string; markdow
   const fallbackHtml = document.body?.innerHTML ?? html;
   let article: { title?: string | null; content?: string | null } | null = null;
   try {
-    article = new Readability(document as unknown as Document).parse();
+    article = new (readability().Readability)(document as unknown as Document).parse();
   } catch {
     article = null;
   }
-  const turndown = new TurndownService({
+  const turndown = new (turndownService())({
     headingStyle: 'atx',
     codeBlockStyle: 'fenced',
     bulletListMarker: '-',

@@ -1,20 +1,23 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  defineTool,
+  EnhancedToolExecutor,
+  NOT_EXECUTED_TEXT,
+  RiskAwareToolGate,
+  renderResult,
+  ToolPermissionManager,
+  ToolRegistry,
+  type ToolResult,
+  ToolSchema,
+  ToolTraceRecorder,
+} from '@toolsys/core-tool-registry';
+import { FakeClock, flushMicrotasks } from '@toolsys/core-tool-registry/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { NOT_EXECUTED_TEXT } from '../batch-runner.js';
-import { EnhancedToolExecutor } from '../enhanced-tool-executor.js';
-import { FakeClock, flushMicrotasks } from '../testing/fake-clock.js';
-import { defineTool } from '../tool.js';
-import { RiskAwareToolGate } from '../tool-execution-gate.js';
-import { ToolPermissionManager } from '../tool-permission-manager.js';
-import { ToolRegistry } from '../tool-registry.js';
-import { renderResult, type ToolResult } from '../tool-result.js';
-import { ToolSchema } from '../tool-schema.js';
-import { ToolTraceRecorder } from '../trace-recorder.js';
+import { createUtilityTools } from '../utilities/utilities.js';
 import { createOrchestrationTools } from './orchestration.js';
-import { createUtilityTools } from './utilities.js';
 
 let directory: string;
 

@@ -1,8 +1,31 @@
-import semver from 'semver';
+import type { ToolExecutor } from '@toolsys/core-tool-registry';
+import {
+  type AnyToolDefinition,
+  cancelledFailure,
+  DEFAULT_BATCH_BUDGET_MS,
+  defineTool,
+  describeType,
+  failureResult,
+  inferRisk,
+  MAX_BATCH_BUDGET_MS,
+  maxRisk,
+  nestedCallOptions,
+  RunPolicies,
+  SYSTEM_CLOCK,
+  sleep,
+  successResult,
+  TOOL_RISKS,
+  ToolBatchRunner,
+  type ToolClock,
+  ToolErrorCode,
+  type ToolResult,
+  type ToolRisk,
+  type ToolRunPolicy,
+  ToolSchema,
+  ToolTraceRecorder,
+} from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import { DEFAULT_BATCH_BUDGET_MS, MAX_BATCH_BUDGET_MS, ToolBatchRunner } from '../batch-runner.js';
-import { SYSTEM_CLOCK, sleep, type ToolClock } from '../clock.js';
-import { cancelledFailure, nestedCallOptions } from '../execution-steps.js';
+import { lazyModule } from '../../platform/lazy-module.js';
 import {
   parseShortcutDefinition,
   type ShortcutDefinition,
@@ -10,16 +33,9 @@ import {
 import { ShortcutStore } from '../shortcuts/shortcut-store.js';
 import { ShortcutSuggester } from '../shortcuts/shortcut-suggester.js';
 import { compileShortcut } from '../shortcuts/shortcut-tool.js';
-import { type AnyToolDefinition, defineTool } from '../tool.js';
-import { describeType } from '../tool-arguments.js';
-import { ToolErrorCode } from '../tool-error.js';
-import type { ToolExecutor } from '../tool-executor.js';
-import { inferRisk, maxRisk, TOOL_RISKS, type ToolRisk } from '../tool-metadata.js';
-import { failureResult, successResult, type ToolResult } from '../tool-result.js';
-import { RunPolicies, type ToolRunPolicy } from '../tool-run-policy.js';
-import { ToolSchema } from '../tool-schema.js';
-import { ToolTraceRecorder } from '../trace-recorder.js';
-import { assertJsonTextDepth, JSON_DOCUMENT_ARGUMENT_LIMITS } from './structured/json-depth.js';
+import { assertJsonTextDepth, JSON_DOCUMENT_ARGUMENT_LIMITS } from '../structured/json-depth.js';
+
+const semver = lazyModule<typeof import('semver')>('semver');
 
 /** Options for {@link createOrchestrationTools}. */
 export interface OrchestrationToolsOptions {
@@ -371,8 +387,8 @@ function createVersionCompareTool(): AnyToolDefinition {
     execute({ a, b, range, loose }) {
       const parse = (text: string, field: string) => {
         const parsed = loose
-          ? (semver.coerce(text, { includePrerelease: true }) ?? null)
-          : semver.parse(text);
+          ? (semver().coerce(text, { includePrerelease: true }) ?? null)
+          : semver().parse(text);
         if (!parsed) {
           return failureResult(
             ToolErrorCode.INVALID_ARGUMENT,
@@ -383,11 +399,11 @@ function createVersionCompareTool(): AnyToolDefinition {
         return parsed;
       };
       const left = parse(a, 'a');
-      if (!(left instanceof semver.SemVer)) return left;
+      if (!(left instanceof semver().SemVer)) return left;
       const right = parse(b, 'b');
-      if (!(right instanceof semver.SemVer)) return right;
-      const comparison = semver.compare(left, right);
-      const difference = semver.diff(left, right);
+      if (!(right instanceof semver().SemVer)) return right;
+      const comparison = semver().compare(left, right);
+      const difference = semver().diff(left, right);
       const symbol = comparison < 0 ? '<' : comparison > 0 ? '>' : '=';
       const lines = [
         `${left.version} ${symbol} ${right.version}${difference ? ` (${difference} differs)` : ''}`,
@@ -399,7 +415,7 @@ function createVersionCompareTool(): AnyToolDefinition {
         difference,
       };
       if (range !== undefined) {
-        const valid = semver.validRange(range, { loose });
+        const valid = semver().validRange(range, { loose });
         if (valid === null) {
           return failureResult(
             ToolErrorCode.INVALID_ARGUMENT,
@@ -410,8 +426,8 @@ function createVersionCompareTool(): AnyToolDefinition {
             },
           );
         }
-        const satisfiesA = semver.satisfies(left, valid, { includePrerelease: true });
-        const satisfiesB = semver.satisfies(right, valid, { includePrerelease: true });
+        const satisfiesA = semver().satisfies(left, valid, { includePrerelease: true });
+        const satisfiesB = semver().satisfies(right, valid, { includePrerelease: true });
         lines.push(`${left.version} ${satisfiesA ? 'satisfies' : 'does not satisfy'} ${range}`);
         lines.push(`${right.version} ${satisfiesB ? 'satisfies' : 'does not satisfy'} ${range}`);
         data.range = { range, a: satisfiesA, b: satisfiesB };

@@ -1,9 +1,9 @@
-/// <reference path="../mvdan-sh.d.ts" />
+/// <reference path="./mvdan-sh.d.ts" />
 import { Buffer } from 'node:buffer';
 import { lstat, readdir } from 'node:fs/promises';
 import { posix } from 'node:path';
 import type { ShNode, ShSyntax } from 'mvdan-sh';
-import { resolveWorkspacePath } from '../workspace-paths.js';
+import { resolveWorkspacePath } from '../../platform/workspace-paths.js';
 
 /** How a shell command is treated before it runs. */
 export interface CommandVerdict {

@@ -1,13 +1,20 @@
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type {
+  ConfirmationDecision,
+  ConfirmationRequest,
+  ToolEvent,
+} from '@toolsys/core-tool-registry';
+import {
+  DefaultToolExecutor,
+  RiskAwareToolGate,
+  renderResult,
+  ToolPermissionManager,
+  ToolRegistry,
+  type ToolResult,
+} from '@toolsys/core-tool-registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DefaultToolExecutor } from '../default-tool-executor.js';
-import type { ConfirmationDecision, ConfirmationRequest, ToolEvent } from '../tool.js';
-import { RiskAwareToolGate } from '../tool-execution-gate.js';
-import { ToolPermissionManager } from '../tool-permission-manager.js';
-import { ToolRegistry } from '../tool-registry.js';
-import { renderResult, type ToolResult } from '../tool-result.js';
 import { createShellTools, type ShellToolsOptions } from './shell.js';
 
 let base: string;

@@ -1,19 +1,28 @@
 import { stat } from 'node:fs/promises';
+import {
+  type AnyToolDefinition,
+  defineTool,
+  failureResult,
+  RunPolicies,
+  scrubSecrets,
+  successResult,
+  ToolErrorCode,
+  ToolSchema,
+  withSecretScrubbing,
+} from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import {
   buildSandboxArguments,
   prepareGitWrapper,
   probeCommandSandbox,
   sandboxEnvironment,
-} from '../command-sandbox.js';
-import { type CapturedOutput, runProcess, scrubEnvironment } from '../process-runner.js';
-import { scrubSecrets, withSecretScrubbing } from '../secret-scrubber.js';
-import { type AnyToolDefinition, defineTool } from '../tool.js';
-import { ToolErrorCode } from '../tool-error.js';
-import { failureResult, successResult } from '../tool-result.js';
-import { RunPolicies } from '../tool-run-policy.js';
-import { ToolSchema } from '../tool-schema.js';
-import { resolveWorkspacePath } from '../workspace-paths.js';
+} from '../../platform/command-sandbox.js';
+import {
+  type CapturedOutput,
+  runProcess,
+  scrubEnvironment,
+} from '../../platform/process-runner.js';
+import { resolveWorkspacePath } from '../../platform/workspace-paths.js';
 import { classifyCommand } from './shell-policy.js';
 
 /** Options for {@link createShellTools}. */

@@ -1,9 +1,7 @@
+import { defineTool, ToolRegistry, ToolSchema } from '@toolsys/core-tool-registry';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool } from '../tool.js';
-import { ToolRegistry } from '../tool-registry.js';
-import { ToolSchema } from '../tool-schema.js';
 import { parseShortcutDefinition, placeholdersOf, renderTemplate } from './shortcut-definition.js';
 
 function registry(): ToolRegistry {

@@ -1,9 +1,13 @@
-import { MAX_BATCH_STEPS } from '../batch-runner.js';
-import { describeType } from '../tool-arguments.js';
-import { ToolErrorCode } from '../tool-error.js';
-import { maxRisk, type ToolRisk } from '../tool-metadata.js';
-import type { ToolRegistry } from '../tool-registry.js';
-import { failureResult, type ToolFailure } from '../tool-result.js';
+import type { ToolRegistry } from '@toolsys/core-tool-registry';
+import {
+  describeType,
+  failureResult,
+  MAX_BATCH_STEPS,
+  maxRisk,
+  ToolErrorCode,
+  type ToolFailure,
+  type ToolRisk,
+} from '@toolsys/core-tool-registry';
 
 /** The type of a shortcut parameter. */
 export type ShortcutParamType = 'string' | 'number' | 'integer' | 'boolean';

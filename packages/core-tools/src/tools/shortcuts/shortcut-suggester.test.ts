@@ -1,5 +1,5 @@
+import type { ToolTraceSpan } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
-import type { ToolTraceSpan } from '../trace-recorder.js';
 import { ShortcutSuggester } from './shortcut-suggester.js';
 
 let counter = 0;

@@ -1,4 +1,4 @@
-import type { ToolTraceSpan } from '../trace-recorder.js';
+import type { ToolTraceSpan } from '@toolsys/core-tool-registry';
 
 /** A frequent pair of tools worth packaging as a shortcut. */
 export interface ShortcutSuggestion {

@@ -1,11 +1,12 @@
+import type { ToolAnnotations, ToolBatchRunner, ToolRegistry } from '@toolsys/core-tool-registry';
+import {
+  type AnyToolDefinition,
+  defineTool,
+  nestedCallOptions,
+  RunPolicies,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import type { ToolBatchRunner } from '../batch-runner.js';
-import { nestedCallOptions } from '../execution-steps.js';
-import { type AnyToolDefinition, defineTool } from '../tool.js';
-import type { ToolAnnotations } from '../tool-metadata.js';
-import type { ToolRegistry } from '../tool-registry.js';
-import { RunPolicies } from '../tool-run-policy.js';
-import { ToolSchema } from '../tool-schema.js';
 import {
   renderShortcutSteps,
   type ShortcutDefinition,

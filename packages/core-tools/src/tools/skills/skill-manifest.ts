@@ -1,6 +1,8 @@
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { ToolError, ToolErrorCode } from './tool-error.js';
-import type { ToolRisk } from './tool-metadata.js';
+import type { ToolRisk } from '@toolsys/core-tool-registry';
+import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
+import { lazyModule } from '../../platform/lazy-module.js';
+
+const yaml = lazyModule<typeof import('yaml')>('yaml');
 
 /** A tool a skill declares: run as a shell command with templated arguments. */
 export interface SkillToolSpec {
@@ -65,7 +67,7 @@ export function parseSkillManifest(text: string, fieldPrefix = ''): SkillManifes
   if (!match) throw invalid(at('SKILL.md'), 'must start with YAML front matter between --- lines');
   let front: unknown;
   try {
-    front = parseYaml(match[1] ?? '');
+    front = yaml().parse(match[1] ?? '');
   } catch (error) {
     throw invalid(at('SKILL.md'), `front matter is not valid YAML (${(error as Error).message})`);
   }
@@ -245,5 +247,5 @@ export function renderSkillManifest(manifest: SkillManifest): string {
       return entry;
     });
   }
-  return `---\n${stringifyYaml(front).trimEnd()}\n---\n\n${manifest.body.trim()}\n`;
+  return `---\n${yaml().stringify(front).trimEnd()}\n---\n\n${manifest.body.trim()}\n`;
 }

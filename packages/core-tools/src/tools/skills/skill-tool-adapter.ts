@@ -1,19 +1,26 @@
 import { realpath } from 'node:fs/promises';
-import { buildSandboxArguments, probeCommandSandbox } from './command-sandbox.js';
-import { runProcess, scrubEnvironment } from './process-runner.js';
+import type { ToolRegistry } from '@toolsys/core-tool-registry';
+import {
+  type AnyToolDefinition,
+  defineTool,
+  failureResult,
+  RunPolicies,
+  successResult,
+  type ToolContext,
+  ToolError,
+  ToolErrorCode,
+  type ToolResult,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import { buildSandboxArguments, probeCommandSandbox } from '../../platform/command-sandbox.js';
+import { runProcess, scrubEnvironment } from '../../platform/process-runner.js';
+import { classifyCommand, type ShellPolicyOptions } from '../shell/shell-policy.js';
 import {
   renderCommand,
   type SkillManifest,
   type SkillToolSpec,
   shellQuote,
 } from './skill-manifest.js';
-import { type AnyToolDefinition, defineTool, type ToolContext } from './tool.js';
-import { ToolError, ToolErrorCode } from './tool-error.js';
-import type { ToolRegistry } from './tool-registry.js';
-import { failureResult, successResult, type ToolResult } from './tool-result.js';
-import { RunPolicies } from './tool-run-policy.js';
-import { ToolSchema } from './tool-schema.js';
-import { classifyCommand, type ShellPolicyOptions } from './tools/shell-policy.js';
 
 /** Options for {@link SkillToolAdapter}. */
 export interface SkillToolAdapterOptions {

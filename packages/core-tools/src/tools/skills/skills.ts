@@ -3,22 +3,31 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { cp, lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, normalize, resolve } from 'node:path';
-import { extract as extractTar, type ReadEntry } from 'tar';
+import type { ToolRegistry } from '@toolsys/core-tool-registry';
+import {
+  type AnyToolDefinition,
+  defineTool,
+  failureResult,
+  isToolError,
+  RunPolicies,
+  successResult,
+  ToolError,
+  ToolErrorCode,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import type { ReadEntry } from 'tar';
 import { z } from 'zod';
+import { lazyModule } from '../../platform/lazy-module.js';
+import type { ShellPolicyOptions } from '../shell/shell-policy.js';
 import {
   parseSkillManifest,
   renderSkillManifest,
   SKILL_NAME_PATTERN,
   type SkillManifest,
-} from '../skill-manifest.js';
-import { SkillToolAdapter } from '../skill-tool-adapter.js';
-import { type AnyToolDefinition, defineTool } from '../tool.js';
-import { isToolError, ToolError, ToolErrorCode } from '../tool-error.js';
-import type { ToolRegistry } from '../tool-registry.js';
-import { failureResult, successResult } from '../tool-result.js';
-import { RunPolicies } from '../tool-run-policy.js';
-import { ToolSchema } from '../tool-schema.js';
-import type { ShellPolicyOptions } from './shell-policy.js';
+} from './skill-manifest.js';
+import { SkillToolAdapter } from './skill-tool-adapter.js';
+
+const tar = lazyModule<typeof import('tar')>('tar');
 
 /** Options for {@link createSkillTools}. */
 export interface SkillToolsOptions {
@@ -280,7 +289,7 @@ async function extractTarball(file: string, into: string): Promise<string> {
   let total = 0;
   let tooLarge = false;
   try {
-    await extractTar({
+    await tar().extract({
       file,
       cwd: into,
       strict: true,

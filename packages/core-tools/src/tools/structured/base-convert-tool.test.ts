@@ -1,8 +1,7 @@
+import type { ToolResult } from '@toolsys/core-tool-registry';
+import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DefaultToolExecutor } from '../../default-tool-executor.js';
-import { ToolRegistry } from '../../tool-registry.js';
-import type { ToolResult } from '../../tool-result.js';
 import { createBaseConvertTools } from './base-convert-tool.js';
 
 const registry = new ToolRegistry();

@@ -1,8 +1,11 @@
+import {
+  type AnyToolDefinition,
+  defineTool,
+  RunPolicies,
+  successResult,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import { type AnyToolDefinition, defineTool } from '../../tool.js';
-import { successResult } from '../../tool-result.js';
-import { RunPolicies } from '../../tool-run-policy.js';
-import { ToolSchema } from '../../tool-schema.js';
 import { invalidArgument } from './invalid-argument.js';
 import { structuredMetadata } from './structured-metadata.js';
 

@@ -1,13 +1,19 @@
-import { Cron } from 'croner';
-import { DateTime } from 'luxon';
+import {
+  type AnyToolDefinition,
+  defineTool,
+  RunPolicies,
+  successResult,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import type { Cron } from 'croner';
 import { z } from 'zod';
-import { type AnyToolDefinition, defineTool } from '../../tool.js';
-import { successResult } from '../../tool-result.js';
-import { RunPolicies } from '../../tool-run-policy.js';
-import { ToolSchema } from '../../tool-schema.js';
+import { lazyModule } from '../../platform/lazy-module.js';
 import { checkZone, readDate } from './date-input.js';
 import { invalidArgument } from './invalid-argument.js';
 import { structuredMetadata } from './structured-metadata.js';
+
+const croner = lazyModule<typeof import('croner')>('croner');
+const luxon = lazyModule<typeof import('luxon')>('luxon');
 
 const cronNextSchema = ToolSchema.object({
   expression: z
@@ -51,7 +57,7 @@ function createCronNextTool(): AnyToolDefinition {
           : readDate(args.from, args.timezone, 'from').toJSDate();
       let job: Cron;
       try {
-        job = new Cron(args.expression, { timezone: args.timezone, paused: true });
+        job = new (croner().Cron)(args.expression, { timezone: args.timezone, paused: true });
       } catch (error) {
         throw invalidArgument(
           'expression',
@@ -67,7 +73,7 @@ function createCronNextTool(): AnyToolDefinition {
       }
       const runs = dates.map(
         (date) =>
-          DateTime.fromJSDate(date, { zone: args.timezone }).toISO({
+          luxon().DateTime.fromJSDate(date, { zone: args.timezone }).toISO({
             suppressMilliseconds: true,
           }) ?? date.toISOString(),
       );

@@ -1,14 +1,19 @@
-import { parse } from 'csv-parse/sync';
+import {
+  type AnyToolDefinition,
+  defineTool,
+  RunPolicies,
+  successResult,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
 import type { RE2JS } from 're2js';
 import { z } from 'zod';
-import { type AnyToolDefinition, defineTool } from '../../tool.js';
-import { successResult } from '../../tool-result.js';
-import { RunPolicies } from '../../tool-run-policy.js';
-import { ToolSchema } from '../../tool-schema.js';
+import { lazyModule } from '../../platform/lazy-module.js';
+import { compileLinearRegex } from '../../platform/linear-regex.js';
 import { invalidArgument } from './invalid-argument.js';
-import { compileLinearRegex } from './linear-regex.js';
 import { DEFAULT_MATCH_TIME_LIMIT_MS, runWithTimeLimit } from './run-with-time-limit.js';
 import { structuredMetadata } from './structured-metadata.js';
+
+const csvParse = lazyModule<typeof import('csv-parse/sync')>('csv-parse/sync');
 
 const MAX_CSV_LENGTH = 5_000_000;
 const MAX_RENDERED_ROWS = 50;
@@ -188,7 +193,7 @@ function createCsvQueryTool(timeLimitMs: number): AnyToolDefinition {
 
 function parseCsv(args: CsvQueryArgs): string[][] {
   try {
-    return parse(args.csv, {
+    return csvParse().parse(args.csv, {
       delimiter: args.delimiter,
       bom: true,
       relax_column_count: true,

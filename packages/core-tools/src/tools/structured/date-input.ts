@@ -1,12 +1,15 @@
-import { DateTime } from 'luxon';
+import type { DateTime } from 'luxon';
+import { lazyModule } from '../../platform/lazy-module.js';
 import { invalidArgument } from './invalid-argument.js';
+
+const luxon = lazyModule<typeof import('luxon')>('luxon');
 
 /** Unix numbers above this are milliseconds, below it seconds (10^11 s is the year 5138). */
 const MILLISECOND_THRESHOLD = 1e11;
 
 /** Throws INVALID_ARGUMENT on `field` unless `zone` is an IANA zone, "UTC" or a fixed offset. */
 export function checkZone(zone: string, field: string): void {
-  if (!DateTime.now().setZone(zone).isValid) {
+  if (!luxon().DateTime.now().setZone(zone).isValid) {
     throw invalidArgument(
       field,
       `unknown time zone "${zone}"`,
@@ -29,21 +32,21 @@ export function readDate(
   let parsed: DateTime;
   if (typeof value === 'number') {
     const ms = Math.abs(value) >= MILLISECOND_THRESHOLD ? value : value * 1000;
-    parsed = DateTime.fromMillis(ms, { zone });
+    parsed = luxon().DateTime.fromMillis(ms, { zone });
   } else {
     const text = value.trim();
     if (text.toLowerCase() === 'now') {
-      parsed = DateTime.now().setZone(zone);
+      parsed = luxon().DateTime.now().setZone(zone);
     } else if (inputFormat !== undefined) {
-      parsed = DateTime.fromFormat(text, inputFormat, { zone });
+      parsed = luxon().DateTime.fromFormat(text, inputFormat, { zone });
     } else if (/^-?\d{9,}(\.\d+)?$/.test(text)) {
       // Nine digits or more is a Unix timestamp; shorter digit runs ("2026") are ISO years.
       return readDate(Number(text), zone, field);
     } else {
-      parsed = DateTime.fromISO(text, { zone });
-      if (!parsed.isValid) parsed = DateTime.fromRFC2822(text, { zone });
-      if (!parsed.isValid) parsed = DateTime.fromHTTP(text, { zone });
-      if (!parsed.isValid) parsed = DateTime.fromSQL(text, { zone });
+      parsed = luxon().DateTime.fromISO(text, { zone });
+      if (!parsed.isValid) parsed = luxon().DateTime.fromRFC2822(text, { zone });
+      if (!parsed.isValid) parsed = luxon().DateTime.fromHTTP(text, { zone });
+      if (!parsed.isValid) parsed = luxon().DateTime.fromSQL(text, { zone });
     }
   }
   if (!parsed.isValid) {

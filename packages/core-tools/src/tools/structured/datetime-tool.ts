@@ -1,12 +1,18 @@
-import { type DateTime, Duration, type DurationLikeObject } from 'luxon';
+import {
+  type AnyToolDefinition,
+  defineTool,
+  RunPolicies,
+  successResult,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import type { DateTime, Duration, DurationLikeObject } from 'luxon';
 import { z } from 'zod';
-import { type AnyToolDefinition, defineTool } from '../../tool.js';
-import { successResult } from '../../tool-result.js';
-import { RunPolicies } from '../../tool-run-policy.js';
-import { ToolSchema } from '../../tool-schema.js';
+import { lazyModule } from '../../platform/lazy-module.js';
 import { checkZone, describeDate, readDate } from './date-input.js';
 import { invalidArgument } from './invalid-argument.js';
 import { structuredMetadata } from './structured-metadata.js';
+
+const luxon = lazyModule<typeof import('luxon')>('luxon');
 
 const OPERATIONS = ['parse', 'format', 'add', 'subtract', 'diff', 'convert'] as const;
 const DURATION_UNITS = [
@@ -223,8 +229,8 @@ function readDuration(value: DatetimeArgs['duration']): Duration {
   }
   const duration =
     typeof value === 'string'
-      ? Duration.fromISO(value.trim().toUpperCase())
-      : Duration.fromObject(value as DurationLikeObject);
+      ? luxon().Duration.fromISO(value.trim().toUpperCase())
+      : luxon().Duration.fromObject(value as DurationLikeObject);
   if (!duration.isValid) {
     throw invalidArgument(
       'duration',

@@ -1,7 +1,6 @@
+import type { ToolResult } from '@toolsys/core-tool-registry';
+import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
-import { DefaultToolExecutor } from '../../default-tool-executor.js';
-import { ToolRegistry } from '../../tool-registry.js';
-import type { ToolResult } from '../../tool-result.js';
 import { createDurationConvertTools } from './duration-convert-tool.js';
 
 const registry = new ToolRegistry();

@@ -1,11 +1,16 @@
-import { Duration } from 'luxon';
+import {
+  type AnyToolDefinition,
+  defineTool,
+  RunPolicies,
+  successResult,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import { type AnyToolDefinition, defineTool } from '../../tool.js';
-import { successResult } from '../../tool-result.js';
-import { RunPolicies } from '../../tool-run-policy.js';
-import { ToolSchema } from '../../tool-schema.js';
+import { lazyModule } from '../../platform/lazy-module.js';
 import { invalidArgument } from './invalid-argument.js';
 import { structuredMetadata } from './structured-metadata.js';
+
+const luxon = lazyModule<typeof import('luxon')>('luxon');
 
 const UNIT_MS = {
   milliseconds: 1,
@@ -95,7 +100,7 @@ function parseDuration(text: string): number {
   const body = negative ? trimmed.slice(1).trim() : trimmed;
   const sign = negative ? -1 : 1;
   if (/^P/i.test(body)) {
-    const parsed = Duration.fromISO(body.toUpperCase());
+    const parsed = luxon().Duration.fromISO(body.toUpperCase());
     if (!parsed.isValid) {
       throw invalidArgument(
         'duration',

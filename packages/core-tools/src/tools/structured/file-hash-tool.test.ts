@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ToolResult } from '@toolsys/core-tool-registry';
+import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DefaultToolExecutor } from '../../default-tool-executor.js';
-import { ToolRegistry } from '../../tool-registry.js';
-import type { ToolResult } from '../../tool-result.js';
 import { createFileHashTools } from './file-hash-tool.js';
 
 let base: string;

@@ -1,13 +1,18 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import {
+  type AnyToolDefinition,
+  defineTool,
+  failureResult,
+  RunPolicies,
+  successResult,
+  ToolError,
+  ToolErrorCode,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import { type AnyToolDefinition, defineTool } from '../../tool.js';
-import { ToolError, ToolErrorCode } from '../../tool-error.js';
-import { failureResult, successResult } from '../../tool-result.js';
-import { RunPolicies } from '../../tool-run-policy.js';
-import { ToolSchema } from '../../tool-schema.js';
-import { openWorkspaceEntry } from '../../workspace-fs.js';
-import { resolveWorkspacePath } from '../../workspace-paths.js';
+import { openWorkspaceEntry } from '../../platform/workspace-fs.js';
+import { resolveWorkspacePath } from '../../platform/workspace-paths.js';
 import { invalidArgument } from './invalid-argument.js';
 import { structuredMetadata } from './structured-metadata.js';
 

@@ -1,4 +1,4 @@
-import { ToolError, ToolErrorCode } from '../../tool-error.js';
+import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 
 /** Builds the INVALID_ARGUMENT error for a field, with a next step for the model. */
 export function invalidArgument(field: string, problem: string, hint?: string): ToolError {

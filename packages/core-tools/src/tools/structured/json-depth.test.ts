@@ -1,8 +1,6 @@
+import { DefaultToolExecutor, isToolError, ToolRegistry } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
-import { DefaultToolExecutor } from '../../default-tool-executor.js';
-import { isToolError } from '../../tool-error.js';
-import { ToolRegistry } from '../../tool-registry.js';
-import { createJsonTransformTools } from '../orchestration.js';
+import { createJsonTransformTools } from '../orchestration/orchestration.js';
 import { assertJsonTextDepth, MAX_JSON_DEPTH } from './json-depth.js';
 import { createJsonPathTools } from './json-path-tool.js';
 

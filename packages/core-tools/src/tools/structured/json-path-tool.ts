@@ -1,22 +1,21 @@
 import {
-  type FilterFunction,
-  FunctionExpressionType,
-  JSONPathEnvironment,
-  JSONPathError,
-  JSONPathRecursionLimitError,
-  type JSONValue,
-} from 'json-p3';
+  type AnyToolDefinition,
+  defineTool,
+  RunPolicies,
+  successResult,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import type { FilterFunction, JSONPathEnvironment, JSONValue } from 'json-p3';
 import type { RE2JS } from 're2js';
 import { z } from 'zod';
-import { type AnyToolDefinition, defineTool } from '../../tool.js';
-import { successResult } from '../../tool-result.js';
-import { RunPolicies } from '../../tool-run-policy.js';
-import { ToolSchema } from '../../tool-schema.js';
+import { lazyModule } from '../../platform/lazy-module.js';
+import { compileLinearRegex } from '../../platform/linear-regex.js';
 import { invalidArgument } from './invalid-argument.js';
 import { assertJsonTextDepth, JSON_DOCUMENT_ARGUMENT_LIMITS } from './json-depth.js';
-import { compileLinearRegex } from './linear-regex.js';
 import { DEFAULT_MATCH_TIME_LIMIT_MS, runWithTimeLimit } from './run-with-time-limit.js';
 import { structuredMetadata } from './structured-metadata.js';
+
+const jsonP3 = lazyModule<typeof import('json-p3')>('json-p3');
 
 const MAX_JSON_LENGTH = 5_000_000;
 const MAX_RENDERED_LENGTH = 20_000;
@@ -47,8 +46,11 @@ const jsonPathSchema = ToolSchema.object({
 
 /** RFC 9535 `match`/`search`, run on RE2 so a filter pattern can never hang the query. */
 class LinearRegexFunction implements FilterFunction {
-  readonly argTypes = [FunctionExpressionType.ValueType, FunctionExpressionType.ValueType];
-  readonly returnType = FunctionExpressionType.LogicalType;
+  readonly argTypes = [
+    jsonP3().FunctionExpressionType.ValueType,
+    jsonP3().FunctionExpressionType.ValueType,
+  ];
+  readonly returnType = jsonP3().FunctionExpressionType.LogicalType;
   readonly #whole: boolean;
   readonly #cache = new Map<string, RE2JS | null>();
 
@@ -73,7 +75,9 @@ class LinearRegexFunction implements FilterFunction {
 }
 
 function createEnvironment(): JSONPathEnvironment {
-  const environment = new JSONPathEnvironment({ maxRecursionDepth: MAX_RECURSION_DEPTH });
+  const environment = new (jsonP3().JSONPathEnvironment)({
+    maxRecursionDepth: MAX_RECURSION_DEPTH,
+  });
   environment.functionRegister.set('match', new LinearRegexFunction(true));
   environment.functionRegister.set('search', new LinearRegexFunction(false));
   return environment;
@@ -107,14 +111,14 @@ function createJsonPathTool(timeLimitMs: number): AnyToolDefinition {
           'Use a simpler query (fewer .. descendant segments and filters, simpler match/search patterns), or query a smaller document, then retry.',
         );
       } catch (error) {
-        if (error instanceof JSONPathRecursionLimitError) {
+        if (error instanceof jsonP3().JSONPathRecursionLimitError) {
           throw invalidArgument(
             'json',
             `the document is nested deeper than ${MAX_RECURSION_DEPTH} levels for a descendant (..) query`,
             'Query a sub-document with explicit child selectors instead of .., and retry.',
           );
         }
-        if (error instanceof JSONPathError) {
+        if (error instanceof jsonP3().JSONPathError) {
           throw invalidArgument(
             'path',
             `invalid JSONPath: ${error.message}`,

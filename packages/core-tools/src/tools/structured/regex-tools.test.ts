@@ -1,8 +1,11 @@
+import {
+  DefaultToolExecutor,
+  renderResult,
+  ToolRegistry,
+  type ToolResult,
+} from '@toolsys/core-tool-registry';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DefaultToolExecutor } from '../../default-tool-executor.js';
-import { ToolRegistry } from '../../tool-registry.js';
-import { renderResult, type ToolResult } from '../../tool-result.js';
 import { createRegexTools } from './regex-tools.js';
 
 const registry = new ToolRegistry();

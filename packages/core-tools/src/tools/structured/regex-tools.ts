@@ -1,10 +1,13 @@
+import {
+  type AnyToolDefinition,
+  defineTool,
+  RunPolicies,
+  successResult,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import { type AnyToolDefinition, defineTool } from '../../tool.js';
-import { successResult } from '../../tool-result.js';
-import { RunPolicies } from '../../tool-run-policy.js';
-import { ToolSchema } from '../../tool-schema.js';
+import { compileLinearRegex, LINEAR_REGEX_LIMITS } from '../../platform/linear-regex.js';
 import { invalidArgument } from './invalid-argument.js';
-import { compileLinearRegex, LINEAR_REGEX_LIMITS } from './linear-regex.js';
 import { DEFAULT_MATCH_TIME_LIMIT_MS, runWithTimeLimit } from './run-with-time-limit.js';
 import { structuredMetadata } from './structured-metadata.js';
 

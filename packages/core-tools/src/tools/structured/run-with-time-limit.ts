@@ -1,5 +1,5 @@
 import { createContext, Script } from 'node:vm';
-import { ToolError, ToolErrorCode } from '../../tool-error.js';
+import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 
 /** Default CPU budget of one regex-heavy call: far above any normal input, short of a hang. */
 export const DEFAULT_MATCH_TIME_LIMIT_MS = 5_000;

@@ -1,9 +1,12 @@
+import {
+  type AnyToolDefinition,
+  defineTool,
+  RunPolicies,
+  successResult,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
 import { distance as fastLevenshtein } from 'fastest-levenshtein';
 import { z } from 'zod';
-import { type AnyToolDefinition, defineTool } from '../../tool.js';
-import { successResult } from '../../tool-result.js';
-import { RunPolicies } from '../../tool-run-policy.js';
-import { ToolSchema } from '../../tool-schema.js';
 import { structuredMetadata } from './structured-metadata.js';
 
 /** Quadratic metrics stay well under a second at this size. */

@@ -1,4 +1,4 @@
-import type { ToolMetadataInput } from '../../tool-metadata.js';
+import type { ToolMetadataInput } from '@toolsys/core-tool-registry';
 
 /**
  * Metadata shared by the structured v2 tools: category `data`, LOW risk, read-only, offline.

@@ -1,12 +1,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  DefaultToolExecutor,
+  RiskAwareToolGate,
+  RunPolicies,
+  ToolPermissionManager,
+  ToolRegistry,
+} from '@toolsys/core-tool-registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DefaultToolExecutor } from '../default-tool-executor.js';
-import { RiskAwareToolGate } from '../tool-execution-gate.js';
-import { ToolPermissionManager } from '../tool-permission-manager.js';
-import { ToolRegistry } from '../tool-registry.js';
-import { RunPolicies } from '../tool-run-policy.js';
 import { createStructuredTools } from './structured.js';
 
 const SPEC_IDS = [

@@ -1,17 +1,17 @@
-import type { AnyToolDefinition } from '../tool.js';
-import { createBaseConvertTools } from './structured/base-convert-tool.js';
-import { createCronNextTools } from './structured/cron-next-tool.js';
-import { createCsvQueryTools } from './structured/csv-query-tool.js';
-import { createDatetimeTools } from './structured/datetime-tool.js';
-import { createDurationConvertTools } from './structured/duration-convert-tool.js';
-import { createFileHashTools } from './structured/file-hash-tool.js';
-import { createJsonPathTools } from './structured/json-path-tool.js';
-import { createRandomTools } from './structured/random-tools.js';
-import { createRegexTools } from './structured/regex-tools.js';
-import { createStringDistanceTools } from './structured/string-distance-tool.js';
-import { createTextDiffTools } from './structured/text-diff-tool.js';
-import { createUnitConvertTools } from './structured/unit-convert-tool.js';
-import { createXmlExtractTools } from './structured/xml-extract-tool.js';
+import type { AnyToolDefinition } from '@toolsys/core-tool-registry';
+import { createBaseConvertTools } from './base-convert-tool.js';
+import { createCronNextTools } from './cron-next-tool.js';
+import { createCsvQueryTools } from './csv-query-tool.js';
+import { createDatetimeTools } from './datetime-tool.js';
+import { createDurationConvertTools } from './duration-convert-tool.js';
+import { createFileHashTools } from './file-hash-tool.js';
+import { createJsonPathTools } from './json-path-tool.js';
+import { createRandomTools } from './random-tools.js';
+import { createRegexTools } from './regex-tools.js';
+import { createStringDistanceTools } from './string-distance-tool.js';
+import { createTextDiffTools } from './text-diff-tool.js';
+import { createUnitConvertTools } from './unit-convert-tool.js';
+import { createXmlExtractTools } from './xml-extract-tool.js';
 
 /** Options for {@link createStructuredTools}. */
 export interface StructuredToolsOptions {

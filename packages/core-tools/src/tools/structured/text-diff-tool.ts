@@ -1,11 +1,19 @@
-import { type ChangeObject, createTwoFilesPatch, diffChars, diffLines, diffWords } from 'diff';
+import {
+  type AnyToolDefinition,
+  defineTool,
+  failureResult,
+  RunPolicies,
+  successResult,
+  ToolErrorCode,
+  type ToolFailure,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import type { ChangeObject } from 'diff';
 import { z } from 'zod';
-import { type AnyToolDefinition, defineTool } from '../../tool.js';
-import { ToolErrorCode } from '../../tool-error.js';
-import { failureResult, successResult, type ToolFailure } from '../../tool-result.js';
-import { RunPolicies } from '../../tool-run-policy.js';
-import { ToolSchema } from '../../tool-schema.js';
+import { lazyModule } from '../../platform/lazy-module.js';
 import { structuredMetadata } from './structured-metadata.js';
+
+const diff = lazyModule<typeof import('diff')>('diff');
 
 const MAX_TEXT_LENGTH = 2_000_000;
 /** jsdiff is O(N·D); past this budget it gives up instead of blocking the agent loop. */
@@ -86,7 +94,7 @@ function createTextDiffTool(timeLimitMs: number): AnyToolDefinition {
       if (mode === 'unified') {
         const patch = identical
           ? ''
-          : createTwoFilesPatch(
+          : diff().createTwoFilesPatch(
               args.beforeLabel,
               args.afterLabel,
               before,
@@ -127,11 +135,11 @@ function computeChanges(args: TextDiffArgs, timeout: number): ChangeObject<strin
   switch (mode) {
     case 'unified':
     case 'lines':
-      return diffLines(before, after, { ignoreWhitespace, timeout });
+      return diff().diffLines(before, after, { ignoreWhitespace, timeout });
     case 'words':
-      return diffWords(before, after, { ignoreCase, timeout });
+      return diff().diffWords(before, after, { ignoreCase, timeout });
     case 'chars':
-      return diffChars(before, after, { ignoreCase, timeout });
+      return diff().diffChars(before, after, { ignoreCase, timeout });
     default: {
       const unreachable: never = mode;
       throw new Error(`unknown mode ${String(unreachable)}`);

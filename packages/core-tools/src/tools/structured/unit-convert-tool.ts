@@ -1,11 +1,18 @@
-import { all, create, type MathJsInstance, type Unit } from 'mathjs';
+import {
+  type AnyToolDefinition,
+  defineTool,
+  RunPolicies,
+  successResult,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import type { MathJsInstance, Unit } from 'mathjs';
 import { z } from 'zod';
-import { type AnyToolDefinition, defineTool } from '../../tool.js';
-import { successResult } from '../../tool-result.js';
-import { RunPolicies } from '../../tool-run-policy.js';
-import { ToolSchema } from '../../tool-schema.js';
+import { lazyModule } from '../../platform/lazy-module.js';
 import { invalidArgument } from './invalid-argument.js';
 import { structuredMetadata } from './structured-metadata.js';
+
+const mathjs = lazyModule<typeof import('mathjs')>('mathjs');
+type MathJsAll = typeof import('mathjs')['all'];
 
 /** Spellings models use that mathjs does not know. */
 const UNIT_ALIASES: Record<string, string> = {
@@ -58,7 +65,7 @@ function createUnitConvertTool(): AnyToolDefinition {
     metadata: structuredMetadata(['units', 'convert']),
     runPolicy: RunPolicies.quickRead,
     execute(args) {
-      math ??= create(all as NonNullable<typeof all>);
+      math ??= mathjs().create(mathjs().all as NonNullable<MathJsAll>);
       const from = normaliseUnit(args.from);
       const to = normaliseUnit(args.to);
       const source = parseUnit(math, args.value, from, 'from');

@@ -1,14 +1,21 @@
-import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
-import xpath, { type SelectReturnType } from 'xpath';
+import {
+  type AnyToolDefinition,
+  defineTool,
+  isToolError,
+  RunPolicies,
+  successResult,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import type { XMLSerializer } from '@xmldom/xmldom';
+import type { SelectReturnType } from 'xpath';
 import { z } from 'zod';
-import { type AnyToolDefinition, defineTool } from '../../tool.js';
-import { isToolError } from '../../tool-error.js';
-import { successResult } from '../../tool-result.js';
-import { RunPolicies } from '../../tool-run-policy.js';
-import { ToolSchema } from '../../tool-schema.js';
+import { lazyModule } from '../../platform/lazy-module.js';
 import { invalidArgument } from './invalid-argument.js';
 import { DEFAULT_MATCH_TIME_LIMIT_MS, runWithTimeLimit } from './run-with-time-limit.js';
 import { structuredMetadata } from './structured-metadata.js';
+
+const xmldom = lazyModule<typeof import('@xmldom/xmldom')>('@xmldom/xmldom');
+const xpath = lazyModule<typeof import('xpath')>('xpath');
 
 const MAX_XML_LENGTH = 5_000_000;
 const MAX_NODE_XML_LENGTH = 10_000;
@@ -76,7 +83,7 @@ function createXmlExtractTool(timeLimitMs: number): AnyToolDefinition {
     execute(args) {
       const warnings: string[] = [];
       const document = parseXml(args.xml, warnings);
-      const select = xpath.useNamespaces(args.namespaces ?? {});
+      const select = xpath().useNamespaces(args.namespaces ?? {});
       let selected: SelectReturnType;
       try {
         selected = runWithTimeLimit(
@@ -99,7 +106,7 @@ function createXmlExtractTool(timeLimitMs: number): AnyToolDefinition {
         const kind = typeof value as 'string' | 'number' | 'boolean';
         return successResult(String(value), { data: { kind, value, ...extra } });
       }
-      const serializer = new XMLSerializer();
+      const serializer = new (xmldom().XMLSerializer)();
       const nodes = selected
         .slice(0, args.limit)
         .map((node: Node) => describeNode(node, serializer));
@@ -111,7 +118,7 @@ function createXmlExtractTool(timeLimitMs: number): AnyToolDefinition {
 }
 
 function parseXml(xml: string, warnings: string[]): Node {
-  const parser = new DOMParser({
+  const parser = new (xmldom().DOMParser)({
     onError(level, message) {
       if (level === 'fatalError') throw new Error(message);
       warnings.push(`${level}: ${message.split('\n')[0]}`);

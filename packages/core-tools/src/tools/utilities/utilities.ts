@@ -1,10 +1,20 @@
-import { all, create, type MathJsInstance } from 'mathjs';
+import {
+  type AnyToolDefinition,
+  defineTool,
+  failureResult,
+  RunPolicies,
+  successResult,
+  ToolError,
+  ToolErrorCode,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import type { MathJsInstance } from 'mathjs';
 import { z } from 'zod';
-import { type AnyToolDefinition, defineTool } from '../tool.js';
-import { ToolError, ToolErrorCode } from '../tool-error.js';
-import { failureResult, successResult } from '../tool-result.js';
-import { RunPolicies } from '../tool-run-policy.js';
-import { ToolSchema } from '../tool-schema.js';
+import { lazyModule } from '../../platform/lazy-module.js';
+
+/** mathjs loads on the first calculation (inside the CPU worker when the pool runs it). */
+const mathjs = lazyModule<typeof import('mathjs')>('mathjs');
+type MathJsAll = typeof import('mathjs')['all'];
 
 const MAX_EXPRESSION_LENGTH = 2_000;
 const MAX_TEXT_LENGTH = 1_000_000;
@@ -42,7 +52,10 @@ const DISABLED_FUNCTIONS = [
 const EXACT_DIGITS = 64;
 
 function createSafeMath(number: 'number' | 'BigNumber'): MathJsInstance {
-  const math = create(all as NonNullable<typeof all>, { number, precision: EXACT_DIGITS });
+  const math = mathjs().create(mathjs().all as NonNullable<MathJsAll>, {
+    number,
+    precision: EXACT_DIGITS,
+  });
   const evaluate = math.evaluate.bind(math);
   const replacements: Record<string, () => never> = {};
   for (const name of DISABLED_FUNCTIONS) {

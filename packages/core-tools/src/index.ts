@@ -1,0 +1,58 @@
+export { type CoreConfig, coreConfigSchema, toolPackage } from './core-package.js';
+export { CPU_TOOL_IDS } from './cpu/cpu-tool-definitions.js';
+export {
+  createDiscoveryTools,
+  DISCOVERY_TOOL_IDS,
+  type DiscoveryToolsOptions,
+} from './tools/discovery/discovery.js';
+export { createFileTools, type FileToolsOptions } from './tools/files/files.js';
+export { type CoreToolsOptions, createCoreTools } from './tools/index.js';
+export { createFileMemoryTools, type FileMemoryToolsOptions } from './tools/memory/file-memory.js';
+export { createNetworkTools, type NetworkToolsOptions } from './tools/network/network.js';
+export {
+  createOrchestrationTools,
+  type OrchestrationToolsOptions,
+} from './tools/orchestration/orchestration.js';
+export { createShellTools, type ShellToolsOptions } from './tools/shell/shell.js';
+export {
+  type CommandVerdict,
+  classifyCommand,
+  type ShellPolicyOptions,
+} from './tools/shell/shell-policy.js';
+export {
+  type ParseShortcutOptions,
+  parseShortcutDefinition,
+  placeholdersOf,
+  renderShortcutSteps,
+  renderTemplate,
+  type ShortcutDefinition,
+  type ShortcutParam,
+  type ShortcutParamType,
+  type ShortcutStepTemplate,
+} from './tools/shortcuts/shortcut-definition.js';
+export { type ShortcutLoadProblem, ShortcutStore } from './tools/shortcuts/shortcut-store.js';
+export {
+  ShortcutSuggester,
+  type ShortcutSuggesterOptions,
+  type ShortcutSuggestion,
+} from './tools/shortcuts/shortcut-suggester.js';
+export { type CompileShortcutOptions, compileShortcut } from './tools/shortcuts/shortcut-tool.js';
+export {
+  parseSkillManifest,
+  renderCommand,
+  renderSkillManifest,
+  type SkillManifest,
+  type SkillToolSpec,
+  shellQuote,
+} from './tools/skills/skill-manifest.js';
+export {
+  SkillToolAdapter,
+  type SkillToolAdapterOptions,
+  skillOwner,
+} from './tools/skills/skill-tool-adapter.js';
+export { createSkillTools, type SkillToolsOptions } from './tools/skills/skills.js';
+export {
+  createStructuredTools,
+  type StructuredToolsOptions,
+} from './tools/structured/structured.js';
+export { createUtilityTools } from './tools/utilities/utilities.js';

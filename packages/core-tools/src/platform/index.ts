@@ -1,0 +1,68 @@
+export { CpuToolPool, type CpuToolPoolOptions, offloadCpuTools } from '../cpu/cpu-tool-pool.js';
+export { type WriteFileAtomicOptions, writeFileAtomic } from './atomic-write.js';
+export {
+  buildSandboxArguments,
+  type CommandSandboxStatus,
+  type ProbeCommandSandboxOptions,
+  prepareGitWrapper,
+  probeCommandSandbox,
+  SANDBOX_ENVIRONMENT_NAMES,
+  SANDBOX_LAUNCHER_ARGUMENTS,
+  SANDBOX_LIMITS,
+  type SandboxArgumentsOptions,
+  type SandboxLimits,
+  sandboxEnvironment,
+  sandboxProcessLimit,
+} from './command-sandbox.js';
+export {
+  type GuardedRequestOptions,
+  type GuardedResponse,
+  guardedRequest,
+  type ReadBodyResult,
+  readBody,
+} from './guarded-request.js';
+export {
+  compileLinearRegex,
+  LINEAR_REGEX_LIMITS,
+  type LinearRegexFlags,
+} from './linear-regex.js';
+export {
+  type CapturedOutput,
+  type ProcessOutcome,
+  type RunProcessOptions,
+  runProcess,
+  scrubEnvironment,
+} from './process-runner.js';
+export {
+  createSearxngBackend,
+  type SearchBackend,
+  type SearchHit,
+  type SearchQueryOptions,
+  type SearxngBackendOptions,
+} from './search-backend.js';
+export {
+  canonicalHost,
+  embeddedIPv4,
+  type HostResolver,
+  METADATA_ADDRESSES,
+  type ResolvedAddress,
+  SsrfGuard,
+  type SsrfGuardOptions,
+} from './ssrf-guard.js';
+export {
+  countTokens,
+  MAX_PIECE_CHARACTERS,
+  type TokenPrefix,
+  takeTokens,
+} from './token-counter.js';
+export {
+  openWorkspaceDirectory,
+  pathInDirectory,
+  verifyWorkspaceDirectory,
+  type WorkspaceDirectory,
+} from './workspace-fs.js';
+export {
+  type ResolveWorkspacePathOptions,
+  resolveWorkspacePath,
+  type WorkspacePath,
+} from './workspace-paths.js';
