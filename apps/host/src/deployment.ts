@@ -3,7 +3,6 @@ import {
   type AnyToolPackageEntry,
   type ConfirmationRequest,
   type ConfirmFunction,
-  DISCOVERY_TOOL_IDS,
   pruneToolPointers,
   type ToolExecutor,
   type ToolPackageContribution,
@@ -13,6 +12,7 @@ import {
   ToolRegistry,
   type ToolUsageTracker,
 } from '@toolsys/core-tool-registry';
+import { DISCOVERY_TOOL_IDS } from '@toolsys/core-tools';
 import { ConfigError, type ResolvedDeploymentConfig } from './config.js';
 import { closestKeyHint } from './config-issues.js';
 import { escapingConfirm } from './confirmation-text.js';

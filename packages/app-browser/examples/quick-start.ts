@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserManager, createBrowserTools } from '@toolsys/app-browser';
-import { SsrfGuard, ToolRegistry } from '@toolsys/core-tool-registry';
+import { ToolRegistry } from '@toolsys/core-tool-registry';
+import { SsrfGuard } from '@toolsys/core-tools/platform';
 
 // Building the tools starts no browser: Chromium launches on the first call (see below).
 const workspaceRoot = mkdtempSync(join(tmpdir(), 'browser-example-'));

@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { type FileHandle, link, open, realpath, rename, unlink } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { isToolError } from '@toolsys/core-tool-registry';
 import {
-  isToolError,
   openWorkspaceDirectory,
   pathInDirectory,
   verifyWorkspaceDirectory,
   type WorkspaceDirectory,
-} from '@toolsys/core-tool-registry';
+} from '@toolsys/core-tools/platform';
 
 /** Where downloads are saved: a folder of the workspace. */
 export interface DownloadFolder {

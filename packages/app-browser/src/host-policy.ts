@@ -1,4 +1,4 @@
-import { canonicalHost } from '@toolsys/core-tool-registry';
+import { canonicalHost } from '@toolsys/core-tools/platform';
 
 /** Options for {@link createHostPolicy}. */
 export interface HostPolicyOptions {

@@ -1,11 +1,11 @@
 import {
   cleanUntrustedLine,
   cleanUntrustedText,
-  compileLinearRegex,
   markUntrusted,
   scrubSecrets as scrubSecretText,
   untrustedMarkers,
 } from '@toolsys/core-tool-registry';
+import { compileLinearRegex } from '@toolsys/core-tools/platform';
 
 /** The markers and notice of web-page content: `<untrusted-web-page-content>` … */
 export const WEB_PAGE_MARKERS = untrustedMarkers('web-page');

@@ -5,11 +5,11 @@ import {
   type AnyToolDefinition,
   DefaultToolExecutor,
   renderResult,
-  SsrfGuard,
   ToolRegistry,
   type ToolResult,
   untrustedMarkers,
 } from '@toolsys/core-tool-registry';
+import { SsrfGuard } from '@toolsys/core-tools/platform';
 import { BrowserManager, type BrowserManagerOptions } from '../src/browser-manager.js';
 import { createBrowserTools } from '../src/browser-tools.js';
 import type { HostPolicy } from '../src/host-policy.js';

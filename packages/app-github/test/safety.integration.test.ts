@@ -1,13 +1,4 @@
-import {
-  type ConfirmationRequest,
-  EnhancedToolExecutor,
-  RiskAwareToolGate,
-  renderResult,
-  ToolPermissionManager,
-  ToolRegistry,
-  type ToolResult,
-  ToolTraceRecorder,
-} from '@toolsys/core-tool-registry';
+import { type ConfirmationRequest, EnhancedToolExecutor, RiskAwareToolGate, renderResult, ToolPermissionManager, ToolRegistry, type ToolResult, ToolTraceRecorder } from '@toolsys/core-tool-registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GitHubClient } from '../src/github-client.js';
 import { createGitHubTools } from '../src/tools/github-tools.js';

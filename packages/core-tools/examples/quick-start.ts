@@ -1,9 +1,5 @@
-import {
-  createUtilityTools,
-  DefaultToolExecutor,
-  renderResult,
-  ToolRegistry,
-} from '@toolsys/core-tool-registry';
+import { DefaultToolExecutor, renderResult, ToolRegistry } from '@toolsys/core-tool-registry';
+import { createUtilityTools } from '@toolsys/core-tools';
 
 const registry = new ToolRegistry();
 registry.registerAll(createUtilityTools(), { owner: 'my-agent' });

@@ -102,7 +102,7 @@ export type CoreConfig = z.infer<typeof coreConfigSchema>;
  * It also contributes the discovery tools (tool_search, tool_describe, tool_call).
  */
 export const toolPackage = defineToolPackage<CoreConfig>({
-  name: '@toolsys/core-tool-registry',
+  name: '@toolsys/core-tools',
   key: 'core',
   description: 'files, shell, network, utilities, structured data, skills, batches and shortcuts',
   configSchema: coreConfigSchema,

@@ -1,13 +1,13 @@
 import {
   DefaultToolExecutor,
   defineTool,
-  parseShortcutDefinition,
   successResult,
   ToolBatchRunner,
   ToolRegistry,
   ToolSchema,
   ToolTraceRecorder,
 } from '@toolsys/core-tool-registry';
+import { parseShortcutDefinition } from '@toolsys/core-tools';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../src/memory-store.js';
 import { createMemoryTools } from '../src/tools/memory-tools.js';

@@ -8,7 +8,7 @@ import {
   probeCommandSandbox,
   SANDBOX_LAUNCHER_ARGUMENTS,
   scrubEnvironment,
-} from '@toolsys/core-tool-registry';
+} from '@toolsys/core-tools/platform';
 import { prootRootArguments } from './rootfs-manager.js';
 import { isRootfsFile } from './rootfs-paths.js';
 import { newMarkKey } from './shell-marks.js';

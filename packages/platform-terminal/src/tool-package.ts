@@ -1,10 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import pty from '@lydell/node-pty';
-import {
-  defineToolPackage,
-  probeCommandSandbox,
-  type ToolPackageStatus,
-} from '@toolsys/core-tool-registry';
+import { defineToolPackage, type ToolPackageStatus } from '@toolsys/core-tool-registry';
+import { probeCommandSandbox } from '@toolsys/core-tools/platform';
 import { z } from 'zod';
 import { RootfsManager } from './rootfs-manager.js';
 import { findProgram } from './shells.js';

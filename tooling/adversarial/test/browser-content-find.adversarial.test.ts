@@ -1,4 +1,5 @@
-import { createUtilityTools, renderResult } from '@toolsys/core-tool-registry';
+import { renderResult } from '@toolsys/core-tool-registry';
+import { createUtilityTools } from '@toolsys/core-tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type BrowserHarness,

@@ -4,18 +4,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
-  buildSandboxArguments,
-  createShellTools,
   DefaultToolExecutor,
-  probeCommandSandbox,
   RiskAwareToolGate,
   renderResult,
-  runProcess,
-  SANDBOX_LIMITS,
-  sandboxProcessLimit,
   ToolPermissionManager,
   ToolRegistry,
 } from '@toolsys/core-tool-registry';
+import { createShellTools } from '@toolsys/core-tools';
+import {
+  buildSandboxArguments,
+  probeCommandSandbox,
+  runProcess,
+  SANDBOX_LIMITS,
+  sandboxProcessLimit,
+} from '@toolsys/core-tools/platform';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectResponsiveDuring } from './support/responsiveness.js';
 

@@ -4,14 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  createNetworkTools,
-  createShellTools,
   DefaultToolExecutor,
   RiskAwareToolGate,
   renderResult,
   ToolPermissionManager,
   ToolRegistry,
 } from '@toolsys/core-tool-registry';
+import { createNetworkTools, createShellTools } from '@toolsys/core-tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /*

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHostPolicy } from '@toolsys/app-browser';
 import {
-  createNetworkTools,
   DefaultToolExecutor,
   RiskAwareToolGate,
   renderResult,
@@ -13,6 +12,7 @@ import {
   ToolRegistry,
   type ToolResult,
 } from '@toolsys/core-tool-registry';
+import { createNetworkTools } from '@toolsys/core-tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /*

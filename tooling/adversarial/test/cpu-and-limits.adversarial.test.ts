@@ -3,13 +3,9 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  CpuToolPool,
-  createCoreTools,
-  EnhancedToolExecutor,
-  ToolRegistry,
-  ToolTraceRecorder,
-} from '@toolsys/core-tool-registry';
+import { EnhancedToolExecutor, ToolRegistry, ToolTraceRecorder } from '@toolsys/core-tool-registry';
+import { createCoreTools } from '@toolsys/core-tools';
+import { CpuToolPool } from '@toolsys/core-tools/platform';
 import {
   BUILTIN_PACKAGES,
   composeDeployment,

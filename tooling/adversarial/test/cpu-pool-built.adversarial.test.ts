@@ -7,14 +7,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 // The CPU tool pool from the built package (dist), as a published install runs it: a plain Node
 // process without the TypeScript loader. The other tests load the sources through Vitest.
 const corePackageDir = dirname(
-  createRequire(import.meta.url).resolve('@toolsys/core-tool-registry/package.json'),
+  createRequire(import.meta.url).resolve('@toolsys/core-tools/package.json'),
 );
 const builtWorker = join(corePackageDir, 'dist', 'cpu', 'cpu-worker.js');
 const isBuilt = existsSync(builtWorker);
 
 const SCRIPT = `
 const core = await import('@toolsys/core-tool-registry');
-const pool = new core.CpuToolPool({ maxThreads: 2, taskTimeLimitMs: 60_000 });
+const platform = await import('@toolsys/core-tools/platform');
+const pool = new platform.CpuToolPool({ maxThreads: 2, taskTimeLimitMs: 60_000 });
 const context = (signal) => ({
   callId: 'c', sessionId: 's', attempt: 1, signal, services: new core.ToolServices(),
   emit() {}, async confirm() { return 'deny'; },

@@ -15,14 +15,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  createFileTools,
-  createNetworkTools,
-  createStructuredTools,
   DefaultToolExecutor,
   renderResult,
   ToolRegistry,
   type ToolResult,
 } from '@toolsys/core-tool-registry';
+import { createFileTools, createNetworkTools, createStructuredTools } from '@toolsys/core-tools';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 /*

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import {
-  toolPackage as corePackage,
   defineTool,
   defineToolPackage,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { toolPackage as corePackage } from '@toolsys/core-tools';
 import {
   composeDeployment,
   type Deployment,

@@ -17,16 +17,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type ConfirmationRequest,
-  createShellTools,
   DefaultToolExecutor,
-  probeCommandSandbox,
   RiskAwareToolGate,
   renderResult,
-  type ShellToolsOptions,
   ToolPermissionManager,
   ToolRegistry,
   type ToolResult,
 } from '@toolsys/core-tool-registry';
+import { createShellTools, type ShellToolsOptions } from '@toolsys/core-tools';
+import { probeCommandSandbox } from '@toolsys/core-tools/platform';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 /*

@@ -1,4 +1,5 @@
-import { probeCommandSandbox, type ToolResult } from '@toolsys/core-tool-registry';
+import type { ToolResult } from '@toolsys/core-tool-registry';
+import { probeCommandSandbox } from '@toolsys/core-tools/platform';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createHarness,

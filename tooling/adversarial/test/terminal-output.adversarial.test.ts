@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { probeCommandSandbox } from '@toolsys/core-tool-registry';
+import { probeCommandSandbox } from '@toolsys/core-tools/platform';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createHarness,

@@ -22,6 +22,7 @@ describe('README example blocks', () => {
       '@toolsys/app-browser',
       '@toolsys/app-github',
       '@toolsys/core-tool-registry',
+      '@toolsys/core-tools',
       '@toolsys/mcp-client',
       '@toolsys/platform-android',
       '@toolsys/platform-cs-mem',

@@ -1,6 +1,7 @@
 import { toolPackage as browserPackage } from '@toolsys/app-browser';
 import { toolPackage as githubPackage } from '@toolsys/app-github';
-import { type AnyToolPackageEntry, toolPackage as corePackage } from '@toolsys/core-tool-registry';
+import type { AnyToolPackageEntry } from '@toolsys/core-tool-registry';
+import { toolPackage as corePackage } from '@toolsys/core-tools';
 import { toolPackage as mcpClientPackage } from '@toolsys/mcp-client';
 import { toolPackage as androidPackage } from '@toolsys/platform-android';
 import { toolPackage as csMemPackage } from '@toolsys/platform-cs-mem';

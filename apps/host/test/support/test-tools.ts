@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import {
   type AnyToolDefinition,
   type AnyToolPackageEntry,
-  toolPackage as corePackage,
   defineTool,
   defineToolPackage,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { toolPackage as corePackage } from '@toolsys/core-tools';
 import { z } from 'zod';
 import { resolveDeploymentConfig } from '../../src/config.js';
 import { composeDeployment, type Deployment } from '../../src/deployment.js';

@@ -3,7 +3,6 @@ import {
   type AnyToolDefinition,
   failureResult,
   RunPolicies,
-  resolveWorkspacePath,
   successResult,
   type ToolAnnotations,
   ToolError,
@@ -11,6 +10,7 @@ import {
   type ToolReturn,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { resolveWorkspacePath } from '@toolsys/core-tools/platform';
 import type { Locator } from 'playwright-core';
 import { z } from 'zod';
 import type { AriaNode } from '../aria-tree.js';

@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import {
   type AnyToolDefinition,
   failureResult,
-  LINEAR_REGEX_LIMITS,
   RunPolicies,
   ToolErrorCode,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { LINEAR_REGEX_LIMITS } from '@toolsys/core-tools/platform';
 import { z } from 'zod';
 import { artifactName } from '../artifact-name.js';
 import type { BrowserSession } from '../browser-session.js';

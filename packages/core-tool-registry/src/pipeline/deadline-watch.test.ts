@@ -65,7 +65,7 @@ describe('DeadlineWatch', () => {
     const module = (name: string) => JSON.stringify(pathToFileURL(join(here, name)).href);
     const script = [
       `import { DeadlineWatch } from ${module('deadline-watch.ts')};`,
-      `import { SYSTEM_CLOCK } from ${module('clock.ts')};`,
+      `import { SYSTEM_CLOCK } from ${module('../contract/clock.ts')};`,
       'const watch = new DeadlineWatch(SYSTEM_CLOCK);',
       'const entry = { deadline: SYSTEM_CLOCK.now() + 60_000, expire() {} };',
       'watch.watch(entry);',

@@ -7,11 +7,11 @@ import {
   cleanUntrustedLine,
   failureResult,
   RunPolicies,
-  resolveWorkspacePath,
   successResult,
   ToolErrorCode,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { resolveWorkspacePath } from '@toolsys/core-tools/platform';
 import { z } from 'zod';
 import type { AndroidDevice } from '../android-device.js';
 import type { AndroidToolSession } from '../android-session.js';

@@ -2,9 +2,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import {
   type AnyToolDefinition,
   CleaningTally,
-  compileLinearRegex,
   failureResult,
-  LINEAR_REGEX_LIMITS,
   markUntrusted,
   RunPolicies,
   successResult,
@@ -12,6 +10,7 @@ import {
   ToolSchema,
   untrustedMarkers,
 } from '@toolsys/core-tool-registry';
+import { compileLinearRegex, LINEAR_REGEX_LIMITS } from '@toolsys/core-tools/platform';
 import { z } from 'zod';
 import type { AndroidToolSession } from '../android-session.js';
 import { parseGetprop, parseWmDensity, parseWmSize } from '../parsers/device-state.js';

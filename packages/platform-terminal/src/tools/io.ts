@@ -1,15 +1,15 @@
 import {
   type AnyToolDefinition,
-  classifyCommand,
   defineTool,
   failureResult,
-  LINEAR_REGEX_LIMITS,
   RunPolicies,
   successResult,
   type ToolContext,
   ToolErrorCode,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { classifyCommand } from '@toolsys/core-tools';
+import { LINEAR_REGEX_LIMITS } from '@toolsys/core-tools/platform';
 import { z } from 'zod';
 import { PATTERN_OVERLAP_BYTES, PatternScanner } from '../output-pattern.js';
 import { encodeKey, KEY_NAMES_HELP, toPlainText } from '../terminal-keys.js';

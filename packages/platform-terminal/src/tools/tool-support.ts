@@ -6,7 +6,6 @@ import {
   failureResult,
   isToolError,
   markUntrusted,
-  resolveWorkspacePath,
   type ToolContext,
   type ToolDefinition,
   ToolErrorCode,
@@ -14,6 +13,7 @@ import {
   type ToolReturn,
   untrustedMarkers,
 } from '@toolsys/core-tool-registry';
+import { resolveWorkspacePath } from '@toolsys/core-tools/platform';
 import type { TerminalManager } from '../terminal-manager.js';
 import type { ScreenSnapshot, TerminalSession } from '../terminal-session.js';
 

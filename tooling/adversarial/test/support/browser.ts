@@ -8,10 +8,10 @@ import {
   type AnyToolDefinition,
   DefaultToolExecutor,
   renderResult,
-  SsrfGuard,
   ToolRegistry,
   type ToolResult,
 } from '@toolsys/core-tool-registry';
+import { SsrfGuard } from '@toolsys/core-tools/platform';
 
 /** The browser tools over a real Chromium, as the host composes them, with loopback allowed. */
 export interface BrowserHarness {
