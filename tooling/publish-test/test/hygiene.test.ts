@@ -54,6 +54,7 @@ it('finds the public packages through pnpm-workspace.yaml', () => {
   expect(names).toEqual(
     expect.arrayContaining([
       '@toolsys/core-tool-registry',
+      '@toolsys/core-tools',
       '@toolsys/host',
       '@toolsys/mcp-client',
       '@toolsys/platform-cs-mem',

@@ -1,11 +1,21 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseExpectedOutput } from '../src/readme-examples.js';
 import { copyWorkspace, versionOf, versionWithChangesets } from '../src/release-copy.js';
 import {
   addRegistryUser,
@@ -241,5 +251,59 @@ describe('npm install @toolsys/host in an empty folder', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('npm install @toolsys/core-tool-registry alone in an empty folder', () => {
+  // The kernel's README example: its own tool, the hardened pipeline with a policy, the OpenAI
+  // adapter. Node 20 runs no TypeScript, so the example is transpiled (types stripped) first.
+  const exampleSource = readFileSync(
+    join(repoRoot, 'packages', 'core-tool-registry', 'examples', 'quick-start.ts'),
+    'utf8',
+  );
+  let kernelApp: string;
+
+  beforeAll(async () => {
+    if (registry === undefined) throw new Error('the local registry did not start');
+    const kernel = copyPackages.find((entry) => entry.name === '@toolsys/core-tool-registry');
+    if (kernel === undefined) throw new Error('the kernel was not published');
+    kernelApp = join(scratch, 'kernel-app');
+    mkdirSync(kernelApp);
+    writeFileSync(join(kernelApp, 'package.json'), '{ "name": "kernel-app", "private": true }\n');
+    writeFileSync(join(kernelApp, '.npmrc'), `@toolsys:registry=${registry.url}\n`);
+    const { outputText } = ts.transpileModule(exampleSource, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    });
+    writeFileSync(join(kernelApp, 'example.mjs'), outputText);
+    await execFileAsync(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        `@toolsys/core-tool-registry@${versionOf(kernel.dir)}`,
+      ],
+      { cwd: kernelApp, timeout: 3 * minute, killSignal: 'SIGKILL' },
+    );
+  }, 4 * minute);
+
+  it('installs the kernel with zod and fastest-levenshtein only', () => {
+    const installed = readdirSync(join(kernelApp, 'node_modules')).filter(
+      (name) => !name.startsWith('.'),
+    );
+    expect(installed.sort()).toEqual(['@toolsys', 'fastest-levenshtein', 'zod']);
+    expect(readdirSync(join(kernelApp, 'node_modules', '@toolsys'))).toEqual([
+      'core-tool-registry',
+    ]);
+  });
+
+  it('runs its own tool through the pipeline and the OpenAI adapter', async () => {
+    const { stdout } = await execFileAsync('node', ['example.mjs'], {
+      cwd: kernelApp,
+      timeout: minute,
+      killSignal: 'SIGKILL',
+    });
+    expect(stdout.trimEnd().split('\n')).toEqual(parseExpectedOutput(exampleSource));
   });
 });
