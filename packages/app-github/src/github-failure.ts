@@ -1,4 +1,11 @@
-import { cancelledFailure, cleanUntrustedLine, defuseMarkers, failureResult, ToolErrorCode, type ToolFailure } from '@toolsys/core-tool-registry';
+import {
+  cancelledFailure,
+  cleanUntrustedLine,
+  defuseMarkers,
+  failureResult,
+  ToolErrorCode,
+  type ToolFailure,
+} from '@toolsys/core-tool-registry';
 import { GitHubRedirectError, GitHubResponseTooLargeError } from './bounded-fetch.js';
 
 /** What a failed request was about, so the message names it. */

@@ -1,4 +1,9 @@
-export { type CleanedText, CleaningTally, cleanUntrustedText, markUntrusted } from '@toolsys/core-tool-registry';
+export {
+  type CleanedText,
+  CleaningTally,
+  cleanUntrustedText,
+  markUntrusted,
+} from '@toolsys/core-tool-registry';
 export { type CachedResponse, EtagCache } from './etag-cache.js';
 export {
   GitHubClient,

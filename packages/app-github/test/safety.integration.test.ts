@@ -1,4 +1,13 @@
-import { type ConfirmationRequest, EnhancedToolExecutor, RiskAwareToolGate, renderResult, ToolPermissionManager, ToolRegistry, type ToolResult, ToolTraceRecorder } from '@toolsys/core-tool-registry';
+import {
+  type ConfirmationRequest,
+  EnhancedToolExecutor,
+  RiskAwareToolGate,
+  renderResult,
+  ToolPermissionManager,
+  ToolRegistry,
+  type ToolResult,
+  ToolTraceRecorder,
+} from '@toolsys/core-tool-registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GitHubClient } from '../src/github-client.js';
 import { createGitHubTools } from '../src/tools/github-tools.js';

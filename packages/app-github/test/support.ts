@@ -1,4 +1,10 @@
-import { DefaultToolExecutor, renderResult, type ToolExecutor, ToolRegistry, type ToolResult } from '@toolsys/core-tool-registry';
+import {
+  DefaultToolExecutor,
+  renderResult,
+  type ToolExecutor,
+  ToolRegistry,
+  type ToolResult,
+} from '@toolsys/core-tool-registry';
 import { GitHubClient } from '../src/github-client.js';
 import { RepositoryScope, type RepositoryScopeOptions } from '../src/repository-scope.js';
 import { createGitHubTools } from '../src/tools/github-tools.js';

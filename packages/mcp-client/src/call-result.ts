@@ -1,5 +1,13 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CleaningTally, failureResult, markUntrusted, successResult, ToolErrorCode, type ToolResult, untrustedMarkers } from '@toolsys/core-tool-registry';
+import {
+  CleaningTally,
+  failureResult,
+  markUntrusted,
+  successResult,
+  ToolErrorCode,
+  type ToolResult,
+  untrustedMarkers,
+} from '@toolsys/core-tool-registry';
 import { stripTerminalControls } from './terminal-text.js';
 
 const MAX_TEXT_CHARS = 200_000;

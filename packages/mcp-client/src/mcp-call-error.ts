@@ -1,5 +1,10 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { cleanUntrustedLine, defuseMarkers, ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
+import {
+  cleanUntrustedLine,
+  defuseMarkers,
+  ToolError,
+  ToolErrorCode,
+} from '@toolsys/core-tool-registry';
 import { stripTerminalControls } from './terminal-text.js';
 
 /** What was being done when an MCP request failed, for the message. */

@@ -1,5 +1,15 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { cleanUntrustedText, defineTool, defuseMarkers, hasEventSink, RunPolicies, type ToolMetadataInput, type ToolRegistry, type ToolRunPolicy, ToolSchema } from '@toolsys/core-tool-registry';
+import {
+  cleanUntrustedText,
+  defineTool,
+  defuseMarkers,
+  hasEventSink,
+  RunPolicies,
+  type ToolMetadataInput,
+  type ToolRegistry,
+  type ToolRunPolicy,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
 import { toToolResult } from './call-result.js';
 import type { McpCallOptions } from './mcp-client.js';
 import type { McpManager } from './mcp-manager.js';

@@ -1,4 +1,9 @@
-import { failureResult, type ToolContext, ToolErrorCode, type ToolResult } from '@toolsys/core-tool-registry';
+import {
+  failureResult,
+  type ToolContext,
+  ToolErrorCode,
+  type ToolResult,
+} from '@toolsys/core-tool-registry';
 import type { McpManager } from './mcp-manager.js';
 import { describeForApproval } from './mcp-server-config.js';
 

@@ -1,4 +1,10 @@
-import { type ConfirmationRequest, DefaultToolExecutor, RiskAwareToolGate, ToolPermissionManager, ToolRegistry } from '@toolsys/core-tool-registry';
+import {
+  type ConfirmationRequest,
+  DefaultToolExecutor,
+  RiskAwareToolGate,
+  ToolPermissionManager,
+  ToolRegistry,
+} from '@toolsys/core-tool-registry';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMcpTools, McpManager, McpToolRegistrar } from '../src/index.js';
 import { marked } from './marked.js';

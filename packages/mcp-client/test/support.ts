@@ -1,6 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { DefaultToolExecutor, type DefaultToolExecutorOptions, ToolRegistry } from '@toolsys/core-tool-registry';
+import {
+  DefaultToolExecutor,
+  type DefaultToolExecutorOptions,
+  ToolRegistry,
+} from '@toolsys/core-tool-registry';
 import {
   createMcpTools,
   type McpAdHocPolicy,

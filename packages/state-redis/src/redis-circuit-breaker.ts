@@ -1,4 +1,16 @@
-import { type CircuitBreakerLike, type CircuitBreakerState, type CircuitDecision, type CircuitState, circuitOpenFailure, isInfrastructureFailure, SYSTEM_CLOCK, ToolCircuitBreaker, type ToolCircuitBreakerOptions, type ToolClock, type ToolResult } from '@toolsys/core-tool-registry';
+import {
+  type CircuitBreakerLike,
+  type CircuitBreakerState,
+  type CircuitDecision,
+  type CircuitState,
+  circuitOpenFailure,
+  isInfrastructureFailure,
+  SYSTEM_CLOCK,
+  ToolCircuitBreaker,
+  type ToolCircuitBreakerOptions,
+  type ToolClock,
+  type ToolResult,
+} from '@toolsys/core-tool-registry';
 import type { Pipeline, Redis } from 'ioredis';
 import type { RedisConnection } from './redis-connection.js';
 

@@ -1,4 +1,9 @@
-import { type PermissionDecisionStore, type RememberedGrant, SYSTEM_CLOCK, type ToolClock } from '@toolsys/core-tool-registry';
+import {
+  type PermissionDecisionStore,
+  type RememberedGrant,
+  SYSTEM_CLOCK,
+  type ToolClock,
+} from '@toolsys/core-tool-registry';
 import type { Redis } from 'ioredis';
 import type { RedisConnection } from './redis-connection.js';
 

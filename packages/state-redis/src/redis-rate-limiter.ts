@@ -1,4 +1,10 @@
-import { type RateLimitDecision, type RateLimiterLike, type RateLimiterState, ToolRateLimiter, type ToolRateLimiterOptions } from '@toolsys/core-tool-registry';
+import {
+  type RateLimitDecision,
+  type RateLimiterLike,
+  type RateLimiterState,
+  ToolRateLimiter,
+  type ToolRateLimiterOptions,
+} from '@toolsys/core-tool-registry';
 import type { RedisConnection } from './redis-connection.js';
 
 /**

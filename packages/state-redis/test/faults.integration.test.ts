@@ -1,4 +1,12 @@
-import { defineTool, EnhancedToolExecutor, RunPolicies, ToolRegistry, type ToolResult, ToolSchema, ToolTraceRecorder } from '@toolsys/core-tool-registry';
+import {
+  defineTool,
+  EnhancedToolExecutor,
+  RunPolicies,
+  ToolRegistry,
+  type ToolResult,
+  ToolSchema,
+  ToolTraceRecorder,
+} from '@toolsys/core-tool-registry';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';

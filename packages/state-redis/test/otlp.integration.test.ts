@@ -1,6 +1,17 @@
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
-import { defineTool, EnhancedToolExecutor, failureResult, RunPolicies, ToolCircuitBreaker, ToolErrorCode, ToolRegistry, type ToolResult, ToolSchema, ToolTraceRecorder } from '@toolsys/core-tool-registry';
+import {
+  defineTool,
+  EnhancedToolExecutor,
+  failureResult,
+  RunPolicies,
+  ToolCircuitBreaker,
+  ToolErrorCode,
+  ToolRegistry,
+  type ToolResult,
+  ToolSchema,
+  ToolTraceRecorder,
+} from '@toolsys/core-tool-registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { OtlpTelemetry } from '../src/otlp/index.js';

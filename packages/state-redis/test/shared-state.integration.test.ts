@@ -1,4 +1,17 @@
-import { defineTool, EnhancedToolExecutor, failureResult, RiskAwareToolGate, RunPolicies, renderResult, ToolErrorCode, ToolPermissionManager, ToolRegistry, type ToolResult, ToolSchema, ToolTraceRecorder } from '@toolsys/core-tool-registry';
+import {
+  defineTool,
+  EnhancedToolExecutor,
+  failureResult,
+  RiskAwareToolGate,
+  RunPolicies,
+  renderResult,
+  ToolErrorCode,
+  ToolPermissionManager,
+  ToolRegistry,
+  type ToolResult,
+  ToolSchema,
+  ToolTraceRecorder,
+} from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createSharedState, type SharedState } from '../src/index.js';

@@ -1,4 +1,21 @@
-import { type AnyToolDefinition, CleaningTally, cancelledFailure, defineTool, defuseMarkers, failureResult, markUntrusted, RunPolicies, successResult, type ToolContext, type ToolDefinition, ToolErrorCode, type ToolFailure, type ToolMetadataInput, type ToolResult, ToolSchema } from '@toolsys/core-tool-registry';
+import {
+  type AnyToolDefinition,
+  CleaningTally,
+  cancelledFailure,
+  defineTool,
+  defuseMarkers,
+  failureResult,
+  markUntrusted,
+  RunPolicies,
+  successResult,
+  type ToolContext,
+  type ToolDefinition,
+  ToolErrorCode,
+  type ToolFailure,
+  type ToolMetadataInput,
+  type ToolResult,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import type { GitHubClient, GitHubOctokit } from '../github-client.js';
 import { describeGitHubFailure, type GitHubTarget } from '../github-failure.js';

@@ -1,5 +1,24 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { type AnyToolDefinition, cleanUntrustedLine, cleanUntrustedText, defineTool, defuseMarkers, escapeInvisible, failureResult, hasEventSink, markUntrusted, mayAbortWithin, RunPolicies, successResult, type ToolContext, ToolErrorCode, type ToolResult, ToolSchema, ToolSuggester, untrustedMarkers } from '@toolsys/core-tool-registry';
+import {
+  type AnyToolDefinition,
+  cleanUntrustedLine,
+  cleanUntrustedText,
+  defineTool,
+  defuseMarkers,
+  escapeInvisible,
+  failureResult,
+  hasEventSink,
+  markUntrusted,
+  mayAbortWithin,
+  RunPolicies,
+  successResult,
+  type ToolContext,
+  ToolErrorCode,
+  type ToolResult,
+  ToolSchema,
+  ToolSuggester,
+  untrustedMarkers,
+} from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import { toToolResult } from '../call-result.js';
 import type { McpCallOptions } from '../mcp-client.js';

@@ -21,7 +21,11 @@ import {
   type ReadableSpan,
   type SpanExporter,
 } from '@opentelemetry/sdk-trace-base';
-import type { CircuitBreakerState, ToolTraceRecorder, ToolTraceSpan } from '@toolsys/core-tool-registry';
+import type {
+  CircuitBreakerState,
+  ToolTraceRecorder,
+  ToolTraceSpan,
+} from '@toolsys/core-tool-registry';
 
 /** W3C trace context a client sent with a call (an MCP request's `_meta`). */
 export interface TraceCarrier {
