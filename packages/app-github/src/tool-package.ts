@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { GitHubClient } from './github-client.js';
 import { resolveGitHubToken } from './github-token.js';
 import { RepositoryScope } from './repository-scope.js';
-import { createGitHubTools } from './tools/read-file.js';
+import { createGitHubTools } from './tools/index.js';
 import { probeWriteAccess } from './write-access.js';
 
 const repoName = z
