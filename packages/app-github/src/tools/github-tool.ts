@@ -11,6 +11,7 @@ import {
 } from '@toolsys/core-tool-registry';
 import type { GitHubClient, GitHubOctokit } from '../github-client.js';
 import { describeGitHubFailure, type GitHubTarget } from '../github-failure.js';
+import { OctokitLoadError } from '../octokit-loader.js';
 import type { RepositoryScope } from '../repository-scope.js';
 
 /** What every GitHub tool of one package instance shares. */
@@ -68,7 +69,12 @@ export function defineGitHubTool<TArgs>(
         return failureResult(
           ToolErrorCode.UNSUPPORTED,
           shared.client.redact(`GitHub is not available: ${(error as Error).message}`),
-          { hint: 'Continue without GitHub tools; the user must configure a token first.' },
+          {
+            hint:
+              error instanceof OctokitLoadError
+                ? 'Continue without GitHub tools; the user must reinstall @toolsys/app-github with its dependencies.'
+                : 'Continue without GitHub tools; the user must configure a token first.',
+          },
         );
       }
       let result: ToolResult;
