@@ -1,13 +1,9 @@
-import { throttling } from '@octokit/plugin-throttling';
-import { Octokit } from '@octokit/rest';
 import { createBoundedFetch } from './bounded-fetch.js';
 import { type CachedResponse, EtagCache } from './etag-cache.js';
 import type { ResolvedGitHubToken } from './github-token.js';
+import { createThrottledOctokit, type GitHubOctokit } from './octokit-loader.js';
 
-/** Octokit with REST methods, pagination and the throttling plugin (which adds no methods). */
-const ThrottledOctokit = Octokit.plugin(throttling);
-/** An Octokit instance as the tools use it. */
-export type GitHubOctokit = Octokit;
+export type { GitHubOctokit } from './octokit-loader.js';
 
 /** Options for {@link GitHubClient}. */
 export interface GitHubClientOptions {
@@ -81,7 +77,11 @@ export class GitHubClient {
     return this.#token?.source;
   }
 
-  /** The Octokit instance; the token is resolved on first call (a failed lookup is retried next time). */
+  /**
+   * The Octokit instance, built on first call and then shared by every call of this client: the
+   * token is resolved and Octokit imported then (a failed lookup or import is retried next time;
+   * an import failure rejects with an `OctokitLoadError`).
+   */
   octokit(): Promise<GitHubOctokit> {
     if (this.#octokit === undefined) {
       this.#octokit = this.#create().catch((error: unknown) => {
@@ -112,7 +112,7 @@ export class GitHubClient {
     };
     const retries = this.#options.secondaryLimitRetries ?? 2;
     const maxWait = this.#options.secondaryLimitMaxWaitSeconds ?? 30;
-    const octokit: GitHubOctokit = new ThrottledOctokit({
+    const octokit = await createThrottledOctokit({
       auth: token.token,
       baseUrl: this.baseUrl,
       userAgent: 'toolsys-app-github',

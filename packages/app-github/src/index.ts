@@ -40,6 +40,6 @@ export {
   createGitHubTools,
   GITHUB_WRITE_TOOL_IDS,
   type GitHubToolsOptions,
-} from './tools/github-tools.js';
+} from './tools/index.js';
 export { UNTRUSTED_CLOSE, UNTRUSTED_NOTICE, UNTRUSTED_OPEN } from './untrusted-markers.js';
 export { probeWriteAccess, type WriteAccess } from './write-access.js';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { GitHubClient } from './github-client.js';
 import { resolveGitHubToken } from './github-token.js';
 import { RepositoryScope } from './repository-scope.js';
-import { createGitHubTools } from './tools/github-tools.js';
+import { createGitHubTools } from './tools/index.js';
 import { probeWriteAccess } from './write-access.js';
 
 const repoName = z

@@ -7,7 +7,7 @@
 import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
 import { GitHubClient } from '../src/github-client.js';
-import { createGitHubTools } from '../src/tools/github-tools.js';
+import { createGitHubTools } from '../src/tools/index.js';
 import { dataOf } from './support.js';
 
 const token = process.env.GITHUB_TOKEN;

@@ -10,7 +10,7 @@ import {
 } from '@toolsys/core-tool-registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GitHubClient } from '../src/github-client.js';
-import { createGitHubTools } from '../src/tools/github-tools.js';
+import { createGitHubTools } from '../src/tools/index.js';
 import { FakeGitHub } from './fake-github.js';
 import { errors } from './fixtures/github-responses.js';
 import { type Connected, connect, dataOf, text } from './support.js';

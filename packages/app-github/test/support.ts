@@ -7,7 +7,7 @@ import {
 } from '@toolsys/core-tool-registry';
 import { GitHubClient } from '../src/github-client.js';
 import { RepositoryScope, type RepositoryScopeOptions } from '../src/repository-scope.js';
-import { createGitHubTools } from '../src/tools/github-tools.js';
+import { createGitHubTools } from '../src/tools/index.js';
 import type { FakeGitHub } from './fake-github.js';
 
 /** Options for {@link connect}. */
