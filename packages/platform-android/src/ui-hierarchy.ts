@@ -321,13 +321,14 @@ function firstLabelInside(node: UiNode): string {
 /**
  * The key that identifies a node among its siblings: class, resource-id and label. A node the
  * model can act on, or a row of a scrollable list, without a label of its own is known by the
- * first label inside it, so list rows keep their identity when the list scrolls (their position
+ * first label inside it (a scrolling container is not: its content moves), so list rows keep their identity when the list scrolls (their position
  * among siblings changes, their content does not). Other containers use their own label only, so
  * a changing text somewhere below (a clock) cannot change the identity of the whole screen.
  */
 function identity(node: UiNode, parent: UiNode | undefined): string {
   let label = ownLabel(node);
-  if (label === '' && (isActionable(node) || parent?.scrollable === true))
+  // A scrolling container is not known by its content: that is what scrolls.
+  if (label === '' && !node.scrollable && (isActionable(node) || parent?.scrollable === true))
     label = firstLabelInside(node);
   return `${node.className}|${node.resourceId}|${label}`;
 }

@@ -77,7 +77,11 @@ export function pageUiTree(lines: readonly UiTreeLine[], options: PageUiTreeOpti
       listedActionable: 0,
     };
   }
-  const treeBudget = Math.floor(budget * TREE_SHARE);
+  // The marker must fit beside the lines, also on a small budget.
+  const treeBudget = Math.max(
+    0,
+    Math.min(Math.floor(budget * TREE_SHARE), budget - MARKER_RESERVE),
+  );
   const out: string[] = [];
   const trailer: string[] = [];
   let used = 0;

@@ -30,8 +30,8 @@ function clip(text: string, max: number): string {
 }
 
 /**
- * Classes that say nothing a label does not (layouts, plain views, text views): a line with a
- * label leaves them out.
+ * Classes that say nothing a label and the ref do not (layouts, plain views, text views, buttons
+ * and images, which a ref already says can be tapped): a line with a label leaves them out.
  */
 const PLAIN_CLASSES = new Set([
   'View',
@@ -45,9 +45,19 @@ const PLAIN_CLASSES = new Set([
   'MaterialCardView',
   'TextView',
   'AppCompatTextView',
+  'Button',
+  'AppCompatButton',
+  'MaterialButton',
+  'ImageButton',
+  'AppCompatImageButton',
+  'ImageView',
+  'AppCompatImageView',
   'MaterialTextView',
   'ComposeView',
 ]);
+
+/** Classes of containers that scroll (left out when the node says `scrollable`). */
+const SCROLLING_CLASS = /Scroll|Recycler|ListView|GridView|Pager/;
 
 /** Most labels of inner text a node the model can act on shows on its own line. */
 const MAX_INNER_LABELS = 4;
@@ -107,7 +117,7 @@ function describe(
     innerLabels(node, seen, options.maxLabel, inner);
     labels.push(...inner);
     folded = true;
-  } else if (actionable && labels.length === 0) {
+  } else if (actionable && labels.length === 0 && !node.scrollable) {
     // A row with controls inside is labelled by its first text, which then has no line of its own.
     const first = firstInformative(node);
     if (first !== undefined && !isActionable(first)) {
@@ -120,7 +130,9 @@ function describe(
   const name = shortClass(node.className);
   const id =
     node.resourceId && actionable && labels.length === 0 ? `#${shortId(node.resourceId)}` : '';
-  if (!PLAIN_CLASSES.has(name) || (labels.length === 0 && id === '')) parts.push(name);
+  // A container that scrolls is said by its flag; its class (ScrollView, RecyclerView …) adds nothing.
+  const plain = PLAIN_CLASSES.has(name) || (node.scrollable && SCROLLING_CLASS.test(name));
+  if (!plain || (labels.length === 0 && id === '' && !node.scrollable)) parts.push(name);
   parts.push(...labels);
   if (id) parts.push(id);
   if (isEditable(node)) parts.push('editable');
