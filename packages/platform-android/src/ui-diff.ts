@@ -21,7 +21,7 @@ export interface ScreenChange {
   readonly disappeared: string[];
   readonly appearedCount: number;
   readonly disappearedCount: number;
-  /** Nodes whose text or checked state changed (same ref). */
+  /** Nodes whose text or checked state changed (same node). */
   readonly updated: string[];
 }
 
@@ -29,13 +29,13 @@ function label(node: UiNode): string {
   const name = node.className.slice(node.className.lastIndexOf('.') + 1);
   const text =
     node.text || node.contentDesc || node.resourceId.slice(node.resourceId.indexOf('/') + 1);
-  return `[${node.ref}] ${name}${text ? ` "${cleanUntrustedLine(text, 40)}"` : ''}`;
+  return `${node.ref ? `[${node.ref}] ` : ''}${name}${text ? ` "${cleanUntrustedLine(text, 40)}"` : ''}`;
 }
 
 function visible(snapshot: UiSnapshot): Map<string, UiNode> {
   const nodes = new Map<string, UiNode>();
   for (const node of flattenNodes(snapshot.roots.filter((root) => !isKeyboardWindow(root)))) {
-    if (isInformative(node)) nodes.set(node.ref, node);
+    if (isInformative(node)) nodes.set(node.key, node);
   }
   return nodes;
 }
@@ -48,11 +48,11 @@ function keyboardUp(snapshot: UiSnapshot): boolean {
 export function diffScreens(before: UiSnapshot, after: UiSnapshot): ScreenChange {
   const was = visible(before);
   const now = visible(after);
-  const appeared = [...now.values()].filter((node) => !was.has(node.ref));
-  const disappeared = [...was.values()].filter((node) => !now.has(node.ref));
+  const appeared = [...now.values()].filter((node) => !was.has(node.key));
+  const disappeared = [...was.values()].filter((node) => !now.has(node.key));
   const updated: string[] = [];
-  for (const [ref, node] of now) {
-    const old = was.get(ref);
+  for (const [key, node] of now) {
+    const old = was.get(key);
     if (!old) continue;
     if (old.text !== node.text && !node.password)
       updated.push(

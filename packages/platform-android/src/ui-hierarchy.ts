@@ -21,8 +21,16 @@ export interface UiNode {
   readonly selected: boolean;
   readonly password: boolean;
   readonly children: UiNode[];
-  /** Stable reference such as `e048213` (see {@link assignRefs}); set after parsing. */
+  /**
+   * Short stable reference such as `e048` on a node the model can act on, '' on any other node
+   * (see {@link assignRefs}); set after parsing.
+   */
   ref: string;
+  /**
+   * Identity of the node on its screen, on every node: 16 hex digits of a hash of its identity
+   * path (see {@link assignRefs}). Equal keys in two dumps mean the same node; set after parsing.
+   */
+  key: string;
 }
 
 const NAMED_ENTITIES: Record<string, string> = {
@@ -263,6 +271,7 @@ function nodeOf(attributes: ReadonlyMap<string, string>, tally: CleaningTally): 
     password: flag('password'),
     children: [],
     ref: '',
+    key: '',
   };
 }
 
@@ -288,45 +297,92 @@ export function isInformative(node: UiNode): boolean {
   return isActionable(node) || node.text.trim() !== '' || node.contentDesc.trim() !== '';
 }
 
-/** The key that identifies a node among its siblings: class, resource-id, and label (not for editable fields, whose text changes). */
-function identity(node: UiNode): string {
-  const label = isEditable(node) ? '' : node.text || node.contentDesc;
-  return `${node.className}|${node.resourceId}|${label}`;
+/** Refs of the first tier: `e` and three digits, two o200k tokens (`e`, `048`). */
+const SHORT_REFS = 1000;
+/** Refs of the second tier, for a short ref taken: `e1000`-`e9999`, three tokens. */
+const LONG_REFS = 9000;
+/** Second-tier candidates a node tries (from its own hash) before the sequential fallback. */
+const LONG_TRIES = 6;
+
+/** A node's label for its identity: its own text or description (none for an editable field, whose text changes). */
+function ownLabel(node: UiNode): string {
+  return isEditable(node) ? '' : node.text || node.contentDesc;
 }
 
-/** A ref from the hash state of an identity path: `e` and six decimal digits (two tokens of digits for a model). */
-function refOf(path: Hash): string {
-  const hash = path.copy().digest().readUInt32BE(0);
-  return `e${String(hash % 1_000_000).padStart(6, '0')}`;
+/** The first own label inside a node, depth first (a row of a list is known by its first text). */
+function firstLabelInside(node: UiNode): string {
+  for (const child of node.children) {
+    const label = ownLabel(child) || firstLabelInside(child);
+    if (label !== '') return label;
+  }
+  return '';
 }
 
 /**
- * Gives every node a ref that stays the same while the node stays on screen: a hash of its
- * identity path from the root (class, resource-id and label of each ancestor, plus the ordinal
- * among same-identity siblings), as `e` and six decimal digits. Bounds are not part of it, so
- * scrolling or a keyboard moving the layout keeps refs; a node on another screen, or renamed, gets
- * another ref. A ref depends on nothing but the screen, so it is the same in every process, after
- * a restart, and through both UI backends; a ref from an older screen names a node on the current
- * one only by a one-in-a-million chance. The path is hashed incrementally (a copy of the parent's
- * hash state), so the work is linear in the size of the tree whatever its depth.
+ * The key that identifies a node among its siblings: class, resource-id and label. A node the
+ * model can act on, or a row of a scrollable list, without a label of its own is known by the
+ * first label inside it (a scrolling container is not: its content moves), so list rows keep their identity when the list scrolls (their position
+ * among siblings changes, their content does not). Other containers use their own label only, so
+ * a changing text somewhere below (a clock) cannot change the identity of the whole screen.
+ */
+function identity(node: UiNode, parent: UiNode | undefined): string {
+  let label = ownLabel(node);
+  // A scrolling container is not known by its content: that is what scrolls.
+  if (label === '' && !node.scrollable && (isActionable(node) || parent?.scrollable === true))
+    label = firstLabelInside(node);
+  return `${node.className}|${node.resourceId}|${label}`;
+}
+
+/**
+ * Gives every node a `key` (a hash of its identity path from the root: the identity of each
+ * ancestor and of the node, each with its ordinal among same-identity siblings) and every node the
+ * model can act on a short `ref`. Bounds are not part of either, so scrolling or a keyboard moving
+ * the layout keeps them; a node on another screen, or renamed, gets another. Both depend on nothing
+ * but the screen, so they are the same in every process, after a restart, and through both UI
+ * backends. The path is hashed incrementally (a copy of the parent's hash state), so the work is
+ * linear in the size of the tree whatever its depth.
+ *
+ * Refs: each actionable node (the keyboard's keys excepted) wants `e` and three digits from its
+ * key (`e048`, two tokens); when two want the same one, the node with the smaller key keeps it and
+ * the other takes its next candidate, `e` and four digits from its key (`e4821`, three tokens),
+ * and so on. Claims go in the order of the keys, not of the tree, so a node appearing or going
+ * (a list scrolled) moves no ref but one that collides with it.
  */
 export function assignRefs(roots: UiNode[]): void {
-  const used = new Set<string>();
-  const walk = (nodes: UiNode[], parentPath: Hash) => {
+  const claimants: { node: UiNode; digest: Buffer }[] = [];
+  const walk = (
+    nodes: UiNode[],
+    parent: UiNode | undefined,
+    parentPath: Hash,
+    inKeyboard: boolean,
+  ) => {
     const seen = new Map<string, number>();
     for (const node of nodes) {
-      const key = identity(node);
+      const key = identity(node, parent);
       const ordinal = seen.get(key) ?? 0;
       seen.set(key, ordinal + 1);
       const path = parentPath.copy().update(`/${key}#${ordinal}`);
-      let ref = refOf(path);
-      for (let salt = 1; used.has(ref); salt++) ref = refOf(path.copy().update(`~${salt}`));
-      used.add(ref);
-      node.ref = ref;
-      walk(node.children, path);
+      const digest = path.copy().digest();
+      node.key = digest.toString('hex', 0, 8);
+      node.ref = '';
+      const keyboard = inKeyboard || (parent === undefined && isKeyboardWindow(node));
+      if (!keyboard && isActionable(node)) claimants.push({ node, digest });
+      walk(node.children, node, path, keyboard);
     }
   };
-  walk(roots, createHash('sha1'));
+  walk(roots, undefined, createHash('sha1'), false);
+  claimants.sort((a, b) => (a.node.key < b.node.key ? -1 : a.node.key > b.node.key ? 1 : 0));
+  const used = new Set<string>();
+  // Past both tiers (a hostile dump of thousands of actionable nodes) refs are handed out in order.
+  let next = SHORT_REFS + LONG_REFS;
+  for (const { node, digest } of claimants) {
+    let ref = `e${String(digest.readUInt32BE(8) % SHORT_REFS).padStart(3, '0')}`;
+    for (let attempt = 0; used.has(ref) && attempt < LONG_TRIES; attempt++)
+      ref = `e${SHORT_REFS + (digest.readUInt16BE(12 + attempt) % LONG_REFS)}`;
+    if (used.has(ref)) ref = `e${next++}`;
+    used.add(ref);
+    node.ref = ref;
+  }
 }
 
 /** Every node, depth first. */

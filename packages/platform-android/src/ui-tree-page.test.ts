@@ -1,3 +1,4 @@
+import { countTokens } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
 import { parseUiHierarchy } from './ui-hierarchy.js';
 import { pageUiTree } from './ui-tree-page.js';
@@ -34,7 +35,7 @@ function treeLinesOf(text: string): string[] {
 
 /** Refs named anywhere in a text. */
 function refsIn(text: string): Set<string> {
-  return new Set(text.match(/\be\d{6}\b/g) ?? []);
+  return new Set(text.match(/\be\d{3,5}\b/g) ?? []);
 }
 
 describe('pageUiTree', () => {
@@ -49,9 +50,9 @@ describe('pageUiTree', () => {
   });
 
   it('cuts a big tree at a line within the budget, with the marker and the cursor', () => {
-    expect(tree.lines.length).toBe(402);
+    expect(tree.lines.length).toBe(302);
     const page = pageUiTree(tree.lines, { maxTokens: 1000 });
-    expect(page.text.length).toBeLessThanOrEqual(4000);
+    expect(countTokens(page.text)).toBeLessThanOrEqual(1000);
     const shown = treeLinesOf(page.text);
     expect(shown).toEqual(tree.lines.slice(0, shown.length).map((line) => line.text));
     expect(page.nextCursor).toBe(shown.length);
@@ -59,7 +60,7 @@ describe('pageUiTree', () => {
     const cutActionable = cut.filter((line) => line.actionable).length;
     expect(page.text.split('\n').at(-1)).toMatch(
       new RegExp(
-        `^\\[cut: lines 1-${shown.length} of 402 shown; ${cut.length} more lines with ${cutActionable} actionable nodes \\(≈[\\d,]+ tokens\\) not shown\\. Continue with ui_dump \\{"cursor": ${shown.length}\\}\\]$`,
+        `^\\[cut: lines 1-${shown.length} of 302 shown; ${cut.length} more lines with ${cutActionable} actionable nodes \\([\\d,]+ tokens\\) not shown\\. Continue with ui_dump \\{"cursor": ${shown.length}\\}\\]$`,
       ),
     );
   });
@@ -69,11 +70,11 @@ describe('pageUiTree', () => {
     let cursor: number | undefined = 0;
     while (cursor !== undefined) {
       const page = pageUiTree(tree.lines, { maxTokens: 1000, cursor });
-      expect(page.text.length).toBeLessThanOrEqual(4000);
+      expect(countTokens(page.text)).toBeLessThanOrEqual(1000);
       pages.push(treeLinesOf(page.text));
       if (page.nextCursor === undefined) {
         expect(page.text.split('\n').at(-1)).toBe(
-          `[lines ${cursor + 1}-402 of 402; the end of the screen]`,
+          `[lines ${cursor + 1}-302 of 302; the end of the screen]`,
         );
       }
       cursor = page.nextCursor;
@@ -101,22 +102,23 @@ describe('pageUiTree', () => {
     const page = pageUiTree(big.lines, { maxTokens: 4000 });
     const listStart = page.text.split('\n').findIndex((line) => line.startsWith('[actionable'));
     const listLines = page.text.split('\n').slice(listStart + 1, -1);
-    expect(listLines.every((line) => /^e\d{6}( e\d{6})*$/.test(line))).toBe(true);
+    expect(listLines.every((line) => /^e\d{3,5}( e\d{3,5})*$/.test(line))).toBe(true);
     expect(page.listedActionable).toBeGreaterThan(300);
     expect(page.text).toContain(
       `[actionable nodes further down, ${page.listedActionable} of ${page.cutActionable}:]`,
     );
-    expect(page.text.length).toBeLessThanOrEqual(16_000);
+    expect(countTokens(page.text)).toBeLessThanOrEqual(4000);
   });
 
   it('keeps one line when a single line exceeds the budget, so the cursor always moves', () => {
     const lines: UiTreeLine[] = [
-      { text: `[e000001] "${'x'.repeat(2000)}"`, ref: 'e000001', actionable: false, compact: '' },
+      { text: `"${'x'.repeat(2000)}"`, ref: '', key: 'k1', actionable: false, compact: '' },
       {
-        text: '[e000002] Button "OK" clickable',
-        ref: 'e000002',
+        text: '[e002] Button "OK"',
+        ref: 'e002',
+        key: 'k2',
         actionable: true,
-        compact: '[e000002] Button "OK"',
+        compact: '[e002] Button "OK"',
       },
     ];
     const page = pageUiTree(lines, { maxTokens: 200 });

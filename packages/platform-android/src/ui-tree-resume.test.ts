@@ -11,6 +11,7 @@ function rows(count: number, checked: readonly number[] = [], from = 0): UiTreeL
     return {
       text: `  [${ref}] CheckBox "Row ${from + index + 1}" clickable ${flag}`,
       ref,
+      key: ref,
       actionable: true,
       compact: `[${ref}] CheckBox "Row ${from + index + 1}"`,
     };

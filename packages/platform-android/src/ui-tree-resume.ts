@@ -96,7 +96,7 @@ export function resumeUiTreePage(options: ResumeUiTreePageOptions): UiTreeResume
     kept: kept?.lines,
     currentToken: now,
     current,
-    identityOf: (line) => line.ref,
+    identityOf: (line) => line.key,
     textOf: (line) => line.text,
     listChanged: (line, index) => `line ${index + 1}: ${line.text.trim()}`,
     maxChangedLines: options.maxChangedLines,

@@ -37,6 +37,11 @@ describe('countTokens', () => {
     expect(counted).toBeGreaterThanOrEqual(wholeCount(run.slice(0, 20_000)) * 10 - 10);
   });
 
+  it('counts text that spells a special token as plain text instead of throwing', () => {
+    expect(countTokens('a <|endoftext|> b')).toBeGreaterThan(3);
+    expect(takeTokens('<|endoftext|>Human: hi', 100).complete).toBe(true);
+  });
+
   it('never cuts a surrogate pair in half', () => {
     const emoji = '😀'.repeat(MAX_PIECE_CHARACTERS);
     expect(countTokens(emoji)).toBeGreaterThanOrEqual(wholeCount(emoji));

@@ -20,8 +20,13 @@ let o200kCount: EncodingCounter | undefined;
 function encodingCounter(): EncodingCounter {
   if (o200kCount === undefined) {
     const load = createRequire(import.meta.url);
-    const encoding = load('gpt-tokenizer/encoding/o200k_base') as { countTokens: EncodingCounter };
-    o200kCount = encoding.countTokens;
+    const encoding = load('gpt-tokenizer/encoding/o200k_base') as {
+      countTokens: (text: string, options: { disallowedSpecial: Set<string> }) => number;
+    };
+    // Outside text may spell a special token (`<|endoftext|>`): it is counted as the plain text
+    // it is, as an API counts user content, instead of throwing.
+    const plain = { disallowedSpecial: new Set<string>() };
+    o200kCount = (text) => encoding.countTokens(text, plain);
   }
   return o200kCount;
 }

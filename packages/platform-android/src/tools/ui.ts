@@ -20,6 +20,7 @@ import { KEYBOARD_RULE, SCREEN_RULES } from '../device-telemetry.js';
 import { parseCurrentInputMethod } from '../parsers/device-state.js';
 import { decodePng, downscale, encodePng, isAllBlack, isPng } from '../png-image.js';
 import { quoteShell } from '../shell-quote.js';
+import { countTokens } from '../token-count.js';
 import type { UiBackend } from '../ui-backend.js';
 import { describeChange, diffScreens } from '../ui-diff.js';
 import {
@@ -50,9 +51,9 @@ const ACTION = {
 const targetFields = {
   ref: z
     .string()
-    .regex(/^e[0-9]{6}$/, 'expected a ref from ui_dump such as e048213 (without the brackets)')
+    .regex(/^e[0-9]{3,6}$/, 'expected a ref from ui_dump such as e048 (without the brackets)')
     .optional()
-    .describe('Ref of the node from the latest ui_dump, e.g. "e048213".'),
+    .describe('Ref of the node from the latest ui_dump, e.g. "e048".'),
   text: z
     .string()
     .min(1)
@@ -88,7 +89,7 @@ interface Resolved {
 function shortLabel(node: UiNode): string {
   const name = node.className.slice(node.className.lastIndexOf('.') + 1);
   const text = node.text || node.contentDesc || node.resourceId;
-  return `[${node.ref}] ${name}${text ? ` "${cleanUntrustedLine(text, 200)}"` : ''}`;
+  return `${node.ref ? `[${node.ref}] ` : ''}${name}${text ? ` "${cleanUntrustedLine(text, 200)}"` : ''}`;
 }
 
 function appNodes(snapshot: UiSnapshot): UiNode[] {
@@ -106,10 +107,12 @@ function resolveTarget(
 ): Resolved | ToolReturn {
   const nodes = appNodes(snapshot);
   if (args.ref !== undefined) {
-    const node = nodes.find((candidate) => candidate.ref === args.ref);
+    const found = nodes.find((candidate) => candidate.ref === args.ref);
     const earlier = previous
       ? appNodes(previous).find((candidate) => candidate.ref === args.ref)
       : undefined;
+    // A short ref can name another node on another screen: the node must be the one it named.
+    const node = found && earlier && earlier.key !== found.key ? undefined : found;
     if (!node) {
       return failureResult(
         ToolErrorCode.NOT_FOUND,
@@ -172,7 +175,9 @@ function resolveTarget(
       {
         field,
         hint: 'Retry with "ref" of one candidate, or add resourceId/contentDesc to narrow the selector.',
-        details: { candidates: candidates.slice(0, 10).map((node) => node.ref) },
+        details: {
+          candidates: candidates.slice(0, 10).map((node) => node.ref || shortLabel(node)),
+        },
       },
     );
   }
@@ -311,11 +316,15 @@ async function actAndReport(
   return successResult(content, { data: { changed: change.changed, change, backend } });
 }
 
-/** Characters the untrusted-content notice and markers add around the tree lines. */
-const MARKED_OVERHEAD = (() => {
-  const { notice, open, close } = untrustedMarkers('device-screen');
-  return notice.length + open.length + close.length + 3;
-})();
+/** Real tokens the untrusted-content notice and markers add around the tree lines (line breaks included). */
+let markedOverhead: number | undefined;
+function markedOverheadTokens(): number {
+  if (markedOverhead === undefined) {
+    const { notice, open, close } = untrustedMarkers('device-screen');
+    markedOverhead = countTokens(`${notice}\n${open}\n\n${close}\n`);
+  }
+  return markedOverhead;
+}
 
 /** What a header says about a dump that was bounded or cleaned ('' for a real screen). */
 function screenNotes(snapshot: UiSnapshot): string {
@@ -338,7 +347,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
     defineDeviceTool(session, {
       id: 'ui_dump',
       description:
-        'Reads the current Android screen as a compact tree: one line per node with a stable ref ([e048213], kept while the node stays on screen), then for nodes you can act on the class, "text", desc="content-desc", #short-resource-id and flags (clickable, editable, scrollable, checked, focused); plain text lines are just the quoted text. Every actionable node is kept, even without text; empty layout wrappers are dropped; the keyboard is one line. Past maxTokens the tree is cut at a line with a marker giving the call for the next page, which says if the screen changed in between; the actionable nodes of the part cut are still listed by ref, and the whole tree is saved as a text file (an artifact). Use the refs with ui_tap, ui_swipe and input_text.',
+        'Reads the current Android screen as a compact tree: one line per node; a node you can act on starts with a short stable ref ([e048], kept while the node stays on screen, also when the list scrolls), then its class when it says more than the label, "text", desc="content-desc", #short-resource-id when it has no label, and flags (a tap is implied; editable, scrollable, checked, focused …), followed by the text inside it when nothing inside can be acted on; a line that only shows text is the quoted text, without a ref. Every actionable node is kept, even without text; empty layout wrappers are dropped; the keyboard is one line. Past maxTokens the tree is cut at a line with a marker giving the call for the next page, which says if the screen changed in between; the actionable nodes of the part cut are still listed by ref, and the whole tree is saved as a text file (an artifact). Use the refs with ui_tap, ui_swipe and input_text.',
       inputSchema: ToolSchema.object({
         bounds: z
           .boolean()
@@ -350,7 +359,9 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
           .min(200)
           .max(50_000)
           .default(4000)
-          .describe('Token budget of the tree (≈ 4 characters a token), 200-50000.'),
+          .describe(
+            'Budget of the whole result in real tokens (o200k), header and markers included, 200-50000.',
+          ),
         cursor: z
           .number()
           .int()
@@ -436,13 +447,29 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
         const note = resume?.note === undefined ? '' : `${resume.note}\n`;
         // The continuation repeats the arguments that shape the lines, so the cursor means the same.
         const repeated = `${args.bounds ? ', "bounds": true' : ''}${args.maxTokens === 4000 ? '' : `, "maxTokens": ${args.maxTokens}`}${args.serial === undefined ? '' : `, "serial": ${JSON.stringify(args.serial)}`}`;
-        const page = pageUiTree(tree.lines, {
-          // A note about a changed screen comes out of the page's budget.
-          maxTokens: Math.max(200, args.maxTokens - Math.ceil((note.length + MARKED_OVERHEAD) / 4)),
-          cursor: start,
-          continueWith: (cursor) =>
-            `ui_dump {"cursor": ${cursor}, "screen": "${screen}"${repeated}}`,
-        });
+        // Where a first page that is cut leaves the whole tree (named now: its line is budgeted).
+        const directory = join(shared.dataDir, 'android');
+        const path = join(
+          directory,
+          `ui-dump-${device.serial.replaceAll(/[^\w.-]/g, '_')}-${new Date().toISOString().replaceAll(/[:.]/g, '-')}.txt`,
+        );
+        const savedLine = `The whole screen (${tree.lines.length} lines, no budget) is in the file ${path}`;
+        // The header, a note about a changed screen and the markers come out of the page's
+        // budget, in real tokens; so does the line naming the file when a first page is cut.
+        const pageBudget = (reserve: number) =>
+          Math.max(
+            100,
+            args.maxTokens - countTokens(`${header}\n${note}`) - markedOverheadTokens() - reserve,
+          );
+        const cutAt = (reserve: number) =>
+          pageUiTree(tree.lines, {
+            maxTokens: pageBudget(reserve),
+            cursor: start,
+            continueWith: (cursor) =>
+              `ui_dump {"cursor": ${cursor}, "screen": "${screen}"${repeated}}`,
+          });
+        let page = cutAt(0);
+        if (page.nextCursor !== undefined && start === 0) page = cutAt(countTokens(savedLine) + 1);
         if (page.nextCursor !== undefined) {
           captures.keep(device.serial, { token: screen, bounds: args.bounds, lines: tree.lines });
         }
@@ -473,26 +500,18 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
           return successResult(`${header}\n${note}${body}`, { data: paged });
         }
         // The first page of a cut tree also leaves the whole tree in a file, one read away.
-        const directory = join(shared.dataDir, 'android');
         await mkdir(directory, { recursive: true });
-        const path = join(
-          directory,
-          `ui-dump-${device.serial.replaceAll(/[^\w.-]/g, '_')}-${new Date().toISOString().replaceAll(/[:.]/g, '-')}.txt`,
-        );
         await writeFile(path, `${header}\n${tree.text}\n`);
-        return successResult(
-          `${header}\n${note}${body}\nThe whole screen (${tree.lines.length} lines, no budget) is in the file ${path}`,
-          {
-            data: { ...paged, savedTo: path },
-            artifacts: [
-              {
-                path,
-                mimeType: 'text/plain',
-                description: `The whole UI tree of ${device.serial} (${tree.lines.length} lines)`,
-              },
-            ],
-          },
-        );
+        return successResult(`${header}\n${note}${body}\n${savedLine}`, {
+          data: { ...paged, savedTo: path },
+          artifacts: [
+            {
+              path,
+              mimeType: 'text/plain',
+              description: `The whole UI tree of ${device.serial} (${tree.lines.length} lines)`,
+            },
+          ],
+        });
       },
     }),
     defineDeviceTool(session, {

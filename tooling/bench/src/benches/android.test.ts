@@ -52,7 +52,10 @@ describe('pnpm bench android --quick', () => {
       ratioVsPeerJson: number;
       actionableKept: number;
       appiumVsAdb: number | null;
+      worstScreenVsPeer: number;
+      realActionableKept: number;
       screens: Record<string, unknown>[];
+      realScreens: { screen: string; oursTokens: number; peerTokens: number; vsPeer: number }[];
     };
     // Appium and its driver are installed for platform-android's tests, so this side runs here.
     for (const value of [
@@ -88,8 +91,19 @@ describe('pnpm bench android --quick', () => {
       expect(screen.peerJsonTokens as number).toBeLessThan(screen.rawTokens as number);
     }
     expect(report.lines.length).toBeGreaterThan(0);
+    // Every real capture platform-android keeps, read through ui_dump once.
+    expect(json.realScreens.length).toBeGreaterThanOrEqual(21);
+    for (const screen of json.realScreens) {
+      expect(screen.oursTokens, screen.screen).toBeGreaterThan(0);
+      expect(screen.vsPeer, screen.screen).toBeCloseTo(screen.oursTokens / screen.peerTokens, 2);
+    }
+    expect(json.worstScreenVsPeer).toBe(Math.max(...json.realScreens.map((s) => s.vsPeer)));
     expect(report.met).toBe(
-      json.ratioVsRaw <= 0.15 && json.ratioVsPeer <= 0.7 && json.actionableKept === 1,
+      json.ratioVsRaw <= 0.15 &&
+        json.ratioVsPeer <= 0.7 &&
+        json.actionableKept === 1 &&
+        json.worstScreenVsPeer <= 0.7 &&
+        json.realActionableKept === 1,
     );
     expect(report.lines).toContainEqual(
       expect.stringMatching(

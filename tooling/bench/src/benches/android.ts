@@ -4,12 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type AdbTestBed,
+  type AndroidSim,
   adbBinary,
   freePort,
   mobileMcpElements,
   startAdbTestBed,
 } from '@toolsys/android-sim';
 import {
+  countTokens,
   EnhancedToolExecutor,
   ToolEnvironmentGate,
   ToolEnvironmentState,
@@ -24,9 +26,9 @@ import {
   isKeyboardWindow,
   parseUiHierarchy,
 } from '@toolsys/platform-android';
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { onInterrupt, removeOnExit } from '../cleanup.js';
 import { type Bench, formatRatio, percentile } from '../report.js';
+import { measureRealScreens } from './android-real-screens.js';
 
 const TARGET_VS_RAW = 0.15;
 const TARGET_VS_PEER = 0.7;
@@ -244,6 +246,10 @@ async function runAndroidBench(quick: boolean, options: AndroidBenchOptions) {
     }
 
     const screens = SCREENS.map(({ name }) => summarize(name, samples.get(name) ?? []));
+    // The real captures: sizes only (deterministic), once each, through the same adb path.
+    const realScreens = await measureRealScreens(started.sims[0] as AndroidSim, executor);
+    const worstScreenVsPeer = Math.max(...realScreens.map((s) => s.vsPeer));
+    const realActionableKept = Math.min(...realScreens.map((s) => s.actionableKept));
     const ratioVsRaw = Math.max(...screens.map((s) => s.ratioVsRaw));
     const ratioVsPeer = Math.max(...screens.map((s) => s.ratioVsPeer));
     const ratioVsPeerJson = Math.max(...screens.map((s) => s.ratioVsPeerJson));
@@ -261,10 +267,14 @@ async function runAndroidBench(quick: boolean, options: AndroidBenchOptions) {
             )
             .join('; ')}`;
     const met =
-      ratioVsRaw <= TARGET_VS_RAW && ratioVsPeer <= TARGET_VS_PEER && actionableKept === 1;
+      ratioVsRaw <= TARGET_VS_RAW &&
+      ratioVsPeer <= TARGET_VS_PEER &&
+      actionableKept === 1 &&
+      worstScreenVsPeer <= TARGET_VS_PEER &&
+      realActionableKept === 1;
     return {
       name: 'android',
-      target: `ratioVsRaw <= ${TARGET_VS_RAW}, ratioVsPeer <= ${TARGET_VS_PEER}, actionableKept = 1 (worst screen)`,
+      target: `ratioVsRaw <= ${TARGET_VS_RAW}, ratioVsPeer <= ${TARGET_VS_PEER}, actionableKept = 1 (worst sim screen); worstScreenVsPeer <= ${TARGET_VS_PEER} with every labelled actionable node kept (real captures)`,
       met,
       lines: [
         `${rounds} rounds over ${SCREENS.length} sim screens through adb${readAppium ? ', and ui_dump through Appium on a second sim showing the same screens' : ''}; tokens are o200k_base; read order alternates`,
@@ -282,12 +292,21 @@ async function runAndroidBench(quick: boolean, options: AndroidBenchOptions) {
         ),
         `worst screen: ratioVsRaw ${formatRatio(ratioVsRaw)}, ratioVsPeer ${formatRatio(ratioVsPeer)} (json ${formatRatio(ratioVsPeerJson)}), actionableKept ${formatRatio(actionableKept)}`,
         appiumLine,
+        `${realScreens.length} real captures (ui_dump with default arguments vs mobile-mcp text): ${realScreens
+          .map(
+            (s) =>
+              `${s.screen} ${s.oursTokens}/${s.peerTokens} = ${formatRatio(s.vsPeer)}${s.actionableKept < 1 ? ` (kept ${formatRatio(s.actionableKept)})` : ''}${s.cut ? ' (cut)' : ''}`,
+          )
+          .join('; ')}`,
+        `worstScreenVsPeer ${formatRatio(worstScreenVsPeer)} (${realScreens.find((s) => s.vsPeer === worstScreenVsPeer)?.screen}), labelled actionable nodes kept ${formatRatio(realActionableKept)}`,
       ],
       json: {
         ratioVsRaw,
         ratioVsPeer,
         actionableKept,
         ratioVsPeerJson,
+        worstScreenVsPeer,
+        realActionableKept,
         appiumVsAdb,
         ...(appiumVsAdb === null
           ? { appiumVsAdbReason: appiumSkipped ?? 'no second sim' }
@@ -300,6 +319,7 @@ async function runAndroidBench(quick: boolean, options: AndroidBenchOptions) {
         rounds,
         tokenizer: 'o200k_base',
         screens,
+        realScreens,
       },
     };
   } finally {
