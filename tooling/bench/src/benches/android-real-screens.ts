@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AndroidSim, mobileMcpElements } from '@toolsys/android-sim';
-import { countTokens, type EnhancedToolExecutor } from '@toolsys/core-tool-registry';
+import type { EnhancedToolExecutor } from '@toolsys/core-tool-registry';
+import { countTokens } from '@toolsys/core-tools/platform';
 import {
   flattenNodes,
   isActionable,

@@ -11,12 +11,12 @@ import {
   startAdbTestBed,
 } from '@toolsys/android-sim';
 import {
-  countTokens,
   EnhancedToolExecutor,
   ToolEnvironmentGate,
   ToolEnvironmentState,
   ToolRegistry,
 } from '@toolsys/core-tool-registry';
+import { countTokens } from '@toolsys/core-tools/platform';
 import {
   type AndroidTools,
   createAndroidTools,
