@@ -257,10 +257,12 @@ export class AndroidDeviceManager {
   /** Devices the adb server knows, with their states. */
   async listDevices(signal?: AbortSignal): Promise<ListedDevice[]> {
     try {
+      // Loading adbkit is this process's own work: it does not count against the adb deadline.
+      const client = await this.#adb();
       const devices = await withDeadline(
         'the adb server',
         { timeoutMs: this.#timeoutMs, signal },
-        async () => (await this.#adb()).listDevices(),
+        () => Promise.resolve(client.listDevices()),
       );
       return devices.map((device: { id: string; type: string }) => ({
         serial: device.id,
