@@ -1,14 +1,14 @@
-import { ToolSuggester } from '@toolsys/core-tool-registry';
-import { COMMANDS } from './commands/index.js';
+import { COMMAND_CATALOG } from './commands/catalog.js';
 import { type CliIo, UsageError } from './commands/types.js';
-import { HOST_VERSION } from './server/mcp-server.js';
+import { HOST_VERSION } from './version.js';
 import { wrapText } from './wrap-text.js';
 
-const suggester = new ToolSuggester();
+// Only the catalog, the version and the text helpers load statically: `--version`, `--help` and
+// usage errors answer before any tool package (or the MCP SDK) is imported.
 
 function helpText(columns = 80): string {
   const width = Math.max(40, Math.min(columns, 100));
-  const commands = COMMANDS.map((command) => {
+  const commands = COMMAND_CATALOG.map((command) => {
     const summary = wrapText(command.summary, width - 4, 4);
     return `  ${wrapText(command.usage, width - 2, 6)}\n    ${summary}`;
   });
@@ -41,11 +41,12 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(helpText(io.columns));
     return 0;
   }
-  const command = COMMANDS.find((candidate) => candidate.name === name);
+  const command = COMMAND_CATALOG.find((candidate) => candidate.name === name);
   if (!command) {
-    const [closest] = suggester.suggest(
+    const { ToolSuggester } = await import('@toolsys/core-tool-registry');
+    const [closest] = new ToolSuggester().suggest(
       name,
-      COMMANDS.map((candidate) => candidate.name),
+      COMMAND_CATALOG.map((candidate) => candidate.name),
       1,
     );
     io.stderr.write(
@@ -58,7 +59,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   try {
-    return await command.run(rest, io);
+    // A config error is answered before the command (and any tool package) loads.
+    const configProblem = await checkConfig(rest, io);
+    if (configProblem !== undefined) {
+      io.stderr.write(`${configProblem}\nUsage: ${command.usage}\n`);
+      return 2;
+    }
+    return await (await command.load()).run(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr.write(`${error.message}\nUsage: ${command.usage}\n`);
@@ -66,5 +73,23 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     io.stderr.write(`toolsys ${name} failed: ${(error as Error).message}\n`);
     return 1;
+  }
+}
+
+/** The config error of `--config FILE` (or the default config), or undefined when it loads. */
+async function checkConfig(args: readonly string[], io: CliIo): Promise<string | undefined> {
+  let path: string | undefined;
+  for (const [index, arg] of args.entries()) {
+    if (arg === '--') break;
+    if (arg === '--config') path = args[index + 1];
+    else if (arg.startsWith('--config=')) path = arg.slice('--config='.length);
+  }
+  const { ConfigError, loadDeploymentConfig } = await import('./config.js');
+  try {
+    loadDeploymentConfig({ env: io.env, ...(path ? { path } : {}) });
+    return undefined;
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
   }
 }

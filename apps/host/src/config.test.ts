@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadDeploymentConfig, parseDeploymentConfig } from './config.js';
+import { BUILTIN_PACKAGES } from './packages/index.js';
+
+const withBuiltins = { packages: BUILTIN_PACKAGES };
 
 const scratches: string[] = [];
 
@@ -18,30 +21,34 @@ afterEach(() => {
 
 describe('parseDeploymentConfig', () => {
   it('accepts every documented field', () => {
-    const config = parseDeploymentConfig({
-      workspaceRoot: 'work',
-      dataDir: 'data',
-      permissions: { LOW: 'allow', MEDIUM: 'ask', HIGH: 'deny', alwaysAllow: ['write_file'] },
-      packages: {
-        core: { groups: { shell: false }, shell: { allowCommands: ['make'] } },
-        'cs-mem': { databasePath: 'data/memory.db', recordTraces: false },
-        'mcp-client': {
-          servers: {
-            memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
+    const config = parseDeploymentConfig(
+      {
+        workspaceRoot: 'work',
+        dataDir: 'data',
+        permissions: { LOW: 'allow', MEDIUM: 'ask', HIGH: 'deny', alwaysAllow: ['write_file'] },
+        packages: {
+          core: { groups: { shell: false }, shell: { allowCommands: ['make'] } },
+          'cs-mem': { databasePath: 'data/memory.db', recordTraces: false },
+          'mcp-client': {
+            servers: {
+              memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
+            },
+            importConfig: '~/.config/Claude/claude_desktop_config.json',
           },
-          importConfig: '~/.config/Claude/claude_desktop_config.json',
         },
+        plugins: ['@acme/toolsys-weather'],
+        tools: {
+          mode: 'discover',
+          include: ['category:file', 'browser_*', 'package:cs-mem'],
+          exclude: ['delete_file'],
+          disabled: ['web_search'],
+          runPolicies: { web_fetch: { preset: 'network', timeoutMs: 5_000, ratePerMinute: null } },
+        },
+        server: { host: '127.0.0.1', port: 7821, tokenEnv: 'TOOLSYS_TOKEN' },
       },
-      plugins: ['@acme/toolsys-weather'],
-      tools: {
-        mode: 'discover',
-        include: ['category:file', 'browser_*', 'package:cs-mem'],
-        exclude: ['delete_file'],
-        disabled: ['web_search'],
-        runPolicies: { web_fetch: { preset: 'network', timeoutMs: 5_000, ratePerMinute: null } },
-      },
-      server: { host: '127.0.0.1', port: 7821, tokenEnv: 'TOOLSYS_TOKEN' },
-    });
+      '<inline>',
+      withBuiltins,
+    );
     expect(config.packages?.['cs-mem']).toEqual({
       databasePath: 'data/memory.db',
       recordTraces: false,
@@ -57,6 +64,7 @@ describe('parseDeploymentConfig', () => {
           packages: { 'cs-mem': { databasePath: 7 } },
         },
         '/etc/toolsys.config.json',
+        withBuiltins,
       ),
     ).toThrow(
       expect.objectContaining({
@@ -88,6 +96,7 @@ describe('parseDeploymentConfig', () => {
           },
         },
         'c.json',
+        withBuiltins,
       ),
     ).toThrow(
       [

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import type { AnyToolPackageEntry } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import { closestKeyHint, describeIssues } from './config-issues.js';
-import { BUILTIN_PACKAGES } from './packages/index.js';
+import { BUILTIN_PACKAGE_KEYS } from './packages/builtin-packages.js';
 import { parsePackageSection } from './packages/package-section.js';
 import { defaultDataDirectory, invocationDirectory } from './paths.js';
 
@@ -254,12 +255,27 @@ export class ConfigError extends Error {
 /** The config file name looked for in the invocation directory. */
 export const CONFIG_FILE_NAME = 'toolsys.config.json';
 
+/** Options for {@link parseDeploymentConfig}. */
+export interface ParseConfigOptions {
+  /**
+   * Package entries whose sections are checked against their schemas here. Default none: the
+   * sections are checked when a deployment is composed, so that reading a config (and reporting
+   * its errors) loads no tool package.
+   */
+  readonly packages?: readonly AnyToolPackageEntry[];
+}
+
 /**
  * Parses and validates a config object; errors name the file and each field at fault, and an
- * unknown key the closest valid one. Sections of built-in packages are checked against their
- * schemas here; sections of plugins when the plugins are loaded.
+ * unknown key the closest valid one. An unknown package key is refused unless plugins may own
+ * it; the sections of `options.packages` are checked against their schemas here, all others when
+ * the deployment is composed.
  */
-export function parseDeploymentConfig(value: unknown, file = '<inline>'): DeploymentConfig {
+export function parseDeploymentConfig(
+  value: unknown,
+  file = '<inline>',
+  options: ParseConfigOptions = {},
+): DeploymentConfig {
   const parsed = deploymentConfigSchema.safeParse(value);
   const problems = parsed.success
     ? []
@@ -273,13 +289,13 @@ export function parseDeploymentConfig(value: unknown, file = '<inline>'): Deploy
       ? (raw.packages as Record<string, unknown>)
       : {};
   const hasPlugins = Array.isArray(raw.plugins) && raw.plugins.length > 0;
-  const builtinKeys = BUILTIN_PACKAGES.map((entry) => entry.key);
+  const builtinKeys = [...BUILTIN_PACKAGE_KEYS];
   for (const [key, section] of Object.entries(sections)) {
-    const entry = BUILTIN_PACKAGES.find((candidate) => candidate.key === key);
+    const entry = options.packages?.find((candidate) => candidate.key === key);
     if (entry) {
       const result = parsePackageSection(entry, section);
       if (result.problems) problems.push(...result.problems);
-    } else if (!hasPlugins) {
+    } else if (!builtinKeys.includes(key) && !hasPlugins) {
       problems.push(
         `  packages.${key}: unknown package "${key}"${closestKeyHint(key, builtinKeys)}; a third-party package must also be named in \`plugins\``,
       );

@@ -17,8 +17,9 @@ import { ConfigError, type ResolvedDeploymentConfig } from './config.js';
 import { closestKeyHint } from './config-issues.js';
 import { escapingConfirm } from './confirmation-text.js';
 import { createExecutionStack, type ExecutionStack, loadScaleOut } from './executor.js';
-import { BUILTIN_PACKAGES, loadPlugins } from './packages/index.js';
+import { BUILTIN_PACKAGE_REFS } from './packages/builtin-packages.js';
 import { type PackageSection, parsePackageSection } from './packages/package-section.js';
+import { loadPlugins } from './packages/plugin-loader.js';
 import { isToolSelected } from './tool-selection.js';
 
 /** What `toolsys doctor` and the dashboard show of one package. */
@@ -42,6 +43,11 @@ export interface Deployment {
   /** What MCP clients list: every tool, or only the discovery tools. */
   readonly toolMode: 'all' | 'discover';
   /**
+   * Settles once every package's probe has answered and its tools are registered (at once
+   * without `detectionBoundMs`). `statuses` is final after it; `toolsys doctor` waits for it.
+   */
+  readonly settled: Promise<void>;
+  /**
    * Ends one client session: its permission answers are forgotten (and deleted from Redis) and
    * every package releases what the session held.
    */
@@ -58,6 +64,14 @@ export interface ComposeOptions {
   unconfirmableHint?: (request: ConfirmationRequest) => string;
   /** The packages to compose instead of the built-in ones (plugins named in the config still load). */
   packages?: readonly AnyToolPackageEntry[];
+  /**
+   * Longest wait for the packages' probes before the deployment is returned, in ms. A package
+   * whose probe has not answered by then is registered when it answers (the registry change
+   * becomes `tools/list_changed`); `statuses` says "still detecting" until then and
+   * {@link Deployment.settled} settles when all have answered. Default: wait for every probe
+   * (one-shot CLI commands and `doctor` need the full answer).
+   */
+  detectionBoundMs?: number;
 }
 
 /** A package that will be composed, with its validated section. */
@@ -117,19 +131,62 @@ async function planPackages(
   return planned;
 }
 
+/** One package's way through detection and creation. */
+type PackageOutcome =
+  | { readonly kind: 'off'; readonly report: PackageReport }
+  | {
+      readonly kind: 'on';
+      readonly entry: AnyToolPackageEntry;
+      readonly section: PackageSection;
+      readonly reason: string;
+      readonly contribution: ToolPackageContribution;
+    };
+
 /**
  * Composes a deployment: every package that is on contributes its tools to one registry, run by
  * one executor. A package that fails to start is reported off, never breaks the host; two packages
  * registering the same id is a start-up error naming both. Tool selection (`tools.include`,
  * `exclude`, package `groups`) is applied, and sentences of descriptions that point at tools this
  * deployment does not have are dropped.
+ *
+ * Every package is detected at once (probes run concurrently). With `detectionBoundMs`, the
+ * deployment is returned once that time has passed even if some probes have not answered; see
+ * {@link ComposeOptions.detectionBoundMs} for what happens to those packages.
  */
 export async function composeDeployment(
   config: ResolvedDeploymentConfig,
   options: ComposeOptions = {},
 ): Promise<Deployment> {
+  const environmentOf = (section: PackageSection): ToolPackageEnvironment<unknown> => ({
+    config: section.config,
+    workspaceRoot: config.workspaceRoot,
+    dataDir: config.dataDir,
+    configDir: config.configDir,
+    env: config.env ?? process.env,
+  });
+
+  const detect = async ({ entry, section }: PlannedPackage): Promise<ToolPackageStatus> => {
+    if (section.enabled === false) return { enabled: false, reason: 'disabled in config' };
+    try {
+      return await entry.detect(environmentOf(section));
+    } catch (error) {
+      return { enabled: false, reason: `detection failed: ${(error as Error).message}` };
+    }
+  };
+
   const statuses = new Map<string, PackageReport>();
-  const planned = await planPackages(config, options.packages ?? BUILTIN_PACKAGES, statuses);
+  const sections = config.config.packages ?? {};
+  // A built-in package's probe starts as soon as that package is imported (its section valid), so
+  // that the probes' processes run while the other packages are still loading.
+  const earlyDetections = new Map<AnyToolPackageEntry, Promise<ToolPackageStatus>>();
+  const loads = (options.packages ?? BUILTIN_PACKAGE_REFS).map(async (source) => {
+    const entry = 'load' in source ? await source.load() : source;
+    const parsed = parsePackageSection(entry, sections[entry.key]);
+    if (!parsed.problems) earlyDetections.set(entry, detect({ entry, section: parsed.section }));
+    return entry;
+  });
+  const builtins = await Promise.all(loads);
+  const planned = await planPackages(config, builtins, statuses);
   const registry = new ToolRegistry();
   const stack = createExecutionStack({
     registry,
@@ -141,88 +198,186 @@ export async function composeDeployment(
   });
   const toolMode = config.config.tools?.mode ?? 'all';
   const contributions: ToolPackageContribution[] = [];
-  const selected: Array<{ owner: string; key: string; tools: AnyToolDefinition[] }> = [];
-  try {
-    for (const { entry, section } of planned) {
-      if (section.enabled === false) {
-        statuses.set(entry.key, {
-          name: entry.name,
-          enabled: false,
-          reason: 'disabled in config',
-          tools: 0,
-        });
-        continue;
-      }
-      const environment: ToolPackageEnvironment<unknown> = {
-        config: section.config,
-        workspaceRoot: config.workspaceRoot,
-        dataDir: config.dataDir,
-        configDir: config.configDir,
-        env: config.env ?? process.env,
-      };
-      let status: ToolPackageStatus;
-      try {
-        status = await entry.detect(environment);
-      } catch (error) {
-        status = { enabled: false, reason: `detection failed: ${(error as Error).message}` };
-      }
-      if (!status.enabled && section.enabled !== true) {
-        statuses.set(entry.key, { name: entry.name, ...status, tools: 0 });
-        continue;
-      }
-      let contribution: ToolPackageContribution;
-      try {
-        contribution = await entry.create({
-          ...environment,
-          registry,
-          executor: stack.executor,
-          environment: stack.environment,
-          mode: 'serve',
-        });
-      } catch (error) {
-        statuses.set(entry.key, {
+  let closed = false;
+
+  const start = async (
+    { entry, section }: PlannedPackage,
+    status: ToolPackageStatus,
+  ): Promise<PackageOutcome> => {
+    if (section.enabled === false) {
+      return { kind: 'off', report: { name: entry.name, ...status, tools: 0 } };
+    }
+    const environment = environmentOf(section);
+    if (!status.enabled && section.enabled !== true) {
+      return { kind: 'off', report: { name: entry.name, ...status, tools: 0 } };
+    }
+    if (closed) {
+      return { kind: 'off', report: { name: entry.name, ...status, enabled: false, tools: 0 } };
+    }
+    let contribution: ToolPackageContribution;
+    try {
+      contribution = await entry.create({
+        ...environment,
+        registry,
+        executor: stack.executor,
+        environment: stack.environment,
+        mode: 'serve',
+      });
+    } catch (error) {
+      return {
+        kind: 'off',
+        report: {
           name: entry.name,
           enabled: false,
           reason: `failed to start: ${(error as Error).message}`,
           tools: 0,
-        });
+        },
+      };
+    }
+    return { kind: 'on', entry, section, reason: status.reason, contribution };
+  };
+
+  /** The tools of a started package that this deployment's selection keeps. */
+  const selectTools = (outcome: Extract<PackageOutcome, { kind: 'on' }>): AnyToolDefinition[] => {
+    const origin = { packageKey: outcome.entry.key, groups: outcome.section.groups };
+    return outcome.contribution.tools.filter(
+      (tool) =>
+        (toolMode === 'discover' && isDiscoveryTool(tool.id)) ||
+        isToolSelected(tool, origin, config.config.tools),
+    );
+  };
+
+  const register = (
+    owner: string,
+    tools: readonly AnyToolDefinition[],
+    isTool: (id: string) => boolean,
+  ): void => {
+    registry.registerAll(
+      tools.map((tool) => {
+        const argumentNames = Object.keys(tool.inputSchema.jsonSchema.properties ?? {});
+        const description = pruneToolPointers(
+          tool.description,
+          (token) => isTool(token) || argumentNames.includes(token),
+        );
+        return description === tool.description ? tool : { ...tool, description };
+      }),
+      { policy: 'REJECT', owner },
+    );
+  };
+
+  // Every package is detected and started at once: the probes (a PTY, Chromium, adb, bwrap, a
+  // token …) wait on other processes and the file system, not on this thread.
+  // Only the probes are bounded: creating a package is this thread's own work, and a package
+  // whose probe has answered is always started before the deployment is returned.
+  const runs = planned.map((plan) => {
+    const detection = earlyDetections.get(plan.entry) ?? detect(plan);
+    const run = {
+      plan,
+      detected: false,
+      done: detection.then((status) => start(plan, status)),
+    };
+    void detection.then(() => {
+      run.detected = true;
+    });
+    return run;
+  });
+  const everything = Promise.all(runs.map((run) => run.done));
+  if (options.detectionBoundMs === undefined) {
+    await everything;
+  } else {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      everything,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, options.detectionBoundMs);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+
+  const ready = runs.filter((run) => run.detected);
+  const late = runs.filter((run) => !run.detected);
+  const readyOutcomes = await Promise.all(ready.map((run) => run.done));
+  try {
+    const selected: Array<{ owner: string; tools: AnyToolDefinition[] }> = [];
+    for (const [index, run] of ready.entries()) {
+      const outcome = readyOutcomes[index] as PackageOutcome;
+      if (outcome.kind === 'off') {
+        statuses.set(run.plan.entry.key, outcome.report);
         continue;
       }
-      contributions.push(contribution);
-      const origin = { packageKey: entry.key, groups: section.groups };
-      const tools = contribution.tools.filter(
-        (tool) =>
-          (toolMode === 'discover' && isDiscoveryTool(tool.id)) ||
-          isToolSelected(tool, origin, config.config.tools),
-      );
-      selected.push({ owner: entry.name, key: entry.key, tools });
-      statuses.set(entry.key, {
-        name: entry.name,
+      contributions.push(outcome.contribution);
+      const tools = selectTools(outcome);
+      selected.push({ owner: outcome.entry.name, tools });
+      statuses.set(outcome.entry.key, {
+        name: outcome.entry.name,
         enabled: true,
-        reason: status.reason,
+        reason: outcome.reason,
         tools: tools.length,
       });
     }
     const ids = new Set(selected.flatMap(({ tools }) => tools.map((tool) => tool.id)));
     const isTool = (id: string) => ids.has(id) || registry.has(id);
-    for (const { owner, tools } of selected) {
-      registry.registerAll(
-        tools.map((tool) => {
-          const argumentNames = Object.keys(tool.inputSchema.jsonSchema.properties ?? {});
-          const description = pruneToolPointers(
-            tool.description,
-            (token) => isTool(token) || argumentNames.includes(token),
-          );
-          return description === tool.description ? tool : { ...tool, description };
-        }),
-        { policy: 'REJECT', owner },
-      );
-    }
+    for (const { owner, tools } of selected) register(owner, tools, isTool);
   } catch (error) {
+    closed = true;
     await disposeAll(contributions);
+    await Promise.all(late.map((run) => run.done.then(disposeOutcome)));
     await stack.close();
     throw error;
   }
+
+  // Packages whose probes have not answered yet. Their tools are NOT listed now: they are
+  // registered when the probe answers, and the registry change reaches MCP clients as
+  // `notifications/tools/list_changed`. Listing them before the probe answers would show the model
+  // tools that may all fail (no device, no browser) and cost context in every request, while the
+  // mechanism for late tools already exists (MCP servers connected later register theirs the
+  // same way). A client that ignores list_changed sees them on its next tools/list.
+  let lateChain = Promise.resolve();
+  for (const run of late) {
+    statuses.set(run.plan.entry.key, {
+      name: run.plan.entry.name,
+      enabled: false,
+      reason: 'still detecting (its tools are announced with tools/list_changed when found)',
+      tools: 0,
+    });
+    // One at a time, in registration order among the late ones.
+    lateChain = lateChain.then(async () => {
+      const outcome = await run.done;
+      if (closed) {
+        await disposeOutcome(outcome);
+        return;
+      }
+      if (outcome.kind === 'off') {
+        statuses.set(run.plan.entry.key, outcome.report);
+        return;
+      }
+      const tools = selectTools(outcome);
+      const ids = new Set(tools.map((tool) => tool.id));
+      try {
+        register(outcome.entry.name, tools, (id) => ids.has(id) || registry.has(id));
+      } catch (error) {
+        // Too late to refuse start-up: the package stays off and says why.
+        await disposeOutcome(outcome);
+        statuses.set(run.plan.entry.key, {
+          name: outcome.entry.name,
+          enabled: false,
+          reason: `failed to register: ${(error as Error).message}`,
+          tools: 0,
+        });
+        return;
+      }
+      contributions.push(outcome.contribution);
+      statuses.set(run.plan.entry.key, {
+        name: outcome.entry.name,
+        enabled: true,
+        reason: outcome.reason,
+        tools: tools.length,
+      });
+    });
+  }
+  const settled = lateChain;
+
   return {
     config,
     registry,
@@ -232,6 +387,7 @@ export async function composeDeployment(
     stack,
     statuses,
     toolMode,
+    settled,
     async endSession(sessionId) {
       // Its grants go first (from Redis too), so nothing it was allowed outlives it.
       stack.permissions.endSession(sessionId);
@@ -244,10 +400,16 @@ export async function composeDeployment(
       }
     },
     async close() {
+      // A probe still running is not waited for: its package is disposed when it answers.
+      closed = true;
       await disposeAll(contributions);
       await stack.close();
     },
   };
+}
+
+async function disposeOutcome(outcome: PackageOutcome): Promise<void> {
+  if (outcome.kind === 'on') await disposeAll([outcome.contribution]);
 }
 
 /** True for tool_search, tool_describe and tool_call. */

@@ -1,4 +1,3 @@
-export { BatchedStdioClientTransport } from './batched-stdio-transport.js';
 export { BoundedLog, type BoundedLogOptions } from './bounded-log.js';
 export { markRemoteText, type RemoteToolRef, toToolResult } from './call-result.js';
 export {

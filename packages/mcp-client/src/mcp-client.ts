@@ -1,12 +1,8 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { isAttemptSignal } from '@toolsys/core-tool-registry';
-import { BatchedStdioClientTransport } from './batched-stdio-transport.js';
 import { BoundedLog, type BoundedLogOptions } from './bounded-log.js';
 import type { RemoteToolRef } from './call-result.js';
 import { DirectToolCalls } from './direct-tool-calls.js';
@@ -114,8 +110,8 @@ export class McpClient {
 
   /** Process id of a stdio server while it runs. */
   get pid(): number | undefined {
-    return this.#transport instanceof StdioClientTransport
-      ? (this.#transport.pid ?? undefined)
+    return this.#kind === 'stdio'
+      ? ((this.#transport as { pid?: number | null } | undefined)?.pid ?? undefined)
       : undefined;
   }
 
@@ -150,22 +146,22 @@ export class McpClient {
     if (this.#client) throw new Error('McpClient.connect may be called once; create a new client');
     const { config } = this;
     if (config.transport === 'stdio') {
-      await this.#connectWith(this.#stdioTransport(config), 'stdio', options);
+      await this.#connectWith(await this.#stdioTransport(config), 'stdio', options);
       return;
     }
     if (config.transport === 'sse') {
-      await this.#connectWith(this.#sseTransport(config), 'sse', options);
+      await this.#connectWith(await this.#sseTransport(config), 'sse', options);
       return;
     }
     try {
-      await this.#connectWith(this.#streamableTransport(config), 'streamable-http', options);
+      await this.#connectWith(await this.#streamableTransport(config), 'streamable-http', options);
     } catch (error) {
       if (config.transport !== 'http' || options.signal?.aborted || !isFallbackWorthy(error)) {
         throw error;
       }
       this.#client = undefined;
       this.#closed = false;
-      await this.#connectWith(this.#sseTransport(config), 'sse', options);
+      await this.#connectWith(await this.#sseTransport(config), 'sse', options);
     }
   }
 
@@ -335,8 +331,9 @@ export class McpClient {
       this.#markClosed();
       return;
     }
-    if (this.#transport instanceof StreamableHTTPClientTransport) {
-      await this.#transport.terminateSession().catch(() => undefined);
+    if (this.#kind === 'streamable-http') {
+      const transport = this.#transport as { terminateSession?: () => Promise<void> } | undefined;
+      await transport?.terminateSession?.().catch(() => undefined);
     }
     await client.close().catch(() => undefined);
     this.#markClosed();
@@ -347,6 +344,9 @@ export class McpClient {
     kind: McpTransportKind,
     options: McpRequestOptions,
   ): Promise<void> {
+    // The SDK client and each transport load on the first connection: importing this package
+    // (and composing a deployment that never connects) loads none of them.
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const client = new Client(this.#clientInfo, {
       capabilities: {},
       listChanged: {
@@ -397,7 +397,10 @@ export class McpClient {
     }
   }
 
-  #stdioTransport(config: Extract<McpServerConfig, { transport: 'stdio' }>): Transport {
+  async #stdioTransport(
+    config: Extract<McpServerConfig, { transport: 'stdio' }>,
+  ): Promise<Transport> {
+    const { BatchedStdioClientTransport } = await import('./batched-stdio-transport.js');
     const transport = new BatchedStdioClientTransport({
       command: config.command,
       args: [...(config.args ?? [])],
@@ -409,7 +412,10 @@ export class McpClient {
     return transport;
   }
 
-  #streamableTransport(config: McpHttpServerConfig): Transport {
+  async #streamableTransport(config: McpHttpServerConfig): Promise<Transport> {
+    const { StreamableHTTPClientTransport } = await import(
+      '@modelcontextprotocol/sdk/client/streamableHttp.js'
+    );
     return new StreamableHTTPClientTransport(new URL(config.url), {
       requestInit: { headers: httpHeaders(config) },
       reconnectionOptions: {
@@ -421,7 +427,8 @@ export class McpClient {
     });
   }
 
-  #sseTransport(config: McpHttpServerConfig): Transport {
+  async #sseTransport(config: McpHttpServerConfig): Promise<Transport> {
+    const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
     const headers = httpHeaders(config);
     return new SSEClientTransport(new URL(config.url), {
       requestInit: { headers },

@@ -1,13 +1,18 @@
 import type { Duplex } from 'node:stream';
-import adbkit from '@devicefarmer/adbkit';
+import type adbkit from '@devicefarmer/adbkit';
 import { ToolErrorCode } from '@toolsys/core-tool-registry';
 import { AndroidDeviceError, transportError } from './adb-errors.js';
 
 type AdbStatic = typeof adbkit.Adb;
-// Node's ESM loader gives the CommonJS exports object as the default import; bundlers that honour
-// `__esModule` give its `default` (the Adb class) instead. Accept both.
-const Adb: AdbStatic = 'createClient' in adbkit ? (adbkit as unknown as AdbStatic) : adbkit.Adb;
 type AdbClient = ReturnType<AdbStatic['createClient']>;
+
+/** adbkit, imported on the first adb call: importing this package must not load it. */
+async function loadAdb(): Promise<AdbStatic> {
+  const module = (await import('@devicefarmer/adbkit')).default;
+  // Node's ESM loader gives the CommonJS exports object as the default import; bundlers that
+  // honour `__esModule` give its `default` (the Adb class) instead. Accept both.
+  return 'createClient' in module ? (module as unknown as AdbStatic) : module.Adb;
+}
 type AdbDeviceClient = ReturnType<AdbClient['getDevice']>;
 
 /** Options of one adb call. */
@@ -221,7 +226,8 @@ export interface AndroidDeviceManagerOptions {
  * else the only online device, else an error listing what is attached.
  */
 export class AndroidDeviceManager {
-  readonly #client: AdbClient;
+  readonly #clientOptions: { host: string; port: number; bin: string };
+  #client: Promise<AdbClient> | undefined;
   readonly #serial: string | undefined;
   readonly #timeoutMs: number;
   readonly #maxBytes: number;
@@ -230,11 +236,17 @@ export class AndroidDeviceManager {
     this.#serial = options.serial;
     this.#timeoutMs = options.commandTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#maxBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
-    this.#client = Adb.createClient({
+    this.#clientOptions = {
       host: options.adbServerHost ?? '127.0.0.1',
       port: options.adbServerPort ?? 5037,
       bin: options.adbPath ?? 'adb',
-    });
+    };
+  }
+
+  /** The adbkit client, created on first use. */
+  #adb(): Promise<AdbClient> {
+    this.#client ??= loadAdb().then((Adb) => Adb.createClient(this.#clientOptions));
+    return this.#client;
   }
 
   /** The configured serial, if any. */
@@ -245,10 +257,12 @@ export class AndroidDeviceManager {
   /** Devices the adb server knows, with their states. */
   async listDevices(signal?: AbortSignal): Promise<ListedDevice[]> {
     try {
+      // Loading adbkit is this process's own work: it does not count against the adb deadline.
+      const client = await this.#adb();
       const devices = await withDeadline(
         'the adb server',
         { timeoutMs: this.#timeoutMs, signal },
-        () => Promise.resolve(this.#client.listDevices()),
+        () => Promise.resolve(client.listDevices()),
       );
       return devices.map((device: { id: string; type: string }) => ({
         serial: device.id,
@@ -295,14 +309,14 @@ export class AndroidDeviceManager {
           },
         );
       }
-      return new AndroidDevice(this.#client, wanted, this.#timeoutMs, this.#maxBytes);
+      return new AndroidDevice(await this.#adb(), wanted, this.#timeoutMs, this.#maxBytes);
     }
     const online = devices.filter(
       (device) => device.state === 'device' || device.state === 'emulator',
     );
     if (online.length === 1)
       return new AndroidDevice(
-        this.#client,
+        await this.#adb(),
         (online[0] as ListedDevice).serial,
         this.#timeoutMs,
         this.#maxBytes,

@@ -33,7 +33,28 @@ describe('the UI backend choice', () => {
 
   it('uses adb by default and says so', async () => {
     expect(await createUiBackendChoice({}).get()).toBeInstanceOf(AdbUiBackend);
-    expect(await describeUiBackend({})).toBe('UI tools through adb (uiautomator).');
+    expect(await describeUiBackend({})).toMatch(
+      /^UI tools through adb \(uiautomator\)\. Appium 3\.\d+\.\d+ with appium-uiautomator2-driver \d+\.\d+\.\d+ is installed and can be used: set packages\.platform-android\.ui to "appium" \(or "auto": Appium while it works, else adb\); it starts on 127\.0\.0\.1 on first use\.$/,
+    );
+  });
+
+  it('with adb, says whether a configured Appium URL answers and how to switch to it', async () => {
+    expect(await describeUiBackend({ appiumUrl: url })).toBe(
+      `UI tools through adb (uiautomator). Appium at ${url} answers: to use it, set packages.platform-android.ui to "appium" (or "auto": Appium while it works, else adb).`,
+    );
+    const closed = 'http://127.0.0.1:9/';
+    expect(await describeUiBackend({ ui: 'adb', appiumUrl: closed })).toBe(
+      `UI tools through adb (uiautomator). Appium at ${closed} does not answer: start it, then set packages.platform-android.ui to "appium" (or "auto": Appium while it works, else adb).`,
+    );
+  });
+
+  it('with adb, says why Appium is not usable when its peers are missing', async () => {
+    expect(await describeUiBackend({ appiumHome: emptyHome })).toBe(
+      `UI tools through adb (uiautomator). Appium is not usable: Appium is not installed under ${emptyHome} (run \`npm install appium@3.8.0 appium-uiautomator2-driver@8.7.0\` in a folder and set packages.platform-android.appiumHome to it, or set appiumUrl).`,
+    );
+    expect(await describeUiBackend({ appiumStart: false })).toMatch(
+      /^UI tools through adb \(uiautomator\)\. Appium is not usable: no appiumUrl and appiumStart is false; /,
+    );
   });
 
   it('in auto mode picks Appium when its URL answers, adb when it does not', async () => {

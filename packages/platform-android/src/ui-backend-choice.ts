@@ -107,7 +107,8 @@ export function createUiBackendChoice(options: UiBackendOptions): UiBackendChoic
  */
 export async function describeUiBackend(options: UiBackendOptions): Promise<string> {
   const ui = options.ui ?? 'adb';
-  if (ui === 'adb') return 'UI tools through adb (uiautomator).';
+  if (ui === 'adb')
+    return `UI tools through adb (uiautomator). ${await describeAppiumOption(options)}`;
   if (options.appiumUrl) {
     const answers = await appiumAnswers(options.appiumUrl);
     if (answers) return `UI tools through Appium at ${options.appiumUrl} (it answers).`;
@@ -123,4 +124,25 @@ export async function describeUiBackend(options: UiBackendOptions): Promise<stri
       : `UI tools through Appium, but ${install}; UI calls fail until it is installed or appiumUrl is set.`;
   }
   return `UI tools through Appium ${install.appiumVersion} with appium-uiautomator2-driver ${install.driverVersion}, started on 127.0.0.1 on first use.`;
+}
+
+const SWITCH_TO_APPIUM =
+  'set packages.platform-android.ui to "appium" (or "auto": Appium while it works, else adb)';
+
+/**
+ * With the adb backend in use: whether Appium could serve the UI tools instead (its optional
+ * peers installed, or `appiumUrl` answering) and how to switch to it. Starts nothing.
+ */
+export async function describeAppiumOption(options: UiBackendOptions): Promise<string> {
+  if (options.appiumUrl) {
+    return (await appiumAnswers(options.appiumUrl))
+      ? `Appium at ${options.appiumUrl} answers: to use it, ${SWITCH_TO_APPIUM}.`
+      : `Appium at ${options.appiumUrl} does not answer: start it, then ${SWITCH_TO_APPIUM}.`;
+  }
+  if (options.appiumStart === false) {
+    return `Appium is not usable: no appiumUrl and appiumStart is false; to use Appium, set appiumUrl to a running server and ${SWITCH_TO_APPIUM}.`;
+  }
+  const install = findAppiumInstall(options.appiumHome);
+  if (typeof install === 'string') return `Appium is not usable: ${install}.`;
+  return `Appium ${install.appiumVersion} with appium-uiautomator2-driver ${install.driverVersion} is installed and can be used: ${SWITCH_TO_APPIUM}; it starts on 127.0.0.1 on first use.`;
 }

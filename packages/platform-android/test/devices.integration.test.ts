@@ -98,6 +98,33 @@ describe('device selection and loss against two android-sim devices', () => {
     expect(missing.reason).toContain('configured device R58M00000 is not online');
   });
 
+  it('with a device online, says whether Appium is usable and how to switch the UI tools to it', async () => {
+    const environment = {
+      config: { serial: first.serial },
+      workspaceRoot: harness.workspaceRoot,
+      dataDir: harness.dataDir,
+      configDir: harness.workspaceRoot,
+      env: { ...process.env, ANDROID_ADB_SERVER_PORT: String(harness.bed.serverPort) },
+    };
+    // This package's optional peers (appium, the UiAutomator2 driver) are installed here.
+    expect((await toolPackage.detect(environment)).reason).toMatch(
+      new RegExp(
+        `device ${first.serial} online\\. UI tools through adb \\(uiautomator\\)\\. Appium 3\\.\\d+\\.\\d+ with appium-uiautomator2-driver \\d+\\.\\d+\\.\\d+ is installed and can be used: set packages\\.platform-android\\.ui to "appium"`,
+      ),
+    );
+    // A configured Appium URL where nothing answers: said so, with the step to take.
+    const silent = await toolPackage.detect({
+      ...environment,
+      config: { serial: first.serial, appiumUrl: 'http://127.0.0.1:9/' },
+    });
+    expect(silent).toEqual({
+      enabled: true,
+      reason: expect.stringContaining(
+        'UI tools through adb (uiautomator). Appium at http://127.0.0.1:9/ does not answer: start it, then set packages.platform-android.ui to "appium"',
+      ),
+    });
+  });
+
   it('is off with the fix when no adb server runs or adb is missing', async () => {
     const environment = {
       config: { adbServerPort: 1 },

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3';
 import { buildFtsQuery } from './build-fts-query.js';
 import {
   assertSchemaNotNewer,
@@ -191,6 +192,19 @@ const MACRO_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
 const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
+type DatabaseConstructor = typeof Database;
+
+let loadedDatabase: DatabaseConstructor | undefined;
+
+/**
+ * better-sqlite3, loaded on the first open: importing this package must not load the native
+ * module. A synchronous require keeps {@link MemoryStore.open} synchronous.
+ */
+function sqlite(): DatabaseConstructor {
+  loadedDatabase ??= createRequire(import.meta.url)('better-sqlite3') as DatabaseConstructor;
+  return loadedDatabase;
+}
+
 /**
  * Cognitive memory on one SQLite file: semantic nodes with full-text search, edges, episodes and
  * macros. WAL journaling lets readers work while a writer writes; every write is one transaction,
@@ -226,7 +240,8 @@ export class MemoryStore {
    */
   static open(options: MemoryStoreOptions): MemoryStore {
     const readonly = options.readonly === true;
-    const database = new Database(options.path, { readonly, fileMustExist: readonly });
+    const SqliteDatabase = sqlite();
+    const database = new SqliteDatabase(options.path, { readonly, fileMustExist: readonly });
     try {
       database.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
       database.pragma('foreign_keys = ON');
@@ -808,7 +823,7 @@ function validateSteps(steps: readonly MacroStep[], params: readonly MacroParam[
 }
 
 function asQueryError(error: unknown): unknown {
-  if (error instanceof Database.SqliteError && error.code === 'SQLITE_ERROR') {
+  if (error instanceof sqlite().SqliteError && error.code === 'SQLITE_ERROR') {
     return new MemoryStoreError(
       'INVALID_QUERY',
       `query: not a valid FTS5 query (${error.message})`,

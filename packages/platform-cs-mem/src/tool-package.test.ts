@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EnhancedToolExecutor, ToolRegistry, ToolTraceRecorder } from '@toolsys/core-tool-registry';
@@ -81,5 +81,32 @@ describe('the cs-mem package entry', () => {
     ]);
     await contribution.dispose?.();
     expect(readdirSync(dataDir)).toEqual(before);
+  });
+
+  it('opens the database on the first memory call, not when the package starts', async () => {
+    const { registry, executor, entry } = context('serve');
+    const contribution = await toolPackage.create(entry);
+    registry.registerAll(contribution.tools);
+    expect(existsSync(join(dataDir, 'memory.db'))).toBe(false);
+    expect((await executor.execute('memory_recent_episodes', {})).ok).toBe(true);
+    expect(existsSync(join(dataDir, 'memory.db'))).toBe(true);
+    await contribution.dispose?.();
+  });
+
+  it('answers UNSUPPORTED with a next step when the database file is not SQLite', async () => {
+    writeFileSync(join(dataDir, 'garbage.db'), 'not a database, just text '.repeat(200));
+    const { registry, executor, entry } = context('serve', { databasePath: 'garbage.db' });
+    const contribution = await toolPackage.create(entry);
+    registry.registerAll(contribution.tools);
+    const result = await executor.execute('memory_search_nodes', { query: 'anything' });
+    expect(result).toMatchObject({
+      ok: false,
+      error: {
+        code: 'UNSUPPORTED',
+        message: expect.stringMatching(/^the memory database cannot be opened: /),
+        hint: expect.stringContaining('continue without it'),
+      },
+    });
+    await contribution.dispose?.();
   });
 });

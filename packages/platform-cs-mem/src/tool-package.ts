@@ -47,24 +47,30 @@ export const toolPackage = defineToolPackage<CsMemConfig>({
   configSchema: csMemConfigSchema,
   detect: () => ({ enabled: true, reason: 'embedded SQLite' }),
   create: ({ config, dataDir, configDir, executor, mode }) => {
-    if (mode === 'gate') {
-      const store = MemoryStore.open({ path: ':memory:' });
-      return { tools: createMemoryTools({ store }), dispose: () => store.close() };
-    }
-    const path = memoryDatabasePath(config, { dataDir, configDir });
-    mkdirSync(dirname(path), { recursive: true });
-    const store = MemoryStore.open({ path });
-    const traces = executor instanceof EnhancedToolExecutor ? executor.traces : undefined;
+    // The database (and better-sqlite3 with it) opens on the first memory call or the first
+    // recorded episode, not at start-up: a deployment that never uses memory never loads SQLite.
+    // A file that cannot be opened is reported by that call, with a next step.
+    let store: MemoryStore | undefined;
+    const path = mode === 'gate' ? ':memory:' : memoryDatabasePath(config, { dataDir, configDir });
+    const openStore = (): MemoryStore => {
+      if (store === undefined) {
+        if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+        store = MemoryStore.open({ path });
+      }
+      return store;
+    };
+    const traces =
+      mode !== 'gate' && executor instanceof EnhancedToolExecutor ? executor.traces : undefined;
     const recorder =
       traces && config.recordTraces !== false
-        ? new TraceMemoryRecorder({ store, defaultSessionId: 'host' })
+        ? new TraceMemoryRecorder({ store: openStore, defaultSessionId: 'host' })
         : undefined;
     if (traces && recorder) recorder.attach(traces);
     return {
-      tools: createMemoryTools({ store }),
+      tools: createMemoryTools({ store: openStore }),
       dispose: () => {
         recorder?.close();
-        store.close();
+        store?.close();
       },
     };
   },

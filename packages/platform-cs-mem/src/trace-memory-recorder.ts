@@ -34,8 +34,8 @@ export interface TraceSpanSource {
 
 /** Options for {@link TraceMemoryRecorder}. */
 export interface TraceMemoryRecorderOptions {
-  /** Where episodes and macros are written. */
-  store: MemoryStore;
+  /** Where episodes and macros are written, or a function opening it on the first write. */
+  store: MemoryStore | (() => MemoryStore);
   /** Clock in ms since the epoch. Default `Date.now`. */
   now?: () => number;
   /**
@@ -80,7 +80,7 @@ const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
  * same sequence succeeds again.
  */
 export class TraceMemoryRecorder {
-  readonly #store: MemoryStore;
+  readonly #store: () => MemoryStore;
   readonly #now: () => number;
   readonly #idleGapMs: number;
   readonly #minMacroSteps: number;
@@ -92,7 +92,8 @@ export class TraceMemoryRecorder {
   readonly #detachers = new Set<() => void>();
 
   constructor(options: TraceMemoryRecorderOptions) {
-    this.#store = options.store;
+    const { store } = options;
+    this.#store = typeof store === 'function' ? store : () => store;
     this.#now = options.now ?? Date.now;
     this.#idleGapMs = options.idleGapMs ?? 5 * 60_000;
     this.#minMacroSteps = Math.max(2, options.minMacroSteps ?? 2);
@@ -163,15 +164,16 @@ export class TraceMemoryRecorder {
     const failed = calls.filter(({ span }) => !isSuccess(span)).length;
     const summary = `${calls.length} tool call${calls.length === 1 ? '' : 's'}${failed > 0 ? ` (${failed} failed)` : ''}: ${calls.map(({ span }) => span.toolId).join(' → ')}`;
     const runs = this.#successfulRuns(calls.map(({ span }) => span));
-    this.#store.transaction(() => {
-      this.#store.recordEpisode({
+    const store = this.#store();
+    store.transaction(() => {
+      store.recordEpisode({
         sessionId,
         summary,
         toolCalls,
         startedAt: session.firstAt,
         endedAt: session.lastAt,
       });
-      for (const run of runs) this.#store.recordMacro(this.#macroOf(run));
+      for (const run of runs) store.recordMacro(this.#macroOf(run));
     });
   }
 

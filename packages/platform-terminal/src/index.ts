@@ -5,6 +5,7 @@ export {
   type ProcessStat,
   readProcessStat,
 } from './process-state.js';
+export { findPtyBackend } from './pty-backend.js';
 export {
   type RootfsCommandResult,
   type RootfsFlavor,

@@ -1,7 +1,6 @@
 import { readlink } from 'node:fs/promises';
 import type { IPty } from '@lydell/node-pty';
-import pty from '@lydell/node-pty';
-import xterm from '@xterm/headless';
+import type xterm from '@xterm/headless';
 import { OutputRing, type RingRead } from './output-ring.js';
 import {
   findSessionProcesses,
@@ -10,6 +9,7 @@ import {
   type ProcessStat,
   readProcessStat,
 } from './process-state.js';
+import { loadPty, loadXterm } from './pty-backend.js';
 import { MARK_OSC, MarkFilter, renderMark } from './shell-marks.js';
 
 /** What a session is doing, as the model sees it. */
@@ -55,6 +55,8 @@ export interface ScreenSnapshot {
 
 /** How a wait ended. */
 export type WaitOutcome = 'matched' | 'timeout' | 'aborted' | 'exited';
+
+type PtySpawn = ReturnType<typeof loadPty>['spawn'];
 
 /** Options for {@link TerminalSession.start}. */
 export interface TerminalSessionOptions {
@@ -177,7 +179,8 @@ export class TerminalSession {
     this.lastOutputAt = Date.now();
     this.process = process;
     this.ring = new OutputRing(options.ringBytes);
-    this.terminal = new xterm.Terminal({
+    const { Terminal } = loadXterm();
+    this.terminal = new Terminal({
       cols: options.cols,
       rows: options.rows,
       scrollback: options.scrollback ?? 1000,
@@ -205,6 +208,7 @@ export class TerminalSession {
 
   /** Starts the program on a new PTY. Throws when the PTY cannot be opened (caller reports it). */
   static start(options: TerminalSessionOptions): TerminalSession {
+    const pty = loadPty();
     const child = pty.spawn(options.file, [...options.args], {
       name: 'xterm-256color',
       cols: options.cols,
@@ -213,7 +217,7 @@ export class TerminalSession {
       env: { ...options.env },
       // Raw bytes: a UTF-8 sequence split between chunks must not become U+FFFD.
       encoding: null,
-    } as Parameters<typeof pty.spawn>[2]);
+    } as Parameters<PtySpawn>[2]);
     return new TerminalSession(options, child);
   }
 

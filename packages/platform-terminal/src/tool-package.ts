@@ -1,8 +1,8 @@
 import { isAbsolute, resolve } from 'node:path';
-import pty from '@lydell/node-pty';
 import { defineToolPackage, type ToolPackageStatus } from '@toolsys/core-tool-registry';
 import { probeCommandSandbox } from '@toolsys/core-tools/platform';
 import { z } from 'zod';
+import { findPtyBackend, loadPty } from './pty-backend.js';
 import { RootfsManager } from './rootfs-manager.js';
 import { findProgram } from './shells.js';
 import { TerminalManager } from './terminal-manager.js';
@@ -62,15 +62,18 @@ export type TerminalConfig = z.infer<typeof terminalConfigSchema>;
 
 const PTY_PROBE_TIMEOUT_MS = 5_000;
 
-/** Opens a PTY running `true` and waits for it to end: the package's backend check. */
+/**
+ * Opens a PTY running `exit 0` and waits for it to end: the thorough backend check (it loads
+ * node-pty). Detection uses the cheaper {@link findPtyBackend}.
+ */
 export async function probePty(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Promise<ToolPackageStatus> {
   const shell = (await findProgram('sh', env)) ?? '/bin/sh';
   return new Promise((resolvePromise) => {
-    let child: ReturnType<typeof pty.spawn>;
+    let child: ReturnType<ReturnType<typeof loadPty>['spawn']>;
     try {
-      child = pty.spawn(shell, ['-c', 'exit 0'], {
+      child = loadPty().spawn(shell, ['-c', 'exit 0'], {
         cols: 20,
         rows: 5,
         cwd: '/',
@@ -116,7 +119,9 @@ export const toolPackage = defineToolPackage<TerminalConfig>({
     'Interactive PTY terminal sessions, screen snapshots and a proot Linux rootfs (18 terminal.* tools).',
   configSchema: terminalConfigSchema,
   async detect(environment) {
-    const pty = await probePty(environment.env);
+    // Nothing is opened and node-pty is not loaded here: start-up stays cheap, and a PTY that
+    // still cannot open is reported by the first terminal.open.
+    const pty = await findPtyBackend(environment.env);
     if (!pty.enabled) return pty;
     const { sandbox: mode, sandboxExecutable } = environment.config;
     const sandbox =

@@ -5,6 +5,7 @@ import { memoryBench } from './benches/memory.js';
 import { pipelineBench } from './benches/pipeline.js';
 import { scaleBench } from './benches/scale.js';
 import { serveBench } from './benches/serve.js';
+import { startupBench } from './benches/startup.js';
 import { terminalBench } from './benches/terminal.js';
 import { cleanUpOnInterrupt } from './cleanup.js';
 import type { Bench } from './report.js';
@@ -13,6 +14,7 @@ const BENCHES: readonly Bench[] = [
   pipelineBench,
   mcpBench,
   serveBench,
+  startupBench,
   memoryBench,
   scaleBench,
   androidBench,

@@ -1,5 +1,6 @@
 import { failureResult, renderResult, type ToolResult } from '@toolsys/core-tool-registry';
 import { newSessionId } from '../session-policy.js';
+import { commandInfo } from './catalog.js';
 import { openDeployment, splitArgs, terminalConfirm } from './shared.js';
 import {
   createStreamedOutput,
@@ -43,9 +44,7 @@ export function parseCallArguments(
 
 /** `toolsys call <id> [json]`: runs one call through the executor. */
 export const callCommand: CliCommand = {
-  name: 'call',
-  summary: 'Call a tool through the full pipeline and print the result.',
-  usage: 'toolsys call <id> [json-args] [--json] [--yes] [--config FILE]',
+  ...commandInfo('call'),
   async run(args, io) {
     const { flags, values, positionals } = splitArgs(args, {
       booleans: ['json', 'yes'],

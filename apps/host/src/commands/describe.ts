@@ -1,12 +1,11 @@
 import { ToolSuggester } from '@toolsys/core-tool-registry';
+import { commandInfo } from './catalog.js';
 import { openDeployment, splitArgs } from './shared.js';
 import { type CliCommand, UsageError } from './types.js';
 
 /** `toolsys describe <id>`: metadata, annotations and the input JSON Schema. */
 export const describeCommand: CliCommand = {
-  name: 'describe',
-  summary: 'Show one tool: metadata, annotations, run policy and input JSON Schema.',
-  usage: 'toolsys describe <id> [--json] [--config FILE]',
+  ...commandInfo('describe'),
   async run(args, io) {
     const { flags, values, positionals } = splitArgs(args, {
       booleans: ['json'],

@@ -1,13 +1,12 @@
 import type { SharedStateStatus } from '@toolsys/state-redis';
 import type { ScaleOutStatus } from '../executor.js';
+import { commandInfo } from './catalog.js';
 import { openDeployment, splitArgs } from './shared.js';
 import { type CliCommand, UsageError } from './types.js';
 
 /** `toolsys doctor`: which packages are on, which are off, and why. */
 export const doctorCommand: CliCommand = {
-  name: 'doctor',
-  summary: 'Show which packages are on or off and why (backends found, plugins loaded).',
-  usage: 'toolsys doctor [--json] [--config FILE]',
+  ...commandInfo('doctor'),
   async run(args, io) {
     const { flags, values, positionals } = splitArgs(args, {
       booleans: ['json'],
@@ -16,6 +15,8 @@ export const doctorCommand: CliCommand = {
     if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
     const deployment = await openDeployment(io, { configPath: values.get('config') });
     try {
+      // Every probe's full answer, however long it takes.
+      await deployment.settled;
       const packages = [...deployment.statuses.entries()].map(([key, status]) => ({
         key,
         name: status.name,

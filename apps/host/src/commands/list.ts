@@ -1,13 +1,12 @@
 import { firstSentence, TOOL_CATEGORIES, type ToolCategory } from '@toolsys/core-tool-registry';
 import { wrapText } from '../wrap-text.js';
+import { commandInfo } from './catalog.js';
 import { openDeployment, splitArgs } from './shared.js';
 import { type CliCommand, UsageError } from './types.js';
 
 /** `toolsys list`: the tools grouped by category. */
 export const listCommand: CliCommand = {
-  name: 'list',
-  summary: 'List the tools of the deployment, grouped by category.',
-  usage: 'toolsys list [--category C] [--json] [--config FILE]',
+  ...commandInfo('list'),
   async run(args, io) {
     const { flags, values, positionals } = splitArgs(args, {
       booleans: ['json'],

@@ -4,11 +4,10 @@ import {
   DEFAULT_HTTP_PORT,
   DEFAULT_MAX_SESSIONS,
   DEFAULT_SESSION_IDLE_MS,
-  type HttpServer,
-  serveHttp,
-} from '../server/http-server.js';
-import { serveStdio } from '../server/stdio-server.js';
+} from '../server/http-defaults.js';
+import type { HttpServeOptions, HttpServer } from '../server/http-server.js';
 import { ToolHost } from '../server/tool-host.js';
+import { commandInfo } from './catalog.js';
 import { openDeployment, splitArgs } from './shared.js';
 import { type CliCommand, UsageError } from './types.js';
 
@@ -23,6 +22,14 @@ function parsePort(text: string | undefined): number | undefined {
   }
   return port;
 }
+
+/**
+ * How long `serve` waits for the packages' probes before it answers clients, in ms. MCP clients
+ * start their servers at launch and give up after a few seconds; a probe slower than this (adb
+ * on a busy machine, an Appium URL that does not answer) registers its package later, announced
+ * with `tools/list_changed`.
+ */
+export const SERVE_DETECTION_BOUND_MS = 500;
 
 /** How often a server checks that the process that started it is still there. */
 const PARENT_CHECK_MS = 1_000;
@@ -51,10 +58,7 @@ export function untilStopped(): Promise<void> {
 
 /** `toolsys serve --stdio | --http`: the deployment as an MCP server (and the dashboard). */
 export const serveCommand: CliCommand = {
-  name: 'serve',
-  summary: 'Serve the tools over MCP: --stdio for desktop clients, --http for MCP + dashboard.',
-  usage:
-    'toolsys serve (--stdio | --http [--host 127.0.0.1] [--port 7821] [--token-env NAME]) [--config FILE]',
+  ...commandInfo('serve'),
   async run(args, io) {
     const { flags, values, positionals } = splitArgs(args, {
       booleans: ['stdio', 'http'],
@@ -68,11 +72,15 @@ export const serveCommand: CliCommand = {
     const deployment = await openDeployment(io, {
       configPath: values.get('config'),
       confirm: scopedConfirm,
+      detectionBoundMs: SERVE_DETECTION_BOUND_MS,
     });
     const host = new ToolHost(deployment);
     try {
       if (flags.has('stdio')) {
         // stdout carries JSON-RPC; everything for people goes to stderr.
+        // Each transport loads only its own server code: stdio never pays for HTTP, the
+        // dashboard or the Streamable HTTP transport.
+        const { serveStdio } = await import('../server/stdio-server.js');
         const server = await serveStdio(host);
         io.stderr.write(`toolsys: serving ${deployment.registry.size} tools over stdio\n`);
         await Promise.race([server.closed, untilStopped()]);
@@ -111,8 +119,9 @@ export const serveCommand: CliCommand = {
 
 async function startHttp(
   host: ToolHost,
-  options: Parameters<typeof serveHttp>[1] & { port: number },
+  options: HttpServeOptions & { port: number },
 ): Promise<HttpServer> {
+  const { serveHttp } = await import('../server/http-server.js');
   try {
     return await serveHttp(host, options);
   } catch (error) {

@@ -6,7 +6,7 @@ import type {
 } from '@toolsys/core-tool-registry';
 import { ConfigError, loadDeploymentConfig } from '../config.js';
 import { confirmationLines } from '../confirmation-text.js';
-import { composeDeployment, type Deployment } from '../deployment.js';
+import { type ComposeOptions, composeDeployment, type Deployment } from '../deployment.js';
 import { type CliIo, UsageError } from './types.js';
 
 /** Loads the config and composes the deployment; config problems become usage errors. */
@@ -16,6 +16,8 @@ export async function openDeployment(
     configPath?: string | undefined;
     confirm?: ConfirmFunction | undefined;
     unconfirmableHint?: ((request: ConfirmationRequest) => string) | undefined;
+    /** See {@link ComposeOptions.detectionBoundMs}; default: wait for every probe. */
+    detectionBoundMs?: number | undefined;
   } = {},
 ): Promise<Deployment> {
   let config: ReturnType<typeof loadDeploymentConfig>;
@@ -32,6 +34,9 @@ export async function openDeployment(
     return await composeDeployment(config, {
       ...(options.confirm ? { confirm: options.confirm } : {}),
       ...(options.unconfirmableHint ? { unconfirmableHint: options.unconfirmableHint } : {}),
+      ...(options.detectionBoundMs === undefined
+        ? {}
+        : { detectionBoundMs: options.detectionBoundMs }),
     });
   } catch (error) {
     // Plugin sections are checked only once the plugins are loaded.

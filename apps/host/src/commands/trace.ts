@@ -2,14 +2,13 @@ import { join } from 'node:path';
 import { renderLatencyReport, summariseLatency } from '@toolsys/core-tool-registry';
 import { ConfigError, loadDeploymentConfig } from '../config.js';
 import { readTraceFile, TRACE_FILE_NAME } from '../executor.js';
+import { commandInfo } from './catalog.js';
 import { splitArgs } from './shared.js';
 import { type CliCommand, UsageError } from './types.js';
 
 /** `toolsys trace`: recent spans and the latency histogram, across invocations. */
 export const traceCommand: CliCommand = {
-  name: 'trace',
-  summary: 'Show recent tool-call spans and the latency histogram (from the trace file).',
-  usage: 'toolsys trace [--limit N] [--json] [--config FILE]',
+  ...commandInfo('trace'),
   async run(args, io) {
     const { flags, values, positionals } = splitArgs(args, {
       booleans: ['json'],

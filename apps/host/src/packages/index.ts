@@ -7,7 +7,11 @@ import { toolPackage as androidPackage } from '@toolsys/platform-android';
 import { toolPackage as csMemPackage } from '@toolsys/platform-cs-mem';
 import { toolPackage as terminalPackage } from '@toolsys/platform-terminal';
 
-/** The packages the host composes without being told, in registration order. */
+/**
+ * The packages the host composes without being told, in registration order, imported eagerly
+ * (for tools that list every package, such as the tool-id gate). The CLI and
+ * {@link composeDeployment} use {@link loadBuiltinPackages} instead, which imports them on demand.
+ */
 export const BUILTIN_PACKAGES: readonly AnyToolPackageEntry[] = [
   corePackage,
   mcpClientPackage,
@@ -18,6 +22,12 @@ export const BUILTIN_PACKAGES: readonly AnyToolPackageEntry[] = [
   browserPackage,
 ];
 
+export {
+  BUILTIN_PACKAGE_KEYS,
+  BUILTIN_PACKAGE_REFS,
+  type BuiltinPackageRef,
+  loadBuiltinPackages,
+} from './builtin-packages.js';
 export {
   type PackageSection,
   packageSwitchesSchema,

@@ -4,26 +4,26 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { handleDashboardRequest } from '../dashboard/dashboard-routes.js';
-import { DEFAULT_SESSION_IDLE_MS } from '../session-policy.js';
+import {
+  DEFAULT_HTTP_HOST,
+  DEFAULT_HTTP_PORT,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION_IDLE_MS,
+  MCP_PATH,
+} from './http-defaults.js';
 import { createRequestGuard, isLoopbackHost } from './http-security.js';
 import { createMcpServer, mcpSessionId, type ToolsysMcpServer } from './mcp-server.js';
 import { MAX_MESSAGE_BYTES } from './message-limits.js';
 import { BodyBudget, readJson } from './read-json.js';
 import type { ToolHost } from './tool-host.js';
 
-/** The default address of `toolsys serve --http`. */
-export const DEFAULT_HTTP_HOST = '127.0.0.1';
-
-/** The default port of `toolsys serve --http`. */
-export const DEFAULT_HTTP_PORT = 7821;
-
-/** The path of the MCP endpoint. */
-export const MCP_PATH = '/mcp';
-
-/** The default cap on open MCP sessions of `toolsys serve --http`. */
-export const DEFAULT_MAX_SESSIONS = 100;
-
-export { DEFAULT_SESSION_IDLE_MS } from '../session-policy.js';
+export {
+  DEFAULT_HTTP_HOST,
+  DEFAULT_HTTP_PORT,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION_IDLE_MS,
+  MCP_PATH,
+} from './http-defaults.js';
 
 /** The JSON-RPC error code of a request naming a session this server does not have. */
 export const SESSION_NOT_FOUND_CODE = -32001;

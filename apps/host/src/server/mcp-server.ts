@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -19,11 +18,14 @@ import type { ConfirmationDecision, ConfirmFunction, ToolEvent } from '@toolsys/
 import { confirmationLines } from '../confirmation-text.js';
 import { isDiscoveryTool } from '../deployment.js';
 import { newSessionId } from '../session-policy.js';
+import { HOST_VERSION } from '../version.js';
 import { artifactContent } from './artifact-content.js';
 import { readArtifactResource } from './artifact-resource.js';
 import { toCallToolResult, toMcpTool } from './mcp-tool-mapping.js';
 import { RecentArtifacts } from './recent-artifacts.js';
 import type { ToolHost } from './tool-host.js';
+
+export { HOST_VERSION } from '../version.js';
 
 /** The server name announced to MCP clients. */
 export const MCP_SERVER_NAME = 'toolsys';
@@ -32,13 +34,6 @@ export const MCP_SERVER_NAME = 'toolsys';
 export function mcpSessionId(transportSessionId: string): string {
   return `mcp-${transportSessionId}`;
 }
-
-/** The host version (its package.json's), announced to MCP clients and printed by `--version`. */
-export const HOST_VERSION: string = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  }
-).version;
 
 /** How long a confirmation waits for the user before it counts as a denial. */
 const CONFIRMATION_TIMEOUT_MS = 10 * 60_000;

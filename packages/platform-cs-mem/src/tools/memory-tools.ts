@@ -18,8 +18,11 @@ import { MemoryStoreError } from '../memory-store-error.js';
 
 /** Options for {@link createMemoryTools}. */
 export interface MemoryToolsOptions {
-  /** The store the tools read. Whoever opened it closes it; the tools never do. */
-  store: MemoryStore;
+  /**
+   * The store the tools read, or a function opening it on the first call (so that building the
+   * tools loads no SQLite). Whoever opened it closes it; the tools never do.
+   */
+  store: MemoryStore | (() => MemoryStore);
   /** Clock for time windows, in ms since the epoch. Default `Date.now`. */
   now?: () => number;
 }
@@ -46,7 +49,8 @@ const READ_ONLY_METADATA = {
  */
 export function createMemoryTools(options: MemoryToolsOptions): AnyToolDefinition[] {
   const now = options.now ?? Date.now;
-  const { store } = options;
+  const { store: given } = options;
+  const store = typeof given === 'function' ? given : () => given;
   return [
     createSearchNodesTool(store),
     createRecentEpisodesTool(store, now),
@@ -59,9 +63,9 @@ export function createMemoryTools(options: MemoryToolsOptions): AnyToolDefinitio
  * failures (bad query, bad input, not found) into results the model can act on.
  */
 function defineMemoryTool<TArgs>(
-  store: MemoryStore,
+  openStore: () => MemoryStore,
   definition: Omit<ToolDefinition<TArgs>, 'execute'> & {
-    execute(args: TArgs, context: ToolContext): ToolReturn;
+    execute(args: TArgs, context: ToolContext, store: MemoryStore): ToolReturn;
   },
 ): ToolDefinition<TArgs> {
   return defineTool({
@@ -69,13 +73,26 @@ function defineMemoryTool<TArgs>(
     execute(args, context) {
       // Queries run synchronously, so the only point to honour cancellation is before starting.
       if (context.signal.aborted) return cancelledFailure(context.signal);
+      let store: MemoryStore;
+      try {
+        store = openStore();
+      } catch (error) {
+        if (error instanceof MemoryStoreError) return storeFailure(error);
+        return failureResult(
+          ToolErrorCode.UNSUPPORTED,
+          `the memory database cannot be opened: ${error instanceof Error ? error.message : String(error)}`,
+          {
+            hint: 'Memory is not available in this session; continue without it (or fix packages.cs-mem.databasePath).',
+          },
+        );
+      }
       if (!store.isOpen) {
         return failureResult(ToolErrorCode.UNSUPPORTED, 'the memory database is closed', {
           hint: 'Memory is not available in this session; continue without it.',
         });
       }
       try {
-        return definition.execute(args, context);
+        return definition.execute(args, context, store);
       } catch (error) {
         if (error instanceof MemoryStoreError) return storeFailure(error);
         throw error;
@@ -136,7 +153,7 @@ const searchSchema = ToolSchema.object({
     .describe('Also return up to this many links of each node (0-20).'),
 });
 
-function createSearchNodesTool(store: MemoryStore): AnyToolDefinition {
+function createSearchNodesTool(store: () => MemoryStore): AnyToolDefinition {
   return defineMemoryTool(store, {
     id: 'memory_search_nodes',
     description:
@@ -163,7 +180,7 @@ function createSearchNodesTool(store: MemoryStore): AnyToolDefinition {
     }),
     metadata: READ_ONLY_METADATA,
     runPolicy: RunPolicies.quickRead,
-    execute({ query, roles, limit, match, syntax, edges }) {
+    execute({ query, roles, limit, match, syntax, edges }, _context, store) {
       const hits = store.searchNodes({
         text: query,
         limit,
@@ -256,7 +273,7 @@ const episodesSchema = ToolSchema.object({
     .describe("Include each episode's tool calls (tool id and outcome)."),
 });
 
-function createRecentEpisodesTool(store: MemoryStore, now: () => number): AnyToolDefinition {
+function createRecentEpisodesTool(store: () => MemoryStore, now: () => number): AnyToolDefinition {
   return defineMemoryTool(store, {
     id: 'memory_recent_episodes',
     description:
@@ -278,7 +295,7 @@ function createRecentEpisodesTool(store: MemoryStore, now: () => number): AnyToo
     }),
     metadata: READ_ONLY_METADATA,
     runPolicy: RunPolicies.quickRead,
-    execute({ sinceMinutes, since, until, sessionId, limit, includeToolCalls }) {
+    execute({ sinceMinutes, since, until, sessionId, limit, includeToolCalls }, _context, store) {
       const sinceMs =
         since !== undefined
           ? parseTime(since, 'since')
@@ -373,7 +390,7 @@ const recallSchema = ToolSchema.object({
   limit: z.number().int().min(1).max(20).default(3).describe('Most macros returned (1-20).'),
 });
 
-function createRecallMacroTool(store: MemoryStore): AnyToolDefinition {
+function createRecallMacroTool(store: () => MemoryStore): AnyToolDefinition {
   return defineMemoryTool(store, {
     id: 'memory_recall_macro',
     description:
@@ -396,7 +413,7 @@ function createRecallMacroTool(store: MemoryStore): AnyToolDefinition {
     }),
     metadata: READ_ONLY_METADATA,
     runPolicy: RunPolicies.quickRead,
-    execute({ name, query, arguments: values = {}, limit }) {
+    execute({ name, query, arguments: values = {}, limit }, _context, store) {
       if (name === undefined && query === undefined) {
         return failureResult(ToolErrorCode.INVALID_ARGUMENT, 'give name or query (or both)', {
           field: 'query',
