@@ -17,8 +17,8 @@ export interface BuiltinPackageRef {
 export const BUILTIN_PACKAGE_REFS: readonly BuiltinPackageRef[] = [
   {
     key: 'core',
-    name: '@toolsys/core-tool-registry',
-    load: async () => (await import('@toolsys/core-tool-registry')).toolPackage,
+    name: '@toolsys/core-tools',
+    load: async () => (await import('@toolsys/core-tools')).toolPackage,
   },
   {
     key: 'mcp-client',
