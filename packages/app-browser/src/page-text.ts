@@ -11,12 +11,6 @@ import {
 export const WEB_PAGE_MARKERS = untrustedMarkers('web-page');
 
 /**
- * Tokens a result spends on the web-page notice and markers: a snapshot's page budget is this
- * much smaller, so the whole result stays within the budget asked for.
- */
-export const MARKED_OVERHEAD_TOKENS = 100;
-
-/**
  * Replaces secrets in a text by `[redacted]`: the configured values (4 characters or more) and
  * every value shaped like a credential, through the one scrubber of the core package.
  */
