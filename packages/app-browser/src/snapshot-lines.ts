@@ -358,7 +358,7 @@ function joinPieces(pieces: readonly Piece[], firstRoom: number): Segment[] {
 function softCutPoint(text: string, room: number): number {
   if (room <= 0) return 0;
   const space = text.lastIndexOf(' ', room);
-  return space > 0 ? space : 0;
+  return Math.max(space, 0);
 }
 
 /** Where to cut a text to at most `room` characters: at the last space, else at `room`. */

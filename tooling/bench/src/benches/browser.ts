@@ -302,14 +302,17 @@ async function startOurs(scratch: string): Promise<Peer> {
           executablePath: CHROMIUM,
           headless: true,
           allowPrivateNetwork: ['127.0.0.1'],
+          // The largest real page takes Chromium many seconds to walk on a loaded machine.
+          actionTimeoutMs: 60_000,
+          navigationTimeoutMs: 60_000,
         },
       },
       // The bench measures the browser, not the per-tool rate limits.
       tools: {
         runPolicies: {
-          browser_snapshot: { ratePerMinute: null },
-          browser_click: { ratePerMinute: null },
-          browser_navigate: { ratePerMinute: null },
+          browser_snapshot: { ratePerMinute: null, timeoutMs: 180_000 },
+          browser_click: { ratePerMinute: null, timeoutMs: 180_000 },
+          browser_navigate: { ratePerMinute: null, timeoutMs: 180_000 },
         },
       },
     }),
