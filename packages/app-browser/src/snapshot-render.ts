@@ -60,8 +60,8 @@ export interface RenderedSnapshot {
   /** Where the next page starts, when the budget cut the list. */
   readonly nextCursor?: number;
   /**
-   * Tokens of `text`, counted line by line (never below the real o200k count; without a budget,
-   * an upper bound from the UTF-8 length).
+   * Tokens of `text`, never below the real o200k count: counted line by line as the page was
+   * filled, or, when everything fits without counting, the bound given by its UTF-8 length.
    */
   readonly tokens: number;
   /** Whether `scopeRef` named no node. */
@@ -200,15 +200,19 @@ export function renderSnapshotList(
   }
   if (start === 0 || !Number.isFinite(baseDepth)) baseDepth = 0;
   const budget = pageBudget(options.maxTokens);
-  if (!Number.isFinite(budget) || byteBound(entries, start, baseDepth, budget) <= budget) {
-    const lines = entries.slice(start).map((entry) => indent(entry, baseDepth));
-    const text = lines.join('\n');
+  const bound = byteBound(entries, start, baseDepth, budget);
+  if (bound <= budget) {
+    // Fits without counting: a token holds at least one UTF-8 byte.
+    const text = entries
+      .slice(start)
+      .map((entry) => indent(entry, baseDepth))
+      .join('\n');
     return {
       text,
       body: text,
       totalNodes: total,
       shownNodes: total - start,
-      tokens: Number.isFinite(budget) ? countLines(lines) : Buffer.byteLength(text) + lines.length,
+      tokens: bound,
       page,
       list,
     };
@@ -355,10 +359,6 @@ function fitsIn(
     if (used > budget) return false;
   }
   return true;
-}
-
-function countLines(lines: readonly string[]): number {
-  return lines.reduce((sum, line) => sum + lineTokens(line), 0);
 }
 
 function indent(entry: Entry, baseDepth: number): string {
