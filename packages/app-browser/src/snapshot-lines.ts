@@ -71,8 +71,8 @@ const INLINE_ROLES: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Containers a snapshot is scoped to (`ref`): landmarks, tables and their rows, lists, forms,
- * dialogs, articles, menus, tab panels. They show their ref when they hold a line of their own.
+ * Containers a snapshot is scoped to (`ref`) or an action scrolls: landmarks, regions, tables and
+ * their rows, lists, forms, dialogs, articles, menus, tab panels. They show their ref.
  */
 const SCOPE_ROLES: ReadonlySet<string> = new Set([
   'main',
@@ -125,13 +125,13 @@ export function isInline(node: AriaNode): boolean {
 
 /**
  * Whether a node's ref is shown: on what can be acted on, and on containers a snapshot can be
- * scoped to with `ref` (a landmark, a table, a row, a list, a form, a dialog …) when they hold a
- * line of their own. Paragraphs, list items, cells and headings show none.
+ * scoped to with `ref` or an action can scroll (a landmark, a region, a table, a row, a list, a
+ * form, a dialog …). Paragraphs, list items, cells and headings show none.
  */
 export function showsRef(node: AriaNode): boolean {
   if (node.ref === undefined) return false;
   if (isInteractive(node)) return true;
-  return SCOPE_ROLES.has(node.role) && node.children.some((child) => !isInline(child));
+  return SCOPE_ROLES.has(node.role);
 }
 
 /** A paragraph of prose only, which reads on the line of the list item or cell holding it. */

@@ -104,7 +104,7 @@ describe('browser_snapshot paging', () => {
     }
     const read = pages.flatMap(nodeLines);
     expect(read).toEqual(await wholePage());
-    expect(read.filter((line) => line.includes('"Open"'))).toHaveLength(200);
+    expect(read.filter((line) => line.includes('[Open](e'))).toHaveLength(200);
   }, 120_000);
 
   it('says a cursor came from a page read with other options, and starts from the top', async () => {
