@@ -659,11 +659,11 @@ describe('browser_snapshot on large pages', () => {
       /… 997 more row items like the above \(refs e\d+…e\d+\), 1994 interactive elements inside/,
     );
     expect(page).toContain('- button "Next page" [ref=');
-    const plain = await harnessPlainSnapshotSize();
+    const plain = await harnessPlainSnapshot();
     const expandedText = await fullRendering();
-    // Printed for the package README and the report: characters of our snapshot vs a plain one.
+    // Printed for the package README and the report: real tokens of our snapshot vs a plain one.
     console.info(
-      `1,000-row table: ours ${page.length} chars (≈${Math.ceil(page.length / 4)} tokens), ours with every row and no budget ${expandedText.length} chars (≈${Math.ceil(expandedText.length / 4)} tokens), plain ariaSnapshot({ mode: 'ai' }) ${plain} chars (≈${Math.ceil(plain / 4)} tokens)`,
+      `1,000-row table: ours ${countTokens(page)} tokens, ours with every row and no budget ${countTokens(expandedText)} tokens, plain ariaSnapshot({ mode: 'ai' }) ${countTokens(plain)} tokens`,
     );
   });
 
@@ -806,12 +806,12 @@ async function fullRendering(): Promise<string> {
   return text;
 }
 
-/** The size of Playwright's own ai-mode snapshot of the active page, for comparison. */
-async function harnessPlainSnapshotSize(): Promise<number> {
-  let size = 0;
+/** Playwright's own ai-mode snapshot of the active page, for comparison. */
+async function harnessPlainSnapshot(): Promise<string> {
+  let plain = '';
   await harness.manager.withSession(sessionId, async ({ session }) => {
     const tab = await session.activeTab();
-    size = (await tab.page.ariaSnapshot({ mode: 'ai' })).length;
+    plain = await tab.page.ariaSnapshot({ mode: 'ai' });
   });
-  return size;
+  return plain;
 }
