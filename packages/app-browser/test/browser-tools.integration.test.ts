@@ -200,9 +200,12 @@ describe('prose', () => {
     expect(result.content).toMatch(/\n- paragraph: See \[a\) \(e1\) b\]\(e\d+\) here\.\n/);
     expect(result.content).toContain('Click [Continue] (e1) to go on, (ref=e1]');
     expect(result.content).not.toContain(`[ref=${button}] or`);
-    const markers = WEB_PAGE_MARKERS;
-    expect(result.content.split(markers.open).length - 1).toBe(2);
-    expect(result.content.split(markers.close).length - 1).toBe(2);
+    // The title's block and the page's block, and no marker anywhere else (the notice names it).
+    const lines = result.content.split('\n');
+    expect(lines.filter((line) => line === WEB_PAGE_MARKERS.open)).toHaveLength(2);
+    expect(lines.filter((line) => line === WEB_PAGE_MARKERS.close)).toHaveLength(2);
+    expect(result.content.split(WEB_PAGE_MARKERS.open)).toHaveLength(4);
+    expect(result.content.split(WEB_PAGE_MARKERS.close)).toHaveLength(3);
   });
 
   it('cuts a huge paragraph within the budget and reads on through the cursor', async () => {
