@@ -131,6 +131,8 @@ export function isInline(node: AriaNode): boolean {
 export function showsRef(node: AriaNode): boolean {
   if (node.ref === undefined) return false;
   if (isInteractive(node)) return true;
+  // A named generic is what a page made to be used (a <summary> that opens its details).
+  if (node.role === 'generic' && node.name !== undefined) return true;
   return SCOPE_ROLES.has(node.role);
 }
 
