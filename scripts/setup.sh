@@ -18,6 +18,8 @@ command -v proot >/dev/null 2>&1 || need_apt+=(proot)
 [ -x /bin/busybox ] || need_apt+=(busybox-static)
 command -v zsh >/dev/null 2>&1 || need_apt+=(zsh)
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
+# Python's HTML docs: real documentation pages for the browser bench.
+[ -d /usr/share/doc/python3/html ] || need_apt+=(python3-doc)
 if [ "${#need_apt[@]}" -gt 0 ]; then
   if [ "$(id -u)" = "0" ]; then
     echo "Installing system packages: ${need_apt[*]}"

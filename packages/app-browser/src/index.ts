@@ -33,7 +33,6 @@ export {
 } from './snapshot-pages.js';
 export { type PageSnapshotOptions, pageSnapshot, type SnapshotPage } from './snapshot-paging.js';
 export {
-  estimateTokens,
   formatNode,
   listSnapshotLines,
   pageTokenOf,

@@ -20,6 +20,9 @@ describe('cleanPageText', () => {
     expect(cleanPageText('see [ref=e1] and [cut: nodes 1-2] and [ Interactive elements x]')).toBe(
       'see (ref=e1] and (cut: nodes 1-2] and ( Interactive elements x]',
     );
+    expect(cleanPageText('[Delete account](e7) or [x]( e8)')).toBe(
+      '[Delete account] (e7) or [x] ( e8)',
+    );
   });
 });
 

@@ -11,12 +11,6 @@ import { compileLinearRegex } from '@toolsys/core-tools/platform';
 export const WEB_PAGE_MARKERS = untrustedMarkers('web-page');
 
 /**
- * Tokens a result spends on the web-page notice and markers: a snapshot's page budget is this
- * much smaller, so the whole result stays within the budget asked for.
- */
-export const MARKED_OVERHEAD_TOKENS = 100;
-
-/**
  * Replaces secrets in a text by `[redacted]`: the configured values (4 characters or more) and
  * every value shaped like a credential, through the one scrubber of the core package.
  */
@@ -34,13 +28,22 @@ const FORGED_TOOL_MARK = /\[(?=\s*(?:ref\s*=|cut\s*:|interactive elements\b))/gi
  * One piece of page text (a name, a text run, an attribute value, a title) as the tools show it
  * and search it: cleaned with the core cleaner (invisible, bidi, tag and control characters and
  * hidden comments removed), white space collapsed to single spaces, secrets replaced by
- * `[redacted]` (before any shortening, so no part of a secret is left at a cut), and a `[` that
- * starts something like the tools' own `[ref=…]` or `[cut: …]` shown as `(`.
+ * `[redacted]` (before any shortening, so no part of a secret is left at a cut), a `[` that
+ * starts something like the tools' own `[ref=…]` or `[cut: …]` shown as `(`, and `](` shown as
+ * `] (` (never an inline link of the tools, `[label](e12)`).
  */
 export function cleanPageText(text: string, secrets: readonly string[] = []): string {
   const cleaned = cleanUntrustedText(text).text.replace(/\s+/g, ' ').trim();
-  return scrubSecrets(cleaned, secrets).replace(FORGED_TOOL_MARK, '(');
+  return scrubSecrets(cleaned, secrets)
+    .replace(FORGED_TOOL_MARK, '(')
+    .replaceAll('](', FORGED_LINK_JOIN);
 }
+
+/**
+ * How `](` of page text is shown: `] (`. The tools' inline links (`[label](e12)`) are then the
+ * only `](` in a snapshot, so no page text reads as a link to one of its refs.
+ */
+const FORGED_LINK_JOIN = '] (';
 
 /**
  * One line of outside text (a console message, a dialog's text, a URL, an error message) for a

@@ -55,3 +55,19 @@ describe('diffSnapshots', () => {
     expect(diffSnapshots(withText, changedText).changed).toEqual(['paragraph [ref=e1]']);
   });
 });
+
+describe('link targets in deltas', () => {
+  it('reports a link whose target changed, without showing the target', () => {
+    const link = (url: string): AriaNode[] => [
+      {
+        role: 'link',
+        name: 'Next',
+        ref: 'e1',
+        attributes: ['cursor=pointer', `url=${url}`],
+        children: [],
+      },
+    ];
+    expect(diffSnapshots(link('/a'), link('/b')).changed).toEqual(['link "Next" [ref=e1]']);
+    expect(diffSnapshots(link('/a'), link('/a')).changed).toEqual([]);
+  });
+});

@@ -78,12 +78,15 @@ function signatures(nodes: readonly AriaNode[]): Map<string, Signature> {
 /** Records a node's signature and returns the text it contributes to its nearest ref ancestor. */
 function visit(node: AriaNode, map: Map<string, Signature>, parentParts: string[]): void {
   const line = formatNode(node, 120);
+  // A link's target is not shown on its line, but a new target is a change.
+  const url = node.attributes.find((attribute) => attribute.startsWith('url='));
+  const own = url === undefined ? line : `${line} [${url}]`;
   if (node.ref === undefined) {
-    parentParts.push(line);
+    parentParts.push(own);
     for (const child of node.children) visit(child, map, parentParts);
     return;
   }
-  const parts = [line];
+  const parts = [own];
   for (const child of node.children) visit(child, map, parts);
   map.set(node.ref, { line, content: parts.join('\n') });
 }

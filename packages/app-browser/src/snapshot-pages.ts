@@ -17,18 +17,23 @@ export interface SnapshotPagesOptions {
   readonly maxLines?: number;
 }
 
-/** What a snapshot shows besides the page itself, as a key: captures of one view compare. */
+/**
+ * What a snapshot shows besides the page itself (ref, find, expand, link targets), as a key:
+ * captures of one view compare.
+ */
 export function snapshotViewOf(view: {
   readonly ref?: string | undefined;
   readonly find?: string | undefined;
   readonly regex?: boolean | undefined;
   readonly expand?: boolean | undefined;
+  readonly urls?: boolean | undefined;
 }): string {
   return JSON.stringify([
     view.ref?.trim() ?? null,
     view.find ?? null,
     view.find === undefined ? false : (view.regex ?? false),
     view.expand ?? false,
+    ...(view.urls === true ? ['urls'] : []),
   ]);
 }
 

@@ -1,13 +1,9 @@
 import type { AriaNode } from './aria-tree.js';
 import type { LineMatcher } from './page-text.js';
 import type { SnapshotPages } from './snapshot-pages.js';
-import {
-  estimateTokens,
-  listSnapshotLines,
-  type RenderedSnapshot,
-  renderSnapshotList,
-} from './snapshot-render.js';
+import { listSnapshotLines, type RenderedSnapshot, renderSnapshotList } from './snapshot-render.js';
 import { resumeSnapshotPage, type SnapshotResumeKind } from './snapshot-resume.js';
+import { countTokens } from './token-count.js';
 
 /** Options for {@link pageSnapshot}. */
 export interface PageSnapshotOptions {
@@ -19,7 +15,7 @@ export interface PageSnapshotOptions {
   readonly tabId: string;
   /** What the snapshot shows besides the page, see `snapshotViewOf`. */
   readonly view: string;
-  /** Token budget of the page, notes included. */
+  /** Token budget (real o200k tokens) of the page, notes included. */
   readonly maxTokens: number;
   /** The first node to show, from a cut marker. */
   readonly cursor?: number;
@@ -31,6 +27,10 @@ export interface PageSnapshotOptions {
   readonly find?: LineMatcher;
   /** Keep every repeated sibling. */
   readonly expand?: boolean;
+  /** Show link targets, relative to `pageUrl` when they share its origin. */
+  readonly urls?: boolean;
+  /** Address of the page. */
+  readonly pageUrl?: string;
 }
 
 /** One page of a snapshot, with how it continues the page its cursor came from. */
@@ -64,6 +64,8 @@ export function pageSnapshot(options: PageSnapshotOptions): SnapshotPage | undef
     ...(options.scopeRef === undefined ? {} : { scopeRef: options.scopeRef }),
     ...(options.find === undefined ? {} : { find: options.find }),
     expand: options.expand ?? false,
+    urls: options.urls ?? false,
+    ...(options.pageUrl === undefined ? {} : { pageUrl: options.pageUrl }),
     // A later page keeps the collapsing of the page its cursor came from.
     ...(keptView === undefined ? {} : { collapse: keptView.collapsed }),
   });
@@ -90,9 +92,9 @@ export function pageSnapshot(options: PageSnapshotOptions): SnapshotPage | undef
   const start = resume?.cursor ?? cursor ?? 0;
   const note = resume?.note;
   // A note comes out of the page's budget.
-  const noteTokens = note === undefined ? 0 : estimateTokens(note) + 1;
+  const noteTokens = note === undefined ? 0 : countTokens(note) + 1;
   const rendered = renderSnapshotList(resume?.list ?? current, {
-    maxTokens: Math.max(200, options.maxTokens - noteTokens),
+    maxTokens: options.maxTokens - noteTokens,
     cursor: start,
   });
   pages.keepCut(tabId, rendered, view);

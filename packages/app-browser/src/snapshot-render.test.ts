@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AriaNode } from './aria-tree.js';
-import { estimateTokens, renderSnapshot, shorten } from './snapshot-render.js';
+import { renderSnapshot, shorten } from './snapshot-render.js';
+import { countTokens } from './token-count.js';
 
 function node(role: string, extra: Partial<AriaNode> = {}): AriaNode {
   return { role, attributes: [], children: [], ...extra };
@@ -24,7 +25,7 @@ function table(rows: number): AriaNode[] {
 }
 
 describe('renderSnapshot', () => {
-  it('renders one line per node with state and ref', () => {
+  it('renders one line per node with state, and a ref on what can be acted on', () => {
     const nodes = [
       node('heading', { name: 'Title', ref: 'e1', attributes: ['level=1'] }),
       node('checkbox', { name: 'Agree', ref: 'e2', attributes: ['checked'] }),
@@ -32,9 +33,9 @@ describe('renderSnapshot', () => {
     ];
     expect(renderSnapshot(nodes, { maxTokens: 6_000 }).text).toBe(
       [
-        '- heading "Title" [level=1] [ref=e1]',
+        '- heading "Title" [level=1]',
         '- checkbox "Agree" [checked] [ref=e2]',
-        '- paragraph [ref=e3]: Hello',
+        '- paragraph: Hello',
       ].join('\n'),
     );
   });
@@ -43,6 +44,7 @@ describe('renderSnapshot', () => {
     const rendered = renderSnapshot(table(30), { maxTokens: 200 });
     const lines = rendered.text.split('\n');
     expect(lines[0]).toBe('- table [ref=e1]');
+    expect(lines[2]).toBe('    - cell "Item 1"');
     expect(lines.filter((line) => line.includes('- row ')).length).toBe(3);
     expect(lines.at(-1)).toBe(
       '  - … 27 more row items like the above (refs e11…e89), 27 interactive elements inside; browser_snapshot with expand: true (or find) shows them',
@@ -63,6 +65,7 @@ describe('renderSnapshot', () => {
   it('cuts at a node boundary past the budget, lists interactive elements further down, and gives a cursor that continues', () => {
     const rendered = renderSnapshot(table(400), { maxTokens: 1_000, expand: true });
     expect(rendered.tokens).toBeLessThanOrEqual(1_000);
+    expect(countTokens(rendered.text)).toBeLessThanOrEqual(rendered.tokens);
     expect(rendered.nextCursor).toBeGreaterThan(0);
     const lines = rendered.text.split('\n');
     expect(lines.at(-1)).toMatch(
@@ -81,7 +84,7 @@ describe('renderSnapshot', () => {
       cursor: rendered.nextCursor as number,
     });
     expect(next.shownNodes).toBeGreaterThan(0);
-    expect(next.text.split('\n')[0]).toMatch(/^ *- (row|cell|button) /);
+    expect(next.text.split('\n')[0]).toMatch(/^ *- (row|cell|button)\b/);
   });
 
   it('pages through the whole tree without losing or repeating a node', () => {
@@ -97,15 +100,18 @@ describe('renderSnapshot', () => {
       if (rendered.nextCursor === undefined) break;
       cursor = rendered.nextCursor;
     }
-    const refs = seen.map((line) => /\[ref=(e\d+)\]/.exec(line)?.[1]);
-    expect(new Set(refs).size).toBe(901);
-    expect(refs.length).toBe(901);
+    const refs = seen.map((line) => /\[ref=(e\d+)\]/.exec(line)?.[1]).filter(Boolean);
+    expect(new Set(refs).size).toBe(601);
+    expect(refs.length).toBe(601);
+    const cells = seen.filter((line) => line.includes('- cell "Item '));
+    expect(new Set(cells).size).toBe(300);
+    expect(cells.length).toBe(300);
   });
 
   it('scopes to the subtree of a ref and reports a missing ref', () => {
     const rendered = renderSnapshot(table(2), { maxTokens: 6_000, scopeRef: 'e5' });
     expect(rendered.text).toBe(
-      ['- row [ref=e5]', '  - cell "Item 2" [ref=e6]', '  - button "Edit" [ref=e7]'].join('\n'),
+      ['- row [ref=e5]', '  - cell "Item 2"', '  - button "Edit" [ref=e7]'].join('\n'),
     );
     expect(renderSnapshot(table(2), { maxTokens: 6_000, scopeRef: 'e99' }).scopeMissing).toBe(true);
   });
@@ -116,19 +122,16 @@ describe('renderSnapshot', () => {
       find: (line) => /Item 42\b/.test(line),
     });
     expect(rendered.text).toBe(
-      ['- table [ref=e1]', '  - row [ref=e125]', '    - cell "Item 42" [ref=e126]'].join('\n'),
+      ['- table [ref=e1]', '  - row [ref=e125]', '    - cell "Item 42"'].join('\n'),
     );
   });
 
-  it('shortens long texts and states their length', () => {
+  it('shortens long names and states their length', () => {
     const long = 'x'.repeat(1_000);
     expect(shorten(long, 160)).toBe(`${'x'.repeat(120)}… (1,000 chars)`);
-    const rendered = renderSnapshot([node('paragraph', { text: long })], { maxTokens: 6_000 });
-    expect(rendered.text).toBe(`- paragraph: ${'x'.repeat(120)}… (1,000 chars)`);
-  });
-
-  it('estimates tokens as characters / 4', () => {
-    expect(estimateTokens('abcdefgh')).toBe(2);
-    expect(estimateTokens('abcdefghi')).toBe(3);
+    const rendered = renderSnapshot([node('button', { name: long, ref: 'e1' })], {
+      maxTokens: 6_000,
+    });
+    expect(rendered.text).toBe(`- button "${'x'.repeat(120)}… (1,000 chars)" [ref=e1]`);
   });
 });

@@ -1,10 +1,17 @@
 import { createHash } from 'node:crypto';
-import { type AriaNode, isInteractive } from './aria-tree.js';
+import type { AriaNode } from './aria-tree.js';
 import type { LineMatcher } from './page-text.js';
+import { flattenNodes, type SnapshotLine } from './snapshot-lines.js';
+import { lineTokens, takeTokens } from './token-count.js';
+
+export { formatNode, type SnapshotLine, shorten } from './snapshot-lines.js';
 
 /** Options for {@link renderSnapshot}. */
 export interface RenderSnapshotOptions {
-  /** Token budget of the rendered text (tokens ≈ characters / 4). */
+  /**
+   * Token budget of the rendered text, in real (o200k) tokens counted line by line as the page is
+   * filled. `Infinity` renders every line without counting (the whole-page file).
+   */
   maxTokens: number;
   /** Index of the first node to show (from the cut marker of an earlier page). Default 0. */
   cursor?: number;
@@ -22,8 +29,12 @@ export interface RenderSnapshotOptions {
   expand?: boolean;
   /** How many siblings of a repeated run stay visible before the rest is collapsed. Default 3. */
   keepRepeated?: number;
-  /** Texts longer than this are shortened, their length stated. Default 160 characters. */
+  /** Names longer than this are shortened, their length stated. Default 160 characters. */
   maxTextLength?: number;
+  /** Show link targets (relative to `pageUrl` when they share its origin). Default false. */
+  urls?: boolean;
+  /** Address of the page, to show link targets relative to it. */
+  pageUrl?: string;
   /**
    * Whether repeated runs are collapsed, overriding the decision from the budget (a later page
    * follows the decision of the page its cursor came from). Ignored with `expand` or `find`.
@@ -48,7 +59,10 @@ export interface RenderedSnapshot {
   readonly shownNodes: number;
   /** Where the next page starts, when the budget cut the list. */
   readonly nextCursor?: number;
-  /** Estimated tokens of `text`. */
+  /**
+   * Tokens of `text`, never below the real o200k count: counted line by line as the page was
+   * filled, or, when everything fits without counting, the bound given by its UTF-8 length.
+   */
   readonly tokens: number;
   /** Whether `scopeRef` named no node. */
   readonly scopeMissing?: boolean;
@@ -56,22 +70,6 @@ export interface RenderedSnapshot {
   readonly page: string;
   /** The list the page was cut from. */
   readonly list: SnapshotList;
-}
-
-/** One node of the list a snapshot is paged through. */
-export interface SnapshotLine {
-  /** Depth in the tree (0 for a root). */
-  readonly depth: number;
-  /** The node as one line, without indentation. */
-  readonly line: string;
-  /** The shorter line listed among the interactive elements further down. */
-  readonly compact: string;
-  /** Whether the model acts on this node. */
-  readonly interactive: boolean;
-  /** Index of the parent line, -1 for a root. */
-  readonly parent: number;
-  /** Role and ref of the node: lines with equal identity are the same node, maybe changed. */
-  readonly identity: string;
 }
 
 /** The (scoped, filtered, collapsed) list of node lines a cursor counts in, with its token. */
@@ -85,33 +83,6 @@ export interface SnapshotList {
 
 type Entry = SnapshotLine;
 
-const COLLAPSE_MIN_RUN = 6;
-
-/** Estimated tokens of a text: characters / 4, rounded up. */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
-
-/** One node as one line, without indentation: `button "Save" [disabled] [ref=e4]: text`. */
-export function formatNode(node: AriaNode, maxTextLength = 160): string {
-  let line = node.role === 'text' ? 'text' : node.role;
-  if (node.name !== undefined) line += ` ${JSON.stringify(shorten(node.name, maxTextLength))}`;
-  for (const attribute of node.attributes) {
-    if (attribute === 'cursor=pointer') continue;
-    line += ` [${attribute}]`;
-  }
-  if (node.ref !== undefined) line += ` [ref=${node.ref}]`;
-  if (node.text !== undefined) line += `: ${shorten(node.text, maxTextLength)}`;
-  return line;
-}
-
-/** Shortens a long text to its head and states the full length. */
-export function shorten(text: string, maxLength: number): string {
-  if (text.length <= maxLength) return text;
-  const head = text.slice(0, Math.max(20, Math.floor(maxLength * 0.75)));
-  return `${head}… (${text.length.toLocaleString('en-US')} chars)`;
-}
-
 /** Finds the node with a ref in a forest. */
 export function findByRef(nodes: readonly AriaNode[], ref: string): AriaNode | undefined {
   for (const node of nodes) {
@@ -123,12 +94,11 @@ export function findByRef(nodes: readonly AriaNode[], ref: string): AriaNode | u
 }
 
 /**
- * Renders an accessibility tree for a model within a token budget: when the whole tree does not
- * fit, repeated sibling runs are collapsed (the first few kept, the count and the hidden refs
- * stated); long texts are shortened; and
- * past the budget the list is cut at a node boundary with a marker and a cursor. Interactive
- * elements are never the first part dropped: once the document-order part is full, the
- * interactive elements of the cut part are still listed one per line while the budget lasts.
+ * Renders an accessibility tree for a model within a token budget: inline content as prose lines,
+ * and when the whole tree does not fit, repeated sibling runs collapsed (the first few kept, the
+ * count stated); past the budget the list is cut at a line boundary with a marker and a cursor.
+ * Interactive elements are never the first part dropped: once the document-order part is full,
+ * the interactive elements of the cut part are still listed one per line while the budget lasts.
  */
 export function renderSnapshot(
   nodes: readonly AriaNode[],
@@ -152,8 +122,8 @@ export function renderSnapshot(
 }
 
 /**
- * The list of node lines a snapshot is paged through: scoped to `scopeRef`, filtered by `find`,
- * and with repeated runs collapsed when the whole tree does not fit the budget (or as `collapse`
+ * The list of lines a snapshot is paged through: scoped to `scopeRef`, filtered by `find`, and
+ * with repeated runs collapsed when the whole tree does not fit the budget (or as `collapse`
  * says). Undefined when `scopeRef` names no node.
  */
 export function listSnapshotLines(
@@ -166,22 +136,20 @@ export function listSnapshotLines(
     if (!scoped) return undefined;
     roots = [scoped];
   }
-  const maxText = options.maxTextLength ?? 160;
-  const budgetChars = Math.max(200, options.maxTokens * 4);
-  const keep = options.keepRepeated ?? 3;
-  let entries: Entry[] = [];
-  flatten(roots, 0, -1, entries, { expand: true, keep, maxText });
+  const lineOptions = {
+    keep: options.keepRepeated ?? 3,
+    maxText: options.maxTextLength ?? 160,
+    urls: options.urls ?? false,
+    ...(options.pageUrl === undefined ? {} : { pageUrl: options.pageUrl }),
+  };
+  let entries = flattenNodes(roots, { ...lineOptions, expand: true });
   // Runs are collapsed only when the whole tree does not fit (the decision depends on the tree
   // and the budget, never on the cursor, so pages of one snapshot agree). A search looks inside
   // collapsed runs too.
   const mayCollapse = !(options.expand ?? false) && options.find === undefined;
   const collapsed =
-    mayCollapse &&
-    (options.collapse ?? entries.reduce((sum, entry) => sum + lineCost(entry, 0), 0) > budgetChars);
-  if (collapsed) {
-    entries = [];
-    flatten(roots, 0, -1, entries, { expand: false, keep, maxText });
-  }
+    mayCollapse && (options.collapse ?? !fitsIn(entries, 0, 0, pageBudget(options.maxTokens)));
+  if (collapsed) entries = flattenNodes(roots, { ...lineOptions, expand: false });
   if (options.find) entries = filterMatches(entries, options.find);
   return { lines: entries, token: pageTokenOf(entries), collapsed };
 }
@@ -202,36 +170,92 @@ export function lineText(entry: SnapshotLine): string {
   return indent(entry, 0);
 }
 
+/** Smallest page a budget leaves for lines. */
+const MIN_PAGE_TOKENS = 40;
+
+function pageBudget(maxTokens: number): number {
+  return Math.max(MIN_PAGE_TOKENS, maxTokens);
+}
+
 /**
- * Renders one page of a list within `maxTokens`, from `cursor` on: cut at a node boundary with a
- * marker naming the next cursor and the list's page token, interactive elements of the cut part
- * listed before it.
+ * Renders one page of a list within `maxTokens` real tokens, from `cursor` on: cut at a line
+ * boundary with a marker naming the next cursor and the list's page token, interactive elements
+ * of the cut part listed before it. Lines are counted one by one as the page fills, never the
+ * whole text again; a first line longer than the whole budget is cut inside.
  */
 export function renderSnapshotList(
   list: SnapshotList,
   options: Pick<RenderSnapshotOptions, 'maxTokens' | 'cursor'>,
 ): RenderedSnapshot {
   const entries = list.lines;
-  const budgetChars = Math.max(200, options.maxTokens * 4);
   const page = list.token;
   const total = entries.length;
   if (total === 0) {
     return { text: '', body: '', totalNodes: 0, shownNodes: 0, tokens: 0, page, list };
   }
   const start = Math.min(Math.max(0, options.cursor ?? 0), total);
-  const baseDepth = start === 0 ? 0 : Math.min(...entries.slice(start).map((entry) => entry.depth));
+  let baseDepth = Number.POSITIVE_INFINITY;
+  for (let index = start; index < total; index += 1) {
+    baseDepth = Math.min(baseDepth, (entries[index] as Entry).depth);
+  }
+  if (start === 0 || !Number.isFinite(baseDepth)) baseDepth = 0;
+  const budget = pageBudget(options.maxTokens);
+  const bound = byteBound(entries, start, baseDepth, budget);
+  if (bound <= budget) {
+    // Fits without counting: a token holds at least one UTF-8 byte.
+    const text = entries
+      .slice(start)
+      .map((entry) => indent(entry, baseDepth))
+      .join('\n');
+    return {
+      text,
+      body: text,
+      totalNodes: total,
+      shownNodes: total - start,
+      tokens: bound,
+      page,
+      list,
+    };
+  }
+  const fits = fitsIn(entries, start, baseDepth, budget);
+  const markerReserve = fits ? 0 : lineTokens(cutMarkerOf(total, total, total, 10 ** 12, page));
+  const room = budget - markerReserve;
+  // The interactive elements further down: controls on every page, links of menus on the first
+  // page only (a reader paging on reaches them). They may take at most 30% of the page, and no
+  // more than listing every one after `start` costs (the lines shown are not listed again).
+  const listable = (entry: Entry) =>
+    start === 0 ? [...entry.actions, ...entry.links] : entry.actions;
+  let listingReserve = 0;
+  if (!fits) {
+    const cap = Math.floor(room * 0.3);
+    let listing = lineTokens(listingHeader(total, total));
+    for (let index = start; index < total && listing <= cap; index += 1) {
+      for (const action of listable(entries[index] as Entry)) listing += lineTokens(`- ${action}`);
+    }
+    listingReserve = Math.min(cap, listing);
+  }
+  const mainBudget = room - listingReserve;
   const lines: string[] = [];
   let used = 0;
+  let usedChars = 0;
   let index = start;
-  const allRest = entries.slice(start).reduce((sum, entry) => sum + lineCost(entry, baseDepth), 0);
-  const fits = allRest <= budgetChars;
-  const mainBudget = fits ? budgetChars : Math.floor(budgetChars * 0.7);
   for (; index < total; index += 1) {
-    const entry = entries[index] as Entry;
-    const cost = lineCost(entry, baseDepth);
+    const line = indent(entries[index] as Entry, baseDepth);
+    const cost = lineTokens(line);
     if (used + cost > mainBudget && index > start) break;
-    lines.push(indent(entry, baseDepth));
+    if (used + cost > room) {
+      // One line longer than the whole page: show its head and go on after it.
+      const kept = takeTokens(line, Math.max(1, room - used - 4)).text;
+      const cut = `${kept}…`;
+      lines.push(cut);
+      used += lineTokens(cut);
+      usedChars += cut.length + 1;
+      index += 1;
+      break;
+    }
+    lines.push(line);
     used += cost;
+    usedChars += line.length + 1;
   }
   if (index >= total) {
     const text = lines.join('\n');
@@ -240,29 +264,37 @@ export function renderSnapshotList(
       body: text,
       totalNodes: total,
       shownNodes: total - start,
-      tokens: estimateTokens(text),
+      tokens: used,
       page,
       list,
     };
   }
-  const rest = entries.slice(index);
-  const restInteractive = rest.filter((entry) => entry.interactive);
+  const tokensPerChar = used / Math.max(1, usedChars);
+  const restInteractive: string[] = [];
+  let restChars = 0;
+  for (let rest = index; rest < total; rest += 1) {
+    const entry = entries[rest] as Entry;
+    restChars += entry.line.length + 3 + 2 * Math.max(0, entry.depth - baseDepth);
+    for (const action of listable(entry)) restInteractive.push(action);
+  }
   const listed: string[] = [];
-  const markerReserve = 260;
-  for (const entry of restInteractive) {
-    const line = `- ${entry.compact}`;
-    if (used + line.length + 1 + markerReserve > budgetChars) break;
+  const listingRoom = room - lineTokens(listingHeader(total, total));
+  for (const action of restInteractive) {
+    const line = `- ${action}`;
+    const cost = lineTokens(line);
+    if (used + cost > listingRoom) break;
     listed.push(line);
-    used += line.length + 1;
+    used += cost;
   }
-  const restTokens = Math.ceil(rest.reduce((sum, entry) => sum + lineCost(entry, 0), 0) / 4);
   if (listed.length > 0) {
-    lines.push(
-      `[interactive elements further down, ${listed.length} of ${restInteractive.length}:]`,
-      ...listed,
-    );
+    const header = listingHeader(listed.length, restInteractive.length);
+    lines.push(header, ...listed);
+    used += lineTokens(header);
   }
-  const cutMarker = `[cut: nodes ${start + 1}-${index} of ${total} shown; ${rest.length} more nodes (≈${restTokens.toLocaleString('en-US')} tokens) not shown. Continue with browser_snapshot cursor: ${index}, page: ${page}]`;
+  // The rest is not counted (it can be the whole page): its tokens are estimated from the
+  // tokens per character of the lines shown.
+  const restTokens = Math.ceil(restChars * tokensPerChar);
+  const cutMarker = cutMarkerOf(start + 1, index, total, restTokens, page);
   const body = lines.join('\n');
   const text = `${body}\n${cutMarker}`;
   return {
@@ -272,89 +304,65 @@ export function renderSnapshotList(
     totalNodes: total,
     shownNodes: index - start,
     nextCursor: index,
-    tokens: estimateTokens(text),
+    tokens: used + lineTokens(cutMarker),
     page,
     list,
   };
 }
 
-function lineCost(entry: Entry, baseDepth: number): number {
-  return entry.line.length + 3 + 2 * Math.max(0, entry.depth - baseDepth);
+function listingHeader(listed: number, of: number): string {
+  return `[interactive elements further down, ${listed} of ${of}:]`;
+}
+
+function cutMarkerOf(
+  first: number,
+  next: number,
+  total: number,
+  restTokens: number,
+  page: string,
+): string {
+  return `[cut: nodes ${first}-${next} of ${total} shown; ${total - next} more nodes (≈${restTokens.toLocaleString('en-US')} tokens) not shown. Continue with browser_snapshot cursor: ${next}, page: ${page}]`;
+}
+
+/**
+ * An upper bound of the tokens of the lines from `start` on, without counting: a token holds at
+ * least one UTF-8 byte. Stops adding past `limit`.
+ */
+function byteBound(
+  entries: readonly Entry[],
+  start: number,
+  baseDepth: number,
+  limit: number,
+): number {
+  let sum = 0;
+  for (let index = start; index < entries.length && sum <= limit; index += 1) {
+    const entry = entries[index] as Entry;
+    sum += Buffer.byteLength(entry.line) + 3 + 2 * Math.max(0, entry.depth - baseDepth);
+  }
+  return sum;
+}
+
+/**
+ * Whether the lines from `start` on fit in `budget` real tokens: counted line by line, and
+ * never past the budget, so a long page costs no more than one page of counting.
+ */
+function fitsIn(
+  entries: readonly Entry[],
+  start: number,
+  baseDepth: number,
+  budget: number,
+): boolean {
+  if (byteBound(entries, start, baseDepth, budget) <= budget) return true;
+  let used = 0;
+  for (let index = start; index < entries.length; index += 1) {
+    used += lineTokens(indent(entries[index] as Entry, baseDepth));
+    if (used > budget) return false;
+  }
+  return true;
 }
 
 function indent(entry: Entry, baseDepth: number): string {
   return `${'  '.repeat(Math.max(0, entry.depth - baseDepth))}- ${entry.line}`;
-}
-
-function flatten(
-  nodes: readonly AriaNode[],
-  depth: number,
-  parent: number,
-  into: Entry[],
-  options: { expand: boolean; keep: number; maxText: number },
-): void {
-  let index = 0;
-  while (index < nodes.length) {
-    const node = nodes[index] as AriaNode;
-    let runEnd = index + 1;
-    if (!options.expand) {
-      const shape = shapeOf(node);
-      while (runEnd < nodes.length && shapeOf(nodes[runEnd] as AriaNode) === shape) runEnd += 1;
-    }
-    const runLength = runEnd - index;
-    if (runLength >= COLLAPSE_MIN_RUN && runLength > options.keep) {
-      for (let kept = index; kept < index + options.keep; kept += 1) {
-        pushNode(nodes[kept] as AriaNode, depth, parent, into, options);
-      }
-      const hidden = nodes.slice(index + options.keep, runEnd);
-      const refs = hidden.map((item) => item.ref).filter((ref) => ref !== undefined);
-      const refRange = refs.length > 0 ? ` (refs ${refs[0]}…${refs[refs.length - 1]})` : '';
-      const interactiveCount = hidden.reduce((sum, item) => sum + countInteractive(item), 0);
-      const actionable =
-        interactiveCount > 0 ? `, ${interactiveCount} interactive elements inside` : '';
-      const line = `… ${hidden.length} more ${node.role} items like the above${refRange}${actionable}; browser_snapshot with expand: true (or find) shows them`;
-      into.push({ depth, line, compact: line, interactive: false, parent, identity: 'more' });
-      index = runEnd;
-      continue;
-    }
-    pushNode(node, depth, parent, into, options);
-    index += 1;
-  }
-}
-
-function pushNode(
-  node: AriaNode,
-  depth: number,
-  parent: number,
-  into: Entry[],
-  options: { expand: boolean; keep: number; maxText: number },
-): void {
-  const line = formatNode(node, options.maxText);
-  const interactive = isInteractive(node);
-  into.push({
-    depth,
-    line,
-    compact: interactive ? formatNode({ ...node, text: undefined } as AriaNode, 60) : line,
-    interactive,
-    parent,
-    identity: `${node.role} ${node.ref ?? ''}`,
-  });
-  const self = into.length - 1;
-  flatten(node.children, depth + 1, self, into, options);
-}
-
-function countInteractive(node: AriaNode): number {
-  return (
-    (isInteractive(node) ? 1 : 0) +
-    node.children.reduce((sum, child) => sum + countInteractive(child), 0)
-  );
-}
-
-/** Siblings with the same shape (role and child roles) form a repeated run. */
-function shapeOf(node: AriaNode): string {
-  if (node.role === 'text') return `text#${node.text ?? ''}`;
-  const childRoles = node.children.map((child) => child.role).join(',');
-  return `${node.role}(${childRoles})`;
 }
 
 function filterMatches(entries: Entry[], find: LineMatcher): Entry[] {

@@ -48,7 +48,7 @@ describe('resumeSnapshotPage', () => {
     const current = feed(items, 'Status: 4 new');
     expect(resumeSnapshotPage({ current, cursor: 8, kept }).note?.split('\n')).toEqual([
       `[the page changed since that page (page ${kept.token} → ${current.token}): 1 of nodes 1-8 already shown now read as below, the others are unchanged; this page continues the current page.]`,
-      'node 1: - paragraph [ref=e1]: Status: 4 new',
+      'node 1: - paragraph: Status: 4 new',
     ]);
   });
 

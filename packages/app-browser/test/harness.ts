@@ -122,10 +122,16 @@ export function unmarked(text: string): string {
   return joined.join('\n');
 }
 
-/** The ref of the first line that contains `needle` in a rendered snapshot. */
+/**
+ * The ref of the first line that contains `needle` in a rendered snapshot: its own `[ref=eN]`,
+ * or, on a line of prose, the inline link whose text contains it (`[needle](eN)`).
+ */
 export function refOf(text: string, needle: string): string {
   const line = text.split('\n').find((candidate) => candidate.includes(needle));
-  const ref = line ? /\[ref=(e\d+)\]/.exec(line)?.[1] : undefined;
+  const inline = line
+    ? [...line.matchAll(/\[([^\]]*)\]\((e\d+)[ )]/g)].find((match) => match[1]?.includes(needle))
+    : undefined;
+  const ref = line ? (inline?.[2] ?? /\[ref=(e\d+)\]/.exec(line)?.[1]) : undefined;
   if (!ref) throw new Error(`no ref for ${needle} in:\n${text}`);
   return ref;
 }

@@ -104,7 +104,7 @@ describe('browser_snapshot paging', () => {
     }
     const read = pages.flatMap(nodeLines);
     expect(read).toEqual(await wholePage());
-    expect(read.filter((line) => line.includes('"Open"'))).toHaveLength(200);
+    expect(read.filter((line) => line.includes('[Open](e'))).toHaveLength(200);
   }, 120_000);
 
   it('says a cursor came from a page read with other options, and starts from the top', async () => {
@@ -134,7 +134,7 @@ describe('browser_snapshot paging', () => {
     expect(lines[1]).toBe(
       `[the page changed since that page (page ${marker.page} → ${next.data.page}) in nodes already shown, so the pages read so far are out of date: this is the current page from the top.]`,
     );
-    expect(lines[2]).toMatch(/^- heading "Feed" \[level=1\] \[ref=e\d+\]$/);
+    expect(lines[2]).toBe('- heading "Feed" [level=1]');
     expect(next.content).toContain('Post 0: just in');
     expect(markerOf(next).page).toBe(next.data.page);
     // The first page of the current page leaves the whole page in a file, as any first page does.

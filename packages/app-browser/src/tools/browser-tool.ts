@@ -20,7 +20,6 @@ import type { BrowserTab, TabSnapshot } from '../browser-tab.js';
 import type { HostPolicy } from '../host-policy.js';
 import {
   cleanPageLine,
-  MARKED_OVERHEAD_TOKENS,
   quotePageText,
   scrubSecrets,
   WEB_PAGE_MARKERS,
@@ -29,6 +28,7 @@ import {
 } from '../page-text.js';
 import { diffSnapshots, isEmptyDelta, prepareDiff } from '../snapshot-delta.js';
 import { type RenderedSnapshot, renderSnapshot } from '../snapshot-render.js';
+import { countTokens, lineTokens } from '../token-count.js';
 
 /** What every browser tool is built with. */
 export interface BrowserToolsOptions {
@@ -42,9 +42,12 @@ export interface BrowserToolsOptions {
   readonly workspaceRoot: string;
   /** Directory screenshots, dumps and long snapshots are written to (absolute). */
   readonly artifactsDir: string;
-  /** Default token budget of a snapshot. Default 6,000. */
+  /**
+   * Default token budget of a snapshot result, in real (o200k) tokens of everything the model
+   * reads: the page's lines, the tab line, title, notes, markers and notice. Default 6,000.
+   */
   readonly maxTokens?: number;
-  /** Token budget of the change report after an action. Default 1,500. */
+  /** Token budget (real tokens) of the result of an action that reports changes. Default 1,500. */
   readonly deltaMaxTokens?: number;
   /** Longest wait for an element to become actionable, in ms. Default 10,000. */
   readonly actionTimeoutMs?: number;
@@ -348,17 +351,28 @@ async function reportOnPage(
   lines.push(...takeEventLines(session));
   if (active !== tab) lines.push(`The active tab is now ${active.id}.`);
   if (mode === 'full' || !before) {
-    const rendered = renderSnapshot(after.nodes, {
-      maxTokens: Math.max(200, settings.maxTokens - MARKED_OVERHEAD_TOKENS),
+    const shown = await showPageWithin({
+      settings,
+      tab,
+      snapshot: after,
+      maxTokens: settings.maxTokens,
+      before: lines,
+      render: (pageTokens) => ({
+        rendered: renderSnapshot(after.nodes, { maxTokens: pageTokens, pageUrl: after.url }),
+        start: 0,
+      }),
     });
-    session.snapshotPages.keepCut(tab.id, rendered);
-    lines.push(...showPage(tab, after, rendered));
-    const whole = await keepWholePageWhenCut(settings, tab, after, rendered);
-    if (!whole) return { content: lines.join('\n'), data };
-    lines.push(whole.line);
+    session.snapshotPages.keepCut(tab.id, shown.rendered);
+    const { whole } = shown;
+    if (!whole) return { content: shown.lines.join('\n'), data };
     return {
-      content: lines.join('\n'),
-      data: { ...data, nextCursor: rendered.nextCursor, page: rendered.page, savedTo: whole.path },
+      content: shown.lines.join('\n'),
+      data: {
+        ...data,
+        nextCursor: shown.rendered.nextCursor,
+        page: shown.rendered.page,
+        savedTo: whole.path,
+      },
       artifacts: [whole.artifact],
     };
   }
@@ -389,25 +403,130 @@ async function reportOnPage(
   lines.push(
     `Changes (${delta.added.length} added, ${delta.changed.length} changed, ${delta.removed.length} removed):`,
   );
-  const budget = settings.deltaMaxTokens * 4;
+  // The budget holds the whole result: what comes before the changes, their markers, the notice
+  // and the closing line are counted first, and the changes fill what is left, line by line.
+  const moreLine = (count: number) =>
+    `[${count} more changes not shown; browser_snapshot shows the whole page]`;
+  const frame = countTokens(
+    withWebPageNotice([...lines, webPageBlock([]), moreLine(changeLines.length)].join('\n')),
+  );
+  const room = settings.deltaMaxTokens - frame;
   let used = 0;
   let shown = 0;
   const changes: string[] = [];
   for (const line of changeLines) {
-    if (used + line.length + 1 > budget && shown > 0) break;
+    const cost = lineTokens(line);
+    if (used + cost > room && shown > 0) break;
     changes.push(line);
-    used += line.length + 1;
+    used += cost;
     shown += 1;
   }
   lines.push(webPageBlock(changes));
   if (shown < changeLines.length) {
-    lines.push(
-      `[${changeLines.length - shown} more changes not shown; browser_snapshot shows the whole page]`,
-    );
+    lines.push(moreLine(changeLines.length - shown));
   } else {
     lines.push('(browser_snapshot shows the whole page)');
   }
   return { content: lines.join('\n'), data };
+}
+
+/** A page shown within a budget, see {@link showPageWithin}. */
+export interface PageWithin {
+  /** The result's lines: `before`, the page (see {@link showPage}) and the whole-page file line. */
+  readonly lines: string[];
+  readonly rendered: RenderedSnapshot;
+  /** The node the page starts at. */
+  readonly start: number;
+  /** Real tokens of the result's text, the web-page notice included. */
+  readonly tokens: number;
+  /** The file of the whole page, when the first page was cut. */
+  readonly whole?: WholePageFile;
+}
+
+/** What {@link showPageWithin} renders. */
+export interface PageWithinOptions<T> {
+  readonly settings: BrowserToolSettings;
+  readonly tab: BrowserTab;
+  readonly snapshot: TabSnapshot;
+  /** Budget of the whole result, in real tokens. */
+  readonly maxTokens: number;
+  /** Lines of the result before the page (an action's sentence, events). */
+  readonly before?: readonly string[];
+  /** Lines between the page's title and its lines (notes, events). */
+  readonly between?: readonly string[];
+  /** What to say when nothing is shown. */
+  readonly empty?: string;
+  /**
+   * Renders the page's lines within `pageTokens`; may add lines after `between` (a resume note)
+   * and carry a value back.
+   */
+  render(pageTokens: number): {
+    readonly rendered: RenderedSnapshot;
+    readonly start: number;
+    readonly between?: readonly string[];
+    /** What to say when nothing is shown, instead of `empty`. */
+    readonly empty?: string;
+    readonly value?: T;
+  };
+}
+
+/** Most renderings of one page result, when the first does not hold its budget. */
+const MAX_RENDERINGS = 3;
+
+/**
+ * Shows a page within a budget of real tokens for everything the model reads: the frame around
+ * the page's lines (the lines before, the tab line, title and notes, the web-page markers and
+ * notice, the line naming the whole-page file) is counted first and comes out of the budget; the
+ * lines fill the rest as they are rendered; the whole text is counted once at the end, and
+ * rendered again with less room (rarely: a long resume note) when it is still over. When the
+ * first page was cut, the whole page is written to a file named in the last line.
+ */
+export async function showPageWithin<T>(
+  options: PageWithinOptions<T>,
+): Promise<PageWithin & { value?: T }> {
+  const { settings, tab, snapshot } = options;
+  const before = options.before ?? [];
+  const between = options.between ?? [];
+  const path = wholePagePath(settings, tab);
+  const fileLine = wholePageLine(path);
+  const frame = [...before, ...showPage(tab, snapshot, { body: '-' }, { between }), fileLine].join(
+    '\n',
+  );
+  let pageTokens = options.maxTokens - countTokens(withWebPageNotice(frame));
+  const compose = () => {
+    const page = options.render(pageTokens);
+    const empty = page.empty ?? options.empty;
+    const lines = [
+      ...before,
+      ...showPage(tab, snapshot, page.rendered, {
+        between: [...between, ...(page.between ?? [])],
+        ...(empty === undefined ? {} : { empty }),
+      }),
+    ];
+    const cut = page.rendered.nextCursor !== undefined && page.start === 0;
+    if (cut) lines.push(fileLine);
+    return { ...page, lines, cut, tokens: countTokens(withWebPageNotice(lines.join('\n'))) };
+  };
+  let shown = compose();
+  for (
+    let attempt = 1;
+    attempt < MAX_RENDERINGS && shown.tokens > options.maxTokens;
+    attempt += 1
+  ) {
+    const less = pageTokens - (shown.tokens - options.maxTokens) - 8;
+    if (less >= pageTokens || shown.rendered.shownNodes <= 1) break;
+    pageTokens = less;
+    shown = compose();
+  }
+  const whole = shown.cut ? await keepWholePage(settings, tab, snapshot, path) : undefined;
+  return {
+    lines: shown.lines,
+    rendered: shown.rendered,
+    start: shown.start,
+    tokens: shown.tokens,
+    ...(whole === undefined ? {} : { whole }),
+    ...(shown.value === undefined ? {} : { value: shown.value }),
+  };
 }
 
 /** The file a cut snapshot leaves behind: the whole page, one read away. */
@@ -420,52 +539,44 @@ export interface WholePageFile {
   readonly artifact: ToolArtifact;
 }
 
+/** Where the whole page of a cut snapshot of a tab goes (a new name each time). */
+function wholePagePath(settings: BrowserToolSettings, tab: BrowserTab): string {
+  return join(settings.artifactsDir, 'snapshots', `${artifactName(tab.id)}.txt`);
+}
+
+function wholePageLine(path: string): string {
+  return `The whole page (every node, no budget) is in the file ${path}`;
+}
+
 /**
- * Keeps the whole page when the first page of a snapshot was cut at its budget: writes every
- * node to a file and returns it with the line naming it and its artifact. Undefined when the
- * page fit, or for a later page (`cursor` > 0), whose first page already wrote the file.
+ * Writes every node of a snapshot (no budget, nothing collapsed) to `path` and returns the file
+ * with the line naming it and its artifact.
  */
-export async function keepWholePageWhenCut(
+async function keepWholePage(
   settings: BrowserToolSettings,
   tab: BrowserTab,
   snapshot: TabSnapshot,
-  rendered: RenderedSnapshot,
-  cursor = 0,
-): Promise<WholePageFile | undefined> {
-  if (rendered.nextCursor === undefined || cursor > 0) return undefined;
-  const path = await saveFullSnapshot(settings, tab, snapshot);
+  path: string,
+): Promise<WholePageFile> {
+  await mkdir(join(settings.artifactsDir, 'snapshots'), { recursive: true });
+  const full = renderSnapshot(snapshot.nodes, {
+    maxTokens: Number.POSITIVE_INFINITY,
+    expand: true,
+    pageUrl: snapshot.url,
+  });
+  await writeFile(
+    path,
+    scrubSecrets(`${describeTab(tab, snapshot)}\n${full.text}\n`, settings.redact ?? []),
+  );
   return {
     path,
-    line: `The whole page (every node, no budget) is in the file ${path}`,
+    line: wholePageLine(path),
     artifact: {
       path,
       mimeType: 'text/plain',
       description: `The whole accessibility tree of tab ${tab.id} (every node, no budget)`,
     },
   };
-}
-
-/**
- * Writes every node of a snapshot (no budget, nothing collapsed) to a file under the artifacts
- * directory and returns its path.
- */
-async function saveFullSnapshot(
-  settings: BrowserToolSettings,
-  tab: BrowserTab,
-  snapshot: TabSnapshot,
-): Promise<string> {
-  const directory = join(settings.artifactsDir, 'snapshots');
-  await mkdir(directory, { recursive: true });
-  const path = join(directory, `${artifactName(tab.id)}.txt`);
-  const full = renderSnapshot(snapshot.nodes, {
-    maxTokens: Number.MAX_SAFE_INTEGER / 8,
-    expand: true,
-  });
-  await writeFile(
-    path,
-    scrubSecrets(`${describeTab(tab, snapshot)}\n${full.text}\n`, settings.redact ?? []),
-  );
-  return path;
 }
 
 /**

@@ -13,12 +13,10 @@ import { renderSnapshot } from '../snapshot-render.js';
 import {
   type BrowserToolSettings,
   defineBrowserTool,
-  keepWholePageWhenCut,
-  showPage,
+  showPageWithin,
   takeEventLines,
   titleLine,
 } from './browser-tool.js';
-import { pageBudget } from './page-view.js';
 
 const navigateSchema = ToolSchema.object({
   url: z
@@ -40,7 +38,9 @@ const navigateSchema = ToolSchema.object({
     .min(200)
     .max(50_000)
     .optional()
-    .describe('Token budget of the snapshot in the result. Default: the deployment budget.'),
+    .describe(
+      'Token budget of the result (real tokens, everything included). Default: the deployment budget.',
+    ),
 });
 
 const showSchema = ToolSchema.object({
@@ -167,24 +167,31 @@ export function createNavigationTools(settings: BrowserToolSettings): AnyToolDef
         }
         const snapshot = await tab.snapshot(resolved.actionTimeoutMs, resolved.redact);
         tab.lastSnapshot = snapshot;
-        const rendered = renderSnapshot(snapshot.nodes, {
-          maxTokens: pageBudget(maxTokens ?? resolved.maxTokens),
-        });
-        session.snapshotPages.keepCut(tab.id, rendered);
-        const lines = showPage(tab, snapshot, rendered, {
+        const shown = await showPageWithin({
+          settings: resolved,
+          tab,
+          snapshot,
+          maxTokens: maxTokens ?? resolved.maxTokens,
           between: [...notes, ...takeEventLines(session)],
+          render: (pageTokens) => ({
+            rendered: renderSnapshot(snapshot.nodes, {
+              maxTokens: pageTokens,
+              pageUrl: snapshot.url,
+            }),
+            start: 0,
+          }),
         });
-        const whole = await keepWholePageWhenCut(resolved, tab, snapshot, rendered);
-        if (whole) lines.push(whole.line);
+        const { rendered, whole } = shown;
+        session.snapshotPages.keepCut(tab.id, rendered);
         return {
           ok: true,
-          content: lines.join('\n'),
+          content: shown.lines.join('\n'),
           data: {
             tab: tab.id,
             url: snapshot.url,
             title: snapshot.title,
             ...(status === undefined ? {} : { status }),
-            tokens: rendered.tokens,
+            tokens: shown.tokens,
             ...(rendered.nextCursor === undefined
               ? {}
               : { nextCursor: rendered.nextCursor, page: rendered.page }),

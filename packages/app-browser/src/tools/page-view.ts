@@ -12,15 +12,15 @@ import { z } from 'zod';
 import { artifactName } from '../artifact-name.js';
 import type { BrowserSession } from '../browser-session.js';
 import type { BrowserTab } from '../browser-tab.js';
-import { compileFind, MARKED_OVERHEAD_TOKENS, webPageBlock } from '../page-text.js';
+import { compileFind, webPageBlock } from '../page-text.js';
 import { snapshotViewOf } from '../snapshot-pages.js';
-import { pageSnapshot } from '../snapshot-paging.js';
+import { pageSnapshot, type SnapshotPage } from '../snapshot-paging.js';
+import { findByRef } from '../snapshot-render.js';
 import {
   type BrowserToolSettings,
   defineBrowserTool,
-  keepWholePageWhenCut,
   NOTHING_SHOWN,
-  showPage,
+  showPageWithin,
   takeEventLines,
 } from './browser-tool.js';
 
@@ -81,6 +81,12 @@ const snapshotSchema = ToolSchema.object({
     .boolean()
     .default(false)
     .describe('Show every repeated row or item instead of the first few and a count.'),
+  urls: z
+    .boolean()
+    .default(false)
+    .describe(
+      "Show each link's target (relative to the page when on its site). Default: links show only their text and ref.",
+    ),
   maxTokens: z
     .number()
     .int()
@@ -88,7 +94,7 @@ const snapshotSchema = ToolSchema.object({
     .max(50_000)
     .optional()
     .describe(
-      'Token budget of this snapshot (≈ 4 characters a token). Default: the deployment budget.',
+      'Token budget of the result (real tokens, everything included). Default: the deployment budget.',
     ),
 });
 
@@ -102,11 +108,6 @@ const screenshotSchema = ToolSchema.object({
       'Capture the whole scrollable page (up to 8,000 px tall) instead of the visible viewport.',
     ),
 });
-
-/** The budget of a snapshot's page: what is asked for, less the notice and markers around it. */
-export function pageBudget(maxTokens: number): number {
-  return Math.max(200, maxTokens - MARKED_OVERHEAD_TOKENS);
-}
 
 /** A resume note: its first line is the tools' own, the nodes it lists go in a web-page block. */
 function noteLines(note: string | undefined): string[] {
@@ -138,7 +139,7 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
     defineBrowserTool(settings, {
       id: 'browser_snapshot',
       description:
-        'Reads the page of a tab as an accessibility tree: one line per element with its role, name, state and a ref such as [ref=e12] for the action tools. A ref stays the same for an element while it stays in the page. When the page does not fit the budget, repeated rows are collapsed (first few kept, the count stated); hidden and decorative nodes are left out, long texts shortened with their length. Past the token budget the tree is cut at a node boundary with a marker naming cursor and page for the next page; interactive elements further down are still listed. A later page is checked against the earlier one and says when the page changed. Use ref to read one region, find for a text or regex search. Action tools already return what changed; call this for the whole page.',
+        'Reads the page of a tab as an accessibility tree: one line per element with its role, name and state, and a ref such as [ref=e12] on what the action tools can act on. Text, links and code inside a paragraph, list item, cell or heading read as one line of prose, each link with its ref: "- listitem: see [the guide](e43) first". A ref stays the same for an element while it stays in the page. When the page does not fit the budget, repeated rows are collapsed (first few kept, the count stated); hidden and decorative nodes are left out, long names shortened with their length. Past the token budget (real tokens of the whole result) the tree is cut at a node boundary with a marker naming cursor and page for the next page; interactive elements further down are still listed. A later page is checked against the earlier one and says when the page changed. Use ref to read one region, find for a text or regex search, urls to see link targets. Action tools already return what changed; call this for the whole page.',
       inputSchema: snapshotSchema,
       metadata: READ_METADATA,
       runPolicy: RunPolicies.quickRead,
@@ -156,39 +157,53 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
         const snapshot = await tab.snapshot(resolved.actionTimeoutMs, resolved.redact);
         tab.lastSnapshot = snapshot;
         if (args.ref !== undefined) tab.locate(args.ref);
-        const paged = pageSnapshot({
-          nodes: snapshot.nodes,
-          pages: session.snapshotPages,
-          tabId: tab.id,
-          view: snapshotViewOf(args),
-          maxTokens: pageBudget(args.maxTokens ?? resolved.maxTokens),
-          ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
-          ...(args.page === undefined ? {} : { page: args.page }),
-          ...(args.ref === undefined ? {} : { scopeRef: args.ref.trim() }),
-          ...(find === undefined ? {} : { find }),
-          expand: args.expand,
-        });
-        if (paged === undefined) {
+        if (args.ref !== undefined && findByRef(snapshot.nodes, args.ref.trim()) === undefined) {
           return failureResult(
             ToolErrorCode.NOT_FOUND,
             `ref: element ${args.ref} is not shown in the accessibility tree (it is hidden or decorative)`,
             { field: 'ref', hint: 'Take a browser_snapshot without ref and pick a ref from it.' },
           );
         }
-        const { rendered, start } = paged;
-        const empty =
+        const emptyAt = (start: number) =>
           find !== undefined
             ? 'No node matches find (it searches the lines as shown, secrets redacted). Try other words, or browser_snapshot without find.'
             : start > 0
               ? `Nothing after cursor ${start}: the end of the page was already shown.`
               : NOTHING_SHOWN;
-        const lines = showPage(tab, snapshot, rendered, {
-          // How the cursor was followed is the tools' own line; nodes it lists are page content.
-          between: [...takeEventLines(session), ...noteLines(paged.note)],
-          empty,
+        const shown = await showPageWithin<SnapshotPage>({
+          settings: resolved,
+          tab,
+          snapshot,
+          maxTokens: args.maxTokens ?? resolved.maxTokens,
+          between: takeEventLines(session),
+          render: (pageTokens) => {
+            const paged = pageSnapshot({
+              nodes: snapshot.nodes,
+              pages: session.snapshotPages,
+              tabId: tab.id,
+              view: snapshotViewOf(args),
+              maxTokens: pageTokens,
+              ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
+              ...(args.page === undefined ? {} : { page: args.page }),
+              ...(args.ref === undefined ? {} : { scopeRef: args.ref.trim() }),
+              ...(find === undefined ? {} : { find }),
+              expand: args.expand,
+              urls: args.urls,
+              pageUrl: snapshot.url,
+            }) as SnapshotPage;
+            // How the cursor was followed is the tools' own line; nodes it lists are page content.
+            return {
+              rendered: paged.rendered,
+              start: paged.start,
+              between: noteLines(paged.note),
+              empty: emptyAt(paged.start),
+              value: paged,
+            };
+          },
         });
-        const whole = await keepWholePageWhenCut(resolved, tab, snapshot, rendered, start);
-        if (whole) lines.push(whole.line);
+        const { rendered, whole } = shown;
+        const paged = shown.value as SnapshotPage;
+        const lines = shown.lines;
         return {
           ok: true,
           content: lines.join('\n'),
@@ -198,7 +213,7 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
             title: snapshot.title,
             totalNodes: rendered.totalNodes,
             shownNodes: rendered.shownNodes,
-            tokens: rendered.tokens,
+            tokens: shown.tokens,
             ...(rendered.nextCursor === undefined ? {} : { nextCursor: rendered.nextCursor }),
             page: rendered.page,
             ...(paged.resumed === undefined ? {} : { resumed: paged.resumed }),

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, extname, join, resolve, sep } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
@@ -27,6 +27,35 @@ const QUIET_CHROMIUM_ARGS = [
 const COUNTER = 'Count clicks';
 /** Most browser_snapshot pages followed when walking our output through its cursor. */
 const MAX_PAGES = 200;
+const TARGET_READ_ALL_RATIO = 0.6;
+const TARGET_BUDGET_OVERRUN = 1.05;
+/** Our default snapshot budget (the `app-browser` default) and the action delta budget. */
+const DEFAULT_BUDGET = 6_000;
+const DELTA_BUDGET = 1_500;
+/** Budgets `budgetOverrun` tries on every page: first page and the page after it. */
+const BUDGETS_TRIED = [500, 1_500, DEFAULT_BUDGET, 20_000];
+/**
+ * Real documentation pages nobody here wrote: Python's HTML docs from Debian's `python3-doc`
+ * (`apt-get install -y python3-doc`, done by scripts/setup.sh), served from this folder.
+ */
+const PYTHON_DOCS = '/usr/share/doc/python3/html';
+/** Prose pages of the Python docs, small to large; `quick` takes the first two. */
+const PYTHON_DOC_PAGES = [
+  'tutorial/classes.html',
+  'tutorial/controlflow.html',
+  'glossary.html',
+  'reference/expressions.html',
+  'library/functions.html',
+  'library/stdtypes.html',
+];
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
+};
 
 /** `theirsNoSettle`: the peer again with `--timeout-settle 0`, to show its raw click speed. */
 type Side = 'ours' | 'theirs' | 'theirsNoSettle';
@@ -273,14 +302,17 @@ async function startOurs(scratch: string): Promise<Peer> {
           executablePath: CHROMIUM,
           headless: true,
           allowPrivateNetwork: ['127.0.0.1'],
+          // The largest real page takes Chromium many seconds to walk on a loaded machine.
+          actionTimeoutMs: 60_000,
+          navigationTimeoutMs: 60_000,
         },
       },
       // The bench measures the browser, not the per-tool rate limits.
       tools: {
         runPolicies: {
-          browser_snapshot: { ratePerMinute: null },
-          browser_click: { ratePerMinute: null },
-          browser_navigate: { ratePerMinute: null },
+          browser_snapshot: { ratePerMinute: null, timeoutMs: 180_000 },
+          browser_click: { ratePerMinute: null, timeoutMs: 180_000 },
+          browser_navigate: { ratePerMinute: null, timeoutMs: 180_000 },
         },
       },
     }),
@@ -335,6 +367,9 @@ async function startTheirs(scratch: string, origin: string, settle: boolean): Pr
       join(scratch, settle ? 'playwright-output' : 'playwright-output-nosettle'),
       '--config',
       config,
+      // The largest real page takes many seconds to walk on a loaded machine (both sides).
+      '--timeout-action',
+      '60000',
       ...(settle ? [] : ['--timeout-settle', '0']),
     ],
     scratch,
@@ -360,10 +395,18 @@ async function stop(peer: Peer): Promise<void> {
   }
 }
 
+/** Where the Python docs are served on the bench's server. */
+const DOCS_PREFIX = '/python-docs/';
+
 function serve(pages: readonly BenchPage[]): Promise<{ server: Server; origin: string }> {
   const byPath = new Map(pages.map((page) => [`/${page.name}`, page.html]));
   const server = createServer((request, response) => {
-    const html = byPath.get((request.url ?? '/').split('?')[0] as string);
+    const path = (request.url ?? '/').split(/[?#]/)[0] as string;
+    if (path.startsWith(DOCS_PREFIX)) {
+      serveDocsFile(decodeURIComponent(path.slice(DOCS_PREFIX.length)), response);
+      return;
+    }
+    const html = byPath.get(path);
     if (html === undefined) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
@@ -378,6 +421,24 @@ function serve(pages: readonly BenchPage[]): Promise<{ server: Server; origin: s
       resolveServe({ server, origin: `http://127.0.0.1:${port}` });
     });
   });
+}
+
+/** Serves one file of the Python docs, never anything outside their folder. */
+function serveDocsFile(relative: string, response: import('node:http').ServerResponse): void {
+  const file = resolve(PYTHON_DOCS, relative);
+  if (!file.startsWith(`${PYTHON_DOCS}${sep}`)) {
+    response.writeHead(403, { 'content-type': 'text/plain' }).end('outside the docs');
+    return;
+  }
+  readFile(file).then(
+    (body) =>
+      response
+        .writeHead(200, {
+          'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+        })
+        .end(body),
+    () => response.writeHead(404, { 'content-type': 'text/plain' }).end('not found'),
+  );
 }
 
 /** The visible interactive elements of the page open in `theirs`, by name. */
@@ -402,11 +463,21 @@ function refOf(text: string, name: string): string | undefined {
   return undefined;
 }
 
-/** Names (of `names`) that appear on a snapshot line with a ref, each with a distinct ref. */
+/** An inline link or control of a prose line: `[label](e12)`, maybe with a URL after the ref. */
+const INLINE_REF = /\[([^\]]*)\]\(((?:f\d+)?e\d+)(?=[ )])/g;
+
+/**
+ * Names (of `names`) that appear with a ref of their own, each with a distinct ref: on an element
+ * line (`- button "name" [ref=e12]`) or as an inline link of a prose line (`[name](e12)`).
+ */
 function coveredNames(text: string, names: readonly string[]): Set<string> {
   const byName = new Map<string, string>();
   const wanted = new Set(names);
   for (const line of text.split('\n')) {
+    for (const match of line.matchAll(INLINE_REF)) {
+      const name = match[1] as string;
+      if (wanted.has(name) && !byName.has(name)) byName.set(name, match[2] as string);
+    }
     const ref = /\[ref=([A-Za-z0-9_-]+)\]/.exec(line)?.[1];
     if (ref === undefined) continue;
     for (const match of line.matchAll(/"([^"]*)"/g)) {
@@ -445,6 +516,66 @@ async function reachableOutput(
   return { text, calls, tokens: countTokens(text) };
 }
 
+/** The cursor and page token of a cut marker (`… cursor: 120, page: 4f1c2a9b]`), if any. */
+function nextPageOf(text: string): { cursor: number; page?: string } | undefined {
+  const match = /Continue with browser_snapshot cursor: (\d+)(?:, page: ([0-9a-f]{8}))?/.exec(text);
+  if (!match) return undefined;
+  return { cursor: Number(match[1]), ...(match[2] === undefined ? {} : { page: match[2] }) };
+}
+
+/**
+ * Reads the whole current page on our side: every node (`expand: true`), page by page through
+ * the cursor with the default budget. Returns the text of each page.
+ */
+async function readWholePage(ours: Peer): Promise<string[]> {
+  const texts: string[] = [];
+  let cursor = 0;
+  let page: string | undefined;
+  for (let index = 0; index < MAX_PAGES; index += 1) {
+    const text = await call(ours, 'browser_snapshot', {
+      expand: true,
+      ...(cursor === 0 ? {} : { cursor, ...(page === undefined ? {} : { page }) }),
+    });
+    texts.push(text);
+    const next = nextPageOf(text);
+    if (next === undefined) return texts;
+    if (next.cursor <= cursor)
+      throw new Error(`our cursor did not advance (${cursor} → ${next.cursor})`);
+    cursor = next.cursor;
+    page = next.page;
+  }
+  throw new Error(`the page was not read whole in ${MAX_PAGES} pages`);
+}
+
+/** One result measured against the budget it was asked to hold. */
+interface BudgetCheck {
+  readonly page: string;
+  /** What was called: `snapshot 1500 p1`, `read-all p3`, `click` … */
+  readonly what: string;
+  readonly budget: number;
+  readonly tokens: number;
+}
+
+/**
+ * Every budget of {@link BUDGETS_TRIED} on the current page: the first page of a snapshot and,
+ * when it was cut, the page after it; then a `find` with the smallest budget.
+ */
+async function tryBudgets(ours: Peer, page: string, find: string): Promise<BudgetCheck[]> {
+  const checks: BudgetCheck[] = [];
+  for (const budget of BUDGETS_TRIED) {
+    const first = await call(ours, 'browser_snapshot', { maxTokens: budget });
+    checks.push({ page, what: `snapshot ${budget} p1`, budget, tokens: countTokens(first) });
+    const next = nextPageOf(first);
+    if (next === undefined) continue;
+    const second = await call(ours, 'browser_snapshot', { maxTokens: budget, ...next });
+    checks.push({ page, what: `snapshot ${budget} p2`, budget, tokens: countTokens(second) });
+  }
+  const budget = BUDGETS_TRIED[0] as number;
+  const found = await call(ours, 'browser_snapshot', { find, maxTokens: budget });
+  checks.push({ page, what: `find ${budget}`, budget, tokens: countTokens(found) });
+  return checks;
+}
+
 /**
  * @playwright/mcp 0.0.83 writes the snapshot an action takes to a file and returns only its link
  * (`- [Snapshot](playwright-output/page-….yml)`); the model sees the result of its click only by
@@ -454,6 +585,17 @@ async function withLinkedSnapshot(text: string, workspace: string): Promise<stri
   const link = /\[Snapshot\]\(([^)]+)\)/.exec(text)?.[1];
   if (link === undefined) return text;
   return `${text}\n${await readFile(resolve(workspace, link), 'utf8')}`;
+}
+
+/** Reading a prose page whole: ours page by page, theirs in one snapshot. */
+interface ProseFigures {
+  page: string;
+  /** Our first snapshot (default budget). */
+  oursFirstTokens: number;
+  theirsTokens: number;
+  readAllCalls: number;
+  readAllTokens: number;
+  readAllRatio: number;
 }
 
 interface PageFigures {
@@ -489,14 +631,49 @@ export const browserBench: Bench = {
       peers.push(await startTheirs(scratch, origin, false));
       const [ours, theirs] = peers as [Peer, Peer, Peer];
       const figures: PageFigures[] = [];
+      const prose: ProseFigures[] = [];
+      const checks: BudgetCheck[] = [];
+      /** Reads a prose page whole on our side and records it against their one snapshot. */
+      const readProse = async (page: string, theirsText: string, oursText: string) => {
+        const texts = await readWholePage(ours);
+        for (const [index, text] of texts.entries()) {
+          checks.push({
+            page,
+            what: `read-all p${index + 1}`,
+            budget: DEFAULT_BUDGET,
+            tokens: countTokens(text),
+          });
+        }
+        const readAllTokens = texts.reduce((total, text) => total + countTokens(text), 0);
+        prose.push({
+          page,
+          oursFirstTokens: countTokens(oursText),
+          theirsTokens: countTokens(theirsText),
+          readAllCalls: texts.length,
+          readAllTokens,
+          readAllRatio: readAllTokens / countTokens(theirsText),
+        });
+      };
 
       for (const page of pages) {
         const url = `${origin}/${page.name}`;
-        for (const peer of peers) await call(peer, 'browser_navigate', { url });
+        for (const peer of peers) {
+          const text = await call(peer, 'browser_navigate', { url });
+          if (peer === ours) {
+            checks.push({
+              page: page.name,
+              what: 'navigate',
+              budget: DEFAULT_BUDGET,
+              tokens: countTokens(text),
+            });
+          }
+        }
         const names = await interactiveNames(theirs);
         const oursText = await call(ours, 'browser_snapshot', {});
         const theirsText = await call(theirs, 'browser_snapshot', {});
         const reach = await reachableOutput(ours);
+        checks.push(...(await tryBudgets(ours, page.name, names[names.length - 1] ?? COUNTER)));
+        if (page.name === 'docs') await readProse(page.name, theirsText, oursText);
         figures.push({
           page: page.name,
           interactive: names.length,
@@ -513,6 +690,31 @@ export const browserBench: Bench = {
           oursClickTokens: 0,
           theirsClickTokens: 0,
         });
+      }
+
+      // Real documentation pages, when python3-doc is installed.
+      const docsInstalled = existsSync(join(PYTHON_DOCS, PYTHON_DOC_PAGES[0] as string));
+      const docPages = docsInstalled ? PYTHON_DOC_PAGES.slice(0, quick ? 2 : undefined) : [];
+      const skippedPages: string[] = [];
+      for (const path of docPages) {
+        const url = `${origin}${DOCS_PREFIX}${path}`;
+        try {
+          const navigated = await call(ours, 'browser_navigate', { url });
+          checks.push({
+            page: path,
+            what: 'navigate',
+            budget: DEFAULT_BUDGET,
+            tokens: countTokens(navigated),
+          });
+          await call(theirs, 'browser_navigate', { url });
+          const oursText = await call(ours, 'browser_snapshot', {});
+          const theirsText = await call(theirs, 'browser_snapshot', {});
+          await readProse(path, theirsText, oursText);
+          checks.push(...(await tryBudgets(ours, path, 'operator')));
+        } catch (error) {
+          // A side that cannot walk a page in time (a loaded machine) skips it, and says so.
+          skippedPages.push(`${path}: ${(error as Error).message.split('\n')[0]}`);
+        }
       }
 
       // Click-then-see: one round = every page, every side, in an order that rotates per round
@@ -546,6 +748,12 @@ export const browserBench: Bench = {
               );
             if (pass === 0) continue;
             if (peer.side === 'ours') {
+              checks.push({
+                page: page.name,
+                what: 'click',
+                budget: DELTA_BUDGET,
+                tokens: countTokens(seen),
+              });
               figure.oursClickMs.push(elapsed);
               figure.oursClickTokens = countTokens(seen);
             } else if (peer.side === 'theirs') {
@@ -580,8 +788,31 @@ export const browserBench: Bench = {
         sum(figures.map((figure) => figure.oursCovered * figure.interactive)) / interactive;
       const theirsInteractiveCovered =
         sum(figures.map((figure) => figure.theirsCovered * figure.interactive)) / interactive;
+      const readAllTokens = sum(prose.map((figure) => figure.readAllTokens));
+      const proseTheirsTokens = sum(prose.map((figure) => figure.theirsTokens));
+      const readAllRatio = Math.max(...prose.map((figure) => figure.readAllRatio));
+      const readAllRatioTotal = readAllTokens / proseTheirsTokens;
+      const worstCheck = checks.reduce((worst, check) =>
+        check.tokens / check.budget > worst.tokens / worst.budget ? check : worst,
+      );
+      const budgetOverrun = worstCheck.tokens / worstCheck.budget;
       const met =
-        ratio <= TARGET_RATIO && latencyRatio <= TARGET_LATENCY_RATIO && interactiveCovered === 1;
+        ratio <= TARGET_RATIO &&
+        latencyRatio <= TARGET_LATENCY_RATIO &&
+        interactiveCovered === 1 &&
+        readAllRatio <= TARGET_READ_ALL_RATIO &&
+        budgetOverrun <= TARGET_BUDGET_OVERRUN;
+      const prosePages = prose.map((figure) => ({
+        page: figure.page,
+        oursFirstTokens: figure.oursFirstTokens,
+        theirsTokens: figure.theirsTokens,
+        readAllCalls: figure.readAllCalls,
+        readAllTokens: figure.readAllTokens,
+        readAllRatio: round(figure.readAllRatio, 3),
+      }));
+      const docsNote = docsInstalled
+        ? `real pages: ${docPages.length - skippedPages.length} of ${docPages.length} pages of Python's docs (python3-doc) served locally${skippedPages.map((line) => `; SKIPPED ${line}`).join('')}`
+        : `real pages SKIPPED: ${PYTHON_DOCS} is missing (apt-get install -y python3-doc, or run scripts/setup.sh); readAllRatio covers the generated docs page only`;
       const perPage = figures.map((figure) => ({
         page: figure.page,
         interactive: figure.interactive,
@@ -600,7 +831,7 @@ export const browserBench: Bench = {
       }));
       return {
         name: 'browser',
-        target: `ratio <= ${TARGET_RATIO} (snapshot tokens ours / theirs), latencyRatio <= ${TARGET_LATENCY_RATIO.toFixed(1)}, interactiveCovered = 1`,
+        target: `ratio <= ${TARGET_RATIO} (snapshot tokens ours / theirs), latencyRatio <= ${TARGET_LATENCY_RATIO.toFixed(1)}, interactiveCovered = 1, readAllRatio <= ${TARGET_READ_ALL_RATIO}, budgetOverrun <= ${TARGET_BUDGET_OVERRUN}`,
         met,
         lines: [
           `ours: toolsys serve --stdio (app-browser, default budget); theirs: @playwright/mcp 0.0.83; o200k_base tokens; ${rounds} interleaved click rounds`,
@@ -613,6 +844,14 @@ export const browserBench: Bench = {
           `latencyRatio ${formatRatio(latencyRatio)} (sum of per-page click p50: ${oursClickMs.toFixed(0)} ms / ${theirsClickMs.toFixed(0)} ms)`,
           `latencyRatioNoSettle ${formatRatio(latencyRatioNoSettle)} (theirs with --timeout-settle 0: ${theirsNoSettleClickMs.toFixed(0)} ms; not a target)`,
           `interactiveCovered ${interactiveCovered.toFixed(4)} of ${interactive} elements (theirs in one snapshot: ${theirsInteractiveCovered.toFixed(4)})`,
+          docsNote,
+          'prose page                  ours first  theirs  read all (calls/tok)  readAll ratio',
+          ...prosePages.map(
+            (page) =>
+              `${page.page.padEnd(27)} ${String(page.oursFirstTokens).padStart(10)} ${String(page.theirsTokens).padStart(7)} ${`${page.readAllCalls}/${page.readAllTokens}`.padStart(21)} ${formatRatio(page.readAllRatio).padStart(14)}`,
+          ),
+          `readAllRatio ${formatRatio(readAllRatio)} (worst prose page; all prose pages: ${readAllTokens} / ${proseTheirsTokens} tokens = ${formatRatio(readAllRatioTotal)})`,
+          `budgetOverrun ${budgetOverrun.toFixed(3)} (worst of ${checks.length} results: ${worstCheck.what} on ${worstCheck.page}, ${worstCheck.tokens} tokens / budget ${worstCheck.budget})`,
         ],
         json: {
           ratio: round(ratio, 4),
@@ -628,8 +867,16 @@ export const browserBench: Bench = {
           theirsNoSettleClickMs: round(theirsNoSettleClickMs, 1),
           interactive,
           rounds,
+          readAllRatio: round(readAllRatio, 4),
+          readAllRatioTotal: round(readAllRatioTotal, 4),
+          budgetOverrun: round(budgetOverrun, 4),
+          budgetOverrunAt: worstCheck,
+          budgetChecks: checks.length,
+          realPages: docsInstalled ? docPages : `skipped: ${PYTHON_DOCS} is missing`,
+          skippedPages,
           tokenizer: 'gpt-tokenizer o200k_base',
           pages: perPage,
+          prosePages,
         },
       };
     } finally {
