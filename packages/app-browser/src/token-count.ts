@@ -1,4 +1,4 @@
-import { countTokens, takeTokens } from '@toolsys/core-tool-registry';
+import { countTokens, takeTokens } from '@toolsys/core-tools/platform';
 
 export { countTokens, takeTokens };
 
