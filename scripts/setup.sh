@@ -18,6 +18,7 @@ command -v proot >/dev/null 2>&1 || need_apt+=(proot)
 [ -x /bin/busybox ] || need_apt+=(busybox-static)
 command -v zsh >/dev/null 2>&1 || need_apt+=(zsh)
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
+[ -x /usr/sbin/haproxy ] || command -v haproxy >/dev/null 2>&1 || need_apt+=(haproxy)
 if [ "${#need_apt[@]}" -gt 0 ]; then
   if [ "$(id -u)" = "0" ]; then
     echo "Installing system packages: ${need_apt[*]}"
