@@ -57,7 +57,8 @@ async function startReplica(
       ...extra,
     }),
   );
-  const { child, url } = await startHostHttp(config, scratch, `replica ${name}`);
+  // Four replicas start at once on a machine that may be saturated: give them time.
+  const { child, url } = await startHostHttp(config, scratch, `replica ${name}`, 240_000);
   return { name, child, url };
 }
 
@@ -65,6 +66,9 @@ interface Driven {
   elapsedMs: number;
   ok: number;
   failed: number;
+  /** Calls that ended in a transport or protocol error (not a tool result), with the first one. */
+  errors: number;
+  firstError?: string;
 }
 
 /**
@@ -81,19 +85,32 @@ async function drive(
   let next = 0;
   let ok = 0;
   let failed = 0;
+  let errors = 0;
+  let firstError: string | undefined;
   const started = performance.now();
   const worker = async (client: Client) => {
     while (next < calls) {
       const index = next;
       next += 1;
       onProgress?.(next);
-      const result = await client.callTool({ name: tool, arguments: args(index) });
-      if (!result.isError) ok += 1;
-      else failed += 1;
+      try {
+        const result = await client.callTool({ name: tool, arguments: args(index) });
+        if (!result.isError) ok += 1;
+        else failed += 1;
+      } catch (error) {
+        errors += 1;
+        firstError ??= error instanceof Error ? error.message.slice(0, 300) : String(error);
+      }
     }
   };
   await Promise.all(targets.map((client) => worker(client)));
-  return { elapsedMs: performance.now() - started, ok, failed };
+  return {
+    elapsedMs: performance.now() - started,
+    ok,
+    failed,
+    errors,
+    ...(firstError ? { firstError } : {}),
+  };
 }
 
 function sessionOf(client: Client): string {
@@ -301,7 +318,8 @@ export const scaleBench: Bench = {
         within(quiet.error) &&
         within(loaded.error) &&
         outage.error <= LIMIT_BOUNDS[1] &&
-        lostOnReplicaKill === 0;
+        lostOnReplicaKill === 0 &&
+        quiet.errors + loaded.errors + outage.errors === 0;
       const limitLine = (label: string, phase: typeof quiet) =>
         `${label.padEnd(28)} ${phase.ok} admitted of ${attempts} against ${phase.limit.toFixed(1)} allowed (${QUOTA}/min over ${(phase.elapsedMs / 1000).toFixed(1)} s) → ${phase.error.toFixed(3)}`;
       return {
@@ -332,6 +350,8 @@ export const scaleBench: Bench = {
           sharedCallsPerSecond: 1000 / sharedMsPerCall,
           addedMsPerCall: sharedMsPerCall - aloneMsPerCall,
           admitted: { quiet: quiet.ok, loaded: loaded.ok, outage: outage.ok },
+          callErrors: { quiet: quiet.errors, loaded: loaded.errors, outage: outage.errors },
+          firstCallError: quiet.firstError ?? loaded.firstError ?? outage.firstError ?? null,
           allowed: { quiet: quiet.limit, loaded: loaded.limit, outage: outage.limit },
           outageMs,
           concurrency: CONCURRENCY,
