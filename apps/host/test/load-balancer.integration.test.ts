@@ -160,7 +160,8 @@ describe('replicas behind HAProxy (deploy/haproxy.cfg)', () => {
     // Replica a's session is untouched, new sessions land on a, and HAProxy marks b down.
     expect((await list(sessions.a ?? '')).status).toBe(200);
     expect((await initialize()).replica).toBe('a');
-    const deadline = Date.now() + 10_000;
+    // Three failed checks (deploy/haproxy.cfg): a few seconds.
+    const deadline = Date.now() + 30_000;
     while ((await haproxy.serverStates()).replica2 !== 'DOWN' && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
