@@ -25,7 +25,11 @@ export interface ReplicaHeartbeatOptions {
   replicaId: string;
   /** Interval of the heartbeat, in ms. Default 1000. */
   intervalMs?: number;
-  /** A replica missing this long is no longer counted, in ms. Default 3.5 × the interval. */
+  /**
+   * A replica missing this long is no longer counted, in ms. Default 5 × the interval, at least
+   * 5 s: a replica whose event loop stalls on a saturated machine must not drop out (that would
+   * grow everyone's fair share); a dead one is counted a little longer, which only shrinks them.
+   */
   ttlMs?: number;
 }
 
@@ -48,13 +52,15 @@ export class ReplicaHeartbeat {
   readonly #unsubscribe: () => void;
   #live: readonly string[];
   #observed = 0;
+  /** The largest count seen within the last ttl, and when: a count only drops after a ttl. */
+  #highWater = { count: 1, at: 0 };
   #closed = false;
 
   constructor(options: ReplicaHeartbeatOptions) {
     this.#connection = options.connection;
     this.replicaId = options.replicaId;
     const interval = Math.max(50, options.intervalMs ?? 1000);
-    this.#ttlMs = Math.max(interval * 2, options.ttlMs ?? Math.round(interval * 3.5));
+    this.#ttlMs = Math.max(interval * 2, options.ttlMs ?? Math.max(5000, interval * 5));
     this.#key = this.#connection.key('replicas');
     this.#live = [this.replicaId];
     this.#connection.defineScript('toolsysHeartbeat', 1, HEARTBEAT_SCRIPT);
@@ -69,7 +75,12 @@ export class ReplicaHeartbeat {
    * the count the last shared call observed (a replica that joined since the last heartbeat).
    */
   get liveCount(): number {
-    return Math.max(1, this.#live.length, this.#observed);
+    const now = Date.now();
+    const current = Math.max(1, this.#live.length, this.#observed);
+    if (current >= this.#highWater.count || now - this.#highWater.at > this.#ttlMs) {
+      this.#highWater = { count: current, at: now };
+    }
+    return Math.max(current, this.#highWater.count);
   }
 
   /** Takes a live count read by another script (reset at each heartbeat). */
