@@ -448,7 +448,7 @@ export class RedisConnection {
 
   async #recover(): Promise<void> {
     const client = this.#client;
-    if (!client || client.status !== 'ready') return;
+    if (client?.status !== 'ready') return;
     const bound = this.timeout.currentMs();
     const answered = await bounded(client.ping(), bound);
     if (answered !== 'PONG' || this.#closed) return;
