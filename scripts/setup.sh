@@ -20,6 +20,7 @@ command -v zsh >/dev/null 2>&1 || need_apt+=(zsh)
 command -v redis-server >/dev/null 2>&1 || need_apt+=(redis-server)
 # Python's HTML docs: real documentation pages for the browser bench.
 [ -d /usr/share/doc/python3/html ] || need_apt+=(python3-doc)
+[ -x /usr/sbin/haproxy ] || command -v haproxy >/dev/null 2>&1 || need_apt+=(haproxy)
 if [ "${#need_apt[@]}" -gt 0 ]; then
   if [ "$(id -u)" = "0" ]; then
     echo "Installing system packages: ${need_apt[*]}"

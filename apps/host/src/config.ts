@@ -132,12 +132,14 @@ export const deploymentConfigSchema = z
               .max(5000)
               .optional()
               .describe(
-                'Longest wait for one Redis operation, in ms; past it the call uses local state. Default 100.',
+                'Longest wait for one Redis operation, in ms; past it the call decides on its fair share of local state. Default: chosen from the measured round trips (4 × p99, 300 to 1000 ms).',
               ),
             replicaId: z
               .string()
               .optional()
-              .describe('This replica in the shared trace ring. Default "<host name>:<pid>".'),
+              .describe(
+                'This replica in the shared trace ring, the heartbeat, its session ids and the x-toolsys-replica response header; unique per running replica. Default "<host name>:<pid>".',
+              ),
             grantMaxStalenessMs: z
               .number()
               .int()
@@ -203,6 +205,17 @@ export const deploymentConfigSchema = z
           .array(z.string())
           .optional()
           .describe('Browser origins allowed besides the server itself.'),
+        allowedHosts: z
+          .array(
+            z
+              .string()
+              .regex(/^[A-Za-z0-9.:[\]-]+$/, 'expected host:port, e.g. 127.0.0.1:8080')
+              .max(300),
+          )
+          .optional()
+          .describe(
+            "Host headers accepted besides the server's own while bound to loopback, as host:port: the address of a load balancer in front (e.g. HAProxy on 127.0.0.1:8080).",
+          ),
         tokenEnv: z
           .string()
           .optional()

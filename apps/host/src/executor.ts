@@ -111,7 +111,8 @@ export async function loadScaleOut(
       },
       ...(otlp.serviceName !== undefined ? { serviceName: otlp.serviceName } : {}),
       ...(otlp.metricIntervalMs !== undefined ? { metricIntervalMs: otlp.metricIntervalMs } : {}),
-      ...(redis?.replicaId ? { serviceInstanceId: redis.replicaId } : {}),
+      // Metrics and spans say which replica served them.
+      ...(sharedState ? { serviceInstanceId: sharedState.replicaId } : {}),
     });
   }
   return {

@@ -1,4 +1,11 @@
 export {
+  MAX_OPERATION_TIMEOUT_MS,
+  MIN_OPERATION_TIMEOUT_MS,
+  OPERATION_TIMEOUT_FACTOR,
+  OperationTimeout,
+  type OperationTimeoutOptions,
+} from './operation-timeout.js';
+export {
   BREAKER_CHECK_SCRIPT,
   BREAKER_FAILURE_SCRIPT,
   BREAKER_RECONCILE_SCRIPT,
@@ -11,6 +18,7 @@ export {
   RedisConnection,
   type RedisConnectionOptions,
   type ResyncListener,
+  type RunOptions,
   redactUrl,
   type SharedStateMode,
   type SharedStateStatus,
@@ -31,4 +39,9 @@ export {
   type RedisTraceRingOptions,
   type SharedTraceSpan,
 } from './redis-trace-ring.js';
+export {
+  HEARTBEAT_SCRIPT,
+  ReplicaHeartbeat,
+  type ReplicaHeartbeatOptions,
+} from './replica-heartbeat.js';
 export { createSharedState, type SharedState, type SharedStateOptions } from './shared-state.js';

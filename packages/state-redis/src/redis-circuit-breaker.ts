@@ -71,7 +71,10 @@ return { 0, 0, 1, 0, tonumber(c[2]), cooldown, 'HALF_OPEN', c[5] or '', c[6] or 
 `;
 
 /**
- * KEYS: circuit, probe. ARGV: threshold, cooldownMs, maxCooldownMs, code, message. Returns
+ * KEYS: circuit, probe. ARGV: threshold, cooldownMs, maxCooldownMs, code, message, the replica's
+ * field, the replica's count of failures of the tool in all. The circuit keeps, per replica, the
+ * count it has taken (the field); only what is new is added, so a failure is counted once even
+ * when its script timed out, ran anyway and the failure is pushed again on resync. Returns
  * { failures, invalid (1 when an invalid circuit was replaced by a fresh one) }.
  */
 export const BREAKER_FAILURE_SCRIPT = `${NOW}
@@ -86,16 +89,22 @@ if not isValidCircuit(c) then
   c = {}
   invalid = 1
 end
+local field = ARGV[6] or 'failed:unknown'
+local total = tonumber(ARGV[7]) or 0
+local taken = tonumber(redis.call('HGET', KEYS[1], field))
+local new = 1
+if ARGV[7] and taken and taken >= 0 and taken <= total then new = total - taken end
+if new <= 0 then return { tonumber(c[2]) or 0, invalid } end
 local state = c[1] or 'CLOSED'
-local failures = (tonumber(c[2]) or 0) + 1
+local failures = (tonumber(c[2]) or 0) + new
 local cooldown = tonumber(c[3]) or base
-local fields = { 'failures', failures, 'lastCode', ARGV[4], 'lastMessage', ARGV[5], 'cooldown', cooldown, 'failedAt', now }
+local fields = { field, total, 'failures', failures, 'lastCode', ARGV[4], 'lastMessage', ARGV[5], 'cooldown', cooldown, 'failedAt', now }
 if state == 'HALF_OPEN' then
   cooldown = math.min(maxCooldown, cooldown * 2)
-  fields = { 'failures', failures, 'lastCode', ARGV[4], 'lastMessage', ARGV[5], 'cooldown', cooldown, 'failedAt', now, 'state', 'OPEN', 'openedAt', now }
+  fields = { field, total, 'failures', failures, 'lastCode', ARGV[4], 'lastMessage', ARGV[5], 'cooldown', cooldown, 'failedAt', now, 'state', 'OPEN', 'openedAt', now }
   redis.call('DEL', KEYS[2])
 elseif state == 'CLOSED' and failures >= threshold then
-  fields = { 'failures', failures, 'lastCode', ARGV[4], 'lastMessage', ARGV[5], 'cooldown', cooldown, 'failedAt', now, 'state', 'OPEN', 'openedAt', now }
+  fields = { field, total, 'failures', failures, 'lastCode', ARGV[4], 'lastMessage', ARGV[5], 'cooldown', cooldown, 'failedAt', now, 'state', 'OPEN', 'openedAt', now }
 elseif not c[1] then
   table.insert(fields, 'state')
   table.insert(fields, 'CLOSED')
@@ -121,7 +130,9 @@ return 1
  * into the shared circuit. ARGV: threshold, cooldownMs, maxCooldownMs, failures (consecutive, since
  * the replica's last success), failedAgo, succeededAgo (ms before now of the last failure and the
  * last success; -1: none), openedAgo (ms since the replica's own circuit opened; -1: not open),
- * the replica's cooldownMs, code, message. Ages rather than times, so replica clocks need not
+ * the replica's cooldownMs, code, message, the replica's field and its count of failures in all
+ * (failures the circuit already took from this replica, through a script that answered too late,
+ * are not added again). Ages rather than times, so replica clocks need not
  * agree with Redis. Rules: events are ordered by time; a success newer than every shared failure
  * closes the circuit; failures older than the shared recovery are dropped; otherwise failures add
  * up and, of the two pauses, the one that ends later wins (the more pessimistic).
@@ -132,6 +143,12 @@ local threshold = tonumber(ARGV[1])
 local base = tonumber(ARGV[2])
 local maxCooldown = tonumber(ARGV[3])
 local pushed = tonumber(ARGV[4])
+local field = ARGV[11] or 'failed:unknown'
+local total = tonumber(ARGV[12]) or 0
+local taken = tonumber(redis.call('HGET', KEYS[1], field))
+if ARGV[12] and taken and taken >= 0 and taken <= total then
+  pushed = math.min(pushed, total - taken)
+end
 local function at(ago)
   local value = tonumber(ago)
   if value < 0 then return nil end
@@ -181,7 +198,7 @@ elseif not sharedEnd and state ~= 'HALF_OPEN' and failures >= threshold then
   state = 'OPEN'
   openedAt = failedAt
 end
-local fields = { 'state', state, 'failures', failures, 'cooldown', cooldown, 'failedAt', math.max(sharedFailedAt, failedAt) }
+local fields = { field, total, 'state', state, 'failures', failures, 'cooldown', cooldown, 'failedAt', math.max(sharedFailedAt, failedAt) }
 if openedAt then
   table.insert(fields, 'openedAt')
   table.insert(fields, openedAt)
@@ -201,6 +218,8 @@ return state
 export interface RedisCircuitBreakerOptions extends ToolCircuitBreakerOptions {
   /** The shared connection. */
   connection: RedisConnection;
+  /** This replica's id: the failures a circuit took from it are counted under it. */
+  replicaId?: string;
 }
 
 type CheckReply = [
@@ -225,6 +244,8 @@ type Commands = {
     maxCooldownMs: number,
     code: string,
     message: string,
+    field: string,
+    total: number,
   ): Promise<[number, number]>;
   toolsysBreakerSuccess(circuit: string, probe: string, recovered: string): Promise<number>;
   toolsysBreakerReconcile(
@@ -241,6 +262,8 @@ type Commands = {
     localCooldownMs: number,
     code: string,
     message: string,
+    field: string,
+    total: number,
   ): Promise<CircuitState>;
 };
 
@@ -277,6 +300,9 @@ export class RedisCircuitBreaker implements CircuitBreakerLike {
   readonly #outage = new Map<string, OutageRecord>();
   readonly #clock: ToolClock;
   readonly #unsubscribe: () => void;
+  readonly #field: string;
+  /** Infrastructure failures of each tool recorded by this replica, in all. */
+  readonly #failedTotal = new Map<string, number>();
 
   constructor(options: RedisCircuitBreakerOptions) {
     this.#connection = options.connection;
@@ -285,23 +311,11 @@ export class RedisCircuitBreaker implements CircuitBreakerLike {
     this.#threshold = Math.max(1, options.failureThreshold ?? 5);
     this.#cooldownMs = Math.max(0, options.cooldownMs ?? 30_000);
     this.#maxCooldownMs = Math.max(this.#cooldownMs, options.maxCooldownMs ?? 300_000);
-    const redis = this.#connection.redis;
-    const defined = redis as unknown as Partial<Commands>;
-    if (!defined.toolsysBreakerCheck) {
-      redis.defineCommand('toolsysBreakerCheck', { numberOfKeys: 2, lua: BREAKER_CHECK_SCRIPT });
-      redis.defineCommand('toolsysBreakerFailure', {
-        numberOfKeys: 2,
-        lua: BREAKER_FAILURE_SCRIPT,
-      });
-      redis.defineCommand('toolsysBreakerSuccess', {
-        numberOfKeys: 3,
-        lua: BREAKER_SUCCESS_SCRIPT,
-      });
-      redis.defineCommand('toolsysBreakerReconcile', {
-        numberOfKeys: 3,
-        lua: BREAKER_RECONCILE_SCRIPT,
-      });
-    }
+    this.#field = `failed:${options.replicaId ?? 'replica'}`;
+    this.#connection.defineScript('toolsysBreakerCheck', 2, BREAKER_CHECK_SCRIPT);
+    this.#connection.defineScript('toolsysBreakerFailure', 2, BREAKER_FAILURE_SCRIPT);
+    this.#connection.defineScript('toolsysBreakerSuccess', 3, BREAKER_SUCCESS_SCRIPT);
+    this.#connection.defineScript('toolsysBreakerReconcile', 3, BREAKER_RECONCILE_SCRIPT);
     this.#unsubscribe = this.#connection.onResync((client) => this.#reconcile(client));
   }
 
@@ -357,6 +371,8 @@ export class RedisCircuitBreaker implements CircuitBreakerLike {
     this.local.record(toolId, result);
     const failed = !result.ok && isInfrastructureFailure(result);
     const at = this.#clock.now();
+    const total = (this.#failedTotal.get(toolId) ?? 0) + (failed ? 1 : 0);
+    if (failed) this.#failedTotal.set(toolId, total);
     if (this.#connection.mode !== 'shared') {
       this.#remember(toolId, result, at);
       return;
@@ -387,6 +403,8 @@ export class RedisCircuitBreaker implements CircuitBreakerLike {
           this.#maxCooldownMs,
           result.error.code,
           result.error.message.slice(0, 500),
+          this.#field,
+          total,
         ),
       )
       .then((reply) => {
@@ -464,6 +482,8 @@ export class RedisCircuitBreaker implements CircuitBreakerLike {
           here?.cooldownMs ?? this.#cooldownMs,
           record.lastError?.code ?? '',
           record.lastError?.message ?? '',
+          this.#field,
+          this.#failedTotal.get(toolId) ?? 0,
         );
       }
       let results: Awaited<ReturnType<Pipeline['exec']>>;

@@ -1,8 +1,10 @@
 // ioredis rather than node-redis: it bounds every command itself (`commandTimeout`), fails commands
 // at once while disconnected instead of queueing them (`enableOfflineQueue: false`,
 // `maxRetriesPerRequest: 0`), reconnects in the background on its own schedule (`retryStrategy`),
-// and loads Lua once per connection and calls it by SHA (`defineCommand`).
-import { Redis, type RedisOptions } from 'ioredis';
+// and loads Lua once per connection and calls it by SHA (`defineCommand`). It is imported on the
+// first connection, not with this module, so importing the package loads no Redis client.
+import type { Redis, RedisOptions } from 'ioredis';
+import { OperationTimeout } from './operation-timeout.js';
 
 /** Whether shared state is in use, or each replica runs on its own in-process state. */
 export type SharedStateMode = 'shared' | 'local';
@@ -30,6 +32,15 @@ export interface SharedStateStatus {
    * `createSharedState` only).
    */
   readonly grantMaxStalenessMs?: number;
+  /** This replica's id (the status of `createSharedState` only). */
+  readonly replicaId?: string;
+  /**
+   * The replicas alive at the last heartbeat Redis answered, this one included (the status of
+   * `createSharedState` only): the divisor of every fair share while Redis is missed.
+   */
+  readonly liveReplicas?: readonly string[];
+  /** The current bound of one Redis operation, in ms (the status of `createSharedState` only). */
+  readonly operationTimeoutMs?: number;
 }
 
 /** The state of the pub/sub connection, as plain JSON. */
@@ -51,7 +62,10 @@ export interface RedisConnectionOptions {
   url: string;
   /** Prefix of every key, so deployments can share one Redis. Default `toolsys:`. */
   keyPrefix?: string;
-  /** Longest wait for one Redis operation, in ms; past it the call uses local state. Default 100. */
+  /**
+   * Longest wait for one Redis operation, in ms; past it the call uses local state. Default:
+   * chosen from the measured round trips (see {@link OperationTimeout}), 250 ms to 1000 ms.
+   */
   operationTimeoutMs?: number;
   /** Interval of the background probe (PING) while fallen back, in ms. Default 1000. */
   probeIntervalMs?: number;
@@ -70,8 +84,22 @@ const MAX_REPORTED_KEYS = 1000;
 /** Called when Redis answers again after a fallback: push what was recorded locally meanwhile. */
 export type ResyncListener = (redis: Redis) => Promise<void> | void;
 
-const DEFAULT_TIMEOUT_MS = 100;
 const DEFAULT_PROBE_MS = 1000;
+
+/** Options of one {@link RedisConnection.run}. */
+export interface RunOptions<T> {
+  /**
+   * Called with the reply of an operation that answered after its bound (the caller already
+   * went on with local state), so that the caller can count it exactly once.
+   */
+  onLate?: (value: T) => void;
+}
+
+/** A Lua script defined on the client (EVALSHA, reloaded after a restart). */
+interface ScriptDefinition {
+  readonly numberOfKeys: number;
+  readonly lua: string;
+}
 
 /**
  * One Redis connection with a circuit around it: every operation is bounded by
@@ -80,12 +108,12 @@ const DEFAULT_PROBE_MS = 1000;
  * Redis answers again, and resync listeners push what was recorded locally meanwhile.
  */
 export class RedisConnection {
-  /** The client. Use {@link run} for bounded operations. */
-  readonly redis: Redis;
   /** Prefix of every key. */
   readonly keyPrefix: string;
-  /** Longest wait for one operation, in ms. */
-  readonly operationTimeoutMs: number;
+  /** The bound of one operation, fixed or chosen from the measured round trips. */
+  readonly timeout: OperationTimeout;
+  #client: Redis | undefined;
+  readonly #scripts = new Map<string, ScriptDefinition>();
   readonly #url: string;
   readonly #probeIntervalMs: number;
   readonly #wallClock: () => number;
@@ -103,20 +131,27 @@ export class RedisConnection {
   #probe: ReturnType<typeof setTimeout> | undefined;
   #recovering: Promise<void> | undefined;
   #closed = false;
+  #opening: Promise<void>;
+  #RedisClass: typeof Redis | undefined;
   readonly #warn: (message: string) => void;
   readonly #reported = new Set<string>();
 
   constructor(options: RedisConnectionOptions) {
     this.#warn = options.warn ?? ((message) => process.stderr.write(`toolsys: ${message}\n`));
     this.keyPrefix = options.keyPrefix ?? 'toolsys:';
-    this.operationTimeoutMs = Math.max(1, options.operationTimeoutMs ?? DEFAULT_TIMEOUT_MS);
+    this.timeout = new OperationTimeout(
+      options.operationTimeoutMs !== undefined ? { fixedMs: options.operationTimeoutMs } : {},
+    );
     this.#probeIntervalMs = Math.max(10, options.probeIntervalMs ?? DEFAULT_PROBE_MS);
     this.#wallClock = options.wallClock ?? Date.now;
     this.#since = this.#wallClock();
     this.#url = redactUrl(options.url);
-    const redisOptions: RedisOptions = {
-      commandTimeout: this.operationTimeoutMs,
-      connectTimeout: Math.max(500, this.operationTimeoutMs * 5),
+    const bound = this.timeout.maxMs;
+    this.#redisOptions = {
+      // The call's own bound is {@link run}'s timer; the client keeps waiting longer, so that a
+      // late reply still reaches the caller and is counted once (see RunOptions.onLate).
+      commandTimeout: Math.max(5000, bound * 10),
+      connectTimeout: Math.max(500, bound * 5),
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       autoResendUnfulfilledCommands: false,
@@ -124,24 +159,59 @@ export class RedisConnection {
       retryStrategy: () => this.#probeIntervalMs,
       lazyConnect: true,
     };
-    this.#redisOptions = redisOptions;
     this.#rawUrl = options.url;
-    this.redis = new Redis(options.url, redisOptions);
+    this.#opening = this.#open();
+    this.#scheduleProbe();
+  }
+
+  /** The longest wait for one operation right now, in ms. */
+  get operationTimeoutMs(): number {
+    return this.timeout.currentMs();
+  }
+
+  /** The client, once ioredis is loaded (the first moments after construction it is not). */
+  get redis(): Redis | undefined {
+    return this.#client;
+  }
+
+  /**
+   * Defines a Lua script as a command on the client (now, or when the client is created), called
+   * by SHA and reloaded after a Redis restart.
+   */
+  defineScript(name: string, numberOfKeys: number, lua: string): void {
+    if (this.#scripts.has(name)) return;
+    this.#scripts.set(name, { numberOfKeys, lua });
+    this.#client?.defineCommand(name, { numberOfKeys, lua });
+  }
+
+  async #open(): Promise<void> {
+    let RedisClass: typeof Redis;
+    try {
+      ({ Redis: RedisClass } = await import('ioredis'));
+    } catch (error) {
+      this.#lastError = error instanceof Error ? error.message : String(error);
+      return;
+    }
+    if (this.#closed) return;
+    const client = new RedisClass(this.#rawUrl, this.#redisOptions);
+    this.#RedisClass = RedisClass;
+    for (const [name, script] of this.#scripts) client.defineCommand(name, script);
     // Errors surface through the failing operations; an unhandled 'error' event would crash.
-    this.redis.on('error', (error: Error) => {
+    client.on('error', (error: Error) => {
       if (this.#mode === 'shared') this.#fallBack(error);
       else this.#lastError = error.message || error.name;
     });
-    this.redis.on('close', () => {
+    client.on('close', () => {
       if (this.#mode === 'shared') this.#fallBack(new Error('connection closed'));
     });
-    this.redis.on('ready', () => {
+    client.on('ready', () => {
       void this.#tryRecover();
     });
-    this.redis.connect().catch(() => {
+    this.#client = client;
+    if (this.#channels.size > 0 && !this.#subscriber) this.#subscriber = this.#openSubscriber();
+    client.connect().catch(() => {
       // Reconnection continues per retryStrategy; the probe also retries.
     });
-    this.#scheduleProbe();
   }
 
   /** Whether Redis is in use now (`shared`) or calls run on local state. */
@@ -157,7 +227,7 @@ export class RedisConnection {
       url: this.#url,
       keyPrefix: this.keyPrefix,
       ...(this.#mode === 'local' && this.#lastError ? { lastError: this.#lastError } : {}),
-      ...(this.#subscriber
+      ...(this.#subscriber || this.#channels.size > 0
         ? {
             subscriber: {
               state: this.#subscriberState,
@@ -186,7 +256,9 @@ export class RedisConnection {
       if (this.#subscriber?.status === 'ready') void this.#subscribeAll(this.#subscriber);
     }
     listeners.add(listener);
-    if (!this.#subscriber && !this.#closed) this.#subscriber = this.#openSubscriber();
+    if (!this.#subscriber && !this.#closed && this.#RedisClass) {
+      this.#subscriber = this.#openSubscriber();
+    }
     return () => {
       listeners.delete(listener);
     };
@@ -212,28 +284,43 @@ export class RedisConnection {
   /**
    * Runs one Redis operation, bounded by `operationTimeoutMs`. Resolves to `undefined` at once
    * while fallen back, and when the operation fails or times out (which also falls back); never
-   * rejects.
+   * rejects. A reply that arrives after the bound goes to `options.onLate`.
    */
-  run<T>(operation: (redis: Redis) => Promise<T>): Promise<T | undefined> {
-    if (this.#mode !== 'shared') return Promise.resolve(undefined);
+  run<T>(
+    operation: (redis: Redis) => Promise<T>,
+    options: RunOptions<T> = {},
+  ): Promise<T | undefined> {
+    const client = this.#client;
+    if (this.#mode !== 'shared' || !client) return Promise.resolve(undefined);
+    const boundMs = this.timeout.currentMs();
+    const started = performance.now();
     return new Promise<T | undefined>((resolve) => {
       let done = false;
       const timer = setTimeout(() => {
         if (done) return;
         done = true;
-        this.#fallBack(new Error(`no answer within ${this.operationTimeoutMs} ms`));
+        this.timeout.recordMiss();
+        this.#fallBack(new Error(`no answer within ${boundMs} ms`));
         resolve(undefined);
-      }, this.operationTimeoutMs);
+      }, boundMs);
       timer.unref?.();
       let pending: Promise<T>;
       try {
-        pending = operation(this.redis);
+        pending = operation(client);
       } catch (error) {
         pending = Promise.reject(error);
       }
       pending.then(
         (value) => {
-          if (done) return;
+          this.timeout.record(performance.now() - started);
+          if (done) {
+            try {
+              options.onLate?.(value);
+            } catch {
+              // A caller's bookkeeping must not break the connection.
+            }
+            return;
+          }
           done = true;
           clearTimeout(timer);
           resolve(value);
@@ -255,8 +342,13 @@ export class RedisConnection {
     return () => this.#resync.delete(listener);
   }
 
-  /** Resolves once Redis answers (or after `timeoutMs`); true when shared. For start-up and tests. */
+  /**
+   * Resolves once Redis answers (or `timeoutMs` after the client is loaded); true when shared.
+   * For start-up and tests.
+   */
   async waitUntilShared(timeoutMs = 2000): Promise<boolean> {
+    // Loading the client is not Redis's answer: the wait starts once it is loaded.
+    await this.#opening;
     const deadline = Date.now() + timeoutMs;
     while (this.#mode !== 'shared' && Date.now() < deadline && !this.#closed) {
       await this.#tryRecover();
@@ -271,15 +363,17 @@ export class RedisConnection {
     this.#closed = true;
     if (this.#probe) clearTimeout(this.#probe);
     this.#probe = undefined;
-    this.redis.disconnect(false);
+    await this.#opening;
+    this.#client?.disconnect(false);
     this.#subscriber?.disconnect(false);
   }
 
   #openSubscriber(): Redis {
-    const subscriber = new Redis(this.#rawUrl, {
+    const RedisClass = this.#RedisClass as typeof Redis;
+    const subscriber = new RedisClass(this.#rawUrl, {
       ...this.#redisOptions,
       // Off the call path: SUBSCRIBE may take longer than one operation's bound.
-      commandTimeout: Math.max(1000, this.operationTimeoutMs * 10),
+      commandTimeout: Math.max(1000, this.timeout.maxMs * 10),
       autoResubscribe: false,
     });
     this.#subscriberSince = this.#wallClock();
@@ -353,12 +447,14 @@ export class RedisConnection {
   }
 
   async #recover(): Promise<void> {
-    if (this.redis.status !== 'ready') return;
-    const answered = await bounded(this.redis.ping(), this.operationTimeoutMs);
+    const client = this.#client;
+    if (client?.status !== 'ready') return;
+    const bound = this.timeout.currentMs();
+    const answered = await bounded(client.ping(), bound);
     if (answered !== 'PONG' || this.#closed) return;
     for (const listener of this.#resync) {
       try {
-        await bounded(Promise.resolve(listener(this.redis)), this.operationTimeoutMs * 10);
+        await bounded(Promise.resolve(listener(client)), bound * 10);
       } catch {
         // A resync that fails leaves local grants local; shared state still applies from now on.
       }

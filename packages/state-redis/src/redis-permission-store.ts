@@ -185,10 +185,7 @@ export class RedisPermissionStore implements PermissionDecisionStore {
     this.#clock = options.clock ?? SYSTEM_CLOCK;
     this.#configured = new Set(options.alwaysAllowed);
     this.#scope = options.scope === '' ? undefined : options.scope;
-    const redis = this.#connection.redis;
-    if (!(redis as unknown as Partial<RevokeCommands>).toolsysRevokeGrant) {
-      redis.defineCommand('toolsysRevokeGrant', { numberOfKeys: 3, lua: REVOKE_SCRIPT });
-    }
+    this.#connection.defineScript('toolsysRevokeGrant', 3, REVOKE_SCRIPT);
     this.#detach.push(
       this.#connection.onResync((client) => this.#resync(client)),
       this.#connection.subscribe(CHANNEL, (message) => this.#invalidate(message)),

@@ -2,95 +2,184 @@ import {
   type RateLimitDecision,
   type RateLimiterLike,
   type RateLimiterState,
-  ToolRateLimiter,
+  SYSTEM_CLOCK,
+  type ToolClock,
   type ToolRateLimiterOptions,
 } from '@toolsys/core-tool-registry';
+import type { Redis } from 'ioredis';
 import type { RedisConnection } from './redis-connection.js';
 
 /**
  * The token bucket of core's ToolRateLimiter, atomically in one script: capacity = the per-minute
  * quota, continuous refill of `quota / 60 000` tokens per ms, one token per call, retry-after =
  * time until one token is back. Time comes from Redis `TIME`, so replicas with skewed clocks agree.
- * A bucket idle for a minute is full again, so its key expires then.
  *
- * What is read back is checked before it is used: tokens must be a number from 0 to the capacity,
- * the time one within the last hour (and not ahead of Redis's clock). Anything else (`inf`, `nan`,
- * `1e308`, a negative count, text) was not written by a replica: the bucket counts as absent (full)
- * and is overwritten, so garbage never lifts the limit and never locks the tool.
- * Returns { allowed (1|0), retryAfterMs, tokens (as text), invalid (1 when garbage was reset) }.
+ * Exactly-once accounting: each replica sends how many calls of the tool it admitted in all
+ * (ARGV[3], by Redis or by its own fair share while Redis was missed) and the hash keeps, per
+ * replica, how many of them Redis has charged (field ARGV[2]). The difference is charged now, so a
+ * call admitted locally is charged once when Redis answers again, and a script that timed out but
+ * ran anyway (its token taken, its charge counted) is not charged a second time. Tokens may go
+ * below zero (down to minus the capacity) for such late charges: the quota then holds over the
+ * next refill instead of being exceeded. A replica new to the hash starts at its admitted count
+ * minus ARGV[4] (the calls it decided alone since its last reply), so only those are charged.
+ *
+ * What is read back is checked before it is used: tokens must be a number from minus the capacity
+ * to the capacity, the time one within the last hour (and not ahead of Redis's clock), a charged
+ * count a non-negative number. Anything else (`inf`, `nan`, `1e308`, text) was not written by a
+ * replica: the bucket counts as absent (full) and is overwritten, so garbage never lifts the limit
+ * and never locks the tool. ARGV[5] is 1 to take a token, 0 only to charge. KEYS[2] is the
+ * heartbeat set: the replicas alive come back with every reply, so the fair share a replica falls
+ * back on counts a replica that joined a moment ago.
+ * Returns { allowed (1|0), retryAfterMs, tokens (as text), invalid (1 when garbage was reset),
+ * charged, live replicas }.
  */
 export const TOKEN_BUCKET_SCRIPT = `
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
 local capacity = tonumber(ARGV[1])
 local refill = capacity / 60000
-local stored = redis.call('HMGET', KEYS[1], 'tokens', 'updated', 'capacity')
+local admitted = tonumber(ARGV[3]) or 0
+local alone = tonumber(ARGV[4]) or 0
+local stored = redis.call('HMGET', KEYS[1], 'tokens', 'updated', 'capacity', ARGV[2])
 local tokens = tonumber(stored[1])
 local updated = tonumber(stored[2])
+local charged = tonumber(stored[4])
 local invalid = 0
 if stored[1] or stored[2] then
   -- NaN fails every comparison, so each check is written to pass only for a valid value.
-  local validTokens = tokens ~= nil and tokens >= 0 and tokens <= capacity
+  local validTokens = tokens ~= nil and tokens >= -capacity and tokens <= capacity
   local validTime = updated ~= nil and updated >= now - 3600000 and updated <= now + 1000
   if not (validTokens and validTime) then invalid = 1 end
+end
+if stored[4] and not (charged ~= nil and charged >= 0 and charged <= 1e15) then
+  invalid = 1
+  charged = nil
 end
 if invalid == 1 or tokens == nil or updated == nil or tonumber(stored[3]) ~= capacity then
   tokens = capacity
   updated = now
 end
+if charged == nil then charged = math.max(0, admitted - alone) end
 local elapsed = now - updated
 if elapsed > 0 then
   tokens = math.min(capacity, tokens + elapsed * refill)
   updated = now
 end
+if admitted > charged then
+  tokens = math.max(-capacity, tokens - (admitted - charged))
+  charged = admitted
+end
 local allowed = 0
 local retry = 0
-if tokens >= 1 then
-  tokens = tokens - 1
-  allowed = 1
-else
-  retry = math.max(1, math.ceil((1 - tokens) / refill))
+if ARGV[5] == '1' then
+  if tokens >= 1 then
+    tokens = tokens - 1
+    charged = charged + 1
+    allowed = 1
+  else
+    retry = math.max(1, math.ceil((1 - tokens) / refill))
+  end
 end
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'updated', tostring(updated), 'capacity', tostring(capacity))
-redis.call('PEXPIRE', KEYS[1], 61000)
-return { allowed, retry, tostring(tokens), invalid }
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'updated', tostring(updated), 'capacity', tostring(capacity), ARGV[2], tostring(charged))
+-- Long enough for a bucket in debt to refill completely.
+redis.call('PEXPIRE', KEYS[1], 121000)
+local live = redis.call('ZCOUNT', KEYS[2], math.floor(now), '+inf')
+return { allowed, retry, tostring(tokens), invalid, tostring(charged), live }
 `;
 
 /** Options for {@link RedisRateLimiter}. */
 export interface RedisRateLimiterOptions extends ToolRateLimiterOptions {
   /** The shared connection. */
   connection: RedisConnection;
+  /** This replica's id: its charged count in each bucket is kept under it. */
+  replicaId: string;
+  /**
+   * Replicas alive (this one included), from the heartbeat: the divisor of the fair share while
+   * Redis is missed. Default: always 1.
+   */
+  liveReplicas?: () => number;
+  /** Told the live-replica count each reply carries (see {@link TOKEN_BUCKET_SCRIPT}). */
+  observeLiveReplicas?: (count: number) => void;
 }
 
 const ALLOWED: RateLimitDecision = Object.freeze({ allowed: true });
 
-/** The script, defined on the client with `defineCommand` (EVALSHA, reloaded after a restart). */
+type BucketReply = [
+  number,
+  number,
+  string,
+  number | undefined,
+  string | undefined,
+  number | undefined,
+];
+
 interface BucketCommands {
-  toolsysTokenBucket?(
+  toolsysTokenBucket(
     key: string,
+    replicas: string,
     capacity: number,
-  ): Promise<[number, number, string, number | undefined]>;
+    field: string,
+    admitted: number,
+    alone: number,
+    take: 0 | 1,
+  ): Promise<BucketReply>;
+}
+
+/** This replica's bucket while it decides alone: its fair share of the quota. */
+interface ShareBucket {
+  capacity: number;
+  tokens: number;
+  refillPerMs: number;
+  updatedAt: number;
+}
+
+/** What this replica knows of one tool's shared bucket. */
+interface Account {
+  ratePerMinute: number;
+  /** Calls of the tool this replica admitted, in all. */
+  admitted: number;
+  /** Of them, decided alone (fair share) since the last reply from Redis. */
+  alone: number;
+  /** How many of them Redis had charged at its last reply. */
+  charged: number;
+  /** Tokens in the shared bucket at the last reply, and when (this replica's clock). */
+  sharedTokens: number | undefined;
+  sharedAt: number;
+  /** The fair-share bucket, while deciding alone. */
+  share: ShareBucket | undefined;
 }
 
 /**
  * A rate limiter whose buckets live in Redis, so N replicas together admit the configured rate,
- * not N times it. While Redis is down or slow (see {@link RedisConnection}) each replica decides
- * on its own in-process {@link ToolRateLimiter} at once (fail-open for availability: a call is
- * never blocked because Redis is down).
+ * not N times it — also while Redis is missed:
+ *
+ * - When Redis does not answer within its bound, or is down, the replica decides alone on its
+ *   fair share: a bucket of `quota / live replicas` (the count from the heartbeat, the last known
+ *   one while Redis is away), refilled at the same fraction of the rate, starting from the same
+ *   fraction of what the shared bucket held at its last reply. All replicas together thus admit
+ *   at most what the shared bucket would have.
+ * - What it admitted alone is charged to the shared bucket exactly once when Redis answers again
+ *   (see {@link TOKEN_BUCKET_SCRIPT}), also when a timed-out script ran after all.
  */
 export class RedisRateLimiter implements RateLimiterLike {
-  /** The in-process limiter used while fallen back. */
-  readonly local: ToolRateLimiter;
   readonly #connection: RedisConnection;
-  readonly #shared = new Map<string, { ratePerMinute: number; tokens: number }>();
+  readonly #clock: ToolClock;
+  readonly #field: string;
+  readonly #liveReplicas: () => number;
+  readonly #observeLive: (count: number) => void;
+  readonly #replicasKey: string;
+  readonly #accounts = new Map<string, Account>();
+  readonly #unsubscribe: () => void;
 
   constructor(options: RedisRateLimiterOptions) {
     this.#connection = options.connection;
-    this.local = new ToolRateLimiter(options.clock ? { clock: options.clock } : {});
-    const redis = this.#connection.redis;
-    if (!(redis as BucketCommands).toolsysTokenBucket) {
-      redis.defineCommand('toolsysTokenBucket', { numberOfKeys: 1, lua: TOKEN_BUCKET_SCRIPT });
-    }
+    this.#clock = options.clock ?? SYSTEM_CLOCK;
+    this.#field = `charged:${options.replicaId}`;
+    this.#liveReplicas = options.liveReplicas ?? (() => 1);
+    this.#observeLive = options.observeLiveReplicas ?? (() => {});
+    this.#replicasKey = this.#connection.key('replicas');
+    this.#connection.defineScript('toolsysTokenBucket', 2, TOKEN_BUCKET_SCRIPT);
+    this.#unsubscribe = this.#connection.onResync((client) => this.#chargeAll(client));
   }
 
   /** Takes one token; synchronous while unlimited or fallen back, else one bounded round trip. */
@@ -101,27 +190,37 @@ export class RedisRateLimiter implements RateLimiterLike {
     if (ratePerMinute === undefined || !(ratePerMinute > 0) || !Number.isFinite(ratePerMinute)) {
       return ALLOWED;
     }
-    if (this.#connection.mode !== 'shared') return this.local.tryAcquire(toolId, ratePerMinute);
+    const account = this.#account(toolId, ratePerMinute);
+    if (this.#connection.mode !== 'shared') return this.#decideAlone(account);
     const key = this.#connection.key('rate', toolId);
+    let decidedAlone: RateLimitDecision | undefined;
     return this.#connection
-      .run((redis) => {
-        const command = (redis as BucketCommands).toolsysTokenBucket;
-        if (!command) return Promise.reject(new Error('token bucket script not defined'));
-        return command.call(redis, key, ratePerMinute);
-      })
+      .run(
+        (redis) =>
+          (redis as unknown as BucketCommands).toolsysTokenBucket(
+            key,
+            this.#replicasKey,
+            ratePerMinute,
+            this.#field,
+            account.admitted,
+            account.alone,
+            1,
+          ),
+        // The script ran after all: its token was taken and its charge counted in Redis, so the
+        // call (already decided alone) is not counted again; only what Redis knows is updated.
+        { onLate: (reply) => this.#accept(account, key, reply, decidedAlone?.allowed === true) },
+      )
       .then((reply) => {
-        if (!reply) return this.local.tryAcquire(toolId, ratePerMinute);
-        const [allowed, retryAfterMs, tokens, invalid] = reply;
-        if (invalid === 1) this.#connection.reportInvalid(key, 'a rate bucket');
-        const left = Number(tokens);
-        this.#shared.set(toolId, {
-          ratePerMinute,
-          tokens: Number.isFinite(left) ? Math.min(Math.max(left, 0), ratePerMinute) : 0,
-        });
-        if (allowed === 1) return ALLOWED;
-        // An empty bucket has a token back within 60 000 / rate ms, whatever the reply says.
-        const longest = Math.ceil(60_000 / ratePerMinute);
-        const retry = Number(retryAfterMs);
+        if (!reply) {
+          decidedAlone = this.#decideAlone(account);
+          return decidedAlone;
+        }
+        const allowed = this.#accept(account, key, reply, false);
+        if (allowed) return ALLOWED;
+        // An empty bucket has a token back within 60 000 / rate ms, whatever the reply says
+        // (longer only while it is in debt, at most twice that).
+        const longest = Math.ceil(120_000 / ratePerMinute);
+        const retry = Number(reply[1]);
         return {
           allowed: false,
           retryAfterMs: Number.isFinite(retry) ? Math.min(Math.max(1, retry), longest) : longest,
@@ -130,17 +229,140 @@ export class RedisRateLimiter implements RateLimiterLike {
   }
 
   /**
-   * Every bucket's state, sorted by tool id: the shared buckets as last seen by this replica while
-   * shared, the local ones while fallen back.
+   * Every bucket's state, sorted by tool id: the shared buckets as last seen by this replica, or
+   * its fair-share bucket where it decides alone.
    */
   snapshot(): RateLimiterState[] {
-    if (this.#connection.mode !== 'shared') return this.local.snapshot();
-    return [...this.#shared.entries()]
+    const now = this.#clock.now();
+    return [...this.#accounts.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
-      .map(([toolId, bucket]) => ({
-        toolId,
-        ratePerMinute: bucket.ratePerMinute,
-        tokens: Math.round(bucket.tokens * 1000) / 1000,
-      }));
+      .map(([toolId, account]) => {
+        const share = account.share;
+        if (share) this.#refill(share, now);
+        const tokens = share ? share.tokens : (account.sharedTokens ?? account.ratePerMinute);
+        return {
+          toolId,
+          ratePerMinute: share ? share.capacity : account.ratePerMinute,
+          tokens: Math.round(Math.max(0, tokens) * 1000) / 1000,
+        };
+      });
+  }
+
+  /** Stops charging on resync. */
+  close(): void {
+    this.#unsubscribe();
+  }
+
+  #account(toolId: string, ratePerMinute: number): Account {
+    let account = this.#accounts.get(toolId);
+    if (!account) {
+      account = {
+        ratePerMinute,
+        admitted: 0,
+        alone: 0,
+        charged: 0,
+        sharedTokens: undefined,
+        sharedAt: 0,
+        share: undefined,
+      };
+      this.#accounts.set(toolId, account);
+    } else if (account.ratePerMinute !== ratePerMinute) {
+      account.ratePerMinute = ratePerMinute;
+      account.share = undefined;
+    }
+    return account;
+  }
+
+  /** Takes in the reply of a script; returns whether it admitted (counted here unless `late`). */
+  #accept(account: Account, key: string, reply: BucketReply, late: boolean): boolean {
+    const [allowed, , tokens, invalid, charged, live] = reply;
+    if (typeof live === 'number' && live > 0) this.#observeLive(live);
+    if (invalid === 1) this.#connection.reportInvalid(key, 'a rate bucket');
+    const left = Number(tokens);
+    const capacity = account.ratePerMinute;
+    account.sharedTokens = Number.isFinite(left)
+      ? Math.min(Math.max(left, -capacity), capacity)
+      : 0;
+    account.sharedAt = this.#clock.now();
+    account.alone = 0;
+    const chargedCount = Number(charged);
+    if (Number.isFinite(chargedCount)) account.charged = chargedCount;
+    if (!late) account.share = undefined;
+    if (allowed === 1 && !late) account.admitted += 1;
+    return allowed === 1;
+  }
+
+  /** Decides on this replica's fair share of the quota. */
+  #decideAlone(account: Account): RateLimitDecision {
+    const now = this.#clock.now();
+    const live = Math.max(1, Math.floor(this.#liveReplicas()));
+    const capacity = account.ratePerMinute / live;
+    let share = account.share;
+    if (!share || share.capacity !== capacity) {
+      const quota = account.ratePerMinute;
+      // What the shared bucket holds now, were nobody calling: its last reply plus the refill.
+      const estimate =
+        account.sharedTokens === undefined
+          ? quota
+          : Math.min(quota, account.sharedTokens + ((now - account.sharedAt) * quota) / 60_000);
+      share = {
+        capacity,
+        tokens: Math.min(capacity, estimate / live),
+        refillPerMs: capacity / 60_000,
+        updatedAt: now,
+      };
+      account.share = share;
+    }
+    this.#refill(share, now);
+    if (share.tokens >= 1) {
+      share.tokens -= 1;
+      account.admitted += 1;
+      account.alone += 1;
+      return ALLOWED;
+    }
+    const retry = Math.ceil((1 - share.tokens) / share.refillPerMs);
+    return {
+      allowed: false,
+      retryAfterMs: Math.min(
+        Math.max(1, retry),
+        Math.ceil((120_000 * live) / account.ratePerMinute),
+      ),
+    };
+  }
+
+  #refill(share: ShareBucket, now: number): void {
+    const elapsed = now - share.updatedAt;
+    if (elapsed > 0) {
+      share.tokens = Math.min(share.capacity, share.tokens + elapsed * share.refillPerMs);
+      share.updatedAt = now;
+    }
+  }
+
+  /** Charges what was admitted alone, for every tool, once Redis answers again. */
+  async #chargeAll(client: Redis): Promise<void> {
+    const owing = [...this.#accounts.entries()].filter(
+      ([, account]) => account.admitted > account.charged || account.alone > 0,
+    );
+    if (owing.length === 0) return;
+    const pipeline = client.pipeline() as unknown as BucketCommands & {
+      exec(): Promise<[Error | null, unknown][] | null>;
+    };
+    for (const [toolId, account] of owing) {
+      pipeline.toolsysTokenBucket(
+        this.#connection.key('rate', toolId),
+        this.#replicasKey,
+        account.ratePerMinute,
+        this.#field,
+        account.admitted,
+        account.alone,
+        0,
+      );
+    }
+    const results = await pipeline.exec();
+    owing.forEach(([toolId, account], index) => {
+      const [error, reply] = results?.[index] ?? [new Error('no reply')];
+      if (error || !Array.isArray(reply)) return;
+      this.#accept(account, this.#connection.key('rate', toolId), reply as BucketReply, false);
+    });
   }
 }

@@ -8,6 +8,7 @@ import {
 } from './redis-permission-store.js';
 import { RedisRateLimiter } from './redis-rate-limiter.js';
 import { RedisTraceRing } from './redis-trace-ring.js';
+import { ReplicaHeartbeat } from './replica-heartbeat.js';
 
 /** Options for {@link createSharedState}. */
 export interface SharedStateOptions {
@@ -15,11 +16,19 @@ export interface SharedStateOptions {
   url: string;
   /** Prefix of every key. Default `toolsys:`. */
   keyPrefix?: string;
-  /** Longest wait for one Redis operation, in ms. Default 100. */
+  /**
+   * Longest wait for one Redis operation, in ms. Default: chosen from the measured round trips
+   * (`max(300, 4 × p99)`, at most 1000; see `OperationTimeout`).
+   */
   operationTimeoutMs?: number;
+  /** Interval of this replica's heartbeat (the live-replica count of fair shares), in ms. Default 1000. */
+  heartbeatIntervalMs?: number;
   /** Interval of the reconnect probe while fallen back, in ms. Default 1000. */
   probeIntervalMs?: number;
-  /** This replica's name in the shared trace ring. Default `<host name>:<pid>`. */
+  /**
+   * This replica's name in the shared trace ring, the heartbeat and its charges in shared buckets;
+   * unique per running process. Default `<host name>:<pid>`.
+   */
   replicaId?: string;
   /** Spans kept in the shared ring. Default 300. */
   traceCapacity?: number;
@@ -69,6 +78,10 @@ export interface SharedState {
   readonly permissionStore: RedisPermissionStore;
   /** Recent spans of every replica. */
   readonly traceRing: RedisTraceRing;
+  /** This replica's heartbeat, and the replicas alive. */
+  readonly heartbeat: ReplicaHeartbeat;
+  /** This replica's id. */
+  readonly replicaId: string;
   /** The connection's state for doctor and the dashboard. */
   status(): SharedStateStatus;
   /** Closes the connection and stops every background push. */
@@ -90,8 +103,27 @@ export function createSharedState(options: SharedStateOptions): SharedState {
     ...(options.warn ? { warn: options.warn } : {}),
   });
   const clock = options.clock ? { clock: options.clock } : {};
-  const rateLimiter = new RedisRateLimiter({ connection, ...clock });
-  const circuitBreaker = new RedisCircuitBreaker({ connection, ...options.breaker, ...clock });
+  const replicaId = options.replicaId ?? `${hostname()}:${process.pid}`;
+  const heartbeat = new ReplicaHeartbeat({
+    connection,
+    replicaId,
+    ...(options.heartbeatIntervalMs !== undefined
+      ? { intervalMs: options.heartbeatIntervalMs }
+      : {}),
+  });
+  const rateLimiter = new RedisRateLimiter({
+    connection,
+    replicaId,
+    liveReplicas: () => heartbeat.liveCount,
+    observeLiveReplicas: (count) => heartbeat.observe(count),
+    ...clock,
+  });
+  const circuitBreaker = new RedisCircuitBreaker({
+    connection,
+    replicaId,
+    ...options.breaker,
+    ...clock,
+  });
   const permissionStore = new RedisPermissionStore({
     connection,
     ...clock,
@@ -107,7 +139,7 @@ export function createSharedState(options: SharedStateOptions): SharedState {
   });
   const traceRing = new RedisTraceRing({
     connection,
-    replica: options.replicaId ?? `${hostname()}:${process.pid}`,
+    replica: replicaId,
     ...(options.traceCapacity !== undefined ? { capacity: options.traceCapacity } : {}),
   });
   return {
@@ -116,11 +148,18 @@ export function createSharedState(options: SharedStateOptions): SharedState {
     circuitBreaker,
     permissionStore,
     traceRing,
+    heartbeat,
+    replicaId,
     status: () => ({
       ...connection.status(),
       grantMaxStalenessMs: permissionStore.maxStalenessMs,
+      replicaId,
+      liveReplicas: [...heartbeat.live()],
+      operationTimeoutMs: connection.operationTimeoutMs,
     }),
     close: async () => {
+      await heartbeat.close();
+      rateLimiter.close();
       traceRing.close();
       permissionStore.close();
       circuitBreaker.close();

@@ -60,7 +60,7 @@ const CUT_OFF_MS = 3000;
  * replica reconnects only after its probe interval ({@link CUT_OFF_MS}).
  */
 async function cutOff(state: SharedState): Promise<void> {
-  const port = state.connection.redis.stream.localPort;
+  const port = state.connection.redis?.stream.localPort;
   await redis.admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
   await redis.admin.call('CLIENT', 'KILL', 'ADDR', `127.0.0.1:${port}`);
   await until(() => state.status().mode === 'local');

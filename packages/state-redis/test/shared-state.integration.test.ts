@@ -28,7 +28,6 @@ async function shared(replicaId: string, breaker = {}): Promise<SharedState> {
     url: redis.server.url,
     keyPrefix: 'test:',
     replicaId,
-    operationTimeoutMs: 100,
     probeIntervalMs: 100,
     breaker,
   });

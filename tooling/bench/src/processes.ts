@@ -20,19 +20,20 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Waits (60 s at most) until a child prints a line matching `pattern` on stdout or stderr, then
- * keeps its pipes drained; rejects when it exits first.
+ * Waits (`timeoutMs`, default 60 s) until a child prints a line matching `pattern` on stdout or
+ * stderr, then keeps its pipes drained; rejects when it exits first.
  */
 export function waitForOutput(
   child: ChildProcess,
   pattern: RegExp,
   what: string,
+  timeoutMs = 60_000,
 ): Promise<RegExpExecArray> {
   return new Promise((resolveMatch, reject) => {
     let seen = '';
     const timer = setTimeout(
-      () => reject(new Error(`${what} did not start in 60 s: ${seen}`)),
-      60_000,
+      () => reject(new Error(`${what} did not start in ${timeoutMs / 1000} s: ${seen}`)),
+      timeoutMs,
     );
     const onData = (chunk: Buffer) => {
       seen += chunk.toString('utf8');
@@ -60,6 +61,7 @@ export async function startHostHttp(
   config: string,
   scratch: string,
   what: string,
+  timeoutMs = 60_000,
 ): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(
     process.execPath,
@@ -81,6 +83,6 @@ export async function startHostHttp(
       stdio: 'pipe',
     },
   );
-  const match = await waitForOutput(child, /MCP \(Streamable HTTP\): (\S+)/, what);
+  const match = await waitForOutput(child, /MCP \(Streamable HTTP\): (\S+)/, what, timeoutMs);
   return { child, url: match[1] as string };
 }

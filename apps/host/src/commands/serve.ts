@@ -94,6 +94,7 @@ export const serveCommand: CliCommand = {
         port: port ?? serverConfig.port ?? DEFAULT_HTTP_PORT,
         token: io.env[tokenEnv],
         allowedOrigins: serverConfig.allowedOrigins ?? [],
+        allowedHosts: serverConfig.allowedHosts ?? [],
         maxSessions: serverConfig.maxSessions ?? DEFAULT_MAX_SESSIONS,
         sessionIdleMs:
           serverConfig.sessionIdleSeconds !== undefined

@@ -52,6 +52,8 @@ export function dashboardOverview(host: ToolHost): Record<string, unknown> {
     calls: host.calls.recent(RECENT_LIMIT),
     states: stack.snapshot(),
     scaleOut: stack.scaleOutStatus(),
+    // Which replica served this page (behind a load balancer, the next load may be another).
+    replica: stack.scaleOut.sharedState?.replicaId ?? null,
     packages: [...statuses.entries()].map(([key, status]) => ({ key, ...status })),
   };
 }

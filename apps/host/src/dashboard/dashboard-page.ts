@@ -173,6 +173,13 @@ export const DASHBOARD_HTML = `<!doctype html>
     const scale = overview.scaleOut || { redis: { configured: false }, otlp: { configured: false } };
     parts.push(el('h3', {}, 'Replicas'));
     const redis = scale.redis;
+    if (overview.replica) {
+      parts.push(el('p', {}, 'Served by replica ', el('code', {}, overview.replica),
+        Array.isArray(redis.liveReplicas)
+          ? '; replicas alive at the last heartbeat: ' + redis.liveReplicas.join(', ')
+            + (redis.operationTimeoutMs ? '; Redis bound ' + redis.operationTimeoutMs + ' ms per operation' : '')
+          : ''));
+    }
     parts.push(el('p', {}, 'Redis: ', !redis.configured
       ? 'not configured (this replica keeps its own state)'
       : redis.mode === 'shared'

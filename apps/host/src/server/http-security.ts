@@ -15,6 +15,8 @@ export interface RequestGuardOptions {
   port: number;
   /** Browser origins allowed besides the server's own. */
   allowedOrigins?: readonly string[];
+  /** `Host` headers (host:port) accepted besides the server's own, e.g. a load balancer's. */
+  allowedHosts?: readonly string[];
   /** Bearer token every request must carry; none when undefined. */
   token?: string | undefined;
 }
@@ -36,7 +38,10 @@ export function createRequestGuard(
 ): (request: IncomingMessage, url: URL) => GuardRefusal | undefined {
   const { host, port, token } = options;
   const loopback = isLoopbackHost(host);
-  const ownHosts = new Set(['127.0.0.1', 'localhost', '[::1]'].map((name) => `${name}:${port}`));
+  const ownHosts = new Set([
+    ...['127.0.0.1', 'localhost', '[::1]'].map((name) => `${name}:${port}`),
+    ...(options.allowedHosts ?? []).map((name) => name.toLowerCase()),
+  ]);
   const origins = new Set((options.allowedOrigins ?? []).map((origin) => origin.toLowerCase()));
   const expected = token === undefined ? undefined : Buffer.from(`Bearer ${token}`);
   return (request, url) => {

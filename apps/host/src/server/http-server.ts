@@ -28,6 +28,12 @@ export {
 /** The JSON-RPC error code of a request naming a session this server does not have. */
 export const SESSION_NOT_FOUND_CODE = -32001;
 
+/** The path a load balancer health-checks: 200 while this server takes requests. */
+export const HEALTH_PATH = '/healthz';
+
+/** The response header naming the replica that answered (for load balancers and clients). */
+export const REPLICA_HEADER = 'x-toolsys-replica';
+
 /** Options for {@link serveHttp}. */
 export interface HttpServeOptions {
   /** Address to bind. Default 127.0.0.1; anything but loopback requires `token`. */
@@ -38,6 +44,11 @@ export interface HttpServeOptions {
   token?: string | undefined;
   /** Browser origins allowed besides the server's own. */
   allowedOrigins?: readonly string[];
+  /**
+   * `Host` headers (host:port) accepted besides the server's own while bound to loopback: the
+   * address of a load balancer in front of it.
+   */
+  allowedHosts?: readonly string[];
   /**
    * Most MCP sessions open at once; a new `initialize` beyond it gets 503 with Retry-After.
    * Default 100.
@@ -50,6 +61,13 @@ export interface HttpServeOptions {
   sessionIdleMs?: number;
   /** The largest request body, in bytes. Default 64 MiB, the same as over stdio. */
   maxBodyBytes?: number;
+  /**
+   * This replica's name, sent in the `x-toolsys-replica` header of every response and put in
+   * front of its session ids (`<replica>.<uuid>`), so that another replica can say whose session
+   * a request names. Default: the shared state's replica id when `state.redis` is configured,
+   * else none.
+   */
+  replicaId?: string;
 }
 
 /** A running HTTP server: MCP at `/mcp`, the dashboard at `/`. */
@@ -113,9 +131,13 @@ export async function serveHttp(
   const maxBodyBytes = positiveInteger(options.maxBodyBytes, MAX_MESSAGE_BYTES, 'maxBodyBytes');
   const budget = new BodyBudget(maxBodyBytes * BODY_BUDGET_MESSAGES);
   const sessions = new Map<string, Session>();
+  const replicaId = replicaTag(
+    options.replicaId ?? host.deployment.stack.scaleOut.sharedState?.replicaId,
+  );
   /** Initializes between the capacity check and their session's registration. */
   let reserved = 0;
   let guard: ReturnType<typeof createRequestGuard> | undefined;
+  let closing = false;
 
   const isIdle = (session: Session, now: number) =>
     session.active === 0 && now - session.lastSeen >= idleMs;
@@ -157,7 +179,10 @@ export async function serveHttp(
           response,
           404,
           SESSION_NOT_FOUND_CODE,
-          `Session not found: this server has no session "${sessionId.slice(0, 64)}" (it ended, was closed after ${Math.round(idleMs / 1000)} s idle, or the server restarted). Send initialize again without the Mcp-Session-Id header to start a new session.`,
+          sessionNotFoundMessage(sessionId, replicaId, idleMs),
+          {},
+          null,
+          sessionLostData(sessionId, replicaId),
         );
       }
       track(session, response);
@@ -198,7 +223,7 @@ export async function serveHttp(
     const mcp = createMcpServer(host);
     let registered: Session | undefined;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: () => (replicaId ? `${replicaId}.${randomUUID()}` : randomUUID()),
       onsessioninitialized: (id) => {
         registered = { transport, mcp, lastSeen: Date.now(), active: 0 };
         sessions.set(id, registered);
@@ -228,6 +253,13 @@ export async function serveHttp(
 
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
+    if (replicaId) response.setHeader(REPLICA_HEADER, replicaId);
+    if (url.pathname === HEALTH_PATH && (request.method === 'GET' || request.method === 'HEAD')) {
+      // Before the guard: a load balancer checks health without the token, and learns only this.
+      response.writeHead(closing ? 503 : 200, { 'content-type': 'application/json' });
+      response.end(request.method === 'HEAD' ? undefined : JSON.stringify({ ok: !closing }));
+      return;
+    }
     const refusal = guard?.(request, url);
     if (refusal) {
       response.writeHead(refusal.status, {
@@ -261,6 +293,7 @@ export async function serveHttp(
     port,
     token,
     ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
+    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
   });
   const shownHost = isLoopbackHost(bindHost) ? '127.0.0.1' : bindHost;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
@@ -272,6 +305,7 @@ export async function serveHttp(
       return sessions.size;
     },
     async close() {
+      closing = true;
       clearInterval(sweeper);
       for (const session of [...sessions.values()]) {
         await session.transport.close().catch(() => {});
@@ -291,9 +325,63 @@ function sendJsonRpcError(
   message: string,
   headers: Record<string, string> = {},
   id: string | number | null = null,
+  data?: Record<string, unknown>,
 ): void {
   response.writeHead(status, { 'content-type': 'application/json', ...headers });
-  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
+  response.end(
+    JSON.stringify({ jsonrpc: '2.0', error: { code, message, ...(data ? { data } : {}) }, id }),
+  );
+}
+
+/** A replica id usable in a header and a session id: visible ASCII, no dot, at most 64. */
+function replicaTag(id: string | undefined): string | undefined {
+  if (id === undefined) return undefined;
+  const tag = id.replace(/[^A-Za-z0-9_:-]/g, '-').slice(0, 64);
+  return tag === '' ? undefined : tag;
+}
+
+/** The replica a session id names (`<replica>.<uuid>`), when it has that shape. */
+function sessionReplica(sessionId: string): string | undefined {
+  const match = /^([A-Za-z0-9_:-]{1,64})\.[0-9a-f-]{36}$/.exec(sessionId);
+  return match?.[1];
+}
+
+/** What a stateful package held for a session, named for the model. */
+const SESSION_STATE =
+  'open browser pages, terminal sessions and Android device connections of that session, with everything they held';
+
+/**
+ * The error for a session id this server does not have: whose it was, that its state is gone, and
+ * to initialize again. The id itself is echoed only when it has the shape of one.
+ */
+function sessionNotFoundMessage(
+  sessionId: string,
+  replicaId: string | undefined,
+  idleMs: number,
+): string {
+  const owner = sessionReplica(sessionId);
+  const next =
+    'Send initialize again without the Mcp-Session-Id header to start a new session, then set up again what the old one had open.';
+  if (owner !== undefined && owner !== replicaId) {
+    return `Session lost: session "${sessionId}" was opened on replica "${owner}", which no longer serves it (it stopped, crashed or restarted), so this request reached replica "${replicaId ?? 'unnamed'}". Its state is gone: the ${SESSION_STATE}. ${next}`;
+  }
+  const named = owner !== undefined ? `"${sessionId}"` : 'with this id';
+  return `Session not found: this server has no session ${named} (it ended, was closed after ${Math.round(idleMs / 1000)} s idle, or the server restarted, which loses the ${SESSION_STATE}). ${next}`;
+}
+
+/** Structured fields of the session-not-found error, for clients that branch on them. */
+function sessionLostData(
+  sessionId: string,
+  replicaId: string | undefined,
+): Record<string, unknown> {
+  const owner = sessionReplica(sessionId);
+  return {
+    reason: owner !== undefined && owner !== replicaId ? 'replica-gone' : 'session-not-found',
+    ...(owner !== undefined ? { openedOn: owner } : {}),
+    ...(replicaId !== undefined ? { servedBy: replicaId } : {}),
+    stateLost: true,
+    next: 'initialize',
+  };
 }
 
 /** Answers a body that was not read: too large (413), busy (503), or not JSON (400). */

@@ -1,26 +1,44 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { removeOnExit } from '../cleanup.js';
+import { startHaproxy } from '../haproxy.js';
 import { connectHttpClient } from '../http-client.js';
 import { freePort, startHostHttp, waitForOutput } from '../processes.js';
 import { type Bench, formatRatio } from '../report.js';
 
 const TARGET_RATIO = 1.5;
 const LIMIT_BOUNDS = [0.97, 1.03] as const;
-const CONCURRENCY = 4;
-/** The quota of the limit-accuracy phase, calls a minute. */
+/** Calls in flight in total: two sessions per replica behind the load balancer. */
+const CONCURRENCY = 6;
+/** The quota of each limit-accuracy phase, calls a minute (one tool per phase, fresh buckets). */
 const QUOTA = 600;
+const REPLICAS = ['a', 'b', 'c'] as const;
+/** A call taking longer than this counts as hung. */
+const HUNG_MS = 15_000;
 
-/** Starts `toolsys serve --http` with `extra` config; resolves with its MCP URL. */
+/** Tool of each limit phase and its arguments. */
+const PHASE_TOOLS = {
+  quiet: { tool: 'version_compare', args: () => ({ a: '1.2.3', b: '1.2.4' }) },
+  loaded: { tool: 'get_time', args: () => ({}) },
+  outage: { tool: 'json_transform', args: () => ({ input: { a: 1 }, operations: [] }) },
+} as const;
+
+interface Replica {
+  readonly name: string;
+  readonly child: ChildProcess;
+  readonly url: string;
+}
+
+/** Starts `toolsys serve --http` with `extra` config. */
 async function startReplica(
   scratch: string,
   name: string,
   extra: Record<string, unknown>,
-  children: ChildProcess[],
-): Promise<string> {
+): Promise<Replica> {
   const config = join(scratch, `${name}.config.json`);
   writeFileSync(
     config,
@@ -31,153 +49,327 @@ async function startReplica(
         runPolicies: {
           // Rate-limited, with a quota never reached: every call pays the limiter's decision.
           text_transform: { ratePerMinute: 100_000_000 },
-          calculate: { ratePerMinute: QUOTA },
+          ...Object.fromEntries(
+            Object.values(PHASE_TOOLS).map(({ tool }) => [tool, { ratePerMinute: QUOTA }]),
+          ),
         },
       },
       ...extra,
     }),
   );
-  const { child, url } = await startHostHttp(config, scratch, `replica ${name}`);
-  children.push(child);
-  return url;
+  // Four replicas start at once on a machine that may be saturated: give them time.
+  const { child, url } = await startHostHttp(config, scratch, `replica ${name}`, 240_000);
+  return { name, child, url };
 }
 
-async function connect(url: string, clients: Client[]): Promise<Client> {
-  const client = await connectHttpClient(url);
-  clients.push(client);
-  return client;
+interface Driven {
+  elapsedMs: number;
+  ok: number;
+  failed: number;
+  /** Calls that ended in a transport or protocol error (not a tool result), with the first one. */
+  errors: number;
+  firstError?: string;
 }
 
 /**
- * Runs `calls` tools/call requests spread over `targets` with {@link CONCURRENCY} in flight in
- * total; returns the elapsed ms and how many calls succeeded.
+ * Runs `calls` tools/call requests spread over `targets` with one worker per target; returns the
+ * elapsed ms and how many calls succeeded. `onProgress` sees the count of calls started.
  */
 async function drive(
   targets: readonly Client[],
   tool: string,
   args: (index: number) => Record<string, unknown>,
   calls: number,
-): Promise<{ elapsedMs: number; ok: number }> {
+  onProgress?: (started: number) => void,
+): Promise<Driven> {
   let next = 0;
   let ok = 0;
+  let failed = 0;
+  let errors = 0;
+  let firstError: string | undefined;
   const started = performance.now();
-  const worker = async (slot: number) => {
-    const client = targets[slot % targets.length] as Client;
+  const worker = async (client: Client) => {
     while (next < calls) {
       const index = next;
       next += 1;
-      const result = await client.callTool({ name: tool, arguments: args(index) });
-      if (!result.isError) ok += 1;
+      onProgress?.(next);
+      try {
+        const result = await client.callTool({ name: tool, arguments: args(index) });
+        if (!result.isError) ok += 1;
+        else failed += 1;
+      } catch (error) {
+        errors += 1;
+        firstError ??= error instanceof Error ? error.message.slice(0, 300) : String(error);
+      }
     }
   };
-  await Promise.all(Array.from({ length: CONCURRENCY }, (_, slot) => worker(slot)));
-  return { elapsedMs: performance.now() - started, ok };
+  await Promise.all(targets.map((client) => worker(client)));
+  return {
+    elapsedMs: performance.now() - started,
+    ok,
+    failed,
+    errors,
+    ...(firstError ? { firstError } : {}),
+  };
+}
+
+function sessionOf(client: Client): string {
+  return (client.transport as StreamableHTTPClientTransport | undefined)?.sessionId ?? '';
+}
+
+/** How one call ended in the replica-kill phase. */
+type Outcome = 'ok' | 'tool-error' | 'hung' | `error: ${string}`;
+
+async function callBounded(client: Client): Promise<Outcome> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hung = new Promise<Outcome>((resolve) => {
+    timer = setTimeout(() => resolve('hung'), HUNG_MS);
+  });
+  const call = client
+    .callTool({ name: 'text_transform', arguments: { text: 'kill', operation: 'trim' } })
+    .then(
+      (result): Outcome => (result.isError ? 'tool-error' : 'ok'),
+      (error: unknown): Outcome =>
+        `error: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  const outcome = await Promise.race([call, hung]);
+  clearTimeout(timer);
+  return outcome;
+}
+
+/** What a killed replica's session was told, in a short label. */
+function classify(outcome: Outcome): string {
+  if (outcome === 'hung') return 'hung';
+  if (/Session lost: session .* was opened on replica/.test(outcome)) {
+    return '404 session lost, initialize again (from a surviving replica)';
+  }
+  if (/Session lost: the replica serving this request stopped/.test(outcome)) {
+    return '502 replica stopped mid-request, initialize again (from HAProxy)';
+  }
+  return outcome.slice(0, 160);
 }
 
 /**
- * `pnpm bench scale`: tools/call cost of two replicas sharing Redis against one replica alone (same
- * machine, same client), and how exactly the shared limiter admits its quota across replicas.
+ * `pnpm bench scale`: tools/call cost of three replicas sharing Redis behind HAProxy (the shipped
+ * deploy/haproxy.cfg) against one replica alone, how exactly the shared limiter admits its quota
+ * across them (quiet, with every core saturated by a competing process, and with Redis stopped for
+ * part of the burst), and what happens to calls when one replica is SIGKILLed mid-run.
  */
 export const scaleBench: Bench = {
   name: 'scale',
-  summary: 'two replicas sharing Redis vs one alone: per-call cost and rate-limit accuracy',
+  summary:
+    'three replicas sharing Redis behind HAProxy vs one alone: per-call cost, rate-limit accuracy (quiet, loaded, Redis outage), a replica killed',
   async run({ quick }) {
     const scratch = removeOnExit(mkdtempSync(join(tmpdir(), 'toolsys-bench-scale-')));
     const children: ChildProcess[] = [];
     const clients: Client[] = [];
+    const connect = async (url: string) => {
+      const client = await connectHttpClient(url);
+      clients.push(client);
+      return client;
+    };
     try {
-      const port = await freePort();
+      const [redisPort, lbPort, statsPort] = [await freePort(), await freePort(), await freePort()];
       const redis = spawn(
         'redis-server',
-        [
-          '--port',
-          String(port),
-          '--bind',
-          '127.0.0.1',
-          '--save',
-          '',
-          '--appendonly',
-          'no',
-          '--daemonize',
-          'no',
-        ],
+        ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
         { stdio: 'pipe' },
       );
       children.push(redis);
       await waitForOutput(redis, /Ready to accept connections/, 'redis-server');
-      const state = { redis: { url: `redis://127.0.0.1:${port}`, keyPrefix: 'bench:' } };
-      const [aloneUrl, aUrl, bUrl] = await Promise.all([
-        startReplica(scratch, 'alone', {}, children),
-        startReplica(
-          scratch,
-          'a',
-          { state: { redis: { ...state.redis, replicaId: 'a' } } },
-          children,
-        ),
-        startReplica(
-          scratch,
-          'b',
-          { state: { redis: { ...state.redis, replicaId: 'b' } } },
-          children,
+      const redisConfig = { url: `redis://127.0.0.1:${redisPort}`, keyPrefix: 'bench:' };
+      const lbHost = `127.0.0.1:${lbPort}`;
+      const started = await Promise.all([
+        startReplica(scratch, 'alone', {}),
+        ...REPLICAS.map((name) =>
+          startReplica(scratch, name, {
+            state: { redis: { ...redisConfig, replicaId: name } },
+            server: { allowedHosts: [lbHost] },
+          }),
         ),
       ]);
-      const alone = [await connect(aloneUrl, clients)];
-      const shared = [await connect(aUrl, clients), await connect(bUrl, clients)];
+      for (const replica of started) children.push(replica.child);
+      const [alone, ...replicas] = started as [Replica, ...Replica[]];
+      const haproxy = await startHaproxy(
+        replicas.map((replica) => new URL(replica.url).host),
+        lbPort,
+        statsPort,
+      );
+      children.push(haproxy.child);
+      const lbUrl = `http://${lbHost}/mcp`;
+      const aloneClients = await Promise.all(
+        Array.from({ length: CONCURRENCY }, () => connect(alone.url)),
+      );
+      // Sessions are spread round robin: two per replica.
+      const lbClients: Client[] = [];
+      for (let index = 0; index < CONCURRENCY; index += 1) lbClients.push(await connect(lbUrl));
+      const servedBy = lbClients.map((client) => sessionOf(client).split('.')[0] ?? '');
+
+      // Per-call cost.
       const args = (index: number) => ({ text: `message ${index}`, operation: 'trim' });
-      const warmup = quick ? 50 : 300;
-      const perRound = quick ? 200 : 1_000;
+      const warmup = quick ? 60 : 300;
+      const perRound = quick ? 300 : 1_200;
       const rounds = 3;
-      await drive(alone, 'text_transform', args, warmup);
-      await drive(shared, 'text_transform', args, warmup);
+      await drive(aloneClients, 'text_transform', args, warmup);
+      await drive(lbClients, 'text_transform', args, warmup);
       const totals = { alone: 0, shared: 0, calls: 0 };
       // Interleaved rounds share the machine's noise between the two set-ups.
       for (let round = 0; round < rounds; round += 1) {
-        totals.alone += (await drive(alone, 'text_transform', args, perRound)).elapsedMs;
-        totals.shared += (await drive(shared, 'text_transform', args, perRound)).elapsedMs;
+        totals.alone += (await drive(aloneClients, 'text_transform', args, perRound)).elapsedMs;
+        totals.shared += (await drive(lbClients, 'text_transform', args, perRound)).elapsedMs;
         totals.calls += perRound;
       }
       const aloneMsPerCall = totals.alone / totals.calls;
       const sharedMsPerCall = totals.shared / totals.calls;
       const ratio = sharedMsPerCall / aloneMsPerCall;
 
-      // Limit accuracy: both replicas hammer a tool with a quota; a full bucket of QUOTA tokens
-      // plus the refill over the run is what they may admit together.
+      // Limit accuracy: a full bucket of QUOTA tokens plus the refill over the burst is what the
+      // replicas may admit together. Each phase has its own tool, so each starts on a full bucket.
       const attempts = quick ? 1_200 : 2_400;
-      const calculation = () => ({ expression: '1+1' });
-      // calculate runs in each replica's worker pool: start its threads first, or the burst's first
-      // seconds go to thread start-up while the full bucket's refill is lost. Then wait until the
-      // few tokens this took are back (QUOTA / 60 a second).
-      await drive(shared, 'calculate', calculation, 16);
-      await new Promise((resolve) => setTimeout(resolve, (16 / (QUOTA / 60)) * 1_000 + 500));
-      const burst = await drive(shared, 'calculate', calculation, attempts);
-      const limit = QUOTA + (QUOTA * burst.elapsedMs) / 60_000;
-      const limitError = burst.ok / limit;
-      const limitMet = limitError >= LIMIT_BOUNDS[0] && limitError <= LIMIT_BOUNDS[1];
+      const limitPhase = async (
+        phase: keyof typeof PHASE_TOOLS,
+        during?: (started: number) => void,
+      ) => {
+        const { tool, args: phaseArgs } = PHASE_TOOLS[phase];
+        const burst = await drive(lbClients, tool, phaseArgs, attempts, during);
+        const limit = QUOTA + (QUOTA * burst.elapsedMs) / 60_000;
+        return { ...burst, limit, error: burst.ok / limit };
+      };
+      const quiet = await limitPhase('quiet');
+
+      const burners = Array.from({ length: availableParallelism() }, () =>
+        spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }),
+      );
+      children.push(...burners);
+      let loaded: Awaited<ReturnType<typeof limitPhase>>;
+      try {
+        loaded = await limitPhase('loaded');
+      } finally {
+        for (const burner of burners)
+          if (burner.pid !== undefined) process.kill(burner.pid, 'SIGKILL');
+      }
+
+      // Redis stopped (SIGSTOP: in-flight scripts run late when it resumes) for part of the burst.
+      const outageMs = quick ? 1_500 : 3_000;
+      let stoppedAt: number | undefined;
+      let resumed: Promise<void> | undefined;
+      const outage = await limitPhase('outage', (count) => {
+        if (stoppedAt !== undefined || count < attempts / 5 || redis.pid === undefined) return;
+        stoppedAt = performance.now();
+        process.kill(redis.pid, 'SIGSTOP');
+        resumed = new Promise((resolve) =>
+          setTimeout(() => {
+            if (redis.pid !== undefined) process.kill(redis.pid, 'SIGCONT');
+            resolve();
+          }, outageMs),
+        );
+      });
+      await resumed;
+
+      // One replica SIGKILLed while every session calls: the survivors' calls must all succeed.
+      const victim = replicas[replicas.length - 1] as Replica;
+      const killRunMs = quick ? 3_000 : 6_000;
+      const outcomes = lbClients.map(() => [] as Outcome[]);
+      const killStarted = performance.now();
+      let killed = false;
+      await Promise.all(
+        lbClients.map(async (client, slot) => {
+          while (performance.now() - killStarted < killRunMs) {
+            if (!killed && performance.now() - killStarted > killRunMs / 3) {
+              killed = true;
+              if (victim.child.pid !== undefined) process.kill(victim.child.pid, 'SIGKILL');
+            }
+            const outcome = await callBounded(client);
+            outcomes[slot]?.push(outcome);
+            // A session told it is lost stops; a real client would initialize again.
+            if (outcome !== 'ok' && servedBy[slot] === victim.name) break;
+          }
+        }),
+      );
+      const survivorSlots = servedBy.flatMap((name, slot) => (name !== victim.name ? [slot] : []));
+      const victimSlots = servedBy.flatMap((name, slot) => (name === victim.name ? [slot] : []));
+      const lostOnReplicaKill = survivorSlots.reduce(
+        (sum, slot) => sum + (outcomes[slot] ?? []).filter((outcome) => outcome !== 'ok').length,
+        0,
+      );
+      const survivorCalls = survivorSlots.reduce(
+        (sum, slot) => sum + (outcomes[slot] ?? []).length,
+        0,
+      );
+      const killedSessionsTold = victimSlots.map((slot) => {
+        const last = (outcomes[slot] ?? []).at(-1) ?? 'ok';
+        return last === 'ok' ? 'not told (no call failed)' : classify(last);
+      });
+      // A told session can start over: initialize again through the load balancer.
+      const reinitialized = await connect(lbUrl)
+        .then(async (client) => {
+          const result = await client.callTool({
+            name: 'text_transform',
+            arguments: { text: ' again ', operation: 'trim' },
+          });
+          return !result.isError;
+        })
+        .catch(() => false);
+      const states = await haproxy.serverStates().catch(() => ({}));
+
+      const within = (value: number) => value >= LIMIT_BOUNDS[0] && value <= LIMIT_BOUNDS[1];
+      const met =
+        ratio <= TARGET_RATIO &&
+        within(quiet.error) &&
+        within(loaded.error) &&
+        outage.error <= LIMIT_BOUNDS[1] &&
+        lostOnReplicaKill === 0 &&
+        quiet.errors + loaded.errors + outage.errors === 0;
+      const limitLine = (label: string, phase: typeof quiet) =>
+        `${label.padEnd(28)} ${phase.ok} admitted of ${attempts} against ${phase.limit.toFixed(1)} allowed (${QUOTA}/min over ${(phase.elapsedMs / 1000).toFixed(1)} s) → ${phase.error.toFixed(3)}`;
       return {
         name: 'scale',
-        target: `ratio <= ${TARGET_RATIO} (shared-state / alone per-call cost); limitError within ${LIMIT_BOUNDS[0]}-${LIMIT_BOUNDS[1]}`,
-        met: ratio <= TARGET_RATIO && limitMet,
+        target: `ratio <= ${TARGET_RATIO} (3 replicas behind HAProxy / 1 alone, per-call cost); limitError and limitErrorLoaded within ${LIMIT_BOUNDS[0]}-${LIMIT_BOUNDS[1]}; limitErrorOutage <= ${LIMIT_BOUNDS[1]}; lostOnReplicaKill 0`,
+        met,
         lines: [
-          `one replica alone            ${(1000 / aloneMsPerCall).toFixed(0).padStart(6)} calls/s  ${(aloneMsPerCall * 1000).toFixed(0)} µs per call`,
-          `two replicas sharing Redis   ${(1000 / sharedMsPerCall).toFixed(0).padStart(6)} calls/s  ${(sharedMsPerCall * 1000).toFixed(0)} µs per call`,
-          `ratio ${formatRatio(ratio)} (${CONCURRENCY} calls in flight, ${rounds} interleaved rounds)`,
-          `limit: ${burst.ok} admitted of ${attempts} attempts against ${limit.toFixed(1)} allowed (${QUOTA}/min over ${(burst.elapsedMs / 1000).toFixed(1)} s) → limitError ${limitError.toFixed(3)}`,
+          `one replica alone                ${(1000 / aloneMsPerCall).toFixed(0).padStart(6)} calls/s  ${(aloneMsPerCall * 1000).toFixed(0)} µs per call`,
+          `3 replicas + Redis via HAProxy   ${(1000 / sharedMsPerCall).toFixed(0).padStart(6)} calls/s  ${(sharedMsPerCall * 1000).toFixed(0)} µs per call`,
+          `ratio ${formatRatio(ratio)} (${CONCURRENCY} calls in flight, ${rounds} interleaved rounds; sessions on ${servedBy.join(' ')})`,
+          limitLine('limit, quiet', quiet),
+          limitLine(`limit, ${availableParallelism()} cores saturated`, loaded),
+          limitLine(`limit, Redis stopped ${(outageMs / 1000).toFixed(1)} s`, outage),
+          `replica ${victim.name} SIGKILLed: ${lostOnReplicaKill} of ${survivorCalls} calls on the surviving replicas lost or hung; its sessions were told: ${killedSessionsTold.join('; ')}; a new session ${reinitialized ? 'works' : 'FAILED'}; HAProxy sees ${JSON.stringify(states)}`,
         ],
         json: {
+          viaLoadBalancer: true,
+          replicas: REPLICAS.length,
           ratio,
-          limitError,
+          limitError: quiet.error,
+          limitErrorLoaded: loaded.error,
+          limitErrorOutage: outage.error,
+          lostOnReplicaKill,
+          survivorCallsDuringKill: survivorCalls,
+          killedSessionsTold,
+          reinitializedAfterKill: reinitialized,
           aloneCallsPerSecond: 1000 / aloneMsPerCall,
           sharedCallsPerSecond: 1000 / sharedMsPerCall,
           addedMsPerCall: sharedMsPerCall - aloneMsPerCall,
-          admitted: burst.ok,
-          allowed: limit,
+          admitted: { quiet: quiet.ok, loaded: loaded.ok, outage: outage.ok },
+          callErrors: { quiet: quiet.errors, loaded: loaded.errors, outage: outage.errors },
+          firstCallError: quiet.firstError ?? loaded.firstError ?? outage.firstError ?? null,
+          allowed: { quiet: quiet.limit, loaded: loaded.limit, outage: outage.limit },
+          outageMs,
           concurrency: CONCURRENCY,
+          sessionsOn: servedBy,
+          haproxyStates: states,
         },
       };
     } finally {
       for (const client of clients) await client.close().catch(() => {});
       for (const child of children) {
-        if (child.pid !== undefined && child.exitCode === null) child.kill('SIGTERM');
+        if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+          try {
+            process.kill(child.pid, 'SIGCONT');
+            process.kill(child.pid, 'SIGTERM');
+          } catch {
+            // Already gone.
+          }
+        }
       }
       rmSync(scratch, { recursive: true, force: true });
     }
