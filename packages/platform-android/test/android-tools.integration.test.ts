@@ -2,12 +2,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import type { AndroidSim, SimNode, SimScreen } from '@toolsys/android-sim';
-import {
-  countTokens,
-  EnhancedToolExecutor,
-  ToolRegistry,
-  type ToolResult,
-} from '@toolsys/core-tool-registry';
+import { EnhancedToolExecutor, ToolRegistry, type ToolResult } from '@toolsys/core-tool-registry';
+import { countTokens } from '@toolsys/core-tools/platform';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   AndroidSignals,

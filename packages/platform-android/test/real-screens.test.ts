@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mobileMcpElements } from '@toolsys/android-sim';
-import { countTokens, markUntrusted } from '@toolsys/core-tool-registry';
+import { markUntrusted } from '@toolsys/core-tool-registry';
+import { countTokens } from '@toolsys/core-tools/platform';
 import { describe, expect, it } from 'vitest';
 import {
   flattenNodes,
