@@ -4,12 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserManager, createBrowserTools } from '@toolsys/app-browser';
-import {
-  countTokens,
-  DefaultToolExecutor,
-  SsrfGuard,
-  ToolRegistry,
-} from '@toolsys/core-tool-registry';
+import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
+import { countTokens, SsrfGuard } from '@toolsys/core-tools/platform';
 
 // A small documentation page, served on 127.0.0.1 (a random port, shown below as 8080).
 const page = `<!doctype html><title>Unary operators</title>
