@@ -96,14 +96,19 @@ describe('replicas behind HAProxy (deploy/haproxy.cfg)', () => {
         expect([answer.status, answer.replica]).toEqual([200, session.replica]);
       }
     }
-    // The dashboard says which replica served it.
-    const page = await fetch(`${haproxy.url}/api/overview`);
-    const overview = (await page.json()) as {
-      replica: string;
-      scaleOut: { redis: { liveReplicas: string[] } };
+    // The dashboard says which replica served it, and which replicas were alive at its last
+    // heartbeat (one a second): a replica that started after the serving one's last beat shows
+    // up at the next.
+    const overview = async () => {
+      const page = await fetch(`${haproxy.url}/api/overview`);
+      const body = (await page.json()) as {
+        replica: string;
+        scaleOut: { redis: { liveReplicas: string[] } };
+      };
+      expect(body.replica).toBe(page.headers.get('x-toolsys-replica'));
+      return body.scaleOut.redis.liveReplicas;
     };
-    expect(overview.replica).toBe(page.headers.get('x-toolsys-replica'));
-    expect(overview.scaleOut.redis.liveReplicas).toEqual(['a', 'b']);
+    await expect.poll(overview, { timeout: 10_000, interval: 250 }).toEqual(['a', 'b']);
   });
 
   it('answers a forged or unknown session id with a clear 404, never echoing what is not an id', async () => {
