@@ -39,9 +39,10 @@ function textNode(text: string, top: number, clickable = false): string {
 
 describe("one session's Android state is not another's", () => {
   it("does not show session A's last screen to session B through a stale ref", async () => {
-    sim.device.state.uiautomatorXml = screen([textNode('OTP 981274 from your bank', 100)]);
+    // Clickable, so it has a ref (a line nothing can act on has none).
+    sim.device.state.uiautomatorXml = screen([textNode('OTP 981274 from your bank', 100, true)]);
     const dump = textOf(await harness.call('ui_dump', {}, { sessionId: 'A' }));
-    const ref = /\[(e\d{6})\] "OTP 981274/.exec(dump)?.[1];
+    const ref = /\[(e\d{3,6})\] .*"OTP 981274/.exec(dump)?.[1];
     expect(ref, dump).toBeDefined();
     sim.device.state.uiautomatorXml = screen([textNode('Inbox', 100)]);
 
