@@ -2,10 +2,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// The built CLI, as users start it (`npx @toolsys/host serve --stdio` runs dist/cli.js).
+// The built CLI, as users start it (`npx @toolsys/host serve --stdio` runs dist/cli.js): a bundle
+// whose files are listed, with the packages each one holds, in dist/cli/bundle-contents.json.
 const CLI = resolve(import.meta.dirname, '../dist/cli.js');
+const BUNDLE_CONTENTS = resolve(import.meta.dirname, '../dist/cli/bundle-contents.json');
 const RECORDER = resolve(import.meta.dirname, 'fixtures/record-loads/register.mjs');
 
 /** Heavy runtimes that must not load before their first use. */
@@ -74,8 +77,28 @@ function runRecorded(
       if (child.exitCode !== null) done(child.exitCode);
       else child.once('exit', (exitCode) => done(exitCode));
     });
-    return { loads: readFileSync(record, 'utf8').split('\n').filter(Boolean), code, stdout };
+    const recorded = readFileSync(record, 'utf8').split('\n').filter(Boolean);
+    return { loads: withBundledPackages(recorded), code, stdout };
   })();
+}
+
+/**
+ * The recorded loads, each file of the bundle followed by the packages it holds
+ * (`bundled:zod`, `bundled:@toolsys/core-tools`; the host's own code is left out).
+ */
+function withBundledPackages(loads: string[]): string[] {
+  const contents = JSON.parse(readFileSync(BUNDLE_CONTENTS, 'utf8')) as Record<string, string[]>;
+  const dist = pathToFileURL(resolve(import.meta.dirname, '../dist')).href;
+  return loads.flatMap((line) => {
+    const url = line.replace(/^import:/, '');
+    const packages = url.startsWith(`${dist}/`) ? contents[url.slice(dist.length + 1)] : undefined;
+    return [
+      line,
+      ...(packages ?? [])
+        .filter((name) => name !== '@toolsys/host')
+        .map((name) => `bundled:${name}`),
+    ];
+  });
 }
 
 /** The heavy packages among the recorded loads. */
@@ -85,12 +108,13 @@ function heavyLoads(loads: string[]): string[] {
       (name) =>
         line === `require:${name}` ||
         line.startsWith(`require:${name}`) ||
-        line.includes(`/node_modules/${name}`),
+        line.includes(`/node_modules/${name}`) ||
+        line.startsWith(`bundled:${name}`),
     ),
   );
 }
 
-/** The workspace packages among the recorded loads (`@toolsys/…` or their folders). */
+/** The workspace packages among the recorded loads (`@toolsys/…`, bundled or from their folders). */
 function toolsysLoads(loads: string[]): string[] {
   return loads.filter((line) => /@toolsys\/|\/packages\/[^/]+\/dist\//.test(line));
 }
@@ -102,7 +126,7 @@ describe.skipIf(!existsSync(CLI))('start-up of the built CLI', () => {
       expect(code, flag).toBe(0);
       expect(toolsysLoads(loads), flag).toEqual([]);
       expect(
-        loads.filter((line) => line.includes('/node_modules/')),
+        loads.filter((line) => line.includes('/node_modules/') || line.startsWith('bundled:')),
         flag,
       ).toEqual([]);
     }
@@ -114,9 +138,34 @@ describe.skipIf(!existsSync(CLI))('start-up of the built CLI', () => {
     const { loads, code } = await runRecorded(['serve', '--stdio', '--config', file], 'broken');
     expect(code).toBe(2);
     // Only the kernel (for "did you mean" hints) may load: no tool package, no MCP SDK.
-    expect(toolsysLoads(loads).filter((line) => !line.includes('core-tool-registry/'))).toEqual([]);
+    expect(toolsysLoads(loads).filter((line) => !/core-tool-registry(\/|$)/.test(line))).toEqual(
+      [],
+    );
     expect(loads.filter((line) => line.includes('@modelcontextprotocol'))).toEqual([]);
   });
+
+  it(
+    'is a bundle: a start reads a few files of the host instead of every module',
+    SLOW,
+    async () => {
+      const { loads } = await runRecorded(['--version'], 'bundle');
+      expect(loads.some((line) => line.endsWith('/dist/cli.js'))).toBe(true);
+      // The bundle leaves out only what loads on first use, and names no file of this machine.
+      const contents = JSON.parse(readFileSync(BUNDLE_CONTENTS, 'utf8')) as Record<
+        string,
+        string[]
+      >;
+      const bundled = new Set(Object.values(contents).flat());
+      for (const heavy of ['playwright-core', 'webdriverio', 'ioredis', '@octokit/rest']) {
+        expect(bundled.has(heavy), heavy).toBe(false);
+      }
+      expect(bundled.has('zod')).toBe(true);
+      expect(bundled.has('@toolsys/core-tools')).toBe(true);
+      const entry = readFileSync(CLI, 'utf8');
+      expect(entry.startsWith('#!/usr/bin/env node\n')).toBe(true);
+      expect(entry).not.toContain(resolve(import.meta.dirname, '../../..'));
+    },
+  );
 
   it(
     'serves initialize and tools/list over stdio with none of the heavy runtimes loaded',
@@ -154,6 +203,12 @@ describe.skipIf(!existsSync(CLI))('start-up of the built CLI', () => {
       // The recorder saw the composition happen (so an empty list below means something).
       expect(toolsysLoads(loads).length).toBeGreaterThan(0);
       expect(heavyLoads(loads)).toEqual([]);
+      // A package that is off (no device, no token) loads its entry and probe, not its tools.
+      const android = loads.filter((line) => line.includes('platform-android'));
+      expect(android.length).toBeGreaterThan(0);
+      expect(
+        loads.filter((line) => /create-android-tools|github-client|tools\/index/.test(line)),
+      ).toEqual([]);
     },
   );
 });

@@ -1,10 +1,11 @@
 import { defineToolPackage } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import { GitHubClient } from './github-client.js';
 import { resolveGitHubToken } from './github-token.js';
-import { RepositoryScope } from './repository-scope.js';
-import { createGitHubTools } from './tools/index.js';
-import { probeWriteAccess } from './write-access.js';
+
+// The client and the tools load when the package is on (a token was found), not at import: a
+// deployment without a token pays only for this entry and the token lookup.
+const loadClient = () => import('./github-client.js');
+const loadWriteProbe = () => import('./write-access.js');
 
 const repoName = z
   .string()
@@ -89,6 +90,10 @@ export const toolPackage = defineToolPackage<GitHubPackageConfig>({
     if (config.readOnly) {
       notes.push('read-only: write tools off');
     } else {
+      const [{ GitHubClient }, { probeWriteAccess }] = await Promise.all([
+        loadClient(),
+        loadWriteProbe(),
+      ]);
       const client = new GitHubClient({
         token: async () => lookup.token,
         ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
@@ -100,6 +105,13 @@ export const toolPackage = defineToolPackage<GitHubPackageConfig>({
   async create(context) {
     const config = gitHubPackageConfigSchema.parse(context.config ?? {});
     const { env = {}, configDir = process.cwd(), mode } = context;
+    const [{ GitHubClient }, { probeWriteAccess }, { RepositoryScope }, { createGitHubTools }] =
+      await Promise.all([
+        loadClient(),
+        loadWriteProbe(),
+        import('./repository-scope.js'),
+        import('./tools/index.js'),
+      ]);
     const client = new GitHubClient({
       async token() {
         const lookup = await resolveGitHubToken({

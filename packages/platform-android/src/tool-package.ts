@@ -3,9 +3,10 @@ import { connect } from 'node:net';
 import { promisify } from 'node:util';
 import { defineToolPackage, type ToolPackageStatus } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import { AndroidDeviceManager } from './android-device.js';
-import { createAndroidTools } from './create-android-tools.js';
-import { describeUiBackend, type UiBackendOptions } from './ui-backend-choice.js';
+import type { UiBackendOptions } from './ui-backend-choice.js';
+
+// The adb client, the UI backends and the tools load when a device is there, not at import: a
+// deployment with no device pays only for this entry and the adb probe.
 
 const run = promisify(execFile);
 
@@ -182,6 +183,7 @@ async function detectAdb(
       reason: `adb ${version} found, but no adb server listens on ${resolved.host}:${resolved.port}; run \`adb start-server\` and attach a device.`,
     };
   }
+  const { AndroidDeviceManager } = await import('./android-device.js');
   const manager = new AndroidDeviceManager({
     adbServerPort: resolved.port,
     adbServerHost: resolved.host,
@@ -239,16 +241,18 @@ export const toolPackage = defineToolPackage<AndroidPackageConfig>({
   async detect({ config, env }): Promise<ToolPackageStatus> {
     const status = await detectAdb(config, env);
     if (!status.enabled) return status;
+    const { describeUiBackend } = await import('./ui-backend-choice.js');
     const ui = await describeUiBackend(uiOptions(config, resolveConfig(config, env)));
     return { ...status, reason: `${status.reason} ${ui}` };
   },
-  create({ config, env, workspaceRoot, dataDir, environment }) {
+  async create({ config, env, workspaceRoot, dataDir, environment }) {
     const resolved = resolveConfig(config, env);
     if (config.ui === 'appium' && config.appiumStart === false && !config.appiumUrl) {
       throw new TypeError(
         'packages.platform-android: ui "appium" with appiumStart false needs appiumUrl.',
       );
     }
+    const { createAndroidTools } = await import('./create-android-tools.js');
     const { tools, dispose, endSession } = createAndroidTools({
       ...uiOptions(config, resolved),
       env,

@@ -38,12 +38,12 @@ export const BUILTIN_PACKAGE_REFS: readonly BuiltinPackageRef[] = [
   {
     key: 'app-github',
     name: '@toolsys/app-github',
-    load: async () => (await import('@toolsys/app-github')).toolPackage,
+    load: async () => (await import('@toolsys/app-github/tool-package')).toolPackage,
   },
   {
     key: 'platform-android',
     name: '@toolsys/platform-android',
-    load: async () => (await import('@toolsys/platform-android')).toolPackage,
+    load: async () => (await import('@toolsys/platform-android/tool-package')).toolPackage,
   },
   {
     key: 'app-browser',

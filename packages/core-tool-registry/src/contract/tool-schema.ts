@@ -22,18 +22,26 @@ export interface ToolSchemaObjectOptions {
  * so the two cannot drift. Unknown argument fields are tolerated; declared constraints are enforced.
  */
 export class ToolSchema<T = Record<string, unknown>> {
-  /** The rendered JSON Schema (draft 2020-12, always `type: object` at the top). */
-  readonly jsonSchema: JsonSchema;
   /** Whether calls are validated; false only for a rendered schema that could not be imported. */
   readonly isValidated: boolean;
   readonly #validator: z.ZodType<T> | undefined;
+  /** Rendered on first read: a tool nobody lists (its package is off) never pays for it. */
+  #jsonSchema: JsonSchema | undefined;
   /** Compiled on first use; null when the schema has no fast path. */
   #fast: FastAcceptor<T> | null | undefined;
 
-  private constructor(jsonSchema: JsonSchema, validator: z.ZodType<T> | undefined) {
-    this.jsonSchema = jsonSchema;
+  private constructor(jsonSchema: JsonSchema | undefined, validator: z.ZodType<T> | undefined) {
+    this.#jsonSchema = jsonSchema;
     this.#validator = validator;
     this.isValidated = validator !== undefined;
+  }
+
+  /** The rendered JSON Schema (draft 2020-12, always `type: object` at the top). */
+  get jsonSchema(): JsonSchema {
+    if (this.#jsonSchema === undefined && this.#validator) {
+      this.#jsonSchema = renderJsonSchema(this.#validator);
+    }
+    return this.#jsonSchema ?? { type: 'object' };
   }
 
   /** Declares an argument object from zod fields; unknown fields pass through untouched. */
@@ -48,7 +56,7 @@ export class ToolSchema<T = Record<string, unknown>> {
 
   /** Wraps any zod schema whose input is an object. */
   static fromZod<T>(schema: z.ZodType<T>): ToolSchema<T> {
-    return new ToolSchema<T>(renderJsonSchema(schema), schema);
+    return new ToolSchema<T>(undefined, schema);
   }
 
   /** A schema for tools without arguments. */

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 
-const load = createRequire(import.meta.url);
+/** Created on the first load: where this file is installed is looked up only when needed. */
+let load: NodeJS.Require | undefined;
 
 /**
  * A loader for one dependency: the first call loads `specifier` (synchronously, so the callers'
@@ -10,6 +11,7 @@ const load = createRequire(import.meta.url);
 export function lazyModule<T>(specifier: string): () => T {
   let loaded: T | undefined;
   return () => {
+    load ??= createRequire(import.meta.url);
     loaded ??= load(specifier) as T;
     return loaded;
   };
