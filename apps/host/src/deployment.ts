@@ -163,6 +163,8 @@ export async function composeDeployment(
     dataDir: config.dataDir,
     configDir: config.configDir,
     env: config.env ?? process.env,
+    // A bounded detection (serve) waits only on the probes that decide whether a package is on.
+    ...(options.detectionBoundMs === undefined ? {} : { probes: 'deciding' as const }),
   });
 
   const detect = async ({ entry, section }: PlannedPackage): Promise<ToolPackageStatus> => {
@@ -265,6 +267,16 @@ export async function composeDeployment(
     );
   };
 
+  /**
+   * Renders the JSON Schemas of a started package's tools while other probes are still out: the
+   * thread would otherwise wait idle for them, and registering and listing read every schema.
+   */
+  const warmSchemas = (outcome: PackageOutcome): PackageOutcome => {
+    if (outcome.kind === 'on')
+      for (const tool of selectTools(outcome)) void tool.inputSchema.jsonSchema;
+    return outcome;
+  };
+
   // Every package is detected and started at once: the probes (a PTY, Chromium, adb, bwrap, a
   // token …) wait on other processes and the file system, not on this thread.
   // Only the probes are bounded: creating a package is this thread's own work, and a package
@@ -274,7 +286,7 @@ export async function composeDeployment(
     const run = {
       plan,
       detected: false,
-      done: detection.then((status) => start(plan, status)),
+      done: detection.then((status) => start(plan, status)).then(warmSchemas),
     };
     void detection.then(() => {
       run.detected = true;

@@ -106,12 +106,21 @@ export const toolPackage = defineToolPackage<CoreConfig>({
   key: 'core',
   description: 'files, shell, network, utilities, structured data, skills, batches and shortcuts',
   configSchema: coreConfigSchema,
-  async detect({ config }) {
+  async detect({ config, probes }) {
     if (config.shell?.sandbox === 'off') {
       return {
         enabled: true,
         reason:
           'pure Node, always available; command sandbox off (packages.core.shell.sandbox): every shell command asks',
+      };
+    }
+    if (probes === 'deciding') {
+      // Core is on whatever the sandbox probe finds: a starting server does not wait for it. The
+      // first shell command probes (once), and `toolsys doctor` shows the result.
+      return {
+        enabled: true,
+        reason:
+          'pure Node, always available; the command sandbox is probed on the first shell command',
       };
     }
     const sandbox = await probeCommandSandbox(

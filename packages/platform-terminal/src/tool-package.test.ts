@@ -99,6 +99,25 @@ describe('toolPackage', () => {
     );
   });
 
+  it('answers a starting server from the PTY probe alone, unless the sandbox decides', async () => {
+    // A broken sandbox path shows whether the sandbox was probed.
+    const broken = { sandboxExecutable: '/nonexistent/bwrap' };
+    const quick = await toolPackage.detect({
+      ...(await context('serve', broken)),
+      probes: 'deciding',
+    });
+    expect(quick.enabled).toBe(true);
+    expect(quick.reason).toContain('PTY available');
+    expect(quick.reason).toContain('probed when a session needs them');
+    expect(quick.reason).not.toContain('/nonexistent/bwrap');
+    const required = await toolPackage.detect({
+      ...(await context('serve', { ...broken, sandbox: 'required' })),
+      probes: 'deciding',
+    });
+    expect(required.enabled).toBe(false);
+    expect(required.reason).toContain('/nonexistent/bwrap');
+  });
+
   it('contributes the 18 spec ids in gate mode without writing files or starting processes', async () => {
     const gate = await context('gate');
     const contribution = await toolPackage.create(gate);

@@ -124,6 +124,14 @@ export const toolPackage = defineToolPackage<TerminalConfig>({
     const pty = await findPtyBackend(environment.env);
     if (!pty.enabled) return pty;
     const { sandbox: mode, sandboxExecutable } = environment.config;
+    if (environment.probes === 'deciding' && mode !== 'required') {
+      // The sandbox and the rootfs tools only refine the reason here: a starting server does not
+      // wait for them. A session that asks for them probes (once); `toolsys doctor` shows them.
+      return {
+        enabled: true,
+        reason: `${pty.reason}; the sandbox and the rootfs tools are probed when a session needs them`,
+      };
+    }
     const sandbox =
       mode === 'off'
         ? undefined

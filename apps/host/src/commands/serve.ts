@@ -69,6 +69,9 @@ export const serveCommand: CliCommand = {
       throw new UsageError('Choose one transport: --stdio or --http.');
     }
     const port = parsePort(values.get('port'));
+    // The server's own modules load while the packages' probes run, not after them.
+    const stdioServer = flags.has('stdio') ? import('../server/stdio-server.js') : undefined;
+    stdioServer?.catch(() => undefined);
     const deployment = await openDeployment(io, {
       configPath: values.get('config'),
       confirm: scopedConfirm,
@@ -80,7 +83,7 @@ export const serveCommand: CliCommand = {
         // stdout carries JSON-RPC; everything for people goes to stderr.
         // Each transport loads only its own server code: stdio never pays for HTTP, the
         // dashboard or the Streamable HTTP transport.
-        const { serveStdio } = await import('../server/stdio-server.js');
+        const { serveStdio } = await (stdioServer ?? import('../server/stdio-server.js'));
         const server = await serveStdio(host);
         io.stderr.write(`toolsys: serving ${deployment.registry.size} tools over stdio\n`);
         await Promise.race([server.closed, untilStopped()]);

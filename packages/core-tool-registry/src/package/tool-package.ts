@@ -24,6 +24,12 @@ export interface ToolPackageEnvironment<Config> {
   readonly configDir: string;
   /** The environment the deployment was loaded in (backend detection, token sources). */
   readonly env: NodeJS.ProcessEnv;
+  /**
+   * Which probes `detect` should run. `all` (the default): every probe, for a full `reason`
+   * (`toolsys doctor`). `deciding`: a server is starting and waits on the answer, so run only the
+   * probes that decide whether the package is on, and leave those that only refine `reason`.
+   */
+  readonly probes?: 'all' | 'deciding';
 }
 
 /** What {@link ToolPackageEntry.create} is given. */
