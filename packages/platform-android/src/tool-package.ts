@@ -158,29 +158,37 @@ export async function isListening(host: string, port: number): Promise<boolean> 
   });
 }
 
-/** Whether adb, its server and a device are there (the tools need all three). */
+/**
+ * Whether adb, its server and a device are there (the tools need all three). With `deciding`
+ * probes the adb binary is not run: a listening server and an online device decide.
+ */
 async function detectAdb(
   config: AndroidPackageConfig,
   env: NodeJS.ProcessEnv,
+  probes: 'all' | 'deciding',
 ): Promise<ToolPackageStatus> {
   const resolved = resolveConfig(config, env);
-  let version: string;
-  try {
-    const { stdout } = await run(resolved.adbPath, ['version'], {
-      timeout: 5_000,
-      env: { ...env },
-    });
-    version = /Android Debug Bridge version (\S+)/.exec(stdout)?.[1] ?? 'unknown version';
-  } catch {
-    return {
-      enabled: false,
-      reason: `adb not found (${resolved.adbPath}); install Android platform-tools or set packages.platform-android.adbPath.`,
-    };
+  let label = `adb server on ${resolved.host}:${resolved.port}`;
+  if (probes === 'all') {
+    let version: string;
+    try {
+      const { stdout } = await run(resolved.adbPath, ['version'], {
+        timeout: 5_000,
+        env: { ...env },
+      });
+      version = /Android Debug Bridge version (\S+)/.exec(stdout)?.[1] ?? 'unknown version';
+    } catch {
+      return {
+        enabled: false,
+        reason: `adb not found (${resolved.adbPath}); install Android platform-tools or set packages.platform-android.adbPath.`,
+      };
+    }
+    label = `adb ${version}`;
   }
   if (!(await isListening(resolved.host, resolved.port))) {
     return {
       enabled: false,
-      reason: `adb ${version} found, but no adb server listens on ${resolved.host}:${resolved.port}; run \`adb start-server\` and attach a device.`,
+      reason: `${probes === 'all' ? `${label} found, but no` : 'No'} adb server listens on ${resolved.host}:${resolved.port}; run \`adb start-server\` and attach a device.`,
     };
   }
   const { AndroidDeviceManager } = await import('./android-device.js');
@@ -199,30 +207,30 @@ async function detectAdb(
     if (resolved.serial !== undefined) {
       const chosen = online.find((device) => device.serial === resolved.serial);
       return chosen
-        ? { enabled: true, reason: `adb ${version}: device ${chosen.serial} online.` }
+        ? { enabled: true, reason: `${label}: device ${chosen.serial} online.` }
         : {
             enabled: false,
-            reason: `adb ${version}: configured device ${resolved.serial} is not online (attached: ${listing || 'none'}).`,
+            reason: `${label}: configured device ${resolved.serial} is not online (attached: ${listing || 'none'}).`,
           };
     }
     if (online.length === 0)
       return {
         enabled: false,
-        reason: `adb ${version}: no device online (attached: ${listing || 'none'}).`,
+        reason: `${label}: no device online (attached: ${listing || 'none'}).`,
       };
     if (online.length === 1)
       return {
         enabled: true,
-        reason: `adb ${version}: device ${(online[0] as { serial: string }).serial} online.`,
+        reason: `${label}: device ${(online[0] as { serial: string }).serial} online.`,
       };
     return {
       enabled: true,
-      reason: `adb ${version}: ${online.length} devices online (${listing}); tools need "serial" or packages.platform-android.serial.`,
+      reason: `${label}: ${online.length} devices online (${listing}); tools need "serial" or packages.platform-android.serial.`,
     };
   } catch (error) {
     return {
       enabled: false,
-      reason: `adb ${version}: could not list devices: ${error instanceof Error ? error.message : String(error)}`,
+      reason: `${label}: could not list devices: ${error instanceof Error ? error.message : String(error)}`,
     };
   }
 }
@@ -238,9 +246,10 @@ export const toolPackage = defineToolPackage<AndroidPackageConfig>({
   description:
     'Android device tools over adb: apps, settings, logs, notifications, UI tree, taps, typing, screenshots.',
   configSchema: androidConfigSchema,
-  async detect({ config, env }): Promise<ToolPackageStatus> {
-    const status = await detectAdb(config, env);
-    if (!status.enabled) return status;
+  async detect({ config, env, probes = 'all' }): Promise<ToolPackageStatus> {
+    const status = await detectAdb(config, env, probes);
+    // Which UI backend serves (and whether an Appium URL answers) only refines the reason.
+    if (!status.enabled || probes === 'deciding') return status;
     const { describeUiBackend } = await import('./ui-backend-choice.js');
     const ui = await describeUiBackend(uiOptions(config, resolveConfig(config, env)));
     return { ...status, reason: `${status.reason} ${ui}` };

@@ -125,6 +125,30 @@ describe('device selection and loss against two android-sim devices', () => {
     });
   });
 
+  it('answers a starting server from the adb server and its devices alone', async () => {
+    const environment = {
+      // An adb binary that is not there and an Appium URL where nothing answers: neither decides.
+      config: {
+        serial: first.serial,
+        adbPath: '/nonexistent/adb',
+        appiumUrl: 'http://127.0.0.1:9/',
+      },
+      workspaceRoot: harness.workspaceRoot,
+      dataDir: harness.dataDir,
+      configDir: harness.workspaceRoot,
+      env: { ...process.env, ANDROID_ADB_SERVER_PORT: String(harness.bed.serverPort) },
+      probes: 'deciding' as const,
+    };
+    expect(await toolPackage.detect(environment)).toEqual({
+      enabled: true,
+      reason: `adb server on 127.0.0.1:${harness.bed.serverPort}: device ${first.serial} online.`,
+    });
+    expect(await toolPackage.detect({ ...environment, config: { adbServerPort: 1 } })).toEqual({
+      enabled: false,
+      reason: 'No adb server listens on 127.0.0.1:1; run `adb start-server` and attach a device.',
+    });
+  });
+
   it('is off with the fix when no adb server runs or adb is missing', async () => {
     const environment = {
       config: { adbServerPort: 1 },
