@@ -44,14 +44,21 @@ let hostVersion: string;
 
 /** Runs a command in the app folder with a time limit; resolves with stdout, rejects on failure. */
 async function inApp(command: string, args: string[], timeoutMs = 2 * minute): Promise<string> {
-  const { stdout } = await execFileAsync(command, args, {
-    cwd: app,
-    timeout: timeoutMs,
-    killSignal: 'SIGKILL',
-    maxBuffer: 16 * 1024 * 1024,
-    env: { ...process.env, npm_config_update_notifier: 'false', npm_config_yes: 'true' },
-  });
-  return stdout;
+  try {
+    const { stdout } = await execFileAsync(command, args, {
+      cwd: app,
+      timeout: timeoutMs,
+      killSignal: 'SIGKILL',
+      maxBuffer: 16 * 1024 * 1024,
+      env: { ...process.env, npm_config_update_notifier: 'false', npm_config_yes: 'true' },
+    });
+    return stdout;
+  } catch (error) {
+    // Say why: killed at the time limit, or what the command printed.
+    const { killed, stderr } = error as { killed?: boolean; stderr?: string };
+    const why = killed ? `killed after ${timeoutMs / 1000} s` : String(stderr ?? '').slice(-2_000);
+    throw new Error(`${command} ${args.join(' ')} failed: ${why}`, { cause: error });
+  }
 }
 
 /** How long each step of the set-up took, printed once it is done. */
