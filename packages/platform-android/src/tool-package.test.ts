@@ -81,7 +81,7 @@ describe('toolPackage', () => {
 
   it('refuses ui appium with local start off and no URL', async () => {
     const registry = new ToolRegistry();
-    expect(() =>
+    await expect(
       toolPackage.create({
         config: { ui: 'appium', appiumStart: false },
         workspaceRoot: '/w',
@@ -92,6 +92,6 @@ describe('toolPackage', () => {
         executor: new DefaultToolExecutor({ registry }),
         mode: 'gate',
       }),
-    ).toThrow('ui "appium" with appiumStart false needs appiumUrl');
+    ).rejects.toThrow('ui "appium" with appiumStart false needs appiumUrl');
   });
 });
