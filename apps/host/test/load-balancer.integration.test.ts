@@ -149,7 +149,7 @@ describe('replicas behind HAProxy (deploy/haproxy.cfg)', () => {
     expect(lost.replica).toBe('a');
     const error = JSON.parse(lost.text).error as { message: string; data: Record<string, unknown> };
     expect(error.message).toMatch(
-      /^Session lost: session "b\.[0-9a-f-]{36}" was opened on replica "b", which no longer serves it \(it stopped, crashed or restarted\), so this request reached replica "a"\. Its state is gone: the open browser pages, terminal sessions and Android device connections of that session, with everything they held\. Send initialize again without the Mcp-Session-Id header/,
+      /^Session lost: session "b\.[0-9a-f-]{36}" was opened on replica "b", which no longer serves it \(it stopped, crashed or restarted\), so this request reached replica "a"\. Its state is gone: the open browser pages, terminal sessions and Android device connections of that session, with everything they held\. A call in flight on it when it stopped may or may not have run\. Send initialize again without the Mcp-Session-Id header/,
     );
     expect(error.data).toEqual({
       reason: 'replica-gone',

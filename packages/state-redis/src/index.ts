@@ -1,3 +1,4 @@
+export { CircuitPasses } from './circuit-pass.js';
 export {
   MAX_OPERATION_TIMEOUT_MS,
   MIN_OPERATION_TIMEOUT_MS,

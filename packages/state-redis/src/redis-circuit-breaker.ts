@@ -12,6 +12,7 @@ import {
   type ToolResult,
 } from '@toolsys/core-tool-registry';
 import type { Pipeline, Redis } from 'ioredis';
+import type { CircuitPasses } from './circuit-pass.js';
 import type { RedisConnection } from './redis-connection.js';
 
 // The state machine of core's ToolCircuitBreaker, in Redis hashes (state, failures, cooldown,
@@ -220,6 +221,11 @@ export interface RedisCircuitBreakerOptions extends ToolCircuitBreakerOptions {
   connection: RedisConnection;
   /** This replica's id: the failures a circuit took from it are counted under it. */
   replicaId?: string;
+  /**
+   * Passes of calls whose circuit the rate limiter's script found absent (see
+   * {@link CircuitPasses}): such a check is answered without a round trip. Default: none.
+   */
+  passes?: CircuitPasses;
 }
 
 type CheckReply = [
@@ -303,6 +309,7 @@ export class RedisCircuitBreaker implements CircuitBreakerLike {
   readonly #field: string;
   /** Infrastructure failures of each tool recorded by this replica, in all. */
   readonly #failedTotal = new Map<string, number>();
+  readonly #passes: CircuitPasses | undefined;
 
   constructor(options: RedisCircuitBreakerOptions) {
     this.#connection = options.connection;
@@ -312,6 +319,7 @@ export class RedisCircuitBreaker implements CircuitBreakerLike {
     this.#cooldownMs = Math.max(0, options.cooldownMs ?? 30_000);
     this.#maxCooldownMs = Math.max(this.#cooldownMs, options.maxCooldownMs ?? 300_000);
     this.#field = `failed:${options.replicaId ?? 'replica'}`;
+    this.#passes = options.passes;
     this.#connection.defineScript('toolsysBreakerCheck', 2, BREAKER_CHECK_SCRIPT);
     this.#connection.defineScript('toolsysBreakerFailure', 2, BREAKER_FAILURE_SCRIPT);
     this.#connection.defineScript('toolsysBreakerSuccess', 3, BREAKER_SUCCESS_SCRIPT);
@@ -319,9 +327,17 @@ export class RedisCircuitBreaker implements CircuitBreakerLike {
     this.#unsubscribe = this.#connection.onResync((client) => this.#reconcile(client));
   }
 
-  /** Decides a call: the shared circuit in one bounded round trip, or the local one when fallen back. */
+  /**
+   * Decides a call: the shared circuit in one bounded round trip (none when the rate limiter's
+   * script just found no circuit for this call), or the local one when fallen back.
+   */
   check(toolId: string): CircuitDecision | Promise<CircuitDecision> {
     if (this.#connection.mode !== 'shared') return this.local.check(toolId);
+    if (this.#passes?.take(toolId)) {
+      this.#known.delete(toolId);
+      this.#lastSeen.delete(toolId);
+      return ALLOWED;
+    }
     const [circuit, probe] = this.#keys(toolId);
     return this.#connection
       .run((redis) => (redis as unknown as Commands).toolsysBreakerCheck(circuit, probe))
@@ -372,7 +388,10 @@ export class RedisCircuitBreaker implements CircuitBreakerLike {
     const failed = !result.ok && isInfrastructureFailure(result);
     const at = this.#clock.now();
     const total = (this.#failedTotal.get(toolId) ?? 0) + (failed ? 1 : 0);
-    if (failed) this.#failedTotal.set(toolId, total);
+    if (failed) {
+      this.#failedTotal.set(toolId, total);
+      this.#passes?.drop(toolId);
+    }
     if (this.#connection.mode !== 'shared') {
       this.#remember(toolId, result, at);
       return;
@@ -428,6 +447,11 @@ export class RedisCircuitBreaker implements CircuitBreakerLike {
     const merged = new Map(local.map((state) => [state.toolId, state]));
     for (const [toolId, state] of this.#lastSeen) merged.set(toolId, state);
     return [...merged.values()].sort((a, b) => a.toolId.localeCompare(b.toolId));
+  }
+
+  /** The key of a tool's shared circuit (for the rate limiter's script, see {@link CircuitPasses}). */
+  circuitKey(toolId: string): string {
+    return this.#connection.key('breaker', toolId);
   }
 
   #keys(toolId: string): [string, string, string] {

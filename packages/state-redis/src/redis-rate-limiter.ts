@@ -7,6 +7,7 @@ import {
   type ToolRateLimiterOptions,
 } from '@toolsys/core-tool-registry';
 import type { Redis } from 'ioredis';
+import type { CircuitPasses } from './circuit-pass.js';
 import type { RedisConnection } from './redis-connection.js';
 
 /**
@@ -29,9 +30,11 @@ import type { RedisConnection } from './redis-connection.js';
  * replica: the bucket counts as absent (full) and is overwritten, so garbage never lifts the limit
  * and never locks the tool. ARGV[5] is 1 to take a token, 0 only to charge. KEYS[2] is the
  * heartbeat set: the replicas alive come back with every reply, so the fair share a replica falls
- * back on counts a replica that joined a moment ago.
+ * back on counts a replica that joined a moment ago. KEYS[3], when given, is the tool's shared
+ * circuit breaker: whether it exists comes back too, so that the breaker check of an admitted call
+ * needs no round trip of its own while no replica has recorded a failure (see `CircuitPasses`).
  * Returns { allowed (1|0), retryAfterMs, tokens (as text), invalid (1 when garbage was reset),
- * charged, live replicas }.
+ * charged, live replicas, circuit exists (1|0) }.
  */
 export const TOKEN_BUCKET_SCRIPT = `
 local time = redis.call('TIME')
@@ -84,7 +87,9 @@ redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'updated', tostring(upda
 -- Long enough for a bucket in debt to refill completely.
 redis.call('PEXPIRE', KEYS[1], 121000)
 local live = redis.call('ZCOUNT', KEYS[2], math.floor(now), '+inf')
-return { allowed, retry, tostring(tokens), invalid, tostring(charged), live }
+local circuit = 1
+if KEYS[3] then circuit = redis.call('EXISTS', KEYS[3]) end
+return { allowed, retry, tostring(tokens), invalid, tostring(charged), live, circuit }
 `;
 
 /** Options for {@link RedisRateLimiter}. */
@@ -100,6 +105,14 @@ export interface RedisRateLimiterOptions extends ToolRateLimiterOptions {
   liveReplicas?: () => number;
   /** Told the live-replica count each reply carries (see {@link TOKEN_BUCKET_SCRIPT}). */
   observeLiveReplicas?: (count: number) => void;
+  /**
+   * The key of a tool's shared circuit breaker, read by the same script: when Redis admits a call
+   * and the circuit does not exist, the call gets a pass (see {@link CircuitPasses}) and its
+   * breaker check costs no round trip. Default: no circuit is read.
+   */
+  circuitKey?: (toolId: string) => string;
+  /** Where passes go (with `circuitKey`). */
+  passes?: CircuitPasses;
 }
 
 const ALLOWED: RateLimitDecision = Object.freeze({ allowed: true });
@@ -111,12 +124,14 @@ type BucketReply = [
   number | undefined,
   string | undefined,
   number | undefined,
+  (number | undefined)?,
 ];
 
 interface BucketCommands {
   toolsysTokenBucket(
     key: string,
     replicas: string,
+    circuit: string,
     capacity: number,
     field: string,
     admitted: number,
@@ -170,6 +185,8 @@ export class RedisRateLimiter implements RateLimiterLike {
   readonly #replicasKey: string;
   readonly #accounts = new Map<string, Account>();
   readonly #unsubscribe: () => void;
+  readonly #circuitKey: ((toolId: string) => string) | undefined;
+  readonly #passes: CircuitPasses | undefined;
 
   constructor(options: RedisRateLimiterOptions) {
     this.#connection = options.connection;
@@ -178,7 +195,11 @@ export class RedisRateLimiter implements RateLimiterLike {
     this.#liveReplicas = options.liveReplicas ?? (() => 1);
     this.#observeLive = options.observeLiveReplicas ?? (() => {});
     this.#replicasKey = this.#connection.key('replicas');
-    this.#connection.defineScript('toolsysTokenBucket', 2, TOKEN_BUCKET_SCRIPT);
+    this.#circuitKey = options.passes ? options.circuitKey : undefined;
+    this.#passes = options.passes;
+    // Three keys always (a script's key count is fixed): without a circuit to read, the third is
+    // the bucket again and its answer is ignored.
+    this.#connection.defineScript('toolsysTokenBucket', 3, TOKEN_BUCKET_SCRIPT);
     this.#unsubscribe = this.#connection.onResync((client) => this.#chargeAll(client));
   }
 
@@ -193,6 +214,7 @@ export class RedisRateLimiter implements RateLimiterLike {
     const account = this.#account(toolId, ratePerMinute);
     if (this.#connection.mode !== 'shared') return this.#decideAlone(account);
     const key = this.#connection.key('rate', toolId);
+    const circuit = this.#circuitKey?.(toolId) ?? key;
     let decidedAlone: RateLimitDecision | undefined;
     return this.#connection
       .run(
@@ -200,6 +222,7 @@ export class RedisRateLimiter implements RateLimiterLike {
           (redis as unknown as BucketCommands).toolsysTokenBucket(
             key,
             this.#replicasKey,
+            circuit,
             ratePerMinute,
             this.#field,
             account.admitted,
@@ -216,7 +239,10 @@ export class RedisRateLimiter implements RateLimiterLike {
           return decidedAlone;
         }
         const allowed = this.#accept(account, key, reply, false);
-        if (allowed) return ALLOWED;
+        if (allowed) {
+          if (this.#passes && circuit !== key && reply[6] === 0) this.#passes.grant(toolId);
+          return ALLOWED;
+        }
         // An empty bucket has a token back within 60 000 / rate ms, whatever the reply says
         // (longer only while it is in debt, at most twice that).
         const longest = Math.ceil(120_000 / ratePerMinute);
@@ -348,9 +374,11 @@ export class RedisRateLimiter implements RateLimiterLike {
       exec(): Promise<[Error | null, unknown][] | null>;
     };
     for (const [toolId, account] of owing) {
+      const key = this.#connection.key('rate', toolId);
       pipeline.toolsysTokenBucket(
-        this.#connection.key('rate', toolId),
+        key,
         this.#replicasKey,
+        key,
         account.ratePerMinute,
         this.#field,
         account.admitted,

@@ -16,26 +16,34 @@ export interface RedisTraceRingOptions {
   replica: string;
   /** Spans kept in Redis (LPUSH + LTRIM). Default 300. */
   capacity?: number;
+  /**
+   * Spans are pushed in one batch at most this often, in ms, so that a busy replica pays one
+   * write per interval, not one per call. Default 100.
+   */
+  flushIntervalMs?: number;
 }
 
 /**
  * The recent spans of every replica in one bounded Redis list, for the dashboard. Spans are the
- * trace recorder's (argument digests, never raw values), pushed in one batch per event-loop turn
- * without waiting; spans recorded while Redis is down are kept (bounded) and pushed when it returns.
+ * trace recorder's (argument digests, never raw values), pushed in one batch per flush interval
+ * without waiting (and before this replica reads the ring); spans recorded while Redis is down are
+ * kept (bounded) and pushed when it returns.
  */
 export class RedisTraceRing {
   /** Spans kept in Redis. */
   readonly capacity: number;
   readonly #connection: RedisConnection;
   readonly #replica: string;
+  readonly #flushIntervalMs: number;
   #pending: string[] = [];
-  #scheduled = false;
+  #timer: ReturnType<typeof setTimeout> | undefined;
   readonly #detach: (() => void)[] = [];
 
   constructor(options: RedisTraceRingOptions) {
     this.#connection = options.connection;
     this.#replica = options.replica;
     this.capacity = Math.max(1, Math.floor(options.capacity ?? 300));
+    this.#flushIntervalMs = Math.max(0, options.flushIntervalMs ?? 100);
     this.#detach.push(this.#connection.onResync((redis) => this.#push(redis)));
   }
 
@@ -49,13 +57,12 @@ export class RedisTraceRing {
     this.#pending.push(JSON.stringify({ ...span, replica: this.#replica }));
     if (this.#pending.length > this.capacity)
       this.#pending.splice(0, this.#pending.length - this.capacity);
-    if (this.#scheduled) return;
-    this.#scheduled = true;
-    setImmediate(() => {
-      this.#scheduled = false;
-      if (this.#connection.mode === 'shared')
-        void this.#connection.run((redis) => this.#push(redis));
-    });
+    if (this.#timer) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#flush();
+    }, this.#flushIntervalMs);
+    this.#timer.unref?.();
   }
 
   /**
@@ -65,6 +72,8 @@ export class RedisTraceRing {
   async recent(limit = this.capacity): Promise<SharedTraceSpan[] | undefined> {
     const count = Math.max(1, Math.min(this.capacity, Math.floor(limit)));
     const key = this.#key();
+    // This replica's own spans first (same connection, so they land before the read).
+    this.#flush();
     const lines = await this.#connection.run((redis) => redis.lrange(key, 0, count - 1));
     if (!lines) return undefined;
     const spans: SharedTraceSpan[] = [];
@@ -79,9 +88,18 @@ export class RedisTraceRing {
     return spans.reverse();
   }
 
-  /** Stops pushing spans. */
+  /** Stops pushing spans (those still queued are pushed now, without waiting). */
   close(): void {
     for (const detach of this.#detach.splice(0)) detach();
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#flush();
+  }
+
+  #flush(): void {
+    if (this.#pending.length > 0 && this.#connection.mode === 'shared') {
+      void this.#connection.run((redis) => this.#push(redis));
+    }
   }
 
   async #push(redis: Redis): Promise<void> {

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type { ToolCircuitBreakerOptions, ToolClock } from '@toolsys/core-tool-registry';
+import { CircuitPasses } from './circuit-pass.js';
 import { RedisCircuitBreaker } from './redis-circuit-breaker.js';
 import { RedisConnection, type SharedStateStatus } from './redis-connection.js';
 import {
@@ -111,17 +112,22 @@ export function createSharedState(options: SharedStateOptions): SharedState {
       ? { intervalMs: options.heartbeatIntervalMs }
       : {}),
   });
+  // One round trip per admitted call: the limiter's script also reads the tool's circuit.
+  const passes = new CircuitPasses();
+  const circuitBreaker = new RedisCircuitBreaker({
+    connection,
+    replicaId,
+    passes,
+    ...options.breaker,
+    ...clock,
+  });
   const rateLimiter = new RedisRateLimiter({
     connection,
     replicaId,
     liveReplicas: () => heartbeat.liveCount,
     observeLiveReplicas: (count) => heartbeat.observe(count),
-    ...clock,
-  });
-  const circuitBreaker = new RedisCircuitBreaker({
-    connection,
-    replicaId,
-    ...options.breaker,
+    circuitKey: (toolId) => circuitBreaker.circuitKey(toolId),
+    passes,
     ...clock,
   });
   const permissionStore = new RedisPermissionStore({

@@ -94,6 +94,33 @@ describe('two replicas sharing one Redis', () => {
     );
   });
 
+  it('pay one Redis round trip per call of a rate-limited tool while no circuit exists, and still see a circuit another replica opened', async () => {
+    const evalsha = async () =>
+      Number(/cmdstat_evalsha:calls=(\d+)/.exec(await redis.admin.info('commandstats'))?.[1] ?? 0);
+    const stateA = await shared('a', { failureThreshold: 2, cooldownMs: 60_000 });
+    const stateB = await shared('b', { failureThreshold: 2, cooldownMs: 60_000 });
+    const healthy: Behaviour = { result: () => ok, calls: 0 };
+    const a = replica(stateA, healthy, allowAll);
+    await a.execute('web_fetch', {});
+    const before = await evalsha();
+    const results = await Promise.all(Array.from({ length: 12 }, () => a.execute('web_fetch', {})));
+    // 9 admitted (the quota of 10 less the first call) and 3 refused: one script each, where the
+    // limiter and the breaker used to take two for an admitted call (the heartbeat may add one).
+    expect(results.filter((result) => result.ok)).toHaveLength(9);
+    expect((await evalsha()) - before).toBeLessThanOrEqual(12 + 2);
+    // Replica b's failures open the shared circuit: a's next call is refused by it, not passed.
+    await redis.admin.del('test:rate:web_fetch');
+    const b = replica(stateB, { result: () => reset, calls: 0 }, allowAll);
+    await b.execute('web_fetch', {});
+    await b.execute('web_fetch', {});
+    await until(async () => (await redis.admin.hget('test:breaker:web_fetch', 'state')) === 'OPEN');
+    await redis.admin.del('test:rate:web_fetch');
+    const calls = healthy.calls;
+    const refused = await a.execute('web_fetch', {});
+    expect(!refused.ok && refused.error.code).toBe('CIRCUIT_OPEN');
+    expect(healthy.calls).toBe(calls);
+  });
+
   it('refill continuously across replicas, as the local bucket does', async () => {
     const stateA = await shared('a');
     const stateB = await shared('b');

@@ -363,7 +363,7 @@ function sessionNotFoundMessage(
   const next =
     'Send initialize again without the Mcp-Session-Id header to start a new session, then set up again what the old one had open.';
   if (owner !== undefined && owner !== replicaId) {
-    return `Session lost: session "${sessionId}" was opened on replica "${owner}", which no longer serves it (it stopped, crashed or restarted), so this request reached replica "${replicaId ?? 'unnamed'}". Its state is gone: the ${SESSION_STATE}. ${next}`;
+    return `Session lost: session "${sessionId}" was opened on replica "${owner}", which no longer serves it (it stopped, crashed or restarted), so this request reached replica "${replicaId ?? 'unnamed'}". Its state is gone: the ${SESSION_STATE}. A call in flight on it when it stopped may or may not have run. ${next}`;
   }
   const named = owner !== undefined ? `"${sessionId}"` : 'with this id';
   return `Session not found: this server has no session ${named} (it ended, was closed after ${Math.round(idleMs / 1000)} s idle, or the server restarted, which loses the ${SESSION_STATE}). ${next}`;
