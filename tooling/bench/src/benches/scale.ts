@@ -210,8 +210,10 @@ export const scaleBench: Bench = {
       const warmup = quick ? 60 : 300;
       const perRound = quick ? 300 : 1_200;
       const rounds = 3;
+      // Every process gets the same warm-up (its JIT has seen as many calls): the lone replica
+      // `warmup` calls, each replica behind HAProxy as many.
       await drive(aloneClients, 'text_transform', args, warmup);
-      await drive(lbClients, 'text_transform', args, warmup);
+      await drive(lbClients, 'text_transform', args, warmup * REPLICAS.length);
       const totals = { alone: 0, shared: 0, calls: 0 };
       // Interleaved rounds share the machine's noise between the two set-ups.
       for (let round = 0; round < rounds; round += 1) {
