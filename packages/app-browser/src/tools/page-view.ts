@@ -22,6 +22,7 @@ import {
   NOTHING_SHOWN,
   showPageWithin,
   takeEventLines,
+  titleLine,
 } from './browser-tool.js';
 
 const READ_METADATA = {
@@ -176,13 +177,15 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
           snapshot,
           maxTokens: args.maxTokens ?? resolved.maxTokens,
           between: takeEventLines(session),
-          render: (pageTokens) => {
+          render: (pageTokens, continuedTokens) => {
             const paged = pageSnapshot({
               nodes: snapshot.nodes,
               pages: session.snapshotPages,
               tabId: tab.id,
               view: snapshotViewOf(args),
               maxTokens: pageTokens,
+              continuedMaxTokens: continuedTokens,
+              where: titleLine(snapshot.title, snapshot.url),
               ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
               ...(args.page === undefined ? {} : { page: args.page }),
               ...(args.ref === undefined ? {} : { scopeRef: args.ref.trim() }),
@@ -197,6 +200,9 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
               start: paged.start,
               between: noteLines(paged.note),
               empty: emptyAt(paged.start),
+              ...(paged.continued
+                ? { continued: { page: paged.rendered.page, start: paged.start } }
+                : {}),
               value: paged,
             };
           },
@@ -217,6 +223,7 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
             ...(rendered.nextCursor === undefined ? {} : { nextCursor: rendered.nextCursor }),
             page: rendered.page,
             ...(paged.resumed === undefined ? {} : { resumed: paged.resumed }),
+            ...(paged.continued ? { continued: true } : {}),
             ...(whole === undefined ? {} : { savedTo: whole.path }),
           },
           ...(whole === undefined ? {} : { artifacts: [whole.artifact] }),
