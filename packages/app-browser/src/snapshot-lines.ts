@@ -212,7 +212,10 @@ function markdownHeading(node: AriaNode, options: LineOptions): string | undefin
   const level = shown.length === 1 ? /^level=([1-6])$/.exec(shown[0] as string) : null;
   if (level === null) return undefined;
   const hashes = '#'.repeat(Number(level[1]));
-  return node.name === undefined ? hashes : `${hashes} ${shorten(node.name, options.maxText)}`;
+  // The name is page text on a line of its own now, not in quotes: no `](` may read as a link.
+  return node.name === undefined
+    ? hashes
+    : `${hashes} ${proseText(shorten(node.name, options.maxText))}`;
 }
 
 /** The short line of an interactive element, listed further down: no text, a short name. */
