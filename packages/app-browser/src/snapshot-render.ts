@@ -98,7 +98,8 @@ export function findByRef(nodes: readonly AriaNode[], ref: string): AriaNode | u
  * and when the whole tree does not fit, repeated sibling runs collapsed (the first few kept, the
  * count stated); past the budget the list is cut at a line boundary with a marker and a cursor.
  * Interactive elements are never the first part dropped: once the document-order part is full,
- * the interactive elements of the cut part are still listed one per line while the budget lasts.
+ * the first page still lists the interactive elements of the cut part one per line while the
+ * budget lasts.
  */
 export function renderSnapshot(
   nodes: readonly AriaNode[],
