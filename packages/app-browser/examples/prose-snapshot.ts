@@ -66,13 +66,13 @@ try {
 // "Unary operators" — http://127.0.0.1:8080/
 // </untrusted-web-page-content>
 // <untrusted-web-page-content>
-// - heading "Unary operators" [level=1]
+// - # Unary operators
 // - paragraph: The unary `-` operator yields the negation of its argument.
 // - list [ref=e10]
-//   - listitem: The operand of a unary [borrow](e1), [raw borrow](e2) or [dereference](e3) operator.
+//  - listitem: The operand of a unary [borrow](e1), [raw borrow](e2) or [dereference](e3) operator.
 // - paragraph: Page text that says [Delete] (e1) is only text.
 // - button "Copy example" [ref=e4]
 // </untrusted-web-page-content>
-//   - listitem: The operand of a unary [borrow](e1 /borrow.html), [raw borrow](e2 /raw.html) or [dereference](e3 #deref) operator.
+//  - listitem: The operand of a unary [borrow](e1 /borrow.html), [raw borrow](e2 /raw.html) or [dereference](e3 #deref) operator.
 // </untrusted-web-page-content>
-// 129 tokens (counted again: 129)
+// 128 tokens (counted again: 128)

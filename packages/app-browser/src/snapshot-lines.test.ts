@@ -77,9 +77,9 @@ describe('prose lines', () => {
     expect(renderSnapshot([list], { maxTokens: 6_000 }).text).toBe(
       [
         '- list [ref=e1]',
-        '  - listitem: See [the guide](e4)',
-        '    - list [ref=e5]',
-        '      - listitem: nested',
+        ' - listitem: See [the guide](e4)',
+        '  - list [ref=e5]',
+        '   - listitem: nested',
       ].join('\n'),
     );
   });
@@ -147,7 +147,90 @@ describe('prose lines', () => {
       expand: true,
       cursor: first.nextCursor as number,
     });
-    expect(second.text).toMatch(/\[interactive elements further down, 1 of 1:\]\n- button "Save"/);
+    // Only the first page lists them: a reader paging on reaches them.
+    expect(second.text).not.toContain('[interactive elements');
+  });
+
+  it('lists no link to a place on the page itself, nor a link like one shown or listed already', () => {
+    const page = 'http://127.0.0.1:8080/docs/page.html';
+    const menu = (ref: number, ...links: AriaNode[]) =>
+      node('list', {
+        ref: `e${ref}`,
+        children: links.map((item) => node('listitem', { children: [item] })),
+      });
+    const nodes = [
+      menu(1, link('index', 'e2', 'http://127.0.0.1:8080/genindex.html')),
+      ...Array.from({ length: 40 }, (_, index) =>
+        node('paragraph', { text: `Paragraph ${index} of plain text that goes on for a while.` }),
+      ),
+      menu(
+        3,
+        link('Section one', 'e4', `${page}#one`),
+        link('Inbox', 'e5', `${page}#/inbox`),
+        link('Load more', 'e6', `${page}#`),
+        link('index', 'e7', 'http://127.0.0.1:8080/genindex.html'),
+        link('index', 'e8', 'http://127.0.0.1:8080/other.html'),
+        link('Next', 'e9', 'http://127.0.0.1:8080/next.html'),
+        link('Next', 'e10', 'http://127.0.0.1:8080/next.html'),
+      ),
+    ];
+    const first = renderSnapshot(nodes, { maxTokens: 300, expand: true, pageUrl: page });
+    const listing = first.text.slice(first.text.indexOf('[interactive elements'));
+    expect(listing.split('\n').slice(0, -1)).toEqual([
+      '[interactive elements further down, 4 of 4:]',
+      '- link "Inbox" [ref=e5]',
+      '- link "Load more" [ref=e6]',
+      '- link "index" [ref=e8]',
+      '- link "Next" [ref=e9]',
+    ]);
+    // The lines themselves keep every link.
+    const whole = renderSnapshot(nodes, { maxTokens: Number.POSITIVE_INFINITY, pageUrl: page });
+    for (const ref of ['e4', 'e5', 'e6', 'e7', 'e8', 'e9', 'e10'])
+      expect(whole.text).toContain(`](${ref})`);
+  });
+
+  it('leaves out empty list items and paragraphs, never an empty cell', () => {
+    const nodes = [
+      node('list', {
+        ref: 'e1',
+        children: [node('listitem'), node('listitem', { text: 'one' }), node('listitem')],
+      }),
+      node('paragraph'),
+      node('row', { ref: 'e2', children: [node('cell'), node('cell', { name: 'B' })] }),
+    ];
+    expect(renderSnapshot(nodes, { maxTokens: 6_000 }).text).toBe(
+      ['- list [ref=e1]', ' - listitem: one', '- row [ref=e2]', ' - cell', ' - cell "B"'].join(
+        '\n',
+      ),
+    );
+  });
+
+  it('shows a heading in Markdown, and as an element line when it has a ref or other state', () => {
+    const nodes = [
+      node('heading', { name: 'Operators', attributes: ['level=2'] }),
+      node('heading', { attributes: ['level=3'], children: [link('Table of Contents', 'e1')] }),
+      node('heading', { name: 'Open', ref: 'e2', attributes: ['level=2', 'cursor=pointer'] }),
+      node('heading', { name: 'Folded', attributes: ['level=4', 'expanded'] }),
+      node('paragraph', { text: '## not a heading' }),
+    ];
+    expect(renderSnapshot(nodes, { maxTokens: 6_000 }).text).toBe(
+      [
+        '- ## Operators',
+        '- ### [Table of Contents](e1)',
+        '- heading "Open" [level=2] [ref=e2]',
+        '- heading "Folded" [level=4] [expanded]',
+        '- paragraph: ## not a heading',
+      ].join('\n'),
+    );
+  });
+
+  it('shows a heading name that imitates an inline link as plain text', () => {
+    const rendered = renderSnapshot(
+      [node('heading', { name: 'Read [Delete](e9) now', attributes: ['level=1'] })],
+      { maxTokens: 6_000 },
+    ).text;
+    expect(rendered).toBe('- # Read [Delete] (e9) now');
+    expect(rendered).not.toContain('](');
   });
 });
 

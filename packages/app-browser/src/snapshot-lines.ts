@@ -1,5 +1,19 @@
 import { type AriaNode, isInteractive } from './aria-tree.js';
 
+/**
+ * An element listed among the interactive elements further down, as a short element line
+ * (`button "Save" [ref=e4]`).
+ */
+export interface ListedElement {
+  /** The short element line. */
+  readonly line: string;
+  /**
+   * For a link with a target: its label and target. Links with equal keys lead to the same place
+   * with the same words, so one shown or listed already is not listed again.
+   */
+  readonly key?: string;
+}
+
 /** One node (or one piece of a long prose line) of the list a snapshot is paged through. */
 export interface SnapshotLine {
   /** Depth in the tree (0 for a root). */
@@ -7,17 +21,18 @@ export interface SnapshotLine {
   /** The node as one line, without indentation. */
   readonly line: string;
   /**
-   * The element of an element line that can be acted on, as a short element line
-   * (`button "Save" [ref=e4]`): listed among the interactive elements further down when a page
-   * is cut before it.
+   * The element of an element line that can be acted on: listed among the interactive elements
+   * further down when the first page is cut before it.
    */
-  readonly actions: readonly string[];
+  readonly actions: readonly ListedElement[];
   /**
-   * The links of a prose line that holds nothing but links (a menu), as short element lines:
-   * listed further down on the first page only. Links inside sentences are read with their
-   * text, never listed.
+   * The links of a prose line that holds nothing but links (a menu): listed further down on the
+   * first page too. Links inside sentences are read with their text, never listed; neither are
+   * links to a place on the same page (a table of contents).
    */
-  readonly links: readonly string[];
+  readonly links: readonly ListedElement[];
+  /** Keys (see {@link ListedElement.key}) of every link with a ref on the line. */
+  readonly linkKeys: readonly string[];
   /** Whether the model acts on this node or on an inline element of its line. */
   readonly interactive: boolean;
   /** Index of the parent line, -1 for a root. */
@@ -187,10 +202,61 @@ function headOf(node: AriaNode, options: LineOptions): string {
   return line;
 }
 
+/**
+ * The head of a heading's line in Markdown (`## Title` for `heading "Title" [level=2]`), when the
+ * heading shows nothing else: no ref, no state besides its level.
+ */
+function markdownHeading(node: AriaNode, options: LineOptions): string | undefined {
+  if (node.role !== 'heading' || showsRef(node)) return undefined;
+  const shown = node.attributes.filter((attribute) => !QUIET_ATTRIBUTES.has(attribute));
+  const level = shown.length === 1 ? /^level=([1-6])$/.exec(shown[0] as string) : null;
+  if (level === null) return undefined;
+  const hashes = '#'.repeat(Number(level[1]));
+  // The name is page text on a line of its own now, not in quotes: no `](` may read as a link.
+  return node.name === undefined
+    ? hashes
+    : `${hashes} ${proseText(shorten(node.name, options.maxText))}`;
+}
+
 /** The short line of an interactive element, listed further down: no text, a short name. */
 function actionLine(node: AriaNode, name?: string): string {
   const shown = name === undefined || node.name !== undefined ? node : { ...node, name };
   return formatNode({ ...shown, text: undefined, attributes: [], children: [] } as AriaNode, 60);
+}
+
+/** A link's target, from its `url=` attribute. */
+function linkTarget(node: AriaNode): string | undefined {
+  for (const attribute of node.attributes) {
+    if (attribute.startsWith('url=')) return attribute.slice(4);
+  }
+  return undefined;
+}
+
+/** The key of a link with a ref and a target (see {@link ListedElement.key}). */
+function linkKey(node: AriaNode, label: string): string | undefined {
+  if (node.role !== 'link' || node.ref === undefined) return undefined;
+  const target = linkTarget(node);
+  return target === undefined ? undefined : `${label}\n${target}`;
+}
+
+/**
+ * Whether a link leads to a place on its own page (`#section`, as in a table of contents): such
+ * a link is not listed further down, since the cursor or `find` reads that place. A hash route
+ * (`#/inbox`, `#!/inbox`) and a bare `#` (a link a script handles) lead elsewhere.
+ */
+export function isInPageLink(node: AriaNode, pageUrl: string | undefined): boolean {
+  const target = node.role === 'link' ? linkTarget(node) : undefined;
+  if (target === undefined || pageUrl === undefined) return false;
+  const relative = relativeUrl(target, pageUrl);
+  return relative.length > 1 && relative.startsWith('#') && !/^#!?\//.test(relative);
+}
+
+/** How an interactive element is listed further down; none for a link within its own page. */
+function listedElements(node: AriaNode, options: LineOptions, label?: string): ListedElement[] {
+  if (isInPageLink(node, options.pageUrl)) return [];
+  const line = actionLine(node, label);
+  const key = linkKey(node, label ?? node.name ?? '');
+  return [key === undefined ? { line } : { line, key }];
 }
 
 /**
@@ -219,8 +285,10 @@ interface Piece {
   readonly text: string;
   /** Page text (joined without a space before closing punctuation), else ours or code. */
   readonly kind: 'text' | 'code' | 'action';
-  /** The short element line of an inline link with a ref. */
-  readonly action?: string;
+  /** How an inline link with a ref is listed further down (none for a link within the page). */
+  readonly listed?: readonly ListedElement[];
+  /** The key of an inline link with a ref and a target. */
+  readonly key?: string;
 }
 
 /**
@@ -273,7 +341,13 @@ function inlinePieces(node: AriaNode, options: LineOptions, into: Piece[]): void
       }
       target += ` ${attribute}`;
     }
-    into.push({ text: `[${label}](${target})`, kind: 'action', action: actionLine(node, label) });
+    const key = linkKey(node, label);
+    into.push({
+      text: `[${label}](${target})`,
+      kind: 'action',
+      listed: listedElements(node, options, label),
+      ...(key === undefined ? {} : { key }),
+    });
     return;
   }
   if (node.role === 'code' && !hasInlineAction(node)) {
@@ -291,7 +365,12 @@ function inlinePieces(node: AriaNode, options: LineOptions, into: Piece[]): void
 /** A segment of a prose line, with the inline actions it holds. */
 interface Segment {
   readonly text: string;
-  readonly actions: string[];
+  /** How its inline links are listed further down. */
+  readonly actions: ListedElement[];
+  /** The keys of its inline links. */
+  readonly keys: string[];
+  /** Whether it holds an inline link with a ref. */
+  readonly acts: boolean;
   /** Whether it holds words besides its links (a sentence, not a menu). */
   readonly prose: boolean;
 }
@@ -310,15 +389,25 @@ const CLOSING = /^[,.;:!?)\]}%]/;
 function joinPieces(pieces: readonly Piece[], firstRoom: number): Segment[] {
   const segments: Segment[] = [];
   let text = '';
-  let actions: string[] = [];
+  let actions: ListedElement[] = [];
+  let keys: string[] = [];
+  let acts = false;
   let prose = false;
   let room = firstRoom;
   const flush = () => {
-    segments.push({ text, actions, prose });
+    segments.push({ text, actions, keys, acts, prose });
     text = '';
     actions = [];
+    keys = [];
+    acts = false;
     prose = false;
     room = PROSE_CHUNK_CHARACTERS;
+  };
+  const hold = (piece: Piece) => {
+    if (piece.kind !== 'action') return;
+    acts = true;
+    if (piece.listed !== undefined) actions.push(...piece.listed);
+    if (piece.key !== undefined) keys.push(piece.key);
   };
   for (const piece of pieces) {
     if (piece.kind !== 'action' && WORDY.test(piece.text)) prose = true;
@@ -326,13 +415,13 @@ function joinPieces(pieces: readonly Piece[], firstRoom: number): Segment[] {
     const fits = text.length + glue.length + piece.text.length <= room;
     if (fits || (piece.kind !== 'text' && text === '')) {
       text += glue + piece.text;
-      if (piece.action !== undefined) actions.push(piece.action);
+      hold(piece);
       continue;
     }
     if (piece.kind !== 'text') {
       flush();
       text = piece.text;
-      if (piece.action !== undefined) actions.push(piece.action);
+      hold(piece);
       continue;
     }
     // Page text fills the segment up to a space and goes on in the next ones.
@@ -352,7 +441,7 @@ function joinPieces(pieces: readonly Piece[], firstRoom: number): Segment[] {
       if (rest === '') break;
     }
   }
-  if (text !== '' || segments.length === 0) segments.push({ text, actions, prose });
+  if (text !== '' || segments.length === 0) segments.push({ text, actions, keys, acts, prose });
   return segments;
 }
 
@@ -431,8 +520,9 @@ function pushChildren(
       into.push({
         depth,
         line,
-        actions: [],
-        links: [],
+        actions: NONE,
+        links: NONE,
+        linkKeys: NO_KEYS,
         interactive: false,
         parent,
         identity: 'more',
@@ -456,13 +546,13 @@ function pushRun(
   const only = run[0] as AriaNode;
   if (run.length === 1 && only.role === 'link' && only.children.length === 0) {
     // A lone link keeps its element line: `link "Home" [ref=e5]`.
-    pushLines(headOf(only, options), [], depth, parent, into, only, isInteractive(only));
+    pushLines(headOf(only, options), [], { depth, parent, into, node: only, options });
     return;
   }
   const pieces: Piece[] = [];
   for (const node of run) inlinePieces(node, options, pieces);
   if (pieces.length === 0) return;
-  pushLines('text', pieces, depth, parent, into, only, false);
+  pushLines('text', pieces, { depth, parent, into, node: only, options, interactive: false });
 }
 
 function pushNode(
@@ -472,7 +562,9 @@ function pushNode(
   into: Entry[],
   options: LineOptions,
 ): void {
-  const head = headOf(node, options);
+  if (isEmptyBlock(node)) return;
+  const heading = markdownHeading(node, options);
+  const head = heading ?? headOf(node, options);
   const pieces: Piece[] = [];
   let rest = node.children;
   if (node.text !== undefined) pieces.push({ text: proseText(node.text), kind: 'text' });
@@ -490,38 +582,68 @@ function pushNode(
     }
     rest = rest.slice(end);
   }
-  const self = pushLines(head, pieces, depth, parent, into, node, isInteractive(node));
+  // A heading's inline content follows its hashes: `### [Table of Contents](e519)`.
+  const joiner = heading !== undefined && node.name === undefined ? ' ' : ': ';
+  const self = pushLines(head, pieces, { depth, parent, into, node, options, joiner });
   pushChildren(rest, depth + 1, self, into, options);
+}
+
+const NONE: readonly ListedElement[] = [];
+const NO_KEYS: readonly string[] = [];
+
+/** Where {@link pushLines} puts a node's lines. */
+interface LinePlace {
+  readonly depth: number;
+  readonly parent: number;
+  readonly into: Entry[];
+  /** The node the lines show. */
+  readonly node: AriaNode;
+  readonly options: LineOptions;
+  /** Whether the node itself is acted on. Default: whether it is interactive. */
+  readonly interactive?: boolean;
+  /** What joins the head and the prose of the node's line. Default `: `. */
+  readonly joiner?: string;
 }
 
 /**
  * Pushes a node's line (`head: prose`), and the continuation lines of a long prose line one level
  * deeper. Returns the index of the node's line.
  */
-function pushLines(
-  head: string,
-  pieces: readonly Piece[],
-  depth: number,
-  parent: number,
-  into: Entry[],
-  node: AriaNode,
-  interactive: boolean,
-): number {
+function pushLines(head: string, pieces: readonly Piece[], place: LinePlace): number {
+  const { depth, parent, into, node, options } = place;
+  const interactive = place.interactive ?? isInteractive(node);
   const identity = `${node.role} ${node.ref ?? ''}`;
-  const own = interactive ? [actionLine(node)] : [];
+  const own = interactive ? listedElements(node, options) : NONE;
+  const ownKey = interactive ? linkKey(node, node.name ?? '') : undefined;
   if (pieces.length === 0) {
-    into.push({ depth, line: head, actions: own, links: [], interactive, parent, identity });
+    into.push({
+      depth,
+      line: head,
+      actions: own,
+      links: NONE,
+      linkKeys: ownKey === undefined ? NO_KEYS : [ownKey],
+      interactive,
+      parent,
+      identity,
+    });
     return into.length - 1;
   }
   const segments = joinPieces(pieces, Math.max(80, PROSE_CHUNK_CHARACTERS - head.length));
-  const listed = (segment: Segment) => (segment.prose ? [] : segment.actions);
+  // A line with words anywhere is a sentence, each of its segments too (a link that starts a
+  // continuation line is still read with its text).
+  const prose = segments.some((segment) => segment.prose);
+  const listed = (segment: Segment) =>
+    prose || segment.actions.length === 0 ? NONE : segment.actions;
+  const keysOf = (segment: Segment, more: readonly string[] = NO_KEYS) =>
+    segment.keys.length === 0 && more.length === 0 ? NO_KEYS : [...more, ...segment.keys];
   const first = segments[0] as Segment;
   into.push({
     depth,
-    line: `${head}: ${first.text}`,
+    line: `${head}${place.joiner ?? ': '}${first.text}`,
     actions: own,
     links: listed(first),
-    interactive: interactive || first.actions.length > 0,
+    linkKeys: keysOf(first, ownKey === undefined ? NO_KEYS : [ownKey]),
+    interactive: interactive || first.acts,
     parent,
     identity,
   });
@@ -530,14 +652,33 @@ function pushLines(
     into.push({
       depth: depth + 1,
       line: `… ${segment.text}`,
-      actions: [],
+      actions: NONE,
       links: listed(segment),
-      interactive: segment.actions.length > 0,
+      linkKeys: keysOf(segment),
+      interactive: segment.acts,
       parent: self,
       identity: `${identity} +${index + 1}`,
     });
   });
   return self;
+}
+
+/** Blocks that say nothing when empty. */
+const EMPTY_SAYS_NOTHING: ReadonlySet<string> = new Set(['listitem', 'paragraph']);
+
+/**
+ * An empty list item or paragraph (no name, text, state, children or ref to show, a placeholder
+ * a script fills later): decorative, left out.
+ */
+function isEmptyBlock(node: AriaNode): boolean {
+  return (
+    EMPTY_SAYS_NOTHING.has(node.role) &&
+    node.name === undefined &&
+    node.text === undefined &&
+    node.children.length === 0 &&
+    node.attributes.length === 0 &&
+    !isInteractive(node)
+  );
 }
 
 function countInteractive(node: AriaNode): number {

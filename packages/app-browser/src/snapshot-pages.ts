@@ -5,6 +5,11 @@ import type { RenderedSnapshot, SnapshotList } from './snapshot-render.js';
 export interface SnapshotCapture extends SnapshotList {
   /** What the list shows (ref, find, expand), see {@link snapshotViewOf}. */
   readonly view: string;
+  /**
+   * The page's title and address as its first page showed them: a later page of the same list
+   * under the same title and address says only that it continues.
+   */
+  readonly where?: string;
 }
 
 /** Options for {@link SnapshotPages}. */
@@ -60,10 +65,17 @@ export class SnapshotPages {
     });
   }
 
-  /** Keeps the list of a rendered page when the page was cut; a list over `maxLines` is not kept. */
-  keepCut(tabId: string, rendered: RenderedSnapshot, view = WHOLE_PAGE_VIEW): void {
+  /**
+   * Keeps the list of a rendered page when the page was cut, with the title and address it was
+   * shown under; a list over `maxLines` is not kept.
+   */
+  keepCut(tabId: string, rendered: RenderedSnapshot, view = WHOLE_PAGE_VIEW, where?: string): void {
     if (rendered.nextCursor === undefined) return;
-    this.#captures.keep(tabId, { ...rendered.list, view });
+    this.#captures.keep(tabId, {
+      ...rendered.list,
+      view,
+      ...(where === undefined ? {} : { where }),
+    });
   }
 
   /**

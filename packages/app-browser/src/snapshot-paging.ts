@@ -17,6 +17,11 @@ export interface PageSnapshotOptions {
   readonly view: string;
   /** Token budget (real o200k tokens) of the page, notes included. */
   readonly maxTokens: number;
+  /**
+   * Token budget of the page when it continues a page read before under the same title and
+   * address (its frame is shorter). Default `maxTokens`.
+   */
+  readonly continuedMaxTokens?: number;
   /** The first node to show, from a cut marker. */
   readonly cursor?: number;
   /** The page token given with the cursor. */
@@ -31,6 +36,8 @@ export interface PageSnapshotOptions {
   readonly urls?: boolean;
   /** Address of the page. */
   readonly pageUrl?: string;
+  /** The page's title and address as shown (see `titleLine`), kept with a cut list. */
+  readonly where?: string;
 }
 
 /** One page of a snapshot, with how it continues the page its cursor came from. */
@@ -42,6 +49,11 @@ export interface SnapshotPage {
   readonly resumed?: SnapshotResumeKind;
   /** What the model must read before the page, when anything. */
   readonly note?: string;
+  /**
+   * Whether the page continues the kept list its cursor came from, unchanged, under the same
+   * title and address: the result then says so in place of the title, address and notice.
+   */
+  readonly continued: boolean;
 }
 
 /**
@@ -91,16 +103,26 @@ export function pageSnapshot(options: PageSnapshotOptions): SnapshotPage | undef
       : undefined;
   const start = resume?.cursor ?? cursor ?? 0;
   const note = resume?.note;
+  // The kept list read on, unchanged, under the title and address of its first page.
+  const continued =
+    resume?.kind === 'same-page' &&
+    kept !== undefined &&
+    resume.list === kept &&
+    start > 0 &&
+    kept.where !== undefined &&
+    kept.where === options.where;
   // A note comes out of the page's budget.
   const noteTokens = note === undefined ? 0 : countTokens(note) + 1;
+  const budget = continued ? (options.continuedMaxTokens ?? options.maxTokens) : options.maxTokens;
   const rendered = renderSnapshotList(resume?.list ?? current, {
-    maxTokens: options.maxTokens - noteTokens,
+    maxTokens: budget - noteTokens,
     cursor: start,
   });
-  pages.keepCut(tabId, rendered, view);
+  pages.keepCut(tabId, rendered, view, options.where);
   return {
     rendered,
     start,
+    continued,
     ...(resume === undefined ? {} : { resumed: resume.kind }),
     ...(note === undefined ? {} : { note }),
   };

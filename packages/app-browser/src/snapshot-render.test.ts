@@ -25,18 +25,14 @@ function table(rows: number): AriaNode[] {
 }
 
 describe('renderSnapshot', () => {
-  it('renders one line per node with state, and a ref on what can be acted on', () => {
+  it('renders one line per node with state, a ref on what can be acted on, and headings in Markdown', () => {
     const nodes = [
       node('heading', { name: 'Title', ref: 'e1', attributes: ['level=1'] }),
       node('checkbox', { name: 'Agree', ref: 'e2', attributes: ['checked'] }),
       node('paragraph', { ref: 'e3', text: 'Hello' }),
     ];
     expect(renderSnapshot(nodes, { maxTokens: 6_000 }).text).toBe(
-      [
-        '- heading "Title" [level=1]',
-        '- checkbox "Agree" [checked] [ref=e2]',
-        '- paragraph: Hello',
-      ].join('\n'),
+      ['- # Title', '- checkbox "Agree" [checked] [ref=e2]', '- paragraph: Hello'].join('\n'),
     );
   });
 
@@ -44,10 +40,10 @@ describe('renderSnapshot', () => {
     const rendered = renderSnapshot(table(30), { maxTokens: 200 });
     const lines = rendered.text.split('\n');
     expect(lines[0]).toBe('- table [ref=e1]');
-    expect(lines[2]).toBe('    - cell "Item 1"');
+    expect(lines[2]).toBe('  - cell "Item 1"');
     expect(lines.filter((line) => line.includes('- row ')).length).toBe(3);
     expect(lines.at(-1)).toBe(
-      '  - … 27 more row items like the above (refs e11…e89), 27 interactive elements inside; browser_snapshot with expand: true (or find) shows them',
+      ' - … 27 more row items like the above (refs e11…e89), 27 interactive elements inside; browser_snapshot with expand: true (or find) shows them',
     );
   });
 
@@ -70,7 +66,7 @@ describe('renderSnapshot', () => {
     const lines = rendered.text.split('\n');
     expect(lines.at(-1)).toMatch(
       new RegExp(
-        `^\\[cut: nodes 1-${rendered.nextCursor} of 1201 shown; \\d+ more nodes \\(≈[\\d,]+ tokens\\) not shown\\. Continue with browser_snapshot cursor: ${rendered.nextCursor}, page: [0-9a-f]{8}\\]$`,
+        `^\\[cut: nodes 1-${rendered.nextCursor} of 1201 shown, ≈[\\d,]+ tokens more\\. Continue with browser_snapshot cursor: ${rendered.nextCursor}, page: [0-9a-f]{8}\\]$`,
       ),
     );
     expect(rendered.text).toContain('[interactive elements further down, ');
@@ -85,6 +81,9 @@ describe('renderSnapshot', () => {
     });
     expect(next.shownNodes).toBeGreaterThan(0);
     expect(next.text.split('\n')[0]).toMatch(/^ *- (row|cell|button)\b/);
+    // A reader paging on reaches the controls further down; only the first page lists them.
+    expect(next.text).not.toContain('[interactive elements');
+    expect(next.text.split('\n').at(-1)).toMatch(/^\[cut: nodes /);
   });
 
   it('pages through the whole tree without losing or repeating a node', () => {
@@ -111,7 +110,7 @@ describe('renderSnapshot', () => {
   it('scopes to the subtree of a ref and reports a missing ref', () => {
     const rendered = renderSnapshot(table(2), { maxTokens: 6_000, scopeRef: 'e5' });
     expect(rendered.text).toBe(
-      ['- row [ref=e5]', '  - cell "Item 2"', '  - button "Edit" [ref=e7]'].join('\n'),
+      ['- row [ref=e5]', ' - cell "Item 2"', ' - button "Edit" [ref=e7]'].join('\n'),
     );
     expect(renderSnapshot(table(2), { maxTokens: 6_000, scopeRef: 'e99' }).scopeMissing).toBe(true);
   });
@@ -122,7 +121,7 @@ describe('renderSnapshot', () => {
       find: (line) => /Item 42\b/.test(line),
     });
     expect(rendered.text).toBe(
-      ['- table [ref=e1]', '  - row [ref=e125]', '    - cell "Item 42"'].join('\n'),
+      ['- table [ref=e1]', ' - row [ref=e125]', '  - cell "Item 42"'].join('\n'),
     );
   });
 

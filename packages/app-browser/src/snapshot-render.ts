@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AriaNode } from './aria-tree.js';
 import type { LineMatcher } from './page-text.js';
-import { flattenNodes, type SnapshotLine } from './snapshot-lines.js';
+import { flattenNodes, type ListedElement, type SnapshotLine } from './snapshot-lines.js';
 import { lineTokens, takeTokens } from './token-count.js';
 
 export { formatNode, type SnapshotLine, shorten } from './snapshot-lines.js';
@@ -98,7 +98,8 @@ export function findByRef(nodes: readonly AriaNode[], ref: string): AriaNode | u
  * and when the whole tree does not fit, repeated sibling runs collapsed (the first few kept, the
  * count stated); past the budget the list is cut at a line boundary with a marker and a cursor.
  * Interactive elements are never the first part dropped: once the document-order part is full,
- * the interactive elements of the cut part are still listed one per line while the budget lasts.
+ * the first page still lists the interactive elements of the cut part one per line while the
+ * budget lasts.
  */
 export function renderSnapshot(
   nodes: readonly AriaNode[],
@@ -220,19 +221,23 @@ export function renderSnapshotList(
   const fits = fitsIn(entries, start, baseDepth, budget);
   const markerReserve = fits ? 0 : lineTokens(cutMarkerOf(total, total, total, 10 ** 12, page));
   const room = budget - markerReserve;
-  // The interactive elements further down: controls on every page, links of menus on the first
-  // page only (a reader paging on reaches them). They may take at most 30% of the page, and no
-  // more than listing every one after `start` costs (the lines shown are not listed again).
-  const listable = (entry: Entry) =>
-    start === 0 ? [...entry.actions, ...entry.links] : entry.actions;
+  // The interactive elements further down (controls, links of menus) are listed on the first
+  // page only: a reader paging on reaches them, and the first page named them already. They may
+  // take at most 30% of the page, and no more than listing every one after `start` costs.
+  const listing = start === 0 && !fits;
   let listingReserve = 0;
-  if (!fits) {
+  if (listing) {
     const cap = Math.floor(room * 0.3);
-    let listing = lineTokens(listingHeader(total, total));
-    for (let index = start; index < total && listing <= cap; index += 1) {
-      for (const action of listable(entries[index] as Entry)) listing += lineTokens(`- ${action}`);
+    const keys = new Set<string>();
+    let cost = lineTokens(listingHeader(total, total));
+    for (let index = start; index < total && cost <= cap; index += 1) {
+      for (const element of listable(entries[index] as Entry)) {
+        if (element.key !== undefined && keys.has(element.key)) continue;
+        if (element.key !== undefined) keys.add(element.key);
+        cost += lineTokens(`- ${element.line}`);
+      }
     }
-    listingReserve = Math.min(cap, listing);
+    listingReserve = Math.min(cap, cost);
   }
   const mainBudget = room - listingReserve;
   const lines: string[] = [];
@@ -271,11 +276,22 @@ export function renderSnapshotList(
   }
   const tokensPerChar = used / Math.max(1, usedChars);
   const restInteractive: string[] = [];
+  // A link that leads where one already shown or listed leads, with the same words, is not
+  // listed again (the same menu at the top and the bottom of a page).
+  const keys = new Set<string>();
+  for (let shown = start; listing && shown < index; shown += 1) {
+    for (const key of (entries[shown] as Entry).linkKeys) keys.add(key);
+  }
   let restChars = 0;
   for (let rest = index; rest < total; rest += 1) {
     const entry = entries[rest] as Entry;
-    restChars += entry.line.length + 3 + 2 * Math.max(0, entry.depth - baseDepth);
-    for (const action of listable(entry)) restInteractive.push(action);
+    restChars += entry.line.length + 3 + Math.max(0, entry.depth - baseDepth);
+    if (!listing) continue;
+    for (const element of listable(entry)) {
+      if (element.key !== undefined && keys.has(element.key)) continue;
+      if (element.key !== undefined) keys.add(element.key);
+      restInteractive.push(element.line);
+    }
   }
   const listed: string[] = [];
   const listingRoom = room - lineTokens(listingHeader(total, total));
@@ -310,6 +326,13 @@ export function renderSnapshotList(
   };
 }
 
+/** What a line lists among the interactive elements further down. */
+function listable(entry: Entry): ListedElement[] {
+  return entry.links.length === 0
+    ? (entry.actions as ListedElement[])
+    : [...entry.actions, ...entry.links];
+}
+
 function listingHeader(listed: number, of: number): string {
   return `[interactive elements further down, ${listed} of ${of}:]`;
 }
@@ -321,7 +344,7 @@ function cutMarkerOf(
   restTokens: number,
   page: string,
 ): string {
-  return `[cut: nodes ${first}-${next} of ${total} shown; ${total - next} more nodes (≈${restTokens.toLocaleString('en-US')} tokens) not shown. Continue with browser_snapshot cursor: ${next}, page: ${page}]`;
+  return `[cut: nodes ${first}-${next} of ${total} shown, ≈${restTokens.toLocaleString('en-US')} tokens more. Continue with browser_snapshot cursor: ${next}, page: ${page}]`;
 }
 
 /**
@@ -337,7 +360,7 @@ function byteBound(
   let sum = 0;
   for (let index = start; index < entries.length && sum <= limit; index += 1) {
     const entry = entries[index] as Entry;
-    sum += Buffer.byteLength(entry.line) + 3 + 2 * Math.max(0, entry.depth - baseDepth);
+    sum += Buffer.byteLength(entry.line) + 3 + Math.max(0, entry.depth - baseDepth);
   }
   return sum;
 }
@@ -361,8 +384,12 @@ function fitsIn(
   return true;
 }
 
+/**
+ * A line with its indentation: one space per level, which costs no token at the first level
+ * (` -` is one token, as `-` is) where two spaces cost one.
+ */
 function indent(entry: Entry, baseDepth: number): string {
-  return `${'  '.repeat(Math.max(0, entry.depth - baseDepth))}- ${entry.line}`;
+  return `${' '.repeat(Math.max(0, entry.depth - baseDepth))}- ${entry.line}`;
 }
 
 function filterMatches(entries: Entry[], find: LineMatcher): Entry[] {

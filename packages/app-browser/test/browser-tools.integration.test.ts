@@ -81,7 +81,7 @@ describe('browser_navigate', () => {
     expect(result).toBe(
       [
         `Tab t1: "Other page" — ${server.origin}/other.html`,
-        '- heading "Other page" [level=1]',
+        '- # Other page',
         '- paragraph: You reached the other page.',
         `- link "Back to the form" [ref=${refOf(result, 'link')}]`,
       ].join('\n'),
@@ -174,9 +174,9 @@ describe('prose', () => {
     expect(page).toBe(
       [
         `Tab t1: "Operators" — ${server.origin}/prose`,
-        '- heading "Operators" [level=1]',
+        '- # Operators',
         `- list [ref=${refOf(page, '- list')}]`,
-        `  - listitem: The operand of a unary [borrow](${borrow}), [raw borrow](${raw}) or [dereference](${deref}) operator.`,
+        ` - listitem: The operand of a unary [borrow](${borrow}), [raw borrow](${raw}) or [dereference](${deref}) operator.`,
         '- paragraph: The unary `-` operator yields the negation of its argument.',
       ].join('\n'),
     );
@@ -220,7 +220,15 @@ describe('prose', () => {
     const { nextCursor, page } = first.data as { nextCursor: number; page: string };
     const second = await call('browser_snapshot', { cursor: nextCursor, page, maxTokens: 2_000 });
     expect(second.ok && countTokens(second.content)).toBeLessThanOrEqual(2_000);
-    expect(second.ok && second.content).toMatch(/\n {2}- … w\d+ w\d+ /);
+    expect(second.ok && second.content).toMatch(/\n - … w\d+ w\d+ /);
+    // It continues the first page under the same title and address: one tab line, no notice.
+    const secondLines = second.ok ? second.content.split('\n') : [];
+    expect(secondLines[0]).toBe(
+      `Tab t1, page ${page} from node ${nextCursor + 1} (same title and address):`,
+    );
+    expect(secondLines[1]).toBe(WEB_PAGE_MARKERS.open);
+    expect(second.ok && second.content).not.toContain(WEB_PAGE_MARKERS.notice);
+    expect(second.ok && second.data).toMatchObject({ continued: true, resumed: 'same-page' });
   }, 120_000);
 });
 
@@ -710,7 +718,7 @@ describe('browser_snapshot on large pages', () => {
   it('scopes a snapshot to the subtree of a ref', async () => {
     await text('browser_navigate', { url: `${server.origin}/table?rows=20` });
     const found = await text('browser_snapshot', { find: 'Item 17"' });
-    expect(found).toMatch(/ {2}- row \[ref=e\d+\]\n {4}- cell "Item 17"$/);
+    expect(found).toMatch(/\n - row \[ref=e\d+\]\n {2}- cell "Item 17"$/);
     const some = await text('browser_snapshot', { find: 'Item 1[0-2]"', regex: true });
     expect(some.match(/cell "Item \d+"/g)).toEqual([
       'cell "Item 10"',
@@ -721,11 +729,11 @@ describe('browser_snapshot on large pages', () => {
     const scoped = await text('browser_snapshot', { ref: row });
     expect(scoped.split('\n').slice(1)).toEqual([
       `- row [ref=${row}]`,
-      '  - cell "Item 17"',
-      `  - cell "${(16 * 37) % 1000} units"`,
-      `  - cell: [Open](${/\[Open\]\((e\d+)\)/.exec(scoped)?.[1]})`,
-      '  - cell',
-      `    - button "Delete" [ref=${refOf(scoped, 'button')}]`,
+      ' - cell "Item 17"',
+      ` - cell "${(16 * 37) % 1000} units"`,
+      ` - cell: [Open](${/\[Open\]\((e\d+)\)/.exec(scoped)?.[1]})`,
+      ' - cell',
+      `  - button "Delete" [ref=${refOf(scoped, 'button')}]`,
     ]);
     expect(await text('browser_snapshot', { ref: 'e99999' })).toBe(
       'Error: [NOT_FOUND] ref: no element has ref e99999 in tab t1\nNext: Take a new browser_snapshot and use a ref from it.',
@@ -768,7 +776,7 @@ describe('snapshot: "full" after an action', () => {
     expect(clicked.content).toContain(': Read: chapter 1');
     expect(lines.at(-2)).toMatch(
       new RegExp(
-        `^\\[cut: nodes 1-${nextCursor} of \\d+ shown; \\d+ more nodes \\(≈[\\d,]+ tokens\\) not shown\\. Continue with browser_snapshot cursor: ${nextCursor}, page: ${token}\\]$`,
+        `^\\[cut: nodes 1-${nextCursor} of \\d+ shown, ≈[\\d,]+ tokens more\\. Continue with browser_snapshot cursor: ${nextCursor}, page: ${token}\\]$`,
       ),
     );
     expect(lines.at(-1)).toBe(`The whole page (every node, no budget) is in the file ${savedTo}`);
@@ -794,7 +802,7 @@ describe('snapshot: "full" after an action', () => {
     expect(snapshotData.nextCursor - nextCursor).toBeLessThanOrEqual(5);
     expect(snapshot.content.split('\n').at(-2)).toMatch(
       new RegExp(
-        `^\\[cut: nodes 1-${snapshotData.nextCursor} of \\d+ shown; .* Continue with browser_snapshot cursor: ${snapshotData.nextCursor}, page: ${token}\\]$`,
+        `^\\[cut: nodes 1-${snapshotData.nextCursor} of \\d+ shown, .* Continue with browser_snapshot cursor: ${snapshotData.nextCursor}, page: ${token}\\]$`,
       ),
     );
   });
@@ -804,7 +812,7 @@ describe('snapshot: "full" after an action', () => {
     const clicked = await call('browser_click', { ref: refOf(page, 'Add item'), snapshot: 'full' });
     expect(clicked.ok).toBe(true);
     if (!clicked.ok) return;
-    expect(clicked.content).toMatch(/\n {2}- listitem: item 2\n/);
+    expect(clicked.content).toMatch(/\n - listitem: item 2\n/);
     expect(clicked.content).not.toContain('[cut: ');
     expect(clicked.content).not.toContain('The whole page');
     expect(clicked.data).not.toHaveProperty('savedTo');

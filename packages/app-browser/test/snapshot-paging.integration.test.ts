@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { WEB_PAGE_MARKERS } from '../src/page-text.js';
 import { renderSnapshot } from '../src/snapshot-render.js';
+import { countTokens } from '../src/token-count.js';
 import { createHarness, type Harness, unmarked } from './harness.js';
 import { type PageServer, startPageServer } from './support.js';
 
@@ -134,11 +136,43 @@ describe('browser_snapshot paging', () => {
     expect(lines[1]).toBe(
       `[the page changed since that page (page ${marker.page} → ${next.data.page}) in nodes already shown, so the pages read so far are out of date: this is the current page from the top.]`,
     );
-    expect(lines[2]).toBe('- heading "Feed" [level=1]');
+    expect(lines[2]).toBe('- # Feed');
     expect(next.content).toContain('Post 0: just in');
     expect(markerOf(next).page).toBe(next.data.page);
     // The first page of the current page leaves the whole page in a file, as any first page does.
     expect(next.content).toMatch(/The whole page \(every node, no budget\) is in the file /);
+  }, 60_000);
+
+  it('says only that a later page continues under the same title and address, and shows them again when the title changed', async () => {
+    await open('/feed?posts=200');
+    const marker = markerOf(await snapshot({ expand: true, maxTokens: 800 }));
+    const args = { expand: true, maxTokens: 800 };
+    const second = await harness.call('browser_snapshot', { ...args, ...marker }, sessionId);
+    if (!second.ok) throw new Error(JSON.stringify(second));
+    expect(second.data).toMatchObject({ resumed: 'same-page', continued: true });
+    expect(second.content.split('\n').slice(0, 2)).toEqual([
+      `Tab t1, page ${marker.page} from node ${marker.cursor + 1} (same title and address):`,
+      WEB_PAGE_MARKERS.open,
+    ]);
+    expect(second.content).not.toContain(WEB_PAGE_MARKERS.notice);
+    expect(countTokens(second.content)).toBeLessThanOrEqual(800);
+    // The page's own title changes (its lines do not): the next page shows title and address.
+    await changePage(`document.title = 'Feed [ref=e1] renamed'`);
+    const next = (second.data as { nextCursor: number; page: string }).nextCursor;
+    const third = await harness.call(
+      'browser_snapshot',
+      { ...args, cursor: next, page: marker.page },
+      sessionId,
+    );
+    if (!third.ok) throw new Error(JSON.stringify(third));
+    expect(third.data).toMatchObject({ resumed: 'same-page' });
+    expect((third.data as { continued?: boolean }).continued).toBeUndefined();
+    expect(third.content.split('\n').slice(0, 4)).toEqual([
+      'Tab t1:',
+      WEB_PAGE_MARKERS.notice,
+      WEB_PAGE_MARKERS.open,
+      `"Feed (ref=e1] renamed" — ${server.origin}/feed?posts=200`,
+    ]);
   }, 60_000);
 
   it('continues the current page, and says so, when only nodes past the cursor changed', async () => {

@@ -27,6 +27,7 @@ import {
   withWebPageNotice,
 } from '../page-text.js';
 import { diffSnapshots, isEmptyDelta, prepareDiff } from '../snapshot-delta.js';
+import { WHOLE_PAGE_VIEW } from '../snapshot-pages.js';
 import { type RenderedSnapshot, renderSnapshot } from '../snapshot-render.js';
 import { countTokens, lineTokens } from '../token-count.js';
 
@@ -151,10 +152,16 @@ function capResult(result: ToolReturn): ToolReturn {
   return { ...result, content: kept };
 }
 
-/** Puts the web-page notice once in a result whose text holds page content between markers. */
+/**
+ * Puts the web-page notice once in a result whose text holds page content between markers; not
+ * in a later page of a snapshot that continues a page read before (`continued` in its data),
+ * whose first page had it.
+ */
 function addWebPageNotice(result: ToolReturn): ToolReturn {
   if (typeof result === 'string') return withWebPageNotice(result);
   if (!result.ok) return result;
+  const data = result.data as { readonly continued?: unknown } | undefined;
+  if (data?.continued === true) return result;
   return { ...result, content: withWebPageNotice(result.content) };
 }
 
@@ -249,17 +256,24 @@ export function titleLine(title: string, url: string): string {
  * The lines of a result that show a page: the tab's own line (`Tab t1:`), its title and address
  * in a web-page block, then `between` (the tools' notes, events), then the snapshot's lines in a
  * web-page block, then what the tools say about it (nothing shown, the cut marker) after the
- * block, where the page cannot forge it.
+ * block, where the page cannot forge it. A later page that continues a page read before under the
+ * same title and address has one line in place of the tab line and title (`continued`).
  */
 export function showPage(
   tab: BrowserTab,
   snapshot: TabSnapshot,
   rendered: Pick<RenderedSnapshot, 'body' | 'cutMarker'>,
-  options: { readonly between?: readonly string[]; readonly empty?: string } = {},
+  options: {
+    readonly between?: readonly string[];
+    readonly empty?: string;
+    readonly continued?: { readonly page: string; readonly start: number };
+  } = {},
 ): string[] {
+  const { continued } = options;
   return [
-    `Tab ${tab.id}:`,
-    webPageBlock([titleLine(snapshot.title, snapshot.url)]),
+    ...(continued === undefined
+      ? [`Tab ${tab.id}:`, webPageBlock([titleLine(snapshot.title, snapshot.url)])]
+      : [continuedLine(tab, continued.page, continued.start)]),
     ...(options.between ?? []),
     rendered.body === '' ? (options.empty ?? NOTHING_SHOWN) : webPageBlock([rendered.body]),
     ...(rendered.cutMarker === undefined ? [] : [rendered.cutMarker]),
@@ -273,6 +287,14 @@ export function showPage(
 export function takeEventLines(session: BrowserSession): string[] {
   const events = session.takeEvents();
   return events.length === 0 ? [] : [webPageBlock(events)];
+}
+
+/**
+ * The tab line of a later page that continues a page read before under the same title and
+ * address: `Tab t1, page 4f1c2a9b from node 121 (same title and address):`.
+ */
+export function continuedLine(tab: BrowserTab, page: string, start: number): string {
+  return `Tab ${tab.id}, page ${page} from node ${start + 1} (same title and address):`;
 }
 
 /** The text of a snapshot in which nothing is shown. */
@@ -362,7 +384,12 @@ async function reportOnPage(
         start: 0,
       }),
     });
-    session.snapshotPages.keepCut(tab.id, shown.rendered);
+    session.snapshotPages.keepCut(
+      tab.id,
+      shown.rendered,
+      WHOLE_PAGE_VIEW,
+      titleLine(after.title, after.url),
+    );
     const { whole } = shown;
     if (!whole) return { content: shown.lines.join('\n'), data };
     return {
@@ -457,15 +484,24 @@ export interface PageWithinOptions<T> {
   /** What to say when nothing is shown. */
   readonly empty?: string;
   /**
-   * Renders the page's lines within `pageTokens`; may add lines after `between` (a resume note)
-   * and carry a value back.
+   * Renders the page's lines within `pageTokens`, or within `continuedTokens` when the page
+   * continues a page read before (its frame is shorter); may add lines after `between` (a resume
+   * note) and carry a value back.
    */
-  render(pageTokens: number): {
+  render(
+    pageTokens: number,
+    continuedTokens: number,
+  ): {
     readonly rendered: RenderedSnapshot;
     readonly start: number;
     readonly between?: readonly string[];
     /** What to say when nothing is shown, instead of `empty`. */
     readonly empty?: string;
+    /**
+     * The page continues a page read before under the same title and address: its page token
+     * and first node (see {@link continuedLine}).
+     */
+    readonly continued?: { readonly page: string; readonly start: number };
     readonly value?: T;
   };
 }
@@ -492,20 +528,34 @@ export async function showPageWithin<T>(
   const frame = [...before, ...showPage(tab, snapshot, { body: '-' }, { between }), fileLine].join(
     '\n',
   );
+  // A later page that continues a page read before: one tab line, no title, notice or file line.
+  const continuedFrame = [
+    ...before,
+    ...showPage(
+      tab,
+      snapshot,
+      { body: '-' },
+      { between, continued: { page: 'f'.repeat(8), start: 10 ** 9 } },
+    ),
+  ].join('\n');
   let pageTokens = options.maxTokens - countTokens(withWebPageNotice(frame));
+  let continuedTokens = options.maxTokens - countTokens(continuedFrame);
   const compose = () => {
-    const page = options.render(pageTokens);
+    const page = options.render(pageTokens, continuedTokens);
     const empty = page.empty ?? options.empty;
     const lines = [
       ...before,
       ...showPage(tab, snapshot, page.rendered, {
         between: [...between, ...(page.between ?? [])],
         ...(empty === undefined ? {} : { empty }),
+        ...(page.continued === undefined ? {} : { continued: page.continued }),
       }),
     ];
     const cut = page.rendered.nextCursor !== undefined && page.start === 0;
     if (cut) lines.push(fileLine);
-    return { ...page, lines, cut, tokens: countTokens(withWebPageNotice(lines.join('\n'))) };
+    const text = lines.join('\n');
+    const tokens = countTokens(page.continued === undefined ? withWebPageNotice(text) : text);
+    return { ...page, lines, cut, tokens };
   };
   let shown = compose();
   for (
@@ -513,9 +563,10 @@ export async function showPageWithin<T>(
     attempt < MAX_RENDERINGS && shown.tokens > options.maxTokens;
     attempt += 1
   ) {
-    const less = pageTokens - (shown.tokens - options.maxTokens) - 8;
-    if (less >= pageTokens || shown.rendered.shownNodes <= 1) break;
-    pageTokens = less;
+    const over = shown.tokens - options.maxTokens + 8;
+    if (over <= 0 || shown.rendered.shownNodes <= 1) break;
+    pageTokens -= over;
+    continuedTokens -= over;
     shown = compose();
   }
   const whole = shown.cut ? await keepWholePage(settings, tab, snapshot, path) : undefined;

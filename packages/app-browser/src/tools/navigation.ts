@@ -9,6 +9,7 @@ import {
 import { z } from 'zod';
 import type { BrowserTab } from '../browser-tab.js';
 import { cleanPageLine, webPageBlock } from '../page-text.js';
+import { WHOLE_PAGE_VIEW } from '../snapshot-pages.js';
 import { renderSnapshot } from '../snapshot-render.js';
 import {
   type BrowserToolSettings,
@@ -182,7 +183,12 @@ export function createNavigationTools(settings: BrowserToolSettings): AnyToolDef
           }),
         });
         const { rendered, whole } = shown;
-        session.snapshotPages.keepCut(tab.id, rendered);
+        session.snapshotPages.keepCut(
+          tab.id,
+          rendered,
+          WHOLE_PAGE_VIEW,
+          titleLine(snapshot.title, snapshot.url),
+        );
         return {
           ok: true,
           content: shown.lines.join('\n'),

@@ -22,6 +22,7 @@ import {
   NOTHING_SHOWN,
   showPageWithin,
   takeEventLines,
+  titleLine,
 } from './browser-tool.js';
 
 const READ_METADATA = {
@@ -139,7 +140,7 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
     defineBrowserTool(settings, {
       id: 'browser_snapshot',
       description:
-        'Reads the page of a tab as an accessibility tree: one line per element with its role, name and state, and a ref such as [ref=e12] on what the action tools can act on. Text, links and code inside a paragraph, list item, cell or heading read as one line of prose, each link with its ref: "- listitem: see [the guide](e43) first". A ref stays the same for an element while it stays in the page. When the page does not fit the budget, repeated rows are collapsed (first few kept, the count stated); hidden and decorative nodes are left out, long names shortened with their length. Past the token budget (real tokens of the whole result) the tree is cut at a node boundary with a marker naming cursor and page for the next page; interactive elements further down are still listed. A later page is checked against the earlier one and says when the page changed. Use ref to read one region, find for a text or regex search, urls to see link targets. Action tools already return what changed; call this for the whole page.',
+        'Reads the page of a tab as an accessibility tree: one line per element with its role, name and state, and a ref such as [ref=e12] on what the action tools can act on. Text, links and code inside a paragraph, list item, cell or heading read as one line of prose, each link with its ref: "- listitem: see [the guide](e43) first". A ref stays the same for an element while it stays in the page. When the page does not fit the budget, repeated rows are collapsed (first few kept, the count stated); hidden and decorative nodes are left out, long names shortened with their length. Past the token budget (real tokens of the whole result) the tree is cut at a node boundary with a marker naming cursor and page for the next page; its first page lists the interactive elements further down, and a later page under the same title and address says only that it continues. A later page is checked against the earlier one and says when the page changed. Use ref to read one region, find for a text or regex search, urls to see link targets. Action tools already return what changed; call this for the whole page.',
       inputSchema: snapshotSchema,
       metadata: READ_METADATA,
       runPolicy: RunPolicies.quickRead,
@@ -176,13 +177,15 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
           snapshot,
           maxTokens: args.maxTokens ?? resolved.maxTokens,
           between: takeEventLines(session),
-          render: (pageTokens) => {
+          render: (pageTokens, continuedTokens) => {
             const paged = pageSnapshot({
               nodes: snapshot.nodes,
               pages: session.snapshotPages,
               tabId: tab.id,
               view: snapshotViewOf(args),
               maxTokens: pageTokens,
+              continuedMaxTokens: continuedTokens,
+              where: titleLine(snapshot.title, snapshot.url),
               ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
               ...(args.page === undefined ? {} : { page: args.page }),
               ...(args.ref === undefined ? {} : { scopeRef: args.ref.trim() }),
@@ -197,6 +200,9 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
               start: paged.start,
               between: noteLines(paged.note),
               empty: emptyAt(paged.start),
+              ...(paged.continued
+                ? { continued: { page: paged.rendered.page, start: paged.start } }
+                : {}),
               value: paged,
             };
           },
@@ -217,6 +223,7 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
             ...(rendered.nextCursor === undefined ? {} : { nextCursor: rendered.nextCursor }),
             page: rendered.page,
             ...(paged.resumed === undefined ? {} : { resumed: paged.resumed }),
+            ...(paged.continued ? { continued: true } : {}),
             ...(whole === undefined ? {} : { savedTo: whole.path }),
           },
           ...(whole === undefined ? {} : { artifacts: [whole.artifact] }),
