@@ -8,6 +8,12 @@ export const REF_ATTRIBUTE = 'data-toolsys-ref';
 /** At most this many new interactive elements are tagged per snapshot (one round trip each). */
 const MAX_TAGS_PER_SNAPSHOT = 150;
 const REF_PATTERN = /^(?:f\d+)?e\d+$/;
+/**
+ * Longest a page's tree may take to read. Reading is bounded apart from actions: a 5,000-row table
+ * (10,000 links and buttons) takes 8–9 s on a busy 2-core machine, past the 10 s action bound's
+ * margin; the pipeline's quickRead bound (30 s) still leaves time to answer.
+ */
+export const READ_TIMEOUT_MS = 25_000;
 
 /** A snapshot of one tab: the tree plus where it was taken. */
 export interface TabSnapshot {
@@ -45,7 +51,10 @@ export class BrowserTab {
    * Takes a fresh aria snapshot and renames its refs to stable ones. Its texts and title are
    * cleaned as page text, with `secrets` replaced by `[redacted]`.
    */
-  async snapshot(timeoutMs: number, secrets: readonly string[] = []): Promise<TabSnapshot> {
+  async snapshot(
+    secrets: readonly string[] = [],
+    timeoutMs: number = READ_TIMEOUT_MS,
+  ): Promise<TabSnapshot> {
     // One round trip reads the document's identity and title while the tree is walked.
     const [identity, json] = await Promise.all([
       this.page.evaluate(() => {
@@ -54,7 +63,17 @@ export class BrowserTab {
         return { documentId: holder.__toolsysDocumentId, title: document.title };
       }),
       this.page.ariaSnapshotJSON({ mode: 'ai', timeout: timeoutMs }),
-    ]);
+    ]).catch((error: unknown) => {
+      if (!(error instanceof Error && error.name === 'TimeoutError')) throw error;
+      throw new ToolError(
+        ToolErrorCode.TIMEOUT,
+        `reading tab ${this.id}'s accessibility tree took longer than ${timeoutMs >= 1_000 ? `${Math.round(timeoutMs / 1_000)} s` : `${timeoutMs} ms`} (a very large page, or a busy machine)`,
+        {
+          hint: `The tab stays on ${cleanPageText(this.page.url(), secrets)}; retry browser_snapshot once. If it times out again, the page is too large to read whole: browser_screenshot shows it.`,
+          details: { timeoutMs },
+        },
+      );
+    });
     if (identity.documentId !== this.#documentId) {
       // A new document: Playwright numbers its refs again, so none of the old ones may be reused.
       for (const ref of this.#byPublic.keys()) this.#retired.add(ref);

@@ -682,7 +682,8 @@ describe('browser_snapshot on large pages', () => {
 
   it('cuts a 5,000-row table at the budget and reaches the rest by cursor', async () => {
     const navigated = await call('browser_navigate', { url: `${server.origin}/table?rows=5000` });
-    expect(navigated.ok).toBe(true);
+    // The whole result on failure: its error says which bound a busy machine ran past.
+    expect(navigated).toMatchObject({ ok: true });
     expect(countTokens(navigated.ok ? navigated.content : '')).toBeLessThanOrEqual(6_000);
     const first = await call('browser_snapshot', { expand: true, maxTokens: 4_000 });
     expect(first.ok).toBe(true);
@@ -825,7 +826,7 @@ async function fullRendering(): Promise<string> {
   let text = '';
   await harness.manager.withSession(sessionId, async ({ session }) => {
     const tab = await session.activeTab();
-    const snapshot = tab.lastSnapshot ?? (await tab.snapshot(30_000));
+    const snapshot = tab.lastSnapshot ?? (await tab.snapshot());
     text = renderSnapshot(snapshot.nodes, { maxTokens: 10_000_000, expand: true }).text;
   });
   return text;

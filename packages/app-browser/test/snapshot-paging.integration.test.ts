@@ -79,7 +79,7 @@ async function wholePage(id = sessionId): Promise<string[]> {
   let lines: string[] = [];
   await harness.manager.withSession(id, async ({ session: browser }) => {
     const tab = await browser.activeTab();
-    const tree = await tab.snapshot(30_000);
+    const tree = await tab.snapshot();
     lines = renderSnapshot(tree.nodes, { maxTokens: 10_000_000, expand: true })
       .text.split('\n')
       .map((line) => line.trim());
@@ -286,5 +286,21 @@ describe('browser_snapshot paging', () => {
     expect(await harness.text('browser_snapshot', { cursor: 3, page: 'nope' }, sessionId)).toMatch(
       /^Error: \[INVALID_ARGUMENT\] page: /,
     );
+  });
+  it('says a page too slow to read timed out, and where the tab stays', async () => {
+    await open('/feed?posts=200');
+    let failure: unknown;
+    await harness.manager.withSession(sessionId, async ({ session: browser }) => {
+      const tab = await browser.activeTab();
+      // A 1 ms bound stands in for a page that takes longer than the read bound.
+      failure = await tab.snapshot([], 1).catch((error: unknown) => error);
+    });
+    expect(failure).toMatchObject({
+      code: 'TIMEOUT',
+      message: expect.stringMatching(/^reading tab t1's accessibility tree took longer than 1 ms /),
+      options: {
+        hint: expect.stringContaining(`The tab stays on ${server.origin}/feed?posts=200`),
+      },
+    });
   });
 });

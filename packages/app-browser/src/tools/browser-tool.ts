@@ -366,7 +366,7 @@ async function reportOnPage(
     if (mode === 'delta' && before) prepareDiff(before.nodes);
   });
   await session.settleNewTabs(Math.min(settings.actionTimeoutMs, 5_000));
-  const after = await tab.snapshot(settings.actionTimeoutMs, settings.redact);
+  const after = await tab.snapshot(settings.redact);
   tab.lastSnapshot = after;
   data.url = after.url;
   data.title = after.title;

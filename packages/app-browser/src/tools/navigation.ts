@@ -166,7 +166,7 @@ export function createNavigationTools(settings: BrowserToolSettings): AnyToolDef
         if (status !== undefined && status >= 400) {
           notes.push(`The server answered HTTP ${status}.`);
         }
-        const snapshot = await tab.snapshot(resolved.actionTimeoutMs, resolved.redact);
+        const snapshot = await tab.snapshot(resolved.redact);
         tab.lastSnapshot = snapshot;
         const shown = await showPageWithin({
           settings: resolved,

@@ -130,8 +130,7 @@ export async function ensureSnapshot(
   tab: BrowserTab,
   settings: BrowserToolSettings,
 ): Promise<void> {
-  if (!tab.lastSnapshot)
-    tab.lastSnapshot = await tab.snapshot(settings.actionTimeoutMs, settings.redact);
+  if (!tab.lastSnapshot) tab.lastSnapshot = await tab.snapshot(settings.redact);
 }
 
 /** `browser_snapshot` and `browser_screenshot`. */
@@ -155,7 +154,7 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
           );
         }
         const tab = await pickTab(session, args.tab);
-        const snapshot = await tab.snapshot(resolved.actionTimeoutMs, resolved.redact);
+        const snapshot = await tab.snapshot(resolved.redact);
         tab.lastSnapshot = snapshot;
         if (args.ref !== undefined) tab.locate(args.ref);
         if (args.ref !== undefined && findByRef(snapshot.nodes, args.ref.trim()) === undefined) {
