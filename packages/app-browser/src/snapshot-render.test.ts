@@ -58,6 +58,21 @@ describe('renderSnapshot', () => {
     expect(rendered.nextCursor).toBeUndefined();
   });
 
+  it('collapses a run of like items that fits but would take more than half the budget, and keeps the rest whole', () => {
+    // 30 rows take about 880 tokens: whole within a 6,000-token budget, an overview within 1,200.
+    const whole = renderSnapshot(table(30), { maxTokens: 6_000 });
+    expect(whole.list.collapsed).toBe(false);
+    expect(countTokens(whole.text)).toBeLessThan(1_000);
+    expect(whole.text.split('\n').filter((line) => line.includes('- row ')).length).toBe(30);
+    const overview = renderSnapshot(table(30), { maxTokens: 1_200 });
+    expect(overview.list.collapsed).toBe(true);
+    expect(overview.nextCursor).toBeUndefined();
+    expect(overview.text.split('\n').at(-1)).toContain('… 27 more row items like the above');
+    // The rows are still there for the asking.
+    const expanded = renderSnapshot(table(30), { maxTokens: 1_200, expand: true });
+    expect(expanded.text.split('\n').filter((line) => line.includes('- row ')).length).toBe(30);
+  });
+
   it('cuts at a node boundary past the budget, lists interactive elements further down, and gives a cursor that continues', () => {
     const rendered = renderSnapshot(table(400), { maxTokens: 1_000, expand: true });
     expect(rendered.tokens).toBeLessThanOrEqual(1_000);

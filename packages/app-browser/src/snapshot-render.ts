@@ -144,13 +144,30 @@ export function listSnapshotLines(
     ...(options.pageUrl === undefined ? {} : { pageUrl: options.pageUrl }),
   };
   let entries = flattenNodes(roots, { ...lineOptions, expand: true });
-  // Runs are collapsed only when the whole tree does not fit (the decision depends on the tree
-  // and the budget, never on the cursor, so pages of one snapshot agree). A search looks inside
-  // collapsed runs too.
+  // Runs are collapsed when the whole tree does not fit, and when it fits but its runs of like
+  // items would take more than half the budget (a product grid, a feed: the first view is an
+  // overview, `expand` or `find` reads the items). The decision depends on the tree and the
+  // budget, never on the cursor, so pages of one snapshot agree. A search looks inside collapsed
+  // runs too.
   const mayCollapse = !(options.expand ?? false) && options.find === undefined;
-  const collapsed =
-    mayCollapse && (options.collapse ?? !fitsIn(entries, 0, 0, pageBudget(options.maxTokens)));
-  if (collapsed) entries = flattenNodes(roots, { ...lineOptions, expand: false });
+  let collapsed = false;
+  if (mayCollapse) {
+    const budget = pageBudget(options.maxTokens);
+    const short = () => flattenNodes(roots, { ...lineOptions, expand: false });
+    if (options.collapse !== undefined || !fitsIn(entries, 0, 0, budget)) {
+      collapsed = options.collapse ?? true;
+      if (collapsed) entries = short();
+    } else {
+      const collapsedEntries = short();
+      // Bytes bound tokens from above: lines are counted only when the bytes saved could matter.
+      const savedAtMost =
+        byteBound(entries, 0, 0, Number.POSITIVE_INFINITY) -
+        byteBound(collapsedEntries, 0, 0, Number.POSITIVE_INFINITY);
+      collapsed =
+        savedAtMost > budget / 2 && tokensOf(entries) - tokensOf(collapsedEntries) > budget / 2;
+      if (collapsed) entries = collapsedEntries;
+    }
+  }
   if (options.find) entries = filterMatches(entries, options.find);
   return { lines: entries, token: pageTokenOf(entries), collapsed };
 }
@@ -382,6 +399,13 @@ function fitsIn(
     if (used > budget) return false;
   }
   return true;
+}
+
+/** Real tokens of a list's lines from the top (for lists known to fit a page). */
+function tokensOf(entries: readonly Entry[]): number {
+  let total = 0;
+  for (const entry of entries) total += lineTokens(indent(entry, 0));
+  return total;
 }
 
 /**
