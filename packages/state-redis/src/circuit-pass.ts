@@ -12,7 +12,16 @@
  */
 export class CircuitPasses {
   readonly #passes = new Map<string, number>();
+  readonly #drops = new Map<string, number>();
   #clearing = false;
+
+  /**
+   * How many times a failure of `toolId` was recorded here: a limiter that saw the circuit absent
+   * notes this count, and its knowledge holds only while the count has not moved.
+   */
+  drops(toolId: string): number {
+    return this.#drops.get(toolId) ?? 0;
+  }
 
   /** Notes that the shared circuit of `toolId` did not exist when one call was admitted. */
   grant(toolId: string): void {
@@ -37,5 +46,6 @@ export class CircuitPasses {
   /** Drops every pass of `toolId` (a failure of it was recorded since). */
   drop(toolId: string): void {
     this.#passes.delete(toolId);
+    this.#drops.set(toolId, this.drops(toolId) + 1);
   }
 }

@@ -31,9 +31,11 @@ export {
   type RedisPermissionStoreOptions,
 } from './redis-permission-store.js';
 export {
+  LEASE_MS,
   RedisRateLimiter,
   type RedisRateLimiterOptions,
   TOKEN_BUCKET_SCRIPT,
+  tokensToAsk,
 } from './redis-rate-limiter.js';
 export {
   RedisTraceRing,

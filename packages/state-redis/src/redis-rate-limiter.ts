@@ -28,13 +28,15 @@ import type { RedisConnection } from './redis-connection.js';
  * to the capacity, the time one within the last hour (and not ahead of Redis's clock), a charged
  * count a non-negative number. Anything else (`inf`, `nan`, `1e308`, text) was not written by a
  * replica: the bucket counts as absent (full) and is overwritten, so garbage never lifts the limit
- * and never locks the tool. ARGV[5] is 1 to take a token, 0 only to charge. KEYS[2] is the
+ * and never locks the tool. ARGV[5] is 0 only to charge, else the most tokens to take: one for
+ * the call, the rest a lease the replica spends without asking (granted only while the bucket
+ * holds more than twice that per live replica; see {@link LEASE_MS}). KEYS[2] is the
  * heartbeat set: the replicas alive come back with every reply, so the fair share a replica falls
  * back on counts a replica that joined a moment ago. KEYS[3], when given, is the tool's shared
  * circuit breaker: whether it exists comes back too, so that the breaker check of an admitted call
  * needs no round trip of its own while no replica has recorded a failure (see `CircuitPasses`).
  * Returns { allowed (1|0), retryAfterMs, tokens (as text), invalid (1 when garbage was reset),
- * charged, live replicas, circuit exists (1|0) }.
+ * charged, live replicas, circuit exists (1|0), tokens granted }.
  */
 export const TOKEN_BUCKET_SCRIPT = `
 local time = redis.call('TIME')
@@ -74,10 +76,16 @@ if admitted > charged then
 end
 local allowed = 0
 local retry = 0
-if ARGV[5] == '1' then
+local granted = 0
+local live = redis.call('ZCOUNT', KEYS[2], math.floor(now), '+inf')
+local take = tonumber(ARGV[5]) or 0
+if take >= 1 then
   if tokens >= 1 then
-    tokens = tokens - 1
-    charged = charged + 1
+    -- A lease of more than one token only while the bucket holds plenty: at most a share of
+    -- what is left, so that near the quota every call takes exactly one token again.
+    granted = math.max(1, math.min(math.floor(take), math.floor(tokens / (2 * math.max(1, live)))))
+    tokens = tokens - granted
+    charged = charged + granted
     allowed = 1
   else
     retry = math.max(1, math.ceil((1 - tokens) / refill))
@@ -86,10 +94,9 @@ end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'updated', tostring(updated), 'capacity', tostring(capacity), ARGV[2], tostring(charged))
 -- Long enough for a bucket in debt to refill completely.
 redis.call('PEXPIRE', KEYS[1], 121000)
-local live = redis.call('ZCOUNT', KEYS[2], math.floor(now), '+inf')
 local circuit = 1
 if KEYS[3] then circuit = redis.call('EXISTS', KEYS[3]) end
-return { allowed, retry, tostring(tokens), invalid, tostring(charged), live, circuit }
+return { allowed, retry, tostring(tokens), invalid, tostring(charged), live, circuit, granted }
 `;
 
 /** Options for {@link RedisRateLimiter}. */
@@ -117,6 +124,24 @@ export interface RedisRateLimiterOptions extends ToolRateLimiterOptions {
 
 const ALLOWED: RateLimitDecision = Object.freeze({ allowed: true });
 
+/**
+ * How long a lease may be spent. A replica that asks Redis for a token of a tool with a large
+ * quota gets a few more with it (a lease), and spends them without a round trip for at most this
+ * long; what is left then is dropped, never returned (the bucket paid for it: a lease can only
+ * make the replicas admit less than the quota, never more). The lease also carries the breaker's
+ * state: while it lasts, a circuit another replica opened may be seen this much later.
+ */
+export const LEASE_MS = 250;
+
+/**
+ * Most tokens asked with a call: the call's own plus a lease of about 60 ms of the quota's refill
+ * (`quota / 1 000`), so a quota under 1 000 calls a minute is asked one token at a time, as
+ * before. Redis grants the lease only while the bucket holds more than twice it per live replica.
+ */
+export function tokensToAsk(ratePerMinute: number): number {
+  return 1 + Math.floor(ratePerMinute / 1_000);
+}
+
 type BucketReply = [
   number,
   number,
@@ -124,6 +149,7 @@ type BucketReply = [
   number | undefined,
   string | undefined,
   number | undefined,
+  (number | undefined)?,
   (number | undefined)?,
 ];
 
@@ -136,7 +162,7 @@ interface BucketCommands {
     field: string,
     admitted: number,
     alone: number,
-    take: 0 | 1,
+    take: number,
   ): Promise<BucketReply>;
 }
 
@@ -162,6 +188,16 @@ interface Account {
   sharedAt: number;
   /** The fair-share bucket, while deciding alone. */
   share: ShareBucket | undefined;
+  /** Tokens of the lease left to spend (already charged to the shared bucket), and until when. */
+  lease: number;
+  leaseUntil: number;
+  /**
+   * Whether the tool's shared circuit was absent at the lease's reply, and the count of failures
+   * recorded here then (see {@link CircuitPasses.drops}): calls on the lease get a breaker pass
+   * only while both still hold.
+   */
+  circuitClear: boolean;
+  circuitDrops: number;
 }
 
 /**
@@ -175,6 +211,8 @@ interface Account {
  *   at most what the shared bucket would have.
  * - What it admitted alone is charged to the shared bucket exactly once when Redis answers again
  *   (see {@link TOKEN_BUCKET_SCRIPT}), also when a timed-out script ran after all.
+ * - A tool with a large quota is leased a few tokens with each round trip ({@link tokensToAsk},
+ *   {@link LEASE_MS}), charged when granted: leases never let the replicas pass the quota.
  */
 export class RedisRateLimiter implements RateLimiterLike {
   readonly #connection: RedisConnection;
@@ -212,6 +250,21 @@ export class RedisRateLimiter implements RateLimiterLike {
       return ALLOWED;
     }
     const account = this.#account(toolId, ratePerMinute);
+    if (account.lease > 0) {
+      // Spent also while Redis is missed: its tokens were taken from the shared bucket.
+      if (this.#clock.now() < account.leaseUntil) {
+        account.lease -= 1;
+        if (
+          this.#passes &&
+          account.circuitClear &&
+          this.#passes.drops(toolId) === account.circuitDrops
+        ) {
+          this.#passes.grant(toolId);
+        }
+        return ALLOWED;
+      }
+      account.lease = 0;
+    }
     if (this.#connection.mode !== 'shared') return this.#decideAlone(account);
     const key = this.#connection.key('rate', toolId);
     const circuit = this.#circuitKey?.(toolId) ?? key;
@@ -227,7 +280,7 @@ export class RedisRateLimiter implements RateLimiterLike {
             this.#field,
             account.admitted,
             account.alone,
-            1,
+            tokensToAsk(ratePerMinute),
           ),
         // The script ran after all: its token was taken and its charge counted in Redis, so the
         // call (already decided alone) is not counted again; only what Redis knows is updated.
@@ -240,7 +293,15 @@ export class RedisRateLimiter implements RateLimiterLike {
         }
         const allowed = this.#accept(account, key, reply, false);
         if (allowed) {
-          if (this.#passes && circuit !== key && reply[6] === 0) this.#passes.grant(toolId);
+          const clear = this.#passes !== undefined && circuit !== key && reply[6] === 0;
+          if (clear) this.#passes?.grant(toolId);
+          const granted = Number(reply[7] ?? 1);
+          if (Number.isInteger(granted) && granted > 1) {
+            account.lease = granted - 1;
+            account.leaseUntil = this.#clock.now() + LEASE_MS;
+            account.circuitClear = clear;
+            account.circuitDrops = this.#passes?.drops(toolId) ?? 0;
+          }
           return ALLOWED;
         }
         // An empty bucket has a token back within 60 000 / rate ms, whatever the reply says
@@ -290,11 +351,16 @@ export class RedisRateLimiter implements RateLimiterLike {
         sharedTokens: undefined,
         sharedAt: 0,
         share: undefined,
+        lease: 0,
+        leaseUntil: 0,
+        circuitClear: false,
+        circuitDrops: 0,
       };
       this.#accounts.set(toolId, account);
     } else if (account.ratePerMinute !== ratePerMinute) {
       account.ratePerMinute = ratePerMinute;
       account.share = undefined;
+      account.lease = 0;
     }
     return account;
   }
@@ -314,7 +380,11 @@ export class RedisRateLimiter implements RateLimiterLike {
     const chargedCount = Number(charged);
     if (Number.isFinite(chargedCount)) account.charged = chargedCount;
     if (!late) account.share = undefined;
-    if (allowed === 1 && !late) account.admitted += 1;
+    if (allowed === 1 && !late) {
+      // A lease counts as admitted when granted: Redis charged it whole.
+      const granted = Number(reply[7] ?? 1);
+      account.admitted += Number.isInteger(granted) && granted >= 1 ? granted : 1;
+    }
     return allowed === 1;
   }
 

@@ -45,6 +45,7 @@ function replica(
   state: SharedState,
   behaviour: Behaviour,
   confirm?: () => Promise<'allow_session' | 'allow_always' | 'deny' | 'allow_once'>,
+  ratePerMinute = 10,
 ) {
   const registry = new ToolRegistry();
   registry.register(
@@ -53,7 +54,7 @@ function replica(
       description: 'fixture standing for a remote backend',
       inputSchema: ToolSchema.object({ url: z.string().optional() }),
       metadata: { risk: 'MEDIUM', annotations: { readOnlyHint: true } },
-      runPolicy: { ...RunPolicies.network, ratePerMinute: 10, maxRetries: 0 },
+      runPolicy: { ...RunPolicies.network, ratePerMinute, maxRetries: 0 },
       execute: () => {
         behaviour.calls += 1;
         return behaviour.result();
@@ -120,6 +121,80 @@ describe('two replicas sharing one Redis', () => {
     expect(!refused.ok && refused.error.code).toBe('CIRCUIT_OPEN');
     expect(healthy.calls).toBe(calls);
   });
+
+  it('lease tokens of a large quota: most calls pay no round trip, and together they never pass the quota', async () => {
+    const evalsha = async () =>
+      Number(/cmdstat_evalsha:calls=(\d+)/.exec(await redis.admin.info('commandstats'))?.[1] ?? 0);
+    const stateA = await shared('a');
+    const stateB = await shared('b');
+    const healthy: Behaviour = { result: () => ok, calls: 0 };
+    // 60,000 a minute: each script asks for 61 tokens (the call's and a lease of 60).
+    const a = replica(stateA, healthy, allowAll, 60_000);
+    const b = replica(stateB, healthy, allowAll, 60_000);
+    await a.execute('web_fetch', {});
+    await b.execute('web_fetch', {});
+    const before = await evalsha();
+    for (let round = 0; round < 20; round += 1) {
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, index) =>
+          (index % 2 === 0 ? a : b).execute('web_fetch', {}),
+        ),
+      );
+      expect(results.every((result) => result.ok)).toBe(true);
+    }
+    // 400 calls: about 7 scripts per replica (a lease lasts 250 ms; the heartbeat adds a few).
+    expect((await evalsha()) - before).toBeLessThan(60);
+
+    // Near the quota every call takes one token again: 2,000 a minute (asking 3 at a time), three
+    // replicas calling until well past it admit the quota plus the refill, at most, and lose at
+    // most their last leases (2 tokens each).
+    const QUOTA = 2_000;
+    const states = [stateA, stateB, await shared('c')];
+    await until(() => states.every((state) => state.heartbeat.liveCount === 3));
+    const started = performance.now();
+    const counts = await Promise.all(
+      states.map(async (state) => {
+        let count = 0;
+        for (let call = 0; call < 1_000; call += 1) {
+          if ((await state.rateLimiter.tryAcquire('lookup', QUOTA)).allowed) count += 1;
+        }
+        return count;
+      }),
+    );
+    const total = counts.reduce((sum, count) => sum + count, 0);
+    const allowed = QUOTA + ((performance.now() - started) / 60_000) * QUOTA;
+    expect(total).toBeLessThanOrEqual(Math.floor(allowed));
+    expect(total).toBeGreaterThanOrEqual(Math.floor(allowed) - 3 * 2 - 1);
+  }, 60_000);
+
+  it('see on a lease a circuit another replica opened within the lease, and at once a failure of its own', async () => {
+    const stateA = await shared('a', { failureThreshold: 1, cooldownMs: 60_000 });
+    const stateB = await shared('b', { failureThreshold: 1, cooldownMs: 60_000 });
+    const healthy: Behaviour = { result: () => ok, calls: 0 };
+    const a = replica(stateA, healthy, allowAll, 60_000);
+    expect((await a.execute('web_fetch', {})).ok).toBe(true);
+    // b's failure opens the shared circuit; a, on its lease, sees it once the lease is over.
+    const b = replica(stateB, { result: () => reset, calls: 0 }, allowAll, 60_000);
+    await b.execute('web_fetch', {});
+    await until(async () => (await redis.admin.hget('test:breaker:web_fetch', 'state')) === 'OPEN');
+    await until(async () => {
+      const result = await a.execute('web_fetch', {});
+      return !result.ok && result.error.code === 'CIRCUIT_OPEN';
+    }, 5_000);
+
+    // A failure recorded by the replica itself ends its lease's passes at once.
+    await redis.admin.del('test:breaker:web_fetch', 'test:rate:web_fetch');
+    const stateC = await shared('c', { failureThreshold: 1, cooldownMs: 60_000 });
+    const flaky: Behaviour = { result: () => ok, calls: 0 };
+    const c = replica(stateC, flaky, allowAll, 60_000);
+    expect((await c.execute('web_fetch', {})).ok).toBe(true);
+    flaky.result = () => reset;
+    expect((await c.execute('web_fetch', {})).ok).toBe(false);
+    const calls = flaky.calls;
+    const refused = await c.execute('web_fetch', {});
+    expect(!refused.ok && refused.error.code).toBe('CIRCUIT_OPEN');
+    expect(flaky.calls).toBe(calls);
+  }, 30_000);
 
   it('refill continuously across replicas, as the local bucket does', async () => {
     const stateA = await shared('a');

@@ -207,11 +207,14 @@ export const scaleBench: Bench = {
 
       // Per-call cost.
       const args = (index: number) => ({ text: `message ${index}`, operation: 'trim' });
-      const warmup = quick ? 60 : 300;
+      // Every process is measured at its steady state: V8 keeps optimising a replica's call path
+      // for thousands of calls (one replica's CPU per call, measured over rounds of 1,500 calls:
+      // 1.49 ms, 0.82, 0.59, 0.57, then 0.50 from about 6,000 calls on). Each replica behind
+      // HAProxy serves a third of the calls, so it gets as many warm-up calls as the lone one,
+      // or it would be measured colder.
+      const warmup = quick ? 2_000 : 6_000;
       const perRound = quick ? 300 : 1_200;
       const rounds = 3;
-      // Every process gets the same warm-up (its JIT has seen as many calls): the lone replica
-      // `warmup` calls, each replica behind HAProxy as many.
       await drive(aloneClients, 'text_transform', args, warmup);
       await drive(lbClients, 'text_transform', args, warmup * REPLICAS.length);
       const totals = { alone: 0, shared: 0, calls: 0 };
