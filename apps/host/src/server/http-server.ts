@@ -191,6 +191,7 @@ export async function serveHttp(
           ? await readJson(request, { maxBytes: maxBodyBytes, budget })
           : undefined;
       if (body && !body.ok) return sendRefusal(response, body);
+      if (request.method === 'POST') holdHeadersUntilFirstWrite(response);
       await session.transport.handleRequest(request, response, body?.value);
       return;
     }
@@ -316,6 +317,20 @@ export async function serveHttp(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Sends the headers of a reply with its first bytes, not before. The SDK starts a streamed (SSE)
+ * reply to a call at once and writes the call's result later; were the headers sent at once, a
+ * replica that dies while the call runs would leave its client a stream cut without an answer,
+ * which MCP clients wait on until their own timeout. Held back, nothing has reached the load
+ * balancer when the replica dies, so HAProxy sends the request again (`retry-on
+ * empty-response` in deploy/haproxy.cfg) to a replica that answers "Session lost … initialize
+ * again". A call that has sent progress, a log line or the SDK's keep-alive comment (every 15 s)
+ * has started its reply: cut then, its client still sees the stream end.
+ */
+function holdHeadersUntilFirstWrite(response: ServerResponse): void {
+  response.flushHeaders = () => {};
 }
 
 function sendJsonRpcError(

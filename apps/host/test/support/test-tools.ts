@@ -24,6 +24,8 @@ export interface TestToolProbe {
   aborted: Promise<string>;
   /** The session ids the test package was told had ended, in order. */
   endedSessions: string[];
+  /** Calls of `test_wait` running right now. */
+  waiting: number;
 }
 
 /** Tools that exercise the server: progress, cancellation, structure, confirmation. */
@@ -32,6 +34,7 @@ export function createTestTools(): { tools: AnyToolDefinition[]; probe: TestTool
   const aborted = new Promise<string>((resolve) => {
     reportAbort = resolve;
   });
+  const probe: TestToolProbe = { aborted, endedSessions: [], waiting: 0 };
   const tools: AnyToolDefinition[] = [
     defineTool({
       id: 'test_slow',
@@ -72,6 +75,30 @@ export function createTestTools(): { tools: AnyToolDefinition[]; probe: TestTool
       },
     }),
     defineTool({
+      id: 'test_wait',
+      description: 'Waits `ms` milliseconds without a word (no progress, no output), then answers.',
+      inputSchema: ToolSchema.object({
+        ms: z.number().int().min(0).max(60_000).describe('How long to wait.'),
+      }),
+      metadata: { category: 'utility', risk: 'LOW' },
+      async execute(args, context) {
+        probe.waiting += 1;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, args.ms);
+          context.signal.addEventListener(
+            'abort',
+            () => {
+              clearTimeout(timer);
+              resolve();
+            },
+            { once: true },
+          );
+        });
+        probe.waiting -= 1;
+        return successResult(`waited ${args.ms} ms`);
+      },
+    }),
+    defineTool({
       id: 'test_structured',
       description: 'Returns a greeting with structured output.',
       inputSchema: ToolSchema.object({ name: z.string().describe('Who to greet.') }),
@@ -90,7 +117,7 @@ export function createTestTools(): { tools: AnyToolDefinition[]; probe: TestTool
       execute: (args) => successResult(`guarded ran ${args.note}`),
     }),
   ];
-  return { tools, probe: { aborted, endedSessions: [] } };
+  return { tools, probe };
 }
 
 /**
