@@ -133,6 +133,17 @@ async function initialize() {
 const list = (sessionId: string) =>
   post({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }, sessionId);
 
+/** An SDK client, through the load balancer, whose session lives on replica `id`. */
+async function clientOn(id: string): Promise<Client> {
+  for (;;) {
+    const candidate = new Client({ name: 'lb-test', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(`${haproxy.url}/mcp`));
+    await candidate.connect(transport);
+    if (transport.sessionId?.startsWith(`${id}.`)) return candidate;
+    await candidate.close();
+  }
+}
+
 describe('replicas behind HAProxy (deploy/haproxy.cfg)', () => {
   it('keeps each session on the replica that created it, and spreads sessions over all', async () => {
     const sessions = await Promise.all([1, 2, 3, 4, 5, 6].map(() => initialize()));
@@ -178,15 +189,7 @@ describe('replicas behind HAProxy (deploy/haproxy.cfg)', () => {
       const session = await initialize();
       sessions[session.replica] = session.sessionId;
     }
-    // An SDK client whose session lives on replica b.
-    let client: Client | undefined;
-    while (!client) {
-      const candidate = new Client({ name: 'lb-test', version: '1.0.0' });
-      const transport = new StreamableHTTPClientTransport(new URL(`${haproxy.url}/mcp`));
-      await candidate.connect(transport);
-      if (transport.sessionId?.startsWith('b.')) client = candidate;
-      else await candidate.close();
-    }
+    const client = await clientOn('b');
     const b = replicas.find((replica) => replica.id === 'b');
     if (!b) throw new Error('no replica b');
     await b.http.close();
@@ -228,15 +231,7 @@ describe('replicas behind HAProxy (deploy/haproxy.cfg)', () => {
   }, 60_000);
 
   it('answers a call in flight on a replica that dies (SIGKILL, crash) with "Session lost … initialize again", never a hang', async () => {
-    // An SDK client whose session lives on replica c.
-    let client: Client | undefined;
-    while (!client) {
-      const candidate = new Client({ name: 'lb-test', version: '1.0.0' });
-      const transport = new StreamableHTTPClientTransport(new URL(`${haproxy.url}/mcp`));
-      await candidate.connect(transport);
-      if (transport.sessionId?.startsWith('c.')) client = candidate;
-      else await candidate.close();
-    }
+    const client = await clientOn('c');
     const c = replicas.find((replica) => replica.id === 'c');
     if (!c) throw new Error('no replica c');
     const outcome = client

@@ -28,6 +28,21 @@ export interface TestToolProbe {
   waiting: number;
 }
 
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
+
 /** Tools that exercise the server: progress, cancellation, structure, confirmation. */
 export function createTestTools(): { tools: AnyToolDefinition[]; probe: TestToolProbe } {
   let reportAbort: (message: string) => void = () => {};
@@ -49,17 +64,7 @@ export function createTestTools(): { tools: AnyToolDefinition[]; probe: TestTool
             reportAbort(String((context.signal.reason as Error | undefined)?.message ?? 'aborted'));
             return successResult('stopped');
           }
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, 20);
-            context.signal.addEventListener(
-              'abort',
-              () => {
-                clearTimeout(timer);
-                resolve();
-              },
-              { once: true },
-            );
-          });
+          await sleep(20, context.signal);
           context.emit({
             type: 'progress',
             progress: step,
@@ -83,17 +88,7 @@ export function createTestTools(): { tools: AnyToolDefinition[]; probe: TestTool
       metadata: { category: 'utility', risk: 'LOW' },
       async execute(args, context) {
         probe.waiting += 1;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, args.ms);
-          context.signal.addEventListener(
-            'abort',
-            () => {
-              clearTimeout(timer);
-              resolve();
-            },
-            { once: true },
-          );
-        });
+        await sleep(args.ms, context.signal);
         probe.waiting -= 1;
         return successResult(`waited ${args.ms} ms`);
       },
