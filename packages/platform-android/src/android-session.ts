@@ -5,7 +5,12 @@ import { AndroidDeviceError } from './adb-errors.js';
 import type { AdbCallOptions, AndroidDevice, AndroidDeviceManager } from './android-device.js';
 import { type DeviceTelemetry, readDeviceTelemetry, recordTelemetry } from './device-telemetry.js';
 import { AdbUiBackend, type UiBackend, UiBackendChoice, type UiBackendRun } from './ui-backend.js';
-import { readUiHierarchy, UiHierarchyParseError, type UiNode } from './ui-hierarchy.js';
+import {
+  readUiHierarchyInSlices,
+  type UiHierarchy,
+  UiHierarchyParseError,
+  type UiNode,
+} from './ui-hierarchy.js';
 import { UiTreeCaptures } from './ui-tree-captures.js';
 
 /** Options for {@link AndroidToolSession}. */
@@ -170,9 +175,10 @@ export class AndroidToolSession {
       }
       return read;
     });
-    let parsed: ReturnType<typeof readUiHierarchy>;
+    let parsed: UiHierarchy;
     try {
-      parsed = readUiHierarchy(output);
+      // In slices: a dump of up to the byte bound never holds up the other sessions.
+      parsed = await readUiHierarchyInSlices(output);
     } catch (error) {
       if (!(error instanceof UiHierarchyParseError)) throw error;
       throw new AndroidDeviceError(

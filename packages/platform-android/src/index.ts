@@ -91,6 +91,9 @@ export {
   isInformative,
   isKeyboardWindow,
   parseUiHierarchy,
+  readUiHierarchy,
+  readUiHierarchyInSlices,
+  type UiHierarchy,
   UiHierarchyParseError,
   type UiNode,
 } from './ui-hierarchy.js';

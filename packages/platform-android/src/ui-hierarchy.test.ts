@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { flattenNodes, readUiHierarchy, UiHierarchyParseError } from './ui-hierarchy.js';
+import {
+  flattenNodes,
+  readUiHierarchy,
+  readUiHierarchyInSlices,
+  UiHierarchyParseError,
+} from './ui-hierarchy.js';
 
 const node = (attributes: string, children = '') =>
   children === '' ? `<node ${attributes} />` : `<node ${attributes}>${children}</node>`;
@@ -62,5 +67,29 @@ describe('readUiHierarchy', () => {
     expect(read.skippedNodes).toBe(300);
     const wide = `<hierarchy>${node('text="x"').repeat(50)}</hierarchy>`;
     expect(readUiHierarchy(wide, { maxNodes: 10 }).skippedNodes).toBe(40);
+  });
+});
+
+describe('readUiHierarchyInSlices', () => {
+  it('reads what the one-pass reader reads, serving the event loop between slices', async () => {
+    const row =
+      '<node text="row" class="android.widget.TextView" clickable="true" bounds="[0,0][100,100]">';
+    const xml = `<hierarchy rotation="0">${`${row}</node>`.repeat(20_000)}${row.repeat(300)}</hierarchy>`;
+    let turns = 0;
+    const timer = setInterval(() => {
+      turns += 1;
+    }, 0);
+    const sliced = await readUiHierarchyInSlices(xml);
+    clearInterval(timer);
+    expect(sliced).toEqual(readUiHierarchy(xml));
+    expect(sliced.skippedNodes).toBeGreaterThan(0);
+    // A timer ran while it read: the reading did not hold the loop from start to end.
+    expect(turns).toBeGreaterThan(0);
+  });
+
+  it('refuses what is not a hierarchy, as the one-pass reader does', async () => {
+    await expect(readUiHierarchyInSlices('UI hierchary dumped to: nowhere')).rejects.toThrow(
+      UiHierarchyParseError,
+    );
   });
 });

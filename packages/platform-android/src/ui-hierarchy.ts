@@ -119,6 +119,39 @@ function nameEnd(xml: string, index: number): number {
  * node count are bounded (see {@link UiHierarchyLimits}).
  */
 export function readUiHierarchy(xml: string, limits: UiHierarchyLimits = {}): UiHierarchy {
+  const reader = hierarchyReader(xml, limits);
+  reader.read(Number.POSITIVE_INFINITY);
+  return reader.result();
+}
+
+/** Longest the slices of {@link readUiHierarchyInSlices} hold the event loop, in ms. */
+const SLICE_MS = 8;
+
+/**
+ * {@link readUiHierarchy} in slices of a few milliseconds with the event loop served between
+ * them: a dump of a megabyte (tens to hundreds of ms in one pass on a busy machine) never holds
+ * up the other sessions. Same result, same limits.
+ */
+export async function readUiHierarchyInSlices(
+  xml: string,
+  limits: UiHierarchyLimits = {},
+): Promise<UiHierarchy> {
+  const reader = hierarchyReader(xml, limits);
+  while (!reader.read(performance.now() + SLICE_MS)) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return reader.result();
+}
+
+/**
+ * The scanner of {@link readUiHierarchy}, resumable: `read(deadline)` moves on until the end or
+ * until `performance.now()` passes the deadline (checked every 64 tags), and says whether it is
+ * done; `result()` then gives the hierarchy.
+ */
+function hierarchyReader(
+  xml: string,
+  limits: UiHierarchyLimits,
+): { read(deadline: number): boolean; result(): UiHierarchy } {
   const maxDepth = limits.maxDepth ?? 200;
   const maxNodes = limits.maxNodes ?? 20_000;
   const start = xml.indexOf('<hierarchy');
@@ -133,28 +166,39 @@ export function readUiHierarchy(xml: string, limits: UiHierarchyLimits = {}): Ui
   let skipped = 0;
   const tally = new CleaningTally();
   let index = start;
-  while (index < end) {
+  let done = false;
+  let tags = 0;
+  const read = (deadline: number): boolean => {
+    while (!done) {
+      if (++tags % 64 === 0 && performance.now() > deadline) return false;
+      done = step();
+    }
+    return true;
+  };
+  /** Reads one tag; true at the end. */
+  const step = (): boolean => {
+    if (index >= end) return true;
     const open = xml.indexOf('<', index);
-    if (open < 0 || open >= end) break;
+    if (open < 0 || open >= end) return true;
     const next = xml[open + 1];
     if (next === '/') {
       const close = xml.indexOf('>', open);
-      if (close < 0) break;
+      if (close < 0) return true;
       stack.pop();
       index = close + 1;
-      continue;
+      return false;
     }
     if (next === '?' || next === '!') {
       const terminator = xml.startsWith('<!--', open) ? '-->' : '>';
       const close = xml.indexOf(terminator, open + 2);
-      if (close < 0) break;
+      if (close < 0) return true;
       index = close + terminator.length;
-      continue;
+      return false;
     }
     const afterName = nameEnd(xml, open + 1);
     if (afterName === open + 1) {
       index = open + 1;
-      continue;
+      return false;
     }
     const tagName = xml.slice(open + 1, afterName);
     // Attributes up to the first `>` outside quotes; anything else inside the tag is skipped.
@@ -201,10 +245,10 @@ export function readUiHierarchy(xml: string, limits: UiHierarchyLimits = {}): Ui
       position = valueEnd + 1;
     }
     index = position;
-    if (!complete) break;
+    if (!complete) return true;
     if (tagName === 'hierarchy') {
       if (!selfClosing) stack.push(undefined);
-      continue;
+      return false;
     }
     const depth = stack.length;
     const parent = stack.at(-1);
@@ -213,16 +257,22 @@ export function readUiHierarchy(xml: string, limits: UiHierarchyLimits = {}): Ui
     if (skip) {
       skipped++;
       if (!selfClosing) stack.push(undefined);
-      continue;
+      return false;
     }
     const node = nodeOf(attributes, tally);
     kept++;
     if (parent) parent.children.push(node);
     else roots.push(node);
     if (!selfClosing) stack.push(node);
-  }
-  assignRefs(roots);
-  return { roots, skippedNodes: skipped, invisibleRemoved: tally.invisibleRemoved };
+    return false;
+  };
+  return {
+    read,
+    result() {
+      assignRefs(roots);
+      return { roots, skippedNodes: skipped, invisibleRemoved: tally.invisibleRemoved };
+    },
+  };
 }
 
 /**

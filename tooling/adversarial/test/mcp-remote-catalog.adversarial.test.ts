@@ -42,6 +42,10 @@ function setUp(server: McpStdioServerConfig) {
   return { manager, registry, executor };
 }
 
+/**
+ * How many tools/list requests the server logged on stderr. Its stderr reaches us on its own
+ * pipe, possibly after the answers on stdout: a count that must reach a figure is polled.
+ */
 function listRequests(manager: McpManager, name = 'hostile'): number {
   return (
     manager
@@ -57,7 +61,7 @@ describe('mcp: endless pages and list_changed storms (issue 23 item 6)', {
   it('ends a listing of empty pages with fresh cursors, and says in mcp_list what was cut', async () => {
     const { manager, executor } = setUp(hostile({ HOSTILE_PAGES: 'endless' }));
     await manager.connect('hostile');
-    expect(listRequests(manager)).toBe(50);
+    await expect.poll(() => listRequests(manager)).toBe(50);
     const listed = await executor.execute('mcp_list', { server: 'hostile' });
     expect(listed.ok && listed.content).toContain(
       '  tool list cut: the server offered more than 50 pages; the listing was ended there',
@@ -67,7 +71,7 @@ describe('mcp: endless pages and list_changed storms (issue 23 item 6)', {
   it('ends a listing at a repeated cursor', async () => {
     const { manager } = setUp(hostile({ HOSTILE_PAGES: 'repeat' }));
     await manager.connect('hostile');
-    expect(listRequests(manager)).toBe(2);
+    await expect.poll(() => listRequests(manager)).toBe(2);
     expect(manager.state('hostile').catalogTruncated).toBe(
       'the server repeated a page cursor after 2 page(s); the listing was ended there',
     );
