@@ -297,8 +297,10 @@ export class RedisRateLimiter implements RateLimiterLike {
           if (clear) this.#passes?.grant(toolId);
           const granted = Number(reply[7] ?? 1);
           if (Number.isInteger(granted) && granted > 1) {
-            account.lease = granted - 1;
-            account.leaseUntil = this.#clock.now() + LEASE_MS;
+            // Calls in flight together may each bring a lease back: they add up, none is lost.
+            const now = this.#clock.now();
+            account.lease = (now < account.leaseUntil ? account.lease : 0) + granted - 1;
+            account.leaseUntil = now + LEASE_MS;
             account.circuitClear = clear;
             account.circuitDrops = this.#passes?.drops(toolId) ?? 0;
           }
