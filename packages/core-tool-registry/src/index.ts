@@ -165,6 +165,12 @@ export {
   type ToolCircuitBreakerOptions,
 } from './policies/circuit-breaker.js';
 export {
+  type ArgumentDescription,
+  type ArgumentDescriptionLimits,
+  DEFAULT_ARGUMENT_DESCRIPTION_LIMITS,
+  describeArguments,
+} from './policies/describe-arguments.js';
+export {
   type EnvironmentObservation,
   type EnvironmentVerdict,
   ToolEnvironmentGate,
@@ -183,6 +189,7 @@ export {
 export { RetryClassifier, type RetryDecision } from './policies/retry-classifier.js';
 export {
   ALLOW_ALL_GATE,
+  callRisk,
   type GateContext,
   type GateVerdict,
   RiskAwareToolGate,

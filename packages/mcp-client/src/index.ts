@@ -54,6 +54,10 @@ export {
   type ProgressThrottleOptions,
   type ProgressUpdate,
 } from './progress-emitter.js';
+export {
+  describeServerApproval,
+  type ServerApprovalOptions,
+} from './server-approval-text.js';
 export { McpServerApprovals } from './server-approvals.js';
 export { stripTerminalControls } from './terminal-text.js';
 export { type McpClientConfig, mcpClientConfigSchema, toolPackage } from './tool-package.js';

@@ -5,13 +5,13 @@ import {
   type ToolResult,
 } from '@toolsys/core-tool-registry';
 import type { McpManager } from './mcp-manager.js';
-import { describeForApproval } from './mcp-server-config.js';
+import { describeServerApproval, type ServerApprovalOptions } from './server-approval-text.js';
 
 /**
  * The user's approvals of servers imported from client config files (a `.vscode/mcp.json` that
  * any cloned repository can carry). Before such a server is started or contacted, the user is
- * asked, once per session (or once for all with "always"), with the exact command or URL shown
- * escaped. A server from the deployment's own config, or an ad hoc one (which `mcp_connect`
+ * asked, once per session (or once for all with "always"), with the exact command or URL, the
+ * program that really runs and the environment it gets shown escaped. A server from the deployment's own config, or an ad hoc one (which `mcp_connect`
  * confirms itself), needs nothing here.
  */
 export class McpServerApprovals {
@@ -21,8 +21,12 @@ export class McpServerApprovals {
   /** Servers approved for every session (until the deployment closes). */
   readonly #always = new Set<string>();
 
-  constructor(manager: McpManager) {
+  readonly #describe: ServerApprovalOptions;
+
+  /** `options`: where the shown program is looked up, and the workspace it is compared with. */
+  constructor(manager: McpManager, options: ServerApprovalOptions = {}) {
     this.#manager = manager;
+    this.#describe = options;
   }
 
   /** Whether `server` may be started or contacted for `sessionId` without asking. */
@@ -41,10 +45,11 @@ export class McpServerApprovals {
     if (config?.importedFrom === undefined || this.isApproved(server, context.sessionId)) {
       return undefined;
     }
+    const described = await describeServerApproval(config, this.#describe);
     const action =
       config.transport === 'stdio'
-        ? `Start MCP server "${server}" imported from ${config.importedFrom}: ${describeForApproval(config)}`
-        : `Connect to MCP server "${server}" imported from ${config.importedFrom}: ${describeForApproval(config)}`;
+        ? `Start MCP server "${server}" imported from ${config.importedFrom}: ${described}`
+        : `Connect to MCP server "${server}" imported from ${config.importedFrom}: ${described}`;
     const decision = await context.confirm({
       action,
       risk: 'HIGH',

@@ -154,14 +154,19 @@ export const toolPackage = defineToolPackage<McpClientConfig>({
       servers,
       client: { directToolCalls: config.directToolCalls },
     });
-    const approvals = new McpServerApprovals(manager);
+    const approvals = new McpServerApprovals(manager, { workspaceRoot: context.workspaceRoot });
     const registrar =
       !gate && config.registerRemoteTools === true
         ? new McpToolRegistrar({ manager, registry: context.registry, approvals })
         : undefined;
     registrar?.attach();
     return {
-      tools: createMcpTools({ manager, adHoc: config.adHoc ?? 'confirm', approvals }),
+      tools: createMcpTools({
+        manager,
+        adHoc: config.adHoc ?? 'confirm',
+        approvals,
+        workspaceRoot: context.workspaceRoot,
+      }),
       endSession(sessionId) {
         approvals.endSession(sessionId);
       },

@@ -87,6 +87,12 @@ export interface ToolDefinition<TArgs = Record<string, unknown>> {
    * `DEFAULT_ARGUMENT_LIMITS`; a schema's largest `maxLength` raises the character bound.
    */
   readonly argumentLimits?: Partial<ToolArgumentLimits>;
+  /**
+   * The risk of one call when it depends on the arguments (`clipboard` set is MEDIUM, get is LOW),
+   * evaluated by the risk gate before validation, so it receives the raw arguments and must check
+   * their shape itself. It can only raise the declared `metadata.risk`; throwing counts as HIGH.
+   */
+  riskOf?(rawArgs: unknown): ToolMetadata['risk'];
   /** The function. Expected failures are returned; anything thrown becomes a failure result. */
   execute(args: TArgs, context: ToolContext): Promise<ToolReturn> | ToolReturn;
 }

@@ -1,19 +1,109 @@
 import { describe, expect, it } from 'vitest';
-import { summariseAction } from './tool-execution-gate.js';
+import { defineTool } from '../contract/tool.js';
+import { ToolSchema } from '../contract/tool-schema.js';
+import { DefaultToolExecutor } from '../pipeline/default-tool-executor.js';
+import { ToolRegistry } from '../registry/tool-registry.js';
+import { RiskAwareToolGate, summariseAction } from './tool-execution-gate.js';
+import { ToolPermissionManager } from './tool-permission-manager.js';
 
 describe('summariseAction', () => {
   it('shows the call but never credential values', () => {
-    const text = summariseAction('http_request', {
-      url: 'https://api.example.com',
+    const action = summariseAction('http_request', {
       headers: { Authorization: 'Bearer abc123', Cookie: 'sid=42', Accept: 'json' },
+      url: 'https://api.example.com',
       api_key: 'k-1',
     });
-    expect(text).toBe(
-      'http_request {"url":"https://api.example.com","headers":{"Authorization":"[redacted]","Cookie":"[redacted]","Accept":"json"},"api_key":"[redacted]"}',
+    expect(action).toEqual({
+      ok: true,
+      fields: 5,
+      text: [
+        'headers.Authorization: [redacted]',
+        'headers.Cookie: [redacted]',
+        'headers.Accept: "json"',
+        'url: "https://api.example.com"',
+        'api_key: [redacted]',
+      ].join('\n'),
+    });
+  });
+
+  it('shortens a long value to its head and tail with its length, keeping every field', () => {
+    const action = summariseAction('write_file', {
+      content: `${'a'.repeat(500)}${'z'.repeat(500)}`,
+      path: '.githooks/pre-commit',
+    });
+    expect(action).toEqual({
+      ok: true,
+      fields: 2,
+      text: `path: ".githooks/pre-commit"\ncontent: "${'a'.repeat(120)}"…"${'z'.repeat(60)}" (1000 characters)`,
+    });
+  });
+});
+
+describe('RiskAwareToolGate', () => {
+  function setUp(
+    policy: ConstructorParameters<typeof ToolPermissionManager>[0] = {},
+    riskOf?: (rawArgs: unknown) => 'LOW' | 'MEDIUM' | 'HIGH',
+  ) {
+    const asked: string[] = [];
+    const registry = new ToolRegistry();
+    registry.register(
+      defineTool({
+        id: 'probe',
+        description: 'Returns ok.',
+        inputSchema: ToolSchema.fromRendered({ type: 'object' }),
+        metadata: { category: 'utility', risk: riskOf ? 'LOW' : 'MEDIUM' },
+        ...(riskOf ? { riskOf } : {}),
+        execute: () => 'ok',
+      }),
+    );
+    const permissions = new ToolPermissionManager({
+      confirm: async (request) => {
+        asked.push(`${request.risk}: ${request.action}`);
+        return 'allow_once';
+      },
+      ...policy,
+    });
+    const executor = new DefaultToolExecutor({
+      registry,
+      gate: new RiskAwareToolGate(permissions),
+    });
+    return { asked, executor };
+  }
+
+  it('refuses without asking when the arguments cannot all be shown', async () => {
+    const { asked, executor } = setUp();
+    const many = Object.fromEntries(Array.from({ length: 65 }, (_, index) => [`k${index}`, 1]));
+    const result = await executor.execute('probe', many);
+    expect(asked).toEqual([]);
+    expect(result.ok === false && result.error.code).toBe('PERMISSION_DENIED');
+    expect(result.ok === false && result.error.message).toBe(
+      "probe needs the user's confirmation, but its arguments cannot all be shown (the call has more than 64 argument fields), so the user was not asked.",
     );
   });
 
-  it('cuts long arguments', () => {
-    expect(summariseAction('write_file', { content: 'x'.repeat(1000) })).toHaveLength(300);
+  it('applies the policy to the risk a tool declares for these arguments', async () => {
+    const riskOf = (raw: unknown) =>
+      (raw as { action?: unknown }).action === 'set' ? 'MEDIUM' : 'LOW';
+    const denied = setUp({ policy: { MEDIUM: 'deny' } }, riskOf);
+    const set = await denied.executor.execute('probe', { action: 'set' });
+    expect(set.ok === false && set.error.message).toBe(
+      'MEDIUM risk tools are disabled in this deployment.',
+    );
+    expect((await denied.executor.execute('probe', { action: 'get' })).ok).toBe(true);
+
+    const asking = setUp({}, riskOf);
+    expect((await asking.executor.execute('probe', { action: 'set' })).ok).toBe(true);
+    expect((await asking.executor.execute('probe', { action: 'get' })).ok).toBe(true);
+    expect(asking.asked).toEqual(['MEDIUM: action: "set"']);
+  });
+
+  it('never lowers the declared risk, and counts a throwing riskOf as HIGH', async () => {
+    const lowered = setUp({ policy: { HIGH: 'deny' } }, () => {
+      throw new Error('bad arguments');
+    });
+    const result = await lowered.executor.execute('probe', {});
+    expect(result.ok === false && result.error.message).toBe(
+      'HIGH risk tools are disabled in this deployment.',
+    );
   });
 });

@@ -1,6 +1,8 @@
 import type { RegisteredTool } from '../contract/tool.js';
 import { ToolErrorCode } from '../contract/tool-error.js';
+import type { ToolRisk } from '../contract/tool-metadata.js';
 import { failureResult, type ToolFailure } from '../contract/tool-result.js';
+import { type ArgumentDescription, describeArguments } from './describe-arguments.js';
 import type { PermissionVerdict, ToolPermissionManager } from './tool-permission-manager.js';
 
 /** What a gate needs to know about the call. */
@@ -47,26 +49,65 @@ export class RiskAwareToolGate implements ToolExecutionGate {
     rawArgs: unknown,
     context: GateContext,
   ): Promise<GateVerdict> | GateVerdict {
-    const settled = this.#permissions.decide(tool.id, tool.metadata.risk, context.sessionId);
+    const risk = callRisk(tool, rawArgs);
+    const settled = this.#permissions.decide(tool.id, risk, context.sessionId);
     if (settled) return toGateVerdict(settled);
-    return this.#ask(tool, rawArgs, context);
+    return this.#ask(tool, risk, rawArgs, context);
   }
 
-  async #ask(tool: RegisteredTool, rawArgs: unknown, context: GateContext): Promise<GateVerdict> {
+  async #ask(
+    tool: RegisteredTool,
+    risk: ToolRisk,
+    rawArgs: unknown,
+    context: GateContext,
+  ): Promise<GateVerdict> {
+    const action = summariseAction(tool.id, rawArgs);
+    if (!action.ok) {
+      // The user approves what is shown; a prompt that leaves out part of the call is never shown.
+      return {
+        allowed: false,
+        result: failureResult(
+          ToolErrorCode.PERMISSION_DENIED,
+          `${tool.id} needs the user's confirmation, but its arguments cannot all be shown (${action.reason}), so the user was not asked.`,
+          {
+            hint: 'Split the work into smaller calls with fewer, flatter arguments, then retry.',
+            details: { reason: 'unshowable_arguments' },
+          },
+        ),
+      };
+    }
     const verdict = await this.#permissions.authorize(
       {
         toolId: tool.id,
-        action: summariseAction(tool.id, rawArgs),
-        risk: tool.metadata.risk,
+        action: action.text,
+        risk,
         sessionId: context.sessionId,
         reason: tool.metadata.annotations.destructiveHint
           ? 'This tool can change or delete data.'
-          : `This tool is ${tool.metadata.risk} risk.`,
+          : `This tool is ${risk} risk.`,
       },
       context.signal,
     );
     return toGateVerdict(verdict);
   }
+}
+
+const RISK_ORDER: Readonly<Record<ToolRisk, number>> = { LOW: 0, MEDIUM: 1, HIGH: 2 };
+
+/**
+ * The risk of one call: the tool's declared risk, raised (never lowered) by what its `riskOf`
+ * says of these arguments. A `riskOf` that throws counts as HIGH.
+ */
+export function callRisk(tool: RegisteredTool, rawArgs: unknown): ToolRisk {
+  const declared = tool.metadata.risk;
+  if (!tool.riskOf) return declared;
+  let risk: ToolRisk;
+  try {
+    risk = tool.riskOf(rawArgs);
+  } catch {
+    risk = 'HIGH';
+  }
+  return RISK_ORDER[risk] > RISK_ORDER[declared] ? risk : declared;
 }
 
 function toGateVerdict(verdict: PermissionVerdict): GateVerdict {
@@ -79,27 +120,11 @@ function toGateVerdict(verdict: PermissionVerdict): GateVerdict {
   };
 }
 
-const MAX_ACTION_LENGTH = 300;
-
-/** Argument keys whose values never appear in a prompt: credentials and session material. */
-const SECRET_KEY = /authorization|cookie|token|password|passwd|secret|api[-_]?key|credential/i;
-
-function redactSecrets(key: string, value: unknown): unknown {
-  return key !== '' &&
-    SECRET_KEY.test(key) &&
-    (typeof value === 'string' || typeof value === 'number')
-    ? '[redacted]'
-    : value;
-}
-
-/** A one-line description of a call for a confirmation prompt. */
-export function summariseAction(toolId: string, rawArgs: unknown): string {
-  let args: string;
-  try {
-    args = JSON.stringify(rawArgs, redactSecrets) ?? '';
-  } catch {
-    args = '[unserialisable arguments]';
-  }
-  const text = `${toolId} ${args}`;
-  return text.length > MAX_ACTION_LENGTH ? `${text.slice(0, MAX_ACTION_LENGTH - 1)}…` : text;
+/**
+ * What a confirmation prompt shows of a call: every argument, one field a line, the fields that
+ * decide what runs first (see {@link describeArguments}); `ok: false` when they cannot all be
+ * shown, and then no one may be asked.
+ */
+export function summariseAction(_toolId: string, rawArgs: unknown): ArgumentDescription {
+  return describeArguments(rawArgs);
 }

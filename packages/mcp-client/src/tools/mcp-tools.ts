@@ -32,6 +32,7 @@ import {
   withProgressThrottle,
 } from '../progress-emitter.js';
 import { RemoteSchemaCache } from '../remote-schema-cache.js';
+import { describeServerApproval, type ServerApprovalOptions } from '../server-approval-text.js';
 import { McpServerApprovals } from '../server-approvals.js';
 import { stripTerminalControls } from '../terminal-text.js';
 
@@ -54,6 +55,8 @@ export interface McpToolsOptions {
    * is one. Default: a new one for these tools.
    */
   approvals?: McpServerApprovals;
+  /** The workspace: an ad hoc server's program found inside it is named as such when asking. */
+  workspaceRoot?: string;
 }
 
 /** Margin between the executor's time limit and a request's own, for the two clocks' drift. */
@@ -232,7 +235,9 @@ export function createMcpTools(options: McpToolsOptions): AnyToolDefinition[] {
           });
         }
       }
-      const refusal = await authoriseAdHoc(adHoc, config, context);
+      const refusal = await authoriseAdHoc(adHoc, config, context, {
+        workspaceRoot: options.workspaceRoot,
+      });
       if (refusal) return refusal;
       manager.add(config, { adHoc: true, replace: true });
       try {
@@ -392,11 +397,8 @@ async function authoriseAdHoc(
   policy: McpAdHocPolicy,
   config: McpServerConfig,
   context: ToolContext,
+  describeOptions: ServerApprovalOptions,
 ) {
-  const action =
-    config.transport === 'stdio'
-      ? `Start an unconfigured MCP server: ${describeServerTarget(config)}`
-      : `Connect to an unconfigured MCP server at ${describeServerTarget(config)}`;
   if (policy === 'deny') {
     return failureResult(
       ToolErrorCode.PERMISSION_DENIED,
@@ -405,6 +407,12 @@ async function authoriseAdHoc(
     );
   }
   if (policy === 'allow') return undefined;
+  // The user sees everything that will run: the program, its arguments and its environment.
+  const described = await describeServerApproval(config, describeOptions);
+  const action =
+    config.transport === 'stdio'
+      ? `Start an unconfigured MCP server: ${described}`
+      : `Connect to an unconfigured MCP server at ${described}`;
   const decision = await context.confirm({
     action,
     risk: 'HIGH',
@@ -412,7 +420,11 @@ async function authoriseAdHoc(
       'An ad hoc MCP server runs a program or reaches a URL that the deployment did not configure.',
   });
   if (decision === 'deny') {
-    return failureResult(ToolErrorCode.PERMISSION_DENIED, `The user did not allow: ${action}.`, {
+    const target =
+      config.transport === 'stdio'
+        ? `start an unconfigured MCP server: ${describeServerTarget(config)}`
+        : `connect to an unconfigured MCP server at ${describeServerTarget(config)}`;
+    return failureResult(ToolErrorCode.PERMISSION_DENIED, `The user did not allow: ${target}.`, {
       hint: 'Change approach; use a configured server or ask the user to configure this one.',
     });
   }
