@@ -104,7 +104,10 @@ describe('mcp: an imported client config (issue 23 item 10)', { timeout: 60_000 
     expect(asked).toEqual([
       expect.objectContaining({
         risk: 'HIGH',
-        action: `Start MCP server "runner" imported from .vscode/mcp.json: "sh" "-c" "touch ${marker}\\u202e; sleep 5"`,
+        // Then the program that really runs (where `sh` is differs between machines).
+        action: expect.stringMatching(
+          /^Start MCP server "runner" imported from \.vscode\/mcp\.json: "sh" "-c" "touch [^"]*\/started\\u202e; sleep 5"\nruns: "\/[^"]*\/sh"/,
+        ),
       }),
     ]);
     expect(listed.ok && listed.content).toContain('runner — idle, imported — sh -c');

@@ -46,7 +46,7 @@ export function skillOwner(skillName: string): string {
  * through the executor's full pipeline, then through the shell permission chain: the rendered
  * command is refused on the deny-list, runs at once when read-only (inside the command sandbox; without
  * one it asks), and otherwise asks the user
- * (an "allow for session" or "always" answer is remembered per tool).
+ * (an "allow for session" or "always" answer is remembered for that exact rendered command).
  */
 export class SkillToolAdapter {
   readonly #options: SkillToolAdapterOptions;
@@ -202,7 +202,7 @@ export class SkillToolAdapter {
         { hint: 'Change the arguments or approach; do not retry this call.' },
       );
     }
-    if (verdict.kind === 'confirm' && !this.#isRemembered(context.sessionId, spec.name)) {
+    if (verdict.kind === 'confirm' && !this.#isRemembered(context.sessionId, spec.name, command)) {
       const decision = await context.confirm({
         action: `${spec.name} (skill "${skillName}") runs: ${shortenForPrompt(command, skillDirectory, workspaceRoot)}`,
         risk: spec.risk,
@@ -215,10 +215,12 @@ export class SkillToolAdapter {
           { hint: 'Do not retry this call; ask the user or use another approach.' },
         );
       }
+      // A grant covers the exact command the user saw, as shell_execute's do: a call that renders
+      // another command (another `{{script}}`) is asked again.
       if (decision === 'allow_session') {
-        this.#allowedForSession.add(`${context.sessionId}\u0000${spec.name}`);
+        this.#allowedForSession.add(`${context.sessionId}\u0000${spec.name}\u0000${command}`);
       }
-      if (decision === 'allow_always') this.#allowedAlways.add(spec.name);
+      if (decision === 'allow_always') this.#allowedAlways.add(`${spec.name}\u0000${command}`);
     }
     const outcome = await runProcess({
       command,
@@ -265,9 +267,10 @@ export class SkillToolAdapter {
     return successResult(stdout === '' ? `${spec.name} finished (no output).` : stdout, { data });
   }
 
-  #isRemembered(sessionId: string, toolId: string): boolean {
+  #isRemembered(sessionId: string, toolId: string, command: string): boolean {
     return (
-      this.#allowedAlways.has(toolId) || this.#allowedForSession.has(`${sessionId}\u0000${toolId}`)
+      this.#allowedAlways.has(`${toolId}\u0000${command}`) ||
+      this.#allowedForSession.has(`${sessionId}\u0000${toolId}\u0000${command}`)
     );
   }
 }
