@@ -245,7 +245,10 @@ describe('ad hoc servers', () => {
         toolId: 'mcp_connect',
         sessionId: 'default',
         risk: 'HIGH',
-        action: `Start an unconfigured MCP server: ${process.execPath} ${EVERYTHING} stdio`,
+        // Every argument, then the absolute path of the program that really runs.
+        action: expect.stringContaining(
+          `Start an unconfigured MCP server: ${JSON.stringify(process.execPath)} ${JSON.stringify(EVERYTHING)} "stdio"\nruns: ${JSON.stringify(process.execPath)}`,
+        ),
         reason:
           'An ad hoc MCP server runs a program or reaches a URL that the deployment did not configure.',
       },
