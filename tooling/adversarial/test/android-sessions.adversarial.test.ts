@@ -174,13 +174,24 @@ describe('acting through the UI asks as the browser does', () => {
     expect(textOf(await set('S1'))).toContain('Clipboard set');
     expect(textOf(await set('S1'))).toContain('Clipboard set');
     expect(asked).toHaveLength(1);
-    expect(asked[0]?.action).toContain('\\u202e');
+    // The risk gate asks (clipboard set is MEDIUM for these arguments) showing the whole text;
+    // the host shows its invisible characters as escapes.
+    expect(asked[0]).toMatchObject({
+      toolId: 'clipboard',
+      risk: 'MEDIUM',
+      action: 'action: "set"\ntext: "pay\u202Eto"',
+    });
     await set('S2');
     expect(asked).toHaveLength(2);
   }, 30_000);
 
   it('refuses a clipboard write nobody confirmed', async () => {
-    const result = await harness.call(
+    // A deployment's risk gate with no one to confirm.
+    const executor = new EnhancedToolExecutor({
+      registry: harness.registry,
+      gate: new RiskAwareToolGate(new ToolPermissionManager()),
+    });
+    const result = await executor.execute(
       'clipboard',
       { action: 'set', text: 'x' },
       { sessionId: 'S3' },

@@ -1,13 +1,11 @@
 import {
   type AnyToolDefinition,
   cleanUntrustedText,
-  escapeInvisible,
   failureResult,
   markUntrusted,
   RunPolicies,
   successResult,
   ToolErrorCode,
-  type ToolReturn,
   ToolSchema,
   untrustedMarkers,
 } from '@toolsys/core-tool-registry';
@@ -21,7 +19,7 @@ import {
   parseMediaSessions,
 } from '../parsers/media-session.js';
 import { quoteShell } from '../shell-quote.js';
-import { type DeviceToolContext, defineDeviceTool, serialField } from './device-tool.js';
+import { defineDeviceTool, serialField } from './device-tool.js';
 
 const MEDIA_KEYS = {
   play: 'KEYCODE_MEDIA_PLAY',
@@ -101,33 +99,16 @@ function clipperMissing() {
 }
 
 /**
- * Asks the user before the clipboard is replaced: what is pasted next reaches any app, as a tap
- * or typed text does (MEDIUM). The tool stays LOW so reading the clipboard asks nothing; a write
- * asks through the call's confirmation, and "allow for this session" / "always" are remembered
- * by the tools. Returns the refusal, or undefined when allowed.
+ * The risk of one `clipboard` call: replacing the clipboard is MEDIUM (what is pasted next reaches
+ * any app, as a tap or typed text does), reading it LOW. The kernel's risk gate evaluates it, so
+ * the deployment's policy (allow, ask, deny) and the user's grants apply to a write.
  */
-async function confirmClipboardWrite(
-  context: DeviceToolContext,
-  text: string,
-): Promise<ToolReturn | undefined> {
-  const grants = context.session.grants;
-  if (grants.isAllowed(context.sessionId, 'clipboard.set')) return undefined;
-  const shown = text.length > 200 ? `${text.slice(0, 199)}…` : text;
-  const decision = await context.confirm({
-    action: `clipboard set ${escapeInvisible(JSON.stringify(shown))} (${[...text].length} characters)`,
-    risk: 'MEDIUM',
-    reason:
-      'Text put on the clipboard is pasted into whatever app the user or the agent pastes next.',
-  });
-  if (decision === 'deny') {
-    return failureResult(
-      ToolErrorCode.PERMISSION_DENIED,
-      'Setting the clipboard needs the user to allow it, and it was not allowed.',
-      { hint: 'Change approach: type into the field with input_text, or ask the user.' },
-    );
-  }
-  grants.record(context.sessionId, 'clipboard.set', decision);
-  return undefined;
+export function clipboardRisk(rawArgs: unknown): 'LOW' | 'MEDIUM' {
+  const action =
+    typeof rawArgs === 'object' && rawArgs !== null
+      ? (rawArgs as { action?: unknown }).action
+      : undefined;
+  return action === 'get' ? 'LOW' : 'MEDIUM';
 }
 
 /** `control_media` and `clipboard`. */
@@ -155,7 +136,8 @@ export function createMediaTools(session: AndroidToolSession): AnyToolDefinition
       }),
       metadata: {
         category: 'media',
-        risk: 'LOW',
+        // Playback and volume change what the user hears, as a tap does.
+        risk: 'MEDIUM',
         tags: ['android', 'adb', 'media'],
         annotations: {
           readOnlyHint: false,
@@ -200,7 +182,7 @@ export function createMediaTools(session: AndroidToolSession): AnyToolDefinition
     }),
     defineDeviceTool(session, {
       id: 'clipboard',
-      description: `Reads ("get") or replaces ("set") the device clipboard. "set" asks the user first (what is pasted next can reach any app), unless allowed for the session. Needs the Clipper helper app (${CLIPPER_PACKAGE}) because stock Android gives adb no clipboard access; without it the tool says so. To type into a field, use input_text.`,
+      description: `Reads ("get") or replaces ("set") the device clipboard. "get" is LOW risk; "set" is MEDIUM (what is pasted next can reach any app), so it asks the user first unless the deployment's policy or a grant decides. Needs the Clipper helper app (${CLIPPER_PACKAGE}) because stock Android gives adb no clipboard access; without it the tool says so. To type into a field, use input_text.`,
       inputSchema: ToolSchema.object({
         action: z.enum(['get', 'set']).describe('"get" the clipboard text, or "set" it to "text".'),
         text: z.string().max(10_000).optional().describe('The new clipboard text (set only).'),
@@ -218,6 +200,7 @@ export function createMediaTools(session: AndroidToolSession): AnyToolDefinition
           sensitiveAction: true,
         },
       },
+      riskOf: clipboardRisk,
       runPolicy: RunPolicies.quickRead,
       async execute(args, context) {
         const { device, signal } = context;
@@ -226,8 +209,6 @@ export function createMediaTools(session: AndroidToolSession): AnyToolDefinition
             return failureResult(ToolErrorCode.INVALID_ARGUMENT, 'text: required for "set"', {
               field: 'text',
             });
-          const refused = await confirmClipboardWrite(context, args.text);
-          if (refused) return refused;
           if (!(await writeClipboard(device, args.text, signal))) return clipperMissing();
           return successResult(`Clipboard set (${[...args.text].length} characters).`);
         }
