@@ -259,6 +259,31 @@ tools:
     expect(existsSync(join(workspace, 'marker.txt'))).toBe(false);
   });
 
+  it('remembers "allow for the session" for the exact rendered command only', async () => {
+    const { executor, asked } = harness({ answer: 'allow_session' });
+    await writeSkill(
+      join(root, 'src-touch'),
+      `name: toucher
+description: Creates a file.
+tools:
+  - name: touch_file
+    description: Creates the named file.
+    input_schema: { type: object, properties: { name: { type: string } }, required: [name] }
+    command: touch {{name}}`,
+    );
+    await executor.execute('skill_install', { source: join(root, 'src-touch') });
+    const touch = (name: string) => executor.execute('touch_file', { name }, { sessionId: 'S' });
+    await touch('a.txt');
+    await touch('a.txt');
+    await touch('b.txt');
+    expect(
+      asked.filter((request) => request.toolId === 'touch_file').map((request) => request.action),
+    ).toEqual([
+      `touch_file (skill "toucher") runs: touch 'a.txt'`,
+      `touch_file (skill "toucher") runs: touch 'b.txt'`,
+    ]);
+  });
+
   it('runs a read-only command unasked only inside the sandbox, where links out lead nowhere', async () => {
     const { executor, asked } = harness({ answer: 'deny' });
     await mkdir(join(root, 'outside'), { recursive: true });

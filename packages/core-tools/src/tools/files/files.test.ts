@@ -658,7 +658,7 @@ describe('delete_file', () => {
       ),
     });
     expectFailure(await gated.execute('delete_file', { path: 'README.md' }), 'PERMISSION_DENIED');
-    expect(asked).toEqual(['delete_file {"path":"README.md"}']);
+    expect(asked).toEqual(['path: "README.md"']);
     expect(await readFile(join(root, 'README.md'), 'utf8')).toContain('# Title');
   });
 });
