@@ -57,9 +57,12 @@ export interface McpHttpServerConfig extends McpServerConfigBase {
 export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
 
 /**
- * The exact command line or URL of a server as a person approves it: every argument as a JSON
- * string (so spaces and quotes are unambiguous) and every control, bidi or invisible character
- * shown escaped; environment variable and header names (not values), and the working directory.
+ * The command line or URL of a server on one line: every argument as a JSON string (so spaces and
+ * quotes are unambiguous) and every control, bidi or invisible character shown escaped;
+ * environment variable and header names (not values), and the working directory.
+ *
+ * @deprecated Too little to approve a server by: use `describeServerApproval`, which also shows
+ * the program that really runs and the environment values that change it.
  */
 export function describeForApproval(config: McpServerConfig): string {
   if (config.transport === 'stdio') {

@@ -52,6 +52,10 @@ describe('describeArguments', () => {
       ok: false,
       reason: 'the call has more than 2 argument fields',
     });
+    expect(describeArguments({ a: 'x'.repeat(50), b: 'y' }, { maxLength: 40 })).toEqual({
+      ok: false,
+      reason: 'the arguments take 62 characters to show, more than 40',
+    });
     const loop: Record<string, unknown> = {};
     loop.self = loop;
     expect(describeArguments(loop)).toEqual({

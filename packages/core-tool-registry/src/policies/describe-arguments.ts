@@ -11,6 +11,11 @@ export interface ArgumentDescriptionLimits {
   readonly maxValueLength: number;
   /** Deepest nesting described; a deeper call is not described. Default 8. */
   readonly maxDepth: number;
+  /**
+   * Longest description, in characters, once long values are shortened; a call whose description
+   * would be longer is not described (no one reads a prompt that long). Default 20 000.
+   */
+  readonly maxLength: number;
 }
 
 /** The defaults of {@link ArgumentDescriptionLimits}. */
@@ -19,6 +24,7 @@ export const DEFAULT_ARGUMENT_DESCRIPTION_LIMITS: ArgumentDescriptionLimits = Ob
   maxDecisiveLength: 2000,
   maxValueLength: 200,
   maxDepth: 8,
+  maxLength: 20_000,
 });
 
 /** Every field of a call, one line each, or why they cannot all be shown. */
@@ -74,7 +80,14 @@ export function describeArguments(
     const shown = field.secret ? '[redacted]' : showValue(field.value, field.decisive, bounds);
     return `${field.path}: ${shown}`;
   });
-  return { ok: true, text: lines.join('\n'), fields: fields.length };
+  const text = lines.join('\n');
+  if (text.length > bounds.maxLength) {
+    return {
+      ok: false,
+      reason: `the arguments take ${text.length} characters to show, more than ${bounds.maxLength}`,
+    };
+  }
+  return { ok: true, text, fields: fields.length };
 }
 
 function collect(
