@@ -1,4 +1,5 @@
 import {
+  DEFAULT_ARGUMENT_DESCRIPTION_LIMITS,
   failureResult,
   type ToolContext,
   ToolErrorCode,
@@ -46,6 +47,17 @@ export class McpServerApprovals {
       return undefined;
     }
     const described = await describeServerApproval(config, this.#describe);
+    if (described.length > DEFAULT_ARGUMENT_DESCRIPTION_LIMITS.maxLength) {
+      // No one approves what they cannot read through; a partial prompt is never shown.
+      return failureResult(
+        ToolErrorCode.PERMISSION_DENIED,
+        `MCP server "${server}" (imported from ${config.importedFrom}) takes ${described.length} characters to show for approval, more than ${DEFAULT_ARGUMENT_DESCRIPTION_LIMITS.maxLength}, so the user was not asked.`,
+        {
+          hint: 'Do not retry with this server; ask the user to configure it in the deployment instead.',
+          details: { server, reason: 'unshowable' },
+        },
+      );
+    }
     const action =
       config.transport === 'stdio'
         ? `Start MCP server "${server}" imported from ${config.importedFrom}: ${described}`

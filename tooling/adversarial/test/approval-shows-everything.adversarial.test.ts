@@ -165,6 +165,26 @@ describe('every approval shows every argument (item 1)', { timeout: 60_000 }, ()
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('refuses an ad hoc server too long to show, even once mcp_connect is allowed for the session', async () => {
+    const { deployment, requests } = await deploy('adhoc-long', (request) =>
+      request.risk === 'HIGH' ? 'deny' : 'allow_session',
+    );
+    const session = { sessionId: 'long' };
+    await deployment.executor.execute('mcp_connect', { command: 'true', server: 'a' }, session);
+    expect(requests.map((request) => request.risk)).toEqual(['MEDIUM', 'HIGH']);
+    requests.length = 0;
+    const result = await deployment.executor.execute(
+      'mcp_connect',
+      { command: 'true', server: 'b', args: Array.from({ length: 12 }, () => 'x'.repeat(1900)) },
+      session,
+    );
+    expect(requests).toEqual([]);
+    expect(result.ok === false && result.error.code).toBe('PERMISSION_DENIED');
+    expect(result.ok === false && result.error.message).toMatch(
+      /^This ad hoc MCP server takes \d+ characters to show for approval, more than 20000, so the user was not asked\.$/,
+    );
+  });
+
   it('refuses to ask, and runs nothing, when the arguments cannot all be shown', async () => {
     const { deployment, shown } = await deploy('wide', 'allow_once');
     const headers = Object.fromEntries(

@@ -3,6 +3,7 @@ import {
   type AnyToolDefinition,
   cleanUntrustedLine,
   cleanUntrustedText,
+  DEFAULT_ARGUMENT_DESCRIPTION_LIMITS,
   defineTool,
   defuseMarkers,
   escapeInvisible,
@@ -409,6 +410,14 @@ async function authoriseAdHoc(
   if (policy === 'allow') return undefined;
   // The user sees everything that will run: the program, its arguments and its environment.
   const described = await describeServerApproval(config, describeOptions);
+  if (described.length > DEFAULT_ARGUMENT_DESCRIPTION_LIMITS.maxLength) {
+    // No one approves what they cannot read through; a partial prompt is never shown.
+    return failureResult(
+      ToolErrorCode.PERMISSION_DENIED,
+      `This ad hoc MCP server takes ${described.length} characters to show for approval, more than ${DEFAULT_ARGUMENT_DESCRIPTION_LIMITS.maxLength}, so the user was not asked.`,
+      { hint: 'Use fewer or shorter arguments and environment values, or a configured server.' },
+    );
+  }
   const action =
     config.transport === 'stdio'
       ? `Start an unconfigured MCP server: ${described}`
