@@ -188,7 +188,7 @@ describe('every approval shows every argument (item 1)', { timeout: 60_000 }, ()
   it('refuses to ask, and runs nothing, when the arguments cannot all be shown', async () => {
     const { deployment, shown } = await deploy('wide', 'allow_once');
     const headers = Object.fromEntries(
-      Array.from({ length: 80 }, (_, index) => [`X-Pad-${index}`, 'v']),
+      Array.from({ length: 300 }, (_, index) => [`X-Pad-${index}`, 'v']),
     );
     const result = await deployment.executor.execute(
       'http_request',
@@ -199,7 +199,7 @@ describe('every approval shows every argument (item 1)', { timeout: 60_000 }, ()
     expect(result.ok === false && result.error).toMatchObject({
       code: 'PERMISSION_DENIED',
       message:
-        "http_request needs the user's confirmation, but its arguments cannot all be shown (the call has more than 64 argument fields), so the user was not asked.",
+        "http_request needs the user's confirmation, but its arguments cannot all be shown (the call has more than 256 argument fields), so the user was not asked.",
     });
   });
 });

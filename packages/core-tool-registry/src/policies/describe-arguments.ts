@@ -1,6 +1,6 @@
 /** Bounds of {@link describeArguments}. */
 export interface ArgumentDescriptionLimits {
-  /** Most fields (leaf values) shown; a call with more is not described. Default 64. */
+  /** Most fields (leaf values) shown; a call with more is not described. Default 256. */
   readonly maxFields: number;
   /**
    * Longest value of a field that decides what runs (a path, URL, command, environment, header,
@@ -9,7 +9,7 @@ export interface ArgumentDescriptionLimits {
   readonly maxDecisiveLength: number;
   /** Longest value of any other field shown whole (e.g. file content). Default 200. */
   readonly maxValueLength: number;
-  /** Deepest nesting described; a deeper call is not described. Default 8. */
+  /** Deepest nesting described; a deeper call is not described. Default 16. */
   readonly maxDepth: number;
   /**
    * Longest description, in characters, once long values are shortened; a call whose description
@@ -20,10 +20,10 @@ export interface ArgumentDescriptionLimits {
 
 /** The defaults of {@link ArgumentDescriptionLimits}. */
 export const DEFAULT_ARGUMENT_DESCRIPTION_LIMITS: ArgumentDescriptionLimits = Object.freeze({
-  maxFields: 64,
+  maxFields: 256,
   maxDecisiveLength: 2000,
   maxValueLength: 200,
-  maxDepth: 8,
+  maxDepth: 16,
   maxLength: 20_000,
 });
 

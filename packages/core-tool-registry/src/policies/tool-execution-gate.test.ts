@@ -72,12 +72,12 @@ describe('RiskAwareToolGate', () => {
 
   it('refuses without asking when the arguments cannot all be shown', async () => {
     const { asked, executor } = setUp();
-    const many = Object.fromEntries(Array.from({ length: 65 }, (_, index) => [`k${index}`, 1]));
+    const many = Object.fromEntries(Array.from({ length: 257 }, (_, index) => [`k${index}`, 1]));
     const result = await executor.execute('probe', many);
     expect(asked).toEqual([]);
     expect(result.ok === false && result.error.code).toBe('PERMISSION_DENIED');
     expect(result.ok === false && result.error.message).toBe(
-      "probe needs the user's confirmation, but its arguments cannot all be shown (the call has more than 64 argument fields), so the user was not asked.",
+      "probe needs the user's confirmation, but its arguments cannot all be shown (the call has more than 256 argument fields), so the user was not asked.",
     );
   });
 
