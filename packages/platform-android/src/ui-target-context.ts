@@ -19,8 +19,8 @@ export interface TargetContext {
  * a row's title beside its Delete button), in screen order, the node's own subtree left out. A
  * node's ref is its own identity (class, id, label, position in the tree) and leaves these out:
  * the app can swap "Save your draft?" for "Factory reset: erase ALL data?" and keep the OK
- * button's ref. The walk stops below a scrolling container (its content moves by design); no
- * labels when no such group exists. Editable fields are left out (their text is the user's
+ * button's ref. The walk stops below a scrolling container, and other scrolling containers are
+ * left out (their content moves by design); no labels when no such group exists. Editable fields are left out (their text is the user's
  * input). Undefined when the node is not in the tree.
  */
 export function targetContext(roots: readonly UiNode[], target: UiNode): TargetContext | undefined {
@@ -63,7 +63,8 @@ function collectLabels(
 ): void {
   for (const child of node.children) {
     if (labels.length >= MAX_CONTEXT_LABELS) return;
-    if (child === target) continue;
+    // A list's rows come and go by design (new messages, scrolling): not what a tap means.
+    if (child === target || child.scrollable) continue;
     const text = isEditable(child) ? '' : (child.text || child.contentDesc).trim();
     if (text !== '') {
       labels.push({ text: text.slice(0, MAX_LABEL_LENGTH), actionable: isActionable(child) });

@@ -80,6 +80,6 @@ describe('ui_tap acts only on the screen the model saw', () => {
     const tapsBefore = inputTaps().length;
     const result = await harness.call('ui_tap', { ref }, { sessionId: 'B' });
     expect(inputTaps().length).toBe(tapsBefore + 1);
-    expect(textOf(result)).toContain(`Tapped [${ref}] Button "OK" beside "Save your draft?" at`);
+    expect(textOf(result)).toContain(`Tapped [${ref}] Button "OK" in "Save your draft?" at`);
   }, 30_000);
 });

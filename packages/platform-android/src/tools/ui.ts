@@ -607,7 +607,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
           point = centerOf(resolved.node);
           node = resolved.node;
           // The result names what was acted on, with the text that gave the tap its meaning.
-          what = `Tapped ${shortLabel(resolved.node)}${resolved.beside === undefined ? '' : ` beside "${cleanUntrustedLine(resolved.beside, 200)}"`} at (${point.x}, ${point.y})`;
+          what = `Tapped ${shortLabel(resolved.node)}${resolved.beside === undefined ? '' : ` in "${cleanUntrustedLine(resolved.beside, 200)}"`} at (${point.x}, ${point.y})`;
           note = resolved.note;
         }
         return actAndReport(
