@@ -9,7 +9,7 @@ import {
   ToolRegistry,
   type ToolResult,
 } from '@toolsys/core-tool-registry';
-import { createShellTools, type ShellToolsOptions } from '@toolsys/core-tools';
+import { createShellTools, createSkillTools, type ShellToolsOptions } from '@toolsys/core-tools';
 import { probeCommandSandbox } from '@toolsys/core-tools/platform';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -122,6 +122,64 @@ describe('approved shell commands get an allow-list of variables', () => {
   );
 });
 
+describe('approved skill tools get an allow-list of variables', () => {
+  let base: string;
+  const saved = Object.fromEntries(Object.keys(SECRETS).map((name) => [name, process.env[name]]));
+
+  beforeEach(async () => {
+    base = await realpath(await mkdtemp(join(tmpdir(), 'approved-skill-env-')));
+    await mkdir(join(base, 'workspace'), { recursive: true });
+    Object.assign(process.env, SECRETS);
+  });
+
+  afterEach(async () => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    await rm(base, { recursive: true, force: true });
+  });
+
+  it('a skill command the user approved sees none of the server’s secrets', async () => {
+    const registry = new ToolRegistry();
+    const asked: ConfirmationRequest[] = [];
+    registry.registerAll(
+      createSkillTools({
+        directory: join(base, 'skills'),
+        registry,
+        workspaceRoot: join(base, 'workspace'),
+        allowNpm: false,
+      }),
+      { owner: 'core' },
+    );
+    const executor = new DefaultToolExecutor({
+      registry,
+      confirm: async (request) => {
+        asked.push(request);
+        return 'allow_once';
+      },
+    });
+    const created = await executor.execute('skill_create', {
+      name: 'env-dumper',
+      description: 'Shows its environment.',
+      tools: [
+        {
+          name: 'show_env',
+          description: 'Prints the environment.',
+          input_schema: { type: 'object', properties: {} },
+          command: 'sh -c env',
+        },
+      ],
+    });
+    expect(created.ok).toBe(true);
+    const result = await executor.execute('show_env', {});
+    expect(asked.some((request) => request.action.includes('sh -c env'))).toBe(true);
+    expect(result.ok).toBe(true);
+    expect(result.ok && result.content).toMatch(/PATH=/);
+    expect(secretValuesIn(result.ok ? result.content : '')).toEqual([]);
+  });
+});
+
 describe('terminal sessions get an allow-list of variables', () => {
   let harness: Harness | undefined;
   const saved = process.env.TOOLSYS_BEARER;
@@ -153,7 +211,8 @@ describe('terminal sessions get an allow-list of variables', () => {
       // The deployment's environment, unscrubbed: only the sandbox's own allow-list stands.
       harness = await createHarness({ manager: { scrubEnvironment: false } });
       const run = await harness.data<{ output: string; completed: boolean }>('terminal.run', {
-        command: 'env; tr "\\0" "\\n" < /proc/$$/environ; printenv TOOLSYS_BEARER || echo "[unset]"',
+        command:
+          'env; tr "\\0" "\\n" < /proc/$$/environ; printenv TOOLSYS_BEARER || echo "[unset]"',
         sandbox: true,
       });
       expect(harness.asked).toHaveLength(0);
