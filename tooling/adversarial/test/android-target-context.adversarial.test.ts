@@ -72,6 +72,20 @@ describe('ui_tap acts only on the screen the model saw', () => {
     expect(inputTaps().length).toBe(tapsBefore);
   }, 30_000);
 
+  it('refuses the same button chosen by its text once the message changed', async () => {
+    sim.device.state.uiautomatorXml = dialog('Save your draft?');
+    await harness.call('ui_dump', {}, { sessionId: 'C' });
+    const tapsBefore = inputTaps().length;
+    sim.device.state.uiautomatorXml = dialog('Factory reset: erase ALL data?');
+    const result = await harness.call('ui_tap', { text: 'OK' }, { sessionId: 'C' });
+    expect(result.ok, textOf(result)).toBe(false);
+    if (!result.ok) {
+      expect(result.error.field).toBe('text');
+      expect(result.error.message).toContain('now reads "Factory reset: erase ALL data?"');
+    }
+    expect(inputTaps().length).toBe(tapsBefore);
+  }, 30_000);
+
   it('taps an unchanged dialog and names the message beside the button', async () => {
     sim.device.state.uiautomatorXml = dialog('Save your draft?');
     const dump = textOf(await harness.call('ui_dump', {}, { sessionId: 'B' }));

@@ -132,20 +132,9 @@ function resolveTarget(
         { field: 'ref', hint: 'Call ui_dump to see the current screen and use a ref from it.' },
       );
     }
-    const now = targetContext(snapshot.roots, node);
-    const seen = earlier && previous ? targetContext(previous.roots, earlier) : undefined;
-    // The same node among other words ("Save your draft?" became "Factory reset?") is another act.
-    if (now && seen && !sameContext(now, seen)) {
-      return failureResult(
-        ToolErrorCode.NOT_FOUND,
-        `The screen around ${shortLabel(node)} changed since the last ui_dump: it now reads ${quoteLabels(now.labels)} (the ui_dump showed ${quoteLabels(seen.labels)}). Nothing was tapped.`,
-        {
-          field: 'ref',
-          hint: 'Call ui_dump to read the current screen, and decide again whether to act on it.',
-        },
-      );
-    }
-    const beside = now?.headline === undefined ? {} : { beside: now.headline };
+    const surroundings = checkSurroundings(node, snapshot, earlier, previous, 'ref');
+    if ('refusal' in surroundings) return surroundings.refusal;
+    const beside = surroundings.beside === undefined ? {} : { beside: surroundings.beside };
     if (earlier && earlier.bounds.join() !== node.bounds.join()) {
       return {
         node,
@@ -206,7 +195,43 @@ function resolveTarget(
       },
     );
   }
-  return { node: candidates[0] as UiNode };
+  const node = candidates[0] as UiNode;
+  // The node the model saw under this selector, if the last dump had it: same check as a ref.
+  const earlier = previous
+    ? appNodes(previous).find((candidate) => candidate.key === node.key)
+    : undefined;
+  const surroundings = checkSurroundings(node, snapshot, earlier, previous, field);
+  if ('refusal' in surroundings) return surroundings.refusal;
+  return surroundings.beside === undefined ? { node } : { node, beside: surroundings.beside };
+}
+
+/**
+ * Compares the texts around a node now with those around it in the dump the model saw: the same
+ * node among other words ("Save your draft?" became "Factory reset?") is another act, refused
+ * with what the screen reads now. Otherwise gives the text that says what the act means.
+ */
+function checkSurroundings(
+  node: UiNode,
+  snapshot: UiSnapshot,
+  earlier: UiNode | undefined,
+  previous: UiSnapshot | undefined,
+  field: string,
+): { refusal: ToolReturn } | { beside?: string } {
+  const now = targetContext(snapshot.roots, node);
+  const seen = earlier && previous ? targetContext(previous.roots, earlier) : undefined;
+  if (now && seen && !sameContext(now, seen)) {
+    return {
+      refusal: failureResult(
+        ToolErrorCode.NOT_FOUND,
+        `The screen around ${shortLabel(node)} changed since the last ui_dump: it now reads ${quoteLabels(now.labels)} (the ui_dump showed ${quoteLabels(seen.labels)}). Nothing was tapped.`,
+        {
+          field,
+          hint: 'Call ui_dump to read the current screen, and decide again whether to act on it.',
+        },
+      ),
+    };
+  }
+  return now?.headline === undefined ? {} : { beside: now.headline };
 }
 
 /**
