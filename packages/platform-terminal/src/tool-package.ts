@@ -58,7 +58,12 @@ export const terminalConfigSchema = z
      * More variables unsandboxed shells receive beyond the allow-list (`JAVA_HOME` …); names
      * that read as credentials and credential-shaped values stay withheld. Default none.
      */
-    passEnvironment: z.array(z.string().min(1)).optional(),
+    passEnvironment: z
+      .array(z.string().min(1))
+      .optional()
+      .describe(
+        'More variables unsandboxed shells receive (JAVA_HOME …); credential names and values stay withheld.',
+      ),
   })
   .strict();
 
