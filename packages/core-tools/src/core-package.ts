@@ -22,7 +22,14 @@ export const coreConfigSchema = z
         scrubEnvironment: z
           .boolean()
           .optional()
-          .describe('Remove secrets from the environment of commands (default true).'),
+          .describe(
+            'Approved commands get only an allow-list of variables (default true); false passes the whole environment.',
+          ),
+        passEnvironment: stringList
+          .optional()
+          .describe(
+            'More variables approved commands receive (JAVA_HOME, GOPATH …); credential names and values stay withheld.',
+          ),
         defaultTimeoutMs: z
           .number()
           .int()
@@ -150,6 +157,9 @@ export const toolPackage = defineToolPackage<CoreConfig>({
           ...(config.network ? { network: config.network } : {}),
           skills: {
             ...(config.skills?.allowNpm !== undefined ? { allowNpm: config.skills.allowNpm } : {}),
+            ...(config.shell?.passEnvironment
+              ? { passEnvironment: config.shell.passEnvironment }
+              : {}),
             ...(catalogs ? { catalogs } : {}),
             ...(config.shell ? { shellPolicy: config.shell } : {}),
           },

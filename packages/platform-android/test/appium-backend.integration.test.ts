@@ -142,7 +142,7 @@ describe('the UI tools through Appium and UiAutomator2', () => {
     await callAdb('ui_dump');
     const { adb, appium } = await onBoth('ui_tap', { ref: compose });
     expect(textOf(appium)).toContain(
-      `Tapped [${compose}] EditText "com.example.chat:id/compose" at (460, 2300) (via appium)`,
+      `Tapped [${compose}] EditText "com.example.chat:id/compose" in "Alice" at (460, 2300) (via appium)`,
     );
     expect(textOf(appium)).toContain('The keyboard is now shown.');
     expect(comparable(appium, appiumSim)).toBe(comparable(adb, adbSim));

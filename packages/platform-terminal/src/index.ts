@@ -34,7 +34,6 @@ export {
   type TerminalSandboxStatus,
 } from './terminal-manager.js';
 export {
-  bashIntegrationEnvironment,
   type ScreenSnapshot,
   type SessionBackend,
   type SessionEvent,

@@ -2,24 +2,19 @@ import { randomBytes } from 'node:crypto';
 import { chmod, lstat, mkdir, realpath, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import {
+  approvedEnvironment,
   buildSandboxArguments,
   type CommandSandboxStatus,
   prepareGitWrapper,
   probeCommandSandbox,
   SANDBOX_LAUNCHER_ARGUMENTS,
-  scrubEnvironment,
 } from '@toolsys/core-tools/platform';
 import { prootRootArguments } from './rootfs-manager.js';
 import { isRootfsFile } from './rootfs-paths.js';
+import { type ShellInit, writeShellInit } from './shell-init.js';
 import { newMarkKey } from './shell-marks.js';
 import { findProgram, findRootfsListedShell, resolveShell } from './shells.js';
-import {
-  bashIntegrationEnvironment,
-  promptIntegrationPrompt,
-  type SessionBackend,
-  type ShellIntegration,
-  TerminalSession,
-} from './terminal-session.js';
+import { type SessionBackend, type ShellIntegration, TerminalSession } from './terminal-session.js';
 
 /**
  * Which sessions run inside the OS sandbox of `shell_execute` (bubblewrap: workspace read-only, no
@@ -52,8 +47,13 @@ export interface TerminalManagerOptions {
   readonly shell?: string;
   /** Base environment, scrubbed of secrets before a shell sees it. Default `process.env`. */
   readonly environment?: Readonly<Record<string, string | undefined>>;
-  /** When false the environment is passed unscrubbed. Default true. */
+  /**
+   * When false the whole environment is passed; by default shells get only the allow-list of
+   * `approvedEnvironment` (PATH, HOME, locale, terminal …) and {@link passEnvironment}.
+   */
   readonly scrubEnvironment?: boolean;
+  /** More variables shells receive (`JAVA_HOME` …); credential names and values stay withheld. */
+  readonly passEnvironment?: readonly string[];
   /** Root filesystem used by sessions with backend `proot`; undefined disables that backend. */
   readonly rootfsDir?: string;
   /** Which sessions run inside the OS sandbox. Default `optional`. */
@@ -130,6 +130,8 @@ export class TerminalManager {
   readonly rootfsDir: string | undefined;
   readonly sandboxMode: TerminalSandboxMode;
   private readonly sessions = new Map<string, TerminalSession>();
+  /** The init file of each session (emptied by its shell as it starts; removed at close). */
+  private readonly inits = new Map<string, ShellInit>();
   private readonly options: TerminalManagerOptions;
   private readonly now: () => number;
   private reaper: NodeJS.Timeout | undefined;
@@ -229,6 +231,7 @@ export class TerminalManager {
       );
     }
     const base = this.options.environment ?? process.env;
+    // What the user approves is a command, not the server's tokens: an allow-list of variables.
     const env =
       this.options.scrubEnvironment === false
         ? Object.fromEntries(
@@ -236,7 +239,7 @@ export class TerminalManager {
               (entry): entry is [string, string] => entry[1] !== undefined,
             ),
           )
-        : scrubEnvironment(base);
+        : approvedEnvironment(base, { pass: this.options.passEnvironment ?? [] });
     // Unguessable: an id is no handle on another client's session (ownership is checked too).
     const id = `t-${randomBytes(10).toString('hex')}`;
     const markKey = newMarkKey();
@@ -251,6 +254,7 @@ export class TerminalManager {
     let cwd = options.cwd;
     /** Options of bubblewrap before the shell's path, when sandboxed. */
     let sandboxOptionCount: number | undefined;
+    let init: ShellInit;
     let sessionEnv: Record<string, string> = {
       ...withoutStartupCode(env),
       TERM: 'xterm-256color',
@@ -283,6 +287,12 @@ export class TerminalManager {
       shellName = basename(inner);
       integration = integrationOf(shellName);
       await ensureRootfsTmp(rootfs);
+      init = await writeShellInit({
+        shellName,
+        integration,
+        markKey,
+        place: { kind: 'rootfs', rootfs },
+      });
       args = [
         ...prootRootArguments(rootfs),
         '-b',
@@ -290,8 +300,8 @@ export class TerminalManager {
         '-w',
         '/workspace',
         inner,
+        ...init.args,
       ];
-      args.push(...shellArguments(shellName));
       sessionEnv = { ...sessionEnv, PATH: PROOT_PATH, HOME: '/root' };
       cwd = options.cwd;
     } else {
@@ -306,7 +316,7 @@ export class TerminalManager {
       file = found;
       shellName = shell.name;
       integration = integrationOf(shellName);
-      args = shellArguments(shellName);
+      args = [];
       if (sandbox?.executable !== undefined) {
         const real = await realpath(found);
         if (!SANDBOX_SHELL_FOLDERS.some((folder) => real.startsWith(folder))) {
@@ -325,26 +335,27 @@ export class TerminalManager {
           executable: sandbox.executable,
           gitWrapper: await prepareGitWrapper(),
           newSession: false,
+          // Every variable the shell would start with is judged by the sandbox's allow-list.
+          environment: sessionEnv,
         });
         file = sandbox.executable;
-        args = [...sandboxArguments, found, ...args];
+        args = [...sandboxArguments, found];
         // The session's --setenv options go before the limit launcher that ends the list.
         sandboxOptionCount = sandboxArguments.length - SANDBOX_LAUNCHER_ARGUMENTS;
       }
+      init = await writeShellInit({
+        shellName,
+        integration,
+        markKey,
+        place: { kind: sandbox?.executable === undefined ? 'local' : 'sandbox' },
+      });
+      args.push(...init.args);
     }
+    // The mark key is in the init file only, never in the environment (children read that).
     if (integration === 'bash') {
-      sessionEnv = {
-        ...sessionEnv,
-        ...bashIntegrationEnvironment(markKey),
-        PS1: '\\W\\$ ',
-        HISTFILE: '',
-      };
+      sessionEnv = { ...sessionEnv, ...init.env, PS1: '\\W\\$ ', HISTFILE: '' };
     } else if (integration === 'prompt') {
-      sessionEnv = {
-        ...sessionEnv,
-        PS1: promptIntegrationPrompt(shellName, markKey),
-        HISTFILE: '',
-      };
+      sessionEnv = { ...sessionEnv, ...init.env, HISTFILE: '' };
     } else {
       sessionEnv = { ...sessionEnv, PS1: '$ ' };
     }
@@ -354,6 +365,7 @@ export class TerminalManager {
       args.splice(
         sandboxOptionCount,
         0,
+        ...init.sandboxArguments,
         ...setenvArguments(sessionEnv, SANDBOXED_SESSION_VARIABLES),
       );
     }
@@ -378,12 +390,14 @@ export class TerminalManager {
         now: this.now,
       });
     } catch (error) {
+      await init.dispose();
       throw new SessionCreateError(
         `could not open a PTY: ${error instanceof Error ? error.message : String(error)}`,
         'pty',
       );
     }
     this.sessions.set(id, session);
+    this.inits.set(id, init);
     return session;
   }
 
@@ -398,6 +412,8 @@ export class TerminalManager {
     if (session === undefined) return false;
     this.sessions.delete(id);
     await session.close();
+    await this.inits.get(id)?.dispose();
+    this.inits.delete(id);
     return true;
   }
 
@@ -431,9 +447,9 @@ export class TerminalManager {
 const SANDBOXED_SESSION_VARIABLES = [
   'TERM',
   'PS1',
-  'PS0',
-  'PROMPT_COMMAND',
   'HISTFILE',
+  'ENV',
+  'ZDOTDIR',
   'TOOLSYS_TERMINAL_SESSION',
 ];
 
@@ -449,14 +465,6 @@ const PROMPT_SHELLS = new Set(['sh', 'dash', 'ash', 'busybox', 'zsh']);
 function integrationOf(shellName: string): ShellIntegration {
   if (shellName === 'bash') return 'bash';
   return PROMPT_SHELLS.has(shellName) ? 'prompt' : 'none';
-}
-
-function shellArguments(shellName: string): string[] {
-  // rbash is bash too: without --norc it would run the user's ~/.bashrc before any confirmed input.
-  if (shellName === 'bash' || shellName === 'rbash') return ['--noprofile', '--norc', '-i'];
-  // No partial-line marker (PROMPT_SP) or carriage return before the prompt: they are not output.
-  if (shellName === 'zsh') return ['-f', '+o', 'promptsp', '+o', 'promptcr', '-i'];
-  return ['-i'];
 }
 
 /**

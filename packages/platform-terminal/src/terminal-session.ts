@@ -10,7 +10,7 @@ import {
   readProcessStat,
 } from './process-state.js';
 import { loadPty, loadXterm } from './pty-backend.js';
-import { MARK_OSC, MarkFilter, renderMark } from './shell-marks.js';
+import { MarkFilter } from './shell-marks.js';
 
 /** What a session is doing, as the model sees it. */
 export type SessionState = 'idle' | 'running' | 'waiting_for_input' | 'exited';
@@ -101,29 +101,6 @@ const MAX_EVENTS = 500;
 const STATE_POLL_MS = 100;
 /** Longest {@link TerminalSession.close} waits for killed processes to be gone. */
 const PROCESS_END_WAIT_MS = 2_000;
-
-/**
- * The prompt of a shell with `prompt` integration: a mark carrying the last exit code, then `$ `.
- * sh, dash and busybox ash expand `$?` in PS1; zsh expands `%?`.
- */
-export function promptIntegrationPrompt(shellName: string, markKey: string): string {
-  const status = shellName === 'zsh' ? '%?' : '$?';
-  const mark = `\u001b]${MARK_OSC};P;${markKey};${status}\u0007`;
-  return shellName === 'zsh' ? `%{${mark}%}%# ` : `${mark}$ `;
-}
-
-/**
- * Environment entries that make bash print our command marks, carrying the session's secret mark
- * key (and not pass them to children). They are set before bash reads any input, so no command
- * of the session runs before them; output that shows the key (`set`, `declare -p`) shows
- * `[mark-key]` instead.
- */
-export function bashIntegrationEnvironment(markKey: string): Record<string, string> {
-  return {
-    PS0: renderMark({ kind: 'start' }, markKey),
-    PROMPT_COMMAND: `__toolsys_rc=$?; export -n PROMPT_COMMAND PS0; printf '\\033]${MARK_OSC};P;${markKey};%s\\007' "$__toolsys_rc"`,
-  };
-}
 
 /**
  * One shell on a real PTY. Output goes, with shell marks removed, to a headless xterm (the screen)

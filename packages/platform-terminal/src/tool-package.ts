@@ -54,6 +54,16 @@ export const terminalConfigSchema = z
     sandbox: z.enum(['off', 'optional', 'required']).default('optional'),
     /** The bubblewrap executable. Default: `bwrap` on PATH. */
     sandboxExecutable: z.string().min(1).optional(),
+    /**
+     * More variables unsandboxed shells receive beyond the allow-list (`JAVA_HOME` …); names
+     * that read as credentials and credential-shaped values stay withheld. Default none.
+     */
+    passEnvironment: z
+      .array(z.string().min(1))
+      .optional()
+      .describe(
+        'More variables unsandboxed shells receive (JAVA_HOME …); credential names and values stay withheld.',
+      ),
   })
   .strict();
 
@@ -189,6 +199,7 @@ export const toolPackage = defineToolPackage<TerminalConfig>({
         ? {}
         : { sandboxExecutable: config.sandboxExecutable }),
       ...(config.shell === undefined ? {} : { shell: config.shell }),
+      ...(config.passEnvironment === undefined ? {} : { passEnvironment: config.passEnvironment }),
     });
     if (context.mode === 'serve') manager.startReaper();
     return {

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { probeCommandSandbox } from '@toolsys/core-tools/platform';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -33,16 +33,16 @@ interface RunData {
   sessionId: string;
 }
 
-/** The secret the session's bash marks carry, read where only the host can: the shell's environ. */
-async function markKeyOf(sessionId: string): Promise<string> {
-  const session = harness.manager.get(sessionId);
-  const pids = [session?.pid ?? 0];
-  // Behind bubblewrap the shell is a grandchild; its environment is the one the PTY started with.
-  const environ = (await readFile(`/proc/${pids[0]}/environ`, 'latin1')).split('\0');
-  const promptCommand = environ.find((entry) => entry.startsWith('PROMPT_COMMAND=')) ?? '';
-  const key = /6973;P;([^;]+);/.exec(Buffer.from(promptCommand, 'latin1').toString('utf8'))?.[1];
-  if (key === undefined) throw new Error('no mark key in the shell environment');
-  return key;
+/**
+ * The secret the session's marks carry, read where only the host can: the session's own options
+ * (the shell holds it in unexported variables only, never in an environment or a file).
+ */
+function markKeyOf(sessionId: string): string {
+  const session = harness.manager.get(sessionId) as unknown as
+    | { options: { markKey: string } }
+    | undefined;
+  if (session === undefined) throw new Error('no such session');
+  return session.options.markKey;
 }
 
 describe('shell marks cannot be forged by output', () => {
@@ -77,7 +77,7 @@ describe('shell marks cannot be forged by output', () => {
   it('marks need the session key, which output never shows', async () => {
     const created = await harness.data<{ sessionId: string }>('terminal.create', {});
     const { sessionId } = created;
-    const key = await markKeyOf(sessionId);
+    const key = markKeyOf(sessionId);
     expect(key).toMatch(/^§[0-9a-f]{32}$/);
     const shown = await harness.data<RunData>('terminal.run', {
       sessionId,

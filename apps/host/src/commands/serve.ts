@@ -92,10 +92,14 @@ export const serveCommand: CliCommand = {
       }
       const serverConfig = deployment.config.config.server ?? {};
       const tokenEnv = values.get('token-env') ?? serverConfig.tokenEnv ?? DEFAULT_TOKEN_ENV;
+      const token = io.env[tokenEnv];
+      // The server's bearer token is its own: read once, then gone from the environment that
+      // commands, shells and servers it starts could inherit, whatever the variable is called.
+      delete io.env[tokenEnv];
       const http = await startHttp(host, {
         host: values.get('host') ?? serverConfig.host ?? DEFAULT_HTTP_HOST,
         port: port ?? serverConfig.port ?? DEFAULT_HTTP_PORT,
-        token: io.env[tokenEnv],
+        token,
         allowedOrigins: serverConfig.allowedOrigins ?? [],
         allowedHosts: serverConfig.allowedHosts ?? [],
         maxSessions: serverConfig.maxSessions ?? DEFAULT_MAX_SESSIONS,

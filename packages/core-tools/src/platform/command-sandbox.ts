@@ -130,9 +130,6 @@ function fixedEnvironment(): Record<string, string> {
   return { HOME: '/tmp', TMPDIR: '/tmp', PATH: SANDBOX_PATH, ...SANDBOX_GIT_ENVIRONMENT };
 }
 
-/** Shell settings a terminal session sets for its own shell; never secrets, so never removed. */
-const SHELL_SETTING = /^(?:PS[0-4]|PROMPT_COMMAND|HISTFILE|TOOLSYS_[A-Z_]+)$/;
-
 /**
  * The environment of a sandboxed command, from the host's: only the allow-listed names
  * ({@link SANDBOX_ENVIRONMENT_NAMES}, `LC_*`) whose values do not look like a credential, plus a
@@ -357,11 +354,13 @@ export async function buildSandboxArguments(options: SandboxArgumentsOptions): P
   }
   for (const path of options.readOnlyPaths ?? []) args.push('--ro-bind', path, path);
   args.push('--ro-bind', options.workspaceRoot, options.workspaceRoot, '--chdir', options.cwd);
-  // An allow-list: every host variable not on it is removed, whatever it is called.
+  // An allow-list: every host variable not on it is removed, whatever it is called (the
+  // server's own `TOOLSYS_*` too). What a caller needs inside (a terminal session's prompt and
+  // marker) it sets with `--setenv` after these.
   const host = options.environment ?? process.env;
   const allowed = sandboxEnvironment(host);
   for (const name of Object.keys(host)) {
-    if (!(name in allowed) && !SHELL_SETTING.test(name)) args.push('--unsetenv', name);
+    if (!(name in allowed)) args.push('--unsetenv', name);
   }
   for (const name of ['BASH_ENV', 'ENV', 'GIT_EXTERNAL_DIFF', 'GIT_DIR', 'GIT_WORK_TREE']) {
     if (!(name in host)) args.push('--unsetenv', name);

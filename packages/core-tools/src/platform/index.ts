@@ -1,4 +1,10 @@
 export { CpuToolPool, type CpuToolPoolOptions, offloadCpuTools } from '../cpu/cpu-tool-pool.js';
+export {
+  APPROVED_ENVIRONMENT_NAMES,
+  type ApprovedEnvironmentOptions,
+  approvedEnvironment,
+  isCredentialName,
+} from './approved-environment.js';
 export { type WriteFileAtomicOptions, writeFileAtomic } from './atomic-write.js';
 export {
   buildSandboxArguments,

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { containsSecretShape } from '@toolsys/core-tool-registry';
+import { approvedEnvironment } from './approved-environment.js';
 
 /** Options for {@link runProcess}. */
 export interface RunProcessOptions {
@@ -10,7 +11,7 @@ export interface RunProcessOptions {
   command: string;
   /** Working directory; must exist. */
   cwd: string;
-  /** Environment of the child. Default: this process's environment, scrubbed of secrets. */
+  /** Environment of the child. Default: the allow-list of {@link approvedEnvironment}. */
   env?: Record<string, string>;
   /** Wall-clock limit; when it passes, the whole process tree is killed. */
   timeoutMs: number;
@@ -102,11 +103,12 @@ const CREDENTIALS_IN_URL = /^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i;
 const LC_VARIABLE = /^LC_[A-Z]+$/;
 
 /**
- * Returns a copy of an environment without secrets: names such as `*_TOKEN`, `*_SECRET`,
+ * Returns a copy of an environment without the secrets a deny-list recognises: names such as `*_TOKEN`, `*_SECRET`,
  * `*_KEY`, `*PASSWORD*`, `AWS_*`, `GITHUB_*`, `NPM_*`, and values shaped like a credential
  * (URLs with a password, Stripe/OpenAI/GitHub/Slack/SendGrid keys, webhooks, JWTs, `Password=`
  * connection strings …; see {@link containsSecretShape}), whatever the variable is called.
- * PATH, HOME, LANG, TERM, `LC_*` and the like are always kept.
+ * PATH, HOME, LANG, TERM, `LC_*` and the like are always kept. A secret under a neutral name
+ * (`S3_SK`, `REDIS_PW`) passes: commands get {@link approvedEnvironment} (an allow-list) instead.
  */
 export function scrubEnvironment(
   env: Readonly<Record<string, string | undefined>>,
@@ -236,7 +238,10 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   const stdout = new OutputCapture(limit);
   const stderr = new OutputCapture(limit);
   const mark = randomBytes(12).toString('hex');
-  const env = { ...(options.env ?? scrubEnvironment(process.env)), [PROCESS_MARK_VARIABLE]: mark };
+  const env = {
+    ...(options.env ?? approvedEnvironment(process.env)),
+    [PROCESS_MARK_VARIABLE]: mark,
+  };
   const sandbox = options.sandbox;
   const child = spawn(
     sandbox?.executable ?? 'bash',

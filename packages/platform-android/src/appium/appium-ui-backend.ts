@@ -7,6 +7,7 @@ import type { AdbCallOptions, AndroidDevice } from '../android-device.js';
 import type { ScreenPoint, TapTarget, UiBackend } from '../ui-backend.js';
 import type { UiNode } from '../ui-hierarchy.js';
 import type { LocalAppiumServer } from './appium-server.js';
+import { readBoundedPageSource } from './bounded-page-source.js';
 import { chooseLocators } from './locator.js';
 
 const ELEMENT_KEY = 'element-6066-11e4-a52e-4f735466cecf';
@@ -370,7 +371,19 @@ export class AppiumUiBackend implements UiBackend {
   }
 
   async readHierarchy(device: AndroidDevice, options: AdbCallOptions = {}): Promise<string> {
-    return this.#call(device, options, (browser) => browser.getPageSource());
+    const timeoutMs = options.timeoutMs ?? this.#options.commandTimeoutMs ?? 60_000;
+    // Read by this backend, not the WebDriver client, which would buffer any answer whole.
+    return this.#call(device, options, async (browser) =>
+      readBoundedPageSource({
+        serverUrl: await this.#serverUrl(),
+        sessionId: browser.sessionId,
+        signal: AbortSignal.any([
+          AbortSignal.timeout(timeoutMs),
+          ...(options.signal ? [options.signal] : []),
+        ]),
+        ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
+      }),
+    );
   }
 
   async tap(

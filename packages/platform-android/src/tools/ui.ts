@@ -30,6 +30,7 @@ import {
   isKeyboardWindow,
   type UiNode,
 } from '../ui-hierarchy.js';
+import { sameContext, targetContext } from '../ui-target-context.js';
 import { screenTokenOf } from '../ui-tree-captures.js';
 import { pageUiTree } from '../ui-tree-page.js';
 import { resumeUiTreePage, type UiTreeResume } from '../ui-tree-resume.js';
@@ -84,12 +85,21 @@ type TargetArgs = {
 interface Resolved {
   readonly node: UiNode;
   readonly note?: string;
+  /** The text beside the node that says what acting on it means (a dialog's message), if any. */
+  readonly beside?: string;
 }
 
 function shortLabel(node: UiNode): string {
   const name = node.className.slice(node.className.lastIndexOf('.') + 1);
   const text = node.text || node.contentDesc || node.resourceId;
   return `${node.ref ? `[${node.ref}] ` : ''}${name}${text ? ` "${cleanUntrustedLine(text, 200)}"` : ''}`;
+}
+
+/** Labels of a context as the model reads them: cleaned, quoted, the list bounded. */
+function quoteLabels(labels: readonly string[]): string {
+  if (labels.length === 0) return 'nothing';
+  const shown = labels.slice(0, 6).map((label) => `"${cleanUntrustedLine(label, 200)}"`);
+  return `${shown.join(', ')}${labels.length > 6 ? `, … (${labels.length} texts)` : ''}`;
 }
 
 function appNodes(snapshot: UiSnapshot): UiNode[] {
@@ -122,13 +132,17 @@ function resolveTarget(
         { field: 'ref', hint: 'Call ui_dump to see the current screen and use a ref from it.' },
       );
     }
+    const surroundings = checkSurroundings(node, snapshot, earlier, previous, 'ref');
+    if ('refusal' in surroundings) return surroundings.refusal;
+    const beside = surroundings.beside === undefined ? {} : { beside: surroundings.beside };
     if (earlier && earlier.bounds.join() !== node.bounds.join()) {
       return {
         node,
         note: `${shortLabel(node)} moved since the last ui_dump; acted at its current position.`,
+        ...beside,
       };
     }
-    return { node };
+    return { node, ...beside };
   }
   const matchers: [string, string, (node: UiNode) => string][] = [];
   if (args.text !== undefined) matchers.push(['text', args.text, (node) => node.text]);
@@ -181,7 +195,43 @@ function resolveTarget(
       },
     );
   }
-  return { node: candidates[0] as UiNode };
+  const node = candidates[0] as UiNode;
+  // The node the model saw under this selector, if the last dump had it: same check as a ref.
+  const earlier = previous
+    ? appNodes(previous).find((candidate) => candidate.key === node.key)
+    : undefined;
+  const surroundings = checkSurroundings(node, snapshot, earlier, previous, field);
+  if ('refusal' in surroundings) return surroundings.refusal;
+  return surroundings.beside === undefined ? { node } : { node, beside: surroundings.beside };
+}
+
+/**
+ * Compares the texts around a node now with those around it in the dump the model saw: the same
+ * node among other words ("Save your draft?" became "Factory reset?") is another act, refused
+ * with what the screen reads now. Otherwise gives the text that says what the act means.
+ */
+function checkSurroundings(
+  node: UiNode,
+  snapshot: UiSnapshot,
+  earlier: UiNode | undefined,
+  previous: UiSnapshot | undefined,
+  field: string,
+): { refusal: ToolReturn } | { beside?: string } {
+  const now = targetContext(snapshot.roots, node);
+  const seen = earlier && previous ? targetContext(previous.roots, earlier) : undefined;
+  if (now && seen && !sameContext(now, seen)) {
+    return {
+      refusal: failureResult(
+        ToolErrorCode.NOT_FOUND,
+        `The screen around ${shortLabel(node)} changed since the last ui_dump: it now reads ${quoteLabels(now.labels)} (the ui_dump showed ${quoteLabels(seen.labels)}). Nothing was tapped.`,
+        {
+          field,
+          hint: 'Call ui_dump to read the current screen, and decide again whether to act on it.',
+        },
+      ),
+    };
+  }
+  return now?.headline === undefined ? {} : { beside: now.headline };
 }
 
 /**
@@ -581,7 +631,8 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
           if (covered) return covered;
           point = centerOf(resolved.node);
           node = resolved.node;
-          what = `Tapped ${shortLabel(resolved.node)} at (${point.x}, ${point.y})`;
+          // The result names what was acted on, with the text that gave the tap its meaning.
+          what = `Tapped ${shortLabel(resolved.node)}${resolved.beside === undefined ? '' : ` in "${cleanUntrustedLine(resolved.beside, 200)}"`} at (${point.x}, ${point.y})`;
           note = resolved.note;
         }
         return actAndReport(

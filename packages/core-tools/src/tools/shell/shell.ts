@@ -11,17 +11,14 @@ import {
   withSecretScrubbing,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
+import { approvedEnvironment } from '../../platform/approved-environment.js';
 import {
   buildSandboxArguments,
   prepareGitWrapper,
   probeCommandSandbox,
   sandboxEnvironment,
 } from '../../platform/command-sandbox.js';
-import {
-  type CapturedOutput,
-  runProcess,
-  scrubEnvironment,
-} from '../../platform/process-runner.js';
+import { type CapturedOutput, runProcess } from '../../platform/process-runner.js';
 import { resolveWorkspacePath } from '../../platform/workspace-paths.js';
 import { classifyCommand } from './shell-policy.js';
 
@@ -36,11 +33,17 @@ export interface ShellToolsOptions {
   /** When false, every command that is not denied needs a confirmation. Default true. */
   useAllowList?: boolean;
   /**
-   * Whether secrets (`*_TOKEN`, `*_KEY`, `AWS_*` …, and credential-shaped values) are removed from
-   * the environment of commands that run after asking. Default true. Commands that run unasked in
-   * the sandbox always get only the allow-list of {@link sandboxEnvironment}.
+   * Whether commands that run after asking get only the allow-list of {@link approvedEnvironment}
+   * (PATH, HOME, locale, terminal … and {@link passEnvironment}). Default true; false passes the
+   * whole environment. Commands that run unasked in the sandbox always get only the allow-list
+   * of {@link sandboxEnvironment}.
    */
   scrubEnvironment?: boolean;
+  /**
+   * More variables that commands run after asking receive (`JAVA_HOME`, `GOPATH` …). Names that
+   * read as credentials and credential-shaped values are withheld all the same. Default none.
+   */
+  passEnvironment?: readonly string[];
   /** The environment commands start from. Default: this process's environment. */
   environment?: Readonly<Record<string, string | undefined>>;
   /** Timeout when the call gives none, in ms. Default 120 000. */
@@ -227,7 +230,7 @@ export function createShellTools(options: ShellToolsOptions): AnyToolDefinition[
                   (entry): entry is [string, string] => entry[1] !== undefined,
                 ),
               )
-            : scrubEnvironment(base);
+            : approvedEnvironment(base, { pass: options.passEnvironment ?? [] });
       const outcome = await runProcess({
         command: args.command,
         cwd: cwd.absolute,

@@ -12,8 +12,9 @@ import {
   type ToolResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { approvedEnvironment } from '../../platform/approved-environment.js';
 import { buildSandboxArguments, probeCommandSandbox } from '../../platform/command-sandbox.js';
-import { runProcess, scrubEnvironment } from '../../platform/process-runner.js';
+import { runProcess } from '../../platform/process-runner.js';
 import { classifyCommand, type ShellPolicyOptions } from '../shell/shell-policy.js';
 import {
   renderCommand,
@@ -28,8 +29,10 @@ export interface SkillToolAdapterOptions {
   registry: ToolRegistry;
   /** Directory the commands run in. */
   workspaceRoot: string;
-  /** Variables added to the (secret-scrubbed) environment of every skill command. */
+  /** Variables added to the (allow-listed) environment of every skill command. */
   environment?: Readonly<Record<string, string>>;
+  /** More server variables skill commands receive (see {@link approvedEnvironment}). Default none. */
+  passEnvironment?: readonly string[];
   /** Shell permission chain options (extra allowed or denied commands). */
   shellPolicy?: ShellPolicyOptions;
   /** Bytes of stdout and stderr kept per run (head and tail); 64 KiB by default. */
@@ -226,7 +229,7 @@ export class SkillToolAdapter {
       command,
       cwd: workspaceRoot,
       env: {
-        ...scrubEnvironment(process.env),
+        ...approvedEnvironment(process.env, { pass: this.#options.passEnvironment ?? [] }),
         ...this.#options.environment,
         SKILL_DIR: skillDirectory,
       },

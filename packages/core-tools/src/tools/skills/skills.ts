@@ -42,8 +42,10 @@ export interface SkillToolsOptions {
    * (`{"skills": [{"name", "description", "source"}]}` or a bare array) or of folders of skills.
    */
   catalogs?: readonly string[];
-  /** Variables added to the scrubbed environment of skill commands (e.g. allow-lists). */
+  /** Variables added to the allow-listed environment of skill commands (e.g. allow-lists). */
   environment?: Readonly<Record<string, string>>;
+  /** More server variables skill commands receive (see `approvedEnvironment`). Default none. */
+  passEnvironment?: readonly string[];
   /** Shell permission chain options applied to skill commands. */
   shellPolicy?: ShellPolicyOptions;
   /** Whether `skill_install` may fetch npm packages with `npm pack`; true by default. */
@@ -93,6 +95,7 @@ class SkillStore {
       registry: options.registry,
       workspaceRoot: options.workspaceRoot,
       ...(options.environment ? { environment: options.environment } : {}),
+      ...(options.passEnvironment ? { passEnvironment: options.passEnvironment } : {}),
       ...(options.shellPolicy ? { shellPolicy: options.shellPolicy } : {}),
     });
   }
