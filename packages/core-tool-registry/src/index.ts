@@ -236,6 +236,11 @@ export {
   withSecretScrubbing,
 } from './text/secret-scrubber.js';
 export {
+  createSecretStreamScrubber,
+  type SecretStreamScrubber,
+  type SecretStreamScrubberOptions,
+} from './text/secret-stream-scrubber.js';
+export {
   type CleanedText,
   CleaningTally,
   cleanUntrustedLine,
