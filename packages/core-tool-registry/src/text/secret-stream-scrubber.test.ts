@@ -57,6 +57,14 @@ describe('createSecretStreamScrubber', () => {
     expect(scrubber.flush().length).toBeLessThan(600);
   });
 
+  it('shows a short line at once unless it starts like a credential', () => {
+    const scrubber = createSecretStreamScrubber();
+    expect(scrubber.push('started\n')).toBe('started\n');
+    expect(scrubber.push('ghp_abcdefgh\n')).toBe('');
+    expect(scrubber.push('ijklmnopqrst\nuvwxyz012345\n6789\n')).toBe('');
+    expect(scrubber.push('done with it\n')).not.toContain('ijklmnopqrst');
+  });
+
   it('drops the body of a key that never ends', () => {
     const scrubber = createSecretStreamScrubber();
     const shown = scrubber.push(`-----BEGIN PRIVATE KEY-----\n${KEY_BODY}\n`) + scrubber.flush();

@@ -25,6 +25,9 @@ const END_KEY = /-----END [A-Z ]{0,40}PRIVATE KEY-----/;
 const END_KEY_MAX = 64;
 /** A line that may be one piece of a folded credential: no white space, at most this long. */
 const FOLDED_PIECE = /^\S{1,200}$/;
+/** How the credential shapes start (see SECRET_VALUE_SHAPES): a line that may open a fold. */
+const CREDENTIAL_START =
+  /gh[pousr]_|github_pat_|sk-|[rs]k_(?:live|test)|whsec_|xox[abprs]-|xapp-|npm_|hf_|gl[a-z]{2,5}-|AKIA|ASIA|AIza|eyJ|SG\.|LS0tLS1|AccountKey|SharedAccessKey|:\/\//;
 /** Most lines held back as a possible folded credential. */
 const MAX_FOLDED_LINES = 16;
 
@@ -93,13 +96,15 @@ export function createSecretStreamScrubber(
  */
 function releasePoint(text: string, maxHeld: number): number {
   let cut = text.lastIndexOf('\n') + 1;
-  // Hold back complete short lines without spaces: the first pieces of a folded credential.
-  let held = 0;
-  while (cut > 0 && held < MAX_FOLDED_LINES) {
-    const previous = text.lastIndexOf('\n', cut - 2) + 1;
-    if (!FOLDED_PIECE.test(text.slice(previous, cut - 1))) break;
-    cut = previous;
-    held += 1;
+  // Hold back the last complete short lines without spaces from one that starts like a
+  // credential on: the first pieces of a folded credential. Other lines are shown at once.
+  let start = cut;
+  for (let held = 0; start > 0 && held < MAX_FOLDED_LINES; held += 1) {
+    const previous = text.lastIndexOf('\n', start - 2) + 1;
+    const line = text.slice(previous, start - 1);
+    if (!FOLDED_PIECE.test(line)) break;
+    start = previous;
+    if (CREDENTIAL_START.test(line)) cut = start;
   }
   if (text.length - cut <= maxHeld) return cut;
   const space = text.slice(0, text.length - 256).search(/\s\S*$/);
