@@ -219,6 +219,7 @@ export {
 } from './registry/tool-registry.js';
 export { MAX_SUGGESTIONS, ToolSuggester } from './registry/tool-suggester.js';
 export { type ToolUsage, ToolUsageTracker } from './registry/tool-usage-tracker.js';
+export { displayUrl } from './text/display-url.js';
 export {
   decidePageResume,
   type PageFromTopReason,
