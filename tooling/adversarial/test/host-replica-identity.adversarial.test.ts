@@ -86,11 +86,12 @@ describe('the replica header', () => {
   });
 
   it('is not sent on a 401 (no token, a wrong token, a junk session id)', async () => {
-    for (const headers of [
+    const attempts: Record<string, string>[] = [
       {},
       { authorization: 'Bearer wrong-token' },
       { 'mcp-session-id': 'junk.00000000-0000-0000-0000-000000000000' },
-    ]) {
+    ];
+    for (const headers of attempts) {
       const response = await initialize(headers);
       const text = await response.text();
       expect(response.status, JSON.stringify(headers)).toBe(401);
