@@ -234,6 +234,7 @@ export {
   scrubSecrets,
   scrubSecretsDeep,
   scrubToolReturn,
+  TRANSFORMED_SCAN_MAX_CHARS,
   withSecretScrubbing,
 } from './text/secret-scrubber.js';
 export {

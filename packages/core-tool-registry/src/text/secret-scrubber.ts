@@ -92,6 +92,17 @@ const COMBINED = new RegExp(
   'g',
 );
 
+/**
+ * The shapes searched in reversed text: those of tokens (a URL with a password is not reversed in
+ * practice, and searching its loose start backwards costs more than the rest together).
+ */
+const REVERSED_SHAPES = new RegExp(
+  SECRET_VALUE_SHAPES.filter(({ name }) => name !== 'url-credentials')
+    .map(({ pattern }) => `(?:${pattern})`)
+    .join('|'),
+  'g',
+);
+
 /** The replacement of one recognised secret: the field name or URL scheme stays readable. */
 function replacement(match: string): string {
   const field = PASSWORD_FIELD.exec(match);
@@ -114,6 +125,8 @@ function replacement(match: string): string {
 export function containsSecretShape(text: string): boolean {
   COMBINED.lastIndex = 0;
   if (COMBINED.test(text)) return true;
+  COMBINED.lastIndex = 0;
+  if (text.length > TRANSFORMED_SCAN_MAX_CHARS) return false;
   return redactFoldedSecrets(redactReversedSecrets(text)) !== text;
 }
 
@@ -133,14 +146,22 @@ export function scrubSecrets(text: string, knownValues: readonly string[] = []):
     if (scrubbed.includes(value)) scrubbed = scrubbed.split(value).join(REDACTED);
   }
   scrubbed = scrubbed.replace(COMBINED, replacement);
+  if (scrubbed.length > TRANSFORMED_SCAN_MAX_CHARS) return scrubbed;
   return redactFoldedSecrets(redactReversedSecrets(scrubbed));
 }
 
+/**
+ * Longest text searched for reversed and folded credentials (256 Ki characters, more than a
+ * result shows): those passes cost several times the direct one, and a longer text is not shown
+ * whole anyway. Direct shapes and known values are replaced in texts of any length.
+ */
+export const TRANSFORMED_SCAN_MAX_CHARS = 262_144;
+
 /** The `[start, end)` ranges of every credential shape in a text. */
-function secretRanges(text: string): [number, number][] {
+function secretRanges(text: string, shapes: RegExp = COMBINED): [number, number][] {
   const ranges: [number, number][] = [];
-  COMBINED.lastIndex = 0;
-  for (const match of text.matchAll(COMBINED)) {
+  shapes.lastIndex = 0;
+  for (const match of text.matchAll(shapes)) {
     ranges.push([match.index, match.index + match[0].length]);
   }
   return ranges;
@@ -152,8 +173,8 @@ function secretRanges(text: string): [number, number][] {
  * every shape is ASCII.
  */
 function redactReversedSecrets(text: string): string {
-  const reversed = text.split('').reverse().join('');
-  const ranges = secretRanges(reversed);
+  const reversed = reverseText(text);
+  const ranges = secretRanges(reversed, REVERSED_SHAPES);
   if (ranges.length === 0) return text;
   let result = text;
   // From the end of the original text (the start of the reversed one) so indices stay valid.
@@ -161,6 +182,16 @@ function redactReversedSecrets(text: string): string {
     result = `${result.slice(0, text.length - end)}${REDACTED}${result.slice(text.length - start)}`;
   }
   return result;
+}
+
+/** The text backwards, by UTF-16 unit (a surrogate pair becomes two U+FFFD, one per unit). */
+function reverseText(text: string): string {
+  const length = text.length;
+  const units = new Uint16Array(length);
+  for (let index = 0; index < length; index += 1) {
+    units[length - 1 - index] = text.charCodeAt(index);
+  }
+  return new TextDecoder('utf-16le').decode(units);
 }
 
 /** Widths of lines considered as a credential folded over lines (`fold -w 12`, `base64 -w 40`). */
