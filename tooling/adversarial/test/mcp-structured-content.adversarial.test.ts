@@ -18,9 +18,8 @@ const STRUCTURED = {
   ],
   [`key\u200b${HIDDEN}`]: true,
 };
-/** Tag, bidi, zero-width and control characters (newline and tab excepted). */
-const INVISIBLE =
-  /[\u0000-\u0008\u000b-\u001f\u007f\u200b-\u200f\u202a-\u202e\u{e0000}-\u{e007f}]/u;
+/** Control and format characters: tag, bidi, zero-width, ESC (JSON text escapes line breaks). */
+const INVISIBLE = /[\p{Cc}\p{Cf}]/u;
 
 let scratch: string;
 let script: string;
