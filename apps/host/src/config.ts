@@ -138,7 +138,7 @@ export const deploymentConfigSchema = z
               .string()
               .optional()
               .describe(
-                'This replica in the shared trace ring, the heartbeat, its session ids and the x-toolsys-replica response header; unique per running replica. Default "<host name>:<pid>".',
+                'This replica in the shared trace ring, the heartbeat, its session ids and the x-toolsys-replica response header (sent only to authenticated callers); unique per running replica. Default: an opaque random id, new at each start.',
               ),
             grantMaxStalenessMs: z
               .number()

@@ -226,6 +226,7 @@ export {
 } from './registry/tool-registry.js';
 export { MAX_SUGGESTIONS, ToolSuggester } from './registry/tool-suggester.js';
 export { type ToolUsage, ToolUsageTracker } from './registry/tool-usage-tracker.js';
+export { displayUrl } from './text/display-url.js';
 export {
   decidePageResume,
   type PageFromTopReason,
@@ -240,8 +241,14 @@ export {
   scrubSecrets,
   scrubSecretsDeep,
   scrubToolReturn,
+  TRANSFORMED_SCAN_MAX_CHARS,
   withSecretScrubbing,
 } from './text/secret-scrubber.js';
+export {
+  createSecretStreamScrubber,
+  type SecretStreamScrubber,
+  type SecretStreamScrubberOptions,
+} from './text/secret-stream-scrubber.js';
 export {
   type CleanedText,
   CleaningTally,

@@ -8,6 +8,7 @@ import {
   type ToolResult,
   untrustedMarkers,
 } from '@toolsys/core-tool-registry';
+import { cleanRemoteStructured } from './clean-structured.js';
 import { stripTerminalControls } from './terminal-text.js';
 
 const MAX_TEXT_CHARS = 200_000;
@@ -36,7 +37,8 @@ export interface RemoteToolRef {
 
 /**
  * Maps an MCP `CallToolResult` to a ToolResult: text blocks become the content the model reads,
- * other blocks a short description; `structuredContent` is kept as `data`; `isError: true` becomes
+ * other blocks a short description; `structuredContent` is kept as `data`, its strings cleaned
+ * ({@link cleanRemoteStructured}); `isError: true` becomes
  * EXECUTION_FAILED carrying the remote message (not retryable: the tool itself refused). Terminal
  * escape sequences, control, bidi and invisible characters are removed from every text (newlines
  * and tabs stay), and the text is shown between `<untrusted-mcp-server-content>` markers
@@ -66,11 +68,19 @@ export function toToolResult(result: CallToolResult, ref: RemoteToolRef): ToolRe
       },
     );
   }
-  const structured = result.structuredContent;
+  // Structured content is the server's text too: its strings are cleaned like the text blocks.
+  const cleanedStructured =
+    result.structuredContent === undefined
+      ? undefined
+      : cleanRemoteStructured(result.structuredContent);
+  const structured = cleanedStructured?.value as Record<string, unknown> | undefined;
   const hasOtherBlocks = blocks.some((block) => block.type !== 'text');
+  const structuredNote = cleanedStructured?.removed
+    ? `\nIn the structured content: ${cleanedStructured.removed}`
+    : '';
   const content =
     text || structured !== undefined
-      ? markRemoteText(text || JSON.stringify(structured))
+      ? `${markRemoteText(text || JSON.stringify(structured))}${structuredNote}`
       : '(no output)';
   if (structured !== undefined) return successResult(content, { data: structured });
   if (hasOtherBlocks) return successResult(content, { data: { content: result.content } });

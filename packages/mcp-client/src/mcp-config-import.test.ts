@@ -352,7 +352,7 @@ describe('describeServerTarget', () => {
         transport: 'http',
         url: 'https://user:pw@example.test/mcp?key=1',
       }),
-    ).toBe('http https://example.test/mcp');
+    ).toBe('http https://***@example.test/mcp?…');
   });
 });
 

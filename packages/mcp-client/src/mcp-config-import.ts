@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
+import { containsSecretShape } from '@toolsys/core-tool-registry';
 import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
 import type { McpServerConfig } from './mcp-server-config.js';
-import { isSecretArgument, SECRET_NAME, SECRET_VALUE } from './secret-patterns.js';
+import { isSecretArgument, SECRET_NAME } from './secret-patterns.js';
 
 /** A problem found while importing a config; `field` is the dotted path in the file. */
 export interface McpConfigIssue {
@@ -388,7 +389,7 @@ class EntryReader {
       if (resolved === undefined) continue;
       out[key] = resolved;
       if (typeof raw === 'string' && !raw.includes('${') && raw.trim() !== '') {
-        if (SECRET_NAME.test(key) || SECRET_VALUE.test(raw.trim())) {
+        if (SECRET_NAME.test(key) || containsSecretShape(raw)) {
           this.#warning(
             keyField,
             `a secret is written inline; reference it instead (${'$'}{input:…} or ${'$'}{env:…} in VS Code, ${'$'}{NAME} in mcpServers files)`,

@@ -1,4 +1,4 @@
-import { escapeInvisible } from '@toolsys/core-tool-registry';
+import { displayUrl, escapeInvisible } from '@toolsys/core-tool-registry';
 import { redactArguments } from './secret-patterns.js';
 
 /** What every configured MCP server has. */
@@ -101,13 +101,5 @@ export function describeServerTarget(config: McpServerConfig): string {
   if (config.transport === 'stdio') {
     return [config.command, ...redactArguments(config.args ?? [])].join(' ');
   }
-  try {
-    const url = new URL(config.url);
-    url.username = '';
-    url.password = '';
-    url.search = '';
-    return `${config.transport} ${url.toString()}`;
-  } catch {
-    return `${config.transport} (invalid url)`;
-  }
+  return `${config.transport} ${displayUrl(config.url)}`;
 }

@@ -47,4 +47,5 @@ export {
   ReplicaHeartbeat,
   type ReplicaHeartbeatOptions,
 } from './replica-heartbeat.js';
+export { sessionDigest } from './session-digest.js';
 export { createSharedState, type SharedState, type SharedStateOptions } from './shared-state.js';

@@ -3,6 +3,7 @@
 // `maxRetriesPerRequest: 0`), reconnects in the background on its own schedule (`retryStrategy`),
 // and loads Lua once per connection and calls it by SHA (`defineCommand`). It is imported on the
 // first connection, not with this module, so importing the package loads no Redis client.
+import { displayUrl } from '@toolsys/core-tool-registry';
 import type { Redis, RedisOptions } from 'ioredis';
 import { OperationTimeout } from './operation-timeout.js';
 
@@ -145,7 +146,7 @@ export class RedisConnection {
     this.#probeIntervalMs = Math.max(10, options.probeIntervalMs ?? DEFAULT_PROBE_MS);
     this.#wallClock = options.wallClock ?? Date.now;
     this.#since = this.#wallClock();
-    this.#url = redactUrl(options.url);
+    this.#url = displayUrl(options.url);
     const bound = this.timeout.maxMs;
     this.#redisOptions = {
       // The call's own bound is {@link run}'s timer; the client keeps waiting longer, so that a
@@ -483,13 +484,10 @@ function bounded<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   });
 }
 
-/** The URL with its password (if any) replaced by `***`. */
+/**
+ * The URL as shown: without user-info and query (see `displayUrl` of core-tool-registry).
+ * @deprecated Use `displayUrl` from `@toolsys/core-tool-registry`.
+ */
 export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'redis://(unparsable url)';
-  }
+  return displayUrl(url);
 }

@@ -6,6 +6,7 @@ import {
 } from '@toolsys/core-tool-registry';
 import type { Redis } from 'ioredis';
 import type { RedisConnection } from './redis-connection.js';
+import { sessionDigest } from './session-digest.js';
 
 /** Options for {@link RedisPermissionStore}. */
 export interface RedisPermissionStoreOptions {
@@ -200,7 +201,9 @@ export class RedisPermissionStore implements PermissionDecisionStore {
     return this.#configured.has(toolId) || this.#isValid(this.#always, toolId);
   }
 
-  isAllowedForSession(sessionId: string, toolId: string): boolean {
+  isAllowedForSession(session: string, toolId: string): boolean {
+    // Everything below, in memory and in Redis, knows the session by its digest only.
+    const sessionId = sessionDigest(session);
     const grants = this.#sessions.get(sessionId);
     if (grants === undefined || !this.#isValid(grants, toolId)) return false;
     this.#extend(sessionId, grants.get(toolId));
@@ -221,7 +224,9 @@ export class RedisPermissionStore implements PermissionDecisionStore {
       });
   }
 
-  allowForSession(sessionId: string, toolId: string): void {
+  allowForSession(session: string, toolId: string): void {
+    // Everything below, in memory and in Redis, knows the session by its digest only.
+    const sessionId = sessionDigest(session);
     const now = this.#clock.now();
     const grant: CachedGrant = {
       verifiedAt: now,
@@ -256,7 +261,9 @@ export class RedisPermissionStore implements PermissionDecisionStore {
     });
   }
 
-  forgetSession(sessionId: string): void {
+  forgetSession(session: string): void {
+    // Everything below, in memory and in Redis, knows the session by its digest only.
+    const sessionId = sessionDigest(session);
     this.#sessions.delete(sessionId);
     this.#forgottenSessions.add(sessionId);
     void this.#revoke(this.#sessionKey(sessionId), 'session', '', sessionId).then((version) => {
@@ -265,7 +272,9 @@ export class RedisPermissionStore implements PermissionDecisionStore {
   }
 
   /** Looks the grant up in Redis (one bounded round trip); a hit is copied locally. */
-  async fetch(sessionId: string, toolId: string): Promise<RememberedGrant | undefined> {
+  async fetch(session: string, toolId: string): Promise<RememberedGrant | undefined> {
+    // Everything below, in memory and in Redis, knows the session by its digest only.
+    const sessionId = sessionDigest(session);
     const epoch = this.#epoch;
     const sentAt = this.#clock.now();
     const sessionKey = this.#sessionKey(sessionId);
@@ -577,6 +586,7 @@ export class RedisPermissionStore implements PermissionDecisionStore {
       : this.#connection.key('perm', 'always', this.#scope);
   }
 
+  /** The key of a session's grants, named by the session's digest (see {@link sessionDigest}). */
   #sessionKey(sessionId: string): string {
     return this.#connection.key('perm', 'session', sessionId);
   }

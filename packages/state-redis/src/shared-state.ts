@@ -1,4 +1,4 @@
-import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
 import type { ToolCircuitBreakerOptions, ToolClock } from '@toolsys/core-tool-registry';
 import { CircuitPasses } from './circuit-pass.js';
 import { RedisCircuitBreaker } from './redis-circuit-breaker.js';
@@ -28,7 +28,8 @@ export interface SharedStateOptions {
   probeIntervalMs?: number;
   /**
    * This replica's name in the shared trace ring, the heartbeat and its charges in shared buckets;
-   * unique per running process. Default `<host name>:<pid>`.
+   * unique per running process. Default `r-` and 12 random hex digits, new at each start (it
+   * reaches clients in the `x-toolsys-replica` header, so it says nothing about the host).
    */
   replicaId?: string;
   /** Spans kept in the shared ring. Default 300. */
@@ -104,7 +105,8 @@ export function createSharedState(options: SharedStateOptions): SharedState {
     ...(options.warn ? { warn: options.warn } : {}),
   });
   const clock = options.clock ? { clock: options.clock } : {};
-  const replicaId = options.replicaId ?? `${hostname()}:${process.pid}`;
+  // Opaque by default: a replica's host name and pid are not for clients or other tenants to learn.
+  const replicaId = options.replicaId ?? `r-${randomBytes(6).toString('hex')}`;
   const heartbeat = new ReplicaHeartbeat({
     connection,
     replicaId,

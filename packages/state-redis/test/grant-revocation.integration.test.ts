@@ -2,6 +2,7 @@ import type { ConfirmationDecision } from '@toolsys/core-tool-registry';
 import { ToolPermissionManager } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
 import { createSharedState, REVOKE_SCRIPT, type SharedState } from '../src/index.js';
+import { sessionDigest } from '../src/session-digest.js';
 import { until, useRedis } from './redis-fixture.js';
 
 // Two replicas (two shared states, each with its own ioredis connections) against one real
@@ -104,7 +105,11 @@ describe('grant revocation across replicas', () => {
     const b = permissions(stateB);
     await a.authorize('web_fetch', 'session-7');
     await until(
-      async () => (await redis.admin.sismember('grants:perm:session:session-7', 'web_fetch')) === 1,
+      async () =>
+        (await redis.admin.sismember(
+          `grants:perm:session:${sessionDigest('session-7')}`,
+          'web_fetch',
+        )) === 1,
     );
     expect(await b.authorize('web_fetch', 'session-7')).toEqual({ allowed: true, via: 'session' });
     a.manager.endSession('session-7');
@@ -252,17 +257,26 @@ describe('revocations made while a replica was cut off', () => {
     const b = permissions(stateB, 'allow_session');
     await a.authorize('web_fetch', 'session-7');
     await until(
-      async () => (await redis.admin.sismember('grants:perm:session:session-7', 'web_fetch')) === 1,
+      async () =>
+        (await redis.admin.sismember(
+          `grants:perm:session:${sessionDigest('session-7')}`,
+          'web_fetch',
+        )) === 1,
     );
     await cutOff(stateB);
     await b.authorize('run_command', 'session-7');
     await b.authorize('run_command', 'session-8');
     a.manager.endSession('session-7');
-    await until(async () => (await redis.admin.exists('grants:perm:session:session-7')) === 0);
+    await until(
+      async () =>
+        (await redis.admin.exists(`grants:perm:session:${sessionDigest('session-7')}`)) === 0,
+    );
     expect(stateB.permissionStore.isAllowedForSession('session-7', 'run_command')).toBe(true);
     await reconnected(stateB);
-    expect(await redis.admin.exists('grants:perm:session:session-7')).toBe(0);
-    expect(await redis.admin.smembers('grants:perm:session:session-8')).toEqual(['run_command']);
+    expect(await redis.admin.exists(`grants:perm:session:${sessionDigest('session-7')}`)).toBe(0);
+    expect(await redis.admin.smembers(`grants:perm:session:${sessionDigest('session-8')}`)).toEqual(
+      ['run_command'],
+    );
     expect(stateB.permissionStore.isAllowedForSession('session-7', 'run_command')).toBe(false);
     expect(await b.authorize('run_command', 'session-8')).toEqual({
       allowed: true,
@@ -302,7 +316,9 @@ describe('revocations made while a replica was cut off', () => {
     expect(await redis.admin.exists('grants:perm:always')).toBe(0);
     expect(stateB.permissionStore.isAllowedAlways('read_notes')).toBe(false);
     // A session grant is not an "always" grant: pushed.
-    expect(await redis.admin.smembers('grants:perm:session:session-1')).toEqual(['web_fetch']);
+    expect(await redis.admin.smembers(`grants:perm:session:${sessionDigest('session-1')}`)).toEqual(
+      ['web_fetch'],
+    );
   }, 30_000);
 
   it('drop every grant the replica gave meanwhile when the log no longer reaches back', async () => {

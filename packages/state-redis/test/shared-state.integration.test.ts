@@ -15,6 +15,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createSharedState, LEASE_MS, type SharedState } from '../src/index.js';
+import { sessionDigest } from '../src/session-digest.js';
 import { until, useRedis } from './redis-fixture.js';
 
 // Two "replicas": two executors, each with its own shared-state connection, against one real
@@ -283,7 +284,11 @@ describe('two replicas sharing one Redis', () => {
     const noOneOnB = replica(stateB, { result: () => ok, calls: 0 });
     expect((await a.execute('web_fetch', {}, { sessionId: 'session-1' })).ok).toBe(true);
     await until(
-      async () => (await redis.admin.sismember('test:perm:session:session-1', 'web_fetch')) === 1,
+      async () =>
+        (await redis.admin.sismember(
+          `test:perm:session:${sessionDigest('session-1')}`,
+          'web_fetch',
+        )) === 1,
     );
     expect((await noOneOnB.execute('web_fetch', {}, { sessionId: 'session-1' })).ok).toBe(true);
     const otherSession = await noOneOnB.execute('web_fetch', {}, { sessionId: 'session-2' });

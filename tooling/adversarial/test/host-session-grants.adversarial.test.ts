@@ -19,6 +19,7 @@ import {
   serveStdio,
   ToolHost,
 } from '@toolsys/host';
+import { sessionDigest } from '@toolsys/state-redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisProcess, startRedis } from './support/redis-process.js';
 import {
@@ -293,7 +294,7 @@ describe('grants stay with the session and user that gave them (item 8)', {
       false,
     );
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const key = `end:perm:session:${idOne}`;
+    const key = `end:perm:session:${sessionDigest(idOne)}`;
     expect(await redis.cli('SMEMBERS', key)).toBe('write_file');
     // The grant lives no longer than the session's idle limit, not a day.
     const ttl = Number(await redis.cli('PTTL', key));

@@ -1,5 +1,5 @@
 import { successResult, type ToolTraceSpan } from '@toolsys/core-tool-registry';
-import { createSharedState, type SharedState } from '@toolsys/state-redis';
+import { createSharedState, type SharedState, sessionDigest } from '@toolsys/state-redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisProcess, startRedis } from './support/redis-process.js';
 
@@ -130,11 +130,13 @@ describe('garbage in shared state (item 26)', { timeout: 60_000 }, () => {
       const store = state.permissionStore;
       store.allowForSession('s1', 'write_file');
       await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(await redis.cli('SMEMBERS', `${prefix}perm:session:s1`)).toBe('write_file');
+      expect(await redis.cli('SMEMBERS', `${prefix}perm:session:${sessionDigest('s1')}`)).toBe(
+        'write_file',
+      );
       await redis.cli('SET', `${prefix}perm:version`, value);
       store.forgetSession('s1');
       await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(await redis.cli('EXISTS', `${prefix}perm:session:s1`)).toBe('0');
+      expect(await redis.cli('EXISTS', `${prefix}perm:session:${sessionDigest('s1')}`)).toBe('0');
       expect(state.connection.mode).toBe('shared');
       expect(Number(await redis.cli('GET', `${prefix}perm:version`))).toSatisfy(
         Number.isSafeInteger,

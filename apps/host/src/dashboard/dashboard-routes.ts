@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { renderResult } from '@toolsys/core-tool-registry';
+import { renderResult, scrubSecretsDeep } from '@toolsys/core-tool-registry';
 import { readJson } from '../server/read-json.js';
 import type { ToolHost } from '../server/tool-host.js';
 import { newSessionId } from '../session-policy.js';
@@ -83,7 +83,7 @@ function streamCalls(host: ToolHost, request: IncomingMessage, response: ServerR
   });
   response.write(': live calls and trace spans\n\n');
   const send = (event: string, value: unknown) => {
-    response.write(`event: ${event}\ndata: ${JSON.stringify(value)}\n\n`);
+    response.write(`event: ${event}\ndata: ${JSON.stringify(scrubSecretsDeep(value))}\n\n`);
   };
   const unsubscribeCalls = host.calls.subscribe((call) => send('call', call));
   const unsubscribeSpans = host.deployment.stack.traces.onSpan((span) => send('span', span));
@@ -96,7 +96,11 @@ function streamCalls(host: ToolHost, request: IncomingMessage, response: ServerR
   });
 }
 
+/**
+ * Sends JSON to the dashboard. Everything it shows (recent calls, spans of every replica, breaker
+ * and usage errors, a form call's result) passes the one secret scrubber first.
+ */
 function sendJson(response: ServerResponse, status: number, value: unknown): void {
   response.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json' });
-  response.end(JSON.stringify(value));
+  response.end(JSON.stringify(scrubSecretsDeep(value)));
 }

@@ -62,7 +62,8 @@ export interface HttpServeOptions {
   /** The largest request body, in bytes. Default 64 MiB, the same as over stdio. */
   maxBodyBytes?: number;
   /**
-   * This replica's name, sent in the `x-toolsys-replica` header of every response and put in
+   * This replica's name, sent in the `x-toolsys-replica` header of every response past
+   * authentication (not on `/healthz`, not on a 401) and put in
    * front of its session ids (`<replica>.<uuid>`), so that another replica can say whose session
    * a request names. Default: the shared state's replica id when `state.redis` is configured,
    * else none.
@@ -254,7 +255,6 @@ export async function serveHttp(
 
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
-    if (replicaId) response.setHeader(REPLICA_HEADER, replicaId);
     if (url.pathname === HEALTH_PATH && (request.method === 'GET' || request.method === 'HEAD')) {
       // Before the guard: a load balancer checks health without the token, and learns only this.
       response.writeHead(closing ? 503 : 200, { 'content-type': 'application/json' });
@@ -270,6 +270,8 @@ export async function serveHttp(
       response.end(JSON.stringify({ error: refusal.message }));
       return;
     }
+    // Only a caller past the guard learns which replica answered (the health check does not).
+    if (replicaId) response.setHeader(REPLICA_HEADER, replicaId);
     const work =
       url.pathname === MCP_PATH
         ? handleMcp(request, response)

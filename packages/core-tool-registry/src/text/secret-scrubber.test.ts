@@ -82,6 +82,42 @@ const SAMPLES: Record<string, { text: string; secret: string }> = {
     text: 'Authorization: Bearer abcdefghijklmnop.qrstuvwxyz',
     secret: 'abcdefghijklmnop.qrstuvwxyz',
   },
+  'azure-account-key': {
+    text: 'DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA==;EndpointSuffix=core.windows.net',
+    secret: 'Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA==',
+  },
+  'azure-shared-access-key': {
+    text: 'Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=root;SharedAccessKey=c2VjcmV0c2VjcmV0c2VjcmV0MTIz=',
+    secret: 'c2VjcmV0c2VjcmV0c2VjcmV0MTIz',
+  },
+  npm: {
+    text: '//registry.npmjs.org/:_authToken=npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789',
+    secret: 'npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789',
+  },
+  huggingface: {
+    text: 'HF=hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567',
+    secret: 'hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567',
+  },
+  gitlab: {
+    text: 'CI_TOKEN glpat-AbCdEfGhIjKlMnOpQrSt',
+    secret: 'glpat-AbCdEfGhIjKlMnOpQrSt',
+  },
+  'pem-in-json': {
+    text: '{"private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0\\nAAAA\\n-----END PRIVATE KEY-----\\n"}',
+    secret: 'MIIEvQIBADANBgkqhkiG9w0',
+  },
+  'pem-base64': {
+    text: 'tls.key: LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tCk1JSUV2UUlCQURBTkJn',
+    secret: 'CRUdJTiBQUklWQVRFIEtFWS0tLS0tCk1JSUV2UUlCQURBTkJn',
+  },
+  reversed: {
+    text: 'out: 9876543210zyxwvutsrqponmlkjihgfedcba_phg end',
+    secret: '9876543210zyxwvutsrqponmlkjihgfedcba_phg',
+  },
+  folded: {
+    text: 'token:\nghp_abcdefgh\nijklmnopqrst\nuvwxyz012345\n6789\ndone',
+    secret: 'ijklmnopqrst',
+  },
 };
 
 describe('scrubSecrets', () => {
@@ -99,6 +135,23 @@ describe('scrubSecrets', () => {
     expect(scrubSecrets('Uid=sa;Password=abc;X=1')).toBe('Uid=sa;Password=[redacted];X=1');
   });
 
+  it('replaces only the lines a folded credential spans', () => {
+    const folded = 'header line\nghp_abcdefgh\nijklmnopqrst\nuvwxyz012345\n6789\nnext';
+    expect(scrubSecrets(folded)).toBe(
+      `header line\n${REDACTED}\n${REDACTED}\n${REDACTED}\n${REDACTED}\nnext`,
+    );
+  });
+
+  it('keeps the text around a reversed credential', () => {
+    expect(scrubSecrets('a 2106AbCdEfGhIjKlMnOpQrStUvWxYz_mpn b')).toBe(`a ${REDACTED} b`);
+  });
+
+  it('keeps the field name of an Azure key readable', () => {
+    expect(scrubSecrets('AccountName=a;AccountKey=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA==;X=1')).toBe(
+      `AccountName=a;AccountKey=${REDACTED};X=1`,
+    );
+  });
+
   it('leaves ordinary text alone', () => {
     const ordinary = [
       'The quick brown fox jumps over the lazy dog.',
@@ -112,6 +165,10 @@ describe('scrubSecrets', () => {
       'ssh://github.com/owner/repo and http://host:8080/path',
       '-----BEGIN CERTIFICATE-----',
       'ghp_short gho_123',
+      'a table\n| name  | value |\n| alpha | 1     |\n| beta  | 2     |',
+      'npm_config_cache=/home/user/.npm and hf_hub_download(repo)',
+      'drowssap=hunter2 reversed words stay',
+      'abcd\nefgh\nijkl\nmnop\n',
     ];
     for (const text of ordinary) expect(scrubSecrets(text), text).toBe(text);
   });

@@ -21,10 +21,12 @@ import {
   type ReadableSpan,
   type SpanExporter,
 } from '@opentelemetry/sdk-trace-base';
-import type {
-  CircuitBreakerState,
-  ToolTraceRecorder,
-  ToolTraceSpan,
+import {
+  type CircuitBreakerState,
+  displayUrl,
+  scrubSecrets,
+  type ToolTraceRecorder,
+  type ToolTraceSpan,
 } from '@toolsys/core-tool-registry';
 
 /** W3C trace context a client sent with a call (an MCP request's `_meta`). */
@@ -87,6 +89,8 @@ const MAX_BOUND_CALLS = 10_000;
 export class OtlpTelemetry {
   readonly #endpoint: string;
   readonly #headers: Record<string, string>;
+  /** Parts of the endpoint that are credentials, never shown in a status or error. */
+  readonly #secrets: readonly string[];
   readonly #tracerProvider: BasicTracerProvider;
   readonly #meterProvider: MeterProvider;
   readonly #propagator = new W3CTraceContextPropagator();
@@ -99,17 +103,20 @@ export class OtlpTelemetry {
   #lastError: string | undefined;
 
   constructor(options: OtlpTelemetryOptions) {
-    const base = options.endpoint.replace(/\/+$/, '');
+    const base = options.endpoint.trim().replace(/\/+$/, '');
     this.#endpoint = base;
-    const headers = { ...options.headers };
+    // Credentials in the endpoint's user-info travel as Basic authentication (fetch refuses URLs
+    // with user-info); the URLs themselves never carry them.
+    const headers = { ...basicAuthorization(base), ...options.headers };
     this.#headers = headers;
+    this.#secrets = endpointSecrets(base);
     const timeoutMillis = options.exportTimeoutMs ?? 5000;
     const resource = resourceFromAttributes({
       'service.name': options.serviceName ?? 'toolsys',
       ...(options.serviceInstanceId ? { 'service.instance.id': options.serviceInstanceId } : {}),
     });
     const spanExporter = this.#observed(
-      new OTLPTraceExporter({ url: `${base}/v1/traces`, headers, timeoutMillis }),
+      new OTLPTraceExporter({ url: signalUrl(base, 'traces'), headers, timeoutMillis }),
     );
     this.#tracerProvider = new BasicTracerProvider({
       resource,
@@ -121,7 +128,7 @@ export class OtlpTelemetry {
       ],
     });
     const metricExporter = new OTLPMetricExporter({
-      url: `${base}/v1/metrics`,
+      url: signalUrl(base, 'metrics'),
       headers,
       timeoutMillis,
     });
@@ -226,11 +233,14 @@ export class OtlpTelemetry {
   /** The exporter's state. */
   status(): OtlpTelemetryStatus {
     return {
-      endpoint: this.#endpoint,
+      // Shown by the dashboard and `toolsys doctor`: no user-info, no query (`?api_key=`).
+      endpoint: displayUrl(this.#endpoint),
       exportedBatches: this.#exportedBatches,
       failedExports: this.#failedExports,
       ...(this.#lastSuccessAt !== undefined ? { lastSuccessAt: this.#lastSuccessAt } : {}),
-      ...(this.#lastError !== undefined ? { lastError: this.#lastError } : {}),
+      ...(this.#lastError !== undefined
+        ? { lastError: scrubSecrets(this.#lastError, this.#secrets) }
+        : {}),
     };
   }
 
@@ -240,7 +250,7 @@ export class OtlpTelemetry {
    */
   async checkReachable(timeoutMs = 2000): Promise<{ ok: true } | { ok: false; error: string }> {
     try {
-      const response = await fetch(`${this.#endpoint}/v1/traces`, {
+      const response = await fetch(signalUrl(this.#endpoint, 'traces'), {
         method: 'POST',
         headers: { ...this.#headers, 'content-type': 'application/json' },
         body: '{"resourceSpans":[]}',
@@ -253,7 +263,7 @@ export class OtlpTelemetry {
       }
       return { ok: false, error: `HTTP ${response.status}` };
     } catch (error) {
-      return { ok: false, error: describeFetchError(error) };
+      return { ok: false, error: scrubSecrets(describeFetchError(error), this.#secrets) };
     }
   }
 
@@ -295,6 +305,49 @@ export class OtlpTelemetry {
 }
 
 const NOOP = (): void => {};
+
+/** An `authorization` header for the endpoint's user-info, or nothing. */
+function basicAuthorization(endpoint: string): Record<string, string> {
+  try {
+    const url = new URL(endpoint);
+    if (url.username === '' && url.password === '') return {};
+    const user = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+    return { authorization: `Basic ${Buffer.from(user).toString('base64')}` };
+  } catch {
+    return {};
+  }
+}
+
+/** The endpoint's credentials as they may appear in an error: user-info, query values, the URL. */
+function endpointSecrets(endpoint: string): string[] {
+  const secrets = [endpoint];
+  try {
+    const url = new URL(endpoint);
+    for (const value of [url.username, url.password, url.search, url.hash]) {
+      if (value !== '') secrets.push(value, decodeURIComponent(value));
+    }
+    for (const value of url.searchParams.values()) secrets.push(value, encodeURIComponent(value));
+  } catch {
+    // Not a URL: only the whole text is known.
+  }
+  return secrets;
+}
+
+/**
+ * The URL of one OTLP/HTTP signal (`/v1/traces`, `/v1/metrics`) under the endpoint: the path is
+ * appended to the endpoint's path, so a query the endpoint carries (`?api_key=`) stays a query.
+ */
+function signalUrl(endpoint: string, signal: 'traces' | 'metrics'): string {
+  try {
+    const url = new URL(endpoint);
+    url.username = '';
+    url.password = '';
+    url.pathname = `${url.pathname.replace(/\/+$/, '')}/v1/${signal}`;
+    return url.href;
+  } catch {
+    return `${endpoint}/v1/${signal}`;
+  }
+}
 
 /** The most telling part of a failed fetch: the socket error code (ECONNREFUSED …) if any. */
 function describeFetchError(error: unknown): string {

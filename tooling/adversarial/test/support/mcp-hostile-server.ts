@@ -13,6 +13,7 @@ import { join } from 'node:path';
  *   `notifications/tools/list_changed`, one every millisecond.
  * - `HOSTILE_TOOLS` (JSON): the tool catalog, replacing the default one (`flood`, `echo`).
  * - `HOSTILE_TEXT` (JSON string): what `echo` answers, replacing its `text` argument.
+ * - `HOSTILE_STRUCTURED` (JSON): the `structuredContent` `echo` answers with its text.
  *
  * Every request is logged to stderr as `recv <method>`.
  */
@@ -81,7 +82,8 @@ createInterface({ input: process.stdin }).on('line', (line) => {
       return;
     }
     const text = env.HOSTILE_TEXT ? JSON.parse(env.HOSTILE_TEXT) : String(params.arguments?.text ?? '');
-    return send({ id, result: { content: [{ type: 'text', text }] } });
+    const structured = env.HOSTILE_STRUCTURED ? { structuredContent: JSON.parse(env.HOSTILE_STRUCTURED) } : {};
+    return send({ id, result: { content: [{ type: 'text', text }], ...structured } });
   }
   if (id !== undefined) send({ id, error: { code: -32601, message: 'Method not found' } });
 });

@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
 import {
   type AnyToolDefinition,
+  createSecretStreamScrubber,
   defineTool,
   failureResult,
   RunPolicies,
-  scrubSecrets,
   successResult,
   ToolErrorCode,
   ToolSchema,
@@ -231,6 +231,11 @@ export function createShellTools(options: ShellToolsOptions): AnyToolDefinition[
                 ),
               )
             : approvedEnvironment(base, { pass: options.passEnvironment ?? [] });
+      // A credential or key split over chunks is recognised whole: state carries across chunks.
+      const streamScrubbers = {
+        stdout: createSecretStreamScrubber(),
+        stderr: createSecretStreamScrubber(),
+      };
       const outcome = await runProcess({
         command: args.command,
         cwd: cwd.absolute,
@@ -238,11 +243,17 @@ export function createShellTools(options: ShellToolsOptions): AnyToolDefinition[
         timeoutMs: args.timeoutMs,
         signal: context.signal,
         maxOutputBytes: options.maxOutputBytes ?? 32 * 1024,
-        onOutput: (stream, text) =>
-          context.emit({ type: 'output', stream, text: scrubSecrets(text) }),
+        onOutput: (stream, text) => {
+          const shown = streamScrubbers[stream].push(text);
+          if (shown !== '') context.emit({ type: 'output', stream, text: shown });
+        },
         ...(args.stdin === undefined ? {} : { stdin: args.stdin }),
         ...(sandbox === undefined ? {} : { sandbox }),
       });
+      for (const stream of ['stdout', 'stderr'] as const) {
+        const rest = streamScrubbers[stream].flush();
+        if (rest !== '') context.emit({ type: 'output', stream, text: rest });
+      }
       context.signal.throwIfAborted();
       const data = {
         exitCode: outcome.exitCode,

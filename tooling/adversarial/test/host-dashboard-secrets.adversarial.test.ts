@@ -1,0 +1,112 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  defineTool,
+  defineToolPackage,
+  failureResult,
+  ToolErrorCode,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import { toolPackage as corePackage } from '@toolsys/core-tools';
+import {
+  composeDeployment,
+  type Deployment,
+  type HttpServer,
+  resolveDeploymentConfig,
+  scopedConfirm,
+  serveHttp,
+  ToolHost,
+} from '@toolsys/host';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// Issue 30 item 14: the dashboard's recent calls, spans and breaker errors did not pass the one
+// secret scrubber: a tool whose error quoted a connection string showed its key to anyone who
+// could open the dashboard (no token on loopback).
+
+const ACCOUNT_KEY = 'q8Zk2PxW9v0LrT5nYb3HcMa7JdUe1GsF4oKiNl6XwQzR/+==';
+const MESSAGE = `storage refused: DefaultEndpointsProtocol=https;AccountName=prod;AccountKey=${ACCOUNT_KEY}`;
+
+/** A third-party tool that fails quoting its connection string (no scrubbing of its own). */
+const leakyPackage = defineToolPackage({
+  name: '@toolsys/adversarial-leaky-storage',
+  key: 'leaky',
+  description: 'a storage tool whose errors quote its connection string',
+  configSchema: corePackage.configSchema,
+  detect: () => ({ enabled: true, reason: 'test' }),
+  create: () => ({
+    tools: [
+      defineTool({
+        id: 'storage_put',
+        description: 'Stores a blob.',
+        inputSchema: ToolSchema.empty(),
+        metadata: { category: 'utility', risk: 'LOW' },
+        execute: () => failureResult(ToolErrorCode.EXECUTION_FAILED, MESSAGE),
+      }),
+    ],
+  }),
+});
+
+let scratch: string;
+let deployment: Deployment;
+let server: HttpServer;
+
+beforeAll(async () => {
+  scratch = mkdtempSync(join(tmpdir(), 'toolsys-adv-dashboard-secrets-'));
+  mkdirSync(join(scratch, 'workspace'));
+  const resolved = resolveDeploymentConfig(
+    { workspaceRoot: join(scratch, 'workspace'), dataDir: join(scratch, 'data') },
+    { cwd: scratch, env: {} },
+  );
+  deployment = await composeDeployment(resolved, {
+    packages: [corePackage, leakyPackage],
+    confirm: scopedConfirm,
+  });
+  server = await serveHttp(new ToolHost(deployment, { warn: () => {} }), {
+    host: '127.0.0.1',
+    port: 0,
+  });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await deployment?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('the dashboard shows no secret', () => {
+  it('in the live events, the overview and a form call', async () => {
+    const controller = new AbortController();
+    const events = await fetch(new URL('/api/events', server.url), { signal: controller.signal });
+    const reader = (events.body as ReadableStream<Uint8Array>).getReader();
+    let streamed = '';
+    const decoder = new TextDecoder();
+    const reading = (async () => {
+      for (;;) {
+        const chunk = await reader.read().catch(() => ({ done: true, value: undefined }));
+        if (chunk.done) return;
+        streamed += decoder.decode(chunk.value, { stream: true });
+      }
+    })();
+
+    const form = await fetch(new URL('/api/call', server.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tool: 'storage_put', args: {} }),
+    });
+    const called = await form.text();
+    expect(form.status).toBe(200);
+    expect(called).toContain('AccountName=prod');
+    expect(called).not.toContain(ACCOUNT_KEY);
+
+    const overview = await (await fetch(new URL('/api/overview', server.url))).text();
+    expect(overview).toContain('storage_put');
+    expect(overview).toContain('AccountName=prod');
+    expect(overview).not.toContain(ACCOUNT_KEY);
+
+    await expect.poll(() => streamed, { timeout: 5_000 }).toContain('event: call');
+    controller.abort();
+    await reading;
+    expect(streamed).not.toContain(ACCOUNT_KEY);
+  });
+});
