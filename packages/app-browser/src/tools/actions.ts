@@ -79,7 +79,8 @@ async function resolveTarget(
 ): Promise<Target> {
   const tab = await pickTab(call.session, tabId);
   const shown = tab.lastSnapshot;
-  const current = await tab.snapshot(call.settings.redact);
+  // Read within the action's own time limit: a page whose script is busy ends the call there.
+  const current = await tab.snapshot(call.settings.redact, call.settings.actionTimeoutMs);
   if (shown === undefined) tab.lastSnapshot = current;
   const locator = tab.locate(ref);
   if ((await locator.count()) === 0) {

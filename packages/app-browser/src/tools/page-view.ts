@@ -154,7 +154,7 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
           );
         }
         const tab = await pickTab(session, args.tab);
-        const snapshot = await tab.snapshot(resolved.redact);
+        const snapshot = await tab.snapshot(resolved.redact, resolved.readTimeoutMs);
         tab.lastSnapshot = snapshot;
         if (args.ref !== undefined) tab.locate(args.ref);
         if (args.ref !== undefined && findByRef(snapshot.nodes, args.ref.trim()) === undefined) {
