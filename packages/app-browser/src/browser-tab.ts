@@ -1,6 +1,12 @@
 import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 import type { Locator, Page } from 'playwright-core';
 import { type AriaNode, collectPlaywrightRefs, normaliseAriaJson } from './aria-tree.js';
+import {
+  findHiddenTextsInPage,
+  hiddenTextMarker,
+  MAX_CHECKED_TEXT_NODES,
+  MAX_HIDDEN_CHARACTERS,
+} from './hidden-text.js';
 import { cleanPageText } from './page-text.js';
 
 /** Attribute that marks an interactive element with its stable ref, so a rename keeps the ref. */
@@ -71,7 +77,8 @@ export class BrowserTab {
         },
       );
     // One round trip reads the document's identity and title while the tree is walked.
-    const [identity, json] = await withinDeadline(
+    // The page-side check of text a person cannot see runs beside the tree walk.
+    const [identity, json, hiddenTexts] = await withinDeadline(
       Promise.all([
         this.page.evaluate(() => {
           const holder = window as unknown as { __toolsysDocumentId?: string };
@@ -79,6 +86,12 @@ export class BrowserTab {
           return { documentId: holder.__toolsysDocumentId, title: document.title };
         }),
         this.page.ariaSnapshotJSON({ mode: 'ai', timeout: timeoutMs }),
+        this.page
+          .evaluate(findHiddenTextsInPage, {
+            maxNodes: MAX_CHECKED_TEXT_NODES,
+            maxCharacters: MAX_HIDDEN_CHARACTERS,
+          })
+          .catch(() => ({ hidden: [], truncated: false })),
       ]),
       deadline,
     ).catch((error: unknown) => {
@@ -136,12 +149,13 @@ export class BrowserTab {
         this.#retired.add(ref);
       }
     }
+    const markHidden = hiddenTextMarker(
+      hiddenTexts.hidden.map((text) => cleanPageText(text, secrets)),
+    );
     const nodes = normaliseAriaJson(
       json,
       (playwrightRef) => this.#byPlaywright.get(playwrightRef),
-      {
-        secrets,
-      },
+      { secrets, ...(markHidden === undefined ? {} : { markHidden }) },
     );
     return {
       nodes,
