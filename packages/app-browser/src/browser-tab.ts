@@ -2,8 +2,10 @@ import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 import type { Locator, Page } from 'playwright-core';
 import { type AriaNode, collectPlaywrightRefs, normaliseAriaJson } from './aria-tree.js';
 import {
-  findHiddenTextsInPage,
+  type HiddenTextReport,
   hiddenTextMarker,
+  hiddenTextsExpression,
+  MAX_CHECK_MS,
   MAX_CHECKED_TEXT_NODES,
   MAX_HIDDEN_CHARACTERS,
 } from './hidden-text.js';
@@ -87,11 +89,14 @@ export class BrowserTab {
         }),
         this.page.ariaSnapshotJSON({ mode: 'ai', timeout: timeoutMs }),
         this.page
-          .evaluate(findHiddenTextsInPage, {
-            maxNodes: MAX_CHECKED_TEXT_NODES,
-            maxCharacters: MAX_HIDDEN_CHARACTERS,
-          })
-          .catch(() => ({ hidden: [], truncated: false })),
+          .evaluate<HiddenTextReport>(
+            hiddenTextsExpression({
+              maxNodes: MAX_CHECKED_TEXT_NODES,
+              maxCharacters: MAX_HIDDEN_CHARACTERS,
+              maxMs: MAX_CHECK_MS,
+            }),
+          )
+          .catch((): HiddenTextReport => ({ hidden: [], truncated: false })),
       ]),
       deadline,
     ).catch((error: unknown) => {
