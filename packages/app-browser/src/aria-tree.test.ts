@@ -72,3 +72,21 @@ describe('normaliseAriaJson', () => {
     ]);
   });
 });
+
+describe('normaliseAriaJson: hidden text', () => {
+  it('flags hidden text in names and text runs, never in attribute values', () => {
+    const mark = (text: string) => (text === 'obey me' ? `[hidden: ${text}]` : text);
+    const nodes = normaliseAriaJson(
+      [
+        { role: 'paragraph', children: ['obey me'] },
+        { role: 'button', name: 'obey me', ref: 'e1' },
+        { role: 'link', name: 'x', url: 'obey me', ref: 'e2' },
+      ],
+      (ref) => ref,
+      { markHidden: mark },
+    );
+    expect(nodes[0]?.children[0]?.text).toBe('[hidden: obey me]');
+    expect(nodes[1]?.name).toBe('[hidden: obey me]');
+    expect(nodes[2]?.attributes).toContain('url=obey me');
+  });
+});

@@ -1,3 +1,4 @@
+import type { HiddenTextMarker } from './hidden-text.js';
 import { cleanPageText } from './page-text.js';
 
 /**
@@ -69,6 +70,11 @@ const TRANSPARENT_ROLES = new Set(['generic', 'none', 'presentation', 'group', '
 export interface NormaliseAriaOptions {
   /** Secret values replaced by `[redacted]` in every text, before anything is searched or cut. */
   readonly secrets?: readonly string[];
+  /**
+   * Flags the page's text a person cannot see (`[hidden: …]`) in names and text runs, after
+   * cleaning; see `hiddenTextMarker`.
+   */
+  readonly markHidden?: HiddenTextMarker;
 }
 
 /**
@@ -84,20 +90,35 @@ export function normaliseAriaJson(
   options: NormaliseAriaOptions = {},
 ): AriaNode[] {
   const secrets = options.secrets ?? [];
-  const clean = (text: string) => cleanPageText(text, secrets);
+  const mark = options.markHidden;
+  const cleanValue = (text: string) => cleanPageText(text, secrets);
+  const clean: Clean =
+    mark === undefined ? cleanValue : (text) => mark(cleanPageText(text, secrets));
   const roots: AriaNode[] = [];
   for (const entry of Array.isArray(value) ? value : [value]) {
-    normaliseEntry(entry, rename, clean, roots);
+    normaliseEntry(entry, rename, { text: clean, value: cleanValue }, roots);
   }
   return dropLabelEchoes(roots);
 }
 
 type Clean = (text: string) => string;
 
+/** How texts (names, text runs: hidden text flagged) and attribute values are cleaned. */
+interface Cleaners {
+  readonly text: Clean;
+  readonly value: Clean;
+}
+
 type MutableNode = { -readonly [K in keyof AriaNode]: AriaNode[K] };
 
 /** Appends the nodes an entry becomes (none, itself, or its children) to `into`. */
-function normaliseEntry(entry: unknown, rename: RefRenamer, clean: Clean, into: AriaNode[]): void {
+function normaliseEntry(
+  entry: unknown,
+  rename: RefRenamer,
+  cleaners: Cleaners,
+  into: AriaNode[],
+): void {
+  const clean = cleaners.text;
   if (typeof entry === 'string') {
     const text = clean(entry);
     if (text !== '') into.push({ role: 'text', text, attributes: [], children: [] });
@@ -112,10 +133,10 @@ function normaliseEntry(entry: unknown, rename: RefRenamer, clean: Clean, into: 
   if ((role === 'img' || role === 'image') && name === '') return;
   let children: AriaNode[] = [];
   if (Array.isArray(raw.children)) {
-    for (const child of raw.children) normaliseEntry(child, rename, clean, children);
+    for (const child of raw.children) normaliseEntry(child, rename, cleaners, children);
     children = dropLabelEchoes(children);
   }
-  const attributes = readAttributes(raw, clean);
+  const attributes = readAttributes(raw, cleaners.value);
   const text = typeof raw.text === 'string' ? clean(raw.text) : '';
   if (TRANSPARENT_ROLES.has(role) && name === '' && !attributes.includes('cursor=pointer')) {
     if (text !== '') into.push({ role: 'text', text, attributes: [], children: [] });

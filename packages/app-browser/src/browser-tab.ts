@@ -1,6 +1,14 @@
 import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 import type { Locator, Page } from 'playwright-core';
 import { type AriaNode, collectPlaywrightRefs, normaliseAriaJson } from './aria-tree.js';
+import {
+  type HiddenTextReport,
+  hiddenTextMarker,
+  hiddenTextsExpression,
+  MAX_CHECK_MS,
+  MAX_CHECKED_TEXT_NODES,
+  MAX_HIDDEN_CHARACTERS,
+} from './hidden-text.js';
 import { cleanPageText } from './page-text.js';
 
 /** Attribute that marks an interactive element with its stable ref, so a rename keeps the ref. */
@@ -55,24 +63,46 @@ export class BrowserTab {
     secrets: readonly string[] = [],
     timeoutMs: number = READ_TIMEOUT_MS,
   ): Promise<TabSnapshot> {
-    // One round trip reads the document's identity and title while the tree is walked.
-    const [identity, json] = await Promise.all([
-      this.page.evaluate(() => {
-        const holder = window as unknown as { __toolsysDocumentId?: string };
-        holder.__toolsysDocumentId ??= Math.random().toString(36).slice(2);
-        return { documentId: holder.__toolsysDocumentId, title: document.title };
-      }),
-      this.page.ariaSnapshotJSON({ mode: 'ai', timeout: timeoutMs }),
-    ]).catch((error: unknown) => {
-      if (!(error instanceof Error && error.name === 'TimeoutError')) throw error;
-      throw new ToolError(
+    // One deadline bounds every step: a page whose script never yields (a busy loop) answers no
+    // evaluation, and Playwright's own timeouts cover only some of them.
+    const started = performance.now();
+    const deadline = started + timeoutMs;
+    const timedOut = () =>
+      new ToolError(
         ToolErrorCode.TIMEOUT,
-        `reading tab ${this.id}'s accessibility tree took longer than ${timeoutMs >= 1_000 ? `${Math.round(timeoutMs / 1_000)} s` : `${timeoutMs} ms`} (a very large page, or a busy machine)`,
+        `reading tab ${this.id}'s accessibility tree took longer than ${formatMs(timeoutMs)} and was stopped after ${formatMs(performance.now() - started)} (the page's script is busy, or the page is very large)`,
         {
-          hint: `The tab stays on ${cleanPageText(this.page.url(), secrets)}; retry browser_snapshot once. If it times out again, the page is too large to read whole: browser_screenshot shows it.`,
-          details: { timeoutMs },
+          hint: `The tab stays on ${cleanPageText(this.page.url(), secrets)}. A page that is busy may answer later: retry browser_snapshot once, or browser_screenshot it; a page too large to read whole shows in browser_screenshot.`,
+          retryable: false,
+          // The page is stalled, not the browser tools: other pages and sessions are not affected.
+          details: { timeoutMs, targetScoped: true },
         },
       );
+    // One round trip reads the document's identity and title while the tree is walked.
+    // The page-side check of text a person cannot see runs beside the tree walk.
+    const [identity, json, hiddenTexts] = await withinDeadline(
+      Promise.all([
+        this.page.evaluate(() => {
+          const holder = window as unknown as { __toolsysDocumentId?: string };
+          holder.__toolsysDocumentId ??= Math.random().toString(36).slice(2);
+          return { documentId: holder.__toolsysDocumentId, title: document.title };
+        }),
+        this.page.ariaSnapshotJSON({ mode: 'ai', timeout: timeoutMs }),
+        this.page
+          .evaluate<HiddenTextReport>(
+            hiddenTextsExpression({
+              maxNodes: MAX_CHECKED_TEXT_NODES,
+              maxCharacters: MAX_HIDDEN_CHARACTERS,
+              maxMs: MAX_CHECK_MS,
+            }),
+          )
+          .catch((): HiddenTextReport => ({ hidden: [], truncated: false })),
+      ]),
+      deadline,
+    ).catch((error: unknown) => {
+      if (error instanceof DeadlinePassed) throw timedOut();
+      if (!(error instanceof Error && error.name === 'TimeoutError')) throw error;
+      throw timedOut();
     });
     if (identity.documentId !== this.#documentId) {
       // A new document: Playwright numbers its refs again, so none of the old ones may be reused.
@@ -86,6 +116,7 @@ export class BrowserTab {
     const fresh = found.filter((entry) => !this.#byPlaywright.has(entry.ref));
     const tagged = fresh.filter((entry) => entry.interactive).slice(0, MAX_TAGS_PER_SNAPSHOT);
     const candidates = tagged.map(() => this.#nextRef());
+    const tagTimeout = Math.max(1, deadline - performance.now());
     const answers = await Promise.all(
       tagged.map((entry, index) =>
         this.page
@@ -98,7 +129,7 @@ export class BrowserTab {
               return null;
             },
             [REF_ATTRIBUTE, candidates[index]],
-            { timeout: timeoutMs },
+            { timeout: tagTimeout },
           )
           .catch(() => null),
       ),
@@ -123,12 +154,13 @@ export class BrowserTab {
         this.#retired.add(ref);
       }
     }
+    const markHidden = hiddenTextMarker(
+      hiddenTexts.hidden.map((text) => cleanPageText(text, secrets)),
+    );
     const nodes = normaliseAriaJson(
       json,
       (playwrightRef) => this.#byPlaywright.get(playwrightRef),
-      {
-        secrets,
-      },
+      { secrets, ...(markHidden === undefined ? {} : { markHidden }) },
     );
     return {
       nodes,
@@ -177,4 +209,25 @@ export class BrowserTab {
     this.#counter += 1;
     return `e${this.#counter}`;
   }
+}
+
+/** Rejection of {@link withinDeadline} when the deadline passed first. */
+class DeadlinePassed extends Error {}
+
+/** Settles as `work` does, or rejects with {@link DeadlinePassed} at `deadline` (performance.now()). */
+function withinDeadline<T>(work: Promise<T>, deadline: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new DeadlinePassed()),
+      Math.max(0, deadline - performance.now()),
+    );
+  });
+  // The abandoned work may still reject later (the page closed): nobody waits for it.
+  work.catch(() => undefined);
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
+}
+
+function formatMs(ms: number): string {
+  return ms >= 1_000 ? `${Math.round(ms / 100) / 10} s` : `${Math.round(ms)} ms`;
 }

@@ -19,10 +19,11 @@ export function scrubSecrets(text: string, secrets: readonly string[]): string {
 }
 
 /**
- * Looks like the tools' own ref or cut marker inside page text (`[ref=e3]`, `[cut: …`): the page
- * could point a model at another element, or fake the end of a page.
+ * Looks like the tools' own ref, cut or hidden-text marker inside page text (`[ref=e3]`,
+ * `[cut: …`, `[hidden: …`): the page could point a model at another element, fake the end of a
+ * page, or pass its visible text off as hidden.
  */
-const FORGED_TOOL_MARK = /\[(?=\s*(?:ref\s*=|cut\s*:|interactive elements\b))/gi;
+const FORGED_TOOL_MARK = /\[(?=\s*(?:ref\s*=|cut\s*:|hidden\s*:|interactive elements\b))/gi;
 
 /**
  * One piece of page text (a name, a text run, an attribute value, a title) as the tools show it

@@ -5,6 +5,7 @@ import {
   createBoundedFetch,
   GitHubRedirectError,
   GitHubResponseTooLargeError,
+  GitHubStalledError,
 } from './bounded-fetch.js';
 
 let server: Server;
@@ -36,6 +37,21 @@ beforeAll(async () => {
   answers.set('/moved', (response) =>
     response.writeHead(301, { location: 'https://api.github.com/repositories/1/x' }).end('{}'),
   );
+  answers.set('/stalls', (response) => {
+    response.writeHead(200);
+    response.write('[');
+  });
+  answers.set('/trickles', (response) => {
+    response.writeHead(200);
+    let sent = 0;
+    const timer = setInterval(() => {
+      sent += 1;
+      if (sent === 5 || response.destroyed) {
+        clearInterval(timer);
+        response.end(']');
+      } else response.write(sent === 1 ? '[' : ' ');
+    }, 100);
+  });
   answers.set('/unchanged', (response) => response.writeHead(304, { etag: '"e"' }).end());
 });
 
@@ -82,5 +98,22 @@ describe('createBoundedFetch', () => {
     const response = await bounded(`${root}/unchanged`);
     expect(response.status).toBe(304);
     expect(response.headers.get('etag')).toBe('"e"');
+  });
+});
+
+describe('createBoundedFetch: idle limit', () => {
+  it('an answer that stops after its first byte ends with GitHubStalledError naming the time', async () => {
+    const bounded = createBoundedFetch({ maxBytes: 1024, idleTimeoutMs: 300 });
+    const error = await bounded(`${root}/stalls`).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(GitHubStalledError);
+    expect((error as GitHubStalledError).message).toMatch(
+      /^GitHub sent nothing for 0\.3 s while answering GET \/stalls, so the request was stopped after 0\.\d s$/,
+    );
+  });
+
+  it('an answer that keeps sending within the idle limit is read whole', async () => {
+    const bounded = createBoundedFetch({ maxBytes: 1024, idleTimeoutMs: 300 });
+    const response = await bounded(`${root}/trickles`);
+    expect(await response.text()).toBe('[   ]');
   });
 });

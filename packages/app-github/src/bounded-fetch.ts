@@ -40,10 +40,42 @@ export class GitHubRedirectError extends Error {
   }
 }
 
+/**
+ * Thrown (and reported to the model) when GitHub sent nothing for too long: no answer, or an
+ * answer that stopped in the middle (headers and `[`, then silence). The connection is closed.
+ */
+export class GitHubStalledError extends Error {
+  override readonly name = 'GitHubStalledError';
+  /** The idle limit that passed, in ms. */
+  readonly idleTimeoutMs: number;
+  /** Time from sending the request to giving up, in ms. */
+  readonly elapsedMs: number;
+  /** The method and path of the request (no host, no query). */
+  readonly request: string;
+
+  constructor(request: string, idleTimeoutMs: number, elapsedMs: number) {
+    super(
+      `GitHub sent nothing for ${formatSeconds(idleTimeoutMs)} while answering ${request}, so the request was stopped after ${formatSeconds(elapsedMs)}`,
+    );
+    this.idleTimeoutMs = idleTimeoutMs;
+    this.elapsedMs = elapsedMs;
+    this.request = request;
+  }
+}
+
+function formatSeconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}
+
 /** Options for {@link createBoundedFetch}. */
 export interface BoundedFetchOptions {
   /** Most bytes of one answer's body, after decompression. */
   readonly maxBytes: number;
+  /**
+   * Longest wait for the answer's headers or for the next bytes of its body, in ms; past it the
+   * request is aborted with {@link GitHubStalledError}. Default 20,000.
+   */
+  readonly idleTimeoutMs?: number;
   /** The fetch underneath. Default `globalThis.fetch`. */
   readonly fetch?: typeof fetch;
 }
@@ -60,38 +92,92 @@ const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
  */
 export function createBoundedFetch(options: BoundedFetchOptions): typeof fetch {
   const { maxBytes } = options;
+  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const underlying = options.fetch ?? globalThis.fetch;
   return async (input, init) => {
     const request = describeRequest(input, init);
-    const response = await underlying(input, { ...init, redirect: 'manual' });
-    if (response.status >= 300 && response.status < 400 && response.status !== 304) {
-      await discard(response);
-      throw new GitHubRedirectError(
-        request,
-        response.status,
-        response.headers.get('location') ?? undefined,
-      );
+    const idle = new IdleWatch(idleTimeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, idle.signal]) : idle.signal;
+    try {
+      const response = await underlying(input, { ...init, redirect: 'manual', signal });
+      idle.touch();
+      if (response.status >= 300 && response.status < 400 && response.status !== 304) {
+        await discard(response);
+        throw new GitHubRedirectError(
+          request,
+          response.status,
+          response.headers.get('location') ?? undefined,
+        );
+      }
+      const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+      if (Number.isFinite(declared) && declared > maxBytes) {
+        await discard(response);
+        throw new GitHubResponseTooLargeError(request, maxBytes);
+      }
+      const body = await readWithin(response, maxBytes, request, idle);
+      const bounded = new Response(NULL_BODY_STATUSES.has(response.status) ? null : body, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+      Object.defineProperty(bounded, 'url', { value: response.url });
+      return bounded;
+    } catch (error) {
+      // Whatever the abort surfaced as (an AbortError, a TypeError of the body stream), a stall
+      // is reported as one.
+      if (idle.stalled) throw new GitHubStalledError(request, idleTimeoutMs, idle.elapsedMs());
+      throw error;
+    } finally {
+      idle.stop();
     }
-    const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-    if (Number.isFinite(declared) && declared > maxBytes) {
-      await discard(response);
-      throw new GitHubResponseTooLargeError(request, maxBytes);
-    }
-    const body = await readWithin(response, maxBytes, request);
-    const bounded = new Response(NULL_BODY_STATUSES.has(response.status) ? null : body, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
-    Object.defineProperty(bounded, 'url', { value: response.url });
-    return bounded;
   };
+}
+
+/** Default of {@link BoundedFetchOptions.idleTimeoutMs}. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 20_000;
+
+/** Aborts its signal when no progress was reported for `idleTimeoutMs`. */
+class IdleWatch {
+  readonly #controller = new AbortController();
+  readonly #idleTimeoutMs: number;
+  readonly #started = performance.now();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  stalled = false;
+
+  constructor(idleTimeoutMs: number) {
+    this.#idleTimeoutMs = idleTimeoutMs;
+    this.touch();
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** Progress: the wait starts again. */
+  touch(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.stalled = true;
+      this.#controller.abort(new Error('stalled'));
+    }, this.#idleTimeoutMs);
+    this.#timer.unref?.();
+  }
+
+  elapsedMs(): number {
+    return performance.now() - this.#started;
+  }
+
+  stop(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
 }
 
 async function readWithin(
   response: Response,
   maxBytes: number,
   request: string,
+  idle: IdleWatch,
 ): Promise<Uint8Array<ArrayBuffer>> {
   if (!response.body) return new Uint8Array(0);
   const reader = response.body.getReader();
@@ -100,6 +186,7 @@ async function readWithin(
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
+    idle.touch();
     total += value.byteLength;
     if (total > maxBytes) {
       await reader.cancel().catch(() => {});

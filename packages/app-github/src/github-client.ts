@@ -32,6 +32,11 @@ export interface GitHubClientOptions {
    * (file reads do). Default 10 MiB.
    */
   maxResponseBytes?: number;
+  /**
+   * Longest wait for an answer's headers, or for the next bytes of its body, in ms: a GitHub (or
+   * proxy) that stops sending ends the call with a TIMEOUT stating the time spent. Default 20,000.
+   */
+  idleTimeoutMs?: number;
   /** The fetch underneath the byte limit. Default `globalThis.fetch`. */
   fetch?: typeof fetch;
 }
@@ -141,13 +146,18 @@ export class GitHubClient {
     const maxCachedBytes = this.#options.maxCachedBytes ?? 512 * 1024;
     const defaultLimit = this.#options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const underlying = this.#options.fetch;
+    const idleTimeoutMs = this.#options.idleTimeoutMs;
     octokit.hook.wrap('request', async (request, options) => {
       this.stats.requests += 1;
       const asked = Number(options.request?.maxResponseBytes);
       const maxBytes = Number.isSafeInteger(asked) && asked > 0 ? asked : defaultLimit;
       options.request = {
         ...options.request,
-        fetch: createBoundedFetch({ maxBytes, ...(underlying ? { fetch: underlying } : {}) }),
+        fetch: createBoundedFetch({
+          maxBytes,
+          ...(idleTimeoutMs === undefined ? {} : { idleTimeoutMs }),
+          ...(underlying ? { fetch: underlying } : {}),
+        }),
         redirect: 'manual',
       };
       const method = String(options.method ?? 'GET').toUpperCase();

@@ -6,7 +6,11 @@ import {
   ToolErrorCode,
   type ToolFailure,
 } from '@toolsys/core-tool-registry';
-import { GitHubRedirectError, GitHubResponseTooLargeError } from './bounded-fetch.js';
+import {
+  GitHubRedirectError,
+  GitHubResponseTooLargeError,
+  GitHubStalledError,
+} from './bounded-fetch.js';
 
 /** What a failed request was about, so the message names it. */
 export interface GitHubTarget {
@@ -246,6 +250,19 @@ function boundedFetchFailure(error: unknown, target: GitHubTarget): ToolFailure 
       },
     );
   }
+  if (cause instanceof GitHubStalledError) {
+    // One stalled repository (or a stalled proxy path) says nothing about the others: the
+    // failure is scoped to its target, and not retried (another wait as long would follow).
+    return failureResult(ToolErrorCode.TIMEOUT, `${cause.message}; ${target.what} was not read.`, {
+      retryable: false,
+      hint: `GitHub (or a proxy in between) stopped answering this request. Try again later, or continue without it; other calls${target.repository ? ` and repositories than ${target.repository}` : ''} are not affected.`,
+      details: {
+        targetScoped: true,
+        idleTimeoutMs: cause.idleTimeoutMs,
+        elapsedMs: Math.round(cause.elapsedMs),
+      },
+    });
+  }
   if (cause instanceof GitHubRedirectError) {
     const location = cause.location === undefined ? '(no location)' : quote(cause.location, 300);
     return failureResult(
@@ -263,7 +280,11 @@ function boundedFetchFailure(error: unknown, target: GitHubTarget): ToolFailure 
 function findCause(error: unknown): unknown {
   let current = error;
   for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth += 1) {
-    if (current instanceof GitHubResponseTooLargeError || current instanceof GitHubRedirectError) {
+    if (
+      current instanceof GitHubResponseTooLargeError ||
+      current instanceof GitHubRedirectError ||
+      current instanceof GitHubStalledError
+    ) {
       return current;
     }
     current = (current as { cause?: unknown }).cause;

@@ -59,6 +59,15 @@ export const gitHubPackageConfigSchema = z.strictObject({
     .max(100 * 1024 * 1024)
     .default(1024 * 1024)
     .describe('Largest file github_read_file reads and github_write_file writes, in bytes.'),
+  idleTimeoutMs: z
+    .number()
+    .int()
+    .min(500)
+    .max(300_000)
+    .default(20_000)
+    .describe(
+      'Longest wait for GitHub to start answering, or to send the next bytes of an answer, in ms; past it the call ends with TIMEOUT.',
+    ),
 });
 
 /** The parsed `packages.app-github` config. */
@@ -124,6 +133,7 @@ export const toolPackage = defineToolPackage<GitHubPackageConfig>({
         return lookup.token;
       },
       ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+      idleTimeoutMs: config.idleTimeoutMs,
     });
     // In gate mode nothing may be contacted: every tool is listed as if the token could write.
     const canWrite =

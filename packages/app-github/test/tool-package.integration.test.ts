@@ -214,6 +214,7 @@ describe('configSchema', () => {
     expect(toolPackage.configSchema.parse({})).toEqual({
       readOnly: false,
       maxFileBytes: 1_048_576,
+      idleTimeoutMs: 20_000,
     });
   });
 });

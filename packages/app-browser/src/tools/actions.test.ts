@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { toInputValue } from './actions.js';
+import type { AriaNode } from '../aria-tree.js';
+import { describeChange, toInputValue } from './actions.js';
 
 describe('toInputValue', () => {
   it('accepts ISO values of each input type', () => {
@@ -23,5 +24,36 @@ describe('toInputValue', () => {
     expect(toInputValue('month', '2026-13')).toBeUndefined();
     expect(toInputValue('week', '2026-W60')).toBeUndefined();
     expect(toInputValue('color', '2026-03-14')).toBeUndefined();
+  });
+});
+
+describe('describeChange', () => {
+  const button = (name: string, attributes: string[] = []): AriaNode => ({
+    role: 'button',
+    name,
+    ref: 'e13',
+    attributes,
+    children: [],
+  });
+
+  it('names the old and the new role and name of a renamed element', () => {
+    expect(describeChange(button('Save draft'), button('Delete account'), 'e13')).toBe(
+      'element e13 was shown as button "Save draft" [ref=e13] but is now button "Delete account" [ref=e13]',
+    );
+  });
+
+  it('refuses a changed role under the same name', () => {
+    const link: AriaNode = { ...button('Save draft'), role: 'link' };
+    expect(describeChange(button('Save draft'), link, 'e13')).toContain('is now link "Save draft"');
+  });
+
+  it('accepts a changed state: acting changes it', () => {
+    expect(describeChange(button('Save'), button('Save', ['pressed']), 'e13')).toBeUndefined();
+  });
+
+  it('says when the element left the tree the model saw it in', () => {
+    expect(describeChange(button('Save'), undefined, 'e13')).toBe(
+      'element e13 is no longer shown on the page',
+    );
   });
 });

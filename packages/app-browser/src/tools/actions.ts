@@ -66,13 +66,22 @@ interface Target {
   readonly label: string;
 }
 
+/**
+ * The target of `ref` as the page holds it now, checked against what the model was shown: the
+ * tab's tree is read again (the tab's last snapshot stays what the model saw, the base of the
+ * delta after the action), and an element whose role or accessible name changed since the model
+ * saw it is refused with its new role and name. The label names the element as it is now.
+ */
 async function resolveTarget(
   call: BrowserCall,
   tabId: string | undefined,
   ref: string,
 ): Promise<Target> {
   const tab = await pickTab(call.session, tabId);
-  await ensureSnapshot(tab, call.settings);
+  const shown = tab.lastSnapshot;
+  // Read within the action's own time limit: a page whose script is busy ends the call there.
+  const current = await tab.snapshot(call.settings.redact, call.settings.actionTimeoutMs);
+  if (shown === undefined) tab.lastSnapshot = current;
   const locator = tab.locate(ref);
   if ((await locator.count()) === 0) {
     throw new ToolError(ToolErrorCode.NOT_FOUND, `ref: element ${ref} is gone from the page`, {
@@ -80,8 +89,35 @@ async function resolveTarget(
       hint: 'Take a new browser_snapshot and use a ref from it.',
     });
   }
-  const node = tab.lastSnapshot ? findByRef(tab.lastSnapshot.nodes, ref.trim()) : undefined;
-  return { tab, locator, label: describeNode(node, ref.trim()) };
+  const trimmed = ref.trim();
+  const now = findByRef(current.nodes, trimmed);
+  const seen = shown === undefined ? now : findByRef(shown.nodes, trimmed);
+  const changed = describeChange(seen, now, trimmed);
+  if (changed !== undefined) {
+    throw new ToolError(ToolErrorCode.EXECUTION_FAILED, `ref: ${changed}; nothing was done`, {
+      field: 'ref',
+      retryable: false,
+      hint: 'The page changed since your last snapshot: take a new browser_snapshot, check what the element is now, and act on a ref from it.',
+      details: { targetChanged: true },
+    });
+  }
+  return { tab, locator, label: describeNode(now, trimmed) };
+}
+
+/**
+ * Says how the element with `ref` changed between the tree the model was shown (`seen`) and the
+ * page now (`now`): a different role or accessible name, or no longer in the tree. Undefined
+ * when it is the same element as shown (its state and text may differ: acting changes those).
+ */
+export function describeChange(
+  seen: AriaNode | undefined,
+  now: AriaNode | undefined,
+  ref: string,
+): string | undefined {
+  if (seen === undefined) return undefined;
+  if (now === undefined) return `element ${ref} is no longer shown on the page`;
+  if (seen.role === now.role && (seen.name ?? '') === (now.name ?? '')) return undefined;
+  return `element ${ref} was shown as ${describeNode(seen, ref)} but is now ${describeNode(now, ref)}`;
 }
 
 function describeNode(node: AriaNode | undefined, ref: string): string {

@@ -16,7 +16,7 @@ import type { SsrfGuard } from '@toolsys/core-tools/platform';
 import { artifactName } from '../artifact-name.js';
 import type { BrowserManager } from '../browser-manager.js';
 import type { BrowserSession } from '../browser-session.js';
-import type { BrowserTab, TabSnapshot } from '../browser-tab.js';
+import { type BrowserTab, READ_TIMEOUT_MS, type TabSnapshot } from '../browser-tab.js';
 import type { HostPolicy } from '../host-policy.js';
 import {
   cleanPageLine,
@@ -55,6 +55,11 @@ export interface BrowserToolsOptions {
   /** Longest wait for a page load, in ms. Default 30,000. */
   readonly navigationTimeoutMs?: number;
   /**
+   * Longest read of a page's accessibility tree by browser_snapshot, in ms; a page whose script
+   * is busy ends the call there with TIMEOUT. Default 25,000.
+   */
+  readonly readTimeoutMs?: number;
+  /**
    * Secret values (API keys, passwords) replaced by `[redacted]` in every result, wherever a page
    * shows them. Values shorter than 4 characters are ignored.
    */
@@ -67,6 +72,7 @@ export interface BrowserToolSettings extends BrowserToolsOptions {
   readonly deltaMaxTokens: number;
   readonly actionTimeoutMs: number;
   readonly navigationTimeoutMs: number;
+  readonly readTimeoutMs: number;
 }
 
 /** What a browser handler receives besides its arguments. */
@@ -86,6 +92,7 @@ export function resolveSettings(options: BrowserToolsOptions): BrowserToolSettin
     deltaMaxTokens: options.deltaMaxTokens ?? 1_500,
     actionTimeoutMs: options.actionTimeoutMs ?? 10_000,
     navigationTimeoutMs: options.navigationTimeoutMs ?? 30_000,
+    readTimeoutMs: options.readTimeoutMs ?? READ_TIMEOUT_MS,
   };
 }
 
@@ -650,5 +657,8 @@ async function settle(tab: BrowserTab, timeoutMs: number, meanwhile: () => void)
   // One turn of the event loop sends the request to the browser; the page's wait then starts.
   await new Promise((resolve) => setImmediate(resolve));
   meanwhile();
-  await quiet;
+  // A page whose script is busy answers no evaluation: the wait is bounded here too.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([quiet, new Promise((resolve) => (timer = setTimeout(resolve, 1_000)))]);
+  clearTimeout(timer);
 }

@@ -139,7 +139,7 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
     defineBrowserTool(settings, {
       id: 'browser_snapshot',
       description:
-        'Reads the page of a tab as an accessibility tree: one line per element with its role, name and state, and a ref such as [ref=e12] on what the action tools can act on. Text, links and code inside a paragraph, list item, cell or heading read as one line of prose, each link with its ref: "- listitem: see [the guide](e43) first". A ref stays the same for an element while it stays in the page. Runs of like items (rows, cards, posts) are collapsed, first few kept and the count stated, when the page does not fit the budget or they would fill more than half of it; hidden and decorative nodes are left out, long names shortened with their length. Past the token budget (real tokens of the whole result) the tree is cut at a node boundary with a marker naming cursor and page for the next page; its first page lists the interactive elements further down, and a later page under the same title and address says only that it continues. A later page is checked against the earlier one and says when the page changed. Use ref to read one region, find for a text or regex search, urls to see link targets. Action tools already return what changed; call this for the whole page.',
+        'Reads the page of a tab as an accessibility tree: one line per element with its role, name and state, and a ref such as [ref=e12] on what the action tools can act on. Text, links and code inside a paragraph, list item, cell or heading read as one line of prose, each link with its ref: "- listitem: see [the guide](e43) first". A ref stays the same for an element while it stays in the page. Runs of like items (rows, cards, posts) are collapsed, first few kept and the count stated, when the page does not fit the budget or they would fill more than half of it; hidden and decorative nodes are left out, long names shortened with their length; text a person cannot see (off-screen, transparent, zero-size, the colour of its background, clipped away) is shown flagged as [hidden: …]. Past the token budget (real tokens of the whole result) the tree is cut at a node boundary with a marker naming cursor and page for the next page; its first page lists the interactive elements further down, and a later page under the same title and address says only that it continues. A later page is checked against the earlier one and says when the page changed. Use ref to read one region, find for a text or regex search, urls to see link targets. Action tools already return what changed; call this for the whole page.',
       inputSchema: snapshotSchema,
       metadata: READ_METADATA,
       runPolicy: RunPolicies.quickRead,
@@ -154,7 +154,7 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
           );
         }
         const tab = await pickTab(session, args.tab);
-        const snapshot = await tab.snapshot(resolved.redact);
+        const snapshot = await tab.snapshot(resolved.redact, resolved.readTimeoutMs);
         tab.lastSnapshot = snapshot;
         if (args.ref !== undefined) tab.locate(args.ref);
         if (args.ref !== undefined && findByRef(snapshot.nodes, args.ref.trim()) === undefined) {

@@ -182,7 +182,7 @@ describe('EnhancedToolExecutor: retries', () => {
     ]);
   });
 
-  it('retries a read-only tool after a TIMEOUT (quickRead: 30 s, 1 retry)', async () => {
+  it('a TIMEOUT uses up the time of the whole call: one deadline covers every attempt', async () => {
     const { tool, state } = scriptedTool('read_file', ['hang', ok('content')], {
       policy: RunPolicies.quickRead,
     });
@@ -190,13 +190,35 @@ describe('EnhancedToolExecutor: retries', () => {
     const pending = executor.execute('read_file', {});
     await clock.advanceAsync(30_000);
     expect(state.calls).toBe(1);
-    // quickRead: base 200 ms; retry 1 waits random(0..400) = 200 ms.
-    await clock.advanceAsync(200);
-    expect(await pending).toEqual(ok('content'));
-    expect(traces.spans().map((span) => [span.attempt, span.outcome, span.durationMs])).toEqual([
-      [1, 'TIMEOUT', 30_000],
-      [2, 'ok', 0],
-    ]);
+    await clock.runAllAsync();
+    const result = await pending;
+    expect(state.calls).toBe(1);
+    expect(renderResult(result)).toMatch(
+      /^Error: \[TIMEOUT\] read_file did not finish within 30 s and was stopped\./,
+    );
+    expect(traces.spans().map((span) => [span.attempt, span.outcome])).toEqual([[1, 'TIMEOUT']]);
+  });
+
+  it('a retry gets what the earlier attempts left of the time limit, and the message says so', async () => {
+    const { tool, state } = scriptedTool('read_file', [crash, 'hang', ok('content')], {
+      policy: { ...RunPolicies.network, timeoutMs: 10_000 },
+    });
+    const { clock, executor } = setup([tool]);
+    let settled: ToolResult | undefined;
+    void executor.execute('read_file', {}).then((result) => {
+      settled = result;
+    });
+    // network: base 500 ms; retry 1 waits random(0..1000) = 500 ms, then hangs.
+    await clock.advanceAsync(500);
+    expect(state.calls).toBe(2);
+    await clock.advanceAsync(9_000);
+    expect(settled).toBeUndefined();
+    await clock.advanceAsync(1_000);
+    expect(settled && renderResult(settled)).toMatch(
+      /^Error: \[TIMEOUT\] read_file did not finish within 10 s and was stopped after 10(\.\d)? s over 2 attempts\./,
+    );
+    await clock.runAllAsync();
+    expect(state.calls).toBe(2);
   });
 
   it('stops after maxRetries and returns the last failure', async () => {

@@ -319,8 +319,19 @@ export class EnhancedToolExecutor implements ToolExecutor {
     if (timed) {
       if (call.signal.aborted) return Promise.resolve(cancelledFailure(call.signal));
       // The handler's signal is created only if the handler reads it; timeouts still fire it.
+      // One deadline covers every attempt: a retry runs in what the earlier ones left.
+      run.firstStarted ??= started;
+      deadline = run.firstStarted + timeoutMs;
+      if (deadline <= started) {
+        return Promise.resolve(
+          this.#finish(
+            tool,
+            timeoutFailure(tool.id, timeoutMs, started - run.firstStarted),
+            run.started,
+          ),
+        );
+      }
       context = this.#newContext().init(tool.id, call, number, this.#services, undefined);
-      deadline = started + timeoutMs;
       context.limit(this.#clock, deadline);
     } else {
       // v2 semantics: the caller's signal as is; without one, a fresh signal made on first use,
@@ -369,9 +380,15 @@ export class EnhancedToolExecutor implements ToolExecutor {
     const decision = this.#classifier.classify(result, tool.metadata.annotations);
     if (decision === 'outcome_unknown')
       return this.#finish(tool, this.#classifier.outcomeUnknown(result, tool.id), run.started);
-    if (decision === 'terminal' || attempt.number > run.maxRetries)
+    if (decision === 'terminal' || attempt.number > run.maxRetries || this.#outOfTime(run))
       return this.#finish(tool, result, run.started);
     return this.#retry(run, attempt.number, result);
+  }
+
+  /** Whether the call's one time limit (all attempts together) has passed. */
+  #outOfTime(run: CallRun): boolean {
+    if (run.timeoutMs === undefined || run.firstStarted === undefined) return false;
+    return this.#clock.now() >= run.firstStarted + run.timeoutMs;
   }
 
   /** Waits out the backoff, then runs the next attempt; never rejects. */
@@ -584,9 +601,14 @@ interface CallRun {
   readonly call: CallState;
   /** When the call started, on the executor's `now` (for the usage tracker). */
   readonly started: number;
-  /** The time limit of each attempt; undefined without run policies (v2). */
+  /**
+   * The time limit of the call, all attempts and backoffs together (a retry gets what is left);
+   * undefined without run policies (v2).
+   */
   readonly timeoutMs: number | undefined;
   readonly maxRetries: number;
+  /** When the first attempt started: the time limit counts from there. Set by the first attempt. */
+  firstStarted?: number;
 }
 
 /** The executor, as its attempts see it. */
@@ -675,7 +697,12 @@ class Attempt implements Deadlined {
 
   /** The deadline passed (called by the watch). */
   expire(): void {
-    const failure = timeoutFailure(this.run.tool.id, this.run.timeoutMs ?? 0);
+    const failure = timeoutFailure(
+      this.run.tool.id,
+      this.run.timeoutMs ?? 0,
+      this.deadline - (this.run.firstStarted ?? this.started),
+      this.number,
+    );
     this.#settle(failure);
     // The handler's signal fires; a handler that ignores it is abandoned, not awaited.
     this.#context.abort(new ToolError(failure.error.code, failure.error.message));
@@ -722,12 +749,28 @@ class Attempt implements Deadlined {
   }
 }
 
-/** The TIMEOUT failure of an attempt that ran out of time. */
-export function timeoutFailure(toolId: string, timeoutMs: number): ToolFailure {
+/**
+ * The TIMEOUT failure of a call that ran out of time. The limit covers every attempt of the call
+ * together; after more than one attempt the message states the real time spent and the attempts.
+ */
+export function timeoutFailure(
+  toolId: string,
+  timeoutMs: number,
+  elapsedMs: number = timeoutMs,
+  attempts = 1,
+): ToolFailure {
+  const spent = Math.max(elapsedMs, timeoutMs);
+  if (attempts <= 1 && spent === timeoutMs) {
+    return failureResult(
+      ToolErrorCode.TIMEOUT,
+      `${toolId} did not finish within ${formatDuration(timeoutMs)} and was stopped.`,
+      { details: { timeoutMs } },
+    );
+  }
   return failureResult(
     ToolErrorCode.TIMEOUT,
-    `${toolId} did not finish within ${formatDuration(timeoutMs)} and was stopped.`,
-    { details: { timeoutMs } },
+    `${toolId} did not finish within ${formatDuration(timeoutMs)} and was stopped after ${formatDuration(spent)} over ${attempts} attempt${attempts === 1 ? '' : 's'}.`,
+    { details: { timeoutMs, elapsedMs: spent, attempts } },
   );
 }
 

@@ -22,6 +22,16 @@ function setup() {
 }
 
 describe('ToolCircuitBreaker', () => {
+  it('does not count a failure the tool scoped to one of its targets (one stalled repository)', () => {
+    const { breaker } = setup();
+    const stalled = failureResult(ToolErrorCode.TIMEOUT, 'GitHub sent nothing for 20 s', {
+      details: { targetScoped: true },
+    });
+    for (let index = 0; index < 5; index += 1) breaker.record('github_list_issues', stalled);
+    expect(breaker.stateOf('github_list_issues')).toBe('CLOSED');
+    expect(breaker.check('github_list_issues')).toEqual({ allowed: true, probe: false });
+  });
+
   it('stays CLOSED below the threshold', () => {
     const { breaker } = setup();
     breaker.record('web_fetch', crash);

@@ -23,7 +23,13 @@ export interface BrowserHarness {
 
 /** Builds the browser tools (and `extraTools`, e.g. `get_time` to ping with) on temp dirs. */
 export async function createBrowserHarness(
-  options: { redact?: string[]; extraTools?: readonly AnyToolDefinition[] } = {},
+  options: {
+    redact?: string[];
+    extraTools?: readonly AnyToolDefinition[];
+    /** The tools' action time limit (default 10 s) and snapshot read limit (default 25 s). */
+    actionTimeoutMs?: number;
+    readTimeoutMs?: number;
+  } = {},
 ): Promise<BrowserHarness> {
   const workspace = await mkdtemp(join(tmpdir(), 'adversarial-browser-ws-'));
   const dataDir = await mkdtemp(join(tmpdir(), 'adversarial-browser-data-'));
@@ -43,6 +49,10 @@ export async function createBrowserHarness(
       workspaceRoot: workspace,
       artifactsDir: join(dataDir, 'app-browser'),
       ...(options.redact === undefined ? {} : { redact: options.redact }),
+      ...(options.actionTimeoutMs === undefined
+        ? {}
+        : { actionTimeoutMs: options.actionTimeoutMs }),
+      ...(options.readTimeoutMs === undefined ? {} : { readTimeoutMs: options.readTimeoutMs }),
     }),
   );
   for (const tool of options.extraTools ?? []) registry.register(tool);
