@@ -27,6 +27,7 @@ import {
   openWorkspaceEntry,
   pathInDirectory,
   removeEntry,
+  TargetExistsError,
   type WorkspaceDirectory,
   withParentDirectory,
   withWorkspaceEntry,
@@ -466,11 +467,26 @@ function createWriteFileTool(workspaceRoot: string): AnyToolDefinition {
       }
       const bytes = Buffer.byteLength(args.content);
       try {
+        // Without overwrite the commit never replaces (link, not rename): of two calls creating
+        // one new path, exactly one creates it and the other is told it exists.
         await writeWorkspaceFileAtomic(target, args.content, {
           signal: context.signal,
           createDirectories: args.createDirectories,
+          replace: args.overwrite,
         });
       } catch (error) {
+        if (error instanceof TargetExistsError) {
+          return failureResult(
+            ToolErrorCode.INVALID_ARGUMENT,
+            `path: "${target.relative}" already exists and overwrite is false (it was created while this call wrote)`,
+            {
+              field: 'overwrite',
+              ...hint(
+                'Read it first: another writer created it. Set overwrite to true to replace it.',
+              ),
+            },
+          );
+        }
         if (args.createDirectories || (error as NodeJS.ErrnoException).code !== 'ENOENT') {
           throw error;
         }

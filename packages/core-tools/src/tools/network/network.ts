@@ -21,7 +21,7 @@ import { type GuardedResponse, guardedRequest, readBody } from '../../platform/g
 import { lazyModule } from '../../platform/lazy-module.js';
 import { createSearxngBackend, type SearchBackend } from '../../platform/search-backend.js';
 import { type HostResolver, SsrfGuard } from '../../platform/ssrf-guard.js';
-import { withWorkspacePartFile } from '../../platform/workspace-fs.js';
+import { TargetExistsError, withWorkspacePartFile } from '../../platform/workspace-fs.js';
 import { resolveWorkspacePath } from '../../platform/workspace-paths.js';
 
 const readability = lazyModule<typeof import('@mozilla/readability')>('@mozilla/readability');
@@ -547,7 +547,9 @@ const downloadSchema = ToolSchema.object({
   resume: z
     .boolean()
     .default(true)
-    .describe('Continue an interrupted download (path + ".part") with a Range request.'),
+    .describe(
+      'Continue an interrupted download of the same URL to the same path with a Range request.',
+    ),
 });
 
 function createDownloadFileTool(settings: NetworkSettings): AnyToolDefinition {
@@ -601,11 +603,17 @@ function createDownloadFileTool(settings: NetworkSettings): AnyToolDefinition {
           hint: 'Choose another path, or pass overwrite=true to replace it.',
         });
       }
-      // The part file is held open in its folder from the first byte to the rename, so a folder
-      // swapped for a link meanwhile cannot send the download outside the workspace.
+      // The part file is private (a hidden name of its own, never the user's `<name>.part`) and
+      // held open in its folder from the first byte to the commit, so a folder swapped for a link
+      // meanwhile cannot send the download outside the workspace. Without overwrite the commit
+      // never replaces: a file saved at `path` during the download is kept.
+      const partKey = createHash('sha256')
+        .update(`${url}\0${target.relative}`)
+        .digest('hex')
+        .slice(0, 16);
       return withWorkspacePartFile(
         target,
-        { suffix: '.part', keepExisting: resume },
+        { key: `download-${partKey}`, keepExisting: resume, replace: overwrite },
         async (part) => {
           const downloaded = await downloadToPartial(settings, context, url, part.path, path);
           if (!downloaded.ok) {
@@ -629,7 +637,20 @@ function createDownloadFileTool(settings: NetworkSettings): AnyToolDefinition {
               );
             }
           }
-          await part.commit();
+          try {
+            await part.commit();
+          } catch (error) {
+            if (!(error instanceof TargetExistsError)) throw error;
+            await part.discard();
+            return failureResult(
+              ToolErrorCode.INVALID_ARGUMENT,
+              `path: "${path}" already exists: it was created while the file downloaded, and was kept. The download was discarded.`,
+              {
+                field: 'path',
+                hint: 'Choose another path, or pass overwrite=true to replace it.',
+              },
+            );
+          }
           const { bytes, resumedFrom, contentType } = downloaded;
           const resumedText = resumedFrom > 0 ? `, resumed from byte ${resumedFrom}` : '';
           return successResult(
