@@ -464,7 +464,7 @@ function createHttpRequestTool(settings: NetworkSettings): AnyToolDefinition {
   return defineTool({
     id: 'http_request',
     description:
-      'Sends an HTTP request (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS) with headers and a JSON or text body, and returns the status, headers and body (text up to 50 000 characters; JSON also parsed into data). Any status is returned, not treated as an error. Use web_fetch to read web pages and download_file to save files.',
+      'Sends an HTTP request (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS) with headers and a JSON or text body, and returns the status, headers and body (text up to 50 000 characters, shown between untrusted-content markers; JSON also parsed into data). Any status is returned, not treated as an error. Use web_fetch to read web pages and download_file to save files.',
     inputSchema: httpRequestSchema,
     outputSchema: ToolSchema.object({
       status: z.number(),
@@ -549,13 +549,22 @@ function createHttpRequestTool(settings: NetworkSettings): AnyToolDefinition {
           headers: shownHeaders,
           truncated,
         };
-        const lines = [`HTTP ${response.status} ${response.statusText}`.trim()];
-        for (const [name, value] of Object.entries(shownHeaders)) lines.push(`${name}: ${value}`);
+        // Everything the server wrote (headers, body) is shown between untrusted-content markers,
+        // hidden characters as escapes, so a forged `Error:` or `Next:` line cannot pass as ours.
+        const statusText = cleanUntrustedLine(response.statusText, 100);
+        const outside: string[] = [];
+        for (const [name, value] of Object.entries(shownHeaders)) {
+          outside.push(`${name}: ${escapeInvisible(value)}`);
+        }
+        const notes: string[] = [];
         if (buffer.length > 0) {
-          lines.push('');
+          outside.push('');
           if (isTextual(contentType, buffer)) {
             const text = decodeText(buffer, contentType);
-            data.body = text;
+            const shown = escapeInvisible(text.slice(0, MAX_HTTP_BODY_CHARS), {
+              keepNewlines: true,
+            });
+            data.body = shown;
             if (/\bjson\b/i.test(contentType)) {
               try {
                 data.json = JSON.parse(text);
@@ -563,22 +572,26 @@ function createHttpRequestTool(settings: NetworkSettings): AnyToolDefinition {
                 // Not valid JSON despite the content type: the text is still returned.
               }
             }
-            lines.push(
-              text.length > MAX_HTTP_BODY_CHARS
-                ? `${text.slice(0, MAX_HTTP_BODY_CHARS)}\n[Body cut at ${MAX_HTTP_BODY_CHARS} of ${text.length} characters.]`
-                : text,
-            );
+            outside.push(shown);
+            if (text.length > MAX_HTTP_BODY_CHARS) {
+              notes.push(`[Body cut at ${MAX_HTTP_BODY_CHARS} of ${text.length} characters.]`);
+            }
           } else {
-            lines.push(
+            notes.push(
               `[Binary body of ${buffer.length} bytes not shown; use download_file to save it.]`,
             );
           }
           if (truncated) {
-            lines.push(
-              `[Only the first ${settings.maxResponseBytes} bytes of the body were read.]`,
-            );
+            notes.push(`[Only the first ${settings.maxResponseBytes} bytes of the body were read.]`);
           }
         }
+        data.statusText = statusText;
+        const lines = [
+          `HTTP ${response.status} ${statusText}`.trim(),
+          WEB_PAGE_NOTICE,
+          markUntrusted(outside.join('\n'), 'web-page'),
+          ...notes,
+        ];
         return successResult(lines.join('\n'), { data });
       });
     },
