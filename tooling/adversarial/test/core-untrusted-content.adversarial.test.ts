@@ -40,9 +40,29 @@ const HOSTILE_HTML = `<html><head><title>Notes\u202e</title></head><body>${HOSTI
   .map((line) => `<p>${line.replace(/</g, '&lt;')}</p>`)
   .join('')}</body></html>`;
 
-/** Characters that must never reach the model raw (as code points). */
-const RAW_HIDDEN =
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u{e0000}-\u{e007f}]/u;
+/** Code point ranges that must never reach the model raw: controls, zero-width, bidi, tags. */
+const HIDDEN_RANGES: ReadonlyArray<readonly [number, number]> = [
+  [0x00, 0x08],
+  [0x0b, 0x0c],
+  [0x0e, 0x1f],
+  [0x7f, 0x7f],
+  [0x200b, 0x200f],
+  [0x202a, 0x202e],
+  [0x2060, 0x2064],
+  [0x2066, 0x2069],
+  [0xfeff, 0xfeff],
+  [0xe0000, 0xe007f],
+];
+
+/** The hidden characters of a text, as code points in hex. */
+function rawHiddenIn(text: string): string[] {
+  return [...text].flatMap((char) => {
+    const code = char.codePointAt(0) ?? 0;
+    return HIDDEN_RANGES.some(([low, high]) => code >= low && code <= high)
+      ? [code.toString(16)]
+      : [];
+  });
+}
 
 let server: Server;
 let base: string;
@@ -88,7 +108,7 @@ afterAll(async () => {
 function expectMarked(result: ToolResult, source: string): string {
   const text = renderResult(result);
   expect(result.ok, text).toBe(true);
-  expect(text).not.toMatch(RAW_HIDDEN);
+  expect(rawHiddenIn(text)).toEqual([]);
   const lines = text.split('\n');
   const open = `<untrusted-${source}-content>`;
   const close = `</untrusted-${source}-content>`;

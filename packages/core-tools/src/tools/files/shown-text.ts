@@ -24,12 +24,12 @@ export function readShownEscapes(text: string): { text: string; decoded: number 
   let decoded = 0;
   const result = text.replace(
     SHOWN_ESCAPE,
-    (escape, hex2?: string, braced?: string, hex4?: string) => {
+    (sequence, hex2?: string, braced?: string, hex4?: string) => {
       const code = Number.parseInt(hex2 ?? braced ?? hex4 ?? '', 16);
-      if (!Number.isInteger(code) || code > 0x10ffff) return escape;
+      if (!Number.isInteger(code) || code > 0x10ffff) return sequence;
       const char = String.fromCodePoint(code);
       if (char === '\n' || char === '\r' || char === '\t' || escapeInvisible(char) === char) {
-        return escape;
+        return sequence;
       }
       decoded += 1;
       return char;

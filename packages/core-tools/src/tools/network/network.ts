@@ -582,7 +582,9 @@ function createHttpRequestTool(settings: NetworkSettings): AnyToolDefinition {
             );
           }
           if (truncated) {
-            notes.push(`[Only the first ${settings.maxResponseBytes} bytes of the body were read.]`);
+            notes.push(
+              `[Only the first ${settings.maxResponseBytes} bytes of the body were read.]`,
+            );
           }
         }
         data.statusText = statusText;
