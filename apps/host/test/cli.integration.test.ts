@@ -219,7 +219,9 @@ describe('toolsys call', { timeout: 120_000 }, () => {
   it('keeps the full output in the result when stdout is not a terminal', async () => {
     const run = await toolsys(['call', 'shell_execute', '{"command":"echo piped-out"}', '--yes']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('--- stdout (10 bytes) ---\npiped-out');
+    expect(run.stdout).toContain(
+      '--- stdout (10 bytes) ---\n<untrusted-terminal-content>\npiped-out\n</untrusted-terminal-content>',
+    );
     expect(run.stderr).toContain('piped-out');
   });
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -444,6 +444,12 @@ describe('http_request', () => {
   });
 });
 
+/** The private part file of a download of `url` to `path` (a hidden name, never `<path>.part`). */
+function partFileOf(url: string, path: string): string {
+  const key = createHash('sha256').update(`${url}\0${path}`).digest('hex').slice(0, 16);
+  return join(workspace, `.${path}.download-${key}.part`);
+}
+
 describe('download_file', () => {
   it('streams a file into the workspace with progress and verifies its checksum', async () => {
     const events: ToolEvent[] = [];
@@ -480,7 +486,7 @@ describe('download_file', () => {
       error: { code: 'EXECUTION_FAILED', retryable: true },
     });
     expect(!first.ok && first.error.hint).toContain('resumes');
-    const partialSize = (await stat(join(workspace, 'flaky.bin.part'))).size;
+    const partialSize = (await stat(partFileOf(args.url, 'flaky.bin'))).size;
     expect(partialSize).toBeGreaterThan(0);
     expect(partialSize).toBeLessThan(FILE_BYTES.length);
     const second = await executor.execute('download_file', args);
@@ -493,7 +499,7 @@ describe('download_file', () => {
   });
 
   it('starts over when the server ignores the Range request', async () => {
-    await writeFile(join(workspace, 'plain.bin.part'), 'stale partial bytes');
+    await writeFile(partFileOf(`${base}/norange-file`, 'plain.bin'), 'stale partial bytes');
     const result = await allowLocal().execute('download_file', {
       url: `${base}/norange-file`,
       path: 'plain.bin',
@@ -514,7 +520,7 @@ describe('download_file', () => {
       error: { code: 'EXECUTION_FAILED', retryable: false },
     });
     await expect(stat(join(workspace, 'bad.bin'))).rejects.toThrow();
-    await expect(stat(join(workspace, 'bad.bin.part'))).rejects.toThrow();
+    expect((await readdir(workspace)).filter((name) => name.includes('bad.bin'))).toEqual([]);
   });
 
   it('refuses paths outside the workspace, including through a symlink', async () => {

@@ -98,4 +98,14 @@ describe('StreamedText', () => {
     expect(text.text.endsWith(`${'m'.repeat(1000)}the end`)).toBe(true);
     expect(text.text.length).toBeLessThanOrEqual(3 * 1024 * 1024);
   });
+
+  it('takes the untrusted-content markers around a streamed body away with it', () => {
+    const streamed = createStreamedOutput();
+    streamed.stdout.append('hello\n');
+    const rendered =
+      'exit code 0 (2 ms)\n--- stdout (6 bytes) ---\n<untrusted-terminal-content>\nhello\n</untrusted-terminal-content>';
+    expect(elideStreamedOutput(rendered, streamed)).toBe(
+      'exit code 0 (2 ms)\n--- stdout (6 bytes) ---\n(6 bytes of stdout, shown above)',
+    );
+  });
 });

@@ -81,14 +81,29 @@ export function elideStreamedOutput(rendered: string, streamed: StreamedOutput):
     if (body.length === 0) continue;
     const note = `(${recorded.bytes} bytes of ${stream}, shown above)`;
     const exact = recorded.complete ? indexOfLines(text, body) : -1;
-    if (exact !== -1) {
-      text = `${text.slice(0, exact)}${note}${text.slice(exact + body.length)}`;
-      continue;
+    const span =
+      exact !== -1 ? { start: exact, end: exact + body.length } : truncatedSpan(text, body);
+    if (span) {
+      const { start, end } = withinMarkers(text, span);
+      text = `${text.slice(0, start)}${note}${text.slice(end)}`;
     }
-    const span = truncatedSpan(text, body);
-    if (span) text = `${text.slice(0, span.start)}${note}${text.slice(span.end)}`;
   }
   return text;
+}
+
+const OUTPUT_OPEN = '<untrusted-terminal-content>\n';
+const OUTPUT_CLOSE = '\n</untrusted-terminal-content>';
+
+/** Widens a span of program output to the untrusted-content markers right around it, if any. */
+function withinMarkers(
+  text: string,
+  span: { start: number; end: number },
+): { start: number; end: number } {
+  const opened = text.slice(span.start - OUTPUT_OPEN.length, span.start) === OUTPUT_OPEN;
+  const closed = text.slice(span.end, span.end + OUTPUT_CLOSE.length) === OUTPUT_CLOSE;
+  return opened && closed
+    ? { start: span.start - OUTPUT_OPEN.length, end: span.end + OUTPUT_CLOSE.length }
+    : span;
 }
 
 /** Where a head + omitted marker + tail kept of `body` sits in `text`, if it does. */

@@ -109,6 +109,7 @@ export type UntrustedSource =
   | 'device-log'
   | 'mcp-server'
   | 'terminal'
+  | 'file'
   | (string & {});
 
 /** The markers and the notice line of one source of untrusted content. */
@@ -129,6 +130,7 @@ const SOURCE_DESCRIPTIONS: Record<string, string> = {
   'device-log': 'data logged on the device',
   'mcp-server': 'data from a remote MCP server',
   terminal: 'output of programs in the terminal',
+  file: 'the content of a file',
 };
 
 /** The markers of a source; throws on a source name that is not lower-case kebab (a programmer mistake). */

@@ -1,4 +1,5 @@
 import type { AnyToolDefinition } from '@toolsys/core-tool-registry';
+import { createWebPageTask, WEB_PAGE_TASK_ID } from '../tools/network/web-page-text.js';
 import { createJsonTransformTools } from '../tools/orchestration/orchestration.js';
 import { createCsvQueryTools } from '../tools/structured/csv-query-tool.js';
 import { createJsonPathTools } from '../tools/structured/json-path-tool.js';
@@ -56,8 +57,23 @@ export function runsInline(toolId: string, args: Record<string, unknown>): boole
   return when?.(args) ?? false;
 }
 
-/** Builds the in-process definition of one {@link CPU_TOOL_IDS} tool; undefined for other ids. */
+/**
+ * CPU-bound steps of tools that otherwise run on the calling thread (the HTML conversion of
+ * `web_fetch`): never registered, sent to the pool by their tool with `pool.run(id, …)`.
+ */
+const TASK_LOADERS: Readonly<Record<string, () => AnyToolDefinition[]>> = {
+  [WEB_PAGE_TASK_ID]: () => [createWebPageTask()],
+};
+
+/**
+ * Builds the in-process definition of one {@link CPU_TOOL_IDS} tool or internal task; undefined
+ * for other ids.
+ */
 export function loadCpuTool(toolId: string): AnyToolDefinition | undefined {
-  const load = Object.hasOwn(LOADERS, toolId) ? LOADERS[toolId] : undefined;
+  const load = Object.hasOwn(LOADERS, toolId)
+    ? LOADERS[toolId]
+    : Object.hasOwn(TASK_LOADERS, toolId)
+      ? TASK_LOADERS[toolId]
+      : undefined;
   return load?.().find((tool) => tool.id === toolId);
 }

@@ -18,6 +18,8 @@ import {
   openWorkspaceEntry,
   readWorkspaceFile,
   removeEntry,
+  TargetExistsError,
+  withWorkspacePartFile,
   writeWorkspaceFileAtomic,
 } from './workspace-fs.js';
 import type { WorkspacePath } from './workspace-paths.js';
@@ -169,5 +171,57 @@ describe('removeEntry and copyEntry', () => {
       fs.readlink(join(root, 'copy', 'inner', 'out')),
     );
     expect(link).toBe(outside);
+  });
+});
+
+describe('commits that never replace', () => {
+  it('writeWorkspaceFileAtomic with replace=false keeps a file that exists and leaves no temp', async () => {
+    await writeFile(join(root, 'taken.txt'), 'first');
+    const error = await writeWorkspaceFileAtomic(resolved('taken.txt'), 'second', {
+      replace: false,
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TargetExistsError);
+    expect(await readFile(join(root, 'taken.txt'), 'utf8')).toBe('first');
+    expect((await readdir(root)).filter((name) => name.includes('taken'))).toEqual(['taken.txt']);
+  });
+
+  it('a part file has a private name, and its no-replace commit keeps a file created meanwhile', async () => {
+    await writeFile(join(root, 'out.bin.part'), 'the user part');
+    const error = await withWorkspacePartFile(
+      resolved('out.bin'),
+      { key: 'test-1', keepExisting: false, replace: false },
+      async (part) => {
+        await writeFile(part.path, 'downloaded');
+        expect(await readdir(root)).toContain('.out.bin.test-1.part');
+        await writeFile(join(root, 'out.bin'), 'saved meanwhile');
+        return part.commit();
+      },
+    ).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TargetExistsError);
+    expect(await readFile(join(root, 'out.bin'), 'utf8')).toBe('saved meanwhile');
+    expect(await readFile(join(root, 'out.bin.part'), 'utf8')).toBe('the user part');
+  });
+
+  it('one call at a time holds a part file', async () => {
+    let release = () => {};
+    const first = withWorkspacePartFile(
+      resolved('one.bin'),
+      { key: 'k', keepExisting: true, replace: true },
+      () =>
+        new Promise<void>((done) => {
+          release = done;
+        }),
+    );
+    await new Promise((done) => setTimeout(done, 50));
+    const second = await withWorkspacePartFile(
+      resolved('one.bin'),
+      { key: 'k', keepExisting: true, replace: true },
+      async () => 'ran',
+    ).catch((caught: unknown) => caught);
+    release();
+    await first;
+    expect(isToolError(second) && second.message).toBe(
+      'path: "one.bin" is being written by another call right now',
+    );
   });
 });

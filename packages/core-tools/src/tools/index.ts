@@ -30,7 +30,8 @@ export interface CoreToolsOptions {
    * Worker threads for the CPU-bound tools (calculate, regex, json_path, json_transform, csv_query,
    * xml_extract, text_diff …), so none of them can block the event loop. Pass your own pool and call
    * its `close()` on shutdown; when absent a pool is made here (its idle workers never keep the
-   * process alive). `false` runs those tools on the calling thread (tests, single-shot scripts).
+   * process alive). `false` runs those tools on the calling thread (tests, single-shot scripts);
+   * `web_fetch` still converts large pages in a pool of its own, made on first use.
    */
   cpuPool?: CpuToolPool | false;
 }
@@ -38,11 +39,12 @@ export interface CoreToolsOptions {
 /** Every tool of the core package, ready to register. */
 export function createCoreTools(options: CoreToolsOptions): AnyToolDefinition[] {
   const { workspaceRoot, dataDir, executor } = options;
+  const cpuPool = options.cpuPool === false ? undefined : (options.cpuPool ?? new CpuToolPool());
   const tools = [
     ...createUtilityTools(),
     ...createFileTools({ workspaceRoot }),
     ...createShellTools({ ...options.shell, workspaceRoot }),
-    ...createNetworkTools({ ...options.network, workspaceRoot }),
+    ...createNetworkTools({ ...options.network, workspaceRoot, ...(cpuPool ? { cpuPool } : {}) }),
     ...createFileMemoryTools({ ...options.memory, directory: join(dataDir, 'notes') }),
     ...createStructuredTools({ workspaceRoot }),
     ...createSkillTools({
@@ -53,6 +55,5 @@ export function createCoreTools(options: CoreToolsOptions): AnyToolDefinition[] 
     }),
     ...createOrchestrationTools({ executor, shortcutDirectory: join(dataDir, 'shortcuts') }),
   ];
-  if (options.cpuPool === false) return tools;
-  return offloadCpuTools(tools, options.cpuPool ?? new CpuToolPool());
+  return cpuPool ? offloadCpuTools(tools, cpuPool) : tools;
 }

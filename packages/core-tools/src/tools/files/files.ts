@@ -7,6 +7,7 @@ import {
   defineTool,
   failureResult,
   isToolError,
+  markUntrusted,
   RunPolicies,
   successResult,
   type ToolContext,
@@ -15,6 +16,7 @@ import {
   ToolErrorCode,
   type ToolResult,
   ToolSchema,
+  untrustedMarkers,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import { buildSandboxArguments, probeCommandSandbox } from '../../platform/command-sandbox.js';
@@ -27,6 +29,7 @@ import {
   openWorkspaceEntry,
   pathInDirectory,
   removeEntry,
+  TargetExistsError,
   type WorkspaceDirectory,
   withParentDirectory,
   withWorkspaceEntry,
@@ -37,6 +40,7 @@ import {
   resolveWorkspacePath,
   type WorkspacePath,
 } from '../../platform/workspace-paths.js';
+import { readShownEscapes, showFileLine } from './shown-text.js';
 
 const diffModule = lazyModule<typeof import('diff')>('diff');
 const tinyglobby = lazyModule<typeof import('tinyglobby')>('tinyglobby');
@@ -66,6 +70,7 @@ const DEFAULT_READ_BYTES = 256 * 1024;
 const COUNT_LINES_LIMIT = 256 * 1024 * 1024;
 const BINARY_SNIFF_BYTES = 8_192;
 const MAX_DIFF_CHARS = 20_000;
+const FILE_NOTICE = untrustedMarkers('file').notice;
 const NEVER_DESCEND = new Set(['node_modules', '.git']);
 
 const pathField = (description: string) =>
@@ -366,9 +371,10 @@ function createReadFileTool(workspaceRoot: string, maxReadBytes: number): AnyToo
             { field: 'startLine', hint: `Use a startLine between 1 and ${outcome.totalLines}.` },
           );
         }
+        const shownLines = outcome.lines.map(showFileLine);
         const body = args.lineNumbers
-          ? outcome.lines.map((line, index) => `${args.startLine + index}\t${line}`).join('\n')
-          : outcome.lines.join('\n');
+          ? shownLines.map((line, index) => `${args.startLine + index}\t${line}`).join('\n')
+          : shownLines.join('\n');
         const lastShown = Math.max(outcome.lastLine, args.startLine - 1);
         const reachedEnd =
           outcome.totalLines !== undefined &&
@@ -385,7 +391,10 @@ function createReadFileTool(workspaceRoot: string, maxReadBytes: number): AnyToo
           notes.push(`[lines ${args.startLine}-${lastShown} of ${of}]`);
         }
         if (stats.size === 0) notes.push(`["${target.relative}" is empty]`);
-        const text = [body, ...notes].filter((part) => part !== '').join('\n');
+        // The file's lines go between untrusted-content markers: a line such as
+        // `Error: [PERMISSION_DENIED] …` in a file cannot pass as this tool's own words.
+        const block = body === '' ? '' : `${FILE_NOTICE}\n${markUntrusted(body, 'file')}`;
+        const text = [block, ...notes].filter((part) => part !== '').join('\n');
         const data: {
           path: string;
           startLine: number;
@@ -466,11 +475,26 @@ function createWriteFileTool(workspaceRoot: string): AnyToolDefinition {
       }
       const bytes = Buffer.byteLength(args.content);
       try {
+        // Without overwrite the commit never replaces (link, not rename): of two calls creating
+        // one new path, exactly one creates it and the other is told it exists.
         await writeWorkspaceFileAtomic(target, args.content, {
           signal: context.signal,
           createDirectories: args.createDirectories,
+          replace: args.overwrite,
         });
       } catch (error) {
+        if (error instanceof TargetExistsError) {
+          return failureResult(
+            ToolErrorCode.INVALID_ARGUMENT,
+            `path: "${target.relative}" already exists and overwrite is false (it was created while this call wrote)`,
+            {
+              field: 'overwrite',
+              ...hint(
+                'Read it first: another writer created it. Set overwrite to true to replace it.',
+              ),
+            },
+          );
+        }
         if (args.createDirectories || (error as NodeJS.ErrnoException).code !== 'ENOENT') {
           throw error;
         }
@@ -585,6 +609,21 @@ function createEditFileTool(workspaceRoot: string): AnyToolDefinition {
         newString = newString.replace(/\r?\n/g, '\r\n');
         count = countOccurrences(before, oldString);
       }
+      // read_file shows hidden characters as escapes (`\u202e`); text copied from it names them so.
+      let escapesRead = 0;
+      if (count === 0) {
+        const shownOld = readShownEscapes(oldString);
+        if (shownOld.decoded > 0) {
+          const shownCount = countOccurrences(before, shownOld.text);
+          if (shownCount > 0) {
+            oldString = shownOld.text;
+            const shownNew = readShownEscapes(newString);
+            newString = shownNew.text;
+            escapesRead = shownOld.decoded + shownNew.decoded;
+            count = shownCount;
+          }
+        }
+      }
       if (count === 0) {
         return failureResult(
           ToolErrorCode.INVALID_ARGUMENT,
@@ -624,9 +663,16 @@ function createEditFileTool(workspaceRoot: string): AnyToolDefinition {
           ? `${patch.slice(0, MAX_DIFF_CHARS)}\n… [diff cut at ${MAX_DIFF_CHARS} characters]`
           : patch;
       const plural = count === 1 ? 'replacement' : 'replacements';
-      return successResult(`Edited ${target.relative}: ${count} ${plural}.\n${diff}`, {
-        data: { path: target.relative, replacements: count, diff },
-      });
+      const escapesNote =
+        escapesRead > 0
+          ? ` The escapes read_file shows for hidden characters (such as \\u202e) were read as those characters (${escapesRead}).`
+          : '';
+      return successResult(
+        `Edited ${target.relative}: ${count} ${plural}.${escapesNote}\n${diff}`,
+        {
+          data: { path: target.relative, replacements: count, diff },
+        },
+      );
     },
   });
 }

@@ -11,6 +11,7 @@ import {
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import { writeFileAtomic } from '../../platform/atomic-write.js';
+import { withFileLock } from '../../platform/file-lock.js';
 import { lazyModule } from '../../platform/lazy-module.js';
 
 const yaml = lazyModule<typeof import('yaml')>('yaml');
@@ -94,6 +95,15 @@ class NoteStore {
   async write(note: Note): Promise<void> {
     await mkdir(this.directory, { recursive: true });
     await writeFileAtomic(this.fileOf(note.key), renderNote(note));
+  }
+
+  /**
+   * Runs a read-modify-write of one note as its only writer (in this process and in any other
+   * sharing the folder), so concurrent appends and replaces never drop each other's update.
+   */
+  async update<T>(key: string, work: () => Promise<T>): Promise<T> {
+    await mkdir(this.directory, { recursive: true });
+    return withFileLock(join(this.directory, `.${key}.md.lock`), work);
   }
 
   async remove(key: string): Promise<boolean> {
@@ -198,31 +208,32 @@ function createMemorizeTool(store: NoteStore): AnyToolDefinition {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
     },
     runPolicy: RunPolicies.mutating,
-    async execute({ key, content, tags, mode }) {
-      const existing = await store.read(key);
-      const text = mode === 'append' && existing ? `${existing.content}\n\n${content}` : content;
-      if (text.length > store.maxNoteLength) {
-        return failureResult(
-          ToolErrorCode.INVALID_ARGUMENT,
-          `content: the note would be ${text.length} characters, more than the limit of ${store.maxNoteLength}.`,
-          { field: 'content', hint: 'Shorten it or split it across several keys.' },
-        );
-      }
-      const now = store.now();
-      const note: Note = {
-        key,
-        tags: [...new Set(tags ?? existing?.tags ?? [])],
-        created: existing?.created || now,
-        updated: now,
-        content: text,
-      };
-      await store.write(note);
-      const verb = existing ? (mode === 'append' ? 'Appended to' : 'Updated') : 'Memorized';
-      const tagText = note.tags.length > 0 ? `, tags: ${note.tags.join(', ')}` : '';
-      return successResult(`${verb} note "${key}" (${text.length} characters${tagText}).`, {
-        data: { key, tags: note.tags, length: text.length, created: !existing },
-      });
-    },
+    execute: ({ key, content, tags, mode }) =>
+      store.update(key, async () => {
+        const existing = await store.read(key);
+        const text = mode === 'append' && existing ? `${existing.content}\n\n${content}` : content;
+        if (text.length > store.maxNoteLength) {
+          return failureResult(
+            ToolErrorCode.INVALID_ARGUMENT,
+            `content: the note would be ${text.length} characters, more than the limit of ${store.maxNoteLength}.`,
+            { field: 'content', hint: 'Shorten it or split it across several keys.' },
+          );
+        }
+        const now = store.now();
+        const note: Note = {
+          key,
+          tags: [...new Set(tags ?? existing?.tags ?? [])],
+          created: existing?.created || now,
+          updated: now,
+          content: text,
+        };
+        await store.write(note);
+        const verb = existing ? (mode === 'append' ? 'Appended to' : 'Updated') : 'Memorized';
+        const tagText = note.tags.length > 0 ? `, tags: ${note.tags.join(', ')}` : '';
+        return successResult(`${verb} note "${key}" (${text.length} characters${tagText}).`, {
+          data: { key, tags: note.tags, length: text.length, created: !existing },
+        });
+      }),
   });
 }
 
@@ -365,7 +376,7 @@ function createForgetTool(store: NoteStore): AnyToolDefinition {
     },
     runPolicy: RunPolicies.mutating,
     async execute({ key }) {
-      const removed = await store.remove(key);
+      const removed = await store.update(key, () => store.remove(key));
       if (!removed) {
         return failureResult(ToolErrorCode.NOT_FOUND, `No note with key "${key}".`, {
           field: 'key',

@@ -4,8 +4,12 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
 import {
   type AnyToolDefinition,
+  CleaningTally,
+  cleanUntrustedLine,
   defineTool,
+  escapeInvisible,
   failureResult,
+  markUntrusted,
   RunPolicies,
   successResult,
   type ToolContext,
@@ -13,20 +17,25 @@ import {
   ToolErrorCode,
   type ToolFailure,
   ToolSchema,
+  untrustedMarkers,
   withSecretScrubbing,
 } from '@toolsys/core-tool-registry';
-import type TurndownService from 'turndown';
 import { z } from 'zod';
+import { CpuToolPool } from '../../cpu/cpu-tool-pool.js';
 import { type GuardedResponse, guardedRequest, readBody } from '../../platform/guarded-request.js';
-import { lazyModule } from '../../platform/lazy-module.js';
 import { createSearxngBackend, type SearchBackend } from '../../platform/search-backend.js';
 import { type HostResolver, SsrfGuard } from '../../platform/ssrf-guard.js';
-import { withWorkspacePartFile } from '../../platform/workspace-fs.js';
+import { TargetExistsError, withWorkspacePartFile } from '../../platform/workspace-fs.js';
 import { resolveWorkspacePath } from '../../platform/workspace-paths.js';
-
-const readability = lazyModule<typeof import('@mozilla/readability')>('@mozilla/readability');
-const linkedom = lazyModule<typeof import('linkedom')>('linkedom');
-const turndownService = lazyModule<typeof TurndownService>('turndown');
+import { MAX_HTML_DEPTH, MAX_HTML_ELEMENTS } from './html-to-markdown.js';
+import {
+  convertWebPage,
+  decodeText,
+  INLINE_WEB_PAGE_BYTES,
+  WEB_PAGE_TASK_ID,
+  type WebPageRequest,
+  type WebPageSlice,
+} from './web-page-text.js';
 
 /** Options for {@link createNetworkTools}. */
 export interface NetworkToolsOptions {
@@ -55,6 +64,12 @@ export interface NetworkToolsOptions {
   requestTimeoutMs?: number;
   /** Resolves host names for the SSRF check; `node:dns` by default (tests inject answers). */
   resolveHost?: HostResolver;
+  /**
+   * Worker threads that convert HTML pages to Markdown, so no page can block the event loop (pass
+   * the pool of the CPU-bound tools, and close it on shutdown). When absent, one is made on the
+   * first page larger than 16 KiB; its idle workers never keep the process alive.
+   */
+  cpuPool?: CpuToolPool;
 }
 
 const DEFAULT_USER_AGENT = 'Toolsys/0.1 (+web tools)';
@@ -80,12 +95,19 @@ interface NetworkSettings {
   readonly maxDownloadBytes: number;
   readonly requestTimeoutMs: number;
   readonly searchBackend: SearchBackend | undefined;
+  /** The pool converting pages, made on first use when none was given. */
+  readonly cpuPool: () => CpuToolPool;
 }
 
 /** `web_fetch`, `web_search`, `http_request` and `download_file`, behind one SSRF guard. */
 export function createNetworkTools(options: NetworkToolsOptions): AnyToolDefinition[] {
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+  let cpuPool = options.cpuPool;
   const settings: NetworkSettings = {
+    cpuPool: () => {
+      cpuPool ??= new CpuToolPool();
+      return cpuPool;
+    },
     workspaceRoot: options.workspaceRoot,
     guard: new SsrfGuard({
       allowPrivateNetwork: options.allowPrivateNetwork ?? false,
@@ -156,6 +178,8 @@ function createWebFetchTool(settings: NetworkSettings): AnyToolDefinition {
       offset: z.number(),
       totalLength: z.number(),
       nextOffset: z.number().optional(),
+      elementsCut: z.number().optional(),
+      depthFlattened: z.number().optional(),
     }),
     metadata: {
       category: 'network',
@@ -189,45 +213,101 @@ function createWebFetchTool(settings: NetworkSettings): AnyToolDefinition {
             { hint: 'Save it with download_file instead.', details: { contentType } },
           );
         }
-        const text = decodeText(buffer, contentType);
-        let title: string | undefined;
-        let document = text;
-        if (format === 'markdown' && isHtml(contentType, text)) {
-          const converted = htmlToMarkdown(text, response.url);
-          title = converted.title;
-          document = converted.markdown;
+        if (format === 'markdown' && isHtml(contentType, buffer)) {
+          const request = {
+            body: buffer,
+            contentType,
+            url: response.url,
+            offset,
+            maxLength: max_length,
+          };
+          const page = await convertPage(settings, request, context, signal);
+          if ('ok' in page) return page;
+          return pageDocument({ ...pageInput(response, buffer, truncated), page, offset });
         }
+        const text = decodeText(buffer, contentType);
+        const end = Math.min(text.length, offset + max_length);
         return pageDocument({
-          document,
+          ...pageInput(response, buffer, truncated),
           offset,
-          maxLength: max_length,
-          url: response.url,
-          status: response.status,
-          contentType,
-          title,
-          bodyTruncated: truncated,
-          maxResponseBytes: settings.maxResponseBytes,
+          raw: { text: text.slice(offset, end), totalLength: text.length },
         });
       });
     },
   });
+
+  function pageInput(response: GuardedResponse, buffer: Buffer, truncated: boolean) {
+    return {
+      url: response.url,
+      status: response.status,
+      contentType: String(response.headers['content-type'] ?? ''),
+      bodyTruncated: truncated,
+      bytes: buffer.length,
+      maxResponseBytes: settings.maxResponseBytes,
+    };
+  }
 }
 
+/**
+ * Converts a page on the calling thread when it is small, else in the CPU tool pool (a worker
+ * stopped when the request's time runs out), so no page can block the event loop.
+ */
+async function convertPage(
+  settings: NetworkSettings,
+  request: WebPageRequest,
+  context: ToolContext,
+  signal: AbortSignal,
+): Promise<WebPageSlice | ToolFailure> {
+  if (request.body.length <= INLINE_WEB_PAGE_BYTES) return convertWebPage(request);
+  let outcome: Awaited<ReturnType<CpuToolPool['run']>>;
+  try {
+    outcome = await settings
+      .cpuPool()
+      .run(WEB_PAGE_TASK_ID, { ...request }, { ...context, signal });
+  } catch (error) {
+    if (signal.aborted) throw error;
+    return failureResult(
+      ToolErrorCode.EXECUTION_FAILED,
+      `${request.url} could not be converted to Markdown: ${(error as Error).message}.`,
+      {
+        retryable: false,
+        hint: 'Call web_fetch again with format="raw" to read the page as received.',
+      },
+    );
+  }
+  if (typeof outcome === 'string' || !outcome.ok) {
+    throw new Error('the web page task returned no page');
+  }
+  return { ...(outcome.data as Omit<WebPageSlice, 'text'>), text: outcome.content };
+}
+
+const WEB_PAGE_NOTICE = untrustedMarkers('web-page').notice;
+
 interface PageInput {
-  document: string;
+  /** The converted page's slice; absent for a document shown as received. */
+  page?: WebPageSlice;
+  /** The slice of a document shown as received (raw, text, JSON …), and its whole length. */
+  raw?: { text: string; totalLength: number };
   offset: number;
-  maxLength: number;
   url: string;
   status: number;
   contentType: string;
-  title: string | undefined;
   bodyTruncated: boolean;
+  bytes: number;
   maxResponseBytes: number;
 }
 
+/**
+ * One slice of a document as the model reads it: the tool's own lines (URL, title, notes) outside,
+ * the document's text between `<untrusted-web-page-content>` markers under their notice. A
+ * converted page is already cleaned; a document shown as received keeps every character, hidden
+ * ones shown as escapes (`\u202e`, `\x1b`), so forged lines and markers cannot pass as the tool's.
+ */
 function pageDocument(input: PageInput) {
-  const { document, offset, maxLength, url } = input;
-  const totalLength = document.length;
+  const { page, offset } = input;
+  const url = cleanUntrustedLine(input.url, 2_000);
+  const slice = page?.text ?? input.raw?.text ?? '';
+  const totalLength = page?.totalLength ?? input.raw?.totalLength ?? 0;
   if (offset > 0 && offset >= totalLength) {
     return failureResult(
       ToolErrorCode.INVALID_ARGUMENT,
@@ -235,16 +315,39 @@ function pageDocument(input: PageInput) {
       { field: 'offset', hint: 'Use an offset below the document length, or 0 to start over.' },
     );
   }
-  const end = Math.min(totalLength, offset + maxLength);
-  const slice = document.slice(offset, end);
+  const end = offset + slice.length;
   const lines = [`URL: ${url}`];
-  if (input.title) lines.push(`Title: ${input.title}`);
-  lines.push('', slice);
+  if (page?.title) lines.push(`Title: ${page.title}`);
+  if (totalLength === 0) {
+    lines.push(
+      page
+        ? `The page has no readable text (${input.bytes} bytes of HTML). Call web_fetch again with format="raw" to see what it holds.`
+        : `The document is empty (${input.bytes} bytes).`,
+    );
+  } else {
+    lines.push('', WEB_PAGE_NOTICE);
+    const removed = page ? describeRemoved(page) : '';
+    if (removed) lines.push(removed);
+    const shown = page ? slice : escapeInvisible(slice, { keepNewlines: true });
+    lines.push(markUntrusted(shown, 'web-page'));
+  }
   const nextOffset = end < totalLength ? end : undefined;
   if (nextOffset !== undefined) {
     lines.push(
       '',
       `[Truncated: showing characters ${offset}-${end} of ${totalLength}. Call web_fetch again with offset=${end} for the rest.]`,
+    );
+  }
+  if (page && page.elementsCut > 0) {
+    lines.push(
+      '',
+      `[Cut: the page has more than ${MAX_HTML_ELEMENTS} elements; the last ${page.elementsCut} were not converted. Call web_fetch with format="raw" to read the HTML as received.]`,
+    );
+  }
+  if (page && page.depthFlattened > 0) {
+    lines.push(
+      '',
+      `[Markup nested deeper than ${MAX_HTML_DEPTH} levels was shown as plain text (${page.depthFlattened} elements).]`,
     );
   }
   if (input.bodyTruncated) {
@@ -260,46 +363,19 @@ function pageDocument(input: PageInput) {
     offset,
     totalLength,
   };
-  if (input.title) data.title = input.title;
+  if (page?.title) data.title = page.title;
   if (nextOffset !== undefined) data.nextOffset = nextOffset;
+  if (page && page.elementsCut > 0) data.elementsCut = page.elementsCut;
+  if (page && page.depthFlattened > 0) data.depthFlattened = page.depthFlattened;
   return successResult(lines.join('\n'), { data });
 }
 
-function htmlToMarkdown(html: string, baseUrl: string): { title: string; markdown: string } {
-  const { document } = linkedom().parseHTML(html);
-  for (const [selector, attribute] of [
-    ['a[href]', 'href'],
-    ['img[src]', 'src'],
-  ] as const) {
-    for (const element of document.querySelectorAll(selector)) {
-      const value = element.getAttribute(attribute);
-      if (!value) continue;
-      try {
-        element.setAttribute(attribute, new URL(value, baseUrl).href);
-      } catch {
-        // Leave unparseable links as they are.
-      }
-    }
-  }
-  const fallbackTitle = document.title ?? '';
-  const fallbackHtml = document.body?.innerHTML ?? html;
-  let article: { title?: string | null; content?: string | null } | null = null;
-  try {
-    article = new (readability().Readability)(document as unknown as Document).parse();
-  } catch {
-    article = null;
-  }
-  const turndown = new (turndownService())({
-    headingStyle: 'atx',
-    codeBlockStyle: 'fenced',
-    bulletListMarker: '-',
-  });
-  turndown.remove(['script', 'style', 'noscript', 'iframe']);
-  const markdown = turndown
-    .turndown(article?.content ?? fallbackHtml)
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-  return { title: (article?.title ?? fallbackTitle).trim(), markdown };
+/** The cleaner's sentence for what was removed from a page, or '' when nothing was. */
+function describeRemoved(page: WebPageSlice): string {
+  const tally = new CleaningTally();
+  tally.invisibleRemoved = page.invisibleRemoved;
+  tally.commentsRemoved = page.commentsRemoved;
+  return tally.describe();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -388,7 +464,7 @@ function createHttpRequestTool(settings: NetworkSettings): AnyToolDefinition {
   return defineTool({
     id: 'http_request',
     description:
-      'Sends an HTTP request (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS) with headers and a JSON or text body, and returns the status, headers and body (text up to 50 000 characters; JSON also parsed into data). Any status is returned, not treated as an error. Use web_fetch to read web pages and download_file to save files.',
+      'Sends an HTTP request (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS) with headers and a JSON or text body, and returns the status, headers and body (text up to 50 000 characters, shown between untrusted-content markers; JSON also parsed into data). Any status is returned, not treated as an error. Use web_fetch to read web pages and download_file to save files.',
     inputSchema: httpRequestSchema,
     outputSchema: ToolSchema.object({
       status: z.number(),
@@ -473,13 +549,22 @@ function createHttpRequestTool(settings: NetworkSettings): AnyToolDefinition {
           headers: shownHeaders,
           truncated,
         };
-        const lines = [`HTTP ${response.status} ${response.statusText}`.trim()];
-        for (const [name, value] of Object.entries(shownHeaders)) lines.push(`${name}: ${value}`);
+        // Everything the server wrote (headers, body) is shown between untrusted-content markers,
+        // hidden characters as escapes, so a forged `Error:` or `Next:` line cannot pass as ours.
+        const statusText = cleanUntrustedLine(response.statusText, 100);
+        const outside: string[] = [];
+        for (const [name, value] of Object.entries(shownHeaders)) {
+          outside.push(`${name}: ${escapeInvisible(value)}`);
+        }
+        const notes: string[] = [];
         if (buffer.length > 0) {
-          lines.push('');
+          outside.push('');
           if (isTextual(contentType, buffer)) {
             const text = decodeText(buffer, contentType);
-            data.body = text;
+            const shown = escapeInvisible(text.slice(0, MAX_HTTP_BODY_CHARS), {
+              keepNewlines: true,
+            });
+            data.body = shown;
             if (/\bjson\b/i.test(contentType)) {
               try {
                 data.json = JSON.parse(text);
@@ -487,22 +572,28 @@ function createHttpRequestTool(settings: NetworkSettings): AnyToolDefinition {
                 // Not valid JSON despite the content type: the text is still returned.
               }
             }
-            lines.push(
-              text.length > MAX_HTTP_BODY_CHARS
-                ? `${text.slice(0, MAX_HTTP_BODY_CHARS)}\n[Body cut at ${MAX_HTTP_BODY_CHARS} of ${text.length} characters.]`
-                : text,
-            );
+            outside.push(shown);
+            if (text.length > MAX_HTTP_BODY_CHARS) {
+              notes.push(`[Body cut at ${MAX_HTTP_BODY_CHARS} of ${text.length} characters.]`);
+            }
           } else {
-            lines.push(
+            notes.push(
               `[Binary body of ${buffer.length} bytes not shown; use download_file to save it.]`,
             );
           }
           if (truncated) {
-            lines.push(
+            notes.push(
               `[Only the first ${settings.maxResponseBytes} bytes of the body were read.]`,
             );
           }
         }
+        data.statusText = statusText;
+        const lines = [
+          `HTTP ${response.status} ${statusText}`.trim(),
+          WEB_PAGE_NOTICE,
+          markUntrusted(outside.join('\n'), 'web-page'),
+          ...notes,
+        ];
         return successResult(lines.join('\n'), { data });
       });
     },
@@ -547,7 +638,9 @@ const downloadSchema = ToolSchema.object({
   resume: z
     .boolean()
     .default(true)
-    .describe('Continue an interrupted download (path + ".part") with a Range request.'),
+    .describe(
+      'Continue an interrupted download of the same URL to the same path with a Range request.',
+    ),
 });
 
 function createDownloadFileTool(settings: NetworkSettings): AnyToolDefinition {
@@ -601,11 +694,17 @@ function createDownloadFileTool(settings: NetworkSettings): AnyToolDefinition {
           hint: 'Choose another path, or pass overwrite=true to replace it.',
         });
       }
-      // The part file is held open in its folder from the first byte to the rename, so a folder
-      // swapped for a link meanwhile cannot send the download outside the workspace.
+      // The part file is private (a hidden name of its own, never the user's `<name>.part`) and
+      // held open in its folder from the first byte to the commit, so a folder swapped for a link
+      // meanwhile cannot send the download outside the workspace. Without overwrite the commit
+      // never replaces: a file saved at `path` during the download is kept.
+      const partKey = createHash('sha256')
+        .update(`${url}\0${target.relative}`)
+        .digest('hex')
+        .slice(0, 16);
       return withWorkspacePartFile(
         target,
-        { suffix: '.part', keepExisting: resume },
+        { key: `download-${partKey}`, keepExisting: resume, replace: overwrite },
         async (part) => {
           const downloaded = await downloadToPartial(settings, context, url, part.path, path);
           if (!downloaded.ok) {
@@ -629,7 +728,20 @@ function createDownloadFileTool(settings: NetworkSettings): AnyToolDefinition {
               );
             }
           }
-          await part.commit();
+          try {
+            await part.commit();
+          } catch (error) {
+            if (!(error instanceof TargetExistsError)) throw error;
+            await part.discard();
+            return failureResult(
+              ToolErrorCode.INVALID_ARGUMENT,
+              `path: "${path}" already exists: it was created while the file downloaded, and was kept. The download was discarded.`,
+              {
+                field: 'path',
+                hint: 'Choose another path, or pass overwrite=true to replace it.',
+              },
+            );
+          }
           const { bytes, resumedFrom, contentType } = downloaded;
           const resumedText = resumedFrom > 0 ? `, resumed from byte ${resumedFrom}` : '';
           return successResult(
@@ -895,10 +1007,10 @@ function httpStatusFailure(response: GuardedResponse, toolId: string): ToolFailu
   });
 }
 
-function isHtml(contentType: string, text: string): boolean {
+function isHtml(contentType: string, body: Buffer): boolean {
   if (/html/i.test(contentType)) return true;
   if (contentType) return false;
-  return /^\s*(<!doctype html|<html)/i.test(text);
+  return /^\s*(<!doctype html|<html)/i.test(body.subarray(0, 1024).toString('latin1'));
 }
 
 function isTextual(contentType: string, buffer: Buffer): boolean {
@@ -911,16 +1023,4 @@ function isTextual(contentType: string, buffer: Buffer): boolean {
   }
   if (type && !type.startsWith('application/octet-stream')) return false;
   return !buffer.subarray(0, 4096).includes(0);
-}
-
-function decodeText(buffer: Buffer, contentType: string): string {
-  // The header wins; an HTML page may name its encoding in a <meta> near the top instead.
-  const charset =
-    /charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1] ??
-    /<meta[^>]+charset\s*=\s*["']?([\w-]+)/i.exec(buffer.subarray(0, 2048).toString('latin1'))?.[1];
-  try {
-    return new TextDecoder(charset ?? 'utf-8').decode(buffer);
-  } catch {
-    return new TextDecoder('utf-8').decode(buffer);
-  }
 }

@@ -3,11 +3,14 @@ import {
   type AnyToolDefinition,
   createSecretStreamScrubber,
   defineTool,
+  escapeInvisible,
   failureResult,
+  markUntrusted,
   RunPolicies,
   successResult,
   ToolErrorCode,
   ToolSchema,
+  untrustedMarkers,
   withSecretScrubbing,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
@@ -65,12 +68,25 @@ export interface ShellToolsOptions {
 const MAX_COMMAND_LENGTH = 20_000;
 const MAX_STDIN_BYTES = 1024 * 1024;
 
+const OUTPUT_NOTICE = untrustedMarkers('terminal').notice;
+
+/**
+ * A command's output as the model is shown it: control, bidi, zero-width and tag characters as
+ * visible escapes (`\u202e`, `\x1b`), nothing removed, so a file printed by `cat` reads as it is
+ * and a hidden character is seen, not obeyed.
+ */
+function showOutput(text: string): string {
+  return escapeInvisible(text, { keepNewlines: true });
+}
+
+/** One stream's section: our header line, then the program's text between untrusted markers. */
 function section(name: string, output: CapturedOutput): string {
   const size = output.truncated
     ? `${output.totalBytes} bytes, ${output.omittedBytes} omitted in the middle`
     : `${output.totalBytes} bytes`;
   const body = output.text.endsWith('\n') ? output.text.slice(0, -1) : output.text;
-  return `--- ${name} (${size}) ---\n${body}`;
+  const header = `--- ${name} (${size}) ---`;
+  return body === '' ? header : `${header}\n${markUntrusted(showOutput(body), 'terminal')}`;
 }
 
 function formatDuration(ms: number): string {
@@ -259,15 +275,17 @@ export function createShellTools(options: ShellToolsOptions): AnyToolDefinition[
         exitCode: outcome.exitCode,
         signal: outcome.signal,
         durationMs: outcome.durationMs,
-        stdout: outcome.stdout.text,
-        stderr: outcome.stderr.text,
+        stdout: showOutput(outcome.stdout.text),
+        stderr: showOutput(outcome.stderr.text),
         stdoutBytes: outcome.stdout.totalBytes,
         stderrBytes: outcome.stderr.totalBytes,
         truncated: outcome.stdout.truncated || outcome.stderr.truncated,
         permission: verdict.kind,
         sandboxed: sandbox !== undefined,
       };
-      const parts = [section('stdout', outcome.stdout)];
+      // Program output (a file printed by cat, a hostile script's text) is shown between
+      // untrusted-content markers: a printed `Error: [PERMISSION_DENIED]` line cannot pass as ours.
+      const parts = [OUTPUT_NOTICE, section('stdout', outcome.stdout)];
       if (outcome.stderr.totalBytes > 0) parts.push(section('stderr', outcome.stderr));
       if (outcome.timedOut) {
         return failureResult(
