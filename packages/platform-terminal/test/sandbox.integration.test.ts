@@ -343,7 +343,7 @@ describe('confirmation of input to an unsandboxed session', () => {
     await h.data('terminal.create', {});
     expect(asked(h)).toEqual([
       // terminal.create goes through the risk gate: "allow for the session" is remembered.
-      ['terminal.create', 'terminal.create {}'],
+      ['terminal.create', '(no arguments)'],
       ['terminal.run', 'echo one'],
       ['terminal.run', 'echo one'],
       ['terminal.write', '"echo two", then keys Enter'],
@@ -391,7 +391,7 @@ describe('confirmation of input to an unsandboxed session', () => {
     await run(h, sessionId, 'echo b');
     await h.data('terminal.write', { sessionId, text: 'echo c', keys: ['Enter'] });
     await h.data('terminal.run', { command: 'echo d', sandbox: true });
-    expect(asked(h)).toEqual([['terminal.create', 'terminal.create {"sandbox":true}']]);
+    expect(asked(h)).toEqual([['terminal.create', 'sandbox: true']]);
   });
 
   it('refuses input when nobody can answer', async () => {
