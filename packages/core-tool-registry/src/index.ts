@@ -134,6 +134,12 @@ export {
   parseRawArguments,
   type ToolContextInit,
 } from './pipeline/execution-steps.js';
+export {
+  type LimitResultOptions,
+  limitResult,
+  MAX_RESULT_CHARS,
+  measureJson,
+} from './pipeline/result-budget.js';
 export { SafeAgentTool, wrapSafely } from './pipeline/safe-agent-tool.js';
 export { ToolCallIds } from './pipeline/tool-call-ids.js';
 export {
