@@ -1,6 +1,4 @@
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { pathToFileURL } from 'node:url';
 import type { AnyToolDefinition, ToolContext, ToolReturn } from '@toolsys/core-tool-registry';
 import { isToolError, ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 // Piscina rather than tinypool: an aborted task that is already running terminates its worker
@@ -176,17 +174,15 @@ function abortReason(signal: AbortSignal): Error {
 
 /**
  * Where the worker code is. Built, it is `cpu-worker.js` beside this file. From the TypeScript
- * sources (tests, `pnpm toolsys`), it is `cpu-worker.ts`, loaded through tsx: a worker thread does
+ * sources (tests, `pnpm toolsys`), it is `cpu-worker.ts`, loaded by `cpu-worker-source.mjs`
+ * through tsx's API, with the workspace packages resolved to their sources: a worker thread does
  * not share the loader of the thread that starts it.
  */
 function workerEntry(): { filename: string; execArgv?: string[] } {
   const here = import.meta.url;
   if (!here.endsWith('.ts')) return { filename: new URL('./cpu-worker.js', here).href };
-  let tsx = 'tsx';
-  try {
-    tsx = pathToFileURL(createRequire(here).resolve('tsx')).href;
-  } catch {
-    // Resolved from the working directory instead.
-  }
-  return { filename: new URL('./cpu-worker.ts', here).href, execArgv: ['--import', tsx] };
+  return {
+    filename: new URL('./cpu-worker-source.mjs', here).href,
+    execArgv: ['--conditions=@toolsys/source'],
+  };
 }
