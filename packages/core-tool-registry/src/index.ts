@@ -114,10 +114,12 @@ export {
   type DefaultToolExecutorOptions,
 } from './pipeline/default-tool-executor.js';
 export {
+  callerQuotaKey,
   EnhancedToolExecutor,
   type EnhancedToolExecutorOptions,
   type RunPolicyOptions,
   rateLimitedFailure,
+  SHARED_QUOTA_CALLERS,
   timeoutFailure,
 } from './pipeline/enhanced-tool-executor.js';
 export {

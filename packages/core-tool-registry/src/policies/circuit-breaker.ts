@@ -109,11 +109,14 @@ const PROBE: CircuitDecision = Object.freeze({ allowed: true, probe: true });
  * Whether a failure says the tool's infrastructure is broken (timeouts, I/O errors, crashes) rather
  * than giving a domain answer (not found, bad arguments, refused). Only the former count. An
  * EXECUTION_FAILED the tool marked `retryable: false` (an HTTP 404, a checksum mismatch) is a
- * definite answer, not a broken tool; a caller's cancellation never counts.
+ * definite answer, not a broken tool; a caller's cancellation never counts, nor a failure marked
+ * `causedByInput` (a pure computation that ran out of time on one caller's input).
  */
 export function isInfrastructureFailure(failure: ToolFailure): boolean {
   const { code, details, retryable } = failure.error;
   if (details?.cancelled === true) return false;
+  // A pure computation that ran out of time on one caller's input is that input's doing.
+  if (details?.causedByInput === true) return false;
   if (code === ToolErrorCode.TIMEOUT || code === ToolErrorCode.UNKNOWN) return true;
   return code === ToolErrorCode.EXECUTION_FAILED && retryable;
 }
