@@ -114,10 +114,12 @@ export {
   type DefaultToolExecutorOptions,
 } from './pipeline/default-tool-executor.js';
 export {
+  callerQuotaKey,
   EnhancedToolExecutor,
   type EnhancedToolExecutorOptions,
   type RunPolicyOptions,
   rateLimitedFailure,
+  SHARED_QUOTA_CALLERS,
   timeoutFailure,
 } from './pipeline/enhanced-tool-executor.js';
 export {
@@ -134,6 +136,12 @@ export {
   parseRawArguments,
   type ToolContextInit,
 } from './pipeline/execution-steps.js';
+export {
+  type LimitResultOptions,
+  limitResult,
+  MAX_RESULT_CHARS,
+  measureJson,
+} from './pipeline/result-budget.js';
 export { SafeAgentTool, wrapSafely } from './pipeline/safe-agent-tool.js';
 export { ToolCallIds } from './pipeline/tool-call-ids.js';
 export {

@@ -1,3 +1,4 @@
+export { boundedFetch, type FetchLike, MAX_REMOTE_MESSAGE_BYTES } from './bounded-fetch.js';
 export { BoundedLog, type BoundedLogOptions } from './bounded-log.js';
 export { markRemoteText, type RemoteToolRef, toToolResult } from './call-result.js';
 export {

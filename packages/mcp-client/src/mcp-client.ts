@@ -3,6 +3,7 @@ import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.j
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { isAttemptSignal } from '@toolsys/core-tool-registry';
+import { boundedFetch } from './bounded-fetch.js';
 import { BoundedLog, type BoundedLogOptions } from './bounded-log.js';
 import type { RemoteToolRef } from './call-result.js';
 import { DirectToolCalls } from './direct-tool-calls.js';
@@ -418,6 +419,8 @@ export class McpClient {
     );
     return new StreamableHTTPClientTransport(new URL(config.url), {
       requestInit: { headers: httpHeaders(config) },
+      // Answers are bounded while read, never buffered whole first.
+      fetch: boundedFetch(),
       reconnectionOptions: {
         maxReconnectionDelay: 5_000,
         initialReconnectionDelay: 500,
@@ -430,11 +433,13 @@ export class McpClient {
   async #sseTransport(config: McpHttpServerConfig): Promise<Transport> {
     const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
     const headers = httpHeaders(config);
+    const bounded = boundedFetch();
     return new SSEClientTransport(new URL(config.url), {
       requestInit: { headers },
+      fetch: bounded,
       eventSourceInit: {
         fetch: (url, init) =>
-          fetch(url, {
+          bounded(url, {
             ...init,
             headers: { ...(init?.headers as Record<string, string>), ...headers },
           }),

@@ -264,13 +264,17 @@ describe('csv_query on wide tables (issue item 5)', () => {
     ],
   ];
   for (const [name, csv, width] of cases) {
-    it(`answers ${name} in full, well inside the limit`, async () => {
+    it(`answers ${name} well inside the limit, within one result’s budget`, async () => {
       const result = await call('csv_query', { csv, header: 'yes', limit: 1 });
       expect(result).toMatchObject({ ok: true, data: { matchedRows: 1, totalRows: 1 } });
       if (result.ok) {
         const data = result.data as { columns: string[] };
-        expect(data.columns).toHaveLength(width);
-        expect(new Set(data.columns).size).toBe(width);
+        // One result holds at most 200,000 characters, text and structured data together: a
+        // header this wide is cut in the result (its first names kept, each unique), and says so.
+        expect(data.columns.length).toBeGreaterThan(1_000);
+        expect(data.columns.length).toBeLessThanOrEqual(width);
+        expect(new Set(data.columns).size).toBe(data.columns.length);
+        if (data.columns.length < width) expect(result.content).toContain('[Result cut:');
         // The text the model reads stays bounded.
         expect(result.content.length).toBeLessThan(110_000);
       }

@@ -63,6 +63,21 @@ describe('readJson', () => {
     expect(JSON.parse(reply.body)).toEqual({ ok: true, value: { a: 1 } });
   });
 
+  it('parses a body past 1 MiB (in a worker thread) to the same value', async () => {
+    const port = await serve({ maxBytes: 64 * 1024 * 1024 });
+    const text = '\u0001'.repeat(4 * 1024 * 1024);
+    const pieces = ['{"text":"', '\\u0001'.repeat(4 * 1024 * 1024), '"}'];
+    const reply = await post(port, pieces);
+    expect(JSON.parse(reply.body)).toEqual({ ok: true, value: { text } });
+  });
+
+  it('answers 400 for a large body that is not JSON', async () => {
+    const port = await serve({ maxBytes: 64 * 1024 * 1024 });
+    const reply = await post(port, ['{"text":"', 'x'.repeat(2 * 1024 * 1024)]);
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.body).message).toBe('Parse error: the body is not valid JSON.');
+  });
+
   it('answers 413 naming the limit when a chunked body grows past it, on the same connection', async () => {
     const port = await serve({ maxBytes: 1024 });
     const reply = await post(port, ['{"a":"', 'x'.repeat(800), 'x'.repeat(800), '"}']);

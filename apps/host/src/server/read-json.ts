@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { type MAX_MESSAGE_BYTES, messageTooLargeText } from './message-limits.js';
+import { OFF_THREAD_PARSE_BYTES, parseJsonOffThread } from './parse-json-off-thread.js';
 
 /**
  * Bytes of request bodies being read at once across a server, so that many large bodies in
@@ -57,7 +58,9 @@ export interface ReadJsonRefusal {
 
 /**
  * Reads a JSON request body of at most `maxBytes`; a bad, oversized or unaffordable body is a
- * value, not a throw.
+ * value, not a throw. The size is counted while reading (a body past the limit is refused with
+ * 413 before more is buffered), and a body of {@link OFF_THREAD_PARSE_BYTES} or more is parsed
+ * in a worker thread, so a large request never holds up other sessions.
  */
 export function readJson(
   request: IncomingMessage,
@@ -110,8 +113,22 @@ export function readJson(
       chunks.push(piece);
     };
     const onEnd = () => {
+      const bytes = Buffer.concat(chunks, size);
+      chunks.length = 0;
+      if (size >= OFF_THREAD_PARSE_BYTES) {
+        request.off('data', onData);
+        request.off('error', onError);
+        void parseJsonOffThread(bytes).then((parsed) =>
+          finish(
+            parsed.ok
+              ? parsed
+              : { ok: false, status: 400, message: 'Parse error: the body is not valid JSON.' },
+          ),
+        );
+        return;
+      }
       try {
-        finish({ ok: true, value: JSON.parse(Buffer.concat(chunks, size).toString('utf8')) });
+        finish({ ok: true, value: JSON.parse(bytes.toString('utf8')) });
       } catch {
         finish({ ok: false, status: 400, message: 'Parse error: the body is not valid JSON.' });
       }

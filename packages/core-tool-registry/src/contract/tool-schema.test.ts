@@ -98,3 +98,43 @@ describe('ToolSchema.fromRendered', () => {
     }
   });
 });
+
+describe('ToolSchema.fromRendered with regular expressions', () => {
+  const catastrophic = {
+    type: 'object',
+    properties: {
+      word: { type: 'string', pattern: '^(a+)+$', maxLength: 100 },
+      pattern: { type: 'string' },
+      tags: { type: 'array', items: { type: 'string', pattern: '^(a|aa)+$' } },
+    },
+    required: ['word'],
+  };
+
+  it('shows patterns to the model but does not run them on arguments', () => {
+    const schema = ToolSchema.fromRendered(catastrophic);
+    expect(schema.jsonSchema).toEqual(catastrophic);
+    const hostile = `${'a'.repeat(40)}!`;
+    expect(schema.parse({ word: hostile, tags: [hostile] })).toEqual({
+      ok: true,
+      value: { word: hostile, tags: [hostile] },
+    });
+  });
+
+  it('still enforces every other constraint, and keeps a property named "pattern"', () => {
+    const schema = ToolSchema.fromRendered(catastrophic);
+    const tooLong = schema.parse({ word: 'a'.repeat(101) });
+    expect(tooLong.ok).toBe(false);
+    expect(schema.parse({ word: 'a', pattern: 3 }).ok).toBe(false);
+    expect(schema.parse({}).ok).toBe(false);
+  });
+
+  it('allows names a patternProperties entry would match although other extras are refused', () => {
+    const schema = ToolSchema.fromRendered({
+      type: 'object',
+      properties: { a: { type: 'string' } },
+      patternProperties: { '^(x+)+-$': { type: 'number' } },
+      additionalProperties: false,
+    });
+    expect(schema.parse({ a: 'ok', 'xxxx-': 1 }).ok).toBe(true);
+  });
+});

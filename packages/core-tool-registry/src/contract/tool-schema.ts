@@ -67,12 +67,16 @@ export class ToolSchema<T = Record<string, unknown>> {
   /**
    * Imports a hand-written JSON Schema leniently. When it cannot be understood the tool still
    * registers: the schema is rendered as given (or as an open object) and calls are not validated.
+   * Its regular expressions (`pattern`, `patternProperties`) are shown to the model but not
+   * enforced: a schema from outside (a remote MCP server, a skill file) could hold a pattern that
+   * backtracks for minutes on a crafted argument, on the thread every session shares.
    */
   static fromRendered(json: unknown): ToolSchema<Record<string, unknown>> {
     const rendered = normaliseRendered(json);
     if (!rendered) return new ToolSchema<Record<string, unknown>>({ type: 'object' }, undefined);
     try {
-      const validator = z.fromJSONSchema(rendered as Parameters<typeof z.fromJSONSchema>[0]);
+      const enforced = withoutPatterns(rendered, 0);
+      const validator = z.fromJSONSchema(enforced as Parameters<typeof z.fromJSONSchema>[0]);
       const lenient =
         validator instanceof z.ZodObject ? (validator as z.ZodObject).loose() : validator;
       return new ToolSchema(rendered, lenient as z.ZodType<Record<string, unknown>>);
@@ -147,6 +151,64 @@ function tidy(node: unknown): unknown {
 
 function isEmptyObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && Object.keys(value).length === 0;
+}
+
+/** Keywords whose value is a map from names to subschemas. */
+const SCHEMA_MAPS = new Set(['properties', '$defs', 'definitions', 'dependentSchemas']);
+/** Keywords whose value is a subschema or a list of subschemas. */
+const SCHEMA_SLOTS = new Set([
+  'items',
+  'additionalItems',
+  'prefixItems',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'propertyNames',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+  'allOf',
+  'anyOf',
+  'oneOf',
+]);
+/** Deeper schemas are not imported for validation (the walk and zod's stay shallow). */
+const MAX_IMPORTED_DEPTH = 64;
+
+/**
+ * A copy of a JSON Schema without its regular expressions (`pattern`, `patternProperties`), for
+ * the validator only. Throws past {@link MAX_IMPORTED_DEPTH}, which leaves the schema unvalidated.
+ */
+function withoutPatterns(node: unknown, depth: number): unknown {
+  if (depth > MAX_IMPORTED_DEPTH) throw new Error('schema nested too deeply to import');
+  if (Array.isArray(node)) return node.map((item) => withoutPatterns(item, depth + 1));
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Record<string, unknown> = {};
+  // Names matched by a pattern are then allowed as any other extra property would be.
+  const hasPatternProperties = Object.hasOwn(node, 'patternProperties');
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'pattern' && typeof value === 'string') continue;
+    if (key === 'patternProperties') continue;
+    if (
+      hasPatternProperties &&
+      (key === 'additionalProperties' || key === 'unevaluatedProperties')
+    ) {
+      continue;
+    }
+    if (SCHEMA_MAPS.has(key) && typeof value === 'object' && value !== null) {
+      const map: Record<string, unknown> = {};
+      for (const [name, schema] of Object.entries(value)) {
+        map[name] = withoutPatterns(schema, depth + 1);
+      }
+      out[key] = map;
+    } else if (SCHEMA_SLOTS.has(key)) {
+      out[key] = withoutPatterns(value, depth + 1);
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
 }
 
 function normaliseRendered(json: unknown): JsonSchema | undefined {

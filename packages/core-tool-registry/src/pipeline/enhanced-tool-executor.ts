@@ -240,29 +240,50 @@ export class EnhancedToolExecutor implements ToolExecutor {
       timeoutMs: enforce ? policy.timeoutMs : undefined,
       maxRetries: enforce ? Math.max(0, policy.maxRetries) : 0,
     };
-    if (this.rateLimiter) {
-      const decision = this.rateLimiter.tryAcquire(tool.id, policy.ratePerMinute);
-      if (isPromiseLike(decision)) return this.#afterLimiter(decision, run);
-      if (!decision.allowed) return this.#refuseRate(run, decision.retryAfterMs);
+    const rate = policy.ratePerMinute;
+    if (this.rateLimiter && rate !== undefined && rate > 0) {
+      // The caller's own quota first, so that one session using its quota up leaves the shared
+      // one (a few callers' worth) to the others.
+      const own = this.rateLimiter.tryAcquire(callerQuotaKey(tool.id, call.sessionId), rate);
+      if (isPromiseLike(own)) return this.#afterLimiter(own, run, 'caller');
+      if (!own.allowed) return this.#refuseRate(run, own.retryAfterMs, 'caller');
+      const shared = this.rateLimiter.tryAcquire(tool.id, rate * SHARED_QUOTA_CALLERS);
+      if (isPromiseLike(shared)) return this.#afterLimiter(shared, run, 'shared');
+      if (!shared.allowed) return this.#refuseRate(run, shared.retryAfterMs, 'shared');
     }
     return this.#attempt(run, 1);
   }
 
   /** The rest of `#admit` once an asynchronous (shared) rate limiter has decided; never rejects. */
-  async #afterLimiter(pending: PromiseLike<RateLimitDecision>, run: CallRun): Promise<ToolResult> {
+  async #afterLimiter(
+    pending: PromiseLike<RateLimitDecision>,
+    run: CallRun,
+    quota: 'caller' | 'shared',
+  ): Promise<ToolResult> {
     try {
       const decision = await pending;
-      if (!decision.allowed) return await this.#refuseRate(run, decision.retryAfterMs);
+      if (!decision.allowed) return await this.#refuseRate(run, decision.retryAfterMs, quota);
+      if (quota === 'caller' && this.rateLimiter) {
+        const rate = (run.policy.ratePerMinute ?? 0) * SHARED_QUOTA_CALLERS;
+        const shared = await this.rateLimiter.tryAcquire(run.tool.id, rate);
+        if (!shared.allowed) return await this.#refuseRate(run, shared.retryAfterMs, 'shared');
+      }
       return await this.#attempt(run, 1);
     } catch (thrown) {
       return failureFromThrown(thrown, run.call.signal);
     }
   }
 
-  /** Refuses a call over its tool's quota. */
-  #refuseRate(run: CallRun, retryAfterMs: number): Promise<ToolResult> {
+  /** Refuses a call over its tool's quota (the caller's own, or the one all callers share). */
+  #refuseRate(run: CallRun, retryAfterMs: number, quota: 'caller' | 'shared'): Promise<ToolResult> {
     const { tool, call } = run;
-    const failure = rateLimitedFailure(tool.id, run.policy.ratePerMinute ?? 0, retryAfterMs);
+    const rate = run.policy.ratePerMinute ?? 0;
+    const failure =
+      quota === 'caller'
+        ? rateLimitedFailure(tool.id, rate, retryAfterMs)
+        : rateLimitedFailure(tool.id, rate * SHARED_QUOTA_CALLERS, retryAfterMs, {
+            shared: true,
+          });
     return this.#refuse(tool, call.callId, run.rawArgs, failure, run.started);
   }
 
@@ -375,7 +396,7 @@ export class EnhancedToolExecutor implements ToolExecutor {
     const { tool } = run;
     const span = attempt.span ?? this.#whileInFlight(attempt);
     if (span) this.traces?.close(span, attempt.started, result);
-    this.circuitBreaker?.record(tool.id, result);
+    this.circuitBreaker?.record(tool.id, breakerOutcome(tool, result));
     if (result.ok || this.#policies === undefined) return this.#finish(tool, result, run.started);
     const decision = this.#classifier.classify(result, tool.metadata.annotations);
     if (decision === 'outcome_unknown')
@@ -774,21 +795,68 @@ export function timeoutFailure(
   );
 }
 
-/** The RATE_LIMITED failure of a call over its tool's quota. */
+/**
+ * The RATE_LIMITED failure of a call over its tool's quota: the caller's own, or with `shared` the
+ * quota all callers of the tool share.
+ */
 export function rateLimitedFailure(
   toolId: string,
   ratePerMinute: number,
   retryAfterMs: number,
+  options: { shared?: boolean } = {},
 ): ToolFailure {
+  const scope = options.shared ? ' across all sessions' : '';
   return failureResult(
     ToolErrorCode.RATE_LIMITED,
-    `${toolId} is limited to ${ratePerMinute} calls a minute and the quota is used up.`,
+    `${toolId} is limited to ${ratePerMinute} calls a minute${scope} and the quota is used up.`,
     {
       retryAfterMs,
       hint: `Wait ${formatDuration(retryAfterMs)} before calling ${toolId} again; avoid calling it in a loop.`,
-      details: { ratePerMinute },
+      details: { ratePerMinute, ...(options.shared ? { shared: true } : {}) },
     },
   );
+}
+
+/**
+ * How many callers' quotas the quota shared by all callers of a tool holds: one session alone
+ * meets its own quota first (as with a single quota), and several sessions together meet the
+ * shared one.
+ */
+export const SHARED_QUOTA_CALLERS = 4;
+
+/**
+ * The rate limiter's key of one caller's quota for a tool: the tool id and a digest of the
+ * session id (so that a shared store's key names do not list session ids).
+ */
+export function callerQuotaKey(toolId: string, sessionId: string): string {
+  return `${toolId}#caller:${digestId(sessionId)}`;
+}
+
+/** A short non-reversible digest of an id (two 32-bit FNV-1a hashes), for key names. */
+function digestId(id: string): string {
+  let first = 0x811c9dc5;
+  let second = 0x01000193 ^ id.length;
+  for (let index = 0; index < id.length; index++) {
+    const code = id.charCodeAt(index);
+    first = Math.imul(first ^ code, 0x01000193) >>> 0;
+    second = Math.imul(second ^ code, 0x5bd1e995) >>> 0;
+  }
+  return first.toString(16).padStart(8, '0') + second.toString(16).padStart(8, '0');
+}
+
+/**
+ * What the breaker is told of an attempt. A tool that only computes on its input (read-only, in a
+ * closed world, such as `calculate`) and ran out of time did so because of that caller's input,
+ * not because the tool is broken: the breaker, shared by every caller, is not told of a failure.
+ */
+function breakerOutcome(tool: RegisteredTool, result: ToolResult): ToolResult {
+  if (result.ok || result.error.code !== ToolErrorCode.TIMEOUT) return result;
+  const { readOnlyHint, openWorldHint } = tool.metadata.annotations;
+  if (!readOnlyHint || openWorldHint) return result;
+  return {
+    ok: false,
+    error: { ...result.error, details: { ...result.error.details, causedByInput: true } },
+  };
 }
 
 function formatDuration(ms: number): string {

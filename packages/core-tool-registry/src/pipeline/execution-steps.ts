@@ -12,6 +12,7 @@ import {
 import type { ToolServices } from '../contract/tool-services.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { ToolSuggester } from '../registry/tool-suggester.js';
+import { limitResult, type MAX_RESULT_CHARS } from './result-budget.js';
 
 const MAX_MESSAGE_LENGTH = 2_000;
 
@@ -162,10 +163,13 @@ function truncate(message: string): string {
   return message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH)}…` : message;
 }
 
-/** Normalises what a handler returned into a ToolResult. */
+/**
+ * Normalises what a handler returned into a ToolResult, held within the one result budget
+ * ({@link MAX_RESULT_CHARS} for text and structured data together).
+ */
 export function normaliseReturn(toolId: string, returned: unknown): ToolResult {
-  if (typeof returned === 'string') return successResult(returned);
-  if (isToolResult(returned)) return returned;
+  if (typeof returned === 'string') return limitResult(successResult(returned));
+  if (isToolResult(returned)) return limitResult(returned);
   return failureResult(
     ToolErrorCode.EXECUTION_FAILED,
     `${toolId} returned an invalid result (${describeType(returned)}).`,

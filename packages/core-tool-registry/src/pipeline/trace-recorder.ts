@@ -307,7 +307,13 @@ function safeJson(value: unknown): string {
   }
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is counted
+const PRINTABLE_RUNS = /[^\u0000-\u001f\u007f]+/g;
+
 function countPrintable(text: string): number {
+  // A long text (a 10 Mi-character write) is counted by the regex engine: a loop here held the
+  // thread every session shares for a fifth of a second.
+  if (text.length > 4_096) return text.length - text.replace(PRINTABLE_RUNS, '').length;
   let count = 0;
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);

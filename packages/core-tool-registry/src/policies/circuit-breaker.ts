@@ -110,12 +110,14 @@ const PROBE: CircuitDecision = Object.freeze({ allowed: true, probe: true });
  * than giving a domain answer (not found, bad arguments, refused). Only the former count. An
  * EXECUTION_FAILED the tool marked `retryable: false` (an HTTP 404, a checksum mismatch) is a
  * definite answer, not a broken tool; a caller's cancellation never counts. Nor does a failure the
- * tool marked `details.targetScoped: true`: one target of the tool (one repository, one page) is
- * stalled or broken, which must not pause the tool for every other target.
+ * tool marked `details.targetScoped: true` (one target of the tool, one repository or page, is
+ * stalled or broken, which must not pause the tool for every other target), nor one marked
+ * `causedByInput` (a pure computation that ran out of time on one caller's input).
  */
 export function isInfrastructureFailure(failure: ToolFailure): boolean {
   const { code, details, retryable } = failure.error;
   if (details?.cancelled === true || details?.targetScoped === true) return false;
+  if (details?.causedByInput === true) return false;
   if (code === ToolErrorCode.TIMEOUT || code === ToolErrorCode.UNKNOWN) return true;
   return code === ToolErrorCode.EXECUTION_FAILED && retryable;
 }

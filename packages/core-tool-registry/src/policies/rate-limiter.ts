@@ -48,6 +48,9 @@ interface Bucket {
 
 const ALLOWED: RateLimitDecision = Object.freeze({ allowed: true });
 
+/** Buckets kept before full ones (the same as no bucket) are forgotten. */
+const PRUNE_AT = 4_096;
+
 /**
  * A continuous-refill token bucket per tool: capacity = the per-minute quota, refilled at
  * `quota / 60 000` tokens per ms. Over the limit it rejects at once with a retry-after; it never
@@ -73,6 +76,7 @@ export class ToolRateLimiter implements RateLimiterLike {
         refillPerMs: ratePerMinute / 60_000,
         updatedAt: now,
       };
+      if (this.#buckets.size >= PRUNE_AT) this.#prune(now);
       this.#buckets.set(toolId, bucket);
     } else {
       this.#refill(bucket, now);
@@ -87,10 +91,11 @@ export class ToolRateLimiter implements RateLimiterLike {
     };
   }
 
-  /** Every bucket's state, sorted by tool id. */
+  /** Every tool's shared bucket, sorted by tool id (one caller's quotas are not listed). */
   snapshot(): RateLimiterState[] {
     const now = this.#clock.now();
     return [...this.#buckets.entries()]
+      .filter(([key]) => !key.includes('#caller:'))
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([toolId, bucket]) => {
         this.#refill(bucket, now);
@@ -105,6 +110,14 @@ export class ToolRateLimiter implements RateLimiterLike {
   /** Forgets every bucket. */
   reset(): void {
     this.#buckets.clear();
+  }
+
+  /** Forgets full buckets: one per caller and tool would otherwise pile up. */
+  #prune(now: number): void {
+    for (const [key, bucket] of this.#buckets) {
+      this.#refill(bucket, now);
+      if (bucket.tokens >= bucket.capacity) this.#buckets.delete(key);
+    }
   }
 
   #refill(bucket: Bucket, now: number): void {

@@ -8,6 +8,7 @@ import type { Piscina } from 'piscina';
 import { lazyModule } from '../platform/lazy-module.js';
 import type { CpuTask, CpuTaskOutcome } from './cpu-task.js';
 import { CPU_TOOL_IDS, runsInline } from './cpu-tool-definitions.js';
+import { FairSlots } from './fair-slots.js';
 
 const piscina = lazyModule<typeof import('piscina')>('piscina');
 
@@ -31,6 +32,15 @@ export interface CpuToolPoolOptions {
   taskTimeLimitMs?: number;
   /** Heap limit of one worker in MB; a task that passes it ends its worker, not the host. Default 1024. */
   maxHeapMb?: number;
+  /**
+   * Threads one caller (session) uses at most at once; its further calls wait their turn, and
+   * callers are served round-robin. Default: half the threads, at least 1.
+   */
+  maxThreadsPerCaller?: number;
+  /** Calls one caller may have waiting for a thread; more are refused as RATE_LIMITED. Default 16. */
+  maxQueuedPerCaller?: number;
+  /** Calls all callers together may have waiting; more are refused as RATE_LIMITED. Default 256. */
+  maxQueued?: number;
 }
 
 /**
@@ -41,7 +51,10 @@ export interface CpuToolPoolOptions {
  * {@link close} when the tools are disposed.
  */
 export class CpuToolPool {
-  readonly #options: Required<CpuToolPoolOptions>;
+  readonly #options: Required<
+    Omit<CpuToolPoolOptions, 'maxThreadsPerCaller' | 'maxQueuedPerCaller' | 'maxQueued'>
+  >;
+  readonly #fair: FairSlots;
   #pool: Piscina | undefined;
   #closed = false;
 
@@ -53,6 +66,16 @@ export class CpuToolPool {
       taskTimeLimitMs: options.taskTimeLimitMs ?? 60_000,
       maxHeapMb: options.maxHeapMb ?? 1024,
     };
+    this.#fair = new FairSlots({
+      slots: this.#options.maxThreads,
+      ...(options.maxThreadsPerCaller === undefined
+        ? {}
+        : { perCaller: options.maxThreadsPerCaller }),
+      ...(options.maxQueuedPerCaller === undefined
+        ? {}
+        : { queuedPerCaller: options.maxQueuedPerCaller }),
+      ...(options.maxQueued === undefined ? {} : { queuedTotal: options.maxQueued }),
+    });
   }
 
   /** Worker threads running now (0 before the first call and after idle ones retire). */
@@ -63,7 +86,9 @@ export class CpuToolPool {
   /**
    * Runs one call of a {@link CPU_TOOL_IDS} tool in a worker. Resolves with what the handler
    * returned, throws what it threw (a ToolError keeps its code); when the context's signal fires
-   * the worker is terminated at once.
+   * the worker is terminated at once. Threads are shared fairly between sessions (see
+   * {@link FairSlots}): a session past its share waits its turn, and past the waiting lists the
+   * call ends with RATE_LIMITED.
    */
   async run(
     toolId: string,
@@ -78,6 +103,27 @@ export class CpuToolPool {
     }
     const callSignal = context.signal;
     if (callSignal.aborted) throw abortReason(callSignal);
+    // A thread is taken in the caller's turn: one session's backlog waits behind its own calls.
+    let release: () => void;
+    try {
+      release = await this.#fair.acquire(context.sessionId, toolId, callSignal);
+    } catch (error) {
+      if (callSignal.aborted) throw abortReason(callSignal);
+      throw error;
+    }
+    try {
+      return await this.#runNow(toolId, args, context);
+    } finally {
+      release();
+    }
+  }
+
+  async #runNow(
+    toolId: string,
+    args: Record<string, unknown>,
+    context: ToolContext,
+  ): Promise<ToolReturn> {
+    const callSignal = context.signal;
     const limit = this.#options.taskTimeLimitMs;
     const backstop = AbortSignal.timeout(limit);
     const signal = AbortSignal.any([callSignal, backstop]);

@@ -14,6 +14,8 @@ import { join } from 'node:path';
  * - `HOSTILE_TOOLS` (JSON): the tool catalog, replacing the default one (`flood`, `echo`).
  * - `HOSTILE_TEXT` (JSON string): what `echo` answers, replacing its `text` argument.
  * - `HOSTILE_STRUCTURED` (JSON): the `structuredContent` `echo` answers with its text.
+ * - `HOSTILE_STRUCTURED_SIZE` (a number): `echo` also answers `structuredContent` holding a string
+ *   of that many characters, and an image block of that many base64 characters.
  *
  * Every request is logged to stderr as `recv <method>`.
  */
@@ -82,6 +84,13 @@ createInterface({ input: process.stdin }).on('line', (line) => {
       return;
     }
     const text = env.HOSTILE_TEXT ? JSON.parse(env.HOSTILE_TEXT) : String(params.arguments?.text ?? '');
+    const size = Number(env.HOSTILE_STRUCTURED_SIZE ?? 0);
+    if (size > 0) {
+      return send({ id, result: {
+        content: [{ type: 'text', text }, { type: 'image', mimeType: 'image/png', data: 'A'.repeat(size) }],
+        structuredContent: { blob: 'x'.repeat(size), rows: Array.from({ length: 1000 }, (_, n) => ({ n })) },
+      } });
+    }
     const structured = env.HOSTILE_STRUCTURED ? { structuredContent: JSON.parse(env.HOSTILE_STRUCTURED) } : {};
     return send({ id, result: { content: [{ type: 'text', text }], ...structured } });
   }
