@@ -179,7 +179,9 @@ describe('web_fetch converts any page without stalling other sessions', () => {
       createNetworkTools({
         workspaceRoot: workspace,
         allowPrivateNetwork: true,
-        requestTimeoutMs: 1_000,
+        // Well under the ~1 s the capped conversion of /many-nodes takes, well over its download
+        // from loopback.
+        requestTimeoutMs: 300,
         cpuPool: pool,
       }),
     );
@@ -190,9 +192,9 @@ describe('web_fetch converts any page without stalling other sessions', () => {
     const elapsed = performance.now() - started;
     expect(result.ok).toBe(false);
     expect(!result.ok && result.error.code).toBe('TIMEOUT');
-    expect(!result.ok && result.error.message).toBe('The request did not finish within 1000 ms.');
+    expect(!result.ok && result.error.message).toBe('The request did not finish within 300 ms.');
     // Stopped at its limit (the worker is terminated), not when the conversion would have ended.
-    expect(elapsed).toBeLessThan(3_000);
+    expect(elapsed).toBeLessThan(2_300);
     // The pool serves the next page at once.
     expect(textOf(await executor.execute('web_fetch', { url: `${base}/warm` }))).toContain(
       'warm-up',
