@@ -6,47 +6,67 @@ import { Worker } from 'node:worker_threads';
  */
 export const OFF_THREAD_PARSE_BYTES = 1024 * 1024;
 
+/** What the worker answers: the value, or that the bytes are not JSON. */
+type ParseOutcome = { ok: true; value: unknown } | { ok: false };
+
+// The worker gathers the body's pieces as they arrive and, at `null`, joins and parses them: the
+// thread every session shares neither joins 60 MiB of pieces nor parses them.
 const PARSER = `
-const { parentPort, workerData } = require('node:worker_threads');
-let outcome;
-try {
-  outcome = { ok: true, value: JSON.parse(Buffer.from(workerData).toString('utf8')) };
-} catch {
-  outcome = { ok: false };
-}
-parentPort.postMessage(outcome);
+const { parentPort } = require('node:worker_threads');
+const pieces = [];
+parentPort.on('message', (piece) => {
+  if (piece !== null) return void pieces.push(piece);
+  let outcome;
+  try {
+    outcome = { ok: true, value: JSON.parse(Buffer.concat(pieces).toString('utf8')) };
+  } catch {
+    outcome = { ok: false };
+  }
+  pieces.length = 0;
+  parentPort.postMessage(outcome);
+});
 `;
 
 /**
- * Parses JSON bytes in a short-lived worker thread; the bytes are moved there, not copied, and
- * the value comes back by structured clone (a long string crosses as one copy). Resolves with
- * `{ ok: false }` when the bytes are not JSON (or the worker fails).
+ * A JSON body parsed in a short-lived worker thread while it is read: each piece is handed over
+ * as it arrives ({@link push}), {@link end} resolves with the value (it comes back by structured
+ * clone: a long string crosses as one copy), and {@link abort} stops the worker. Resolves with
+ * `{ ok: false }` when the bytes are not JSON or the worker fails.
  */
-export function parseJsonOffThread(
-  bytes: Buffer,
-): Promise<{ ok: true; value: unknown } | { ok: false }> {
-  // A buffer of its own, so that it can be transferred whole.
-  const own =
-    bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
-      ? bytes.buffer
-      : bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  return new Promise((resolve) => {
-    let settled = false;
-    const worker = new Worker(PARSER, {
-      eval: true,
-      workerData: own,
-      transferList: [own as ArrayBuffer],
+export class OffThreadJsonParser {
+  readonly #worker: Worker;
+  readonly #outcome: Promise<ParseOutcome>;
+  #settle: (outcome: ParseOutcome) => void = () => {};
+
+  constructor() {
+    this.#worker = new Worker(PARSER, { eval: true });
+    this.#outcome = new Promise((resolve) => {
+      let settled = false;
+      this.#settle = (outcome) => {
+        if (settled) return;
+        settled = true;
+        resolve(outcome);
+        void this.#worker.terminate();
+      };
     });
-    const settle = (outcome: { ok: true; value: unknown } | { ok: false }) => {
-      if (settled) return;
-      settled = true;
-      resolve(outcome);
-      void worker.terminate();
-    };
-    worker.once('message', (outcome: { ok: true; value: unknown } | { ok: false }) =>
-      settle(outcome),
-    );
-    worker.once('error', () => settle({ ok: false }));
-    worker.once('exit', () => settle({ ok: false }));
-  });
+    this.#worker.once('message', (outcome: ParseOutcome) => this.#settle(outcome));
+    this.#worker.once('error', () => this.#settle({ ok: false }));
+    this.#worker.once('exit', () => this.#settle({ ok: false }));
+  }
+
+  /** Hands a piece of the body to the worker (copied: the piece may share a pooled buffer). */
+  push(piece: Uint8Array): void {
+    this.#worker.postMessage(piece);
+  }
+
+  /** Says the body is complete; resolves with what it parsed to. */
+  end(): Promise<ParseOutcome> {
+    this.#worker.postMessage(null);
+    return this.#outcome;
+  }
+
+  /** Stops the worker (the body was refused); {@link end} then resolves `{ ok: false }`. */
+  abort(): void {
+    this.#settle({ ok: false });
+  }
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { type MAX_MESSAGE_BYTES, messageTooLargeText } from './message-limits.js';
-import { OFF_THREAD_PARSE_BYTES, parseJsonOffThread } from './parse-json-off-thread.js';
+import { OFF_THREAD_PARSE_BYTES, OffThreadJsonParser } from './parse-json-off-thread.js';
 
 /**
  * Bytes of request bodies being read at once across a server, so that many large bodies in
@@ -59,8 +59,9 @@ export interface ReadJsonRefusal {
 /**
  * Reads a JSON request body of at most `maxBytes`; a bad, oversized or unaffordable body is a
  * value, not a throw. The size is counted while reading (a body past the limit is refused with
- * 413 before more is buffered), and a body of {@link OFF_THREAD_PARSE_BYTES} or more is parsed
- * in a worker thread, so a large request never holds up other sessions.
+ * 413 before more is buffered), and a body of {@link OFF_THREAD_PARSE_BYTES} or more is handed to
+ * a worker thread as it arrives and parsed there, so a large request never holds up other
+ * sessions.
  */
 export function readJson(
   request: IncomingMessage,
@@ -81,10 +82,13 @@ export function readJson(
     const chunks: Buffer[] = [];
     let size = 0;
     let taken = 0;
+    // Past OFF_THREAD_PARSE_BYTES, the pieces go to a worker thread instead of `chunks`.
+    let parser: OffThreadJsonParser | undefined;
     const finish = (outcome: { ok: true; value: unknown } | ReadJsonRefusal) => {
       request.off('data', onData);
       request.off('end', onEnd);
       request.off('error', onError);
+      if (!outcome.ok) parser?.abort();
       budget?.release(taken);
       taken = 0;
       // The rest of a refused body is read and dropped (not buffered) so that the answer can
@@ -110,23 +114,31 @@ export function readJson(
         }
         taken += piece.length;
       }
+      if (parser) return void parser.push(piece);
       chunks.push(piece);
+      if (size >= OFF_THREAD_PARSE_BYTES) {
+        parser = new OffThreadJsonParser();
+        for (const chunk of chunks) parser.push(chunk);
+        chunks.length = 0;
+      }
     };
     const onEnd = () => {
-      const bytes = Buffer.concat(chunks, size);
-      chunks.length = 0;
-      if (size >= OFF_THREAD_PARSE_BYTES) {
+      if (parser) {
         request.off('data', onData);
         request.off('error', onError);
-        void parseJsonOffThread(bytes).then((parsed) =>
-          finish(
-            parsed.ok
-              ? parsed
-              : { ok: false, status: 400, message: 'Parse error: the body is not valid JSON.' },
-          ),
-        );
+        void parser
+          .end()
+          .then((parsed) =>
+            finish(
+              parsed.ok
+                ? parsed
+                : { ok: false, status: 400, message: 'Parse error: the body is not valid JSON.' },
+            ),
+          );
         return;
       }
+      const bytes = Buffer.concat(chunks, size);
+      chunks.length = 0;
       try {
         finish({ ok: true, value: JSON.parse(bytes.toString('utf8')) });
       } catch {
