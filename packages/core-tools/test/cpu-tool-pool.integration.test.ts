@@ -76,11 +76,12 @@ describe('CpuToolPool (real worker threads, TypeScript sources through tsx)', ()
 
   it('ends a runaway calculate with TIMEOUT while other calls and timers keep running', async () => {
     // Warm both workers (without a tight limit: a loaded machine starts threads slowly) so that
-    // the time limit measures the runaway, not a worker's start.
+    // the time limit measures the runaway, not a worker's start; from two sessions, as one
+    // session's calls share one thread.
     const patient = await setUp(pool, 120_000);
     await Promise.all([
-      patient.execute('calculate', { expression: '1+1' }),
-      patient.execute('calculate', { expression: '2+2' }),
+      patient.execute('calculate', { expression: '1+1' }, { sessionId: 'a' }),
+      patient.execute('calculate', { expression: '2+2' }, { sessionId: 'b' }),
     ]);
     const executor = await setUp(pool, 3_000);
     let beats = 0;
@@ -88,8 +89,9 @@ describe('CpuToolPool (real worker threads, TypeScript sources through tsx)', ()
       beats += 1;
     }, 20);
     try {
-      const runaway = executor.execute('calculate', { expression: RUNAWAY });
-      const quick = await executor.execute('calculate', { expression: '6*7' });
+      const runaway = executor.execute('calculate', { expression: RUNAWAY }, { sessionId: 'a' });
+      // Another session's call takes the other thread (one session's calls share its one thread).
+      const quick = await executor.execute('calculate', { expression: '6*7' }, { sessionId: 'b' });
       expect(quick).toMatchObject({ ok: true, content: '42' });
       const beatsBefore = beats;
       const result = await runaway;
