@@ -5,6 +5,7 @@ import {
   RiskAwareToolGate,
   RunPolicies,
   renderResult,
+  SHARED_QUOTA_CALLERS,
   ToolErrorCode,
   ToolPermissionManager,
   ToolRegistry,
@@ -83,17 +84,41 @@ const reset = failureResult(ToolErrorCode.EXECUTION_FAILED, 'connection reset');
 const allowAll = async () => 'allow_always' as const;
 
 describe('two replicas sharing one Redis', () => {
-  it('admit exactly the configured rate together (10 a minute, not 20)', async () => {
+  it('admit exactly the quota all sessions share together (40 a minute, not 80)', async () => {
     const a = replica(await shared('a'), { result: () => ok, calls: 0 }, allowAll);
     const b = replica(await shared('b'), { result: () => ok, calls: 0 }, allowAll);
+    // Eight sessions, four on each replica, each within its own quota of 10: only the shared
+    // quota (SHARED_QUOTA_CALLERS times 10) holds them.
     const results = await Promise.all(
-      Array.from({ length: 30 }, (_, index) => (index % 2 === 0 ? a : b).execute('web_fetch', {})),
+      Array.from({ length: 80 }, (_, index) =>
+        (index % 2 === 0 ? a : b).execute('web_fetch', {}, { sessionId: `s${index % 8}` }),
+      ),
     );
-    expect(results.filter((result) => result.ok)).toHaveLength(10);
+    expect(results.filter((result) => result.ok)).toHaveLength(10 * SHARED_QUOTA_CALLERS);
     const refused = results.find((result) => !result.ok);
     expect(refused && renderResult(refused)).toMatch(
-      /^Error: \[RATE_LIMITED\] web_fetch is limited to 10 calls a minute and the quota is used up\.\nRetry after: [0-9.]+ s\nNext: Wait [0-9.]+ s before calling web_fetch again; avoid calling it in a loop\.$/,
+      /^Error: \[RATE_LIMITED\] web_fetch is limited to 40 calls a minute across all sessions and the quota is used up\.\nRetry after: [0-9.]+ s\nNext: Wait [0-9.]+ s before calling web_fetch again; avoid calling it in a loop\.$/,
     );
+  });
+
+  it('keep each session’s own quota on its replica, with no round trip for its refusals', async () => {
+    const a = replica(await shared('a'), { result: () => ok, calls: 0 }, allowAll);
+    const evalsha = async () =>
+      Number(/cmdstat_evalsha:calls=(\d+)/.exec(await redis.admin.info('commandstats'))?.[1] ?? 0);
+    const greedy = [];
+    for (let index = 0; index < 15; index++) {
+      greedy.push(await a.execute('web_fetch', {}, { sessionId: 'greedy' }));
+    }
+    expect(greedy.filter((result) => result.ok)).toHaveLength(10);
+    const refused = greedy.find((result) => !result.ok);
+    expect(refused && renderResult(refused)).toMatch(
+      /^Error: \[RATE_LIMITED\] web_fetch is limited to 10 calls a minute and the quota is used up\./,
+    );
+    const before = await evalsha();
+    await a.execute('web_fetch', {}, { sessionId: 'greedy' });
+    expect((await evalsha()) - before).toBeLessThanOrEqual(1);
+    // Another session still has its own.
+    expect((await a.execute('web_fetch', {}, { sessionId: 'patient' })).ok).toBe(true);
   });
 
   it('pay one Redis round trip per call of a rate-limited tool while no circuit exists, and still see a circuit another replica opened', async () => {
@@ -118,7 +143,8 @@ describe('two replicas sharing one Redis', () => {
     await until(async () => (await redis.admin.hget('test:breaker:web_fetch', 'state')) === 'OPEN');
     await redis.admin.del('test:rate:web_fetch');
     const calls = healthy.calls;
-    const refused = await a.execute('web_fetch', {});
+    // Another session of replica a: the first one used its own quota up.
+    const refused = await a.execute('web_fetch', {}, { sessionId: 'another' });
     expect(!refused.ok && refused.error.code).toBe('CIRCUIT_OPEN');
     expect(healthy.calls).toBe(calls);
   });

@@ -15,7 +15,11 @@ import { ToolServices } from '../contract/tool-services.js';
 import { fullJitterBackoff } from '../policies/backoff.js';
 import type { CircuitBreakerLike, CircuitDecision } from '../policies/circuit-breaker.js';
 import type { ToolEnvironmentGate } from '../policies/environment-gate.js';
-import type { RateLimitDecision, RateLimiterLike } from '../policies/rate-limiter.js';
+import {
+  type RateLimitDecision,
+  type RateLimiterLike,
+  ToolRateLimiter,
+} from '../policies/rate-limiter.js';
 import { RetryClassifier } from '../policies/retry-classifier.js';
 import {
   ALLOW_ALL_GATE,
@@ -107,6 +111,8 @@ export class EnhancedToolExecutor implements ToolExecutor {
   readonly #policies: RunPolicyOptions | undefined;
   readonly #classifier: RetryClassifier;
   readonly #random: () => number;
+  /** Each caller's own quota of each rate-limited tool (see `#admit`). */
+  readonly #callerQuotas: ToolRateLimiter;
   /** The next attempt's context, made ahead of time (see {@link AttemptContext}). */
   #spareContext: AttemptContext | undefined;
   /** What attempts call back into: one object per executor, so an attempt allocates no closures. */
@@ -125,6 +131,7 @@ export class EnhancedToolExecutor implements ToolExecutor {
     this.#confirm = options.confirm;
     this.#callIds = options.callIds ?? new ToolCallIds();
     this.#clock = options.clock ?? SYSTEM_CLOCK;
+    this.#callerQuotas = new ToolRateLimiter({ clock: this.#clock });
     const clock = this.#clock;
     this.#now = options.now ?? (() => clock.now());
     this.#policies = options.runPolicies;
@@ -243,31 +250,22 @@ export class EnhancedToolExecutor implements ToolExecutor {
     const rate = policy.ratePerMinute;
     if (this.rateLimiter && rate !== undefined && rate > 0) {
       // The caller's own quota first, so that one session using its quota up leaves the shared
-      // one (a few callers' worth) to the others.
-      const own = this.rateLimiter.tryAcquire(callerQuotaKey(tool.id, call.sessionId), rate);
-      if (isPromiseLike(own)) return this.#afterLimiter(own, run, 'caller');
+      // one (a few callers' worth) to the others. It is kept in this process: a session is served
+      // by one replica, so only the quota all callers share needs the shared store.
+      const own = this.#callerQuotas.tryAcquire(callerQuotaKey(tool.id, call.sessionId), rate);
       if (!own.allowed) return this.#refuseRate(run, own.retryAfterMs, 'caller');
       const shared = this.rateLimiter.tryAcquire(tool.id, rate * SHARED_QUOTA_CALLERS);
-      if (isPromiseLike(shared)) return this.#afterLimiter(shared, run, 'shared');
+      if (isPromiseLike(shared)) return this.#afterLimiter(shared, run);
       if (!shared.allowed) return this.#refuseRate(run, shared.retryAfterMs, 'shared');
     }
     return this.#attempt(run, 1);
   }
 
   /** The rest of `#admit` once an asynchronous (shared) rate limiter has decided; never rejects. */
-  async #afterLimiter(
-    pending: PromiseLike<RateLimitDecision>,
-    run: CallRun,
-    quota: 'caller' | 'shared',
-  ): Promise<ToolResult> {
+  async #afterLimiter(pending: PromiseLike<RateLimitDecision>, run: CallRun): Promise<ToolResult> {
     try {
       const decision = await pending;
-      if (!decision.allowed) return await this.#refuseRate(run, decision.retryAfterMs, quota);
-      if (quota === 'caller' && this.rateLimiter) {
-        const rate = (run.policy.ratePerMinute ?? 0) * SHARED_QUOTA_CALLERS;
-        const shared = await this.rateLimiter.tryAcquire(run.tool.id, rate);
-        if (!shared.allowed) return await this.#refuseRate(run, shared.retryAfterMs, 'shared');
-      }
+      if (!decision.allowed) return await this.#refuseRate(run, decision.retryAfterMs, 'shared');
       return await this.#attempt(run, 1);
     } catch (thrown) {
       return failureFromThrown(thrown, run.call.signal);

@@ -91,11 +91,10 @@ export class ToolRateLimiter implements RateLimiterLike {
     };
   }
 
-  /** Every tool's shared bucket, sorted by tool id (one caller's quotas are not listed). */
+  /** Every bucket's state, sorted by key (tool id). */
   snapshot(): RateLimiterState[] {
     const now = this.#clock.now();
     return [...this.#buckets.entries()]
-      .filter(([key]) => !key.includes('#caller:'))
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([toolId, bucket]) => {
         this.#refill(bucket, now);
