@@ -35,7 +35,9 @@ beforeAll(async () => {
     const host = await createTestHost({
       state: { redis: { url: redis.url, keyPrefix: 'replicas:', replicaId } },
       telemetry: { otlp: { endpoint: otlpEndpoint } },
-      tools: { runPolicies: { test_structured: { ratePerMinute: 5 } } },
+      tools: {
+        runPolicies: { test_structured: { ratePerMinute: 5 }, test_wait: { ratePerMinute: 5 } },
+      },
     });
     const http = await serveHttp(host.host, { host: '127.0.0.1', port: 0 });
     replicas.push({ host, http });
@@ -82,22 +84,43 @@ describe('two replicas of serve --http sharing Redis', () => {
     expect(lines[1]).toMatch(/^otlp: {6}exporting to http:\/\/127\.0\.0\.1:\d+ /);
   });
 
-  it('admit the rate limit once across both replicas (5 a minute, not 10)', async () => {
-    const clientA = await connect(0);
-    const clientB = await connect(1);
+  it('admit the quota all sessions share once across both replicas (20 a minute, not 40)', async () => {
+    // Six sessions, three on each replica, each within its own quota of 5 a minute: only the
+    // quota all sessions share (four sessions' worth) holds them, across both replicas.
+    const clients = [];
+    for (let index = 0; index < 6; index += 1) clients.push(await connect(index % 2));
     const texts: string[] = [];
-    for (let call = 0; call < 12; call += 1) {
-      const client = call % 2 === 0 ? clientA : clientB;
-      texts.push(
-        text(await client.callTool({ name: 'test_structured', arguments: { name: 'x' } })),
-      );
+    for (let round = 0; round < 5; round += 1) {
+      for (const client of clients) {
+        texts.push(
+          text(await client.callTool({ name: 'test_structured', arguments: { name: 'x' } })),
+        );
+      }
     }
-    expect(texts.filter((entry) => entry === 'Hello, x!')).toHaveLength(5);
+    expect(texts.filter((entry) => entry === 'Hello, x!')).toHaveLength(20);
     expect(
       texts.filter((entry) =>
-        entry.startsWith('Error: [RATE_LIMITED] test_structured is limited to 5 calls a minute'),
+        entry.startsWith(
+          'Error: [RATE_LIMITED] test_structured is limited to 20 calls a minute across all sessions',
+        ),
       ),
-    ).toHaveLength(7);
+    ).toHaveLength(10);
+  });
+
+  it('keep each session’s own quota (5 a minute) whichever replica serves the others', async () => {
+    const greedy = await connect(0);
+    const patient = await connect(1);
+    const texts: string[] = [];
+    for (let call = 0; call < 7; call += 1) {
+      texts.push(text(await greedy.callTool({ name: 'test_wait', arguments: { ms: 0 } })));
+    }
+    expect(texts.filter((entry) => entry === 'waited 0 ms')).toHaveLength(5);
+    expect(texts.at(-1)).toMatch(
+      /^Error: \[RATE_LIMITED\] test_wait is limited to 5 calls a minute and the quota is used up/,
+    );
+    expect(text(await patient.callTool({ name: 'test_wait', arguments: { ms: 0 } }))).toBe(
+      'waited 0 ms',
+    );
   });
 
   it('honour on replica B an "always" answer given on replica A', async () => {
