@@ -39,7 +39,7 @@ function setup(options: { openWorld?: boolean } = {}) {
     circuitBreaker: breaker,
     runPolicies: {},
   });
-  return { executor, breaker, limiter };
+  return { executor, breaker, limiter, clock };
 }
 
 describe('per-caller quotas', () => {
@@ -78,6 +78,31 @@ describe('per-caller quotas', () => {
     expect(refused).toBe(20);
     // The dashboard lists the shared quota only, not one line per session.
     expect(limiter.snapshot().map((state) => state.toolId)).toEqual(['compute']);
+  });
+
+  it('a call the shared quota refuses does not use up the caller’s own', async () => {
+    const { executor, clock } = setup();
+    for (let session = 0; session < 4; session++) {
+      for (let index = 0; index < 10; index++) {
+        await executor.execute('compute', {}, { sessionId: `s${session}` });
+      }
+    }
+    // The shared quota is used up: a fifth session is refused by it, five times.
+    for (let index = 0; index < 5; index++) {
+      const refused = await executor.execute('compute', {}, { sessionId: 'late' });
+      expect(!refused.ok && refused.error.message).toBe(
+        'compute is limited to 40 calls a minute across all sessions and the quota is used up.',
+      );
+    }
+    // Those refusals did not count against its own quota of 10: 15 s later the shared quota
+    // has 10 calls again, and the fifth session may make all ten (with its refused calls
+    // counted, it would have 7.5).
+    clock.advance(15_000);
+    const later = [];
+    for (let index = 0; index < 10; index++) {
+      later.push(await executor.execute('compute', {}, { sessionId: 'late' }));
+    }
+    expect(later.filter((result) => result.ok)).toHaveLength(10);
   });
 });
 

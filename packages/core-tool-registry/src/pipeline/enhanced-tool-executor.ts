@@ -252,20 +252,31 @@ export class EnhancedToolExecutor implements ToolExecutor {
       // The caller's own quota first, so that one session using its quota up leaves the shared
       // one (a few callers' worth) to the others. It is kept in this process: a session is served
       // by one replica, so only the quota all callers share needs the shared store.
-      const own = this.#callerQuotas.tryAcquire(callerQuotaKey(tool.id, call.sessionId), rate);
+      const callerKey = callerQuotaKey(tool.id, call.sessionId);
+      const own = this.#callerQuotas.tryAcquire(callerKey, rate);
       if (!own.allowed) return this.#refuseRate(run, own.retryAfterMs, 'caller');
       const shared = this.rateLimiter.tryAcquire(tool.id, rate * SHARED_QUOTA_CALLERS);
-      if (isPromiseLike(shared)) return this.#afterLimiter(shared, run);
-      if (!shared.allowed) return this.#refuseRate(run, shared.retryAfterMs, 'shared');
+      if (isPromiseLike(shared)) return this.#afterLimiter(shared, run, callerKey);
+      if (!shared.allowed) {
+        this.#callerQuotas.giveBack(callerKey);
+        return this.#refuseRate(run, shared.retryAfterMs, 'shared');
+      }
     }
     return this.#attempt(run, 1);
   }
 
   /** The rest of `#admit` once an asynchronous (shared) rate limiter has decided; never rejects. */
-  async #afterLimiter(pending: PromiseLike<RateLimitDecision>, run: CallRun): Promise<ToolResult> {
+  async #afterLimiter(
+    pending: PromiseLike<RateLimitDecision>,
+    run: CallRun,
+    callerKey: string,
+  ): Promise<ToolResult> {
     try {
       const decision = await pending;
-      if (!decision.allowed) return await this.#refuseRate(run, decision.retryAfterMs, 'shared');
+      if (!decision.allowed) {
+        this.#callerQuotas.giveBack(callerKey);
+        return await this.#refuseRate(run, decision.retryAfterMs, 'shared');
+      }
       return await this.#attempt(run, 1);
     } catch (thrown) {
       return failureFromThrown(thrown, run.call.signal);

@@ -91,6 +91,15 @@ export class ToolRateLimiter implements RateLimiterLike {
     };
   }
 
+  /**
+   * Gives back a token taken by {@link tryAcquire} for a call that did not run after all (another
+   * quota refused it), so that a refused call does not use up this quota.
+   */
+  giveBack(toolId: string): void {
+    const bucket = this.#buckets.get(toolId);
+    if (bucket) bucket.tokens = Math.min(bucket.capacity, bucket.tokens + 1);
+  }
+
   /** Every bucket's state, sorted by key (tool id). */
   snapshot(): RateLimiterState[] {
     const now = this.#clock.now();
