@@ -74,18 +74,26 @@ export function describeForApproval(config: McpServerConfig): string {
       `${line}${env.length > 0 ? ` (environment: ${env.join(', ')})` : ''}${config.cwd === undefined ? '' : ` (in ${config.cwd})`}`,
     );
   }
-  let url = config.url;
-  try {
-    const parsed = new URL(config.url);
-    if (parsed.password) parsed.password = '***';
-    url = parsed.toString();
-  } catch {
-    // Shown as written.
-  }
+  const url = urlWithoutPassword(config.url);
   const headers = Object.keys(config.headers ?? {});
   return escapeInvisible(
     `${config.transport} ${url}${headers.length > 0 ? ` (headers: ${headers.join(', ')})` : ''}`,
   );
+}
+
+/**
+ * A server URL as a person approving it sees it: whole (host, path and query say where the calls
+ * go), but for a password in its user-info, shown as `***`. Text that is not a URL is shown as
+ * written.
+ */
+export function urlWithoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
 }
 
 /** Whether a server name can appear in a registry id (`mcp__<server>__<tool>`) unchanged. */

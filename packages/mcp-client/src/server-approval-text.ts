@@ -2,7 +2,11 @@ import { constants } from 'node:fs';
 import { access, realpath, stat } from 'node:fs/promises';
 import { delimiter, isAbsolute, relative, resolve } from 'node:path';
 import { escapeInvisible } from '@toolsys/core-tool-registry';
-import type { McpServerConfig, McpStdioServerConfig } from './mcp-server-config.js';
+import {
+  type McpServerConfig,
+  type McpStdioServerConfig,
+  urlWithoutPassword,
+} from './mcp-server-config.js';
 
 /** Where {@link describeServerApproval} looks for the program a stdio server runs. */
 export interface ServerApprovalOptions {
@@ -55,14 +59,7 @@ export async function describeServerApproval(
 }
 
 function describeHttp(config: Exclude<McpServerConfig, McpStdioServerConfig>): string {
-  let url = config.url;
-  try {
-    const parsed = new URL(config.url);
-    if (parsed.password) parsed.password = '***';
-    url = parsed.toString();
-  } catch {
-    // Shown as written.
-  }
+  const url = urlWithoutPassword(config.url);
   const headers = Object.keys(config.headers ?? {});
   return escapeInvisible(
     `${config.transport} ${url}${headers.length > 0 ? `\nheaders: ${headers.join(', ')}` : ''}`,

@@ -1,4 +1,5 @@
 import { containsSecretShape } from '@toolsys/core-tool-registry';
+import { SANDBOX_ENVIRONMENT_NAMES } from './command-sandbox.js';
 
 /**
  * Names of the host variables an approved command (a shell command or skill tool the user
@@ -7,21 +8,13 @@ import { containsSecretShape } from '@toolsys/core-tool-registry';
  * unless the deployment names it ({@link ApprovedEnvironmentOptions.pass}).
  */
 export const APPROVED_ENVIRONMENT_NAMES: ReadonlySet<string> = new Set([
+  // What a sandboxed command sees: locale, terminal, time zone, user name.
+  ...SANDBOX_ENVIRONMENT_NAMES,
   'PATH',
   'HOME',
-  'USER',
-  'LOGNAME',
   'SHELL',
   'PWD',
-  'LANG',
-  'LANGUAGE',
-  'TERM',
-  'COLORTERM',
-  'NO_COLOR',
-  'TZ',
   'TMPDIR',
-  'COLUMNS',
-  'LINES',
   'EDITOR',
   'VISUAL',
   'PAGER',
