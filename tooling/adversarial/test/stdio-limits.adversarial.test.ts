@@ -39,7 +39,9 @@ class StdioPeer {
       for (let at = this.#buffer.indexOf('\n'); at !== -1; at = this.#buffer.indexOf('\n')) {
         const line = this.#buffer.slice(0, at);
         this.#buffer = this.#buffer.slice(at + 1);
-        const answer = JSON.parse(line) as Answer;
+        const answer = JSON.parse(line) as Answer & { method?: string };
+        // A notification (a log line, a changed tool list) answers no request.
+        if (answer.method !== undefined) continue;
         const key = JSON.stringify(answer.id ?? null);
         const waiter = this.#waiting.get(key);
         if (waiter) {
