@@ -10,7 +10,7 @@ export type Steps<T> = Generator<void, T, void>;
 /** Work done before the event loop gets a turn, in ms. */
 const SLICE_MS = 12;
 /** Nodes between two looks at the clock. */
-const CHECK_EVERY = 256;
+const CHECK_EVERY = 16;
 
 /** Says when a slice of work is spent. */
 export class Pace {
