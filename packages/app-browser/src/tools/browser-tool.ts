@@ -26,7 +26,7 @@ import {
   webPageBlock,
   withWebPageNotice,
 } from '../page-text.js';
-import { diffSnapshots, isEmptyDelta, prepareDiff } from '../snapshot-delta.js';
+import { diffSnapshotsAsync, isEmptyDelta, prepareDiff } from '../snapshot-delta.js';
 import { WHOLE_PAGE_VIEW } from '../snapshot-pages.js';
 import { type RenderedSnapshot, renderSnapshotAsync } from '../snapshot-render.js';
 import { countTokens, lineTokens } from '../token-count.js';
@@ -373,7 +373,7 @@ async function reportOnPage(
     if (mode === 'delta' && before) prepareDiff(before.nodes);
   });
   await session.settleNewTabs(Math.min(settings.actionTimeoutMs, 5_000));
-  const after = await tab.snapshot(settings.redact);
+  const after = await tab.snapshot(settings.redact, undefined, call.context.signal);
   tab.lastSnapshot = after;
   data.url = after.url;
   data.title = after.title;
@@ -386,11 +386,13 @@ async function reportOnPage(
       snapshot: after,
       maxTokens: settings.maxTokens,
       before: lines,
+      signal: call.context.signal,
       render: async (pageTokens) => ({
-        rendered: await renderSnapshotAsync(after.nodes, {
-          maxTokens: pageTokens,
-          pageUrl: after.url,
-        }),
+        rendered: await renderSnapshotAsync(
+          after.nodes,
+          { maxTokens: pageTokens, pageUrl: after.url },
+          call.context.signal,
+        ),
         start: 0,
       }),
     });
@@ -420,7 +422,7 @@ async function reportOnPage(
   if (before.title !== after.title) {
     moved.push(`Title changed: ${quotePageText(before.title)} → ${quotePageText(after.title)}`);
   }
-  const delta = diffSnapshots(before.nodes, after.nodes);
+  const delta = await diffSnapshotsAsync(before.nodes, after.nodes, call.context.signal);
   if (isEmptyDelta(delta)) {
     if (moved.length > 0) lines.push(webPageBlock(moved));
     lines.push('No change in the page.');
