@@ -1,4 +1,5 @@
 import type { HiddenTextMarker } from './hidden-text.js';
+import { NO_PAUSE, Pace, runSteps, runStepsAsync, type Steps } from './pace.js';
 import { cleanPageText } from './page-text.js';
 
 /**
@@ -89,6 +90,29 @@ export function normaliseAriaJson(
   rename: RefRenamer,
   options: NormaliseAriaOptions = {},
 ): AriaNode[] {
+  return runSteps(normaliseSteps(value, rename, options, NO_PAUSE));
+}
+
+/**
+ * {@link normaliseAriaJson} in slices that give the event loop a turn (a page of 200,000 nodes
+ * holds no other session); stops with the signal's reason once it is aborted.
+ */
+export function normaliseAriaJsonAsync(
+  value: unknown,
+  rename: RefRenamer,
+  options: NormaliseAriaOptions = {},
+  signal?: AbortSignal,
+): Promise<AriaNode[]> {
+  const pace = new Pace();
+  return runStepsAsync(normaliseSteps(value, rename, options, pace), pace, signal);
+}
+
+function* normaliseSteps(
+  value: unknown,
+  rename: RefRenamer,
+  options: NormaliseAriaOptions,
+  pace: Pace,
+): Steps<AriaNode[]> {
   const secrets = options.secrets ?? [];
   const mark = options.markHidden;
   const cleanValue = (text: string) => cleanPageText(text, secrets);
@@ -96,7 +120,7 @@ export function normaliseAriaJson(
     mark === undefined ? cleanValue : (text) => mark(cleanPageText(text, secrets));
   const roots: AriaNode[] = [];
   for (const entry of Array.isArray(value) ? value : [value]) {
-    normaliseEntry(entry, rename, { text: clean, value: cleanValue }, roots);
+    yield* normaliseEntry(entry, rename, { text: clean, value: cleanValue, pace }, roots);
   }
   return dropLabelEchoes(roots);
 }
@@ -107,17 +131,20 @@ type Clean = (text: string) => string;
 interface Cleaners {
   readonly text: Clean;
   readonly value: Clean;
+  /** When the work gives the event loop a turn. */
+  readonly pace: Pace;
 }
 
 type MutableNode = { -readonly [K in keyof AriaNode]: AriaNode[K] };
 
 /** Appends the nodes an entry becomes (none, itself, or its children) to `into`. */
-function normaliseEntry(
+function* normaliseEntry(
   entry: unknown,
   rename: RefRenamer,
   cleaners: Cleaners,
   into: AriaNode[],
-): void {
+): Steps<void> {
+  if (cleaners.pace.due()) yield;
   const clean = cleaners.text;
   if (typeof entry === 'string') {
     const text = clean(entry);
@@ -133,7 +160,7 @@ function normaliseEntry(
   if ((role === 'img' || role === 'image') && name === '') return;
   let children: AriaNode[] = [];
   if (Array.isArray(raw.children)) {
-    for (const child of raw.children) normaliseEntry(child, rename, cleaners, children);
+    for (const child of raw.children) yield* normaliseEntry(child, rename, cleaners, children);
     children = dropLabelEchoes(children);
   }
   const attributes = readAttributes(raw, cleaners.value);
@@ -192,18 +219,40 @@ function pushAttribute(attributes: string[], key: string, value: unknown, clean:
   }
 }
 
+/** A Playwright ref found in a raw `ariaSnapshotJSON` value, with its role. */
+export interface PlaywrightRefEntry {
+  ref: string;
+  role: string;
+  interactive: boolean;
+}
+
 /** Collects every Playwright ref in a raw `ariaSnapshotJSON` value, with its role and name. */
-export function collectPlaywrightRefs(
+export function collectPlaywrightRefs(value: unknown): PlaywrightRefEntry[] {
+  const into: PlaywrightRefEntry[] = [];
+  runSteps(collectRefSteps(value, into, NO_PAUSE));
+  return into;
+}
+
+/** {@link collectPlaywrightRefs} in slices that give the event loop a turn. */
+export async function collectPlaywrightRefsAsync(
   value: unknown,
-  into: { ref: string; role: string; interactive: boolean }[] = [],
-): { ref: string; role: string; interactive: boolean }[] {
+  signal?: AbortSignal,
+): Promise<PlaywrightRefEntry[]> {
+  const into: PlaywrightRefEntry[] = [];
+  const pace = new Pace();
+  await runStepsAsync(collectRefSteps(value, into, pace), pace, signal);
+  return into;
+}
+
+function* collectRefSteps(value: unknown, into: PlaywrightRefEntry[], pace: Pace): Steps<void> {
+  if (pace.due()) yield;
   if (Array.isArray(value)) {
-    for (const entry of value) collectPlaywrightRefs(entry, into);
-    return into;
+    for (const entry of value) yield* collectRefSteps(entry, into, pace);
+    return;
   }
-  if (typeof value !== 'object' || value === null) return into;
+  if (typeof value !== 'object' || value === null) return;
   const raw = value as Record<string, unknown>;
-  if (raw.ariaHidden === true) return into;
+  if (raw.ariaHidden === true) return;
   if (typeof raw.ref === 'string') {
     const role = typeof raw.role === 'string' ? raw.role : 'generic';
     into.push({
@@ -212,6 +261,5 @@ export function collectPlaywrightRefs(
       interactive: INTERACTIVE_ROLES.has(role) || raw.cursor === 'pointer',
     });
   }
-  if (Array.isArray(raw.children)) collectPlaywrightRefs(raw.children, into);
-  return into;
+  if (Array.isArray(raw.children)) yield* collectRefSteps(raw.children, into, pace);
 }

@@ -1,6 +1,6 @@
 import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 import type { Locator, Page } from 'playwright-core';
-import { type AriaNode, collectPlaywrightRefs, normaliseAriaJson } from './aria-tree.js';
+import { type AriaNode, collectPlaywrightRefsAsync, normaliseAriaJsonAsync } from './aria-tree.js';
 import {
   type HiddenTextReport,
   hiddenTextMarker,
@@ -9,6 +9,7 @@ import {
   MAX_CHECKED_TEXT_NODES,
   MAX_HIDDEN_CHARACTERS,
 } from './hidden-text.js';
+import { forEachInSlices } from './pace.js';
 import { cleanPageText } from './page-text.js';
 
 /** Attribute that marks an interactive element with its stable ref, so a rename keeps the ref. */
@@ -57,11 +58,13 @@ export class BrowserTab {
 
   /**
    * Takes a fresh aria snapshot and renames its refs to stable ones. Its texts and title are
-   * cleaned as page text, with `secrets` replaced by `[redacted]`.
+   * cleaned as page text, with `secrets` replaced by `[redacted]`. The tree is normalised in
+   * slices that give the event loop a turn; `signal` stops it.
    */
   async snapshot(
     secrets: readonly string[] = [],
     timeoutMs: number = READ_TIMEOUT_MS,
+    signal?: AbortSignal,
   ): Promise<TabSnapshot> {
     // One deadline bounds every step: a page whose script never yields (a busy loop) answers no
     // evaluation, and Playwright's own timeouts cover only some of them.
@@ -111,9 +114,17 @@ export class BrowserTab {
       this.#byPublic.clear();
       this.#documentId = identity.documentId;
     }
-    const found = collectPlaywrightRefs(json);
-    const present = new Set(found.map((entry) => entry.ref));
-    const fresh = found.filter((entry) => !this.#byPlaywright.has(entry.ref));
+    const found = await collectPlaywrightRefsAsync(json, signal);
+    const present = new Set<string>();
+    const fresh: typeof found = [];
+    await forEachInSlices(
+      found,
+      (entry) => {
+        present.add(entry.ref);
+        if (!this.#byPlaywright.has(entry.ref)) fresh.push(entry);
+      },
+      signal,
+    );
     const tagged = fresh.filter((entry) => entry.interactive).slice(0, MAX_TAGS_PER_SNAPSHOT);
     const candidates = tagged.map(() => this.#nextRef());
     const tagTimeout = Math.max(1, deadline - performance.now());
@@ -143,24 +154,34 @@ export class BrowserTab {
       if (reuse && ref === existing) this.#byPlaywright.delete(previous);
       this.#assign(entry.ref, ref);
     });
-    for (const entry of fresh) {
-      if (!this.#byPlaywright.has(entry.ref)) this.#assign(entry.ref, this.#nextRef());
-    }
-    for (const [playwrightRef, ref] of [...this.#byPlaywright]) {
-      if (present.has(playwrightRef)) continue;
-      this.#byPlaywright.delete(playwrightRef);
-      if (this.#byPublic.get(ref) === playwrightRef) {
-        this.#byPublic.delete(ref);
-        this.#retired.add(ref);
-      }
-    }
+    // A page of 200,000 nodes has as many refs: they are booked in slices too.
+    await forEachInSlices(
+      fresh,
+      (entry) => {
+        if (!this.#byPlaywright.has(entry.ref)) this.#assign(entry.ref, this.#nextRef());
+      },
+      signal,
+    );
+    await forEachInSlices(
+      [...this.#byPlaywright],
+      ([playwrightRef, ref]) => {
+        if (present.has(playwrightRef)) return;
+        this.#byPlaywright.delete(playwrightRef);
+        if (this.#byPublic.get(ref) === playwrightRef) {
+          this.#byPublic.delete(ref);
+          this.#retired.add(ref);
+        }
+      },
+      signal,
+    );
     const markHidden = hiddenTextMarker(
       hiddenTexts.hidden.map((text) => cleanPageText(text, secrets)),
     );
-    const nodes = normaliseAriaJson(
+    const nodes = await normaliseAriaJsonAsync(
       json,
       (playwrightRef) => this.#byPlaywright.get(playwrightRef),
       { secrets, ...(markHidden === undefined ? {} : { markHidden }) },
+      signal,
     );
     return {
       nodes,

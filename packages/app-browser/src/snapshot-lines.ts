@@ -1,4 +1,5 @@
 import { type AriaNode, isInteractive } from './aria-tree.js';
+import { NO_PAUSE, type Pace, runSteps, type Steps } from './pace.js';
 
 /**
  * An element listed among the interactive elements further down, as a short element line
@@ -474,24 +475,38 @@ type Entry = SnapshotLine;
  * sibling blocks of the same shape keeps the first `keep` and states how many more there are.
  */
 export function flattenNodes(nodes: readonly AriaNode[], options: LineOptions): Entry[] {
+  return runSteps(flattenSteps(nodes, options, NO_PAUSE));
+}
+
+/** {@link flattenNodes} as steps that yield when `pace` says a slice of work is spent. */
+export function* flattenSteps(
+  nodes: readonly AriaNode[],
+  options: LineOptions,
+  pace: Pace,
+): Steps<Entry[]> {
   const into: Entry[] = [];
-  pushChildren(nodes, 0, -1, into, options);
+  yield* pushChildren(nodes, 0, -1, into, options, pace);
   return into;
 }
 
-function pushChildren(
+function* pushChildren(
   nodes: readonly AriaNode[],
   depth: number,
   parent: number,
   into: Entry[],
   options: LineOptions,
-): void {
+  pace: Pace,
+): Steps<void> {
   let index = 0;
   while (index < nodes.length) {
+    if (pace.due()) yield;
     const node = nodes[index] as AriaNode;
     if (isInline(node)) {
       let end = index + 1;
-      while (end < nodes.length && isInline(nodes[end] as AriaNode)) end += 1;
+      while (end < nodes.length && isInline(nodes[end] as AriaNode)) {
+        if (pace.due()) yield;
+        end += 1;
+      }
       pushRun(nodes.slice(index, end), depth, parent, into, options);
       index = end;
       continue;
@@ -500,6 +515,7 @@ function pushChildren(
     if (!options.expand) {
       const shape = shapeOf(node);
       while (runEnd < nodes.length) {
+        if (pace.due()) yield;
         const next = nodes[runEnd] as AriaNode;
         if (isInline(next) || shapeOf(next) !== shape) break;
         runEnd += 1;
@@ -508,15 +524,24 @@ function pushChildren(
     const runLength = runEnd - index;
     if (runLength >= COLLAPSE_MIN_RUN && runLength > options.keep) {
       for (let kept = index; kept < index + options.keep; kept += 1) {
-        pushNode(nodes[kept] as AriaNode, depth, parent, into, options);
+        yield* pushNode(nodes[kept] as AriaNode, depth, parent, into, options, pace);
       }
-      const hidden = nodes.slice(index + options.keep, runEnd);
-      const refs = hidden.filter((item) => showsRef(item)).map((item) => item.ref as string);
-      const refRange = refs.length > 0 ? ` (refs ${refs[0]}…${refs[refs.length - 1]})` : '';
-      const interactiveCount = hidden.reduce((sum, item) => sum + countInteractive(item), 0);
+      let firstRef: string | undefined;
+      let lastRef: string | undefined;
+      let interactiveCount = 0;
+      for (let item = index + options.keep; item < runEnd; item += 1) {
+        if (pace.due()) yield;
+        const hidden = nodes[item] as AriaNode;
+        if (showsRef(hidden)) {
+          firstRef ??= hidden.ref;
+          lastRef = hidden.ref;
+        }
+        interactiveCount += countInteractive(hidden);
+      }
+      const refRange = firstRef === undefined ? '' : ` (refs ${firstRef}…${lastRef})`;
       const actionable =
         interactiveCount > 0 ? `, ${interactiveCount} interactive elements inside` : '';
-      const line = `… ${hidden.length} more ${node.role} items like the above${refRange}${actionable}; browser_snapshot with expand: true (or find) shows them`;
+      const line = `… ${runEnd - index - options.keep} more ${node.role} items like the above${refRange}${actionable}; browser_snapshot with expand: true (or find) shows them`;
       into.push({
         depth,
         line,
@@ -530,7 +555,7 @@ function pushChildren(
       index = runEnd;
       continue;
     }
-    pushNode(node, depth, parent, into, options);
+    yield* pushNode(node, depth, parent, into, options, pace);
     index += 1;
   }
 }
@@ -555,13 +580,14 @@ function pushRun(
   pushLines('text', pieces, { depth, parent, into, node: only, options, interactive: false });
 }
 
-function pushNode(
+function* pushNode(
   node: AriaNode,
   depth: number,
   parent: number,
   into: Entry[],
   options: LineOptions,
-): void {
+  pace: Pace,
+): Steps<void> {
   if (isEmptyBlock(node)) return;
   const heading = markdownHeading(node, options);
   const head = heading ?? headOf(node, options);
@@ -585,7 +611,7 @@ function pushNode(
   // A heading's inline content follows its hashes: `### [Table of Contents](e519)`.
   const joiner = heading !== undefined && node.name === undefined ? ' ' : ': ';
   const self = pushLines(head, pieces, { depth, parent, into, node, options, joiner });
-  pushChildren(rest, depth + 1, self, into, options);
+  yield* pushChildren(rest, depth + 1, self, into, options, pace);
 }
 
 const NONE: readonly ListedElement[] = [];

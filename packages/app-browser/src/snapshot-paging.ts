@@ -1,7 +1,8 @@
 import type { AriaNode } from './aria-tree.js';
+import { NO_PAUSE, Pace, runSteps, runStepsAsync, type Steps } from './pace.js';
 import type { LineMatcher } from './page-text.js';
 import type { SnapshotPages } from './snapshot-pages.js';
-import { listSnapshotLines, type RenderedSnapshot, renderSnapshotList } from './snapshot-render.js';
+import { listSnapshotSteps, type RenderedSnapshot, renderSnapshotList } from './snapshot-render.js';
 import { resumeSnapshotPage, type SnapshotResumeKind } from './snapshot-resume.js';
 import { countTokens } from './token-count.js';
 
@@ -63,6 +64,22 @@ export interface SnapshotPage {
  * next cursor. Undefined when `scopeRef` names no node.
  */
 export function pageSnapshot(options: PageSnapshotOptions): SnapshotPage | undefined {
+  return runSteps(pageSteps(options, NO_PAUSE));
+}
+
+/**
+ * {@link pageSnapshot} with the tree listed in slices that give the event loop a turn (a page of
+ * 200,000 nodes holds no other session); stops with the signal's reason once it is aborted.
+ */
+export function pageSnapshotAsync(
+  options: PageSnapshotOptions,
+  signal?: AbortSignal,
+): Promise<SnapshotPage | undefined> {
+  const pace = new Pace();
+  return runStepsAsync(pageSteps(options, pace), pace, signal);
+}
+
+function* pageSteps(options: PageSnapshotOptions, pace: Pace): Steps<SnapshotPage | undefined> {
   const { pages, tabId, view, cursor } = options;
   const resuming = cursor !== undefined && (cursor > 0 || options.page !== undefined);
   const found = !resuming
@@ -71,7 +88,7 @@ export function pageSnapshot(options: PageSnapshotOptions): SnapshotPage | undef
       ? pages.find(tabId, options.page, view)
       : pages.latest(tabId, view);
   const keptView = found === undefined || found.view === view ? found : undefined;
-  const current = listSnapshotLines(options.nodes, {
+  const current = yield* listSnapshotSteps(options.nodes, pace, {
     maxTokens: options.maxTokens,
     ...(options.scopeRef === undefined ? {} : { scopeRef: options.scopeRef }),
     ...(options.find === undefined ? {} : { find: options.find }),

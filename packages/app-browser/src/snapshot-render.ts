@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { AriaNode } from './aria-tree.js';
+import { NO_PAUSE, Pace, runSteps, runStepsAsync, type Steps } from './pace.js';
 import type { LineMatcher } from './page-text.js';
-import { flattenNodes, type ListedElement, type SnapshotLine } from './snapshot-lines.js';
+import { flattenSteps, type ListedElement, type SnapshotLine } from './snapshot-lines.js';
 import { lineTokens, takeTokens } from './token-count.js';
 
 export { formatNode, type SnapshotLine, shorten } from './snapshot-lines.js';
@@ -106,20 +107,22 @@ export function renderSnapshot(
   options: RenderSnapshotOptions,
 ): RenderedSnapshot {
   const list = listSnapshotLines(nodes, options);
-  if (list === undefined) {
-    const empty = { lines: [], token: pageTokenOf([]), collapsed: false };
-    return {
-      text: '',
-      body: '',
-      totalNodes: 0,
-      shownNodes: 0,
-      tokens: 0,
-      scopeMissing: true,
-      page: empty.token,
-      list: empty,
-    };
-  }
-  return renderSnapshotList(list, options);
+  return list === undefined ? scopeMissing() : renderSnapshotList(list, options);
+}
+
+/** What a snapshot whose `scopeRef` names no node renders. */
+function scopeMissing(): RenderedSnapshot {
+  const empty = { lines: [], token: pageTokenOf([]), collapsed: false };
+  return {
+    text: '',
+    body: '',
+    totalNodes: 0,
+    shownNodes: 0,
+    tokens: 0,
+    scopeMissing: true,
+    page: empty.token,
+    list: empty,
+  };
 }
 
 /**
@@ -131,6 +134,38 @@ export function listSnapshotLines(
   nodes: readonly AriaNode[],
   options: RenderSnapshotOptions,
 ): SnapshotList | undefined {
+  return runSteps(listSnapshotSteps(nodes, NO_PAUSE, options));
+}
+
+/**
+ * {@link listSnapshotLines} in slices that give the event loop a turn (a page of 200,000 nodes
+ * holds no other session); stops with the signal's reason once it is aborted.
+ */
+export function listSnapshotLinesAsync(
+  nodes: readonly AriaNode[],
+  options: RenderSnapshotOptions,
+  signal?: AbortSignal,
+): Promise<SnapshotList | undefined> {
+  const pace = new Pace();
+  return runStepsAsync(listSnapshotSteps(nodes, pace, options), pace, signal);
+}
+
+/** {@link renderSnapshot} with its list made in slices, see {@link listSnapshotLinesAsync}. */
+export async function renderSnapshotAsync(
+  nodes: readonly AriaNode[],
+  options: RenderSnapshotOptions,
+  signal?: AbortSignal,
+): Promise<RenderedSnapshot> {
+  const list = await listSnapshotLinesAsync(nodes, options, signal);
+  return list === undefined ? scopeMissing() : renderSnapshotList(list, options);
+}
+
+/** {@link listSnapshotLines} as steps that yield when `pace` says a slice of work is spent. */
+export function* listSnapshotSteps(
+  nodes: readonly AriaNode[],
+  pace: Pace,
+  options: RenderSnapshotOptions,
+): Steps<SnapshotList | undefined> {
   let roots = nodes;
   if (options.scopeRef !== undefined) {
     const scoped = findByRef(nodes, options.scopeRef);
@@ -143,7 +178,7 @@ export function listSnapshotLines(
     urls: options.urls ?? false,
     ...(options.pageUrl === undefined ? {} : { pageUrl: options.pageUrl }),
   };
-  let entries = flattenNodes(roots, { ...lineOptions, expand: true });
+  let entries = yield* flattenSteps(roots, { ...lineOptions, expand: true }, pace);
   // Runs are collapsed when the whole tree does not fit, and when it fits but its runs of like
   // items would take more than half the budget (a product grid, a feed: the first view is an
   // overview, `expand` or `find` reads the items). The decision depends on the tree and the
@@ -153,12 +188,12 @@ export function listSnapshotLines(
   let collapsed = false;
   if (mayCollapse) {
     const budget = pageBudget(options.maxTokens);
-    const short = () => flattenNodes(roots, { ...lineOptions, expand: false });
+    const short = () => flattenSteps(roots, { ...lineOptions, expand: false }, pace);
     if (options.collapse !== undefined || !fitsIn(entries, 0, 0, budget)) {
       collapsed = options.collapse ?? true;
-      if (collapsed) entries = short();
+      if (collapsed) entries = yield* short();
     } else {
-      const collapsedEntries = short();
+      const collapsedEntries = yield* short();
       // Bytes bound tokens from above: lines are counted only when the bytes saved could matter.
       const savedAtMost =
         byteBound(entries, 0, 0, Number.POSITIVE_INFINITY) -
@@ -168,8 +203,8 @@ export function listSnapshotLines(
       if (collapsed) entries = collapsedEntries;
     }
   }
-  if (options.find) entries = filterMatches(entries, options.find);
-  return { lines: entries, token: pageTokenOf(entries), collapsed };
+  if (options.find) entries = yield* filterMatches(entries, options.find, pace);
+  return { lines: entries, token: yield* pageTokenSteps(entries, pace), collapsed };
 }
 
 /**
@@ -178,8 +213,15 @@ export function listSnapshotLines(
  * same nodes in both.
  */
 export function pageTokenOf(lines: readonly SnapshotLine[]): string {
+  return runSteps(pageTokenSteps(lines, NO_PAUSE));
+}
+
+function* pageTokenSteps(lines: readonly SnapshotLine[], pace: Pace): Steps<string> {
   const hash = createHash('sha256');
-  for (const entry of lines) hash.update(indent(entry, 0)).update('\n');
+  for (const entry of lines) {
+    if (pace.due()) yield;
+    hash.update(indent(entry, 0)).update('\n');
+  }
   return hash.digest('hex').slice(0, 8);
 }
 
@@ -416,16 +458,17 @@ function indent(entry: Entry, baseDepth: number): string {
   return `${' '.repeat(Math.max(0, entry.depth - baseDepth))}- ${entry.line}`;
 }
 
-function filterMatches(entries: Entry[], find: LineMatcher): Entry[] {
+function* filterMatches(entries: Entry[], find: LineMatcher, pace: Pace): Steps<Entry[]> {
   const keep = new Set<number>();
-  entries.forEach((entry, index) => {
-    if (!find(entry.line)) return;
+  for (let index = 0; index < entries.length; index += 1) {
+    if (pace.due()) yield;
+    if (!find((entries[index] as Entry).line)) continue;
     let current = index;
     while (current >= 0 && !keep.has(current)) {
       keep.add(current);
       current = (entries[current] as Entry).parent;
     }
-  });
+  }
   const remap = new Map<number, number>();
   const result: Entry[] = [];
   entries.forEach((entry, index) => {

@@ -26,9 +26,9 @@ import {
   webPageBlock,
   withWebPageNotice,
 } from '../page-text.js';
-import { diffSnapshots, isEmptyDelta, prepareDiff } from '../snapshot-delta.js';
+import { diffSnapshotsAsync, isEmptyDelta, prepareDiff } from '../snapshot-delta.js';
 import { WHOLE_PAGE_VIEW } from '../snapshot-pages.js';
-import { type RenderedSnapshot, renderSnapshot } from '../snapshot-render.js';
+import { type RenderedSnapshot, renderSnapshotAsync } from '../snapshot-render.js';
 import { countTokens, lineTokens } from '../token-count.js';
 
 /** What every browser tool is built with. */
@@ -373,7 +373,7 @@ async function reportOnPage(
     if (mode === 'delta' && before) prepareDiff(before.nodes);
   });
   await session.settleNewTabs(Math.min(settings.actionTimeoutMs, 5_000));
-  const after = await tab.snapshot(settings.redact);
+  const after = await tab.snapshot(settings.redact, undefined, call.context.signal);
   tab.lastSnapshot = after;
   data.url = after.url;
   data.title = after.title;
@@ -386,8 +386,13 @@ async function reportOnPage(
       snapshot: after,
       maxTokens: settings.maxTokens,
       before: lines,
-      render: (pageTokens) => ({
-        rendered: renderSnapshot(after.nodes, { maxTokens: pageTokens, pageUrl: after.url }),
+      signal: call.context.signal,
+      render: async (pageTokens) => ({
+        rendered: await renderSnapshotAsync(
+          after.nodes,
+          { maxTokens: pageTokens, pageUrl: after.url },
+          call.context.signal,
+        ),
         start: 0,
       }),
     });
@@ -417,7 +422,7 @@ async function reportOnPage(
   if (before.title !== after.title) {
     moved.push(`Title changed: ${quotePageText(before.title)} → ${quotePageText(after.title)}`);
   }
-  const delta = diffSnapshots(before.nodes, after.nodes);
+  const delta = await diffSnapshotsAsync(before.nodes, after.nodes, call.context.signal);
   if (isEmptyDelta(delta)) {
     if (moved.length > 0) lines.push(webPageBlock(moved));
     lines.push('No change in the page.');
@@ -495,22 +500,24 @@ export interface PageWithinOptions<T> {
    * continues a page read before (its frame is shorter); may add lines after `between` (a resume
    * note) and carry a value back.
    */
-  render(
-    pageTokens: number,
-    continuedTokens: number,
-  ): {
-    readonly rendered: RenderedSnapshot;
-    readonly start: number;
-    readonly between?: readonly string[];
-    /** What to say when nothing is shown, instead of `empty`. */
-    readonly empty?: string;
-    /**
-     * The page continues a page read before under the same title and address: its page token
-     * and first node (see {@link continuedLine}).
-     */
-    readonly continued?: { readonly page: string; readonly start: number };
-    readonly value?: T;
-  };
+  render(pageTokens: number, continuedTokens: number): PageRendering<T> | Promise<PageRendering<T>>;
+  /** Stops the work on a large page once aborted. */
+  readonly signal?: AbortSignal;
+}
+
+/** What {@link PageWithinOptions.render} renders. */
+export interface PageRendering<T> {
+  readonly rendered: RenderedSnapshot;
+  readonly start: number;
+  readonly between?: readonly string[];
+  /** What to say when nothing is shown, instead of `empty`. */
+  readonly empty?: string;
+  /**
+   * The page continues a page read before under the same title and address: its page token
+   * and first node (see {@link continuedLine}).
+   */
+  readonly continued?: { readonly page: string; readonly start: number };
+  readonly value?: T;
 }
 
 /** Most renderings of one page result, when the first does not hold its budget. */
@@ -547,8 +554,8 @@ export async function showPageWithin<T>(
   ].join('\n');
   let pageTokens = options.maxTokens - countTokens(withWebPageNotice(frame));
   let continuedTokens = options.maxTokens - countTokens(continuedFrame);
-  const compose = () => {
-    const page = options.render(pageTokens, continuedTokens);
+  const compose = async () => {
+    const page = await options.render(pageTokens, continuedTokens);
     const empty = page.empty ?? options.empty;
     const lines = [
       ...before,
@@ -564,7 +571,7 @@ export async function showPageWithin<T>(
     const tokens = countTokens(page.continued === undefined ? withWebPageNotice(text) : text);
     return { ...page, lines, cut, tokens };
   };
-  let shown = compose();
+  let shown = await compose();
   for (
     let attempt = 1;
     attempt < MAX_RENDERINGS && shown.tokens > options.maxTokens;
@@ -574,9 +581,11 @@ export async function showPageWithin<T>(
     if (over <= 0 || shown.rendered.shownNodes <= 1) break;
     pageTokens -= over;
     continuedTokens -= over;
-    shown = compose();
+    shown = await compose();
   }
-  const whole = shown.cut ? await keepWholePage(settings, tab, snapshot, path) : undefined;
+  const whole = shown.cut
+    ? await keepWholePage(settings, tab, snapshot, path, options.signal)
+    : undefined;
   return {
     lines: shown.lines,
     rendered: shown.rendered,
@@ -615,13 +624,14 @@ async function keepWholePage(
   tab: BrowserTab,
   snapshot: TabSnapshot,
   path: string,
+  signal?: AbortSignal,
 ): Promise<WholePageFile> {
   await mkdir(join(settings.artifactsDir, 'snapshots'), { recursive: true });
-  const full = renderSnapshot(snapshot.nodes, {
-    maxTokens: Number.POSITIVE_INFINITY,
-    expand: true,
-    pageUrl: snapshot.url,
-  });
+  const full = await renderSnapshotAsync(
+    snapshot.nodes,
+    { maxTokens: Number.POSITIVE_INFINITY, expand: true, pageUrl: snapshot.url },
+    signal,
+  );
   await writeFile(
     path,
     scrubSecrets(`${describeTab(tab, snapshot)}\n${full.text}\n`, settings.redact ?? []),

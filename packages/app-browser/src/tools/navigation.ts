@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { BrowserTab } from '../browser-tab.js';
 import { cleanPageLine, webPageBlock } from '../page-text.js';
 import { WHOLE_PAGE_VIEW } from '../snapshot-pages.js';
-import { renderSnapshot } from '../snapshot-render.js';
+import { renderSnapshotAsync } from '../snapshot-render.js';
 import {
   type BrowserToolSettings,
   defineBrowserTool,
@@ -117,7 +117,7 @@ export function createNavigationTools(settings: BrowserToolSettings): AnyToolDef
         },
       },
       runPolicy: RunPolicies.network,
-      async run({ url, action, newTab, maxTokens }, { session, settings: resolved }) {
+      async run({ url, action, newTab, maxTokens }, { session, context, settings: resolved }) {
         if (action === 'open' && (url === undefined || url.trim() === '')) {
           return failureResult(
             ToolErrorCode.INVALID_ARGUMENT,
@@ -166,7 +166,7 @@ export function createNavigationTools(settings: BrowserToolSettings): AnyToolDef
         if (status !== undefined && status >= 400) {
           notes.push(`The server answered HTTP ${status}.`);
         }
-        const snapshot = await tab.snapshot(resolved.redact);
+        const snapshot = await tab.snapshot(resolved.redact, undefined, context.signal);
         tab.lastSnapshot = snapshot;
         const shown = await showPageWithin({
           settings: resolved,
@@ -174,11 +174,13 @@ export function createNavigationTools(settings: BrowserToolSettings): AnyToolDef
           snapshot,
           maxTokens: maxTokens ?? resolved.maxTokens,
           between: [...notes, ...takeEventLines(session)],
-          render: (pageTokens) => ({
-            rendered: renderSnapshot(snapshot.nodes, {
-              maxTokens: pageTokens,
-              pageUrl: snapshot.url,
-            }),
+          signal: context.signal,
+          render: async (pageTokens) => ({
+            rendered: await renderSnapshotAsync(
+              snapshot.nodes,
+              { maxTokens: pageTokens, pageUrl: snapshot.url },
+              context.signal,
+            ),
             start: 0,
           }),
         });

@@ -14,7 +14,7 @@ import type { BrowserSession } from '../browser-session.js';
 import type { BrowserTab } from '../browser-tab.js';
 import { compileFind, webPageBlock } from '../page-text.js';
 import { snapshotViewOf } from '../snapshot-pages.js';
-import { pageSnapshot, type SnapshotPage } from '../snapshot-paging.js';
+import { pageSnapshotAsync, type SnapshotPage } from '../snapshot-paging.js';
 import { findByRef } from '../snapshot-render.js';
 import {
   type BrowserToolSettings,
@@ -143,7 +143,7 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
       inputSchema: snapshotSchema,
       metadata: READ_METADATA,
       runPolicy: RunPolicies.quickRead,
-      async run(args, { session, settings: resolved }) {
+      async run(args, { session, context, settings: resolved }) {
         // Patterns run on the linear-time engine; one it cannot run is refused on `find`.
         const find = args.find === undefined ? undefined : compileFind(args.find, args.regex);
         if (args.page !== undefined && args.cursor === undefined) {
@@ -154,7 +154,11 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
           );
         }
         const tab = await pickTab(session, args.tab);
-        const snapshot = await tab.snapshot(resolved.redact, resolved.readTimeoutMs);
+        const snapshot = await tab.snapshot(
+          resolved.redact,
+          resolved.readTimeoutMs,
+          context.signal,
+        );
         tab.lastSnapshot = snapshot;
         if (args.ref !== undefined) tab.locate(args.ref);
         if (args.ref !== undefined && findByRef(snapshot.nodes, args.ref.trim()) === undefined) {
@@ -176,23 +180,27 @@ export function createPageViewTools(settings: BrowserToolSettings): AnyToolDefin
           snapshot,
           maxTokens: args.maxTokens ?? resolved.maxTokens,
           between: takeEventLines(session),
-          render: (pageTokens, continuedTokens) => {
-            const paged = pageSnapshot({
-              nodes: snapshot.nodes,
-              pages: session.snapshotPages,
-              tabId: tab.id,
-              view: snapshotViewOf(args),
-              maxTokens: pageTokens,
-              continuedMaxTokens: continuedTokens,
-              where: titleLine(snapshot.title, snapshot.url),
-              ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
-              ...(args.page === undefined ? {} : { page: args.page }),
-              ...(args.ref === undefined ? {} : { scopeRef: args.ref.trim() }),
-              ...(find === undefined ? {} : { find }),
-              expand: args.expand,
-              urls: args.urls,
-              pageUrl: snapshot.url,
-            }) as SnapshotPage;
+          signal: context.signal,
+          render: async (pageTokens, continuedTokens) => {
+            const paged = (await pageSnapshotAsync(
+              {
+                nodes: snapshot.nodes,
+                pages: session.snapshotPages,
+                tabId: tab.id,
+                view: snapshotViewOf(args),
+                maxTokens: pageTokens,
+                continuedMaxTokens: continuedTokens,
+                where: titleLine(snapshot.title, snapshot.url),
+                ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
+                ...(args.page === undefined ? {} : { page: args.page }),
+                ...(args.ref === undefined ? {} : { scopeRef: args.ref.trim() }),
+                ...(find === undefined ? {} : { find }),
+                expand: args.expand,
+                urls: args.urls,
+                pageUrl: snapshot.url,
+              },
+              context.signal,
+            )) as SnapshotPage;
             // How the cursor was followed is the tools' own line; nodes it lists are page content.
             return {
               rendered: paged.rendered,
