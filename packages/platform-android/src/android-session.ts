@@ -1,6 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { type ToolEnvironmentState, ToolErrorCode } from '@toolsys/core-tool-registry';
-import { ActionGrants } from './action-grants.js';
 import { AndroidDeviceError } from './adb-errors.js';
 import type { AdbCallOptions, AndroidDevice, AndroidDeviceManager } from './android-device.js';
 import { type DeviceTelemetry, readDeviceTelemetry, recordTelemetry } from './device-telemetry.js';
@@ -69,8 +68,6 @@ export class AndroidToolSession {
   readonly settleMs: number;
   /** The UI backend choice (adb unless configured otherwise). */
   readonly ui: UiBackendChoice;
-  /** What the user allowed for actions the tools confirm themselves (clipboard set). */
-  readonly grants = new ActionGrants();
   /** Per client session: what its calls kept (bounded, least recently used dropped first). */
   readonly #clients = new Map<string, AndroidClientState>();
   /** Per device: why calls of the running tool went to adb instead of Appium. */
@@ -102,10 +99,9 @@ export class AndroidToolSession {
     return state;
   }
 
-  /** Forgets what a client session kept (its snapshots, cut pages and grants). */
+  /** Forgets what a client session kept (its snapshots and cut pages). */
   endSession(sessionId: string): void {
     this.#clients.delete(sessionId);
-    this.grants.endSession(sessionId);
   }
 
   /** The backend the UI tools use now. */
