@@ -77,6 +77,9 @@ beforeAll(async () => {
     if (request.url === '/page') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       response.end(HOSTILE_HTML);
+    } else if (request.url === '/json') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ [`note${TAGS}`]: HOSTILE, list: [HOSTILE] }));
     } else if (request.url === '/big-page') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       response.end(HOSTILE_HTML.replace('</body>', `${'<p>filler text</p>'.repeat(2_000)}</body>`));
@@ -165,6 +168,15 @@ describe('outside text reaches the model cleaned and marked', () => {
     expect(text.startsWith('HTTP 200 OK\n')).toBe(true);
     expect(text).toContain('\nx-note: ok\n');
     expect(text).toContain('Release notes\\u202e for v2');
+  });
+
+  it('http_request of JSON: the structured data shows hidden characters as escapes too', async () => {
+    const result = await executor.execute('http_request', { url: `${base}/json` });
+    expectMarked(result, 'web-page');
+    const json = result.ok ? (result.data as { json?: unknown }).json : undefined;
+    expect(rawHiddenIn(JSON.stringify(json))).toEqual([]);
+    expect(JSON.stringify(json)).toContain('Release notes\\\\u202e for v2');
+    expect(Object.keys(json as object)[0]).toMatch(/^note\\u\{e0063\}\\u\{e0061\}/);
   });
 
   it('read_file: hidden characters shown as escapes, forged lines inside the markers', async () => {

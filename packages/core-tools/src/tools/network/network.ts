@@ -28,6 +28,7 @@ import { type HostResolver, SsrfGuard } from '../../platform/ssrf-guard.js';
 import { TargetExistsError, withWorkspacePartFile } from '../../platform/workspace-fs.js';
 import { resolveWorkspacePath } from '../../platform/workspace-paths.js';
 import { MAX_HTML_DEPTH, MAX_HTML_ELEMENTS } from './html-to-markdown.js';
+import { shownJson } from './shown-json.js';
 import {
   convertWebPage,
   decodeText,
@@ -567,7 +568,7 @@ function createHttpRequestTool(settings: NetworkSettings): AnyToolDefinition {
             data.body = shown;
             if (/\bjson\b/i.test(contentType)) {
               try {
-                data.json = JSON.parse(text);
+                data.json = shownJson(JSON.parse(text));
               } catch {
                 // Not valid JSON despite the content type: the text is still returned.
               }
