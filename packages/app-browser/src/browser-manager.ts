@@ -7,6 +7,7 @@ import { DEFAULT_DOWNLOAD_LIMITS, type DownloadLimits } from './download-limits.
 import type { DownloadFolder } from './download-store.js';
 import { GuardProxy } from './guard-proxy.js';
 import type { HostPolicy } from './host-policy.js';
+import { countTokens } from './token-count.js';
 
 /** Chromium flags that keep it quiet on a closed network and inside containers. */
 export const CHROMIUM_ARGS: readonly string[] = [
@@ -183,6 +184,9 @@ export class BrowserManager {
       // `<-loopback>` sends loopback traffic through the proxy too, so the policy covers it.
       args.push(`--proxy-server=${this.#proxyUrl}`, '--proxy-bypass-list=<-loopback>');
     }
+    // The tokenizer (~2 MB of merge ranks, ~0.3 s to build) is loaded while Chromium starts, so
+    // neither the host's start nor the first snapshot waits for it.
+    setImmediate(warmTokenizer);
     try {
       // Loaded on the first launch, so composing the package (detect, gate mode) loads no Playwright.
       const { chromium } = await import('playwright-core');
@@ -271,4 +275,13 @@ export class BrowserManager {
 function firstLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return (message.split('\n')[0] ?? message).slice(0, 300);
+}
+
+let tokenizerWarm = false;
+
+/** Loads the tokenizer once per process (see `#launch`). */
+function warmTokenizer(): void {
+  if (tokenizerWarm) return;
+  tokenizerWarm = true;
+  countTokens('warm up');
 }

@@ -8,7 +8,6 @@ import { BrowserManager } from './browser-manager.js';
 import { createBrowserTools } from './browser-tools.js';
 import { DEFAULT_DOWNLOAD_LIMITS } from './download-limits.js';
 import { createHostPolicy } from './host-policy.js';
-import { countTokens } from './token-count.js';
 
 /** The `packages.app-browser` section of `toolsys.config.json`. */
 export const browserConfigSchema = z
@@ -220,9 +219,6 @@ export const toolPackage = defineToolPackage<BrowserConfig>({
         .map((name) => env[name])
         .filter((value): value is string => value !== undefined),
     });
-    // The tokenizer (~2 MB of merge ranks, ~0.3 s to load) is loaded as the deployment starts,
-    // not inside the first snapshot of a call while other sessions wait.
-    setTimeout(() => countTokens('warm up'), 0).unref();
     return {
       tools,
       dispose: () => manager.dispose(),
