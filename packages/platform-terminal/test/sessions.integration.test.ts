@@ -290,14 +290,42 @@ describe('output ring', () => {
     expect(run.droppedBytes).toBeGreaterThan(9_000_000);
     const session = harness.manager.get(sessionId);
     expect(session?.outputEnd).toBeGreaterThanOrEqual(10_000_000);
-    const read = await harness.data<{ droppedBytes: number; from: number; pendingBytes: number }>(
-      'terminal.observe',
-      { sessionId, mode: 'raw', cursor: 0, maxBytes: 1_048_576 },
-    );
+    type RawRead = {
+      text: string;
+      droppedBytes: number;
+      from: number;
+      nextCursor: number;
+      pendingBytes: number;
+    };
+    const read = await harness.data<RawRead>('terminal.observe', {
+      sessionId,
+      mode: 'raw',
+      cursor: 0,
+      maxBytes: 1_048_576,
+    });
     expect(read.droppedBytes).toBe((session?.outputEnd ?? 0) - 256 * 1024);
     expect(read.from).toBe(read.droppedBytes);
-    expect(read.pendingBytes).toBe(0);
     expect(read.content).toContain(`${read.droppedBytes} bytes before it were dropped`);
+    // One call shows at most 90,000 characters (the text is in the result twice, within one
+    // result's budget); its cursor says where it ended, and the next calls read the rest whole.
+    expect(read.text.length).toBeLessThanOrEqual(90_000);
+    expect(read.pendingBytes).toBe(256 * 1024 - (read.nextCursor - read.from));
+    let shown = read.nextCursor - read.from;
+    let next = read;
+    while (next.pendingBytes > 0) {
+      next = await harness.data<RawRead>('terminal.observe', {
+        sessionId,
+        mode: 'raw',
+        cursor: next.nextCursor,
+        maxBytes: 1_048_576,
+      });
+      expect(next.droppedBytes).toBe(0);
+      expect(next.text.length).toBeLessThanOrEqual(90_000);
+      shown += next.nextCursor - next.from;
+    }
+    expect(shown).toBe(256 * 1024);
+    expect(next.nextCursor).toBe(session?.outputEnd);
+    expect(next.text).toContain('END');
   }, 120_000);
 
   it('keeps output readable after the shell has exited', async () => {

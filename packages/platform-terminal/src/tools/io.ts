@@ -56,6 +56,13 @@ const READ_ONLY = {
 } as const;
 
 const PROGRESS_EVERY_MS = 1_000;
+/**
+ * Most characters of output one `terminal.observe` "raw" call shows: the text appears in the
+ * result's text and in its data, together within the 200,000 characters one result holds.
+ */
+const MAX_RAW_CHARS = 90_000;
+/** The smallest read a "raw" call makes smaller to fit {@link MAX_RAW_CHARS}. */
+const MIN_RAW_BYTES = 4_096;
 const QUIET_FOR_PLAIN_SHELL_MS = 250;
 
 /** `terminal.run`, `terminal.write`, `terminal.observe`, `terminal.snapshot` and `terminal.wait`. */
@@ -501,7 +508,9 @@ function observeTool(manager: TerminalManager): AnyToolDefinition {
         .min(1)
         .max(1_048_576)
         .default(16_384)
-        .describe('"raw": most bytes returned (1-1048576). Default 16384.'),
+        .describe(
+          `"raw": most bytes returned (1-1048576; one call shows at most ${MAX_RAW_CHARS.toLocaleString('en-US')} characters, then call again with nextCursor). Default 16384.`,
+        ),
       plain: z
         .boolean()
         .default(true)
@@ -558,12 +567,28 @@ function observeTool(manager: TerminalManager): AnyToolDefinition {
           );
         }
         case 'raw': {
-          const read = session.read(cursor ?? session.outputStart, maxBytes);
-          const length = read.pending > 0 ? utf8SafeLength(read.data) : read.data.length;
-          const bytes = read.data.subarray(0, length);
+          // The text is shown twice (the result's text and its data) within one result's budget:
+          // a read that would show more is made smaller, and its cursor says where it ended.
+          let limit = Math.min(maxBytes, MAX_RAW_CHARS);
+          let read: ReturnType<typeof session.read>;
+          let bytes: Buffer;
+          let text: string;
+          for (;;) {
+            read = session.read(cursor ?? session.outputStart, limit);
+            bytes = read.data.subarray(
+              0,
+              read.pending > 0 ? utf8SafeLength(read.data) : read.data.length,
+            );
+            const raw = bytes.toString('utf8');
+            text = showOutput(plain ? toPlainText(raw) : raw);
+            if (text.length <= MAX_RAW_CHARS || limit <= MIN_RAW_BYTES) break;
+            limit = Math.max(
+              MIN_RAW_BYTES,
+              Math.floor((limit * MAX_RAW_CHARS) / text.length / 1.1),
+            );
+          }
+          const length = bytes.length;
           const next = read.from + length;
-          const raw = bytes.toString('utf8');
-          const text = showOutput(plain ? toPlainText(raw) : raw);
           const pending = session.outputEnd - next;
           const data = {
             text,
