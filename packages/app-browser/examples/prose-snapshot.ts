@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserManager, createBrowserTools } from '@toolsys/app-browser';
 import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
-import { countTokens, SsrfGuard } from '@toolsys/core-tools/platform';
+import { countTokens, SsrfGuard } from '@toolsys/platform';
 
 // A small documentation page, served on 127.0.0.1 (a random port, shown below as 8080).
 const page = `<!doctype html><title>Unary operators</title>

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserManager, createBrowserTools } from '@toolsys/app-browser';
 import { ToolRegistry } from '@toolsys/core-tool-registry';
-import { SsrfGuard } from '@toolsys/core-tools/platform';
+import { SsrfGuard } from '@toolsys/platform';
 
 // Building the tools starts no browser: Chromium launches on the first call (see below).
 const workspaceRoot = mkdtempSync(join(tmpdir(), 'browser-example-'));

@@ -1,6 +1,6 @@
 import { isAbsolute, relative, sep } from 'node:path';
 import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
-import type { SsrfGuard } from '@toolsys/core-tools/platform';
+import type { SsrfGuard } from '@toolsys/platform';
 import type { Browser } from 'playwright-core';
 import { BrowserSession } from './browser-session.js';
 import { DEFAULT_DOWNLOAD_LIMITS, type DownloadLimits } from './download-limits.js';

@@ -8,7 +8,7 @@ import {
   pathInDirectory,
   verifyWorkspaceDirectory,
   type WorkspaceDirectory,
-} from '@toolsys/core-tools/platform';
+} from '@toolsys/platform';
 
 /** Where downloads are saved: a folder of the workspace. */
 export interface DownloadFolder {

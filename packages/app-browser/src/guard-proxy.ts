@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { SsrfGuard } from '@toolsys/core-tools/platform';
+import type { SsrfGuard } from '@toolsys/platform';
 import type { HostPolicy } from './host-policy.js';
 
 /** Text of the page a refused request gets; it names the reason so the model can read it. */

@@ -1,4 +1,4 @@
-import { canonicalHost } from '@toolsys/core-tools/platform';
+import { canonicalHost } from '@toolsys/platform';
 
 /** Options for {@link createHostPolicy}. */
 export interface HostPolicyOptions {

@@ -5,7 +5,7 @@ import {
   scrubSecrets as scrubSecretText,
   untrustedMarkers,
 } from '@toolsys/core-tool-registry';
-import { compileLinearRegex } from '@toolsys/core-tools/platform';
+import { compileLinearRegex } from '@toolsys/platform';
 
 /** The markers and notice of web-page content: `<untrusted-web-page-content>` … */
 export const WEB_PAGE_MARKERS = untrustedMarkers('web-page');

@@ -1,4 +1,4 @@
-import { countTokens, takeTokens } from '@toolsys/core-tools/platform';
+import { countTokens, takeTokens } from '@toolsys/platform';
 
 export { countTokens, takeTokens };
 

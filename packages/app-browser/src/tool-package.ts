@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { delimiter, isAbsolute, join, relative, resolve } from 'node:path';
 import { defineToolPackage } from '@toolsys/core-tool-registry';
-import { SsrfGuard } from '@toolsys/core-tools/platform';
+import { SsrfGuard } from '@toolsys/platform';
 import { z } from 'zod';
 import { BrowserManager } from './browser-manager.js';
 import { createBrowserTools } from './browser-tools.js';

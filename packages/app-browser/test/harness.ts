@@ -9,7 +9,7 @@ import {
   type ToolResult,
   untrustedMarkers,
 } from '@toolsys/core-tool-registry';
-import { SsrfGuard } from '@toolsys/core-tools/platform';
+import { SsrfGuard } from '@toolsys/platform';
 import { BrowserManager, type BrowserManagerOptions } from '../src/browser-manager.js';
 import { createBrowserTools } from '../src/browser-tools.js';
 import type { HostPolicy } from '../src/host-policy.js';

@@ -109,7 +109,7 @@ describe('browser lifecycle', () => {
 
   it('refuses loopback pages when the policy does not allow them, for every request', async () => {
     const harness = await track();
-    const { SsrfGuard } = await import('@toolsys/core-tools/platform');
+    const { SsrfGuard } = await import('@toolsys/platform');
     const strict = await createHarness({ manager: { ssrfGuard: new SsrfGuard() } });
     harnesses.push(strict);
     // The navigate check passes (the tools' guard allows 127.0.0.1) but the browser's proxy

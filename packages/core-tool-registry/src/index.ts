@@ -37,6 +37,7 @@ export {
 } from './contract/tool.js';
 export { describeType, ToolArguments } from './contract/tool-arguments.js';
 export {
+  invalidArgument,
   isToolError,
   TOOL_ERROR_CODES,
   ToolError,

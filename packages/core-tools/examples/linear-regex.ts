@@ -1,4 +1,4 @@
-import { compileLinearRegex } from '@toolsys/core-tools/platform';
+import { compileLinearRegex } from '@toolsys/platform';
 
 // A pattern from outside runs in linear time, however it is written.
 console.log(

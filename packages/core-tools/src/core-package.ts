@@ -1,8 +1,8 @@
 import { isAbsolute, resolve } from 'node:path';
 import { defineToolPackage } from '@toolsys/core-tool-registry';
+import { probeCommandSandbox } from '@toolsys/platform';
 import { z } from 'zod';
 import { CpuToolPool } from './cpu/cpu-tool-pool.js';
-import { probeCommandSandbox } from './platform/command-sandbox.js';
 import { createDiscoveryTools } from './tools/discovery/discovery.js';
 import { createCoreTools } from './tools/index.js';
 

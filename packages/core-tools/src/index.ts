@@ -1,5 +1,6 @@
 export { type CoreConfig, coreConfigSchema, toolPackage } from './core-package.js';
 export { CPU_TOOL_IDS } from './cpu/cpu-tool-definitions.js';
+export { CpuToolPool, type CpuToolPoolOptions } from './cpu/cpu-tool-pool.js';
 export {
   createDiscoveryTools,
   DISCOVERY_TOOL_IDS,
@@ -14,11 +15,6 @@ export {
   type OrchestrationToolsOptions,
 } from './tools/orchestration/orchestration.js';
 export { createShellTools, type ShellToolsOptions } from './tools/shell/shell.js';
-export {
-  type CommandVerdict,
-  classifyCommand,
-  type ShellPolicyOptions,
-} from './tools/shell/shell-policy.js';
 export {
   type ParseShortcutOptions,
   parseShortcutDefinition,

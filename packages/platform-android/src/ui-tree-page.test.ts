@@ -1,4 +1,4 @@
-import { countTokens } from '@toolsys/core-tools/platform';
+import { countTokens } from '@toolsys/platform';
 import { describe, expect, it } from 'vitest';
 import { parseUiHierarchy } from './ui-hierarchy.js';
 import { pageUiTree } from './ui-tree-page.js';

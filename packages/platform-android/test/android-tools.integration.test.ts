@@ -8,7 +8,7 @@ import {
   ToolRegistry,
   type ToolResult,
 } from '@toolsys/core-tool-registry';
-import { countTokens } from '@toolsys/core-tools/platform';
+import { countTokens } from '@toolsys/platform';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   AndroidSignals,

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mobileMcpElements } from '@toolsys/android-sim';
 import { markUntrusted } from '@toolsys/core-tool-registry';
-import { countTokens } from '@toolsys/core-tools/platform';
+import { countTokens } from '@toolsys/platform';
 import { describe, expect, it } from 'vitest';
 import {
   flattenNodes,

@@ -1,5 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { compileLinearRegex } from '@toolsys/core-tools/platform';
+import { compileLinearRegex } from '@toolsys/platform';
 import { toPlainText } from './terminal-keys.js';
 
 /** Raw bytes searched in one step; the event loop runs between steps. */

@@ -8,7 +8,7 @@ import {
   prepareGitWrapper,
   probeCommandSandbox,
   SANDBOX_LAUNCHER_ARGUMENTS,
-} from '@toolsys/core-tools/platform';
+} from '@toolsys/platform';
 import { prootRootArguments } from './rootfs-manager.js';
 import { isRootfsFile } from './rootfs-paths.js';
 import { type ShellInit, writeShellInit } from './shell-init.js';

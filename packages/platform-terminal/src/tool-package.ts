@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { defineToolPackage, type ToolPackageStatus } from '@toolsys/core-tool-registry';
-import { probeCommandSandbox } from '@toolsys/core-tools/platform';
+import { probeCommandSandbox } from '@toolsys/platform';
 import { z } from 'zod';
 import { findPtyBackend, loadPty } from './pty-backend.js';
 import { RootfsManager } from './rootfs-manager.js';

@@ -10,7 +10,7 @@ import {
   type ToolResult,
 } from '@toolsys/core-tool-registry';
 import { createShellTools, createSkillTools, type ShellToolsOptions } from '@toolsys/core-tools';
-import { probeCommandSandbox } from '@toolsys/core-tools/platform';
+import { probeCommandSandbox } from '@toolsys/platform';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createHarness,

@@ -17,7 +17,7 @@ import {
   runProcess,
   SANDBOX_LIMITS,
   sandboxProcessLimit,
-} from '@toolsys/core-tools/platform';
+} from '@toolsys/platform';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectResponsiveDuring } from './support/responsiveness.js';
 

@@ -10,7 +10,7 @@ import {
   type ToolResult,
 } from '@toolsys/core-tool-registry';
 import { createFileTools, createNetworkTools, createShellTools } from '@toolsys/core-tools';
-import { probeCommandSandbox } from '@toolsys/core-tools/platform';
+import { probeCommandSandbox } from '@toolsys/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /*

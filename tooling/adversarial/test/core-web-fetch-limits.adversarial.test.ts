@@ -5,8 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { DefaultToolExecutor, ToolRegistry, type ToolResult } from '@toolsys/core-tool-registry';
-import { createFileTools, createNetworkTools } from '@toolsys/core-tools';
-import { CpuToolPool } from '@toolsys/core-tools/platform';
+import { CpuToolPool, createFileTools, createNetworkTools } from '@toolsys/core-tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { whilePinging } from './support/responsiveness.js';
 

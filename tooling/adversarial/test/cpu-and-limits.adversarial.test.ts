@@ -4,8 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EnhancedToolExecutor, ToolRegistry, ToolTraceRecorder } from '@toolsys/core-tool-registry';
-import { createCoreTools } from '@toolsys/core-tools';
-import { CpuToolPool } from '@toolsys/core-tools/platform';
+import { CpuToolPool, createCoreTools } from '@toolsys/core-tools';
 import {
   BUILTIN_PACKAGES,
   composeDeployment,

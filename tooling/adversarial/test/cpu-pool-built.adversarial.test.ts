@@ -14,7 +14,7 @@ const isBuilt = existsSync(builtWorker);
 
 const SCRIPT = `
 const core = await import('@toolsys/core-tool-registry');
-const platform = await import('@toolsys/core-tools/platform');
+const platform = await import('@toolsys/platform');
 const pool = new platform.CpuToolPool({ maxThreads: 2, taskTimeLimitMs: 60_000 });
 const context = (signal) => ({
   callId: 'c', sessionId: 's', attempt: 1, signal, services: new core.ToolServices(),

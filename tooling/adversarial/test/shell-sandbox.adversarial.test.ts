@@ -25,7 +25,7 @@ import {
   type ToolResult,
 } from '@toolsys/core-tool-registry';
 import { createShellTools, type ShellToolsOptions } from '@toolsys/core-tools';
-import { probeCommandSandbox } from '@toolsys/core-tools/platform';
+import { probeCommandSandbox } from '@toolsys/platform';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 /*

@@ -1,5 +1,5 @@
 import type { ToolResult } from '@toolsys/core-tool-registry';
-import { probeCommandSandbox } from '@toolsys/core-tools/platform';
+import { probeCommandSandbox } from '@toolsys/platform';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createHarness,

@@ -1,6 +1,6 @@
 import { access, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { probeCommandSandbox } from '@toolsys/core-tools/platform';
+import { probeCommandSandbox } from '@toolsys/platform';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   createHarness,

@@ -1,15 +1,22 @@
-// Keeps dependencies pointing one way: anything -> core-tool-registry (the kernel); apps, app-*,
-// platform-* and mcp-client -> core-tools; core-tools -> the kernel only; the kernel -> nothing.
-// app-* and platform-* never import each other.
+// Keeps dependencies pointing one way: tool packages -> platform -> kernel.
+// - the kernel (`@toolsys/core-tool-registry`) depends on no sibling;
+// - `@toolsys/platform` (shared infrastructure) depends on the kernel only;
+// - every other package under packages/ (a tool set or a state store) may use the kernel and the
+//   platform, never another tool set: core-tools is a leaf like app-*, platform-* and mcp-client.
+// A simulated device is allowed as a devDependency, for tests that drive the real adb against it.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('../../../', import.meta.url).pathname;
 const KERNEL = '@toolsys/core-tool-registry';
-const TOOLS = '@toolsys/core-tools';
-/** Folders (under packages/) whose packages may use the core tool set and its platform pieces. */
-const mayUseCoreTools = (folder) =>
-  folder.startsWith('app-') || folder.startsWith('platform-') || folder === 'mcp-client';
+const PLATFORM = '@toolsys/platform';
+
+/** The siblings a package may depend on, by its name. */
+function allowedSiblings(name) {
+  if (name === KERNEL) return new Set();
+  if (name === PLATFORM) return new Set([KERNEL]);
+  return new Set([KERNEL, PLATFORM]);
+}
 
 const problems = [];
 const packagesDir = join(root, 'packages');
@@ -22,13 +29,15 @@ for (const folder of readdirSync(packagesDir)) {
     ...manifest.peerDependencies,
     ...manifest.devDependencies,
   });
+  const allowed = allowedSiblings(manifest.name);
   const siblings = deps.filter((dep) => dep.startsWith('@toolsys/') && dep !== '@toolsys/tsconfig');
   for (const sibling of siblings) {
-    const allowed =
-      (folder !== 'core-tool-registry' && sibling === KERNEL) ||
-      (mayUseCoreTools(folder) && sibling === TOOLS);
     const testDevice = sibling === '@toolsys/android-sim' && manifest.devDependencies?.[sibling];
-    if (!allowed && !testDevice) problems.push(`${manifest.name} must not depend on ${sibling}`);
+    if (!allowed.has(sibling) && !testDevice) {
+      problems.push(
+        `${manifest.name} must not depend on ${sibling} (tool packages -> platform -> kernel)`,
+      );
+    }
   }
 }
 if (problems.length > 0) {

@@ -48,7 +48,7 @@ export function replaceTable(readme: string, table: string): string | undefined 
 /** A README the generator looked at. */
 export interface ReadmeOutcome {
   readonly file: string;
-  readonly status: 'unchanged' | 'updated' | 'stale' | 'missing-markers';
+  readonly status: 'unchanged' | 'updated' | 'stale' | 'missing-markers' | 'no-tools';
 }
 
 /**
@@ -73,8 +73,11 @@ export function updateReadmes(
       continue;
     }
     const readme = readFileSync(readmePath, 'utf8');
-    const next = replaceTable(readme, renderToolTable(owned.filter((tool) => tool.owner === name)));
-    if (next === undefined) outcomes.push({ file, status: 'missing-markers' });
+    const tools = owned.filter((tool) => tool.owner === name);
+    const next = replaceTable(readme, renderToolTable(tools));
+    // A package that defines no tools (platform, state stores) needs no table.
+    if (next === undefined && tools.length === 0) outcomes.push({ file, status: 'no-tools' });
+    else if (next === undefined) outcomes.push({ file, status: 'missing-markers' });
     else if (next === readme) outcomes.push({ file, status: 'unchanged' });
     else if (options.check) outcomes.push({ file, status: 'stale' });
     else {

@@ -10,7 +10,7 @@ import {
   type ToolReturn,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
-import { resolveWorkspacePath } from '@toolsys/core-tools/platform';
+import { resolveWorkspacePath } from '@toolsys/platform';
 import type { Locator } from 'playwright-core';
 import { z } from 'zod';
 import type { AriaNode } from '../aria-tree.js';

@@ -12,7 +12,7 @@ import {
   ToolErrorCode,
   type ToolReturn,
 } from '@toolsys/core-tool-registry';
-import type { SsrfGuard } from '@toolsys/core-tools/platform';
+import type { SsrfGuard } from '@toolsys/platform';
 import { artifactName } from '../artifact-name.js';
 import type { BrowserManager } from '../browser-manager.js';
 import type { BrowserSession } from '../browser-session.js';

@@ -7,7 +7,7 @@ import {
   ToolErrorCode,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
-import { LINEAR_REGEX_LIMITS } from '@toolsys/core-tools/platform';
+import { LINEAR_REGEX_LIMITS } from '@toolsys/platform';
 import { z } from 'zod';
 import { artifactName } from '../artifact-name.js';
 import type { BrowserSession } from '../browser-session.js';

@@ -1,11 +1,11 @@
 import { availableParallelism } from 'node:os';
 import type { AnyToolDefinition, ToolContext, ToolReturn } from '@toolsys/core-tool-registry';
 import { isToolError, ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
+import { lazyModule } from '@toolsys/platform';
 // Piscina rather than tinypool: an aborted task that is already running terminates its worker
 // thread (the only way to stop synchronous JavaScript), the pool replaces it, idle threads are
 // unreferenced and retired, and it is maintained under the Node.js organisation.
 import type { Piscina } from 'piscina';
-import { lazyModule } from '../platform/lazy-module.js';
 import type { CpuTask, CpuTaskOutcome } from './cpu-task.js';
 import { CPU_TOOL_IDS, runsInline } from './cpu-tool-definitions.js';
 import { FairSlots } from './fair-slots.js';

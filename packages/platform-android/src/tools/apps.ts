@@ -11,7 +11,7 @@ import {
   ToolErrorCode,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
-import { resolveWorkspacePath } from '@toolsys/core-tools/platform';
+import { resolveWorkspacePath } from '@toolsys/platform';
 import { z } from 'zod';
 import type { AndroidDevice } from '../android-device.js';
 import type { AndroidToolSession } from '../android-session.js';

@@ -10,7 +10,7 @@ import {
   ToolSchema,
   untrustedMarkers,
 } from '@toolsys/core-tool-registry';
-import { compileLinearRegex, LINEAR_REGEX_LIMITS } from '@toolsys/core-tools/platform';
+import { compileLinearRegex, LINEAR_REGEX_LIMITS } from '@toolsys/platform';
 import { z } from 'zod';
 import type { AndroidToolSession } from '../android-session.js';
 import { parseGetprop, parseWmDensity, parseWmSize } from '../parsers/device-state.js';

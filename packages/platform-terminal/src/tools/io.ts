@@ -8,8 +8,7 @@ import {
   ToolErrorCode,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
-import { classifyCommand } from '@toolsys/core-tools';
-import { LINEAR_REGEX_LIMITS } from '@toolsys/core-tools/platform';
+import { classifyCommand, LINEAR_REGEX_LIMITS } from '@toolsys/platform';
 import { z } from 'zod';
 import { PATTERN_OVERLAP_BYTES, PatternScanner } from '../output-pattern.js';
 import { encodeKey, KEY_NAMES_HELP, toPlainText } from '../terminal-keys.js';

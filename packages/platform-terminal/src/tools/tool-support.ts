@@ -13,7 +13,7 @@ import {
   type ToolReturn,
   untrustedMarkers,
 } from '@toolsys/core-tool-registry';
-import { resolveWorkspacePath } from '@toolsys/core-tools/platform';
+import { resolveWorkspacePath } from '@toolsys/platform';
 import type { TerminalManager } from '../terminal-manager.js';
 import type { ScreenSnapshot, TerminalSession } from '../terminal-session.js';
 

@@ -11,7 +11,7 @@ import {
   ToolRegistry,
   type ToolResult,
 } from '@toolsys/core-tool-registry';
-import { SsrfGuard } from '@toolsys/core-tools/platform';
+import { SsrfGuard } from '@toolsys/platform';
 
 /** The browser tools over a real Chromium, as the host composes them, with loopback allowed. */
 export interface BrowserHarness {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AndroidSim, mobileMcpElements } from '@toolsys/android-sim';
 import type { EnhancedToolExecutor } from '@toolsys/core-tool-registry';
-import { countTokens } from '@toolsys/core-tools/platform';
+import { countTokens } from '@toolsys/platform';
 import {
   flattenNodes,
   isActionable,

@@ -16,7 +16,7 @@ import {
   ToolEnvironmentState,
   ToolRegistry,
 } from '@toolsys/core-tool-registry';
-import { countTokens } from '@toolsys/core-tools/platform';
+import { countTokens } from '@toolsys/platform';
 import {
   type AndroidTools,
   createAndroidTools,

@@ -18,28 +18,28 @@ import {
   ToolSchema,
   untrustedMarkers,
 } from '@toolsys/core-tool-registry';
-import { z } from 'zod';
-import { buildSandboxArguments, probeCommandSandbox } from '../../platform/command-sandbox.js';
-import { isRipgrepAvailable, searchFiles } from '../../platform/file-search.js';
-import { lazyModule } from '../../platform/lazy-module.js';
 import {
+  buildSandboxArguments,
   copyEntry,
+  isRipgrepAvailable,
+  lazyModule,
   openSubdirectory,
   openWorkspaceDirectory,
   openWorkspaceEntry,
   pathInDirectory,
+  probeCommandSandbox,
+  type ResolveWorkspacePathOptions,
   removeEntry,
+  resolveWorkspacePath,
+  searchFiles,
   TargetExistsError,
   type WorkspaceDirectory,
+  type WorkspacePath,
   withParentDirectory,
   withWorkspaceEntry,
   writeWorkspaceFileAtomic,
-} from '../../platform/workspace-fs.js';
-import {
-  type ResolveWorkspacePathOptions,
-  resolveWorkspacePath,
-  type WorkspacePath,
-} from '../../platform/workspace-paths.js';
+} from '@toolsys/platform';
+import { z } from 'zod';
 import { readShownEscapes, showFileLine } from './shown-text.js';
 
 const diffModule = lazyModule<typeof import('diff')>('diff');

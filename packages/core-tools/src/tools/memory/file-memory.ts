@@ -9,10 +9,8 @@ import {
   ToolErrorCode,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { lazyModule, withFileLock, writeFileAtomic } from '@toolsys/platform';
 import { z } from 'zod';
-import { writeFileAtomic } from '../../platform/atomic-write.js';
-import { withFileLock } from '../../platform/file-lock.js';
-import { lazyModule } from '../../platform/lazy-module.js';
 
 const yaml = lazyModule<typeof import('yaml')>('yaml');
 

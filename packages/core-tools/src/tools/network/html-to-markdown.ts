@@ -1,5 +1,5 @@
+import { lazyModule } from '@toolsys/platform';
 import type TurndownService from 'turndown';
-import { lazyModule } from '../../platform/lazy-module.js';
 
 const readability = lazyModule<typeof import('@mozilla/readability')>('@mozilla/readability');
 const linkedom = lazyModule<typeof import('linkedom')>('linkedom');

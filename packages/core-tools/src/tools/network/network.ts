@@ -20,14 +20,20 @@ import {
   untrustedMarkers,
   withSecretScrubbing,
 } from '@toolsys/core-tool-registry';
+import {
+  type GuardedResponse,
+  guardedRequest,
+  type HostResolver,
+  readBody,
+  resolveWorkspacePath,
+  SsrfGuard,
+  TargetExistsError,
+  withWorkspacePartFile,
+} from '@toolsys/platform';
 import { z } from 'zod';
 import { CpuToolPool } from '../../cpu/cpu-tool-pool.js';
-import { type GuardedResponse, guardedRequest, readBody } from '../../platform/guarded-request.js';
-import { createSearxngBackend, type SearchBackend } from '../../platform/search-backend.js';
-import { type HostResolver, SsrfGuard } from '../../platform/ssrf-guard.js';
-import { TargetExistsError, withWorkspacePartFile } from '../../platform/workspace-fs.js';
-import { resolveWorkspacePath } from '../../platform/workspace-paths.js';
 import { MAX_HTML_DEPTH, MAX_HTML_ELEMENTS } from './html-to-markdown.js';
+import { createSearxngBackend, type SearchBackend } from './search-backend.js';
 import { shownJson } from './shown-json.js';
 import {
   convertWebPage,

@@ -24,8 +24,8 @@ import {
   ToolSchema,
   ToolTraceRecorder,
 } from '@toolsys/core-tool-registry';
+import { lazyModule } from '@toolsys/platform';
 import { z } from 'zod';
-import { lazyModule } from '../../platform/lazy-module.js';
 import {
   parseShortcutDefinition,
   type ShortcutDefinition,

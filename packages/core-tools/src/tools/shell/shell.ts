@@ -13,17 +13,18 @@ import {
   untrustedMarkers,
   withSecretScrubbing,
 } from '@toolsys/core-tool-registry';
-import { z } from 'zod';
-import { approvedEnvironment } from '../../platform/approved-environment.js';
 import {
+  approvedEnvironment,
   buildSandboxArguments,
+  type CapturedOutput,
+  classifyCommand,
   prepareGitWrapper,
   probeCommandSandbox,
+  resolveWorkspacePath,
+  runProcess,
   sandboxEnvironment,
-} from '../../platform/command-sandbox.js';
-import { type CapturedOutput, runProcess } from '../../platform/process-runner.js';
-import { resolveWorkspacePath } from '../../platform/workspace-paths.js';
-import { classifyCommand } from './shell-policy.js';
+} from '@toolsys/platform';
+import { z } from 'zod';
 
 /** Options for {@link createShellTools}. */
 export interface ShellToolsOptions {

@@ -1,6 +1,6 @@
 import type { ToolRisk } from '@toolsys/core-tool-registry';
 import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
-import { lazyModule } from '../../platform/lazy-module.js';
+import { lazyModule } from '@toolsys/platform';
 
 const yaml = lazyModule<typeof import('yaml')>('yaml');
 

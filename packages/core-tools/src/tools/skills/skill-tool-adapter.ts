@@ -12,10 +12,14 @@ import {
   type ToolResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
-import { approvedEnvironment } from '../../platform/approved-environment.js';
-import { buildSandboxArguments, probeCommandSandbox } from '../../platform/command-sandbox.js';
-import { runProcess } from '../../platform/process-runner.js';
-import { classifyCommand, type ShellPolicyOptions } from '../shell/shell-policy.js';
+import {
+  approvedEnvironment,
+  buildSandboxArguments,
+  classifyCommand,
+  probeCommandSandbox,
+  runProcess,
+  type ShellPolicyOptions,
+} from '@toolsys/platform';
 import {
   renderCommand,
   type SkillManifest,

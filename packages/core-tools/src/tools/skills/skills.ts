@@ -15,10 +15,9 @@ import {
   ToolErrorCode,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { lazyModule, type ShellPolicyOptions } from '@toolsys/platform';
 import type { ReadEntry } from 'tar';
 import { z } from 'zod';
-import { lazyModule } from '../../platform/lazy-module.js';
-import type { ShellPolicyOptions } from '../shell/shell-policy.js';
 import {
   parseSkillManifest,
   renderSkillManifest,

@@ -1,12 +1,12 @@
 import {
   type AnyToolDefinition,
   defineTool,
+  invalidArgument,
   RunPolicies,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import { invalidArgument } from './invalid-argument.js';
 import { structuredMetadata } from './structured-metadata.js';
 
 const DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz';

@@ -1,15 +1,15 @@
 import {
   type AnyToolDefinition,
   defineTool,
+  invalidArgument,
   RunPolicies,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { lazyModule } from '@toolsys/platform';
 import type { Cron } from 'croner';
 import { z } from 'zod';
-import { lazyModule } from '../../platform/lazy-module.js';
 import { checkZone, readDate } from './date-input.js';
-import { invalidArgument } from './invalid-argument.js';
 import { structuredMetadata } from './structured-metadata.js';
 
 const croner = lazyModule<typeof import('croner')>('croner');

@@ -1,15 +1,14 @@
 import {
   type AnyToolDefinition,
   defineTool,
+  invalidArgument,
   RunPolicies,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { compileLinearRegex, lazyModule } from '@toolsys/platform';
 import type { RE2JS } from 're2js';
 import { z } from 'zod';
-import { lazyModule } from '../../platform/lazy-module.js';
-import { compileLinearRegex } from '../../platform/linear-regex.js';
-import { invalidArgument } from './invalid-argument.js';
 import { DEFAULT_MATCH_TIME_LIMIT_MS, runWithTimeLimit } from './run-with-time-limit.js';
 import { structuredMetadata } from './structured-metadata.js';
 

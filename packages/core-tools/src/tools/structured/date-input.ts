@@ -1,6 +1,6 @@
+import { invalidArgument } from '@toolsys/core-tool-registry';
+import { lazyModule } from '@toolsys/platform';
 import type { DateTime } from 'luxon';
-import { lazyModule } from '../../platform/lazy-module.js';
-import { invalidArgument } from './invalid-argument.js';
 
 const luxon = lazyModule<typeof import('luxon')>('luxon');
 

@@ -1,15 +1,15 @@
 import {
   type AnyToolDefinition,
   defineTool,
+  invalidArgument,
   RunPolicies,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { lazyModule } from '@toolsys/platform';
 import type { DateTime, Duration, DurationLikeObject } from 'luxon';
 import { z } from 'zod';
-import { lazyModule } from '../../platform/lazy-module.js';
 import { checkZone, describeDate, readDate } from './date-input.js';
-import { invalidArgument } from './invalid-argument.js';
 import { structuredMetadata } from './structured-metadata.js';
 
 const luxon = lazyModule<typeof import('luxon')>('luxon');

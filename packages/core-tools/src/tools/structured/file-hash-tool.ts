@@ -4,16 +4,15 @@ import {
   type AnyToolDefinition,
   defineTool,
   failureResult,
+  invalidArgument,
   RunPolicies,
   successResult,
   ToolError,
   ToolErrorCode,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { openWorkspaceEntry, resolveWorkspacePath } from '@toolsys/platform';
 import { z } from 'zod';
-import { openWorkspaceEntry } from '../../platform/workspace-fs.js';
-import { resolveWorkspacePath } from '../../platform/workspace-paths.js';
-import { invalidArgument } from './invalid-argument.js';
 import { structuredMetadata } from './structured-metadata.js';
 
 const ALGORITHMS = [

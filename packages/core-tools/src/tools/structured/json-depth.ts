@@ -1,4 +1,4 @@
-import { invalidArgument } from './invalid-argument.js';
+import { invalidArgument } from '@toolsys/core-tool-registry';
 
 /**
  * Deepest nesting of arrays and objects json_path and json_transform accept, in JSON text and in

@@ -1,16 +1,15 @@
 import {
   type AnyToolDefinition,
   defineTool,
+  invalidArgument,
   RunPolicies,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { compileLinearRegex, lazyModule } from '@toolsys/platform';
 import type { FilterFunction, JSONPathEnvironment, JSONValue } from 'json-p3';
 import type { RE2JS } from 're2js';
 import { z } from 'zod';
-import { lazyModule } from '../../platform/lazy-module.js';
-import { compileLinearRegex } from '../../platform/linear-regex.js';
-import { invalidArgument } from './invalid-argument.js';
 import { assertJsonTextDepth, JSON_DOCUMENT_ARGUMENT_LIMITS } from './json-depth.js';
 import { DEFAULT_MATCH_TIME_LIMIT_MS, runWithTimeLimit } from './run-with-time-limit.js';
 import { structuredMetadata } from './structured-metadata.js';

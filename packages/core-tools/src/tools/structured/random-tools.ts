@@ -2,12 +2,12 @@ import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import {
   type AnyToolDefinition,
   defineTool,
+  invalidArgument,
   RunPolicies,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import { invalidArgument } from './invalid-argument.js';
 import { structuredMetadata } from './structured-metadata.js';
 
 /** crypto.randomInt accepts ranges below 2^48. */

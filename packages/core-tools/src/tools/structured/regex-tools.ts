@@ -1,13 +1,13 @@
 import {
   type AnyToolDefinition,
   defineTool,
+  invalidArgument,
   RunPolicies,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { compileLinearRegex, LINEAR_REGEX_LIMITS } from '@toolsys/platform';
 import { z } from 'zod';
-import { compileLinearRegex, LINEAR_REGEX_LIMITS } from '../../platform/linear-regex.js';
-import { invalidArgument } from './invalid-argument.js';
 import { DEFAULT_MATCH_TIME_LIMIT_MS, runWithTimeLimit } from './run-with-time-limit.js';
 import { structuredMetadata } from './structured-metadata.js';
 

@@ -8,9 +8,9 @@ import {
   type ToolFailure,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { lazyModule } from '@toolsys/platform';
 import type { ChangeObject } from 'diff';
 import { z } from 'zod';
-import { lazyModule } from '../../platform/lazy-module.js';
 import { structuredMetadata } from './structured-metadata.js';
 
 const diff = lazyModule<typeof import('diff')>('diff');

@@ -1,14 +1,14 @@
 import {
   type AnyToolDefinition,
   defineTool,
+  invalidArgument,
   RunPolicies,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { lazyModule } from '@toolsys/platform';
 import type { MathJsInstance, Unit } from 'mathjs';
 import { z } from 'zod';
-import { lazyModule } from '../../platform/lazy-module.js';
-import { invalidArgument } from './invalid-argument.js';
 import { structuredMetadata } from './structured-metadata.js';
 
 const mathjs = lazyModule<typeof import('mathjs')>('mathjs');

@@ -1,16 +1,16 @@
 import {
   type AnyToolDefinition,
   defineTool,
+  invalidArgument,
   isToolError,
   RunPolicies,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { lazyModule } from '@toolsys/platform';
 import type { XMLSerializer } from '@xmldom/xmldom';
 import type { SelectReturnType } from 'xpath';
 import { z } from 'zod';
-import { lazyModule } from '../../platform/lazy-module.js';
-import { invalidArgument } from './invalid-argument.js';
 import { DEFAULT_MATCH_TIME_LIMIT_MS, runWithTimeLimit } from './run-with-time-limit.js';
 import { structuredMetadata } from './structured-metadata.js';
 

@@ -8,9 +8,9 @@ import {
   ToolErrorCode,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { lazyModule } from '@toolsys/platform';
 import type { MathJsInstance } from 'mathjs';
 import { z } from 'zod';
-import { lazyModule } from '../../platform/lazy-module.js';
 
 /** mathjs loads on the first calculation (inside the CPU worker when the pool runs it). */
 const mathjs = lazyModule<typeof import('mathjs')>('mathjs');

@@ -8,10 +8,8 @@ import {
   ToolTraceRecorder,
 } from '@toolsys/core-tool-registry';
 import { parseShortcutDefinition } from '@toolsys/core-tools';
+import { createMemoryTools, MemoryStore, TraceMemoryRecorder } from '@toolsys/platform-cs-mem';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MemoryStore } from '../src/memory-store.js';
-import { createMemoryTools } from '../src/tools/memory-tools.js';
-import { TraceMemoryRecorder } from '../src/trace-memory-recorder.js';
 
 function echoTool(id: string) {
   return defineTool({

@@ -1,8 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guardedRequest } from '../src/platform/guarded-request.js';
-import { SsrfGuard } from '../src/platform/ssrf-guard.js';
+import { guardedRequest } from '../src/guarded-request.js';
+import { SsrfGuard } from '../src/ssrf-guard.js';
 
 // Two real servers on 127.0.0.1: `origin` redirects to `target`, which records what it received.
 // 127.0.0.1 and localhost are different origins, and the ports differ too.

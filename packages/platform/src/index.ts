@@ -1,4 +1,3 @@
-export { CpuToolPool, type CpuToolPoolOptions, offloadCpuTools } from '../cpu/cpu-tool-pool.js';
 export {
   APPROVED_ENVIRONMENT_NAMES,
   type ApprovedEnvironmentOptions,
@@ -20,6 +19,8 @@ export {
   sandboxEnvironment,
   sandboxProcessLimit,
 } from './command-sandbox.js';
+export { withFileLock } from './file-lock.js';
+export { isRipgrepAvailable, searchFiles } from './file-search.js';
 export {
   type GuardedRequestOptions,
   type GuardedResponse,
@@ -27,6 +28,7 @@ export {
   type ReadBodyResult,
   readBody,
 } from './guarded-request.js';
+export { lazyModule } from './lazy-module.js';
 export {
   compileLinearRegex,
   LINEAR_REGEX_LIMITS,
@@ -40,12 +42,10 @@ export {
   scrubEnvironment,
 } from './process-runner.js';
 export {
-  createSearxngBackend,
-  type SearchBackend,
-  type SearchHit,
-  type SearchQueryOptions,
-  type SearxngBackendOptions,
-} from './search-backend.js';
+  type CommandVerdict,
+  classifyCommand,
+  type ShellPolicyOptions,
+} from './shell/shell-policy.js';
 export {
   canonicalHost,
   embeddedIPv4,
@@ -62,10 +62,24 @@ export {
   takeTokens,
 } from './token-counter.js';
 export {
+  copyEntry,
+  openSubdirectory,
   openWorkspaceDirectory,
+  openWorkspaceEntry,
   pathInDirectory,
+  readWorkspaceFile,
+  removeEntry,
+  TargetExistsError,
   verifyWorkspaceDirectory,
   type WorkspaceDirectory,
+  type WorkspaceEntry,
+  type WorkspacePartFile,
+  type WorkspacePartFileOptions,
+  type WriteWorkspaceFileOptions,
+  withParentDirectory,
+  withWorkspaceEntry,
+  withWorkspacePartFile,
+  writeWorkspaceFileAtomic,
 } from './workspace-fs.js';
 export {
   type ResolveWorkspacePathOptions,

@@ -1,5 +1,5 @@
+import { invalidArgument } from '@toolsys/core-tool-registry';
 import type { RE2JS } from 're2js';
-import { invalidArgument } from '../tools/structured/invalid-argument.js';
 import { lazyModule } from './lazy-module.js';
 
 const re2js = lazyModule<typeof import('re2js')>('re2js');

@@ -3,7 +3,7 @@ import { Buffer } from 'node:buffer';
 import { lstat, readdir } from 'node:fs/promises';
 import { posix } from 'node:path';
 import type { ShNode, ShSyntax } from 'mvdan-sh';
-import { resolveWorkspacePath } from '../../platform/workspace-paths.js';
+import { resolveWorkspacePath } from '../workspace-paths.js';
 
 /** How a shell command is treated before it runs. */
 export interface CommandVerdict {

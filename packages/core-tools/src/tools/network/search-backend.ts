@@ -1,6 +1,5 @@
 import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
-import { guardedRequest, readBody } from './guarded-request.js';
-import { SsrfGuard } from './ssrf-guard.js';
+import { guardedRequest, readBody, SsrfGuard } from '@toolsys/platform';
 
 /** One web search result. */
 export interface SearchHit {
