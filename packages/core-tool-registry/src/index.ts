@@ -46,17 +46,17 @@ export {
 } from './contract/tool-error.js';
 export type { ExecuteOptions, ToolExecutor } from './contract/tool-executor.js';
 export {
+  cautiousHints,
   compareRisk,
-  inferAnnotations,
-  inferCategory,
-  inferRisk,
   isRetrySafe,
   maxRisk,
   resolveMetadata,
+  riskFromHints,
   TOOL_CATEGORIES,
   TOOL_RISKS,
   type ToolAnnotations,
   type ToolCategory,
+  ToolHints,
   type ToolMetadata,
   type ToolMetadataInput,
   type ToolRisk,

@@ -75,8 +75,8 @@ export interface ToolDefinition<TArgs = Record<string, unknown>> {
   readonly inputSchema: ToolSchema<TArgs>;
   /** Schema of `data` in successful results, when the tool returns structure. */
   readonly outputSchema?: ToolSchema<unknown>;
-  /** Category, risk, tags and annotations; anything left out is inferred from the id. */
-  readonly metadata?: ToolMetadataInput;
+  /** Category, risk, tags and hints, all declared: the kernel guesses none of them. */
+  readonly metadata: ToolMetadataInput;
   /** Timeout, retries and rate limit (v3); legacy when absent. */
   readonly runPolicy?: ToolRunPolicy;
   /** Preconditions on environment telemetry (v3), checked fail-open by the environment gate. */

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ToolErrorCode } from '../contract/tool-error.js';
-import { inferAnnotations, type ToolAnnotations } from '../contract/tool-metadata.js';
+import { type ToolAnnotations, ToolHints } from '../contract/tool-metadata.js';
 import { failureResult, renderResult } from '../contract/tool-result.js';
 import { RetryClassifier } from './retry-classifier.js';
 
-const readOnly = inferAnnotations('read_file');
-const idempotent: ToolAnnotations = { ...inferAnnotations('write_file') };
+const readOnly = ToolHints.readOnly;
+const idempotent: ToolAnnotations = { ...ToolHints.destructive, idempotentHint: true };
 const mutating: ToolAnnotations = {
   readOnlyHint: false,
   destructiveHint: true,

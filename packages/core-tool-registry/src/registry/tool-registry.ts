@@ -66,7 +66,7 @@ export class ToolRegistry {
       environmentRules: tool.environmentRules,
       argumentLimits: tool.argumentLimits,
       execute: tool.execute.bind(tool),
-      metadata: Object.freeze(resolveMetadata(tool.id, tool.metadata)),
+      metadata: Object.freeze(resolveMetadata(tool.metadata)),
       owner,
     };
     const descriptors: PropertyDescriptorMap = {};
