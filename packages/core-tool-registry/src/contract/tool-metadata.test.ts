@@ -37,23 +37,6 @@ describe('resolveMetadata', () => {
     });
   });
 
-  it('marks a HIGH tool sensitive, and destructive unless it only reads', () => {
-    const writes = resolveMetadata({
-      category: 'shell',
-      risk: 'HIGH',
-      annotations: ToolHints.mutating,
-    });
-    expect(writes.annotations.sensitiveAction).toBe(true);
-    expect(writes.annotations.destructiveHint).toBe(true);
-    const reads = resolveMetadata({
-      category: 'file',
-      risk: 'HIGH',
-      annotations: ToolHints.readOnly,
-    });
-    expect(reads.annotations.destructiveHint).toBe(false);
-    expect(reads.annotations.sensitiveAction).toBe(true);
-  });
-
   it('defaults tags to none', () => {
     expect(
       resolveMetadata({ category: 'utility', risk: 'LOW', annotations: ToolHints.readOnly }).tags,

@@ -134,21 +134,12 @@ export function maxRisk(risks: Iterable<ToolRisk>): ToolRisk {
   return worst;
 }
 
-/**
- * A tool's metadata as the registry holds it: the declaration, with tags defaulted and a HIGH risk
- * always marked sensitive (and destructive unless read-only).
- */
+/** A tool's metadata as the registry holds it: the declaration, with tags defaulted to none. */
 export function resolveMetadata(input: ToolMetadataInput): ToolMetadata {
-  const high = input.risk === 'HIGH';
-  const { annotations } = input;
   return {
     category: input.category,
     risk: input.risk,
     tags: [...(input.tags ?? [])],
-    annotations: {
-      ...annotations,
-      destructiveHint: annotations.destructiveHint || (high && !annotations.readOnlyHint),
-      sensitiveAction: annotations.sensitiveAction || high,
-    },
+    annotations: { ...input.annotations },
   };
 }

@@ -6,7 +6,6 @@ import {
   defineTool,
   describeType,
   failureResult,
-  inferRisk,
   MAX_BATCH_BUDGET_MS,
   maxRisk,
   nestedCallOptions,
@@ -608,7 +607,8 @@ function loadPersistedShortcuts(
     const risks: ToolRisk[] = [
       parsed.definition.risk,
       ...parsed.definition.steps.map(
-        (step) => executor.registry.get(step.tool)?.metadata.risk ?? inferRisk(step.tool),
+        // A step's tool may register later (another package): until then it counts as HIGH.
+        (step) => executor.registry.get(step.tool)?.metadata.risk ?? 'HIGH',
       ),
     ];
     if (TOOL_RISKS.includes(storedRisk as ToolRisk)) risks.push(storedRisk as ToolRisk);
