@@ -5,7 +5,12 @@ import {
   type AnyToolDefinition,
   type AnyToolPackageEntry,
   DefaultToolExecutor,
+  TOOL_CATEGORIES,
+  TOOL_RISKS,
+  type ToolCategory,
+  type ToolMetadataInput,
   ToolRegistry,
+  type ToolRisk,
 } from '@toolsys/core-tool-registry';
 import { BUILTIN_PACKAGES } from '@toolsys/host';
 
@@ -73,9 +78,50 @@ export function findDuplicates(
     .sort((a, b) => a.id.localeCompare(b.id));
 }
 
-/** Runs the gate: prints sorted ids and a count; returns the exit code (1 on any duplicate). */
+/**
+ * The one tool id pattern: lowercase words joined by single `_` or `.` (`read_file`,
+ * `terminal.ubuntu.ensure`), at most 64 characters. A double underscore is reserved for the
+ * `mcp__server__tool` names of remote tools.
+ */
+export const TOOL_ID_PATTERN = /^[a-z][a-z0-9]*(?:[._][a-z0-9]+)*$/;
+
+const HINT_NAMES = [
+  'readOnlyHint',
+  'destructiveHint',
+  'idempotentHint',
+  'openWorldHint',
+  'sensitiveAction',
+] as const;
+
+/**
+ * What is wrong with a tool's id and declared metadata, as sentences (none when it is right).
+ * Checked on the raw declaration, so a tool built by plain JavaScript without the types is caught.
+ */
+export function metadataProblems(tool: AnyToolDefinition): string[] {
+  const problems: string[] = [];
+  if (!TOOL_ID_PATTERN.test(tool.id) || tool.id.length > 64) {
+    problems.push(`id "${tool.id}" breaks the id pattern (lowercase words joined by "_" or ".")`);
+  }
+  const metadata = (tool as { metadata?: Partial<ToolMetadataInput> }).metadata;
+  if (!metadata) return [...problems, `"${tool.id}" declares no metadata (category, risk, hints)`];
+  if (!TOOL_RISKS.includes(metadata.risk as ToolRisk)) {
+    problems.push(`"${tool.id}" declares no risk (one of ${TOOL_RISKS.join(', ')})`);
+  }
+  if (!TOOL_CATEGORIES.includes(metadata.category as ToolCategory)) {
+    problems.push(`"${tool.id}" declares no category`);
+  }
+  const hints = (metadata.annotations ?? {}) as Partial<Record<string, unknown>>;
+  const missing = HINT_NAMES.filter((name) => typeof hints[name] !== 'boolean');
+  if (missing.length > 0) problems.push(`"${tool.id}" does not declare ${missing.join(', ')}`);
+  return problems;
+}
+
+/**
+ * Runs the gate: prints sorted ids and a count; returns the exit code (1 on a duplicate id, an id
+ * that breaks the pattern, or a tool that does not declare its risk, category and hints).
+ */
 export function reportGate(
-  owned: readonly OwnedToolId[],
+  owned: readonly OwnedTool[],
   out: { write(text: string): unknown },
   err: { write(text: string): unknown },
 ): number {
@@ -86,5 +132,12 @@ export function reportGate(
   for (const { id, owners } of duplicates) {
     err.write(`duplicate tool id "${id}" registered by ${owners.join(' and ')}\n`);
   }
-  return duplicates.length > 0 ? 1 : 0;
+  let failed = duplicates.length > 0;
+  for (const { tool, owner } of owned) {
+    for (const problem of metadataProblems(tool)) {
+      err.write(`${owner}: ${problem}\n`);
+      failed = true;
+    }
+  }
+  return failed ? 1 : 0;
 }

@@ -1,3 +1,3 @@
-import { collectToolIds, reportGate } from './collect.js';
+import { collectTools, reportGate } from './collect.js';
 
-process.exitCode = reportGate(await collectToolIds(), process.stdout, process.stderr);
+process.exitCode = reportGate(await collectTools(), process.stdout, process.stderr);
