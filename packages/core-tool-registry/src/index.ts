@@ -143,7 +143,6 @@ export {
   MAX_RESULT_CHARS,
   measureJson,
 } from './pipeline/result-budget.js';
-export { SafeAgentTool, wrapSafely } from './pipeline/safe-agent-tool.js';
 export { ToolCallIds } from './pipeline/tool-call-ids.js';
 export {
   type ArgsDigest,

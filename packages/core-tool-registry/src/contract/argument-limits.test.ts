@@ -10,6 +10,7 @@ import {
   DEFAULT_ARGUMENT_LIMITS,
 } from './argument-limits.js';
 import { defineTool } from './tool.js';
+import { ToolHints } from './tool-metadata.js';
 import { successResult } from './tool-result.js';
 import { ToolSchema } from './tool-schema.js';
 
@@ -18,7 +19,7 @@ const echo = defineTool({
   id: 'echo',
   description: 'Echoes its text.',
   inputSchema: ToolSchema.object({ text: z.string().max(100).describe('Text.') }),
-  metadata: { category: 'utility', risk: 'LOW' },
+  metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
   execute: ({ text }) => {
     executed += 1;
     return successResult(text);
@@ -28,14 +29,14 @@ const content = defineTool({
   id: 'content',
   description: 'Takes a large content field.',
   inputSchema: ToolSchema.object({ content: z.string().max(3_000_000).describe('Content.') }),
-  metadata: { category: 'utility', risk: 'LOW' },
+  metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
   execute: () => successResult('ok'),
 });
 const tight = defineTool({
   id: 'tight',
   description: 'Declares its own limits.',
   inputSchema: ToolSchema.object({ items: z.array(z.unknown()).describe('Items.') }),
-  metadata: { category: 'utility', risk: 'LOW' },
+  metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
   argumentLimits: { maxEntries: 5, maxDepth: 3 },
   execute: () => successResult('ok'),
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defineTool } from '../contract/tool.js';
 import { ToolErrorCode } from '../contract/tool-error.js';
+import { ToolHints } from '../contract/tool-metadata.js';
 import { failureResult, successResult } from '../contract/tool-result.js';
 import { ToolSchema } from '../contract/tool-schema.js';
 import { ToolCircuitBreaker } from '../policies/circuit-breaker.js';
@@ -21,7 +22,11 @@ function setup(options: { openWorld?: boolean } = {}) {
       metadata: {
         category: 'utility',
         risk: 'LOW',
-        annotations: { readOnlyHint: true, openWorldHint: options.openWorld ?? false },
+        annotations: {
+          ...ToolHints.mutating,
+          readOnlyHint: true,
+          openWorldHint: options.openWorld ?? false,
+        },
       },
       runPolicy: { ...RunPolicies.quickRead, ratePerMinute: 10, maxRetries: 0 },
       execute: (args: Record<string, unknown>) =>

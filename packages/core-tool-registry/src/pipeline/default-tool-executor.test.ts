@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineTool, type ToolEvent } from '../contract/tool.js';
 import { ToolError, ToolErrorCode } from '../contract/tool-error.js';
 import type { ToolExecutor } from '../contract/tool-executor.js';
+import { ToolHints } from '../contract/tool-metadata.js';
 import { renderResult, successResult, type ToolResult } from '../contract/tool-result.js';
 import { ToolSchema } from '../contract/tool-schema.js';
 import { RiskAwareToolGate } from '../policies/tool-execution-gate.js';
@@ -20,6 +21,7 @@ function createRegistry(): ToolRegistry {
       id: 'echo',
       description: 'Echoes text.',
       inputSchema: ToolSchema.object({ text: z.string() }),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       runPolicy: RunPolicies.quickRead,
       execute: ({ text }) => successResult(text, { data: { text } }),
     }),
@@ -30,30 +32,35 @@ function createRegistry(): ToolRegistry {
         path: z.string(),
         limit: z.number().int().min(1).optional(),
       }),
+      metadata: { category: 'file', risk: 'LOW', annotations: ToolHints.readOnly },
       execute: ({ path }) => `contents of ${path}`,
     }),
     defineTool({
       id: 'read_note',
       description: 'fixture',
       inputSchema: ToolSchema.empty(),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => 'note',
     }),
     defineTool({
       id: 'read_files',
       description: 'fixture',
       inputSchema: ToolSchema.empty(),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => 'files',
     }),
     defineTool({
       id: 'read_fine',
       description: 'fixture',
       inputSchema: ToolSchema.empty(),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => 'fine',
     }),
     defineTool({
       id: 'boom',
       description: 'Throws.',
       inputSchema: ToolSchema.empty(),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       runPolicy: RunPolicies.network,
       execute: () => {
         throw new Error('disk on fire');
@@ -63,6 +70,7 @@ function createRegistry(): ToolRegistry {
       id: 'missing_thing',
       description: 'Throws a ToolError.',
       inputSchema: ToolSchema.empty(),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => {
         throw new ToolError(ToolErrorCode.NOT_FOUND, 'path: no such file notes.txt', {
           field: 'path',
@@ -74,13 +82,18 @@ function createRegistry(): ToolRegistry {
       id: 'bad_return',
       description: 'Returns garbage.',
       inputSchema: ToolSchema.empty(),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => 42 as unknown as string,
     }),
     defineTool({
       id: 'write_file',
       description: 'MEDIUM risk fixture.',
       inputSchema: ToolSchema.object({ path: z.string() }),
-      metadata: { risk: 'MEDIUM' },
+      metadata: {
+        category: 'file',
+        risk: 'MEDIUM',
+        annotations: { ...ToolHints.destructive, idempotentHint: true },
+      },
       runPolicy: RunPolicies.mutating,
       execute: ({ path }) => `wrote ${path}`,
     }),
@@ -88,6 +101,7 @@ function createRegistry(): ToolRegistry {
       id: 'streamer',
       description: 'Streams output.',
       inputSchema: ToolSchema.empty(),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: (_args, context) => {
         context.emit({ type: 'progress', progress: 1, total: 2, message: 'half' });
         context.emit({ type: 'output', stream: 'stdout', text: 'line 1\n' });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../contract/tool.js';
 import { ToolErrorCode } from '../contract/tool-error.js';
+import { ToolHints } from '../contract/tool-metadata.js';
 import { failureResult, renderResult, type ToolResult } from '../contract/tool-result.js';
 import { ToolSchema } from '../contract/tool-schema.js';
 import {
@@ -27,7 +28,11 @@ function counter(results: ToolResult[]) {
     id: 'web_fetch',
     description: 'fixture',
     inputSchema: ToolSchema.object({ n: z.number().optional() }),
-    metadata: { risk: 'LOW', annotations: { readOnlyHint: true } },
+    metadata: {
+      category: 'network',
+      risk: 'LOW',
+      annotations: { ...ToolHints.readOnly, openWorldHint: true },
+    },
     runPolicy: { ...RunPolicies.network, ratePerMinute: 2, maxRetries: 0 },
     execute() {
       state.calls += 1;

@@ -7,6 +7,7 @@ import {
   type ToolEvent,
 } from '../contract/tool.js';
 import { ToolErrorCode } from '../contract/tool-error.js';
+import { ToolHints } from '../contract/tool-metadata.js';
 import { failureResult, renderResult, type ToolResult } from '../contract/tool-result.js';
 import { ToolSchema } from '../contract/tool-schema.js';
 import { ToolCircuitBreaker } from '../policies/circuit-breaker.js';
@@ -28,6 +29,9 @@ interface Scripted {
   contexts: ToolContext[];
 }
 
+/** Fixture ids that reach outside the deployment, as the real tools of those names do. */
+const OPEN_WORLD_FIXTURES = new Set(['web_fetch', 'input_text']);
+
 /** A tool whose attempts follow a script: each entry is a result, or 'hang' (ignores its signal). */
 function scriptedTool(
   id: string,
@@ -35,16 +39,21 @@ function scriptedTool(
   options: { policy?: ToolRunPolicy; risk?: 'LOW' | 'MEDIUM' | 'HIGH'; readOnly?: boolean } = {},
 ): { tool: AnyToolDefinition; state: Scripted } {
   const state: Scripted = { calls: 0, contexts: [] };
+  const risk = options.risk ?? 'LOW';
+  const readOnly = options.readOnly ?? true;
   const tool = defineTool({
     id,
     description: 'scripted fixture',
     inputSchema: ToolSchema.object({ n: z.number().optional() }),
     metadata: {
-      risk: options.risk ?? 'LOW',
+      category: 'utility',
+      risk,
       annotations: {
-        readOnlyHint: options.readOnly ?? true,
-        idempotentHint: options.readOnly ?? true,
-        destructiveHint: !(options.readOnly ?? true),
+        readOnlyHint: readOnly,
+        destructiveHint: !readOnly,
+        idempotentHint: readOnly,
+        openWorldHint: OPEN_WORLD_FIXTURES.has(id),
+        sensitiveAction: risk === 'HIGH' || id === 'input_text',
       },
     },
     ...(options.policy ? { runPolicy: options.policy } : {}),
@@ -471,6 +480,7 @@ describe('EnhancedToolExecutor: attempt context', () => {
         id: 'spreader',
         description: 'fixture',
         inputSchema: ToolSchema.empty(),
+        metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
         runPolicy: RunPolicies.quickRead,
         async execute(_args, context) {
           const copy = { ...context };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defineTool, type ToolContext } from '../contract/tool.js';
+import { ToolHints } from '../contract/tool-metadata.js';
 import { ToolSchema } from '../contract/tool-schema.js';
 import { RunPolicies } from '../policies/tool-run-policy.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
@@ -23,6 +24,7 @@ async function probe<T>(
       id: 'probe',
       description: 'fixture',
       inputSchema: ToolSchema.empty(),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       runPolicy: { ...RunPolicies.quickRead, timeoutMs: 10_000 },
       execute(_args, context) {
         seen = look(context);

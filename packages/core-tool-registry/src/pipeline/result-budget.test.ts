@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defineTool } from '../contract/tool.js';
 import { ToolErrorCode } from '../contract/tool-error.js';
+import { ToolHints } from '../contract/tool-metadata.js';
 import { failureResult, successResult } from '../contract/tool-result.js';
 import { ToolSchema } from '../contract/tool-schema.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
@@ -90,6 +91,7 @@ describe('the executor holds every result within the budget', () => {
         id: 'huge',
         description: 'Returns a huge result.',
         inputSchema: ToolSchema.empty(),
+        metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
         execute: () =>
           successResult('t'.repeat(3_000_000), { data: { text: 'd'.repeat(3_000_000) } }),
       }),
