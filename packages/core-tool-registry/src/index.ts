@@ -46,6 +46,24 @@ export {
 } from './contract/tool-error.js';
 export type { ExecuteOptions, ToolExecutor } from './contract/tool-executor.js';
 export {
+  argumentLimitFailure,
+  argumentsNotJsonFailure,
+  argumentsNotObjectFailure,
+  batchBudgetFailure,
+  batchCancelledFailure,
+  cancelledFailure,
+  circuitOpenFailure,
+  environmentBlockedFailure,
+  failureFromThrown,
+  invalidBatchFailure,
+  invalidReturnFailure,
+  outcomeUnknownFailure,
+  permissionDeniedFailure,
+  rateLimitedFailure,
+  timeoutFailure,
+  unknownToolFailure,
+} from './contract/tool-failures.js';
+export {
   cautiousHints,
   compareRisk,
   isRetrySafe,
@@ -82,7 +100,6 @@ export {
   ToolSchema,
   type ToolSchemaObjectOptions,
 } from './contract/tool-schema.js';
-export { type ServiceKey, serviceKey, ToolServices } from './contract/tool-services.js';
 export {
   type AnyToolPackageEntry,
   defineToolPackage,
@@ -109,34 +126,23 @@ export {
   type ToolBatchRunnerOptions,
   truncateHead,
 } from './pipeline/batch-runner.js';
+export { callerQuotaKey, SHARED_QUOTA_CALLERS } from './pipeline/caller-quota.js';
 export { type Deadlined, DeadlineWatch } from './pipeline/deadline-watch.js';
 export {
-  DefaultToolExecutor,
-  type DefaultToolExecutorOptions,
-} from './pipeline/default-tool-executor.js';
-export {
-  callerQuotaKey,
-  EnhancedToolExecutor,
-  type EnhancedToolExecutorOptions,
-  type RunPolicyOptions,
-  rateLimitedFailure,
-  SHARED_QUOTA_CALLERS,
-  timeoutFailure,
-} from './pipeline/enhanced-tool-executor.js';
-export {
-  cancelledFailure,
-  createToolContext,
-  failureFromThrown,
   hasEventSink,
-  invokeTool,
   isAttemptSignal,
   lookupTool,
   mayAbortWithin,
   nestedCallOptions,
   normaliseReturn,
   parseRawArguments,
-  type ToolContextInit,
 } from './pipeline/execution-steps.js';
+export {
+  createToolExecutor,
+  PipelineToolExecutor,
+  type RunPolicyOptions,
+  type ToolExecutorOptions,
+} from './pipeline/pipeline-tool-executor.js';
 export {
   type LimitResultOptions,
   limitResult,
@@ -166,7 +172,6 @@ export {
   type CircuitBreakerState,
   type CircuitDecision,
   type CircuitState,
-  circuitOpenFailure,
   isInfrastructureFailure,
   type OpenCircuitView,
   ToolCircuitBreaker,

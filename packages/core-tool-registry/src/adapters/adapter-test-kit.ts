@@ -3,7 +3,10 @@ import { defineTool } from '../contract/tool.js';
 import { ToolHints } from '../contract/tool-metadata.js';
 import { successResult, type ToolArtifact } from '../contract/tool-result.js';
 import { ToolSchema } from '../contract/tool-schema.js';
-import { DefaultToolExecutor } from '../pipeline/default-tool-executor.js';
+import {
+  createToolExecutor,
+  type PipelineToolExecutor,
+} from '../pipeline/pipeline-tool-executor.js';
 import { RiskAwareToolGate } from '../policies/tool-execution-gate.js';
 import { ToolPermissionManager } from '../policies/tool-permission-manager.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
@@ -21,7 +24,7 @@ export const ONE_PIXEL_PNG = Buffer.from(
  */
 export function createAdapterTestExecutor(
   options: { artifacts?: readonly ToolArtifact[] } = {},
-): DefaultToolExecutor {
+): PipelineToolExecutor {
   const registry = new ToolRegistry();
   const artifacts = options.artifacts ?? [];
   registry.register(
@@ -65,7 +68,7 @@ export function createAdapterTestExecutor(
     }),
     { owner: 'test' },
   );
-  return new DefaultToolExecutor({
+  return createToolExecutor({
     registry,
     gate: new RiskAwareToolGate(new ToolPermissionManager()),
   });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DefaultToolExecutor } from '../pipeline/default-tool-executor.js';
-import { EnhancedToolExecutor } from '../pipeline/enhanced-tool-executor.js';
+import { createToolExecutor } from '../pipeline/pipeline-tool-executor.js';
 import { ToolTraceRecorder } from '../pipeline/trace-recorder.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import {
@@ -114,8 +113,8 @@ describe('executors', () => {
     for (let index = 0; index < 20_000; index += 1) args[`k${index}`] = 1;
     const traces = new ToolTraceRecorder();
     for (const executor of [
-      new DefaultToolExecutor({ registry }),
-      new EnhancedToolExecutor({ registry, traces }),
+      createToolExecutor({ registry }),
+      createToolExecutor({ registry, traces }),
     ]) {
       const result = await executor.execute('echo', args);
       // The size limit answers, not the schema (text is a number here).

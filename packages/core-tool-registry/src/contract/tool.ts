@@ -4,7 +4,6 @@ import type { ToolArgumentLimits } from './argument-limits.js';
 import type { ToolMetadata, ToolMetadataInput } from './tool-metadata.js';
 import type { ToolResult } from './tool-result.js';
 import type { ToolSchema } from './tool-schema.js';
-import type { ToolServices } from './tool-services.js';
 
 /** An event a running tool emits: progress, or a chunk of streamed output. */
 export type ToolEvent =
@@ -58,8 +57,6 @@ export interface ToolContext {
   confirm(
     request: Omit<ConfirmationRequest, 'sessionId' | 'toolId'> & { toolId?: string },
   ): Promise<ConfirmationDecision>;
-  /** Services injected by the host. */
-  readonly services: ToolServices;
 }
 
 /** What a handler may return: a result, or plain text meaning success. */

@@ -21,7 +21,7 @@ import {
   ToolBatchRunner,
   truncateHead,
 } from './batch-runner.js';
-import { EnhancedToolExecutor } from './enhanced-tool-executor.js';
+import { createToolExecutor } from './pipeline-tool-executor.js';
 
 function setup(options: { deny?: boolean } = {}) {
   const calls: Array<{ tool: string; args: unknown }> = [];
@@ -76,7 +76,7 @@ function setup(options: { deny?: boolean } = {}) {
   const permissions = new ToolPermissionManager({
     confirm: async () => (options.deny ? 'deny' : 'allow_once'),
   });
-  const executor = new EnhancedToolExecutor({
+  const executor = createToolExecutor({
     registry,
     clock,
     gate: new RiskAwareToolGate(permissions),

@@ -9,7 +9,7 @@ import { ToolRateLimiter } from '../policies/rate-limiter.js';
 import { RunPolicies } from '../policies/tool-run-policy.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { FakeClock } from '../testing/fake-clock.js';
-import { EnhancedToolExecutor } from './enhanced-tool-executor.js';
+import { createToolExecutor } from './pipeline-tool-executor.js';
 
 function setup(options: { openWorld?: boolean } = {}) {
   const clock = new FakeClock();
@@ -37,7 +37,7 @@ function setup(options: { openWorld?: boolean } = {}) {
   );
   const breaker = new ToolCircuitBreaker({ clock, failureThreshold: 3 });
   const limiter = new ToolRateLimiter({ clock });
-  const executor = new EnhancedToolExecutor({
+  const executor = createToolExecutor({
     registry,
     clock,
     rateLimiter: limiter,

@@ -15,7 +15,7 @@ import { RunPolicies } from '../policies/tool-run-policy.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { FakeClock } from '../testing/fake-clock.js';
 import { ToolBatchRunner } from './batch-runner.js';
-import { EnhancedToolExecutor } from './enhanced-tool-executor.js';
+import { createToolExecutor } from './pipeline-tool-executor.js';
 import { ToolTraceRecorder } from './trace-recorder.js';
 
 function createStack() {
@@ -75,7 +75,7 @@ function createStack() {
   const state = new ToolEnvironmentState({ clock });
   state.set('ime.shown', false);
   let answer = 0;
-  const executor = new EnhancedToolExecutor({
+  const executor = createToolExecutor({
     registry,
     clock,
     gate: new RiskAwareToolGate(

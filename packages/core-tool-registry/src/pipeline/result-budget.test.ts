@@ -5,7 +5,7 @@ import { ToolHints } from '../contract/tool-metadata.js';
 import { failureResult, successResult } from '../contract/tool-result.js';
 import { ToolSchema } from '../contract/tool-schema.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
-import { DefaultToolExecutor } from './default-tool-executor.js';
+import { createToolExecutor } from './pipeline-tool-executor.js';
 import { limitResult, MAX_RESULT_CHARS, measureJson } from './result-budget.js';
 
 function totalChars(result: ReturnType<typeof limitResult>): number {
@@ -96,7 +96,7 @@ describe('the executor holds every result within the budget', () => {
           successResult('t'.repeat(3_000_000), { data: { text: 'd'.repeat(3_000_000) } }),
       }),
     );
-    const result = await new DefaultToolExecutor({ registry }).execute('huge', {});
+    const result = await createToolExecutor({ registry }).execute('huge', {});
     expect(totalChars(result)).toBeLessThanOrEqual(MAX_RESULT_CHARS);
     expect(result.ok && result.content).toContain(
       '[Result cut: the tool returned 3,000,000 characters of text and structured data of more than 200,000 characters',

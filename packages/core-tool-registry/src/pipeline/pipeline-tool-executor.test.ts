@@ -10,8 +10,7 @@ import { RiskAwareToolGate } from '../policies/tool-execution-gate.js';
 import { ToolPermissionManager } from '../policies/tool-permission-manager.js';
 import { RunPolicies } from '../policies/tool-run-policy.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
-import { DefaultToolExecutor } from './default-tool-executor.js';
-import { EnhancedToolExecutor } from './enhanced-tool-executor.js';
+import { createToolExecutor, type PipelineToolExecutor } from './pipeline-tool-executor.js';
 
 /** The tools every executor case runs against. */
 function createRegistry(): ToolRegistry {
@@ -122,12 +121,12 @@ type ExecutorFactory = (options: {
 /** The executors the v2 cases run against: the v2 pipeline and v3 with nothing injected. */
 export const EXECUTORS: Record<string, ExecutorFactory> = {
   v2: ({ registry, permissions }) =>
-    new DefaultToolExecutor({
+    createToolExecutor({
       registry,
       ...(permissions ? { gate: new RiskAwareToolGate(permissions) } : {}),
     }),
   'v3 with nothing injected': ({ registry, permissions }) =>
-    new EnhancedToolExecutor({
+    createToolExecutor({
       registry,
       ...(permissions ? { gate: new RiskAwareToolGate(permissions) } : {}),
     }),
@@ -285,7 +284,7 @@ for (const [label, factory] of Object.entries(EXECUTORS)) {
   });
 }
 
-describe('parity: EnhancedToolExecutor with nothing injected behaves exactly as v2', () => {
+describe('parity: PipelineToolExecutor with nothing injected behaves exactly as v2', () => {
   const v2 = EXECUTORS.v2 as ExecutorFactory;
   const v3 = EXECUTORS['v3 with nothing injected'] as ExecutorFactory;
   for (const executorCase of EXECUTOR_CASES) {
@@ -301,7 +300,7 @@ describe('parity: EnhancedToolExecutor with nothing injected behaves exactly as 
   it('records usage the same way', async () => {
     for (const factory of [v2, v3]) {
       const registry = createRegistry();
-      const executor = factory({ registry }) as DefaultToolExecutor | EnhancedToolExecutor;
+      const executor = factory({ registry }) as PipelineToolExecutor | PipelineToolExecutor;
       await executor.execute('echo', { text: 'a' });
       await executor.execute('boom', {});
       await executor.execute('nope', {});

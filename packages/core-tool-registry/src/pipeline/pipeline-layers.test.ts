@@ -19,9 +19,10 @@ import { RunPolicies, type ToolRunPolicy } from '../policies/tool-run-policy.js'
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { FakeClock, flushMicrotasks, sequenceRandom } from '../testing/fake-clock.js';
 import {
-  EnhancedToolExecutor,
-  type EnhancedToolExecutorOptions,
-} from './enhanced-tool-executor.js';
+  createToolExecutor,
+  PipelineToolExecutor,
+  type ToolExecutorOptions,
+} from './pipeline-tool-executor.js';
 import { ToolTraceRecorder } from './trace-recorder.js';
 
 interface Scripted {
@@ -76,12 +77,12 @@ function scriptedTool(
 const ok = (text = 'ok'): ToolResult => ({ ok: true, content: text });
 const crash = failureResult(ToolErrorCode.EXECUTION_FAILED, 'connection reset');
 
-function setup(tools: AnyToolDefinition[], options: Partial<EnhancedToolExecutorOptions> = {}) {
+function setup(tools: AnyToolDefinition[], options: Partial<ToolExecutorOptions> = {}) {
   const clock = new FakeClock();
   const registry = new ToolRegistry();
   registry.registerAll(tools);
   const traces = new ToolTraceRecorder({ clock });
-  const executor = new EnhancedToolExecutor({
+  const executor = createToolExecutor({
     registry,
     clock,
     traces,
@@ -91,7 +92,7 @@ function setup(tools: AnyToolDefinition[], options: Partial<EnhancedToolExecutor
   return { clock, registry, traces, executor };
 }
 
-describe('EnhancedToolExecutor: timeouts', () => {
+describe('PipelineToolExecutor: timeouts', () => {
   it('returns TIMEOUT on time even when the handler ignores its signal, and fires that signal', async () => {
     const { tool, state } = scriptedTool('slow_read', ['hang'], {
       policy: { ...RunPolicies.quickRead, maxRetries: 0 },
@@ -149,7 +150,7 @@ describe('EnhancedToolExecutor: timeouts', () => {
   });
 });
 
-describe('EnhancedToolExecutor: retries', () => {
+describe('PipelineToolExecutor: retries', () => {
   it('retries a read-only tool after EXECUTION_FAILED with full-jitter backoff, one span per attempt', async () => {
     const { tool, state } = scriptedTool('web_fetch', [crash, crash, ok('page')], {
       policy: RunPolicies.network,
@@ -292,13 +293,13 @@ describe('EnhancedToolExecutor: retries', () => {
   });
 });
 
-describe('EnhancedToolExecutor: rate limiter', () => {
+describe('PipelineToolExecutor: rate limiter', () => {
   it('rejects the call over the quota at once with RATE_LIMITED and a retry-after', async () => {
     const { tool, state } = scriptedTool('read_file', [ok()], { policy: RunPolicies.quickRead });
     const clock = new FakeClock();
     const registry = new ToolRegistry();
     registry.register(tool);
-    const executorWithClock = new EnhancedToolExecutor({
+    const executorWithClock = createToolExecutor({
       registry,
       clock,
       rateLimiter: new ToolRateLimiter({ clock }),
@@ -324,7 +325,7 @@ describe('EnhancedToolExecutor: rate limiter', () => {
     const clock = new FakeClock();
     const registry = new ToolRegistry();
     registry.register(tool);
-    const executor = new EnhancedToolExecutor({
+    const executor = createToolExecutor({
       registry,
       clock,
       rateLimiter: new ToolRateLimiter({ clock }),
@@ -335,13 +336,13 @@ describe('EnhancedToolExecutor: rate limiter', () => {
   });
 });
 
-describe('EnhancedToolExecutor: circuit breaker', () => {
+describe('PipelineToolExecutor: circuit breaker', () => {
   it('opens after 5 consecutive failed calls and stops calling the tool', async () => {
     const { tool, state } = scriptedTool('web_fetch', [crash], { policy: RunPolicies.mutating });
     const clock = new FakeClock();
     const registry = new ToolRegistry();
     registry.register(tool);
-    const executor = new EnhancedToolExecutor({
+    const executor = createToolExecutor({
       registry,
       clock,
       circuitBreaker: new ToolCircuitBreaker({ clock }),
@@ -359,7 +360,7 @@ describe('EnhancedToolExecutor: circuit breaker', () => {
   });
 });
 
-describe('EnhancedToolExecutor: pipeline order', () => {
+describe('PipelineToolExecutor: pipeline order', () => {
   function orderFixture() {
     const { tool, state } = scriptedTool('input_text', [ok()], {
       policy: { ...RunPolicies.quickRead, ratePerMinute: 1 },
@@ -378,7 +379,7 @@ describe('EnhancedToolExecutor: pipeline order', () => {
     const breaker = new ToolCircuitBreaker({ clock, failureThreshold: 1 });
     const registry = new ToolRegistry();
     registry.register(tool);
-    const executor = new EnhancedToolExecutor({
+    const executor = createToolExecutor({
       registry,
       clock,
       traces,
@@ -446,13 +447,13 @@ describe('EnhancedToolExecutor: pipeline order', () => {
   });
 });
 
-describe('EnhancedToolExecutor: policy overrides', () => {
+describe('PipelineToolExecutor: policy overrides', () => {
   it('overrides fields of the declared policy and can lift a rate limit', async () => {
     const { tool } = scriptedTool('read_file', [ok()], { policy: RunPolicies.quickRead });
     const registry = new ToolRegistry();
     registry.register(tool);
     const clock = new FakeClock();
-    const executor = new EnhancedToolExecutor({
+    const executor = createToolExecutor({
       registry,
       clock,
       rateLimiter: new ToolRateLimiter({ clock }),
@@ -471,7 +472,7 @@ describe('EnhancedToolExecutor: policy overrides', () => {
   });
 });
 
-describe('EnhancedToolExecutor: attempt context', () => {
+describe('PipelineToolExecutor: attempt context', () => {
   it('a spread context keeps emit, confirm and a working signal', async () => {
     const registry = new ToolRegistry();
     const seen: unknown[] = [];
@@ -496,7 +497,7 @@ describe('EnhancedToolExecutor: attempt context', () => {
     );
     const events: ToolEvent[] = [];
     for (const runPolicies of [undefined, {}]) {
-      const executor = new EnhancedToolExecutor({
+      const executor = createToolExecutor({
         registry,
         clock: new FakeClock(),
         confirm: async () => 'allow_once',
