@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type AnyToolDefinition,
-  DefaultToolExecutor,
+  createToolExecutor,
   renderResult,
   ToolRegistry,
   type ToolResult,
@@ -79,7 +79,7 @@ export async function createHarness(
     registry.register(tool);
   }
   for (const tool of options.extraTools ?? []) registry.register(tool);
-  const executor = new DefaultToolExecutor({ registry });
+  const executor = createToolExecutor({ registry });
   const call = (
     id: string,
     args: Record<string, unknown>,

@@ -74,9 +74,9 @@ export interface ToolDefinition<TArgs = Record<string, unknown>> {
   readonly outputSchema?: ToolSchema<unknown>;
   /** Category, risk, tags and hints, all declared: the kernel guesses none of them. */
   readonly metadata: ToolMetadataInput;
-  /** Timeout, retries and rate limit (v3); legacy when absent. */
+  /** Timeout, retries and rate limit; legacy when absent. */
   readonly runPolicy?: ToolRunPolicy;
-  /** Preconditions on environment telemetry (v3), checked fail-open by the environment gate. */
+  /** Preconditions on environment telemetry, checked fail-open by the environment gate. */
   readonly environmentRules?: readonly ToolEnvironmentRule[];
   /**
    * Bounds on the size, entry count and depth of one call's arguments, checked before validation

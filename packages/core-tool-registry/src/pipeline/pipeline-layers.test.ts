@@ -124,7 +124,7 @@ describe('PipelineToolExecutor: timeouts', () => {
     expect(!result.ok && result.error.code).toBe('TIMEOUT');
   });
 
-  it('without run policies (v2 semantics) no timeout applies', async () => {
+  it('without run policies no timeout applies', async () => {
     const { tool } = scriptedTool('slow_read', ['hang'], { policy: RunPolicies.quickRead });
     const { clock, executor } = setup([tool], { runPolicies: undefined });
     let settled = false;

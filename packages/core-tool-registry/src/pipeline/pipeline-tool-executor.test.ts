@@ -6,11 +6,15 @@ import type { ToolExecutor } from '../contract/tool-executor.js';
 import { ToolHints } from '../contract/tool-metadata.js';
 import { renderResult, successResult, type ToolResult } from '../contract/tool-result.js';
 import { ToolSchema } from '../contract/tool-schema.js';
+import { ToolCircuitBreaker } from '../policies/circuit-breaker.js';
+import { ToolEnvironmentGate, ToolEnvironmentState } from '../policies/environment-gate.js';
+import { ToolRateLimiter } from '../policies/rate-limiter.js';
 import { RiskAwareToolGate } from '../policies/tool-execution-gate.js';
 import { ToolPermissionManager } from '../policies/tool-permission-manager.js';
 import { RunPolicies } from '../policies/tool-run-policy.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { createToolExecutor, type PipelineToolExecutor } from './pipeline-tool-executor.js';
+import { ToolTraceRecorder } from './trace-recorder.js';
 
 /** The tools every executor case runs against. */
 function createRegistry(): ToolRegistry {
@@ -118,17 +122,24 @@ type ExecutorFactory = (options: {
   permissions?: ToolPermissionManager;
 }) => ToolExecutor;
 
-/** The executors the v2 cases run against: the v2 pipeline and v3 with nothing injected. */
+/**
+ * The executors the cases run against: no layers, and the layers that none of these calls trips
+ * (rate limiter, breaker, traces, environment gate), which must leave every outcome unchanged.
+ */
 export const EXECUTORS: Record<string, ExecutorFactory> = {
-  v2: ({ registry, permissions }) =>
+  'no layers': ({ registry, permissions }) =>
     createToolExecutor({
       registry,
       ...(permissions ? { gate: new RiskAwareToolGate(permissions) } : {}),
     }),
-  'v3 with nothing injected': ({ registry, permissions }) =>
+  'layers that do not trip': ({ registry, permissions }) =>
     createToolExecutor({
       registry,
       ...(permissions ? { gate: new RiskAwareToolGate(permissions) } : {}),
+      rateLimiter: new ToolRateLimiter(),
+      circuitBreaker: new ToolCircuitBreaker(),
+      traces: new ToolTraceRecorder(),
+      environmentGate: new ToolEnvironmentGate({ state: new ToolEnvironmentState() }),
     }),
 };
 
@@ -137,7 +148,7 @@ interface CaseRun {
   events: ToolEvent[];
 }
 
-/** One v2 behaviour: a call, and what the caller must observe. */
+/** One behaviour of the executor: a call, and what the caller must observe. */
 interface ExecutorCase {
   name: string;
   run(factory: ExecutorFactory): Promise<CaseRun>;
@@ -162,7 +173,7 @@ async function call(
   return { result, events };
 }
 
-/** The v2 executor cases, shared by the v2 suite and the v3 parity suite. */
+/** The executor cases, shared by the suites of each executor and the parity suite. */
 export const EXECUTOR_CASES: readonly ExecutorCase[] = [
   {
     name: 'returns the handler result for valid arguments',
@@ -284,13 +295,13 @@ for (const [label, factory] of Object.entries(EXECUTORS)) {
   });
 }
 
-describe('parity: PipelineToolExecutor with nothing injected behaves exactly as v2', () => {
-  const v2 = EXECUTORS.v2 as ExecutorFactory;
-  const v3 = EXECUTORS['v3 with nothing injected'] as ExecutorFactory;
+describe('parity: layers that do not trip leave every outcome as without them', () => {
+  const bare = EXECUTORS['no layers'] as ExecutorFactory;
+  const layered = EXECUTORS['layers that do not trip'] as ExecutorFactory;
   for (const executorCase of EXECUTOR_CASES) {
     it(`same result and rendered text: ${executorCase.name}`, async () => {
-      const expected = await executorCase.run(v2);
-      const actual = await executorCase.run(v3);
+      const expected = await executorCase.run(bare);
+      const actual = await executorCase.run(layered);
       expect(actual.result).toEqual(expected.result);
       expect(renderResult(actual.result)).toBe(renderResult(expected.result));
       expect(actual.events).toEqual(expected.events);
@@ -298,9 +309,9 @@ describe('parity: PipelineToolExecutor with nothing injected behaves exactly as 
   }
 
   it('records usage the same way', async () => {
-    for (const factory of [v2, v3]) {
+    for (const factory of [bare, layered]) {
       const registry = createRegistry();
-      const executor = factory({ registry }) as PipelineToolExecutor | PipelineToolExecutor;
+      const executor = factory({ registry }) as PipelineToolExecutor;
       await executor.execute('echo', { text: 'a' });
       await executor.execute('boom', {});
       await executor.execute('nope', {});
