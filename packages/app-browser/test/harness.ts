@@ -7,8 +7,8 @@ import {
   renderResult,
   ToolRegistry,
   type ToolResult,
-  untrustedMarkers,
 } from '@toolsys/core-tool-registry';
+import { untrustedMarkers } from '@toolsys/core-tool-registry/text';
 import { SsrfGuard } from '@toolsys/platform';
 import { BrowserManager, type BrowserManagerOptions } from '../src/browser-manager.js';
 import { createBrowserTools } from '../src/browser-tools.js';

@@ -12,7 +12,7 @@ const REFUSE_OCTOKIT = fileURLToPath(new URL('./fixtures/refuse-octokit.mjs', im
  */
 const CHILD = `
 const entry = await import(process.env.ENTRY_URL);
-const { PipelineToolExecutor, ToolRegistry, renderResult } = await import('@toolsys/core-tool-registry');
+const { createToolExecutor, ToolRegistry, renderResult } = await import('@toolsys/core-tool-registry');
 const client = new entry.GitHubClient({
   token: async () => ({ token: 'ghp_child0000000000000000000000000000000', source: 'GITHUB_TOKEN' }),
   baseUrl: 'http://127.0.0.1:9',

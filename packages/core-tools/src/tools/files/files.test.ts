@@ -19,8 +19,8 @@ import {
   ToolPermissionManager,
   ToolRegistry,
   type ToolResult,
-  untrustedMarkers,
 } from '@toolsys/core-tool-registry';
+import { untrustedMarkers } from '@toolsys/core-tool-registry/text';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileTools, type FileToolsOptions } from './files.js';
 
