@@ -1,7 +1,6 @@
 import type { AnyToolDefinition } from './tool.js';
-import { ToolErrorCode } from './tool-error.js';
 import { argumentLimitFailure } from './tool-failures.js';
-import { failureResult, type ToolFailure } from './tool-result.js';
+import type { ToolFailure } from './tool-result.js';
 
 /** Bounds on the arguments of one call, checked before schema validation. */
 export interface ToolArgumentLimits {

@@ -16,7 +16,7 @@ import { ToolRateLimiter } from '../policies/rate-limiter.js';
 import { RunPolicies } from '../policies/tool-run-policy.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { FakeClock } from '../testing/fake-clock.js';
-import { createToolExecutor, PipelineToolExecutor } from './pipeline-tool-executor.js';
+import { createToolExecutor } from './pipeline-tool-executor.js';
 import { ToolTraceRecorder } from './trace-recorder.js';
 
 // Asynchronous limiters and breakers stand for the shared (Redis) ones: these wrap the in-process

@@ -18,11 +18,7 @@ import { ToolPermissionManager } from '../policies/tool-permission-manager.js';
 import { RunPolicies, type ToolRunPolicy } from '../policies/tool-run-policy.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { FakeClock, flushMicrotasks, sequenceRandom } from '../testing/fake-clock.js';
-import {
-  createToolExecutor,
-  PipelineToolExecutor,
-  type ToolExecutorOptions,
-} from './pipeline-tool-executor.js';
+import { createToolExecutor, type ToolExecutorOptions } from './pipeline-tool-executor.js';
 import { ToolTraceRecorder } from './trace-recorder.js';
 
 interface Scripted {

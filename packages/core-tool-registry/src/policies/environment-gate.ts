@@ -1,8 +1,7 @@
 import { SYSTEM_CLOCK, type ToolClock } from '../contract/clock.js';
 import type { RegisteredTool } from '../contract/tool.js';
-import { ToolErrorCode } from '../contract/tool-error.js';
 import { environmentBlockedFailure } from '../contract/tool-failures.js';
-import { failureResult, type ToolFailure } from '../contract/tool-result.js';
+import type { ToolFailure } from '../contract/tool-result.js';
 
 /** One observed environment signal and when it was observed. */
 export interface EnvironmentObservation {

@@ -1,7 +1,7 @@
 import { ToolErrorCode } from '../contract/tool-error.js';
 import { outcomeUnknownFailure } from '../contract/tool-failures.js';
 import { isRetrySafe, type ToolAnnotations } from '../contract/tool-metadata.js';
-import { failureResult, type ToolFailure } from '../contract/tool-result.js';
+import type { ToolFailure } from '../contract/tool-result.js';
 
 /**
  * What to do after a failed attempt:

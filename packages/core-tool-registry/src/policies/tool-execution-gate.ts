@@ -1,8 +1,7 @@
 import type { RegisteredTool } from '../contract/tool.js';
-import { ToolErrorCode } from '../contract/tool-error.js';
 import { permissionDeniedFailure } from '../contract/tool-failures.js';
 import type { ToolRisk } from '../contract/tool-metadata.js';
-import { failureResult, type ToolFailure } from '../contract/tool-result.js';
+import type { ToolFailure } from '../contract/tool-result.js';
 import { type ArgumentDescription, describeArguments } from './describe-arguments.js';
 import type { PermissionVerdict, ToolPermissionManager } from './tool-permission-manager.js';
 
