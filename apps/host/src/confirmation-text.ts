@@ -1,8 +1,5 @@
-import {
-  type ConfirmationRequest,
-  type ConfirmFunction,
-  escapeInvisible,
-} from '@toolsys/core-tool-registry';
+import type { ConfirmationRequest, ConfirmFunction } from '@toolsys/core-tool-registry';
+import { escapeInvisible } from '@toolsys/core-tool-registry/text';
 
 /**
  * The request as a person must see it: every control, bidi and invisible character of the tool

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   defineTool,
-  type EnhancedToolExecutor,
   failureResult,
+  type PipelineToolExecutor,
   ToolRegistry,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
@@ -170,7 +170,7 @@ describe('run-policy overrides from the config', () => {
     for (let call = 0; call < 5; call += 1)
       expect((await host.executor.execute('echo', {})).ok).toBe(true);
     const tool = registry.get('echo');
-    expect(tool && (host.executor as EnhancedToolExecutor).policyOf(tool)).toMatchObject({
+    expect(tool && (host.executor as PipelineToolExecutor).policyOf(tool)).toMatchObject({
       name: 'mutating',
       timeoutMs: 1_000,
       maxRetries: 0,

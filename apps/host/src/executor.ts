@@ -5,7 +5,7 @@ import {
   type CircuitBreakerState,
   type ConfirmationRequest,
   type ConfirmFunction,
-  EnhancedToolExecutor,
+  createToolExecutor,
   type RateLimiterLike,
   type RateLimiterState,
   RiskAwareToolGate,
@@ -223,7 +223,7 @@ export function createExecutionStack(options: ExecutionStackOptions): ExecutionS
   scaleOut.telemetry?.attach(traces);
   const environment = new ToolEnvironmentState();
   const overrides = runPolicyOverrides(deployment);
-  const executor = new EnhancedToolExecutor({
+  const executor = createToolExecutor({
     registry,
     gate: new RiskAwareToolGate(permissions),
     usageTracker: usage,

@@ -1,6 +1,7 @@
 import {
-  DefaultToolExecutor,
+  createToolExecutor,
   defineTool,
+  type PipelineToolExecutor,
   successResult,
   ToolBatchRunner,
   ToolRegistry,
@@ -22,7 +23,7 @@ function echoTool(id: string) {
 
 let store: MemoryStore;
 let registry: ToolRegistry;
-let executor: DefaultToolExecutor;
+let executor: PipelineToolExecutor;
 
 beforeEach(() => {
   store = MemoryStore.open({ path: ':memory:' });
@@ -32,7 +33,7 @@ beforeEach(() => {
     echoTool('edit_file'),
     ...createMemoryTools({ store }),
   ]);
-  executor = new DefaultToolExecutor({ registry });
+  executor = createToolExecutor({ registry });
 });
 
 afterEach(() => store.close());

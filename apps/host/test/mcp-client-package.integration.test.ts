@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
+import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { toolPackage as mcpClientPackage } from '@toolsys/mcp-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadDeploymentConfig } from '../src/config.js';
@@ -148,7 +148,7 @@ describe('the mcp-client package in a deployment', () => {
       configDir: scratch,
       env: {},
       registry,
-      executor: new DefaultToolExecutor({ registry }),
+      executor: createToolExecutor({ registry }),
       mode: 'gate',
     });
     expect(contribution.tools.map((tool) => tool.id)).toEqual([

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserManager, createBrowserTools } from '@toolsys/app-browser';
-import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
+import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { countTokens, SsrfGuard } from '@toolsys/platform';
 
 // A small documentation page, served on 127.0.0.1 (a random port, shown below as 8080).
@@ -40,7 +40,7 @@ try {
       artifactsDir: join(workspaceRoot, 'artifacts'),
     }),
   );
-  const executor = new DefaultToolExecutor({ registry });
+  const executor = createToolExecutor({ registry });
   const show = (text: string) => console.log(text.replaceAll(origin, 'http://127.0.0.1:8080'));
 
   const opened = await executor.execute('browser_navigate', { url: `${origin}/` }, {});

@@ -4,7 +4,7 @@ import {
   markUntrusted,
   scrubSecrets as scrubSecretText,
   untrustedMarkers,
-} from '@toolsys/core-tool-registry';
+} from '@toolsys/core-tool-registry/text';
 import { compileLinearRegex } from '@toolsys/platform';
 
 /** The markers and notice of web-page content: `<untrusted-web-page-content>` … */

@@ -1,4 +1,4 @@
-import { RecentCaptures } from '@toolsys/core-tool-registry';
+import { RecentCaptures } from '@toolsys/core-tool-registry/text';
 import type { RenderedSnapshot, SnapshotList } from './snapshot-render.js';
 
 /** One list a cut snapshot page was taken from. */

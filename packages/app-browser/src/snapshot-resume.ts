@@ -1,4 +1,4 @@
-import { decidePageResume } from '@toolsys/core-tool-registry';
+import { decidePageResume } from '@toolsys/core-tool-registry/text';
 import { lineText, type SnapshotList } from './snapshot-render.js';
 
 /** Options for {@link resumeSnapshotPage}. */

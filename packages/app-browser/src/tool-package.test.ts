@@ -2,7 +2,7 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  DefaultToolExecutor,
+  createToolExecutor,
   type ToolPackageContext,
   ToolRegistry,
 } from '@toolsys/core-tool-registry';
@@ -34,7 +34,7 @@ function context(config: BrowserConfig): ToolPackageContext<BrowserConfig> {
     configDir: directory,
     env: { PATH: '' },
     registry,
-    executor: new DefaultToolExecutor({ registry }),
+    executor: createToolExecutor({ registry }),
     mode: 'gate',
   };
 }

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type AnyToolDefinition,
-  DefaultToolExecutor,
+  createToolExecutor,
   renderResult,
   ToolRegistry,
   type ToolResult,
-  untrustedMarkers,
 } from '@toolsys/core-tool-registry';
+import { untrustedMarkers } from '@toolsys/core-tool-registry/text';
 import { SsrfGuard } from '@toolsys/platform';
 import { BrowserManager, type BrowserManagerOptions } from '../src/browser-manager.js';
 import { createBrowserTools } from '../src/browser-tools.js';
@@ -79,7 +79,7 @@ export async function createHarness(
     registry.register(tool);
   }
   for (const tool of options.extraTools ?? []) registry.register(tool);
-  const executor = new DefaultToolExecutor({ registry });
+  const executor = createToolExecutor({ registry });
   const call = (
     id: string,
     args: Record<string, unknown>,

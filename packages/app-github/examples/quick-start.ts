@@ -4,7 +4,7 @@ import {
   RepositoryScope,
   resolveGitHubToken,
 } from '@toolsys/app-github';
-import { DefaultToolExecutor, renderResult, ToolRegistry } from '@toolsys/core-tool-registry';
+import { createToolExecutor, renderResult, ToolRegistry } from '@toolsys/core-tool-registry';
 
 const client = new GitHubClient({
   // Resolved on the first request (GITHUB_TOKEN or GH_TOKEN): a refused call never gets that far.
@@ -24,7 +24,7 @@ registry.registerAll(
 );
 console.log(registry.ids().join(', '));
 
-const executor = new DefaultToolExecutor({ registry });
+const executor = createToolExecutor({ registry });
 const refused = await executor.execute('github_read_file', {
   owner: 'someone',
   repo: 'secrets',

@@ -1,11 +1,10 @@
 import {
   cancelledFailure,
-  cleanUntrustedLine,
-  defuseMarkers,
   failureResult,
   ToolErrorCode,
   type ToolFailure,
 } from '@toolsys/core-tool-registry';
+import { cleanUntrustedLine, defuseMarkers } from '@toolsys/core-tool-registry/text';
 import {
   GitHubRedirectError,
   GitHubResponseTooLargeError,

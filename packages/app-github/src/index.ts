@@ -3,7 +3,7 @@ export {
   CleaningTally,
   cleanUntrustedText,
   markUntrusted,
-} from '@toolsys/core-tool-registry';
+} from '@toolsys/core-tool-registry/text';
 export { type CachedResponse, EtagCache } from './etag-cache.js';
 export {
   GitHubClient,

@@ -1,4 +1,4 @@
-import { untrustedMarkers } from '@toolsys/core-tool-registry';
+import { untrustedMarkers } from '@toolsys/core-tool-registry/text';
 
 const GITHUB_MARKERS = untrustedMarkers('github');
 

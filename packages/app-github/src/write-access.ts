@@ -1,4 +1,4 @@
-import { cleanUntrustedLine } from '@toolsys/core-tool-registry';
+import { cleanUntrustedLine } from '@toolsys/core-tool-registry/text';
 import type { GitHubClient } from './github-client.js';
 
 /** What the token may do, as far as GitHub tells. */

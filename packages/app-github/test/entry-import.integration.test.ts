@@ -12,14 +12,14 @@ const REFUSE_OCTOKIT = fileURLToPath(new URL('./fixtures/refuse-octokit.mjs', im
  */
 const CHILD = `
 const entry = await import(process.env.ENTRY_URL);
-const { DefaultToolExecutor, ToolRegistry, renderResult } = await import('@toolsys/core-tool-registry');
+const { createToolExecutor, ToolRegistry, renderResult } = await import('@toolsys/core-tool-registry');
 const client = new entry.GitHubClient({
   token: async () => ({ token: 'ghp_child0000000000000000000000000000000', source: 'GITHUB_TOKEN' }),
   baseUrl: 'http://127.0.0.1:9',
 });
 const registry = new ToolRegistry();
 registry.registerAll(entry.createGitHubTools({ client }));
-const executor = new DefaultToolExecutor({ registry });
+const executor = createToolExecutor({ registry });
 const first = await executor.execute('github_get_user', {});
 const second = await executor.execute('github_get_user', {});
 console.log(JSON.stringify({

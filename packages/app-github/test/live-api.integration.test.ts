@@ -4,7 +4,7 @@
  * against a local server in GitHub's shapes, which cannot prove the real API still answers so.
  * Reads only public data of octocat/Hello-World; writes nothing.
  */
-import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
+import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
 import { GitHubClient } from '../src/github-client.js';
 import { createGitHubTools } from '../src/tools/index.js';
@@ -22,7 +22,7 @@ describe.skipIf(!token)(liveTitle, () => {
   });
   const registry = new ToolRegistry();
   registry.registerAll(createGitHubTools({ client, readOnly: true }));
-  const executor = new DefaultToolExecutor({ registry });
+  const executor = createToolExecutor({ registry });
   const call = (id: string, args: Record<string, unknown> = {}) => executor.execute(id, args);
 
   it('gets the token owner', { timeout: 30_000 }, async () => {

@@ -1,6 +1,6 @@
 import {
   type ConfirmationRequest,
-  EnhancedToolExecutor,
+  createToolExecutor,
   RiskAwareToolGate,
   renderResult,
   ToolPermissionManager,
@@ -285,7 +285,7 @@ describe('errors', () => {
   it('the run policy retries a 5xx for a read tool, never for a write tool', async () => {
     const registry = new ToolRegistry();
     registry.registerAll(createGitHubTools({ client: github.client }));
-    const executor = new EnhancedToolExecutor({ registry, runPolicies: { random: () => 0 } });
+    const executor = createToolExecutor({ registry, runPolicies: { random: () => 0 } });
     fake.inject({ pathPrefix: '/user', status: 502, body: errors.serverError });
     expect(dataOf(await executor.execute('github_get_user', {}))).toMatchObject({
       login: 'octocat',
@@ -310,7 +310,7 @@ describe('errors', () => {
   it('a hanging GitHub ends at the run policy time limit, and a cancelled call stops at once', async () => {
     const registry = new ToolRegistry();
     registry.registerAll(createGitHubTools({ client: github.client }));
-    const executor = new EnhancedToolExecutor({
+    const executor = createToolExecutor({
       registry,
       runPolicies: { overrides: { github_get_user: { timeoutMs: 300, maxRetries: 0 } } },
     });
@@ -342,7 +342,7 @@ describe('errors', () => {
     });
     const registry = new ToolRegistry();
     registry.registerAll(createGitHubTools({ client }));
-    const result = await new EnhancedToolExecutor({ registry }).execute('github_get_user', {});
+    const result = await createToolExecutor({ registry }).execute('github_get_user', {});
     expect(renderResult(result)).toContain(
       'Error: [UNSUPPORTED] GitHub is not available: no GitHub token: set GITHUB_TOKEN',
     );
@@ -368,7 +368,7 @@ describe('the token', () => {
         return 'allow_once';
       },
     });
-    const executor = new EnhancedToolExecutor({
+    const executor = createToolExecutor({
       registry,
       traces,
       gate: new RiskAwareToolGate(permissions),

@@ -1,5 +1,5 @@
 import {
-  DefaultToolExecutor,
+  createToolExecutor,
   renderResult,
   type ToolExecutor,
   ToolRegistry,
@@ -44,7 +44,7 @@ export function connect(fake: FakeGitHub, options: ConnectOptions = {}): Connect
       ...(options.maxFileBytes ? { maxFileBytes: options.maxFileBytes } : {}),
     }),
   );
-  const executor = new DefaultToolExecutor({ registry });
+  const executor = createToolExecutor({ registry });
   return {
     client,
     executor,

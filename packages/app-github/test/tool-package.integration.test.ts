@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
+import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type GitHubPackageConfig, toolPackage } from '../src/tool-package.js';
 import { FakeGitHub } from './fake-github.js';
@@ -44,7 +44,7 @@ async function create(
   return toolPackage.create({
     ...environment(input, env),
     registry,
-    executor: new DefaultToolExecutor({ registry }),
+    executor: createToolExecutor({ registry }),
     mode,
   });
 }
@@ -181,7 +181,7 @@ describe('create', () => {
     const contribution = await create({ allowedRepos: ['octocat/Hello-World'] }, env());
     const registry = new ToolRegistry();
     registry.registerAll(contribution.tools);
-    const executor = new DefaultToolExecutor({ registry });
+    const executor = createToolExecutor({ registry });
     const result = await executor.execute('github_list_issues', {
       owner: 'someone',
       repo: 'private-stuff',

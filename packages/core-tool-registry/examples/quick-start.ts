@@ -1,6 +1,6 @@
 import {
+  createToolExecutor,
   defineTool,
-  EnhancedToolExecutor,
   RiskAwareToolGate,
   RunPolicies,
   renderResult,
@@ -31,7 +31,7 @@ registry.register(addTool, { owner: 'my-agent' });
 
 // The hardened pipeline: a risk gate (MEDIUM risk is allowed here), validation, a rate limiter
 // that enforces the tool's own policy, timeouts and retries.
-const executor = new EnhancedToolExecutor({
+const executor = createToolExecutor({
   registry,
   gate: new RiskAwareToolGate(new ToolPermissionManager({ policy: { MEDIUM: 'allow' } })),
   rateLimiter: new ToolRateLimiter(),

@@ -1,9 +1,9 @@
-import { DefaultToolExecutor, renderResult, ToolRegistry } from '@toolsys/core-tool-registry';
+import { createToolExecutor, renderResult, ToolRegistry } from '@toolsys/core-tool-registry';
 import { createUtilityTools } from '@toolsys/core-tools';
 
 const registry = new ToolRegistry();
 registry.registerAll(createUtilityTools(), { owner: 'my-agent' });
-const executor = new DefaultToolExecutor({ registry });
+const executor = createToolExecutor({ registry });
 
 const result = await executor.execute('calculate', { expression: '2+3*4' });
 console.log(renderResult(result));

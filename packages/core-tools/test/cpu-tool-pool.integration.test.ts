@@ -1,5 +1,5 @@
 import type { AnyToolDefinition } from '@toolsys/core-tool-registry';
-import { EnhancedToolExecutor, ToolRegistry, ToolServices } from '@toolsys/core-tool-registry';
+import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   CPU_TOOL_IDS,
@@ -22,7 +22,7 @@ async function setUp(pool: CpuToolPool, timeoutMs: number) {
   for (const tool of tools) registry.register(tool);
   const overrides: Record<string, { timeoutMs: number; maxRetries: number }> = {};
   for (const tool of tools) overrides[tool.id] = { timeoutMs, maxRetries: 0 };
-  return new EnhancedToolExecutor({ registry, runPolicies: { overrides } });
+  return createToolExecutor({ registry, runPolicies: { overrides } });
 }
 
 describe('offloadCpuTools', () => {
@@ -113,7 +113,7 @@ describe('CpuToolPool (real worker threads, TypeScript sources through tsx)', ()
       for (const tool of offloadCpuTools(await cpuTools(), backstopPool)) {
         registry.register(tool);
       }
-      const executor = new EnhancedToolExecutor({ registry });
+      const executor = createToolExecutor({ registry });
       const result = await executor.execute('calculate', { expression: RUNAWAY });
       expect(result).toMatchObject({
         ok: false,
@@ -148,13 +148,11 @@ describe('CpuToolPool (real worker threads, TypeScript sources through tsx)', ()
   });
 
   it('reports a tool that does not run in the pool as a failure, not a throw', async () => {
-    const services = new ToolServices();
     const context = {
       callId: 'c',
       sessionId: 's',
       attempt: 1,
       signal: new AbortController().signal,
-      services,
       emit: () => {},
       confirm: async () => 'deny' as const,
     };

@@ -15,8 +15,9 @@ import { join } from 'node:path';
 import {
   type AnyToolDefinition,
   type ConfirmationRequest,
-  DefaultToolExecutor,
+  createToolExecutor,
   isToolResult,
+  type PipelineToolExecutor,
   RiskAwareToolGate,
   ToolPermissionManager,
   ToolRegistry,
@@ -45,7 +46,7 @@ let workspace: string;
 let dataDir: string;
 let canary: string;
 let registry: ToolRegistry;
-let executor: DefaultToolExecutor;
+let executor: PipelineToolExecutor;
 const savedEnvironment: Record<string, string | undefined> = {};
 /** npm must not reach the registry from a fuzzed skill_install: point it at a closed port. */
 const NPM_ENVIRONMENT = {
@@ -354,7 +355,7 @@ beforeAll(async () => {
   });
   const confirm = async (request: ConfirmationRequest) =>
     request.toolId === 'shell_execute' ? 'deny' : 'allow_once';
-  executor = new DefaultToolExecutor({
+  executor = createToolExecutor({
     registry,
     gate: new RiskAwareToolGate(permissions),
     confirm,

@@ -6,8 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import {
-  DefaultToolExecutor,
-  EnhancedToolExecutor,
+  createToolExecutor,
   type ToolEvent,
   ToolRegistry,
   ToolTraceRecorder,
@@ -179,7 +178,7 @@ beforeEach(async () => {
 function executorFor(options: Omit<NetworkToolsOptions, 'workspaceRoot'> = {}) {
   const registry = new ToolRegistry();
   registry.registerAll(createNetworkTools({ workspaceRoot: workspace, ...options }));
-  return new DefaultToolExecutor({ registry });
+  return createToolExecutor({ registry });
 }
 
 const allowLocal = () => executorFor({ allowPrivateNetwork: ['127.0.0.1'] });
@@ -361,7 +360,7 @@ describe('http_request', () => {
       createNetworkTools({ workspaceRoot: workspace, allowPrivateNetwork: ['127.0.0.1'] }),
     );
     const traces = new ToolTraceRecorder();
-    const executor = new EnhancedToolExecutor({ registry, traces });
+    const executor = createToolExecutor({ registry, traces });
     const result = await executor.execute('http_request', {
       url: `${base}/echo`,
       method: 'POST',

@@ -8,8 +8,9 @@ import { fileURLToPath } from 'node:url';
 import {
   type ConfirmationDecision,
   type ConfirmationRequest,
-  DefaultToolExecutor,
+  createToolExecutor,
   defineTool,
+  type PipelineToolExecutor,
   type ToolEvent,
   ToolRegistry,
   ToolSchema,
@@ -34,7 +35,7 @@ beforeEach(async () => {
 
 interface Harness {
   registry: ToolRegistry;
-  executor: DefaultToolExecutor;
+  executor: PipelineToolExecutor;
   asked: ConfirmationRequest[];
 }
 
@@ -63,7 +64,7 @@ function harness(
     }),
     { owner: 'core' },
   );
-  const executor = new DefaultToolExecutor({
+  const executor = createToolExecutor({
     registry,
     confirm: async (request) => {
       asked.push(request);

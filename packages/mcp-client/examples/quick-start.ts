@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { DefaultToolExecutor, renderResult, ToolRegistry } from '@toolsys/core-tool-registry';
+import { createToolExecutor, renderResult, ToolRegistry } from '@toolsys/core-tool-registry';
 import { createMcpTools, McpConfigImport, McpManager } from '@toolsys/mcp-client';
 
 // A Claude Desktop config whose one server is the MCP reference server
@@ -20,7 +20,7 @@ const manager = new McpManager({ servers: imported.servers }); // connects nothi
 try {
   const registry = new ToolRegistry();
   registry.registerAll(createMcpTools({ manager }), { owner: 'my-agent' });
-  const executor = new DefaultToolExecutor({ registry });
+  const executor = createToolExecutor({ registry });
   const result = await executor.execute('mcp_call', {
     server: 'everything',
     tool: 'echo',

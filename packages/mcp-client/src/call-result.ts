@@ -1,13 +1,11 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
-  CleaningTally,
   failureResult,
-  markUntrusted,
   successResult,
   ToolErrorCode,
   type ToolResult,
-  untrustedMarkers,
 } from '@toolsys/core-tool-registry';
+import { CleaningTally, markUntrusted, untrustedMarkers } from '@toolsys/core-tool-registry/text';
 import { cleanRemoteStructured } from './clean-structured.js';
 import { stripTerminalControls } from './terminal-text.js';
 

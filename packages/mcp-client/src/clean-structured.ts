@@ -1,4 +1,4 @@
-import { CleaningTally, defuseMarkers } from '@toolsys/core-tool-registry';
+import { CleaningTally, defuseMarkers } from '@toolsys/core-tool-registry/text';
 import { stripTerminalControls } from './terminal-text.js';
 
 /** Deepest nesting of a remote structured value that is kept; deeper parts are replaced. */

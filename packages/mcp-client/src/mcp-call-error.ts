@@ -1,10 +1,6 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import {
-  cleanUntrustedLine,
-  defuseMarkers,
-  ToolError,
-  ToolErrorCode,
-} from '@toolsys/core-tool-registry';
+import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
+import { cleanUntrustedLine, defuseMarkers } from '@toolsys/core-tool-registry/text';
 import { stripTerminalControls } from './terminal-text.js';
 
 /** What was being done when an MCP request failed, for the message. */

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { containsSecretShape } from '@toolsys/core-tool-registry';
+import { containsSecretShape } from '@toolsys/core-tool-registry/text';
 import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
 import type { McpServerConfig } from './mcp-server-config.js';
 import { isSecretArgument, SECRET_NAME } from './secret-patterns.js';

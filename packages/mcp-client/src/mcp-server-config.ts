@@ -1,4 +1,4 @@
-import { displayUrl, escapeInvisible } from '@toolsys/core-tool-registry';
+import { displayUrl, escapeInvisible } from '@toolsys/core-tool-registry/text';
 import { redactArguments } from './secret-patterns.js';
 
 /** What every configured MCP server has. */

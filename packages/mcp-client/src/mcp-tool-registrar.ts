@@ -1,8 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
-  cleanUntrustedText,
   defineTool,
-  defuseMarkers,
   hasEventSink,
   RunPolicies,
   type ToolMetadataInput,
@@ -10,6 +8,7 @@ import {
   type ToolRunPolicy,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { cleanUntrustedText, defuseMarkers } from '@toolsys/core-tool-registry/text';
 import { toToolResult } from './call-result.js';
 import type { McpCallOptions } from './mcp-client.js';
 import type { McpManager } from './mcp-manager.js';

@@ -1,4 +1,5 @@
-import { cleanUntrustedLine, type ToolContext } from '@toolsys/core-tool-registry';
+import type { ToolContext } from '@toolsys/core-tool-registry';
+import { cleanUntrustedLine } from '@toolsys/core-tool-registry/text';
 import type { McpCallOptions } from './mcp-client.js';
 
 /** One progress update as `onProgress` receives it. */

@@ -1,4 +1,4 @@
-import { containsSecretShape } from '@toolsys/core-tool-registry';
+import { containsSecretShape } from '@toolsys/core-tool-registry/text';
 
 /** Names of env vars, headers and flags that usually hold a secret. */
 export const SECRET_NAME =

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { access, realpath, stat } from 'node:fs/promises';
 import { delimiter, isAbsolute, relative, resolve } from 'node:path';
-import { escapeInvisible } from '@toolsys/core-tool-registry';
+import { escapeInvisible } from '@toolsys/core-tool-registry/text';
 import {
   type McpServerConfig,
   type McpStdioServerConfig,

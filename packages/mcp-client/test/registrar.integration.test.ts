@@ -1,6 +1,6 @@
 import {
   type ConfirmationRequest,
-  DefaultToolExecutor,
+  createToolExecutor,
   RiskAwareToolGate,
   ToolPermissionManager,
   ToolRegistry,
@@ -61,7 +61,7 @@ describe('McpToolRegistrar with server-everything', () => {
         return 'allow_once';
       },
     });
-    const executor = new DefaultToolExecutor({
+    const executor = createToolExecutor({
       registry,
       gate: new RiskAwareToolGate(permissions),
     });

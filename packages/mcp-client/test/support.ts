@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import {
-  DefaultToolExecutor,
-  type DefaultToolExecutorOptions,
+  createToolExecutor,
+  type PipelineToolExecutor,
+  type ToolExecutorOptions,
   ToolRegistry,
 } from '@toolsys/core-tool-registry';
 import {
@@ -98,7 +99,7 @@ export async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise
 export interface Harness {
   readonly manager: McpManager;
   readonly registry: ToolRegistry;
-  readonly executor: DefaultToolExecutor;
+  readonly executor: PipelineToolExecutor;
   close(): Promise<void>;
 }
 
@@ -108,7 +109,7 @@ export function createHarness(
     servers?: McpServerConfig[];
     adHoc?: McpAdHocPolicy;
     managerOptions?: Omit<McpManagerOptions, 'servers'>;
-    executorOptions?: Omit<DefaultToolExecutorOptions, 'registry'>;
+    executorOptions?: Omit<ToolExecutorOptions, 'registry'>;
   } = {},
 ): Harness {
   const manager = new McpManager({ ...options.managerOptions, servers: options.servers ?? [] });
@@ -117,7 +118,7 @@ export function createHarness(
     policy: 'REJECT',
     owner: '@toolsys/mcp-client',
   });
-  const executor = new DefaultToolExecutor({ registry, ...options.executorOptions });
+  const executor = createToolExecutor({ registry, ...options.executorOptions });
   return { manager, registry, executor, close: () => manager.close() };
 }
 

@@ -1,4 +1,4 @@
-import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
+import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
 import { androidConfigSchema, toolPackage } from './tool-package.js';
 
@@ -12,7 +12,7 @@ describe('toolPackage', () => {
       configDir: '/nonexistent',
       env: {},
       registry,
-      executor: new DefaultToolExecutor({ registry }),
+      executor: createToolExecutor({ registry }),
       mode: 'gate',
     });
     expect(toolPackage.key).toBe('platform-android');
@@ -29,7 +29,7 @@ describe('toolPackage', () => {
       configDir: '/',
       env: {},
       registry,
-      executor: new DefaultToolExecutor({ registry }),
+      executor: createToolExecutor({ registry }),
       mode: 'gate',
     });
     const byId = new Map(tools.map((tool) => [tool.id, tool.metadata]));
@@ -72,7 +72,7 @@ describe('toolPackage', () => {
       configDir: '/',
       env: {},
       registry,
-      executor: new DefaultToolExecutor({ registry }),
+      executor: createToolExecutor({ registry }),
       mode: 'gate',
     });
     expect(contribution.tools).toHaveLength(18);
@@ -89,7 +89,7 @@ describe('toolPackage', () => {
         configDir: '/',
         env: {},
         registry,
-        executor: new DefaultToolExecutor({ registry }),
+        executor: createToolExecutor({ registry }),
         mode: 'gate',
       }),
     ).rejects.toThrow('ui "appium" with appiumStart false needs appiumUrl');

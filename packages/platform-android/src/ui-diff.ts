@@ -1,4 +1,4 @@
-import { cleanUntrustedLine } from '@toolsys/core-tool-registry';
+import { cleanUntrustedLine } from '@toolsys/core-tool-registry/text';
 import type { UiSnapshot } from './android-session.js';
 import {
   flattenNodes,

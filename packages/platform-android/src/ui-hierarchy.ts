@@ -1,5 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
-import { CleaningTally } from '@toolsys/core-tool-registry';
+import { CleaningTally } from '@toolsys/core-tool-registry/text';
 
 /** One node of a `uiautomator dump` hierarchy. */
 export interface UiNode {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { RecentCaptures } from '@toolsys/core-tool-registry';
+import { RecentCaptures } from '@toolsys/core-tool-registry/text';
 import type { UiTreeLine } from './ui-tree-text.js';
 
 /** One rendered tree a cut ui_dump page was taken from. */

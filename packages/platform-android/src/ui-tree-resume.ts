@@ -1,4 +1,4 @@
-import { decidePageResume } from '@toolsys/core-tool-registry';
+import { decidePageResume } from '@toolsys/core-tool-registry/text';
 import { screenTokenOf, type UiTreeCapture } from './ui-tree-captures.js';
 import type { UiTreeLine } from './ui-tree-text.js';
 

@@ -4,7 +4,8 @@ import { deflateRawSync } from 'node:zlib';
 import type { AndroidSim, SimNode, SimScreen } from '@toolsys/android-sim';
 import {
   callRisk,
-  EnhancedToolExecutor,
+  createToolExecutor,
+  type PipelineToolExecutor,
   ToolRegistry,
   type ToolResult,
 } from '@toolsys/core-tool-registry';
@@ -67,7 +68,7 @@ function buildApk(packageName: string, versionName: string): Buffer {
 }
 
 /** The tools created anew against the same device and data directory: a restarted server. */
-function freshExecutor(harness: AndroidHarness): EnhancedToolExecutor {
+function freshExecutor(harness: AndroidHarness): PipelineToolExecutor {
   const { tools } = createAndroidTools({
     workspaceRoot: harness.workspaceRoot,
     dataDir: harness.dataDir,
@@ -76,7 +77,7 @@ function freshExecutor(harness: AndroidHarness): EnhancedToolExecutor {
   });
   const registry = new ToolRegistry();
   for (const tool of tools) registry.register(tool);
-  return new EnhancedToolExecutor({ registry });
+  return createToolExecutor({ registry });
 }
 
 function expectFailure(

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AdbTestBed, type AndroidSim, freePort, startAdbTestBed } from '@toolsys/android-sim';
-import { EnhancedToolExecutor, ToolRegistry, type ToolResult } from '@toolsys/core-tool-registry';
+import { createToolExecutor, ToolRegistry, type ToolResult } from '@toolsys/core-tool-registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAppiumHome } from '../src/appium/appium-server.js';
 import { AppiumUiBackend } from '../src/appium/appium-ui-backend.js';
@@ -36,7 +36,7 @@ describe('the UI tools through Appium and UiAutomator2', () => {
   function executor(tools: AndroidTools, serial: string) {
     const registry = new ToolRegistry();
     for (const tool of tools.tools) registry.register(tool);
-    const run = new EnhancedToolExecutor({ registry });
+    const run = createToolExecutor({ registry });
     return (id: string, args: Record<string, unknown> = {}) => run.execute(id, { ...args, serial });
   }
 
@@ -368,7 +368,7 @@ describe('ui auto over time', () => {
     const call = (() => {
       const registry = new ToolRegistry();
       for (const tool of tools.tools) registry.register(tool);
-      const run = new EnhancedToolExecutor({ registry });
+      const run = createToolExecutor({ registry });
       return (id: string) => run.execute(id, { serial: sim.serial });
     })();
     const via = /^Screen of 127\.0\.0\.1:\d+ via (adb|appium): /;
@@ -430,5 +430,5 @@ describe('ui auto over time', () => {
 async function executeTap(tools: AndroidTools, serial: string): Promise<ToolResult> {
   const registry = new ToolRegistry();
   for (const tool of tools.tools) registry.register(tool);
-  return new EnhancedToolExecutor({ registry }).execute('ui_tap', { serial, x: 10, y: 10 });
+  return createToolExecutor({ registry }).execute('ui_tap', { serial, x: 10, y: 10 });
 }

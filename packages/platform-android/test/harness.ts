@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AdbTestBed, type AndroidSimOptions, startAdbTestBed } from '@toolsys/android-sim';
 import {
-  EnhancedToolExecutor,
+  createToolExecutor,
   type ExecuteOptions,
+  type PipelineToolExecutor,
   ToolEnvironmentGate,
   ToolEnvironmentState,
   ToolRegistry,
@@ -20,7 +21,7 @@ export interface AndroidHarness {
   readonly dataDir: string;
   readonly registry: ToolRegistry;
   /** The executor the tools run in (for calls from several sessions). */
-  readonly executor: EnhancedToolExecutor;
+  readonly executor: PipelineToolExecutor;
   /** Ends what the tools kept for one session (as the host does when an MCP session ends). */
   endSession(sessionId: string): Promise<void>;
   call(id: string, args?: Record<string, unknown>, options?: ExecuteOptions): Promise<ToolResult>;
@@ -63,7 +64,7 @@ export async function startAndroidHarness(
     });
     const registry = new ToolRegistry();
     for (const tool of tools) registry.register(tool);
-    const executor = new EnhancedToolExecutor({
+    const executor = createToolExecutor({
       registry,
       environmentGate: new ToolEnvironmentGate({ state: environment }),
     });

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mobileMcpElements } from '@toolsys/android-sim';
-import { markUntrusted } from '@toolsys/core-tool-registry';
+import { markUntrusted } from '@toolsys/core-tool-registry/text';
 import { countTokens } from '@toolsys/platform';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DefaultToolExecutor, renderResult, ToolRegistry } from '@toolsys/core-tool-registry';
+import { createToolExecutor, renderResult, ToolRegistry } from '@toolsys/core-tool-registry';
 import { createMemoryTools, MemoryStore } from '@toolsys/platform-cs-mem';
 
 const directory = mkdtempSync(join(tmpdir(), 'memory-example-'));
@@ -11,7 +11,7 @@ try {
 
   const registry = new ToolRegistry();
   registry.registerAll(createMemoryTools({ store }));
-  const executor = new DefaultToolExecutor({ registry });
+  const executor = createToolExecutor({ registry });
   const result = await executor.execute('memory_search_nodes', { query: 'dark mode' });
   console.log(renderResult(result));
 } finally {

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EnhancedToolExecutor, ToolRegistry, ToolTraceRecorder } from '@toolsys/core-tool-registry';
+import { createToolExecutor, ToolRegistry, ToolTraceRecorder } from '@toolsys/core-tool-registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryStore } from './memory-store.js';
 import { csMemConfigSchema, memoryDatabasePath, toolPackage } from './tool-package.js';
@@ -18,7 +18,7 @@ afterEach(() => {
 
 function context(mode: 'serve' | 'gate', config = {}) {
   const registry = new ToolRegistry();
-  const executor = new EnhancedToolExecutor({ registry, traces: new ToolTraceRecorder() });
+  const executor = createToolExecutor({ registry, traces: new ToolTraceRecorder() });
   return {
     registry,
     executor,

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { defineToolPackage, EnhancedToolExecutor } from '@toolsys/core-tool-registry';
+import { defineToolPackage, PipelineToolExecutor } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import { MemoryStore } from './memory-store.js';
 import { createMemoryTools } from './tools/memory-tools.js';
@@ -60,7 +60,7 @@ export const toolPackage = defineToolPackage<CsMemConfig>({
       return store;
     };
     const traces =
-      mode !== 'gate' && executor instanceof EnhancedToolExecutor ? executor.traces : undefined;
+      mode !== 'gate' && executor instanceof PipelineToolExecutor ? executor.traces : undefined;
     const recorder =
       traces && config.recordTraces !== false
         ? new TraceMemoryRecorder({ store: openStore, defaultSessionId: 'host' })

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DefaultToolExecutor, renderResult, ToolRegistry } from '@toolsys/core-tool-registry';
+import { createToolExecutor, renderResult, ToolRegistry } from '@toolsys/core-tool-registry';
 import { createTerminalTools, RootfsManager, TerminalManager } from '@toolsys/platform-terminal';
 
 const workspace = mkdtempSync(join(tmpdir(), 'terminal-example-'));
@@ -11,7 +11,7 @@ try {
   const registry = new ToolRegistry();
   registry.registerAll(createTerminalTools({ manager, rootfs }));
   // Input to a session outside the OS sandbox asks the user every time: here the user says yes.
-  const executor = new DefaultToolExecutor({
+  const executor = createToolExecutor({
     registry,
     confirm: async (request) => {
       console.log(`asked: ${request.action}`);

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DefaultToolExecutor, resolveMetadata, ToolRegistry } from '@toolsys/core-tool-registry';
+import { createToolExecutor, resolveMetadata, ToolRegistry } from '@toolsys/core-tool-registry';
 import { afterEach, describe, expect, it } from 'vitest';
 import { terminalConfigSchema, toolPackage } from './tool-package.js';
 
@@ -45,7 +45,7 @@ async function context(mode: 'serve' | 'gate', config: Record<string, unknown> =
     configDir: base,
     env: process.env,
     registry,
-    executor: new DefaultToolExecutor({ registry }),
+    executor: createToolExecutor({ registry }),
     mode,
   } as const;
 }
@@ -153,7 +153,7 @@ describe('toolPackage', () => {
     const serve = await context('serve');
     const contribution = await toolPackage.create(serve);
     serve.registry.registerAll(contribution.tools);
-    const executor = new DefaultToolExecutor({ registry: serve.registry });
+    const executor = createToolExecutor({ registry: serve.registry });
     try {
       const ids: string[] = [];
       for (const sessionId of ['client-a', 'client-b']) {

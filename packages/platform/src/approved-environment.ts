@@ -1,4 +1,4 @@
-import { containsSecretShape } from '@toolsys/core-tool-registry';
+import { containsSecretShape } from '@toolsys/core-tool-registry/text';
 import { SANDBOX_ENVIRONMENT_NAMES } from './command-sandbox.js';
 
 /**

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
-import { containsSecretShape } from '@toolsys/core-tool-registry';
+import { containsSecretShape } from '@toolsys/core-tool-registry/text';
 import { approvedEnvironment } from './approved-environment.js';
 
 /** Options for {@link runProcess}. */

@@ -3,7 +3,7 @@
 // `maxRetriesPerRequest: 0`), reconnects in the background on its own schedule (`retryStrategy`),
 // and loads Lua once per connection and calls it by SHA (`defineCommand`). It is imported on the
 // first connection, not with this module, so importing the package loads no Redis client.
-import { displayUrl } from '@toolsys/core-tool-registry';
+import { displayUrl } from '@toolsys/core-tool-registry/text';
 import type { Redis, RedisOptions } from 'ioredis';
 import { OperationTimeout } from './operation-timeout.js';
 

@@ -1,6 +1,6 @@
 import {
+  createToolExecutor,
   defineTool,
-  EnhancedToolExecutor,
   RunPolicies,
   ToolRegistry,
   type ToolResult,
@@ -65,7 +65,7 @@ function executor(state: SharedState, ratePerMinute = 1000) {
   );
   const traces = new ToolTraceRecorder();
   state.traceRing.attach(traces);
-  return new EnhancedToolExecutor({
+  return createToolExecutor({
     registry,
     rateLimiter: state.rateLimiter,
     circuitBreaker: state.circuitBreaker,

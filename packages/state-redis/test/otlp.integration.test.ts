@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import {
+  createToolExecutor,
   defineTool,
-  EnhancedToolExecutor,
   failureResult,
   RunPolicies,
   ToolCircuitBreaker,
@@ -113,7 +113,7 @@ describe('OtlpTelemetry', () => {
       );
       const traces = new ToolTraceRecorder();
       telemetry.attach(traces);
-      const executor = new EnhancedToolExecutor({
+      const executor = createToolExecutor({
         registry,
         traces,
         circuitBreaker: breaker,

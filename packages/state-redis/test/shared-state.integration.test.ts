@@ -1,6 +1,6 @@
 import {
+  createToolExecutor,
   defineTool,
-  EnhancedToolExecutor,
   failureResult,
   RiskAwareToolGate,
   RunPolicies,
@@ -69,7 +69,7 @@ function replica(
     store: state.permissionStore,
     ...(confirm ? { confirm } : {}),
   });
-  return new EnhancedToolExecutor({
+  return createToolExecutor({
     registry,
     gate: new RiskAwareToolGate(permissions),
     rateLimiter: state.rateLimiter,

@@ -1,7 +1,7 @@
 import type { AndroidSim } from '@toolsys/android-sim';
 import {
   type ConfirmationRequest,
-  EnhancedToolExecutor,
+  createToolExecutor,
   RiskAwareToolGate,
   type RiskPolicy,
   ToolPermissionManager,
@@ -37,7 +37,7 @@ function gated(policy: Partial<Record<ToolRisk, RiskPolicy>>) {
     asked.push(request);
     return 'allow_once' as const;
   };
-  const executor = new EnhancedToolExecutor({
+  const executor = createToolExecutor({
     registry: harness.registry,
     gate: new RiskAwareToolGate(new ToolPermissionManager({ confirm, policy })),
     confirm,

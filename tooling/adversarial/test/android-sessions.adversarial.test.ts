@@ -1,7 +1,7 @@
 import type { AndroidSim } from '@toolsys/android-sim';
 import {
   type ConfirmationRequest,
-  EnhancedToolExecutor,
+  createToolExecutor,
   RiskAwareToolGate,
   ToolPermissionManager,
 } from '@toolsys/core-tool-registry';
@@ -154,7 +154,7 @@ describe('acting through the UI asks as the browser does', () => {
       asked.push(request);
       return 'allow_session' as const;
     };
-    const executor = new EnhancedToolExecutor({
+    const executor = createToolExecutor({
       registry: harness.registry,
       gate: new RiskAwareToolGate(new ToolPermissionManager({ confirm })),
       confirm,
@@ -187,7 +187,7 @@ describe('acting through the UI asks as the browser does', () => {
 
   it('refuses a clipboard write nobody confirmed', async () => {
     // A deployment's risk gate with no one to confirm.
-    const executor = new EnhancedToolExecutor({
+    const executor = createToolExecutor({
       registry: harness.registry,
       gate: new RiskAwareToolGate(new ToolPermissionManager()),
     });

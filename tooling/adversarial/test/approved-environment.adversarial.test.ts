@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type ConfirmationRequest,
-  DefaultToolExecutor,
+  createToolExecutor,
   RiskAwareToolGate,
   ToolPermissionManager,
   ToolRegistry,
@@ -83,7 +83,7 @@ describe('approved shell commands get an allow-list of variables', () => {
       return 'allow_once' as const;
     };
     const gate = new RiskAwareToolGate(new ToolPermissionManager({ confirm }));
-    return new DefaultToolExecutor({ registry, gate, confirm }).execute('shell_execute', {
+    return createToolExecutor({ registry, gate, confirm }).execute('shell_execute', {
       command,
     });
   }
@@ -152,7 +152,7 @@ describe('approved skill tools get an allow-list of variables', () => {
       }),
       { owner: 'core' },
     );
-    const executor = new DefaultToolExecutor({
+    const executor = createToolExecutor({
       registry,
       confirm: async (request) => {
         asked.push(request);

@@ -3,7 +3,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DefaultToolExecutor, ToolRegistry, type ToolResult } from '@toolsys/core-tool-registry';
+import {
+  createToolExecutor,
+  type PipelineToolExecutor,
+  ToolRegistry,
+  type ToolResult,
+} from '@toolsys/core-tool-registry';
 import { createFileMemoryTools, createFileTools, createNetworkTools } from '@toolsys/core-tools';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
@@ -34,12 +39,12 @@ afterEach(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-function executor(): DefaultToolExecutor {
+function executor(): PipelineToolExecutor {
   const registry = new ToolRegistry();
   registry.registerAll(createFileTools({ workspaceRoot: root }));
   registry.registerAll(createNetworkTools({ workspaceRoot: root, allowPrivateNetwork: true }));
   registry.registerAll(createFileMemoryTools({ directory: join(base, 'notes') }));
-  return new DefaultToolExecutor({ registry });
+  return createToolExecutor({ registry });
 }
 
 /** A server that sends half a file, waits for `release`, then sends the rest. */

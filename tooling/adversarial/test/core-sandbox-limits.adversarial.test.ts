@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
-  DefaultToolExecutor,
+  createToolExecutor,
   RiskAwareToolGate,
   renderResult,
   ToolPermissionManager,
@@ -133,7 +133,7 @@ describe('the environment inside the sandbox', () => {
       asked.push(request);
       return 'deny' as const;
     };
-    const executor = new DefaultToolExecutor({
+    const executor = createToolExecutor({
       registry,
       gate: new RiskAwareToolGate(new ToolPermissionManager({ confirm })),
       confirm,

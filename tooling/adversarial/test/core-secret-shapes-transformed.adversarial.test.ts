@@ -2,7 +2,7 @@ import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  DefaultToolExecutor,
+  createToolExecutor,
   RiskAwareToolGate,
   renderResult,
   type ToolEvent,
@@ -59,7 +59,7 @@ async function run(command: string): Promise<{ streamed: string; result: string 
   const registry = new ToolRegistry();
   for (const tool of createShellTools({ workspaceRoot: workspace })) registry.register(tool);
   const confirm = async () => 'allow_once' as const;
-  const executor = new DefaultToolExecutor({
+  const executor = createToolExecutor({
     registry,
     gate: new RiskAwareToolGate(new ToolPermissionManager({ confirm })),
     confirm,

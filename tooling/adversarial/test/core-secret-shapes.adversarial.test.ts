@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  DefaultToolExecutor,
+  createToolExecutor,
+  type PipelineToolExecutor,
   RiskAwareToolGate,
   renderResult,
   ToolPermissionManager,
@@ -66,14 +67,14 @@ afterAll(async () => {
   await rm(workspace, { recursive: true, force: true });
 });
 
-function executor(): DefaultToolExecutor {
+function executor(): PipelineToolExecutor {
   const registry = new ToolRegistry();
   for (const tool of createShellTools({ workspaceRoot: workspace })) registry.register(tool);
   for (const tool of createNetworkTools({ workspaceRoot: workspace, allowPrivateNetwork: true })) {
     registry.register(tool);
   }
   const confirm = async () => 'allow_once' as const;
-  return new DefaultToolExecutor({
+  return createToolExecutor({
     registry,
     gate: new RiskAwareToolGate(new ToolPermissionManager({ confirm })),
     confirm,

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHostPolicy } from '@toolsys/app-browser';
 import {
-  DefaultToolExecutor,
+  createToolExecutor,
+  type PipelineToolExecutor,
   RiskAwareToolGate,
   renderResult,
   ToolPermissionManager,
@@ -61,7 +62,7 @@ afterAll(async () => {
   await rm(workspace, { recursive: true, force: true });
 });
 
-function executor(allowPrivateNetwork: boolean | string[]): DefaultToolExecutor {
+function executor(allowPrivateNetwork: boolean | string[]): PipelineToolExecutor {
   const registry = new ToolRegistry();
   const tools = createNetworkTools({
     workspaceRoot: workspace,
@@ -76,7 +77,7 @@ function executor(allowPrivateNetwork: boolean | string[]): DefaultToolExecutor 
   });
   for (const tool of tools) registry.register(tool);
   const confirm = async () => 'allow_once' as const;
-  return new DefaultToolExecutor({
+  return createToolExecutor({
     registry,
     gate: new RiskAwareToolGate(new ToolPermissionManager({ confirm })),
     confirm,

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  DefaultToolExecutor,
+  createToolExecutor,
+  type PipelineToolExecutor,
   renderResult,
   ToolRegistry,
   type ToolResult,
@@ -67,7 +68,7 @@ function rawHiddenIn(text: string): string[] {
 let server: Server;
 let base: string;
 let root: string;
-let executor: DefaultToolExecutor;
+let executor: PipelineToolExecutor;
 let sandboxed = false;
 
 beforeAll(async () => {
@@ -95,7 +96,7 @@ beforeAll(async () => {
   registry.registerAll(createFileTools({ workspaceRoot: root }));
   registry.registerAll(createNetworkTools({ workspaceRoot: root, allowPrivateNetwork: true }));
   registry.registerAll(createShellTools({ workspaceRoot: root }));
-  executor = new DefaultToolExecutor({ registry });
+  executor = createToolExecutor({ registry });
 });
 
 afterAll(async () => {

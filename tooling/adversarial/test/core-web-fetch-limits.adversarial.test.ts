@@ -4,7 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { DefaultToolExecutor, ToolRegistry, type ToolResult } from '@toolsys/core-tool-registry';
+import {
+  createToolExecutor,
+  type PipelineToolExecutor,
+  ToolRegistry,
+  type ToolResult,
+} from '@toolsys/core-tool-registry';
 import { CpuToolPool, createFileTools, createNetworkTools } from '@toolsys/core-tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { whilePinging } from './support/responsiveness.js';
@@ -63,7 +68,7 @@ let server: Server;
 let base: string;
 let workspace: string;
 let pool: CpuToolPool;
-let executor: DefaultToolExecutor;
+let executor: PipelineToolExecutor;
 
 beforeAll(async () => {
   workspace = await mkdtemp(join(tmpdir(), 'toolsys-adv-webfetch-'));
@@ -95,7 +100,7 @@ beforeAll(async () => {
       cpuPool: pool,
     }),
   );
-  executor = new DefaultToolExecutor({ registry });
+  executor = createToolExecutor({ registry });
 });
 
 afterAll(async () => {
@@ -184,7 +189,7 @@ describe('web_fetch converts any page without stalling other sessions', () => {
         cpuPool: pool,
       }),
     );
-    const hurried = new DefaultToolExecutor({ registry });
+    const hurried = createToolExecutor({ registry });
     await hurried.execute('web_fetch', { url: `${base}/warm`, max_length: 500 });
     const started = performance.now();
     const result = await hurried.execute('web_fetch', { url: `${base}/many-nodes` });

@@ -3,7 +3,12 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EnhancedToolExecutor, ToolRegistry, ToolTraceRecorder } from '@toolsys/core-tool-registry';
+import {
+  createToolExecutor,
+  type PipelineToolExecutor,
+  ToolRegistry,
+  ToolTraceRecorder,
+} from '@toolsys/core-tool-registry';
 import { CpuToolPool, createCoreTools } from '@toolsys/core-tools';
 import {
   BUILTIN_PACKAGES,
@@ -304,7 +309,7 @@ describe('caller headers on a cross-origin redirect (issue item 10)', () => {
   let target: Server;
   let received: IncomingHttpHeaders | undefined;
   let pool: CpuToolPool;
-  let executor: EnhancedToolExecutor;
+  let executor: PipelineToolExecutor;
   let dir: string;
 
   const listen = (server: Server) =>
@@ -327,7 +332,7 @@ describe('caller headers on a cross-origin redirect (issue item 10)', () => {
     dir = mkdtempSync(join(tmpdir(), 'toolsys-adversarial-redirect-'));
     pool = new CpuToolPool({ maxThreads: 1 });
     const registry = new ToolRegistry();
-    executor = new EnhancedToolExecutor({ registry, traces: new ToolTraceRecorder() });
+    executor = createToolExecutor({ registry, traces: new ToolTraceRecorder() });
     registry.registerAll(
       createCoreTools({
         workspaceRoot: dir,

@@ -17,7 +17,7 @@ const core = await import('@toolsys/core-tool-registry');
 const platform = await import('@toolsys/platform');
 const pool = new platform.CpuToolPool({ maxThreads: 2, taskTimeLimitMs: 60_000 });
 const context = (signal) => ({
-  callId: 'c', sessionId: 's', attempt: 1, signal, services: new core.ToolServices(),
+  callId: 'c', sessionId: 's', attempt: 1, signal,
   emit() {}, async confirm() { return 'deny'; },
 });
 const never = new AbortController().signal;

@@ -15,7 +15,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  DefaultToolExecutor,
+  createToolExecutor,
+  type PipelineToolExecutor,
   renderResult,
   ToolRegistry,
   type ToolResult,
@@ -141,7 +142,7 @@ async function snapshot(folder: string): Promise<Record<string, string>> {
   return result;
 }
 
-function executor(): DefaultToolExecutor {
+function executor(): PipelineToolExecutor {
   const registry = new ToolRegistry();
   for (const tool of createFileTools({ workspaceRoot: root, useRipgrep: true }))
     registry.register(tool);
@@ -151,7 +152,7 @@ function executor(): DefaultToolExecutor {
   for (const tool of createNetworkTools({ workspaceRoot: root, allowPrivateNetwork: true })) {
     if (tool.id === 'download_file') registry.register(tool);
   }
-  return new DefaultToolExecutor({ registry });
+  return createToolExecutor({ registry });
 }
 
 interface Tally {
@@ -162,7 +163,7 @@ interface Tally {
 }
 
 async function race(
-  call: (executor: DefaultToolExecutor, index: number) => Promise<ToolResult>,
+  call: (executor: PipelineToolExecutor, index: number) => Promise<ToolResult>,
 ): Promise<Tally> {
   const before = await snapshot(outside);
   const tools = executor();

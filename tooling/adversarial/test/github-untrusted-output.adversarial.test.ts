@@ -1,4 +1,5 @@
-import { type ToolResult, untrustedMarkers } from '@toolsys/core-tool-registry';
+import type { ToolResult } from '@toolsys/core-tool-registry';
+import { untrustedMarkers } from '@toolsys/core-tool-registry/text';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeGitHub } from '../../../packages/app-github/test/fake-github.js';
 import {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type ConfirmationRequest,
-  DefaultToolExecutor,
+  createToolExecutor,
   ToolRegistry,
 } from '@toolsys/core-tool-registry';
 import { type McpClientConfig, toolPackage } from '@toolsys/mcp-client';
@@ -53,7 +53,7 @@ afterEach(async () => {
 
 async function deploy(config: McpClientConfig) {
   const registry = new ToolRegistry();
-  const executor = new DefaultToolExecutor({ registry });
+  const executor = createToolExecutor({ registry });
   const environment = {
     config,
     workspaceRoot: scratch,

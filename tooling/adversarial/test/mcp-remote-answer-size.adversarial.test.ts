@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
+import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { createMcpTools, McpManager } from '@toolsys/mcp-client';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -116,7 +116,7 @@ describe('a remote HTTP MCP server cannot make the client buffer a huge answer (
       managers.push(manager);
       const registry = new ToolRegistry();
       registry.registerAll(createMcpTools({ manager, adHoc: 'deny' }), { owner: 'test' });
-      const executor = new DefaultToolExecutor({ registry });
+      const executor = createToolExecutor({ registry });
       await manager.connect('hostile');
       const { result, growthMiB } = await peakGrowthDuring(() =>
         executor.execute('mcp_call', { server: 'hostile', tool: 'huge' }),

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
+import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import {
   createMcpTools,
   McpManager,
@@ -38,7 +38,7 @@ function setUp(server: McpStdioServerConfig) {
   managers.push(manager);
   const registry = new ToolRegistry();
   registry.registerAll(createMcpTools({ manager, adHoc: 'deny' }), { owner: 'test' });
-  const executor = new DefaultToolExecutor({ registry });
+  const executor = createToolExecutor({ registry });
   return { manager, registry, executor };
 }
 

@@ -1,7 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
+import {
+  createToolExecutor,
+  type PipelineToolExecutor,
+  ToolRegistry,
+} from '@toolsys/core-tool-registry';
 import { createMcpTools, McpManager, McpToolRegistrar } from '@toolsys/mcp-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeHostileServer } from './support/mcp-hostile-server.js';
@@ -29,7 +33,7 @@ const TOOLS = [
 
 let scratch: string;
 let manager: McpManager;
-let executor: DefaultToolExecutor;
+let executor: PipelineToolExecutor;
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'toolsys-adv-mcp-patterns-'));
@@ -48,7 +52,7 @@ beforeAll(async () => {
   const registry = new ToolRegistry();
   registry.registerAll(createMcpTools({ manager, adHoc: 'deny' }), { owner: 'test' });
   new McpToolRegistrar({ manager, registry }).attach();
-  executor = new DefaultToolExecutor({ registry });
+  executor = createToolExecutor({ registry });
   await manager.connect('hostile');
 }, 30_000);
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DefaultToolExecutor, renderResult, ToolRegistry } from '@toolsys/core-tool-registry';
+import { createToolExecutor, renderResult, ToolRegistry } from '@toolsys/core-tool-registry';
 import { createMcpTools, McpManager } from '@toolsys/mcp-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { writeHostileServer } from './support/mcp-hostile-server.js';
@@ -57,7 +57,7 @@ describe('structuredContent from a remote MCP server', () => {
     managers.push(manager);
     const registry = new ToolRegistry();
     registry.registerAll(createMcpTools({ manager, adHoc: 'deny' }), { owner: 'test' });
-    const executor = new DefaultToolExecutor({ registry });
+    const executor = createToolExecutor({ registry });
     await manager.connect('hostile');
     const result = await executor.execute('mcp_call', { server: 'hostile', tool: 'echo' });
     expect(result.ok, renderResult(result)).toBe(true);

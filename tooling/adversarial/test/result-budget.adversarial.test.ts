@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DefaultToolExecutor, ToolRegistry, type ToolResult } from '@toolsys/core-tool-registry';
+import { createToolExecutor, ToolRegistry, type ToolResult } from '@toolsys/core-tool-registry';
 import {
   BUILTIN_PACKAGES,
   composeDeployment,
@@ -132,7 +132,7 @@ describe('remote MCP results stay within one result budget (issue 30 item 19)', 
     try {
       const registry = new ToolRegistry();
       registry.registerAll(createMcpTools({ manager, adHoc: 'deny' }), { owner: 'test' });
-      const executor = new DefaultToolExecutor({ registry });
+      const executor = createToolExecutor({ registry });
       await manager.connect('hostile');
       const result = await executor.execute('mcp_call', { server: 'hostile', tool: 'echo' });
       expectCutWithinBudget(result);

@@ -17,7 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type ConfirmationRequest,
-  DefaultToolExecutor,
+  createToolExecutor,
+  type PipelineToolExecutor,
   RiskAwareToolGate,
   renderResult,
   ToolPermissionManager,
@@ -45,7 +46,7 @@ let asked: ConfirmationRequest[];
 let answer: 'deny' | 'allow_once';
 const startedPids: number[] = [];
 
-function executor(options: Partial<ShellToolsOptions> = {}): DefaultToolExecutor {
+function executor(options: Partial<ShellToolsOptions> = {}): PipelineToolExecutor {
   const registry = new ToolRegistry();
   const environment = { ...process.env, [FAKE_KEY]: FAKE_VALUE };
   for (const tool of createShellTools({ workspaceRoot: root, environment, ...options })) {
@@ -56,7 +57,7 @@ function executor(options: Partial<ShellToolsOptions> = {}): DefaultToolExecutor
     return answer;
   };
   const permissions = new ToolPermissionManager({ confirm });
-  return new DefaultToolExecutor({ registry, gate: new RiskAwareToolGate(permissions), confirm });
+  return createToolExecutor({ registry, gate: new RiskAwareToolGate(permissions), confirm });
 }
 
 function run(command: string, options: Partial<ShellToolsOptions> = {}): Promise<ToolResult> {

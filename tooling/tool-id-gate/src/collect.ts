@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import {
   type AnyToolDefinition,
   type AnyToolPackageEntry,
-  DefaultToolExecutor,
+  createToolExecutor,
   TOOL_CATEGORIES,
   TOOL_RISKS,
   type ToolCategory,
@@ -42,7 +42,7 @@ export async function collectTools(
   const scratch = mkdtempSync(join(tmpdir(), 'toolsys-gate-'));
   const owned: OwnedTool[] = [];
   const registry = new ToolRegistry();
-  const executor = new DefaultToolExecutor({ registry });
+  const executor = createToolExecutor({ registry });
   const disposers: Array<() => unknown> = [];
   try {
     for (const entry of packages) {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { renderResult, scrubSecretsDeep } from '@toolsys/core-tool-registry';
+import { renderResult } from '@toolsys/core-tool-registry';
+import { scrubSecretsDeep } from '@toolsys/core-tool-registry/text';
 import { readJson } from '../server/read-json.js';
 import type { ToolHost } from '../server/tool-host.js';
 import { newSessionId } from '../session-policy.js';

@@ -1,7 +1,8 @@
 import { realpath } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
-import { DEFAULT_INLINE_IMAGE_BYTES, type ToolArtifact } from '@toolsys/core-tool-registry';
+import type { ToolArtifact } from '@toolsys/core-tool-registry';
+import { DEFAULT_INLINE_IMAGE_BYTES } from '@toolsys/core-tool-registry/adapters';
 import { artifactUri, pathInDataDir } from './artifact-uri.js';
 import { DataFileError, openDataFile, readDataFile } from './data-file.js';
 import type { LinkedArtifact } from './recent-artifacts.js';

@@ -5,13 +5,13 @@ import {
   defineTool,
   failureResult,
   isToolError,
-  scrubToolReturn,
   type ToolArtifact,
   type ToolContext,
   type ToolDefinition,
   ToolErrorCode,
   type ToolReturn,
 } from '@toolsys/core-tool-registry';
+import { scrubToolReturn } from '@toolsys/core-tool-registry/text';
 import type { SsrfGuard } from '@toolsys/platform';
 import { artifactName } from '../artifact-name.js';
 import type { BrowserManager } from '../browser-manager.js';

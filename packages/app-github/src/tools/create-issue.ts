@@ -1,10 +1,10 @@
 import {
   type AnyToolDefinition,
-  CleaningTally,
   RunPolicies,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { CleaningTally } from '@toolsys/core-tool-registry/text';
 import { z } from 'zod';
 import { ownerField, repoField } from './argument-fields.js';
 import { defineGitHubTool, type GitHubToolShared } from './github-tool.js';

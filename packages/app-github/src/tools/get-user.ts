@@ -1,10 +1,10 @@
 import {
   type AnyToolDefinition,
-  CleaningTally,
   RunPolicies,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { CleaningTally } from '@toolsys/core-tool-registry/text';
 import { z } from 'zod';
 import { LOGIN } from './argument-fields.js';
 import { defineGitHubTool, type GitHubToolShared, READ_METADATA } from './github-tool.js';

@@ -1,11 +1,10 @@
 import {
   type AnyToolDefinition,
-  CleaningTally,
-  defuseMarkers,
   RunPolicies,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { CleaningTally, defuseMarkers } from '@toolsys/core-tool-registry/text';
 import { z } from 'zod';
 import { encodeCursor, fingerprintQuery, nextPageFromLink } from '../page-cursor.js';
 import { cursorField, ownerField, repoField } from './argument-fields.js';

@@ -1,10 +1,10 @@
 import {
   type AnyToolDefinition,
-  CleaningTally,
   RunPolicies,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { CleaningTally } from '@toolsys/core-tool-registry/text';
 import { z } from 'zod';
 import { encodeCursor, fingerprintQuery, nextPageFromLink } from '../page-cursor.js';
 import { cursorField } from './argument-fields.js';

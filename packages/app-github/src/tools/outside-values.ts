@@ -1,4 +1,4 @@
-import { type CleaningTally, defuseMarkers } from '@toolsys/core-tool-registry';
+import { type CleaningTally, defuseMarkers } from '@toolsys/core-tool-registry/text';
 
 // Values from GitHub's answers as the tools show them: never trusted to have the type or shape
 // the API documents.

@@ -1,12 +1,12 @@
 import {
   type AnyToolDefinition,
-  CleaningTally,
   failureResult,
   RunPolicies,
   successResult,
   ToolErrorCode,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { CleaningTally } from '@toolsys/core-tool-registry/text';
 import { z } from 'zod';
 import type { GitHubOctokit } from '../github-client.js';
 import { normalisePath, ownerField, pathField, refField, repoField } from './argument-fields.js';

@@ -1,4 +1,4 @@
-import { type CleaningTally, markUntrusted } from '@toolsys/core-tool-registry';
+import { type CleaningTally, markUntrusted } from '@toolsys/core-tool-registry/text';
 import { UNTRUSTED_NOTICE } from '../untrusted-markers.js';
 
 /**

@@ -1,12 +1,12 @@
 import {
   type AnyToolDefinition,
-  CleaningTally,
   failureResult,
   RunPolicies,
   successResult,
   ToolErrorCode,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { CleaningTally } from '@toolsys/core-tool-registry/text';
 import { z } from 'zod';
 import { encodeCursor, fingerprintQuery, nextPageFromLink } from '../page-cursor.js';
 import { cursorField, FULL_REPO_NAME, LOGIN } from './argument-fields.js';

@@ -1,6 +1,5 @@
 import {
   type AnyToolDefinition,
-  CleaningTally,
   failureResult,
   RunPolicies,
   successResult,
@@ -8,6 +7,7 @@ import {
   type ToolFailure,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { CleaningTally } from '@toolsys/core-tool-registry/text';
 import { z } from 'zod';
 import {
   isGitRefName,

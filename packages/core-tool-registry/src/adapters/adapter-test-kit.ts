@@ -1,8 +1,12 @@
 import { z } from 'zod';
 import { defineTool } from '../contract/tool.js';
+import { ToolHints } from '../contract/tool-metadata.js';
 import { successResult, type ToolArtifact } from '../contract/tool-result.js';
 import { ToolSchema } from '../contract/tool-schema.js';
-import { DefaultToolExecutor } from '../pipeline/default-tool-executor.js';
+import {
+  createToolExecutor,
+  type PipelineToolExecutor,
+} from '../pipeline/pipeline-tool-executor.js';
 import { RiskAwareToolGate } from '../policies/tool-execution-gate.js';
 import { ToolPermissionManager } from '../policies/tool-permission-manager.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
@@ -20,7 +24,7 @@ export const ONE_PIXEL_PNG = Buffer.from(
  */
 export function createAdapterTestExecutor(
   options: { artifacts?: readonly ToolArtifact[] } = {},
-): DefaultToolExecutor {
+): PipelineToolExecutor {
   const registry = new ToolRegistry();
   const artifacts = options.artifacts ?? [];
   registry.register(
@@ -28,7 +32,7 @@ export function createAdapterTestExecutor(
       id: 'demo.files',
       description: 'Returns the files it was given as artifacts.',
       inputSchema: ToolSchema.empty(),
-      metadata: { category: 'utility', risk: 'LOW' },
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => successResult('Wrote the files.', { artifacts }),
     }),
     { owner: 'test' },
@@ -38,7 +42,7 @@ export function createAdapterTestExecutor(
       id: 'calculate',
       description: 'Adds integers: "2+3".',
       inputSchema: ToolSchema.object({ expression: z.string().describe('Integers joined by +.') }),
-      metadata: { category: 'utility', risk: 'LOW' },
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.readOnly },
       execute: ({ expression }) =>
         successResult(String(expression.split('+').reduce((sum, term) => sum + Number(term), 0))),
     }),
@@ -49,7 +53,7 @@ export function createAdapterTestExecutor(
       id: 'demo.echo',
       description: 'Echoes the text back.',
       inputSchema: ToolSchema.object({ text: z.string().describe('What to echo.') }),
-      metadata: { category: 'utility', risk: 'LOW' },
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: (args, context) => successResult(`${args.text} (${context.callId})`),
     }),
     { owner: 'test' },
@@ -59,12 +63,12 @@ export function createAdapterTestExecutor(
       id: 'demo.guarded',
       description: 'A MEDIUM risk tool.',
       inputSchema: ToolSchema.empty(),
-      metadata: { category: 'utility', risk: 'MEDIUM' },
+      metadata: { category: 'utility', risk: 'MEDIUM', annotations: ToolHints.mutating },
       execute: () => successResult('ran'),
     }),
     { owner: 'test' },
   );
-  return new DefaultToolExecutor({
+  return createToolExecutor({
     registry,
     gate: new RiskAwareToolGate(new ToolPermissionManager()),
   });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { DefaultToolExecutor } from '../pipeline/default-tool-executor.js';
-import { EnhancedToolExecutor } from '../pipeline/enhanced-tool-executor.js';
+import { createToolExecutor } from '../pipeline/pipeline-tool-executor.js';
 import { ToolTraceRecorder } from '../pipeline/trace-recorder.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import {
@@ -10,6 +9,7 @@ import {
   DEFAULT_ARGUMENT_LIMITS,
 } from './argument-limits.js';
 import { defineTool } from './tool.js';
+import { ToolHints } from './tool-metadata.js';
 import { successResult } from './tool-result.js';
 import { ToolSchema } from './tool-schema.js';
 
@@ -18,7 +18,7 @@ const echo = defineTool({
   id: 'echo',
   description: 'Echoes its text.',
   inputSchema: ToolSchema.object({ text: z.string().max(100).describe('Text.') }),
-  metadata: { category: 'utility', risk: 'LOW' },
+  metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
   execute: ({ text }) => {
     executed += 1;
     return successResult(text);
@@ -28,14 +28,14 @@ const content = defineTool({
   id: 'content',
   description: 'Takes a large content field.',
   inputSchema: ToolSchema.object({ content: z.string().max(3_000_000).describe('Content.') }),
-  metadata: { category: 'utility', risk: 'LOW' },
+  metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
   execute: () => successResult('ok'),
 });
 const tight = defineTool({
   id: 'tight',
   description: 'Declares its own limits.',
   inputSchema: ToolSchema.object({ items: z.array(z.unknown()).describe('Items.') }),
-  metadata: { category: 'utility', risk: 'LOW' },
+  metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
   argumentLimits: { maxEntries: 5, maxDepth: 3 },
   execute: () => successResult('ok'),
 });
@@ -113,8 +113,8 @@ describe('executors', () => {
     for (let index = 0; index < 20_000; index += 1) args[`k${index}`] = 1;
     const traces = new ToolTraceRecorder();
     for (const executor of [
-      new DefaultToolExecutor({ registry }),
-      new EnhancedToolExecutor({ registry, traces }),
+      createToolExecutor({ registry }),
+      createToolExecutor({ registry, traces }),
     ]) {
       const result = await executor.execute('echo', args);
       // The size limit answers, not the schema (text is a number here).

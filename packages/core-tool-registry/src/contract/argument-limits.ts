@@ -1,6 +1,6 @@
 import type { AnyToolDefinition } from './tool.js';
-import { ToolErrorCode } from './tool-error.js';
-import { failureResult, type ToolFailure } from './tool-result.js';
+import { argumentLimitFailure } from './tool-failures.js';
+import type { ToolFailure } from './tool-result.js';
 
 /** Bounds on the arguments of one call, checked before schema validation. */
 export interface ToolArgumentLimits {
@@ -67,7 +67,7 @@ export function checkArgumentLimits(
       characters += value.length;
     } else if (typeof value === 'object' && value !== null) {
       if (depth > limits.maxDepth) {
-        return refuse(
+        return argumentLimitFailure(
           tool.id,
           `nested more than ${limits.maxDepth} levels deep (the depth limit of ${tool.id})`,
           'Flatten the value or send a smaller part of it.',
@@ -94,7 +94,7 @@ export function checkArgumentLimits(
       characters += SCALAR_WEIGHT;
     }
     if (characters > limits.maxCharacters) {
-      return refuse(
+      return argumentLimitFailure(
         tool.id,
         `more than ${limits.maxCharacters} characters in all (the size limit of ${tool.id})`,
         'Send less text, or read large data from a file with a tool made for it.',
@@ -102,21 +102,13 @@ export function checkArgumentLimits(
     }
   }
   if (entries > limits.maxEntries) {
-    return refuse(
+    return argumentLimitFailure(
       tool.id,
       `more than ${limits.maxEntries} keys and array elements in all (the key-count limit of ${tool.id})`,
       `Send only the fields ${tool.id} declares, and fewer elements.`,
     );
   }
   return undefined;
-}
-
-function refuse(toolId: string, problem: string, hint: string): ToolFailure {
-  return failureResult(ToolErrorCode.INVALID_ARGUMENT, `arguments: ${problem}`, {
-    retryable: false,
-    hint,
-    details: { toolId },
-  });
 }
 
 /** The largest `maxLength` anywhere in a JSON Schema (0 when none), looked for a few levels deep. */

@@ -2,7 +2,7 @@
 export type TimerHandle = unknown;
 
 /**
- * Time as the v3 policies see it: the current time and a one-shot timer. Injected so that the
+ * Time as the run policies see it: the current time and a one-shot timer. Injected so that the
  * breaker, limiter, backoff and timeout logic run on a fake clock in tests (no real sleeps).
  */
 export interface ToolClock {

@@ -4,7 +4,6 @@ import type { ToolArgumentLimits } from './argument-limits.js';
 import type { ToolMetadata, ToolMetadataInput } from './tool-metadata.js';
 import type { ToolResult } from './tool-result.js';
 import type { ToolSchema } from './tool-schema.js';
-import type { ToolServices } from './tool-services.js';
 
 /** An event a running tool emits: progress, or a chunk of streamed output. */
 export type ToolEvent =
@@ -58,8 +57,6 @@ export interface ToolContext {
   confirm(
     request: Omit<ConfirmationRequest, 'sessionId' | 'toolId'> & { toolId?: string },
   ): Promise<ConfirmationDecision>;
-  /** Services injected by the host. */
-  readonly services: ToolServices;
 }
 
 /** What a handler may return: a result, or plain text meaning success. */
@@ -77,9 +74,9 @@ export interface ToolDefinition<TArgs = Record<string, unknown>> {
   readonly outputSchema?: ToolSchema<unknown>;
   /** Category, risk, tags and hints, all declared: the kernel guesses none of them. */
   readonly metadata: ToolMetadataInput;
-  /** Timeout, retries and rate limit (v3); legacy when absent. */
+  /** Timeout, retries and rate limit; legacy when absent. */
   readonly runPolicy?: ToolRunPolicy;
-  /** Preconditions on environment telemetry (v3), checked fail-open by the environment gate. */
+  /** Preconditions on environment telemetry, checked fail-open by the environment gate. */
   readonly environmentRules?: readonly ToolEnvironmentRule[];
   /**
    * Bounds on the size, entry count and depth of one call's arguments, checked before validation

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../contract/tool.js';
 import { ToolErrorCode } from '../contract/tool-error.js';
+import { ToolHints } from '../contract/tool-metadata.js';
 import {
   failureResult,
   renderResult,
@@ -20,7 +21,7 @@ import {
   ToolBatchRunner,
   truncateHead,
 } from './batch-runner.js';
-import { EnhancedToolExecutor } from './enhanced-tool-executor.js';
+import { createToolExecutor } from './pipeline-tool-executor.js';
 
 function setup(options: { deny?: boolean } = {}) {
   const calls: Array<{ tool: string; args: unknown }> = [];
@@ -30,6 +31,7 @@ function setup(options: { deny?: boolean } = {}) {
       id: 'echo',
       description: 'fixture',
       inputSchema: ToolSchema.object({ text: z.string() }),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: ({ text }) => {
         calls.push({ tool: 'echo', args: { text } });
         return successResult(text);
@@ -39,6 +41,7 @@ function setup(options: { deny?: boolean } = {}) {
       id: 'fail',
       description: 'fixture',
       inputSchema: ToolSchema.empty(),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => {
         calls.push({ tool: 'fail', args: {} });
         return failureResult(ToolErrorCode.NOT_FOUND, 'path: no such file', { field: 'path' });
@@ -48,6 +51,7 @@ function setup(options: { deny?: boolean } = {}) {
       id: 'hang',
       description: 'fixture',
       inputSchema: ToolSchema.empty(),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => {
         calls.push({ tool: 'hang', args: {} });
         return new Promise<ToolResult>(() => {});
@@ -57,7 +61,11 @@ function setup(options: { deny?: boolean } = {}) {
       id: 'write_file',
       description: 'fixture',
       inputSchema: ToolSchema.object({ path: z.string() }),
-      metadata: { risk: 'MEDIUM' },
+      metadata: {
+        category: 'file',
+        risk: 'MEDIUM',
+        annotations: { ...ToolHints.destructive, idempotentHint: true },
+      },
       execute: ({ path }) => {
         calls.push({ tool: 'write_file', args: { path } });
         return `wrote ${path}`;
@@ -68,7 +76,7 @@ function setup(options: { deny?: boolean } = {}) {
   const permissions = new ToolPermissionManager({
     confirm: async () => (options.deny ? 'deny' : 'allow_once'),
   });
-  const executor = new EnhancedToolExecutor({
+  const executor = createToolExecutor({
     registry,
     clock,
     gate: new RiskAwareToolGate(permissions),

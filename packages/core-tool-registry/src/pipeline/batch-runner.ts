@@ -4,6 +4,11 @@ import { describeType } from '../contract/tool-arguments.js';
 import { ToolErrorCode } from '../contract/tool-error.js';
 import type { ToolExecutor } from '../contract/tool-executor.js';
 import {
+  batchBudgetFailure,
+  batchCancelledFailure,
+  invalidBatchFailure,
+} from '../contract/tool-failures.js';
+import {
   failureResult,
   renderResult,
   successResult,
@@ -226,9 +231,9 @@ export class ToolBatchRunner {
         }
         let result: ToolResult;
         if (budgetExpired) {
-          result = budgetFailure(budgetMs, index);
+          result = batchBudgetFailure(budgetMs, index);
         } else if (controller.signal.aborted) {
-          result = cancelled(index);
+          result = batchCancelledFailure(index);
         } else {
           const args = resolveReferences(step.args, outputs) as Record<string, unknown>;
           const running = this.#executor.execute(step.tool, args, {
@@ -238,8 +243,8 @@ export class ToolBatchRunner {
             ...(options.confirm ? { confirm: options.confirm } : {}),
           });
           const raced = await Promise.race([running, budget]);
-          result = raced === 'budget' ? budgetFailure(budgetMs, index) : raced;
-          if (!result.ok && budgetExpired) result = budgetFailure(budgetMs, index);
+          result = raced === 'budget' ? batchBudgetFailure(budgetMs, index) : raced;
+          if (!result.ok && budgetExpired) result = batchBudgetFailure(budgetMs, index);
         }
         if (result.ok) {
           outputs.push(truncateHead(result.content, MAX_REFERENCE_BYTES));
@@ -296,37 +301,7 @@ export function renderBatchReport(outcomes: readonly BatchStepOutcome[]): string
 }
 
 function invalid(field: string, problem: string): { ok: false; failure: ToolFailure } {
-  return {
-    ok: false,
-    failure: failureResult(ToolErrorCode.INVALID_ARGUMENT, `${field}: ${problem}`, {
-      field,
-      hint: 'Fix the steps and send the batch again; no step has run.',
-    }),
-  };
-}
-
-function budgetFailure(budgetMs: number, index: number): ToolFailure {
-  return failureResult(
-    ToolErrorCode.TIMEOUT,
-    `The batch budget of ${Math.round(budgetMs / 100) / 10} s ran out during step ${index}.`,
-    {
-      retryable: false,
-      hint: 'Send fewer steps per batch, or a larger budgetMs (at most 600000).',
-      details: { budgetMs },
-    },
-  );
-}
-
-function cancelled(index: number): ToolFailure {
-  return failureResult(
-    ToolErrorCode.EXECUTION_FAILED,
-    `The batch was cancelled before step ${index}.`,
-    {
-      retryable: false,
-      hint: 'The caller cancelled this batch; do not retry unless asked to.',
-      details: { cancelled: true },
-    },
-  );
+  return { ok: false, failure: invalidBatchFailure(field, problem) };
 }
 
 /** Finds the first `{n}` reference that is forward or out of range, with its field path. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defineTool } from '../contract/tool.js';
 import { ToolErrorCode } from '../contract/tool-error.js';
+import { ToolHints } from '../contract/tool-metadata.js';
 import { failureResult, successResult } from '../contract/tool-result.js';
 import { ToolSchema } from '../contract/tool-schema.js';
 import { ToolCircuitBreaker } from '../policies/circuit-breaker.js';
@@ -8,7 +9,7 @@ import { ToolRateLimiter } from '../policies/rate-limiter.js';
 import { RunPolicies } from '../policies/tool-run-policy.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { FakeClock } from '../testing/fake-clock.js';
-import { EnhancedToolExecutor } from './enhanced-tool-executor.js';
+import { createToolExecutor } from './pipeline-tool-executor.js';
 
 function setup(options: { openWorld?: boolean } = {}) {
   const clock = new FakeClock();
@@ -21,7 +22,11 @@ function setup(options: { openWorld?: boolean } = {}) {
       metadata: {
         category: 'utility',
         risk: 'LOW',
-        annotations: { readOnlyHint: true, openWorldHint: options.openWorld ?? false },
+        annotations: {
+          ...ToolHints.mutating,
+          readOnlyHint: true,
+          openWorldHint: options.openWorld ?? false,
+        },
       },
       runPolicy: { ...RunPolicies.quickRead, ratePerMinute: 10, maxRetries: 0 },
       execute: (args: Record<string, unknown>) =>
@@ -32,7 +37,7 @@ function setup(options: { openWorld?: boolean } = {}) {
   );
   const breaker = new ToolCircuitBreaker({ clock, failureThreshold: 3 });
   const limiter = new ToolRateLimiter({ clock });
-  const executor = new EnhancedToolExecutor({
+  const executor = createToolExecutor({
     registry,
     clock,
     rateLimiter: limiter,

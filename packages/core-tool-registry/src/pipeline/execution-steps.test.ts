@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { defineTool, type ToolContext } from '../contract/tool.js';
+import { ToolHints } from '../contract/tool-metadata.js';
 import { ToolSchema } from '../contract/tool-schema.js';
 import { RunPolicies } from '../policies/tool-run-policy.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { FakeClock } from '../testing/fake-clock.js';
-import { EnhancedToolExecutor } from './enhanced-tool-executor.js';
 import { hasEventSink, isAttemptSignal, mayAbortWithin } from './execution-steps.js';
+import { createToolExecutor } from './pipeline-tool-executor.js';
 
 /** Runs one call of a probe tool and returns what `probe` saw in its context. */
 async function probe<T>(
@@ -23,6 +24,7 @@ async function probe<T>(
       id: 'probe',
       description: 'fixture',
       inputSchema: ToolSchema.empty(),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       runPolicy: { ...RunPolicies.quickRead, timeoutMs: 10_000 },
       execute(_args, context) {
         seen = look(context);
@@ -30,7 +32,7 @@ async function probe<T>(
       },
     }),
   );
-  const executor = new EnhancedToolExecutor({
+  const executor = createToolExecutor({
     registry,
     clock: new FakeClock(),
     ...(options.runPolicies === false ? {} : { runPolicies: {} }),

@@ -1,20 +1,24 @@
-import type { ConfirmFunction, RegisteredTool, ToolContext, ToolEvent } from '../contract/tool.js';
-import { describeType } from '../contract/tool-arguments.js';
-import { isToolError, ToolErrorCode } from '../contract/tool-error.js';
+/**
+ * The steps of a call that need no executor state: argument parsing, tool lookup, return
+ * normalisation, event sinks and the signal facts handlers may ask about.
+ */
+import type { RegisteredTool, ToolContext, ToolEvent } from '../contract/tool.js';
 import type { ExecuteOptions } from '../contract/tool-executor.js';
 import {
-  failureResult,
+  argumentsNotJsonFailure,
+  argumentsNotObjectFailure,
+  invalidReturnFailure,
+  unknownToolFailure,
+} from '../contract/tool-failures.js';
+import {
   isToolResult,
   successResult,
   type ToolFailure,
   type ToolResult,
 } from '../contract/tool-result.js';
-import type { ToolServices } from '../contract/tool-services.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { ToolSuggester } from '../registry/tool-suggester.js';
 import { limitResult, type MAX_RESULT_CHARS } from './result-budget.js';
-
-const MAX_MESSAGE_LENGTH = 2_000;
 
 /** The `emit` of contexts whose caller gave no event sink: events go nowhere. */
 export const SILENT_EMIT: (event: ToolEvent) => void = () => {};
@@ -86,25 +90,11 @@ export function parseRawArguments(
     try {
       value = JSON.parse(value);
     } catch (error) {
-      return {
-        ok: false,
-        failure: failureResult(
-          ToolErrorCode.INVALID_ARGUMENT,
-          `arguments are not valid JSON: ${(error as Error).message}`,
-          { hint: 'Send the arguments as a JSON object, e.g. {"path": "notes.txt"}.' },
-        ),
-      };
+      return { ok: false, failure: argumentsNotJsonFailure((error as Error).message) };
     }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return {
-      ok: false,
-      failure: failureResult(
-        ToolErrorCode.INVALID_ARGUMENT,
-        `arguments must be a JSON object, received ${describeType(value)}`,
-        { hint: 'Send the arguments as a JSON object, e.g. {"path": "notes.txt"}.' },
-      ),
-    };
+    return { ok: false, failure: argumentsNotObjectFailure(value) };
   }
   return { ok: true, value: value as Record<string, unknown> };
 }
@@ -118,49 +108,7 @@ export function lookupTool(
   const tool = typeof id === 'string' ? registry.get(id) : undefined;
   if (tool) return { ok: true, tool };
   const suggestions = suggester.suggest(String(id), registry.ids());
-  const message =
-    suggestions.length > 0
-      ? `Unknown tool "${String(id)}". Did you mean: ${suggestions.join(', ')}?`
-      : `Unknown tool "${String(id)}".`;
-  return {
-    ok: false,
-    failure: failureResult(ToolErrorCode.NOT_FOUND, message, {
-      hint:
-        suggestions.length > 0
-          ? `Call one of: ${suggestions.join(', ')}.`
-          : 'Check the tool catalog for the right id.',
-      details: { toolId: String(id), suggestions },
-    }),
-  };
-}
-
-/** Turns anything a handler threw into a failure result: the message only, never the stack. */
-export function failureFromThrown(thrown: unknown, signal?: AbortSignal): ToolFailure {
-  if (isToolError(thrown)) {
-    const { cause: _cause, ...options } = thrown.options;
-    return failureResult(thrown.code, truncate(thrown.message), options);
-  }
-  if (signal?.aborted) return cancelledFailure(signal);
-  const message = thrown instanceof Error ? thrown.message : String(thrown);
-  return failureResult(
-    ToolErrorCode.EXECUTION_FAILED,
-    truncate(message || 'the tool failed without a message'),
-  );
-}
-
-/** The failure for a call the caller cancelled. */
-export function cancelledFailure(signal: AbortSignal): ToolFailure {
-  const reason = signal.reason;
-  if (isToolError(reason)) return failureFromThrown(reason);
-  return failureResult(ToolErrorCode.EXECUTION_FAILED, 'The call was cancelled by the caller.', {
-    retryable: false,
-    hint: 'The caller cancelled this call; do not retry unless asked to.',
-    details: { cancelled: true },
-  });
-}
-
-function truncate(message: string): string {
-  return message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH)}…` : message;
+  return { ok: false, failure: unknownToolFailure(String(id), suggestions) };
 }
 
 /**
@@ -170,59 +118,7 @@ function truncate(message: string): string {
 export function normaliseReturn(toolId: string, returned: unknown): ToolResult {
   if (typeof returned === 'string') return limitResult(successResult(returned));
   if (isToolResult(returned)) return limitResult(returned);
-  return failureResult(
-    ToolErrorCode.EXECUTION_FAILED,
-    `${toolId} returned an invalid result (${describeType(returned)}).`,
-    { retryable: false, hint: 'This is a defect in the tool; use another tool.' },
-  );
-}
-
-/** Runs a handler and never throws. */
-export async function invokeTool(
-  tool: RegisteredTool,
-  args: unknown,
-  context: ToolContext,
-): Promise<ToolResult> {
-  if (context.signal.aborted) return cancelledFailure(context.signal);
-  try {
-    const returned = await tool.execute(args as Record<string, unknown>, context);
-    return normaliseReturn(tool.id, returned);
-  } catch (thrown) {
-    return failureFromThrown(thrown, context.signal);
-  }
-}
-
-/** Options for {@link createToolContext}. */
-export interface ToolContextInit {
-  tool: RegisteredTool;
-  callId: string;
-  sessionId: string;
-  attempt: number;
-  signal: AbortSignal;
-  services: ToolServices;
-  onEvent?: ((event: ToolEvent) => void) | undefined;
-  confirm?: ConfirmFunction | undefined;
-}
-
-/** Builds the context handed to a handler. `emit` never throws; `confirm` denies without a UI. */
-export function createToolContext(init: ToolContextInit): ToolContext {
-  const { tool, callId, sessionId, attempt, signal, services, onEvent, confirm } = init;
-  return {
-    callId,
-    sessionId,
-    attempt,
-    signal,
-    services,
-    emit: safeEmitter(onEvent),
-    async confirm(request) {
-      if (!confirm) return 'deny';
-      try {
-        return await confirm({ ...request, toolId: request.toolId ?? tool.id, sessionId }, signal);
-      } catch {
-        return 'deny';
-      }
-    },
-  };
+  return invalidReturnFailure(toolId, returned);
 }
 
 /**

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../contract/tool.js';
 import { ToolError, ToolErrorCode } from '../contract/tool-error.js';
+import { ToolHints } from '../contract/tool-metadata.js';
 import { isToolResult, renderResult } from '../contract/tool-result.js';
 import { ToolSchema } from '../contract/tool-schema.js';
 import { ToolCircuitBreaker } from '../policies/circuit-breaker.js';
@@ -14,7 +15,7 @@ import { RunPolicies } from '../policies/tool-run-policy.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { FakeClock } from '../testing/fake-clock.js';
 import { ToolBatchRunner } from './batch-runner.js';
-import { EnhancedToolExecutor } from './enhanced-tool-executor.js';
+import { createToolExecutor } from './pipeline-tool-executor.js';
 import { ToolTraceRecorder } from './trace-recorder.js';
 
 function createStack() {
@@ -28,6 +29,7 @@ function createStack() {
         text: z.string(),
         times: z.number().int().min(1).max(3).optional(),
       }),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       runPolicy: RunPolicies.quickRead,
       execute: ({ text, times }) => text.repeat(times ?? 1),
     }),
@@ -35,6 +37,7 @@ function createStack() {
       id: 'throws',
       description: 'fixture',
       inputSchema: ToolSchema.empty(),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       runPolicy: RunPolicies.mutating,
       execute: () => {
         throw new Error('boom');
@@ -44,6 +47,7 @@ function createStack() {
       id: 'throws_tool_error',
       description: 'fixture',
       inputSchema: ToolSchema.object({ path: z.string().optional() }),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => {
         throw new ToolError(ToolErrorCode.NOT_FOUND, 'nothing there', { field: 'path' });
       },
@@ -52,13 +56,18 @@ function createStack() {
       id: 'garbage',
       description: 'fixture',
       inputSchema: ToolSchema.fromRendered({ type: 'object' }),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: (args) => (Object.keys(args).length % 2 === 0 ? (null as unknown as string) : 'ok'),
     }),
     defineTool({
       id: 'write_file',
       description: 'fixture',
       inputSchema: ToolSchema.object({ path: z.string() }),
-      metadata: { risk: 'MEDIUM' },
+      metadata: {
+        category: 'file',
+        risk: 'MEDIUM',
+        annotations: { ...ToolHints.destructive, idempotentHint: true },
+      },
       runPolicy: RunPolicies.mutating,
       execute: ({ path }) => `wrote ${path}`,
     }),
@@ -66,7 +75,7 @@ function createStack() {
   const state = new ToolEnvironmentState({ clock });
   state.set('ime.shown', false);
   let answer = 0;
-  const executor = new EnhancedToolExecutor({
+  const executor = createToolExecutor({
     registry,
     clock,
     gate: new RiskAwareToolGate(
@@ -156,6 +165,7 @@ describe('property: the pipeline never throws', () => {
         id: 'tool_batch_run',
         description: 'fixture wrapper',
         inputSchema: ToolSchema.object({ steps: z.unknown() }),
+        metadata: { category: 'orchestration', risk: 'LOW', annotations: ToolHints.mutating },
         execute: ({ steps }, context) => runner.run(steps, { signal: context.signal }),
       }),
     );

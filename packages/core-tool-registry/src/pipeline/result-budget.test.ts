@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { defineTool } from '../contract/tool.js';
 import { ToolErrorCode } from '../contract/tool-error.js';
+import { ToolHints } from '../contract/tool-metadata.js';
 import { failureResult, successResult } from '../contract/tool-result.js';
 import { ToolSchema } from '../contract/tool-schema.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
-import { DefaultToolExecutor } from './default-tool-executor.js';
+import { createToolExecutor } from './pipeline-tool-executor.js';
 import { limitResult, MAX_RESULT_CHARS, measureJson } from './result-budget.js';
 
 function totalChars(result: ReturnType<typeof limitResult>): number {
@@ -90,11 +91,12 @@ describe('the executor holds every result within the budget', () => {
         id: 'huge',
         description: 'Returns a huge result.',
         inputSchema: ToolSchema.empty(),
+        metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
         execute: () =>
           successResult('t'.repeat(3_000_000), { data: { text: 'd'.repeat(3_000_000) } }),
       }),
     );
-    const result = await new DefaultToolExecutor({ registry }).execute('huge', {});
+    const result = await createToolExecutor({ registry }).execute('huge', {});
     expect(totalChars(result)).toBeLessThanOrEqual(MAX_RESULT_CHARS);
     expect(result.ok && result.content).toContain(
       '[Result cut: the tool returned 3,000,000 characters of text and structured data of more than 200,000 characters',

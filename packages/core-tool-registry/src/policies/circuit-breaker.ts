@@ -1,6 +1,7 @@
 import { SYSTEM_CLOCK, type ToolClock } from '../contract/clock.js';
 import { ToolErrorCode } from '../contract/tool-error.js';
-import { failureResult, type ToolFailure, type ToolResult } from '../contract/tool-result.js';
+import { circuitOpenFailure } from '../contract/tool-failures.js';
+import type { ToolFailure, ToolResult } from '../contract/tool-result.js';
 
 /** The three breaker states. */
 export type CircuitState = 'CLOSED' | 'OPEN' | 'HALF_OPEN';
@@ -52,33 +53,6 @@ export interface OpenCircuitView {
   readonly cooldownMs: number;
   /** The failure that last counted. */
   readonly lastError: { readonly code: string; readonly message: string } | undefined;
-}
-
-/**
- * The CIRCUIT_OPEN failure a breaker returns when it refuses a call: the last error, the probe
- * countdown (`remainingMs`, 0 while a probe runs) and "do not retry immediately".
- */
-export function circuitOpenFailure(
-  toolId: string,
-  circuit: OpenCircuitView,
-  remainingMs: number,
-): ToolFailure {
-  const last = circuit.lastError
-    ? `[${circuit.lastError.code}] ${circuit.lastError.message}`
-    : 'unknown';
-  const countdown =
-    remainingMs > 0
-      ? `The next probe is allowed in ${formatSeconds(remainingMs)}.`
-      : 'A probe call is running now.';
-  return failureResult(
-    ToolErrorCode.CIRCUIT_OPEN,
-    `${toolId} is paused after ${circuit.failures} consecutive failures. Last error: ${last}. ${countdown}`,
-    {
-      retryAfterMs: remainingMs > 0 ? remainingMs : circuit.cooldownMs,
-      hint: `Do not retry ${toolId} immediately; use another approach, or wait for the probe.`,
-      details: { state: circuit.state, probeInMs: Math.max(0, Math.ceil(remainingMs)) },
-    },
-  );
 }
 
 /** Options for {@link ToolCircuitBreaker}. */
@@ -235,8 +209,4 @@ export class ToolCircuitBreaker implements CircuitBreakerLike {
   #deny(toolId: string, circuit: Circuit, remainingMs: number): ToolFailure {
     return circuitOpenFailure(toolId, circuit, remainingMs);
   }
-}
-
-function formatSeconds(ms: number): string {
-  return `${Math.ceil(ms / 1000)} s`;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../contract/tool.js';
+import { ToolHints } from '../contract/tool-metadata.js';
 import { renderResult } from '../contract/tool-result.js';
 import { ToolSchema } from '../contract/tool-schema.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
@@ -29,6 +30,11 @@ function setup() {
       id: 'input_text',
       description: 'fixture',
       inputSchema: ToolSchema.object({ text: z.string() }),
+      metadata: {
+        category: 'ui',
+        risk: 'MEDIUM',
+        annotations: { ...ToolHints.mutating, openWorldHint: true, sensitiveAction: true },
+      },
       environmentRules: [keyboardRule],
       execute: () => 'typed',
     }),
@@ -38,6 +44,11 @@ function setup() {
       id: 'app_launch',
       description: 'fixture',
       inputSchema: ToolSchema.object({ package: z.string() }),
+      metadata: {
+        category: 'app',
+        risk: 'MEDIUM',
+        annotations: { ...ToolHints.mutating, idempotentHint: true, openWorldHint: true },
+      },
       execute: () => 'launched',
     }),
   );

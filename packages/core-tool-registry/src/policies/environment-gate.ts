@@ -1,7 +1,7 @@
 import { SYSTEM_CLOCK, type ToolClock } from '../contract/clock.js';
 import type { RegisteredTool } from '../contract/tool.js';
-import { ToolErrorCode } from '../contract/tool-error.js';
-import { failureResult, type ToolFailure } from '../contract/tool-result.js';
+import { environmentBlockedFailure } from '../contract/tool-failures.js';
+import type { ToolFailure } from '../contract/tool-result.js';
 
 /** One observed environment signal and when it was observed. */
 export interface EnvironmentObservation {
@@ -116,13 +116,7 @@ export class ToolEnvironmentGate {
       if (blocked) {
         return {
           allowed: false,
-          failure: failureResult(ToolErrorCode.UNSUPPORTED, `${tool.id}: ${rule.message}`, {
-            retryable: true,
-            hint: rule.hint,
-            details: {
-              environment: { signal: rule.signal, value: observation.value, ageMs },
-            },
-          }),
+          failure: environmentBlockedFailure(tool.id, rule, { value: observation.value, ageMs }),
         };
       }
     }

@@ -1,6 +1,7 @@
 import { ToolErrorCode } from '../contract/tool-error.js';
+import { outcomeUnknownFailure } from '../contract/tool-failures.js';
 import { isRetrySafe, type ToolAnnotations } from '../contract/tool-metadata.js';
-import { failureResult, type ToolFailure } from '../contract/tool-result.js';
+import type { ToolFailure } from '../contract/tool-result.js';
 
 /**
  * What to do after a failed attempt:
@@ -46,14 +47,6 @@ export class RetryClassifier {
    * taken effect and must not be replayed blindly.
    */
   outcomeUnknown(failure: ToolFailure, toolId: string): ToolFailure {
-    return failureResult(
-      ToolErrorCode.TIMEOUT,
-      `${failure.error.message} The outcome is unknown: ${toolId} changes state and may have completed before the time ran out, so it was not retried.`,
-      {
-        retryable: false,
-        hint: `Check the current state (read it back) before calling ${toolId} again; do not replay it blindly.`,
-        details: { ...failure.error.details, outcomeUnknown: true },
-      },
-    );
+    return outcomeUnknownFailure(failure, toolId);
   }
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defineTool } from '../contract/tool.js';
+import { ToolHints } from '../contract/tool-metadata.js';
 import { ToolSchema } from '../contract/tool-schema.js';
-import { DefaultToolExecutor } from '../pipeline/default-tool-executor.js';
+import { createToolExecutor } from '../pipeline/pipeline-tool-executor.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { RiskAwareToolGate, summariseAction } from './tool-execution-gate.js';
 import { ToolPermissionManager } from './tool-permission-manager.js';
@@ -51,7 +52,11 @@ describe('RiskAwareToolGate', () => {
         id: 'probe',
         description: 'Returns ok.',
         inputSchema: ToolSchema.fromRendered({ type: 'object' }),
-        metadata: { category: 'utility', risk: riskOf ? 'LOW' : 'MEDIUM' },
+        metadata: {
+          category: 'utility',
+          risk: riskOf ? 'LOW' : 'MEDIUM',
+          annotations: ToolHints.mutating,
+        },
         ...(riskOf ? { riskOf } : {}),
         execute: () => 'ok',
       }),
@@ -63,7 +68,7 @@ describe('RiskAwareToolGate', () => {
       },
       ...policy,
     });
-    const executor = new DefaultToolExecutor({
+    const executor = createToolExecutor({
       registry,
       gate: new RiskAwareToolGate(permissions),
     });

@@ -1,7 +1,7 @@
 import type { RegisteredTool } from '../contract/tool.js';
-import { ToolErrorCode } from '../contract/tool-error.js';
+import { permissionDeniedFailure } from '../contract/tool-failures.js';
 import type { ToolRisk } from '../contract/tool-metadata.js';
-import { failureResult, type ToolFailure } from '../contract/tool-result.js';
+import type { ToolFailure } from '../contract/tool-result.js';
 import { type ArgumentDescription, describeArguments } from './describe-arguments.js';
 import type { PermissionVerdict, ToolPermissionManager } from './tool-permission-manager.js';
 
@@ -66,13 +66,10 @@ export class RiskAwareToolGate implements ToolExecutionGate {
       // The user approves what is shown; a prompt that leaves out part of the call is never shown.
       return {
         allowed: false,
-        result: failureResult(
-          ToolErrorCode.PERMISSION_DENIED,
+        result: permissionDeniedFailure(
           `${tool.id} needs the user's confirmation, but its arguments cannot all be shown (${action.reason}), so the user was not asked.`,
-          {
-            hint: 'Split the work into smaller calls with fewer, flatter arguments, then retry.',
-            details: { reason: 'unshowable_arguments' },
-          },
+          'Split the work into smaller calls with fewer, flatter arguments, then retry.',
+          { reason: 'unshowable_arguments' },
         ),
       };
     }
@@ -114,9 +111,7 @@ function toGateVerdict(verdict: PermissionVerdict): GateVerdict {
   if (verdict.allowed) return ALLOWED;
   return {
     allowed: false,
-    result: failureResult(ToolErrorCode.PERMISSION_DENIED, verdict.reason, {
-      hint: verdict.hint,
-    }),
+    result: permissionDeniedFailure(verdict.reason, verdict.hint),
   };
 }
 

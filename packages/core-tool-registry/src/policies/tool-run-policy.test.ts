@@ -23,7 +23,7 @@ describe('RunPolicies presets (seed section 2.2)', () => {
     expect((RunPolicies.mutating as ToolRunPolicy).ratePerMinute).toBeUndefined();
   });
 
-  it('legacy: no timeout, no retry, no limit (v1/v2 semantics)', () => {
+  it('legacy: no timeout, no retry, no limit', () => {
     expect((RunPolicies.legacy as ToolRunPolicy).timeoutMs).toBeUndefined();
     expect(RunPolicies.legacy.maxRetries).toBe(0);
     expect((RunPolicies.legacy as ToolRunPolicy).ratePerMinute).toBeUndefined();

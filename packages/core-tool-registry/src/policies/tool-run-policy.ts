@@ -42,7 +42,7 @@ export const RunPolicies = {
     backoffBaseMs: 0,
     backoffMaxMs: 0,
   },
-  /** v1/v2 semantics: no timeout, no retry, no limit. */
+  /** No timeout, no retry, no limit: what a tool without a declared policy gets. */
   legacy: { name: 'legacy', maxRetries: 0, backoffBaseMs: 0, backoffMaxMs: 0 },
 } as const satisfies Record<string, ToolRunPolicy>;
 

@@ -1,14 +1,41 @@
 import { describe, expect, it } from 'vitest';
 import { defineTool } from '../contract/tool.js';
+import { ToolHints, type ToolMetadataInput } from '../contract/tool-metadata.js';
 import { successResult } from '../contract/tool-result.js';
 import { ToolSchema } from '../contract/tool-schema.js';
 import { DuplicateToolError, ToolRegistry } from './tool-registry.js';
+
+/** What the real tools of these ids declare; other ids are plain utilities. */
+const FIXTURE_METADATA: Record<string, ToolMetadataInput> = {
+  write_file: {
+    category: 'file',
+    risk: 'MEDIUM',
+    annotations: { ...ToolHints.destructive, idempotentHint: true },
+  },
+  calculate: { category: 'utility', risk: 'LOW', annotations: ToolHints.readOnly },
+  read_file: { category: 'file', risk: 'LOW', annotations: ToolHints.readOnly },
+  shell_execute: {
+    category: 'shell',
+    risk: 'HIGH',
+    annotations: { ...ToolHints.destructive, openWorldHint: true, sensitiveAction: true },
+  },
+  delete_file: {
+    category: 'file',
+    risk: 'HIGH',
+    annotations: { ...ToolHints.destructive, idempotentHint: true, sensitiveAction: true },
+  },
+};
 
 function tool(id: string, text = id) {
   return defineTool({
     id,
     description: `${text}.`,
     inputSchema: ToolSchema.empty(),
+    metadata: FIXTURE_METADATA[id] ?? {
+      category: 'utility',
+      risk: 'LOW',
+      annotations: ToolHints.mutating,
+    },
     execute: () => successResult(text),
   });
 }
@@ -40,13 +67,25 @@ describe('ToolRegistry', () => {
     expect(registry.get('read_file')?.description).toBe('first.');
   });
 
-  it('resolves metadata from the id unless declared', () => {
+  it('holds the metadata a tool declares, tags defaulting to none', () => {
     const registry = new ToolRegistry();
     registry.register(tool('delete_file'));
     registry.register(
-      defineTool({ ...tool('read_file'), metadata: { risk: 'MEDIUM', tags: ['x'] } }),
+      defineTool({
+        ...tool('read_file'),
+        metadata: {
+          category: 'file',
+          risk: 'MEDIUM',
+          tags: ['x'],
+          annotations: ToolHints.readOnly,
+        },
+      }),
     );
-    expect(registry.get('delete_file')?.metadata).toMatchObject({ category: 'file', risk: 'HIGH' });
+    expect(registry.get('delete_file')?.metadata).toMatchObject({
+      category: 'file',
+      risk: 'HIGH',
+      tags: [],
+    });
     expect(registry.get('read_file')?.metadata).toMatchObject({
       category: 'file',
       risk: 'MEDIUM',

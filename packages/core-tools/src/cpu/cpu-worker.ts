@@ -1,11 +1,10 @@
 import type { AnyToolDefinition, ToolContext } from '@toolsys/core-tool-registry';
-import { isToolError, ToolServices } from '@toolsys/core-tool-registry';
+import { isToolError } from '@toolsys/core-tool-registry';
 import type { CpuTask, CpuTaskOutcome } from './cpu-task.js';
 import { loadCpuTool } from './cpu-tool-definitions.js';
 
 /** Tools built so far in this worker, by id (each on its first call). */
 const tools = new Map<string, AnyToolDefinition | undefined>();
-const services = new ToolServices();
 // The pool ends a task by terminating this thread, so a handler here never sees its signal fire.
 const NEVER_ABORTED = new AbortController().signal;
 
@@ -24,7 +23,6 @@ export default async function runCpuTask(task: CpuTask): Promise<CpuTaskOutcome>
     sessionId: task.sessionId,
     attempt: task.attempt,
     signal: NEVER_ABORTED,
-    services,
     emit: () => {},
     confirm: async () => 'deny',
   };

@@ -1,11 +1,11 @@
-import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
+import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
 import { createCoreTools } from './index.js';
 
 describe('core tool schemas', () => {
   it('compiles the schemas of most core tools', () => {
     const registry = new ToolRegistry();
-    const executor = new DefaultToolExecutor({ registry });
+    const executor = createToolExecutor({ registry });
     // Definitions only: nothing is executed, so no folder is touched.
     const tools = createCoreTools({
       workspaceRoot: process.cwd(),

@@ -1,15 +1,10 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
   type AnyToolDefinition,
-  cleanUntrustedLine,
-  cleanUntrustedText,
   DEFAULT_ARGUMENT_DESCRIPTION_LIMITS,
   defineTool,
-  defuseMarkers,
-  escapeInvisible,
   failureResult,
   hasEventSink,
-  markUntrusted,
   mayAbortWithin,
   RunPolicies,
   successResult,
@@ -18,8 +13,15 @@ import {
   type ToolResult,
   ToolSchema,
   ToolSuggester,
-  untrustedMarkers,
 } from '@toolsys/core-tool-registry';
+import {
+  cleanUntrustedLine,
+  cleanUntrustedText,
+  defuseMarkers,
+  escapeInvisible,
+  markUntrusted,
+  untrustedMarkers,
+} from '@toolsys/core-tool-registry/text';
 import { z } from 'zod';
 import { toToolResult } from '../call-result.js';
 import type { McpCallOptions } from '../mcp-client.js';

@@ -4,13 +4,13 @@ import { open, stat } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import {
   type AnyToolDefinition,
-  cleanUntrustedLine,
   failureResult,
   RunPolicies,
   successResult,
   ToolErrorCode,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { cleanUntrustedLine } from '@toolsys/core-tool-registry/text';
 import { resolveWorkspacePath } from '@toolsys/platform';
 import { z } from 'zod';
 import type { AndroidDevice } from '../android-device.js';

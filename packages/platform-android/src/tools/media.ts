@@ -1,14 +1,16 @@
 import {
   type AnyToolDefinition,
-  cleanUntrustedText,
   failureResult,
-  markUntrusted,
   RunPolicies,
   successResult,
   ToolErrorCode,
   ToolSchema,
-  untrustedMarkers,
 } from '@toolsys/core-tool-registry';
+import {
+  cleanUntrustedText,
+  markUntrusted,
+  untrustedMarkers,
+} from '@toolsys/core-tool-registry/text';
 import { z } from 'zod';
 import type { AndroidDevice } from '../android-device.js';
 import type { AndroidToolSession } from '../android-session.js';

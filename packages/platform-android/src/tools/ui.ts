@@ -2,17 +2,19 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type AnyToolDefinition,
-  cleanUntrustedLine,
   failureResult,
-  markUntrusted,
   RunPolicies,
   successResult,
   type ToolEnvironmentRule,
   ToolErrorCode,
   type ToolReturn,
   ToolSchema,
-  untrustedMarkers,
 } from '@toolsys/core-tool-registry';
+import {
+  cleanUntrustedLine,
+  markUntrusted,
+  untrustedMarkers,
+} from '@toolsys/core-tool-registry/text';
 import { z } from 'zod';
 import type { AndroidDevice } from '../android-device.js';
 import type { AndroidToolSession, UiSnapshot } from '../android-session.js';

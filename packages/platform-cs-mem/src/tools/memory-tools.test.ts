@@ -1,7 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DefaultToolExecutor, renderResult, ToolRegistry } from '@toolsys/core-tool-registry';
+import {
+  createToolExecutor,
+  type PipelineToolExecutor,
+  renderResult,
+  ToolRegistry,
+} from '@toolsys/core-tool-registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../memory-store.js';
 import { createMemoryTools } from './memory-tools.js';
@@ -9,14 +14,14 @@ import { createMemoryTools } from './memory-tools.js';
 const NOW = Date.UTC(2026, 10, 29, 12, 0, 0);
 let directory: string;
 let store: MemoryStore;
-let executor: DefaultToolExecutor;
+let executor: PipelineToolExecutor;
 
 beforeEach(() => {
   directory = mkdtempSync(join(tmpdir(), 'cs-mem-tools-'));
   store = MemoryStore.open({ path: join(directory, 'memory.db'), now: () => NOW });
   const registry = new ToolRegistry();
   registry.registerAll(createMemoryTools({ store, now: () => NOW }));
-  executor = new DefaultToolExecutor({ registry });
+  executor = createToolExecutor({ registry });
 });
 
 afterEach(() => {

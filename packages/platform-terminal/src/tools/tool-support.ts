@@ -1,18 +1,20 @@
 import { relative, sep } from 'node:path';
 import {
-  cleanUntrustedLine,
   defineTool,
-  escapeInvisible,
   failureResult,
   isToolError,
-  markUntrusted,
   type ToolContext,
   type ToolDefinition,
   ToolErrorCode,
   type ToolFailure,
   type ToolReturn,
-  untrustedMarkers,
 } from '@toolsys/core-tool-registry';
+import {
+  cleanUntrustedLine,
+  escapeInvisible,
+  markUntrusted,
+  untrustedMarkers,
+} from '@toolsys/core-tool-registry/text';
 import { resolveWorkspacePath } from '@toolsys/platform';
 import type { TerminalManager } from '../terminal-manager.js';
 import type { ScreenSnapshot, TerminalSession } from '../terminal-session.js';

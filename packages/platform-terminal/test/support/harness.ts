@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import {
   type ConfirmationRequest,
   type ConfirmFunction,
-  DefaultToolExecutor,
+  createToolExecutor,
   type ExecuteOptions,
   RiskAwareToolGate,
   renderResult,
@@ -70,7 +70,7 @@ export async function createHarness(
           asked.push(request);
           return answer(request, signal);
         };
-  const executor = new DefaultToolExecutor({
+  const executor = createToolExecutor({
     registry,
     ...(confirm ? { confirm } : {}),
     ...(options.riskGate

@@ -21,13 +21,12 @@ import {
   type ReadableSpan,
   type SpanExporter,
 } from '@opentelemetry/sdk-trace-base';
-import {
-  type CircuitBreakerState,
-  displayUrl,
-  scrubSecrets,
-  type ToolTraceRecorder,
-  type ToolTraceSpan,
+import type {
+  CircuitBreakerState,
+  ToolTraceRecorder,
+  ToolTraceSpan,
 } from '@toolsys/core-tool-registry';
+import { displayUrl, scrubSecrets } from '@toolsys/core-tool-registry/text';
 
 /** W3C trace context a client sent with a call (an MCP request's `_meta`). */
 export interface TraceCarrier {

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AdbTestBed, startAdbTestBed } from '@toolsys/android-sim';
 import {
-  EnhancedToolExecutor,
+  createToolExecutor,
   type ExecuteOptions,
+  type PipelineToolExecutor,
   ToolEnvironmentGate,
   ToolEnvironmentState,
   ToolRegistry,
@@ -16,7 +17,7 @@ import { createAndroidTools } from '@toolsys/platform-android';
 export interface AndroidHarness {
   readonly bed: AdbTestBed;
   readonly registry: ToolRegistry;
-  readonly executor: EnhancedToolExecutor;
+  readonly executor: PipelineToolExecutor;
   endSession(sessionId: string): Promise<void>;
   call(id: string, args?: Record<string, unknown>, options?: ExecuteOptions): Promise<ToolResult>;
   stop(): Promise<void>;
@@ -43,7 +44,7 @@ export async function startAndroidHarness(
   });
   const registry = new ToolRegistry();
   for (const tool of tools) registry.register(tool);
-  const executor = new EnhancedToolExecutor({
+  const executor = createToolExecutor({
     registry,
     environmentGate: new ToolEnvironmentGate({ state: environment }),
   });

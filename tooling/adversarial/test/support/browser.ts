@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { BrowserManager, createBrowserTools } from '@toolsys/app-browser';
 import {
   type AnyToolDefinition,
-  DefaultToolExecutor,
+  createToolExecutor,
   renderResult,
   ToolRegistry,
   type ToolResult,
@@ -56,7 +56,7 @@ export async function createBrowserHarness(
     }),
   );
   for (const tool of options.extraTools ?? []) registry.register(tool);
-  const executor = new DefaultToolExecutor({ registry });
+  const executor = createToolExecutor({ registry });
   const call = (id: string, args: Record<string, unknown>, sessionId = 'test') =>
     executor.execute(id, args, { sessionId });
   return {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AndroidSim, mobileMcpElements } from '@toolsys/android-sim';
-import type { EnhancedToolExecutor } from '@toolsys/core-tool-registry';
+import type { PipelineToolExecutor } from '@toolsys/core-tool-registry';
 import { countTokens } from '@toolsys/platform';
 import {
   flattenNodes,
@@ -63,7 +63,7 @@ export interface RealScreenFigures {
  */
 export async function measureRealScreens(
   sim: AndroidSim,
-  executor: EnhancedToolExecutor,
+  executor: PipelineToolExecutor,
 ): Promise<RealScreenFigures[]> {
   const figures: RealScreenFigures[] = [];
   const state = sim.device.state;

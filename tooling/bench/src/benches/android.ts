@@ -11,7 +11,7 @@ import {
   startAdbTestBed,
 } from '@toolsys/android-sim';
 import {
-  EnhancedToolExecutor,
+  createToolExecutor,
   ToolEnvironmentGate,
   ToolEnvironmentState,
   ToolRegistry,
@@ -146,7 +146,7 @@ async function runAndroidBench(quick: boolean, options: AndroidBenchOptions) {
     });
     const registry = new ToolRegistry();
     for (const tool of tools) registry.register(tool);
-    const executor = new EnhancedToolExecutor({
+    const executor = createToolExecutor({
       registry,
       environmentGate: new ToolEnvironmentGate({ state: environment }),
     });
@@ -170,7 +170,7 @@ async function runAndroidBench(quick: boolean, options: AndroidBenchOptions) {
       appiumTools = tools;
       const appiumRegistry = new ToolRegistry();
       for (const tool of tools.tools) appiumRegistry.register(tool);
-      const appiumExecutor = new EnhancedToolExecutor({ registry: appiumRegistry });
+      const appiumExecutor = createToolExecutor({ registry: appiumRegistry });
       const read = async () => {
         const result = await appiumExecutor.execute('ui_dump', {});
         if (!result.ok) throw new Error(`ui_dump through Appium failed: ${result.error.message}`);

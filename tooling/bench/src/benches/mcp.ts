@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import {
-  EnhancedToolExecutor,
+  createToolExecutor,
   RiskAwareToolGate,
   ToolCircuitBreaker,
   ToolPermissionManager,
@@ -62,7 +62,7 @@ export const mcpBench: Bench = {
     try {
       const registry = new ToolRegistry();
       registry.registerAll(createMcpTools({ manager }), { policy: 'REJECT', owner: 'bench' });
-      const executor = new EnhancedToolExecutor({
+      const executor = createToolExecutor({
         registry,
         gate: new RiskAwareToolGate(
           new ToolPermissionManager({ policy: { MEDIUM: 'allow', HIGH: 'allow' } }),

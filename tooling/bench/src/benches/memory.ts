@@ -7,7 +7,7 @@ import {
   getDefaultEnvironment,
   StdioClientTransport,
 } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
+import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { createMemoryTools, MemoryStore } from '@toolsys/platform-cs-mem';
 import { removeOnExit } from '../cleanup.js';
 import { type Bench, type BenchReport, formatRatio } from '../report.js';
@@ -83,7 +83,7 @@ export const memoryBench: Bench = {
     const lines = [
       `graph: entities with ${OBSERVATIONS_PER_ENTITY} observations of ${WORDS_PER_OBSERVATION} words (Zipf vocabulary of ${VOCABULARY_SIZE}), one relation per entity`,
       `queries: ${QUERY_RANKS.length} words from common to rare + one entity name; one run after a warm-up call`,
-      `ours: memory_search_nodes in process through DefaultToolExecutor, limit ${OUR_LIMIT}, BM25-ranked`,
+      `ours: memory_search_nodes in process through PipelineToolExecutor, limit ${OUR_LIMIT}, BM25-ranked`,
       'theirs: search_nodes over stdio (real server; reloads its JSONL file per call, returns every match unranked)',
       ...figures.flatMap((entry) => [
         `-- ${entry.entities.toLocaleString('en-US')} entities (${(entry.fileBytes / 1e6).toFixed(1)} MB JSONL)`,
@@ -132,7 +132,7 @@ async function runSize(size: number): Promise<SizeFigures> {
     const oursImport = performance.now() - importStarted;
     const registry = new ToolRegistry();
     registry.registerAll(createMemoryTools({ store }));
-    const executor = new DefaultToolExecutor({ registry });
+    const executor = createToolExecutor({ registry });
 
     const startStarted = performance.now();
     client = new Client({ name: 'toolsys-bench', version: '0.0.0' });

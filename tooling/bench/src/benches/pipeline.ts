@@ -1,7 +1,6 @@
 import {
-  createToolContext,
+  createToolExecutor,
   defineTool,
-  EnhancedToolExecutor,
   RiskAwareToolGate,
   ToolCircuitBreaker,
   ToolEnvironmentGate,
@@ -11,7 +10,7 @@ import {
   ToolRegistry,
   type ToolRunPolicy,
   ToolSchema,
-  ToolServices,
+  type ToolContext,
   ToolTraceRecorder,
 } from '@toolsys/core-tool-registry';
 import {
@@ -64,7 +63,7 @@ function createOurs(): Side {
       execute: (args) => noop(args),
     }),
   );
-  const executor = new EnhancedToolExecutor({
+  const executor = createToolExecutor({
     registry,
     gate: new RiskAwareToolGate(new ToolPermissionManager()),
     environmentGate: new ToolEnvironmentGate({ state: new ToolEnvironmentState() }),
@@ -83,18 +82,14 @@ function createDirect(): Side {
     inputSchema: ToolSchema.object(shape),
     execute: (args) => noop(args),
   });
-  const registry = new ToolRegistry();
-  registry.register(tool);
-  const registered = registry.get('noop');
-  if (!registered) throw new Error('noop not registered');
-  const context = createToolContext({
-    tool: registered,
+  const context: ToolContext = {
     callId: 'c',
     sessionId: 's',
     attempt: 1,
     signal: new AbortController().signal,
-    services: new ToolServices(),
-  });
+    emit: () => {},
+    confirm: async () => 'deny',
+  };
   return async () => tool.execute(ARGS, context);
 }
 
@@ -156,7 +151,7 @@ export const pipelineBench: Bench = {
       met,
       lines: [
         `no-op tool, ${rounds} interleaved rounds of ${iterations.toLocaleString('en-US')} sequential awaited calls per side; median round`,
-        `ours       ${micro(oursNs)} per call  (EnhancedToolExecutor: env gate, risk gate, zod schema, limiter, breaker, 30 s timeout + retry policy, trace span, usage)`,
+        `ours       ${micro(oursNs)} per call  (PipelineToolExecutor: env gate, risk gate, zod schema, limiter, breaker, 30 s timeout + retry policy, trace span, usage)`,
         `direct     ${micro(directNs)} per call  (await tool.execute(args, context))`,
         `cockatiel  ${micro(cockatielNs)} per call  (wrap(retry, circuitBreaker, timeout(30 s, cooperative)).execute(() => fn(zod.parse(args))))`,
         `ratio ours/cockatiel: ${formatRatio(ratio)} (target <= ${TARGET_RATIO.toFixed(1)}); ours/direct: ${formatRatio(oursNs / directNs)}`,

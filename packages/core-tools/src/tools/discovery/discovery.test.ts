@@ -1,6 +1,6 @@
 import {
+  createToolExecutor,
   defineTool,
-  EnhancedToolExecutor,
   RiskAwareToolGate,
   renderResult,
   ToolPermissionManager,
@@ -21,7 +21,7 @@ function setup(deny: readonly string[] = []) {
       return deny.includes(request.toolId) ? 'deny' : 'allow_once';
     },
   });
-  const executor = new EnhancedToolExecutor({ registry, gate: new RiskAwareToolGate(permissions) });
+  const executor = createToolExecutor({ registry, gate: new RiskAwareToolGate(permissions) });
   registry.registerAll(createUtilityTools());
   registry.register(
     defineTool({

@@ -12,23 +12,24 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  DefaultToolExecutor,
+  createToolExecutor,
+  type PipelineToolExecutor,
   RiskAwareToolGate,
   renderResult,
   ToolPermissionManager,
   ToolRegistry,
   type ToolResult,
-  untrustedMarkers,
 } from '@toolsys/core-tool-registry';
+import { untrustedMarkers } from '@toolsys/core-tool-registry/text';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileTools, type FileToolsOptions } from './files.js';
 
 let base: string;
 let root: string;
 let outside: string;
-let executor: DefaultToolExecutor;
+let executor: PipelineToolExecutor;
 
-function createExecutor(options: Partial<FileToolsOptions> = {}): DefaultToolExecutor {
+function createExecutor(options: Partial<FileToolsOptions> = {}): PipelineToolExecutor {
   const registry = new ToolRegistry();
   for (const tool of createFileTools({ workspaceRoot: root, ...options })) {
     registry.register(tool, { owner: 'test' });
@@ -37,7 +38,7 @@ function createExecutor(options: Partial<FileToolsOptions> = {}): DefaultToolExe
   const permissions = new ToolPermissionManager({
     policy: { LOW: 'allow', MEDIUM: 'allow', HIGH: 'allow' },
   });
-  return new DefaultToolExecutor({ registry, gate: new RiskAwareToolGate(permissions) });
+  return createToolExecutor({ registry, gate: new RiskAwareToolGate(permissions) });
 }
 
 function call(id: string, args: Record<string, unknown>): Promise<ToolResult> {
@@ -689,7 +690,7 @@ describe('delete_file', () => {
       annotations: { destructiveHint: true, readOnlyHint: false },
     });
     const asked: string[] = [];
-    const gated = new DefaultToolExecutor({
+    const gated = createToolExecutor({
       registry,
       gate: new RiskAwareToolGate(
         new ToolPermissionManager({

@@ -7,7 +7,6 @@ import {
   defineTool,
   failureResult,
   isToolError,
-  markUntrusted,
   RunPolicies,
   successResult,
   type ToolContext,
@@ -16,8 +15,8 @@ import {
   ToolErrorCode,
   type ToolResult,
   ToolSchema,
-  untrustedMarkers,
 } from '@toolsys/core-tool-registry';
+import { markUntrusted, untrustedMarkers } from '@toolsys/core-tool-registry/text';
 import {
   buildSandboxArguments,
   copyEntry,

@@ -1,4 +1,4 @@
-import { escapeInvisible } from '@toolsys/core-tool-registry';
+import { escapeInvisible } from '@toolsys/core-tool-registry/text';
 
 /**
  * One line of a file as the model is shown it: control, bidi, zero-width and tag characters as

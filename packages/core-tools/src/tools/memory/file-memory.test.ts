@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  DefaultToolExecutor,
+  createToolExecutor,
   RiskAwareToolGate,
   ToolPermissionManager,
   ToolRegistry,
@@ -34,7 +34,7 @@ function executor(options: { gate?: RiskAwareToolGate } = {}) {
       },
     }),
   );
-  return new DefaultToolExecutor({ registry, ...options });
+  return createToolExecutor({ registry, ...options });
 }
 
 describe('memorize', () => {

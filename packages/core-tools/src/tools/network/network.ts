@@ -4,12 +4,8 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
 import {
   type AnyToolDefinition,
-  CleaningTally,
-  cleanUntrustedLine,
   defineTool,
-  escapeInvisible,
   failureResult,
-  markUntrusted,
   RunPolicies,
   successResult,
   type ToolContext,
@@ -17,9 +13,15 @@ import {
   ToolErrorCode,
   type ToolFailure,
   ToolSchema,
+} from '@toolsys/core-tool-registry';
+import {
+  CleaningTally,
+  cleanUntrustedLine,
+  escapeInvisible,
+  markUntrusted,
   untrustedMarkers,
   withSecretScrubbing,
-} from '@toolsys/core-tool-registry';
+} from '@toolsys/core-tool-registry/text';
 import {
   type GuardedResponse,
   guardedRequest,

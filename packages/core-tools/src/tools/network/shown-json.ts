@@ -1,4 +1,4 @@
-import { escapeInvisible } from '@toolsys/core-tool-registry';
+import { escapeInvisible } from '@toolsys/core-tool-registry/text';
 
 /** Deepest nesting of a parsed JSON body that is kept; deeper parts are replaced by a note. */
 export const MAX_SHOWN_JSON_DEPTH = 64;

@@ -1,11 +1,10 @@
 import {
   type AnyToolDefinition,
-  CleaningTally,
-  cleanUntrustedLine,
   defineTool,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { CleaningTally, cleanUntrustedLine } from '@toolsys/core-tool-registry/text';
 import { z } from 'zod';
 import { convertHtmlToMarkdown } from './html-to-markdown.js';
 

@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  createToolExecutor,
   defineTool,
-  EnhancedToolExecutor,
   NOT_EXECUTED_TEXT,
   RiskAwareToolGate,
   renderResult,
@@ -36,7 +36,7 @@ function setup(options: { deny?: readonly string[] } = {}) {
   const permissions = new ToolPermissionManager({
     confirm: async (request) => (options.deny?.includes(request.toolId) ? 'deny' : 'allow_once'),
   });
-  const executor = new EnhancedToolExecutor({
+  const executor = createToolExecutor({
     registry,
     clock,
     traces,

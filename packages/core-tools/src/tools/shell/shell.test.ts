@@ -7,7 +7,8 @@ import type {
   ToolEvent,
 } from '@toolsys/core-tool-registry';
 import {
-  DefaultToolExecutor,
+  createToolExecutor,
+  type PipelineToolExecutor,
   RiskAwareToolGate,
   renderResult,
   ToolPermissionManager,
@@ -22,7 +23,7 @@ let root: string;
 let asked: ConfirmationRequest[];
 let answer: ConfirmationDecision;
 
-function createExecutor(options: Partial<ShellToolsOptions> = {}): DefaultToolExecutor {
+function createExecutor(options: Partial<ShellToolsOptions> = {}): PipelineToolExecutor {
   const registry = new ToolRegistry();
   for (const tool of createShellTools({ workspaceRoot: root, ...options })) registry.register(tool);
   const confirm = async (request: ConfirmationRequest) => {
@@ -31,7 +32,7 @@ function createExecutor(options: Partial<ShellToolsOptions> = {}): DefaultToolEx
   };
   // The default policy (HIGH = ask): shell_execute is self-gated, so only its own prompt appears.
   const permissions = new ToolPermissionManager({ confirm });
-  return new DefaultToolExecutor({ registry, gate: new RiskAwareToolGate(permissions), confirm });
+  return createToolExecutor({ registry, gate: new RiskAwareToolGate(permissions), confirm });
 }
 
 function run(

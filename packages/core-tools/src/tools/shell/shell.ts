@@ -1,18 +1,20 @@
 import { stat } from 'node:fs/promises';
 import {
   type AnyToolDefinition,
-  createSecretStreamScrubber,
   defineTool,
-  escapeInvisible,
   failureResult,
-  markUntrusted,
   RunPolicies,
   successResult,
   ToolErrorCode,
   ToolSchema,
+} from '@toolsys/core-tool-registry';
+import {
+  createSecretStreamScrubber,
+  escapeInvisible,
+  markUntrusted,
   untrustedMarkers,
   withSecretScrubbing,
-} from '@toolsys/core-tool-registry';
+} from '@toolsys/core-tool-registry/text';
 import {
   approvedEnvironment,
   buildSandboxArguments,

@@ -1,12 +1,12 @@
 import type { ToolResult } from '@toolsys/core-tool-registry';
-import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
+import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createBaseConvertTools } from './base-convert-tool.js';
 
 const registry = new ToolRegistry();
 registry.registerAll(createBaseConvertTools(), { owner: 'test' });
-const executor = new DefaultToolExecutor({ registry });
+const executor = createToolExecutor({ registry });
 
 function call(args: Record<string, unknown>): Promise<ToolResult> {
   return executor.execute('base_convert', args);

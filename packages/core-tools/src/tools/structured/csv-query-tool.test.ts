@@ -1,11 +1,11 @@
 import type { ToolResult } from '@toolsys/core-tool-registry';
-import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
+import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
 import { createCsvQueryTools } from './csv-query-tool.js';
 
 const registry = new ToolRegistry();
 registry.registerAll(createCsvQueryTools(), { owner: 'test' });
-const executor = new DefaultToolExecutor({ registry });
+const executor = createToolExecutor({ registry });
 
 function call(args: Record<string, unknown>): Promise<ToolResult> {
   return executor.execute('csv_query', args);
@@ -142,7 +142,7 @@ describe('csv_query', () => {
   it('ends filtering that exceeds the time limit with TIMEOUT', async () => {
     const limited = new ToolRegistry();
     limited.registerAll(createCsvQueryTools({ matchTimeLimitMs: 1 }), { owner: 'test' });
-    const result = await new DefaultToolExecutor({ registry: limited }).execute('csv_query', {
+    const result = await createToolExecutor({ registry: limited }).execute('csv_query', {
       csv: `text\n${'a'.repeat(200_000)}b\n`,
       filter: [{ column: 'text', op: 'matches', value: '(.*a){100}$' }],
     });

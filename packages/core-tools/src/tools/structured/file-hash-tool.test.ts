@@ -3,13 +3,17 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolResult } from '@toolsys/core-tool-registry';
-import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
+import {
+  createToolExecutor,
+  type PipelineToolExecutor,
+  ToolRegistry,
+} from '@toolsys/core-tool-registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileHashTools } from './file-hash-tool.js';
 
 let base: string;
 let root: string;
-let executor: DefaultToolExecutor;
+let executor: PipelineToolExecutor;
 
 beforeEach(async () => {
   base = await mkdtemp(join(tmpdir(), 'toolsys-file-hash-'));
@@ -19,7 +23,7 @@ beforeEach(async () => {
   await writeFile(join(base, 'secret.txt'), 'outside the workspace');
   const registry = new ToolRegistry();
   registry.registerAll(createFileHashTools({ workspaceRoot: root }), { owner: 'test' });
-  executor = new DefaultToolExecutor({ registry });
+  executor = createToolExecutor({ registry });
 });
 
 afterEach(async () => {

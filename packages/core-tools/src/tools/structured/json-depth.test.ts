@@ -1,4 +1,4 @@
-import { DefaultToolExecutor, isToolError, ToolRegistry } from '@toolsys/core-tool-registry';
+import { createToolExecutor, isToolError, ToolRegistry } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
 import { createJsonTransformTools } from '../orchestration/orchestration.js';
 import { assertJsonTextDepth, MAX_JSON_DEPTH } from './json-depth.js';
@@ -43,7 +43,7 @@ describe('deep JSON in the tools', () => {
   registry.registerAll([...createJsonPathTools(), ...createJsonTransformTools()], {
     owner: 'test',
   });
-  const executor = new DefaultToolExecutor({ registry });
+  const executor = createToolExecutor({ registry });
 
   it('json_transform refuses 100k-deep JSON text instead of overflowing the stack', async () => {
     const result = await executor.execute('json_transform', {

@@ -1,11 +1,11 @@
 import type { ToolResult } from '@toolsys/core-tool-registry';
-import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
+import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
 import { createJsonPathTools } from './json-path-tool.js';
 
 const registry = new ToolRegistry();
 registry.registerAll(createJsonPathTools(), { owner: 'test' });
-const executor = new DefaultToolExecutor({ registry });
+const executor = createToolExecutor({ registry });
 
 function call(args: Record<string, unknown>): Promise<ToolResult> {
   return executor.execute('json_path', args);
@@ -70,7 +70,7 @@ describe('json_path', () => {
     limited.registerAll(createJsonPathTools({ matchTimeLimitMs: 1 }), { owner: 'test' });
     // match() is anchored and runs on RE2's DFA; mixed a/b text defeats it: about a second of work.
     const text = Array.from({ length: 1_000_000 }, (_, i) => ((i * 7919) % 13 < 6 ? 'a' : 'b'));
-    const result = await new DefaultToolExecutor({ registry: limited }).execute('json_path', {
+    const result = await createToolExecutor({ registry: limited }).execute('json_path', {
       json: { items: [text.join('')] },
       path: '$.items[?match(@, "(.*a){100}$")]',
     });

@@ -1,5 +1,5 @@
 import {
-  DefaultToolExecutor,
+  createToolExecutor,
   renderResult,
   ToolRegistry,
   type ToolResult,
@@ -10,7 +10,7 @@ import { createRegexTools } from './regex-tools.js';
 
 const registry = new ToolRegistry();
 registry.registerAll(createRegexTools(), { owner: 'test' });
-const executor = new DefaultToolExecutor({ registry });
+const executor = createToolExecutor({ registry });
 
 function call(id: string, args: Record<string, unknown>): Promise<ToolResult> {
   return executor.execute(id, args);
@@ -158,7 +158,7 @@ describe('regex_extract', () => {
 describe('match time limit', () => {
   const limited = new ToolRegistry();
   limited.registerAll(createRegexTools({ matchTimeLimitMs: 100 }), { owner: 'test' });
-  const limitedExecutor = new DefaultToolExecutor({ registry: limited });
+  const limitedExecutor = createToolExecutor({ registry: limited });
   // Linear, but 500 NFA states per character of 200 000: seconds of work without the limit.
   const heavy = { text: `${'a'.repeat(200_000)}b`, pattern: '(.*a){100}$' };
 

@@ -1,11 +1,11 @@
 import type { ToolResult } from '@toolsys/core-tool-registry';
-import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
+import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
 import { createStringDistanceTools } from './string-distance-tool.js';
 
 const registry = new ToolRegistry();
 registry.registerAll(createStringDistanceTools(), { owner: 'test' });
-const executor = new DefaultToolExecutor({ registry });
+const executor = createToolExecutor({ registry });
 
 function call(args: Record<string, unknown>): Promise<ToolResult> {
   return executor.execute('string_distance', args);

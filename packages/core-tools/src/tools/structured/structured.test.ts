@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  DefaultToolExecutor,
+  createToolExecutor,
   RiskAwareToolGate,
   RunPolicies,
   ToolPermissionManager,
@@ -93,7 +93,7 @@ describe('createStructuredTools', () => {
 
   it('runs under the default risk policy without asking anyone', async () => {
     const asked: string[] = [];
-    const executor = new DefaultToolExecutor({
+    const executor = createToolExecutor({
       registry,
       gate: new RiskAwareToolGate(new ToolPermissionManager()),
       confirm: async (request) => {
@@ -107,7 +107,7 @@ describe('createStructuredTools', () => {
   });
 
   it('is refused like any tool when the deployment denies LOW-risk calls', async () => {
-    const executor = new DefaultToolExecutor({
+    const executor = createToolExecutor({
       registry,
       gate: new RiskAwareToolGate(new ToolPermissionManager({ policy: { LOW: 'deny' } })),
     });

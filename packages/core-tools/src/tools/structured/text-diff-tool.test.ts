@@ -1,11 +1,11 @@
 import type { ToolResult } from '@toolsys/core-tool-registry';
-import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
+import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
 import { createTextDiffTools } from './text-diff-tool.js';
 
 const registry = new ToolRegistry();
 registry.registerAll(createTextDiffTools(), { owner: 'test' });
-const executor = new DefaultToolExecutor({ registry });
+const executor = createToolExecutor({ registry });
 
 function call(args: Record<string, unknown>): Promise<ToolResult> {
   return executor.execute('text_diff', args);
@@ -96,7 +96,7 @@ describe('text_diff', () => {
     limited.registerAll(createTextDiffTools({ diffTimeLimitMs: 1 }), { owner: 'test' });
     const lines = (seed: number) =>
       Array.from({ length: 20_000 }, (_, i) => `line ${(i * seed) % 9973}`).join('\n');
-    const result = await new DefaultToolExecutor({ registry: limited }).execute('text_diff', {
+    const result = await createToolExecutor({ registry: limited }).execute('text_diff', {
       before: lines(7),
       after: lines(13),
       mode: 'lines',

@@ -1,11 +1,11 @@
 import type { ToolResult } from '@toolsys/core-tool-registry';
-import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
+import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
 import { createXmlExtractTools } from './xml-extract-tool.js';
 
 const registry = new ToolRegistry();
 registry.registerAll(createXmlExtractTools(), { owner: 'test' });
-const executor = new DefaultToolExecutor({ registry });
+const executor = createToolExecutor({ registry });
 
 function call(args: Record<string, unknown>): Promise<ToolResult> {
   return executor.execute('xml_extract', args);
@@ -84,7 +84,7 @@ describe('xml_extract', () => {
     limited.registerAll(createXmlExtractTools({ matchTimeLimitMs: 1 }), { owner: 'test' });
     // following:: from each of 5 000 siblings visits the rest: quadratic, seconds of work.
     const xml = `<r>${'<a>x</a>'.repeat(5_000)}</r>`;
-    const result = await new DefaultToolExecutor({ registry: limited }).execute('xml_extract', {
+    const result = await createToolExecutor({ registry: limited }).execute('xml_extract', {
       xml,
       xpath: 'count(//a[. = following::a[last()]/preceding::a])',
     });

@@ -7,6 +7,7 @@ import {
   type ToolEvent,
 } from '../contract/tool.js';
 import { ToolErrorCode } from '../contract/tool-error.js';
+import { ToolHints } from '../contract/tool-metadata.js';
 import { failureResult, renderResult, type ToolResult } from '../contract/tool-result.js';
 import { ToolSchema } from '../contract/tool-schema.js';
 import { ToolCircuitBreaker } from '../policies/circuit-breaker.js';
@@ -17,16 +18,16 @@ import { ToolPermissionManager } from '../policies/tool-permission-manager.js';
 import { RunPolicies, type ToolRunPolicy } from '../policies/tool-run-policy.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { FakeClock, flushMicrotasks, sequenceRandom } from '../testing/fake-clock.js';
-import {
-  EnhancedToolExecutor,
-  type EnhancedToolExecutorOptions,
-} from './enhanced-tool-executor.js';
+import { createToolExecutor, type ToolExecutorOptions } from './pipeline-tool-executor.js';
 import { ToolTraceRecorder } from './trace-recorder.js';
 
 interface Scripted {
   calls: number;
   contexts: ToolContext[];
 }
+
+/** Fixture ids that reach outside the deployment, as the real tools of those names do. */
+const OPEN_WORLD_FIXTURES = new Set(['web_fetch', 'input_text']);
 
 /** A tool whose attempts follow a script: each entry is a result, or 'hang' (ignores its signal). */
 function scriptedTool(
@@ -35,16 +36,21 @@ function scriptedTool(
   options: { policy?: ToolRunPolicy; risk?: 'LOW' | 'MEDIUM' | 'HIGH'; readOnly?: boolean } = {},
 ): { tool: AnyToolDefinition; state: Scripted } {
   const state: Scripted = { calls: 0, contexts: [] };
+  const risk = options.risk ?? 'LOW';
+  const readOnly = options.readOnly ?? true;
   const tool = defineTool({
     id,
     description: 'scripted fixture',
     inputSchema: ToolSchema.object({ n: z.number().optional() }),
     metadata: {
-      risk: options.risk ?? 'LOW',
+      category: 'utility',
+      risk,
       annotations: {
-        readOnlyHint: options.readOnly ?? true,
-        idempotentHint: options.readOnly ?? true,
-        destructiveHint: !(options.readOnly ?? true),
+        readOnlyHint: readOnly,
+        destructiveHint: !readOnly,
+        idempotentHint: readOnly,
+        openWorldHint: OPEN_WORLD_FIXTURES.has(id),
+        sensitiveAction: risk === 'HIGH' || id === 'input_text',
       },
     },
     ...(options.policy ? { runPolicy: options.policy } : {}),
@@ -67,12 +73,12 @@ function scriptedTool(
 const ok = (text = 'ok'): ToolResult => ({ ok: true, content: text });
 const crash = failureResult(ToolErrorCode.EXECUTION_FAILED, 'connection reset');
 
-function setup(tools: AnyToolDefinition[], options: Partial<EnhancedToolExecutorOptions> = {}) {
+function setup(tools: AnyToolDefinition[], options: Partial<ToolExecutorOptions> = {}) {
   const clock = new FakeClock();
   const registry = new ToolRegistry();
   registry.registerAll(tools);
   const traces = new ToolTraceRecorder({ clock });
-  const executor = new EnhancedToolExecutor({
+  const executor = createToolExecutor({
     registry,
     clock,
     traces,
@@ -82,7 +88,7 @@ function setup(tools: AnyToolDefinition[], options: Partial<EnhancedToolExecutor
   return { clock, registry, traces, executor };
 }
 
-describe('EnhancedToolExecutor: timeouts', () => {
+describe('PipelineToolExecutor: timeouts', () => {
   it('returns TIMEOUT on time even when the handler ignores its signal, and fires that signal', async () => {
     const { tool, state } = scriptedTool('slow_read', ['hang'], {
       policy: { ...RunPolicies.quickRead, maxRetries: 0 },
@@ -114,7 +120,7 @@ describe('EnhancedToolExecutor: timeouts', () => {
     expect(!result.ok && result.error.code).toBe('TIMEOUT');
   });
 
-  it('without run policies (v2 semantics) no timeout applies', async () => {
+  it('without run policies no timeout applies', async () => {
     const { tool } = scriptedTool('slow_read', ['hang'], { policy: RunPolicies.quickRead });
     const { clock, executor } = setup([tool], { runPolicies: undefined });
     let settled = false;
@@ -140,7 +146,7 @@ describe('EnhancedToolExecutor: timeouts', () => {
   });
 });
 
-describe('EnhancedToolExecutor: retries', () => {
+describe('PipelineToolExecutor: retries', () => {
   it('retries a read-only tool after EXECUTION_FAILED with full-jitter backoff, one span per attempt', async () => {
     const { tool, state } = scriptedTool('web_fetch', [crash, crash, ok('page')], {
       policy: RunPolicies.network,
@@ -283,13 +289,13 @@ describe('EnhancedToolExecutor: retries', () => {
   });
 });
 
-describe('EnhancedToolExecutor: rate limiter', () => {
+describe('PipelineToolExecutor: rate limiter', () => {
   it('rejects the call over the quota at once with RATE_LIMITED and a retry-after', async () => {
     const { tool, state } = scriptedTool('read_file', [ok()], { policy: RunPolicies.quickRead });
     const clock = new FakeClock();
     const registry = new ToolRegistry();
     registry.register(tool);
-    const executorWithClock = new EnhancedToolExecutor({
+    const executorWithClock = createToolExecutor({
       registry,
       clock,
       rateLimiter: new ToolRateLimiter({ clock }),
@@ -315,7 +321,7 @@ describe('EnhancedToolExecutor: rate limiter', () => {
     const clock = new FakeClock();
     const registry = new ToolRegistry();
     registry.register(tool);
-    const executor = new EnhancedToolExecutor({
+    const executor = createToolExecutor({
       registry,
       clock,
       rateLimiter: new ToolRateLimiter({ clock }),
@@ -326,13 +332,13 @@ describe('EnhancedToolExecutor: rate limiter', () => {
   });
 });
 
-describe('EnhancedToolExecutor: circuit breaker', () => {
+describe('PipelineToolExecutor: circuit breaker', () => {
   it('opens after 5 consecutive failed calls and stops calling the tool', async () => {
     const { tool, state } = scriptedTool('web_fetch', [crash], { policy: RunPolicies.mutating });
     const clock = new FakeClock();
     const registry = new ToolRegistry();
     registry.register(tool);
-    const executor = new EnhancedToolExecutor({
+    const executor = createToolExecutor({
       registry,
       clock,
       circuitBreaker: new ToolCircuitBreaker({ clock }),
@@ -350,7 +356,7 @@ describe('EnhancedToolExecutor: circuit breaker', () => {
   });
 });
 
-describe('EnhancedToolExecutor: pipeline order', () => {
+describe('PipelineToolExecutor: pipeline order', () => {
   function orderFixture() {
     const { tool, state } = scriptedTool('input_text', [ok()], {
       policy: { ...RunPolicies.quickRead, ratePerMinute: 1 },
@@ -369,7 +375,7 @@ describe('EnhancedToolExecutor: pipeline order', () => {
     const breaker = new ToolCircuitBreaker({ clock, failureThreshold: 1 });
     const registry = new ToolRegistry();
     registry.register(tool);
-    const executor = new EnhancedToolExecutor({
+    const executor = createToolExecutor({
       registry,
       clock,
       traces,
@@ -437,13 +443,13 @@ describe('EnhancedToolExecutor: pipeline order', () => {
   });
 });
 
-describe('EnhancedToolExecutor: policy overrides', () => {
+describe('PipelineToolExecutor: policy overrides', () => {
   it('overrides fields of the declared policy and can lift a rate limit', async () => {
     const { tool } = scriptedTool('read_file', [ok()], { policy: RunPolicies.quickRead });
     const registry = new ToolRegistry();
     registry.register(tool);
     const clock = new FakeClock();
-    const executor = new EnhancedToolExecutor({
+    const executor = createToolExecutor({
       registry,
       clock,
       rateLimiter: new ToolRateLimiter({ clock }),
@@ -462,7 +468,7 @@ describe('EnhancedToolExecutor: policy overrides', () => {
   });
 });
 
-describe('EnhancedToolExecutor: attempt context', () => {
+describe('PipelineToolExecutor: attempt context', () => {
   it('a spread context keeps emit, confirm and a working signal', async () => {
     const registry = new ToolRegistry();
     const seen: unknown[] = [];
@@ -471,6 +477,7 @@ describe('EnhancedToolExecutor: attempt context', () => {
         id: 'spreader',
         description: 'fixture',
         inputSchema: ToolSchema.empty(),
+        metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
         runPolicy: RunPolicies.quickRead,
         async execute(_args, context) {
           const copy = { ...context };
@@ -486,7 +493,7 @@ describe('EnhancedToolExecutor: attempt context', () => {
     );
     const events: ToolEvent[] = [];
     for (const runPolicies of [undefined, {}]) {
-      const executor = new EnhancedToolExecutor({
+      const executor = createToolExecutor({
         registry,
         clock: new FakeClock(),
         confirm: async () => 'allow_once',

@@ -3,14 +3,18 @@ import { z } from 'zod';
 import { defineTool, type ToolEvent } from '../contract/tool.js';
 import { ToolError, ToolErrorCode } from '../contract/tool-error.js';
 import type { ToolExecutor } from '../contract/tool-executor.js';
+import { ToolHints } from '../contract/tool-metadata.js';
 import { renderResult, successResult, type ToolResult } from '../contract/tool-result.js';
 import { ToolSchema } from '../contract/tool-schema.js';
+import { ToolCircuitBreaker } from '../policies/circuit-breaker.js';
+import { ToolEnvironmentGate, ToolEnvironmentState } from '../policies/environment-gate.js';
+import { ToolRateLimiter } from '../policies/rate-limiter.js';
 import { RiskAwareToolGate } from '../policies/tool-execution-gate.js';
 import { ToolPermissionManager } from '../policies/tool-permission-manager.js';
 import { RunPolicies } from '../policies/tool-run-policy.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
-import { DefaultToolExecutor } from './default-tool-executor.js';
-import { EnhancedToolExecutor } from './enhanced-tool-executor.js';
+import { createToolExecutor, type PipelineToolExecutor } from './pipeline-tool-executor.js';
+import { ToolTraceRecorder } from './trace-recorder.js';
 
 /** The tools every executor case runs against. */
 function createRegistry(): ToolRegistry {
@@ -20,6 +24,7 @@ function createRegistry(): ToolRegistry {
       id: 'echo',
       description: 'Echoes text.',
       inputSchema: ToolSchema.object({ text: z.string() }),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       runPolicy: RunPolicies.quickRead,
       execute: ({ text }) => successResult(text, { data: { text } }),
     }),
@@ -30,30 +35,35 @@ function createRegistry(): ToolRegistry {
         path: z.string(),
         limit: z.number().int().min(1).optional(),
       }),
+      metadata: { category: 'file', risk: 'LOW', annotations: ToolHints.readOnly },
       execute: ({ path }) => `contents of ${path}`,
     }),
     defineTool({
       id: 'read_note',
       description: 'fixture',
       inputSchema: ToolSchema.empty(),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => 'note',
     }),
     defineTool({
       id: 'read_files',
       description: 'fixture',
       inputSchema: ToolSchema.empty(),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => 'files',
     }),
     defineTool({
       id: 'read_fine',
       description: 'fixture',
       inputSchema: ToolSchema.empty(),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => 'fine',
     }),
     defineTool({
       id: 'boom',
       description: 'Throws.',
       inputSchema: ToolSchema.empty(),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       runPolicy: RunPolicies.network,
       execute: () => {
         throw new Error('disk on fire');
@@ -63,6 +73,7 @@ function createRegistry(): ToolRegistry {
       id: 'missing_thing',
       description: 'Throws a ToolError.',
       inputSchema: ToolSchema.empty(),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => {
         throw new ToolError(ToolErrorCode.NOT_FOUND, 'path: no such file notes.txt', {
           field: 'path',
@@ -74,13 +85,18 @@ function createRegistry(): ToolRegistry {
       id: 'bad_return',
       description: 'Returns garbage.',
       inputSchema: ToolSchema.empty(),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => 42 as unknown as string,
     }),
     defineTool({
       id: 'write_file',
       description: 'MEDIUM risk fixture.',
       inputSchema: ToolSchema.object({ path: z.string() }),
-      metadata: { risk: 'MEDIUM' },
+      metadata: {
+        category: 'file',
+        risk: 'MEDIUM',
+        annotations: { ...ToolHints.destructive, idempotentHint: true },
+      },
       runPolicy: RunPolicies.mutating,
       execute: ({ path }) => `wrote ${path}`,
     }),
@@ -88,6 +104,7 @@ function createRegistry(): ToolRegistry {
       id: 'streamer',
       description: 'Streams output.',
       inputSchema: ToolSchema.empty(),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: (_args, context) => {
         context.emit({ type: 'progress', progress: 1, total: 2, message: 'half' });
         context.emit({ type: 'output', stream: 'stdout', text: 'line 1\n' });
@@ -105,17 +122,24 @@ type ExecutorFactory = (options: {
   permissions?: ToolPermissionManager;
 }) => ToolExecutor;
 
-/** The executors the v2 cases run against: the v2 pipeline and v3 with nothing injected. */
+/**
+ * The executors the cases run against: no layers, and the layers that none of these calls trips
+ * (rate limiter, breaker, traces, environment gate), which must leave every outcome unchanged.
+ */
 export const EXECUTORS: Record<string, ExecutorFactory> = {
-  v2: ({ registry, permissions }) =>
-    new DefaultToolExecutor({
+  'no layers': ({ registry, permissions }) =>
+    createToolExecutor({
       registry,
       ...(permissions ? { gate: new RiskAwareToolGate(permissions) } : {}),
     }),
-  'v3 with nothing injected': ({ registry, permissions }) =>
-    new EnhancedToolExecutor({
+  'layers that do not trip': ({ registry, permissions }) =>
+    createToolExecutor({
       registry,
       ...(permissions ? { gate: new RiskAwareToolGate(permissions) } : {}),
+      rateLimiter: new ToolRateLimiter(),
+      circuitBreaker: new ToolCircuitBreaker(),
+      traces: new ToolTraceRecorder(),
+      environmentGate: new ToolEnvironmentGate({ state: new ToolEnvironmentState() }),
     }),
 };
 
@@ -124,7 +148,7 @@ interface CaseRun {
   events: ToolEvent[];
 }
 
-/** One v2 behaviour: a call, and what the caller must observe. */
+/** One behaviour of the executor: a call, and what the caller must observe. */
 interface ExecutorCase {
   name: string;
   run(factory: ExecutorFactory): Promise<CaseRun>;
@@ -149,7 +173,7 @@ async function call(
   return { result, events };
 }
 
-/** The v2 executor cases, shared by the v2 suite and the v3 parity suite. */
+/** The executor cases, shared by the suites of each executor and the parity suite. */
 export const EXECUTOR_CASES: readonly ExecutorCase[] = [
   {
     name: 'returns the handler result for valid arguments',
@@ -271,13 +295,13 @@ for (const [label, factory] of Object.entries(EXECUTORS)) {
   });
 }
 
-describe('parity: EnhancedToolExecutor with nothing injected behaves exactly as v2', () => {
-  const v2 = EXECUTORS.v2 as ExecutorFactory;
-  const v3 = EXECUTORS['v3 with nothing injected'] as ExecutorFactory;
+describe('parity: layers that do not trip leave every outcome as without them', () => {
+  const bare = EXECUTORS['no layers'] as ExecutorFactory;
+  const layered = EXECUTORS['layers that do not trip'] as ExecutorFactory;
   for (const executorCase of EXECUTOR_CASES) {
     it(`same result and rendered text: ${executorCase.name}`, async () => {
-      const expected = await executorCase.run(v2);
-      const actual = await executorCase.run(v3);
+      const expected = await executorCase.run(bare);
+      const actual = await executorCase.run(layered);
       expect(actual.result).toEqual(expected.result);
       expect(renderResult(actual.result)).toBe(renderResult(expected.result));
       expect(actual.events).toEqual(expected.events);
@@ -285,9 +309,9 @@ describe('parity: EnhancedToolExecutor with nothing injected behaves exactly as 
   }
 
   it('records usage the same way', async () => {
-    for (const factory of [v2, v3]) {
+    for (const factory of [bare, layered]) {
       const registry = createRegistry();
-      const executor = factory({ registry }) as DefaultToolExecutor | EnhancedToolExecutor;
+      const executor = factory({ registry }) as PipelineToolExecutor;
       await executor.execute('echo', { text: 'a' });
       await executor.execute('boom', {});
       await executor.execute('nope', {});

@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../contract/tool.js';
 import { ToolErrorCode } from '../contract/tool-error.js';
+import { circuitOpenFailure } from '../contract/tool-failures.js';
+import { ToolHints } from '../contract/tool-metadata.js';
 import { failureResult, renderResult, type ToolResult } from '../contract/tool-result.js';
 import { ToolSchema } from '../contract/tool-schema.js';
 import {
   type CircuitBreakerLike,
   type CircuitDecision,
-  circuitOpenFailure,
   ToolCircuitBreaker,
 } from '../policies/circuit-breaker.js';
 import type { RateLimitDecision, RateLimiterLike } from '../policies/rate-limiter.js';
@@ -15,7 +16,7 @@ import { ToolRateLimiter } from '../policies/rate-limiter.js';
 import { RunPolicies } from '../policies/tool-run-policy.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { FakeClock } from '../testing/fake-clock.js';
-import { EnhancedToolExecutor } from './enhanced-tool-executor.js';
+import { createToolExecutor } from './pipeline-tool-executor.js';
 import { ToolTraceRecorder } from './trace-recorder.js';
 
 // Asynchronous limiters and breakers stand for the shared (Redis) ones: these wrap the in-process
@@ -27,7 +28,11 @@ function counter(results: ToolResult[]) {
     id: 'web_fetch',
     description: 'fixture',
     inputSchema: ToolSchema.object({ n: z.number().optional() }),
-    metadata: { risk: 'LOW', annotations: { readOnlyHint: true } },
+    metadata: {
+      category: 'network',
+      risk: 'LOW',
+      annotations: { ...ToolHints.readOnly, openWorldHint: true },
+    },
     runPolicy: { ...RunPolicies.network, ratePerMinute: 2, maxRetries: 0 },
     execute() {
       state.calls += 1;
@@ -71,12 +76,12 @@ class AsyncBreaker implements CircuitBreakerLike {
 const ok: ToolResult = { ok: true, content: 'ok' };
 const crash = failureResult(ToolErrorCode.EXECUTION_FAILED, 'connection reset');
 
-describe('EnhancedToolExecutor with asynchronous decisions', () => {
+describe('PipelineToolExecutor with asynchronous decisions', () => {
   it('refuses with the same RATE_LIMITED text when the limiter answers with a promise', async () => {
     const clock = new FakeClock();
     const { registry, state } = counter([ok]);
     const traces = new ToolTraceRecorder({ clock });
-    const executor = new EnhancedToolExecutor({
+    const executor = createToolExecutor({
       registry,
       clock,
       traces,
@@ -100,7 +105,7 @@ describe('EnhancedToolExecutor with asynchronous decisions', () => {
   it('refuses with the breaker denial when the breaker answers with a promise', async () => {
     const clock = new FakeClock();
     const { registry, state } = counter([crash]);
-    const executor = new EnhancedToolExecutor({
+    const executor = createToolExecutor({
       registry,
       clock,
       circuitBreaker: new AsyncBreaker(clock),
@@ -117,7 +122,7 @@ describe('EnhancedToolExecutor with asynchronous decisions', () => {
 
   it('returns a failure, never a rejection, when an asynchronous limiter rejects', async () => {
     const { registry, state } = counter([ok]);
-    const executor = new EnhancedToolExecutor({
+    const executor = createToolExecutor({
       registry,
       rateLimiter: {
         tryAcquire: () => Promise.reject(new Error('limiter exploded')),
@@ -132,7 +137,7 @@ describe('EnhancedToolExecutor with asynchronous decisions', () => {
   it('runs the tool after an asynchronous breaker allows it', async () => {
     const clock = new FakeClock();
     const { registry, state } = counter([ok]);
-    const executor = new EnhancedToolExecutor({
+    const executor = createToolExecutor({
       registry,
       clock,
       circuitBreaker: new AsyncBreaker(clock),

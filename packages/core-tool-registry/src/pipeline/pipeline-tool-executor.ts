@@ -1,17 +1,19 @@
+/**
+ * The executor: one class for every deployment, its layers (environment gate, rate limits,
+ * circuit breaker, run policies, traces) switched on by the options of {@link createToolExecutor}.
+ */
 import { checkArgumentLimits } from '../contract/argument-limits.js';
 import { SYSTEM_CLOCK, sleep, type ToolClock } from '../contract/clock.js';
-import type {
-  ConfirmationDecision,
-  ConfirmationRequest,
-  ConfirmFunction,
-  RegisteredTool,
-  ToolContext,
-  ToolEvent,
-} from '../contract/tool.js';
-import { ToolError, ToolErrorCode } from '../contract/tool-error.js';
+import type { ConfirmFunction, RegisteredTool } from '../contract/tool.js';
+import { ToolErrorCode } from '../contract/tool-error.js';
 import type { ExecuteOptions, ToolExecutor } from '../contract/tool-executor.js';
-import { failureResult, type ToolFailure, type ToolResult } from '../contract/tool-result.js';
-import { ToolServices } from '../contract/tool-services.js';
+import {
+  cancelledFailure,
+  failureFromThrown,
+  rateLimitedFailure,
+  timeoutFailure,
+} from '../contract/tool-failures.js';
+import type { ToolFailure, ToolResult } from '../contract/tool-result.js';
 import { fullJitterBackoff } from '../policies/backoff.js';
 import type { CircuitBreakerLike, CircuitDecision } from '../policies/circuit-breaker.js';
 import type { ToolEnvironmentGate } from '../policies/environment-gate.js';
@@ -30,19 +32,11 @@ import { RunPolicies, type ToolRunPolicy } from '../policies/tool-run-policy.js'
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import { ToolSuggester } from '../registry/tool-suggester.js';
 import { ToolUsageTracker } from '../registry/tool-usage-tracker.js';
-import { type Deadlined, DeadlineWatch } from './deadline-watch.js';
-import type { DefaultToolExecutorOptions } from './default-tool-executor.js';
-import {
-  ABORT_HORIZON,
-  cancelledFailure,
-  failureFromThrown,
-  lookupTool,
-  markAttemptSignal,
-  normaliseReturn,
-  parseRawArguments,
-  SILENT_EMIT,
-  safeEmitter,
-} from './execution-steps.js';
+import { Attempt, type AttemptHost, type CallRun, isPromiseLike } from './attempt.js';
+import { AttemptContext, type CallState, NEVER_ABORTED } from './attempt-context.js';
+import { callerQuotaKey, SHARED_QUOTA_CALLERS } from './caller-quota.js';
+import { DeadlineWatch } from './deadline-watch.js';
+import { lookupTool, parseRawArguments, safeEmitter } from './execution-steps.js';
 import { ToolCallIds } from './tool-call-ids.js';
 import type { OpenSpan, ToolTraceRecorder } from './trace-recorder.js';
 
@@ -59,8 +53,26 @@ export interface RunPolicyOptions {
   random?: () => number;
 }
 
-/** Options for {@link EnhancedToolExecutor}: the v2 options plus every optional v3 component. */
-export interface EnhancedToolExecutorOptions extends DefaultToolExecutorOptions {
+/**
+ * Options for {@link createToolExecutor}: the registry, then the layers of the pipeline. Every
+ * layer is off when its option is absent; with none, a call is lookup, risk gate (allow-all by
+ * default), argument checks and the handler.
+ */
+export interface ToolExecutorOptions {
+  /** The tools the executor runs. */
+  registry: ToolRegistry;
+  /** The risk gate (permissions and confirmations); lets everything through when absent. */
+  gate?: ToolExecutionGate;
+  /** Aggregates usage; a fresh tracker when absent. */
+  usageTracker?: ToolUsageTracker;
+  /** Suggests close ids for unknown tools; a default suggester when absent. */
+  suggester?: ToolSuggester;
+  /** Answers tool-level confirmations (e.g. a shell command); every request is denied when absent. */
+  confirm?: ConfirmFunction;
+  /** Generates call ids; sequential ids when absent. */
+  callIds?: ToolCallIds;
+  /** Clock for latency, in ms. Default: the `clock`'s `now`. */
+  now?: () => number;
   /** Environment preconditions, checked fail-open before the risk gate. Off when absent. */
   environmentGate?: ToolEnvironmentGate;
   /**
@@ -75,22 +87,21 @@ export interface EnhancedToolExecutorOptions extends DefaultToolExecutorOptions 
   circuitBreaker?: CircuitBreakerLike;
   /** Records one span per attempt. Off when absent. */
   traces?: ToolTraceRecorder;
-  /** Enforces timeouts and retries of run policies. Off (v2 semantics) when absent. */
+  /** Enforces timeouts and retries of run policies. Off when absent: a call has one attempt, untimed. */
   runPolicies?: RunPolicyOptions;
   /** Clock for timeouts and backoff waits. Default: the system clock. */
   clock?: ToolClock;
 }
 
-const NEVER_ABORTED = new AbortController().signal;
 const LEGACY: ToolRunPolicy = RunPolicies.legacy;
 
 /**
- * The v3 pipeline, in this fixed order: lookup (miss → suggestions) → environment gate (fail-open)
- * → risk gate → schema validation → rate limiter → circuit breaker → timeout + retry → tool.
- * Every v3 component is optional; with none injected the results and rendered strings are those of
- * the v2 {@link DefaultToolExecutor}. Nothing thrown ever leaves `execute`.
+ * The tool pipeline, in this fixed order: lookup (miss → suggestions) → environment gate
+ * (fail-open) → risk gate → argument checks and schema validation → rate limiter → circuit
+ * breaker → timeout + retry → tool → result budget. Every layer but lookup and validation is an
+ * option of {@link createToolExecutor}. Nothing thrown ever leaves `execute`.
  */
-export class EnhancedToolExecutor implements ToolExecutor {
+export class PipelineToolExecutor implements ToolExecutor {
   readonly registry: ToolRegistry;
   readonly usageTracker: ToolUsageTracker;
   /** The trace recorder, when tracing is on. */
@@ -103,7 +114,6 @@ export class EnhancedToolExecutor implements ToolExecutor {
   readonly environmentGate: ToolEnvironmentGate | undefined;
   readonly #gate: ToolExecutionGate;
   readonly #suggester: ToolSuggester;
-  readonly #services: ToolServices;
   readonly #confirm: ConfirmFunction | undefined;
   readonly #callIds: ToolCallIds;
   readonly #now: () => number;
@@ -118,7 +128,7 @@ export class EnhancedToolExecutor implements ToolExecutor {
   /** What attempts call back into: one object per executor, so an attempt allocates no closures. */
   readonly #host: AttemptHost;
 
-  constructor(options: EnhancedToolExecutorOptions) {
+  constructor(options: ToolExecutorOptions) {
     this.registry = options.registry;
     this.usageTracker = options.usageTracker ?? new ToolUsageTracker();
     this.traces = options.traces;
@@ -127,7 +137,6 @@ export class EnhancedToolExecutor implements ToolExecutor {
     this.environmentGate = options.environmentGate;
     this.#gate = options.gate ?? ALLOW_ALL_GATE;
     this.#suggester = options.suggester ?? new ToolSuggester();
-    this.#services = options.services ?? new ToolServices();
     this.#confirm = options.confirm;
     this.#callIds = options.callIds ?? new ToolCallIds();
     this.#clock = options.clock ?? SYSTEM_CLOCK;
@@ -361,13 +370,13 @@ export class EnhancedToolExecutor implements ToolExecutor {
           ),
         );
       }
-      context = this.#newContext().init(tool.id, call, number, this.#services, undefined);
+      context = this.#newContext().init(tool.id, call, number, undefined);
       context.limit(this.#clock, deadline);
     } else {
-      // v2 semantics: the caller's signal as is; without one, a fresh signal made on first use,
+      // Untimed: the caller's signal as is; without one, a fresh signal made on first use,
       // never the shared never-aborted one, so leftover listeners cannot pile up.
       const signal = call.signal === NEVER_ABORTED ? undefined : call.signal;
-      context = this.#newContext().init(tool.id, call, number, this.#services, signal);
+      context = this.#newContext().init(tool.id, call, number, signal);
     }
     return new Attempt(this.#host, run, number, started, deadline, context).start();
   }
@@ -472,386 +481,7 @@ export class EnhancedToolExecutor implements ToolExecutor {
   }
 }
 
-/** What an attempt needs to know about its call. */
-interface CallState {
-  readonly callId: string;
-  readonly sessionId: string;
-  readonly signal: AbortSignal;
-  /** The caller's `onEvent`, unable to throw, or {@link SILENT_EMIT} without a sink. */
-  readonly emit: (event: ToolEvent) => void;
-  readonly confirm: ConfirmFunction | undefined;
-}
-
 const NO_OPTIONS: ExecuteOptions = Object.freeze({});
-
-/** Placeholder services of a context not yet set up (never seen by a handler). */
-const NO_SERVICES = new ToolServices();
-
-function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
-}
-
-async function denyConfirm(): Promise<ConfirmationDecision> {
-  return 'deny';
-}
-
-/**
- * The context of one attempt. It behaves as `createToolContext` does, but its abort signal is made
- * only when the handler reads it (an AbortSignal costs more than the rest of a call), and it can
- * be aborted before that: a signal made later starts aborted, with the same reason.
- */
-class AttemptContext implements ToolContext {
-  /** Own and enumerable (a handler may spread its context); one shared getter for every context. */
-  static readonly #signalProperty: PropertyDescriptor = {
-    enumerable: true,
-    get(this: AttemptContext): AbortSignal {
-      return this.#makeSignal();
-    },
-  };
-
-  // Set once by `init` (a context serves exactly one attempt); placeholders until then.
-  callId = '';
-  sessionId = '';
-  attempt = 0;
-  services: ToolServices = NO_SERVICES;
-  declare readonly signal: AbortSignal;
-  emit: (event: ToolEvent) => void = SILENT_EMIT;
-  confirm: (
-    request: Omit<ConfirmationRequest, 'sessionId' | 'toolId'> & { toolId?: string },
-  ) => Promise<ConfirmationDecision> = denyConfirm;
-  #toolId = '';
-  #confirmFn: ConfirmFunction | undefined;
-  /** Whether a signal from outside (the caller's) can fire this attempt at any moment. */
-  #external = false;
-  /** When the executor's time limit fires, on `#clock`; `Infinity` without one. */
-  #deadline = Number.POSITIVE_INFINITY;
-  #clock: ToolClock | undefined;
-  #signal: AbortSignal | undefined;
-  #controller: AbortController | undefined;
-  #aborted = false;
-  #reason: unknown;
-
-  /**
-   * A blank context; {@link init} sets it up. Defining the own `signal` accessor is the costly
-   * part of making a context, so the executor makes the next one while a call waits on I/O.
-   */
-  constructor() {
-    // Own and enumerable like the members of `createToolContext`'s plain object, so a handler
-    // that spreads its context (`{ ...context, signal }`) keeps emit, confirm and the signal.
-    Object.defineProperty(this, 'signal', AttemptContext.#signalProperty);
-  }
-
-  /** Sets the context up for its attempt (once; a context is never reused). */
-  init(
-    toolId: string,
-    call: CallState,
-    attempt: number,
-    services: ToolServices,
-    signal: AbortSignal | undefined,
-  ): this {
-    this.callId = call.callId;
-    this.sessionId = call.sessionId;
-    this.attempt = attempt;
-    this.services = services;
-    this.#toolId = toolId;
-    this.#confirmFn = call.confirm;
-    this.#signal = signal;
-    this.#external = signal !== undefined || call.signal !== NEVER_ABORTED;
-    this.emit = call.emit;
-    if (call.confirm) this.confirm = (request) => this.#confirmWith(request);
-    return this;
-  }
-
-  /** Whether the attempt was aborted (without making a signal). */
-  get aborted(): boolean {
-    return this.#signal ? this.#signal.aborted : this.#aborted;
-  }
-
-  /** The signal when aborted, else undefined (for turning a throw into a result). */
-  abortedSignal(): AbortSignal | undefined {
-    return this.aborted ? this.#makeSignal() : undefined;
-  }
-
-  /** Fixes when the executor's time limit of this attempt fires, on `clock` (for {@link ABORT_HORIZON}). */
-  limit(clock: ToolClock, deadline: number): void {
-    this.#clock = clock;
-    this.#deadline = deadline;
-  }
-
-  /** Milliseconds until the signal can fire at the earliest (see `mayAbortWithin`). */
-  [ABORT_HORIZON](): number {
-    if (this.#external || this.aborted) return 0;
-    const clock = this.#clock;
-    return clock ? Math.max(0, this.#deadline - clock.now()) : this.#deadline;
-  }
-
-  /** Aborts the attempt: fires the signal if made, or makes it start aborted. */
-  abort(reason: unknown): void {
-    if (this.#aborted) return;
-    this.#aborted = true;
-    this.#reason = reason;
-    this.#controller?.abort(reason);
-  }
-
-  async #confirmWith(
-    request: Omit<ConfirmationRequest, 'sessionId' | 'toolId'> & { toolId?: string },
-  ): Promise<ConfirmationDecision> {
-    const confirm = this.#confirmFn;
-    if (!confirm) return 'deny';
-    try {
-      return await confirm(
-        { ...request, toolId: request.toolId ?? this.#toolId, sessionId: this.sessionId },
-        this.#makeSignal(),
-      );
-    } catch {
-      return 'deny';
-    }
-  }
-
-  #makeSignal(): AbortSignal {
-    if (this.#signal) return this.#signal;
-    const controller = new AbortController();
-    if (this.#aborted) controller.abort(this.#reason);
-    this.#controller = controller;
-    this.#signal = controller.signal;
-    // Made for this attempt only and dropped with it: listeners left on it cannot pile up.
-    markAttemptSignal(controller.signal);
-    return controller.signal;
-  }
-}
-
-/** One call once admitted: what every attempt of it needs. */
-interface CallRun {
-  readonly tool: RegisteredTool;
-  /** Validated arguments, as the handler gets them. */
-  readonly args: unknown;
-  /** The arguments as given, for spans and refusals. */
-  readonly rawArgs: unknown;
-  readonly policy: ToolRunPolicy;
-  readonly call: CallState;
-  /** When the call started, on the executor's `now` (for the usage tracker). */
-  readonly started: number;
-  /**
-   * The time limit of the call, all attempts and backoffs together (a retry gets what is left);
-   * undefined without run policies (v2).
-   */
-  readonly timeoutMs: number | undefined;
-  readonly maxRetries: number;
-  /** When the first attempt started: the time limit counts from there. Set by the first attempt. */
-  firstStarted?: number;
-}
-
-/** The executor, as its attempts see it. */
-interface AttemptHost {
-  readonly deadlines: DeadlineWatch;
-  /** Bookkeeping done while the handler waits; returns the attempt's open span. */
-  inFlight(attempt: Attempt): OpenSpan | undefined;
-  /** The attempt ended with `result`: the call's final result, or a promise of it (a retry). */
-  settled(attempt: Attempt, result: ToolResult): ToolResult | Promise<ToolResult>;
-}
-
-/**
- * One attempt of a call. It settles with the handler's result, or with TIMEOUT when its deadline
- * passes, or as cancelled when the caller aborts (a timed attempt); the handler's signal then
- * fires and a handler that ignores it is abandoned, not awaited. Its promise resolves with what
- * the host makes of that result: the call's final result, or the retry that follows. The instance
- * is its own abort listener and deadline, so a call registers no closures of its own.
- */
-class Attempt implements Deadlined {
-  readonly run: CallRun;
-  readonly number: number;
-  /** When the attempt started, on the executor's clock (0 when nothing needs it). */
-  readonly started: number;
-  /** When its time limit passes; `Infinity` without one. */
-  readonly deadline: number;
-  /** Its span, opened while the handler waits. */
-  span: OpenSpan | undefined;
-  readonly #host: AttemptHost;
-  readonly #context: AttemptContext;
-  #resolve: ((result: ToolResult | Promise<ToolResult>) => void) | undefined;
-  /** The outcome when it came before the promise was made (a synchronous handler). */
-  #early: ToolResult | Promise<ToolResult> | undefined;
-  #watched = false;
-  #listening = false;
-  #settled = false;
-
-  constructor(
-    host: AttemptHost,
-    run: CallRun,
-    number: number,
-    started: number,
-    deadline: number,
-    context: AttemptContext,
-  ) {
-    this.#host = host;
-    this.run = run;
-    this.number = number;
-    this.started = started;
-    this.deadline = deadline;
-    this.#context = context;
-  }
-
-  start(): Promise<ToolResult> {
-    const timed = this.deadline !== Number.POSITIVE_INFINITY;
-    const callerSignal = this.run.call.signal;
-    // Only a timed attempt races the caller's signal (v2 leaves that to the handler); the shared
-    // never-aborted signal needs no listener (EventTarget calls are costly per call).
-    if (timed && callerSignal !== NEVER_ABORTED) {
-      this.#listening = true;
-      callerSignal.addEventListener('abort', this, { once: true });
-    }
-    this.#invoke();
-    // A handler that answered synchronously (or failed at once) needs neither watch nor promise.
-    if (this.#settled) return Promise.resolve(this.#early as ToolResult | Promise<ToolResult>);
-    try {
-      this.span = this.#host.inFlight(this);
-    } catch {
-      // Bookkeeping must not lose the running handler's outcome; the span is retried at the end.
-    }
-    const promise = new Promise<ToolResult>((resolve) => {
-      this.#resolve = resolve;
-    });
-    if (timed && !this.#settled) {
-      this.#watched = true;
-      this.#host.deadlines.watch(this);
-    }
-    return promise;
-  }
-
-  /** The caller's signal fired. */
-  handleEvent(): void {
-    const callerSignal = this.run.call.signal;
-    this.#settle(cancelledFailure(callerSignal));
-    this.#context.abort(callerSignal.reason);
-  }
-
-  /** The deadline passed (called by the watch). */
-  expire(): void {
-    const failure = timeoutFailure(
-      this.run.tool.id,
-      this.run.timeoutMs ?? 0,
-      this.deadline - (this.run.firstStarted ?? this.started),
-      this.number,
-    );
-    this.#settle(failure);
-    // The handler's signal fires; a handler that ignores it is abandoned, not awaited.
-    this.#context.abort(new ToolError(failure.error.code, failure.error.message));
-  }
-
-  /** Starts the handler; its outcome settles the attempt without an async frame of its own. */
-  #invoke(): void {
-    const tool = this.run.tool;
-    const context = this.#context;
-    if (context.aborted) {
-      this.#settle(cancelledFailure(context.signal));
-      return;
-    }
-    let returned: unknown;
-    try {
-      returned = tool.execute(this.run.args as Record<string, unknown>, context);
-    } catch (thrown) {
-      this.#settle(failureFromThrown(thrown, context.abortedSignal()));
-      return;
-    }
-    if (!isPromiseLike(returned)) {
-      this.#settle(normaliseReturn(tool.id, returned));
-      return;
-    }
-    returned.then(
-      (value) => this.#settle(normaliseReturn(tool.id, value)),
-      (thrown) => this.#settle(failureFromThrown(thrown, context.abortedSignal())),
-    );
-  }
-
-  #settle(result: ToolResult): void {
-    if (this.#settled) return;
-    this.#settled = true;
-    if (this.#watched) this.#host.deadlines.unwatch(this);
-    if (this.#listening) this.run.call.signal.removeEventListener('abort', this);
-    let outcome: ToolResult | Promise<ToolResult>;
-    try {
-      outcome = this.#host.settled(this, result);
-    } catch (thrown) {
-      outcome = failureFromThrown(thrown, this.run.call.signal);
-    }
-    if (this.#resolve) this.#resolve(outcome);
-    else this.#early = outcome;
-  }
-}
-
-/**
- * The TIMEOUT failure of a call that ran out of time. The limit covers every attempt of the call
- * together; after more than one attempt the message states the real time spent and the attempts.
- */
-export function timeoutFailure(
-  toolId: string,
-  timeoutMs: number,
-  elapsedMs: number = timeoutMs,
-  attempts = 1,
-): ToolFailure {
-  const spent = Math.max(elapsedMs, timeoutMs);
-  if (attempts <= 1 && spent === timeoutMs) {
-    return failureResult(
-      ToolErrorCode.TIMEOUT,
-      `${toolId} did not finish within ${formatDuration(timeoutMs)} and was stopped.`,
-      { details: { timeoutMs } },
-    );
-  }
-  return failureResult(
-    ToolErrorCode.TIMEOUT,
-    `${toolId} did not finish within ${formatDuration(timeoutMs)} and was stopped after ${formatDuration(spent)} over ${attempts} attempt${attempts === 1 ? '' : 's'}.`,
-    { details: { timeoutMs, elapsedMs: spent, attempts } },
-  );
-}
-
-/**
- * The RATE_LIMITED failure of a call over its tool's quota: the caller's own, or with `shared` the
- * quota all callers of the tool share.
- */
-export function rateLimitedFailure(
-  toolId: string,
-  ratePerMinute: number,
-  retryAfterMs: number,
-  options: { shared?: boolean } = {},
-): ToolFailure {
-  const scope = options.shared ? ' across all sessions' : '';
-  return failureResult(
-    ToolErrorCode.RATE_LIMITED,
-    `${toolId} is limited to ${ratePerMinute} calls a minute${scope} and the quota is used up.`,
-    {
-      retryAfterMs,
-      hint: `Wait ${formatDuration(retryAfterMs)} before calling ${toolId} again; avoid calling it in a loop.`,
-      details: { ratePerMinute, ...(options.shared ? { shared: true } : {}) },
-    },
-  );
-}
-
-/**
- * How many callers' quotas the quota shared by all callers of a tool holds: one session alone
- * meets its own quota first (as with a single quota), and several sessions together meet the
- * shared one.
- */
-export const SHARED_QUOTA_CALLERS = 4;
-
-/**
- * The rate limiter's key of one caller's quota for a tool: the tool id and a digest of the
- * session id (so that a shared store's key names do not list session ids).
- */
-export function callerQuotaKey(toolId: string, sessionId: string): string {
-  return `${toolId}#caller:${digestId(sessionId)}`;
-}
-
-/** A short non-reversible digest of an id (two 32-bit FNV-1a hashes), for key names. */
-function digestId(id: string): string {
-  let first = 0x811c9dc5;
-  let second = 0x01000193 ^ id.length;
-  for (let index = 0; index < id.length; index++) {
-    const code = id.charCodeAt(index);
-    first = Math.imul(first ^ code, 0x01000193) >>> 0;
-    second = Math.imul(second ^ code, 0x5bd1e995) >>> 0;
-  }
-  return first.toString(16).padStart(8, '0') + second.toString(16).padStart(8, '0');
-}
 
 /**
  * What the breaker is told of an attempt. A tool that only computes on its input (read-only, in a
@@ -868,6 +498,11 @@ function breakerOutcome(tool: RegisteredTool, result: ToolResult): ToolResult {
   };
 }
 
-function formatDuration(ms: number): string {
-  return ms < 1000 ? `${Math.ceil(ms)} ms` : `${Math.round(ms / 100) / 10} s`;
+/**
+ * Builds the executor for a registry. With only `registry` it runs lookup, the argument checks and
+ * the handler; each further option switches one layer of the pipeline on (see
+ * {@link ToolExecutorOptions}). Hosts, package test harnesses and examples all build it here.
+ */
+export function createToolExecutor(options: ToolExecutorOptions): PipelineToolExecutor {
+  return new PipelineToolExecutor(options);
 }
