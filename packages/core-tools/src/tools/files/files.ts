@@ -14,6 +14,7 @@ import {
   type ToolDefinition,
   ToolError,
   ToolErrorCode,
+  ToolHints,
   type ToolResult,
   ToolSchema,
   untrustedMarkers,
@@ -314,7 +315,7 @@ function createReadFileTool(workspaceRoot: string, maxReadBytes: number): AnyToo
       category: 'file',
       risk: 'LOW',
       tags: ['read'],
-      annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false },
+      annotations: ToolHints.readOnly,
     },
     runPolicy: RunPolicies.quickRead,
     async execute(args, context, resolve) {
@@ -446,7 +447,7 @@ function createWriteFileTool(workspaceRoot: string): AnyToolDefinition {
       category: 'file',
       risk: 'MEDIUM',
       tags: ['write'],
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+      annotations: { ...ToolHints.destructive, idempotentHint: true },
     },
     runPolicy: RunPolicies.mutating,
     async execute(args, context, resolve) {
@@ -555,7 +556,7 @@ function createEditFileTool(workspaceRoot: string): AnyToolDefinition {
       category: 'file',
       risk: 'MEDIUM',
       tags: ['write'],
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
+      annotations: ToolHints.destructive,
     },
     runPolicy: RunPolicies.mutating,
     async execute(args, context, resolve) {
@@ -730,7 +731,7 @@ function createListFilesTool(workspaceRoot: string): AnyToolDefinition {
       category: 'file',
       risk: 'LOW',
       tags: ['read'],
-      annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false },
+      annotations: ToolHints.readOnly,
     },
     runPolicy: RunPolicies.quickRead,
     async execute(args, context, resolve) {
@@ -862,7 +863,7 @@ function createGlobFilesTool(workspaceRoot: string): AnyToolDefinition {
       category: 'file',
       risk: 'LOW',
       tags: ['read', 'search'],
-      annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false },
+      annotations: ToolHints.readOnly,
     },
     runPolicy: RunPolicies.quickRead,
     async execute(args, context, resolve) {
@@ -982,7 +983,7 @@ function createSearchFilesTool(
       category: 'file',
       risk: 'LOW',
       tags: ['read', 'search'],
-      annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false },
+      annotations: ToolHints.readOnly,
     },
     runPolicy: RunPolicies.quickRead,
     async execute(args, context, resolve) {
@@ -1049,7 +1050,7 @@ function createCopyMoveFileTool(workspaceRoot: string): AnyToolDefinition {
       category: 'file',
       risk: 'MEDIUM',
       tags: ['write'],
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
+      annotations: ToolHints.destructive,
     },
     runPolicy: RunPolicies.mutating,
     async execute(args, context, resolve) {
@@ -1274,7 +1275,7 @@ function createDeleteFileTool(workspaceRoot: string): AnyToolDefinition {
       category: 'file',
       risk: 'HIGH',
       tags: ['write', 'delete'],
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+      annotations: { ...ToolHints.destructive, idempotentHint: true, sensitiveAction: true },
     },
     runPolicy: RunPolicies.mutating,
     async execute(args, context, resolve) {

@@ -7,6 +7,7 @@ import {
   RunPolicies,
   successResult,
   ToolErrorCode,
+  ToolHints,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { lazyModule, withFileLock, writeFileAtomic } from '@toolsys/platform';
@@ -203,7 +204,7 @@ function createMemorizeTool(store: NoteStore): AnyToolDefinition {
       category: 'memory',
       risk: 'LOW',
       tags: ['notes'],
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+      annotations: { ...ToolHints.mutating, idempotentHint: true },
     },
     runPolicy: RunPolicies.mutating,
     execute: ({ key, content, tags, mode }) =>
@@ -270,7 +271,7 @@ function createRecallTool(store: NoteStore): AnyToolDefinition {
       category: 'memory',
       risk: 'LOW',
       tags: ['notes'],
-      annotations: { readOnlyHint: true },
+      annotations: ToolHints.readOnly,
     },
     runPolicy: RunPolicies.quickRead,
     async execute({ key, tag, query, limit }) {
@@ -370,7 +371,7 @@ function createForgetTool(store: NoteStore): AnyToolDefinition {
       category: 'memory',
       risk: 'MEDIUM',
       tags: ['notes'],
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+      annotations: { ...ToolHints.destructive, idempotentHint: true },
     },
     runPolicy: RunPolicies.mutating,
     async execute({ key }) {

@@ -16,6 +16,7 @@ import {
   ToolError,
   ToolErrorCode,
   type ToolFailure,
+  ToolHints,
   ToolSchema,
   untrustedMarkers,
   withSecretScrubbing,
@@ -192,7 +193,7 @@ function createWebFetchTool(settings: NetworkSettings): AnyToolDefinition {
       category: 'network',
       risk: 'LOW',
       tags: ['web', 'read'],
-      annotations: { readOnlyHint: true, openWorldHint: true },
+      annotations: { ...ToolHints.readOnly, openWorldHint: true },
     },
     runPolicy: RunPolicies.network,
     async execute({ url, format, offset, max_length }, context) {
@@ -407,7 +408,7 @@ function createWebSearchTool(settings: NetworkSettings): AnyToolDefinition {
       category: 'network',
       risk: 'LOW',
       tags: ['web', 'search'],
-      annotations: { readOnlyHint: true, openWorldHint: true },
+      annotations: { ...ToolHints.readOnly, openWorldHint: true },
     },
     runPolicy: RunPolicies.network,
     async execute({ query, limit }, context) {
@@ -486,13 +487,7 @@ function createHttpRequestTool(settings: NetworkSettings): AnyToolDefinition {
       category: 'network',
       risk: 'MEDIUM',
       tags: ['web', 'api'],
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: false,
-        openWorldHint: true,
-        sensitiveAction: true,
-      },
+      annotations: { ...ToolHints.destructive, openWorldHint: true, sensitiveAction: true },
     },
     runPolicy: RunPolicies.network,
     async execute({ url, method, headers, json, body, follow_redirects }, context) {
@@ -667,12 +662,7 @@ function createDownloadFileTool(settings: NetworkSettings): AnyToolDefinition {
       category: 'network',
       risk: 'MEDIUM',
       tags: ['web', 'file'],
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: true,
-      },
+      annotations: { ...ToolHints.mutating, idempotentHint: true, openWorldHint: true },
     },
     runPolicy: RunPolicies.network,
     async execute({ url, path, checksum, overwrite, resume }, context) {

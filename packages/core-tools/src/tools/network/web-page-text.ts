@@ -4,6 +4,7 @@ import {
   cleanUntrustedLine,
   defineTool,
   successResult,
+  ToolHints,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
@@ -91,7 +92,7 @@ export function createWebPageTask(): AnyToolDefinition {
       offset: z.number(),
       maxLength: z.number(),
     }),
-    metadata: { category: 'network', risk: 'LOW', annotations: { readOnlyHint: true } },
+    metadata: { category: 'network', risk: 'LOW', annotations: ToolHints.readOnly },
     execute(request) {
       const { text, ...rest } = convertWebPage(request);
       return successResult(text, { data: { ...rest } });

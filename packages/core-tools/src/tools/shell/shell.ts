@@ -9,6 +9,7 @@ import {
   RunPolicies,
   successResult,
   ToolErrorCode,
+  ToolHints,
   ToolSchema,
   untrustedMarkers,
   withSecretScrubbing,
@@ -155,12 +156,7 @@ export function createShellTools(options: ShellToolsOptions): AnyToolDefinition[
       category: 'shell',
       risk: 'HIGH',
       tags: ['process'],
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: false,
-        openWorldHint: true,
-      },
+      annotations: { ...ToolHints.destructive, openWorldHint: true, sensitiveAction: true },
     },
     // The command's own timeout governs; the pipeline's limit only backs it up.
     runPolicy: { ...RunPolicies.mutating, timeoutMs: maxTimeoutMs + 15_000 },
