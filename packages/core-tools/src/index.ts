@@ -6,7 +6,7 @@ export {
   DISCOVERY_TOOL_IDS,
   type DiscoveryToolsOptions,
 } from './tools/discovery/discovery.js';
-export { createFileTools, type FileToolsOptions } from './tools/files/files.js';
+export { createFileTools, type FileToolsOptions } from './tools/files/index.js';
 export { type CoreToolsOptions, createCoreTools } from './tools/index.js';
 export { createFileMemoryTools, type FileMemoryToolsOptions } from './tools/memory/file-memory.js';
 export { createNetworkTools, type NetworkToolsOptions } from './tools/network/network.js';

@@ -21,7 +21,7 @@ import {
   untrustedMarkers,
 } from '@toolsys/core-tool-registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFileTools, type FileToolsOptions } from './files.js';
+import { createFileTools, type FileToolsOptions } from './index.js';
 
 let base: string;
 let root: string;
