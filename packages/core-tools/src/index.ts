@@ -9,7 +9,7 @@ export {
 export { createFileTools, type FileToolsOptions } from './tools/files/index.js';
 export { type CoreToolsOptions, createCoreTools } from './tools/index.js';
 export { createFileMemoryTools, type FileMemoryToolsOptions } from './tools/memory/file-memory.js';
-export { createNetworkTools, type NetworkToolsOptions } from './tools/network/network.js';
+export { createNetworkTools, type NetworkToolsOptions } from './tools/network/index.js';
 export {
   createOrchestrationTools,
   type OrchestrationToolsOptions,

@@ -3,7 +3,7 @@ import type { AnyToolDefinition, ToolExecutor } from '@toolsys/core-tool-registr
 import { CpuToolPool, offloadCpuTools } from '../cpu/cpu-tool-pool.js';
 import { createFileTools } from './files/index.js';
 import { createFileMemoryTools, type FileMemoryToolsOptions } from './memory/file-memory.js';
-import { createNetworkTools, type NetworkToolsOptions } from './network/network.js';
+import { createNetworkTools, type NetworkToolsOptions } from './network/index.js';
 import { createOrchestrationTools } from './orchestration/orchestration.js';
 import { createShellTools, type ShellToolsOptions } from './shell/shell.js';
 import { createSkillTools, type SkillToolsOptions } from './skills/skills.js';
