@@ -8,7 +8,7 @@ export {
 } from './tools/discovery/discovery.js';
 export { createFileTools, type FileToolsOptions } from './tools/files/index.js';
 export { type CoreToolsOptions, createCoreTools } from './tools/index.js';
-export { createFileMemoryTools, type FileMemoryToolsOptions } from './tools/memory/file-memory.js';
+export { createFileMemoryTools, type FileMemoryToolsOptions } from './tools/memory/index.js';
 export { createNetworkTools, type NetworkToolsOptions } from './tools/network/index.js';
 export {
   createOrchestrationTools,

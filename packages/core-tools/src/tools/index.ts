@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { AnyToolDefinition, ToolExecutor } from '@toolsys/core-tool-registry';
 import { CpuToolPool, offloadCpuTools } from '../cpu/cpu-tool-pool.js';
 import { createFileTools } from './files/index.js';
-import { createFileMemoryTools, type FileMemoryToolsOptions } from './memory/file-memory.js';
+import { createFileMemoryTools, type FileMemoryToolsOptions } from './memory/index.js';
 import { createNetworkTools, type NetworkToolsOptions } from './network/index.js';
 import { createOrchestrationTools } from './orchestration/orchestration.js';
 import { createShellTools, type ShellToolsOptions } from './shell/shell.js';
