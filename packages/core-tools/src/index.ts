@@ -14,7 +14,7 @@ export {
   createOrchestrationTools,
   type OrchestrationToolsOptions,
 } from './tools/orchestration/orchestration.js';
-export { createShellTools, type ShellToolsOptions } from './tools/shell/shell.js';
+export { createShellTools, type ShellToolsOptions } from './tools/shell/index.js';
 export {
   type ParseShortcutOptions,
   parseShortcutDefinition,

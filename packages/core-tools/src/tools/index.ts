@@ -5,7 +5,7 @@ import { createFileTools } from './files/index.js';
 import { createFileMemoryTools, type FileMemoryToolsOptions } from './memory/index.js';
 import { createNetworkTools, type NetworkToolsOptions } from './network/index.js';
 import { createOrchestrationTools } from './orchestration/orchestration.js';
-import { createShellTools, type ShellToolsOptions } from './shell/shell.js';
+import { createShellTools, type ShellToolsOptions } from './shell/index.js';
 import { createSkillTools, type SkillToolsOptions } from './skills/skills.js';
 import { createStructuredTools } from './structured/structured.js';
 import { createUtilityTools } from './utilities/utilities.js';
