@@ -21,6 +21,18 @@ export type DownloadOutcome =
   /** `discard`: the part file holds nothing worth resuming from. */
   | { ok: false; failure: ToolFailure; discard?: boolean };
 
+const TOO_LARGE = { retryable: false, hint: 'Download a smaller file.' };
+const RESUME_HINT =
+  'Call download_file again with the same arguments: it resumes where it stopped.';
+
+/** A download that stopped without the whole file: EXECUTION_FAILED with this message. */
+function stopped(
+  message: string,
+  options: Parameters<typeof failureResult>[2],
+): Extract<DownloadOutcome, { ok: false }> {
+  return { ok: false, failure: failureResult(ToolErrorCode.EXECUTION_FAILED, message, options) };
+}
+
 /**
  * Downloads `url` into the part file at `partial`, resuming from its size with a Range request;
  * `path` is the destination as the caller named it, for messages.
@@ -74,14 +86,10 @@ export async function downloadToPartial(
     }
     if (response.status !== 200 && response.status !== 206) {
       response.body.resume();
-      return {
-        ok: false,
-        failure: failureResult(
-          ToolErrorCode.EXECUTION_FAILED,
-          `The server answered HTTP ${response.status} instead of the file.`,
-          { retryable: false, hint: 'Check the URL.' },
-        ),
-      };
+      return stopped(`The server answered HTTP ${response.status} instead of the file.`, {
+        retryable: false,
+        hint: 'Check the URL.',
+      });
     }
     const appending = response.status === 206 && startAt > 0;
     const resumedFrom = appending ? startAt : 0;
@@ -89,14 +97,10 @@ export async function downloadToPartial(
     const total = Number.isFinite(length) && length >= 0 ? resumedFrom + length : undefined;
     if (total !== undefined && total > settings.maxDownloadBytes) {
       response.body.destroy();
-      return {
-        ok: false,
-        failure: failureResult(
-          ToolErrorCode.EXECUTION_FAILED,
-          `The file is ${total} bytes, more than this deployment's download limit of ${settings.maxDownloadBytes} bytes.`,
-          { retryable: false, hint: 'Download a smaller file.' },
-        ),
-      };
+      return stopped(
+        `The file is ${total} bytes, more than this deployment's download limit of ${settings.maxDownloadBytes} bytes.`,
+        TOO_LARGE,
+      );
     }
     const output = createWriteStream(partial, { flags: appending ? 'a' : 'w' });
     let bytes = resumedFrom;
@@ -109,13 +113,11 @@ export async function downloadToPartial(
           response.body.destroy();
           output.destroy();
           return {
-            ok: false,
-            discard: true,
-            failure: failureResult(
-              ToolErrorCode.EXECUTION_FAILED,
+            ...stopped(
               `The file is larger than this deployment's download limit of ${settings.maxDownloadBytes} bytes; the partial file was discarded.`,
-              { retryable: false, hint: 'Download a smaller file.' },
+              TOO_LARGE,
             ),
+            discard: true,
           };
         }
         if (!output.write(chunk)) await once(output, 'drain');
@@ -133,31 +135,17 @@ export async function downloadToPartial(
       await closeStream(output);
       if (context.signal.aborted) throw context.signal.reason ?? error;
       if (idle.signal.aborted) throw idle.signal.reason;
-      return {
-        ok: false,
-        failure: failureResult(
-          ToolErrorCode.EXECUTION_FAILED,
-          `The download of ${path} was interrupted after ${bytes} bytes (${(error as NodeJS.ErrnoException).code ?? 'connection lost'}).`,
-          {
-            hint: 'Call download_file again with the same arguments: it resumes where it stopped.',
-            details: { bytes },
-          },
-        ),
-      };
+      return stopped(
+        `The download of ${path} was interrupted after ${bytes} bytes (${(error as NodeJS.ErrnoException).code ?? 'connection lost'}).`,
+        { hint: RESUME_HINT, details: { bytes } },
+      );
     }
     await closeStream(output);
     if (total !== undefined && bytes < total) {
-      return {
-        ok: false,
-        failure: failureResult(
-          ToolErrorCode.EXECUTION_FAILED,
-          `The download of ${path} ended early: ${bytes} of ${total} bytes.`,
-          {
-            hint: 'Call download_file again with the same arguments: it resumes where it stopped.',
-            details: { bytes, total },
-          },
-        ),
-      };
+      return stopped(`The download of ${path} ended early: ${bytes} of ${total} bytes.`, {
+        hint: RESUME_HINT,
+        details: { bytes, total },
+      });
     }
     context.emit({ type: 'progress', progress: bytes, total: bytes, message: `done: ${path}` });
     return {
