@@ -60,7 +60,6 @@ function describeFileSystemError(error: unknown, root: string | undefined): Tool
 }
 
 /** Resolves a user path inside the workspace (see {@link resolveWorkspacePath}). */
-
 export type ResolvePath = (
   userPath: string,
   options?: ResolveWorkspacePathOptions,

@@ -13,7 +13,6 @@ import {
  * The sandbox ripgrep runs in for a search of `target`, or undefined when there is none or when
  * ripgrep lives outside the system folders the sandbox shows.
  */
-
 export async function ripgrepSandbox(
   ripgrepPath: string,
   target: WorkspacePath,
