@@ -6,15 +6,15 @@ export {
   DISCOVERY_TOOL_IDS,
   type DiscoveryToolsOptions,
 } from './tools/discovery/discovery.js';
-export { createFileTools, type FileToolsOptions } from './tools/files/files.js';
+export { createFileTools, type FileToolsOptions } from './tools/files/index.js';
 export { type CoreToolsOptions, createCoreTools } from './tools/index.js';
-export { createFileMemoryTools, type FileMemoryToolsOptions } from './tools/memory/file-memory.js';
-export { createNetworkTools, type NetworkToolsOptions } from './tools/network/network.js';
+export { createFileMemoryTools, type FileMemoryToolsOptions } from './tools/memory/index.js';
+export { createNetworkTools, type NetworkToolsOptions } from './tools/network/index.js';
 export {
   createOrchestrationTools,
   type OrchestrationToolsOptions,
 } from './tools/orchestration/orchestration.js';
-export { createShellTools, type ShellToolsOptions } from './tools/shell/shell.js';
+export { createShellTools, type ShellToolsOptions } from './tools/shell/index.js';
 export {
   type ParseShortcutOptions,
   parseShortcutDefinition,

@@ -13,7 +13,7 @@ import {
 } from '@toolsys/core-tool-registry';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { NetworkToolsOptions } from '../src/index.js';
-import { createNetworkTools } from '../src/tools/network/network.js';
+import { createNetworkTools } from '../src/tools/network/index.js';
 import type { SearchBackend } from '../src/tools/network/search-backend.js';
 
 /** Everything the local server saw, so tests can prove a refused call sent no traffic. */

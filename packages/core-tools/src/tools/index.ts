@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import type { AnyToolDefinition, ToolExecutor } from '@toolsys/core-tool-registry';
 import { CpuToolPool, offloadCpuTools } from '../cpu/cpu-tool-pool.js';
-import { createFileTools } from './files/files.js';
-import { createFileMemoryTools, type FileMemoryToolsOptions } from './memory/file-memory.js';
-import { createNetworkTools, type NetworkToolsOptions } from './network/network.js';
+import { createFileTools } from './files/index.js';
+import { createFileMemoryTools, type FileMemoryToolsOptions } from './memory/index.js';
+import { createNetworkTools, type NetworkToolsOptions } from './network/index.js';
 import { createOrchestrationTools } from './orchestration/orchestration.js';
-import { createShellTools, type ShellToolsOptions } from './shell/shell.js';
+import { createShellTools, type ShellToolsOptions } from './shell/index.js';
 import { createSkillTools, type SkillToolsOptions } from './skills/skills.js';
 import { createStructuredTools } from './structured/structured.js';
 import { createUtilityTools } from './utilities/utilities.js';

@@ -22,7 +22,7 @@ import {
 } from '@toolsys/core-tool-registry';
 import { untrustedMarkers } from '@toolsys/core-tool-registry/text';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFileTools, type FileToolsOptions } from './files.js';
+import { createFileTools, type FileToolsOptions } from './index.js';
 
 let base: string;
 let root: string;

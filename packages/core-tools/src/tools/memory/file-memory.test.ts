@@ -9,7 +9,7 @@ import {
 } from '@toolsys/core-tool-registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { createFileMemoryTools } from './file-memory.js';
+import { createFileMemoryTools } from './index.js';
 
 let directory: string;
 let clock = 0;

@@ -2,6 +2,7 @@ import {
   type AnyToolDefinition,
   defineTool,
   successResult,
+  ToolHints,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { CleaningTally, cleanUntrustedLine } from '@toolsys/core-tool-registry/text';
@@ -90,7 +91,7 @@ export function createWebPageTask(): AnyToolDefinition {
       offset: z.number(),
       maxLength: z.number(),
     }),
-    metadata: { category: 'network', risk: 'LOW', annotations: { readOnlyHint: true } },
+    metadata: { category: 'network', risk: 'LOW', annotations: ToolHints.readOnly },
     execute(request) {
       const { text, ...rest } = convertWebPage(request);
       return successResult(text, { data: { ...rest } });

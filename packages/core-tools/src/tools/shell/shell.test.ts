@@ -16,7 +16,7 @@ import {
   type ToolResult,
 } from '@toolsys/core-tool-registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createShellTools, type ShellToolsOptions } from './shell.js';
+import { createShellTools, type ShellToolsOptions } from './index.js';
 
 let base: string;
 let root: string;

@@ -1,0 +1,104 @@
+// search_files: a content search by ripgrep inside the command sandbox, or by Node.
+import {
+  type AnyToolDefinition,
+  RunPolicies,
+  successResult,
+  ToolHints,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import { isRipgrepAvailable, searchFiles } from '@toolsys/platform';
+import { z } from 'zod';
+import { defineFileTool } from './define-file-tool.js';
+import { ripgrepSandbox } from './ripgrep-sandbox.js';
+import { pathField } from './shared.js';
+
+/** The `search_files` tool; ripgrep at `ripgrepPath` is used when `useRipgrep` and it is found. */
+export function createSearchFilesTool(
+  workspaceRoot: string,
+  useRipgrep: boolean,
+  ripgrepPath: string,
+): AnyToolDefinition {
+  return defineFileTool(workspaceRoot, {
+    id: 'search_files',
+    description:
+      'Searches file contents in the workspace for a regular expression (RE2 syntax as in ripgrep: no lookaround or backreferences) or literal text, line by line. Returns path:line: text, ordered by path. Skips binary files, files over 10 MiB, dot files (unless includeHidden), .git and node_modules; does not follow symlinks. Uses ripgrep when installed. Use glob_files to find files by name.',
+    inputSchema: ToolSchema.object({
+      pattern: z
+        .string()
+        .min(1)
+        .max(1_000)
+        .describe('Regular expression (RE2 syntax) or, with literal, plain text to find.'),
+      path: pathField(
+        'Folder or file to search, relative to the workspace root. Default ".".',
+      ).default('.'),
+      literal: z.boolean().default(false).describe('Treat pattern as plain text. Default false.'),
+      ignoreCase: z.boolean().default(false).describe('Case-insensitive match. Default false.'),
+      include: z
+        .string()
+        .min(1)
+        .max(500)
+        .optional()
+        .describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.py".'),
+      includeHidden: z
+        .boolean()
+        .default(false)
+        .describe('Also search dot files and dot folders. Default false.'),
+      maxResults: z
+        .number()
+        .int()
+        .min(1)
+        .max(2_000)
+        .default(200)
+        .describe(
+          'Most matching lines to return (1-2000). Default 200; the total is still counted.',
+        ),
+    }),
+    outputSchema: ToolSchema.object({
+      matches: z.array(z.object({ path: z.string(), line: z.number(), text: z.string() })),
+      totalMatches: z.number(),
+      truncated: z.boolean(),
+      backend: z.enum(['ripgrep', 'node']),
+    }),
+    metadata: {
+      category: 'file',
+      risk: 'LOW',
+      tags: ['read', 'search'],
+      annotations: ToolHints.readOnly,
+    },
+    runPolicy: RunPolicies.quickRead,
+    async execute(args, context, resolve) {
+      const target = await resolve(args.path);
+      // ripgrep walks by path: it runs only inside the command sandbox, where a link swapped in
+      // during the walk leads nowhere; without the sandbox the Node search reads through held
+      // folder descriptors instead.
+      const sandbox =
+        useRipgrep && (await isRipgrepAvailable(ripgrepPath))
+          ? await ripgrepSandbox(ripgrepPath, target)
+          : undefined;
+      const backend = sandbox === undefined ? 'node' : 'ripgrep';
+      const outcome = await searchFiles({
+        root: target.root,
+        target: target.absolute,
+        pattern: args.pattern,
+        literal: args.literal,
+        ignoreCase: args.ignoreCase,
+        ...(args.include === undefined ? {} : { include: args.include }),
+        includeHidden: args.includeHidden,
+        maxResults: args.maxResults,
+        backend,
+        ripgrepPath: sandbox?.ripgrep ?? ripgrepPath,
+        ...(sandbox === undefined ? {} : { sandbox: sandbox.sandbox }),
+        signal: context.signal,
+      });
+      const lines = outcome.matches.map((match) => `${match.path}:${match.line}: ${match.text}`);
+      if (lines.length === 0)
+        lines.push(`[no match for "${args.pattern}" in "${target.relative}"]`);
+      if (outcome.truncated) {
+        lines.push(
+          `[${outcome.totalMatches} matching lines; showing the first ${outcome.matches.length}. Narrow path or include, or raise maxResults.]`,
+        );
+      }
+      return successResult(lines.join('\n'), { data: outcome });
+    },
+  });
+}

@@ -1,0 +1,15 @@
+// The file-memory tools group: memorize, recall and forget over one folder of notes.
+import type { AnyToolDefinition } from '@toolsys/core-tool-registry';
+import { createForgetTool } from './forget.js';
+import { createMemorizeTool } from './memorize.js';
+import { NoteStore } from './note-store.js';
+import { createRecallTool } from './recall.js';
+import type { FileMemoryToolsOptions } from './shared.js';
+
+export type { FileMemoryToolsOptions } from './shared.js';
+
+/** `memorize`, `recall` and `forget`: notes kept as Markdown files with front matter. */
+export function createFileMemoryTools(options: FileMemoryToolsOptions): AnyToolDefinition[] {
+  const store = new NoteStore(options);
+  return [createMemorizeTool(store), createRecallTool(store), createForgetTool(store)];
+}
