@@ -9,6 +9,7 @@ import {
   RunPolicies,
   successResult,
   ToolErrorCode,
+  ToolHints,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { resolveWorkspacePath } from '@toolsys/platform';
@@ -18,14 +19,6 @@ import type { AndroidToolSession } from '../android-session.js';
 import { parsePackageDetails, parsePackageList } from '../parsers/packages.js';
 import { quoteShell } from '../shell-quote.js';
 import { defineDeviceTool, packageField, serialField } from './device-tool.js';
-
-const READ_ONLY = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-  sensitiveAction: false,
-} as const;
 
 /** Whether a package is installed (`pm path` prints `package:…` only for installed ones). */
 async function isInstalled(
@@ -81,7 +74,12 @@ export function createAppTools(session: AndroidToolSession): AnyToolDefinition[]
         total: z.number(),
         truncated: z.boolean(),
       }),
-      metadata: { category: 'app', risk: 'LOW', tags: ['android', 'adb'], annotations: READ_ONLY },
+      metadata: {
+        category: 'app',
+        risk: 'LOW',
+        tags: ['android', 'adb'],
+        annotations: ToolHints.readOnly,
+      },
       runPolicy: RunPolicies.quickRead,
       async execute(args, { device, signal }) {
         const flag = args.kind === 'user' ? ' -3' : args.kind === 'system' ? ' -s' : '';
@@ -136,13 +134,7 @@ export function createAppTools(session: AndroidToolSession): AnyToolDefinition[]
         category: 'app',
         risk: 'MEDIUM',
         tags: ['android', 'adb'],
-        annotations: {
-          readOnlyHint: false,
-          destructiveHint: false,
-          idempotentHint: true,
-          openWorldHint: false,
-          sensitiveAction: false,
-        },
+        annotations: { ...ToolHints.mutating, idempotentHint: true },
       },
       runPolicy: RunPolicies.mutating,
       async execute(args, { device, signal, session: shared }) {
@@ -225,13 +217,7 @@ export function createAppTools(session: AndroidToolSession): AnyToolDefinition[]
         category: 'app',
         risk: 'HIGH',
         tags: ['android', 'adb', 'install'],
-        annotations: {
-          readOnlyHint: false,
-          destructiveHint: false,
-          idempotentHint: false,
-          openWorldHint: false,
-          sensitiveAction: true,
-        },
+        annotations: { ...ToolHints.mutating, sensitiveAction: true },
       },
       runPolicy: { ...RunPolicies.mutating, timeoutMs: 180_000 },
       async execute(args, { device, signal, session: shared }) {
@@ -333,13 +319,7 @@ export function createAppTools(session: AndroidToolSession): AnyToolDefinition[]
         category: 'app',
         risk: 'HIGH',
         tags: ['android', 'adb'],
-        annotations: {
-          readOnlyHint: false,
-          destructiveHint: true,
-          idempotentHint: false,
-          openWorldHint: false,
-          sensitiveAction: true,
-        },
+        annotations: { ...ToolHints.destructive, sensitiveAction: true },
       },
       runPolicy: RunPolicies.mutating,
       async execute(args, { device, signal }) {
@@ -370,13 +350,7 @@ export function createAppTools(session: AndroidToolSession): AnyToolDefinition[]
         category: 'app',
         risk: 'MEDIUM',
         tags: ['android', 'adb'],
-        annotations: {
-          readOnlyHint: false,
-          destructiveHint: false,
-          idempotentHint: true,
-          openWorldHint: false,
-          sensitiveAction: false,
-        },
+        annotations: { ...ToolHints.mutating, idempotentHint: true },
       },
       runPolicy: RunPolicies.mutating,
       async execute(args, { device, signal }) {
@@ -409,7 +383,12 @@ export function createAppTools(session: AndroidToolSession): AnyToolDefinition[]
         grantedPermissions: z.array(z.string()),
         deniedPermissions: z.array(z.string()),
       }),
-      metadata: { category: 'app', risk: 'LOW', tags: ['android', 'adb'], annotations: READ_ONLY },
+      metadata: {
+        category: 'app',
+        risk: 'LOW',
+        tags: ['android', 'adb'],
+        annotations: ToolHints.readOnly,
+      },
       runPolicy: RunPolicies.quickRead,
       async execute(args, { device, signal }) {
         const output = await device.shell(`dumpsys package ${quoteShell(args.package)}`, {

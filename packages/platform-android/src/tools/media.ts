@@ -6,6 +6,7 @@ import {
   RunPolicies,
   successResult,
   ToolErrorCode,
+  ToolHints,
   ToolSchema,
   untrustedMarkers,
 } from '@toolsys/core-tool-registry';
@@ -139,13 +140,7 @@ export function createMediaTools(session: AndroidToolSession): AnyToolDefinition
         // Playback and volume change what the user hears, as a tap does.
         risk: 'MEDIUM',
         tags: ['android', 'adb', 'media'],
-        annotations: {
-          readOnlyHint: false,
-          destructiveHint: false,
-          idempotentHint: false,
-          openWorldHint: false,
-          sensitiveAction: false,
-        },
+        annotations: ToolHints.mutating,
       },
       runPolicy: RunPolicies.mutating,
       async execute(args, { device, signal }) {
@@ -192,13 +187,7 @@ export function createMediaTools(session: AndroidToolSession): AnyToolDefinition
         category: 'system',
         risk: 'LOW',
         tags: ['android', 'adb', 'clipboard'],
-        annotations: {
-          readOnlyHint: false,
-          destructiveHint: false,
-          idempotentHint: true,
-          openWorldHint: false,
-          sensitiveAction: true,
-        },
+        annotations: { ...ToolHints.mutating, idempotentHint: true, sensitiveAction: true },
       },
       riskOf: clipboardRisk,
       runPolicy: RunPolicies.quickRead,

@@ -7,6 +7,7 @@ import {
   RunPolicies,
   successResult,
   ToolErrorCode,
+  ToolHints,
   ToolSchema,
   untrustedMarkers,
 } from '@toolsys/core-tool-registry';
@@ -19,14 +20,6 @@ import { isAtLeastLevel, type LogcatEntry, parseThreadtime } from '../parsers/lo
 import { parseNotifications } from '../parsers/notifications.js';
 import { quoteShell } from '../shell-quote.js';
 import { defineDeviceTool, packageField, serialField } from './device-tool.js';
-
-const READ_ONLY = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-  sensitiveAction: false,
-} as const;
 
 const MAX_LOGCAT_SCAN = 5_000;
 /** Longest log line shown or matched, in characters (logd keeps at most ~4 KB of a message). */
@@ -62,7 +55,7 @@ export function createSystemTools(session: AndroidToolSession): AnyToolDefinitio
         category: 'system',
         risk: 'LOW',
         tags: ['android', 'adb'],
-        annotations: READ_ONLY,
+        annotations: ToolHints.readOnly,
       },
       runPolicy: RunPolicies.quickRead,
       async execute(_args, { device, signal, session: shared }) {
@@ -128,13 +121,7 @@ export function createSystemTools(session: AndroidToolSession): AnyToolDefinitio
         category: 'system',
         risk: 'MEDIUM',
         tags: ['android', 'adb', 'settings'],
-        annotations: {
-          readOnlyHint: false,
-          destructiveHint: false,
-          idempotentHint: true,
-          openWorldHint: false,
-          sensitiveAction: true,
-        },
+        annotations: { ...ToolHints.mutating, idempotentHint: true, sensitiveAction: true },
       },
       runPolicy: RunPolicies.mutating,
       async execute(args, { device, signal }) {
@@ -240,7 +227,7 @@ export function createSystemTools(session: AndroidToolSession): AnyToolDefinitio
         category: 'system',
         risk: 'LOW',
         tags: ['android', 'adb', 'logs'],
-        annotations: READ_ONLY,
+        annotations: ToolHints.readOnly,
       },
       runPolicy: RunPolicies.quickRead,
       async execute(args, { device, signal }) {
@@ -327,7 +314,7 @@ export function createSystemTools(session: AndroidToolSession): AnyToolDefinitio
         category: 'system',
         risk: 'LOW',
         tags: ['android', 'adb', 'location'],
-        annotations: { ...READ_ONLY, sensitiveAction: true },
+        annotations: { ...ToolHints.readOnly, sensitiveAction: true },
       },
       runPolicy: RunPolicies.quickRead,
       async execute(_args, { device, signal }) {
@@ -366,7 +353,7 @@ export function createSystemTools(session: AndroidToolSession): AnyToolDefinitio
         category: 'system',
         risk: 'LOW',
         tags: ['android', 'adb', 'notifications'],
-        annotations: { ...READ_ONLY, sensitiveAction: true },
+        annotations: { ...ToolHints.readOnly, sensitiveAction: true },
       },
       runPolicy: RunPolicies.quickRead,
       async execute(args, { device, signal }) {

@@ -9,6 +9,7 @@ import {
   successResult,
   type ToolEnvironmentRule,
   ToolErrorCode,
+  ToolHints,
   type ToolReturn,
   ToolSchema,
   untrustedMarkers,
@@ -40,14 +41,6 @@ import { CLIPPER_PACKAGE, readClipboard, writeClipboard } from './media.js';
 
 /** The ADBKeyboard IME (`com.android.adbkeyboard`) input_text uses for non-ASCII text when installed. */
 export const ADB_KEYBOARD_IME = 'com.android.adbkeyboard/.AdbIME';
-
-const ACTION = {
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: false,
-  openWorldHint: false,
-  sensitiveAction: false,
-} as const;
 
 const targetFields = {
   ref: z
@@ -451,13 +444,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
         category: 'ui',
         risk: 'LOW',
         tags: ['android', 'adb', 'ui'],
-        annotations: {
-          readOnlyHint: true,
-          destructiveHint: false,
-          idempotentHint: true,
-          openWorldHint: false,
-          sensitiveAction: false,
-        },
+        annotations: ToolHints.readOnly,
       },
       runPolicy: RunPolicies.quickRead,
       // Reading the lock screen is harmless; only a dark screen has nothing to read.
@@ -582,7 +569,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
         category: 'ui',
         risk: 'MEDIUM',
         tags: ['android', 'adb', 'ui'],
-        annotations: ACTION,
+        annotations: ToolHints.mutating,
       },
       runPolicy: RunPolicies.mutating,
       environmentRules: screenRules,
@@ -681,7 +668,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
         category: 'ui',
         risk: 'MEDIUM',
         tags: ['android', 'adb', 'ui'],
-        annotations: ACTION,
+        annotations: ToolHints.mutating,
       },
       runPolicy: RunPolicies.mutating,
       environmentRules: screenRules,
@@ -751,7 +738,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
         category: 'ui',
         risk: 'MEDIUM',
         tags: ['android', 'adb', 'ui', 'input'],
-        annotations: ACTION,
+        annotations: ToolHints.mutating,
       },
       runPolicy: RunPolicies.mutating,
       environmentRules: [...screenRules, KEYBOARD_RULE],
@@ -905,13 +892,7 @@ export function createUiTools(session: AndroidToolSession): AnyToolDefinition[] 
         category: 'ui',
         risk: 'LOW',
         tags: ['android', 'adb', 'ui', 'screenshot'],
-        annotations: {
-          readOnlyHint: true,
-          destructiveHint: false,
-          idempotentHint: true,
-          openWorldHint: false,
-          sensitiveAction: true,
-        },
+        annotations: { ...ToolHints.readOnly, sensitiveAction: true },
       },
       runPolicy: RunPolicies.quickRead,
       environmentRules: [SCREEN_RULES[0] as ToolEnvironmentRule],

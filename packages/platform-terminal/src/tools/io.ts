@@ -6,6 +6,7 @@ import {
   successResult,
   type ToolContext,
   ToolErrorCode,
+  ToolHints,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { classifyCommand, LINEAR_REGEX_LIMITS } from '@toolsys/platform';
@@ -45,14 +46,6 @@ const sessionId = z
   .describe(
     'Id of an open session, from terminal.create or terminal.workspaces (e.g. "t-0c3f9a2b7d41e8a5b6c2").',
   );
-
-const READ_ONLY = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-  sensitiveAction: false,
-} as const;
 
 const PROGRESS_EVERY_MS = 1_000;
 /**
@@ -144,13 +137,7 @@ function runTool(manager: TerminalManager): AnyToolDefinition {
       category: 'terminal',
       risk: 'HIGH',
       tags: ['pty', 'process'],
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: false,
-        openWorldHint: true,
-        sensitiveAction: false,
-      },
+      annotations: { ...ToolHints.destructive, openWorldHint: true },
     },
     runPolicy: { ...RunPolicies.mutating, timeoutMs: WAITING_TOOL_TIMEOUT_MS },
     async execute(args, context) {
@@ -397,13 +384,7 @@ function writeTool(manager: TerminalManager, defaultSettleMs: number): AnyToolDe
       category: 'terminal',
       risk: 'HIGH',
       tags: ['pty', 'keyboard'],
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: false,
-        openWorldHint: true,
-        sensitiveAction: false,
-      },
+      annotations: { ...ToolHints.destructive, openWorldHint: true },
     },
     runPolicy: { ...RunPolicies.mutating, timeoutMs: 30_000 },
     async execute(session, { text, keys, settleMs }, context) {
@@ -515,7 +496,7 @@ function observeTool(manager: TerminalManager): AnyToolDefinition {
         .default(true)
         .describe('"raw": remove escape sequences and carriage-return overwrites. Default true.'),
     }),
-    metadata: { category: 'terminal', risk: 'LOW', tags: ['pty'], annotations: READ_ONLY },
+    metadata: { category: 'terminal', risk: 'LOW', tags: ['pty'], annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,
     async execute(session, { mode, cursor, maxBytes, plain }) {
       switch (mode) {
@@ -657,7 +638,7 @@ function snapshotTool(manager: TerminalManager): AnyToolDefinition {
       title: z.string(),
       scrollback: z.array(z.string()).optional(),
     }),
-    metadata: { category: 'terminal', risk: 'LOW', tags: ['pty'], annotations: READ_ONLY },
+    metadata: { category: 'terminal', risk: 'LOW', tags: ['pty'], annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,
     async execute(session, { scrollbackLines }) {
       const snapshot = shownSnapshot(await session.snapshot({ scrollbackLines }));
@@ -733,7 +714,7 @@ function waitTool(manager: TerminalManager): AnyToolDefinition {
       nextCursor: z.number(),
       exitCode: z.number().nullable(),
     }),
-    metadata: { category: 'terminal', risk: 'LOW', tags: ['pty'], annotations: READ_ONLY },
+    metadata: { category: 'terminal', risk: 'LOW', tags: ['pty'], annotations: ToolHints.readOnly },
     runPolicy: { ...RunPolicies.quickRead, timeoutMs: WAITING_TOOL_TIMEOUT_MS, maxRetries: 0 },
     async execute(session, args, context) {
       let scanner: PatternScanner | undefined;

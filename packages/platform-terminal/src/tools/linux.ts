@@ -6,6 +6,7 @@ import {
   successResult,
   type ToolContext,
   ToolErrorCode,
+  ToolHints,
   type ToolMetadataInput,
   type ToolReturn,
   ToolSchema,
@@ -33,13 +34,7 @@ const READ_ONLY: ToolMetadataInput = {
   category: 'terminal',
   risk: 'LOW',
   tags: ['rootfs', 'proot'],
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-    sensitiveAction: false,
-  },
+  annotations: ToolHints.readOnly,
 };
 
 const statusSchema = ToolSchema.object({
@@ -155,7 +150,7 @@ function bootstrapTool(
       risk: spec.risk,
       tags: ['rootfs', 'debootstrap'],
       annotations: {
-        readOnlyHint: false,
+        ...ToolHints.mutating,
         destructiveHint: spec.id !== 'terminal.ubuntu.ensure',
         idempotentHint: true,
         openWorldHint: true,
@@ -277,8 +272,7 @@ function packagesTool(rootfs: RootfsManager): AnyToolDefinition {
       risk: 'MEDIUM',
       tags: ['rootfs', 'apt'],
       annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
+        ...ToolHints.mutating,
         idempotentHint: true,
         openWorldHint: true,
         sensitiveAction: true,
@@ -427,13 +421,7 @@ function networkTool(rootfs: RootfsManager): AnyToolDefinition {
       category: 'terminal',
       risk: 'MEDIUM',
       tags: ['rootfs', 'network'],
-      annotations: {
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: true,
-        sensitiveAction: false,
-      },
+      annotations: { ...ToolHints.readOnly, openWorldHint: true },
     },
     runPolicy: { ...RunPolicies.network, maxRetries: 0, timeoutMs: NETWORK_TIMEOUT_MS + 10_000 },
     async execute({ host, port }, context) {

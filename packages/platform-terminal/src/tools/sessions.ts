@@ -5,6 +5,7 @@ import {
   RunPolicies,
   successResult,
   ToolErrorCode,
+  ToolHints,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
@@ -40,14 +41,6 @@ const sessionId = z
   .describe(
     'Id of an open session, from terminal.create or terminal.workspaces (e.g. "t-0c3f9a2b7d41e8a5b6c2").',
   );
-
-const READ_ONLY = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-  sensitiveAction: false,
-} as const;
 
 /**
  * `terminal.create`, `terminal.close`, `terminal.workspaces`, `terminal.backends`,
@@ -210,13 +203,7 @@ function createTool(options: SessionToolsOptions): AnyToolDefinition {
       category: 'terminal',
       risk: 'MEDIUM',
       tags: ['pty', 'process'],
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: true,
-        sensitiveAction: false,
-      },
+      annotations: { ...ToolHints.mutating, openWorldHint: true },
     },
     runPolicy: { ...RunPolicies.mutating, timeoutMs: 30_000 },
     async execute(args, context) {
@@ -290,13 +277,7 @@ function closeTool(manager: TerminalManager): AnyToolDefinition {
       category: 'terminal',
       risk: 'MEDIUM',
       tags: ['pty', 'process'],
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: true,
-        openWorldHint: false,
-        sensitiveAction: false,
-      },
+      annotations: { ...ToolHints.destructive, idempotentHint: true },
     },
     runPolicy: { ...RunPolicies.mutating, timeoutMs: 30_000 },
     async execute(session) {
@@ -332,7 +313,7 @@ function workspacesTool(manager: TerminalManager): AnyToolDefinition {
       maxSessions: z.number(),
       idleTimeoutMs: z.number(),
     }),
-    metadata: { category: 'terminal', risk: 'LOW', tags: ['pty'], annotations: READ_ONLY },
+    metadata: { category: 'terminal', risk: 'LOW', tags: ['pty'], annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,
     async execute(_args, context) {
       const now = Date.now();
@@ -393,7 +374,7 @@ function backendsTool(options: SessionToolsOptions): AnyToolDefinition {
         debootstrap: z.string().nullable(),
       }),
     }),
-    metadata: { category: 'terminal', risk: 'LOW', tags: ['pty'], annotations: READ_ONLY },
+    metadata: { category: 'terminal', risk: 'LOW', tags: ['pty'], annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,
     async execute() {
       const shells = await findShells(environment);
@@ -443,13 +424,7 @@ function resizeTool(manager: TerminalManager): AnyToolDefinition {
       category: 'terminal',
       risk: 'LOW',
       tags: ['pty'],
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-        sensitiveAction: false,
-      },
+      annotations: { ...ToolHints.mutating, idempotentHint: true },
     },
     runPolicy: RunPolicies.quickRead,
     execute(session, { cols, rows }) {
@@ -485,13 +460,7 @@ function signalTool(manager: TerminalManager): AnyToolDefinition {
       category: 'terminal',
       risk: 'MEDIUM',
       tags: ['pty', 'process'],
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: false,
-        openWorldHint: false,
-        sensitiveAction: false,
-      },
+      annotations: ToolHints.destructive,
     },
     runPolicy: { ...RunPolicies.mutating, timeoutMs: 30_000 },
     async execute(session, { signal }) {
