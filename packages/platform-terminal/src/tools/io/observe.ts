@@ -28,6 +28,7 @@ const MAX_RAW_CHARS = 90_000;
 /** The smallest read a "raw" call makes smaller to fit {@link MAX_RAW_CHARS}. */
 const MIN_RAW_BYTES = 4_096;
 
+/** The `terminal.observe` tool. */
 export function createTerminalObserveTool(manager: TerminalManager): AnyToolDefinition {
   return defineSessionTool(manager, {
     id: 'terminal.observe',

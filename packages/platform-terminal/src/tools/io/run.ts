@@ -29,6 +29,7 @@ import { progressTicker } from './shared.js';
 
 const QUIET_FOR_PLAIN_SHELL_MS = 250;
 
+/** The `terminal.run` tool. */
 export function createTerminalRunTool(manager: TerminalManager): AnyToolDefinition {
   return defineTool({
     id: 'terminal.run',

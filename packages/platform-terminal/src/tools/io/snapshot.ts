@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { TerminalManager } from '../../terminal-manager.js';
 import { defineSessionTool, outputBlock, sessionIdField, shownSnapshot } from '../tool-support.js';
 
+/** The `terminal.snapshot` tool. */
 export function createTerminalSnapshotTool(manager: TerminalManager): AnyToolDefinition {
   return defineSessionTool(manager, {
     id: 'terminal.snapshot',

@@ -22,6 +22,7 @@ import {
 } from '../tool-support.js';
 import { progressTicker } from './shared.js';
 
+/** The `terminal.wait` tool. */
 export function createTerminalWaitTool(manager: TerminalManager): AnyToolDefinition {
   return defineSessionTool(manager, {
     id: 'terminal.wait',

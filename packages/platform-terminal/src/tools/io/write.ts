@@ -29,6 +29,7 @@ export function describeKeystrokes(
   return parts.join(', then ');
 }
 
+/** The `terminal.write` tool. */
 export function createTerminalWriteTool(
   manager: TerminalManager,
   defaultSettleMs: number,

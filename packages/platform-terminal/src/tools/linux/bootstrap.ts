@@ -15,6 +15,10 @@ import {
 } from '../../rootfs-manager.js';
 import { describeStatus, shownStatus, statusData, statusSchema } from './shared.js';
 
+/**
+ * A tool that builds a rootfs in the background: `terminal.linux_bootstrap`,
+ * `terminal.ubuntu_install` and `terminal.ubuntu.ensure`, by the spec given.
+ */
 export function createBootstrapTool(
   rootfs: RootfsManager,
   spec: { id: string; flavor: RootfsFlavor; description: string; risk: 'HIGH' },

@@ -13,6 +13,7 @@ import { isRunResult, runInRootfs } from './shared.js';
 
 const NETWORK_TIMEOUT_MS = 20_000;
 
+/** The `terminal.linux_network` tool. */
 export function createLinuxNetworkTool(rootfs: RootfsManager): AnyToolDefinition {
   return defineTool({
     id: 'terminal.linux_network',

@@ -17,6 +17,7 @@ const PACKAGE_TIMEOUT_MS = 110_000;
 
 const PACKAGE_NAME = /^[a-z0-9][a-z0-9+.-]{0,99}$/;
 
+/** The `terminal.linux_packages` tool. */
 export function createLinuxPackagesTool(rootfs: RootfsManager): AnyToolDefinition {
   return defineTool({
     id: 'terminal.linux_packages',

@@ -10,13 +10,15 @@ import {
 import type { RootfsFlavor, RootfsManager } from '../../rootfs-manager.js';
 import { describeStatus, shownStatus, statusData, statusSchema } from './shared.js';
 
-const READ_ONLY: ToolMetadataInput = {
+/** The metadata of both status tools. */
+const STATUS_METADATA: ToolMetadataInput = {
   category: 'terminal',
   risk: 'LOW',
   tags: ['rootfs', 'proot'],
   annotations: ToolHints.readOnly,
 };
 
+/** A tool that reports a rootfs build: `terminal.linux_status` and `terminal.ubuntu.status`. */
 export function createStatusTool(
   rootfs: RootfsManager,
   spec: { id: string; flavor: RootfsFlavor; description: string },
@@ -26,7 +28,7 @@ export function createStatusTool(
     description: spec.description,
     inputSchema: ToolSchema.object({}),
     outputSchema: statusSchema,
-    metadata: READ_ONLY,
+    metadata: STATUS_METADATA,
     runPolicy: RunPolicies.quickRead,
     async execute() {
       const status = shownStatus(await rootfs.status(spec.flavor));

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { findProgram, findShells } from '../../shells.js';
 import type { SessionToolsOptions } from './shared.js';
 
+/** The `terminal.backends` tool. */
 export function createTerminalBackendsTool(options: SessionToolsOptions): AnyToolDefinition {
   const environment = options.environment ?? process.env;
   return defineTool({

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { TerminalManager } from '../../terminal-manager.js';
 import { defineSessionTool, sessionIdField } from '../tool-support.js';
 
+/** The `terminal.close` tool. */
 export function createTerminalCloseTool(manager: TerminalManager): AnyToolDefinition {
   return defineSessionTool(manager, {
     id: 'terminal.close',

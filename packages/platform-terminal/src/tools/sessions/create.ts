@@ -13,6 +13,7 @@ import type { TerminalSession } from '../../terminal-session.js';
 import { outputBlock, showDirectory, shownSnapshot } from '../tool-support.js';
 import { openSession, type SessionToolsOptions, sandboxArgument } from './shared.js';
 
+/** The `terminal.create` tool. */
 export function createTerminalCreateTool(options: SessionToolsOptions): AnyToolDefinition {
   const { manager } = options;
   const input = {

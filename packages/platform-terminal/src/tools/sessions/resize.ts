@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { TerminalManager } from '../../terminal-manager.js';
 import { defineSessionTool, sessionIdField } from '../tool-support.js';
 
+/** The `terminal.resize` tool. */
 export function createTerminalResizeTool(manager: TerminalManager): AnyToolDefinition {
   return defineSessionTool(manager, {
     id: 'terminal.resize',

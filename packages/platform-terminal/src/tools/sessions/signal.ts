@@ -13,6 +13,7 @@ import { defineSessionTool, sessionIdField } from '../tool-support.js';
 
 const SIGNALS = ['INT', 'TERM', 'KILL', 'HUP', 'TSTP', 'CONT'] as const;
 
+/** The `terminal.signal` tool. */
 export function createTerminalSignalTool(manager: TerminalManager): AnyToolDefinition {
   return defineSessionTool(manager, {
     id: 'terminal.signal',

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { TerminalManager } from '../../terminal-manager.js';
 import { formatMs, showDirectory } from '../tool-support.js';
 
+/** The `terminal.workspaces` tool. */
 export function createTerminalWorkspacesTool(manager: TerminalManager): AnyToolDefinition {
   return defineTool({
     id: 'terminal.workspaces',
