@@ -1,10 +1,10 @@
 import type { AnyToolDefinition, ToolEnvironmentState } from '@toolsys/core-tool-registry';
 import { AndroidDeviceManager, type AndroidDeviceManagerOptions } from './android-device.js';
 import { AndroidToolSession } from './android-session.js';
-import { createAppTools } from './tools/apps.js';
-import { createMediaTools } from './tools/media.js';
-import { createSystemTools } from './tools/system.js';
-import { createUiTools } from './tools/ui.js';
+import { createAppTools } from './tools/apps/index.js';
+import { createMediaTools } from './tools/media/index.js';
+import { createSystemTools } from './tools/system/index.js';
+import { createUiTools } from './tools/ui/index.js';
 import { createUiBackendChoice, type UiBackendOptions } from './ui-backend-choice.js';
 
 /** Options for {@link createAndroidTools}. */

@@ -64,8 +64,8 @@ export {
 } from './parsers/packages.js';
 export { decodePng, downscale, encodePng, isAllBlack, isPng, type RgbImage } from './png-image.js';
 export { type AndroidPackageConfig, androidConfigSchema, toolPackage } from './tool-package.js';
-export { CLIPPER_PACKAGE } from './tools/media.js';
-export { ADB_KEYBOARD_IME } from './tools/ui.js';
+export { CLIPPER_PACKAGE } from './tools/media/index.js';
+export { ADB_KEYBOARD_IME } from './tools/ui/index.js';
 export {
   AdbUiBackend,
   type ScreenPoint,

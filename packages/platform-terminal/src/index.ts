@@ -50,6 +50,6 @@ export {
   toolPackage,
 } from './tool-package.js';
 export { createTerminalTools, type TerminalToolsOptions } from './tools/index.js';
-export { createIoTools, type IoToolsOptions } from './tools/io.js';
-export { createLinuxTools, type LinuxToolsOptions } from './tools/linux.js';
-export { createSessionTools, type SessionToolsOptions } from './tools/sessions.js';
+export { createIoTools, type IoToolsOptions } from './tools/io/index.js';
+export { createLinuxTools, type LinuxToolsOptions } from './tools/linux/index.js';
+export { createSessionTools, type SessionToolsOptions } from './tools/sessions/index.js';

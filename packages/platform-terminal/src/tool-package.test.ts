@@ -129,7 +129,7 @@ describe('toolPackage', () => {
   it('declares read tools LOW and read-only, and keystrokes and command lines HIGH', async () => {
     const contribution = await toolPackage.create(await context('gate'));
     const metadata = new Map(
-      contribution.tools.map((tool) => [tool.id, resolveMetadata(tool.id, tool.metadata)]),
+      contribution.tools.map((tool) => [tool.id, resolveMetadata(tool.metadata)]),
     );
     for (const id of [
       'terminal.observe',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { readApkManifest } from './apk-manifest.js';
 import { readBinaryXml } from './binary-xml.js';
-import { readApkManifest } from './sim-device.js';
 
 type Attribute = [name: string, value: string | number];
 

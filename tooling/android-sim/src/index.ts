@@ -16,6 +16,7 @@ export {
   startAdbTestBed,
 } from './adb-server.js';
 export { AndroidSim, type AndroidSimOptions } from './android-sim.js';
+export { type ApkManifest, readApkManifest } from './apk-manifest.js';
 export { type BinaryXmlElement, readBinaryXml } from './binary-xml.js';
 export { createDefaultDeviceState, type DefaultDeviceOptions } from './default-device.js';
 export type {
@@ -34,16 +35,11 @@ export {
   type PeerSourceNode,
 } from './mobile-mcp-elements.js';
 export { encodePng, type PngRectangle } from './png.js';
+export type { CommandOutput } from './shell/command-output.js';
+export { formatLogTime, formatThreadtime } from './shell/dump-format.js';
 export { parseCommandLine, quoteShellWord, type SimpleCommand } from './shell-words.js';
-export {
-  type ApkManifest,
-  type CommandOutput,
-  formatLogTime,
-  formatThreadtime,
-  isEditable,
-  readApkManifest,
-  SimDevice,
-} from './sim-device.js';
+export { SimDevice } from './sim-device.js';
+export { isEditable } from './sim-node.js';
 export { SyncSession, type SyncSink } from './sync-session.js';
 export { renderHierarchyXml } from './ui-xml.js';
 export { FakeUiAutomator2Server, UIAUTOMATOR2_DEVICE_PORT } from './uiautomator2-server.js';

@@ -1,9 +1,9 @@
 import type { AnyToolDefinition } from '@toolsys/core-tool-registry';
 import type { RootfsManager } from '../rootfs-manager.js';
 import type { TerminalManager } from '../terminal-manager.js';
-import { createIoTools } from './io.js';
-import { createLinuxTools } from './linux.js';
-import { createSessionTools } from './sessions.js';
+import { createIoTools } from './io/index.js';
+import { createLinuxTools } from './linux/index.js';
+import { createSessionTools } from './sessions/index.js';
 
 /** Options for {@link createTerminalTools}. */
 export interface TerminalToolsOptions {

@@ -1,0 +1,57 @@
+import {
+  type AnyToolDefinition,
+  RunPolicies,
+  successResult,
+  ToolHints,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import { z } from 'zod';
+import type { TerminalManager } from '../../terminal-manager.js';
+import { defineSessionTool, outputBlock, sessionIdField, shownSnapshot } from '../tool-support.js';
+
+/** The `terminal.snapshot` tool. */
+export function createTerminalSnapshotTool(manager: TerminalManager): AnyToolDefinition {
+  return defineSessionTool(manager, {
+    id: 'terminal.snapshot',
+    description:
+      'Returns the screen of a session as text lines, as a user would see it now: the cursor position, the window title, and whether a full-screen program (vim, less, top) has the alternate screen; optionally rows of scrollback above it. Use it to read full-screen programs and prompts; use terminal.observe "raw" for the complete output stream.',
+    inputSchema: ToolSchema.object({
+      sessionId: sessionIdField,
+      scrollbackLines: z
+        .number()
+        .int()
+        .min(0)
+        .max(5_000)
+        .default(0)
+        .describe('Also return up to this many rows above the visible screen (0-5000). Default 0.'),
+    }),
+    outputSchema: ToolSchema.object({
+      lines: z.array(z.string()),
+      cols: z.number(),
+      rows: z.number(),
+      cursor: z.object({ row: z.number(), col: z.number() }),
+      alternateScreen: z.boolean(),
+      title: z.string(),
+      scrollback: z.array(z.string()).optional(),
+    }),
+    metadata: { category: 'terminal', risk: 'LOW', tags: ['pty'], annotations: ToolHints.readOnly },
+    runPolicy: RunPolicies.quickRead,
+    async execute(session, { scrollbackLines }) {
+      const snapshot = shownSnapshot(await session.snapshot({ scrollbackLines }));
+      const above =
+        snapshot.scrollback && snapshot.scrollback.length > 0
+          ? `${snapshot.scrollback.length} rows of scrollback, then the screen after "--- screen ---"`
+          : 'The screen';
+      const rows = [
+        ...(snapshot.scrollback && snapshot.scrollback.length > 0
+          ? [...snapshot.scrollback, '--- screen ---']
+          : []),
+        ...snapshot.lines,
+      ];
+      return successResult(
+        `${above} of ${session.id} (${snapshot.cols}x${snapshot.rows}, cursor row ${snapshot.cursor.row} col ${snapshot.cursor.col}${snapshot.alternateScreen ? ', alternate screen' : ''}):\n${outputBlock(`${snapshot.title ? `title: ${snapshot.title}\n` : ''}${rows.join('\n')}`)}`,
+        { data: { ...snapshot } },
+      );
+    },
+  });
+}
