@@ -45,7 +45,7 @@ export {
   type CommandVerdict,
   classifyCommand,
   type ShellPolicyOptions,
-} from './shell/shell-policy.js';
+} from './shell/classify-command.js';
 export {
   canonicalHost,
   embeddedIPv4,
