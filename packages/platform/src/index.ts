@@ -13,6 +13,7 @@ export {
 } from './command-sandbox.js';
 export { withFileLock } from './file-lock.js';
 export { isRipgrepAvailable, searchFiles } from './file-search.js';
+export { type FindExecutableOptions, findExecutable } from './find-executable.js';
 export {
   type GuardedRequestOptions,
   type GuardedResponse,

@@ -6,8 +6,8 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
 import { buildSandboxArguments, SANDBOX_PATH } from './command-sandbox.js';
+import { findExecutable } from './find-executable.js';
 
 /** Whether commands can run inside the OS sandbox, and why not when they cannot. */
 export interface CommandSandboxStatus {
@@ -28,20 +28,6 @@ export interface ProbeCommandSandboxOptions {
 }
 
 const probes = new Map<string, Promise<CommandSandboxStatus>>();
-
-async function findOnPath(name: string): Promise<string | undefined> {
-  for (const directory of (process.env.PATH ?? '').split(delimiter)) {
-    if (directory === '') continue;
-    const candidate = join(directory, name);
-    try {
-      await access(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // Not here.
-    }
-  }
-  return undefined;
-}
 
 function runProbe(executable: string, args: readonly string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
@@ -86,7 +72,7 @@ export function probeCommandSandbox(
     if (process.platform !== 'linux') {
       return { available: false, reason: 'the command sandbox (bubblewrap) needs Linux' };
     }
-    const executable = options.executable ?? (await findOnPath('bwrap'));
+    const executable = options.executable ?? (await findExecutable('bwrap'));
     if (
       options.executable !== undefined &&
       !(await access(options.executable, constants.X_OK).then(

@@ -1,6 +1,6 @@
-import { constants, createReadStream } from 'node:fs';
-import { access, lstat, readdir, realpath, rename, unlink } from 'node:fs/promises';
-import { delimiter, dirname, join, relative, sep } from 'node:path';
+import { createReadStream } from 'node:fs';
+import { lstat, readdir, realpath, rename, unlink } from 'node:fs/promises';
+import { dirname, relative, sep } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import {
   type AnyToolDefinition,
@@ -21,6 +21,7 @@ import {
 import {
   buildSandboxArguments,
   copyEntry,
+  findExecutable,
   isRipgrepAvailable,
   lazyModule,
   openSubdirectory,
@@ -1181,7 +1182,8 @@ async function ripgrepSandbox(
 ): Promise<{ ripgrep: string; sandbox: { executable: string; arguments: string[] } } | undefined> {
   const status = await probeCommandSandbox();
   if (!status.available || status.executable === undefined) return undefined;
-  const ripgrep = await findExecutable(ripgrepPath);
+  const found = await findExecutable(ripgrepPath);
+  const ripgrep = found === undefined ? undefined : await realpath(found).catch(() => undefined);
   if (ripgrep === undefined || !/^\/(?:usr|bin|sbin)\//.test(ripgrep)) return undefined;
   const stats = await withWorkspaceEntry(target, (entry) => entry.handle.stat());
   const folder = stats.isDirectory() ? target.absolute : dirname(target.absolute);
@@ -1196,23 +1198,6 @@ async function ripgrepSandbox(
       }),
     },
   };
-}
-
-async function findExecutable(name: string): Promise<string | undefined> {
-  if (name.includes('/')) return realpath(name).catch(() => undefined);
-  for (const directory of (process.env.PATH ?? '').split(delimiter)) {
-    if (directory === '') continue;
-    const candidate = join(directory, name);
-    if (
-      await access(candidate, constants.X_OK).then(
-        () => true,
-        () => false,
-      )
-    ) {
-      return realpath(candidate).catch(() => undefined);
-    }
-  }
-  return undefined;
 }
 
 /**
