@@ -1,13 +1,10 @@
 export {
-  APPROVED_ENVIRONMENT_NAMES,
   type ApprovedEnvironmentOptions,
   approvedEnvironment,
-  isCredentialName,
 } from './approved-environment.js';
 export { type WriteFileAtomicOptions, writeFileAtomic } from './atomic-write.js';
 export {
   buildSandboxArguments,
-  SANDBOX_ENVIRONMENT_NAMES,
   type SandboxArgumentsOptions,
   sandboxEnvironment,
 } from './command-sandbox.js';
@@ -53,7 +50,6 @@ export {
 } from './shell/classify-command.js';
 export {
   canonicalHost,
-  embeddedIPv4,
   type HostResolver,
   METADATA_ADDRESSES,
   type ResolvedAddress,
@@ -62,7 +58,6 @@ export {
 } from './ssrf-guard.js';
 export {
   countTokens,
-  MAX_PIECE_CHARACTERS,
   type TokenPrefix,
   takeTokens,
 } from './token-counter.js';
@@ -71,7 +66,6 @@ export {
   openWorkspaceDirectory,
   openWorkspaceEntry,
   pathInDirectory,
-  readWorkspaceFile,
   verifyWorkspaceDirectory,
   type WorkspaceDirectory,
   type WorkspaceEntry,
