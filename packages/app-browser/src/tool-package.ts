@@ -1,8 +1,8 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
-import { delimiter, isAbsolute, join, relative, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { defineToolPackage } from '@toolsys/core-tool-registry';
-import { SsrfGuard } from '@toolsys/platform';
+import { findExecutable, SsrfGuard } from '@toolsys/platform';
 import { z } from 'zod';
 import { BrowserManager } from './browser-manager.js';
 import { createBrowserTools } from './browser-tools.js';
@@ -143,12 +143,9 @@ export async function findBrowserExecutable(options: {
   if (await isExecutable('/usr/bin/chromium')) {
     return { path: '/usr/bin/chromium', reason: 'Chromium at /usr/bin/chromium' };
   }
-  const directories = (options.env.PATH ?? '').split(delimiter).filter((entry) => entry !== '');
   for (const name of CANDIDATES) {
-    for (const directory of directories) {
-      const path = join(directory, name);
-      if (await isExecutable(path)) return { path, reason: `${name} found at ${path}` };
-    }
+    const path = await findExecutable(name, { env: options.env });
+    if (path !== undefined) return { path, reason: `${name} found at ${path}` };
   }
   return {
     reason:

@@ -1,5 +1,6 @@
 import { access, constants, readFile, realpath } from 'node:fs/promises';
-import { basename, delimiter, isAbsolute, join } from 'node:path';
+import { basename, isAbsolute, join } from 'node:path';
+import { findExecutable } from '@toolsys/platform';
 import { readRootfsFile } from './rootfs-paths.js';
 
 /** A program found on PATH. */
@@ -24,21 +25,15 @@ const NOT_INTERACTIVE_SHELLS = new Set(['tmux', 'screen', 'byobu']);
 /** Where the known shells are looked for when the system has no shells file. */
 const SYSTEM_SHELL_DIRECTORIES = ['/usr/bin', '/bin'];
 
-/** Finds an executable on `PATH` (from the given environment); undefined when absent. */
+/**
+ * Finds an executable on `PATH` (from the given environment; `/usr/local/bin:/usr/bin:/bin` when
+ * it has none); undefined when absent.
+ */
 export async function findProgram(
   name: string,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<string | undefined> {
-  if (name.includes('/')) {
-    return (await isExecutable(name)) ? name : undefined;
-  }
-  const path = env.PATH ?? '/usr/local/bin:/usr/bin:/bin';
-  for (const directory of path.split(delimiter)) {
-    if (directory === '') continue;
-    const candidate = join(directory, name);
-    if (await isExecutable(candidate)) return candidate;
-  }
-  return undefined;
+  return findExecutable(name, { path: env.PATH ?? '/usr/local/bin:/usr/bin:/bin' });
 }
 
 async function isExecutable(path: string): Promise<boolean> {

@@ -14,13 +14,10 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  buildSandboxArguments,
-  prepareGitWrapper,
-  probeCommandSandbox,
-  SANDBOX_LAUNCHER_ARGUMENTS,
-  writeGitWrapper,
-} from './command-sandbox.js';
+import { buildSandboxArguments } from './command-sandbox.js';
+import { prepareGitWrapper, writeGitWrapper } from './sandbox-git-wrapper.js';
+import { SANDBOX_LAUNCHER_ARGUMENTS } from './sandbox-limits.js';
+import { probeCommandSandbox } from './sandbox-probe.js';
 
 let base: string;
 

@@ -28,8 +28,11 @@ export interface GuardedRequestOptions {
 export interface GuardedResponse {
   /** The URL that answered, after redirects. */
   readonly url: string;
+  /** The HTTP status code of the final answer. */
   readonly status: number;
+  /** The status line's reason phrase (`OK`, `Not Found` …), as the server sent it. */
   readonly statusText: string;
+  /** The headers of the final answer, names in lower case. */
   readonly headers: IncomingHttpHeaders;
   /** The raw body stream (not decompressed). */
   readonly body: IncomingMessage;

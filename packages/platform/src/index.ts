@@ -1,26 +1,16 @@
 export {
-  APPROVED_ENVIRONMENT_NAMES,
   type ApprovedEnvironmentOptions,
   approvedEnvironment,
-  isCredentialName,
 } from './approved-environment.js';
 export { type WriteFileAtomicOptions, writeFileAtomic } from './atomic-write.js';
 export {
   buildSandboxArguments,
-  type CommandSandboxStatus,
-  type ProbeCommandSandboxOptions,
-  prepareGitWrapper,
-  probeCommandSandbox,
-  SANDBOX_ENVIRONMENT_NAMES,
-  SANDBOX_LAUNCHER_ARGUMENTS,
-  SANDBOX_LIMITS,
   type SandboxArgumentsOptions,
-  type SandboxLimits,
   sandboxEnvironment,
-  sandboxProcessLimit,
 } from './command-sandbox.js';
 export { withFileLock } from './file-lock.js';
 export { isRipgrepAvailable, searchFiles } from './file-search.js';
+export { type FindExecutableOptions, findExecutable } from './find-executable.js';
 export {
   type GuardedRequestOptions,
   type GuardedResponse,
@@ -41,14 +31,25 @@ export {
   runProcess,
   scrubEnvironment,
 } from './process-runner.js';
+export { prepareGitWrapper } from './sandbox-git-wrapper.js';
+export {
+  SANDBOX_LAUNCHER_ARGUMENTS,
+  SANDBOX_LIMITS,
+  type SandboxLimits,
+  sandboxProcessLimit,
+} from './sandbox-limits.js';
+export {
+  type CommandSandboxStatus,
+  type ProbeCommandSandboxOptions,
+  probeCommandSandbox,
+} from './sandbox-probe.js';
 export {
   type CommandVerdict,
   classifyCommand,
   type ShellPolicyOptions,
-} from './shell/shell-policy.js';
+} from './shell/classify-command.js';
 export {
   canonicalHost,
-  embeddedIPv4,
   type HostResolver,
   METADATA_ADDRESSES,
   type ResolvedAddress,
@@ -57,32 +58,31 @@ export {
 } from './ssrf-guard.js';
 export {
   countTokens,
-  MAX_PIECE_CHARACTERS,
   type TokenPrefix,
   takeTokens,
 } from './token-counter.js';
 export {
-  copyEntry,
   openSubdirectory,
   openWorkspaceDirectory,
   openWorkspaceEntry,
   pathInDirectory,
-  readWorkspaceFile,
-  removeEntry,
-  TargetExistsError,
   verifyWorkspaceDirectory,
   type WorkspaceDirectory,
   type WorkspaceEntry,
-  type WorkspacePartFile,
-  type WorkspacePartFileOptions,
-  type WriteWorkspaceFileOptions,
   withParentDirectory,
   withWorkspaceEntry,
-  withWorkspacePartFile,
-  writeWorkspaceFileAtomic,
 } from './workspace-fs.js';
 export {
   type ResolveWorkspacePathOptions,
   resolveWorkspacePath,
   type WorkspacePath,
 } from './workspace-paths.js';
+export { copyEntry, removeEntry } from './workspace-tree.js';
+export {
+  TargetExistsError,
+  type WorkspacePartFile,
+  type WorkspacePartFileOptions,
+  type WriteWorkspaceFileOptions,
+  withWorkspacePartFile,
+  writeWorkspaceFileAtomic,
+} from './workspace-write.js';

@@ -12,17 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isToolError } from '@toolsys/core-tool-registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openWorkspaceDirectory, openWorkspaceEntry, readWorkspaceFile } from './workspace-fs.js';
+import type { WorkspacePath } from './workspace-paths.js';
+import { copyEntry, removeEntry } from './workspace-tree.js';
 import {
-  copyEntry,
-  openWorkspaceDirectory,
-  openWorkspaceEntry,
-  readWorkspaceFile,
-  removeEntry,
   TargetExistsError,
   withWorkspacePartFile,
   writeWorkspaceFileAtomic,
-} from './workspace-fs.js';
-import type { WorkspacePath } from './workspace-paths.js';
+} from './workspace-write.js';
 
 let base: string;
 let root: string;

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { classifyCommand } from './shell-policy.js';
+import { classifyCommand } from './classify-command.js';
 
 const DENIED = [
   'rm -rf /',
