@@ -1,9 +1,9 @@
 // Where search_files may run ripgrep: inside the command sandbox, from a system folder.
-import { constants } from 'node:fs';
-import { access, realpath } from 'node:fs/promises';
-import { delimiter, dirname, join } from 'node:path';
+import { realpath } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import {
   buildSandboxArguments,
+  findExecutable,
   probeCommandSandbox,
   type WorkspacePath,
   withWorkspaceEntry,
@@ -19,7 +19,8 @@ export async function ripgrepSandbox(
 ): Promise<{ ripgrep: string; sandbox: { executable: string; arguments: string[] } } | undefined> {
   const status = await probeCommandSandbox();
   if (!status.available || status.executable === undefined) return undefined;
-  const ripgrep = await findExecutable(ripgrepPath);
+  const found = await findExecutable(ripgrepPath);
+  const ripgrep = found === undefined ? undefined : await realpath(found).catch(() => undefined);
   if (ripgrep === undefined || !/^\/(?:usr|bin|sbin)\//.test(ripgrep)) return undefined;
   const stats = await withWorkspaceEntry(target, (entry) => entry.handle.stat());
   const folder = stats.isDirectory() ? target.absolute : dirname(target.absolute);
@@ -34,21 +35,4 @@ export async function ripgrepSandbox(
       }),
     },
   };
-}
-
-async function findExecutable(name: string): Promise<string | undefined> {
-  if (name.includes('/')) return realpath(name).catch(() => undefined);
-  for (const directory of (process.env.PATH ?? '').split(delimiter)) {
-    if (directory === '') continue;
-    const candidate = join(directory, name);
-    if (
-      await access(candidate, constants.X_OK).then(
-        () => true,
-        () => false,
-      )
-    ) {
-      return realpath(candidate).catch(() => undefined);
-    }
-  }
-  return undefined;
 }
