@@ -5,7 +5,7 @@
  */
 import { lstat, readlink, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { containsSecretShape } from '@toolsys/core-tool-registry';
+import { containsSecretShape } from '@toolsys/core-tool-registry/text';
 import { REAL_GIT, SANDBOX_GIT_ENVIRONMENT } from './sandbox-git-wrapper.js';
 import {
   CGROUP_PROCS,

@@ -1,15 +1,6 @@
 // read_file: a line range of a text file, cut at a byte cap, between untrusted-content markers.
-import {
-  type AnyToolDefinition,
-  failureResult,
-  markUntrusted,
-  RunPolicies,
-  successResult,
-  ToolErrorCode,
-  ToolHints,
-  ToolSchema,
-  untrustedMarkers,
-} from '@toolsys/core-tool-registry';
+import { type AnyToolDefinition, failureResult, RunPolicies, successResult, ToolErrorCode, ToolHints, ToolSchema } from '@toolsys/core-tool-registry';
+import { markUntrusted, untrustedMarkers } from '@toolsys/core-tool-registry/text';
 import { openWorkspaceEntry } from '@toolsys/platform';
 import { z } from 'zod';
 import { defineFileTool } from './define-file-tool.js';

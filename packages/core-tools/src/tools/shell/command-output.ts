@@ -1,6 +1,6 @@
 // How a command's output is shown to the model: each stream under a header line, the program's text
 // between untrusted-content markers with hidden characters as escapes.
-import { escapeInvisible, markUntrusted, untrustedMarkers } from '@toolsys/core-tool-registry';
+import { escapeInvisible, markUntrusted, untrustedMarkers } from '@toolsys/core-tool-registry/text';
 import type { CapturedOutput } from '@toolsys/platform';
 
 /** The notice above program output. */

@@ -1,17 +1,8 @@
 // shell_execute: a bash command in the workspace, through the permission chain, with streamed and
 // bounded output.
 import { stat } from 'node:fs/promises';
-import {
-  type AnyToolDefinition,
-  createSecretStreamScrubber,
-  defineTool,
-  failureResult,
-  RunPolicies,
-  successResult,
-  ToolErrorCode,
-  ToolHints,
-  ToolSchema,
-} from '@toolsys/core-tool-registry';
+import { type AnyToolDefinition, defineTool, failureResult, RunPolicies, successResult, ToolErrorCode, ToolHints, ToolSchema } from '@toolsys/core-tool-registry';
+import { createSecretStreamScrubber } from '@toolsys/core-tool-registry/text';
 import { resolveWorkspacePath, runProcess } from '@toolsys/platform';
 import { z } from 'zod';
 import { formatDuration, OUTPUT_NOTICE, section, showOutput } from './command-output.js';

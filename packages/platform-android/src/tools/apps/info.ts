@@ -1,11 +1,5 @@
-import {
-  type AnyToolDefinition,
-  cleanUntrustedLine,
-  RunPolicies,
-  successResult,
-  ToolHints,
-  ToolSchema,
-} from '@toolsys/core-tool-registry';
+import { type AnyToolDefinition, RunPolicies, successResult, ToolHints, ToolSchema } from '@toolsys/core-tool-registry';
+import { cleanUntrustedLine } from '@toolsys/core-tool-registry/text';
 import { z } from 'zod';
 import type { AndroidToolSession } from '../../android-session.js';
 import { parsePackageDetails } from '../../parsers/packages.js';

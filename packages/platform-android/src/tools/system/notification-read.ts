@@ -1,13 +1,5 @@
-import {
-  type AnyToolDefinition,
-  CleaningTally,
-  markUntrusted,
-  RunPolicies,
-  successResult,
-  ToolHints,
-  ToolSchema,
-  untrustedMarkers,
-} from '@toolsys/core-tool-registry';
+import { type AnyToolDefinition, RunPolicies, successResult, ToolHints, ToolSchema } from '@toolsys/core-tool-registry';
+import { CleaningTally, markUntrusted, untrustedMarkers } from '@toolsys/core-tool-registry/text';
 import { z } from 'zod';
 import type { AndroidToolSession } from '../../android-session.js';
 import { parseNotifications } from '../../parsers/notifications.js';

@@ -1,14 +1,5 @@
-import {
-  type AnyToolDefinition,
-  cleanUntrustedLine,
-  failureResult,
-  RunPolicies,
-  successResult,
-  ToolErrorCode,
-  ToolHints,
-  type ToolReturn,
-  ToolSchema,
-} from '@toolsys/core-tool-registry';
+import { type AnyToolDefinition, failureResult, RunPolicies, successResult, ToolErrorCode, ToolHints, type ToolReturn, ToolSchema } from '@toolsys/core-tool-registry';
+import { cleanUntrustedLine } from '@toolsys/core-tool-registry/text';
 import { z } from 'zod';
 import type { AndroidDevice } from '../../android-device.js';
 import type { AndroidToolSession } from '../../android-session.js';
