@@ -11,6 +11,7 @@ import {
   DefaultToolExecutor,
   defineTool,
   type ToolEvent,
+  ToolHints,
   ToolRegistry,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
@@ -49,6 +50,7 @@ function harness(
       id: 'read_file',
       description: 'stand-in owned by the core',
       inputSchema: ToolSchema.empty(),
+      metadata: { category: 'file', risk: 'LOW', annotations: ToolHints.readOnly },
       execute: () => 'x',
     }),
     { owner: 'core' },

@@ -3,6 +3,7 @@ import {
   EnhancedToolExecutor,
   RiskAwareToolGate,
   renderResult,
+  ToolHints,
   ToolPermissionManager,
   ToolRegistry,
   ToolSchema,
@@ -28,7 +29,11 @@ function setup(deny: readonly string[] = []) {
       id: 'delete_file',
       description: 'Deletes a file in the workspace.',
       inputSchema: ToolSchema.object({ path: z.string().describe('The file.') }),
-      metadata: { category: 'file', risk: 'HIGH' },
+      metadata: {
+        category: 'file',
+        risk: 'HIGH',
+        annotations: { ...ToolHints.destructive, idempotentHint: true, sensitiveAction: true },
+      },
       execute: ({ path }) => `deleted ${path}`,
     }),
   );

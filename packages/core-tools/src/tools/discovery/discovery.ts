@@ -9,6 +9,7 @@ import {
   successResult,
   TOOL_CATEGORIES,
   ToolErrorCode,
+  ToolHints,
   ToolSchema,
   ToolSuggester,
 } from '@toolsys/core-tool-registry';
@@ -66,7 +67,7 @@ function searchTool(executor: ToolExecutor): AnyToolDefinition {
     metadata: {
       category: 'system',
       risk: 'LOW',
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: ToolHints.readOnly,
     },
     runPolicy: RunPolicies.quickRead,
     execute({ query, category, limit }) {
@@ -114,7 +115,7 @@ function describeTool(executor: ToolExecutor): AnyToolDefinition {
     metadata: {
       category: 'system',
       risk: 'LOW',
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: ToolHints.readOnly,
     },
     runPolicy: RunPolicies.quickRead,
     execute({ id }) {
@@ -150,12 +151,7 @@ function callTool(executor: ToolExecutor): AnyToolDefinition {
       category: 'system',
       // The called tool's own risk gate asks; this wrapper adds no risk of its own.
       risk: 'LOW',
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: false,
-        openWorldHint: true,
-      },
+      annotations: { ...ToolHints.destructive, openWorldHint: true },
     },
     runPolicy: RunPolicies.legacy,
     execute({ id, arguments: args }, context) {

@@ -7,6 +7,7 @@ import {
   NOT_EXECUTED_TEXT,
   RiskAwareToolGate,
   renderResult,
+  ToolHints,
   ToolPermissionManager,
   ToolRegistry,
   type ToolResult,
@@ -48,6 +49,11 @@ function setup(options: { deny?: readonly string[] } = {}) {
       id: 'delete_file',
       description: 'fixture: HIGH risk',
       inputSchema: ToolSchema.object({ path: z.string() }),
+      metadata: {
+        category: 'file',
+        risk: 'HIGH',
+        annotations: { ...ToolHints.destructive, idempotentHint: true, sensitiveAction: true },
+      },
       execute: ({ path }) => `deleted ${path}`,
     }),
   );

@@ -17,6 +17,7 @@ import {
   ToolBatchRunner,
   type ToolClock,
   ToolErrorCode,
+  ToolHints,
   type ToolResult,
   type ToolRisk,
   type ToolRunPolicy,
@@ -105,7 +106,7 @@ function createWaitTool(clock: ToolClock): AnyToolDefinition {
     metadata: {
       category: 'orchestration',
       risk: 'LOW',
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: ToolHints.readOnly,
     },
     runPolicy: WAIT_POLICY,
     async execute({ seconds, reason }, context) {
@@ -184,7 +185,7 @@ function createJsonTransformTool(): AnyToolDefinition {
         .describe('The JSON value, or JSON text (a string that parses as JSON is parsed first).'),
       operations: z.array(operationSchema).max(32).describe('Operations applied left to right.'),
     }),
-    metadata: { category: 'data', risk: 'LOW' },
+    metadata: { category: 'data', risk: 'LOW', annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,
     argumentLimits: JSON_DOCUMENT_ARGUMENT_LIMITS,
     execute({ input, operations }) {
@@ -381,7 +382,7 @@ function createVersionCompareTool(): AnyToolDefinition {
         .default(false)
         .describe('Accept near-SemVer such as "1.2" or "=1.2.3" by coercing it.'),
     }),
-    metadata: { category: 'data', risk: 'LOW' },
+    metadata: { category: 'data', risk: 'LOW', annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,
     execute({ a, b, range, loose }) {
       const parse = (text: string, field: string) => {
@@ -453,7 +454,7 @@ function createBatchTool(runner: ToolBatchRunner): AnyToolDefinition {
         .default(DEFAULT_BATCH_BUDGET_MS)
         .describe('Wall-clock budget for the whole batch in ms (default 120000, at most 600000).'),
     }),
-    metadata: { category: 'orchestration', risk: 'LOW' },
+    metadata: { category: 'orchestration', risk: 'LOW', annotations: ToolHints.mutating },
     runPolicy: RunPolicies.legacy,
     execute({ steps, budgetMs }, context) {
       return runner.run(steps, { budgetMs, ...nestedCallOptions(context) });
@@ -475,7 +476,11 @@ function createShortcutDefineTool(
         .union([z.record(z.string(), z.unknown()), z.string()])
         .describe('The shortcut definition (an object, or JSON text).'),
     }),
-    metadata: { category: 'orchestration', risk: 'MEDIUM' },
+    metadata: {
+      category: 'orchestration',
+      risk: 'MEDIUM',
+      annotations: { ...ToolHints.mutating, idempotentHint: true },
+    },
     runPolicy: RunPolicies.mutating,
     execute({ definition }) {
       const parsed = parseShortcutDefinition(definition, { registry: executor.registry });
@@ -522,7 +527,7 @@ function createShortcutListTool(
     description:
       'Lists the defined shortcuts (id, parameters, steps, risk) and suggests new ones: pairs of tools that recently ran back to back successfully at least 3 times. Define a suggestion with shortcut_define.',
     inputSchema: ToolSchema.empty(),
-    metadata: { category: 'orchestration', risk: 'LOW' },
+    metadata: { category: 'orchestration', risk: 'LOW', annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,
     execute() {
       const shortcuts = executor.registry
@@ -572,7 +577,7 @@ function createShortcutRunTool(executor: ToolExecutor): AnyToolDefinition {
         .optional()
         .describe("The shortcut's parameters (an object, or JSON text)."),
     }),
-    metadata: { category: 'orchestration', risk: 'LOW' },
+    metadata: { category: 'orchestration', risk: 'LOW', annotations: ToolHints.mutating },
     runPolicy: RunPolicies.legacy,
     async execute({ id, params }, context) {
       if (!id.startsWith('shortcut.') || !executor.registry.has(id)) {

@@ -13,6 +13,7 @@ import {
   successResult,
   ToolError,
   ToolErrorCode,
+  ToolHints,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { lazyModule, type ShellPolicyOptions } from '@toolsys/platform';
@@ -462,7 +463,7 @@ function createSkillSearchTool(store: SkillStore): AnyToolDefinition {
       category: 'skill',
       risk: 'LOW',
       tags: ['skills'],
-      annotations: { readOnlyHint: true, openWorldHint: true },
+      annotations: { ...ToolHints.readOnly, openWorldHint: true },
     },
     runPolicy: RunPolicies.quickRead,
     async execute({ query, limit }) {
@@ -609,7 +610,7 @@ function createSkillCreateTool(store: SkillStore): AnyToolDefinition {
       category: 'skill',
       risk: 'MEDIUM',
       tags: ['skills'],
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+      annotations: { ...ToolHints.mutating, idempotentHint: true },
     },
     runPolicy: RunPolicies.mutating,
     async execute({ name, description, instructions, tools, files, overwrite }) {
@@ -687,7 +688,7 @@ function createSkillListTool(store: SkillStore): AnyToolDefinition {
       category: 'skill',
       risk: 'LOW',
       tags: ['skills'],
-      annotations: { readOnlyHint: true },
+      annotations: ToolHints.readOnly,
     },
     runPolicy: RunPolicies.quickRead,
     async execute() {
@@ -723,7 +724,7 @@ function createSkillUninstallTool(store: SkillStore): AnyToolDefinition {
       category: 'skill',
       risk: 'MEDIUM',
       tags: ['skills'],
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+      annotations: { ...ToolHints.destructive, idempotentHint: true },
     },
     runPolicy: RunPolicies.mutating,
     async execute({ name }) {

@@ -6,6 +6,7 @@ import {
   successResult,
   ToolError,
   ToolErrorCode,
+  ToolHints,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { lazyModule } from '@toolsys/platform';
@@ -163,7 +164,7 @@ function createCalculateTool(): AnyToolDefinition {
       result: z.string(),
       value: z.number().optional(),
     }),
-    metadata: { category: 'utility', risk: 'LOW', tags: ['math'] },
+    metadata: { category: 'utility', risk: 'LOW', tags: ['math'], annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,
     execute({ expression, precision }) {
       math ??= { exact: createSafeMath('BigNumber'), float: createSafeMath('number') };
@@ -225,7 +226,7 @@ function createGetTimeTool(): AnyToolDefinition {
       weekday: z.string(),
       unixMs: z.number(),
     }),
-    metadata: { category: 'system', risk: 'LOW', tags: ['time'] },
+    metadata: { category: 'system', risk: 'LOW', tags: ['time'], annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,
     execute({ timezone }) {
       const zone = timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -397,7 +398,7 @@ function createTextTransformTool(): AnyToolDefinition {
     description:
       'Transforms text: case styles, trimming, slugs, reversing, Base64, URL and HTML encoding, character count. Use regex_replace for pattern-based edits.',
     inputSchema: textTransformSchema,
-    metadata: { category: 'utility', risk: 'LOW', tags: ['text'] },
+    metadata: { category: 'utility', risk: 'LOW', tags: ['text'], annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,
     execute({ text, operation }) {
       const output = transform(text, operation);
