@@ -13,7 +13,7 @@ export { createNetworkTools, type NetworkToolsOptions } from './tools/network/ne
 export {
   createOrchestrationTools,
   type OrchestrationToolsOptions,
-} from './tools/orchestration/orchestration.js';
+} from './tools/orchestration/index.js';
 export { createShellTools, type ShellToolsOptions } from './tools/shell/shell.js';
 export {
   type ParseShortcutOptions,
@@ -33,6 +33,7 @@ export {
   type ShortcutSuggestion,
 } from './tools/shortcuts/shortcut-suggester.js';
 export { type CompileShortcutOptions, compileShortcut } from './tools/shortcuts/shortcut-tool.js';
+export { createSkillTools, type SkillToolsOptions } from './tools/skills/index.js';
 export {
   parseSkillManifest,
   renderCommand,
@@ -46,7 +47,6 @@ export {
   type SkillToolAdapterOptions,
   skillOwner,
 } from './tools/skills/skill-tool-adapter.js';
-export { createSkillTools, type SkillToolsOptions } from './tools/skills/skills.js';
 export {
   createStructuredTools,
   type StructuredToolsOptions,

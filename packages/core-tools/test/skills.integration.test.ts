@@ -17,7 +17,7 @@ import {
 } from '@toolsys/core-tool-registry';
 import { create as createTar } from 'tar';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSkillTools, type SkillToolsOptions } from '../src/tools/skills/skills.js';
+import { createSkillTools, type SkillToolsOptions } from '../src/tools/skills/index.js';
 
 const EXAMPLE_SKILL = resolve(dirname(fileURLToPath(import.meta.url)), '../skills/web-scrape');
 

@@ -1,6 +1,6 @@
 import type { AnyToolDefinition } from '@toolsys/core-tool-registry';
 import { createWebPageTask, WEB_PAGE_TASK_ID } from '../tools/network/web-page-text.js';
-import { createJsonTransformTools } from '../tools/orchestration/orchestration.js';
+import { createJsonTransformTools } from '../tools/orchestration/json-transform.js';
 import { createCsvQueryTools } from '../tools/structured/csv-query-tool.js';
 import { createJsonPathTools } from '../tools/structured/json-path-tool.js';
 import { createRegexTools } from '../tools/structured/regex-tools.js';

@@ -4,9 +4,9 @@ import { CpuToolPool, offloadCpuTools } from '../cpu/cpu-tool-pool.js';
 import { createFileTools } from './files/files.js';
 import { createFileMemoryTools, type FileMemoryToolsOptions } from './memory/file-memory.js';
 import { createNetworkTools, type NetworkToolsOptions } from './network/network.js';
-import { createOrchestrationTools } from './orchestration/orchestration.js';
+import { createOrchestrationTools } from './orchestration/index.js';
 import { createShellTools, type ShellToolsOptions } from './shell/shell.js';
-import { createSkillTools, type SkillToolsOptions } from './skills/skills.js';
+import { createSkillTools, type SkillToolsOptions } from './skills/index.js';
 import { createStructuredTools } from './structured/structured.js';
 import { createUtilityTools } from './utilities/utilities.js';
 

@@ -18,7 +18,7 @@ import { FakeClock, flushMicrotasks } from '@toolsys/core-tool-registry/testing'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createUtilityTools } from '../utilities/utilities.js';
-import { createOrchestrationTools } from './orchestration.js';
+import { createOrchestrationTools } from './index.js';
 
 let directory: string;
 
