@@ -5,7 +5,7 @@ export {
   createDiscoveryTools,
   DISCOVERY_TOOL_IDS,
   type DiscoveryToolsOptions,
-} from './tools/discovery/discovery.js';
+} from './tools/discovery/index.js';
 export { createFileTools, type FileToolsOptions } from './tools/files/files.js';
 export { type CoreToolsOptions, createCoreTools } from './tools/index.js';
 export { createFileMemoryTools, type FileMemoryToolsOptions } from './tools/memory/file-memory.js';
@@ -51,4 +51,4 @@ export {
   createStructuredTools,
   type StructuredToolsOptions,
 } from './tools/structured/structured.js';
-export { createUtilityTools } from './tools/utilities/utilities.js';
+export { createUtilityTools } from './tools/utilities/index.js';

@@ -8,7 +8,7 @@ import { createStringDistanceTools } from '../tools/structured/string-distance-t
 import { createTextDiffTools } from '../tools/structured/text-diff-tool.js';
 import { createUnitConvertTools } from '../tools/structured/unit-convert-tool.js';
 import { createXmlExtractTools } from '../tools/structured/xml-extract-tool.js';
-import { createUtilityTools } from '../tools/utilities/utilities.js';
+import { createUtilityTools } from '../tools/utilities/index.js';
 
 /**
  * How a worker builds each CPU-bound tool, with its default limits. The definitions are the

@@ -8,7 +8,7 @@ import { createOrchestrationTools } from './orchestration/index.js';
 import { createShellTools, type ShellToolsOptions } from './shell/shell.js';
 import { createSkillTools, type SkillToolsOptions } from './skills/index.js';
 import { createStructuredTools } from './structured/structured.js';
-import { createUtilityTools } from './utilities/utilities.js';
+import { createUtilityTools } from './utilities/index.js';
 
 /** Options for {@link createCoreTools}. */
 export interface CoreToolsOptions {

@@ -10,8 +10,8 @@ import {
 } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createUtilityTools } from '../utilities/utilities.js';
-import { createDiscoveryTools } from './discovery.js';
+import { createUtilityTools } from '../utilities/index.js';
+import { createDiscoveryTools } from './index.js';
 
 function setup(deny: readonly string[] = []) {
   const registry = new ToolRegistry();

@@ -17,7 +17,7 @@ import {
 import { FakeClock, flushMicrotasks } from '@toolsys/core-tool-registry/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createUtilityTools } from '../utilities/utilities.js';
+import { createUtilityTools } from '../utilities/index.js';
 import { createOrchestrationTools } from './index.js';
 
 let directory: string;
