@@ -19,6 +19,11 @@ export {
   sandboxEnvironment,
   sandboxProcessLimit,
 } from './command-sandbox.js';
+export type {
+  CpuToolSet,
+  CpuWorkerModule,
+} from './cpu/cpu-task.js';
+export { CpuToolPool, type CpuToolPoolOptions, offloadCpuTools } from './cpu/cpu-tool-pool.js';
 export { withFileLock } from './file-lock.js';
 export { isRipgrepAvailable, searchFiles } from './file-search.js';
 export {

@@ -1,3 +1,5 @@
+// The core tools that run in the CPU tool pool: the module its workers import (`loadCpuTool`),
+// the ids the pool takes and the calls cheap enough to stay on the calling thread.
 import type { AnyToolDefinition } from '@toolsys/core-tool-registry';
 import { createWebPageTask, WEB_PAGE_TASK_ID } from '../tools/network/web-page-text.js';
 import { createJsonTransformTools } from '../tools/orchestration/json-transform.js';

@@ -1,9 +1,11 @@
+// The worker side of the CPU tool pool: builds a tool from its tool set's module and runs one call.
 import type { AnyToolDefinition, ToolContext } from '@toolsys/core-tool-registry';
 import { isToolError, ToolServices } from '@toolsys/core-tool-registry';
-import type { CpuTask, CpuTaskOutcome } from './cpu-task.js';
-import { loadCpuTool } from './cpu-tool-definitions.js';
+import type { CpuTask, CpuTaskOutcome, CpuWorkerModule } from './cpu-task.js';
 
-/** Tools built so far in this worker, by id (each on its first call). */
+/** Tool-set modules imported so far in this worker, by URL. */
+const modules = new Map<string, Promise<CpuWorkerModule>>();
+/** Tools built so far in this worker, by module URL and id (each on its first call). */
 const tools = new Map<string, AnyToolDefinition | undefined>();
 const services = new ToolServices();
 // The pool ends a task by terminating this thread, so a handler here never sees its signal fire.
@@ -14,8 +16,16 @@ const NEVER_ABORTED = new AbortController().signal;
  * threw, in a form that crosses the thread boundary (a ToolError keeps its code and options).
  */
 export default async function runCpuTask(task: CpuTask): Promise<CpuTaskOutcome> {
-  if (!tools.has(task.toolId)) tools.set(task.toolId, loadCpuTool(task.toolId));
-  const tool = tools.get(task.toolId);
+  const key = `${task.module}#${task.toolId}`;
+  if (!tools.has(key)) {
+    let loaded = modules.get(task.module);
+    if (loaded === undefined) {
+      loaded = import(task.module) as Promise<CpuWorkerModule>;
+      modules.set(task.module, loaded);
+    }
+    tools.set(key, (await loaded).loadCpuTool(task.toolId));
+  }
+  const tool = tools.get(key);
   if (tool === undefined) {
     return { kind: 'error', message: `${task.toolId} does not run in the CPU tool pool` };
   }
