@@ -184,6 +184,7 @@ export class CpuToolPool {
   #piscina(): Piscina {
     this.#pool ??= new (piscina().Piscina)({
       ...workerEntry(),
+      workerData: { module: this.#module },
       minThreads: Math.min(this.#options.minThreads, this.#options.maxThreads),
       maxThreads: this.#options.maxThreads,
       idleTimeout: this.#options.idleTimeoutMs,

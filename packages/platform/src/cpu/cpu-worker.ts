@@ -1,10 +1,21 @@
 // The worker side of the CPU tool pool: builds a tool from its tool set's module and runs one call.
+import { workerData } from 'node:worker_threads';
 import type { AnyToolDefinition, ToolContext } from '@toolsys/core-tool-registry';
 import { isToolError, ToolServices } from '@toolsys/core-tool-registry';
 import type { CpuTask, CpuTaskOutcome, CpuWorkerModule } from './cpu-task.js';
 
 /** Tool-set modules imported so far in this worker, by URL. */
 const modules = new Map<string, Promise<CpuWorkerModule>>();
+// The pool names its tool set's module in the worker data. Importing it while the worker starts
+// (the pool counts a worker ready once this file has loaded) keeps the libraries' load, seconds on
+// a loaded machine, out of the first task's time limit; a failed import fails that task instead.
+const preload = (workerData as { module?: unknown } | null)?.module;
+if (typeof preload === 'string') {
+  const loading = import(preload) as Promise<CpuWorkerModule>;
+  modules.set(preload, loading);
+  await loading.catch(() => undefined);
+}
+
 /** Tools built so far in this worker, by module URL and id (each on its first call). */
 const tools = new Map<string, AnyToolDefinition | undefined>();
 const services = new ToolServices();
