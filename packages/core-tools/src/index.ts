@@ -50,5 +50,5 @@ export {
 export {
   createStructuredTools,
   type StructuredToolsOptions,
-} from './tools/structured/structured.js';
+} from './tools/structured/index.js';
 export { createUtilityTools } from './tools/utilities/index.js';

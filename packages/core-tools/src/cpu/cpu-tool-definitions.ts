@@ -3,13 +3,13 @@
 import type { AnyToolDefinition } from '@toolsys/core-tool-registry';
 import { createWebPageTask, WEB_PAGE_TASK_ID } from '../tools/network/web-page-text.js';
 import { createJsonTransformTools } from '../tools/orchestration/json-transform.js';
-import { createCsvQueryTools } from '../tools/structured/csv-query-tool.js';
-import { createJsonPathTools } from '../tools/structured/json-path-tool.js';
+import { createCsvQueryTools } from '../tools/structured/csv-query.js';
+import { createJsonPathTools } from '../tools/structured/json-path.js';
 import { createRegexTools } from '../tools/structured/regex-tools.js';
-import { createStringDistanceTools } from '../tools/structured/string-distance-tool.js';
-import { createTextDiffTools } from '../tools/structured/text-diff-tool.js';
-import { createUnitConvertTools } from '../tools/structured/unit-convert-tool.js';
-import { createXmlExtractTools } from '../tools/structured/xml-extract-tool.js';
+import { createStringDistanceTools } from '../tools/structured/string-distance.js';
+import { createTextDiffTools } from '../tools/structured/text-diff.js';
+import { createUnitConvertTools } from '../tools/structured/unit-convert.js';
+import { createXmlExtractTools } from '../tools/structured/xml-extract.js';
 import { createUtilityTools } from '../tools/utilities/index.js';
 
 /**

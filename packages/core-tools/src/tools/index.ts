@@ -7,7 +7,7 @@ import { createNetworkTools, type NetworkToolsOptions } from './network/network.
 import { createOrchestrationTools } from './orchestration/index.js';
 import { createShellTools, type ShellToolsOptions } from './shell/shell.js';
 import { createSkillTools, type SkillToolsOptions } from './skills/index.js';
-import { createStructuredTools } from './structured/structured.js';
+import { createStructuredTools } from './structured/index.js';
 import { createUtilityTools } from './utilities/index.js';
 
 /** Options for {@link createCoreTools}. */

@@ -2,7 +2,7 @@ import { DefaultToolExecutor, isToolError, ToolRegistry } from '@toolsys/core-to
 import { describe, expect, it } from 'vitest';
 import { createJsonTransformTools } from '../orchestration/json-transform.js';
 import { assertJsonTextDepth, MAX_JSON_DEPTH } from './json-depth.js';
-import { createJsonPathTools } from './json-path-tool.js';
+import { createJsonPathTools } from './json-path.js';
 
 const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
 

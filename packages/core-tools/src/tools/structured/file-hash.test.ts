@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { ToolResult } from '@toolsys/core-tool-registry';
 import { DefaultToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFileHashTools } from './file-hash-tool.js';
+import { createFileHashTools } from './file-hash.js';
 
 let base: string;
 let root: string;
