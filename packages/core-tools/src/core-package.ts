@@ -3,7 +3,7 @@ import { defineToolPackage } from '@toolsys/core-tool-registry';
 import { probeCommandSandbox } from '@toolsys/platform';
 import { z } from 'zod';
 import { CpuToolPool } from './cpu/cpu-tool-pool.js';
-import { createDiscoveryTools } from './tools/discovery/discovery.js';
+import { createDiscoveryTools } from './tools/discovery/index.js';
 import { createCoreTools } from './tools/index.js';
 
 const stringList = z.array(z.string().min(1));

@@ -5,7 +5,7 @@ export {
   createDiscoveryTools,
   DISCOVERY_TOOL_IDS,
   type DiscoveryToolsOptions,
-} from './tools/discovery/discovery.js';
+} from './tools/discovery/index.js';
 export { createFileTools, type FileToolsOptions } from './tools/files/index.js';
 export { type CoreToolsOptions, createCoreTools } from './tools/index.js';
 export { createFileMemoryTools, type FileMemoryToolsOptions } from './tools/memory/index.js';
@@ -13,7 +13,7 @@ export { createNetworkTools, type NetworkToolsOptions } from './tools/network/in
 export {
   createOrchestrationTools,
   type OrchestrationToolsOptions,
-} from './tools/orchestration/orchestration.js';
+} from './tools/orchestration/index.js';
 export { createShellTools, type ShellToolsOptions } from './tools/shell/index.js';
 export {
   type ParseShortcutOptions,
@@ -33,6 +33,7 @@ export {
   type ShortcutSuggestion,
 } from './tools/shortcuts/shortcut-suggester.js';
 export { type CompileShortcutOptions, compileShortcut } from './tools/shortcuts/shortcut-tool.js';
+export { createSkillTools, type SkillToolsOptions } from './tools/skills/index.js';
 export {
   parseSkillManifest,
   renderCommand,
@@ -46,9 +47,8 @@ export {
   type SkillToolAdapterOptions,
   skillOwner,
 } from './tools/skills/skill-tool-adapter.js';
-export { createSkillTools, type SkillToolsOptions } from './tools/skills/skills.js';
 export {
   createStructuredTools,
   type StructuredToolsOptions,
-} from './tools/structured/structured.js';
-export { createUtilityTools } from './tools/utilities/utilities.js';
+} from './tools/structured/index.js';
+export { createUtilityTools } from './tools/utilities/index.js';

@@ -12,12 +12,13 @@ import {
   defineTool,
   type PipelineToolExecutor,
   type ToolEvent,
+  ToolHints,
   ToolRegistry,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { create as createTar } from 'tar';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSkillTools, type SkillToolsOptions } from '../src/tools/skills/skills.js';
+import { createSkillTools, type SkillToolsOptions } from '../src/tools/skills/index.js';
 
 const EXAMPLE_SKILL = resolve(dirname(fileURLToPath(import.meta.url)), '../skills/web-scrape');
 
@@ -50,6 +51,7 @@ function harness(
       id: 'read_file',
       description: 'stand-in owned by the core',
       inputSchema: ToolSchema.empty(),
+      metadata: { category: 'file', risk: 'LOW', annotations: ToolHints.readOnly },
       execute: () => 'x',
     }),
     { owner: 'core' },

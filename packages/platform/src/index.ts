@@ -8,6 +8,11 @@ export {
   type SandboxArgumentsOptions,
   sandboxEnvironment,
 } from './command-sandbox.js';
+export type {
+  CpuToolSet,
+  CpuWorkerModule,
+} from './cpu/cpu-task.js';
+export { CpuToolPool, type CpuToolPoolOptions, offloadCpuTools } from './cpu/cpu-tool-pool.js';
 export { withFileLock } from './file-lock.js';
 export { isRipgrepAvailable, searchFiles } from './file-search.js';
 export { type FindExecutableOptions, findExecutable } from './find-executable.js';

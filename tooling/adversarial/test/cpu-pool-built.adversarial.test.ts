@@ -9,13 +9,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 const corePackageDir = dirname(
   createRequire(import.meta.url).resolve('@toolsys/core-tools/package.json'),
 );
-const builtWorker = join(corePackageDir, 'dist', 'cpu', 'cpu-worker.js');
-const isBuilt = existsSync(builtWorker);
+const platformPackageDir = dirname(
+  createRequire(join(corePackageDir, 'package.json')).resolve('@toolsys/platform/package.json'),
+);
+// The pool's generic worker (platform) and the module it loads the core tools from (core-tools).
+const builtWorker = join(platformPackageDir, 'dist', 'cpu', 'cpu-worker.js');
+const builtTools = join(corePackageDir, 'dist', 'cpu', 'cpu-tool-definitions.js');
+const isBuilt = existsSync(builtWorker) && existsSync(builtTools);
 
 const SCRIPT = `
 const core = await import('@toolsys/core-tool-registry');
-const platform = await import('@toolsys/platform');
-const pool = new platform.CpuToolPool({ maxThreads: 2, taskTimeLimitMs: 60_000 });
+const coreTools = await import('@toolsys/core-tools');
+const pool = new coreTools.CpuToolPool({ maxThreads: 2, taskTimeLimitMs: 60_000 });
 const context = (signal) => ({
   callId: 'c', sessionId: 's', attempt: 1, signal,
   emit() {}, async confirm() { return 'deny'; },
@@ -52,7 +57,7 @@ describe('the CPU tool pool from the built package', () => {
   it.skipIf(!isBuilt && process.env.CI !== 'true')(
     'runs tools in dist workers and stops a runaway when its signal fires',
     async () => {
-      expect(isBuilt, `build first: ${builtWorker} is missing`).toBe(true);
+      expect(isBuilt, `build first: ${builtWorker} or ${builtTools} is missing`).toBe(true);
       const output = await new Promise<string>((resolve, reject) => {
         let stdout = '';
         let stderr = '';

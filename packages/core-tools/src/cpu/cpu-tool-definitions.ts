@@ -1,14 +1,16 @@
+// The core tools that run in the CPU tool pool: the module its workers import (`loadCpuTool`),
+// the ids the pool takes and the calls cheap enough to stay on the calling thread.
 import type { AnyToolDefinition } from '@toolsys/core-tool-registry';
 import { createWebPageTask, WEB_PAGE_TASK_ID } from '../tools/network/web-page-text.js';
-import { createJsonTransformTools } from '../tools/orchestration/orchestration.js';
-import { createCsvQueryTools } from '../tools/structured/csv-query-tool.js';
-import { createJsonPathTools } from '../tools/structured/json-path-tool.js';
+import { createJsonTransformTools } from '../tools/orchestration/json-transform.js';
+import { createCsvQueryTools } from '../tools/structured/csv-query.js';
+import { createJsonPathTools } from '../tools/structured/json-path.js';
 import { createRegexTools } from '../tools/structured/regex-tools.js';
-import { createStringDistanceTools } from '../tools/structured/string-distance-tool.js';
-import { createTextDiffTools } from '../tools/structured/text-diff-tool.js';
-import { createUnitConvertTools } from '../tools/structured/unit-convert-tool.js';
-import { createXmlExtractTools } from '../tools/structured/xml-extract-tool.js';
-import { createUtilityTools } from '../tools/utilities/utilities.js';
+import { createStringDistanceTools } from '../tools/structured/string-distance.js';
+import { createTextDiffTools } from '../tools/structured/text-diff.js';
+import { createUnitConvertTools } from '../tools/structured/unit-convert.js';
+import { createXmlExtractTools } from '../tools/structured/xml-extract.js';
+import { createUtilityTools } from '../tools/utilities/index.js';
 
 /**
  * How a worker builds each CPU-bound tool, with its default limits. The definitions are the

@@ -4,11 +4,11 @@ import { CpuToolPool, offloadCpuTools } from '../cpu/cpu-tool-pool.js';
 import { createFileTools } from './files/index.js';
 import { createFileMemoryTools, type FileMemoryToolsOptions } from './memory/index.js';
 import { createNetworkTools, type NetworkToolsOptions } from './network/index.js';
-import { createOrchestrationTools } from './orchestration/orchestration.js';
+import { createOrchestrationTools } from './orchestration/index.js';
 import { createShellTools, type ShellToolsOptions } from './shell/index.js';
-import { createSkillTools, type SkillToolsOptions } from './skills/skills.js';
-import { createStructuredTools } from './structured/structured.js';
-import { createUtilityTools } from './utilities/utilities.js';
+import { createSkillTools, type SkillToolsOptions } from './skills/index.js';
+import { createStructuredTools } from './structured/index.js';
+import { createUtilityTools } from './utilities/index.js';
 
 /** Options for {@link createCoreTools}. */
 export interface CoreToolsOptions {

@@ -3,14 +3,15 @@ import {
   defineTool,
   RiskAwareToolGate,
   renderResult,
+  ToolHints,
   ToolPermissionManager,
   ToolRegistry,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createUtilityTools } from '../utilities/utilities.js';
-import { createDiscoveryTools } from './discovery.js';
+import { createUtilityTools } from '../utilities/index.js';
+import { createDiscoveryTools } from './index.js';
 
 function setup(deny: readonly string[] = []) {
   const registry = new ToolRegistry();
@@ -28,7 +29,11 @@ function setup(deny: readonly string[] = []) {
       id: 'delete_file',
       description: 'Deletes a file in the workspace.',
       inputSchema: ToolSchema.object({ path: z.string().describe('The file.') }),
-      metadata: { category: 'file', risk: 'HIGH' },
+      metadata: {
+        category: 'file',
+        risk: 'HIGH',
+        annotations: { ...ToolHints.destructive, idempotentHint: true, sensitiveAction: true },
+      },
       execute: ({ path }) => `deleted ${path}`,
     }),
   );

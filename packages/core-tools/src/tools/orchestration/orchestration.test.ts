@@ -7,6 +7,7 @@ import {
   NOT_EXECUTED_TEXT,
   RiskAwareToolGate,
   renderResult,
+  ToolHints,
   ToolPermissionManager,
   ToolRegistry,
   type ToolResult,
@@ -16,8 +17,8 @@ import {
 import { FakeClock, flushMicrotasks } from '@toolsys/core-tool-registry/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createUtilityTools } from '../utilities/utilities.js';
-import { createOrchestrationTools } from './orchestration.js';
+import { createUtilityTools } from '../utilities/index.js';
+import { createOrchestrationTools } from './index.js';
 
 let directory: string;
 
@@ -48,6 +49,11 @@ function setup(options: { deny?: readonly string[] } = {}) {
       id: 'delete_file',
       description: 'fixture: HIGH risk',
       inputSchema: ToolSchema.object({ path: z.string() }),
+      metadata: {
+        category: 'file',
+        risk: 'HIGH',
+        annotations: { ...ToolHints.destructive, idempotentHint: true, sensitiveAction: true },
+      },
       execute: ({ path }) => `deleted ${path}`,
     }),
   );

@@ -1,4 +1,4 @@
-import { defineTool, ToolRegistry, ToolSchema } from '@toolsys/core-tool-registry';
+import { defineTool, ToolHints, ToolRegistry, ToolSchema } from '@toolsys/core-tool-registry';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -6,17 +6,27 @@ import { parseShortcutDefinition, placeholdersOf, renderTemplate } from './short
 
 function registry(): ToolRegistry {
   const tools = new ToolRegistry();
-  for (const [id, risk] of [
-    ['read_file', 'LOW'],
-    ['write_file', 'MEDIUM'],
-    ['app_uninstall', 'HIGH'],
+  for (const [id, category, risk, annotations] of [
+    ['read_file', 'file', 'LOW', ToolHints.readOnly],
+    ['write_file', 'file', 'MEDIUM', { ...ToolHints.destructive, idempotentHint: true }],
+    [
+      'app_uninstall',
+      'app',
+      'HIGH',
+      {
+        ...ToolHints.destructive,
+        idempotentHint: true,
+        openWorldHint: true,
+        sensitiveAction: true,
+      },
+    ],
   ] as const) {
     tools.register(
       defineTool({
         id,
         description: 'fixture',
         inputSchema: ToolSchema.object({ path: z.string().optional() }),
-        metadata: { risk },
+        metadata: { category, risk, annotations },
         execute: () => 'ok',
       }),
     );

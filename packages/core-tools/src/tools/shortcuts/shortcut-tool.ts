@@ -80,7 +80,7 @@ function paramSchema(param: ShortcutParam): z.ZodType {
 function combineAnnotations(
   definition: ShortcutDefinition,
   registry: ToolRegistry,
-): Partial<ToolAnnotations> {
+): ToolAnnotations {
   const steps = definition.steps.map((step) => registry.get(step.tool)?.metadata.annotations);
   const all = (pick: (a: ToolAnnotations) => boolean) =>
     steps.every((a) => a !== undefined && pick(a));

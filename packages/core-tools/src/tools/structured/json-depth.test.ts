@@ -1,8 +1,8 @@
 import { createToolExecutor, isToolError, ToolRegistry } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
-import { createJsonTransformTools } from '../orchestration/orchestration.js';
+import { createJsonTransformTools } from '../orchestration/json-transform.js';
 import { assertJsonTextDepth, MAX_JSON_DEPTH } from './json-depth.js';
-import { createJsonPathTools } from './json-path-tool.js';
+import { createJsonPathTools } from './json-path.js';
 
 const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
 

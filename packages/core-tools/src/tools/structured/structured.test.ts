@@ -9,7 +9,7 @@ import {
   ToolRegistry,
 } from '@toolsys/core-tool-registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStructuredTools } from './structured.js';
+import { createStructuredTools } from './index.js';
 
 const SPEC_IDS = [
   'regex_extract',

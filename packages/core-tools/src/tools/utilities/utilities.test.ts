@@ -1,7 +1,7 @@
 import type { ToolResult } from '@toolsys/core-tool-registry';
 import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
-import { createUtilityTools } from './utilities.js';
+import { createUtilityTools } from './index.js';
 
 const registry = new ToolRegistry();
 registry.registerAll(createUtilityTools(), { owner: 'test' });

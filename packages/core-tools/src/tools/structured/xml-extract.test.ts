@@ -1,7 +1,7 @@
 import type { ToolResult } from '@toolsys/core-tool-registry';
 import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
-import { createXmlExtractTools } from './xml-extract-tool.js';
+import { createXmlExtractTools } from './xml-extract.js';
 
 const registry = new ToolRegistry();
 registry.registerAll(createXmlExtractTools(), { owner: 'test' });

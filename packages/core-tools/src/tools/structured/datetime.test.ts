@@ -1,7 +1,7 @@
 import type { ToolResult } from '@toolsys/core-tool-registry';
 import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
-import { createDatetimeTools } from './datetime-tool.js';
+import { createDatetimeTools } from './datetime.js';
 
 const registry = new ToolRegistry();
 registry.registerAll(createDatetimeTools(), { owner: 'test' });

@@ -1,7 +1,7 @@
 import type { ToolResult } from '@toolsys/core-tool-registry';
 import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
-import { createUnitConvertTools } from './unit-convert-tool.js';
+import { createUnitConvertTools } from './unit-convert.js';
 
 const registry = new ToolRegistry();
 registry.registerAll(createUnitConvertTools(), { owner: 'test' });

@@ -1,7 +1,7 @@
 import type { ToolResult } from '@toolsys/core-tool-registry';
 import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
-import { createCsvQueryTools } from './csv-query-tool.js';
+import { createCsvQueryTools } from './csv-query.js';
 
 const registry = new ToolRegistry();
 registry.registerAll(createCsvQueryTools(), { owner: 'test' });

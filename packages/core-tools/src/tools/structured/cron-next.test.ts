@@ -1,7 +1,7 @@
 import type { ToolResult } from '@toolsys/core-tool-registry';
 import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
-import { createCronNextTools } from './cron-next-tool.js';
+import { createCronNextTools } from './cron-next.js';
 
 const registry = new ToolRegistry();
 registry.registerAll(createCronNextTools(), { owner: 'test' });

@@ -1,7 +1,7 @@
 import type { ToolResult } from '@toolsys/core-tool-registry';
 import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
-import { createStringDistanceTools } from './string-distance-tool.js';
+import { createStringDistanceTools } from './string-distance.js';
 
 const registry = new ToolRegistry();
 registry.registerAll(createStringDistanceTools(), { owner: 'test' });

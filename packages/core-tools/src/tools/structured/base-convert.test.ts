@@ -2,7 +2,7 @@ import type { ToolResult } from '@toolsys/core-tool-registry';
 import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createBaseConvertTools } from './base-convert-tool.js';
+import { createBaseConvertTools } from './base-convert.js';
 
 const registry = new ToolRegistry();
 registry.registerAll(createBaseConvertTools(), { owner: 'test' });

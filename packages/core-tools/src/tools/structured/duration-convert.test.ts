@@ -1,7 +1,7 @@
 import type { ToolResult } from '@toolsys/core-tool-registry';
 import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
-import { createDurationConvertTools } from './duration-convert-tool.js';
+import { createDurationConvertTools } from './duration-convert.js';
 
 const registry = new ToolRegistry();
 registry.registerAll(createDurationConvertTools(), { owner: 'test' });

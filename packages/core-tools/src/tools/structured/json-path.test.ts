@@ -1,7 +1,7 @@
 import type { ToolResult } from '@toolsys/core-tool-registry';
 import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
-import { createJsonPathTools } from './json-path-tool.js';
+import { createJsonPathTools } from './json-path.js';
 
 const registry = new ToolRegistry();
 registry.registerAll(createJsonPathTools(), { owner: 'test' });

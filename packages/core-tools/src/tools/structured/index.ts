@@ -1,17 +1,17 @@
 import type { AnyToolDefinition } from '@toolsys/core-tool-registry';
-import { createBaseConvertTools } from './base-convert-tool.js';
-import { createCronNextTools } from './cron-next-tool.js';
-import { createCsvQueryTools } from './csv-query-tool.js';
-import { createDatetimeTools } from './datetime-tool.js';
-import { createDurationConvertTools } from './duration-convert-tool.js';
-import { createFileHashTools } from './file-hash-tool.js';
-import { createJsonPathTools } from './json-path-tool.js';
+import { createBaseConvertTools } from './base-convert.js';
+import { createCronNextTools } from './cron-next.js';
+import { createCsvQueryTools } from './csv-query.js';
+import { createDatetimeTools } from './datetime.js';
+import { createDurationConvertTools } from './duration-convert.js';
+import { createFileHashTools } from './file-hash.js';
+import { createJsonPathTools } from './json-path.js';
 import { createRandomTools } from './random-tools.js';
 import { createRegexTools } from './regex-tools.js';
-import { createStringDistanceTools } from './string-distance-tool.js';
-import { createTextDiffTools } from './text-diff-tool.js';
-import { createUnitConvertTools } from './unit-convert-tool.js';
-import { createXmlExtractTools } from './xml-extract-tool.js';
+import { createStringDistanceTools } from './string-distance.js';
+import { createTextDiffTools } from './text-diff.js';
+import { createUnitConvertTools } from './unit-convert.js';
+import { createXmlExtractTools } from './xml-extract.js';
 
 /** Options for {@link createStructuredTools}. */
 export interface StructuredToolsOptions {

@@ -1,7 +1,7 @@
 import type { ToolResult } from '@toolsys/core-tool-registry';
 import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
-import { createTextDiffTools } from './text-diff-tool.js';
+import { createTextDiffTools } from './text-diff.js';
 
 const registry = new ToolRegistry();
 registry.registerAll(createTextDiffTools(), { owner: 'test' });

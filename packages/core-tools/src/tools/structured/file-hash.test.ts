@@ -9,7 +9,7 @@ import {
   ToolRegistry,
 } from '@toolsys/core-tool-registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFileHashTools } from './file-hash-tool.js';
+import { createFileHashTools } from './file-hash.js';
 
 let base: string;
 let root: string;

@@ -1,0 +1,45 @@
+// `shortcut_run`: runs a defined shortcut by id.
+import type { ToolExecutor } from '@toolsys/core-tool-registry';
+import {
+  type AnyToolDefinition,
+  defineTool,
+  failureResult,
+  nestedCallOptions,
+  RunPolicies,
+  ToolErrorCode,
+  ToolHints,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import { z } from 'zod';
+
+/** The `shortcut_run` tool. */
+export function createShortcutRunTool(executor: ToolExecutor): AnyToolDefinition {
+  return defineTool({
+    id: 'shortcut_run',
+    description:
+      'Runs a defined shortcut by id with its parameters. Same as calling the shortcut tool directly; use it when your tool list does not show the shortcut yet. See shortcut_list for the defined ones.',
+    inputSchema: ToolSchema.object({
+      id: z.string().describe('The shortcut id, e.g. "shortcut.backup_notes".'),
+      params: z
+        .union([z.record(z.string(), z.unknown()), z.string()])
+        .optional()
+        .describe("The shortcut's parameters (an object, or JSON text)."),
+    }),
+    metadata: { category: 'orchestration', risk: 'LOW', annotations: ToolHints.mutating },
+    runPolicy: RunPolicies.legacy,
+    async execute({ id, params }, context) {
+      if (!id.startsWith('shortcut.') || !executor.registry.has(id)) {
+        const defined = executor.registry.ids().filter((known) => known.startsWith('shortcut.'));
+        return failureResult(ToolErrorCode.NOT_FOUND, `id: no shortcut named "${id}"`, {
+          field: 'id',
+          hint:
+            defined.length > 0
+              ? `Use one of: ${defined.slice(0, 10).join(', ')}.`
+              : 'No shortcut is defined; define one with shortcut_define.',
+          details: { defined },
+        });
+      }
+      return executor.execute(id, params ?? {}, nestedCallOptions(context));
+    },
+  });
+}

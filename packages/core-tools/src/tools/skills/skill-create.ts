@@ -1,0 +1,130 @@
+// `skill_create`: writes a new skill (SKILL.md, tool specs, files) and registers its tools.
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, normalize } from 'node:path';
+import {
+  type AnyToolDefinition,
+  defineTool,
+  failureResult,
+  isToolError,
+  RunPolicies,
+  successResult,
+  ToolErrorCode,
+  ToolHints,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import { z } from 'zod';
+import { describeTools, skillNameField } from './shared.js';
+import { parseSkillManifest, renderSkillManifest, type SkillManifest } from './skill-manifest.js';
+import type { SkillStore } from './skill-store.js';
+
+const MAX_CREATED_FILE_LENGTH = 256 * 1024;
+
+const toolSpecField = z.looseObject({
+  name: z.string().describe('Tool id, e.g. "count_lines" (lower-case, digits, "_").'),
+  description: z.string().describe('What the tool does, for the model.'),
+  input_schema: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('JSON Schema of the arguments: {"type":"object","properties":{…},"required":[…]}.'),
+  command: z
+    .string()
+    .describe(
+      'Command line run by bash in the workspace; {{arg}} becomes the quoted argument, {{skill_dir}} the skill folder. Placeholders must be outside quotes.',
+    ),
+  timeout_ms: z.number().int().optional().describe('Time limit in ms (default 30000).'),
+  risk: z.enum(['LOW', 'MEDIUM', 'HIGH']).optional().describe('Risk level (default MEDIUM).'),
+  read_only: z.boolean().optional().describe('Whether the command only reads.'),
+});
+
+/** The `skill_create` tool. */
+export function createSkillCreateTool(store: SkillStore): AnyToolDefinition {
+  return defineTool({
+    id: 'skill_create',
+    description:
+      'Creates and installs a new skill: writes SKILL.md (name, description, instructions, declared tools) and optional script or reference files into a new skill folder, then registers its tools. Use skill_install for existing skills.',
+    inputSchema: ToolSchema.object({
+      name: skillNameField.describe('Skill name: lower-case letters, digits and hyphens.'),
+      description: z
+        .string()
+        .trim()
+        .min(1)
+        .max(1024)
+        .describe('What the skill does and when to use it.'),
+      instructions: z
+        .string()
+        .max(100_000)
+        .default('')
+        .describe('Markdown instructions for the model (the body of SKILL.md).'),
+      tools: z.array(toolSpecField).max(20).default([]).describe('Tools the skill declares.'),
+      files: z
+        .record(z.string(), z.string().max(MAX_CREATED_FILE_LENGTH))
+        .optional()
+        .describe('Extra files by relative path, e.g. {"scripts/run.sh": "…"} (at most 50).'),
+      overwrite: z.boolean().default(false).describe('Replace a skill of the same name.'),
+    }),
+    outputSchema: ToolSchema.object({ name: z.string(), tools: z.array(z.string()) }),
+    metadata: {
+      category: 'skill',
+      risk: 'MEDIUM',
+      tags: ['skills'],
+      annotations: { ...ToolHints.mutating, idempotentHint: true },
+    },
+    runPolicy: RunPolicies.mutating,
+    async execute({ name, description, instructions, tools, files, overwrite }) {
+      const text = renderSkillManifest({
+        name,
+        description,
+        tools: [],
+        body: instructions || `# ${name}\n\n${description}`,
+      }).replace(/^---\n/, `---\ntools: ${JSON.stringify(tools)}\n`);
+      let manifest: SkillManifest;
+      try {
+        manifest = parseSkillManifest(text);
+      } catch (error) {
+        if (!isToolError(error)) throw error;
+        return failureResult(error.code, error.message, {
+          ...(error.options.field ? { field: error.options.field } : {}),
+          hint: 'Fix the tool declaration and retry.',
+        });
+      }
+      const entries = Object.entries(files ?? {});
+      if (entries.length > 50) {
+        return failureResult(ToolErrorCode.INVALID_ARGUMENT, 'files: at most 50 files.', {
+          field: 'files',
+        });
+      }
+      const staging = await store.stagingDirectory();
+      try {
+        const root = join(staging, name);
+        await mkdir(root, { recursive: true });
+        for (const [relativePath, content] of entries) {
+          const normalised = normalize(relativePath);
+          if (
+            isAbsolute(relativePath) ||
+            normalised.startsWith('..') ||
+            normalised === 'SKILL.md' ||
+            normalised === '.'
+          ) {
+            return failureResult(
+              ToolErrorCode.INVALID_ARGUMENT,
+              `files.${relativePath}: must be a relative path inside the skill folder (not SKILL.md).`,
+              { field: `files.${relativePath}` },
+            );
+          }
+          const target = join(root, normalised);
+          await mkdir(dirname(target), { recursive: true });
+          await writeFile(target, content, {
+            mode: normalised.startsWith('scripts') ? 0o755 : 0o644,
+          });
+        }
+        await writeFile(join(root, 'SKILL.md'), renderSkillManifest(manifest));
+        const registered = await store.commit(manifest, root, overwrite);
+        return successResult(`Created skill "${name}" (${describeTools(registered)}).`, {
+          data: { name, tools: registered },
+        });
+      } finally {
+        await rm(staging, { recursive: true, force: true });
+      }
+    },
+  });
+}

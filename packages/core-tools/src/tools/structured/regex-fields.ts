@@ -1,0 +1,23 @@
+// The argument fields and limits that regex_extract and regex_replace share.
+import { z } from 'zod';
+
+/** Longest text a regex tool takes, in characters. */
+export const MAX_TEXT_LENGTH = 5_000_000;
+const MAX_PATTERN_LENGTH = 5_000;
+
+/** The pattern and flags fields both regex tools take. */
+export const patternFields = {
+  pattern: z
+    .string()
+    .min(1)
+    .max(MAX_PATTERN_LENGTH)
+    .describe(
+      'Regular expression in JavaScript syntax without slashes, e.g. "(?<year>\\\\d{4})-(\\\\d{2})". No backreferences or lookahead.',
+    ),
+  ignoreCase: z.boolean().default(false).describe('Case-insensitive matching (the i flag).'),
+  multiline: z
+    .boolean()
+    .default(false)
+    .describe('^ and $ match at every line break, not only at the ends (the m flag).'),
+  dotAll: z.boolean().default(false).describe('. also matches line breaks (the s flag).'),
+};
