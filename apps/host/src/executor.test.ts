@@ -5,6 +5,7 @@ import {
   defineTool,
   type EnhancedToolExecutor,
   failureResult,
+  ToolHints,
   ToolRegistry,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
@@ -30,6 +31,7 @@ function stack() {
       id: 'echo',
       description: 'fixture',
       inputSchema: ToolSchema.object({}),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => 'hello',
     }),
   );
@@ -38,7 +40,7 @@ function stack() {
       id: 'flaky_fetch',
       description: 'fixture that always fails like a broken backend',
       inputSchema: ToolSchema.object({}),
-      metadata: { annotations: { readOnlyHint: false, idempotentHint: false } },
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => failureResult('EXECUTION_FAILED', 'connection refused'),
     }),
   );
@@ -147,6 +149,7 @@ describe('run-policy overrides from the config', () => {
         id: 'echo',
         description: 'fixture',
         inputSchema: ToolSchema.object({}),
+        metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
         runPolicy: {
           name: 'tight',
           maxRetries: 0,

@@ -3,6 +3,8 @@ import {
   defineTool,
   successResult,
   ToolBatchRunner,
+  ToolHints,
+  type ToolMetadataInput,
   ToolRegistry,
   ToolSchema,
   ToolTraceRecorder,
@@ -11,11 +13,12 @@ import { parseShortcutDefinition } from '@toolsys/core-tools';
 import { createMemoryTools, MemoryStore, TraceMemoryRecorder } from '@toolsys/platform-cs-mem';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-function echoTool(id: string) {
+function echoTool(id: string, metadata: ToolMetadataInput) {
   return defineTool({
     id,
     description: `Echoes for ${id}.`,
     inputSchema: ToolSchema.empty(),
+    metadata,
     execute: () => successResult(id),
   });
 }
@@ -28,8 +31,8 @@ beforeEach(() => {
   store = MemoryStore.open({ path: ':memory:' });
   registry = new ToolRegistry();
   registry.registerAll([
-    echoTool('read_file'),
-    echoTool('edit_file'),
+    echoTool('read_file', { category: 'file', risk: 'LOW', annotations: ToolHints.readOnly }),
+    echoTool('edit_file', { category: 'file', risk: 'MEDIUM', annotations: ToolHints.destructive }),
     ...createMemoryTools({ store }),
   ]);
   executor = new DefaultToolExecutor({ registry });

@@ -15,6 +15,7 @@ import {
   successResult,
   type ToolContext,
   ToolErrorCode,
+  ToolHints,
   type ToolResult,
   ToolSchema,
   ToolSuggester,
@@ -158,7 +159,12 @@ export function createMcpTools(options: McpToolsOptions): AnyToolDefinition[] {
       category: 'mcp',
       risk: 'MEDIUM',
       tags: ['mcp'],
-      annotations: { openWorldHint: true, sensitiveAction: true },
+      annotations: {
+        ...ToolHints.mutating,
+        idempotentHint: true,
+        openWorldHint: true,
+        sensitiveAction: true,
+      },
     },
     runPolicy: RunPolicies.mutating,
     async execute(args, context) {
@@ -260,7 +266,7 @@ export function createMcpTools(options: McpToolsOptions): AnyToolDefinition[] {
       category: 'mcp',
       risk: 'LOW',
       tags: ['mcp'],
-      annotations: { readOnlyHint: true, idempotentHint: true },
+      annotations: { ...ToolHints.readOnly, openWorldHint: true },
     },
     runPolicy: RunPolicies.quickRead,
     async execute(args, context) {
@@ -309,12 +315,7 @@ export function createMcpTools(options: McpToolsOptions): AnyToolDefinition[] {
       category: 'mcp',
       risk: 'MEDIUM',
       tags: ['mcp'],
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: false,
-        openWorldHint: true,
-      },
+      annotations: { ...ToolHints.destructive, openWorldHint: true },
     },
     runPolicy: MCP_CALL_POLICY,
     execute(args, context) {

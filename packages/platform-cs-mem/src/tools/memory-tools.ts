@@ -7,6 +7,7 @@ import {
   type ToolContext,
   type ToolDefinition,
   ToolErrorCode,
+  ToolHints,
   type ToolReturn,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
@@ -34,13 +35,7 @@ const READ_ONLY_METADATA = {
   category: 'memory',
   risk: 'LOW',
   tags: ['memory', 'sqlite'],
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-    sensitiveAction: false,
-  },
+  annotations: ToolHints.readOnly,
 } as const;
 
 /**
