@@ -14,8 +14,9 @@ import {
 import { z } from 'zod';
 import { fillMacroSteps } from '../fill-macro-steps.js';
 import type { MemoryEpisode, MemoryMacro } from '../memory-model.js';
-import type { MemoryStore, NodeSearchHit } from '../memory-store.js';
+import type { MemoryStore } from '../memory-store.js';
 import { MemoryStoreError } from '../memory-store-error.js';
+import type { NodeSearchHit } from '../memory-store-inputs.js';
 
 /** Options for {@link createMemoryTools}. */
 export interface MemoryToolsOptions {
