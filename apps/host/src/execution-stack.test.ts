@@ -12,7 +12,8 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { traceCommand } from './commands/trace.js';
 import type { CliIo } from './commands/types.js';
-import { createExecutionStack, readTraceFile, TRACE_FILE_NAME } from './executor.js';
+import { createExecutionStack } from './execution-stack.js';
+import { readTraceFile, TRACE_FILE_NAME } from './trace-file.js';
 
 let dataDir: string;
 
