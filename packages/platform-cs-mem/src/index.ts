@@ -39,7 +39,7 @@ export {
   memoryDatabasePath,
   toolPackage,
 } from './tool-package.js';
-export { createMemoryTools, type MemoryToolsOptions } from './tools/memory-tools.js';
+export { createMemoryTools, type MemoryToolsOptions } from './tools/index.js';
 export {
   TraceMemoryRecorder,
   type TraceMemoryRecorderOptions,
