@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseDeploymentConfig } from './config.js';
-import { loadScaleOut, scaleOutStatus } from './executor.js';
+import { loadScaleOut, scaleOutStatus } from './scale-out.js';
 
 describe('config: state.redis and telemetry.otlp', () => {
   it('accepts a Redis URL with a prefix and an OTLP endpoint with headers', () => {

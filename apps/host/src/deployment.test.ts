@@ -1,4 +1,10 @@
-import { defineTool, RunPolicies, successResult, ToolSchema } from '@toolsys/core-tool-registry';
+import {
+  defineTool,
+  RunPolicies,
+  successResult,
+  ToolHints,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
 import { isToolSelected, matchesToolPattern } from './tool-selection.js';
 
@@ -7,6 +13,11 @@ const tools = [
     id: 'web_fetch',
     description: 'Fetches.',
     inputSchema: ToolSchema.empty(),
+    metadata: {
+      category: 'network',
+      risk: 'LOW',
+      annotations: { ...ToolHints.readOnly, openWorldHint: true },
+    },
     runPolicy: RunPolicies.network,
     execute: () => successResult('ok'),
   }),
@@ -14,19 +25,29 @@ const tools = [
     id: 'shell_execute',
     description: 'Runs.',
     inputSchema: ToolSchema.empty(),
+    metadata: {
+      category: 'shell',
+      risk: 'HIGH',
+      annotations: { ...ToolHints.destructive, openWorldHint: true, sensitiveAction: true },
+    },
     execute: () => successResult('ok'),
   }),
   defineTool({
     id: 'calculate',
     description: 'Adds.',
     inputSchema: ToolSchema.empty(),
+    metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.readOnly },
     execute: () => successResult('ok'),
   }),
   defineTool({
     id: 'terminal.wait',
     description: 'Waits.',
     inputSchema: ToolSchema.empty(),
-    metadata: { category: 'terminal' },
+    metadata: {
+      category: 'terminal',
+      risk: 'LOW',
+      annotations: { ...ToolHints.readOnly, openWorldHint: true },
+    },
     execute: () => successResult('ok'),
   }),
 ];

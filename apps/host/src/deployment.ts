@@ -1,3 +1,5 @@
+// Composing a deployment from its plan: one registry and one executor stack, every package started
+// as its detection answers, its selected tools registered, late packages registered when they answer.
 import {
   type AnyToolDefinition,
   type AnyToolPackageEntry,
@@ -13,22 +15,15 @@ import {
   type ToolUsageTracker,
 } from '@toolsys/core-tool-registry';
 import { DISCOVERY_TOOL_IDS } from '@toolsys/core-tools';
-import { ConfigError, type ResolvedDeploymentConfig } from './config.js';
-import { closestKeyHint } from './config-issues.js';
+import type { ResolvedDeploymentConfig } from './config.js';
 import { escapingConfirm } from './confirmation-text.js';
-import { createExecutionStack, type ExecutionStack, loadScaleOut } from './executor.js';
-import { BUILTIN_PACKAGE_REFS } from './packages/builtin-packages.js';
-import { type PackageSection, parsePackageSection } from './packages/package-section.js';
-import { loadPlugins } from './packages/plugin-loader.js';
+import { type PackageReport, type PlannedPackage, planDeployment } from './deployment-plan.js';
+import { createExecutionStack, type ExecutionStack } from './execution-stack.js';
+import type { PackageSection } from './packages/package-section.js';
+import { loadScaleOut } from './scale-out.js';
 import { isToolSelected } from './tool-selection.js';
 
-/** What `toolsys doctor` and the dashboard show of one package. */
-export interface PackageReport extends ToolPackageStatus {
-  /** The npm name. */
-  readonly name: string;
-  /** Tools it registered in this deployment. */
-  readonly tools: number;
-}
+export type { PackageReport } from './deployment-plan.js';
 
 /** A composed deployment: the registry, the executor and what each package did. */
 export interface Deployment {
@@ -74,63 +69,6 @@ export interface ComposeOptions {
   detectionBoundMs?: number;
 }
 
-/** A package that will be composed, with its validated section. */
-interface PlannedPackage {
-  readonly entry: AnyToolPackageEntry;
-  readonly section: PackageSection;
-}
-
-/**
- * Resolves which packages a deployment composes: the built-in ones and the plugins its config
- * names, each with its section validated. A bad section or an unknown package key is a
- * {@link ConfigError} naming the field and the closest valid key; a plugin that cannot be loaded
- * is reported, never thrown.
- */
-async function planPackages(
-  config: ResolvedDeploymentConfig,
-  builtins: readonly AnyToolPackageEntry[],
-  statuses: Map<string, PackageReport>,
-): Promise<PlannedPackage[]> {
-  const entries = [...builtins];
-  for (const plugin of await loadPlugins(config.config.plugins ?? [], config.configDir)) {
-    if (plugin.error !== undefined) {
-      statuses.set(plugin.name, {
-        name: plugin.name,
-        enabled: false,
-        reason: `plugin ${plugin.error}`,
-        tools: 0,
-      });
-      continue;
-    }
-    const clash = entries.find((entry) => entry.key === plugin.entry.key);
-    if (clash) {
-      throw new ConfigError(
-        `plugins: ${plugin.name} uses the package key "${plugin.entry.key}", already taken by ${clash.name}`,
-      );
-    }
-    entries.push(plugin.entry);
-  }
-  const sections = config.config.packages ?? {};
-  const keys = entries.map((entry) => entry.key);
-  const problems: string[] = [];
-  for (const key of Object.keys(sections)) {
-    if (keys.includes(key) || statuses.has(key)) continue;
-    problems.push(`  packages.${key}: unknown package "${key}"${closestKeyHint(key, keys)}`);
-  }
-  const planned: PlannedPackage[] = [];
-  for (const entry of entries) {
-    const result = parsePackageSection(entry, sections[entry.key]);
-    if (result.problems) problems.push(...result.problems);
-    else planned.push({ entry, section: result.section });
-  }
-  if (problems.length > 0) {
-    throw new ConfigError(
-      `${config.file ?? 'the deployment config'} is invalid:\n${problems.join('\n')}`,
-    );
-  }
-  return planned;
-}
-
 /** One package's way through detection and creation. */
 type PackageOutcome =
   | { readonly kind: 'off'; readonly report: PackageReport }
@@ -157,38 +95,9 @@ export async function composeDeployment(
   config: ResolvedDeploymentConfig,
   options: ComposeOptions = {},
 ): Promise<Deployment> {
-  const environmentOf = (section: PackageSection): ToolPackageEnvironment<unknown> => ({
-    config: section.config,
-    workspaceRoot: config.workspaceRoot,
-    dataDir: config.dataDir,
-    configDir: config.configDir,
-    env: config.env ?? process.env,
-    // A bounded detection (serve) waits only on the probes that decide whether a package is on.
-    ...(options.detectionBoundMs === undefined ? {} : { probes: 'deciding' as const }),
-  });
-
-  const detect = async ({ entry, section }: PlannedPackage): Promise<ToolPackageStatus> => {
-    if (section.enabled === false) return { enabled: false, reason: 'disabled in config' };
-    try {
-      return await entry.detect(environmentOf(section));
-    } catch (error) {
-      return { enabled: false, reason: `detection failed: ${(error as Error).message}` };
-    }
-  };
-
-  const statuses = new Map<string, PackageReport>();
-  const sections = config.config.packages ?? {};
-  // A built-in package's probe starts as soon as that package is imported (its section valid), so
-  // that the probes' processes run while the other packages are still loading.
-  const earlyDetections = new Map<AnyToolPackageEntry, Promise<ToolPackageStatus>>();
-  const loads = (options.packages ?? BUILTIN_PACKAGE_REFS).map(async (source) => {
-    const entry = 'load' in source ? await source.load() : source;
-    const parsed = parsePackageSection(entry, sections[entry.key]);
-    if (!parsed.problems) earlyDetections.set(entry, detect({ entry, section: parsed.section }));
-    return entry;
-  });
-  const builtins = await Promise.all(loads);
-  const planned = await planPackages(config, builtins, statuses);
+  const deploymentPlan = await planDeployment(config, options);
+  const { statuses, environmentOf } = deploymentPlan;
+  const planned = deploymentPlan.packages;
   const registry = new ToolRegistry();
   const stack = createExecutionStack({
     registry,
@@ -202,70 +111,13 @@ export async function composeDeployment(
   const contributions: ToolPackageContribution[] = [];
   let closed = false;
 
-  const start = async (
-    { entry, section }: PlannedPackage,
-    status: ToolPackageStatus,
-  ): Promise<PackageOutcome> => {
-    if (section.enabled === false) {
-      return { kind: 'off', report: { name: entry.name, ...status, tools: 0 } };
-    }
-    const environment = environmentOf(section);
-    if (!status.enabled && section.enabled !== true) {
-      return { kind: 'off', report: { name: entry.name, ...status, tools: 0 } };
-    }
-    if (closed) {
-      return { kind: 'off', report: { name: entry.name, ...status, enabled: false, tools: 0 } };
-    }
-    let contribution: ToolPackageContribution;
-    try {
-      contribution = await entry.create({
-        ...environment,
-        registry,
-        executor: stack.executor,
-        environment: stack.environment,
-        mode: 'serve',
-      });
-    } catch (error) {
-      return {
-        kind: 'off',
-        report: {
-          name: entry.name,
-          enabled: false,
-          reason: `failed to start: ${(error as Error).message}`,
-          tools: 0,
-        },
-      };
-    }
-    return { kind: 'on', entry, section, reason: status.reason, contribution };
-  };
-
-  /** The tools of a started package that this deployment's selection keeps. */
-  const selectTools = (outcome: Extract<PackageOutcome, { kind: 'on' }>): AnyToolDefinition[] => {
-    const origin = { packageKey: outcome.entry.key, groups: outcome.section.groups };
-    return outcome.contribution.tools.filter(
-      (tool) =>
-        (toolMode === 'discover' && isDiscoveryTool(tool.id)) ||
-        isToolSelected(tool, origin, config.config.tools),
-    );
-  };
-
-  const register = (
-    owner: string,
-    tools: readonly AnyToolDefinition[],
-    isTool: (id: string) => boolean,
-  ): void => {
-    registry.registerAll(
-      tools.map((tool) => {
-        const argumentNames = Object.keys(tool.inputSchema.jsonSchema.properties ?? {});
-        const description = pruneToolPointers(
-          tool.description,
-          (token) => isTool(token) || argumentNames.includes(token),
-        );
-        return description === tool.description ? tool : { ...tool, description };
-      }),
-      { policy: 'REJECT', owner },
-    );
-  };
+  const start = (plan: PlannedPackage, status: ToolPackageStatus): Promise<PackageOutcome> =>
+    startPackage(plan, status, {
+      environment: environmentOf(plan.section),
+      registry,
+      stack,
+      isClosed: () => closed,
+    });
 
   /**
    * Renders the JSON Schemas of a started package's tools while other probes are still out: the
@@ -273,7 +125,7 @@ export async function composeDeployment(
    */
   const warmSchemas = (outcome: PackageOutcome): PackageOutcome => {
     if (outcome.kind === 'on')
-      for (const tool of selectTools(outcome)) void tool.inputSchema.jsonSchema;
+      for (const tool of selectTools(outcome, config)) void tool.inputSchema.jsonSchema;
     return outcome;
   };
 
@@ -282,7 +134,7 @@ export async function composeDeployment(
   // Only the probes are bounded: creating a package is this thread's own work, and a package
   // whose probe has answered is always started before the deployment is returned.
   const runs = planned.map((plan) => {
-    const detection = earlyDetections.get(plan.entry) ?? detect(plan);
+    const detection = deploymentPlan.detection(plan);
     const run = {
       plan,
       detected: false,
@@ -319,7 +171,7 @@ export async function composeDeployment(
         continue;
       }
       contributions.push(outcome.contribution);
-      const tools = selectTools(outcome);
+      const tools = selectTools(outcome, config);
       selected.push({ owner: outcome.entry.name, tools });
       statuses.set(outcome.entry.key, {
         name: outcome.entry.name,
@@ -330,7 +182,7 @@ export async function composeDeployment(
     }
     const ids = new Set(selected.flatMap(({ tools }) => tools.map((tool) => tool.id)));
     const isTool = (id: string) => ids.has(id) || registry.has(id);
-    for (const { owner, tools } of selected) register(owner, tools, isTool);
+    for (const { owner, tools } of selected) registerTools(registry, owner, tools, isTool);
   } catch (error) {
     closed = true;
     await disposeAll(contributions);
@@ -364,10 +216,10 @@ export async function composeDeployment(
         statuses.set(run.plan.entry.key, outcome.report);
         return;
       }
-      const tools = selectTools(outcome);
+      const tools = selectTools(outcome, config);
       const ids = new Set(tools.map((tool) => tool.id));
       try {
-        register(outcome.entry.name, tools, (id) => ids.has(id) || registry.has(id));
+        registerTools(registry, outcome.entry.name, tools, (id) => ids.has(id) || registry.has(id));
       } catch (error) {
         // Too late to refuse start-up: the package stays off and says why.
         await disposeOutcome(outcome);
@@ -418,6 +270,95 @@ export async function composeDeployment(
       await stack.close();
     },
   };
+}
+
+/** What {@link startPackage} hands a package besides its plan. */
+interface StartContext {
+  /** The package's environment (its section's config, directories, env). */
+  readonly environment: ToolPackageEnvironment<unknown>;
+  readonly registry: ToolRegistry;
+  readonly stack: ExecutionStack;
+  /** Whether the deployment was closed meanwhile: a package is then not started. */
+  isClosed(): boolean;
+}
+
+/**
+ * Creates a package once its detection answered. It stays off when disabled in the config, when
+ * not detected (unless the config forces it on), when the deployment closed meanwhile, or when
+ * `create` throws (the reason says so).
+ */
+async function startPackage(
+  { entry, section }: PlannedPackage,
+  status: ToolPackageStatus,
+  { environment, registry, stack, isClosed }: StartContext,
+): Promise<PackageOutcome> {
+  if (section.enabled === false) {
+    return { kind: 'off', report: { name: entry.name, ...status, tools: 0 } };
+  }
+  if (!status.enabled && section.enabled !== true) {
+    return { kind: 'off', report: { name: entry.name, ...status, tools: 0 } };
+  }
+  if (isClosed()) {
+    return { kind: 'off', report: { name: entry.name, ...status, enabled: false, tools: 0 } };
+  }
+  let contribution: ToolPackageContribution;
+  try {
+    contribution = await entry.create({
+      ...environment,
+      registry,
+      executor: stack.executor,
+      environment: stack.environment,
+      mode: 'serve',
+    });
+  } catch (error) {
+    return {
+      kind: 'off',
+      report: {
+        name: entry.name,
+        enabled: false,
+        reason: `failed to start: ${(error as Error).message}`,
+        tools: 0,
+      },
+    };
+  }
+  return { kind: 'on', entry, section, reason: status.reason, contribution };
+}
+
+/** The tools of a started package that the deployment's selection keeps. */
+function selectTools(
+  outcome: Extract<PackageOutcome, { kind: 'on' }>,
+  config: ResolvedDeploymentConfig,
+): AnyToolDefinition[] {
+  const toolMode = config.config.tools?.mode ?? 'all';
+  const origin = { packageKey: outcome.entry.key, groups: outcome.section.groups };
+  return outcome.contribution.tools.filter(
+    (tool) =>
+      (toolMode === 'discover' && isDiscoveryTool(tool.id)) ||
+      isToolSelected(tool, origin, config.config.tools),
+  );
+}
+
+/**
+ * Registers a package's tools (a taken id is an error naming both owners), dropping the sentences
+ * of their descriptions that point at tools the deployment does not have.
+ */
+function registerTools(
+  registry: ToolRegistry,
+  owner: string,
+  tools: readonly AnyToolDefinition[],
+  isTool: (id: string) => boolean,
+): void {
+  registry.registerAll(
+    tools.map((tool) => {
+      const argumentNames = Object.keys(tool.inputSchema.jsonSchema.properties ?? {});
+      const description = pruneToolPointers(
+        tool.description,
+        (token) => isTool(token) || argumentNames.includes(token),
+      );
+      return description === tool.description ? tool : { ...tool, description };
+    }),
+    { policy: 'REJECT', owner },
+  );
 }
 
 async function disposeOutcome(outcome: PackageOutcome): Promise<void> {

@@ -26,11 +26,7 @@ export {
   createExecutionStack,
   type ExecutionStack,
   type ExecutionStackOptions,
-  loadScaleOut,
-  type ScaleOut,
-  type ScaleOutStatus,
-  scaleOutStatus,
-} from './executor.js';
+} from './execution-stack.js';
 export {
   BUILTIN_PACKAGES,
   type LoadedPlugin,
@@ -38,6 +34,7 @@ export {
   packageSwitchesSchema,
 } from './packages/index.js';
 export { defaultDataDirectory, invocationDirectory } from './paths.js';
+export { loadScaleOut, type ScaleOut, type ScaleOutStatus, scaleOutStatus } from './scale-out.js';
 export { CallLog, type CallLogOptions, type ServedCall } from './server/call-log.js';
 export { type CallScope, runInCallScope, scopedConfirm } from './server/call-scope.js';
 export {

@@ -27,7 +27,7 @@ export function matchesToolPattern(
   origin: Pick<ToolOrigin, 'packageKey'>,
 ): boolean {
   if (pattern.startsWith('category:')) {
-    return resolveMetadata(tool.id, tool.metadata).category === pattern.slice('category:'.length);
+    return resolveMetadata(tool.metadata).category === pattern.slice('category:'.length);
   }
   if (pattern.startsWith('package:')) return origin.packageKey === pattern.slice('package:'.length);
   return globToRegExp(pattern).test(tool.id);
@@ -43,7 +43,7 @@ export function isToolSelected(
   origin: ToolOrigin,
   tools: DeploymentConfig['tools'],
 ): boolean {
-  if (origin.groups[resolveMetadata(tool.id, tool.metadata).category] === false) return false;
+  if (origin.groups[resolveMetadata(tool.metadata).category] === false) return false;
   if (tools?.disabled?.includes(tool.id)) return false;
   if (tools?.exclude?.some((pattern) => matchesToolPattern(pattern, tool, origin))) return false;
   if (tools?.include && !tools.include.some((p) => matchesToolPattern(p, tool, origin))) {

@@ -4,6 +4,8 @@ import {
   type PipelineToolExecutor,
   successResult,
   ToolBatchRunner,
+  ToolHints,
+  type ToolMetadataInput,
   ToolRegistry,
   ToolSchema,
   ToolTraceRecorder,
@@ -12,11 +14,12 @@ import { parseShortcutDefinition } from '@toolsys/core-tools';
 import { createMemoryTools, MemoryStore, TraceMemoryRecorder } from '@toolsys/platform-cs-mem';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-function echoTool(id: string) {
+function echoTool(id: string, metadata: ToolMetadataInput) {
   return defineTool({
     id,
     description: `Echoes for ${id}.`,
     inputSchema: ToolSchema.empty(),
+    metadata,
     execute: () => successResult(id),
   });
 }
@@ -29,8 +32,8 @@ beforeEach(() => {
   store = MemoryStore.open({ path: ':memory:' });
   registry = new ToolRegistry();
   registry.registerAll([
-    echoTool('read_file'),
-    echoTool('edit_file'),
+    echoTool('read_file', { category: 'file', risk: 'LOW', annotations: ToolHints.readOnly }),
+    echoTool('edit_file', { category: 'file', risk: 'MEDIUM', annotations: ToolHints.destructive }),
     ...createMemoryTools({ store }),
   ]);
   executor = createToolExecutor({ registry });

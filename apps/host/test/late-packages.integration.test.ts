@@ -8,6 +8,7 @@ import {
   defineTool,
   defineToolPackage,
   successResult,
+  ToolHints,
   type ToolPackageStatus,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
@@ -47,6 +48,7 @@ function probedPackage(key: string, toolId: string) {
           id: toolId,
           description: 'Says ok.',
           inputSchema: ToolSchema.empty(),
+          metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
           execute: () => successResult('ok'),
         }),
       ],
@@ -70,6 +72,7 @@ const quick = defineToolPackage({
         id: 'quick_tool',
         description: 'Says ok.',
         inputSchema: ToolSchema.empty(),
+        metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
         execute: () => successResult('ok'),
       }),
     ],

@@ -1,7 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
+import {
+  type ConfirmationRequest,
+  createToolExecutor,
+  ToolRegistry,
+} from '@toolsys/core-tool-registry';
 import { toolPackage as mcpClientPackage } from '@toolsys/mcp-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadDeploymentConfig } from '../src/config.js';
@@ -120,6 +124,38 @@ describe('the mcp-client package in a deployment', () => {
     // Direct calls carry string ids of their own; the SDK numbers its requests.
     expect(await requestId()).toMatch(/\ntoolsys-\d+\n/);
     expect(await requestId(false)).toMatch(/\n\d+\n/);
+  });
+
+  it('asks before running a remote tool that declares no risk and no hints, even trusted', async () => {
+    writeFileSync(
+      join(scratch, 'toolsys.config.json'),
+      JSON.stringify({
+        packages: {
+          'mcp-client': {
+            servers: { scripted: { command: process.execPath, args: [SCRIPTED] } },
+            trusted: ['scripted'],
+            registerRemoteTools: true,
+          },
+        },
+      }),
+    );
+    const asked: ConfirmationRequest[] = [];
+    deployment = await composeDeployment(loadDeploymentConfig({ env: env() }), {
+      confirm: async (request) => {
+        asked.push(request);
+        return request.toolId === 'mcp_connect' ? 'allow_once' : 'deny';
+      },
+    });
+    const connected = await deployment.executor.execute('mcp_connect', { server: 'scripted' });
+    expect(connected.ok ? undefined : connected.error).toBeUndefined();
+    expect(deployment.registry.get('mcp__scripted__echo')?.metadata).toMatchObject({
+      risk: 'MEDIUM',
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
+    });
+    asked.length = 0;
+    const refused = await deployment.executor.execute('mcp__scripted__echo', { text: 'not sent' });
+    expect(asked).toMatchObject([{ toolId: 'mcp__scripted__echo', risk: 'MEDIUM' }]);
+    expect(refused.ok === false && refused.error.code).toBe('PERMISSION_DENIED');
   });
 
   it('reports a bad inline entry by name and field and keeps the good ones', async () => {

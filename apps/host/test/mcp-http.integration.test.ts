@@ -7,7 +7,7 @@ import {
   ProgressNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { defineTool, successResult, ToolSchema } from '@toolsys/core-tool-registry';
+import { defineTool, successResult, ToolHints, ToolSchema } from '@toolsys/core-tool-registry';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpServer, serveHttp, UnsafeBindError } from '../src/server/http-server.js';
 import { TOOLSYS_ERROR_META_KEY } from '../src/server/mcp-tool-mapping.js';
@@ -213,6 +213,7 @@ describe('toolsys serve --http', () => {
       id: 'test_added_later',
       description: 'Added after start.',
       inputSchema: ToolSchema.empty(),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => successResult('late'),
     });
     // The client opens its notification stream in the background after connecting; changes made

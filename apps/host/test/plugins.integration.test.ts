@@ -69,7 +69,7 @@ describe('third-party packages named in plugins', { timeout: 120_000 }, () => {
       name: 'toolsys-plugin-weather',
       enabled: true,
       reason: 'no backend needed',
-      tools: 2,
+      tools: 3,
     });
   });
 
@@ -90,6 +90,22 @@ describe('third-party packages named in plugins', { timeout: 120_000 }, () => {
         description: 'temperature chart',
       },
     ]);
+  });
+
+  it('ask before running a tool that declares no risk and no hints', async () => {
+    writeConfig({ plugins: ['toolsys-plugin-weather'] });
+    const refused = await toolsys(['call', 'weather_reset', '{"city":"Oslo"}']);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain('no one can confirm here');
+    expect(refused.stdout).toContain('"weather_reset" to permissions.alwaysAllow');
+    expect(refused.stdout).not.toContain('reports forgotten');
+    const described = await toolsys(['describe', 'weather_reset', '--json']);
+    expect(JSON.parse(described.stdout)).toMatchObject({
+      risk: 'MEDIUM',
+      annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
+    });
+    const allowed = await toolsys(['call', 'weather_reset', '{"city":"Oslo"}', '--yes']);
+    expect(allowed).toMatchObject({ code: 0, stdout: 'Oslo: reports forgotten\n' });
   });
 
   it('validate the plugin section against its schema, naming the closest key', async () => {

@@ -23,14 +23,7 @@ export {
   type McpConfigImportResult,
   type McpConfigIssue,
 } from './mcp-config-import.js';
-export {
-  type McpAddOptions,
-  type McpConnectionStatus,
-  McpManager,
-  type McpManagerOptions,
-  type McpServerState,
-  type RejectedTool,
-} from './mcp-manager.js';
+export { type McpAddOptions, McpManager, type McpManagerOptions } from './mcp-manager.js';
 export { MAX_CALL_TIMEOUT_MS, MCP_CALL_POLICY } from './mcp-run-policies.js';
 export {
   describeForApproval,
@@ -41,6 +34,11 @@ export {
   type McpServerConfigBase,
   type McpStdioServerConfig,
 } from './mcp-server-config.js';
+export type {
+  McpConnectionStatus,
+  McpServerState,
+  RejectedTool,
+} from './mcp-server-state.js';
 export {
   describeRemote,
   describeRemoteTool,
@@ -62,4 +60,4 @@ export {
 export { McpServerApprovals } from './server-approvals.js';
 export { stripTerminalControls } from './terminal-text.js';
 export { type McpClientConfig, mcpClientConfigSchema, toolPackage } from './tool-package.js';
-export { createMcpTools, type McpAdHocPolicy, type McpToolsOptions } from './tools/mcp-tools.js';
+export { createMcpTools, type McpAdHocPolicy, type McpToolsOptions } from './tools/index.js';

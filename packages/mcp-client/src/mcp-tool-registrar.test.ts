@@ -19,7 +19,7 @@ describe('toRegistryId', () => {
 describe('describeRemote', () => {
   it('keeps an untrusted read-only tool at MEDIUM risk and not retry-safe', () => {
     const { metadata, runPolicy } = describeRemote(readOnlyTool, false);
-    const resolved = resolveMetadata('mcp__x__read', metadata);
+    const resolved = resolveMetadata(metadata);
     expect(resolved.risk).toBe('MEDIUM');
     expect(isRetrySafe(resolved.annotations)).toBe(false);
     expect(runPolicy.maxRetries).toBe(0);
@@ -27,7 +27,7 @@ describe('describeRemote', () => {
 
   it('believes a trusted server: read-only is LOW risk and retry-safe', () => {
     const { metadata, runPolicy } = describeRemote(readOnlyTool, true);
-    const resolved = resolveMetadata('mcp__x__read', metadata);
+    const resolved = resolveMetadata(metadata);
     expect(resolved.risk).toBe('LOW');
     expect(isRetrySafe(resolved.annotations)).toBe(true);
     expect(runPolicy.maxRetries).toBeGreaterThan(0);
@@ -37,5 +37,26 @@ describe('describeRemote', () => {
     const tool = { ...readOnlyTool, annotations: { destructiveHint: true } };
     expect(describeRemote(tool, false).metadata.risk).toBe('HIGH');
     expect(describeRemote(tool, true).metadata.risk).toBe('HIGH');
+  });
+
+  it('keeps a tool that declares no hints at MEDIUM, trusted or not, and never retries it', () => {
+    const tool = { name: 'plain', inputSchema: { type: 'object' as const } };
+    for (const trusted of [false, true]) {
+      const { metadata, runPolicy } = describeRemote(tool, trusted);
+      expect(metadata.risk).toBe('MEDIUM');
+      expect(metadata.annotations).toEqual({
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: false,
+        openWorldHint: true,
+        sensitiveAction: false,
+      });
+      expect(runPolicy.maxRetries).toBe(0);
+    }
+  });
+
+  it('keeps a trusted read-only tool that reaches the open world at MEDIUM', () => {
+    const tool = { ...readOnlyTool, annotations: { readOnlyHint: true, openWorldHint: true } };
+    expect(describeRemote(tool, true).metadata.risk).toBe('MEDIUM');
   });
 });

@@ -1,8 +1,14 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
+  cautiousHints,
+  cleanUntrustedText,
   defineTool,
   hasEventSink,
+  isRetrySafe,
+  maxRisk,
   RunPolicies,
+  riskFromHints,
+  type ToolAnnotations,
   type ToolMetadataInput,
   type ToolRegistry,
   type ToolRunPolicy,
@@ -64,8 +70,9 @@ const MAX_DESCRIPTION = 1_000;
  * registry id cannot hold become `_`; the original names are kept for the call, and two names that
  * map to the same id are refused (skipped with a reason), never merged.
  *
- * Hints from a server that is not marked trusted never relax a gate: such tools stay MEDIUM risk
- * and are never retried, whatever `readOnlyHint` or `idempotentHint` they claim.
+ * Hints from a server that is not marked trusted never relax a gate: such tools stay at least
+ * MEDIUM risk and are never retried, whatever `readOnlyHint` or `idempotentHint` they claim; a
+ * tool that declares no hints is MEDIUM even on a trusted server.
  */
 export class McpToolRegistrar {
   readonly #manager: McpManager;
@@ -203,51 +210,52 @@ export function toRegistryId(server: string, tool: string): string {
 }
 
 /**
- * Metadata and run policy of a remote tool. Untrusted: MEDIUM (HIGH when it declares itself
- * destructive), never read-only or idempotent, never retried. Trusted: the hints are believed.
+ * Metadata and run policy of a remote tool, from the hints its server declared (the kernel's
+ * {@link riskFromHints} and {@link cautiousHints}: no hints is MEDIUM, never LOW; destructive is
+ * HIGH). Untrusted: the hints never relax a gate, so the tool is at least MEDIUM, never read-only
+ * or idempotent and never retried. Trusted: the hints are believed, what is missing is cautious.
  */
 export function describeRemote(
   remote: Tool,
   trusted: boolean,
 ): { metadata: ToolMetadataInput; runPolicy: ToolRunPolicy } {
-  const hints = remote.annotations ?? {};
-  const claimsReadOnly = hints.readOnlyHint === true;
-  // Per the MCP spec destructiveHint defaults to true for tools that are not read-only.
-  const destructive = !claimsReadOnly && hints.destructiveHint !== false;
-  const explicitlyDestructive = !claimsReadOnly && hints.destructiveHint === true;
+  const hints = declaredHints(remote);
   if (!trusted) {
     return {
       metadata: {
         category: 'mcp',
-        risk: explicitlyDestructive ? 'HIGH' : 'MEDIUM',
+        risk: maxRisk([riskFromHints(hints), 'MEDIUM']),
         tags: ['mcp', 'remote'],
-        annotations: {
-          readOnlyHint: false,
-          destructiveHint: true,
-          idempotentHint: false,
-          openWorldHint: true,
-          sensitiveAction: false,
-        },
+        annotations: cautiousHints(undefined),
       },
       runPolicy: MCP_CALL_POLICY,
     };
   }
-  const idempotent = claimsReadOnly || hints.idempotentHint === true;
+  const annotations = cautiousHints(hints);
   return {
     metadata: {
       category: 'mcp',
-      risk: claimsReadOnly ? 'LOW' : explicitlyDestructive ? 'HIGH' : 'MEDIUM',
+      risk: riskFromHints(hints),
       tags: ['mcp', 'remote', 'trusted'],
-      annotations: {
-        readOnlyHint: claimsReadOnly,
-        destructiveHint: destructive,
-        idempotentHint: idempotent,
-        openWorldHint: hints.openWorldHint !== false,
-        sensitiveAction: false,
-      },
+      annotations,
     },
-    runPolicy: idempotent ? RunPolicies.network : MCP_CALL_POLICY,
+    runPolicy: isRetrySafe(annotations) ? RunPolicies.network : MCP_CALL_POLICY,
   };
+}
+
+/** The MCP hints a remote tool declares, only those with a boolean value. */
+function declaredHints(remote: Tool): Partial<ToolAnnotations> {
+  const hints: Partial<Record<keyof ToolAnnotations, boolean>> = {};
+  for (const key of [
+    'readOnlyHint',
+    'destructiveHint',
+    'idempotentHint',
+    'openWorldHint',
+  ] as const) {
+    const value = remote.annotations?.[key];
+    if (typeof value === 'boolean') hints[key] = value;
+  }
+  return hints;
 }
 
 /**

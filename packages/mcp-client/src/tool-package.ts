@@ -6,7 +6,7 @@ import { McpManager } from './mcp-manager.js';
 import type { McpServerConfig } from './mcp-server-config.js';
 import { McpToolRegistrar } from './mcp-tool-registrar.js';
 import { McpServerApprovals } from './server-approvals.js';
-import { createMcpTools } from './tools/mcp-tools.js';
+import { createMcpTools } from './tools/index.js';
 
 /** The `packages.mcp-client` section of `toolsys.config.json`. */
 export const mcpClientConfigSchema = z

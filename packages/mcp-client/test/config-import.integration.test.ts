@@ -29,7 +29,7 @@ describe('imported client configs connect to server-everything', () => {
     const imported = await McpConfigImport.readFile(file, { env: {} });
     expect(imported.errors).toEqual([]);
     manager = new McpManager({ servers: imported.servers });
-    // An imported server starts only once approved (the tools ask the user; see mcp-tools).
+    // An imported server starts only once approved (the tools ask the user; see tools/mcp-call.ts).
     await expect(manager.callTool('everything', 'echo', { message: 'x' })).rejects.toThrow(
       'MCP server "everything" was imported from an imported config and the user has not approved starting it.',
     );

@@ -20,26 +20,26 @@ export type {
   MemoryMacro,
   MemoryNode,
 } from './memory-model.js';
-export {
-  type EdgeInput,
-  type EpisodeInput,
-  type EpisodeQuery,
-  type MacroInput,
-  type MacroQuery,
-  MemoryStore,
-  type MemoryStoreOptions,
-  type NodeInput,
-  type NodeSearchHit,
-  type NodeSearchQuery,
-} from './memory-store.js';
+export { MemoryStore } from './memory-store.js';
 export { MemoryStoreError, type MemoryStoreErrorCode } from './memory-store-error.js';
+export type {
+  EdgeInput,
+  EpisodeInput,
+  EpisodeQuery,
+  MacroInput,
+  MacroQuery,
+  MemoryStoreOptions,
+  NodeInput,
+  NodeSearchHit,
+  NodeSearchQuery,
+} from './memory-store-inputs.js';
 export {
   type CsMemConfig,
   csMemConfigSchema,
   memoryDatabasePath,
   toolPackage,
 } from './tool-package.js';
-export { createMemoryTools, type MemoryToolsOptions } from './tools/memory-tools.js';
+export { createMemoryTools, type MemoryToolsOptions } from './tools/index.js';
 export {
   TraceMemoryRecorder,
   type TraceMemoryRecorderOptions,

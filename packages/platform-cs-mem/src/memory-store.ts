@@ -10,188 +10,42 @@ import {
 } from './memory-migrations.js';
 import type {
   EpisodeToolCall,
-  MacroParam,
-  MacroStep,
   MemoryEdge,
   MemoryEpisode,
   MemoryMacro,
   MemoryNode,
 } from './memory-model.js';
+import {
+  type EpisodeRow,
+  type MacroRow,
+  macroFromRow,
+  type NodeRow,
+  nodeFromRow,
+} from './memory-rows.js';
 import { MemoryStoreError } from './memory-store-error.js';
-
-/** Options for {@link MemoryStore.open}. */
-export interface MemoryStoreOptions {
-  /** Database file path, or `:memory:` for a private in-memory database. */
-  path: string;
-  /**
-   * Open read-only, e.g. a reader beside a writer process. The file must exist with the current
-   * schema. Default false.
-   */
-  readonly?: boolean;
-  /** Clock in ms since the epoch, for timestamps and recency ranking. Default `Date.now`. */
-  now?: () => number;
-  /** How long a write waits for another connection's write lock, in ms. Default 5000. */
-  busyTimeoutMs?: number;
-  /**
-   * Age at which recency halves a node's rank boost, in ms. Recency only nudges the text score:
-   * its factor runs from 1 (just updated) down towards 0.5. Default 30 days.
-   */
-  recencyHalfLifeMs?: number;
-}
-
-/** A node to create or update. */
-export interface NodeInput {
-  /** The node's id (at most 200 characters). Writing to an old aliased id updates the node it moved to. */
-  id: string;
-  /** The remembered text (at most 100 000 characters). */
-  text: string;
-  /** Kind of node. Default `fact` for new nodes; unchanged for existing ones when absent. */
-  role?: string;
-  /** Importance, ≥ 0. Default 1 for new nodes; unchanged when absent. */
-  weight?: number;
-  /**
-   * Ids this node was known by before (an id migration). A node still stored under one of them is
-   * renamed to `id` (or merged into it, edges included); each old id stays as an alias that still
-   * finds the node.
-   */
-  previousIds?: readonly string[];
-}
-
-/** A link to create between two nodes (ids or aliases). */
-export interface EdgeInput {
-  /** Id or alias of the node the edge starts at. */
-  from: string;
-  /** Id or alias of the node the edge ends at. */
-  to: string;
-  /** What the link means (`works_on`). */
-  relation: string;
-}
-
-/** An episode to record. */
-export interface EpisodeInput {
-  /** Unique id; generated when absent. */
-  id?: string;
-  /** The agent session. */
-  sessionId: string;
-  /** What happened, in one or two sentences. */
-  summary: string;
-  /** The tool calls it held, in order. Default none. */
-  toolCalls?: readonly EpisodeToolCall[];
-  /** Start time in ms since the epoch. Default now. */
-  startedAt?: number;
-  /** End time in ms since the epoch. Default `startedAt`. */
-  endedAt?: number;
-}
-
-/** A macro to record (created, or replaced by name). */
-export interface MacroInput {
-  /** Unique name: letters, digits, `_`, `.`, `-` (at most 100). */
-  name: string;
-  /** What it does. Default empty. */
-  description?: string;
-  /** Declared parameters; every `{param}` placeholder in the steps must be declared. */
-  params?: readonly MacroParam[];
-  /** The steps (1 to 16). */
-  steps: readonly MacroStep[];
-  /** Counts this recording as a successful run, a failed one, or neither. Default `success`. */
-  outcome?: 'success' | 'failure' | 'none';
-}
-
-/** A node search. */
-export interface NodeSearchQuery {
-  /** Words (plain syntax) or an FTS5 query; an exact node id or old alias also finds the node. */
-  text: string;
-  /** Only nodes with one of these roles. */
-  roles?: readonly string[];
-  /** Most hits returned (1–100). Default 10. */
-  limit?: number;
-  /** How `text` is read: `plain` words (default) or `fts5` syntax. */
-  syntax?: 'plain' | 'fts5';
-  /** In plain syntax, whether `all` words (default) or `any` must occur. */
-  match?: 'all' | 'any';
-  /** Also return up to this many edges per hit (0–20). Default 0. */
-  edgesPerHit?: number;
-}
-
-/** One search hit. */
-export interface NodeSearchHit {
-  /** The node. */
-  readonly node: MemoryNode;
-  /** Higher is better; comparable within one search only. */
-  readonly score: number;
-  /** Matching passage with hits in `[brackets]`. */
-  readonly snippet: string;
-  /** How it matched: its exact id, one of its old ids, or the full-text index. */
-  readonly matchedBy: 'id' | 'alias' | 'text';
-  /** The old id the query named, when it matched by alias. */
-  readonly resolvedFrom?: string;
-  /** Edges touching the node, when asked for. */
-  readonly edges?: readonly MemoryEdge[];
-}
-
-/** An episode query. */
-export interface EpisodeQuery {
-  /** Only episodes that started at or after this time (ms since the epoch). */
-  since?: number;
-  /** Only episodes that started at or before this time (ms since the epoch). */
-  until?: number;
-  /** Only this session. */
-  sessionId?: string;
-  /** Most episodes returned, newest first (1–100). Default 10. */
-  limit?: number;
-}
-
-/** A macro query: by exact name, by text, or both (name hits first). */
-export interface MacroQuery {
-  /** Exact name, case-insensitive. */
-  name?: string;
-  /** Words matched against names, descriptions and tool ids (any word). */
-  text?: string;
-  /** Most macros returned (1–20). Default 3. */
-  limit?: number;
-}
-
-interface NodeRow {
-  seq: number;
-  id: string;
-  text: string;
-  role: string;
-  weight: number;
-  aliases: string;
-  created_at: number;
-  updated_at: number;
-}
-
-interface EpisodeRow {
-  id: string;
-  session_id: string;
-  summary: string;
-  tool_calls: string;
-  started_at: number;
-  ended_at: number;
-}
-
-interface MacroRow {
-  seq: number;
-  name: string;
-  description: string;
-  params: string;
-  steps: string;
-  success_count: number;
-  failure_count: number;
-  created_at: number;
-  updated_at: number;
-  last_used_at: number | null;
-}
+import type {
+  EdgeInput,
+  EpisodeInput,
+  EpisodeQuery,
+  MacroInput,
+  MacroQuery,
+  MemoryStoreOptions,
+  NodeInput,
+  NodeSearchHit,
+  NodeSearchQuery,
+} from './memory-store-inputs.js';
+import {
+  MACRO_NAME,
+  MAX_ID_LENGTH,
+  MAX_TEXT_LENGTH,
+  requireLimit,
+  requireText,
+  requireWeight,
+  validateParams,
+  validateSteps,
+} from './memory-validation.js';
 
 const DAY_MS = 86_400_000;
-const MAX_ID_LENGTH = 200;
-const MAX_TEXT_LENGTH = 100_000;
-const MAX_MACRO_STEPS = 16;
-const MACRO_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
-const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
-const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-
 type DatabaseConstructor = typeof Database;
 
 let loadedDatabase: DatabaseConstructor | undefined;
@@ -703,123 +557,6 @@ export class MemoryStore {
     for (const row of rows) snippets.set(Number(row.seq), row.snippet);
     return snippets;
   }
-}
-
-function nodeFromRow(row: NodeRow): MemoryNode {
-  return {
-    id: row.id,
-    text: row.text,
-    role: row.role,
-    weight: row.weight,
-    aliases: row.aliases === '' ? [] : row.aliases.split(' '),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-function macroFromRow(row: MacroRow): MemoryMacro {
-  return {
-    name: row.name,
-    description: row.description,
-    params: JSON.parse(row.params) as MacroParam[],
-    steps: JSON.parse(row.steps) as MacroStep[],
-    successCount: row.success_count,
-    failureCount: row.failure_count,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    lastUsedAt: row.last_used_at ?? undefined,
-  };
-}
-
-function requireText(
-  value: unknown,
-  field: string,
-  maxLength: number,
-  options: { trim?: boolean } = {},
-): string {
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw new MemoryStoreError('INVALID_INPUT', `${field}: must be a non-empty string`, { field });
-  }
-  if (value.length > maxLength) {
-    throw new MemoryStoreError(
-      'INVALID_INPUT',
-      `${field}: is ${value.length} characters long; at most ${maxLength} are allowed`,
-      { field },
-    );
-  }
-  return options.trim === false ? value : value.trim();
-}
-
-function requireWeight(value: number): number {
-  if (!Number.isFinite(value) || value < 0) {
-    throw new MemoryStoreError('INVALID_INPUT', 'weight: must be a finite number ≥ 0', {
-      field: 'weight',
-    });
-  }
-  return value;
-}
-
-function requireLimit(value: number, max: number, field: string, min = 1): number {
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new MemoryStoreError(
-      'INVALID_QUERY',
-      `${field}: must be an integer from ${min} to ${max}, got ${value}`,
-      { field },
-    );
-  }
-  return value;
-}
-
-function validateParams(params: readonly MacroParam[]): MacroParam[] {
-  const names = new Set<string>();
-  return params.map((param, index) => {
-    if (!PARAM_NAME.test(param.name) || names.has(param.name)) {
-      throw new MemoryStoreError(
-        'INVALID_INPUT',
-        `params.${index}.name: "${param.name}" must be a unique identifier (letters, digits, _)`,
-        { field: `params.${index}.name` },
-      );
-    }
-    names.add(param.name);
-    return { ...param };
-  });
-}
-
-function validateSteps(steps: readonly MacroStep[], params: readonly MacroParam[]): MacroStep[] {
-  if (!Array.isArray(steps) || steps.length === 0 || steps.length > MAX_MACRO_STEPS) {
-    throw new MemoryStoreError('INVALID_INPUT', `steps: must hold 1 to ${MAX_MACRO_STEPS} steps`, {
-      field: 'steps',
-    });
-  }
-  const declared = new Set(params.map((param) => param.name));
-  const used = new Set<string>();
-  const validated = steps.map((step, index) => {
-    requireText(step.tool, `steps.${index}.tool`, MAX_ID_LENGTH);
-    const args = step.args ?? {};
-    for (const placeholder of JSON.stringify(args).matchAll(PLACEHOLDER)) {
-      const name = placeholder[1] as string;
-      if (!declared.has(name)) {
-        throw new MemoryStoreError(
-          'INVALID_INPUT',
-          `steps.${index}.args: placeholder {${name}} is not a declared param`,
-          { field: `steps.${index}.args` },
-        );
-      }
-      used.add(name);
-    }
-    return { tool: step.tool.trim(), args };
-  });
-  // Same rule as shortcuts: a declared param no step uses is a mistake, not an option.
-  for (const [index, param] of params.entries()) {
-    if (!used.has(param.name)) {
-      throw new MemoryStoreError(
-        'INVALID_INPUT',
-        `params.${index}.name: "${param.name}" is declared but no step uses {${param.name}}`,
-        { field: `params.${index}.name` },
-      );
-    }
-  }
-  return validated;
 }
 
 function asQueryError(error: unknown): unknown {

@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { defineToolPackage, PipelineToolExecutor } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import { MemoryStore } from './memory-store.js';
-import { createMemoryTools } from './tools/memory-tools.js';
+import { createMemoryTools } from './tools/index.js';
 import { TraceMemoryRecorder } from './trace-memory-recorder.js';
 
 /** The `packages.cs-mem` section of `toolsys.config.json`. */

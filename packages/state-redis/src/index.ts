@@ -26,7 +26,6 @@ export {
   type SubscriberStatus,
 } from './redis-connection.js';
 export {
-  REVOKE_SCRIPT,
   RedisPermissionStore,
   type RedisPermissionStoreOptions,
 } from './redis-permission-store.js';
@@ -47,5 +46,6 @@ export {
   ReplicaHeartbeat,
   type ReplicaHeartbeatOptions,
 } from './replica-heartbeat.js';
+export { REVOKE_SCRIPT } from './revoke-script.js';
 export { sessionDigest } from './session-digest.js';
 export { createSharedState, type SharedState, type SharedStateOptions } from './shared-state.js';

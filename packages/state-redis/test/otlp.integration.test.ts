@@ -7,6 +7,7 @@ import {
   RunPolicies,
   ToolCircuitBreaker,
   ToolErrorCode,
+  ToolHints,
   ToolRegistry,
   type ToolResult,
   ToolSchema,
@@ -101,7 +102,11 @@ describe('OtlpTelemetry', () => {
           id: 'web_fetch',
           description: 'fixture',
           inputSchema: ToolSchema.object({ password: z.string() }),
-          metadata: { risk: 'LOW', annotations: { readOnlyHint: true } },
+          metadata: {
+            category: 'network',
+            risk: 'LOW',
+            annotations: { ...ToolHints.readOnly, openWorldHint: true },
+          },
           runPolicy: { ...RunPolicies.network, backoffBaseMs: 1, backoffMaxMs: 1, maxRetries: 1 },
           execute: (): ToolResult => {
             calls += 1;

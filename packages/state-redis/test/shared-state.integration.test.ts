@@ -7,6 +7,7 @@ import {
   renderResult,
   SHARED_QUOTA_CALLERS,
   ToolErrorCode,
+  ToolHints,
   ToolPermissionManager,
   ToolRegistry,
   type ToolResult,
@@ -55,7 +56,11 @@ function replica(
       id: 'web_fetch',
       description: 'fixture standing for a remote backend',
       inputSchema: ToolSchema.object({ url: z.string().optional() }),
-      metadata: { risk: 'MEDIUM', annotations: { readOnlyHint: true } },
+      metadata: {
+        category: 'network',
+        risk: 'MEDIUM',
+        annotations: { ...ToolHints.readOnly, openWorldHint: true },
+      },
       runPolicy: { ...RunPolicies.network, ratePerMinute, maxRetries: 0 },
       execute: () => {
         behaviour.calls += 1;

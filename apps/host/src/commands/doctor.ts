@@ -1,5 +1,5 @@
 import type { SharedStateStatus } from '@toolsys/state-redis';
-import type { ScaleOutStatus } from '../executor.js';
+import type { ScaleOutStatus } from '../scale-out.js';
 import { commandInfo } from './catalog.js';
 import { openDeployment, splitArgs } from './shared.js';
 import { type CliCommand, UsageError } from './types.js';

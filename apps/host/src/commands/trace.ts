@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { renderLatencyReport, summariseLatency } from '@toolsys/core-tool-registry';
 import { ConfigError, loadDeploymentConfig } from '../config.js';
-import { readTraceFile, TRACE_FILE_NAME } from '../executor.js';
+import { readTraceFile, TRACE_FILE_NAME } from '../trace-file.js';
 import { commandInfo } from './catalog.js';
 import { splitArgs } from './shared.js';
 import { type CliCommand, UsageError } from './types.js';

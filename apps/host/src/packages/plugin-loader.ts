@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type AnyToolPackageEntry, isToolPackageEntry } from '@toolsys/core-tool-registry';
+import { withPluginToolMetadata } from './plugin-metadata.js';
 
 /** A plugin named in `plugins`: its entry, or why it could not be loaded. */
 export type LoadedPlugin =
@@ -76,7 +77,8 @@ async function loadPlugin(name: string, configDir: string): Promise<LoadedPlugin
         'does not export a `toolPackage` entry (name, key, description, configSchema, detect, create); see defineToolPackage in @toolsys/core-tool-registry',
     };
   }
-  return { name, entry };
+  // The kernel requires declared metadata; a plugin built without it is completed cautiously.
+  return { name, entry: withPluginToolMetadata(entry) };
 }
 
 /** Loads every plugin named in the config, in order; a plugin that fails is reported, not thrown. */

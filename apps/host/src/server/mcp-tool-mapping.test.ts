@@ -4,6 +4,7 @@ import {
   type RegisteredTool,
   resolveMetadata,
   successResult,
+  ToolHints,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +19,7 @@ import {
 function registered(definition: ReturnType<typeof defineTool>): RegisteredTool {
   return {
     ...definition,
-    metadata: resolveMetadata(definition.id, definition.metadata),
+    metadata: resolveMetadata(definition.metadata),
     owner: 'test',
   } as RegisteredTool;
 }
@@ -30,6 +31,11 @@ describe('toMcpTool', () => {
         id: 'delete_file',
         description: 'Deletes a file.',
         inputSchema: ToolSchema.object({ path: z.string().describe('File to delete.') }),
+        metadata: {
+          category: 'file',
+          risk: 'HIGH',
+          annotations: { ...ToolHints.destructive, idempotentHint: true, sensitiveAction: true },
+        },
         execute: () => 'ok',
       }),
     );
@@ -66,6 +72,7 @@ describe('toMcpTool', () => {
         description: 'Time.',
         inputSchema: ToolSchema.empty(),
         outputSchema: ToolSchema.object({ iso: z.string() }),
+        metadata: { category: 'system', risk: 'LOW', annotations: ToolHints.readOnly },
         execute: () => 'now',
       }),
     );

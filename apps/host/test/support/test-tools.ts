@@ -8,6 +8,7 @@ import {
   defineTool,
   defineToolPackage,
   successResult,
+  ToolHints,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { toolPackage as corePackage } from '@toolsys/core-tools';
@@ -57,7 +58,7 @@ export function createTestTools(): { tools: AnyToolDefinition[]; probe: TestTool
       inputSchema: ToolSchema.object({
         steps: z.number().int().min(1).max(10_000).default(3).describe('Steps to run.'),
       }),
-      metadata: { category: 'utility', risk: 'LOW' },
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       async execute(args, context) {
         for (let step = 1; step <= args.steps; step += 1) {
           if (context.signal.aborted) {
@@ -85,7 +86,7 @@ export function createTestTools(): { tools: AnyToolDefinition[]; probe: TestTool
       inputSchema: ToolSchema.object({
         ms: z.number().int().min(0).max(60_000).describe('How long to wait.'),
       }),
-      metadata: { category: 'utility', risk: 'LOW' },
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       async execute(args, context) {
         probe.waiting += 1;
         await sleep(args.ms, context.signal);
@@ -98,7 +99,7 @@ export function createTestTools(): { tools: AnyToolDefinition[]; probe: TestTool
       description: 'Returns a greeting with structured output.',
       inputSchema: ToolSchema.object({ name: z.string().describe('Who to greet.') }),
       outputSchema: ToolSchema.object({ greeting: z.string(), length: z.number() }),
-      metadata: { category: 'utility', risk: 'LOW' },
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: (args) =>
         successResult(`Hello, ${args.name}!`, {
           data: { greeting: `Hello, ${args.name}!`, length: args.name.length },
@@ -108,7 +109,7 @@ export function createTestTools(): { tools: AnyToolDefinition[]; probe: TestTool
       id: 'test_guarded',
       description: 'A MEDIUM risk tool: the risk gate asks the user before it runs.',
       inputSchema: ToolSchema.object({ note: z.string().default('').describe('Anything.') }),
-      metadata: { category: 'utility', risk: 'MEDIUM', annotations: { destructiveHint: true } },
+      metadata: { category: 'utility', risk: 'MEDIUM', annotations: ToolHints.destructive },
       execute: (args) => successResult(`guarded ran ${args.note}`),
     }),
   ];
@@ -132,7 +133,7 @@ export function artifactTool(dataDir: string): AnyToolDefinition {
       large: z.boolean().default(false).describe('Write a PNG larger than 1 MiB.'),
       extra: z.string().optional().describe('An absolute path returned as one more artifact.'),
     }),
-    metadata: { category: 'utility', risk: 'LOW' },
+    metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
     execute: (args) => {
       const folder = join(dataDir, 'artifacts');
       mkdirSync(folder, { recursive: true });

@@ -9,7 +9,7 @@ import {
 } from '@toolsys/core-tool-registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../memory-store.js';
-import { createMemoryTools } from './memory-tools.js';
+import { createMemoryTools } from './index.js';
 
 const NOW = Date.UTC(2026, 10, 29, 12, 0, 0);
 let directory: string;

@@ -5,13 +5,15 @@ import {
   defineTool,
   failureResult,
   type PipelineToolExecutor,
+  ToolHints,
   ToolRegistry,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { traceCommand } from './commands/trace.js';
 import type { CliIo } from './commands/types.js';
-import { createExecutionStack, readTraceFile, TRACE_FILE_NAME } from './executor.js';
+import { createExecutionStack } from './execution-stack.js';
+import { readTraceFile, TRACE_FILE_NAME } from './trace-file.js';
 
 let dataDir: string;
 
@@ -30,6 +32,7 @@ function stack() {
       id: 'echo',
       description: 'fixture',
       inputSchema: ToolSchema.object({}),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => 'hello',
     }),
   );
@@ -38,7 +41,7 @@ function stack() {
       id: 'flaky_fetch',
       description: 'fixture that always fails like a broken backend',
       inputSchema: ToolSchema.object({}),
-      metadata: { annotations: { readOnlyHint: false, idempotentHint: false } },
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => failureResult('EXECUTION_FAILED', 'connection refused'),
     }),
   );
@@ -147,6 +150,7 @@ describe('run-policy overrides from the config', () => {
         id: 'echo',
         description: 'fixture',
         inputSchema: ToolSchema.object({}),
+        metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
         runPolicy: {
           name: 'tight',
           maxRetries: 0,

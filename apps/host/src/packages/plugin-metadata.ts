@@ -1,0 +1,109 @@
+// The metadata of a third-party plugin's tools: what the author declared, completed cautiously.
+import {
+  type AnyToolDefinition,
+  type AnyToolPackageEntry,
+  cautiousHints,
+  riskFromHints,
+  TOOL_CATEGORIES,
+  TOOL_RISKS,
+  type ToolAnnotations,
+  type ToolCategory,
+  type ToolMetadataInput,
+  type ToolPackageContribution,
+  type ToolRisk,
+} from '@toolsys/core-tool-registry';
+
+/** What a plugin, plain JavaScript built against any kernel version, may have declared. */
+interface DeclaredMetadata {
+  readonly category?: unknown;
+  readonly risk?: unknown;
+  readonly tags?: unknown;
+  readonly annotations?: Partial<Record<keyof ToolAnnotations, unknown>>;
+}
+
+const HINT_KEYS = [
+  'readOnlyHint',
+  'destructiveHint',
+  'idempotentHint',
+  'openWorldHint',
+  'sensitiveAction',
+] as const satisfies ReadonlyArray<keyof ToolAnnotations>;
+
+/**
+ * The metadata of a plugin's tool. A declared risk is kept; without one the risk follows the
+ * declared hints (`riskFromHints`: no hints is MEDIUM, never LOW, so the default policy asks).
+ * Missing hints take the cautious value, and a HIGH risk tool is sensitive unless it says not.
+ * A category that is not one of the kernel's is `utility`.
+ */
+export function pluginToolMetadata(declared: DeclaredMetadata | undefined): ToolMetadataInput {
+  const hints: Partial<Record<keyof ToolAnnotations, boolean>> = {};
+  for (const key of HINT_KEYS) {
+    const value = declared?.annotations?.[key];
+    if (typeof value === 'boolean') hints[key] = value;
+  }
+  const risk = TOOL_RISKS.includes(declared?.risk as ToolRisk)
+    ? (declared?.risk as ToolRisk)
+    : riskFromHints(hints);
+  const category = TOOL_CATEGORIES.includes(declared?.category as ToolCategory)
+    ? (declared?.category as ToolCategory)
+    : 'utility';
+  const tags = Array.isArray(declared?.tags)
+    ? declared.tags.filter((tag): tag is string => typeof tag === 'string')
+    : [];
+  return {
+    category,
+    risk,
+    tags,
+    annotations: {
+      ...cautiousHints(hints),
+      sensitiveAction: hints.sensitiveAction ?? risk === 'HIGH',
+    },
+  };
+}
+
+/** The tool with its metadata completed; every other field is the plugin's own. */
+function withPluginMetadata(tool: AnyToolDefinition): AnyToolDefinition {
+  const metadata = pluginToolMetadata(tool.metadata as DeclaredMetadata | undefined);
+  // Own properties, so that spreading the tool (as registering does) keeps every field.
+  const fields: Record<string, unknown> = {
+    id: tool.id,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    outputSchema: tool.outputSchema,
+    runPolicy: tool.runPolicy,
+    environmentRules: tool.environmentRules,
+    argumentLimits: tool.argumentLimits,
+    riskOf: tool.riskOf?.bind(tool),
+    execute: tool.execute.bind(tool),
+    metadata,
+  };
+  const descriptors: PropertyDescriptorMap = {};
+  for (const [key, value] of Object.entries(fields)) {
+    if (value !== undefined) descriptors[key] = { value, enumerable: true };
+  }
+  return Object.create(tool, descriptors) as AnyToolDefinition;
+}
+
+/**
+ * A plugin's entry whose tools carry complete metadata (see {@link pluginToolMetadata}), so a
+ * plugin that declares less than the kernel requires is asked for, never let through.
+ */
+export function withPluginToolMetadata(entry: AnyToolPackageEntry): AnyToolPackageEntry {
+  return {
+    name: entry.name,
+    key: entry.key,
+    description: entry.description,
+    configSchema: entry.configSchema,
+    detect: (environment) => entry.detect(environment),
+    async create(context): Promise<ToolPackageContribution> {
+      const contribution = await entry.create(context);
+      return {
+        tools: contribution.tools.map(withPluginMetadata),
+        ...(contribution.dispose ? { dispose: () => contribution.dispose?.() } : {}),
+        ...(contribution.endSession
+          ? { endSession: (sessionId: string) => contribution.endSession?.(sessionId) }
+          : {}),
+      };
+    },
+  };
+}

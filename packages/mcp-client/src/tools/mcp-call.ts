@@ -1,0 +1,164 @@
+// mcp_call: calls a tool on a server, connecting it first and checking the arguments when needed.
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type AnyToolDefinition,
+  defineTool,
+  failureResult,
+  hasEventSink,
+  mayAbortWithin,
+  type ToolContext,
+  ToolErrorCode,
+  ToolHints,
+  type ToolResult,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import { z } from 'zod';
+import { toToolResult } from '../call-result.js';
+import type { McpCallOptions } from '../mcp-client.js';
+import { MAX_CALL_TIMEOUT_MS, MCP_CALL_POLICY } from '../mcp-run-policies.js';
+import {
+  type ProgressThrottle,
+  progressEmitter,
+  withProgressThrottle,
+} from '../progress-emitter.js';
+import type { McpToolsShared } from './shared.js';
+
+/** Margin between the executor's time limit and a request's own, for the two clocks' drift. */
+const SIGNAL_SLACK_MS = 1_000;
+
+const callSchema = ToolSchema.object({
+  server: z.string().min(1).describe('Server name, as shown by mcp_list.'),
+  tool: z.string().min(1).describe('Tool name on that server, as shown by mcp_list.'),
+  arguments: z
+    .record(z.string(), z.unknown())
+    .default({})
+    .describe('Arguments of the remote tool; checked against its inputSchema before sending.'),
+  timeoutMs: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_CALL_TIMEOUT_MS)
+    .optional()
+    .describe(
+      'Time limit in ms (max 300000). On expiry the server is told to cancel. Default: the server setting or 60000.',
+    ),
+});
+
+/** The validated arguments of mcp_call. */
+type CallArgs = typeof callSchema extends ToolSchema<infer T> ? T : never;
+
+/** `mcp_call`: calls a remote tool (after the user approved an imported server). */
+export function createMcpCallTool(shared: McpToolsShared): AnyToolDefinition {
+  const { manager, approvals, schemas, suggester, defaultTimeoutMs } = shared;
+  const callTool = defineTool({
+    id: 'mcp_call',
+    description:
+      'Calls a tool on an MCP server (connecting it first when needed) and returns its output; structured output is kept. Arguments are checked against the remote inputSchema before anything is sent. Use mcp_list to find server and tool names. A call that times out is cancelled on the server; its outcome is then unknown, so check before repeating a call that changes state.',
+    inputSchema: callSchema,
+    metadata: {
+      category: 'mcp',
+      risk: 'MEDIUM',
+      tags: ['mcp'],
+      annotations: { ...ToolHints.destructive, openWorldHint: true },
+    },
+    runPolicy: MCP_CALL_POLICY,
+    execute(args, context) {
+      // An imported server is contacted only once the user approved it in this session.
+      if (!approvals.isApproved(args.server, context.sessionId)) {
+        return approveThenSend(args, context);
+      }
+      // Connected, and the tool in the catalog (the common case): checked and sent without an
+      // async frame of this handler's own (each costs a turn of the job queue on every call).
+      const remote = manager.connectedTool(args.server, args.tool);
+      return remote ? send(remote, args, context) : connectThenSend(args, context);
+    },
+  });
+
+  /** Asks the user to approve an imported server, then goes on as usual. */
+  async function approveThenSend(args: CallArgs, context: ToolContext): Promise<ToolResult> {
+    const refused = await approvals.authorise(args.server, context);
+    if (refused) return refused;
+    const remote = manager.connectedTool(args.server, args.tool);
+    return remote ? send(remote, args, context) : connectThenSend(args, context);
+  }
+
+  /** Connects when needed and refreshes the catalog for a tool not (yet) in it, then sends. */
+  async function connectThenSend(args: CallArgs, context: ToolContext): Promise<ToolResult> {
+    const { server, tool } = args;
+    if (!manager.client(server)?.isConnected) {
+      await manager.connect(server, { signal: context.signal });
+    }
+    let remote = findTool(manager.tools(server), tool);
+    if (!remote) {
+      await manager.refreshTools(server, { signal: context.signal });
+      remote = findTool(manager.tools(server), tool);
+    }
+    if (!remote) {
+      const names = manager.tools(server).map((candidate) => candidate.name);
+      const close = suggester.suggest(tool, names);
+      return failureResult(
+        ToolErrorCode.NOT_FOUND,
+        `MCP server "${server}" has no tool "${tool}".${close.length > 0 ? ` Did you mean: ${close.join(', ')}?` : ''}`,
+        {
+          field: 'tool',
+          hint:
+            close.length > 0
+              ? `Call mcp_call with tool set to one of: ${close.join(', ')}.`
+              : `Run mcp_list with server "${server}" to see its tools.`,
+          details: { server, tool, suggestions: close },
+        },
+      );
+    }
+    return send(remote, args, context);
+  }
+
+  /** Checks the arguments against the remote inputSchema and sends the call. */
+  function send(remote: Tool, args: CallArgs, context: ToolContext): Promise<ToolResult> {
+    const { server, tool } = args;
+    const invalid = schemas.check(remote, args.arguments);
+    if (invalid) return Promise.resolve(prefixFailure(invalid.error, server, tool));
+    const timeoutMs = args.timeoutMs ?? manager.config(server)?.timeoutMs ?? defaultTimeoutMs;
+    const callOptions: McpCallOptions = { timeoutMs };
+    // The request's own timeout cancels it on the server. The call's signal is handed on when
+    // it can fire before that (a caller that can cancel, or a shorter executor time limit);
+    // otherwise it is not even made (an AbortSignal per call costs more than the rest).
+    if (mayAbortWithin(context, timeoutMs + SIGNAL_SLACK_MS)) callOptions.signal = context.signal;
+    // Progress is requested only when someone receives it: a progress token makes the server
+    // and the SDK do extra work on every call.
+    let throttle: ProgressThrottle | undefined;
+    if (hasEventSink(context)) {
+      throttle = progressEmitter(context);
+      callOptions.onProgress = throttle.push;
+    }
+    return withProgressThrottle(
+      throttle,
+      manager.callToolWith(server, remote.name, args.arguments, toToolResult, callOptions),
+    );
+  }
+
+  return callTool;
+}
+
+function findTool(tools: readonly Tool[], name: string): Tool | undefined {
+  return tools.find((tool) => tool.name === name);
+}
+
+function prefixFailure(
+  error: { message: string; field?: string; details?: Record<string, unknown> },
+  server: string,
+  tool: string,
+) {
+  const issues = (error.details?.issues as Array<{ field: string; problem: string }>) ?? [];
+  const described =
+    issues.length > 0
+      ? issues
+          .slice(0, 5)
+          .map(({ field, problem }) => `${field ? `arguments.${field}` : 'arguments'}: ${problem}`)
+          .join('; ')
+      : `arguments: ${error.message}`;
+  return failureResult(ToolErrorCode.INVALID_ARGUMENT, described, {
+    field: error.field ? `arguments.${error.field}` : 'arguments',
+    hint: `Fix the arguments to match the inputSchema of "${tool}" on "${server}" (mcp_list with includeSchemas shows it) and retry.`,
+    details: { server, tool, issues },
+  });
+}

@@ -1,0 +1,144 @@
+// memory_recent_episodes: the recorded episodes of a time window or of one session.
+import {
+  type AnyToolDefinition,
+  failureResult,
+  RunPolicies,
+  ToolErrorCode,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import { z } from 'zod';
+import type { MemoryEpisode } from '../memory-model.js';
+import type { MemoryStore } from '../memory-store.js';
+
+import { defineMemoryTool, MINUTE_MS, READ_ONLY_METADATA } from './shared.js';
+
+const episodesSchema = ToolSchema.object({
+  sinceMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(5_256_000)
+    .optional()
+    .describe('Only episodes that started in the last N minutes (e.g. 60 for the last hour).'),
+  since: z
+    .string()
+    .max(64)
+    .optional()
+    .describe('Only episodes that started at or after this ISO 8601 time. Overrides sinceMinutes.'),
+  until: z
+    .string()
+    .max(64)
+    .optional()
+    .describe('Only episodes that started at or before this ISO 8601 time.'),
+  sessionId: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Only episodes of this agent session. Default: every session.'),
+  limit: z.number().int().min(1).max(100).default(10).describe('Most episodes, newest first.'),
+  includeToolCalls: z
+    .boolean()
+    .default(true)
+    .describe("Include each episode's tool calls (tool id and outcome)."),
+});
+
+export function createRecentEpisodesTool(
+  store: () => MemoryStore,
+  now: () => number,
+): AnyToolDefinition {
+  return defineMemoryTool(store, {
+    id: 'memory_recent_episodes',
+    description:
+      'Lists recent episodes from memory, newest first: what happened in earlier sessions or turns, with the tool calls each held and their outcomes. Filter by a time window and a session. Use memory_search_nodes for facts and memory_recall_macro for reusable tool sequences.',
+    inputSchema: episodesSchema,
+    outputSchema: ToolSchema.object({
+      episodes: z.array(
+        z.object({
+          id: z.string(),
+          sessionId: z.string(),
+          summary: z.string(),
+          startedAt: z.string(),
+          endedAt: z.string(),
+          toolCalls: z
+            .array(z.object({ toolId: z.string(), outcome: z.string() }).loose())
+            .optional(),
+        }),
+      ),
+    }),
+    metadata: READ_ONLY_METADATA,
+    runPolicy: RunPolicies.quickRead,
+    execute({ sinceMinutes, since, until, sessionId, limit, includeToolCalls }, _context, store) {
+      const sinceMs =
+        since !== undefined
+          ? parseTime(since, 'since')
+          : sinceMinutes !== undefined
+            ? now() - sinceMinutes * MINUTE_MS
+            : undefined;
+      if (typeof sinceMs === 'object') return sinceMs;
+      const untilMs = until === undefined ? undefined : parseTime(until, 'until');
+      if (typeof untilMs === 'object') return untilMs;
+      const episodes = store.recentEpisodes({
+        limit,
+        ...(sinceMs === undefined ? {} : { since: sinceMs }),
+        ...(untilMs === undefined ? {} : { until: untilMs }),
+        ...(sessionId === undefined ? {} : { sessionId }),
+      });
+      const data = {
+        episodes: episodes.map((episode) => describeEpisode(episode, includeToolCalls)),
+      };
+      if (episodes.length === 0) {
+        return {
+          ok: true,
+          content:
+            'No episodes in that window. Widen it (a larger sinceMinutes, or no sessionId), or search facts with memory_search_nodes.',
+          data,
+        };
+      }
+      const lines = episodes.map((episode) => {
+        const calls =
+          includeToolCalls && episode.toolCalls.length > 0
+            ? ` [${episode.toolCalls
+                .map((call) =>
+                  call.outcome === 'success' || call.outcome === 'ok'
+                    ? call.toolId
+                    : `${call.toolId}:${call.outcome}`,
+                )
+                .join(' → ')}]`
+            : '';
+        return `- ${new Date(episode.startedAt).toISOString()} (${episode.sessionId}) ${episode.summary}${calls}`;
+      });
+      return {
+        ok: true,
+        content: `${episodes.length} episode${episodes.length === 1 ? '' : 's'}, newest first:\n${lines.join('\n')}`,
+        data,
+      };
+    },
+  });
+}
+
+function parseTime(value: string, field: string): number | ReturnType<typeof failureResult> {
+  const parsed = Date.parse(value);
+  if (Number.isNaN(parsed)) {
+    return failureResult(
+      ToolErrorCode.INVALID_ARGUMENT,
+      `${field}: "${value}" is not an ISO 8601 time`,
+      { field, hint: `Send ${field} like "2026-11-29T14:00:00Z", or use sinceMinutes.` },
+    );
+  }
+  return parsed;
+}
+
+function describeEpisode(
+  episode: MemoryEpisode,
+  includeToolCalls: boolean,
+): Record<string, unknown> {
+  return {
+    id: episode.id,
+    sessionId: episode.sessionId,
+    summary: episode.summary,
+    startedAt: new Date(episode.startedAt).toISOString(),
+    endedAt: new Date(episode.endedAt).toISOString(),
+    ...(includeToolCalls ? { toolCalls: episode.toolCalls.map((call) => ({ ...call })) } : {}),
+  };
+}
