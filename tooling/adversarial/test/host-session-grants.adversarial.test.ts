@@ -20,8 +20,8 @@ import {
   ToolHost,
 } from '@toolsys/host';
 import { sessionDigest } from '@toolsys/state-redis';
+import { type RedisProcess, startRedis } from '@toolsys/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisProcess, startRedis } from './support/redis-process.js';
 import {
   HOST_CLI,
   HOST_DIR,

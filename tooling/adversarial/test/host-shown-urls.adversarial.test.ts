@@ -4,8 +4,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type RedisProcess, startRedis } from '@toolsys/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisProcess, startRedis } from './support/redis-process.js';
 import { HOST_CLI, HOST_DIR, HOST_NODE_ARGS, stopChild } from './support/stdio-mcp-session.js';
 
 // Issue 30 item 9: a Redis password given as `?password=`, and an OTLP endpoint's user-info
