@@ -13,7 +13,13 @@ export {
   type StartHaproxyOptions,
   startHaproxy,
 } from './haproxy.js';
-export { freePort, isPortOpen, type WaitForPortOptions, waitForPort } from './ports.js';
+export {
+  freePort,
+  type IsPortOpenOptions,
+  isPortOpen,
+  type WaitForPortOptions,
+  waitForPort,
+} from './ports.js';
 export {
   hasExited,
   isAlive,

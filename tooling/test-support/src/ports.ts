@@ -18,15 +18,23 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Whether something accepts TCP connections on `host:port` (one attempt, at most 1 s). */
-export async function isPortOpen(port: number, host = '127.0.0.1'): Promise<boolean> {
+/** Options for {@link isPortOpen}. */
+export interface IsPortOpenOptions {
+  /** The host to connect to. Default `127.0.0.1`. */
+  host?: string;
+  /** How long the one attempt may take, in ms. Default 1000. */
+  timeoutMs?: number;
+}
+
+/** Whether something accepts TCP connections on the port (one attempt). */
+export async function isPortOpen(port: number, options: IsPortOpenOptions = {}): Promise<boolean> {
   return await new Promise((resolve) => {
-    const socket = createConnection({ host, port });
+    const socket = createConnection({ host: options.host ?? '127.0.0.1', port });
     const done = (open: boolean) => {
       socket.destroy();
       resolve(open);
     };
-    socket.setTimeout(1000, () => done(false));
+    socket.setTimeout(options.timeoutMs ?? 1000, () => done(false));
     socket.once('connect', () => done(true));
     socket.once('error', () => done(false));
   });
@@ -44,7 +52,7 @@ export interface WaitForPortOptions {
 export async function waitForPort(port: number, options: WaitForPortOptions = {}): Promise<void> {
   const host = options.host ?? '127.0.0.1';
   const deadline = Date.now() + (options.timeoutMs ?? 10_000);
-  while (!(await isPortOpen(port, host))) {
+  while (!(await isPortOpen(port, { host }))) {
     if (Date.now() > deadline) throw new Error(`nothing listens on ${host}:${port}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
