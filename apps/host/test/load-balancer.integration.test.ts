@@ -1,10 +1,15 @@
 import { type AddressInfo, connect, createServer as createNetServer, type Socket } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  freePort,
+  type HaproxyProcess,
+  type RedisProcess,
+  startHaproxy,
+  startRedis,
+} from '@toolsys/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpServer, serveHttp } from '../src/server/http-server.js';
-import { type HaproxyProcess, startHaproxy } from './support/haproxy.js';
-import { freePort, type RedisProcess, startRedis } from './support/redis-server.js';
 import { createTestHost, type TestHost } from './support/test-tools.js';
 
 // Three replicas of serve --http sharing a real redis-server, behind a real HAProxy started with

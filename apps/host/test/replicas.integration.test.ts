@@ -2,10 +2,10 @@ import { createServer, type Server } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { type RedisProcess, startRedis } from '@toolsys/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { describeScaleOut } from '../src/commands/doctor.js';
 import { type HttpServer, serveHttp } from '../src/server/http-server.js';
-import { type RedisProcess, startRedis } from './support/redis-server.js';
 import { createTestHost, type TestHost } from './support/test-tools.js';
 
 // Two host replicas (each its own deployment and HTTP server on 127.0.0.1) sharing one real

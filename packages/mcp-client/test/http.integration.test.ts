@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
+import { isPortOpen } from '@toolsys/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from '../src/index.js';
 import { marked } from './marked.js';
@@ -19,18 +19,7 @@ function nonLoopbackAddresses(): string[] {
 }
 
 /** Tries a TCP connection to this machine's own address; resolves with whether it was accepted. */
-function canConnect(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host, port });
-    const done = (accepted: boolean) => {
-      socket.destroy();
-      resolve(accepted);
-    };
-    socket.setTimeout(2_000, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
-}
+const canConnect = (host: string, port: number) => isPortOpen(port, { host, timeoutMs: 2_000 });
 
 describe('server-everything over Streamable HTTP on 127.0.0.1', () => {
   let server: HttpServerProcess;

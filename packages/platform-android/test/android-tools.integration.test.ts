@@ -10,6 +10,7 @@ import {
   type ToolResult,
 } from '@toolsys/core-tool-registry';
 import { countTokens } from '@toolsys/platform';
+import { type AndroidHarness, startAndroidHarness, textOf } from '@toolsys/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   AndroidSignals,
@@ -19,7 +20,6 @@ import {
   isActionable,
   parseUiHierarchy,
 } from '../src/index.js';
-import { type AndroidHarness, startAndroidHarness, textOf } from './harness.js';
 
 /** A minimal APK: a zip archive with a (text) AndroidManifest.xml and a classes.dex entry. */
 function buildApk(packageName: string, versionName: string): Buffer {
@@ -101,7 +101,7 @@ describe('platform-android tools against android-sim through the real adb server
   let sim: AndroidSim;
 
   beforeAll(async () => {
-    harness = await startAndroidHarness();
+    harness = await startAndroidHarness(createAndroidTools);
     sim = harness.bed.sims[0] as AndroidSim;
   }, 60_000);
 

@@ -1,8 +1,9 @@
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AdbTestBed, type AndroidSim, freePort, startAdbTestBed } from '@toolsys/android-sim';
+import { type AdbTestBed, type AndroidSim, startAdbTestBed } from '@toolsys/android-sim';
 import { createToolExecutor, ToolRegistry, type ToolResult } from '@toolsys/core-tool-registry';
+import { freePort, textOf } from '@toolsys/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAppiumHome } from '../src/appium/appium-server.js';
 import { AppiumUiBackend } from '../src/appium/appium-ui-backend.js';
@@ -15,7 +16,6 @@ import {
   type UiNode,
 } from '../src/index.js';
 import { isListening } from '../src/tool-package.js';
-import { textOf } from './harness.js';
 
 // A real Appium 3 server (started by the backend on 127.0.0.1, a free port) with the real
 // appium-uiautomator2-driver, the real adb server, and two identical sims: the adb backend drives

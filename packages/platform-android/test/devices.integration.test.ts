@@ -1,8 +1,8 @@
 import { AndroidSim } from '@toolsys/android-sim';
 import type { ToolResult } from '@toolsys/core-tool-registry';
+import { type AndroidHarness, startAndroidHarness, textOf } from '@toolsys/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toolPackage } from '../src/index.js';
-import { type AndroidHarness, startAndroidHarness, textOf } from './harness.js';
+import { createAndroidTools, toolPackage } from '../src/index.js';
 
 function failure(result: ToolResult) {
   if (result.ok) throw new Error(`expected a failure, got: ${result.content}`);
@@ -16,7 +16,7 @@ describe('device selection and loss against two android-sim devices', () => {
   let second: AndroidSim;
 
   beforeAll(async () => {
-    harness = await startAndroidHarness({
+    harness = await startAndroidHarness(createAndroidTools, {
       sims: [{}, { device: { model: 'Galaxy S23', adbKeyboard: true, clipper: false } }],
       commandTimeoutMs: 2_000,
     });

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isAlive } from '@toolsys/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { canRunBusyboxRootfs, makeBusyboxRootfs } from './support/busybox-rootfs.js';
-import { createHarness, type Harness, isAlive } from './support/harness.js';
+import { createHarness, type Harness } from './support/harness.js';
 
 // A real proot over a tiny rootfs made here from the static busybox binary; nothing is mocked.
 const hasProot = canRunBusyboxRootfs;

@@ -7,9 +7,10 @@ import {
   type ConfirmationRequest,
   renderResult,
 } from '@toolsys/core-tool-registry';
+import { isAlive } from '@toolsys/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { addDescendants, listProcesses } from '../src/process-state.js';
-import { createHarness, type Harness, isAlive } from './support/harness.js';
+import { createHarness, type Harness } from './support/harness.js';
 
 // Real bash on a real PTY inside the real bubblewrap sandbox (bwrap on PATH); nothing is mocked.
 let harness: Harness | undefined;

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isAlive } from '@toolsys/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runProcess, scrubEnvironment } from './process-runner.js';
 
@@ -14,17 +15,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(directory, { recursive: true, force: true });
 });
-
-/** Whether a process still runs; a zombie (killed, not yet reaped by its new parent) does not. */
-function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
 
 async function waitUntil(condition: () => boolean, attempts = 200): Promise<boolean> {
   for (let attempt = 0; attempt < attempts; attempt += 1) {

@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitForExit } from '@toolsys/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const CHILD = fileURLToPath(new URL('./fixtures/atomic-write-child.ts', import.meta.url));
@@ -42,13 +43,6 @@ function waitForLine(process: ChildProcess, prefix: string): Promise<string> {
     });
     process.on('exit', (code, signal) => reject(new Error(`writer exited (${code ?? signal})`)));
   });
-}
-
-function waitForExit(process: ChildProcess): Promise<NodeJS.Signals | number | null> {
-  if (process.exitCode !== null || process.signalCode !== null) {
-    return Promise.resolve(process.signalCode ?? process.exitCode);
-  }
-  return new Promise((resolve) => process.on('exit', (code, signal) => resolve(signal ?? code)));
 }
 
 describe('writeFileAtomic in a real process', () => {

@@ -8,12 +8,12 @@ import {
   ToolSchema,
   ToolTraceRecorder,
 } from '@toolsys/core-tool-registry';
+import { type RedisProcess, startRedis } from '@toolsys/test-support';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createSharedState, type SharedState } from '../src/index.js';
 import { until } from './redis-fixture.js';
-import { type RedisProcess, startRedis } from './redis-server.js';
 
 /** How long a replica may take to switch between shared and local state on this machine. */
 const SETTLE_MS = 10_000;

@@ -1,7 +1,7 @@
+import { type RedisProcess, type StartRedisOptions, startRedis } from '@toolsys/test-support';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { SharedState } from '../src/index.js';
-import { type RedisProcess, type StartRedisOptions, startRedis } from './redis-server.js';
 
 /** The redis-server of a test file, an admin client on it, and the shared states to close. */
 export interface RedisFixture {

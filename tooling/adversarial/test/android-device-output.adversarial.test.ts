@@ -1,7 +1,8 @@
 import type { AndroidSim } from '@toolsys/android-sim';
 import { defineTool, type ToolResult, ToolSchema } from '@toolsys/core-tool-registry';
+import { createAndroidTools } from '@toolsys/platform-android';
+import { type AndroidHarness, startAndroidHarness, textOf } from '@toolsys/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type AndroidHarness, startAndroidHarness, textOf } from './support/android-harness.js';
 import { expectResponsiveDuring } from './support/responsiveness.js';
 
 // A hostile device and a prompt-injected model against the Android tools: the real adb server on
@@ -15,7 +16,7 @@ let sim: AndroidSim;
 const ping = () => harness.call('ping', {}, { sessionId: 'pinger' });
 
 beforeAll(async () => {
-  harness = await startAndroidHarness({ maxOutputBytes: 1024 * 1024 });
+  harness = await startAndroidHarness(createAndroidTools, { maxOutputBytes: 1024 * 1024 });
   sim = harness.bed.sims[0] as AndroidSim;
   harness.registry.register(
     defineTool({

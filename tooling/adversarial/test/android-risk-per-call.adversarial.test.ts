@@ -7,8 +7,9 @@ import {
   ToolPermissionManager,
   type ToolRisk,
 } from '@toolsys/core-tool-registry';
+import { createAndroidTools } from '@toolsys/platform-android';
+import { type AndroidHarness, startAndroidHarness, textOf } from '@toolsys/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type AndroidHarness, startAndroidHarness, textOf } from './support/android-harness.js';
 
 // Issue 30 item 13: a risk that depends on the arguments goes through the kernel's risk gate, so
 // the deployment's policy applies to it: `clipboard` set (MEDIUM) is refused by `MEDIUM: "deny"`
@@ -18,7 +19,7 @@ let harness: AndroidHarness;
 let sim: AndroidSim;
 
 beforeAll(async () => {
-  harness = await startAndroidHarness();
+  harness = await startAndroidHarness(createAndroidTools);
   sim = harness.bed.sims[0] as AndroidSim;
 }, 60_000);
 

@@ -5,8 +5,9 @@ import {
   RiskAwareToolGate,
   ToolPermissionManager,
 } from '@toolsys/core-tool-registry';
+import { createAndroidTools } from '@toolsys/platform-android';
+import { type AndroidHarness, startAndroidHarness, textOf } from '@toolsys/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type AndroidHarness, startAndroidHarness, textOf } from './support/android-harness.js';
 
 // Another MCP session, a hostile device screen and a prompt-injected model against the Android
 // tools (the real adb server against the simulated device): what one session kept is not another
@@ -17,7 +18,7 @@ let harness: AndroidHarness;
 let sim: AndroidSim;
 
 beforeAll(async () => {
-  harness = await startAndroidHarness();
+  harness = await startAndroidHarness(createAndroidTools);
   sim = harness.bed.sims[0] as AndroidSim;
 }, 60_000);
 

@@ -1,6 +1,7 @@
 import type { AndroidSim } from '@toolsys/android-sim';
+import { createAndroidTools } from '@toolsys/platform-android';
+import { type AndroidHarness, startAndroidHarness, textOf } from '@toolsys/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type AndroidHarness, startAndroidHarness, textOf } from './support/android-harness.js';
 
 /*
  * Issue 30 item 23: ui_dump showed "Save your draft?" with `[e391] OK`; the app swapped the message
@@ -13,7 +14,7 @@ let harness: AndroidHarness;
 let sim: AndroidSim;
 
 beforeAll(async () => {
-  harness = await startAndroidHarness();
+  harness = await startAndroidHarness(createAndroidTools);
   sim = harness.bed.sims[0] as AndroidSim;
 }, 60_000);
 

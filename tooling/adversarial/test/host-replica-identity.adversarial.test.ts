@@ -11,8 +11,8 @@ import {
   serveHttp,
   ToolHost,
 } from '@toolsys/host';
+import { type RedisProcess, startRedis } from '@toolsys/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisProcess, startRedis } from './support/redis-process.js';
 
 // Issue 30 item 12: `x-toolsys-replica` (`<hostname>:<pid>`) was sent to unauthenticated clients,
 // on /healthz and on the 401. The id is opaque, and only an authenticated caller receives it.

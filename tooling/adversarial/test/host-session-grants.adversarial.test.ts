@@ -20,14 +20,13 @@ import {
   ToolHost,
 } from '@toolsys/host';
 import { sessionDigest } from '@toolsys/state-redis';
+import { type RedisProcess, startRedis, stopProcess } from '@toolsys/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisProcess, startRedis } from './support/redis-process.js';
 import {
   HOST_CLI,
   HOST_DIR,
   HOST_NODE_ARGS,
   StdioMcpSession,
-  stopChild,
 } from './support/stdio-mcp-session.js';
 
 // Issue item 8 (and 9's session plumbing): grants answered in one session must not reach another
@@ -166,7 +165,7 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  for (const child of children.splice(0)) await stopChild(child);
+  for (const child of children.splice(0)) await stopProcess(child, { signal: 'SIGKILL' });
   for (const deployment of deployments.splice(0)) await deployment.close();
 });
 

@@ -4,9 +4,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type RedisProcess, startRedis, stopProcess } from '@toolsys/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisProcess, startRedis } from './support/redis-process.js';
-import { HOST_CLI, HOST_DIR, HOST_NODE_ARGS, stopChild } from './support/stdio-mcp-session.js';
+import { HOST_CLI, HOST_DIR, HOST_NODE_ARGS } from './support/stdio-mcp-session.js';
 
 // Issue 30 item 9: a Redis password given as `?password=`, and an OTLP endpoint's user-info
 // password and `?api_key=`, were shown by /api/overview (no token needed on loopback) and by
@@ -56,7 +56,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of children) await stopChild(child);
+  for (const child of children) await stopProcess(child, { signal: 'SIGKILL' });
   await new Promise((resolve) => collector.close(resolve));
   await redis.stop();
   rmSync(scratch, { recursive: true, force: true });

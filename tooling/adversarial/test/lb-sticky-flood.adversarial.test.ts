@@ -11,8 +11,8 @@ import {
   serveHttp,
   ToolHost,
 } from '@toolsys/host';
+import { freePort, type HaproxyProcess, startHaproxy } from '@toolsys/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, type HaproxyProcess, startHaproxy } from './support/haproxy-process.js';
 
 // Issue 30 item 10: deploy/haproxy.cfg stored the request's Mcp-Session-Id before
 // authentication: unauthenticated requests with junk ids filled the stick table and evicted live

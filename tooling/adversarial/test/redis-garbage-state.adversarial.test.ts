@@ -1,7 +1,7 @@
 import { successResult, type ToolTraceSpan } from '@toolsys/core-tool-registry';
 import { createSharedState, type SharedState, sessionDigest } from '@toolsys/state-redis';
+import { type RedisProcess, startRedis } from '@toolsys/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisProcess, startRedis } from './support/redis-process.js';
 
 // Issue item 26: whoever else can write to the shared Redis (another user, a broken replica) can
 // put garbage where a replica reads numbers. An invalid value counts as absent: it never switches

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createSharedState, type SharedState } from '@toolsys/state-redis';
+import { type RedisProcess, startRedis } from '@toolsys/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisProcess, startRedis } from './support/redis-process.js';
 
 // Issue 30 item 11: Redis key names listed live session ids (`…:perm:session:mcp-b.<uuid>`), so
 // anyone allowed to list keys learnt the ids that name other users' sessions. Keys (and the

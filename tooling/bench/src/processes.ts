@@ -1,23 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 
 /** The repository root, for the host CLI and its working directory. */
 export const REPO_ROOT = resolve(import.meta.dirname, '../../..');
 const HOST_CLI = join(REPO_ROOT, 'apps/host/src/cli.ts');
-
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolvePort(port));
-    });
-  });
-}
 
 /**
  * Waits (`timeoutMs`, default 60 s) until a child prints a line matching `pattern` on stdout or

@@ -1,8 +1,8 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '@toolsys/test-support';
 
 /** The folder holding the registry's pinned package.json and package-lock.json. */
 const manifestDir = join(import.meta.dirname, '..', 'verdaccio');
@@ -45,21 +45,6 @@ export function installVerdaccio(cacheRoot: string, options: { timeoutMs: number
   });
   writeFileSync(done, `${new Date().toISOString()}\n`);
   return bin;
-}
-
-/** A TCP port that was free on 127.0.0.1 a moment ago. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        if (address !== null && typeof address === 'object') resolvePort(address.port);
-        else reject(new Error('no port was assigned'));
-      });
-    });
-  });
 }
 
 /**

@@ -3,13 +3,16 @@
 // - `@toolsys/platform` (shared infrastructure) depends on the kernel only;
 // - every other package under packages/ (a tool set or a state store) may use the kernel and the
 //   platform, never another tool set: core-tools is a leaf like app-*, platform-* and mcp-client.
-// A simulated device is allowed as a devDependency, for tests that drive the real adb against it.
+// Test-only packages are allowed as devDependencies: the simulated device, for tests that drive the
+// real adb against it, and the shared test helpers.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('../../../', import.meta.url).pathname;
 const KERNEL = '@toolsys/core-tool-registry';
 const PLATFORM = '@toolsys/platform';
+/** Private packages that tests use; a tool package may have them as devDependencies only. */
+const TEST_ONLY = new Set(['@toolsys/android-sim', '@toolsys/test-support']);
 
 /** The siblings a package may depend on, by its name. */
 function allowedSiblings(name) {
@@ -32,8 +35,9 @@ for (const folder of readdirSync(packagesDir)) {
   const allowed = allowedSiblings(manifest.name);
   const siblings = deps.filter((dep) => dep.startsWith('@toolsys/') && dep !== '@toolsys/tsconfig');
   for (const sibling of siblings) {
-    const testDevice = sibling === '@toolsys/android-sim' && manifest.devDependencies?.[sibling];
-    if (!allowed.has(sibling) && !testDevice) {
+    const testOnly = TEST_ONLY.has(sibling) && manifest.devDependencies?.[sibling] !== undefined;
+    const runtime = manifest.dependencies?.[sibling] ?? manifest.peerDependencies?.[sibling];
+    if (!allowed.has(sibling) && !(testOnly && runtime === undefined)) {
       problems.push(
         `${manifest.name} must not depend on ${sibling} (tool packages -> platform -> kernel)`,
       );

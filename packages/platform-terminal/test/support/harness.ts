@@ -105,14 +105,3 @@ export async function createHarness(
     },
   };
 }
-
-/** Whether a process is alive (not a zombie). */
-export async function isAlive(pid: number): Promise<boolean> {
-  const { readFile } = await import('node:fs/promises');
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'latin1');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}

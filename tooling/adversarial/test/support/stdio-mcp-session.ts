@@ -116,19 +116,11 @@ export class StdioMcpSession {
 
 /**
  * Starts the real `toolsys serve --stdio` with the config of `cwd` and its own data directory;
- * the caller kills it by its pid (see {@link stopChild}).
+ * the caller kills it by its pid (`stopProcess` of `@toolsys/test-support`).
  */
 export function spawnStdioServer(cwd: string, dataDir: string): ChildProcessWithoutNullStreams {
   return spawn(process.execPath, [...HOST_NODE_ARGS, HOST_CLI, 'serve', '--stdio'], {
     cwd: HOST_DIR,
     env: { ...process.env, INIT_CWD: cwd, TOOLSYS_DATA_DIR: dataDir },
   });
-}
-
-/** Ends a child process by its pid and waits for it to exit. */
-export async function stopChild(child: ChildProcessWithoutNullStreams): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((done) => child.once('exit', done));
-  if (child.pid !== undefined) process.kill(child.pid, 'SIGKILL');
-  await exited;
 }

@@ -6,7 +6,6 @@ import {
   type AdbTestBed,
   type AndroidSim,
   adbBinary,
-  freePort,
   mobileMcpElements,
   startAdbTestBed,
 } from '@toolsys/android-sim';
@@ -26,6 +25,7 @@ import {
   isKeyboardWindow,
   parseUiHierarchy,
 } from '@toolsys/platform-android';
+import { freePort } from '@toolsys/test-support';
 import { onInterrupt, removeOnExit } from '../cleanup.js';
 import { type Bench, formatRatio, percentile } from '../report.js';
 import { measureRealScreens } from './android-real-screens.js';

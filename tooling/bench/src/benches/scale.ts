@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SHARED_QUOTA_CALLERS } from '@toolsys/core-tool-registry';
+import { freePort, startHaproxy } from '@toolsys/test-support';
 import { removeOnExit } from '../cleanup.js';
-import { startHaproxy } from '../haproxy.js';
 import { connectHttpClient } from '../http-client.js';
-import { freePort, startHostHttp, waitForOutput } from '../processes.js';
+import { startHostHttp, waitForOutput } from '../processes.js';
 import { type Bench, formatRatio } from '../report.js';
 
 const TARGET_RATIO = 1.5;
@@ -200,8 +200,7 @@ export const scaleBench: Bench = {
       const [alone, ...replicas] = started as [Replica, ...Replica[]];
       const haproxy = await startHaproxy(
         replicas.map((replica) => new URL(replica.url).host),
-        lbPort,
-        statsPort,
+        { port: lbPort, statsPort, timeoutMs: 30_000 },
       );
       children.push(haproxy.child);
       const lbUrl = `http://${lbHost}/mcp`;

@@ -4,9 +4,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { freePort } from '@toolsys/test-support';
 import { removeOnExit } from '../cleanup.js';
 import { connectHttpClient } from '../http-client.js';
-import { freePort, startHostHttp, waitForOutput } from '../processes.js';
+import { startHostHttp, waitForOutput } from '../processes.js';
 import { type Bench, formatRatio, percentile } from '../report.js';
 
 const TARGET_RATIO = 0.9;

@@ -1,0 +1,32 @@
+// Helpers shared by the workspace's tests and benches. Each starts what it needs on loopback and
+// stops it by its pid; heavy modules (the device simulator, the kernel) load on first use.
+export {
+  type AndroidHarness,
+  type AndroidHarnessOptions,
+  type AndroidToolsFactory,
+  type AndroidToolsFactoryOptions,
+  startAndroidHarness,
+} from './android.js';
+export {
+  HAPROXY_CONFIG,
+  type HaproxyProcess,
+  type StartHaproxyOptions,
+  startHaproxy,
+} from './haproxy.js';
+export {
+  freePort,
+  type IsPortOpenOptions,
+  isPortOpen,
+  type WaitForPortOptions,
+  waitForPort,
+} from './ports.js';
+export {
+  hasExited,
+  isAlive,
+  type StopProcessOptions,
+  stopProcess,
+  waitForExit,
+} from './processes.js';
+export { type RedisProcess, type StartRedisOptions, startRedis } from './redis.js';
+export { createTempDir, removeTempDir } from './temp-dirs.js';
+export { textOf } from './tool-results.js';
