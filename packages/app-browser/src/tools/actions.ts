@@ -7,6 +7,7 @@ import {
   type ToolAnnotations,
   ToolError,
   ToolErrorCode,
+  ToolHints,
   type ToolReturn,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
@@ -39,13 +40,7 @@ const snapshotField = z
     'What the result shows of the page afterwards: "delta" (only what changed), "full" (a budgeted snapshot; when cut, the whole page is also saved to a file) or "none".',
   );
 
-const ACTION_ANNOTATIONS: ToolAnnotations = {
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: false,
-  openWorldHint: true,
-  sensitiveAction: false,
-};
+const ACTION_ANNOTATIONS: ToolAnnotations = { ...ToolHints.mutating, openWorldHint: true };
 
 const ACTION_METADATA = {
   category: 'browser',

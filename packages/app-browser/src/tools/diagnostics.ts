@@ -1,6 +1,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type AnyToolDefinition, RunPolicies, ToolSchema } from '@toolsys/core-tool-registry';
+import {
+  type AnyToolDefinition,
+  RunPolicies,
+  ToolHints,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import { artifactName } from '../artifact-name.js';
 import type { NetworkEntry } from '../browser-session.js';
@@ -13,13 +18,7 @@ const READ_METADATA = {
   category: 'browser',
   risk: 'LOW',
   tags: ['browser', 'diagnostics'],
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-    sensitiveAction: false,
-  },
+  annotations: ToolHints.readOnly,
 } as const;
 
 const summarySchema = ToolSchema.object({});

@@ -4,6 +4,7 @@ import {
   RunPolicies,
   ToolError,
   ToolErrorCode,
+  ToolHints,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
@@ -108,13 +109,7 @@ export function createNavigationTools(settings: BrowserToolSettings): AnyToolDef
         category: 'browser',
         risk: 'MEDIUM',
         tags: ['browser', 'playwright'],
-        annotations: {
-          readOnlyHint: false,
-          destructiveHint: false,
-          idempotentHint: false,
-          openWorldHint: true,
-          sensitiveAction: false,
-        },
+        annotations: { ...ToolHints.mutating, openWorldHint: true },
       },
       runPolicy: RunPolicies.network,
       async run({ url, action, newTab, maxTokens }, { session, context, settings: resolved }) {
@@ -218,13 +213,7 @@ export function createNavigationTools(settings: BrowserToolSettings): AnyToolDef
         category: 'browser',
         risk: 'LOW',
         tags: ['browser', 'tabs'],
-        annotations: {
-          readOnlyHint: false,
-          destructiveHint: false,
-          idempotentHint: true,
-          openWorldHint: false,
-          sensitiveAction: false,
-        },
+        annotations: { ...ToolHints.mutating, idempotentHint: true },
       },
       runPolicy: RunPolicies.quickRead,
       async run({ action, tab: tabId }, { session, settings: resolved }) {

@@ -5,6 +5,7 @@ import {
   failureResult,
   RunPolicies,
   ToolErrorCode,
+  ToolHints,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { LINEAR_REGEX_LIMITS } from '@toolsys/platform';
@@ -29,13 +30,7 @@ const READ_METADATA = {
   category: 'browser',
   risk: 'LOW',
   tags: ['browser', 'playwright'],
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-    sensitiveAction: false,
-  },
+  annotations: ToolHints.readOnly,
 } as const;
 
 /** Full-page screenshots stop at this height, in CSS pixels (size cap). */

@@ -6,6 +6,7 @@ import {
   successResult,
   ToolErrorCode,
   type ToolFailure,
+  ToolHints,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
@@ -68,13 +69,7 @@ export function createWriteFileTool(shared: GitHubToolShared): AnyToolDefinition
       category: 'github',
       risk: 'HIGH',
       tags: ['github', 'remote', 'write'],
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: false,
-        openWorldHint: true,
-        sensitiveAction: true,
-      },
+      annotations: { ...ToolHints.destructive, openWorldHint: true, sensitiveAction: true },
     },
     runPolicy: RunPolicies.mutating,
     repository: ({ owner, repo }) => ({ owner, repo }),
