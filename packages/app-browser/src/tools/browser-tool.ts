@@ -243,6 +243,17 @@ export const tabField = z
   .optional()
   .describe('Tab id such as "t2" (browser_show lists them). Default: the active tab.');
 
+/** Schema field shared by the tools that show a page: the token budget of the result. */
+export const maxTokensField = z
+  .number()
+  .int()
+  .min(200)
+  .max(50_000)
+  .optional()
+  .describe(
+    'Token budget of the result (real tokens, everything included). Default: the deployment budget.',
+  );
+
 /** The tab a call names, or the active one. */
 export async function pickTab(
   session: BrowserSession,

@@ -28,6 +28,32 @@ export function titleLine(title: string, url: string): string {
   return `${shown} — ${cleanPageLine(url, [], 2_000)}`;
 }
 
+/** An open tab of a session as a tab list shows it: title and address cleaned as page content. */
+export interface ListedTab {
+  readonly id: string;
+  readonly url: string;
+  readonly title: string;
+  /** Whether it is the active tab, the one calls act on by default. */
+  readonly active: boolean;
+}
+
+/** The open tabs of a session, in opening order, for a tab list (see {@link tabLine}). */
+export async function listTabs(
+  session: BrowserSession,
+  secrets: readonly string[],
+): Promise<ListedTab[]> {
+  const open = session.openTabs();
+  const active = open.length > 0 ? await session.activeTab() : undefined;
+  return await Promise.all(
+    open.map(async (tab) => ({
+      id: tab.id,
+      url: cleanPageLine(tab.page.url(), secrets, 2_000),
+      title: cleanPageLine(await tab.page.title().catch(() => ''), secrets),
+      active: tab === active,
+    })),
+  );
+}
+
 /** One line of a tab list, page content: `* t1: "Title" — http://…` (`*` marks the active tab). */
 export function tabLine(tab: {
   readonly id: string;

@@ -1,7 +1,7 @@
 import { type AnyToolDefinition, RunPolicies, ToolSchema } from '@toolsys/core-tool-registry';
 import { cleanPageLine, webPageBlock } from '../../page-text.js';
 import { type BrowserToolSettings, defineBrowserTool } from '../browser-tool.js';
-import { tabLine, takeEventLines } from '../page-result.js';
+import { listTabs, tabLine, takeEventLines } from '../page-result.js';
 import { formatRequest, isFailed, READ_METADATA } from './shared.js';
 
 const summarySchema = ToolSchema.object({});
@@ -16,16 +16,7 @@ export function createContextSummaryTool(settings: BrowserToolSettings): AnyTool
     metadata: READ_METADATA,
     runPolicy: RunPolicies.quickRead,
     async run(_args, { session, settings: resolved }) {
-      const open = session.openTabs();
-      const active = open.length > 0 ? await session.activeTab() : undefined;
-      const tabs = await Promise.all(
-        open.map(async (tab) => ({
-          id: tab.id,
-          url: cleanPageLine(tab.page.url(), resolved.redact ?? [], 2_000),
-          title: cleanPageLine(await tab.page.title().catch(() => ''), resolved.redact ?? []),
-          active: tab === active,
-        })),
-      );
+      const tabs = await listTabs(session, resolved.redact ?? []);
       const errors = session.console.filter(
         (entry) => entry.type === 'error' || entry.type === 'pageerror',
       );

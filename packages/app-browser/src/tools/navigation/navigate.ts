@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { BrowserTab } from '../../browser-tab.js';
 import { WHOLE_PAGE_VIEW } from '../../snapshot-pages.js';
 import { renderSnapshotAsync } from '../../snapshot-render.js';
-import { type BrowserToolSettings, defineBrowserTool } from '../browser-tool.js';
+import { type BrowserToolSettings, defineBrowserTool, maxTokensField } from '../browser-tool.js';
 import { showPageWithin, takeEventLines, titleLine } from '../page-result.js';
 
 const navigateSchema = ToolSchema.object({
@@ -28,15 +28,7 @@ const navigateSchema = ToolSchema.object({
     .boolean()
     .default(false)
     .describe('Open the url in a new tab instead of the active one.'),
-  maxTokens: z
-    .number()
-    .int()
-    .min(200)
-    .max(50_000)
-    .optional()
-    .describe(
-      'Token budget of the result (real tokens, everything included). Default: the deployment budget.',
-    ),
+  maxTokens: maxTokensField,
 });
 
 /** Checks a navigation target: the scheme and (after DNS) every address of the host. */

@@ -7,9 +7,9 @@ import {
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import { cleanPageLine, webPageBlock } from '../../page-text.js';
+import { webPageBlock } from '../../page-text.js';
 import { type BrowserToolSettings, defineBrowserTool } from '../browser-tool.js';
-import { tabLine, takeEventLines } from '../page-result.js';
+import { listTabs, tabLine, takeEventLines } from '../page-result.js';
 
 const showSchema = ToolSchema.object({
   action: z
@@ -62,16 +62,7 @@ export function createShowTool(settings: BrowserToolSettings): AnyToolDefinition
         await session.activeTab();
         summary = 'Open tabs:';
       }
-      const open = session.openTabs();
-      const active = open.length > 0 ? await session.activeTab() : undefined;
-      const tabs = await Promise.all(
-        open.map(async (tab) => ({
-          id: tab.id,
-          url: cleanPageLine(tab.page.url(), resolved.redact ?? [], 2_000),
-          title: cleanPageLine(await tab.page.title().catch(() => ''), resolved.redact ?? []),
-          active: tab === active,
-        })),
-      );
+      const tabs = await listTabs(session, resolved.redact ?? []);
       const lines = [
         summary,
         ...(action === 'list' ? [] : ['Open tabs:']),

@@ -10,7 +10,7 @@ import {
   pickTab,
   tabField,
 } from '../browser-tool.js';
-import { READ_METADATA } from '../diagnostics/shared.js';
+import { READ_METADATA } from './shared.js';
 
 /** Full-page screenshots stop at this height, in CSS pixels (size cap). */
 const MAX_FULL_PAGE_HEIGHT = 8_000;

@@ -11,9 +11,15 @@ import { compileFind, webPageBlock } from '../../page-text.js';
 import { snapshotViewOf } from '../../snapshot-pages.js';
 import { pageSnapshotAsync, type SnapshotPage } from '../../snapshot-paging.js';
 import { findByRef } from '../../snapshot-render.js';
-import { type BrowserToolSettings, defineBrowserTool, pickTab, tabField } from '../browser-tool.js';
-import { READ_METADATA } from '../diagnostics/shared.js';
+import {
+  type BrowserToolSettings,
+  defineBrowserTool,
+  maxTokensField,
+  pickTab,
+  tabField,
+} from '../browser-tool.js';
 import { NOTHING_SHOWN, showPageWithin, takeEventLines, titleLine } from '../page-result.js';
+import { READ_METADATA } from './shared.js';
 
 const snapshotSchema = ToolSchema.object({
   tab: tabField,
@@ -55,15 +61,7 @@ const snapshotSchema = ToolSchema.object({
     .describe(
       "Show each link's target (relative to the page when on its site). Default: links show only their text and ref.",
     ),
-  maxTokens: z
-    .number()
-    .int()
-    .min(200)
-    .max(50_000)
-    .optional()
-    .describe(
-      'Token budget of the result (real tokens, everything included). Default: the deployment budget.',
-    ),
+  maxTokens: maxTokensField,
 });
 
 /** A resume note: its first line is the tools' own, the nodes it lists go in a web-page block. */
