@@ -1,9 +1,9 @@
 import type { AnyToolDefinition } from '@toolsys/core-tool-registry';
-import { createActionTools } from './tools/actions.js';
+import { createActionTools } from './tools/actions/index.js';
 import { type BrowserToolsOptions, resolveSettings } from './tools/browser-tool.js';
-import { createDiagnosticTools } from './tools/diagnostics.js';
-import { createNavigationTools } from './tools/navigation.js';
-import { createPageViewTools } from './tools/page-view.js';
+import { createDiagnosticTools } from './tools/diagnostics/index.js';
+import { createNavigationTools } from './tools/navigation/index.js';
+import { createPageViewTools } from './tools/page-view/index.js';
 
 /** The ids of the fifteen browser tools, in registration order. */
 export const BROWSER_TOOL_IDS: readonly string[] = [

@@ -55,4 +55,5 @@ export {
   findBrowserExecutable,
   toolPackage,
 } from './tool-package.js';
-export type { BrowserToolsOptions, SnapshotMode } from './tools/browser-tool.js';
+export type { SnapshotMode } from './tools/actions/action-report.js';
+export type { BrowserToolsOptions } from './tools/browser-tool.js';

@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import type { AriaNode } from './aria-tree.js';
 import { NO_PAUSE, Pace, runSteps, runStepsAsync, type Steps } from './pace.js';
 import type { LineMatcher } from './page-text.js';
-import { flattenSteps, type ListedElement, type SnapshotLine } from './snapshot-lines.js';
+import type { ListedElement } from './snapshot-line-format.js';
+import { flattenSteps, type SnapshotLine } from './snapshot-lines.js';
 import { lineTokens, takeTokens } from './token-count.js';
 
-export { formatNode, type SnapshotLine, shorten } from './snapshot-lines.js';
+export { formatNode, shorten } from './snapshot-line-format.js';
+export type { SnapshotLine } from './snapshot-lines.js';
 
 /** Options for {@link renderSnapshot}. */
 export interface RenderSnapshotOptions {

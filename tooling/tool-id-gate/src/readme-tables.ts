@@ -20,7 +20,7 @@ export function renderToolTable(tools: readonly OwnedTool[]): string {
   const rows = [...tools]
     .sort((a, b) => a.id.localeCompare(b.id))
     .map(({ tool }) => {
-      const metadata = resolveMetadata(tool.id, tool.metadata);
+      const metadata = resolveMetadata(tool.metadata);
       const hints = HINT_LABELS.filter(([key]) => metadata.annotations[key])
         .map(([, label]) => label)
         .join(', ');

@@ -2,6 +2,7 @@ import {
   type AnyToolDefinition,
   RunPolicies,
   successResult,
+  ToolHints,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { CleaningTally } from '@toolsys/core-tool-registry/text';
@@ -42,13 +43,7 @@ export function createCreateIssueTool(shared: GitHubToolShared): AnyToolDefiniti
       category: 'github',
       risk: 'MEDIUM',
       tags: ['github', 'remote', 'write'],
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: true,
-        sensitiveAction: true,
-      },
+      annotations: { ...ToolHints.mutating, openWorldHint: true, sensitiveAction: true },
     },
     runPolicy: RunPolicies.mutating,
     repository: ({ owner, repo }) => ({ owner, repo }),

@@ -6,6 +6,7 @@ import {
   type ToolDefinition,
   ToolErrorCode,
   type ToolFailure,
+  ToolHints,
   type ToolMetadataInput,
   type ToolResult,
 } from '@toolsys/core-tool-registry';
@@ -119,11 +120,5 @@ export const READ_METADATA = {
   category: 'github',
   risk: 'LOW',
   tags: ['github', 'remote'],
-  annotations: {
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true,
-    sensitiveAction: false,
-  },
+  annotations: { ...ToolHints.readOnly, openWorldHint: true },
 } as const satisfies ToolMetadataInput;

@@ -101,6 +101,16 @@ export function createReadFileTool(shared: GitHubToolShared): AnyToolDefinition 
         size: countOf(item.size),
         htmlUrl: item.html_url === null ? null : outsideLine(tally, item.html_url),
       };
+      // The listed size is checked before the download, the downloaded bytes after it.
+      const tooLarge = (size: number) =>
+        failureResult(
+          ToolErrorCode.UNSUPPORTED,
+          `${filePath} in ${where} is ${size} bytes, over the ${shared.maxFileBytes}-byte limit for reading files.`,
+          {
+            hint: 'Find the part you need with github_search_code (repo scope), or ask the user to raise maxFileBytes.',
+            details: { size, sha: common.sha, maxFileBytes: shared.maxFileBytes },
+          },
+        );
       if (item.type === 'symlink') {
         const target = outsideLine(tally, 'target' in item ? item.target : '', 1_000);
         return successResult(
@@ -119,31 +129,13 @@ export function createReadFileTool(shared: GitHubToolShared): AnyToolDefinition 
           { data: { kind: 'submodule', ...common, target } },
         );
       }
-      if (common.size > shared.maxFileBytes) {
-        return failureResult(
-          ToolErrorCode.UNSUPPORTED,
-          `${filePath} in ${where} is ${common.size} bytes, over the ${shared.maxFileBytes}-byte limit for reading files.`,
-          {
-            hint: 'Find the part you need with github_search_code (repo scope), or ask the user to raise maxFileBytes.',
-            details: { size: common.size, sha: common.sha, maxFileBytes: shared.maxFileBytes },
-          },
-        );
-      }
+      if (common.size > shared.maxFileBytes) return tooLarge(common.size);
       const bytes = await readBlobBytes(
         octokit,
         { owner, repo, item, maxBytes: shared.maxFileBytes },
         context.signal,
       );
-      if (bytes.length > shared.maxFileBytes) {
-        return failureResult(
-          ToolErrorCode.UNSUPPORTED,
-          `${filePath} in ${where} is ${bytes.length} bytes, over the ${shared.maxFileBytes}-byte limit for reading files.`,
-          {
-            hint: 'Find the part you need with github_search_code (repo scope), or ask the user to raise maxFileBytes.',
-            details: { size: bytes.length, sha: common.sha, maxFileBytes: shared.maxFileBytes },
-          },
-        );
-      }
+      if (bytes.length > shared.maxFileBytes) return tooLarge(bytes.length);
       if (isBinary(bytes)) {
         return successResult(
           `${filePath} in ${where} is a binary file (${bytes.length} bytes, sha ${common.sha}); its content is not shown.`,

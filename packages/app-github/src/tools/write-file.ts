@@ -5,6 +5,7 @@ import {
   successResult,
   ToolErrorCode,
   type ToolFailure,
+  ToolHints,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { CleaningTally } from '@toolsys/core-tool-registry/text';
@@ -68,13 +69,7 @@ export function createWriteFileTool(shared: GitHubToolShared): AnyToolDefinition
       category: 'github',
       risk: 'HIGH',
       tags: ['github', 'remote', 'write'],
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: false,
-        openWorldHint: true,
-        sensitiveAction: true,
-      },
+      annotations: { ...ToolHints.destructive, openWorldHint: true, sensitiveAction: true },
     },
     runPolicy: RunPolicies.mutating,
     repository: ({ owner, repo }) => ({ owner, repo }),

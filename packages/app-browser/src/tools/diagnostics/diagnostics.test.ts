@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactUrl } from './diagnostics.js';
+import { redactUrl } from './shared.js';
 
 describe('redactUrl', () => {
   it('drops credentials and redacts secret-looking query values', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AriaNode } from '../aria-tree.js';
-import { describeChange, toInputValue } from './actions.js';
+import type { AriaNode } from '../../aria-tree.js';
+import { toInputValue } from './date-input.js';
+import { describeChange } from './shared.js';
 
 describe('toInputValue', () => {
   it('accepts ISO values of each input type', () => {

@@ -1,0 +1,74 @@
+import { type AnyToolDefinition, RunPolicies, ToolSchema } from '@toolsys/core-tool-registry';
+import { z } from 'zod';
+import {
+  type BrowserToolSettings,
+  closesSoon,
+  defineBrowserTool,
+  isClosedError,
+  tabField,
+} from '../browser-tool.js';
+import { reportAfterAction } from './action-report.js';
+import {
+  ACTION_METADATA,
+  assertEnabled,
+  done,
+  refField,
+  resolveTarget,
+  snapshotField,
+  withDialogAnswer,
+} from './shared.js';
+
+const clickSchema = ToolSchema.object({
+  ref: refField,
+  tab: tabField,
+  button: z.enum(['left', 'right', 'middle']).default('left').describe('Mouse button.'),
+  double: z.boolean().default(false).describe('Double-click instead of a single click.'),
+  modifiers: z
+    .array(z.enum(['Alt', 'Control', 'Meta', 'Shift']))
+    .max(4)
+    .default([])
+    .describe('Keys held during the click, e.g. ["Control"] to open a link in a new tab.'),
+  dialog: z
+    .enum(['accept', 'dismiss'])
+    .default('dismiss')
+    .describe('How a confirm or prompt dialog the click opens is answered (alerts are accepted).'),
+  snapshot: snapshotField,
+});
+
+/** `browser_click`: clicks an element by its ref. */
+export function createClickTool(settings: BrowserToolSettings): AnyToolDefinition {
+  return defineBrowserTool(settings, {
+    id: 'browser_click',
+    description:
+      'Clicks an element by its ref (left, right or middle button; double-click; with modifier keys), after waiting (bounded) until it is visible, stable and enabled. Returns what changed in the page: nodes added, removed or changed, a new URL or title, dialogs, new tabs and downloads. Use browser_toggle for checkboxes, browser_select for dropdowns, browser_input for text.',
+    inputSchema: clickSchema,
+    metadata: ACTION_METADATA,
+    runPolicy: RunPolicies.mutating,
+    async run(args, call) {
+      const target = await resolveTarget(call, args.tab, args.ref);
+      await assertEnabled(target);
+      try {
+        await withDialogAnswer(call, args.dialog, () =>
+          target.locator.click({
+            button: args.button,
+            clickCount: args.double ? 2 : 1,
+            modifiers: args.modifiers,
+            timeout: call.settings.actionTimeoutMs,
+          }),
+        );
+      } catch (error) {
+        // A click whose handler closes the tab can fail in Playwright's wait after the click:
+        // the click happened, and the report says the tab closed itself.
+        if (!(isClosedError(error) && (await closesSoon(target.tab)))) throw error;
+      }
+      const verb = args.double
+        ? 'Double-clicked'
+        : args.button === 'left'
+          ? 'Clicked'
+          : `${args.button[0]?.toUpperCase()}${args.button.slice(1)}-clicked`;
+      return done(
+        await reportAfterAction(call, target.tab, `${verb} ${target.label}.`, args.snapshot),
+      );
+    },
+  });
+}

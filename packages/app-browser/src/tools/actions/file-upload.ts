@@ -1,0 +1,100 @@
+import { stat } from 'node:fs/promises';
+import {
+  type AnyToolDefinition,
+  failureResult,
+  RunPolicies,
+  ToolErrorCode,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import { resolveWorkspacePath } from '@toolsys/platform';
+import { z } from 'zod';
+import { type BrowserToolSettings, defineBrowserTool, tabField } from '../browser-tool.js';
+import { reportAfterAction } from './action-report.js';
+import {
+  ACTION_ANNOTATIONS,
+  ACTION_METADATA,
+  assertEnabled,
+  done,
+  refField,
+  resolveTarget,
+  snapshotField,
+  tagName,
+} from './shared.js';
+
+const uploadSchema = ToolSchema.object({
+  ref: refField,
+  paths: z
+    .array(z.string().min(1).max(4_096))
+    .min(1)
+    .max(20)
+    .describe('Files to upload, relative to the workspace root (files outside it are refused).'),
+  tab: tabField,
+  snapshot: snapshotField,
+});
+
+/** `browser_file_upload`: uploads workspace files through a file input. */
+export function createFileUploadTool(settings: BrowserToolSettings): AnyToolDefinition {
+  return defineBrowserTool(settings, {
+    id: 'browser_file_upload',
+    description:
+      'Uploads files from the workspace through a file input (or a button that opens a file chooser) by its ref. Paths are relative to the workspace root; anything outside it is refused. Returns what changed in the page.',
+    inputSchema: uploadSchema,
+    metadata: {
+      ...ACTION_METADATA,
+      annotations: { ...ACTION_ANNOTATIONS, sensitiveAction: true },
+    },
+    runPolicy: RunPolicies.mutating,
+    async run(args, call) {
+      const files: string[] = [];
+      for (const [index, path] of args.paths.entries()) {
+        const field = `paths.${index}`;
+        const resolved = await resolveWorkspacePath(call.settings.workspaceRoot, path, { field });
+        const info = resolved.exists ? await stat(resolved.absolute) : undefined;
+        if (!info?.isFile()) {
+          return failureResult(
+            ToolErrorCode.NOT_FOUND,
+            `${field}: "${path}" is not a file in the workspace`,
+            {
+              field,
+              hint: 'Check the path with list_files; paths are relative to the workspace root.',
+            },
+          );
+        }
+        files.push(resolved.absolute);
+      }
+      const target = await resolveTarget(call, args.tab, args.ref);
+      const { tag, type } = await tagName(target.locator);
+      const timeout = call.settings.actionTimeoutMs;
+      if (tag === 'input' && type === 'file') {
+        await target.locator.setInputFiles(files, { timeout });
+      } else {
+        await assertEnabled(target);
+        const chooser = target.tab.page.waitForEvent('filechooser', { timeout });
+        await target.locator.click({ timeout });
+        let fileChooser: Awaited<typeof chooser>;
+        try {
+          fileChooser = await chooser;
+        } catch {
+          return failureResult(
+            ToolErrorCode.INVALID_ARGUMENT,
+            `ref: clicking ${target.label} opened no file chooser`,
+            {
+              field: 'ref',
+              hint: 'Pass the ref of the file input or of the button that opens the file dialog.',
+            },
+          );
+        }
+        await fileChooser.setFiles(files, { timeout });
+      }
+      const names = args.paths.map((path) => JSON.stringify(path)).join(', ');
+      return done(
+        await reportAfterAction(
+          call,
+          target.tab,
+          `Attached ${names} to ${target.label}.`,
+          args.snapshot,
+        ),
+      );
+    },
+  });
+}

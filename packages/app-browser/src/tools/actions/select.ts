@@ -1,0 +1,98 @@
+import {
+  type AnyToolDefinition,
+  failureResult,
+  RunPolicies,
+  ToolErrorCode,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import { z } from 'zod';
+import { type BrowserToolSettings, defineBrowserTool, tabField } from '../browser-tool.js';
+import { reportAfterAction } from './action-report.js';
+import {
+  assertEnabled,
+  done,
+  IDEMPOTENT_METADATA,
+  refField,
+  resolveTarget,
+  snapshotField,
+  tagName,
+} from './shared.js';
+
+const selectSchema = ToolSchema.object({
+  ref: refField,
+  values: z
+    .array(z.string().max(1_000))
+    .min(1)
+    .max(100)
+    .describe('Options to select, by visible label or value; several for a multiple select.'),
+  tab: tabField,
+  snapshot: snapshotField,
+});
+
+/** `browser_select`: selects options of a dropdown. */
+export function createSelectTool(settings: BrowserToolSettings): AnyToolDefinition {
+  return defineBrowserTool(settings, {
+    id: 'browser_select',
+    description:
+      'Selects options of a dropdown (<select>) by visible label or value; several values for a multiple select. Returns the options now selected and what changed in the page. For a custom dropdown that is not a <select>, click it with browser_click and then click the option.',
+    inputSchema: selectSchema,
+    metadata: IDEMPOTENT_METADATA,
+    runPolicy: RunPolicies.mutating,
+    async run(args, call) {
+      const target = await resolveTarget(call, args.tab, args.ref);
+      await assertEnabled(target);
+      const { tag } = await tagName(target.locator);
+      if (tag !== 'select') {
+        return failureResult(
+          ToolErrorCode.INVALID_ARGUMENT,
+          `ref: ${target.label} is not a dropdown (<select>)`,
+          {
+            field: 'ref',
+            hint: 'For a custom dropdown, browser_click it, then browser_click the option.',
+          },
+        );
+      }
+      const available = await target.locator.evaluate((element) =>
+        [...(element as HTMLSelectElement).options].map((option) => ({
+          label: option.label,
+          value: option.value,
+        })),
+      );
+      const chosen: string[] = [];
+      for (const [index, wanted] of args.values.entries()) {
+        const match =
+          available.find((option) => option.label === wanted) ??
+          available.find((option) => option.value === wanted) ??
+          available.find(
+            (option) => option.label.trim().toLowerCase() === wanted.trim().toLowerCase(),
+          );
+        if (!match) {
+          const shown = available.slice(0, 30).map((option) => JSON.stringify(option.label));
+          return failureResult(
+            ToolErrorCode.INVALID_ARGUMENT,
+            `values.${index}: ${target.label} has no option ${JSON.stringify(wanted)}`,
+            {
+              field: `values.${index}`,
+              hint: `Pick one of: ${shown.join(', ')}${available.length > 30 ? ` … (${available.length} options)` : ''}.`,
+            },
+          );
+        }
+        chosen.push(match.value);
+      }
+      const selected = await target.locator.selectOption(chosen, {
+        timeout: call.settings.actionTimeoutMs,
+      });
+      const labels = selected.map(
+        (value) => available.find((option) => option.value === value)?.label ?? value,
+      );
+      return done(
+        await reportAfterAction(
+          call,
+          target.tab,
+          `Selected ${labels.map((label) => JSON.stringify(label)).join(', ')} in ${target.label}.`,
+          args.snapshot,
+        ),
+      );
+    },
+  });
+}

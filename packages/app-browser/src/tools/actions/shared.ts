@@ -1,0 +1,159 @@
+// What the action tools share: their schema fields, metadata, and how a ref becomes a checked
+// target.
+import {
+  successResult,
+  type ToolAnnotations,
+  ToolError,
+  ToolErrorCode,
+  ToolHints,
+  type ToolReturn,
+} from '@toolsys/core-tool-registry';
+import type { Locator } from 'playwright-core';
+import { z } from 'zod';
+import type { AriaNode } from '../../aria-tree.js';
+import type { BrowserTab } from '../../browser-tab.js';
+import { findByRef, formatNode } from '../../snapshot-render.js';
+import { type BrowserCall, pickTab } from '../browser-tool.js';
+import type { ActionReport } from './action-report.js';
+
+/** Schema field: the ref of the element an action targets. */
+export const refField = z
+  .string()
+  .min(1)
+  .max(40)
+  .describe('Ref of the target element, such as "e12", from browser_snapshot or an action result.');
+
+/** Schema field: what an action result shows of the page afterwards. */
+export const snapshotField = z
+  .enum(['delta', 'full', 'none'])
+  .default('delta')
+  .describe(
+    'What the result shows of the page afterwards: "delta" (only what changed), "full" (a budgeted snapshot; when cut, the whole page is also saved to a file) or "none".',
+  );
+
+/** Hints of the action tools: they change the page, which is on the open web. */
+export const ACTION_ANNOTATIONS: ToolAnnotations = { ...ToolHints.mutating, openWorldHint: true };
+
+/** Metadata of the action tools. */
+export const ACTION_METADATA = {
+  category: 'browser',
+  risk: 'MEDIUM',
+  tags: ['browser', 'playwright'],
+  annotations: ACTION_ANNOTATIONS,
+} as const;
+
+/** Metadata of the action tools that reach the same state when repeated. */
+export const IDEMPOTENT_METADATA = {
+  ...ACTION_METADATA,
+  annotations: { ...ACTION_ANNOTATIONS, idempotentHint: true },
+} as const;
+
+/** The target of an action: its tab, locator and how to name it to the model. */
+export interface Target {
+  readonly tab: BrowserTab;
+  readonly locator: Locator;
+  readonly label: string;
+}
+
+/**
+ * The target of `ref` as the page holds it now, checked against what the model was shown: the
+ * tab's tree is read again (the tab's last snapshot stays what the model saw, the base of the
+ * delta after the action), and an element whose role or accessible name changed since the model
+ * saw it is refused with its new role and name. The label names the element as it is now.
+ */
+export async function resolveTarget(
+  call: BrowserCall,
+  tabId: string | undefined,
+  ref: string,
+): Promise<Target> {
+  const tab = await pickTab(call.session, tabId);
+  const shown = tab.lastSnapshot;
+  // Read within the action's own time limit: a page whose script is busy ends the call there.
+  const current = await tab.snapshot(call.settings.redact, call.settings.actionTimeoutMs);
+  if (shown === undefined) tab.lastSnapshot = current;
+  const locator = tab.locate(ref);
+  if ((await locator.count()) === 0) {
+    throw new ToolError(ToolErrorCode.NOT_FOUND, `ref: element ${ref} is gone from the page`, {
+      field: 'ref',
+      hint: 'Take a new browser_snapshot and use a ref from it.',
+    });
+  }
+  const trimmed = ref.trim();
+  const now = findByRef(current.nodes, trimmed);
+  const seen = shown === undefined ? now : findByRef(shown.nodes, trimmed);
+  const changed = describeChange(seen, now, trimmed);
+  if (changed !== undefined) {
+    throw new ToolError(ToolErrorCode.EXECUTION_FAILED, `ref: ${changed}; nothing was done`, {
+      field: 'ref',
+      retryable: false,
+      hint: 'The page changed since your last snapshot: take a new browser_snapshot, check what the element is now, and act on a ref from it.',
+      details: { targetChanged: true },
+    });
+  }
+  return { tab, locator, label: describeNode(now, trimmed) };
+}
+
+/**
+ * Says how the element with `ref` changed between the tree the model was shown (`seen`) and the
+ * page now (`now`): a different role or accessible name, or no longer in the tree. Undefined
+ * when it is the same element as shown (its state and text may differ: acting changes those).
+ */
+export function describeChange(
+  seen: AriaNode | undefined,
+  now: AriaNode | undefined,
+  ref: string,
+): string | undefined {
+  if (seen === undefined) return undefined;
+  if (now === undefined) return `element ${ref} is no longer shown on the page`;
+  if (seen.role === now.role && (seen.name ?? '') === (now.name ?? '')) return undefined;
+  return `element ${ref} was shown as ${describeNode(seen, ref)} but is now ${describeNode(now, ref)}`;
+}
+
+/** Names an element as the model reads it, without its text and attributes. */
+export function describeNode(node: AriaNode | undefined, ref: string): string {
+  if (!node) return `element ${ref}`;
+  return formatNode({ ...node, text: undefined, attributes: [] } as AriaNode, 60);
+}
+
+/** Refuses a disabled target with the next step. */
+export async function assertEnabled(target: Target, field = 'ref'): Promise<void> {
+  const enabled = await target.locator.isEnabled({ timeout: 2_000 }).catch(() => true);
+  if (!enabled) {
+    throw new ToolError(ToolErrorCode.EXECUTION_FAILED, `${target.label} is disabled`, {
+      field,
+      retryable: false,
+      hint: 'Something on the page must enable it first (fill the required fields, accept a checkbox); take a browser_snapshot to see what.',
+    });
+  }
+}
+
+/** Runs `work` with the session answering confirm and prompt dialogs as asked. */
+export async function withDialogAnswer<T>(
+  call: BrowserCall,
+  answer: 'accept' | 'dismiss',
+  work: () => Promise<T>,
+): Promise<T> {
+  const previous = call.session.dialogAnswer;
+  call.session.dialogAnswer = answer;
+  try {
+    return await work();
+  } finally {
+    call.session.dialogAnswer = previous;
+  }
+}
+
+/** The element's tag name and type attribute, in lower case. */
+export async function tagName(locator: Locator): Promise<{ tag: string; type: string }> {
+  return locator.evaluate((element) => ({
+    tag: element.tagName.toLowerCase(),
+    type: (element.getAttribute('type') ?? '').toLowerCase(),
+  }));
+}
+
+/** The success result of an action report. */
+export function done(report: ActionReport): ToolReturn {
+  return successResult(report.content, {
+    data: report.data,
+    ...(report.artifacts === undefined ? {} : { artifacts: report.artifacts }),
+  });
+}

@@ -1,0 +1,81 @@
+import {
+  type AnyToolDefinition,
+  failureResult,
+  RunPolicies,
+  ToolErrorCode,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import { z } from 'zod';
+import { type BrowserToolSettings, defineBrowserTool, tabField } from '../browser-tool.js';
+import { reportAfterAction } from './action-report.js';
+import {
+  assertEnabled,
+  done,
+  IDEMPOTENT_METADATA,
+  refField,
+  resolveTarget,
+  snapshotField,
+  tagName,
+} from './shared.js';
+
+const toggleSchema = ToolSchema.object({
+  ref: refField,
+  checked: z
+    .boolean()
+    .default(true)
+    .describe('The wanted state: true checked / on, false unchecked / off.'),
+  tab: tabField,
+  snapshot: snapshotField,
+});
+
+/** `browser_toggle`: sets a checkbox, radio button or switch. */
+export function createToggleTool(settings: BrowserToolSettings): AnyToolDefinition {
+  return defineBrowserTool(settings, {
+    id: 'browser_toggle',
+    description:
+      'Sets a checkbox, radio button or switch to a wanted state (checked true or false) by its ref; does nothing when it is already in that state, and says so. A radio button cannot be unchecked: check another one of its group. Returns what changed in the page.',
+    inputSchema: toggleSchema,
+    metadata: IDEMPOTENT_METADATA,
+    runPolicy: RunPolicies.mutating,
+    async run(args, call) {
+      const target = await resolveTarget(call, args.tab, args.ref);
+      await assertEnabled(target);
+      let current: boolean;
+      try {
+        current = await target.locator.isChecked({ timeout: 2_000 });
+      } catch {
+        return failureResult(
+          ToolErrorCode.INVALID_ARGUMENT,
+          `ref: ${target.label} is not a checkbox, radio button or switch`,
+          { field: 'ref', hint: 'Use browser_click for other elements.' },
+        );
+      }
+      const wanted = args.checked ? 'checked' : 'unchecked';
+      if (current === args.checked) {
+        return done(
+          await reportAfterAction(
+            call,
+            target.tab,
+            `${target.label} was already ${wanted}; nothing done.`,
+            'none',
+          ),
+        );
+      }
+      const { type } = await tagName(target.locator);
+      if (!args.checked && type === 'radio') {
+        return failureResult(
+          ToolErrorCode.INVALID_ARGUMENT,
+          `checked: ${target.label} is a radio button and cannot be unchecked directly`,
+          { field: 'checked', hint: 'Check another radio button of the same group instead.' },
+        );
+      }
+      await target.locator.setChecked(args.checked, { timeout: call.settings.actionTimeoutMs });
+      const now = await target.locator.isChecked({ timeout: 2_000 }).catch(() => args.checked);
+      const summary =
+        now === args.checked
+          ? `${target.label} is now ${wanted}.`
+          : `Clicked ${target.label}, but the page kept it ${now ? 'checked' : 'unchecked'}.`;
+      return done(await reportAfterAction(call, target.tab, summary, args.snapshot));
+    },
+  });
+}

@@ -1,0 +1,76 @@
+import {
+  type AnyToolDefinition,
+  failureResult,
+  RunPolicies,
+  ToolErrorCode,
+  ToolHints,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import { z } from 'zod';
+import { webPageBlock } from '../../page-text.js';
+import { type BrowserToolSettings, defineBrowserTool } from '../browser-tool.js';
+import { listTabs, tabLine, takeEventLines } from '../page-result.js';
+
+const showSchema = ToolSchema.object({
+  action: z
+    .enum(['list', 'select', 'new', 'close'])
+    .default('list')
+    .describe(
+      '"list" the tabs, "select" a tab (bring it to the front; later calls act on it), open a "new" blank tab, or "close" a tab.',
+    ),
+  tab: z
+    .string()
+    .max(20)
+    .optional()
+    .describe('Tab id such as "t2" (from "list"); required for select and close.'),
+});
+
+/** `browser_show`: lists, selects, opens and closes the tabs of the session. */
+export function createShowTool(settings: BrowserToolSettings): AnyToolDefinition {
+  return defineBrowserTool(settings, {
+    id: 'browser_show',
+    description:
+      'Lists the open tabs of this session, brings one to the front (later calls act on it), opens a new blank tab, or closes one. Use browser_navigate with newTab to open a URL in a new tab, and browser_snapshot to read a tab.',
+    inputSchema: showSchema,
+    metadata: {
+      category: 'browser',
+      risk: 'LOW',
+      tags: ['browser', 'tabs'],
+      annotations: { ...ToolHints.mutating, idempotentHint: true },
+    },
+    runPolicy: RunPolicies.quickRead,
+    async run({ action, tab: tabId }, { session, settings: resolved }) {
+      if ((action === 'select' || action === 'close') && tabId === undefined) {
+        return failureResult(
+          ToolErrorCode.INVALID_ARGUMENT,
+          `tab: required when action is "${action}"`,
+          { field: 'tab', hint: 'Call browser_show with action "list" to see the tab ids.' },
+        );
+      }
+      let summary: string;
+      if (action === 'select') {
+        const tab = await session.select(tabId as string);
+        summary = `Tab ${tab.id} is now in front and active.`;
+      } else if (action === 'close') {
+        const tab = session.findTab(tabId as string);
+        await tab.page.close();
+        summary = `Closed tab ${tab.id}.`;
+      } else if (action === 'new') {
+        const tab = await session.newTab();
+        summary = `Opened tab ${tab.id} (blank); browser_navigate opens a page in it.`;
+      } else {
+        await session.activeTab();
+        summary = 'Open tabs:';
+      }
+      const tabs = await listTabs(session, resolved.redact ?? []);
+      const lines = [
+        summary,
+        ...(action === 'list' ? [] : ['Open tabs:']),
+        ...(tabs.length === 0 ? [] : [webPageBlock(tabs.map(tabLine))]),
+        ...takeEventLines(session),
+      ];
+      if (tabs.length === 0) lines.push('  (none; browser_navigate opens one)');
+      return { ok: true, content: lines.join('\n'), data: { tabs } };
+    },
+  });
+}

@@ -1,0 +1,173 @@
+import {
+  type AnyToolDefinition,
+  failureResult,
+  RunPolicies,
+  ToolErrorCode,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import { LINEAR_REGEX_LIMITS } from '@toolsys/platform';
+import { z } from 'zod';
+import { compileFind, webPageBlock } from '../../page-text.js';
+import { snapshotViewOf } from '../../snapshot-pages.js';
+import { pageSnapshotAsync, type SnapshotPage } from '../../snapshot-paging.js';
+import { findByRef } from '../../snapshot-render.js';
+import {
+  type BrowserToolSettings,
+  defineBrowserTool,
+  maxTokensField,
+  pickTab,
+  tabField,
+} from '../browser-tool.js';
+import { NOTHING_SHOWN, showPageWithin, takeEventLines, titleLine } from '../page-result.js';
+import { READ_METADATA } from './shared.js';
+
+const snapshotSchema = ToolSchema.object({
+  tab: tabField,
+  ref: z
+    .string()
+    .max(40)
+    .optional()
+    .describe('Show only the subtree of this element (a ref such as "e12").'),
+  find: z
+    .string()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe(
+      'Show only nodes whose line contains this text (case-insensitive), with their ancestors.',
+    ),
+  regex: z
+    .boolean()
+    .default(false)
+    .describe(`Treat find as a regular expression (case-insensitive). ${LINEAR_REGEX_LIMITS}`),
+  cursor: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Start at this node, from the cut marker of an earlier snapshot ("cursor: N").'),
+  page: z
+    .string()
+    .regex(/^[0-9a-f]{8}$/, 'expected the 8 hex digits of a cut marker\'s "page: …"')
+    .optional()
+    .describe('The page token of that cut marker ("page: 4f1c2a9b"), given with cursor.'),
+  expand: z
+    .boolean()
+    .default(false)
+    .describe('Show every repeated row or item instead of the first few and a count.'),
+  urls: z
+    .boolean()
+    .default(false)
+    .describe(
+      "Show each link's target (relative to the page when on its site). Default: links show only their text and ref.",
+    ),
+  maxTokens: maxTokensField,
+});
+
+/** A resume note: its first line is the tools' own, the nodes it lists go in a web-page block. */
+function noteLines(note: string | undefined): string[] {
+  if (note === undefined) return [];
+  const [head, ...listed] = note.split('\n');
+  return [head as string, ...(listed.length === 0 ? [] : [webPageBlock(listed)])];
+}
+
+/** `browser_snapshot`: the page of a tab as an accessibility tree, within a token budget. */
+export function createSnapshotTool(settings: BrowserToolSettings): AnyToolDefinition {
+  return defineBrowserTool(settings, {
+    id: 'browser_snapshot',
+    description:
+      'Reads the page of a tab as an accessibility tree: one line per element with its role, name and state, and a ref such as [ref=e12] on what the action tools can act on. Text, links and code inside a paragraph, list item, cell or heading read as one line of prose, each link with its ref: "- listitem: see [the guide](e43) first". A ref stays the same for an element while it stays in the page. Runs of like items (rows, cards, posts) are collapsed, first few kept and the count stated, when the page does not fit the budget or they would fill more than half of it; hidden and decorative nodes are left out, long names shortened with their length; text a person cannot see (off-screen, transparent, zero-size, the colour of its background, clipped away) is shown flagged as [hidden: …]. Past the token budget (real tokens of the whole result) the tree is cut at a node boundary with a marker naming cursor and page for the next page; its first page lists the interactive elements further down, and a later page under the same title and address says only that it continues. A later page is checked against the earlier one and says when the page changed. Use ref to read one region, find for a text or regex search, urls to see link targets. Action tools already return what changed; call this for the whole page.',
+    inputSchema: snapshotSchema,
+    metadata: READ_METADATA,
+    runPolicy: RunPolicies.quickRead,
+    async run(args, { session, context, settings: resolved }) {
+      // Patterns run on the linear-time engine; one it cannot run is refused on `find`.
+      const find = args.find === undefined ? undefined : compileFind(args.find, args.regex);
+      if (args.page !== undefined && args.cursor === undefined) {
+        return failureResult(
+          ToolErrorCode.INVALID_ARGUMENT,
+          'page: goes with cursor; both come from the same cut marker',
+          { field: 'page', hint: 'Pass cursor and page as the cut marker names them.' },
+        );
+      }
+      const tab = await pickTab(session, args.tab);
+      const snapshot = await tab.snapshot(resolved.redact, resolved.readTimeoutMs, context.signal);
+      tab.lastSnapshot = snapshot;
+      if (args.ref !== undefined) tab.locate(args.ref);
+      if (args.ref !== undefined && findByRef(snapshot.nodes, args.ref.trim()) === undefined) {
+        return failureResult(
+          ToolErrorCode.NOT_FOUND,
+          `ref: element ${args.ref} is not shown in the accessibility tree (it is hidden or decorative)`,
+          { field: 'ref', hint: 'Take a browser_snapshot without ref and pick a ref from it.' },
+        );
+      }
+      const emptyAt = (start: number) =>
+        find !== undefined
+          ? 'No node matches find (it searches the lines as shown, secrets redacted). Try other words, or browser_snapshot without find.'
+          : start > 0
+            ? `Nothing after cursor ${start}: the end of the page was already shown.`
+            : NOTHING_SHOWN;
+      const shown = await showPageWithin<SnapshotPage>({
+        settings: resolved,
+        tab,
+        snapshot,
+        maxTokens: args.maxTokens ?? resolved.maxTokens,
+        between: takeEventLines(session),
+        signal: context.signal,
+        render: async (pageTokens, continuedTokens) => {
+          const paged = (await pageSnapshotAsync(
+            {
+              nodes: snapshot.nodes,
+              pages: session.snapshotPages,
+              tabId: tab.id,
+              view: snapshotViewOf(args),
+              maxTokens: pageTokens,
+              continuedMaxTokens: continuedTokens,
+              where: titleLine(snapshot.title, snapshot.url),
+              ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
+              ...(args.page === undefined ? {} : { page: args.page }),
+              ...(args.ref === undefined ? {} : { scopeRef: args.ref.trim() }),
+              ...(find === undefined ? {} : { find }),
+              expand: args.expand,
+              urls: args.urls,
+              pageUrl: snapshot.url,
+            },
+            context.signal,
+          )) as SnapshotPage;
+          // How the cursor was followed is the tools' own line; nodes it lists are page content.
+          return {
+            rendered: paged.rendered,
+            start: paged.start,
+            between: noteLines(paged.note),
+            empty: emptyAt(paged.start),
+            ...(paged.continued
+              ? { continued: { page: paged.rendered.page, start: paged.start } }
+              : {}),
+            value: paged,
+          };
+        },
+      });
+      const { rendered, whole } = shown;
+      const paged = shown.value as SnapshotPage;
+      const lines = shown.lines;
+      return {
+        ok: true,
+        content: lines.join('\n'),
+        data: {
+          tab: tab.id,
+          url: snapshot.url,
+          title: snapshot.title,
+          totalNodes: rendered.totalNodes,
+          shownNodes: rendered.shownNodes,
+          tokens: shown.tokens,
+          ...(rendered.nextCursor === undefined ? {} : { nextCursor: rendered.nextCursor }),
+          page: rendered.page,
+          ...(paged.resumed === undefined ? {} : { resumed: paged.resumed }),
+          ...(paged.continued ? { continued: true } : {}),
+          ...(whole === undefined ? {} : { savedTo: whole.path }),
+        },
+        ...(whole === undefined ? {} : { artifacts: [whole.artifact] }),
+      };
+    },
+  });
+}
