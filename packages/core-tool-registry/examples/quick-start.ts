@@ -5,6 +5,7 @@ import {
   RunPolicies,
   renderResult,
   successResult,
+  ToolHints,
   ToolPermissionManager,
   ToolRateLimiter,
   ToolRegistry,
@@ -21,7 +22,7 @@ const addTool = defineTool({
     sku: z.string().min(1).describe('The item to add.'),
     quantity: z.number().int().min(1).max(10).default(1).describe('How many (1-10).'),
   }),
-  metadata: { category: 'utility', risk: 'MEDIUM' },
+  metadata: { category: 'utility', risk: 'MEDIUM', annotations: ToolHints.mutating },
   runPolicy: { ...RunPolicies.quickRead, ratePerMinute: 2 },
   execute: ({ sku, quantity }) => successResult(`Added ${quantity} × ${sku}.`),
 });

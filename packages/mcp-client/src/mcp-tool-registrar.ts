@@ -1,6 +1,19 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { cautiousHints, defineTool, hasEventSink, isRetrySafe, maxRisk, RunPolicies, riskFromHints, type ToolAnnotations, type ToolMetadataInput, type ToolRegistry, type ToolRunPolicy, ToolSchema } from '@toolsys/core-tool-registry';
-import { cleanUntrustedText, defuseMarkers, cleanUntrustedText } from '@toolsys/core-tool-registry/text';
+import {
+  cautiousHints,
+  defineTool,
+  hasEventSink,
+  isRetrySafe,
+  maxRisk,
+  RunPolicies,
+  riskFromHints,
+  type ToolAnnotations,
+  type ToolMetadataInput,
+  type ToolRegistry,
+  type ToolRunPolicy,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import { cleanUntrustedText, defuseMarkers } from '@toolsys/core-tool-registry/text';
 import { toToolResult } from './call-result.js';
 import type { McpCallOptions } from './mcp-client.js';
 import type { McpManager } from './mcp-manager.js';

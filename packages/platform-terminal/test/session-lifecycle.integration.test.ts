@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isAlive } from '@toolsys/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, isAlive } from './support/harness.js';
+import { createHarness, type Harness } from './support/harness.js';
 import { newSession, waitForState } from './support/sessions.js';
 
 // Waiting, process lifetime, listing and bad input, on real bash and a real PTY; nothing is mocked.

@@ -1,5 +1,5 @@
 import type { AndroidSim } from '@toolsys/android-sim';
-import { defineTool, type ToolResult, ToolSchema } from '@toolsys/core-tool-registry';
+import { defineTool, ToolHints, type ToolResult, ToolSchema } from '@toolsys/core-tool-registry';
 import { createAndroidTools } from '@toolsys/platform-android';
 import { type AndroidHarness, startAndroidHarness, textOf } from '@toolsys/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -23,7 +23,7 @@ beforeAll(async () => {
       id: 'ping',
       description: 'Answers at once (a second session checking the server responds).',
       inputSchema: ToolSchema.object({}),
-      metadata: { category: 'utility', risk: 'LOW' },
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => 'pong',
     }),
   );

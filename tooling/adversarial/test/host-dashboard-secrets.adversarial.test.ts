@@ -6,6 +6,7 @@ import {
   defineToolPackage,
   failureResult,
   ToolErrorCode,
+  ToolHints,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { toolPackage as corePackage } from '@toolsys/core-tools';
@@ -40,7 +41,7 @@ const leakyPackage = defineToolPackage({
         id: 'storage_put',
         description: 'Stores a blob.',
         inputSchema: ToolSchema.empty(),
-        metadata: { category: 'utility', risk: 'LOW' },
+        metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
         execute: () => failureResult(ToolErrorCode.EXECUTION_FAILED, MESSAGE),
       }),
     ],

@@ -7,6 +7,7 @@ import {
   defineTool,
   defineToolPackage,
   successResult,
+  ToolHints,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { toolPackage as corePackage } from '@toolsys/core-tools';
@@ -71,7 +72,7 @@ function probePackage() {
           id: 'probe_session',
           description: 'Returns the session id of the call.',
           inputSchema: ToolSchema.empty(),
-          metadata: { category: 'utility', risk: 'LOW' },
+          metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
           execute: (_args, context) => successResult(context.sessionId),
         }),
       ],

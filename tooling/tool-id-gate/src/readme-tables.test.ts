@@ -1,20 +1,43 @@
-import { defineTool, successResult, ToolSchema } from '@toolsys/core-tool-registry';
+import {
+  defineTool,
+  successResult,
+  ToolHints,
+  type ToolMetadataInput,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
 import { renderToolTable, replaceTable, TABLE_END, TABLE_START } from './readme-tables.js';
 
-const tool = (id: string, description: string) =>
+const tool = (id: string, description: string, metadata: ToolMetadataInput) =>
   defineTool({
     id,
     description,
     inputSchema: ToolSchema.empty(),
+    metadata,
     execute: () => successResult(''),
   });
 
 describe('README tool tables', () => {
   it('renders id, category, risk, annotations and the first sentence, sorted by id', () => {
     const table = renderToolTable([
-      { id: 'write_file', owner: 'x', tool: tool('write_file', 'Writes a file. Atomic.') },
-      { id: 'read_file', owner: 'x', tool: tool('read_file', 'Reads a file | fast.') },
+      {
+        id: 'write_file',
+        owner: 'x',
+        tool: tool('write_file', 'Writes a file. Atomic.', {
+          category: 'file',
+          risk: 'MEDIUM',
+          annotations: { ...ToolHints.destructive, idempotentHint: true },
+        }),
+      },
+      {
+        id: 'read_file',
+        owner: 'x',
+        tool: tool('read_file', 'Reads a file | fast.', {
+          category: 'file',
+          risk: 'LOW',
+          annotations: ToolHints.readOnly,
+        }),
+      },
     ]);
     expect(table).toBe(
       [

@@ -1,5 +1,16 @@
 // mcp_connect: connects a configured server, or an ad hoc one (a command or URL) after asking.
-import { type AnyToolDefinition, DEFAULT_ARGUMENT_DESCRIPTION_LIMITS, defineTool, failureResult, RunPolicies, successResult, type ToolContext, ToolErrorCode, ToolHints, ToolSchema } from '@toolsys/core-tool-registry';
+import {
+  type AnyToolDefinition,
+  DEFAULT_ARGUMENT_DESCRIPTION_LIMITS,
+  defineTool,
+  failureResult,
+  RunPolicies,
+  successResult,
+  type ToolContext,
+  ToolErrorCode,
+  ToolHints,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
 import { cleanUntrustedLine } from '@toolsys/core-tool-registry/text';
 import { z } from 'zod';
 import type { McpManager } from '../mcp-manager.js';

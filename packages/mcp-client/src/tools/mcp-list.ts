@@ -1,7 +1,22 @@
 // mcp_list: the servers, their status and the tools each offers, as the deployment knows them.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { type AnyToolDefinition, defineTool, failureResult, RunPolicies, successResult, ToolErrorCode, ToolHints, ToolSchema } from '@toolsys/core-tool-registry';
-import { cleanUntrustedLine, cleanUntrustedText, escapeInvisible, markUntrusted, untrustedMarkers } from '@toolsys/core-tool-registry/text';
+import {
+  type AnyToolDefinition,
+  defineTool,
+  failureResult,
+  RunPolicies,
+  successResult,
+  ToolErrorCode,
+  ToolHints,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import {
+  cleanUntrustedLine,
+  cleanUntrustedText,
+  escapeInvisible,
+  markUntrusted,
+  untrustedMarkers,
+} from '@toolsys/core-tool-registry/text';
 import { z } from 'zod';
 import type { McpServerState } from '../mcp-server-state.js';
 import { stripTerminalControls } from '../terminal-text.js';

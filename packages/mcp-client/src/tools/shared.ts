@@ -1,7 +1,12 @@
 // What the three MCP client tools share: their options, the state built once for all three, and
 // the structured view of a server that mcp_connect and mcp_list both return.
-import { type ToolSuggester } from '@toolsys/core-tool-registry';
-import { cleanUntrustedLine, cleanUntrustedText, defuseMarkers, escapeInvisible } from '@toolsys/core-tool-registry/text';
+import type { ToolSuggester } from '@toolsys/core-tool-registry';
+import {
+  cleanUntrustedLine,
+  cleanUntrustedText,
+  defuseMarkers,
+  escapeInvisible,
+} from '@toolsys/core-tool-registry/text';
 import type { McpManager } from '../mcp-manager.js';
 import type { McpServerState } from '../mcp-server-state.js';
 import type { RemoteSchemaCache } from '../remote-schema-cache.js';

@@ -3,14 +3,15 @@ import {
   defineTool,
   RiskAwareToolGate,
   ToolCircuitBreaker,
+  type ToolContext,
   ToolEnvironmentGate,
   ToolEnvironmentState,
+  ToolHints,
   ToolPermissionManager,
   ToolRateLimiter,
   ToolRegistry,
   type ToolRunPolicy,
   ToolSchema,
-  type ToolContext,
   ToolTraceRecorder,
 } from '@toolsys/core-tool-registry';
 import {
@@ -58,7 +59,7 @@ function createOurs(): Side {
       id: 'noop',
       description: 'Does nothing.',
       inputSchema: ToolSchema.object(shape),
-      metadata: { category: 'utility', risk: 'LOW' },
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       runPolicy: BENCH_POLICY,
       execute: (args) => noop(args),
     }),
@@ -80,6 +81,7 @@ function createDirect(): Side {
     id: 'noop',
     description: 'Does nothing.',
     inputSchema: ToolSchema.object(shape),
+    metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
     execute: (args) => noop(args),
   });
   const context: ToolContext = {

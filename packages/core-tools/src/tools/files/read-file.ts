@@ -1,5 +1,13 @@
 // read_file: a line range of a text file, cut at a byte cap, between untrusted-content markers.
-import { type AnyToolDefinition, failureResult, RunPolicies, successResult, ToolErrorCode, ToolHints, ToolSchema } from '@toolsys/core-tool-registry';
+import {
+  type AnyToolDefinition,
+  failureResult,
+  RunPolicies,
+  successResult,
+  ToolErrorCode,
+  ToolHints,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
 import { markUntrusted, untrustedMarkers } from '@toolsys/core-tool-registry/text';
 import { openWorkspaceEntry } from '@toolsys/platform';
 import { z } from 'zod';

@@ -1,6 +1,19 @@
 // http_request: any method, headers and body; status, redacted headers and body come back.
-import { type AnyToolDefinition, defineTool, failureResult, RunPolicies, successResult, ToolErrorCode, ToolHints, ToolSchema } from '@toolsys/core-tool-registry';
-import { cleanUntrustedLine, escapeInvisible, markUntrusted } from '@toolsys/core-tool-registry/text';
+import {
+  type AnyToolDefinition,
+  defineTool,
+  failureResult,
+  RunPolicies,
+  successResult,
+  ToolErrorCode,
+  ToolHints,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import {
+  cleanUntrustedLine,
+  escapeInvisible,
+  markUntrusted,
+} from '@toolsys/core-tool-registry/text';
 import { type GuardedResponse, guardedRequest, readBody } from '@toolsys/platform';
 import { z } from 'zod';
 import {

@@ -1,5 +1,5 @@
 // The network tools group: web_fetch, web_search, http_request and download_file behind one SSRF guard.
-import { type AnyToolDefinition } from '@toolsys/core-tool-registry';
+import type { AnyToolDefinition } from '@toolsys/core-tool-registry';
 import { withSecretScrubbing } from '@toolsys/core-tool-registry/text';
 import { type HostResolver, SsrfGuard } from '@toolsys/platform';
 import { CpuToolPool } from '../../cpu/cpu-tool-pool.js';

@@ -1,7 +1,12 @@
 // How web_fetch shows one slice of a document: its own lines outside, the document's text between
 // untrusted-content markers.
 import { failureResult, successResult, ToolErrorCode } from '@toolsys/core-tool-registry';
-import { CleaningTally, cleanUntrustedLine, escapeInvisible, markUntrusted } from '@toolsys/core-tool-registry/text';
+import {
+  CleaningTally,
+  cleanUntrustedLine,
+  escapeInvisible,
+  markUntrusted,
+} from '@toolsys/core-tool-registry/text';
 import { MAX_HTML_DEPTH, MAX_HTML_ELEMENTS } from './html-to-markdown.js';
 import { WEB_PAGE_NOTICE } from './shared.js';
 import type { WebPageSlice } from './web-page-text.js';

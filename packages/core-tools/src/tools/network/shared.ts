@@ -1,6 +1,12 @@
 // What the network tools share: their settings, the URL field, the request time limit, the
 // failure for an HTTP error status and the test for a textual body.
-import { failureResult, type ToolContext, ToolError, ToolErrorCode, type ToolFailure } from '@toolsys/core-tool-registry';
+import {
+  failureResult,
+  type ToolContext,
+  ToolError,
+  ToolErrorCode,
+  type ToolFailure,
+} from '@toolsys/core-tool-registry';
 import { untrustedMarkers } from '@toolsys/core-tool-registry/text';
 import type { GuardedResponse, SsrfGuard } from '@toolsys/platform';
 import { z } from 'zod';

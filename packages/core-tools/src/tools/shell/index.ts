@@ -1,5 +1,5 @@
 // The shell tools group: shell_execute, its output scrubbed of secrets.
-import { type AnyToolDefinition } from '@toolsys/core-tool-registry';
+import type { AnyToolDefinition } from '@toolsys/core-tool-registry';
 import { withSecretScrubbing } from '@toolsys/core-tool-registry/text';
 import type { ShellToolsOptions } from './shared.js';
 import { createShellExecuteTool } from './shell-execute.js';

@@ -1,7 +1,16 @@
 // shell_execute: a bash command in the workspace, through the permission chain, with streamed and
 // bounded output.
 import { stat } from 'node:fs/promises';
-import { type AnyToolDefinition, defineTool, failureResult, RunPolicies, successResult, ToolErrorCode, ToolHints, ToolSchema } from '@toolsys/core-tool-registry';
+import {
+  type AnyToolDefinition,
+  defineTool,
+  failureResult,
+  RunPolicies,
+  successResult,
+  ToolErrorCode,
+  ToolHints,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
 import { createSecretStreamScrubber } from '@toolsys/core-tool-registry/text';
 import { resolveWorkspacePath, runProcess } from '@toolsys/platform';
 import { z } from 'zod';

@@ -1,5 +1,17 @@
-import { type AnyToolDefinition, failureResult, RunPolicies, successResult, ToolErrorCode, ToolHints, ToolSchema } from '@toolsys/core-tool-registry';
-import { cleanUntrustedText, markUntrusted, untrustedMarkers } from '@toolsys/core-tool-registry/text';
+import {
+  type AnyToolDefinition,
+  failureResult,
+  RunPolicies,
+  successResult,
+  ToolErrorCode,
+  ToolHints,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import {
+  cleanUntrustedText,
+  markUntrusted,
+  untrustedMarkers,
+} from '@toolsys/core-tool-registry/text';
 import { z } from 'zod';
 import type { AndroidDevice } from '../../android-device.js';
 import type { AndroidToolSession } from '../../android-session.js';

@@ -1,5 +1,13 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { type AnyToolDefinition, failureResult, RunPolicies, successResult, ToolErrorCode, ToolHints, ToolSchema } from '@toolsys/core-tool-registry';
+import {
+  type AnyToolDefinition,
+  failureResult,
+  RunPolicies,
+  successResult,
+  ToolErrorCode,
+  ToolHints,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
 import { CleaningTally, markUntrusted, untrustedMarkers } from '@toolsys/core-tool-registry/text';
 import { compileLinearRegex, LINEAR_REGEX_LIMITS } from '@toolsys/platform';
 import { z } from 'zod';

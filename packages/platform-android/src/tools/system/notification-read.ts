@@ -1,4 +1,10 @@
-import { type AnyToolDefinition, RunPolicies, successResult, ToolHints, ToolSchema } from '@toolsys/core-tool-registry';
+import {
+  type AnyToolDefinition,
+  RunPolicies,
+  successResult,
+  ToolHints,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
 import { CleaningTally, markUntrusted, untrustedMarkers } from '@toolsys/core-tool-registry/text';
 import { z } from 'zod';
 import type { AndroidToolSession } from '../../android-session.js';

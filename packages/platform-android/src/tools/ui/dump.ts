@@ -1,7 +1,20 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type AnyToolDefinition, failureResult, RunPolicies, successResult, type ToolEnvironmentRule, ToolErrorCode, ToolHints, ToolSchema } from '@toolsys/core-tool-registry';
-import { cleanUntrustedLine, markUntrusted, untrustedMarkers } from '@toolsys/core-tool-registry/text';
+import {
+  type AnyToolDefinition,
+  failureResult,
+  RunPolicies,
+  successResult,
+  type ToolEnvironmentRule,
+  ToolErrorCode,
+  ToolHints,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
+import {
+  cleanUntrustedLine,
+  markUntrusted,
+  untrustedMarkers,
+} from '@toolsys/core-tool-registry/text';
 import { z } from 'zod';
 import type { AndroidToolSession, UiSnapshot } from '../../android-session.js';
 import { SCREEN_RULES } from '../../device-telemetry.js';

@@ -1,4 +1,13 @@
-import { type AnyToolDefinition, failureResult, RunPolicies, successResult, ToolErrorCode, ToolHints, type ToolReturn, ToolSchema } from '@toolsys/core-tool-registry';
+import {
+  type AnyToolDefinition,
+  failureResult,
+  RunPolicies,
+  successResult,
+  ToolErrorCode,
+  ToolHints,
+  type ToolReturn,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
 import { cleanUntrustedLine } from '@toolsys/core-tool-registry/text';
 import { z } from 'zod';
 import type { AndroidDevice } from '../../android-device.js';

@@ -1,6 +1,12 @@
 // What the UI tools share: the target fields, finding the target on the current screen,
 // and reporting what an action changed.
-import { failureResult, successResult, type ToolEnvironmentRule, ToolErrorCode, type ToolReturn } from '@toolsys/core-tool-registry';
+import {
+  failureResult,
+  successResult,
+  type ToolEnvironmentRule,
+  ToolErrorCode,
+  type ToolReturn,
+} from '@toolsys/core-tool-registry';
 import { cleanUntrustedLine } from '@toolsys/core-tool-registry/text';
 import { z } from 'zod';
 import type { UiSnapshot } from '../../android-session.js';

@@ -1,4 +1,12 @@
-import { type AnyToolDefinition, failureResult, RunPolicies, ToolErrorCode, ToolHints, type ToolReturn, ToolSchema } from '@toolsys/core-tool-registry';
+import {
+  type AnyToolDefinition,
+  failureResult,
+  RunPolicies,
+  ToolErrorCode,
+  ToolHints,
+  type ToolReturn,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
 import { cleanUntrustedLine } from '@toolsys/core-tool-registry/text';
 import { z } from 'zod';
 import type { AndroidToolSession, UiSnapshot } from '../../android-session.js';
