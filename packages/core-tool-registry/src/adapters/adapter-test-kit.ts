@@ -18,7 +18,7 @@ export const ONE_PIXEL_PNG = Buffer.from(
 );
 
 /**
- * An executor with a small `calculate` (sums of integers), a dotted id (`demo.echo`) and a MEDIUM risk tool that the
+ * An executor with a small `sum_numbers` (sums of integers), a dotted id (`demo.echo`) and a MEDIUM risk tool that the
  * risk gate refuses (nobody can confirm), and `demo.files` returning the given artifacts, for the
  * adapter tests.
  */
@@ -39,7 +39,7 @@ export function createAdapterTestExecutor(
   );
   registry.register(
     defineTool({
-      id: 'calculate',
+      id: 'sum_numbers',
       description: 'Adds integers: "2+3".',
       inputSchema: ToolSchema.object({ expression: z.string().describe('Integers joined by +.') }),
       metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.readOnly },

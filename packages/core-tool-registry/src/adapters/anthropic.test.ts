@@ -26,7 +26,7 @@ describe('createAnthropicTools', () => {
     const { block } = await toolset.run({
       type: 'tool_use',
       id: 'toolu_1',
-      name: 'calculate',
+      name: 'sum_numbers',
       input: { expression: '2+3' },
     });
     expect(block).toEqual({ type: 'tool_result', tool_use_id: 'toolu_1', content: '5' });
@@ -34,7 +34,7 @@ describe('createAnthropicTools', () => {
 
   it('marks a failed call with is_error and the next step', async () => {
     const toolset = createAnthropicTools(createAdapterTestExecutor());
-    const { block } = await toolset.run({ id: 'toolu_2', name: 'calculate', input: {} });
+    const { block } = await toolset.run({ id: 'toolu_2', name: 'sum_numbers', input: {} });
     expect(block.is_error).toBe(true);
     expect(block.content).toMatch(/^Error: \[INVALID_ARGUMENT\] expression: required/);
     expect(block.content).toContain('Next: Fix the arguments and retry.');

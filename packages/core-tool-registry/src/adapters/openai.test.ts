@@ -39,7 +39,7 @@ describe('createOpenAITools', () => {
     const toolset = createOpenAITools(createAdapterTestExecutor());
     const { message } = await toolset.run({
       id: 'call_2',
-      function: { name: 'calculate', arguments: '{"expression": 5}' },
+      function: { name: 'sum_numbers', arguments: '{"expression": 5}' },
     });
     expect(message.content).toMatch(/^Error: \[INVALID_ARGUMENT\] expression: /);
   });

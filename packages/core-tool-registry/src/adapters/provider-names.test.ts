@@ -38,7 +38,7 @@ describe('ProviderNames', () => {
   });
 
   it('returns undefined for a name the model made up', () => {
-    expect(ProviderNames.from(['calculate']).toToolId('calculator')).toBeUndefined();
+    expect(ProviderNames.from(['sum_numbers']).toToolId('sum_number')).toBeUndefined();
   });
 
   it('maps any set of ids to distinct safe names that map back, independent of order', () => {

@@ -42,7 +42,7 @@ function withSuffix(base: string, id: string, maxLength: number): string {
 
 /**
  * A reversible mapping between registry ids and provider-safe function names (`[A-Za-z0-9_-]`,
- * at most 64 characters). `terminal.run` becomes `terminal_run`; when that name is taken by
+ * at most 64 characters). `demo.echo` becomes `demo_echo`; when that name is taken by
  * another id, or the id is too long, a short hash of the id is appended so that every id keeps a
  * distinct name. The mapping depends only on the set of ids, never on their order; the registry
  * id itself never changes.

@@ -72,7 +72,7 @@ describe('createVercelAITools', () => {
 
   it('returns a failure as text the model reads, never a thrown error', async () => {
     const { tools } = createVercelAITools(createAdapterTestExecutor());
-    const execute = tools.calculate?.execute;
+    const execute = tools.sum_numbers?.execute;
     const output = await execute?.({ expression: 7 }, { toolCallId: 'tc_2', messages: [] });
     expect(output).toMatch(/^Error: \[INVALID_ARGUMENT\] expression: /);
   });

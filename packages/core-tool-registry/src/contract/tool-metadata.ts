@@ -47,6 +47,10 @@ export interface ToolMetadata {
   readonly risk: ToolRisk;
   readonly tags: readonly string[];
   readonly annotations: ToolAnnotations;
+  /** Set when the tool asks the user per action itself; see {@link ToolMetadataInput.gatesItself}. */
+  readonly gatesItself?: true;
+  /** Set when the tool runs or defines other calls; see {@link ToolMetadataInput.orchestrates}. */
+  readonly orchestrates?: true;
 }
 
 /**
@@ -58,6 +62,14 @@ export interface ToolMetadataInput {
   risk: ToolRisk;
   tags?: readonly string[];
   annotations: ToolAnnotations;
+  /**
+   * The tool asks the user per action itself (per command line, per input to a session outside
+   * the sandbox): the risk gate does not ask for the tool as a whole, so that no "allow for the
+   * session" answer covers later actions. A `deny` policy for its risk still refuses it.
+   */
+  gatesItself?: boolean;
+  /** The tool runs or defines other tool calls (a batch, a shortcut): a batch may not call it. */
+  orchestrates?: boolean;
 }
 
 /**
@@ -141,5 +153,7 @@ export function resolveMetadata(input: ToolMetadataInput): ToolMetadata {
     risk: input.risk,
     tags: [...(input.tags ?? [])],
     annotations: { ...input.annotations },
+    ...(input.gatesItself === true ? { gatesItself: true } : {}),
+    ...(input.orchestrates === true ? { orchestrates: true } : {}),
   };
 }

@@ -64,7 +64,7 @@ export type ToolReturn = ToolResult | string;
 
 /** A tool: schema, metadata and the function, declared in that order. */
 export interface ToolDefinition<TArgs = Record<string, unknown>> {
-  /** Globally unique id, exactly as in the spec (`read_file`, `terminal.run`). */
+  /** Globally unique id, exactly as in the spec (`read_page`, `demo.echo`): lowercase words joined by `_` or `.`. */
   readonly id: string;
   /** What it does, when to use it (and when not), what it returns, its limits. */
   readonly description: string;
@@ -85,7 +85,7 @@ export interface ToolDefinition<TArgs = Record<string, unknown>> {
    */
   readonly argumentLimits?: Partial<ToolArgumentLimits>;
   /**
-   * The risk of one call when it depends on the arguments (`clipboard` set is MEDIUM, get is LOW),
+   * The risk of one call when it depends on the arguments (a clipboard tool's set is MEDIUM, its get LOW),
    * evaluated by the risk gate before validation, so it receives the raw arguments and must check
    * their shape itself. It can only raise the declared `metadata.risk`; throwing counts as HIGH.
    */

@@ -48,6 +48,21 @@ function setup(options: { deny?: boolean } = {}) {
       },
     }),
     defineTool({
+      id: 'run_many',
+      description: 'fixture: runs other tools, as a batch does',
+      inputSchema: ToolSchema.empty(),
+      metadata: {
+        category: 'orchestration',
+        risk: 'LOW',
+        annotations: ToolHints.mutating,
+        orchestrates: true,
+      },
+      execute: () => {
+        calls.push({ tool: 'run_many', args: {} });
+        return successResult('ran');
+      },
+    }),
+    defineTool({
       id: 'hang',
       description: 'fixture',
       inputSchema: ToolSchema.empty(),
@@ -188,7 +203,7 @@ describe('ToolBatchRunner', () => {
     [[{ args: {} }], 'steps.0.tool', /required/],
     [[{ tool: 'echo', args: 5 }], 'steps.0.args', /expected an object/],
     [[{ tool: 'ecoh', args: {} }], 'steps.0.tool', /unknown tool "ecoh"; did you mean echo/],
-    [[{ tool: 'tool_batch_run', args: {} }], 'steps.0.tool', /cannot run inside a batch/],
+    [[{ tool: 'run_many', args: {} }], 'steps.0.tool', /cannot run inside a batch/],
   ])('refuses malformed steps naming the field (%#)', async (steps, field, message) => {
     const { runner, calls } = setup();
     const result = await runner.run(steps);

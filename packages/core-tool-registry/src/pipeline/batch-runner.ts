@@ -29,13 +29,6 @@ export const MAX_BATCH_BUDGET_MS = 600_000;
 /** A step's output is head-truncated to this many bytes when referenced by a later step. */
 export const MAX_REFERENCE_BYTES = 4_096;
 
-/** Tools a batch step may not call (they would nest batches without bound). */
-export const BATCH_FORBIDDEN_TOOLS: ReadonlySet<string> = new Set([
-  'tool_batch_run',
-  'shortcut_run',
-  'shortcut_define',
-]);
-
 /** One step of a batch after parsing. */
 export interface BatchStep {
   /** The tool id. */
@@ -80,7 +73,7 @@ export interface ToolBatchRunnerOptions {
   executor: ToolExecutor;
   /** Clock for the budget. Default: the system clock. */
   clock?: ToolClock;
-  /** Extra tool ids steps may not call. */
+  /** Tool ids steps may not call, besides the tools that declare `orchestrates`. */
   forbiddenTools?: Iterable<string>;
 }
 
@@ -104,7 +97,7 @@ export class ToolBatchRunner {
   constructor(options: ToolBatchRunnerOptions) {
     this.#executor = options.executor;
     this.#clock = options.clock ?? SYSTEM_CLOCK;
-    this.#forbidden = new Set([...BATCH_FORBIDDEN_TOOLS, ...(options.forbiddenTools ?? [])]);
+    this.#forbidden = new Set(options.forbiddenTools ?? []);
   }
 
   /** Validates raw steps (an array or a JSON string) without running anything. */
@@ -144,7 +137,8 @@ export class ToolBatchRunner {
       if (typeof tool !== 'string' || tool === '') {
         return invalid(`${field}.tool`, `required (expected a tool id string)`);
       }
-      if (this.#forbidden.has(tool)) {
+      // A step that could run a batch would nest batches without bound.
+      if (this.#forbidden.has(tool) || this.#executor.registry.get(tool)?.metadata.orchestrates) {
         return invalid(`${field}.tool`, `${tool} cannot run inside a batch; call it on its own`);
       }
       if (!this.#executor.registry.has(tool)) {

@@ -485,7 +485,7 @@ const NO_OPTIONS: ExecuteOptions = Object.freeze({});
 
 /**
  * What the breaker is told of an attempt. A tool that only computes on its input (read-only, in a
- * closed world, such as `calculate`) and ran out of time did so because of that caller's input,
+ * closed world, such as an expression evaluator) and ran out of time did so because of that caller's input,
  * not because the tool is broken: the breaker, shared by every caller, is not told of a failure.
  */
 function breakerOutcome(tool: RegisteredTool, result: ToolResult): ToolResult {

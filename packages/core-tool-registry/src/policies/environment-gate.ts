@@ -12,7 +12,7 @@ export interface EnvironmentObservation {
 }
 
 /**
- * A precondition a tool declares on the environment, e.g. "`input_text` needs the keyboard shown".
+ * A precondition a tool declares on the environment, e.g. "a text input tool needs the keyboard shown".
  * Missing or stale telemetry never blocks (fail-open).
  */
 export interface ToolEnvironmentRule {

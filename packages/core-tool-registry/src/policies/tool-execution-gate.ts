@@ -50,7 +50,12 @@ export class RiskAwareToolGate implements ToolExecutionGate {
     context: GateContext,
   ): Promise<GateVerdict> | GateVerdict {
     const risk = callRisk(tool, rawArgs);
-    const settled = this.#permissions.decide(tool.id, risk, context.sessionId);
+    const settled = this.#permissions.decide(
+      tool.id,
+      risk,
+      context.sessionId,
+      tool.metadata.gatesItself === true,
+    );
     if (settled) return toGateVerdict(settled);
     return this.#ask(tool, risk, rawArgs, context);
   }

@@ -113,26 +113,35 @@ describe('ToolPermissionManager', () => {
     expect(manager.state('s1', 'write_file')).toBe('denied_turn');
   });
 
-  it('skips the tool-level prompt for self-gated tools', async () => {
-    const ui = scripted();
-    const manager = new ToolPermissionManager({ confirm: ui.confirm });
-    expect(await manager.authorize(request({ toolId: 'shell_execute', risk: 'HIGH' }))).toEqual({
+  it('skips the tool-level prompt for a tool that declares it gates itself', () => {
+    const manager = new ToolPermissionManager();
+    expect(manager.decide('shell_execute', 'HIGH', 's1', true)).toEqual({
       allowed: true,
       via: 'self_gated',
     });
-    expect(ui.asked).toHaveLength(0);
   });
 
-  it('leaves terminal input to the terminal tools, which ask per input outside the sandbox', async () => {
+  it('asks for a tool by the id of a self-gating one when the tool does not declare it', async () => {
     const ui = scripted();
     const manager = new ToolPermissionManager({ confirm: ui.confirm });
-    for (const toolId of ['terminal.run', 'terminal.write']) {
-      expect(await manager.authorize(request({ toolId, risk: 'HIGH' }))).toEqual({
-        allowed: true,
-        via: 'self_gated',
-      });
+    for (const toolId of ['shell_execute', 'terminal.run', 'terminal.write']) {
+      expect(manager.decide(toolId, 'HIGH', 's1')).toBeUndefined();
     }
-    expect(ui.asked).toHaveLength(0);
+    await manager.authorize(request({ toolId: 'terminal.run', risk: 'HIGH' }));
+    expect(ui.asked).toHaveLength(1);
+  });
+
+  it('still refuses a self-gating tool whose risk the deployment denies', () => {
+    const manager = new ToolPermissionManager({ policy: { HIGH: 'deny' } });
+    expect(manager.decide('shell_execute', 'HIGH', 's1', true)?.allowed).toBe(false);
+  });
+
+  it('lets a deployment name tools that confirm their own actions', () => {
+    const manager = new ToolPermissionManager({ selfGatedToolIds: ['wrapped_tool'] });
+    expect(manager.decide('wrapped_tool', 'HIGH', 's1')).toEqual({
+      allowed: true,
+      via: 'self_gated',
+    });
   });
 
   it('applies deny and allow policies per risk before anything else', async () => {

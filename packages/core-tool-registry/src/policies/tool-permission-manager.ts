@@ -93,7 +93,10 @@ export interface ToolPermissionManagerOptions {
   confirm?: ConfirmFunction;
   /** Per-risk policy. Default: LOW allow, MEDIUM ask, HIGH ask. */
   policy?: Partial<Record<ToolRisk, RiskPolicy>>;
-  /** Tools that confirm their own actions (default: `shell_execute`). */
+  /**
+   * Ids of tools that confirm their own actions, besides those that declare `gatesItself` (for a
+   * tool a deployment wraps but cannot change). Default: none.
+   */
   selfGatedToolIds?: Iterable<string>;
   /**
    * Tools this deployment's own configuration allows always (the host's `permissions.alwaysAllow`).
@@ -116,17 +119,6 @@ export interface ToolPermissionManagerOptions {
 export function defaultUnconfirmableHint(request: ConfirmationRequest): string {
   return `Do not retry; use a lower-risk tool, or ask the user to allow it: add "${request.toolId}" to permissions.alwaysAllow, or set permissions.${request.risk} to "allow", in toolsys.config.json.`;
 }
-
-/**
- * The tools that gate their own actions and skip the tool-level prompt: `shell_execute` asks per
- * command line, `terminal.run` and `terminal.write` per input to a session outside the sandbox,
- * so that no "allow for the session" answer covers later commands.
- */
-export const DEFAULT_SELF_GATED_TOOL_IDS: readonly string[] = [
-  'shell_execute',
-  'terminal.run',
-  'terminal.write',
-];
 
 const DEFAULT_POLICY: Record<ToolRisk, RiskPolicy> = { LOW: 'allow', MEDIUM: 'ask', HIGH: 'ask' };
 
@@ -155,7 +147,7 @@ export class ToolPermissionManager {
     this.#confirm = options.confirm;
     this.#unconfirmableHint = options.unconfirmableHint ?? defaultUnconfirmableHint;
     this.#policy = { ...DEFAULT_POLICY, ...options.policy };
-    this.selfGatedToolIds = new Set(options.selfGatedToolIds ?? DEFAULT_SELF_GATED_TOOL_IDS);
+    this.selfGatedToolIds = new Set(options.selfGatedToolIds ?? []);
     this.#store = options.store ?? new InMemoryPermissionStore();
     this.#configured = new Set(options.alwaysAllowed ?? []);
     this.#onAlwaysAllow = options.onAlwaysAllow;
@@ -192,7 +184,12 @@ export class ToolPermissionManager {
    * the user must be asked (then call {@link authorize}). Synchronous and allocation-free on the
    * allow paths, so callers build a prompt only when one is needed.
    */
-  decide(toolId: string, risk: ToolRisk, sessionId: string): PermissionVerdict | undefined {
+  decide(
+    toolId: string,
+    risk: ToolRisk,
+    sessionId: string,
+    gatesItself = false,
+  ): PermissionVerdict | undefined {
     const policy = this.#policy[risk];
     if (policy === 'allow') return VIA_POLICY;
     if (policy === 'deny') {
@@ -202,7 +199,7 @@ export class ToolPermissionManager {
         hint: 'Change approach; this tool cannot be used here.',
       };
     }
-    if (this.selfGatedToolIds.has(toolId)) return VIA_SELF_GATED;
+    if (gatesItself || this.selfGatedToolIds.has(toolId)) return VIA_SELF_GATED;
     const state = this.state(sessionId, toolId);
     if (state === 'allowed_always') return VIA_ALWAYS;
     if (state === 'allowed_session') return VIA_SESSION;

@@ -76,14 +76,14 @@ export function firstSentence(text: string, max = Number.POSITIVE_INFINITY): str
   return `${space > max / 2 ? cut.slice(0, space) : cut}…`;
 }
 
-/** A token that reads as a tool id: `snake_case` with an underscore, or a dotted `terminal.wait`. */
+/** A token that reads as a tool id: `snake_case` with an underscore, or a dotted `demo.wait`. */
 const TOOL_ID_TOKEN = /\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z]{3,}(?:\.[a-z_]{2,})+\b/g;
 /** A sentence that points the model at another tool. */
 const POINTER = /\b(?:use|prefer|see|try|call|instead|rather than)\b/i;
 
 /**
  * Drops from a description the sentences that point at a tool the deployment does not have, so a
- * model is never sent to `terminal.wait` where no terminal package runs. Only sentences that
+ * model is never sent to a tool of a package the deployment did not load. Only sentences that
  * recommend (use, prefer, see, instead…) and name an id-shaped token that `isTool` rejects go.
  */
 export function pruneToolPointers(description: string, isTool: (id: string) => boolean): string {

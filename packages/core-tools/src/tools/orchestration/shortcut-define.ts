@@ -34,6 +34,7 @@ export function createShortcutDefineTool(
       category: 'orchestration',
       risk: 'MEDIUM',
       annotations: { ...ToolHints.mutating, idempotentHint: true },
+      orchestrates: true,
     },
     runPolicy: RunPolicies.mutating,
     execute({ definition }) {

@@ -25,7 +25,12 @@ export function createShortcutRunTool(executor: ToolExecutor): AnyToolDefinition
         .optional()
         .describe("The shortcut's parameters (an object, or JSON text)."),
     }),
-    metadata: { category: 'orchestration', risk: 'LOW', annotations: ToolHints.mutating },
+    metadata: {
+      category: 'orchestration',
+      risk: 'LOW',
+      annotations: ToolHints.mutating,
+      orchestrates: true,
+    },
     runPolicy: RunPolicies.legacy,
     async execute({ id, params }, context) {
       if (!id.startsWith('shortcut.') || !executor.registry.has(id)) {

@@ -30,7 +30,12 @@ export function createBatchTool(runner: ToolBatchRunner): AnyToolDefinition {
         .default(DEFAULT_BATCH_BUDGET_MS)
         .describe('Wall-clock budget for the whole batch in ms (default 120000, at most 600000).'),
     }),
-    metadata: { category: 'orchestration', risk: 'LOW', annotations: ToolHints.mutating },
+    metadata: {
+      category: 'orchestration',
+      risk: 'LOW',
+      annotations: ToolHints.mutating,
+      orchestrates: true,
+    },
     runPolicy: RunPolicies.legacy,
     execute({ steps, budgetMs }, context) {
       return runner.run(steps, { budgetMs, ...nestedCallOptions(context) });

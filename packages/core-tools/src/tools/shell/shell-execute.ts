@@ -71,6 +71,8 @@ export function createShellExecuteTool(options: ShellToolsOptions): AnyToolDefin
       risk: 'HIGH',
       tags: ['process'],
       annotations: { ...ToolHints.destructive, openWorldHint: true, sensitiveAction: true },
+      // Each command line is classified and, unless read-only in the sandbox, confirmed on its own.
+      gatesItself: true,
     },
     // The command's own timeout governs; the pipeline's limit only backs it up.
     runPolicy: { ...RunPolicies.mutating, timeoutMs: maxTimeoutMs + 15_000 },

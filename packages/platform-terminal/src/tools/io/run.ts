@@ -80,6 +80,8 @@ export function createTerminalRunTool(manager: TerminalManager): AnyToolDefiniti
       risk: 'HIGH',
       tags: ['pty', 'process'],
       annotations: { ...ToolHints.destructive, openWorldHint: true },
+      // Each command is classified and, outside the sandbox, confirmed on its own.
+      gatesItself: true,
     },
     runPolicy: { ...RunPolicies.mutating, timeoutMs: WAITING_TOOL_TIMEOUT_MS },
     async execute(args, context) {

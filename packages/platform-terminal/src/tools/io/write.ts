@@ -67,6 +67,8 @@ export function createTerminalWriteTool(
       risk: 'HIGH',
       tags: ['pty', 'keyboard'],
       annotations: { ...ToolHints.destructive, openWorldHint: true },
+      // Input to a session outside the sandbox is confirmed on its own.
+      gatesItself: true,
     },
     runPolicy: { ...RunPolicies.mutating, timeoutMs: 30_000 },
     async execute(session, { text, keys, settleMs }, context) {
