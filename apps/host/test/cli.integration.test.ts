@@ -12,6 +12,20 @@ const CLI = resolve(import.meta.dirname, '../src/cli.ts');
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 let scratch: string;
 
+/**
+ * The environment of every run. pnpm's launchers put its hoisted store on NODE_PATH, which would
+ * let a package load a dependency it does not declare; a user's shell has no such path.
+ */
+function childEnvironment(cwd: string): NodeJS.ProcessEnv {
+  const { NODE_PATH: _hoisted, ...inherited } = process.env;
+  return {
+    ...inherited,
+    INIT_CWD: cwd,
+    TOOLSYS_DATA_DIR: join(scratch, 'data'),
+    NO_COLOR: '1',
+  };
+}
+
 interface Run {
   code: number;
   stdout: string;
@@ -26,12 +40,7 @@ function toolsys(args: string[], options: { cwd?: string } = {}): Promise<Run> {
       ['--conditions=@toolsys/source', '--import', TSX, CLI, ...args],
       {
         cwd: options.cwd ?? scratch,
-        env: {
-          ...process.env,
-          INIT_CWD: options.cwd ?? scratch,
-          TOOLSYS_DATA_DIR: join(scratch, 'data'),
-          NO_COLOR: '1',
-        },
+        env: childEnvironment(options.cwd ?? scratch),
         timeout: 110_000,
       },
       (error, stdout, stderr) => {
@@ -62,12 +71,7 @@ function toolsysOnTerminal(args: string[]): Promise<Run> {
       ['--quiet', '--return', '--command', command, '/dev/null'],
       {
         cwd: scratch,
-        env: {
-          ...process.env,
-          INIT_CWD: scratch,
-          TOOLSYS_DATA_DIR: join(scratch, 'data'),
-          NO_COLOR: '1',
-        },
+        env: childEnvironment(scratch),
         timeout: 110_000,
       },
       (error, stdout, stderr) => {
@@ -100,6 +104,22 @@ describe('toolsys call', { timeout: 120_000 }, () => {
       content: '14',
       data: { expression: '2+3*4', result: '14', value: 14 },
     });
+  });
+
+  it("loads each tool set's own lazy dependencies where the workspace installs them", async () => {
+    // semver (version_compare) and re2js (regex_extract) load on first use, resolved from the
+    // package that declares them: without NODE_PATH nothing else could find them.
+    const compared = await toolsys(['call', 'version_compare', '{"a":"1.2.3","b":"1.10.0"}']);
+    expect(compared.stdout).toContain('1.2.3 < 1.10.0 (minor differs)');
+    expect(compared.code).toBe(0);
+    const matched = await toolsys([
+      'call',
+      'regex_extract',
+      JSON.stringify({ pattern: 'b+', text: 'abbbc' }),
+      '--json',
+    ]);
+    expect(matched.code).toBe(0);
+    expect(matched.stdout).toContain('bbb');
   });
 
   it('exits 1 on an unknown tool and names at most three close ids', async () => {

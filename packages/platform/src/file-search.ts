@@ -7,8 +7,8 @@ import type * as Tinyglobby from 'tinyglobby';
 import { lazyModule } from './lazy-module.js';
 import { readWorkspaceFile } from './workspace-fs.js';
 
-const re2js = lazyModule<typeof import('re2js')>('re2js');
-const tinyglobby = lazyModule<typeof Tinyglobby>('tinyglobby');
+const re2js = lazyModule<typeof import('re2js')>('re2js', import.meta.url);
+const tinyglobby = lazyModule<typeof Tinyglobby>('tinyglobby', import.meta.url);
 
 /** Which engine runs a content search. */
 export type FileSearchBackend = 'ripgrep' | 'node';

@@ -1,18 +1,21 @@
 import { createRequire } from 'node:module';
 
-/** Created on the first load: where this file is installed is looked up only when needed. */
-let load: NodeJS.Require | undefined;
-
 /**
  * A loader for one dependency: the first call loads `specifier` (synchronously, so the callers'
  * signatures stay as they are) and later calls return the same module. Heavy dependencies go
- * through one of these, so importing this package loads none of them.
+ * through one of these, so importing a package loads none of them.
+ *
+ * `from` is the calling module's `import.meta.url`: the dependency is resolved from the package
+ * that declares it, as a static import there would be (under pnpm's strict layout a package sees
+ * only its own dependencies).
+ *
+ * @example
+ * const semver = lazyModule<typeof import('semver')>('semver', import.meta.url);
  */
-export function lazyModule<T>(specifier: string): () => T {
+export function lazyModule<T>(specifier: string, from: string | URL): () => T {
   let loaded: T | undefined;
   return () => {
-    load ??= createRequire(import.meta.url);
-    loaded ??= load(specifier) as T;
+    loaded ??= createRequire(from)(specifier) as T;
     return loaded;
   };
 }

@@ -2,7 +2,7 @@ import { invalidArgument } from '@toolsys/core-tool-registry';
 import type { RE2JS } from 're2js';
 import { lazyModule } from './lazy-module.js';
 
-const re2js = lazyModule<typeof import('re2js')>('re2js');
+const re2js = lazyModule<typeof import('re2js')>('re2js', import.meta.url);
 
 /** Flags understood by {@link compileLinearRegex}. */
 export interface LinearRegexFlags {

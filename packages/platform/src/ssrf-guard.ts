@@ -4,7 +4,7 @@ import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 import type ipaddr from 'ipaddr.js';
 import { lazyModule } from './lazy-module.js';
 
-const ipaddrModule = lazyModule<typeof ipaddr>('ipaddr.js');
+const ipaddrModule = lazyModule<typeof ipaddr>('ipaddr.js', import.meta.url);
 
 /** One address a host name resolves to. */
 export interface ResolvedAddress {

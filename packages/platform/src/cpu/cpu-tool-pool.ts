@@ -10,7 +10,7 @@ import { lazyModule } from '../lazy-module.js';
 import type { CpuTask, CpuTaskOutcome, CpuToolSet } from './cpu-task.js';
 import { FairSlots } from './fair-slots.js';
 
-const piscina = lazyModule<typeof import('piscina')>('piscina');
+const piscina = lazyModule<typeof import('piscina')>('piscina', import.meta.url);
 
 /** Options for {@link CpuToolPool}. */
 export interface CpuToolPoolOptions {

@@ -14,7 +14,7 @@ import { defineFileTool } from './define-file-tool.js';
 import { BINARY_SNIFF_BYTES, hint, pathField } from './shared.js';
 import { readShownEscapes } from './shown-text.js';
 
-const diffModule = lazyModule<typeof import('diff')>('diff');
+const diffModule = lazyModule<typeof import('diff')>('diff', import.meta.url);
 
 const MAX_EDIT_BYTES = 10 * 1024 * 1024;
 /**

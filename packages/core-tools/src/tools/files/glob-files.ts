@@ -19,7 +19,7 @@ import { z } from 'zod';
 import { defineFileTool } from './define-file-tool.js';
 import { hint, pathField } from './shared.js';
 
-const tinyglobby = lazyModule<typeof import('tinyglobby')>('tinyglobby');
+const tinyglobby = lazyModule<typeof import('tinyglobby')>('tinyglobby', import.meta.url);
 
 /** The `glob_files` tool. */
 export function createGlobFilesTool(workspaceRoot: string): AnyToolDefinition {

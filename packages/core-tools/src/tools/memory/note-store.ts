@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { lazyModule, withFileLock, writeFileAtomic } from '@toolsys/platform';
 import { type FileMemoryToolsOptions, KEY_PATTERN } from './shared.js';
 
-const yaml = lazyModule<typeof import('yaml')>('yaml');
+const yaml = lazyModule<typeof import('yaml')>('yaml', import.meta.url);
 
 /** A note as stored: Markdown with YAML front matter. */
 export interface Note {

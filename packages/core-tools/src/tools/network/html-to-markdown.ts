@@ -1,9 +1,12 @@
 import { lazyModule } from '@toolsys/platform';
 import type TurndownService from 'turndown';
 
-const readability = lazyModule<typeof import('@mozilla/readability')>('@mozilla/readability');
-const linkedom = lazyModule<typeof import('linkedom')>('linkedom');
-const turndownService = lazyModule<typeof TurndownService>('turndown');
+const readability = lazyModule<typeof import('@mozilla/readability')>(
+  '@mozilla/readability',
+  import.meta.url,
+);
+const linkedom = lazyModule<typeof import('linkedom')>('linkedom', import.meta.url);
+const turndownService = lazyModule<typeof TurndownService>('turndown', import.meta.url);
 
 /**
  * Most elements of a page converted; the rest of the page is cut (a page that long is almost

@@ -12,7 +12,7 @@ import {
 import { lazyModule } from '@toolsys/platform';
 import { z } from 'zod';
 
-const semver = lazyModule<typeof import('semver')>('semver');
+const semver = lazyModule<typeof import('semver')>('semver', import.meta.url);
 
 /** The `version_compare` tool. */
 export function createVersionCompareTool(): AnyToolDefinition {

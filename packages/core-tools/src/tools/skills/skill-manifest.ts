@@ -2,7 +2,7 @@ import type { ToolRisk } from '@toolsys/core-tool-registry';
 import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 import { lazyModule } from '@toolsys/platform';
 
-const yaml = lazyModule<typeof import('yaml')>('yaml');
+const yaml = lazyModule<typeof import('yaml')>('yaml', import.meta.url);
 
 /** A tool a skill declares: run as a shell command with templated arguments. */
 export interface SkillToolSpec {

@@ -8,7 +8,7 @@ import type { ReadEntry } from 'tar';
 import { parseSkillManifest, type SkillManifest } from './skill-manifest.js';
 import type { SkillStore } from './skill-store.js';
 
-const tar = lazyModule<typeof import('tar')>('tar');
+const tar = lazyModule<typeof import('tar')>('tar', import.meta.url);
 
 const MAX_EXTRACTED_BYTES = 50 * 1024 * 1024;
 const NPM_NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*(?:@[A-Za-z0-9.^~<>=|* -]+)?$/;

@@ -12,8 +12,8 @@ import { z } from 'zod';
 import { checkZone, readDate } from './date-input.js';
 import { structuredMetadata } from './structured-metadata.js';
 
-const croner = lazyModule<typeof import('croner')>('croner');
-const luxon = lazyModule<typeof import('luxon')>('luxon');
+const croner = lazyModule<typeof import('croner')>('croner', import.meta.url);
+const luxon = lazyModule<typeof import('luxon')>('luxon', import.meta.url);
 
 const cronNextSchema = ToolSchema.object({
   expression: z

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { DEFAULT_MATCH_TIME_LIMIT_MS, runWithTimeLimit } from './run-with-time-limit.js';
 import { structuredMetadata } from './structured-metadata.js';
 
-const csvParse = lazyModule<typeof import('csv-parse/sync')>('csv-parse/sync');
+const csvParse = lazyModule<typeof import('csv-parse/sync')>('csv-parse/sync', import.meta.url);
 
 const MAX_CSV_LENGTH = 5_000_000;
 const MAX_RENDERED_ROWS = 50;

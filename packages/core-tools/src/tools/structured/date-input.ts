@@ -2,7 +2,7 @@ import { invalidArgument } from '@toolsys/core-tool-registry';
 import { lazyModule } from '@toolsys/platform';
 import type { DateTime } from 'luxon';
 
-const luxon = lazyModule<typeof import('luxon')>('luxon');
+const luxon = lazyModule<typeof import('luxon')>('luxon', import.meta.url);
 
 /** Unix numbers above this are milliseconds, below it seconds (10^11 s is the year 5138). */
 const MILLISECOND_THRESHOLD = 1e11;

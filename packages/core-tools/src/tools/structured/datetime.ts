@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { checkZone, describeDate, readDate } from './date-input.js';
 import { structuredMetadata } from './structured-metadata.js';
 
-const luxon = lazyModule<typeof import('luxon')>('luxon');
+const luxon = lazyModule<typeof import('luxon')>('luxon', import.meta.url);
 
 const OPERATIONS = ['parse', 'format', 'add', 'subtract', 'diff', 'convert'] as const;
 const DURATION_UNITS = [

@@ -10,7 +10,7 @@ import { lazyModule } from '@toolsys/platform';
 import { z } from 'zod';
 import { structuredMetadata } from './structured-metadata.js';
 
-const luxon = lazyModule<typeof import('luxon')>('luxon');
+const luxon = lazyModule<typeof import('luxon')>('luxon', import.meta.url);
 
 const UNIT_MS = {
   milliseconds: 1,

@@ -14,7 +14,7 @@ import { assertJsonTextDepth, JSON_DOCUMENT_ARGUMENT_LIMITS } from './json-depth
 import { DEFAULT_MATCH_TIME_LIMIT_MS, runWithTimeLimit } from './run-with-time-limit.js';
 import { structuredMetadata } from './structured-metadata.js';
 
-const jsonP3 = lazyModule<typeof import('json-p3')>('json-p3');
+const jsonP3 = lazyModule<typeof import('json-p3')>('json-p3', import.meta.url);
 
 const MAX_JSON_LENGTH = 5_000_000;
 const MAX_RENDERED_LENGTH = 20_000;

@@ -13,7 +13,7 @@ import type { ChangeObject } from 'diff';
 import { z } from 'zod';
 import { structuredMetadata } from './structured-metadata.js';
 
-const diff = lazyModule<typeof import('diff')>('diff');
+const diff = lazyModule<typeof import('diff')>('diff', import.meta.url);
 
 const MAX_TEXT_LENGTH = 2_000_000;
 /** jsdiff is O(N·D); past this budget it gives up instead of blocking the agent loop. */

@@ -11,7 +11,7 @@ import type { MathJsInstance, Unit } from 'mathjs';
 import { z } from 'zod';
 import { structuredMetadata } from './structured-metadata.js';
 
-const mathjs = lazyModule<typeof import('mathjs')>('mathjs');
+const mathjs = lazyModule<typeof import('mathjs')>('mathjs', import.meta.url);
 type MathJsAll = typeof import('mathjs')['all'];
 
 /** Spellings models use that mathjs does not know. */

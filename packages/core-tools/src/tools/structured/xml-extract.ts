@@ -14,8 +14,8 @@ import { z } from 'zod';
 import { DEFAULT_MATCH_TIME_LIMIT_MS, runWithTimeLimit } from './run-with-time-limit.js';
 import { structuredMetadata } from './structured-metadata.js';
 
-const xmldom = lazyModule<typeof import('@xmldom/xmldom')>('@xmldom/xmldom');
-const xpath = lazyModule<typeof import('xpath')>('xpath');
+const xmldom = lazyModule<typeof import('@xmldom/xmldom')>('@xmldom/xmldom', import.meta.url);
+const xpath = lazyModule<typeof import('xpath')>('xpath', import.meta.url);
 
 const MAX_XML_LENGTH = 5_000_000;
 const MAX_NODE_XML_LENGTH = 10_000;

@@ -14,7 +14,7 @@ import type { MathJsInstance } from 'mathjs';
 import { z } from 'zod';
 
 /** mathjs loads on the first calculation (inside the CPU worker when the pool runs it). */
-const mathjs = lazyModule<typeof import('mathjs')>('mathjs');
+const mathjs = lazyModule<typeof import('mathjs')>('mathjs', import.meta.url);
 type MathJsAll = typeof import('mathjs')['all'];
 
 const MAX_EXPRESSION_LENGTH = 2_000;
