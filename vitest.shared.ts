@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /** Resolve workspace packages to their TypeScript sources, so tests never need a build first. */
@@ -10,5 +11,6 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
+    setupFiles: [fileURLToPath(new URL('./vitest.setup.ts', import.meta.url))],
   },
 });
