@@ -27,7 +27,11 @@ export const SYSTEM_CLOCK: ToolClock = {
   },
 };
 
-/** Waits `delayMs` on a clock; resolves early (to `false`) when the signal aborts. */
+/**
+ * Waits `delayMs` on a clock; resolves early (to `false`) when the signal aborts. Someone awaits
+ * this wait (a retry's back-off), so on the system clock it keeps the process alive: a script whose
+ * only pending work is a call waiting to retry must not exit in the middle of it.
+ */
 export function sleep(clock: ToolClock, delayMs: number, signal?: AbortSignal): Promise<boolean> {
   if (signal?.aborted) return Promise.resolve(false);
   if (delayMs <= 0) return Promise.resolve(true);
@@ -40,6 +44,7 @@ export function sleep(clock: ToolClock, delayMs: number, signal?: AbortSignal): 
       signal?.removeEventListener('abort', onAbort);
       resolve(true);
     }, delayMs);
+    if (clock === SYSTEM_CLOCK) (handle as ReturnType<typeof setTimeout>).ref();
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

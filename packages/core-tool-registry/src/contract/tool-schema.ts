@@ -24,16 +24,27 @@ export interface ToolSchemaObjectOptions {
 export class ToolSchema<T = Record<string, unknown>> {
   /** Whether calls are validated; false only for a rendered schema that could not be imported. */
   readonly isValidated: boolean;
+  /**
+   * The argument names a tool built with {@link ToolSchema.object} declares: any other name reaches
+   * its handler unread, so the executor tells the model it was ignored. Undefined for imported and
+   * custom schemas, whose handlers (a remote server, a wrapped function) may read any name.
+   */
+  readonly declaredFields: ReadonlySet<string> | undefined;
   readonly #validator: z.ZodType<T> | undefined;
   /** Rendered on first read: a tool nobody lists (its package is off) never pays for it. */
   #jsonSchema: JsonSchema | undefined;
   /** Compiled on first use; null when the schema has no fast path. */
   #fast: FastAcceptor<T> | null | undefined;
 
-  private constructor(jsonSchema: JsonSchema | undefined, validator: z.ZodType<T> | undefined) {
+  private constructor(
+    jsonSchema: JsonSchema | undefined,
+    validator: z.ZodType<T> | undefined,
+    declaredFields?: ReadonlySet<string>,
+  ) {
     this.#jsonSchema = jsonSchema;
     this.#validator = validator;
     this.isValidated = validator !== undefined;
+    this.declaredFields = declaredFields;
   }
 
   /** The rendered JSON Schema (draft 2020-12, always `type: object` at the top). */
@@ -51,7 +62,7 @@ export class ToolSchema<T = Record<string, unknown>> {
   ): ToolSchema<z.output<z.ZodObject<S, z.core.$loose>>> {
     let schema = z.looseObject(shape);
     if (options.description) schema = schema.describe(options.description);
-    return ToolSchema.fromZod(schema);
+    return new ToolSchema(undefined, schema, new Set(Object.keys(shape)));
   }
 
   /** Wraps any zod schema whose input is an object. */

@@ -3,6 +3,7 @@
  * circuit breaker, run policies, traces) switched on by the options of {@link createToolExecutor}.
  */
 import { checkArgumentLimits } from '../contract/argument-limits.js';
+import { findIgnoredArguments, withIgnoredArguments } from '../contract/ignored-arguments.js';
 import { SYSTEM_CLOCK, sleep, type ToolClock } from '../contract/clock.js';
 import type { ConfirmFunction, RegisteredTool } from '../contract/tool.js';
 import { ToolErrorCode } from '../contract/tool-error.js';
@@ -240,6 +241,23 @@ export class PipelineToolExecutor implements ToolExecutor {
     }
     const overLimit = checkArgumentLimits(tool, argsObject);
     if (overLimit) return this.#refuse(tool, call.callId, rawArgs, overLimit, started);
+    const fields = tool.inputSchema.declaredFields;
+    const ignored = fields ? findIgnoredArguments(fields, argsObject) : [];
+    if (fields && ignored.length > 0) {
+      const noted = (result: ToolResult) => withIgnoredArguments(result, tool.id, ignored, fields);
+      return this.#validated(tool, argsObject, rawArgs, call, started).then(noted);
+    }
+    return this.#validated(tool, argsObject, rawArgs, call, started);
+  }
+
+  /** After the argument checks: schema validation, rate limiter, then the run. May throw. */
+  #validated(
+    tool: RegisteredTool,
+    argsObject: Record<string, unknown>,
+    rawArgs: unknown,
+    call: CallState,
+    started: number,
+  ): Promise<ToolResult> {
     const validated = tool.inputSchema.parse(argsObject);
     if (!validated.ok) {
       return this.#refuse(tool, call.callId, rawArgs, validated.failure, started);
