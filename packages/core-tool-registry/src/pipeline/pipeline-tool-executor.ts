@@ -3,8 +3,8 @@
  * circuit breaker, run policies, traces) switched on by the options of {@link createToolExecutor}.
  */
 import { checkArgumentLimits } from '../contract/argument-limits.js';
-import { findIgnoredArguments, withIgnoredArguments } from '../contract/ignored-arguments.js';
 import { SYSTEM_CLOCK, sleep, type ToolClock } from '../contract/clock.js';
+import { findIgnoredArguments, withIgnoredArguments } from '../contract/ignored-arguments.js';
 import type { ConfirmFunction, RegisteredTool } from '../contract/tool.js';
 import { ToolErrorCode } from '../contract/tool-error.js';
 import type { ExecuteOptions, ToolExecutor } from '../contract/tool-executor.js';
