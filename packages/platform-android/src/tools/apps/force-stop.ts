@@ -20,7 +20,6 @@ export function createAppForceStopTool(session: AndroidToolSession): AnyToolDefi
     metadata: {
       category: 'app',
       risk: 'MEDIUM',
-      tags: ['android', 'adb'],
       annotations: { ...ToolHints.mutating, idempotentHint: true },
     },
     runPolicy: RunPolicies.mutating,

@@ -49,7 +49,6 @@ export function createAppLaunchTool(session: AndroidToolSession): AnyToolDefinit
     metadata: {
       category: 'app',
       risk: 'MEDIUM',
-      tags: ['android', 'adb'],
       annotations: { ...ToolHints.mutating, idempotentHint: true },
     },
     runPolicy: RunPolicies.mutating,

@@ -30,7 +30,6 @@ export function createAppUninstallTool(session: AndroidToolSession): AnyToolDefi
     metadata: {
       category: 'app',
       risk: 'HIGH',
-      tags: ['android', 'adb'],
       annotations: { ...ToolHints.destructive, sensitiveAction: true },
     },
     runPolicy: RunPolicies.mutating,

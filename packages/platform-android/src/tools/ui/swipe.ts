@@ -44,12 +44,7 @@ export function createUiSwipeTool(session: AndroidToolSession): AnyToolDefinitio
         .describe('Swipe duration in ms (longer = slower, less fling).'),
       serial: serialField,
     }),
-    metadata: {
-      category: 'ui',
-      risk: 'MEDIUM',
-      tags: ['android', 'adb', 'ui'],
-      annotations: ToolHints.mutating,
-    },
+    metadata: { category: 'ui', risk: 'MEDIUM', tags: ['ui'], annotations: ToolHints.mutating },
     runPolicy: RunPolicies.mutating,
     targets: 'optional-node',
     async execute(args, context, { previous, before }) {

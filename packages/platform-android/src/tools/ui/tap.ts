@@ -62,12 +62,7 @@ export function createUiTapTool(session: AndroidToolSession): AnyToolDefinition 
         .describe('Hold for about 600 ms (a long press) instead of a tap.'),
       serial: serialField,
     }),
-    metadata: {
-      category: 'ui',
-      risk: 'MEDIUM',
-      tags: ['android', 'adb', 'ui'],
-      annotations: ToolHints.mutating,
-    },
+    metadata: { category: 'ui', risk: 'MEDIUM', tags: ['ui'], annotations: ToolHints.mutating },
     runPolicy: RunPolicies.mutating,
     targets: 'node-or-point',
     async execute(args, context, { previous, before }) {
