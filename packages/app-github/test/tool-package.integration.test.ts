@@ -5,6 +5,7 @@ import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type GitHubPackageConfig, toolPackage } from '../src/tool-package.js';
 import { FakeGitHub } from './fake-github.js';
+import { ALL_TOOL_IDS, errorOf, READ_TOOL_IDS } from './support.js';
 
 let fake: FakeGitHub;
 let directory: string;
@@ -131,33 +132,17 @@ describe('detect', () => {
 });
 
 describe('create', () => {
-  const ALL = [
-    'github_get_user',
-    'github_list_repos',
-    'github_read_file',
-    'github_write_file',
-    'github_create_issue',
-    'github_list_issues',
-    'github_search_code',
-  ];
-  const READ = [
-    'github_get_user',
-    'github_list_repos',
-    'github_read_file',
-    'github_list_issues',
-    'github_search_code',
-  ];
   const env = () => ({ ...PATH_ONLY, GITHUB_TOKEN: fake.token });
 
   it('registers all seven tools for a token with the repo scope', async () => {
     const contribution = await create({}, env());
-    expect(contribution.tools.map((tool) => tool.id)).toEqual(ALL);
+    expect(contribution.tools.map((tool) => tool.id)).toEqual(ALL_TOOL_IDS);
     await contribution.dispose?.();
   });
 
   it('registers no write tool for a classic token without write scopes', async () => {
     fake.scopes = 'read:user';
-    expect((await create({}, env())).tools.map((tool) => tool.id)).toEqual(READ);
+    expect((await create({}, env())).tools.map((tool) => tool.id)).toEqual(READ_TOOL_IDS);
   });
 
   it('keeps the write tools for public_repo and for tokens without classic scopes', async () => {
@@ -168,12 +153,16 @@ describe('create', () => {
   });
 
   it('registers no write tool in read-only mode, and does not probe', async () => {
-    expect((await create({ readOnly: true }, env())).tools.map((tool) => tool.id)).toEqual(READ);
+    expect((await create({ readOnly: true }, env())).tools.map((tool) => tool.id)).toEqual(
+      READ_TOOL_IDS,
+    );
     expect(fake.requests).toHaveLength(0);
   });
 
   it('lists every tool in gate mode without a token and without contacting anything', async () => {
-    expect((await create({}, PATH_ONLY, 'gate')).tools.map((tool) => tool.id)).toEqual(ALL);
+    expect((await create({}, PATH_ONLY, 'gate')).tools.map((tool) => tool.id)).toEqual(
+      ALL_TOOL_IDS,
+    );
     expect(fake.requests).toHaveLength(0);
   });
 
@@ -186,7 +175,7 @@ describe('create', () => {
       owner: 'someone',
       repo: 'private-stuff',
     });
-    expect(result.ok ? undefined : result.error.code).toBe('PERMISSION_DENIED');
+    expect(errorOf(result)?.code).toBe('PERMISSION_DENIED');
     expect(fake.requestsTo('GET', '/repos')).toHaveLength(0);
   });
 });

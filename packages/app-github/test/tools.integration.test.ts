@@ -1,21 +1,25 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UNTRUSTED_NOTICE } from '../src/untrusted-markers.js';
-import { blobSha, FakeGitHub } from './fake-github.js';
-import { type Connected, connect, dataOf, text } from './support.js';
+import { blobSha, type FakeGitHub } from './fake-github.js';
+import {
+  type Connected,
+  connect,
+  dataOf,
+  errorOf,
+  HELLO_WORLD,
+  startFakeGitHub,
+  stopFakeGitHub,
+  text,
+} from './support.js';
 
 let fake: FakeGitHub;
 let github: Connected;
 
 beforeEach(async () => {
-  fake = await new FakeGitHub().start();
-  fake.addRepo('octocat/Hello-World');
-  github = connect(fake);
+  ({ fake, github } = await startFakeGitHub());
 });
 
-afterEach(async () => {
-  await fake.stop();
-  expect(fake.violations).toEqual([]);
-});
+afterEach(() => stopFakeGitHub(fake));
 
 describe('the fake server', () => {
   it('flags a request that does not follow the OpenAPI description', async () => {
@@ -65,10 +69,7 @@ describe('github_get_user', () => {
 
   it('rejects a malformed login before sending anything', async () => {
     const result = await github.call('github_get_user', { username: 'not a login' });
-    expect(result.ok ? undefined : result.error).toMatchObject({
-      code: 'INVALID_ARGUMENT',
-      field: 'username',
-    });
+    expect(errorOf(result)).toMatchObject({ code: 'INVALID_ARGUMENT', field: 'username' });
     expect(fake.requests).toHaveLength(0);
   });
 });
@@ -114,10 +115,7 @@ describe('github_list_repos', () => {
       await github.call('github_list_repos', { perPage: 2 }),
     );
     const result = await github.call('github_list_repos', { perPage: 3, cursor: first.nextCursor });
-    expect(result.ok ? undefined : result.error).toMatchObject({
-      code: 'INVALID_ARGUMENT',
-      field: 'cursor',
-    });
+    expect(errorOf(result)).toMatchObject({ code: 'INVALID_ARGUMENT', field: 'cursor' });
     expect(text(result)).toContain('belongs to a listing with other arguments');
   });
 
@@ -149,11 +147,7 @@ describe('github_read_file', () => {
       'src/hello.ts',
       'export const hello = 1;\nconsole.log(hello);\n',
     );
-    const result = await github.call('github_read_file', {
-      owner: 'octocat',
-      repo: 'Hello-World',
-      path: 'src/hello.ts',
-    });
+    const result = await github.call('github_read_file', { ...HELLO_WORLD, path: 'src/hello.ts' });
     expect(dataOf(result)).toMatchObject({
       kind: 'text',
       sha,
@@ -172,12 +166,7 @@ describe('github_read_file', () => {
 
   it('passes ref and reads a leading slash as the repository root', async () => {
     fake.putFile('octocat/Hello-World', 'a.txt', 'x\n');
-    await github.call('github_read_file', {
-      owner: 'octocat',
-      repo: 'Hello-World',
-      path: '/a.txt',
-      ref: 'v1.0',
-    });
+    await github.call('github_read_file', { ...HELLO_WORLD, path: '/a.txt', ref: 'v1.0' });
     expect(fake.requests.at(-1)?.path).toBe('/repos/octocat/Hello-World/contents/a.txt');
     expect(fake.requests.at(-1)?.query.get('ref')).toBe('v1.0');
   });
@@ -188,7 +177,7 @@ describe('github_read_file', () => {
       (_, index) => `line ${index + 1} ${'x'.repeat(190)}`,
     );
     fake.putFile('octocat/Hello-World', 'big.txt', `${lines.join('\n')}\n`);
-    const args = { owner: 'octocat', repo: 'Hello-World', path: 'big.txt' };
+    const args = { ...HELLO_WORLD, path: 'big.txt' };
     const first = dataOf<{
       endLine: number;
       nextStartLine: number;
@@ -217,26 +206,18 @@ describe('github_read_file', () => {
   it('refuses a startLine past the end', async () => {
     fake.putFile('octocat/Hello-World', 'a.txt', 'one\ntwo\n');
     const result = await github.call('github_read_file', {
-      owner: 'octocat',
-      repo: 'Hello-World',
+      ...HELLO_WORLD,
       path: 'a.txt',
       startLine: 9,
     });
-    expect(result.ok ? undefined : result.error).toMatchObject({
-      code: 'INVALID_ARGUMENT',
-      field: 'startLine',
-    });
+    expect(errorOf(result)).toMatchObject({ code: 'INVALID_ARGUMENT', field: 'startLine' });
     expect(text(result)).toContain('Use a startLine from 1 to 2.');
   });
 
   it('detects a binary file and returns only its size and sha', async () => {
     const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
     const sha = fake.putFile('octocat/Hello-World', 'logo.png', png);
-    const result = await github.call('github_read_file', {
-      owner: 'octocat',
-      repo: 'Hello-World',
-      path: 'logo.png',
-    });
+    const result = await github.call('github_read_file', { ...HELLO_WORLD, path: 'logo.png' });
     expect(dataOf(result)).toEqual({
       kind: 'binary',
       path: 'logo.png',
@@ -251,23 +232,15 @@ describe('github_read_file', () => {
 
   it('treats invalid UTF-8 without NUL bytes as binary', async () => {
     fake.putFile('octocat/Hello-World', 'latin1.txt', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
-    const result = await github.call('github_read_file', {
-      owner: 'octocat',
-      repo: 'Hello-World',
-      path: 'latin1.txt',
-    });
+    const result = await github.call('github_read_file', { ...HELLO_WORLD, path: 'latin1.txt' });
     expect(dataOf(result)).toMatchObject({ kind: 'binary' });
   });
 
   it('refuses a file over maxFileBytes without downloading it', async () => {
     fake.putFile('octocat/Hello-World', 'data.csv', 'a,b\n'.repeat(1_000));
     const small = connect(fake, { maxFileBytes: 2_048 });
-    const result = await small.call('github_read_file', {
-      owner: 'octocat',
-      repo: 'Hello-World',
-      path: 'data.csv',
-    });
-    expect(result.ok ? undefined : result.error).toMatchObject({
+    const result = await small.call('github_read_file', { ...HELLO_WORLD, path: 'data.csv' });
+    expect(errorOf(result)).toMatchObject({
       code: 'UNSUPPORTED',
       details: { size: 4_000, maxFileBytes: 2_048 },
     });
@@ -280,8 +253,7 @@ describe('github_read_file', () => {
     const sha = fake.putFile('octocat/Hello-World', 'huge.txt', body);
     const large = connect(fake, { maxFileBytes: 4 * 1024 * 1024 });
     const result = await large.call('github_read_file', {
-      owner: 'octocat',
-      repo: 'Hello-World',
+      ...HELLO_WORLD,
       path: 'huge.txt',
       startLine: 2,
     });
@@ -292,11 +264,7 @@ describe('github_read_file', () => {
   it('lists a directory', async () => {
     fake.putFile('octocat/Hello-World', 'src/a.ts', 'a');
     fake.putFile('octocat/Hello-World', 'src/lib/b.ts', 'b');
-    const result = await github.call('github_read_file', {
-      owner: 'octocat',
-      repo: 'Hello-World',
-      path: 'src',
-    });
+    const result = await github.call('github_read_file', { ...HELLO_WORLD, path: 'src' });
     expect(dataOf(result)).toMatchObject({
       kind: 'directory',
       entries: [
@@ -309,12 +277,11 @@ describe('github_read_file', () => {
 
   it('says a missing file may be a private repository without access', async () => {
     const result = await github.call('github_read_file', {
-      owner: 'octocat',
-      repo: 'Hello-World',
+      ...HELLO_WORLD,
       path: 'nope.md',
       ref: 'main',
     });
-    expect(result.ok ? undefined : result.error.code).toBe('NOT_FOUND');
+    expect(errorOf(result)?.code).toBe('NOT_FOUND');
     expect(text(result)).toContain(
       'GitHub found no file nope.md in octocat/Hello-World at main (404).',
     );
@@ -324,15 +291,8 @@ describe('github_read_file', () => {
   });
 
   it('refuses a path with .. segments', async () => {
-    const result = await github.call('github_read_file', {
-      owner: 'octocat',
-      repo: 'Hello-World',
-      path: 'a/../b',
-    });
-    expect(result.ok ? undefined : result.error).toMatchObject({
-      code: 'INVALID_ARGUMENT',
-      field: 'path',
-    });
+    const result = await github.call('github_read_file', { ...HELLO_WORLD, path: 'a/../b' });
+    expect(errorOf(result)).toMatchObject({ code: 'INVALID_ARGUMENT', field: 'path' });
   });
 
   it('refuses a repository outside the scope without contacting GitHub', async () => {
@@ -342,7 +302,7 @@ describe('github_read_file', () => {
       repo: 'secret-plans',
       path: 'README.md',
     });
-    expect(result.ok ? undefined : result.error).toMatchObject({
+    expect(errorOf(result)).toMatchObject({
       code: 'PERMISSION_DENIED',
       details: { repository: 'octocat/secret-plans' },
     });
@@ -363,7 +323,7 @@ describe('github_read_file', () => {
 });
 
 describe('github_write_file', () => {
-  const target = { owner: 'octocat', repo: 'Hello-World', path: 'notes/hello.txt' };
+  const target = { ...HELLO_WORLD, path: 'notes/hello.txt' };
 
   it('creates a file, then updates it with the sha it read', async () => {
     const created = await github.call('github_write_file', {
@@ -403,7 +363,7 @@ describe('github_write_file', () => {
       message: 'Edit',
       sha: stale,
     });
-    expect(result.ok ? undefined : result.error).toMatchObject({
+    expect(errorOf(result)).toMatchObject({
       code: 'INVALID_ARGUMENT',
       field: 'sha',
       details: { status: 409, conflict: true },
@@ -424,7 +384,7 @@ describe('github_write_file', () => {
       content: 'mine\n',
       message: 'Edit',
     });
-    expect(result.ok ? undefined : result.error).toMatchObject({
+    expect(errorOf(result)).toMatchObject({
       code: 'INVALID_ARGUMENT',
       field: 'sha',
       details: { status: 422 },
@@ -440,10 +400,7 @@ describe('github_write_file', () => {
       content: 'x'.repeat(2_000),
       message: 'Big',
     });
-    expect(result.ok ? undefined : result.error).toMatchObject({
-      code: 'INVALID_ARGUMENT',
-      field: 'content',
-    });
+    expect(errorOf(result)).toMatchObject({ code: 'INVALID_ARGUMENT', field: 'content' });
     expect(fake.requests).toHaveLength(0);
   });
 
@@ -454,10 +411,7 @@ describe('github_write_file', () => {
       message: 'm',
       sha: 'main',
     });
-    expect(result.ok ? undefined : result.error).toMatchObject({
-      code: 'INVALID_ARGUMENT',
-      field: 'sha',
-    });
+    expect(errorOf(result)).toMatchObject({ code: 'INVALID_ARGUMENT', field: 'sha' });
   });
 
   it('is declared HIGH risk and destructive; create_issue MEDIUM and not destructive', () => {
@@ -481,8 +435,7 @@ describe('github_write_file', () => {
 describe('github_create_issue', () => {
   it('opens an issue and returns its number and URL', async () => {
     const result = await github.call('github_create_issue', {
-      owner: 'octocat',
-      repo: 'Hello-World',
+      ...HELLO_WORLD,
       title: 'Crash on start',
       body: 'Steps…',
       labels: ['bug'],
@@ -520,12 +473,11 @@ describe('github_create_issue', () => {
       },
     });
     const result = await github.call('github_create_issue', {
-      owner: 'octocat',
-      repo: 'Hello-World',
+      ...HELLO_WORLD,
       title: 'x',
       assignees: ['ghost'],
     });
-    expect(result.ok ? undefined : result.error).toMatchObject({
+    expect(errorOf(result)).toMatchObject({
       code: 'INVALID_ARGUMENT',
       details: { status: 422, errors: ['assignees: invalid'] },
     });
@@ -548,10 +500,7 @@ describe('github_list_issues', () => {
   });
 
   it('leaves pull requests out by default and says so', async () => {
-    const result = await github.call('github_list_issues', {
-      owner: 'octocat',
-      repo: 'Hello-World',
-    });
+    const result = await github.call('github_list_issues', HELLO_WORLD);
     const data = dataOf<{ issues: { title: string }[]; skipped: { pullRequests: number } }>(result);
     expect(data.issues.map((issue) => issue.title)).toEqual(['Stranger says hi', 'First bug']);
     expect(data.skipped.pullRequests).toBe(1);
@@ -562,8 +511,7 @@ describe('github_list_issues', () => {
 
   it('includes pull requests when asked', async () => {
     const result = await github.call('github_list_issues', {
-      owner: 'octocat',
-      repo: 'Hello-World',
+      ...HELLO_WORLD,
       includePullRequests: true,
       state: 'all',
     });
@@ -579,8 +527,7 @@ describe('github_list_issues', () => {
 
   it('keeps only issues by people with push access when asked', async () => {
     const result = await github.call('github_list_issues', {
-      owner: 'octocat',
-      repo: 'Hello-World',
+      ...HELLO_WORLD,
       trustedAuthorsOnly: true,
     });
     expect(dataOf(result)).toMatchObject({
@@ -591,8 +538,7 @@ describe('github_list_issues', () => {
 
   it('passes labels, assignee and since to GitHub', async () => {
     await github.call('github_list_issues', {
-      owner: 'octocat',
-      repo: 'Hello-World',
+      ...HELLO_WORLD,
       labels: ['bug', 'p1'],
       assignee: 'octocat',
       since: '2026-11-01T00:00:00Z',
@@ -606,31 +552,19 @@ describe('github_list_issues', () => {
   });
 
   it('refuses a since that is not a date', async () => {
-    const result = await github.call('github_list_issues', {
-      owner: 'octocat',
-      repo: 'Hello-World',
-      since: 'last week',
-    });
-    expect(result.ok ? undefined : result.error).toMatchObject({
-      code: 'INVALID_ARGUMENT',
-      field: 'since',
-    });
+    const result = await github.call('github_list_issues', { ...HELLO_WORLD, since: 'last week' });
+    expect(errorOf(result)).toMatchObject({ code: 'INVALID_ARGUMENT', field: 'since' });
   });
 
   it('pages with a cursor', async () => {
     for (let index = 0; index < 5; index += 1)
       fake.addIssue('octocat/Hello-World', { title: `more ${index}` });
     const first = dataOf<{ issues: unknown[]; nextCursor: string }>(
-      await github.call('github_list_issues', {
-        owner: 'octocat',
-        repo: 'Hello-World',
-        perPage: 4,
-      }),
+      await github.call('github_list_issues', { ...HELLO_WORLD, perPage: 4 }),
     );
     const second = dataOf<{ issues: { title: string }[]; nextCursor?: string }>(
       await github.call('github_list_issues', {
-        owner: 'octocat',
-        repo: 'Hello-World',
+        ...HELLO_WORLD,
         perPage: 4,
         cursor: first.nextCursor,
       }),
@@ -693,10 +627,7 @@ describe('github_search_code', () => {
 
   it('refuses scope qualifiers inside the query', async () => {
     const result = await github.call('github_search_code', { query: 'secret repo:other/place' });
-    expect(result.ok ? undefined : result.error).toMatchObject({
-      code: 'INVALID_ARGUMENT',
-      field: 'query',
-    });
+    expect(errorOf(result)).toMatchObject({ code: 'INVALID_ARGUMENT', field: 'query' });
     expect(fake.requests).toHaveLength(0);
   });
 
@@ -711,7 +642,7 @@ describe('github_search_code', () => {
       query: 'fetchWithRetry',
       org: 'other',
     });
-    expect(refused.ok ? undefined : refused.error.code).toBe('PERMISSION_DENIED');
+    expect(errorOf(refused)?.code).toBe('PERMISSION_DENIED');
   });
 
   it('pages with a cursor', async () => {

@@ -2,7 +2,6 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
   cautiousHints,
   defineTool,
-  hasEventSink,
   isRetrySafe,
   maxRisk,
   RunPolicies,
@@ -15,14 +14,9 @@ import {
 } from '@toolsys/core-tool-registry';
 import { cleanUntrustedText, defuseMarkers } from '@toolsys/core-tool-registry/text';
 import { toToolResult } from './call-result.js';
-import type { McpCallOptions } from './mcp-client.js';
 import type { McpManager } from './mcp-manager.js';
 import { MCP_CALL_POLICY } from './mcp-run-policies.js';
-import {
-  type ProgressThrottle,
-  progressEmitter,
-  withProgressThrottle,
-} from './progress-emitter.js';
+import { callWithProgress } from './progress-emitter.js';
 import { McpServerApprovals } from './server-approvals.js';
 import { stripTerminalControls } from './terminal-text.js';
 
@@ -185,15 +179,7 @@ export class McpToolRegistrar {
       async execute(args, context) {
         const refused = await approvals.authorise(server, context);
         if (refused) return refused;
-        const callOptions: McpCallOptions = { signal: context.signal };
-        // Progress only when someone receives it (a progress token costs work on every call).
-        let throttle: ProgressThrottle | undefined;
-        if (hasEventSink(context)) {
-          throttle = progressEmitter(context);
-          callOptions.onProgress = throttle.push;
-        }
-        return withProgressThrottle(
-          throttle,
+        return callWithProgress(context, { signal: context.signal }, (callOptions) =>
           manager.callToolWith(server, remote.name, args, toToolResult, callOptions),
         );
       },

@@ -1,4 +1,4 @@
-import type { ToolContext } from '@toolsys/core-tool-registry';
+import { hasEventSink, type ToolContext } from '@toolsys/core-tool-registry';
 import { cleanUntrustedLine } from '@toolsys/core-tool-registry/text';
 import type { McpCallOptions } from './mcp-client.js';
 
@@ -126,13 +126,16 @@ export function progressUpdate(params: {
 }
 
 /**
- * Runs `call` with a throttled progress sink when `throttle` is given, closing it when the call
- * settles (whatever the outcome).
+ * Runs `call` with the remote tool's progress forwarded to the call's event sink, when it has one:
+ * a progress token makes the server and the SDK do extra work on every call, so none is asked for
+ * otherwise. The throttle is closed when the call settles, whatever the outcome.
  */
-export function withProgressThrottle<T>(
-  throttle: ProgressThrottle | undefined,
-  call: Promise<T>,
+export function callWithProgress<T>(
+  context: ToolContext,
+  options: McpCallOptions,
+  call: (options: McpCallOptions) => Promise<T>,
 ): Promise<T> {
-  if (!throttle) return call;
-  return call.finally(() => throttle.close());
+  if (!hasEventSink(context)) return call(options);
+  const throttle = progressEmitter(context);
+  return call({ ...options, onProgress: throttle.push }).finally(() => throttle.close());
 }

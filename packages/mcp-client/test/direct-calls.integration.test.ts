@@ -1,39 +1,8 @@
-import { ToolError, type ToolResult } from '@toolsys/core-tool-registry';
+import type { ToolError } from '@toolsys/core-tool-registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpClient, type McpServerConfig, toToolResult } from '../src/index.js';
+import { type McpClient, type McpServerConfig, toToolResult } from '../src/index.js';
 import { marked } from './marked.js';
-import { everythingStdio, FIXTURES, waitFor } from './support.js';
-
-/** What a call came to: its ToolResult, or the error it failed with (code and message). */
-type Outcome = { result: ToolResult } | { error: { code: string; message: string } };
-
-async function outcome(
-  client: McpClient,
-  tool: string,
-  args: Record<string, unknown> = {},
-): Promise<Outcome> {
-  try {
-    return { result: await client.callToolWith(tool, args, toToolResult, { timeoutMs: 10_000 }) };
-  } catch (error) {
-    if (!(error instanceof ToolError)) throw error;
-    return { error: { code: error.code, message: error.message } };
-  }
-}
-
-const scripted: McpServerConfig = {
-  name: 'scripted',
-  transport: 'stdio',
-  command: process.execPath,
-  args: [FIXTURES.scripted],
-};
-
-/** A connected client with its catalog listed, as the manager leaves one. */
-async function connected(config: McpServerConfig, directToolCalls: boolean): Promise<McpClient> {
-  const client = new McpClient(config, { directToolCalls });
-  await client.connect({ timeoutMs: 20_000 });
-  await client.listTools();
-  return client;
-}
+import { connectedClient, everythingStdio, outcome, SCRIPTED, waitFor } from './support.js';
 
 describe('direct tools/call: the same outcome as the SDK client', () => {
   const clients: McpClient[] = [];
@@ -42,14 +11,14 @@ describe('direct tools/call: the same outcome as the SDK client', () => {
   });
 
   const pair = async (config: McpServerConfig) => {
-    const direct = await connected(config, true);
-    const sdk = await connected(config, false);
+    const direct = await connectedClient(config, true);
+    const sdk = await connectedClient(config, false);
     clients.push(direct, sdk);
     return { direct, sdk };
   };
 
   it('for answers, error answers and malformed results of a hand-written server', async () => {
-    const { direct, sdk } = await pair(scripted);
+    const { direct, sdk } = await pair(SCRIPTED);
     const calls: Array<[string, Record<string, unknown>?]> = [
       ['echo', { text: 'hello' }],
       ['no-content'],
@@ -113,7 +82,7 @@ describe('direct tools/call: the same outcome as the SDK client', () => {
 describe('direct tools/call on a hand-written server', () => {
   let client: McpClient;
   beforeAll(async () => {
-    client = await connected(scripted, true);
+    client = await connectedClient(SCRIPTED, true);
   });
   afterAll(async () => {
     await client.close();
@@ -202,7 +171,7 @@ describe('direct tools/call on a hand-written server', () => {
   });
 
   it('a server that exits fails every pending call with EXECUTION_FAILED', async () => {
-    const doomed = await connected(scripted, true);
+    const doomed = await connectedClient(SCRIPTED, true);
     const pending = [1, 2, 3].map(() =>
       doomed.callToolWith('late', {}, toToolResult).then(
         () => undefined,

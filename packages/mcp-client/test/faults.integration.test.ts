@@ -2,7 +2,14 @@ import { renderResult } from '@toolsys/core-tool-registry';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpManager } from '../src/index.js';
 import { marked } from './marked.js';
-import { createHarness, everythingStdio, FIXTURES, type Harness, waitFor } from './support.js';
+import {
+  createHarness,
+  everythingStdio,
+  FIXTURES,
+  type Harness,
+  hangingStdio,
+  waitFor,
+} from './support.js';
 
 describe('faults', () => {
   const cleanups: Array<() => Promise<void>> = [];
@@ -43,9 +50,7 @@ describe('faults', () => {
   it('a server that never answers hits the timeout and is sent a cancellation', async () => {
     const harness = track(
       createHarness({
-        servers: [
-          { name: 'hang', transport: 'stdio', command: process.execPath, args: [FIXTURES.hanging] },
-        ],
+        servers: [hangingStdio('hang')],
       }),
     );
     const result = await harness.executor.execute('mcp_call', {
@@ -69,9 +74,7 @@ describe('faults', () => {
   it('a caller abort cancels the remote request too', async () => {
     const harness = track(
       createHarness({
-        servers: [
-          { name: 'hang', transport: 'stdio', command: process.execPath, args: [FIXTURES.hanging] },
-        ],
+        servers: [hangingStdio('hang')],
       }),
     );
     await harness.manager.connect('hang');
@@ -113,15 +116,7 @@ describe('faults', () => {
   it('a catalog refresh that times out keeps the last good tools', async () => {
     const harness = track(
       createHarness({
-        servers: [
-          {
-            name: 'slow',
-            transport: 'stdio',
-            command: process.execPath,
-            args: [FIXTURES.hanging],
-            env: { HANG_LIST_AFTER: '1' },
-          },
-        ],
+        servers: [hangingStdio('slow', { HANG_LIST_AFTER: '1' })],
       }),
     );
     await harness.manager.connect('slow');

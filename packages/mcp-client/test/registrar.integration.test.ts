@@ -12,8 +12,8 @@ import {
   createHarness,
   EVERYTHING,
   everythingStdio,
-  FIXTURES,
   type Harness,
+  hangingStdio,
   waitFor,
 } from './support.js';
 
@@ -115,14 +115,7 @@ describe('McpToolRegistrar with server-everything', () => {
 
   it('follows notifications/tools/list_changed: a new remote tool gets registered', async () => {
     const manager = new McpManager({
-      servers: [
-        {
-          name: 'fixture',
-          transport: 'stdio',
-          command: process.execPath,
-          args: [FIXTURES.hanging],
-        },
-      ],
+      servers: [hangingStdio('fixture')],
     });
     cleanups.push(() => manager.close());
     const registry = new ToolRegistry();
@@ -135,16 +128,8 @@ describe('McpToolRegistrar with server-everything', () => {
   });
 
   it('maps characters an id cannot hold to "_" and refuses two names that collide', async () => {
-    const hanging = {
-      transport: 'stdio' as const,
-      command: process.execPath,
-      args: [FIXTURES.hanging],
-    };
     const manager = new McpManager({
-      servers: [
-        { ...hanging, name: 'my.server' },
-        { ...hanging, name: 'my_server' },
-      ],
+      servers: [hangingStdio('my.server'), hangingStdio('my_server')],
     });
     cleanups.push(() => manager.close());
     const registry = new ToolRegistry();
@@ -179,15 +164,7 @@ describe('McpToolRegistrar with server-everything', () => {
 
   it('leaves out remote tools whose names are not plain MCP names, saying so', async () => {
     const manager = new McpManager({
-      servers: [
-        {
-          name: 'fixture',
-          transport: 'stdio',
-          command: process.execPath,
-          args: [FIXTURES.hanging],
-          env: { EXTRA_TOOL_NAMES: 'read file,read_file' },
-        },
-      ],
+      servers: [hangingStdio('fixture', { EXTRA_TOOL_NAMES: 'read file,read_file' })],
     });
     cleanups.push(() => manager.close());
     const registry = new ToolRegistry();

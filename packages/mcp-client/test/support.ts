@@ -3,16 +3,20 @@ import { fileURLToPath } from 'node:url';
 import {
   createToolExecutor,
   type PipelineToolExecutor,
+  ToolError,
   type ToolExecutorOptions,
   ToolRegistry,
+  type ToolResult,
 } from '@toolsys/core-tool-registry';
 import {
   createMcpTools,
   type McpAdHocPolicy,
+  McpClient,
   McpManager,
   type McpManagerOptions,
   type McpServerConfig,
   type McpStdioServerConfig,
+  toToolResult,
 } from '../src/index.js';
 
 /** Entry script of @modelcontextprotocol/server-everything (from the npm registry). */
@@ -125,4 +129,54 @@ export function createHarness(
 /** server-everything over stdio. */
 export function everythingStdio(name = 'everything'): McpStdioServerConfig {
   return { name, transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] };
+}
+
+/**
+ * The hanging fixture server over stdio as `name`; `env` sets its switches (`HANG_LIST_AFTER`,
+ * `EXTRA_TOOL_NAMES`).
+ */
+export function hangingStdio(name: string, env?: Record<string, string>): McpStdioServerConfig {
+  return {
+    name,
+    transport: 'stdio',
+    command: process.execPath,
+    args: [FIXTURES.hanging],
+    ...(env === undefined ? {} : { env }),
+  };
+}
+
+/** The scripted fixture server over stdio. */
+export const SCRIPTED: McpServerConfig = {
+  name: 'scripted',
+  transport: 'stdio',
+  command: process.execPath,
+  args: [FIXTURES.scripted],
+};
+
+/** A connected client with its catalog listed, as the manager leaves one. */
+export async function connectedClient(
+  config: McpServerConfig,
+  directToolCalls: boolean,
+): Promise<McpClient> {
+  const client = new McpClient(config, { directToolCalls });
+  await client.connect({ timeoutMs: 20_000 });
+  await client.listTools();
+  return client;
+}
+
+/** What a call came to: its ToolResult, or the error it failed with (code and message). */
+export type Outcome = { result: ToolResult } | { error: { code: string; message: string } };
+
+/** Calls `tool` on `client` and returns its outcome; rethrows anything but a ToolError. */
+export async function outcome(
+  client: McpClient,
+  tool: string,
+  args: Record<string, unknown> = {},
+): Promise<Outcome> {
+  try {
+    return { result: await client.callToolWith(tool, args, toToolResult, { timeoutMs: 10_000 }) };
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    return { error: { code: error.code, message: error.message } };
+  }
 }

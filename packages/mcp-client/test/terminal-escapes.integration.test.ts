@@ -1,36 +1,14 @@
-import { ToolError, type ToolResult } from '@toolsys/core-tool-registry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpClient, type McpServerConfig, toToolResult } from '../src/index.js';
+import type { McpClient } from '../src/index.js';
 import { marked } from './marked.js';
-import { FIXTURES } from './support.js';
-
-type Outcome = { result: ToolResult } | { error: { code: string; message: string } };
-
-async function outcome(client: McpClient, tool: string): Promise<Outcome> {
-  try {
-    return { result: await client.callToolWith(tool, {}, toToolResult, { timeoutMs: 10_000 }) };
-  } catch (error) {
-    if (!(error instanceof ToolError)) throw error;
-    return { error: { code: error.code, message: error.message } };
-  }
-}
-
-const scripted: McpServerConfig = {
-  name: 'scripted',
-  transport: 'stdio',
-  command: process.execPath,
-  args: [FIXTURES.scripted],
-};
+import { connectedClient, outcome, SCRIPTED } from './support.js';
 
 describe('terminal escapes from a remote server (a real stdio server)', { timeout: 60_000 }, () => {
   const clients: McpClient[] = [];
 
   beforeAll(async () => {
     for (const directToolCalls of [true, false]) {
-      const client = new McpClient(scripted, { directToolCalls });
-      await client.connect({ timeoutMs: 20_000 });
-      await client.listTools();
-      clients.push(client);
+      clients.push(await connectedClient(SCRIPTED, directToolCalls));
     }
   });
 

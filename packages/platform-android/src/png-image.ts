@@ -1,4 +1,4 @@
-import { deflateSync, inflateSync } from 'node:zlib';
+import { crc32, deflateSync, inflateSync } from 'node:zlib';
 
 /** A decoded 8-bit RGB image. */
 export interface RgbImage {
@@ -137,24 +137,12 @@ export function downscale(image: RgbImage, maxSide: number): RgbImage {
   return { width, height, pixels };
 }
 
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
 function chunk(type: string, body: Buffer): Buffer {
   const typed = Buffer.concat([Buffer.from(type, 'latin1'), body]);
-  let crc = 0xffffffff;
-  for (const byte of typed) crc = (CRC_TABLE[(crc ^ byte) & 0xff] as number) ^ (crc >>> 8);
   const out = Buffer.alloc(8 + body.length + 4);
   out.writeUInt32BE(body.length, 0);
   typed.copy(out, 4);
-  out.writeUInt32BE((crc ^ 0xffffffff) >>> 0, 8 + body.length);
+  out.writeUInt32BE(crc32(typed), 8 + body.length);
   return out;
 }
 

@@ -2,36 +2,31 @@ import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
 import { androidConfigSchema, toolPackage } from './tool-package.js';
 
+/** Creates the package in gate mode, which needs no device, with `config`. */
+function createInGateMode(config: Parameters<typeof toolPackage.create>[0]['config'] = {}) {
+  const registry = new ToolRegistry();
+  return toolPackage.create({
+    config,
+    workspaceRoot: '/nonexistent/workspace',
+    dataDir: '/nonexistent/data',
+    configDir: '/nonexistent',
+    env: {},
+    registry,
+    executor: createToolExecutor({ registry }),
+    mode: 'gate',
+  });
+}
+
 describe('toolPackage', () => {
   it('is keyed platform-android and builds the 18 tools in gate mode without a device', async () => {
-    const registry = new ToolRegistry();
-    const contribution = await toolPackage.create({
-      config: {},
-      workspaceRoot: '/nonexistent/workspace',
-      dataDir: '/nonexistent/data',
-      configDir: '/nonexistent',
-      env: {},
-      registry,
-      executor: createToolExecutor({ registry }),
-      mode: 'gate',
-    });
+    const contribution = await createInGateMode();
     expect(toolPackage.key).toBe('platform-android');
     expect(contribution.tools).toHaveLength(18);
     expect(new Set(contribution.tools.map((tool) => tool.id)).size).toBe(18);
   });
 
   it('declares install and uninstall HIGH, uninstall destructive, settings MEDIUM', async () => {
-    const registry = new ToolRegistry();
-    const { tools } = await toolPackage.create({
-      config: {},
-      workspaceRoot: '/w',
-      dataDir: '/d',
-      configDir: '/',
-      env: {},
-      registry,
-      executor: createToolExecutor({ registry }),
-      mode: 'gate',
-    });
+    const { tools } = await createInGateMode();
     const byId = new Map(tools.map((tool) => [tool.id, tool.metadata]));
     expect(byId.get('app_install')?.risk).toBe('HIGH');
     expect(byId.get('app_uninstall')).toMatchObject({
@@ -64,34 +59,14 @@ describe('toolPackage', () => {
   });
 
   it('builds the Appium backend in gate mode without starting Appium', async () => {
-    const registry = new ToolRegistry();
-    const contribution = await toolPackage.create({
-      config: { ui: 'appium' },
-      workspaceRoot: '/w',
-      dataDir: '/d',
-      configDir: '/',
-      env: {},
-      registry,
-      executor: createToolExecutor({ registry }),
-      mode: 'gate',
-    });
+    const contribution = await createInGateMode({ ui: 'appium' });
     expect(contribution.tools).toHaveLength(18);
     await contribution.dispose?.();
   });
 
   it('refuses ui appium with local start off and no URL', async () => {
-    const registry = new ToolRegistry();
-    await expect(
-      toolPackage.create({
-        config: { ui: 'appium', appiumStart: false },
-        workspaceRoot: '/w',
-        dataDir: '/d',
-        configDir: '/',
-        env: {},
-        registry,
-        executor: createToolExecutor({ registry }),
-        mode: 'gate',
-      }),
-    ).rejects.toThrow('ui "appium" with appiumStart false needs appiumUrl');
+    await expect(createInGateMode({ ui: 'appium', appiumStart: false })).rejects.toThrow(
+      'ui "appium" with appiumStart false needs appiumUrl',
+    );
   });
 });

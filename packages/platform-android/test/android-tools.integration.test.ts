@@ -11,7 +11,7 @@ import {
 } from '@toolsys/core-tool-registry';
 import { countTokens } from '@toolsys/platform';
 import { type AndroidHarness, startAndroidHarness, textOf } from '@toolsys/test-support';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   AndroidSignals,
   createAndroidTools,
@@ -20,6 +20,28 @@ import {
   isActionable,
   parseUiHierarchy,
 } from '../src/index.js';
+
+/** A little-endian field of a zip header: its width in bytes and its value. */
+type LittleEndianField = readonly [2 | 4, number];
+
+/**
+ * A zip header of `size` bytes: the fields at their offsets, then `run` written one after another
+ * from offset `runStart`.
+ */
+function littleEndian(
+  size: number,
+  fields: Record<number, LittleEndianField>,
+  runStart: number,
+  run: readonly LittleEndianField[],
+): Buffer {
+  const header = Buffer.alloc(size);
+  const write = (offset: number, [width, value]: LittleEndianField) =>
+    width === 2 ? header.writeUInt16LE(value, offset) : header.writeUInt32LE(value, offset);
+  for (const [offset, field] of Object.entries(fields)) write(Number(offset), field);
+  let offset = runStart;
+  for (const field of run) offset = write(offset, field);
+  return header;
+}
 
 /** A minimal APK: a zip archive with a (text) AndroidManifest.xml and a classes.dex entry. */
 function buildApk(packageName: string, versionName: string): Buffer {
@@ -38,32 +60,26 @@ function buildApk(packageName: string, versionName: string): Buffer {
   for (const entry of entries) {
     const compressed = deflateRawSync(entry.data);
     const name = Buffer.from(entry.name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(compressed.length, 18);
-    local.writeUInt32LE(entry.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(compressed.length, 20);
-    central.writeUInt32LE(entry.data.length, 24);
-    central.writeUInt16LE(name.length, 28);
+    // The central record repeats the local header's sizes and name length.
+    const sizes: LittleEndianField[] = [
+      [4, compressed.length],
+      [4, entry.data.length],
+      [2, name.length],
+    ];
+    const local = littleEndian(30, { 0: [4, 0x04034b50], 4: [2, 20], 8: [2, 8] }, 18, sizes);
+    const central = littleEndian(46, { 0: [4, 0x02014b50], 6: [2, 20], 10: [2, 8] }, 20, sizes);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, compressed);
     centrals.push(central, name);
     offset += 30 + name.length + compressed.length;
   }
   const centralSize = centrals.reduce((sum, part) => sum + part.length, 0);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(centralSize, 12);
-  end.writeUInt32LE(offset, 16);
+  const end = littleEndian(22, { 0: [4, 0x06054b50] }, 8, [
+    [2, entries.length],
+    [2, entries.length],
+    [4, centralSize],
+    [4, offset],
+  ]);
   return Buffer.concat([...locals, ...centrals, end]);
 }
 
@@ -103,11 +119,18 @@ describe('platform-android tools against android-sim through the real adb server
   beforeAll(async () => {
     harness = await startAndroidHarness(createAndroidTools);
     sim = harness.bed.sims[0] as AndroidSim;
+    return () => harness.stop();
   }, 60_000);
 
-  afterAll(async () => {
-    await harness?.stop();
-  });
+  /** Runs `body` on a sim that reports SDK `level`, then puts back the default 34. */
+  async function onSdk(level: string, body: () => Promise<void>): Promise<void> {
+    sim.device.state.properties['ro.build.version.sdk'] = level;
+    try {
+      await body();
+    } finally {
+      sim.device.state.properties['ro.build.version.sdk'] = '34';
+    }
+  }
 
   beforeEach(async () => {
     // Every test starts on the unlocked launcher with fresh telemetry.
@@ -332,22 +355,18 @@ describe('platform-android tools against android-sim through the real adb server
   });
 
   it('reads the music volume with media volume on Android 10', async () => {
-    sim.device.state.properties['ro.build.version.sdk'] = '29';
-    try {
+    await onSdk('29', async () => {
       sim.device.state.volume = 5;
       sim.device.commandLines.length = 0;
       expect(textOf(await harness.call('control_media', { action: 'volume_down' }))).toMatch(
         / Music volume 4\.$/,
       );
       expect(sim.device.commandLines).not.toContain('dumpsys audio');
-    } finally {
-      sim.device.state.properties['ro.build.version.sdk'] = '34';
-    }
+    });
   });
 
   it('falls back to dumpsys audio for a volume action when no volume command answers (Android 6)', async () => {
-    sim.device.state.properties['ro.build.version.sdk'] = '23';
-    try {
+    await onSdk('23', async () => {
       sim.device.state.volume = 5;
       sim.device.commandLines.length = 0;
       expect(textOf(await harness.call('control_media', { action: 'volume_up' }))).toMatch(
@@ -359,9 +378,7 @@ describe('platform-android tools against android-sim through the real adb server
         'Music volume',
       );
       expect(sim.device.commandLines).not.toContain('dumpsys audio');
-    } finally {
-      sim.device.state.properties['ro.build.version.sdk'] = '34';
-    }
+    });
   });
 
   it('refuses a media command when only an inactive session without playback state exists', async () => {

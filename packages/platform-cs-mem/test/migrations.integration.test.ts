@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,51 +13,14 @@ import { MemoryStore } from '../src/memory-store.js';
 import { MemoryStoreError } from '../src/memory-store-error.js';
 
 /**
- * The schema as release 1 wrote it, copied verbatim here (not imported) so the test keeps proving
- * that a file from that release still opens after later migrations are added.
+ * SHA-256 of each released step's SQL. A released step is never edited, so a file written by that
+ * release keeps opening: a change here means a new step belongs at the end instead.
  */
-const RELEASE_1_SCHEMA = `
-CREATE TABLE nodes (
-  seq INTEGER PRIMARY KEY,
-  id TEXT NOT NULL UNIQUE,
-  text TEXT NOT NULL,
-  role TEXT NOT NULL DEFAULT 'fact',
-  created_at INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL
-);
-CREATE TABLE edges (
-  from_seq INTEGER NOT NULL REFERENCES nodes(seq) ON DELETE CASCADE,
-  to_seq INTEGER NOT NULL REFERENCES nodes(seq) ON DELETE CASCADE,
-  relation TEXT NOT NULL,
-  created_at INTEGER NOT NULL,
-  PRIMARY KEY (from_seq, to_seq, relation)
-) WITHOUT ROWID;
-CREATE INDEX edges_to ON edges(to_seq);
-CREATE TABLE episodes (
-  seq INTEGER PRIMARY KEY,
-  id TEXT NOT NULL UNIQUE,
-  session_id TEXT NOT NULL,
-  summary TEXT NOT NULL,
-  tool_calls TEXT NOT NULL DEFAULT '[]',
-  started_at INTEGER NOT NULL,
-  ended_at INTEGER NOT NULL
-);
-CREATE INDEX episodes_time ON episodes(started_at);
-CREATE INDEX episodes_session ON episodes(session_id, started_at);
-CREATE VIRTUAL TABLE node_fts USING fts5(
-  id, text, content='nodes', content_rowid='seq', tokenize='unicode61 remove_diacritics 2'
-);
-CREATE TRIGGER nodes_ai AFTER INSERT ON nodes BEGIN
-  INSERT INTO node_fts(rowid, id, text) VALUES (new.seq, new.id, new.text);
-END;
-CREATE TRIGGER nodes_ad AFTER DELETE ON nodes BEGIN
-  INSERT INTO node_fts(node_fts, rowid, id, text) VALUES ('delete', old.seq, old.id, old.text);
-END;
-CREATE TRIGGER nodes_au AFTER UPDATE ON nodes BEGIN
-  INSERT INTO node_fts(node_fts, rowid, id, text) VALUES ('delete', old.seq, old.id, old.text);
-  INSERT INTO node_fts(rowid, id, text) VALUES (new.seq, new.id, new.text);
-END;
-PRAGMA user_version = 1;`;
+const RELEASED_STEP_HASHES = [
+  'a1202e5dd6643c9151491b496282fadbe4254aaea2427939c7bd8a4b1bc4fee4',
+  'f496a87e95163c9ba1813ae2608b43e01b43b5bd7b466e633aaaa49ba7195d2c',
+  '229099a1bd26a1d2db417908a49d887364f9f30308dd03ffd86668ffc7e92af5',
+];
 
 let directory: string;
 let path: string;
@@ -70,10 +34,11 @@ afterEach(() => {
   rmSync(directory, { recursive: true, force: true });
 });
 
+/** Writes a file as release 1 did: its one migration step, then rows. */
 function writeRelease1File(): void {
   const database = new Database(path);
   database.pragma('journal_mode = WAL');
-  database.exec(RELEASE_1_SCHEMA);
+  migrateMemoryDatabase(database, MEMORY_MIGRATIONS.slice(0, 1));
   const insertNode = database.prepare(
     'INSERT INTO nodes (id, text, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
   );
@@ -101,6 +66,14 @@ function writeRelease1File(): void {
 }
 
 describe('schema migrations', () => {
+  it('keeps every released step exactly as it shipped', () => {
+    expect(
+      MEMORY_MIGRATIONS.slice(0, RELEASED_STEP_HASHES.length).map((step) =>
+        createHash('sha256').update(step.sql).digest('hex'),
+      ),
+    ).toEqual(RELEASED_STEP_HASHES);
+  });
+
   it('opens a release-1 file and migrates it to the current schema without losing rows', () => {
     writeRelease1File();
     const store = MemoryStore.open({ path, now: () => 10_000 });

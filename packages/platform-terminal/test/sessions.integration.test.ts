@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isAlive } from '@toolsys/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './support/harness.js';
 import { newSession, waitForState } from './support/sessions.js';

@@ -9,6 +9,7 @@ import {
 } from './adb-packet.js';
 import { createDefaultDeviceState, type DefaultDeviceOptions } from './default-device.js';
 import type { SimDeviceState } from './device-model.js';
+import type { CommandOutput } from './shell/command-output.js';
 import { parseCommandLine } from './shell-words.js';
 import { SimDevice } from './sim-device.js';
 import { SyncSession } from './sync-session.js';
@@ -203,22 +204,16 @@ class AdbConnection {
         header.writeUInt32LE(data.length, 1);
         return Buffer.concat([header, data]);
       };
-      if (
-        this.#runInstrumentation(shellV2[1] ?? '', stream, (output) => {
-          if (output.stdout.length > 0) this.write(stream, packet(ShellId.stdout, output.stdout));
-          if (output.stderr.length > 0)
-            this.write(stream, packet(ShellId.stderr, Buffer.from(output.stderr)));
-          this.write(stream, packet(ShellId.exit, Buffer.from([output.exitCode & 0xff])));
-          this.end(stream);
-        })
-      )
-        return;
-      const output = device.run(shellV2[1] ?? '');
-      if (output.stdout.length > 0) this.write(stream, packet(ShellId.stdout, output.stdout));
-      if (output.stderr.length > 0)
-        this.write(stream, packet(ShellId.stderr, Buffer.from(output.stderr)));
-      this.write(stream, packet(ShellId.exit, Buffer.from([output.exitCode & 0xff])));
-      this.end(stream);
+      // stdout, stderr, then the exit code, each in its own shell v2 packet; then the stream ends.
+      const reply = (output: CommandOutput) => {
+        if (output.stdout.length > 0) this.write(stream, packet(ShellId.stdout, output.stdout));
+        if (output.stderr.length > 0)
+          this.write(stream, packet(ShellId.stderr, Buffer.from(output.stderr)));
+        this.write(stream, packet(ShellId.exit, Buffer.from([output.exitCode & 0xff])));
+        this.end(stream);
+      };
+      if (this.#runInstrumentation(shellV2[1] ?? '', stream, reply)) return;
+      reply(device.run(shellV2[1] ?? ''));
       return;
     }
     const streamed = /^exec:(.*)$/s.exec(service)?.[1];

@@ -51,6 +51,11 @@ function frame(children: SimNode[], resourceId?: string): SimNode {
   };
 }
 
+/** A TextView that only shows `text` (not clickable or focusable). */
+function textView(resourceId: string, text: string, bounds: SimNode['bounds']): SimNode {
+  return { className: 'android.widget.TextView', resourceId, text, bounds };
+}
+
 function settingsRow(index: number, title: string, summary: string, goTo?: string): SimNode {
   const top = 400 + index * 220;
   return {
@@ -69,18 +74,8 @@ function settingsRow(index: number, title: string, summary: string, goTo?: strin
         className: 'android.widget.RelativeLayout',
         bounds: [210, top + 48, 1017, top + 172],
         children: [
-          {
-            className: 'android.widget.TextView',
-            resourceId: 'android:id/title',
-            text: title,
-            bounds: [210, top + 48, 700, top + 110],
-          },
-          {
-            className: 'android.widget.TextView',
-            resourceId: 'android:id/summary',
-            text: summary,
-            bounds: [210, top + 110, 900, top + 172],
-          },
+          textView('android:id/title', title, [210, top + 48, 700, top + 110]),
+          textView('android:id/summary', summary, [210, top + 110, 900, top + 172]),
         ],
       },
     ],
@@ -129,18 +124,12 @@ function screens(): SimScreen[] {
         bounds: [0, top, W, top + 340],
         clickable: true,
         children: [
-          {
-            className: 'android.widget.TextView',
-            resourceId: 'com.example.feed:id/author',
-            text: `Author ${n}`,
-            bounds: [40, top + 20, 600, top + 80],
-          },
-          {
-            className: 'android.widget.TextView',
-            resourceId: 'com.example.feed:id/body',
-            text: `Post number ${n}: a short update with some words in it.`,
-            bounds: [40, top + 90, 1040, top + 250],
-          },
+          textView('com.example.feed:id/author', `Author ${n}`, [40, top + 20, 600, top + 80]),
+          textView(
+            'com.example.feed:id/body',
+            `Post number ${n}: a short update with some words in it.`,
+            [40, top + 90, 1040, top + 250],
+          ),
           {
             className: 'android.widget.ImageButton',
             resourceId: 'com.example.feed:id/like',
@@ -213,12 +202,7 @@ function screens(): SimScreen[] {
           clickable: true,
           focusable: true,
           children: [
-            {
-              className: 'android.widget.TextView',
-              resourceId: 'android:id/title',
-              text: 'Dark theme',
-              bounds: [63, 548, 700, 610],
-            },
+            textView('android:id/title', 'Dark theme', [63, 548, 700, 610]),
             {
               className: 'android.widget.Switch',
               resourceId: 'android:id/switch_widget',
@@ -246,36 +230,24 @@ function screens(): SimScreen[] {
           focusable: true,
           goTo: 'launcher',
         },
-        {
-          className: 'android.widget.TextView',
-          resourceId: 'com.example.chat:id/title',
-          text: 'Alice',
-          bounds: [180, 170, 700, 270],
-        },
+        textView('com.example.chat:id/title', 'Alice', [180, 170, 700, 270]),
         {
           className: 'androidx.recyclerview.widget.RecyclerView',
           resourceId: 'com.example.chat:id/messages',
           bounds: [0, 300, W, 2200],
           scrollable: true,
           children: [
-            {
-              className: 'android.widget.TextView',
-              resourceId: 'com.example.chat:id/message',
-              text: 'Are we still on for lunch?',
-              bounds: [40, 320, 800, 420],
-            },
-            {
-              className: 'android.widget.TextView',
-              resourceId: 'com.example.chat:id/message',
-              text: 'Yes, 12:30 at the usual place',
-              bounds: [280, 440, 1040, 540],
-            },
-            {
-              className: 'android.widget.TextView',
-              resourceId: 'com.example.chat:id/message',
-              text: 'Running 5 min late',
-              bounds: [40, 1550, 800, 1750],
-            },
+            textView(
+              'com.example.chat:id/message',
+              'Are we still on for lunch?',
+              [40, 320, 800, 420],
+            ),
+            textView(
+              'com.example.chat:id/message',
+              'Yes, 12:30 at the usual place',
+              [280, 440, 1040, 540],
+            ),
+            textView('com.example.chat:id/message', 'Running 5 min late', [40, 1550, 800, 1750]),
           ],
         },
         {
@@ -303,18 +275,8 @@ function screens(): SimScreen[] {
       packageName: 'com.example.chat',
       activity: 'com.example.chat.MainActivity',
       root: frame([
-        {
-          className: 'android.widget.TextView',
-          resourceId: 'com.example.chat:id/title',
-          text: 'Alice',
-          bounds: [180, 170, 700, 270],
-        },
-        {
-          className: 'android.widget.TextView',
-          resourceId: 'com.example.chat:id/status',
-          text: 'Message sent',
-          bounds: [40, 320, 800, 420],
-        },
+        textView('com.example.chat:id/title', 'Alice', [180, 170, 700, 270]),
+        textView('com.example.chat:id/status', 'Message sent', [40, 320, 800, 420]),
       ]),
     },
     {
@@ -401,18 +363,8 @@ function contactRow(contact: { name: string; phone: string }, index: number): Si
     clickable: true,
     focusable: true,
     children: [
-      {
-        className: 'android.widget.TextView',
-        resourceId: 'com.example.chat:id/name',
-        text: contact.name,
-        bounds: [40, top + 20, 800, top + 90],
-      },
-      {
-        className: 'android.widget.TextView',
-        resourceId: 'com.example.chat:id/phone',
-        text: contact.phone,
-        bounds: [40, top + 90, 800, top + 160],
-      },
+      textView('com.example.chat:id/name', contact.name, [40, top + 20, 800, top + 90]),
+      textView('com.example.chat:id/phone', contact.phone, [40, top + 90, 800, top + 160]),
       {
         className: 'android.widget.CheckBox',
         resourceId: 'com.example.chat:id/favorite',

@@ -30,3 +30,4 @@ export {
 export { type RedisProcess, type StartRedisOptions, startRedis } from './redis.js';
 export { createTempDir, removeTempDir } from './temp-dirs.js';
 export { textOf } from './tool-results.js';
+export { startWebDriverStub, type WebDriverStub } from './webdriver-stub.js';

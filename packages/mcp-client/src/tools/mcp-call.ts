@@ -4,7 +4,6 @@ import {
   type AnyToolDefinition,
   defineTool,
   failureResult,
-  hasEventSink,
   mayAbortWithin,
   type ToolContext,
   ToolErrorCode,
@@ -16,11 +15,7 @@ import { z } from 'zod';
 import { toToolResult } from '../call-result.js';
 import type { McpCallOptions } from '../mcp-client.js';
 import { MAX_CALL_TIMEOUT_MS, MCP_CALL_POLICY } from '../mcp-run-policies.js';
-import {
-  type ProgressThrottle,
-  progressEmitter,
-  withProgressThrottle,
-} from '../progress-emitter.js';
+import { callWithProgress } from '../progress-emitter.js';
 import type { McpToolsShared } from './shared.js';
 
 /** Margin between the executor's time limit and a request's own, for the two clocks' drift. */
@@ -123,16 +118,8 @@ export function createMcpCallTool(shared: McpToolsShared): AnyToolDefinition {
     // it can fire before that (a caller that can cancel, or a shorter executor time limit);
     // otherwise it is not even made (an AbortSignal per call costs more than the rest).
     if (mayAbortWithin(context, timeoutMs + SIGNAL_SLACK_MS)) callOptions.signal = context.signal;
-    // Progress is requested only when someone receives it: a progress token makes the server
-    // and the SDK do extra work on every call.
-    let throttle: ProgressThrottle | undefined;
-    if (hasEventSink(context)) {
-      throttle = progressEmitter(context);
-      callOptions.onProgress = throttle.push;
-    }
-    return withProgressThrottle(
-      throttle,
-      manager.callToolWith(server, remote.name, args.arguments, toToolResult, callOptions),
+    return callWithProgress(context, callOptions, (options) =>
+      manager.callToolWith(server, remote.name, args.arguments, toToolResult, options),
     );
   }
 

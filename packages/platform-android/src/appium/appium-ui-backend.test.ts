@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startWebDriverStub, type WebDriverStub } from '@toolsys/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AndroidDeviceError } from '../adb-errors.js';
 import type { AndroidDevice } from '../android-device.js';
@@ -86,35 +87,19 @@ describe('AppiumUiBackend without a working server', () => {
 });
 
 describe('AppiumUiBackend against a server that stops answering', () => {
-  let stalling: Server;
+  let stalling: WebDriverStub;
   let url: string;
   const held: ServerResponse[] = [];
 
   beforeAll(async () => {
-    // A real HTTP server on 127.0.0.1 speaking enough WebDriver to open a session, then never
-    // answering the page source.
-    stalling = createServer((request, response) => {
-      const json = (value: unknown) => {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ value }));
-      };
-      if (request.method === 'POST' && request.url === '/session') {
-        json({ sessionId: 's1', capabilities: { platformName: 'Android' } });
-      } else if (request.url?.endsWith('/source')) {
-        held.push(response);
-      } else {
-        json(null);
-      }
-    });
-    await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
-    const address = stalling.address();
-    url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    // A real HTTP server that opens a session, then never answers the page source.
+    stalling = await startWebDriverStub((response) => held.push(response));
+    url = stalling.url;
   });
 
   afterAll(async () => {
     for (const response of held) response.destroy();
-    stalling.closeAllConnections();
-    await new Promise<void>((resolve) => stalling.close(() => resolve()));
+    await stalling.close();
   });
 
   it('gives up after the command time limit with TIMEOUT, and on the caller abort', async () => {

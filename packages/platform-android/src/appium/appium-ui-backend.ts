@@ -123,6 +123,29 @@ function elementId(reference: unknown): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
+/** What the finger does between touching down and lifting: stay (a tap) or move (a swipe). */
+type TouchGesture =
+  | { type: 'pause'; duration: number }
+  | { type: 'pointerMove'; duration: number; x: number; y: number; origin: 'viewport' };
+
+/** One finger on the screen: down at `start`, then `gesture`, then up (W3C pointer actions). */
+async function touch(browser: Browser, start: ScreenPoint, gesture: TouchGesture): Promise<void> {
+  await browser.performActions([
+    {
+      type: 'pointer',
+      id: 'finger',
+      parameters: { pointerType: 'touch' },
+      actions: [
+        { type: 'pointerMove', duration: 0, x: start.x, y: start.y, origin: 'viewport' },
+        { type: 'pointerDown', button: 0 },
+        gesture,
+        { type: 'pointerUp', button: 0 },
+      ],
+    },
+  ]);
+  await browser.releaseActions();
+}
+
 /**
  * The UI through Appium 3 and the UiAutomator2 driver (WebdriverIO client, imported on first use):
  * one session per device, created lazily (no reset, a short `waitForIdleTimeout`), reused, created
@@ -396,21 +419,7 @@ export class AppiumUiBackend implements UiBackend {
         await browser.elementClick(await this.#element(browser, target.node, target.roots));
         return undefined;
       }
-      const { x, y } = target.point;
-      await browser.performActions([
-        {
-          type: 'pointer',
-          id: 'finger',
-          parameters: { pointerType: 'touch' },
-          actions: [
-            { type: 'pointerMove', duration: 0, x, y, origin: 'viewport' },
-            { type: 'pointerDown', button: 0 },
-            { type: 'pause', duration: target.longPress ? 600 : 50 },
-            { type: 'pointerUp', button: 0 },
-          ],
-        },
-      ]);
-      await browser.releaseActions();
+      await touch(browser, target.point, { type: 'pause', duration: target.longPress ? 600 : 50 });
       return undefined;
     });
   }
@@ -423,20 +432,13 @@ export class AppiumUiBackend implements UiBackend {
     options: AdbCallOptions = {},
   ): Promise<string | undefined> {
     return this.#call(device, options, async (browser) => {
-      await browser.performActions([
-        {
-          type: 'pointer',
-          id: 'finger',
-          parameters: { pointerType: 'touch' },
-          actions: [
-            { type: 'pointerMove', duration: 0, x: from.x, y: from.y, origin: 'viewport' },
-            { type: 'pointerDown', button: 0 },
-            { type: 'pointerMove', duration: durationMs, x: to.x, y: to.y, origin: 'viewport' },
-            { type: 'pointerUp', button: 0 },
-          ],
-        },
-      ]);
-      await browser.releaseActions();
+      await touch(browser, from, {
+        type: 'pointerMove',
+        duration: durationMs,
+        x: to.x,
+        y: to.y,
+        origin: 'viewport',
+      });
       return undefined;
     });
   }

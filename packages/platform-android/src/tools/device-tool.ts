@@ -75,9 +75,13 @@ function withNote(result: ToolReturn, note: string | undefined): ToolReturn {
   return { ...result, error: { ...result.error, message: `${result.error.message} ${note}` } };
 }
 
+/** The tags every device tool carries, before its own. */
+const DEVICE_TOOL_TAGS = ['android', 'adb'];
+
 /**
- * Declares a device tool: selects the device once (the `serial` argument, the configured one, or
- * the only one attached) before the handler runs, and turns device errors into results.
+ * Declares a device tool: tags it `android` and `adb` (before its own tags), selects the device
+ * once (the `serial` argument, the configured one, or the only one attached) before the handler
+ * runs, and turns device errors into results.
  */
 export function defineDeviceTool<TArgs extends { serial?: string | undefined }>(
   session: AndroidToolSession,
@@ -87,6 +91,10 @@ export function defineDeviceTool<TArgs extends { serial?: string | undefined }>(
 ): AnyToolDefinition {
   return defineTool<TArgs>({
     ...definition,
+    metadata: {
+      ...definition.metadata,
+      tags: [...DEVICE_TOOL_TAGS, ...(definition.metadata.tags ?? [])],
+    },
     async execute(args, context) {
       if (context.signal.aborted) return cancelledFailure(context.signal);
       let serial: string | undefined;

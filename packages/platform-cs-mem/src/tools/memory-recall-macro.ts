@@ -1,17 +1,11 @@
 // memory_recall_macro: a recorded macro by name or text, with its steps filled in.
-import {
-  type AnyToolDefinition,
-  failureResult,
-  RunPolicies,
-  ToolErrorCode,
-  ToolSchema,
-} from '@toolsys/core-tool-registry';
+import { type AnyToolDefinition, RunPolicies, ToolSchema } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import { fillMacroSteps } from '../fill-macro-steps.js';
 import type { MemoryMacro } from '../memory-model.js';
 import type { MemoryStore } from '../memory-store.js';
 
-import { defineMemoryTool, READ_ONLY_METADATA } from './shared.js';
+import { defineMemoryTool, invalidArgument, READ_ONLY_METADATA } from './shared.js';
 
 const recallSchema = ToolSchema.object({
   name: z
@@ -58,10 +52,11 @@ export function createRecallMacroTool(store: () => MemoryStore): AnyToolDefiniti
     runPolicy: RunPolicies.quickRead,
     execute({ name, query, arguments: values = {}, limit }, _context, store) {
       if (name === undefined && query === undefined) {
-        return failureResult(ToolErrorCode.INVALID_ARGUMENT, 'give name or query (or both)', {
-          field: 'query',
-          hint: 'Send {"query": "words describing the task"} or {"name": "macro-name"}.',
-        });
+        return invalidArgument(
+          'query',
+          'give name or query (or both)',
+          'Send {"query": "words describing the task"} or {"name": "macro-name"}.',
+        );
       }
       const macros = store.findMacros({
         limit,
@@ -78,9 +73,7 @@ export function createRecallMacroTool(store: () => MemoryStore): AnyToolDefiniti
       const described = macros.map((macro) => describeMacro(macro, values));
       const mistyped = described.flatMap((entry) => entry.mistyped);
       if (mistyped.length > 0) {
-        return failureResult(ToolErrorCode.INVALID_ARGUMENT, `arguments: ${mistyped.join('; ')}`, {
-          field: 'arguments',
-        });
+        return invalidArgument('arguments', `arguments: ${mistyped.join('; ')}`);
       }
       const lines = described.map(({ data }) => {
         const params =

@@ -1,16 +1,15 @@
 // memory_recent_episodes: the recorded episodes of a time window or of one session.
 import {
   type AnyToolDefinition,
-  failureResult,
   RunPolicies,
-  ToolErrorCode,
+  type ToolFailure,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import type { MemoryEpisode } from '../memory-model.js';
 import type { MemoryStore } from '../memory-store.js';
 
-import { defineMemoryTool, MINUTE_MS, READ_ONLY_METADATA } from './shared.js';
+import { defineMemoryTool, invalidArgument, MINUTE_MS, READ_ONLY_METADATA } from './shared.js';
 
 const episodesSchema = ToolSchema.object({
   sinceMinutes: z
@@ -117,13 +116,13 @@ export function createRecentEpisodesTool(
   });
 }
 
-function parseTime(value: string, field: string): number | ReturnType<typeof failureResult> {
+function parseTime(value: string, field: string): number | ToolFailure {
   const parsed = Date.parse(value);
   if (Number.isNaN(parsed)) {
-    return failureResult(
-      ToolErrorCode.INVALID_ARGUMENT,
+    return invalidArgument(
+      field,
       `${field}: "${value}" is not an ISO 8601 time`,
-      { field, hint: `Send ${field} like "2026-11-29T14:00:00Z", or use sinceMinutes.` },
+      `Send ${field} like "2026-11-29T14:00:00Z", or use sinceMinutes.`,
     );
   }
   return parsed;

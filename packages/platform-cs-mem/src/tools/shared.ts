@@ -7,6 +7,7 @@ import {
   type ToolContext,
   type ToolDefinition,
   ToolErrorCode,
+  type ToolFailure,
   ToolHints,
   type ToolReturn,
 } from '@toolsys/core-tool-registry';
@@ -74,6 +75,14 @@ export function defineMemoryTool<TArgs>(
         throw error;
       }
     },
+  });
+}
+
+/** The INVALID_ARGUMENT result naming `field`, with the next step as `hint` when given. */
+export function invalidArgument(field: string, message: string, hint?: string): ToolFailure {
+  return failureResult(ToolErrorCode.INVALID_ARGUMENT, message, {
+    field,
+    ...(hint === undefined ? {} : { hint }),
   });
 }
 

@@ -28,23 +28,11 @@ export function createTerminalTools(options: TerminalToolsOptions): AnyToolDefin
     manager: options.manager,
     ...(options.settleMs === undefined ? {} : { settleMs: options.settleMs }),
   });
-  const byId = new Map([...session, ...io].map((tool) => [tool.id, tool]));
-  const ordered = [
-    'terminal.create',
-    'terminal.run',
-    'terminal.write',
-    'terminal.observe',
-    'terminal.snapshot',
-    'terminal.wait',
-    'terminal.resize',
-    'terminal.signal',
-    'terminal.close',
-    'terminal.workspaces',
-    'terminal.backends',
-  ].map((id) => {
-    const tool = byId.get(id);
-    if (tool === undefined) throw new Error(`missing terminal tool ${id}`);
-    return tool;
-  });
-  return [...ordered, ...createLinuxTools({ rootfs: options.rootfs })];
+  // The spec lists terminal.create, then the io tools, then the other session tools.
+  return [
+    ...session.slice(0, 1),
+    ...io,
+    ...session.slice(1),
+    ...createLinuxTools({ rootfs: options.rootfs }),
+  ];
 }

@@ -7,12 +7,12 @@ import {
 } from '@toolsys/core-tool-registry';
 import type { AndroidToolSession } from '../../android-session.js';
 import { quoteShell } from '../../shell-quote.js';
-import { defineDeviceTool, packageField, serialField } from '../device-tool.js';
-import { isInstalled, notInstalled } from './shared.js';
+import { packageField, serialField } from '../device-tool.js';
+import { defineInstalledAppTool } from './shared.js';
 
 /** The `app_force_stop` tool. */
 export function createAppForceStopTool(session: AndroidToolSession): AnyToolDefinition {
-  return defineDeviceTool(session, {
+  return defineInstalledAppTool(session, {
     id: 'app_force_stop',
     description:
       'Force-stops an app on the Android device (kills its processes; unsaved state in the app is lost). Use it to restart an app that hangs: app_force_stop, then app_launch.',
@@ -20,12 +20,10 @@ export function createAppForceStopTool(session: AndroidToolSession): AnyToolDefi
     metadata: {
       category: 'app',
       risk: 'MEDIUM',
-      tags: ['android', 'adb'],
       annotations: { ...ToolHints.mutating, idempotentHint: true },
     },
     runPolicy: RunPolicies.mutating,
     async execute(args, { device, signal }) {
-      if (!(await isInstalled(device, args.package, signal))) return notInstalled(args.package);
       const wasRunning =
         (await device.shell(`pidof ${quoteShell(args.package)}`, { signal })).trim() !== '';
       await device.shell(`am force-stop ${quoteShell(args.package)}`, { signal });

@@ -33,12 +33,7 @@ export function createAppInfoTool(session: AndroidToolSession): AnyToolDefinitio
       grantedPermissions: z.array(z.string()),
       deniedPermissions: z.array(z.string()),
     }),
-    metadata: {
-      category: 'app',
-      risk: 'LOW',
-      tags: ['android', 'adb'],
-      annotations: ToolHints.readOnly,
-    },
+    metadata: { category: 'app', risk: 'LOW', annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,
     async execute(args, { device, signal }) {
       const output = await device.shell(`dumpsys package ${quoteShell(args.package)}`, {

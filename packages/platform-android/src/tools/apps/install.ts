@@ -43,7 +43,7 @@ export function createAppInstallTool(session: AndroidToolSession): AnyToolDefini
     metadata: {
       category: 'app',
       risk: 'HIGH',
-      tags: ['android', 'adb', 'install'],
+      tags: ['install'],
       annotations: { ...ToolHints.mutating, sensitiveAction: true },
     },
     runPolicy: { ...RunPolicies.mutating, timeoutMs: 180_000 },

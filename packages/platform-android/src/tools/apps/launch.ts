@@ -11,12 +11,12 @@ import {
 import { z } from 'zod';
 import type { AndroidToolSession } from '../../android-session.js';
 import { quoteShell } from '../../shell-quote.js';
-import { defineDeviceTool, packageField, serialField } from '../device-tool.js';
-import { isInstalled, notInstalled } from './shared.js';
+import { packageField, serialField } from '../device-tool.js';
+import { defineInstalledAppTool } from './shared.js';
 
 /** The `app_launch` tool. */
 export function createAppLaunchTool(session: AndroidToolSession): AnyToolDefinition {
-  return defineDeviceTool(session, {
+  return defineInstalledAppTool(session, {
     id: 'app_launch',
     description:
       'Opens an app on the Android device (its launcher activity, or a given activity) and waits until it is in the foreground. Returns the foreground activity. Use app_list to find the package name; use ui_dump next to see the screen.',
@@ -49,12 +49,10 @@ export function createAppLaunchTool(session: AndroidToolSession): AnyToolDefinit
     metadata: {
       category: 'app',
       risk: 'MEDIUM',
-      tags: ['android', 'adb'],
       annotations: { ...ToolHints.mutating, idempotentHint: true },
     },
     runPolicy: RunPolicies.mutating,
     async execute(args, { device, signal, session: shared }) {
-      if (!(await isInstalled(device, args.package, signal))) return notInstalled(args.package);
       const command =
         args.activity === undefined
           ? `monkey -p ${quoteShell(args.package)} -c android.intent.category.LAUNCHER 1`

@@ -42,12 +42,7 @@ export function createAppListTool(session: AndroidToolSession): AnyToolDefinitio
       total: z.number(),
       truncated: z.boolean(),
     }),
-    metadata: {
-      category: 'app',
-      risk: 'LOW',
-      tags: ['android', 'adb'],
-      annotations: ToolHints.readOnly,
-    },
+    metadata: { category: 'app', risk: 'LOW', annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,
     async execute(args, { device, signal }) {
       const flag = args.kind === 'user' ? ' -3' : args.kind === 'system' ? ' -s' : '';

@@ -10,12 +10,12 @@ import {
 import { z } from 'zod';
 import type { AndroidToolSession } from '../../android-session.js';
 import { quoteShell } from '../../shell-quote.js';
-import { defineDeviceTool, packageField, serialField } from '../device-tool.js';
-import { isInstalled, notInstalled } from './shared.js';
+import { packageField, serialField } from '../device-tool.js';
+import { defineInstalledAppTool } from './shared.js';
 
 /** The `app_uninstall` tool. */
 export function createAppUninstallTool(session: AndroidToolSession): AnyToolDefinition {
-  return defineDeviceTool(session, {
+  return defineInstalledAppTool(session, {
     id: 'app_uninstall',
     description:
       "Uninstalls an app from the Android device and deletes its data (unless keepData). Cannot remove system apps. Irreversible: the app's data is lost.",
@@ -30,12 +30,10 @@ export function createAppUninstallTool(session: AndroidToolSession): AnyToolDefi
     metadata: {
       category: 'app',
       risk: 'HIGH',
-      tags: ['android', 'adb'],
       annotations: { ...ToolHints.destructive, sensitiveAction: true },
     },
     runPolicy: RunPolicies.mutating,
     async execute(args, { device, signal }) {
-      if (!(await isInstalled(device, args.package, signal))) return notInstalled(args.package);
       const output = await device.shell(
         `pm uninstall${args.keepData ? ' -k' : ''} ${quoteShell(args.package)}`,
         { signal, timeoutMs: 60_000 },

@@ -79,7 +79,7 @@ export function createClipboardTool(session: AndroidToolSession): AnyToolDefinit
     metadata: {
       category: 'system',
       risk: 'LOW',
-      tags: ['android', 'adb', 'clipboard'],
+      tags: ['clipboard'],
       annotations: { ...ToolHints.mutating, idempotentHint: true, sensitiveAction: true },
     },
     riskOf: clipboardRisk,

@@ -86,7 +86,7 @@ export function createControlMediaTool(session: AndroidToolSession): AnyToolDefi
       category: 'media',
       // Playback and volume change what the user hears, as a tap does.
       risk: 'MEDIUM',
-      tags: ['android', 'adb', 'media'],
+      tags: ['media'],
       annotations: ToolHints.mutating,
     },
     runPolicy: RunPolicies.mutating,

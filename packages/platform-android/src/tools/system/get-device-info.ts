@@ -33,12 +33,7 @@ export function createGetDeviceInfoTool(session: AndroidToolSession): AnyToolDef
       secureWindow: z.boolean().optional(),
       foregroundPackage: z.string().optional(),
     }),
-    metadata: {
-      category: 'system',
-      risk: 'LOW',
-      tags: ['android', 'adb'],
-      annotations: ToolHints.readOnly,
-    },
+    metadata: { category: 'system', risk: 'LOW', annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,
     async execute(_args, { device, signal, session: shared }) {
       const [props, size, density, battery, telemetry] = await Promise.all([

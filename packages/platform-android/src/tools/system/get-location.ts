@@ -28,7 +28,7 @@ export function createGetLocationTool(session: AndroidToolSession): AnyToolDefin
     metadata: {
       category: 'system',
       risk: 'LOW',
-      tags: ['android', 'adb', 'location'],
+      tags: ['location'],
       annotations: { ...ToolHints.readOnly, sensitiveAction: true },
     },
     runPolicy: RunPolicies.quickRead,

@@ -35,7 +35,7 @@ export function createGetSetSettingsTool(session: AndroidToolSession): AnyToolDe
     metadata: {
       category: 'system',
       risk: 'MEDIUM',
-      tags: ['android', 'adb', 'settings'],
+      tags: ['settings'],
       annotations: { ...ToolHints.mutating, idempotentHint: true, sensitiveAction: true },
     },
     runPolicy: RunPolicies.mutating,

@@ -62,12 +62,7 @@ export function createLogcatTool(session: AndroidToolSession): AnyToolDefinition
       newestFirst: z.boolean().default(false).describe('Print the newest line first.'),
       serial: serialField,
     }),
-    metadata: {
-      category: 'system',
-      risk: 'LOW',
-      tags: ['android', 'adb', 'logs'],
-      annotations: ToolHints.readOnly,
-    },
+    metadata: { category: 'system', risk: 'LOW', tags: ['logs'], annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,
     async execute(args, { device, signal }) {
       // The model's pattern runs on the linear engine: no pattern can block the server.

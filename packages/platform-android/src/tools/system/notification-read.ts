@@ -31,7 +31,7 @@ export function createNotificationReadTool(session: AndroidToolSession): AnyTool
     metadata: {
       category: 'system',
       risk: 'LOW',
-      tags: ['android', 'adb', 'notifications'],
+      tags: ['notifications'],
       annotations: { ...ToolHints.readOnly, sensitiveAction: true },
     },
     runPolicy: RunPolicies.quickRead,

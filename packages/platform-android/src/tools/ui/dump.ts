@@ -105,12 +105,7 @@ export function createUiDumpTool(session: AndroidToolSession): AnyToolDefinition
         .optional(),
       savedTo: z.string().optional(),
     }),
-    metadata: {
-      category: 'ui',
-      risk: 'LOW',
-      tags: ['android', 'adb', 'ui'],
-      annotations: ToolHints.readOnly,
-    },
+    metadata: { category: 'ui', risk: 'LOW', tags: ['ui'], annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,
     // Reading the lock screen is harmless; only a dark screen has nothing to read.
     environmentRules: [SCREEN_RULES[0] as ToolEnvironmentRule],

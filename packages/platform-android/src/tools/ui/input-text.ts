@@ -113,7 +113,7 @@ export function createInputTextTool(session: AndroidToolSession): AnyToolDefinit
     metadata: {
       category: 'ui',
       risk: 'MEDIUM',
-      tags: ['android', 'adb', 'ui', 'input'],
+      tags: ['ui', 'input'],
       annotations: ToolHints.mutating,
     },
     runPolicy: RunPolicies.mutating,

@@ -45,7 +45,7 @@ export function createScreenshotTool(session: AndroidToolSession): AnyToolDefini
     metadata: {
       category: 'ui',
       risk: 'LOW',
-      tags: ['android', 'adb', 'ui', 'screenshot'],
+      tags: ['ui', 'screenshot'],
       annotations: { ...ToolHints.readOnly, sensitiveAction: true },
     },
     runPolicy: RunPolicies.quickRead,

@@ -1,21 +1,23 @@
 // What the UI tools share: the target fields, finding the target on the current screen,
 // and reporting what an action changed.
 import {
+  type AnyToolDefinition,
   failureResult,
   successResult,
+  type ToolDefinition,
   type ToolEnvironmentRule,
   ToolErrorCode,
   type ToolReturn,
 } from '@toolsys/core-tool-registry';
 import { cleanUntrustedLine } from '@toolsys/core-tool-registry/text';
 import { z } from 'zod';
-import type { UiSnapshot } from '../../android-session.js';
+import type { AndroidToolSession, UiSnapshot } from '../../android-session.js';
 import { SCREEN_RULES } from '../../device-telemetry.js';
 import type { UiBackend } from '../../ui-backend.js';
 import { describeChange, diffScreens } from '../../ui-diff.js';
 import { flattenNodes, isKeyboardWindow, type UiNode } from '../../ui-hierarchy.js';
 import { sameContext, targetContext } from '../../ui-target-context.js';
-import type { DeviceToolContext } from '../device-tool.js';
+import { type DeviceToolContext, defineDeviceTool } from '../device-tool.js';
 
 /** The fields that name a node on screen: a ref from ui_dump or a selector. */
 export const targetFields = {
@@ -254,3 +256,61 @@ export async function actAndReport(
 
 /** The environment rules of every tool that reads or acts on the screen. */
 export const screenRules: readonly ToolEnvironmentRule[] = SCREEN_RULES;
+
+/** The screens an action on a target starts from. */
+export interface ActionScreens {
+  /** The screen the model saw last, which refs from ui_dump point into (none before a dump). */
+  readonly previous: UiSnapshot | undefined;
+  /** The screen as it is now, read before acting. */
+  readonly before: UiSnapshot;
+}
+
+/** Which targets an action takes, and what the model reads when a call gives others. */
+const TARGET_RULES = {
+  'node-or-point': {
+    allows: (count: number) => count === 1,
+    message:
+      'Give exactly one target: "ref", a selector (text / resourceId / contentDesc), or "x" and "y".',
+  },
+  'optional-node': {
+    allows: (count: number) => count <= 1,
+    message: 'Give at most one target: "ref" or a selector (text / resourceId / contentDesc).',
+  },
+} as const;
+
+/**
+ * Declares a UI tool that acts on a target on the screen: the screen rules apply, the number of
+ * targets is checked, and the handler starts from the current screen and the one the model saw
+ * last, so that a stale ref can be refused.
+ */
+export function defineScreenActionTool<
+  TArgs extends TargetArgs & {
+    serial?: string | undefined;
+    x?: number | undefined;
+    y?: number | undefined;
+  },
+>(
+  session: AndroidToolSession,
+  definition: Omit<ToolDefinition<TArgs>, 'execute' | 'environmentRules'> & {
+    /** `node-or-point`: exactly one of ref, selector or x/y; `optional-node`: a node or the whole screen. */
+    targets: keyof typeof TARGET_RULES;
+    execute(args: TArgs, context: DeviceToolContext, screens: ActionScreens): Promise<ToolReturn>;
+  },
+): AnyToolDefinition {
+  const { targets, execute, ...rest } = definition;
+  const rule = TARGET_RULES[targets];
+  return defineDeviceTool<TArgs>(session, {
+    ...rest,
+    environmentRules: screenRules,
+    async execute(args, context) {
+      if (!rule.allows(countTargets(args))) {
+        return failureResult(ToolErrorCode.INVALID_ARGUMENT, rule.message, { field: 'ref' });
+      }
+      const previous = context.session.lastSnapshot(context.device.serial, context.sessionId);
+      const before = await context.session.snapshot(context.device, context.sessionId, {
+        signal: context.signal,
+      });
+      return execute(args, context, { previous, before });
+    },
+  });
+}

@@ -1,20 +1,18 @@
 import {
   type AnyToolDefinition,
-  failureResult,
   RunPolicies,
-  ToolErrorCode,
   ToolHints,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import type { AndroidToolSession } from '../../android-session.js';
-import { defineDeviceTool, serialField } from '../device-tool.js';
+import { serialField } from '../device-tool.js';
 import {
   actAndReport,
   countTargets,
+  defineScreenActionTool,
   isResolved,
   resolveTarget,
-  screenRules,
   screenSize,
   shortLabel,
   targetFields,
@@ -22,7 +20,7 @@ import {
 
 /** The `ui_swipe` tool. */
 export function createUiSwipeTool(session: AndroidToolSession): AnyToolDefinition {
-  return defineDeviceTool(session, {
+  return defineScreenActionTool(session, {
     id: 'ui_swipe',
     description:
       'Swipes on the Android screen: scrolls a list (direction "up" shows content further down), pages, or dismisses. Within a node chosen by ref / text / resourceId / contentDesc (checked on the current screen first), or the whole screen; reports what changed, or that nothing did (e.g. the end of a list).',
@@ -46,26 +44,10 @@ export function createUiSwipeTool(session: AndroidToolSession): AnyToolDefinitio
         .describe('Swipe duration in ms (longer = slower, less fling).'),
       serial: serialField,
     }),
-    metadata: {
-      category: 'ui',
-      risk: 'MEDIUM',
-      tags: ['android', 'adb', 'ui'],
-      annotations: ToolHints.mutating,
-    },
+    metadata: { category: 'ui', risk: 'MEDIUM', tags: ['ui'], annotations: ToolHints.mutating },
     runPolicy: RunPolicies.mutating,
-    environmentRules: screenRules,
-    async execute(args, context) {
-      if (countTargets(args) > 1) {
-        return failureResult(
-          ToolErrorCode.INVALID_ARGUMENT,
-          'Give at most one target: "ref" or a selector (text / resourceId / contentDesc).',
-          { field: 'ref' },
-        );
-      }
-      const previous = context.session.lastSnapshot(context.device.serial, context.sessionId);
-      const before = await context.session.snapshot(context.device, context.sessionId, {
-        signal: context.signal,
-      });
+    targets: 'optional-node',
+    async execute(args, context, { previous, before }) {
       let area: readonly [number, number, number, number];
       let where = 'the screen';
       let note: string | undefined;

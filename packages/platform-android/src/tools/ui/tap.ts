@@ -11,13 +11,12 @@ import { cleanUntrustedLine } from '@toolsys/core-tool-registry/text';
 import { z } from 'zod';
 import type { AndroidToolSession, UiSnapshot } from '../../android-session.js';
 import { centerOf, isKeyboardWindow, type UiNode } from '../../ui-hierarchy.js';
-import { defineDeviceTool, serialField } from '../device-tool.js';
+import { serialField } from '../device-tool.js';
 import {
   actAndReport,
-  countTargets,
+  defineScreenActionTool,
   isResolved,
   resolveTarget,
-  screenRules,
   screenSize,
   shortLabel,
   targetFields,
@@ -49,7 +48,7 @@ function coveredByKeyboard(
 
 /** The `ui_tap` tool. */
 export function createUiTapTool(session: AndroidToolSession): AnyToolDefinition {
-  return defineDeviceTool(session, {
+  return defineScreenActionTool(session, {
     id: 'ui_tap',
     description:
       'Taps a node on the Android screen, chosen by ref (from ui_dump), by text / resourceId / contentDesc, or by x,y pixels. Before tapping it checks the node is on the current screen (a ref from a screen that has since changed is refused; an ambiguous selector lists the candidates); after tapping it reports what changed (new activity, keyboard, nodes appeared or gone), or that nothing changed.',
@@ -63,26 +62,10 @@ export function createUiTapTool(session: AndroidToolSession): AnyToolDefinition 
         .describe('Hold for about 600 ms (a long press) instead of a tap.'),
       serial: serialField,
     }),
-    metadata: {
-      category: 'ui',
-      risk: 'MEDIUM',
-      tags: ['android', 'adb', 'ui'],
-      annotations: ToolHints.mutating,
-    },
+    metadata: { category: 'ui', risk: 'MEDIUM', tags: ['ui'], annotations: ToolHints.mutating },
     runPolicy: RunPolicies.mutating,
-    environmentRules: screenRules,
-    async execute(args, context) {
-      if (countTargets(args) !== 1) {
-        return failureResult(
-          ToolErrorCode.INVALID_ARGUMENT,
-          'Give exactly one target: "ref", a selector (text / resourceId / contentDesc), or "x" and "y".',
-          { field: 'ref' },
-        );
-      }
-      const previous = context.session.lastSnapshot(context.device.serial, context.sessionId);
-      const before = await context.session.snapshot(context.device, context.sessionId, {
-        signal: context.signal,
-      });
+    targets: 'node-or-point',
+    async execute(args, context, { previous, before }) {
       let point: { x: number; y: number };
       let what: string;
       let note: string | undefined;

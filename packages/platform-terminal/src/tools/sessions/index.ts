@@ -8,17 +8,17 @@ import { createTerminalSignalTool } from './signal.js';
 import { createTerminalWorkspacesTool } from './workspaces.js';
 
 /**
- * `terminal.create`, `terminal.close`, `terminal.workspaces`, `terminal.backends`,
- * `terminal.resize` and `terminal.signal`.
+ * `terminal.create`, `terminal.resize`, `terminal.signal`, `terminal.close`, `terminal.workspaces`
+ * and `terminal.backends`, in the order of the spec.
  */
 export function createSessionTools(options: SessionToolsOptions): AnyToolDefinition[] {
   return [
     createTerminalCreateTool(options),
+    createTerminalResizeTool(options.manager),
+    createTerminalSignalTool(options.manager),
     createTerminalCloseTool(options.manager),
     createTerminalWorkspacesTool(options.manager),
     createTerminalBackendsTool(options),
-    createTerminalResizeTool(options.manager),
-    createTerminalSignalTool(options.manager),
   ];
 }
 
