@@ -77,6 +77,7 @@ describe('the cs-mem package entry', () => {
     expect(contribution.tools.map((tool) => tool.id).sort()).toEqual([
       'memory_recall_macro',
       'memory_recent_episodes',
+      'memory_remember',
       'memory_search_nodes',
     ]);
     await contribution.dispose?.();

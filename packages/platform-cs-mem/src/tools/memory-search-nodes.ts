@@ -43,7 +43,7 @@ export function createSearchNodesTool(store: () => MemoryStore): AnyToolDefiniti
   return defineMemoryTool(store, {
     id: 'memory_search_nodes',
     description:
-      'Searches long-term semantic memory (facts, people, preferences, projects) by text and role. Ranked by BM25 text relevance, then node weight and recency; returns ids, roles, matching snippets with hits in [brackets], and optionally links between nodes. An exact node id, or an old id left by a migration, finds that node first. Use memory_recent_episodes for what happened recently and memory_recall_macro for reusable tool sequences.',
+      'Searches long-term semantic memory (facts, people, preferences, projects) by text and role. Ranked by BM25 text relevance, then node weight and recency; returns ids, roles, matching snippets with hits in [brackets], and optionally links between nodes. An exact node id, or an old id left by a migration, finds that node first. Nodes are written by memory_remember (notes written by memorize are found by recall, not here). Use memory_recent_episodes for what happened recently and memory_recall_macro for reusable tool sequences.',
     inputSchema: searchSchema,
     outputSchema: ToolSchema.object({
       hits: z.array(

@@ -30,26 +30,107 @@ afterEach(() => {
 });
 
 describe('createMemoryTools', () => {
-  it('declares the three read-only memory tools', () => {
+  it('declares the three read-only memory tools and the one that writes nodes', () => {
     const tools = executor.registry.list();
     expect(tools.map((tool) => tool.id).sort()).toEqual([
       'memory_recall_macro',
       'memory_recent_episodes',
+      'memory_remember',
       'memory_search_nodes',
     ]);
-    for (const tool of tools) {
+    for (const tool of tools.filter((each) => each.id !== 'memory_remember')) {
       expect(tool.metadata).toMatchObject({
         category: 'memory',
         risk: 'LOW',
         annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false },
       });
     }
+    expect(executor.registry.get('memory_remember')?.metadata).toMatchObject({
+      category: 'memory',
+      risk: 'LOW',
+      annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: true },
+    });
   });
 
   it('builds without touching the database', () => {
     const closed = MemoryStore.open({ path: ':memory:' });
     closed.close();
-    expect(createMemoryTools({ store: closed })).toHaveLength(3);
+    expect(createMemoryTools({ store: closed })).toHaveLength(4);
+  });
+});
+
+describe('memory_remember', () => {
+  it('writes a node that memory_search_nodes then finds, and updates it under the same id', async () => {
+    const created = await executor.execute('memory_remember', {
+      id: 'person:alice',
+      text: 'Alice prefers dark mode',
+      role: 'person',
+    });
+    expect(renderResult(created)).toBe('Remembered person:alice [person]: Alice prefers dark mode');
+    expect(created.ok && created.data).toEqual({
+      id: 'person:alice',
+      role: 'person',
+      created: true,
+      links: [],
+    });
+    const found = await executor.execute('memory_search_nodes', { query: 'dark mode' });
+    expect(renderResult(found)).toContain('1. person:alice [person]: Alice prefers [dark] [mode]');
+
+    const updated = await executor.execute('memory_remember', {
+      id: 'person:alice',
+      text: 'Alice prefers light mode',
+    });
+    expect(renderResult(updated)).toBe('Updated person:alice [person]: Alice prefers light mode');
+    expect(store.getNode('person:alice')?.node.text).toBe('Alice prefers light mode');
+  });
+
+  it('links the node to existing ones in the same write', async () => {
+    store.upsertNode({ id: 'project:billing', text: 'The billing service', role: 'project' });
+    const result = await executor.execute('memory_remember', {
+      id: 'person:bob',
+      text: 'Bob maintains billing',
+      role: 'person',
+      links: [{ relation: 'works_on', to: 'project:billing' }],
+    });
+    expect(renderResult(result)).toBe(
+      'Remembered person:bob [person]: Bob maintains billing\nLinks: person:bob -works_on-> project:billing',
+    );
+    const found = await executor.execute('memory_search_nodes', { query: 'bob', edges: 5 });
+    expect(renderResult(found)).toContain('links: person:bob -works_on-> project:billing');
+  });
+
+  it('writes nothing when a link names a node that does not exist', async () => {
+    const result = await executor.execute('memory_remember', {
+      id: 'person:carol',
+      text: 'Carol runs support',
+      links: [{ relation: 'works_on', to: 'project:missing' }],
+    });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.code).toBe('NOT_FOUND');
+    expect(result.error.message).toContain('project:missing');
+    expect(store.getNode('person:carol')).toBeUndefined();
+  });
+
+  it('stores hostile text as text: quotes, SQL and FTS syntax neither break nor widen a search', async () => {
+    const hostile = `'); DROP TABLE nodes; -- "NEAR(a b)" OR * ${'\u202e'}`;
+    const result = await executor.execute('memory_remember', {
+      id: `fact:"x' OR 1=1`,
+      text: hostile,
+    });
+    expect(result.ok).toBe(true);
+    expect(store.getNode(`fact:"x' OR 1=1`)?.node.text).toBe(hostile);
+    const none = await executor.execute('memory_search_nodes', { query: 'unrelated words' });
+    expect(renderResult(none)).toContain('No memory nodes match');
+  });
+
+  it('refuses an empty id or text naming the field, and more links than it writes at once', async () => {
+    const empty = await executor.execute('memory_remember', { id: '', text: 'x' });
+    expect(!empty.ok && empty.error.field).toBe('id');
+    const links = Array.from({ length: 21 }, (_, index) => ({ relation: 'r', to: `n${index}` }));
+    const many = await executor.execute('memory_remember', { id: 'a', text: 'x', links });
+    expect(!many.ok && many.error.field).toBe('links');
+    expect(store.getNode('a')).toBeUndefined();
   });
 });
 
