@@ -301,6 +301,14 @@ describe('toolsys list and describe', { timeout: 120_000 }, () => {
     expect(run.stderr).toContain('Unknown category "nope". Categories: shell, file,');
   });
 
+  it('exits 2, a usage error, describing an unknown tool, naming close ids and the list', async () => {
+    const run = await toolsys(['describe', 'calculat']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'Unknown tool "calculat". Did you mean: calculate? toolsys list names every tool.\n',
+    );
+  });
+
   it('describes a tool with metadata, annotations and its input JSON Schema', async () => {
     const run = await toolsys(['describe', 'calculate', '--json']);
     expect(run.code).toBe(0);

@@ -20,9 +20,10 @@ export const describeCommand: CliCommand = {
       if (!tool) {
         const suggestions = new ToolSuggester().suggest(id, deployment.registry.ids());
         io.stderr.write(
-          `Unknown tool "${id}".${suggestions.length ? ` Did you mean: ${suggestions.join(', ')}?` : ''}\n`,
+          `Unknown tool "${id}".${suggestions.length ? ` Did you mean: ${suggestions.join(', ')}?` : ''} toolsys list names every tool.\n`,
         );
-        return 1;
+        // Nothing ran and nothing failed: the command named something that is not there.
+        return 2;
       }
       const description = {
         id: tool.id,

@@ -9,10 +9,13 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  type LoggingLevel,
+  LoggingLevelSchema,
   ReadResourceRequestSchema,
   type RequestId,
   type ServerNotification,
   type ServerRequest,
+  SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ConfirmationDecision, ConfirmFunction, ToolEvent } from '@toolsys/core-tool-registry';
 import { confirmationLines } from '../confirmation-text.js';
@@ -98,6 +101,15 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
     },
   );
 
+  // The level a client sets with `logging/setLevel` filters the output sent as logging messages
+  // (one server serves one connection, so one level).
+  const logLevel = new LogLevelFilter();
+  server.removeRequestHandler(SetLevelRequestSchema.shape.method.value);
+  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    logLevel.set(request.params.level);
+    return {};
+  });
+
   // `discover` mode lists only the meta tools; `all` lists every tool but those (they would only
   // repeat what is listed), while both modes accept a call of any registered tool.
   const discover = host.deployment.toolMode === 'discover';
@@ -141,7 +153,9 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
       const confirm = server.getClientCapabilities()?.elicitation
         ? elicitingConfirm(extra)
         : undefined;
-      const events = eventForwarder(extra, request.params._meta?.progressToken, name);
+      const events = eventForwarder(extra, request.params._meta?.progressToken, name, (level) =>
+        logLevel.ignores(level),
+      );
       const result = await host.call(name, args ?? {}, {
         source: 'mcp',
         sessionId,
@@ -222,13 +236,31 @@ function traceContextOf(meta: Record<string, unknown> | undefined): {
   };
 }
 
-/** Forwards tool events: progress to `notifications/progress`, output to logging messages. */
+/** The least severe logging level a client still wants, by `logging/setLevel`. */
+class LogLevelFilter {
+  #minimum = 0;
+
+  set(level: LoggingLevel): void {
+    this.#minimum = LoggingLevelSchema.options.indexOf(level);
+  }
+
+  /** Whether a message at `level` is below what the client asked for. */
+  ignores(level: LoggingLevel): boolean {
+    return LoggingLevelSchema.options.indexOf(level) < this.#minimum;
+  }
+}
+
+/**
+ * Forwards tool events: progress to `notifications/progress`, output to logging messages at or
+ * above the level the client set with `logging/setLevel` (`ignored` says which are below it).
+ */
 function eventForwarder(
   extra: Extra,
   progressToken: string | number | undefined,
   toolId: string,
+  ignored: (level: LoggingLevel) => boolean,
 ): { forward: (event: ToolEvent) => void; flush: () => Promise<void> } {
-  let lastProgress = 0;
+  let lastProgress: number | undefined;
   const pending = new Set<Promise<void>>();
   const send = (notification: ServerNotification) => {
     const sent = extra.sendNotification(notification).catch(() => {});
@@ -238,8 +270,9 @@ function eventForwarder(
   const forward = (event: ToolEvent) => {
     if (event.type === 'progress') {
       if (progressToken === undefined) return;
-      // Progress must increase with every notification.
-      lastProgress = Math.max(lastProgress + 1e-6, event.progress);
+      // Progress must increase with every notification: one that does not is not sent.
+      if (lastProgress !== undefined && event.progress <= lastProgress) return;
+      lastProgress = event.progress;
       send({
         method: 'notifications/progress',
         params: {
@@ -251,10 +284,12 @@ function eventForwarder(
       });
       return;
     }
+    const level: LoggingLevel = event.stream === 'stderr' ? 'warning' : 'info';
+    if (ignored(level)) return;
     send({
       method: 'notifications/message',
       params: {
-        level: event.stream === 'stderr' ? 'warning' : 'info',
+        level,
         logger: toolId,
         data: event.text,
       },
