@@ -92,6 +92,19 @@ export function toMcpToolError(error: unknown, context: McpFailureContext): Tool
         );
     }
   }
+  const spawnFailure = notStarted(error);
+  if (spawnFailure) {
+    return new ToolError(
+      ToolErrorCode.EXECUTION_FAILED,
+      `MCP server "${server}" could not be started: ${spawnFailure}.`,
+      {
+        retryable: false,
+        hint: `Install the program, or fix the server's command in the configuration; toolsys doctor shows the servers and their state.`,
+        details: { server, reason: 'spawn_failed' },
+        cause: error,
+      },
+    );
+  }
   const message = error instanceof Error ? error.message : String(error);
   return new ToolError(
     ToolErrorCode.EXECUTION_FAILED,
@@ -102,6 +115,22 @@ export function toMcpToolError(error: unknown, context: McpFailureContext): Tool
       cause: error,
     },
   );
+}
+
+/** Why a stdio server's process did not start (its command missing or not runnable), if so. */
+function notStarted(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const { code, syscall, path } = error as NodeJS.ErrnoException;
+  if (typeof syscall !== 'string' || !syscall.startsWith('spawn')) return undefined;
+  const command = quote(path ?? '');
+  switch (code) {
+    case 'ENOENT':
+      return `its command ${command} was not found (not on PATH, or its working directory is missing)`;
+    case 'EACCES':
+      return `its command ${command} is not executable`;
+    default:
+      return `starting ${command} failed (${code ?? 'unknown error'})`;
+  }
 }
 
 /**

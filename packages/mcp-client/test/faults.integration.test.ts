@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { renderResult } from '@toolsys/core-tool-registry';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpManager } from '../src/index.js';
@@ -165,6 +168,20 @@ describe('faults', () => {
     expect(manager.state('dead')).toMatchObject({ consecutiveFailures: 2, retryAfterMs: 1_000 });
   });
 
+  it('a command that is not executable says so, naming it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-not-executable-'));
+    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+    const command = join(dir, 'server.sh');
+    writeFileSync(command, '#!/bin/sh\necho hi\n', { mode: 0o644 });
+    const harness = track(
+      createHarness({ servers: [{ name: 'plain-file', transport: 'stdio', command }] }),
+    );
+    const result = await harness.executor.execute('mcp_connect', { server: 'plain-file' });
+    expect(renderResult(result)).toContain(
+      `MCP server "plain-file" could not be started: its command ${JSON.stringify(command)} is not executable.`,
+    );
+  });
+
   it('a command that does not exist fails the connection with a readable message', async () => {
     const harness = track(
       createHarness({
@@ -172,8 +189,8 @@ describe('faults', () => {
       }),
     );
     const result = await harness.executor.execute('mcp_connect', { server: 'missing' });
-    expect(renderResult(result)).toMatch(
-      /^Error: \[EXECUTION_FAILED\] MCP server "missing" failed during initialize: spawn toolsys-no-such-binary ENOENT/,
+    expect(renderResult(result)).toBe(
+      'Error: [EXECUTION_FAILED] MCP server "missing" could not be started: its command "toolsys-no-such-binary" was not found (not on PATH, or its working directory is missing).\nNext: Install the program, or fix the server\'s command in the configuration; toolsys doctor shows the servers and their state.',
     );
   });
 });
