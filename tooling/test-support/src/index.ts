@@ -29,4 +29,10 @@ export {
 } from './processes.js';
 export { type RedisProcess, type StartRedisOptions, startRedis } from './redis.js';
 export { createTempDir, removeTempDir } from './temp-dirs.js';
+export {
+  createTempWorkspace,
+  type TempWorkspace,
+  type TempWorkspaceOptions,
+  writeFiles,
+} from './temp-workspaces.js';
 export { textOf } from './tool-results.js';
