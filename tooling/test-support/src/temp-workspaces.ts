@@ -9,7 +9,7 @@ export interface TempWorkspace {
   readonly base: string;
   /** The workspace root the tools under test are given: `<base>/<rootName>`. */
   readonly root: string;
-  /** `<base>/outside`: a folder beside the workspace, for escape attempts to aim at. */
+  /** `<base>/<outsideName>`: a folder beside the workspace, for escape attempts to aim at. */
   readonly outside: string;
 }
 
@@ -17,11 +17,13 @@ export interface TempWorkspace {
 export interface TempWorkspaceOptions {
   /** The name of the workspace folder inside `base`. Default: `workspace`. */
   rootName?: string;
+  /** The name of the folder beside the workspace. Default: `outside`. */
+  outsideName?: string;
 }
 
 /**
  * Creates a fresh temp folder (name starting with `prefix`) holding an empty workspace folder and
- * an empty `outside` folder beside it. Remove it with `removeTempDir(workspace.base)`.
+ * an empty folder beside it (`outside` unless named otherwise). Remove it with `removeTempDir(workspace.base)`.
  */
 export async function createTempWorkspace(
   prefix: string,
@@ -29,7 +31,7 @@ export async function createTempWorkspace(
 ): Promise<TempWorkspace> {
   const base = await realpath(await createTempDir(prefix));
   const root = join(base, options.rootName ?? 'workspace');
-  const outside = join(base, 'outside');
+  const outside = join(base, options.outsideName ?? 'outside');
   await mkdir(root);
   await mkdir(outside);
   return { base, root, outside };
