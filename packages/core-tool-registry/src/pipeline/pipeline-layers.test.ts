@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  type AnyToolDefinition,
-  defineTool,
-  type ToolContext,
-  type ToolEvent,
-} from '../contract/tool.js';
+import type { AnyToolDefinition, ToolContext, ToolEvent } from '../contract/tool.js';
 import { ToolErrorCode } from '../contract/tool-error.js';
-import { ToolHints } from '../contract/tool-metadata.js';
 import { failureResult, renderResult, type ToolResult } from '../contract/tool-result.js';
 import { ToolSchema } from '../contract/tool-schema.js';
 import { ToolCircuitBreaker } from '../policies/circuit-breaker.js';
@@ -18,6 +12,7 @@ import { ToolPermissionManager } from '../policies/tool-permission-manager.js';
 import { RunPolicies, type ToolRunPolicy } from '../policies/tool-run-policy.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { FakeClock, flushMicrotasks, sequenceRandom } from '../testing/fake-clock.js';
+import { defineTestTool } from '../testing/test-tool.js';
 import { createToolExecutor, type ToolExecutorOptions } from './pipeline-tool-executor.js';
 import { ToolTraceRecorder } from './trace-recorder.js';
 
@@ -38,7 +33,7 @@ function scriptedTool(
   const state: Scripted = { calls: 0, contexts: [] };
   const risk = options.risk ?? 'LOW';
   const readOnly = options.readOnly ?? true;
-  const tool = defineTool({
+  const tool = defineTestTool({
     id,
     description: 'scripted fixture',
     inputSchema: ToolSchema.object({ n: z.number().optional() }),
@@ -473,11 +468,8 @@ describe('PipelineToolExecutor: attempt context', () => {
     const registry = new ToolRegistry();
     const seen: unknown[] = [];
     registry.register(
-      defineTool({
+      defineTestTool({
         id: 'spreader',
-        description: 'fixture',
-        inputSchema: ToolSchema.empty(),
-        metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
         runPolicy: RunPolicies.quickRead,
         async execute(_args, context) {
           const copy = { ...context };

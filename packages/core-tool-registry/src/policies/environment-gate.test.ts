@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool } from '../contract/tool.js';
 import { ToolHints } from '../contract/tool-metadata.js';
 import { renderResult } from '../contract/tool-result.js';
 import { ToolSchema } from '../contract/tool-schema.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { FakeClock } from '../testing/fake-clock.js';
+import { defineTestTool } from '../testing/test-tool.js';
 import {
   ToolEnvironmentGate,
   type ToolEnvironmentRule,
@@ -26,9 +26,8 @@ function setup() {
   const gate = new ToolEnvironmentGate({ state });
   const registry = new ToolRegistry();
   registry.register(
-    defineTool({
+    defineTestTool({
       id: 'input_text',
-      description: 'fixture',
       inputSchema: ToolSchema.object({ text: z.string() }),
       metadata: {
         category: 'ui',
@@ -40,9 +39,8 @@ function setup() {
     }),
   );
   registry.register(
-    defineTool({
+    defineTestTool({
       id: 'app_launch',
-      description: 'fixture',
       inputSchema: ToolSchema.object({ package: z.string() }),
       metadata: {
         category: 'app',

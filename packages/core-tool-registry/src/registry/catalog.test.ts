@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { defineTool } from '../contract/tool.js';
 import { ToolHints, type ToolMetadataInput } from '../contract/tool-metadata.js';
 import { successResult } from '../contract/tool-result.js';
-import { ToolSchema } from '../contract/tool-schema.js';
+import { defineTestTool } from '../testing/test-tool.js';
 import { firstSentence, pruneToolPointers, renderCatalog, splitSentences } from './catalog.js';
 import { ToolRegistry } from './tool-registry.js';
 
@@ -28,10 +27,9 @@ const FIXTURE_METADATA: Record<string, ToolMetadataInput> = {
 };
 
 function tool(id: string, description: string) {
-  return defineTool({
+  return defineTestTool({
     id,
     description,
-    inputSchema: ToolSchema.empty(),
     metadata: FIXTURE_METADATA[id] ?? {
       category: 'utility',
       risk: 'LOW',

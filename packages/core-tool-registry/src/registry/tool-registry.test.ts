@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { defineTool } from '../contract/tool.js';
 import { ToolHints, type ToolMetadataInput } from '../contract/tool-metadata.js';
 import { successResult } from '../contract/tool-result.js';
-import { ToolSchema } from '../contract/tool-schema.js';
+import { defineTestTool } from '../testing/test-tool.js';
 import { DuplicateToolError, ToolRegistry } from './tool-registry.js';
 
 /** What the real tools of these ids declare; other ids are plain utilities. */
@@ -27,10 +26,9 @@ const FIXTURE_METADATA: Record<string, ToolMetadataInput> = {
 };
 
 function tool(id: string, text = id) {
-  return defineTool({
+  return defineTestTool({
     id,
     description: `${text}.`,
-    inputSchema: ToolSchema.empty(),
     metadata: FIXTURE_METADATA[id] ?? {
       category: 'utility',
       risk: 'LOW',
@@ -71,7 +69,7 @@ describe('ToolRegistry', () => {
     const registry = new ToolRegistry();
     registry.register(tool('delete_file'));
     registry.register(
-      defineTool({
+      defineTestTool({
         ...tool('read_file'),
         metadata: {
           category: 'file',
