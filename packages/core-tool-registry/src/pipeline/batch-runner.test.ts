@@ -13,6 +13,7 @@ import { RiskAwareToolGate } from '../policies/tool-execution-gate.js';
 import { ToolPermissionManager } from '../policies/tool-permission-manager.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { FakeClock, flushMicrotasks } from '../testing/fake-clock.js';
+import { FIXTURE_METADATA } from '../testing/fixture-metadata.js';
 import { defineTestTool } from '../testing/test-tool.js';
 import {
   MAX_BATCH_STEPS,
@@ -66,11 +67,7 @@ function setup(options: { deny?: boolean } = {}) {
     defineTestTool({
       id: 'write_file',
       inputSchema: ToolSchema.object({ path: z.string() }),
-      metadata: {
-        category: 'file',
-        risk: 'MEDIUM',
-        annotations: { ...ToolHints.destructive, idempotentHint: true },
-      },
+      metadata: FIXTURE_METADATA.write_file,
       execute: ({ path }) => {
         calls.push({ tool: 'write_file', args: { path } });
         return `wrote ${path}`;

@@ -13,6 +13,7 @@ import { RiskAwareToolGate } from '../policies/tool-execution-gate.js';
 import { ToolPermissionManager } from '../policies/tool-permission-manager.js';
 import { RunPolicies } from '../policies/tool-run-policy.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
+import { FIXTURE_METADATA } from '../testing/fixture-metadata.js';
 import { defineTestTool } from '../testing/test-tool.js';
 import { createToolExecutor, type PipelineToolExecutor } from './pipeline-tool-executor.js';
 import { ToolTraceRecorder } from './trace-recorder.js';
@@ -77,11 +78,7 @@ function createRegistry(): ToolRegistry {
       id: 'write_file',
       description: 'MEDIUM risk fixture.',
       inputSchema: ToolSchema.object({ path: z.string() }),
-      metadata: {
-        category: 'file',
-        risk: 'MEDIUM',
-        annotations: { ...ToolHints.destructive, idempotentHint: true },
-      },
+      metadata: FIXTURE_METADATA.write_file,
       runPolicy: RunPolicies.mutating,
       execute: ({ path }) => `wrote ${path}`,
     }),

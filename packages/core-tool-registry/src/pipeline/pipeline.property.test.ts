@@ -13,6 +13,7 @@ import { ToolPermissionManager } from '../policies/tool-permission-manager.js';
 import { RunPolicies } from '../policies/tool-run-policy.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { FakeClock } from '../testing/fake-clock.js';
+import { FIXTURE_METADATA } from '../testing/fixture-metadata.js';
 import { defineTestTool } from '../testing/test-tool.js';
 import { ToolBatchRunner } from './batch-runner.js';
 import { createToolExecutor } from './pipeline-tool-executor.js';
@@ -53,11 +54,7 @@ function createStack() {
     defineTestTool({
       id: 'write_file',
       inputSchema: ToolSchema.object({ path: z.string() }),
-      metadata: {
-        category: 'file',
-        risk: 'MEDIUM',
-        annotations: { ...ToolHints.destructive, idempotentHint: true },
-      },
+      metadata: FIXTURE_METADATA.write_file,
       runPolicy: RunPolicies.mutating,
       execute: ({ path }) => `wrote ${path}`,
     }),

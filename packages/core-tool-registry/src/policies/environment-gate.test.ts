@@ -12,6 +12,17 @@ import {
   ToolEnvironmentState,
 } from './environment-gate.js';
 
+/** A gate with one rule, given in the gate options, on app_launch's `foreground.package` signal. */
+function foregroundGate(
+  state: ToolEnvironmentState,
+  rule: Omit<ToolEnvironmentRule, 'signal'>,
+): ToolEnvironmentGate {
+  return new ToolEnvironmentGate({
+    state,
+    rules: { app_launch: [{ signal: 'foreground.package', ...rule }] },
+  });
+}
+
 const keyboardRule: ToolEnvironmentRule = {
   signal: 'ime.shown',
   blocks: (shown) => shown === false,
@@ -89,20 +100,12 @@ describe('ToolEnvironmentGate', () => {
 
   it('a rule that throws lets the call through (fail-open)', () => {
     const { state, registry } = setup();
-    const gate = new ToolEnvironmentGate({
-      state,
-      rules: {
-        app_launch: [
-          {
-            signal: 'foreground.package',
-            blocks: () => {
-              throw new Error('bug');
-            },
-            message: 'x',
-            hint: 'y',
-          },
-        ],
+    const gate = foregroundGate(state, {
+      blocks: () => {
+        throw new Error('bug');
       },
+      message: 'x',
+      hint: 'y',
     });
     state.set('foreground.package', 'com.example');
     expect(gate.check(registry.get('app_launch')!, {}).allowed).toBe(true);
@@ -110,18 +113,10 @@ describe('ToolEnvironmentGate', () => {
 
   it('applies rules declared per tool id in the gate options, with the arguments', () => {
     const { state, registry } = setup();
-    const gate = new ToolEnvironmentGate({
-      state,
-      rules: {
-        app_launch: [
-          {
-            signal: 'foreground.package',
-            blocks: (value, args) => value === (args as { package?: string }).package,
-            message: 'that app is already in the foreground.',
-            hint: 'Use ui_dump to see its screen instead of launching it again.',
-          },
-        ],
-      },
+    const gate = foregroundGate(state, {
+      blocks: (value, args) => value === (args as { package?: string }).package,
+      message: 'that app is already in the foreground.',
+      hint: 'Use ui_dump to see its screen instead of launching it again.',
     });
     state.set('foreground.package', 'com.mail');
     expect(gate.check(registry.get('app_launch')!, { package: 'com.mail' }).allowed).toBe(false);
