@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ToolHints } from '../contract/tool-metadata.js';
 import { successResult } from '../contract/tool-result.js';
+import { ToolSchema } from '../contract/tool-schema.js';
 import { FIXTURE_METADATA } from '../testing/fixture-metadata.js';
-import { defineTestTool } from '../testing/test-tool.js';
+import { defineTestTool, TEST_TOOL_METADATA } from '../testing/test-tool.js';
 import { DuplicateToolError, ToolRegistry } from './tool-registry.js';
 
 function tool(id: string, text = id) {
@@ -101,5 +102,37 @@ describe('ToolRegistry', () => {
       'replaced:calculate',
       'unregistered:calculate',
     ]);
+  });
+
+  it('copies a tool with overrides as own fields, extra fields kept through the prototype', () => {
+    class Wrapped {
+      readonly id = 'calculate';
+      readonly description = 'Adds.';
+      readonly inputSchema = ToolSchema.empty();
+      readonly metadata = TEST_TOOL_METADATA;
+      get extra(): string {
+        return 'kept';
+      }
+      riskOf(): 'LOW' | 'HIGH' {
+        return this.metadata === TEST_TOOL_METADATA ? 'HIGH' : 'LOW';
+      }
+      execute(): string {
+        return this.description;
+      }
+    }
+    const copy = ToolRegistry.copyTool(new Wrapped(), { metadata: FIXTURE_METADATA.read_file });
+    const spread = { ...copy };
+    expect(spread.metadata).toBe(FIXTURE_METADATA.read_file);
+    expect(Object.keys(spread).sort()).toEqual([
+      'description',
+      'execute',
+      'id',
+      'inputSchema',
+      'metadata',
+      'riskOf',
+    ]);
+    expect(spread.execute({}, undefined as never)).toBe('Adds.');
+    expect(spread.riskOf?.({})).toBe('HIGH');
+    expect((copy as unknown as Wrapped).extra).toBe('kept');
   });
 });
