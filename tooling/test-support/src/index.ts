@@ -28,6 +28,7 @@ export {
   waitForExit,
 } from './processes.js';
 export { type RedisProcess, type StartRedisOptions, startRedis } from './redis.js';
+export { listenOnLoopback } from './servers.js';
 export { createTempDir, removeTempDir } from './temp-dirs.js';
 export {
   createTempWorkspace,
