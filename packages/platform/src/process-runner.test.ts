@@ -193,14 +193,17 @@ describe('runProcess', () => {
 
 describe('scrubEnvironment', () => {
   it('drops secrets and keeps the basics', () => {
+    const basics = {
+      PATH: '/usr/bin',
+      HOME: '/home/me',
+      LANG: 'C.UTF-8',
+      TERM: 'xterm',
+      LC_ALL: 'C',
+      EDITOR: 'vi',
+    };
     expect(
       scrubEnvironment({
-        PATH: '/usr/bin',
-        HOME: '/home/me',
-        LANG: 'C.UTF-8',
-        TERM: 'xterm',
-        LC_ALL: 'C',
-        EDITOR: 'vi',
+        ...basics,
         GITHUB_TOKEN: 'ghp_x',
         NPM_TOKEN: 'npm_x',
         OPENAI_API_KEY: 'sk-x',
@@ -214,14 +217,6 @@ describe('scrubEnvironment', () => {
         KEYBOARD: 'us',
         UNSET: undefined,
       }),
-    ).toEqual({
-      PATH: '/usr/bin',
-      HOME: '/home/me',
-      LANG: 'C.UTF-8',
-      TERM: 'xterm',
-      LC_ALL: 'C',
-      EDITOR: 'vi',
-      KEYBOARD: 'us',
-    });
+    ).toEqual({ ...basics, KEYBOARD: 'us' });
   });
 });
