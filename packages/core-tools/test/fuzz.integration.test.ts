@@ -1,16 +1,5 @@
 import { createHash } from 'node:crypto';
-import {
-  lstat,
-  mkdir,
-  mkdtemp,
-  readdir,
-  readFile,
-  realpath,
-  rm,
-  symlink,
-  writeFile,
-} from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { lstat, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type AnyToolDefinition,
@@ -23,6 +12,7 @@ import {
   ToolRegistry,
   type ToolResult,
 } from '@toolsys/core-tool-registry';
+import { createTempWorkspace, removeTempDir, writeFiles } from '@toolsys/test-support';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCoreTools } from '../src/index.js';
@@ -334,18 +324,22 @@ beforeAll(async () => {
     savedEnvironment[name] = process.env[name];
     process.env[name] = value;
   }
-  base = await realpath(await mkdtemp(join(tmpdir(), 'toolsys-fuzz-')));
-  workspace = join(base, 'workspace');
+  ({
+    base,
+    root: workspace,
+    outside: canary,
+  } = await createTempWorkspace('toolsys-fuzz-', {
+    outsideName: 'canary',
+  }));
   dataDir = join(base, 'data');
-  canary = join(base, 'canary');
-  await mkdir(join(workspace, 'dir', 'sub'), { recursive: true });
-  await mkdir(dataDir, { recursive: true });
-  await mkdir(canary, { recursive: true });
-  await writeFile(join(canary, 'victim.txt'), 'must not change\n');
-  await writeFile(join(base, 'sibling.txt'), 'must not change either\n');
-  await writeFile(join(workspace, 'file.txt'), 'hello\nworld\n');
-  await writeFile(join(workspace, 'notes.txt'), 'a,b\n1,2\n');
-  await writeFile(join(workspace, 'dir', 'sub', 'file.txt'), 'nested\n');
+  await mkdir(dataDir);
+  await writeFiles(canary, { 'victim.txt': 'must not change\n' });
+  await writeFiles(base, { 'sibling.txt': 'must not change either\n' });
+  await writeFiles(workspace, {
+    'file.txt': 'hello\nworld\n',
+    'notes.txt': 'a,b\n1,2\n',
+    'dir/sub/file.txt': 'nested\n',
+  });
   // A link out of the workspace: any tool that follows it without checking writes into the canary.
   await symlink(canary, join(workspace, 'escape'));
 
@@ -370,7 +364,7 @@ afterAll(async () => {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }
-  if (base !== undefined) await rm(base, { recursive: true, force: true });
+  if (base !== undefined) await removeTempDir(base);
 });
 
 describe('every core tool under random and adversarial arguments', () => {

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -11,6 +10,7 @@ import {
   ToolRegistry,
   ToolTraceRecorder,
 } from '@toolsys/core-tool-registry';
+import { listenOnLoopback } from '@toolsys/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { NetworkToolsOptions } from '../src/index.js';
 import { createNetworkTools } from '../src/tools/network/index.js';
@@ -159,8 +159,7 @@ let workspace: string;
 
 beforeAll(async () => {
   server = createServer(handle);
-  await new Promise<void>((resolvePromise) => server.listen(0, '127.0.0.1', resolvePromise));
-  port = (server.address() as AddressInfo).port;
+  port = await listenOnLoopback(server);
   base = `http://127.0.0.1:${port}`;
 });
 
@@ -432,8 +431,7 @@ describe('http_request', () => {
 
   it('reports an unreachable server as EXECUTION_FAILED', async () => {
     const closed = createServer();
-    await new Promise<void>((resolvePromise) => closed.listen(0, '127.0.0.1', resolvePromise));
-    const closedPort = (closed.address() as AddressInfo).port;
+    const closedPort = await listenOnLoopback(closed);
     await new Promise((resolvePromise) => closed.close(resolvePromise));
     const result = await allowLocal().execute('http_request', {
       url: `http://127.0.0.1:${closedPort}/`,

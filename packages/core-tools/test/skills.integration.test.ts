@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +15,7 @@ import {
   ToolRegistry,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { listenOnLoopback } from '@toolsys/test-support';
 import { create as createTar } from 'tar';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSkillTools, type SkillToolsOptions } from '../src/tools/skills/index.js';
@@ -83,6 +83,16 @@ async function writeSkill(folder: string, frontMatter: string, files: Record<str
     await mkdir(dirname(join(folder, path)), { recursive: true });
     await writeFile(join(folder, path), content);
   }
+}
+
+/** A skill whose one tool, `write_marker`, runs `command` to create marker.txt. */
+function writerSkill(command: string): string {
+  return `name: writer
+description: Writes a marker file.
+tools:
+  - name: write_marker
+    description: Creates marker.txt.
+    command: ${command}`;
 }
 
 const GREETER = `name: greeter
@@ -245,15 +255,7 @@ tools:
 
   it('asks before a command that is not read-only, and refuses when the user denies', async () => {
     const { executor, asked } = harness({ answer: 'deny' });
-    await writeSkill(
-      join(root, 'src-writer'),
-      `name: writer
-description: Writes a marker file.
-tools:
-  - name: write_marker
-    description: Creates marker.txt.
-    command: touch marker.txt`,
-    );
+    await writeSkill(join(root, 'src-writer'), writerSkill('touch marker.txt'));
     await executor.execute('skill_install', { source: join(root, 'src-writer') });
     const result = await executor.execute('write_marker', {});
     expect(result).toMatchObject({ ok: false, error: { code: 'PERMISSION_DENIED' } });
@@ -320,15 +322,7 @@ tools:
 
   it('remembers "allow for session" and runs in the workspace root', async () => {
     const { executor, asked } = harness({ answer: 'allow_session' });
-    await writeSkill(
-      join(root, 'src-writer'),
-      `name: writer
-description: Writes a marker file.
-tools:
-  - name: write_marker
-    description: Creates marker.txt.
-    command: touch marker.txt && echo done`,
-    );
+    await writeSkill(join(root, 'src-writer'), writerSkill('touch marker.txt && echo done'));
     await executor.execute('skill_install', { source: join(root, 'src-writer') });
     expect(await executor.execute('write_marker', {})).toMatchObject({ ok: true, content: 'done' });
     expect(await executor.execute('write_marker', {})).toMatchObject({ ok: true });
@@ -565,8 +559,7 @@ describe('the example web-scrape skill', () => {
 <div class="price">3.50 EUR</div><a href="/cart">Cart</a></body></html>`,
       );
     });
-    await new Promise<void>((resolvePromise) => server.listen(0, '127.0.0.1', resolvePromise));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    base = `http://127.0.0.1:${await listenOnLoopback(server)}`;
   });
 
   afterAll(async () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, stat, unlink } from 'node:fs/promises';
+import { type FileHandle, open, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { CHUNK_BYTES } from './workspace-descriptors.js';
 
 /** Options for {@link writeFileAtomic}. */
 export interface WriteFileAtomicOptions {
@@ -12,7 +13,31 @@ export interface WriteFileAtomicOptions {
   onProgress?: (writtenBytes: number, totalBytes: number) => void;
 }
 
-const CHUNK_BYTES = 1024 * 1024;
+/** The name of a fresh temp file beside the file `name`: `.<name>.<random>.tmp`. */
+export function tempFileName(name: string): string {
+  return `.${name}.${randomBytes(6).toString('hex')}.tmp`;
+}
+
+/**
+ * Writes `bytes` to the start of `handle` in chunks, checking `signal` before each chunk and once
+ * more after the last, reports progress after each, and flushes the file to disk.
+ */
+export async function writeChunksAndSync(
+  handle: FileHandle,
+  bytes: Uint8Array,
+  options: Pick<WriteFileAtomicOptions, 'signal' | 'onProgress'>,
+): Promise<void> {
+  let written = 0;
+  while (written < bytes.length) {
+    options.signal?.throwIfAborted();
+    const end = Math.min(written + CHUNK_BYTES, bytes.length);
+    const { bytesWritten } = await handle.write(bytes, written, end - written, written);
+    written += bytesWritten;
+    options.onProgress?.(written, bytes.length);
+  }
+  options.signal?.throwIfAborted();
+  await handle.sync();
+}
 
 /**
  * Writes a file atomically: the data goes to a temp file in the same folder, is flushed to disk,
@@ -32,20 +57,11 @@ export async function writeFileAtomic(
       () => 0o644,
     );
   }
-  const temp = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = join(dirname(target), tempFileName(basename(target)));
   const handle = await open(temp, 'wx', mode);
   let renamed = false;
   try {
-    let written = 0;
-    while (written < bytes.length) {
-      options.signal?.throwIfAborted();
-      const end = Math.min(written + CHUNK_BYTES, bytes.length);
-      const { bytesWritten } = await handle.write(bytes, written, end - written, written);
-      written += bytesWritten;
-      options.onProgress?.(written, bytes.length);
-    }
-    options.signal?.throwIfAborted();
-    await handle.sync();
+    await writeChunksAndSync(handle, bytes, options);
     await handle.close();
     await rename(temp, target);
     renamed = true;

@@ -2,7 +2,6 @@ import { spawnSync } from 'node:child_process';
 import {
   chmod,
   mkdir,
-  mkdtemp,
   readdir,
   readFile,
   realpath,
@@ -11,8 +10,8 @@ import {
   symlink,
   writeFile,
 } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createTempDir, removeTempDir, writeFiles } from '@toolsys/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildSandboxArguments } from './command-sandbox.js';
 import { prepareGitWrapper, writeGitWrapper } from './sandbox-git-wrapper.js';
@@ -22,14 +21,12 @@ import { probeCommandSandbox } from './sandbox-probe.js';
 let base: string;
 
 beforeEach(async () => {
-  base = await realpath(await mkdtemp(join(tmpdir(), 'toolsys-sandbox-')));
-  await mkdir(join(base, 'ws'));
-  await writeFile(join(base, 'ws', 'inside.txt'), 'inside\n');
-  await writeFile(join(base, 'outside.txt'), 'outside\n');
+  base = await realpath(await createTempDir('toolsys-sandbox-'));
+  await writeFiles(base, { 'ws/inside.txt': 'inside\n', 'outside.txt': 'outside\n' });
 });
 
 afterEach(async () => {
-  await rm(base, { recursive: true, force: true });
+  await removeTempDir(base);
 });
 
 /** Runs a shell line in the real bubblewrap sandbox of the workspace `ws`. */

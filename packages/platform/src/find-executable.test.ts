@@ -81,4 +81,13 @@ describe('findExecutable', () => {
     expect(await findExecutable(path, { path: first })).toBe(path);
     expect(await findExecutable(join(first, 'tool'), { path: second })).toBeUndefined();
   });
+
+  it('with spawnCwd, resolves relative and empty entries and a name with a slash against it', async () => {
+    const options = { path: ['second', '', first].join(delimiter), spawnCwd: base };
+    expect(await findExecutable('tool', options)).toBe(join(second, 'tool'));
+    await writeFile(join(base, 'here'), '#!/bin/sh\n', { mode: 0o755 });
+    expect(await findExecutable('here', options)).toBe(join(base, 'here'));
+    expect(await findExecutable('second/tool', { spawnCwd: base })).toBe(join(second, 'tool'));
+    expect(await findExecutable('first/tool', { spawnCwd: base })).toBeUndefined();
+  });
 });

@@ -1,10 +1,10 @@
 /**
- * Executable lookup on a search path, as a careful shell does it: absolute entries only, regular
- * files with the execute bit.
+ * Executable lookup on a search path, as a careful shell does it (absolute entries only, regular
+ * files with the execute bit), or as a spawned child does it, to say which program a command runs.
  */
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
 
 /** Options for {@link findExecutable}. */
 export interface FindExecutableOptions {
@@ -15,6 +15,13 @@ export interface FindExecutableOptions {
   path?: string;
   /** The environment whose `PATH` is searched when `path` is not given. Default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Look up as a child spawned in this folder does instead: a relative entry of the search path
+   * resolves against it (an empty entry is the folder itself), and so does a `name` containing
+   * `/`, which is then returned resolved. For telling which program a command would really run,
+   * not for choosing one to run. Default: the careful lookup.
+   */
+  spawnCwd?: string;
 }
 
 /**
@@ -22,6 +29,7 @@ export interface FindExecutableOptions {
  * regular file of that name that this process may execute. Empty and relative entries are skipped
  * (they would name a program from whatever folder the process happens to run in). A `name`
  * containing `/` is not searched: it is returned as given when it is an executable regular file.
+ * With `spawnCwd`, relative entries and names count too, resolved as a spawned child would.
  * Undefined when nothing is found.
  */
 export async function findExecutable(
@@ -29,11 +37,18 @@ export async function findExecutable(
   options: FindExecutableOptions = {},
 ): Promise<string | undefined> {
   if (name === '') return undefined;
-  if (name.includes('/')) return (await isExecutableFile(name)) ? name : undefined;
+  const { spawnCwd } = options;
+  if (name.includes('/')) {
+    const candidate = spawnCwd === undefined ? name : resolve(spawnCwd, name);
+    return (await isExecutableFile(candidate)) ? candidate : undefined;
+  }
   const path = options.path ?? (options.env ?? process.env).PATH ?? '';
   for (const directory of path.split(delimiter)) {
-    if (!isAbsolute(directory)) continue;
-    const candidate = join(directory, name);
+    let candidate: string;
+    if (spawnCwd !== undefined)
+      candidate = resolve(spawnCwd, directory === '' ? '.' : directory, name);
+    else if (isAbsolute(directory)) candidate = join(directory, name);
+    else continue;
     if (await isExecutableFile(candidate)) return candidate;
   }
   return undefined;

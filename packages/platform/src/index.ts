@@ -51,6 +51,7 @@ export {
 export {
   type CommandVerdict,
   classifyCommand,
+  commandDeniedFailure,
   type ShellPolicyOptions,
 } from './shell/classify-command.js';
 export {

@@ -1,19 +1,18 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isAlive } from '@toolsys/test-support';
+import { createTempDir, isAlive, removeTempDir } from '@toolsys/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runProcess, scrubEnvironment } from './process-runner.js';
+import { type RunProcessOptions, runProcess, scrubEnvironment } from './process-runner.js';
 
 let directory: string;
 
 beforeEach(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'toolsys-process-'));
+  directory = await createTempDir('toolsys-process-');
 });
 
 afterEach(async () => {
-  await rm(directory, { recursive: true, force: true });
+  await removeTempDir(directory);
 });
 
 async function waitUntil(condition: () => boolean, attempts = 200): Promise<boolean> {
@@ -24,13 +23,14 @@ async function waitUntil(condition: () => boolean, attempts = 200): Promise<bool
   return condition();
 }
 
+/** Runs `command` in the test folder with a 30 s timeout unless `options` say otherwise. */
+function run(command: string, options: Partial<RunProcessOptions> = {}) {
+  return runProcess({ command, cwd: directory, timeoutMs: 30_000, ...options });
+}
+
 describe('runProcess', () => {
   it('returns the exit code and both streams', async () => {
-    const outcome = await runProcess({
-      command: 'echo out; echo err >&2; exit 3',
-      cwd: directory,
-      timeoutMs: 30_000,
-    });
+    const outcome = await run('echo out; echo err >&2; exit 3');
     expect(outcome.exitCode).toBe(3);
     expect(outcome.signal).toBeNull();
     expect(outcome.timedOut).toBe(false);
@@ -44,16 +44,13 @@ describe('runProcess', () => {
   });
 
   it('runs in the given folder', async () => {
-    const outcome = await runProcess({ command: 'pwd -P', cwd: directory, timeoutMs: 30_000 });
+    const outcome = await run('pwd -P');
     expect(outcome.stdout.text.trim()).toBe(await realpath(directory));
   });
 
   it('streams output chunks as they arrive', async () => {
     const chunks: string[] = [];
-    await runProcess({
-      command: 'printf a; printf b >&2; printf c',
-      cwd: directory,
-      timeoutMs: 30_000,
+    await run('printf a; printf b >&2; printf c', {
       onOutput: (stream, text) => chunks.push(`${stream}:${text}`),
     });
     expect(chunks.filter((chunk) => chunk.startsWith('stdout:')).join('')).toContain('a');
@@ -61,12 +58,10 @@ describe('runProcess', () => {
   });
 
   it('keeps the head and tail of long output and says how much was omitted', async () => {
-    const outcome = await runProcess({
-      command: 'printf "HEAD"; head -c 100000 /dev/zero | tr "\\0" x; printf "TAIL"',
-      cwd: directory,
-      timeoutMs: 30_000,
-      maxOutputBytes: 1_000,
-    });
+    const outcome = await run(
+      'printf "HEAD"; head -c 100000 /dev/zero | tr "\\0" x; printf "TAIL"',
+      { maxOutputBytes: 1_000 },
+    );
     expect(outcome.stdout.totalBytes).toBe(100_008);
     expect(outcome.stdout.truncated).toBe(true);
     expect(outcome.stdout.omittedBytes).toBe(99_008);
@@ -76,29 +71,18 @@ describe('runProcess', () => {
   });
 
   it('passes standard input', async () => {
-    const outcome = await runProcess({
-      command: 'tr a-z A-Z',
-      cwd: directory,
-      timeoutMs: 30_000,
-      stdin: 'shout',
-    });
+    const outcome = await run('tr a-z A-Z', { stdin: 'shout' });
     expect(outcome.stdout.text).toBe('SHOUT');
   });
 
   it('gives an empty standard input when none is passed', async () => {
-    const outcome = await runProcess({
-      command: 'cat; echo done',
-      cwd: directory,
-      timeoutMs: 30_000,
-    });
+    const outcome = await run('cat; echo done');
     expect(outcome.stdout.text).toBe('done\n');
   });
 
   it('kills the whole process tree when the timeout passes', async () => {
     const pidFile = join(directory, 'grandchild.pid');
-    const outcome = await runProcess({
-      command: `bash -c 'sleep 300 & echo $! > ${pidFile}; wait'`,
-      cwd: directory,
+    const outcome = await run(`bash -c 'sleep 300 & echo $! > ${pidFile}; wait'`, {
       timeoutMs: 1_000,
       killGraceMs: 500,
     });
@@ -109,9 +93,7 @@ describe('runProcess', () => {
   });
 
   it('kills a process that ignores SIGTERM with SIGKILL after the grace period', async () => {
-    const outcome = await runProcess({
-      command: "trap '' TERM; while true; do sleep 0.1; done",
-      cwd: directory,
+    const outcome = await run("trap '' TERM; while true; do sleep 0.1; done", {
       timeoutMs: 500,
       killGraceMs: 300,
     });
@@ -121,9 +103,7 @@ describe('runProcess', () => {
 
   it('kills the tree when the signal aborts', async () => {
     const controller = new AbortController();
-    const running = runProcess({
-      command: 'echo started; sleep 300',
-      cwd: directory,
+    const running = run('echo started; sleep 300', {
       timeoutMs: 60_000,
       signal: controller.signal,
       onOutput: () => controller.abort(),
@@ -136,11 +116,7 @@ describe('runProcess', () => {
 
   it('ends background children when bash exits', async () => {
     const pidFile = join(directory, 'background.pid');
-    const outcome = await runProcess({
-      command: `sleep 300 & echo $! > ${pidFile}`,
-      cwd: directory,
-      timeoutMs: 30_000,
-    });
+    const outcome = await run(`sleep 300 & echo $! > ${pidFile}`);
     expect(outcome.exitCode).toBe(0);
     const background = Number((await readFile(pidFile, 'utf8')).trim());
     expect(await waitUntil(() => !isAlive(background))).toBe(true);
@@ -149,9 +125,7 @@ describe('runProcess', () => {
   it('returns soon after bash exits even when a process that left the session holds the output', async () => {
     const pidFile = join(directory, 'escaped.pid');
     // setsid puts sleep in a new session, out of reach of the group kill; it inherits stdout.
-    const outcome = await runProcess({
-      command: `setsid bash -c 'echo $$ > ${pidFile}; exec sleep 300'`,
-      cwd: directory,
+    const outcome = await run(`setsid bash -c 'echo $$ > ${pidFile}; exec sleep 300'`, {
       timeoutMs: 120_000,
     });
     try {
@@ -167,9 +141,7 @@ describe('runProcess', () => {
 
   it('kills a process that left the session (setsid) when the timeout fires', async () => {
     const pidFile = join(directory, 'detached.pid');
-    const outcome = await runProcess({
-      command: `setsid bash -c 'echo $$ > ${pidFile}; exec sleep 300' & sleep 300`,
-      cwd: directory,
+    const outcome = await run(`setsid bash -c 'echo $$ > ${pidFile}; exec sleep 300' & sleep 300`, {
       timeoutMs: 1_500,
       killGraceMs: 500,
     });
@@ -185,11 +157,7 @@ describe('runProcess', () => {
 
   it('kills a process that left the session and holds the output when the command exits', async () => {
     const pidFile = join(directory, 'detached.pid');
-    await runProcess({
-      command: `setsid -f bash -c 'echo $$ > ${pidFile}; exec sleep 300'; sleep 1`,
-      cwd: directory,
-      timeoutMs: 30_000,
-    });
+    await run(`setsid -f bash -c 'echo $$ > ${pidFile}; exec sleep 300'; sleep 1`);
     expect(await waitUntil(() => existsSync(pidFile))).toBe(true);
     const detached = Number((await readFile(pidFile, 'utf8')).trim());
     try {
@@ -225,14 +193,17 @@ describe('runProcess', () => {
 
 describe('scrubEnvironment', () => {
   it('drops secrets and keeps the basics', () => {
+    const basics = {
+      PATH: '/usr/bin',
+      HOME: '/home/me',
+      LANG: 'C.UTF-8',
+      TERM: 'xterm',
+      LC_ALL: 'C',
+      EDITOR: 'vi',
+    };
     expect(
       scrubEnvironment({
-        PATH: '/usr/bin',
-        HOME: '/home/me',
-        LANG: 'C.UTF-8',
-        TERM: 'xterm',
-        LC_ALL: 'C',
-        EDITOR: 'vi',
+        ...basics,
         GITHUB_TOKEN: 'ghp_x',
         NPM_TOKEN: 'npm_x',
         OPENAI_API_KEY: 'sk-x',
@@ -246,14 +217,6 @@ describe('scrubEnvironment', () => {
         KEYBOARD: 'us',
         UNSET: undefined,
       }),
-    ).toEqual({
-      PATH: '/usr/bin',
-      HOME: '/home/me',
-      LANG: 'C.UTF-8',
-      TERM: 'xterm',
-      LC_ALL: 'C',
-      EDITOR: 'vi',
-      KEYBOARD: 'us',
-    });
+    ).toEqual({ ...basics, KEYBOARD: 'us' });
   });
 });

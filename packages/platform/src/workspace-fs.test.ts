@@ -1,16 +1,7 @@
-import {
-  mkdir,
-  mkdtemp,
-  readdir,
-  readFile,
-  realpath,
-  rm,
-  symlink,
-  writeFile,
-} from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isToolError } from '@toolsys/core-tool-registry';
+import { createTempWorkspace, removeTempDir, writeFiles } from '@toolsys/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openWorkspaceDirectory, openWorkspaceEntry, readWorkspaceFile } from './workspace-fs.js';
 import type { WorkspacePath } from './workspace-paths.js';
@@ -43,19 +34,15 @@ async function expectEscapeRefused(promise: Promise<unknown>): Promise<void> {
 }
 
 beforeEach(async () => {
-  base = await realpath(await mkdtemp(join(tmpdir(), 'toolsys-wsfs-')));
-  root = join(base, 'ws');
-  outside = join(base, 'outside');
-  await mkdir(join(root, 'd'), { recursive: true });
-  await mkdir(outside);
-  await writeFile(join(root, 'd', 'a.txt'), 'inside\n');
-  await writeFile(join(outside, 'a.txt'), 'outside\n');
+  ({ base, root, outside } = await createTempWorkspace('toolsys-wsfs-', { rootName: 'ws' }));
+  await writeFiles(root, { 'd/a.txt': 'inside\n' });
+  await writeFiles(outside, { 'a.txt': 'outside\n' });
   // A folder swapped for a link after resolution: the link sits where the folder was.
   await symlink(outside, join(root, 'swapped'));
 });
 
 afterEach(async () => {
-  await rm(base, { recursive: true, force: true });
+  await removeTempDir(base);
 });
 
 describe('openWorkspaceEntry', () => {

@@ -1,14 +1,9 @@
-/**
- * Writing inside the workspace race-free: atomic whole-file writes and part files held open for
- * long or resumed writes, both committed inside the held parent folder.
- */
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { type FileHandle, link, lstat, open, rename, unlink } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
+import { tempFileName, writeChunksAndSync } from './atomic-write.js';
 import {
-  CHUNK_BYTES,
   descriptorPath,
   escaped,
   hasProcFd,
@@ -91,7 +86,7 @@ export async function writeWorkspaceFileAtomic(
         const old = await lstat(at(name)).catch(() => undefined);
         mode = old?.isFile() === true ? old.mode & 0o7777 : 0o644;
       }
-      const temp = `.${name}.${randomBytes(6).toString('hex')}.tmp`;
+      const temp = tempFileName(name);
       const handle = await open(
         at(temp),
         constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
@@ -100,15 +95,7 @@ export async function writeWorkspaceFileAtomic(
       let renamed = false;
       try {
         await verifyDescriptor(handle, target.root, target.relative);
-        let written = 0;
-        while (written < bytes.length) {
-          options.signal?.throwIfAborted();
-          const end = Math.min(written + CHUNK_BYTES, bytes.length);
-          const { bytesWritten } = await handle.write(bytes, written, end - written, written);
-          written += bytesWritten;
-        }
-        options.signal?.throwIfAborted();
-        await handle.sync();
+        await writeChunksAndSync(handle, bytes, { signal: options.signal });
         await handle.close();
         await verifyDescriptor(directory.handle, target.root, target.relative);
         await commitName(at(temp), at(name), {

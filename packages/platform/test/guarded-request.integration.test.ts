@@ -1,5 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from '@toolsys/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardedRequest } from '../src/guarded-request.js';
 import { SsrfGuard } from '../src/ssrf-guard.js';
@@ -12,17 +12,12 @@ let received: IncomingHttpHeaders | undefined;
 let originPort = 0;
 let targetPort = 0;
 
-const listen = (server: Server) =>
-  new Promise<number>((resolve) => {
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
-  });
-
 beforeAll(async () => {
   target = createServer((request, response) => {
     received = request.headers;
     response.end('landed');
   });
-  targetPort = await listen(target);
+  targetPort = await listenOnLoopback(target);
   origin = createServer((request, response) => {
     const host = request.url === '/same' ? '127.0.0.1' : 'localhost';
     const port = request.url === '/same' ? originPort : targetPort;
@@ -34,7 +29,7 @@ beforeAll(async () => {
     response.writeHead(302, { location: `http://${host}:${port}/landing` });
     response.end();
   });
-  originPort = await listen(origin);
+  originPort = await listenOnLoopback(origin);
 });
 
 afterAll(async () => {

@@ -28,6 +28,13 @@ export {
   waitForExit,
 } from './processes.js';
 export { type RedisProcess, type StartRedisOptions, startRedis } from './redis.js';
+export { listenOnLoopback } from './servers.js';
 export { createTempDir, removeTempDir } from './temp-dirs.js';
+export {
+  createTempWorkspace,
+  type TempWorkspace,
+  type TempWorkspaceOptions,
+  writeFiles,
+} from './temp-workspaces.js';
 export { textOf } from './tool-results.js';
 export { startWebDriverStub, type WebDriverStub } from './webdriver-stub.js';

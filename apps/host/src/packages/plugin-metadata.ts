@@ -10,6 +10,7 @@ import {
   type ToolCategory,
   type ToolMetadataInput,
   type ToolPackageContribution,
+  ToolRegistry,
   type ToolRisk,
 } from '@toolsys/core-tool-registry';
 
@@ -64,24 +65,7 @@ export function pluginToolMetadata(declared: DeclaredMetadata | undefined): Tool
 /** The tool with its metadata completed; every other field is the plugin's own. */
 function withPluginMetadata(tool: AnyToolDefinition): AnyToolDefinition {
   const metadata = pluginToolMetadata(tool.metadata as DeclaredMetadata | undefined);
-  // Own properties, so that spreading the tool (as registering does) keeps every field.
-  const fields: Record<string, unknown> = {
-    id: tool.id,
-    description: tool.description,
-    inputSchema: tool.inputSchema,
-    outputSchema: tool.outputSchema,
-    runPolicy: tool.runPolicy,
-    environmentRules: tool.environmentRules,
-    argumentLimits: tool.argumentLimits,
-    riskOf: tool.riskOf?.bind(tool),
-    execute: tool.execute.bind(tool),
-    metadata,
-  };
-  const descriptors: PropertyDescriptorMap = {};
-  for (const [key, value] of Object.entries(fields)) {
-    if (value !== undefined) descriptors[key] = { value, enumerable: true };
-  }
-  return Object.create(tool, descriptors) as AnyToolDefinition;
+  return ToolRegistry.copyTool(tool, { metadata });
 }
 
 /**

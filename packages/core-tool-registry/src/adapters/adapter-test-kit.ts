@@ -1,15 +1,12 @@
 import { z } from 'zod';
-import { defineTool } from '../contract/tool.js';
 import { ToolHints } from '../contract/tool-metadata.js';
 import { successResult, type ToolArtifact } from '../contract/tool-result.js';
 import { ToolSchema } from '../contract/tool-schema.js';
-import {
-  createToolExecutor,
-  type PipelineToolExecutor,
-} from '../pipeline/pipeline-tool-executor.js';
+import type { PipelineToolExecutor } from '../pipeline/pipeline-tool-executor.js';
 import { RiskAwareToolGate } from '../policies/tool-execution-gate.js';
 import { ToolPermissionManager } from '../policies/tool-permission-manager.js';
-import { ToolRegistry } from '../registry/tool-registry.js';
+import { createTestExecutor } from '../testing/test-executor.js';
+import { defineTestTool } from '../testing/test-tool.js';
 
 /** A real 1×1 PNG (one opaque red pixel). */
 export const ONE_PIXEL_PNG = Buffer.from(
@@ -25,51 +22,37 @@ export const ONE_PIXEL_PNG = Buffer.from(
 export function createAdapterTestExecutor(
   options: { artifacts?: readonly ToolArtifact[] } = {},
 ): PipelineToolExecutor {
-  const registry = new ToolRegistry();
   const artifacts = options.artifacts ?? [];
-  registry.register(
-    defineTool({
-      id: 'demo.files',
-      description: 'Returns the files it was given as artifacts.',
-      inputSchema: ToolSchema.empty(),
-      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
-      execute: () => successResult('Wrote the files.', { artifacts }),
-    }),
-    { owner: 'test' },
-  );
-  registry.register(
-    defineTool({
-      id: 'sum_numbers',
-      description: 'Adds integers: "2+3".',
-      inputSchema: ToolSchema.object({ expression: z.string().describe('Integers joined by +.') }),
-      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.readOnly },
-      execute: ({ expression }) =>
-        successResult(String(expression.split('+').reduce((sum, term) => sum + Number(term), 0))),
-    }),
-    { owner: 'test' },
-  );
-  registry.register(
-    defineTool({
-      id: 'demo.echo',
-      description: 'Echoes the text back.',
-      inputSchema: ToolSchema.object({ text: z.string().describe('What to echo.') }),
-      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
-      execute: (args, context) => successResult(`${args.text} (${context.callId})`),
-    }),
-    { owner: 'test' },
-  );
-  registry.register(
-    defineTool({
-      id: 'demo.guarded',
-      description: 'A MEDIUM risk tool.',
-      inputSchema: ToolSchema.empty(),
-      metadata: { category: 'utility', risk: 'MEDIUM', annotations: ToolHints.mutating },
-      execute: () => successResult('ran'),
-    }),
-    { owner: 'test' },
-  );
-  return createToolExecutor({
-    registry,
+  return createTestExecutor({
+    tools: [
+      defineTestTool({
+        id: 'demo.files',
+        description: 'Returns the files it was given as artifacts.',
+        execute: () => successResult('Wrote the files.', { artifacts }),
+      }),
+      defineTestTool({
+        id: 'sum_numbers',
+        description: 'Adds integers: "2+3".',
+        inputSchema: ToolSchema.object({
+          expression: z.string().describe('Integers joined by +.'),
+        }),
+        metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.readOnly },
+        execute: ({ expression }) =>
+          successResult(String(expression.split('+').reduce((sum, term) => sum + Number(term), 0))),
+      }),
+      defineTestTool({
+        id: 'demo.echo',
+        description: 'Echoes the text back.',
+        inputSchema: ToolSchema.object({ text: z.string().describe('What to echo.') }),
+        execute: (args, context) => successResult(`${args.text} (${context.callId})`),
+      }),
+      defineTestTool({
+        id: 'demo.guarded',
+        description: 'A MEDIUM risk tool.',
+        metadata: { category: 'utility', risk: 'MEDIUM', annotations: ToolHints.mutating },
+        execute: () => successResult('ran'),
+      }),
+    ],
     gate: new RiskAwareToolGate(new ToolPermissionManager()),
   });
 }

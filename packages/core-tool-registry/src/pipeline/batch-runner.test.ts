@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool } from '../contract/tool.js';
 import { ToolErrorCode } from '../contract/tool-error.js';
 import { ToolHints } from '../contract/tool-metadata.js';
 import {
@@ -14,6 +13,8 @@ import { RiskAwareToolGate } from '../policies/tool-execution-gate.js';
 import { ToolPermissionManager } from '../policies/tool-permission-manager.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { FakeClock, flushMicrotasks } from '../testing/fake-clock.js';
+import { FIXTURE_METADATA } from '../testing/fixture-metadata.js';
+import { defineTestTool } from '../testing/test-tool.js';
 import {
   MAX_BATCH_STEPS,
   NOT_EXECUTED_TEXT,
@@ -27,30 +28,24 @@ function setup(options: { deny?: boolean } = {}) {
   const calls: Array<{ tool: string; args: unknown }> = [];
   const registry = new ToolRegistry();
   registry.registerAll([
-    defineTool({
+    defineTestTool({
       id: 'echo',
-      description: 'fixture',
       inputSchema: ToolSchema.object({ text: z.string() }),
-      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: ({ text }) => {
         calls.push({ tool: 'echo', args: { text } });
         return successResult(text);
       },
     }),
-    defineTool({
+    defineTestTool({
       id: 'fail',
-      description: 'fixture',
-      inputSchema: ToolSchema.empty(),
-      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => {
         calls.push({ tool: 'fail', args: {} });
         return failureResult(ToolErrorCode.NOT_FOUND, 'path: no such file', { field: 'path' });
       },
     }),
-    defineTool({
+    defineTestTool({
       id: 'run_many',
       description: 'fixture: runs other tools, as a batch does',
-      inputSchema: ToolSchema.empty(),
       metadata: {
         category: 'orchestration',
         risk: 'LOW',
@@ -62,25 +57,17 @@ function setup(options: { deny?: boolean } = {}) {
         return successResult('ran');
       },
     }),
-    defineTool({
+    defineTestTool({
       id: 'hang',
-      description: 'fixture',
-      inputSchema: ToolSchema.empty(),
-      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => {
         calls.push({ tool: 'hang', args: {} });
         return new Promise<ToolResult>(() => {});
       },
     }),
-    defineTool({
+    defineTestTool({
       id: 'write_file',
-      description: 'fixture',
       inputSchema: ToolSchema.object({ path: z.string() }),
-      metadata: {
-        category: 'file',
-        risk: 'MEDIUM',
-        annotations: { ...ToolHints.destructive, idempotentHint: true },
-      },
+      metadata: FIXTURE_METADATA.write_file,
       execute: ({ path }) => {
         calls.push({ tool: 'write_file', args: { path } });
         return `wrote ${path}`;

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { defineTool } from '../contract/tool.js';
 import { ToolErrorCode } from '../contract/tool-error.js';
 import { ToolHints } from '../contract/tool-metadata.js';
 import { failureResult, successResult } from '../contract/tool-result.js';
@@ -9,13 +8,14 @@ import { ToolRateLimiter } from '../policies/rate-limiter.js';
 import { RunPolicies } from '../policies/tool-run-policy.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { FakeClock } from '../testing/fake-clock.js';
+import { defineTestTool } from '../testing/test-tool.js';
 import { createToolExecutor } from './pipeline-tool-executor.js';
 
 function setup(options: { openWorld?: boolean } = {}) {
   const clock = new FakeClock();
   const registry = new ToolRegistry();
   registry.register(
-    defineTool({
+    defineTestTool({
       id: 'compute',
       description: 'Computes, or runs out of time when told to.',
       inputSchema: ToolSchema.object({}),

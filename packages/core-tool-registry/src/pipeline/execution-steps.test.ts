@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { defineTool, type ToolContext } from '../contract/tool.js';
-import { ToolHints } from '../contract/tool-metadata.js';
-import { ToolSchema } from '../contract/tool-schema.js';
+import type { ToolContext } from '../contract/tool.js';
 import { RunPolicies } from '../policies/tool-run-policy.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { FakeClock } from '../testing/fake-clock.js';
+import { defineTestTool } from '../testing/test-tool.js';
 import { hasEventSink, isAttemptSignal, mayAbortWithin } from './execution-steps.js';
 import { createToolExecutor } from './pipeline-tool-executor.js';
 
@@ -20,11 +19,8 @@ async function probe<T>(
   let seen: T | undefined;
   const registry = new ToolRegistry();
   registry.register(
-    defineTool({
+    defineTestTool({
       id: 'probe',
-      description: 'fixture',
-      inputSchema: ToolSchema.empty(),
-      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       runPolicy: { ...RunPolicies.quickRead, timeoutMs: 10_000 },
       execute(_args, context) {
         seen = look(context);

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool } from '../contract/tool.js';
 import { ToolErrorCode } from '../contract/tool-error.js';
 import { circuitOpenFailure } from '../contract/tool-failures.js';
 import { ToolHints } from '../contract/tool-metadata.js';
@@ -16,6 +15,7 @@ import { ToolRateLimiter } from '../policies/rate-limiter.js';
 import { RunPolicies } from '../policies/tool-run-policy.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { FakeClock } from '../testing/fake-clock.js';
+import { defineTestTool } from '../testing/test-tool.js';
 import { createToolExecutor } from './pipeline-tool-executor.js';
 import { ToolTraceRecorder } from './trace-recorder.js';
 
@@ -24,9 +24,8 @@ import { ToolTraceRecorder } from './trace-recorder.js';
 
 function counter(results: ToolResult[]) {
   const state = { calls: 0 };
-  const tool = defineTool({
+  const tool = defineTestTool({
     id: 'web_fetch',
-    description: 'fixture',
     inputSchema: ToolSchema.object({ n: z.number().optional() }),
     metadata: {
       category: 'network',

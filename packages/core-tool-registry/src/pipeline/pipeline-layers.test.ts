@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  type AnyToolDefinition,
-  defineTool,
-  type ToolContext,
-  type ToolEvent,
-} from '../contract/tool.js';
+import type { AnyToolDefinition, ToolContext, ToolEvent } from '../contract/tool.js';
 import { ToolErrorCode } from '../contract/tool-error.js';
-import { ToolHints } from '../contract/tool-metadata.js';
 import { failureResult, renderResult, type ToolResult } from '../contract/tool-result.js';
 import { ToolSchema } from '../contract/tool-schema.js';
 import { ToolCircuitBreaker } from '../policies/circuit-breaker.js';
@@ -18,6 +12,7 @@ import { ToolPermissionManager } from '../policies/tool-permission-manager.js';
 import { RunPolicies, type ToolRunPolicy } from '../policies/tool-run-policy.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { FakeClock, flushMicrotasks, sequenceRandom } from '../testing/fake-clock.js';
+import { defineTestTool } from '../testing/test-tool.js';
 import { createToolExecutor, type ToolExecutorOptions } from './pipeline-tool-executor.js';
 import { ToolTraceRecorder } from './trace-recorder.js';
 
@@ -38,7 +33,7 @@ function scriptedTool(
   const state: Scripted = { calls: 0, contexts: [] };
   const risk = options.risk ?? 'LOW';
   const readOnly = options.readOnly ?? true;
-  const tool = defineTool({
+  const tool = defineTestTool({
     id,
     description: 'scripted fixture',
     inputSchema: ToolSchema.object({ n: z.number().optional() }),
@@ -73,19 +68,35 @@ function scriptedTool(
 const ok = (text = 'ok'): ToolResult => ({ ok: true, content: text });
 const crash = failureResult(ToolErrorCode.EXECUTION_FAILED, 'connection reset');
 
-function setup(tools: AnyToolDefinition[], options: Partial<ToolExecutorOptions> = {}) {
-  const clock = new FakeClock();
+/** An executor over `tools` on `clock` with the given layers. */
+function executorOn(
+  clock: FakeClock,
+  tools: AnyToolDefinition[],
+  layers: Partial<ToolExecutorOptions> = {},
+) {
   const registry = new ToolRegistry();
   registry.registerAll(tools);
+  return { registry, executor: createToolExecutor({ registry, clock, ...layers }) };
+}
+
+function setup(tools: AnyToolDefinition[], options: Partial<ToolExecutorOptions> = {}) {
+  const clock = new FakeClock();
   const traces = new ToolTraceRecorder({ clock });
-  const executor = createToolExecutor({
-    registry,
-    clock,
+  const { registry, executor } = executorOn(clock, tools, {
     traces,
     runPolicies: { random: () => 0.5 },
     ...options,
   });
   return { clock, registry, traces, executor };
+}
+
+/** Records a call's result once it settles, so that a test can advance the clock meanwhile. */
+function track(pending: Promise<ToolResult>): { result?: ToolResult } {
+  const tracked: { result?: ToolResult } = {};
+  void pending.then((result) => {
+    tracked.result = result;
+  });
+  return tracked;
 }
 
 describe('PipelineToolExecutor: timeouts', () => {
@@ -94,15 +105,12 @@ describe('PipelineToolExecutor: timeouts', () => {
       policy: { ...RunPolicies.quickRead, maxRetries: 0 },
     });
     const { clock, executor } = setup([tool]);
-    let settled: ToolResult | undefined;
-    void executor.execute('slow_read', {}).then((result) => {
-      settled = result;
-    });
+    const call = track(executor.execute('slow_read', {}));
     await clock.advanceAsync(29_999);
-    expect(settled).toBeUndefined();
+    expect(call.result).toBeUndefined();
     await clock.advanceAsync(1);
-    expect(settled).toBeDefined();
-    expect(renderResult(settled as ToolResult)).toBe(
+    expect(call.result).toBeDefined();
+    expect(renderResult(call.result as ToolResult)).toBe(
       'Error: [TIMEOUT] slow_read did not finish within 30 s and was stopped.\nNext: The call ran out of time; retry with a smaller request or a longer timeout.',
     );
     expect(state.contexts[0]?.signal.aborted).toBe(true);
@@ -123,12 +131,9 @@ describe('PipelineToolExecutor: timeouts', () => {
   it('without run policies no timeout applies', async () => {
     const { tool } = scriptedTool('slow_read', ['hang'], { policy: RunPolicies.quickRead });
     const { clock, executor } = setup([tool], { runPolicies: undefined });
-    let settled = false;
-    void executor.execute('slow_read', {}).then(() => {
-      settled = true;
-    });
+    const call = track(executor.execute('slow_read', {}));
     await clock.advanceAsync(60_000);
-    expect(settled).toBe(false);
+    expect(call.result).toBeUndefined();
     expect(clock.pendingTimers).toBe(0);
   });
 
@@ -210,17 +215,14 @@ describe('PipelineToolExecutor: retries', () => {
       policy: { ...RunPolicies.network, timeoutMs: 10_000 },
     });
     const { clock, executor } = setup([tool]);
-    let settled: ToolResult | undefined;
-    void executor.execute('read_file', {}).then((result) => {
-      settled = result;
-    });
+    const call = track(executor.execute('read_file', {}));
     // network: base 500 ms; retry 1 waits random(0..1000) = 500 ms, then hangs.
     await clock.advanceAsync(500);
     expect(state.calls).toBe(2);
     await clock.advanceAsync(9_000);
-    expect(settled).toBeUndefined();
+    expect(call.result).toBeUndefined();
     await clock.advanceAsync(1_000);
-    expect(settled && renderResult(settled)).toMatch(
+    expect(call.result && renderResult(call.result)).toMatch(
       /^Error: \[TIMEOUT\] read_file did not finish within 10 s and was stopped after 10(\.\d)? s over 2 attempts\./,
     );
     await clock.runAllAsync();
@@ -293,11 +295,7 @@ describe('PipelineToolExecutor: rate limiter', () => {
   it('rejects the call over the quota at once with RATE_LIMITED and a retry-after', async () => {
     const { tool, state } = scriptedTool('read_file', [ok()], { policy: RunPolicies.quickRead });
     const clock = new FakeClock();
-    const registry = new ToolRegistry();
-    registry.register(tool);
-    const executorWithClock = createToolExecutor({
-      registry,
-      clock,
+    const { executor: executorWithClock } = executorOn(clock, [tool], {
       rateLimiter: new ToolRateLimiter({ clock }),
       runPolicies: {},
     });
@@ -319,13 +317,7 @@ describe('PipelineToolExecutor: rate limiter', () => {
       readOnly: false,
     });
     const clock = new FakeClock();
-    const registry = new ToolRegistry();
-    registry.register(tool);
-    const executor = createToolExecutor({
-      registry,
-      clock,
-      rateLimiter: new ToolRateLimiter({ clock }),
-    });
+    const { executor } = executorOn(clock, [tool], { rateLimiter: new ToolRateLimiter({ clock }) });
     for (let call = 0; call < 300; call += 1) {
       expect((await executor.execute('write_file', {})).ok).toBe(true);
     }
@@ -336,11 +328,7 @@ describe('PipelineToolExecutor: circuit breaker', () => {
   it('opens after 5 consecutive failed calls and stops calling the tool', async () => {
     const { tool, state } = scriptedTool('web_fetch', [crash], { policy: RunPolicies.mutating });
     const clock = new FakeClock();
-    const registry = new ToolRegistry();
-    registry.register(tool);
-    const executor = createToolExecutor({
-      registry,
-      clock,
+    const { executor } = executorOn(clock, [tool], {
       circuitBreaker: new ToolCircuitBreaker({ clock }),
       runPolicies: {},
     });
@@ -373,11 +361,7 @@ describe('PipelineToolExecutor: pipeline order', () => {
     const environment = new ToolEnvironmentState({ clock });
     const traces = new ToolTraceRecorder({ clock });
     const breaker = new ToolCircuitBreaker({ clock, failureThreshold: 1 });
-    const registry = new ToolRegistry();
-    registry.register(tool);
-    const executor = createToolExecutor({
-      registry,
-      clock,
+    const { executor } = executorOn(clock, [tool], {
       traces,
       gate: new RiskAwareToolGate(permissions),
       environmentGate: new ToolEnvironmentGate({
@@ -446,12 +430,8 @@ describe('PipelineToolExecutor: pipeline order', () => {
 describe('PipelineToolExecutor: policy overrides', () => {
   it('overrides fields of the declared policy and can lift a rate limit', async () => {
     const { tool } = scriptedTool('read_file', [ok()], { policy: RunPolicies.quickRead });
-    const registry = new ToolRegistry();
-    registry.register(tool);
     const clock = new FakeClock();
-    const executor = createToolExecutor({
-      registry,
-      clock,
+    const { registry, executor } = executorOn(clock, [tool], {
       rateLimiter: new ToolRateLimiter({ clock }),
       runPolicies: { overrides: { read_file: { timeoutMs: 5_000, ratePerMinute: undefined } } },
     });
@@ -473,11 +453,8 @@ describe('PipelineToolExecutor: attempt context', () => {
     const registry = new ToolRegistry();
     const seen: unknown[] = [];
     registry.register(
-      defineTool({
+      defineTestTool({
         id: 'spreader',
-        description: 'fixture',
-        inputSchema: ToolSchema.empty(),
-        metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
         runPolicy: RunPolicies.quickRead,
         async execute(_args, context) {
           const copy = { ...context };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool, type ToolEvent } from '../contract/tool.js';
+import type { ToolEvent } from '../contract/tool.js';
 import { ToolError, ToolErrorCode } from '../contract/tool-error.js';
 import type { ToolExecutor } from '../contract/tool-executor.js';
 import { ToolHints } from '../contract/tool-metadata.js';
@@ -13,6 +13,8 @@ import { RiskAwareToolGate } from '../policies/tool-execution-gate.js';
 import { ToolPermissionManager } from '../policies/tool-permission-manager.js';
 import { RunPolicies } from '../policies/tool-run-policy.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
+import { FIXTURE_METADATA } from '../testing/fixture-metadata.js';
+import { defineTestTool } from '../testing/test-tool.js';
 import { createToolExecutor, type PipelineToolExecutor } from './pipeline-tool-executor.js';
 import { ToolTraceRecorder } from './trace-recorder.js';
 
@@ -20,15 +22,14 @@ import { ToolTraceRecorder } from './trace-recorder.js';
 function createRegistry(): ToolRegistry {
   const registry = new ToolRegistry();
   registry.registerAll([
-    defineTool({
+    defineTestTool({
       id: 'echo',
       description: 'Echoes text.',
       inputSchema: ToolSchema.object({ text: z.string() }),
-      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       runPolicy: RunPolicies.quickRead,
       execute: ({ text }) => successResult(text, { data: { text } }),
     }),
-    defineTool({
+    defineTestTool({
       id: 'read_file',
       description: 'Reads a file (fixture).',
       inputSchema: ToolSchema.object({
@@ -38,42 +39,29 @@ function createRegistry(): ToolRegistry {
       metadata: { category: 'file', risk: 'LOW', annotations: ToolHints.readOnly },
       execute: ({ path }) => `contents of ${path}`,
     }),
-    defineTool({
+    defineTestTool({
       id: 'read_note',
-      description: 'fixture',
-      inputSchema: ToolSchema.empty(),
-      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => 'note',
     }),
-    defineTool({
+    defineTestTool({
       id: 'read_files',
-      description: 'fixture',
-      inputSchema: ToolSchema.empty(),
-      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => 'files',
     }),
-    defineTool({
+    defineTestTool({
       id: 'read_fine',
-      description: 'fixture',
-      inputSchema: ToolSchema.empty(),
-      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => 'fine',
     }),
-    defineTool({
+    defineTestTool({
       id: 'boom',
       description: 'Throws.',
-      inputSchema: ToolSchema.empty(),
-      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       runPolicy: RunPolicies.network,
       execute: () => {
         throw new Error('disk on fire');
       },
     }),
-    defineTool({
+    defineTestTool({
       id: 'missing_thing',
       description: 'Throws a ToolError.',
-      inputSchema: ToolSchema.empty(),
-      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => {
         throw new ToolError(ToolErrorCode.NOT_FOUND, 'path: no such file notes.txt', {
           field: 'path',
@@ -81,30 +69,22 @@ function createRegistry(): ToolRegistry {
         });
       },
     }),
-    defineTool({
+    defineTestTool({
       id: 'bad_return',
       description: 'Returns garbage.',
-      inputSchema: ToolSchema.empty(),
-      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => 42 as unknown as string,
     }),
-    defineTool({
+    defineTestTool({
       id: 'write_file',
       description: 'MEDIUM risk fixture.',
       inputSchema: ToolSchema.object({ path: z.string() }),
-      metadata: {
-        category: 'file',
-        risk: 'MEDIUM',
-        annotations: { ...ToolHints.destructive, idempotentHint: true },
-      },
+      metadata: FIXTURE_METADATA.write_file,
       runPolicy: RunPolicies.mutating,
       execute: ({ path }) => `wrote ${path}`,
     }),
-    defineTool({
+    defineTestTool({
       id: 'streamer',
       description: 'Streams output.',
-      inputSchema: ToolSchema.empty(),
-      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: (_args, context) => {
         context.emit({ type: 'progress', progress: 1, total: 2, message: 'half' });
         context.emit({ type: 'output', stream: 'stdout', text: 'line 1\n' });

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool } from '../contract/tool.js';
 import { ToolError, ToolErrorCode } from '../contract/tool-error.js';
 import { ToolHints } from '../contract/tool-metadata.js';
 import { isToolResult, renderResult } from '../contract/tool-result.js';
@@ -14,6 +13,8 @@ import { ToolPermissionManager } from '../policies/tool-permission-manager.js';
 import { RunPolicies } from '../policies/tool-run-policy.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { FakeClock } from '../testing/fake-clock.js';
+import { FIXTURE_METADATA } from '../testing/fixture-metadata.js';
+import { defineTestTool } from '../testing/test-tool.js';
 import { ToolBatchRunner } from './batch-runner.js';
 import { createToolExecutor } from './pipeline-tool-executor.js';
 import { ToolTraceRecorder } from './trace-recorder.js';
@@ -22,52 +23,38 @@ function createStack() {
   const clock = new FakeClock();
   const registry = new ToolRegistry();
   registry.registerAll([
-    defineTool({
+    defineTestTool({
       id: 'echo',
-      description: 'fixture',
       inputSchema: ToolSchema.object({
         text: z.string(),
         times: z.number().int().min(1).max(3).optional(),
       }),
-      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       runPolicy: RunPolicies.quickRead,
       execute: ({ text, times }) => text.repeat(times ?? 1),
     }),
-    defineTool({
+    defineTestTool({
       id: 'throws',
-      description: 'fixture',
-      inputSchema: ToolSchema.empty(),
-      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       runPolicy: RunPolicies.mutating,
       execute: () => {
         throw new Error('boom');
       },
     }),
-    defineTool({
+    defineTestTool({
       id: 'throws_tool_error',
-      description: 'fixture',
       inputSchema: ToolSchema.object({ path: z.string().optional() }),
-      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => {
         throw new ToolError(ToolErrorCode.NOT_FOUND, 'nothing there', { field: 'path' });
       },
     }),
-    defineTool({
+    defineTestTool({
       id: 'garbage',
-      description: 'fixture',
       inputSchema: ToolSchema.fromRendered({ type: 'object' }),
-      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: (args) => (Object.keys(args).length % 2 === 0 ? (null as unknown as string) : 'ok'),
     }),
-    defineTool({
+    defineTestTool({
       id: 'write_file',
-      description: 'fixture',
       inputSchema: ToolSchema.object({ path: z.string() }),
-      metadata: {
-        category: 'file',
-        risk: 'MEDIUM',
-        annotations: { ...ToolHints.destructive, idempotentHint: true },
-      },
+      metadata: FIXTURE_METADATA.write_file,
       runPolicy: RunPolicies.mutating,
       execute: ({ path }) => `wrote ${path}`,
     }),
@@ -161,7 +148,7 @@ describe('property: the pipeline never throws', () => {
   it('tool_batch_run through the executor returns a ToolResult for any steps value', async () => {
     const { executor, runner } = createStack();
     executor.registry.register(
-      defineTool({
+      defineTestTool({
         id: 'tool_batch_run',
         description: 'fixture wrapper',
         inputSchema: ToolSchema.object({ steps: z.unknown() }),

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { defineTool } from '../contract/tool.js';
 import { ToolErrorCode } from '../contract/tool-error.js';
-import { ToolHints } from '../contract/tool-metadata.js';
 import { failureResult, successResult } from '../contract/tool-result.js';
-import { ToolSchema } from '../contract/tool-schema.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
+import { defineTestTool } from '../testing/test-tool.js';
 import { createToolExecutor } from './pipeline-tool-executor.js';
 import { limitResult, MAX_RESULT_CHARS, measureJson } from './result-budget.js';
 
@@ -87,11 +85,9 @@ describe('the executor holds every result within the budget', () => {
   it('cuts what any tool returns, text and data', async () => {
     const registry = new ToolRegistry();
     registry.register(
-      defineTool({
+      defineTestTool({
         id: 'huge',
         description: 'Returns a huge result.',
-        inputSchema: ToolSchema.empty(),
-        metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
         execute: () =>
           successResult('t'.repeat(3_000_000), { data: { text: 'd'.repeat(3_000_000) } }),
       }),

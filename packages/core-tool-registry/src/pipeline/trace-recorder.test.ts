@@ -24,20 +24,11 @@ function recorder(capacity?: number) {
 describe('ToolTraceRecorder', () => {
   it('records one span per completed attempt with duration, outcome and error slug', () => {
     const { clock, traces } = recorder();
-    const first = traces.start({
-      callId: 'c1',
-      toolId: 'web_fetch',
-      attempt: 1,
-      args: { url: 'x' },
-    });
+    const fetchCall = { callId: 'c1', toolId: 'web_fetch', args: { url: 'x' } };
+    const first = traces.start({ ...fetchCall, attempt: 1 });
     clock.advance(120);
     first.complete(failureResult(ToolErrorCode.EXECUTION_FAILED, 'reset'));
-    const second = traces.start({
-      callId: 'c1',
-      toolId: 'web_fetch',
-      attempt: 2,
-      args: { url: 'x' },
-    });
+    const second = traces.start({ ...fetchCall, attempt: 2 });
     clock.advance(30);
     second.complete(successResult('page'));
     expect(traces.spans().map(({ argsDigest: _digest, ...span }) => span)).toEqual([

@@ -1,16 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool } from '../contract/tool.js';
 import { ToolHints } from '../contract/tool-metadata.js';
 import { renderResult } from '../contract/tool-result.js';
 import { ToolSchema } from '../contract/tool-schema.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
 import { FakeClock } from '../testing/fake-clock.js';
+import { defineTestTool } from '../testing/test-tool.js';
 import {
   ToolEnvironmentGate,
   type ToolEnvironmentRule,
   ToolEnvironmentState,
 } from './environment-gate.js';
+
+/** A gate with one rule, given in the gate options, on app_launch's `foreground.package` signal. */
+function foregroundGate(
+  state: ToolEnvironmentState,
+  rule: Omit<ToolEnvironmentRule, 'signal'>,
+): ToolEnvironmentGate {
+  return new ToolEnvironmentGate({
+    state,
+    rules: { app_launch: [{ signal: 'foreground.package', ...rule }] },
+  });
+}
 
 const keyboardRule: ToolEnvironmentRule = {
   signal: 'ime.shown',
@@ -26,9 +37,8 @@ function setup() {
   const gate = new ToolEnvironmentGate({ state });
   const registry = new ToolRegistry();
   registry.register(
-    defineTool({
+    defineTestTool({
       id: 'input_text',
-      description: 'fixture',
       inputSchema: ToolSchema.object({ text: z.string() }),
       metadata: {
         category: 'ui',
@@ -40,9 +50,8 @@ function setup() {
     }),
   );
   registry.register(
-    defineTool({
+    defineTestTool({
       id: 'app_launch',
-      description: 'fixture',
       inputSchema: ToolSchema.object({ package: z.string() }),
       metadata: {
         category: 'app',
@@ -91,20 +100,12 @@ describe('ToolEnvironmentGate', () => {
 
   it('a rule that throws lets the call through (fail-open)', () => {
     const { state, registry } = setup();
-    const gate = new ToolEnvironmentGate({
-      state,
-      rules: {
-        app_launch: [
-          {
-            signal: 'foreground.package',
-            blocks: () => {
-              throw new Error('bug');
-            },
-            message: 'x',
-            hint: 'y',
-          },
-        ],
+    const gate = foregroundGate(state, {
+      blocks: () => {
+        throw new Error('bug');
       },
+      message: 'x',
+      hint: 'y',
     });
     state.set('foreground.package', 'com.example');
     expect(gate.check(registry.get('app_launch')!, {}).allowed).toBe(true);
@@ -112,18 +113,10 @@ describe('ToolEnvironmentGate', () => {
 
   it('applies rules declared per tool id in the gate options, with the arguments', () => {
     const { state, registry } = setup();
-    const gate = new ToolEnvironmentGate({
-      state,
-      rules: {
-        app_launch: [
-          {
-            signal: 'foreground.package',
-            blocks: (value, args) => value === (args as { package?: string }).package,
-            message: 'that app is already in the foreground.',
-            hint: 'Use ui_dump to see its screen instead of launching it again.',
-          },
-        ],
-      },
+    const gate = foregroundGate(state, {
+      blocks: (value, args) => value === (args as { package?: string }).package,
+      message: 'that app is already in the foreground.',
+      hint: 'Use ui_dump to see its screen instead of launching it again.',
     });
     state.set('foreground.package', 'com.mail');
     expect(gate.check(registry.get('app_launch')!, { package: 'com.mail' }).allowed).toBe(false);

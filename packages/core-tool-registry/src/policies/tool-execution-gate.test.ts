@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { defineTool } from '../contract/tool.js';
 import { ToolHints } from '../contract/tool-metadata.js';
 import { ToolSchema } from '../contract/tool-schema.js';
 import { createToolExecutor } from '../pipeline/pipeline-tool-executor.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
+import { defineTestTool } from '../testing/test-tool.js';
 import { RiskAwareToolGate, summariseAction } from './tool-execution-gate.js';
 import { ToolPermissionManager } from './tool-permission-manager.js';
 
@@ -48,7 +48,7 @@ describe('RiskAwareToolGate', () => {
     const asked: string[] = [];
     const registry = new ToolRegistry();
     registry.register(
-      defineTool({
+      defineTestTool({
         id: 'probe',
         description: 'Returns ok.',
         inputSchema: ToolSchema.fromRendered({ type: 'object' }),

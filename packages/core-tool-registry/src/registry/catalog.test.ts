@@ -1,37 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { defineTool } from '../contract/tool.js';
-import { ToolHints, type ToolMetadataInput } from '../contract/tool-metadata.js';
+import { ToolHints } from '../contract/tool-metadata.js';
 import { successResult } from '../contract/tool-result.js';
-import { ToolSchema } from '../contract/tool-schema.js';
+import { FIXTURE_METADATA } from '../testing/fixture-metadata.js';
+import { defineTestTool } from '../testing/test-tool.js';
 import { firstSentence, pruneToolPointers, renderCatalog, splitSentences } from './catalog.js';
 import { ToolRegistry } from './tool-registry.js';
 
-/** What the real tools of these ids declare; other ids are plain utilities. */
-const FIXTURE_METADATA: Record<string, ToolMetadataInput> = {
-  write_file: {
-    category: 'file',
-    risk: 'MEDIUM',
-    annotations: { ...ToolHints.destructive, idempotentHint: true },
-  },
-  calculate: { category: 'utility', risk: 'LOW', annotations: ToolHints.readOnly },
-  read_file: { category: 'file', risk: 'LOW', annotations: ToolHints.readOnly },
-  shell_execute: {
-    category: 'shell',
-    risk: 'HIGH',
-    annotations: { ...ToolHints.destructive, openWorldHint: true, sensitiveAction: true },
-  },
-  delete_file: {
-    category: 'file',
-    risk: 'HIGH',
-    annotations: { ...ToolHints.destructive, idempotentHint: true, sensitiveAction: true },
-  },
-};
-
 function tool(id: string, description: string) {
-  return defineTool({
+  return defineTestTool({
     id,
     description,
-    inputSchema: ToolSchema.empty(),
     metadata: FIXTURE_METADATA[id] ?? {
       category: 'utility',
       risk: 'LOW',

@@ -1,36 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { defineTool } from '../contract/tool.js';
-import { ToolHints, type ToolMetadataInput } from '../contract/tool-metadata.js';
+import { ToolHints } from '../contract/tool-metadata.js';
 import { successResult } from '../contract/tool-result.js';
 import { ToolSchema } from '../contract/tool-schema.js';
+import { FIXTURE_METADATA } from '../testing/fixture-metadata.js';
+import { defineTestTool, TEST_TOOL_METADATA } from '../testing/test-tool.js';
 import { DuplicateToolError, ToolRegistry } from './tool-registry.js';
 
-/** What the real tools of these ids declare; other ids are plain utilities. */
-const FIXTURE_METADATA: Record<string, ToolMetadataInput> = {
-  write_file: {
-    category: 'file',
-    risk: 'MEDIUM',
-    annotations: { ...ToolHints.destructive, idempotentHint: true },
-  },
-  calculate: { category: 'utility', risk: 'LOW', annotations: ToolHints.readOnly },
-  read_file: { category: 'file', risk: 'LOW', annotations: ToolHints.readOnly },
-  shell_execute: {
-    category: 'shell',
-    risk: 'HIGH',
-    annotations: { ...ToolHints.destructive, openWorldHint: true, sensitiveAction: true },
-  },
-  delete_file: {
-    category: 'file',
-    risk: 'HIGH',
-    annotations: { ...ToolHints.destructive, idempotentHint: true, sensitiveAction: true },
-  },
-};
-
 function tool(id: string, text = id) {
-  return defineTool({
+  return defineTestTool({
     id,
     description: `${text}.`,
-    inputSchema: ToolSchema.empty(),
     metadata: FIXTURE_METADATA[id] ?? {
       category: 'utility',
       risk: 'LOW',
@@ -71,7 +50,7 @@ describe('ToolRegistry', () => {
     const registry = new ToolRegistry();
     registry.register(tool('delete_file'));
     registry.register(
-      defineTool({
+      defineTestTool({
         ...tool('read_file'),
         metadata: {
           category: 'file',
@@ -123,5 +102,37 @@ describe('ToolRegistry', () => {
       'replaced:calculate',
       'unregistered:calculate',
     ]);
+  });
+
+  it('copies a tool with overrides as own fields, extra fields kept through the prototype', () => {
+    class Wrapped {
+      readonly id = 'calculate';
+      readonly description = 'Adds.';
+      readonly inputSchema = ToolSchema.empty();
+      readonly metadata = TEST_TOOL_METADATA;
+      get extra(): string {
+        return 'kept';
+      }
+      riskOf(): 'LOW' | 'HIGH' {
+        return this.metadata === TEST_TOOL_METADATA ? 'HIGH' : 'LOW';
+      }
+      execute(): string {
+        return this.description;
+      }
+    }
+    const copy = ToolRegistry.copyTool(new Wrapped(), { metadata: FIXTURE_METADATA.read_file });
+    const spread = { ...copy };
+    expect(spread.metadata).toBe(FIXTURE_METADATA.read_file);
+    expect(Object.keys(spread).sort()).toEqual([
+      'description',
+      'execute',
+      'id',
+      'inputSchema',
+      'metadata',
+      'riskOf',
+    ]);
+    expect(spread.execute({}, undefined as never)).toBe('Adds.');
+    expect(spread.riskOf?.({})).toBe('HIGH');
+    expect((copy as unknown as Wrapped).extra).toBe('kept');
   });
 });

@@ -42,6 +42,36 @@ export class ToolRegistry {
   readonly #tools = new Map<string, RegisteredTool>();
   readonly #listeners = new Set<(change: RegistryChange) => void>();
 
+  /**
+   * A copy of `tool` with `overrides` (such as completed `metadata`) in place of its own
+   * fields: every field of the tool contract is an own property, so spreading the copy keeps it,
+   * and any extra field the tool exposes (a wrapper's getters) stays reachable through the
+   * prototype. Fields without a value are left out. `register` stores tools copied this way.
+   */
+  static copyTool<T extends AnyToolDefinition = AnyToolDefinition>(
+    tool: AnyToolDefinition,
+    overrides: Readonly<Record<string, unknown>> = {},
+  ): T {
+    const fields: Record<string, unknown> = {
+      id: tool.id,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      outputSchema: tool.outputSchema,
+      metadata: tool.metadata,
+      runPolicy: tool.runPolicy,
+      environmentRules: tool.environmentRules,
+      argumentLimits: tool.argumentLimits,
+      riskOf: tool.riskOf?.bind(tool),
+      execute: tool.execute.bind(tool),
+      ...overrides,
+    };
+    const descriptors: PropertyDescriptorMap = {};
+    for (const [key, value] of Object.entries(fields)) {
+      if (value !== undefined) descriptors[key] = { value, enumerable: true };
+    }
+    return Object.create(tool, descriptors) as T;
+  }
+
   /** Registers a tool. Throws {@link DuplicateToolError} on a taken id under REJECT. */
   register(tool: AnyToolDefinition, options: RegisterOptions = {}): RegisterOutcome {
     const { policy = 'REPLACE', owner = 'unknown' } = options;
@@ -55,25 +85,12 @@ export class ToolRegistry {
       if (policy === 'KEEP_EXISTING') return 'kept';
       if (policy === 'REJECT') throw new DuplicateToolError(tool.id, existing.owner, owner);
     }
-    // The prototype keeps any extra field a tool exposes (getters of wrappers included); the
-    // contract's fields are copied as own properties so spreading a registered tool keeps them.
-    const fields = {
-      id: tool.id,
-      description: tool.description,
-      inputSchema: tool.inputSchema,
-      outputSchema: tool.outputSchema,
-      runPolicy: tool.runPolicy,
-      environmentRules: tool.environmentRules,
-      argumentLimits: tool.argumentLimits,
-      execute: tool.execute.bind(tool),
-      metadata: Object.freeze(resolveMetadata(tool.metadata)),
-      owner,
-    };
-    const descriptors: PropertyDescriptorMap = {};
-    for (const [key, value] of Object.entries(fields)) {
-      descriptors[key] = { value, enumerable: true };
-    }
-    const registered = Object.freeze(Object.create(tool, descriptors) as RegisteredTool);
+    const registered = Object.freeze(
+      ToolRegistry.copyTool<RegisteredTool>(tool, {
+        metadata: Object.freeze(resolveMetadata(tool.metadata)),
+        owner,
+      }),
+    );
     this.#tools.set(tool.id, registered);
     const outcome = existing ? 'replaced' : 'registered';
     this.#notify({ type: outcome, id: tool.id });

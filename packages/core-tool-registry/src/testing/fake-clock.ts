@@ -48,13 +48,7 @@ export class FakeClock implements ToolClock {
   /** Moves time forward synchronously, firing due timers in order. */
   advance(ms: number): void {
     const target = this.#now + ms;
-    for (;;) {
-      const next = this.#timers[0];
-      if (!next || next.due > target) break;
-      this.#timers.shift();
-      this.#now = next.due;
-      next.callback();
-    }
+    for (let next = this.#takeDue(target); next; next = this.#takeDue(target)) next.callback();
     this.#now = target;
   }
 
@@ -65,16 +59,21 @@ export class FakeClock implements ToolClock {
   async advanceAsync(ms: number): Promise<void> {
     const target = this.#now + ms;
     await flushMicrotasks();
-    for (;;) {
-      const next = this.#timers[0];
-      if (!next || next.due > target) break;
-      this.#timers.shift();
-      this.#now = next.due;
+    for (let next = this.#takeDue(target); next; next = this.#takeDue(target)) {
       next.callback();
       await flushMicrotasks();
     }
     this.#now = target;
     await flushMicrotasks();
+  }
+
+  /** Removes the first timer due by `target` and moves the time to it; undefined when none is. */
+  #takeDue(target: number): PendingTimer | undefined {
+    const next = this.#timers[0];
+    if (!next || next.due > target) return undefined;
+    this.#timers.shift();
+    this.#now = next.due;
+    return next;
   }
 
   /** Fires every pending timer (and any they schedule), settling promises in between. */

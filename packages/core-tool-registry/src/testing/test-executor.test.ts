@@ -4,12 +4,8 @@ import { defineTool } from '../contract/tool.js';
 import { ToolSchema } from '../contract/tool-schema.js';
 import { RiskAwareToolGate } from '../policies/tool-execution-gate.js';
 import { ToolPermissionManager } from '../policies/tool-permission-manager.js';
-import {
-  createTestExecutor,
-  failureError,
-  successText,
-  TEST_TOOL_METADATA,
-} from './test-executor.js';
+import { createTestExecutor, failureError, successText } from './test-executor.js';
+import { TEST_TOOL_METADATA } from './test-tool.js';
 
 const echo = defineTool({
   id: 'echo',

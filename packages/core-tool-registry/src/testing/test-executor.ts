@@ -3,7 +3,6 @@
  * readers that turn a result into its text or its error, failing loudly on the other outcome.
  */
 import type { AnyToolDefinition } from '../contract/tool.js';
-import { ToolHints, type ToolMetadataInput } from '../contract/tool-metadata.js';
 import { renderResult, type ToolFailureError, type ToolResult } from '../contract/tool-result.js';
 import {
   createToolExecutor,
@@ -28,16 +27,6 @@ export function createTestExecutor(options: TestExecutorOptions = {}): PipelineT
   for (const tool of tools) registry.register(tool, { owner: 'test' });
   return createToolExecutor({ ...layers, registry });
 }
-
-/**
- * Metadata for a tool that exists only in a test: a LOW-risk utility with mutating hints, which is
- * what an undeclared test tool resolved to before metadata was declared.
- */
-export const TEST_TOOL_METADATA: ToolMetadataInput = Object.freeze({
-  category: 'utility',
-  risk: 'LOW',
-  annotations: ToolHints.mutating,
-});
 
 /** The text of a successful result; throws with the rendered failure when the call failed. */
 export function successText(result: ToolResult): string {

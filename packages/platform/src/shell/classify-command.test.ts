@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { classifyCommand } from './classify-command.js';
+import { classifyCommand, commandDeniedFailure } from './classify-command.js';
 
 const DENIED = [
   'rm -rf /',
@@ -301,6 +301,22 @@ describe('classifyCommand with links on disk', () => {
     expect(await classifyCommand('cat inner/file.txt clean/*', { workspaceRoot: root })).toEqual({
       kind: 'allow',
       reason: 'every command in it is read-only',
+    });
+  });
+});
+
+describe('commandDeniedFailure', () => {
+  it('is PERMISSION_DENIED on command, with the reason and a hint not to retry', () => {
+    expect(commandDeniedFailure('rm -rf / deletes the file system')).toEqual({
+      ok: false,
+      error: {
+        code: 'PERMISSION_DENIED',
+        message: 'command refused: rm -rf / deletes the file system',
+        field: 'command',
+        hint: 'This command is never run here. Change approach; do not retry it or a variant of it.',
+        details: { permission: 'deny', reason: 'rm -rf / deletes the file system' },
+        retryable: false,
+      },
     });
   });
 });

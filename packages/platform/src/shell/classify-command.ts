@@ -5,6 +5,7 @@
  */
 import { Buffer } from 'node:buffer';
 import { posix } from 'node:path';
+import { failureResult, ToolErrorCode, type ToolFailure } from '@toolsys/core-tool-registry';
 import type { ShNode, ShSyntax } from 'mvdan-sh';
 import { optionValue } from './arguments.js';
 import {
@@ -326,4 +327,17 @@ class CommandAnalysis implements ScriptAnalysis {
       this.deny(`the function "${name}" calls itself in parallel: a fork bomb`);
     }
   }
+}
+
+/**
+ * The result a shell tool returns for a command its policy denies: PERMISSION_DENIED on the field
+ * `command`, naming the reason, with a hint not to retry it or a variant; `details` carry
+ * `permission: 'deny'` and the reason.
+ */
+export function commandDeniedFailure(reason: string): ToolFailure {
+  return failureResult(ToolErrorCode.PERMISSION_DENIED, `command refused: ${reason}`, {
+    field: 'command',
+    hint: 'This command is never run here. Change approach; do not retry it or a variant of it.',
+    details: { permission: 'deny', reason },
+  });
 }

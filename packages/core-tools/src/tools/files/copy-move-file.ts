@@ -21,7 +21,7 @@ import {
 } from '@toolsys/platform';
 import { z } from 'zod';
 import { defineFileTool } from './define-file-tool.js';
-import { hint, pathField } from './shared.js';
+import { fileToolMetadata, hint, pathField } from './shared.js';
 
 /** The `copy_move_file` tool. */
 export function createCopyMoveFileTool(workspaceRoot: string): AnyToolDefinition {
@@ -44,12 +44,7 @@ export function createCopyMoveFileTool(workspaceRoot: string): AnyToolDefinition
       operation: z.enum(['copy', 'move']),
       replaced: z.boolean(),
     }),
-    metadata: {
-      category: 'file',
-      risk: 'MEDIUM',
-      tags: ['write'],
-      annotations: ToolHints.destructive,
-    },
+    metadata: fileToolMetadata('MEDIUM', ['write'], ToolHints.destructive),
     runPolicy: RunPolicies.mutating,
     async execute(args, context, resolve) {
       const source = await resolve(args.source, {

@@ -12,7 +12,7 @@ import {
 import { pathInDirectory, removeEntry, withParentDirectory } from '@toolsys/platform';
 import { z } from 'zod';
 import { defineFileTool } from './define-file-tool.js';
-import { hint, pathField } from './shared.js';
+import { fileToolMetadata, hint, pathField } from './shared.js';
 
 /** The `delete_file` tool. */
 export function createDeleteFileTool(workspaceRoot: string): AnyToolDefinition {
@@ -31,12 +31,11 @@ export function createDeleteFileTool(workspaceRoot: string): AnyToolDefinition {
       path: z.string(),
       type: z.enum(['file', 'directory', 'symlink', 'other']),
     }),
-    metadata: {
-      category: 'file',
-      risk: 'HIGH',
-      tags: ['write', 'delete'],
-      annotations: { ...ToolHints.destructive, idempotentHint: true, sensitiveAction: true },
-    },
+    metadata: fileToolMetadata('HIGH', ['write', 'delete'], {
+      ...ToolHints.destructive,
+      idempotentHint: true,
+      sensitiveAction: true,
+    }),
     runPolicy: RunPolicies.mutating,
     async execute(args, context, resolve) {
       const target = await resolve(args.path, { allowRoot: false, followFinalSymlink: false });

@@ -11,7 +11,7 @@ import {
 import { lazyModule, openWorkspaceEntry, writeWorkspaceFileAtomic } from '@toolsys/platform';
 import { z } from 'zod';
 import { defineFileTool } from './define-file-tool.js';
-import { BINARY_SNIFF_BYTES, hint, pathField } from './shared.js';
+import { BINARY_SNIFF_BYTES, fileToolMetadata, hint, pathField } from './shared.js';
 import { readShownEscapes } from './shown-text.js';
 
 const diffModule = lazyModule<typeof import('diff')>('diff', import.meta.url);
@@ -58,12 +58,7 @@ export function createEditFileTool(workspaceRoot: string): AnyToolDefinition {
       replacements: z.number(),
       diff: z.string(),
     }),
-    metadata: {
-      category: 'file',
-      risk: 'MEDIUM',
-      tags: ['write'],
-      annotations: ToolHints.destructive,
-    },
+    metadata: fileToolMetadata('MEDIUM', ['write'], ToolHints.destructive),
     runPolicy: RunPolicies.mutating,
     async execute(args, context, resolve) {
       if (args.oldString === args.newString) {

@@ -1,18 +1,6 @@
-import {
-  lstat,
-  mkdir,
-  mkdtemp,
-  readdir,
-  readFile,
-  realpath,
-  rm,
-  symlink,
-  writeFile,
-} from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { lstat, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  createToolExecutor,
   type PipelineToolExecutor,
   RiskAwareToolGate,
   renderResult,
@@ -20,7 +8,9 @@ import {
   ToolRegistry,
   type ToolResult,
 } from '@toolsys/core-tool-registry';
+import { createTestExecutor } from '@toolsys/core-tool-registry/testing';
 import { untrustedMarkers } from '@toolsys/core-tool-registry/text';
+import { createTempWorkspace, removeTempDir, writeFiles } from '@toolsys/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileTools, type FileToolsOptions } from './index.js';
 
@@ -30,15 +20,14 @@ let outside: string;
 let executor: PipelineToolExecutor;
 
 function createExecutor(options: Partial<FileToolsOptions> = {}): PipelineToolExecutor {
-  const registry = new ToolRegistry();
-  for (const tool of createFileTools({ workspaceRoot: root, ...options })) {
-    registry.register(tool, { owner: 'test' });
-  }
   // Every risk level allowed: these tests are about the tools, not the gate.
   const permissions = new ToolPermissionManager({
     policy: { LOW: 'allow', MEDIUM: 'allow', HIGH: 'allow' },
   });
-  return createToolExecutor({ registry, gate: new RiskAwareToolGate(permissions) });
+  return createTestExecutor({
+    tools: createFileTools({ workspaceRoot: root, ...options }),
+    gate: new RiskAwareToolGate(permissions),
+  });
 }
 
 function call(id: string, args: Record<string, unknown>): Promise<ToolResult> {
@@ -52,27 +41,55 @@ function expectFailure(result: ToolResult, code: string, field?: string) {
   if (field !== undefined) expect(result.error.field).toBe(field);
 }
 
+/** Calls tool `id` and expects it to refuse with `code` (and `field`, when given). */
+async function expectRefused(
+  id: string,
+  args: Record<string, unknown>,
+  code: string,
+  field?: string,
+): Promise<void> {
+  expectFailure(await call(id, args), code, field);
+}
+
+/** Calls edit_file on `path`. */
+function edit(
+  path: string,
+  oldString: string,
+  newString: string,
+  options: { replaceAll?: boolean } = {},
+): Promise<ToolResult> {
+  return call('edit_file', { path, oldString, newString, ...options });
+}
+
+/** Calls copy_move_file to copy `source` to `destination`. */
+function copy(source: string, destination: string): Promise<ToolResult> {
+  return call('copy_move_file', { source, destination, operation: 'copy' });
+}
+
+/** The UTF-8 text of a file in the workspace. */
+function readText(relative: string): Promise<string> {
+  return readFile(join(root, relative), 'utf8');
+}
+
 function content(result: ToolResult): string {
   expect(result.ok, renderResult(result)).toBe(true);
   return result.ok ? result.content : '';
 }
 
 beforeEach(async () => {
-  base = await realpath(await mkdtemp(join(tmpdir(), 'toolsys-files-')));
-  root = join(base, 'workspace');
-  outside = join(base, 'outside');
-  await mkdir(join(root, 'src', 'nested'), { recursive: true });
-  await mkdir(outside);
-  await writeFile(join(outside, 'secret.txt'), 'top secret\n');
-  await writeFile(join(root, 'README.md'), '# Title\nline two\nline three\n');
-  await writeFile(join(root, 'src', 'index.ts'), 'export const a = 1;\nexport const b = 2;\n');
-  await writeFile(join(root, 'src', 'nested', 'deep.ts'), 'const TODO = "x";\n// TODO: later\n');
-  await writeFile(join(root, '.hidden'), 'TODO hidden\n');
+  ({ base, root, outside } = await createTempWorkspace('toolsys-files-'));
+  await writeFiles(outside, { 'secret.txt': 'top secret\n' });
+  await writeFiles(root, {
+    'README.md': '# Title\nline two\nline three\n',
+    'src/index.ts': 'export const a = 1;\nexport const b = 2;\n',
+    'src/nested/deep.ts': 'const TODO = "x";\n// TODO: later\n',
+    '.hidden': 'TODO hidden\n',
+  });
   executor = createExecutor();
 });
 
 afterEach(async () => {
-  await rm(base, { recursive: true, force: true });
+  await removeTempDir(base);
 });
 
 /** The notice and opening marker before a file's lines, and the closing marker after them. */
@@ -161,8 +178,8 @@ describe('read_file', () => {
   it('refuses ../ and absolute paths outside the workspace', async () => {
     const climbing = await call('read_file', { path: '../../etc/passwd' });
     expectFailure(climbing, 'PERMISSION_DENIED', 'path');
-    expectFailure(await call('read_file', { path: '/etc/passwd' }), 'PERMISSION_DENIED', 'path');
-    expectFailure(await call('read_file', { path: '../outside/secret.txt' }), 'PERMISSION_DENIED');
+    await expectRefused('read_file', { path: '/etc/passwd' }, 'PERMISSION_DENIED', 'path');
+    await expectRefused('read_file', { path: '../outside/secret.txt' }, 'PERMISSION_DENIED');
   });
 
   it('refuses a symlink that escapes the workspace', async () => {
@@ -173,23 +190,26 @@ describe('read_file', () => {
   });
 
   it('names the field of bad arguments', async () => {
-    expectFailure(await call('read_file', {}), 'INVALID_ARGUMENT', 'path');
-    expectFailure(
-      await call('read_file', { path: 'README.md', startLine: 0 }),
+    await expectRefused('read_file', {}, 'INVALID_ARGUMENT', 'path');
+    await expectRefused(
+      'read_file',
+      { path: 'README.md', startLine: 0 },
       'INVALID_ARGUMENT',
       'startLine',
     );
-    expectFailure(
-      await call('read_file', { path: 'README.md', startLine: 3, endLine: 2 }),
+    await expectRefused(
+      'read_file',
+      { path: 'README.md', startLine: 3, endLine: 2 },
       'INVALID_ARGUMENT',
       'endLine',
     );
-    expectFailure(
-      await call('read_file', { path: 'README.md', startLine: 50 }),
+    await expectRefused(
+      'read_file',
+      { path: 'README.md', startLine: 50 },
       'INVALID_ARGUMENT',
       'startLine',
     );
-    expectFailure(await call('read_file', { path: 'src' }), 'INVALID_ARGUMENT', 'path');
+    await expectRefused('read_file', { path: 'src' }, 'INVALID_ARGUMENT', 'path');
   });
 });
 
@@ -201,94 +221,71 @@ describe('write_file', () => {
       content: 'Created out/new/file.txt (6 bytes).',
       data: { path: 'out/new/file.txt', bytes: 6, created: true },
     });
-    expect(await readFile(join(root, 'out', 'new', 'file.txt'), 'utf8')).toBe('héllo');
+    expect(await readText('out/new/file.txt')).toBe('héllo');
   });
 
   it('overwrites atomically, leaving no temp file behind', async () => {
     expect(content(await call('write_file', { path: 'README.md', content: 'new' }))).toBe(
       'Overwrote README.md (3 bytes).',
     );
-    expect(await readFile(join(root, 'README.md'), 'utf8')).toBe('new');
+    expect(await readText('README.md')).toBe('new');
     expect((await readdir(root)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
   it('refuses to overwrite when overwrite is false', async () => {
-    expectFailure(
-      await call('write_file', { path: 'README.md', content: 'x', overwrite: false }),
+    await expectRefused(
+      'write_file',
+      { path: 'README.md', content: 'x', overwrite: false },
       'INVALID_ARGUMENT',
       'overwrite',
     );
-    expect(await readFile(join(root, 'README.md'), 'utf8')).toContain('# Title');
+    expect(await readText('README.md')).toContain('# Title');
   });
 
   it('refuses a write outside the workspace and through an escaping symlink', async () => {
-    expectFailure(
-      await call('write_file', { path: '../outside/evil.txt', content: 'x' }),
+    await expectRefused(
+      'write_file',
+      { path: '../outside/evil.txt', content: 'x' },
       'PERMISSION_DENIED',
     );
     await symlink(outside, join(root, 'escape'));
-    expectFailure(
-      await call('write_file', { path: 'escape/evil.txt', content: 'x' }),
+    await expectRefused(
+      'write_file',
+      { path: 'escape/evil.txt', content: 'x' },
       'PERMISSION_DENIED',
     );
     expect(await readdir(outside)).toEqual(['secret.txt']);
   });
 
   it('refuses to write over a folder or the root', async () => {
-    expectFailure(
-      await call('write_file', { path: 'src', content: 'x' }),
-      'INVALID_ARGUMENT',
-      'path',
-    );
-    expectFailure(
-      await call('write_file', { path: '.', content: 'x' }),
-      'PERMISSION_DENIED',
-      'path',
-    );
+    await expectRefused('write_file', { path: 'src', content: 'x' }, 'INVALID_ARGUMENT', 'path');
+    await expectRefused('write_file', { path: '.', content: 'x' }, 'PERMISSION_DENIED', 'path');
   });
 
   it('needs content as a string', async () => {
-    expectFailure(
-      await call('write_file', { path: 'a.txt', content: 5 }),
-      'INVALID_ARGUMENT',
-      'content',
-    );
+    await expectRefused('write_file', { path: 'a.txt', content: 5 }, 'INVALID_ARGUMENT', 'content');
   });
 });
 
 describe('edit_file', () => {
   it('matches the escapes read_file shows for hidden characters, and says so', async () => {
     await writeFile(join(root, 'trojan.js'), 'if (role === "user\u202e") grant();\n');
-    const result = await call('edit_file', {
-      path: 'trojan.js',
-      oldString: 'role === "user\\u202e"',
-      newString: 'role === "admin"',
-    });
+    const result = await edit('trojan.js', 'role === "user\\u202e"', 'role === "admin"');
     expect(content(result)).toContain(
       'Edited trojan.js: 1 replacement. The escapes read_file shows for hidden characters (such as \\u202e) were read as those characters (1).',
     );
-    expect(await readFile(join(root, 'trojan.js'), 'utf8')).toBe(
-      'if (role === "admin") grant();\n',
-    );
+    expect(await readText('trojan.js')).toBe('if (role === "admin") grant();\n');
   });
 
   it('matches a literal escape written in the file before reading escapes', async () => {
     await writeFile(join(root, 'ansi.js'), 'const red = "\\x1b[31m";\n');
-    const result = await call('edit_file', {
-      path: 'ansi.js',
-      oldString: '"\\x1b[31m"',
-      newString: '"\\x1b[32m"',
-    });
+    const result = await edit('ansi.js', '"\\x1b[31m"', '"\\x1b[32m"');
     expect(content(result)).toContain('Edited ansi.js: 1 replacement.\n');
-    expect(await readFile(join(root, 'ansi.js'), 'utf8')).toBe('const red = "\\x1b[32m";\n');
+    expect(await readText('ansi.js')).toBe('const red = "\\x1b[32m";\n');
   });
 
   it('replaces a unique string and returns a diff', async () => {
-    const result = await call('edit_file', {
-      path: 'src/index.ts',
-      oldString: 'const b = 2',
-      newString: 'const b = 3',
-    });
+    const result = await edit('src/index.ts', 'const b = 2', 'const b = 3');
     expect(content(result)).toBe(
       [
         'Edited src/index.ts: 1 replacement.',
@@ -302,76 +299,44 @@ describe('edit_file', () => {
         '',
       ].join('\n'),
     );
-    expect(await readFile(join(root, 'src', 'index.ts'), 'utf8')).toBe(
-      'export const a = 1;\nexport const b = 3;\n',
-    );
+    expect(await readText('src/index.ts')).toBe('export const a = 1;\nexport const b = 3;\n');
   });
 
   it('fails when the old string is absent', async () => {
-    const result = await call('edit_file', {
-      path: 'README.md',
-      oldString: 'nope',
-      newString: 'x',
-    });
+    const result = await edit('README.md', 'nope', 'x');
     expectFailure(result, 'INVALID_ARGUMENT', 'oldString');
     expect(renderResult(result)).toContain('not found in "README.md"');
   });
 
   it('fails when the old string is not unique, unless replaceAll', async () => {
-    const ambiguous = await call('edit_file', {
-      path: 'src/index.ts',
-      oldString: 'export',
-      newString: 'let',
-    });
+    const ambiguous = await edit('src/index.ts', 'export', 'let');
     expectFailure(ambiguous, 'INVALID_ARGUMENT', 'oldString');
     expect(renderResult(ambiguous)).toContain('appears 2 times');
-    const all = await call('edit_file', {
-      path: 'src/index.ts',
-      oldString: 'export ',
-      newString: '',
-      replaceAll: true,
-    });
+    const all = await edit('src/index.ts', 'export ', '', { replaceAll: true });
     expect(content(all)).toMatch(/^Edited src\/index.ts: 2 replacements\./);
-    expect(await readFile(join(root, 'src', 'index.ts'), 'utf8')).toBe(
-      'const a = 1;\nconst b = 2;\n',
-    );
+    expect(await readText('src/index.ts')).toBe('const a = 1;\nconst b = 2;\n');
   });
 
   it('matches multi-line text in a CRLF file and keeps its line endings', async () => {
     await writeFile(join(root, 'windows.txt'), 'one\r\ntwo\r\nthree\r\n');
-    const result = await call('edit_file', {
-      path: 'windows.txt',
-      oldString: 'one\ntwo',
-      newString: 'uno\ndos',
-    });
+    const result = await edit('windows.txt', 'one\ntwo', 'uno\ndos');
     expect(result.ok, renderResult(result)).toBe(true);
-    expect(await readFile(join(root, 'windows.txt'), 'utf8')).toBe('uno\r\ndos\r\nthree\r\n');
+    expect(await readText('windows.txt')).toBe('uno\r\ndos\r\nthree\r\n');
   });
 
   it('inserts replacement text literally ($ patterns are not special)', async () => {
     await call('edit_file', { path: 'README.md', oldString: 'Title', newString: "$& $1 $'" });
-    expect(await readFile(join(root, 'README.md'), 'utf8')).toMatch(/^# \$& \$1 \$'\n/);
+    expect(await readText('README.md')).toMatch(/^# \$& \$1 \$'\n/);
   });
 
   it('refuses to edit outside the workspace', async () => {
-    expectFailure(
-      await call('edit_file', { path: '../outside/secret.txt', oldString: 'top', newString: 'x' }),
-      'PERMISSION_DENIED',
-    );
+    expectFailure(await edit('../outside/secret.txt', 'top', 'x'), 'PERMISSION_DENIED');
     expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('top secret\n');
   });
 
   it('rejects an empty oldString and a no-op edit', async () => {
-    expectFailure(
-      await call('edit_file', { path: 'README.md', oldString: '', newString: 'x' }),
-      'INVALID_ARGUMENT',
-      'oldString',
-    );
-    expectFailure(
-      await call('edit_file', { path: 'README.md', oldString: 'a', newString: 'a' }),
-      'INVALID_ARGUMENT',
-      'newString',
-    );
+    expectFailure(await edit('README.md', '', 'x'), 'INVALID_ARGUMENT', 'oldString');
+    expectFailure(await edit('README.md', 'a', 'a'), 'INVALID_ARGUMENT', 'newString');
   });
 });
 
@@ -404,9 +369,9 @@ describe('list_files', () => {
   });
 
   it('refuses a folder outside and a file as the folder', async () => {
-    expectFailure(await call('list_files', { path: '..' }), 'PERMISSION_DENIED', 'path');
-    expectFailure(await call('list_files', { path: 'README.md' }), 'INVALID_ARGUMENT', 'path');
-    expectFailure(await call('list_files', { recursive: 'yes' }), 'INVALID_ARGUMENT', 'recursive');
+    await expectRefused('list_files', { path: '..' }, 'PERMISSION_DENIED', 'path');
+    await expectRefused('list_files', { path: 'README.md' }, 'INVALID_ARGUMENT', 'path');
+    await expectRefused('list_files', { recursive: 'yes' }, 'INVALID_ARGUMENT', 'recursive');
   });
 });
 
@@ -433,15 +398,12 @@ describe('glob_files', () => {
   });
 
   it('refuses patterns that leave the workspace', async () => {
-    expectFailure(await call('glob_files', { pattern: '../**' }), 'PERMISSION_DENIED', 'pattern');
-    expectFailure(await call('glob_files', { pattern: '/etc/*' }), 'PERMISSION_DENIED', 'pattern');
-    expectFailure(
-      await call('glob_files', { pattern: 'src/../../**' }),
-      'PERMISSION_DENIED',
-      'pattern',
-    );
-    expectFailure(
-      await call('glob_files', { pattern: '*', path: '../outside' }),
+    await expectRefused('glob_files', { pattern: '../**' }, 'PERMISSION_DENIED', 'pattern');
+    await expectRefused('glob_files', { pattern: '/etc/*' }, 'PERMISSION_DENIED', 'pattern');
+    await expectRefused('glob_files', { pattern: 'src/../../**' }, 'PERMISSION_DENIED', 'pattern');
+    await expectRefused(
+      'glob_files',
+      { pattern: '*', path: '../outside' },
       'PERMISSION_DENIED',
       'path',
     );
@@ -526,28 +488,22 @@ describe('search_files', () => {
 
   it('refuses to search outside the workspace', async () => {
     await symlink(outside, join(root, 'escape'));
-    expectFailure(
-      await call('search_files', { pattern: 'x', path: '/etc' }),
+    await expectRefused(
+      'search_files',
+      { pattern: 'x', path: '/etc' },
       'PERMISSION_DENIED',
       'path',
     );
-    expectFailure(
-      await call('search_files', { pattern: 'TODO', path: 'escape' }),
-      'PERMISSION_DENIED',
-    );
+    await expectRefused('search_files', { pattern: 'TODO', path: 'escape' }, 'PERMISSION_DENIED');
   });
 });
 
 describe('copy_move_file', () => {
   it('copies a file', async () => {
-    const result = await call('copy_move_file', {
-      source: 'README.md',
-      destination: 'docs/README.copy.md',
-      operation: 'copy',
-    });
+    const result = await copy('README.md', 'docs/README.copy.md');
     expect(content(result)).toBe('Copied README.md to docs/README.copy.md.');
-    expect(await readFile(join(root, 'docs', 'README.copy.md'), 'utf8')).toContain('# Title');
-    expect(await readFile(join(root, 'README.md'), 'utf8')).toContain('# Title');
+    expect(await readText('docs/README.copy.md')).toContain('# Title');
+    expect(await readText('README.md')).toContain('# Title');
   });
 
   it('moves a folder into an existing folder', async () => {
@@ -558,16 +514,12 @@ describe('copy_move_file', () => {
       operation: 'move',
     });
     expect(content(result)).toBe('Moved src/nested to archive/nested.');
-    expect(await readFile(join(root, 'archive', 'nested', 'deep.ts'), 'utf8')).toContain('TODO');
+    expect(await readText('archive/nested/deep.ts')).toContain('TODO');
     await expect(lstat(join(root, 'src', 'nested'))).rejects.toThrow();
   });
 
   it('refuses to replace an existing destination unless overwrite is true', async () => {
-    const refused = await call('copy_move_file', {
-      source: 'README.md',
-      destination: 'src/index.ts',
-      operation: 'copy',
-    });
+    const refused = await copy('README.md', 'src/index.ts');
     expectFailure(refused, 'INVALID_ARGUMENT', 'overwrite');
     const replaced = await call('copy_move_file', {
       source: 'README.md',
@@ -576,58 +528,27 @@ describe('copy_move_file', () => {
       overwrite: true,
     });
     expect(replaced.ok && replaced.data).toMatchObject({ replaced: true });
-    expect(await readFile(join(root, 'src', 'index.ts'), 'utf8')).toContain('# Title');
+    expect(await readText('src/index.ts')).toContain('# Title');
   });
 
   it('refuses a folder into itself, the root as source, and anything outside', async () => {
-    expectFailure(
-      await call('copy_move_file', {
-        source: 'src',
-        destination: 'src/nested/x',
-        operation: 'copy',
-      }),
-      'INVALID_ARGUMENT',
-      'destination',
-    );
-    expectFailure(
-      await call('copy_move_file', { source: '.', destination: 'x', operation: 'copy' }),
-      'PERMISSION_DENIED',
-      'source',
-    );
-    expectFailure(
-      await call('copy_move_file', {
-        source: 'README.md',
-        destination: '../outside/r.md',
-        operation: 'copy',
-      }),
-      'PERMISSION_DENIED',
-      'destination',
-    );
-    expectFailure(
-      await call('copy_move_file', {
-        source: '../outside/secret.txt',
-        destination: 'x',
-        operation: 'copy',
-      }),
-      'PERMISSION_DENIED',
-      'source',
-    );
+    expectFailure(await copy('src', 'src/nested/x'), 'INVALID_ARGUMENT', 'destination');
+    expectFailure(await copy('.', 'x'), 'PERMISSION_DENIED', 'source');
+    expectFailure(await copy('README.md', '../outside/r.md'), 'PERMISSION_DENIED', 'destination');
+    expectFailure(await copy('../outside/secret.txt', 'x'), 'PERMISSION_DENIED', 'source');
     expect(await readdir(outside)).toEqual(['secret.txt']);
   });
 
   it('copies a symlink as a link instead of pulling in its target', async () => {
     await symlink(outside, join(root, 'escape'));
-    expect(
-      content(
-        await call('copy_move_file', { source: 'escape', destination: 'copy', operation: 'copy' }),
-      ),
-    ).toBe('Copied escape to copy.');
+    expect(content(await copy('escape', 'copy'))).toBe('Copied escape to copy.');
     expect((await lstat(join(root, 'copy'))).isSymbolicLink()).toBe(true);
   });
 
   it('requires the operation', async () => {
-    expectFailure(
-      await call('copy_move_file', { source: 'README.md', destination: 'x' }),
+    await expectRefused(
+      'copy_move_file',
+      { source: 'README.md', destination: 'x' },
       'INVALID_ARGUMENT',
       'operation',
     );
@@ -659,27 +580,25 @@ describe('delete_file', () => {
   });
 
   it('refuses the workspace root and paths outside it', async () => {
-    expectFailure(
-      await call('delete_file', { path: '.', recursive: true }),
+    await expectRefused('delete_file', { path: '.', recursive: true }, 'PERMISSION_DENIED', 'path');
+    await expectRefused(
+      'delete_file',
+      { path: root, recursive: true },
       'PERMISSION_DENIED',
       'path',
     );
-    expectFailure(
-      await call('delete_file', { path: root, recursive: true }),
-      'PERMISSION_DENIED',
-      'path',
-    );
-    expectFailure(
-      await call('delete_file', { path: '../outside', recursive: true }),
+    await expectRefused(
+      'delete_file',
+      { path: '../outside', recursive: true },
       'PERMISSION_DENIED',
     );
     await symlink(outside, join(root, 'escape'));
-    expectFailure(await call('delete_file', { path: 'escape/secret.txt' }), 'PERMISSION_DENIED');
+    await expectRefused('delete_file', { path: 'escape/secret.txt' }, 'PERMISSION_DENIED');
     expect(await readdir(outside)).toEqual(['secret.txt']);
   });
 
   it('returns NOT_FOUND for a missing path', async () => {
-    expectFailure(await call('delete_file', { path: 'ghost.txt' }), 'NOT_FOUND', 'path');
+    await expectRefused('delete_file', { path: 'ghost.txt' }, 'NOT_FOUND', 'path');
   });
 
   it('is HIGH risk and destructive, so the risk gate asks first', async () => {
@@ -690,7 +609,7 @@ describe('delete_file', () => {
       annotations: { destructiveHint: true, readOnlyHint: false },
     });
     const asked: string[] = [];
-    const gated = createToolExecutor({
+    const gated = createTestExecutor({
       registry,
       gate: new RiskAwareToolGate(
         new ToolPermissionManager({
@@ -703,7 +622,7 @@ describe('delete_file', () => {
     });
     expectFailure(await gated.execute('delete_file', { path: 'README.md' }), 'PERMISSION_DENIED');
     expect(asked).toEqual(['path: "README.md"']);
-    expect(await readFile(join(root, 'README.md'), 'utf8')).toContain('# Title');
+    expect(await readText('README.md')).toContain('# Title');
   });
 });
 

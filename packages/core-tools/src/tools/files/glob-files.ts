@@ -17,7 +17,7 @@ import {
 } from '@toolsys/platform';
 import { z } from 'zod';
 import { defineFileTool } from './define-file-tool.js';
-import { hint, pathField } from './shared.js';
+import { fileToolMetadata, hint, listLimitField, pathField } from './shared.js';
 
 const tinyglobby = lazyModule<typeof import('tinyglobby')>('tinyglobby', import.meta.url);
 
@@ -46,25 +46,14 @@ export function createGlobFilesTool(workspaceRoot: string): AnyToolDefinition {
         .boolean()
         .default(false)
         .describe('Also return matching folders. Default false (files only).'),
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(5_000)
-        .default(500)
-        .describe('Most paths to return (1-5000). Default 500.'),
+      limit: listLimitField('paths'),
     }),
     outputSchema: ToolSchema.object({
       paths: z.array(z.string()),
       total: z.number(),
       truncated: z.boolean(),
     }),
-    metadata: {
-      category: 'file',
-      risk: 'LOW',
-      tags: ['read', 'search'],
-      annotations: ToolHints.readOnly,
-    },
+    metadata: fileToolMetadata('LOW', ['read', 'search'], ToolHints.readOnly),
     runPolicy: RunPolicies.quickRead,
     async execute(args, context, resolve) {
       const pattern = args.pattern.replace(/\\/g, '/');

@@ -18,7 +18,7 @@ import {
 } from '@toolsys/platform';
 import { z } from 'zod';
 import { defineFileTool } from './define-file-tool.js';
-import { hint, pathField } from './shared.js';
+import { fileToolMetadata, hint, listLimitField, pathField } from './shared.js';
 
 const NEVER_DESCEND = new Set(['node_modules', '.git']);
 
@@ -50,13 +50,7 @@ export function createListFilesTool(workspaceRoot: string): AnyToolDefinition {
         .boolean()
         .default(false)
         .describe('Include names starting with ".". Default false.'),
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(5_000)
-        .default(500)
-        .describe('Most entries to return (1-5000). Default 500.'),
+      limit: listLimitField('entries'),
     }),
     outputSchema: ToolSchema.object({
       path: z.string(),
@@ -69,12 +63,7 @@ export function createListFilesTool(workspaceRoot: string): AnyToolDefinition {
       ),
       truncated: z.boolean(),
     }),
-    metadata: {
-      category: 'file',
-      risk: 'LOW',
-      tags: ['read'],
-      annotations: ToolHints.readOnly,
-    },
+    metadata: fileToolMetadata('LOW', ['read'], ToolHints.readOnly),
     runPolicy: RunPolicies.quickRead,
     async execute(args, context, resolve) {
       const target = await resolve(args.path);

@@ -13,7 +13,7 @@ import { openWorkspaceEntry } from '@toolsys/platform';
 import { z } from 'zod';
 import { defineFileTool } from './define-file-tool.js';
 import { readLineRange } from './read-line-range.js';
-import { hint, MAX_READ_CAP, pathField } from './shared.js';
+import { fileToolMetadata, hint, MAX_READ_CAP, pathField } from './shared.js';
 import { showFileLine } from './shown-text.js';
 
 const FILE_NOTICE = untrustedMarkers('file').notice;
@@ -58,12 +58,7 @@ export function createReadFileTool(workspaceRoot: string, maxReadBytes: number):
       truncated: z.boolean(),
       sizeBytes: z.number(),
     }),
-    metadata: {
-      category: 'file',
-      risk: 'LOW',
-      tags: ['read'],
-      annotations: ToolHints.readOnly,
-    },
+    metadata: fileToolMetadata('LOW', ['read'], ToolHints.readOnly),
     runPolicy: RunPolicies.quickRead,
     async execute(args, context, resolve) {
       if (args.endLine !== undefined && args.endLine < args.startLine) {

@@ -10,7 +10,7 @@ import { isRipgrepAvailable, searchFiles } from '@toolsys/platform';
 import { z } from 'zod';
 import { defineFileTool } from './define-file-tool.js';
 import { ripgrepSandbox } from './ripgrep-sandbox.js';
-import { pathField } from './shared.js';
+import { fileToolMetadata, pathField } from './shared.js';
 
 /** The `search_files` tool; ripgrep at `ripgrepPath` is used when `useRipgrep` and it is found. */
 export function createSearchFilesTool(
@@ -59,12 +59,7 @@ export function createSearchFilesTool(
       truncated: z.boolean(),
       backend: z.enum(['ripgrep', 'node']),
     }),
-    metadata: {
-      category: 'file',
-      risk: 'LOW',
-      tags: ['read', 'search'],
-      annotations: ToolHints.readOnly,
-    },
+    metadata: fileToolMetadata('LOW', ['read', 'search'], ToolHints.readOnly),
     runPolicy: RunPolicies.quickRead,
     async execute(args, context, resolve) {
       const target = await resolve(args.path);

@@ -1,5 +1,6 @@
-// What the file tools share: the path field of their schemas, size limits used by more than one
-// tool, and the hint helper.
+// What the file tools share: the path and limit fields of their schemas, their metadata, size
+// limits used by more than one tool, and the hint helper.
+import type { ToolAnnotations, ToolMetadataInput, ToolRisk } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 
 const MAX_PATH_LENGTH = 4_096;
@@ -13,6 +14,25 @@ export const BINARY_SNIFF_BYTES = 8_192;
 /** A workspace path argument, described for the model. */
 export const pathField = (description: string) =>
   z.string().min(1).max(MAX_PATH_LENGTH).describe(description);
+
+/** The `limit` argument of a listing tool: at most this many `noun` (1-5000), default 500. */
+export const listLimitField = (noun: string) =>
+  z
+    .number()
+    .int()
+    .min(1)
+    .max(5_000)
+    .default(500)
+    .describe(`Most ${noun} to return (1-5000). Default 500.`);
+
+/** The metadata of a file tool: category `file` with the risk, tags and hints it declares. */
+export function fileToolMetadata(
+  risk: ToolRisk,
+  tags: readonly string[],
+  annotations: ToolAnnotations,
+): ToolMetadataInput {
+  return { category: 'file', risk, tags, annotations };
+}
 
 /** The `hint` field of a failure result. */
 export function hint(hintText: string) {

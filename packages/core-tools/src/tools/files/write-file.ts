@@ -11,7 +11,7 @@ import {
 import { TargetExistsError, withWorkspaceEntry, writeWorkspaceFileAtomic } from '@toolsys/platform';
 import { z } from 'zod';
 import { defineFileTool } from './define-file-tool.js';
-import { hint, pathField } from './shared.js';
+import { fileToolMetadata, hint, pathField } from './shared.js';
 
 const MAX_WRITE_BYTES = 10 * 1024 * 1024;
 
@@ -37,12 +37,10 @@ export function createWriteFileTool(workspaceRoot: string): AnyToolDefinition {
         .describe('Create missing parent folders. Default true.'),
     }),
     outputSchema: ToolSchema.object({ path: z.string(), bytes: z.number(), created: z.boolean() }),
-    metadata: {
-      category: 'file',
-      risk: 'MEDIUM',
-      tags: ['write'],
-      annotations: { ...ToolHints.destructive, idempotentHint: true },
-    },
+    metadata: fileToolMetadata('MEDIUM', ['write'], {
+      ...ToolHints.destructive,
+      idempotentHint: true,
+    }),
     runPolicy: RunPolicies.mutating,
     async execute(args, context, resolve) {
       const target = await resolve(args.path, { allowRoot: false });

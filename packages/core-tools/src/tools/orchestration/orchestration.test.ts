@@ -30,6 +30,14 @@ afterEach(() => {
   rmSync(directory, { recursive: true, force: true });
 });
 
+/** A shortcut whose only step deletes the file it is given. */
+const CLEANUP_SHORTCUT = {
+  id: 'shortcut.cleanup',
+  description: 'Deletes a file.',
+  params: [{ name: 'path', type: 'string', description: 'file' }],
+  steps: [{ tool: 'delete_file', args: { path: '{path}' } }],
+};
+
 function setup(options: { deny?: readonly string[] } = {}) {
   const clock = new FakeClock();
   const registry = new ToolRegistry();
@@ -279,27 +287,13 @@ describe('shortcuts', () => {
 
   it('inherits the worst risk of its steps', async () => {
     const { executor, registry } = setup();
-    await executor.execute('shortcut_define', {
-      definition: {
-        id: 'shortcut.cleanup',
-        description: 'Deletes a file.',
-        params: [{ name: 'path', type: 'string', description: 'file' }],
-        steps: [{ tool: 'delete_file', args: { path: '{path}' } }],
-      },
-    });
+    await executor.execute('shortcut_define', { definition: CLEANUP_SHORTCUT });
     expect(registry.get('shortcut.cleanup')?.metadata.risk).toBe('HIGH');
   });
 
   it('a refused step permission inside a shortcut stops it', async () => {
     const { executor } = setup({ deny: ['delete_file'] });
-    await executor.execute('shortcut_define', {
-      definition: {
-        id: 'shortcut.cleanup',
-        description: 'Deletes a file.',
-        params: [{ name: 'path', type: 'string', description: 'file' }],
-        steps: [{ tool: 'delete_file', args: { path: '{path}' } }],
-      },
-    });
+    await executor.execute('shortcut_define', { definition: CLEANUP_SHORTCUT });
     const result = await executor.execute('shortcut.cleanup', { path: 'x' });
     expect(!result.ok && result.error.code).toBe('PERMISSION_DENIED');
   });

@@ -7,10 +7,10 @@ import {
   nestedCallOptions,
   RunPolicies,
   ToolErrorCode,
-  ToolHints,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
+import { RUNS_OTHER_TOOLS_METADATA } from './shared.js';
 
 /** The `shortcut_run` tool. */
 export function createShortcutRunTool(executor: ToolExecutor): AnyToolDefinition {
@@ -25,12 +25,7 @@ export function createShortcutRunTool(executor: ToolExecutor): AnyToolDefinition
         .optional()
         .describe("The shortcut's parameters (an object, or JSON text)."),
     }),
-    metadata: {
-      category: 'orchestration',
-      risk: 'LOW',
-      annotations: ToolHints.mutating,
-      orchestrates: true,
-    },
+    metadata: RUNS_OTHER_TOOLS_METADATA,
     runPolicy: RunPolicies.legacy,
     async execute({ id, params }, context) {
       if (!id.startsWith('shortcut.') || !executor.registry.has(id)) {

@@ -7,10 +7,10 @@ import {
   nestedCallOptions,
   RunPolicies,
   type ToolBatchRunner,
-  ToolHints,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
+import { RUNS_OTHER_TOOLS_METADATA } from './shared.js';
 
 /** The `tool_batch_run` tool, running its steps through `runner`. */
 export function createBatchTool(runner: ToolBatchRunner): AnyToolDefinition {
@@ -30,12 +30,7 @@ export function createBatchTool(runner: ToolBatchRunner): AnyToolDefinition {
         .default(DEFAULT_BATCH_BUDGET_MS)
         .describe('Wall-clock budget for the whole batch in ms (default 120000, at most 600000).'),
     }),
-    metadata: {
-      category: 'orchestration',
-      risk: 'LOW',
-      annotations: ToolHints.mutating,
-      orchestrates: true,
-    },
+    metadata: RUNS_OTHER_TOOLS_METADATA,
     runPolicy: RunPolicies.legacy,
     execute({ steps, budgetMs }, context) {
       return runner.run(steps, { budgetMs, ...nestedCallOptions(context) });

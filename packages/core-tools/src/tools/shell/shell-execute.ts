@@ -12,7 +12,7 @@ import {
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { createSecretStreamScrubber } from '@toolsys/core-tool-registry/text';
-import { resolveWorkspacePath, runProcess } from '@toolsys/platform';
+import { commandDeniedFailure, resolveWorkspacePath, runProcess } from '@toolsys/platform';
 import { z } from 'zod';
 import { formatDuration, OUTPUT_NOTICE, section, showOutput } from './command-output.js';
 import { commandEnvironment, decideCommandPermission } from './command-permission.js';
@@ -92,15 +92,7 @@ export function createShellExecuteTool(options: ShellToolsOptions): AnyToolDefin
         options,
       });
       if (verdict.kind === 'deny') {
-        return failureResult(
-          ToolErrorCode.PERMISSION_DENIED,
-          `command refused: ${verdict.reason}`,
-          {
-            field: 'command',
-            hint: 'This command is never run here. Change approach; do not retry it or a variant of it.',
-            details: { permission: 'deny', reason: verdict.reason },
-          },
-        );
+        return commandDeniedFailure(verdict.reason);
       }
       if (verdict.kind === 'confirm') {
         const decision = await context.confirm({

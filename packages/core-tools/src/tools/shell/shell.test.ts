@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type {
   ConfirmationDecision,
@@ -7,14 +6,14 @@ import type {
   ToolEvent,
 } from '@toolsys/core-tool-registry';
 import {
-  createToolExecutor,
   type PipelineToolExecutor,
   RiskAwareToolGate,
   renderResult,
   ToolPermissionManager,
-  ToolRegistry,
   type ToolResult,
 } from '@toolsys/core-tool-registry';
+import { createTestExecutor } from '@toolsys/core-tool-registry/testing';
+import { createTempWorkspace, removeTempDir } from '@toolsys/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createShellTools, type ShellToolsOptions } from './index.js';
 
@@ -24,15 +23,17 @@ let asked: ConfirmationRequest[];
 let answer: ConfirmationDecision;
 
 function createExecutor(options: Partial<ShellToolsOptions> = {}): PipelineToolExecutor {
-  const registry = new ToolRegistry();
-  for (const tool of createShellTools({ workspaceRoot: root, ...options })) registry.register(tool);
   const confirm = async (request: ConfirmationRequest) => {
     asked.push(request);
     return answer;
   };
   // The default policy (HIGH = ask): shell_execute is self-gated, so only its own prompt appears.
   const permissions = new ToolPermissionManager({ confirm });
-  return createToolExecutor({ registry, gate: new RiskAwareToolGate(permissions), confirm });
+  return createTestExecutor({
+    tools: createShellTools({ workspaceRoot: root, ...options }),
+    gate: new RiskAwareToolGate(permissions),
+    confirm,
+  });
 }
 
 function run(
@@ -51,15 +52,14 @@ function expectFailure(result: ToolResult, code: string, field?: string) {
 }
 
 beforeEach(async () => {
-  base = await realpath(await mkdtemp(join(tmpdir(), 'toolsys-shell-')));
-  root = join(base, 'workspace');
-  await mkdir(join(root, 'sub'), { recursive: true });
+  ({ base, root } = await createTempWorkspace('toolsys-shell-'));
+  await mkdir(join(root, 'sub'));
   asked = [];
   answer = 'allow_once';
 });
 
 afterEach(async () => {
-  await rm(base, { recursive: true, force: true });
+  await removeTempDir(base);
 });
 
 describe('shell_execute', () => {

@@ -1,13 +1,11 @@
 import {
   type AnyToolDefinition,
-  defineTool,
   invalidArgument,
-  RunPolicies,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import { structuredMetadata } from './structured-metadata.js';
+import { defineStructuredTool } from './shared.js';
 
 const DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz';
 const PREFIXES: Record<string, number> = { '0x': 16, '0b': 2, '0o': 8 };
@@ -32,7 +30,7 @@ const baseConvertSchema = ToolSchema.object({
 });
 
 function createBaseConvertTool(): AnyToolDefinition {
-  return defineTool({
+  return defineStructuredTool({
     id: 'base_convert',
     description:
       'Converts an integer between bases 2 to 36 (binary, octal, decimal, hexadecimal, base 36) exactly, for integers of any size. Returns the converted value and the decimal value. Integers only; use calculate for fractions or arithmetic.',
@@ -43,8 +41,7 @@ function createBaseConvertTool(): AnyToolDefinition {
       from: z.number(),
       to: z.number(),
     }),
-    metadata: structuredMetadata(['number', 'convert']),
-    runPolicy: RunPolicies.quickRead,
+    tags: ['number', 'convert'],
     execute(args) {
       const { value: integer, base } = parseInteger(args.value, args.from);
       let result = integer.toString(args.to);

@@ -1,8 +1,6 @@
 import {
   type AnyToolDefinition,
-  defineTool,
   invalidArgument,
-  RunPolicies,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
@@ -10,7 +8,7 @@ import { lazyModule } from '@toolsys/platform';
 import type { Cron } from 'croner';
 import { z } from 'zod';
 import { checkZone, readDate } from './date-input.js';
-import { structuredMetadata } from './structured-metadata.js';
+import { defineStructuredTool } from './shared.js';
 
 const croner = lazyModule<typeof import('croner')>('croner', import.meta.url);
 const luxon = lazyModule<typeof import('luxon')>('luxon', import.meta.url);
@@ -37,7 +35,7 @@ const cronNextSchema = ToolSchema.object({
 });
 
 function createCronNextTool(): AnyToolDefinition {
-  return defineTool({
+  return defineStructuredTool({
     id: 'cron_next',
     description:
       'Lists the next run times of a cron expression in a time zone (daylight-saving aware), as ISO 8601 with offset. Day-of-month and day-of-week combine with OR, like Vixie cron. Use it to check what a schedule means before setting it; use datetime for one-off date arithmetic.',
@@ -47,8 +45,7 @@ function createCronNextTool(): AnyToolDefinition {
       timezone: z.string(),
       runs: z.array(z.string()),
     }),
-    metadata: structuredMetadata(['time', 'cron']),
-    runPolicy: RunPolicies.quickRead,
+    tags: ['time', 'cron'],
     execute(args) {
       checkZone(args.timezone, 'timezone');
       const from =

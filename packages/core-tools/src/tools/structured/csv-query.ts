@@ -1,8 +1,6 @@
 import {
   type AnyToolDefinition,
-  defineTool,
   invalidArgument,
-  RunPolicies,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
@@ -10,7 +8,7 @@ import { compileLinearRegex, lazyModule } from '@toolsys/platform';
 import type { RE2JS } from 're2js';
 import { z } from 'zod';
 import { DEFAULT_MATCH_TIME_LIMIT_MS, runWithTimeLimit } from './run-with-time-limit.js';
-import { structuredMetadata } from './structured-metadata.js';
+import { defineStructuredTool, queryLimitField } from './shared.js';
 
 const csvParse = lazyModule<typeof import('csv-parse/sync')>('csv-parse/sync', import.meta.url);
 
@@ -87,13 +85,7 @@ const csvQuerySchema = ToolSchema.object({
     .default([])
     .describe('Sort keys, most significant first. Numbers sort numerically, empty cells last.'),
   offset: z.number().int().min(0).default(0).describe('Skip this many matching rows first.'),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(10_000)
-    .default(100)
-    .describe('Return at most this many rows (1-10000).'),
+  limit: queryLimitField('rows'),
 });
 
 type CsvQueryArgs = typeof csvQuerySchema extends ToolSchema<infer T> ? T : never;
@@ -107,7 +99,7 @@ interface CompiledFilter {
 }
 
 function createCsvQueryTool(timeLimitMs: number): AnyToolDefinition {
-  return defineTool({
+  return defineStructuredTool({
     id: 'csv_query',
     description:
       'Queries CSV text like a small SQL SELECT: pick columns, filter rows with simple comparisons (AND), sort by one or more columns, then offset and limit. Detects a header row, handles quoted fields. Returns the rows as objects plus the number of matching rows. Use read_file to load a CSV file first; use json_path for JSON.',
@@ -119,8 +111,7 @@ function createCsvQueryTool(timeLimitMs: number): AnyToolDefinition {
       matchedRows: z.number(),
       rows: z.array(z.record(z.string(), z.string())),
     }),
-    metadata: structuredMetadata(['csv', 'query']),
-    runPolicy: RunPolicies.quickRead,
+    tags: ['csv', 'query'],
     execute(args) {
       const records = parseCsv(args);
       const first = records[0] ?? [];

@@ -1,8 +1,6 @@
 import {
   type AnyToolDefinition,
-  defineTool,
   invalidArgument,
-  RunPolicies,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
@@ -10,7 +8,7 @@ import { lazyModule } from '@toolsys/platform';
 import type { DateTime, Duration, DurationLikeObject } from 'luxon';
 import { z } from 'zod';
 import { checkZone, describeDate, readDate } from './date-input.js';
-import { structuredMetadata } from './structured-metadata.js';
+import { defineStructuredTool } from './shared.js';
 
 const luxon = lazyModule<typeof import('luxon')>('luxon', import.meta.url);
 
@@ -117,7 +115,7 @@ const describedDate = z.object({
 });
 
 function createDatetimeTool(): AnyToolDefinition {
-  return defineTool({
+  return defineStructuredTool({
     id: 'datetime',
     description:
       'Date and time arithmetic with time zones (IANA, daylight-saving aware): parse and normalise a date, format it, add or subtract a duration, compute the difference between two dates, or convert between zones. Use get_time for the current time, cron_next for schedules, duration_convert for durations alone.',
@@ -133,8 +131,7 @@ function createDatetimeTool(): AnyToolDefinition {
         })
         .optional(),
     }),
-    metadata: structuredMetadata(['time', 'date']),
-    runPolicy: RunPolicies.quickRead,
+    tags: ['time', 'date'],
     execute(args) {
       checkZone(args.zone, 'zone');
       const date = readDate(args.date, args.zone, 'date', args.inputFormat);

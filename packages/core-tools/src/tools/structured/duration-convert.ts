@@ -1,14 +1,12 @@
 import {
   type AnyToolDefinition,
-  defineTool,
   invalidArgument,
-  RunPolicies,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { lazyModule } from '@toolsys/platform';
 import { z } from 'zod';
-import { structuredMetadata } from './structured-metadata.js';
+import { defineStructuredTool } from './shared.js';
 
 const luxon = lazyModule<typeof import('luxon')>('luxon', import.meta.url);
 
@@ -56,7 +54,7 @@ const durationConvertSchema = ToolSchema.object({
 });
 
 function createDurationConvertTool(): AnyToolDefinition {
-  return defineTool({
+  return defineStructuredTool({
     id: 'duration_convert',
     description:
       'Converts a duration between ISO 8601 ("PT1H30M"), words ("1h 30m"), clock time ("01:30:00") and plain numbers of milliseconds, seconds, minutes, hours, days or weeks. Months count as 30 days and years as 365 days. Returns the requested form plus every other form. Use datetime to add a duration to a date.',
@@ -68,8 +66,7 @@ function createDurationConvertTool(): AnyToolDefinition {
       human: z.string(),
       clock: z.string(),
     }),
-    metadata: structuredMetadata(['time', 'convert']),
-    runPolicy: RunPolicies.quickRead,
+    tags: ['time', 'convert'],
     execute(args) {
       const milliseconds =
         typeof args.duration === 'number'

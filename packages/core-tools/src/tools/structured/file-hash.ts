@@ -2,10 +2,8 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import {
   type AnyToolDefinition,
-  defineTool,
   failureResult,
   invalidArgument,
-  RunPolicies,
   successResult,
   ToolError,
   ToolErrorCode,
@@ -13,7 +11,7 @@ import {
 } from '@toolsys/core-tool-registry';
 import { openWorkspaceEntry, resolveWorkspacePath } from '@toolsys/platform';
 import { z } from 'zod';
-import { structuredMetadata } from './structured-metadata.js';
+import { defineStructuredTool } from './shared.js';
 
 const ALGORITHMS = [
   'sha256',
@@ -57,7 +55,7 @@ const fileHashSchema = ToolSchema.object({
 });
 
 function createFileHashTool(options: FileHashToolsOptions): AnyToolDefinition {
-  return defineTool({
+  return defineStructuredTool({
     id: 'file_hash',
     description:
       'Computes the checksum of a file in the workspace (sha256 by default; sha512, sha1, md5, sha3, blake2b) by streaming it, and optionally compares it with an expected digest. Use it to verify downloads or detect changes; use read_file to read contents. Only files inside the workspace root.',
@@ -69,8 +67,7 @@ function createFileHashTool(options: FileHashToolsOptions): AnyToolDefinition {
       size: z.number(),
       matches: z.boolean().optional(),
     }),
-    metadata: structuredMetadata(['file', 'hash']),
-    runPolicy: RunPolicies.quickRead,
+    tags: ['file', 'hash'],
     async execute(args, context) {
       const target = await resolveWorkspacePath(options.workspaceRoot, args.path);
       if (!target.exists) {

@@ -1,8 +1,6 @@
 import {
   type AnyToolDefinition,
-  defineTool,
   invalidArgument,
-  RunPolicies,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
@@ -12,7 +10,7 @@ import type { RE2JS } from 're2js';
 import { z } from 'zod';
 import { assertJsonTextDepth, JSON_DOCUMENT_ARGUMENT_LIMITS } from './json-depth.js';
 import { DEFAULT_MATCH_TIME_LIMIT_MS, runWithTimeLimit } from './run-with-time-limit.js';
-import { structuredMetadata } from './structured-metadata.js';
+import { defineStructuredTool, queryLimitField } from './shared.js';
 
 const jsonP3 = lazyModule<typeof import('json-p3')>('json-p3', import.meta.url);
 
@@ -34,13 +32,7 @@ const jsonPathSchema = ToolSchema.object({
     .describe(
       'An RFC 9535 JSONPath query, e.g. "$.store.book[?@.price < 10].title", "$..author", "$.items[0:3]".',
     ),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(10_000)
-    .default(100)
-    .describe('Return at most this many matches (1-10000).'),
+  limit: queryLimitField('matches'),
 });
 
 /** RFC 9535 `match`/`search`, run on RE2 so a filter pattern can never hang the query. */
@@ -84,7 +76,7 @@ function createEnvironment(): JSONPathEnvironment {
 
 function createJsonPathTool(timeLimitMs: number): AnyToolDefinition {
   let environment: JSONPathEnvironment | undefined;
-  return defineTool({
+  return defineStructuredTool({
     id: 'json_path',
     description:
       'Queries a JSON document with an RFC 9535 JSONPath expression and returns every matching value with its path (e.g. $.store.book[0].title). Supports child and descendant (..) selectors, wildcards, slices, filters (?@.price < 10) and the functions length, count, value, match and search (regex on RE2). Use json_transform to reshape data; use read_file first to load a JSON file.',
@@ -94,8 +86,7 @@ function createJsonPathTool(timeLimitMs: number): AnyToolDefinition {
       truncated: z.boolean(),
       matches: z.array(z.object({ path: z.string(), value: z.unknown() })),
     }),
-    metadata: structuredMetadata(['json', 'query']),
-    runPolicy: RunPolicies.quickRead,
+    tags: ['json', 'query'],
     argumentLimits: JSON_DOCUMENT_ARGUMENT_LIMITS,
     execute(args) {
       const document = readDocument(args.json);

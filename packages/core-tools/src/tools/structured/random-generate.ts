@@ -2,14 +2,12 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import {
   type AnyToolDefinition,
-  defineTool,
   invalidArgument,
-  RunPolicies,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import { structuredMetadata } from './structured-metadata.js';
+import { defineStructuredTool } from './shared.js';
 
 /** crypto.randomInt accepts ranges below 2^48. */
 const MAX_INTEGER_RANGE = 2 ** 48 - 1;
@@ -77,7 +75,7 @@ type RandomArgs = typeof randomGenerateSchema extends ToolSchema<infer T> ? T : 
 
 /** The `random_generate` tool. */
 export function createRandomGenerateTool(): AnyToolDefinition {
-  return defineTool({
+  return defineStructuredTool({
     id: 'random_generate',
     description:
       'Generates cryptographically secure random values: integers or floats in a range, picks from a list (with or without repeats), passwords from a charset, or random bytes (hex or base64). Every call gives new values. Use uuid_generate for UUIDs.',
@@ -86,8 +84,8 @@ export function createRandomGenerateTool(): AnyToolDefinition {
       kind: z.enum(KINDS),
       values: z.array(z.union([z.number(), z.string()])),
     }),
-    metadata: structuredMetadata(['random'], { idempotent: false }),
-    runPolicy: RunPolicies.quickRead,
+    tags: ['random'],
+    idempotent: false,
     execute(args) {
       const values = generate(args);
       const content = values.map(String).join('\n');

@@ -1,9 +1,7 @@
 // `regex_extract`: matches of a linear-time (RE2) pattern, with groups and positions.
 import {
   type AnyToolDefinition,
-  defineTool,
   invalidArgument,
-  RunPolicies,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
@@ -11,7 +9,7 @@ import { compileLinearRegex, LINEAR_REGEX_LIMITS } from '@toolsys/platform';
 import { z } from 'zod';
 import { MAX_TEXT_LENGTH, patternFields } from './regex-fields.js';
 import { runWithTimeLimit } from './run-with-time-limit.js';
-import { structuredMetadata } from './structured-metadata.js';
+import { defineStructuredTool } from './shared.js';
 
 const MAX_RENDERED_MATCHES = 50;
 
@@ -44,7 +42,7 @@ type ExtractedMatch = z.infer<typeof matchSchema>;
 
 /** The `regex_extract` tool, ending a call after `timeLimitMs` of matching. */
 export function createRegexExtractTool(timeLimitMs: number): AnyToolDefinition {
-  return defineTool({
+  return defineStructuredTool({
     id: 'regex_extract',
     description: `Finds every match of a regular expression in a text and returns each match with its position and capture groups (numbered and named). Use it to pull emails, ids, dates or fields out of text; use regex_replace to edit text, search_files to search files. ${LINEAR_REGEX_LIMITS} Matching stops with TIMEOUT after ${timeLimitMs / 1000} s of CPU.`,
     inputSchema: regexExtractSchema,
@@ -53,8 +51,7 @@ export function createRegexExtractTool(timeLimitMs: number): AnyToolDefinition {
       truncated: z.boolean(),
       matches: z.array(matchSchema),
     }),
-    metadata: structuredMetadata(['regex', 'text']),
-    runPolicy: RunPolicies.quickRead,
+    tags: ['regex', 'text'],
     execute(args) {
       const regex = compileLinearRegex(args.pattern, args);
       const named = regex.namedGroups();

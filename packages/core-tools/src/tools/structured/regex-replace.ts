@@ -1,9 +1,7 @@
 // `regex_replace`: replaces matches of a linear-time (RE2) pattern with an ECMAScript template.
 import {
   type AnyToolDefinition,
-  defineTool,
   invalidArgument,
-  RunPolicies,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
@@ -11,7 +9,7 @@ import { compileLinearRegex, LINEAR_REGEX_LIMITS } from '@toolsys/platform';
 import { z } from 'zod';
 import { MAX_TEXT_LENGTH, patternFields } from './regex-fields.js';
 import { runWithTimeLimit } from './run-with-time-limit.js';
-import { structuredMetadata } from './structured-metadata.js';
+import { defineStructuredTool } from './shared.js';
 
 const MAX_OUTPUT_LENGTH = 10_000_000;
 
@@ -32,13 +30,12 @@ const regexReplaceSchema = ToolSchema.object({
 
 /** The `regex_replace` tool, ending a call after `timeLimitMs` of matching. */
 export function createRegexReplaceTool(timeLimitMs: number): AnyToolDefinition {
-  return defineTool({
+  return defineStructuredTool({
     id: 'regex_replace',
     description: `Replaces matches of a regular expression in a text and returns the new text with the number of replacements. Use it for pattern-based rewriting of text you already have; use edit_file to change a file, text_transform for case or encoding changes. ${LINEAR_REGEX_LIMITS} Output is capped at 10 MB; matching stops with TIMEOUT after ${timeLimitMs / 1000} s of CPU.`,
     inputSchema: regexReplaceSchema,
     outputSchema: ToolSchema.object({ result: z.string(), replacements: z.number() }),
-    metadata: structuredMetadata(['regex', 'text']),
-    runPolicy: RunPolicies.quickRead,
+    tags: ['regex', 'text'],
     execute(args) {
       const regex = compileLinearRegex(args.pattern, args);
       const groupCount = regex.groupCount();

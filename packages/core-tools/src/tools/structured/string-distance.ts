@@ -1,13 +1,7 @@
-import {
-  type AnyToolDefinition,
-  defineTool,
-  RunPolicies,
-  successResult,
-  ToolSchema,
-} from '@toolsys/core-tool-registry';
+import { type AnyToolDefinition, successResult, ToolSchema } from '@toolsys/core-tool-registry';
 import { distance as fastLevenshtein } from 'fastest-levenshtein';
 import { z } from 'zod';
-import { structuredMetadata } from './structured-metadata.js';
+import { defineStructuredTool } from './shared.js';
 
 /** Quadratic metrics stay well under a second at this size. */
 const MAX_LENGTH = 10_000;
@@ -35,7 +29,7 @@ interface Distances {
 }
 
 function createStringDistanceTool(): AnyToolDefinition {
-  return defineTool({
+  return defineStructuredTool({
     id: 'string_distance',
     description:
       'Measures how different two strings are: Levenshtein and Damerau edit distances, Jaro-Winkler similarity, Hamming distance and a 0-1 similarity ratio, counted in Unicode characters. Use it for fuzzy matching of names, typos or ids; use text_diff to see what changed between two texts.',
@@ -47,8 +41,7 @@ function createStringDistanceTool(): AnyToolDefinition {
       hamming: z.number().nullable().optional(),
       similarity: z.number().optional(),
     }),
-    metadata: structuredMetadata(['text', 'fuzzy']),
-    runPolicy: RunPolicies.quickRead,
+    tags: ['text', 'fuzzy'],
     execute(args) {
       const a = args.ignoreCase ? args.a.toLowerCase() : args.a;
       const b = args.ignoreCase ? args.b.toLowerCase() : args.b;

@@ -1,8 +1,6 @@
 import {
   type AnyToolDefinition,
-  defineTool,
   failureResult,
-  RunPolicies,
   successResult,
   ToolErrorCode,
   type ToolFailure,
@@ -11,7 +9,7 @@ import {
 import { lazyModule } from '@toolsys/platform';
 import type { ChangeObject } from 'diff';
 import { z } from 'zod';
-import { structuredMetadata } from './structured-metadata.js';
+import { defineStructuredTool } from './shared.js';
 
 const diff = lazyModule<typeof import('diff')>('diff', import.meta.url);
 
@@ -66,7 +64,7 @@ const changeSchema = z.object({
 type Change = z.infer<typeof changeSchema>;
 
 function createTextDiffTool(timeLimitMs: number): AnyToolDefinition {
-  return defineTool({
+  return defineStructuredTool({
     id: 'text_diff',
     description: `Compares two texts and returns their differences: a unified patch (default) or the list of added, removed and unchanged pieces by line, word or character, with counts. Use it to review an edit or compare versions of text you have; use edit_file to change files. Texts up to 2 MB each; gives up after ${timeLimitMs / 1000} s on huge, very different inputs.`,
     inputSchema: textDiffSchema,
@@ -77,8 +75,7 @@ function createTextDiffTool(timeLimitMs: number): AnyToolDefinition {
       patch: z.string().optional(),
       changes: z.array(changeSchema).optional(),
     }),
-    metadata: structuredMetadata(['text', 'diff']),
-    runPolicy: RunPolicies.quickRead,
+    tags: ['text', 'diff'],
     execute(args) {
       const { before, after, mode } = args;
       const granular = computeChanges(args, timeLimitMs);

@@ -1,15 +1,13 @@
 import {
   type AnyToolDefinition,
-  defineTool,
   invalidArgument,
-  RunPolicies,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { lazyModule } from '@toolsys/platform';
 import type { MathJsInstance, Unit } from 'mathjs';
 import { z } from 'zod';
-import { structuredMetadata } from './structured-metadata.js';
+import { defineStructuredTool } from './shared.js';
 
 const mathjs = lazyModule<typeof import('mathjs')>('mathjs', import.meta.url);
 type MathJsAll = typeof import('mathjs')['all'];
@@ -51,7 +49,7 @@ const unitConvertSchema = ToolSchema.object({
 
 function createUnitConvertTool(): AnyToolDefinition {
   let math: MathJsInstance | undefined;
-  return defineTool({
+  return defineStructuredTool({
     id: 'unit_convert',
     description:
       'Converts a quantity between units of the same dimension: length, mass, time, temperature (degC, degF, K), area, volume, speed, pressure, energy, power, data size (B, kB, MiB, GiB …) and compound units such as km/h or kg/m^3. Returns the converted number. Use duration_convert for durations written as text, calculate for arithmetic with units.',
@@ -62,8 +60,7 @@ function createUnitConvertTool(): AnyToolDefinition {
       to: z.string(),
       result: z.number(),
     }),
-    metadata: structuredMetadata(['units', 'convert']),
-    runPolicy: RunPolicies.quickRead,
+    tags: ['units', 'convert'],
     execute(args) {
       math ??= mathjs().create(mathjs().all as NonNullable<MathJsAll>);
       const from = normaliseUnit(args.from);

@@ -1,14 +1,8 @@
 // `uuid_generate`: random (v4) or time-ordered (v7) UUIDs.
 import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  type AnyToolDefinition,
-  defineTool,
-  RunPolicies,
-  successResult,
-  ToolSchema,
-} from '@toolsys/core-tool-registry';
+import { type AnyToolDefinition, successResult, ToolSchema } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import { structuredMetadata } from './structured-metadata.js';
+import { defineStructuredTool } from './shared.js';
 
 const uuidGenerateSchema = ToolSchema.object({
   version: z
@@ -23,14 +17,14 @@ const uuidGenerateSchema = ToolSchema.object({
 
 /** The `uuid_generate` tool. */
 export function createUuidGenerateTool(): AnyToolDefinition {
-  return defineTool({
+  return defineStructuredTool({
     id: 'uuid_generate',
     description:
       'Generates RFC 9562 UUIDs: version 4 (random) or version 7 (time-ordered: a batch is in ascending order). Every call gives new ids. Use random_generate for other random values.',
     inputSchema: uuidGenerateSchema,
     outputSchema: ToolSchema.object({ version: z.enum(['v4', 'v7']), uuids: z.array(z.string()) }),
-    metadata: structuredMetadata(['random', 'id'], { idempotent: false }),
-    runPolicy: RunPolicies.quickRead,
+    tags: ['random', 'id'],
+    idempotent: false,
     execute(args) {
       let uuids =
         args.version === 'v4'

@@ -1,9 +1,7 @@
 import {
   type AnyToolDefinition,
-  defineTool,
   invalidArgument,
   isToolError,
-  RunPolicies,
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
@@ -12,7 +10,7 @@ import type { XMLSerializer } from '@xmldom/xmldom';
 import type { SelectReturnType } from 'xpath';
 import { z } from 'zod';
 import { DEFAULT_MATCH_TIME_LIMIT_MS, runWithTimeLimit } from './run-with-time-limit.js';
-import { structuredMetadata } from './structured-metadata.js';
+import { defineStructuredTool, queryLimitField } from './shared.js';
 
 const xmldom = lazyModule<typeof import('@xmldom/xmldom')>('@xmldom/xmldom', import.meta.url);
 const xpath = lazyModule<typeof import('xpath')>('xpath', import.meta.url);
@@ -46,13 +44,7 @@ const xmlExtractSchema = ToolSchema.object({
     .describe(
       'Prefixes used in the expression mapped to namespace URIs, e.g. {"atom": "http://www.w3.org/2005/Atom"}. Needed for elements in a default namespace.',
     ),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(10_000)
-    .default(100)
-    .describe('Return at most this many nodes (1-10000).'),
+  limit: queryLimitField('nodes'),
 });
 
 const nodeSchema = z.object({
@@ -65,7 +57,7 @@ const nodeSchema = z.object({
 type ExtractedNode = z.infer<typeof nodeSchema>;
 
 function createXmlExtractTool(timeLimitMs: number): AnyToolDefinition {
-  return defineTool({
+  return defineStructuredTool({
     id: 'xml_extract',
     description:
       'Evaluates an XPath 1.0 expression on an XML document and returns the matching nodes (type, name, text value and XML of elements) or the value of a count/string/boolean expression. Entities from a DTD are never expanded and nothing external is fetched. Use web_fetch to read HTML pages; use json_path for JSON.',
@@ -78,8 +70,7 @@ function createXmlExtractTool(timeLimitMs: number): AnyToolDefinition {
       value: z.union([z.string(), z.number(), z.boolean()]).optional(),
       warnings: z.array(z.string()).optional(),
     }),
-    metadata: structuredMetadata(['xml', 'query']),
-    runPolicy: RunPolicies.quickRead,
+    tags: ['xml', 'query'],
     execute(args) {
       const warnings: string[] = [];
       const document = parseXml(args.xml, warnings);
