@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createTestExecutor, TEST_TOOL_METADATA } from '../testing/test-executor.js';
+import { createTestExecutor } from '../testing/test-executor.js';
+import { TEST_TOOL_METADATA } from '../testing/test-tool.js';
 import { defineTool } from './tool.js';
 import { ToolErrorCode } from './tool-error.js';
 import { failureResult, renderResult, successResult } from './tool-result.js';
