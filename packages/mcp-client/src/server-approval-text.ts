@@ -1,7 +1,7 @@
-import { constants } from 'node:fs';
-import { access, realpath, stat } from 'node:fs/promises';
-import { delimiter, isAbsolute, relative, resolve } from 'node:path';
+import { realpath } from 'node:fs/promises';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { escapeInvisible } from '@toolsys/core-tool-registry/text';
+import { findExecutable } from '@toolsys/platform';
 import {
   type McpServerConfig,
   type McpStdioServerConfig,
@@ -74,7 +74,7 @@ async function describeExecutable(
   const cwd = config.cwd ?? process.cwd();
   const hostPath = options.hostPath ?? process.env.PATH ?? '';
   const serverPath = config.env?.PATH ?? hostPath;
-  const found = await findExecutable(config.command, serverPath, cwd);
+  const found = await findExecutable(config.command, { path: serverPath, spawnCwd: cwd });
   if (found === undefined) {
     return `runs: ${JSON.stringify(config.command)}, not found on the PATH the server gets (it will fail to start)`;
   }
@@ -82,7 +82,7 @@ async function describeExecutable(
   const real = await realpath(found).catch(() => found);
   if (real !== found) notes.push(`a link to ${JSON.stringify(real)}`);
   if (!config.command.includes('/')) {
-    const fromHost = await findExecutable(config.command, hostPath, cwd);
+    const fromHost = await findExecutable(config.command, { path: hostPath, spawnCwd: cwd });
     if (fromHost !== found) {
       notes.push(
         `not the host's own ${JSON.stringify(config.command)} (${fromHost === undefined ? 'none on its PATH' : JSON.stringify(fromHost)}): found through the server's environment PATH`,
@@ -96,33 +96,6 @@ async function describeExecutable(
   const inWorkspace = [found, real].some((path) => roots.some((root) => isInside(path, root)));
   if (inWorkspace) notes.push('inside the workspace: a program the repository itself carries');
   return `runs: ${JSON.stringify(found)}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`;
-}
-
-/** The absolute path `command` resolves to as a spawned child looks it up, or undefined. */
-async function findExecutable(
-  command: string,
-  path: string,
-  cwd: string,
-): Promise<string | undefined> {
-  if (command.includes('/')) {
-    const candidate = resolve(cwd, command);
-    return (await isExecutableFile(candidate)) ? candidate : undefined;
-  }
-  for (const entry of path.split(delimiter)) {
-    // An empty PATH entry means the current directory.
-    const candidate = resolve(cwd, entry === '' ? '.' : entry, command);
-    if (await isExecutableFile(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-async function isExecutableFile(path: string): Promise<boolean> {
-  try {
-    await access(path, constants.X_OK);
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
 }
 
 function isInside(path: string, root: string | undefined): boolean {
