@@ -33,3 +33,18 @@ describe('core detect', () => {
     });
   });
 });
+
+describe('core config', () => {
+  it('explains what allowPrivateNetwork takes when given one host as a string', () => {
+    const parsed = coreConfigSchema.safeParse({ network: { allowPrivateNetwork: '127.0.0.1' } });
+    expect(parsed.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      [
+        'network.allowPrivateNetwork',
+        'expected true, false, or a list of hosts, IPs and CIDR ranges, e.g. ["127.0.0.1"] (one host is a list of one)',
+      ],
+    ]);
+    expect(coreConfigSchema.parse({ network: { allowPrivateNetwork: ['127.0.0.1'] } })).toEqual({
+      network: { allowPrivateNetwork: ['127.0.0.1'] },
+    });
+  });
+});

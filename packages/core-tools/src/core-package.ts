@@ -60,7 +60,9 @@ export const coreConfigSchema = z
     network: z
       .object({
         allowPrivateNetwork: z
-          .union([z.boolean(), stringList])
+          .union([z.boolean(), stringList], {
+            error: 'expected true, false, or a list of hosts, IPs and CIDR ranges, e.g. ["127.0.0.1"] (one host is a list of one)',
+          })
           .optional()
           .describe('Loopback/private destinations allowed: true, false, or hosts/IPs/CIDRs.'),
         searxngUrl: z.url().optional().describe('SearXNG instance behind web_search.'),
