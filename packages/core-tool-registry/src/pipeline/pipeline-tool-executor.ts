@@ -54,6 +54,9 @@ export interface RunPolicyOptions {
   random?: () => number;
 }
 
+/** The tool's own questions when the configuration allows all its actions: allowed, once each. */
+const answeredByConfiguration: ConfirmFunction = () => Promise.resolve('allow_once');
+
 /**
  * Options for {@link createToolExecutor}: the registry, then the layers of the pipeline. Every
  * layer is off when its option is absent; with none, a call is lookup, risk gate (allow-all by
@@ -223,12 +226,13 @@ export class PipelineToolExecutor implements ToolExecutor {
     verdict: GateVerdict,
     tool: RegisteredTool,
     rawArgs: unknown,
-    call: CallState,
+    gated: CallState,
     started: number,
   ): Promise<ToolResult> {
     if (!verdict.allowed) {
-      return this.#refuse(tool, call.callId, rawArgs, verdict.result, started);
+      return this.#refuse(tool, gated.callId, rawArgs, verdict.result, started);
     }
+    const call = verdict.preapproved ? { ...gated, confirm: answeredByConfiguration } : gated;
     let argsObject: Record<string, unknown>;
     if (typeof rawArgs === 'object' && rawArgs !== null && !Array.isArray(rawArgs)) {
       argsObject = rawArgs as Record<string, unknown>;

@@ -112,3 +112,71 @@ describe('RiskAwareToolGate', () => {
     );
   });
 });
+
+describe('a tool that asks per action itself', () => {
+  /** A self-gated tool that asks before each action, as shell_execute does per command. */
+  function setUp(options: ConstructorParameters<typeof ToolPermissionManager>[0] = {}) {
+    const asked: string[] = [];
+    const registry = new ToolRegistry();
+    registry.register(
+      defineTestTool({
+        id: 'run_step',
+        metadata: {
+          category: 'shell',
+          risk: 'HIGH',
+          annotations: ToolHints.destructive,
+          gatesItself: true,
+        },
+        async execute(_args, context) {
+          const answer = await context.confirm({ action: 'rm -rf build', risk: 'HIGH' });
+          return answer === 'deny' ? 'refused' : `ran (${answer})`;
+        },
+      }),
+    );
+    const confirm = async (request: { action: string }) => {
+      asked.push(request.action);
+      return 'deny' as const;
+    };
+    const permissions = new ToolPermissionManager({ confirm, ...options });
+    const executor = createToolExecutor({
+      registry,
+      gate: new RiskAwareToolGate(permissions),
+      confirm,
+    });
+    const run = async () => {
+      const result = await executor.execute('run_step', {});
+      return result.ok ? result.content : result.error.code;
+    };
+    return { asked, permissions, run };
+  }
+
+  it('asks the person for each action by default', async () => {
+    const { asked, run } = setUp();
+    expect(await run()).toBe('refused');
+    expect(asked).toEqual(['rm -rf build']);
+  });
+
+  it('runs each action unasked when the deployment allows the tool or its risk', async () => {
+    for (const options of [
+      { alwaysAllowed: ['run_step'] },
+      { policy: { HIGH: 'allow' as const } },
+    ]) {
+      const { asked, run } = setUp(options);
+      expect(await run()).toBe('ran (allow_once)');
+      expect(asked).toEqual([]);
+    }
+  });
+
+  it('never lets one person’s "always" answer cover every later action', async () => {
+    const { asked, permissions, run } = setUp();
+    permissions.record('default', 'run_step', 'allow_always');
+    expect(await run()).toBe('refused');
+    expect(asked).toEqual(['rm -rf build']);
+  });
+
+  it('refuses without asking when the deployment denies the risk', async () => {
+    const { asked, run } = setUp({ policy: { HIGH: 'deny' }, alwaysAllowed: ['run_step'] });
+    expect(await run()).toBe('PERMISSION_DENIED');
+    expect(asked).toEqual([]);
+  });
+});

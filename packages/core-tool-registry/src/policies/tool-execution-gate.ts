@@ -14,7 +14,15 @@ export interface GateContext {
 
 /** A gate's decision. */
 export type GateVerdict =
-  | { readonly allowed: true }
+  | {
+      readonly allowed: true;
+      /**
+       * The deployment's configuration allows every action of this self-gated tool (its risk's
+       * policy is "allow", or its allow-list names it): the tool's own questions are answered
+       * "allow once" without asking anyone.
+       */
+      readonly preapproved?: true;
+    }
   | { readonly allowed: false; readonly result: ToolFailure };
 
 /** Decides whether a call may run before its arguments are validated. */
@@ -31,6 +39,8 @@ export const ALLOW_ALL_GATE: ToolExecutionGate = { check: () => ({ allowed: true
 
 /** Lets a call through (shared: a verdict is never mutated). */
 const ALLOWED: GateVerdict = Object.freeze({ allowed: true });
+/** Lets a self-gated call through with its own questions answered by the configuration. */
+const PREAPPROVED: GateVerdict = Object.freeze({ allowed: true, preapproved: true });
 
 /**
  * The risk gate: asks the permission manager for MEDIUM and HIGH risk tools. A call that policy or
@@ -50,12 +60,13 @@ export class RiskAwareToolGate implements ToolExecutionGate {
     context: GateContext,
   ): Promise<GateVerdict> | GateVerdict {
     const risk = callRisk(tool, rawArgs);
-    const settled = this.#permissions.decide(
-      tool.id,
-      risk,
-      context.sessionId,
-      tool.metadata.gatesItself === true,
-    );
+    const gatesItself = tool.metadata.gatesItself === true;
+    const settled = this.#permissions.decide(tool.id, risk, context.sessionId, gatesItself);
+    if (
+      settled?.allowed &&
+      (settled.via === 'configured' || (gatesItself && settled.via === 'policy'))
+    )
+      return PREAPPROVED;
     if (settled) return toGateVerdict(settled);
     return this.#ask(tool, risk, rawArgs, context);
   }

@@ -15,7 +15,12 @@ export type PermissionState = 'ask' | 'allowed_session' | 'allowed_always' | 'de
 export type PermissionVerdict =
   | {
       readonly allowed: true;
-      readonly via: 'policy' | 'self_gated' | 'always' | 'session' | 'confirmed';
+      /**
+       * Why: the risk's policy, a tool that asks per action itself (`self_gated`; `configured`
+       * when this deployment's own allow-list also names it, so its questions need no answer),
+       * a remembered grant, or the user's answer now.
+       */
+      readonly via: 'policy' | 'self_gated' | 'configured' | 'always' | 'session' | 'confirmed';
     }
   | { readonly allowed: false; readonly reason: string; readonly hint: string };
 
@@ -124,6 +129,7 @@ const DEFAULT_POLICY: Record<ToolRisk, RiskPolicy> = { LOW: 'allow', MEDIUM: 'as
 
 const VIA_POLICY: PermissionVerdict = Object.freeze({ allowed: true, via: 'policy' });
 const VIA_SELF_GATED: PermissionVerdict = Object.freeze({ allowed: true, via: 'self_gated' });
+const VIA_CONFIGURED: PermissionVerdict = Object.freeze({ allowed: true, via: 'configured' });
 const VIA_ALWAYS: PermissionVerdict = Object.freeze({ allowed: true, via: 'always' });
 const VIA_SESSION: PermissionVerdict = Object.freeze({ allowed: true, via: 'session' });
 
@@ -199,7 +205,11 @@ export class ToolPermissionManager {
         hint: 'Change approach; this tool cannot be used here.',
       };
     }
-    if (gatesItself || this.selfGatedToolIds.has(toolId)) return VIA_SELF_GATED;
+    if (gatesItself || this.selfGatedToolIds.has(toolId)) {
+      // A user's "always" answer covers the one action it was given for; only the deployment's
+      // own allow-list (or the risk's policy, above) lets every action of the tool run unasked.
+      return this.#configured.has(toolId) ? VIA_CONFIGURED : VIA_SELF_GATED;
+    }
     const state = this.state(sessionId, toolId);
     if (state === 'allowed_always') return VIA_ALWAYS;
     if (state === 'allowed_session') return VIA_SESSION;

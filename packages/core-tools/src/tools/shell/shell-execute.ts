@@ -21,6 +21,11 @@ import type { ShellToolsOptions } from './shared.js';
 const MAX_COMMAND_LENGTH = 20_000;
 const MAX_STDIN_BYTES = 1024 * 1024;
 
+/** Where a command that ran unasked ran. */
+const SANDBOX_NOTE = 'in the OS sandbox: workspace read-only, no network';
+const SANDBOX_NEXT =
+  'Note: it ran in the OS sandbox, where it cannot write to the workspace or reach the network. A command that needs to runs outside it only with the user\'s approval, asked for each command, or when the deployment lists shell_execute in permissions.alwaysAllow.';
+
 /** The `shell_execute` tool, before secret scrubbing (see `createShellTools`). */
 export function createShellExecuteTool(options: ShellToolsOptions): AnyToolDefinition {
   const defaultTimeoutMs = options.defaultTimeoutMs ?? 120_000;
@@ -179,8 +184,12 @@ export function createShellExecuteTool(options: ShellToolsOptions): AnyToolDefin
         outcome.exitCode === null
           ? `killed by ${outcome.signal ?? 'a signal'}`
           : `exit code ${outcome.exitCode}`;
+      const where = sandbox === undefined ? '' : `, ${SANDBOX_NOTE}`;
+      // A failure in the sandbox may be the sandbox's doing (a write, a download): say how to
+      // run it outside instead of leaving the model to guess.
+      if (sandbox !== undefined && outcome.exitCode !== 0) parts.push(SANDBOX_NEXT);
       return successResult(
-        `${status} (${formatDuration(outcome.durationMs)})\n${parts.join('\n')}`,
+        `${status} (${formatDuration(outcome.durationMs)}${where})\n${parts.join('\n')}`,
         {
           data,
         },
