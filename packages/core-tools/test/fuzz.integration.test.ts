@@ -344,11 +344,14 @@ beforeAll(async () => {
   await symlink(canary, join(workspace, 'escape'));
 
   registry = new ToolRegistry();
-  const permissions = new ToolPermissionManager({
-    policy: { LOW: 'allow', MEDIUM: 'allow', HIGH: 'allow' },
-  });
+  // Every call is allowed but shell commands: HIGH asks (an "allow" policy would answer the
+  // shell's own per-command questions too), and the answer is yes for all but shell_execute.
   const confirm = async (request: ConfirmationRequest) =>
     request.toolId === 'shell_execute' ? 'deny' : 'allow_once';
+  const permissions = new ToolPermissionManager({
+    policy: { LOW: 'allow', MEDIUM: 'allow', HIGH: 'ask' },
+    confirm,
+  });
   executor = createToolExecutor({
     registry,
     gate: new RiskAwareToolGate(permissions),
