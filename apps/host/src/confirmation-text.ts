@@ -58,3 +58,8 @@ export function confirmationLines(request: ConfirmationRequest): string[] {
     ...(request.reason ? [`  Reason: ${request.reason}`] : []),
   ];
 }
+
+/** The next step when no one can confirm a call: the deployment config keys that allow a tool. */
+export function configKeysHint(request: ConfirmationRequest): string {
+  return `Do not retry; use a lower-risk tool, or ask the user to allow it: add "${request.toolId}" to permissions.alwaysAllow, or set permissions.${request.risk} to "allow", in toolsys.config.json.`;
+}

@@ -25,6 +25,7 @@ import {
 } from '@toolsys/core-tool-registry';
 import type { TraceCarrier } from '@toolsys/state-redis/otlp';
 import type { ResolvedDeploymentConfig } from './config.js';
+import { configKeysHint } from './confirmation-text.js';
 import { type ScaleOut, type ScaleOutStatus, scaleOutStatus } from './scale-out.js';
 import {
   HOST_TRACE_CAPACITY,
@@ -107,7 +108,7 @@ export function createExecutionStack(options: ExecutionStackOptions): ExecutionS
       ...(permissionConfig.HIGH ? { HIGH: permissionConfig.HIGH } : {}),
     },
     alwaysAllowed: permissionConfig.alwaysAllow ?? [],
-    ...(options.unconfirmableHint ? { unconfirmableHint: options.unconfirmableHint } : {}),
+    unconfirmableHint: options.unconfirmableHint ?? configKeysHint,
   });
   const usage = new ToolUsageTracker();
   const traces = new ToolTraceRecorder({ capacity: HOST_TRACE_CAPACITY });

@@ -198,6 +198,7 @@ export class PipelineToolExecutor implements ToolExecutor {
         sessionId: call.sessionId,
         callId: call.callId,
         signal,
+        confirm: call.confirm,
       });
       if (isPromiseLike(checked)) return this.#afterGate(checked, tool, rawArgs, call, started);
       return this.#admit(checked, tool, rawArgs, call, started);

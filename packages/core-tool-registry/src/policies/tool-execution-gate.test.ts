@@ -180,3 +180,48 @@ describe('a tool that asks per action itself', () => {
     expect(asked).toEqual([]);
   });
 });
+
+describe('one confirm for the whole pipeline', () => {
+  it('asks the executor’s confirm for a MEDIUM tool when the permission manager has none', async () => {
+    const asked: string[] = [];
+    const registry = new ToolRegistry();
+    registry.register(
+      defineTestTool({
+        id: 'save_note',
+        metadata: { category: 'file', risk: 'MEDIUM', annotations: ToolHints.mutating },
+        execute: () => 'saved',
+      }),
+    );
+    const executor = createToolExecutor({
+      registry,
+      gate: new RiskAwareToolGate(new ToolPermissionManager()),
+      confirm: async (request) => {
+        asked.push(`${request.toolId} (${request.risk})`);
+        return 'allow_once';
+      },
+    });
+    const result = await executor.execute('save_note', {});
+    expect(result.ok && result.content).toBe('saved');
+    expect(asked).toEqual(['save_note (MEDIUM)']);
+  });
+
+  it('refuses with the library’s next step when no confirm exists anywhere', async () => {
+    const registry = new ToolRegistry();
+    registry.register(
+      defineTestTool({
+        id: 'save_note',
+        metadata: { category: 'file', risk: 'MEDIUM', annotations: ToolHints.mutating },
+        execute: () => 'saved',
+      }),
+    );
+    const executor = createToolExecutor({
+      registry,
+      gate: new RiskAwareToolGate(new ToolPermissionManager()),
+    });
+    const result = await executor.execute('save_note', {});
+    expect(!result.ok && result.error.hint).toBe(
+      'Do not retry; use a lower-risk tool. To let save_note run, the application passes a confirm function to the executor (so the user is asked) or allows it: alwaysAllowed: ["save_note"], or policy MEDIUM: "allow", on its ToolPermissionManager.',
+    );
+    expect(!result.ok && result.error.hint).not.toContain('toolsys.config.json');
+  });
+});

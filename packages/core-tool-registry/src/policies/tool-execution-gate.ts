@@ -1,4 +1,4 @@
-import type { RegisteredTool } from '../contract/tool.js';
+import type { ConfirmFunction, RegisteredTool } from '../contract/tool.js';
 import { permissionDeniedFailure } from '../contract/tool-failures.js';
 import type { ToolRisk } from '../contract/tool-metadata.js';
 import type { ToolFailure } from '../contract/tool-result.js';
@@ -10,6 +10,11 @@ export interface GateContext {
   readonly sessionId: string;
   readonly callId: string;
   readonly signal: AbortSignal;
+  /**
+   * The call's own confirm (the executor's, or the one given for this call): asked when the
+   * permission manager has none of its own, so one confirm serves the whole pipeline.
+   */
+  readonly confirm?: ConfirmFunction | undefined;
 }
 
 /** A gate's decision. */
@@ -100,6 +105,7 @@ export class RiskAwareToolGate implements ToolExecutionGate {
           : `This tool is ${risk} risk.`,
       },
       context.signal,
+      context.confirm,
     );
     return toGateVerdict(verdict);
   }

@@ -99,7 +99,7 @@ describe('ToolPermissionManager', () => {
       allowed: false,
       reason:
         "delete_file is HIGH risk and needs the user's confirmation, but no one can confirm here.",
-      hint: 'Do not retry; use a lower-risk tool, or ask the user to allow it: add "delete_file" to permissions.alwaysAllow, or set permissions.HIGH to "allow", in toolsys.config.json.',
+      hint: 'Do not retry; use a lower-risk tool. To let delete_file run, the application passes a confirm function to the executor (so the user is asked) or allows it: alwaysAllowed: ["delete_file"], or policy HIGH: "allow", on its ToolPermissionManager.',
     });
   });
 

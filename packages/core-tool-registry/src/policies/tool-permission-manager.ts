@@ -94,7 +94,10 @@ export class InMemoryPermissionStore implements PermissionDecisionStore {
 
 /** Options for {@link ToolPermissionManager}. */
 export interface ToolPermissionManagerOptions {
-  /** Asks the user; without it, every call that needs asking is refused. */
+  /**
+   * Asks the user. Without it, the call's own confirm (the executor's `confirm`) is asked; with
+   * neither, every call that needs asking is refused.
+   */
   confirm?: ConfirmFunction;
   /** Per-risk policy. Default: LOW allow, MEDIUM ask, HIGH ask. */
   policy?: Partial<Record<ToolRisk, RiskPolicy>>;
@@ -120,9 +123,12 @@ export interface ToolPermissionManagerOptions {
   unconfirmableHint?: (request: ConfirmationRequest) => string;
 }
 
-/** The default next step when no one can confirm: the deployment config keys that allow a tool. */
+/**
+ * The default next step when no one can confirm: for an application embedding the executor, the
+ * two ways it lets a tool run (a host with a configuration file names its own keys instead).
+ */
 export function defaultUnconfirmableHint(request: ConfirmationRequest): string {
-  return `Do not retry; use a lower-risk tool, or ask the user to allow it: add "${request.toolId}" to permissions.alwaysAllow, or set permissions.${request.risk} to "allow", in toolsys.config.json.`;
+  return `Do not retry; use a lower-risk tool. To let ${request.toolId} run, the application passes a confirm function to the executor (so the user is asked) or allows it: alwaysAllowed: ["${request.toolId}"], or policy ${request.risk}: "allow", on its ToolPermissionManager.`;
 }
 
 const DEFAULT_POLICY: Record<ToolRisk, RiskPolicy> = { LOW: 'allow', MEDIUM: 'ask', HIGH: 'ask' };
@@ -175,13 +181,17 @@ export class ToolPermissionManager {
   }
 
   /** Decides a call: by policy, by remembered state, or by asking the user. */
-  async authorize(request: ConfirmationRequest, signal?: AbortSignal): Promise<PermissionVerdict> {
+  async authorize(
+    request: ConfirmationRequest,
+    signal?: AbortSignal,
+    callConfirm?: ConfirmFunction,
+  ): Promise<PermissionVerdict> {
     const settled = this.decide(request.toolId, request.risk, request.sessionId);
     if (settled) return settled;
     const remembered = await this.#fetch(request.sessionId, request.toolId);
     if (remembered === 'allowed_always') return VIA_ALWAYS;
     if (remembered === 'allowed_session') return VIA_SESSION;
-    const decision = await this.#ask(request, signal);
+    const decision = await this.#ask(request, signal, callConfirm);
     return this.#apply(request, decision);
   }
 
@@ -274,11 +284,13 @@ export class ToolPermissionManager {
 
   async #ask(
     request: ConfirmationRequest,
-    signal?: AbortSignal,
+    signal: AbortSignal | undefined,
+    callConfirm: ConfirmFunction | undefined,
   ): Promise<ConfirmationDecision | undefined> {
-    if (!this.#confirm) return undefined;
+    const confirm = this.#confirm ?? callConfirm;
+    if (!confirm) return undefined;
     try {
-      return await this.#confirm(request, signal);
+      return await confirm(request, signal);
     } catch {
       return 'deny';
     }
