@@ -61,7 +61,8 @@ export const coreConfigSchema = z
       .object({
         allowPrivateNetwork: z
           .union([z.boolean(), stringList], {
-            error: 'expected true, false, or a list of hosts, IPs and CIDR ranges, e.g. ["127.0.0.1"] (one host is a list of one)',
+            error:
+              'expected true, false, or a list of hosts, IPs and CIDR ranges, e.g. ["127.0.0.1"] (one host is a list of one)',
           })
           .optional()
           .describe('Loopback/private destinations allowed: true, false, or hosts/IPs/CIDRs.'),

@@ -24,7 +24,7 @@ const MAX_STDIN_BYTES = 1024 * 1024;
 /** Where a command that ran unasked ran. */
 const SANDBOX_NOTE = 'in the OS sandbox: workspace read-only, no network';
 const SANDBOX_NEXT =
-  'Note: it ran in the OS sandbox, where it cannot write to the workspace or reach the network. A command that needs to runs outside it only with the user\'s approval, asked for each command, or when the deployment lists shell_execute in permissions.alwaysAllow.';
+  "Note: it ran in the OS sandbox, where it cannot write to the workspace or reach the network. A command that needs to runs outside it only with the user's approval, asked for each command, or when the deployment lists shell_execute in permissions.alwaysAllow.";
 
 /** The `shell_execute` tool, before secret scrubbing (see `createShellTools`). */
 export function createShellExecuteTool(options: ShellToolsOptions): AnyToolDefinition {
