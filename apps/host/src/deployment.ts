@@ -19,6 +19,7 @@ import type { ResolvedDeploymentConfig } from './config.js';
 import { escapingConfirm } from './confirmation-text.js';
 import { type PackageReport, type PlannedPackage, planDeployment } from './deployment-plan.js';
 import { createExecutionStack, type ExecutionStack } from './execution-stack.js';
+import { excludedTools, offPackageTools } from './off-tools.js';
 import type { PackageSection } from './packages/package-section.js';
 import { loadScaleOut } from './scale-out.js';
 import { isToolSelected } from './tool-selection.js';
@@ -119,6 +120,19 @@ export async function composeDeployment(
       isClosed: () => closed,
     });
 
+  /** A package that is off: its tools are listed as off (read on first need, in gate mode). */
+  const noteOff = (plan: PlannedPackage, report: PackageReport) => {
+    registry.off.addSource(
+      offPackageTools(plan.entry, report, environmentOf(plan.section), stack.executor, config),
+    );
+  };
+  /** The tools of a started package that the configuration leaves out are listed as off. */
+  const noteExcluded = (outcome: Extract<PackageOutcome, { kind: 'on' }>) => {
+    registry.off.add(
+      excludedTools(outcome.entry, outcome.section, outcome.contribution.tools, config),
+    );
+  };
+
   /**
    * Renders the JSON Schemas of a started package's tools while other probes are still out: the
    * thread would otherwise wait idle for them, and registering and listing read every schema.
@@ -168,10 +182,12 @@ export async function composeDeployment(
       const outcome = readyOutcomes[index] as PackageOutcome;
       if (outcome.kind === 'off') {
         statuses.set(run.plan.entry.key, outcome.report);
+        noteOff(run.plan, outcome.report);
         continue;
       }
       contributions.push(outcome.contribution);
       const tools = selectTools(outcome, config);
+      noteExcluded(outcome);
       selected.push({ owner: outcome.entry.name, tools });
       statuses.set(outcome.entry.key, {
         name: outcome.entry.name,
@@ -214,9 +230,11 @@ export async function composeDeployment(
       }
       if (outcome.kind === 'off') {
         statuses.set(run.plan.entry.key, outcome.report);
+        noteOff(run.plan, outcome.report);
         return;
       }
       const tools = selectTools(outcome, config);
+      noteExcluded(outcome);
       const ids = new Set(tools.map((tool) => tool.id));
       try {
         registerTools(registry, outcome.entry.name, tools, (id) => ids.has(id) || registry.has(id));

@@ -43,11 +43,24 @@ export function isToolSelected(
   origin: ToolOrigin,
   tools: DeploymentConfig['tools'],
 ): boolean {
-  if (origin.groups[resolveMetadata(tool.metadata).category] === false) return false;
-  if (tools?.disabled?.includes(tool.id)) return false;
-  if (tools?.exclude?.some((pattern) => matchesToolPattern(pattern, tool, origin))) return false;
-  if (tools?.include && !tools.include.some((p) => matchesToolPattern(p, tool, origin))) {
-    return false;
+  return exclusionOf(tool, origin, tools) === undefined;
+}
+
+/** The setting that leaves a tool out of the deployment, named as in the config; undefined if none. */
+export function exclusionOf(
+  tool: AnyToolDefinition,
+  origin: ToolOrigin,
+  tools: DeploymentConfig['tools'],
+): string | undefined {
+  const category = resolveMetadata(tool.metadata).category;
+  if (origin.groups[category] === false) {
+    return `packages.${origin.packageKey}.groups.${category} is false`;
   }
-  return true;
+  if (tools?.disabled?.includes(tool.id)) return 'tools.disabled names it';
+  const excludedBy = tools?.exclude?.find((pattern) => matchesToolPattern(pattern, tool, origin));
+  if (excludedBy !== undefined) return `tools.exclude matches it ("${excludedBy}")`;
+  if (tools?.include && !tools.include.some((p) => matchesToolPattern(p, tool, origin))) {
+    return 'tools.include does not match it';
+  }
+  return undefined;
 }

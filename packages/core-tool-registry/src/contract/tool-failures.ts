@@ -51,6 +51,23 @@ export function unknownToolFailure(id: string, suggestions: readonly string[]): 
   });
 }
 
+/** UNSUPPORTED for a tool that exists but is off here: why, and how to turn it on. */
+export function offToolFailure(tool: {
+  readonly id: string;
+  readonly owner: string;
+  readonly reason: string;
+  readonly hint: string;
+}): ToolFailure {
+  return failureResult(
+    ToolErrorCode.UNSUPPORTED,
+    `${tool.id} is off in this deployment (${tool.owner}): ${tool.reason}`,
+    {
+      hint: `${tool.hint} Until then, use another tool.`,
+      details: { toolId: tool.id, owner: tool.owner, off: true },
+    },
+  );
+}
+
 /** INVALID_ARGUMENT for arguments sent as a string that is not JSON (`problem`: the parser's words). */
 export function argumentsNotJsonFailure(problem: string): ToolFailure {
   return failureResult(ToolErrorCode.INVALID_ARGUMENT, `arguments are not valid JSON: ${problem}`, {

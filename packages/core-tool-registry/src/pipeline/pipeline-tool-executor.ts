@@ -11,6 +11,7 @@ import type { ExecuteOptions, ToolExecutor } from '../contract/tool-executor.js'
 import {
   cancelledFailure,
   failureFromThrown,
+  offToolFailure,
   rateLimitedFailure,
   timeoutFailure,
 } from '../contract/tool-failures.js';
@@ -176,7 +177,7 @@ export class PipelineToolExecutor implements ToolExecutor {
       let tool = typeof id === 'string' ? this.registry.get(id) : undefined;
       if (!tool) {
         const found = lookupTool(this.registry, this.#suggester, id);
-        if (!found.ok) return Promise.resolve(found.failure);
+        if (!found.ok) return this.#notServed(String(id), found.failure);
         tool = found.tool;
       }
       const started = this.#now();
@@ -205,6 +206,12 @@ export class PipelineToolExecutor implements ToolExecutor {
     } catch (thrown) {
       return Promise.resolve(failureFromThrown(thrown, signal));
     }
+  }
+
+  /** The failure for an id no tool here has: why it is off, when it exists but is off here. */
+  async #notServed(id: string, unknown: ToolFailure): Promise<ToolResult> {
+    const off = await this.registry.off.find(id);
+    return off ? offToolFailure(off) : unknown;
   }
 
   /** The rest of `execute` once an asynchronous gate (a confirmation) has decided. */

@@ -1,5 +1,6 @@
 import type { AnyToolDefinition, RegisteredTool } from '../contract/tool.js';
 import { resolveMetadata, TOOL_CATEGORIES, type ToolCategory } from '../contract/tool-metadata.js';
+import { OffTools } from './off-tools.js';
 
 /** What `register` does when the id is already taken. */
 export type RegisterPolicy = 'REPLACE' | 'REJECT' | 'KEEP_EXISTING';
@@ -41,6 +42,11 @@ const MCP_ID = /^mcp__[A-Za-z0-9_-]+__[A-Za-z0-9_.-]+$/;
 export class ToolRegistry {
   readonly #tools = new Map<string, RegisteredTool>();
   readonly #listeners = new Set<(change: RegistryChange) => void>();
+  /**
+   * Tools that exist but are off here (their package is off, the configuration leaves them out):
+   * a call naming one is told why and how to turn it on, a search lists it as off.
+   */
+  readonly off = new OffTools((id) => this.#tools.has(id));
 
   /**
    * A copy of `tool` with `overrides` (such as completed `metadata`) in place of its own

@@ -117,3 +117,45 @@ describe('tool_call', () => {
     expect(renderResult(result)).toContain('tool_call cannot be called through tool_call');
   });
 });
+
+describe('tool_search and tools that are off', () => {
+  it('names matching off tools, grouped by why, after the tools it can call', async () => {
+    const { executor } = setup();
+    const noToken = {
+      owner: '@toolsys/app-github',
+      reason: 'its package is off: no GitHub token',
+      hint: 'Ask the user to set GITHUB_TOKEN.',
+    };
+    executor.registry.off.add([
+      { id: 'github_list_issues', description: 'Lists the issues of a repository.', ...noToken },
+      { id: 'github_create_issue', description: 'Opens an issue.', ...noToken },
+      {
+        id: 'browser_navigate',
+        description: 'Opens a page.',
+        owner: '@toolsys/app-browser',
+        reason: 'no Chromium found',
+        hint: 'Install Chromium.',
+      },
+    ]);
+    const result = await executor.execute('tool_search', { query: 'issue' });
+    expect(renderResult(result)).toBe(
+      'No tool matches. Categories here: file, system, utility. Try other words or a category.\nOff here (calling one says how to turn it on): github_create_issue, github_list_issues (@toolsys/app-github: its package is off: no GitHub token)',
+    );
+    const call = await executor.execute('tool_call', { id: 'github_list_issues', arguments: {} });
+    expect(!call.ok && call.error.code).toBe('UNSUPPORTED');
+    expect(!call.ok && call.error.hint).toBe(
+      'Ask the user to set GITHUB_TOKEN. Until then, use another tool.',
+    );
+  });
+
+  it('lists no off tools without a query, and none by category (theirs is not known)', async () => {
+    const { executor } = setup();
+    executor.registry.off.add([
+      { id: 'file_shred', description: 'Shreds a file.', owner: 'x', reason: 'off', hint: 'h' },
+    ]);
+    for (const args of [{}, { category: 'file' }]) {
+      const result = await executor.execute('tool_search', args);
+      expect(renderResult(result)).not.toContain('file_shred');
+    }
+  });
+});

@@ -19,12 +19,22 @@ function words(text: string): string[] {
     .filter(Boolean);
 }
 
+/** The most off tools a search names. */
+const MAX_OFF_SHOWN = 5;
+
 /** Scores a tool against the query words: id hits weigh most, then category, then description. */
-function score(tool: RegisteredTool, query: readonly string[]): number {
+function score(
+  tool: Pick<RegisteredTool, 'id' | 'description'> & {
+    metadata?: Pick<RegisteredTool['metadata'], 'category' | 'tags'>;
+  },
+  query: readonly string[],
+): number {
   if (query.length === 0) return 1;
   const id = words(tool.id);
   const description = new Set(words(tool.description));
-  const tags = new Set([tool.metadata.category, ...(tool.metadata.tags ?? [])]);
+  const tags = new Set(
+    tool.metadata ? [tool.metadata.category, ...(tool.metadata.tags ?? [])] : [],
+  );
   let total = 0;
   for (const word of query) {
     if (id.includes(word)) total += 5;
@@ -35,12 +45,23 @@ function score(tool: RegisteredTool, query: readonly string[]): number {
   return total;
 }
 
+/** Off tools as lines, those off for one reason together: "Off here: a, b (owner: reason)". */
+function describeOff(off: ReadonlyArray<{ id: string; owner: string; reason: string }>): string {
+  const groups = new Map<string, string[]>();
+  for (const tool of off) {
+    const key = `${tool.owner}: ${tool.reason}`;
+    groups.set(key, [...(groups.get(key) ?? []), tool.id]);
+  }
+  const lines = [...groups].map(([why, ids]) => `${ids.join(', ')} (${why})`);
+  return `Off here (calling one says how to turn it on): ${lines.join('; ')}`;
+}
+
 /** The `tool_search` tool over the executor's registry. */
 export function searchTool(executor: ToolExecutor): AnyToolDefinition {
   return defineTool({
     id: 'tool_search',
     description:
-      'Searches the tools of this deployment by words and category, and returns matching ids with their risk and first sentence. Use it to find a tool, then tool_describe for its arguments and tool_call to run it.',
+      'Searches the tools of this deployment by words and category, and returns matching ids with their risk and first sentence, then matching tools that are off here and why. Use it to find a tool, then tool_describe for its arguments and tool_call to run it.',
     inputSchema: ToolSchema.object({
       query: z
         .string()
@@ -56,8 +77,23 @@ export function searchTool(executor: ToolExecutor): AnyToolDefinition {
       annotations: ToolHints.readOnly,
     },
     runPolicy: RunPolicies.quickRead,
-    execute({ query, category, limit }) {
+    async execute({ query, category, limit }) {
       const queryWords = words(query ?? '');
+      // Tools that exist but are off here (their package is off, the configuration leaves them
+      // out): named so the model asks for them instead of concluding they do not exist.
+      const off =
+        queryWords.length === 0 || category
+          ? []
+          : (await executor.registry.off.list())
+              .map((tool) => ({
+                tool,
+                score: score({ id: tool.id, description: tool.description ?? '' }, queryWords),
+              }))
+              .filter((entry) => entry.score > 0)
+              .sort((a, b) => b.score - a.score || a.tool.id.localeCompare(b.tool.id))
+              .slice(0, MAX_OFF_SHOWN)
+              .map(({ tool }) => ({ id: tool.id, owner: tool.owner, reason: tool.reason }));
+      const offLines = off.length === 0 ? '' : `\n${describeOff(off)}`;
       const ranked = executor.registry
         .list()
         .filter((tool) => !DISCOVERY.has(tool.id))
@@ -74,8 +110,8 @@ export function searchTool(executor: ToolExecutor): AnyToolDefinition {
       if (shown.length === 0) {
         const categories = [...new Set(executor.registry.list().map((t) => t.metadata.category))];
         return successResult(
-          `No tool matches. Categories here: ${categories.sort().join(', ')}. Try other words or a category.`,
-          { data: { tools: [], total: 0 } },
+          `No tool matches. Categories here: ${categories.sort().join(', ')}. Try other words or a category.${offLines}`,
+          { data: { tools: [], total: 0, off } },
         );
       }
       const lines = shown.map(
@@ -83,8 +119,8 @@ export function searchTool(executor: ToolExecutor): AnyToolDefinition {
       );
       const more =
         ranked.length > shown.length ? `\n${ranked.length - shown.length} more: raise limit.` : '';
-      return successResult(`${lines.join('\n')}${more}`, {
-        data: { tools: shown, total: ranked.length },
+      return successResult(`${lines.join('\n')}${more}${offLines}`, {
+        data: { tools: shown, total: ranked.length, off },
       });
     },
   });
