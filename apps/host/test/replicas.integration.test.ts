@@ -2,7 +2,13 @@ import { createServer, type Server } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { type RedisProcess, startRedis } from '@toolsys/test-support';
+import {
+  initializeRequest,
+  MCP_POST_HEADERS,
+  MCP_PROTOCOL_VERSION,
+  type RedisProcess,
+  startRedis,
+} from '@toolsys/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { describeScaleOut } from '../src/commands/doctor.js';
 import { type HttpServer, serveHttp } from '../src/server/http-server.js';
@@ -144,20 +150,8 @@ describe('two replicas of serve --http sharing Redis', () => {
     if (!a || !b) throw new Error('no replicas');
     const init = await fetch(a.http.mcpUrl, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 't', version: '1' },
-        },
-      }),
+      headers: MCP_POST_HEADERS,
+      body: JSON.stringify(initializeRequest({ clientName: 't', clientVersion: '1' })),
     });
     const sessionId = init.headers.get('mcp-session-id');
     await init.body?.cancel();
@@ -165,10 +159,9 @@ describe('two replicas of serve --http sharing Redis', () => {
     const elsewhere = await fetch(b.http.mcpUrl, {
       method: 'POST',
       headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
+        ...MCP_POST_HEADERS,
         'mcp-session-id': sessionId ?? '',
-        'mcp-protocol-version': '2025-06-18',
+        'mcp-protocol-version': MCP_PROTOCOL_VERSION,
       },
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
       signal: AbortSignal.timeout(10_000),
