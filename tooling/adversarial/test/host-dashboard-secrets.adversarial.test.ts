@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -10,16 +10,9 @@ import {
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { toolPackage as corePackage } from '@toolsys/core-tools';
-import {
-  composeDeployment,
-  type Deployment,
-  type HttpServer,
-  resolveDeploymentConfig,
-  scopedConfirm,
-  serveHttp,
-  ToolHost,
-} from '@toolsys/host';
+import { type Deployment, type HttpServer, scopedConfirm, serveHttp } from '@toolsys/host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deployHost } from './support/host.js';
 
 // Issue 30 item 14: the dashboard's recent calls, spans and breaker errors did not pass the one
 // secret scrubber: a tool whose error quoted a connection string showed its key to anyone who
@@ -54,19 +47,12 @@ let server: HttpServer;
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'toolsys-adv-dashboard-secrets-'));
-  mkdirSync(join(scratch, 'workspace'));
-  const resolved = resolveDeploymentConfig(
-    { workspaceRoot: join(scratch, 'workspace'), dataDir: join(scratch, 'data') },
-    { cwd: scratch, env: {} },
-  );
-  deployment = await composeDeployment(resolved, {
+  const deployed = await deployHost(scratch, {
     packages: [corePackage, leakyPackage],
     confirm: scopedConfirm,
   });
-  server = await serveHttp(new ToolHost(deployment, { warn: () => {} }), {
-    host: '127.0.0.1',
-    port: 0,
-  });
+  deployment = deployed.deployment;
+  server = await serveHttp(deployed.host, { host: '127.0.0.1', port: 0 });
 });
 
 afterAll(async () => {

@@ -2,15 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createToolExecutor, ToolRegistry, type ToolResult } from '@toolsys/core-tool-registry';
-import {
-  BUILTIN_PACKAGES,
-  composeDeployment,
-  type Deployment,
-  resolveDeploymentConfig,
-  ToolHost,
-} from '@toolsys/host';
+import type { Deployment, ToolHost } from '@toolsys/host';
 import { createMcpTools, McpManager } from '@toolsys/mcp-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deployHost } from './support/host.js';
 import { writeHostileServer } from './support/mcp-hostile-server.js';
 
 // Issue 30 item 19: one result holds at most 200,000 characters, its text and its structured
@@ -28,14 +23,7 @@ let host: ToolHost;
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'toolsys-adv-result-budget-'));
-  mkdirSync(join(scratch, 'workspace'));
-  const config = resolveDeploymentConfig(
-    { workspaceRoot: join(scratch, 'workspace'), dataDir: join(scratch, 'data') },
-    { cwd: scratch, env: {} },
-  );
-  const core = BUILTIN_PACKAGES.filter((entry) => entry.key === 'core');
-  deployment = await composeDeployment(config, { packages: core });
-  host = new ToolHost(deployment);
+  ({ deployment, host } = await deployHost(scratch));
 }, 60_000);
 
 afterAll(async () => {
