@@ -12,6 +12,7 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { describeScaleOut } from '../src/commands/doctor.js';
 import { type HttpServer, serveHttp } from '../src/server/http-server.js';
+import { contentText } from './support/mcp-client.js';
 import { createTestHost, type TestHost } from './support/test-tools.js';
 
 // Two host replicas (each its own deployment and HTTP server on 127.0.0.1) sharing one real
@@ -76,11 +77,6 @@ async function connect(index: number, elicit = false): Promise<Client> {
   return client;
 }
 
-function text(result: unknown): string {
-  const [first] = ((result as { content?: unknown }).content ?? []) as { text?: string }[];
-  return first?.text ?? '';
-}
-
 describe('two replicas of serve --http sharing Redis', () => {
   it('say in doctor that Redis and OTLP are configured and Redis is shared', () => {
     const lines = describeScaleOut(replicas[0]?.host.deployment.stack.scaleOutStatus() ?? never());
@@ -99,7 +95,7 @@ describe('two replicas of serve --http sharing Redis', () => {
     for (let round = 0; round < 5; round += 1) {
       for (const client of clients) {
         texts.push(
-          text(await client.callTool({ name: 'test_structured', arguments: { name: 'x' } })),
+          contentText(await client.callTool({ name: 'test_structured', arguments: { name: 'x' } })),
         );
       }
     }
@@ -118,13 +114,13 @@ describe('two replicas of serve --http sharing Redis', () => {
     const patient = await connect(1);
     const texts: string[] = [];
     for (let call = 0; call < 7; call += 1) {
-      texts.push(text(await greedy.callTool({ name: 'test_wait', arguments: { ms: 0 } })));
+      texts.push(contentText(await greedy.callTool({ name: 'test_wait', arguments: { ms: 0 } })));
     }
     expect(texts.filter((entry) => entry === 'waited 0 ms')).toHaveLength(5);
     expect(texts.at(-1)).toMatch(
       /^Error: \[RATE_LIMITED\] test_wait is limited to 5 calls a minute and the quota is used up/,
     );
-    expect(text(await patient.callTool({ name: 'test_wait', arguments: { ms: 0 } }))).toBe(
+    expect(contentText(await patient.callTool({ name: 'test_wait', arguments: { ms: 0 } }))).toBe(
       'waited 0 ms',
     );
   });
@@ -135,14 +131,14 @@ describe('two replicas of serve --http sharing Redis', () => {
       action: 'accept',
       content: { decision: 'allow_always' },
     }));
-    expect(text(await clientA.callTool({ name: 'test_guarded', arguments: { note: 'a' } }))).toBe(
-      'guarded ran a',
-    );
+    expect(
+      contentText(await clientA.callTool({ name: 'test_guarded', arguments: { note: 'a' } })),
+    ).toBe('guarded ran a');
     // Replica B's client cannot be asked at all, yet the shared grant lets the call through.
     const clientB = await connect(1);
-    expect(text(await clientB.callTool({ name: 'test_guarded', arguments: { note: 'b' } }))).toBe(
-      'guarded ran b',
-    );
+    expect(
+      contentText(await clientB.callTool({ name: 'test_guarded', arguments: { note: 'b' } })),
+    ).toBe('guarded ran b');
   });
 
   it('answer a session id from the other replica with HTTP 404 and a "re-initialize" JSON-RPC error', async () => {
@@ -200,12 +196,12 @@ describe('two replicas of serve --http sharing Redis', () => {
     const clientA = await connect(0);
     // The tool's worker starts (and loads its math library) first: the bound is about Redis.
     expect(
-      text(await clientA.callTool({ name: 'calculate', arguments: { expression: '1' } })),
+      contentText(await clientA.callTool({ name: 'calculate', arguments: { expression: '1' } })),
     ).toBe('1');
     await redis.kill();
     const started = Date.now();
     const result = await clientA.callTool({ name: 'calculate', arguments: { expression: '1+1' } });
-    expect(text(result)).toBe('2');
+    expect(contentText(result)).toBe('2');
     expect(Date.now() - started).toBeLessThan(5000);
     const status = replicas[0]?.host.deployment.stack.scaleOutStatus() ?? never();
     expect(describeScaleOut(status)[0]).toMatch(
