@@ -1,7 +1,8 @@
 import type { RiskPolicy, ToolRisk } from '@toolsys/core-tool-registry';
 import { textOf } from '@toolsys/test-support';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { gatedExecutor, useAndroidHarness } from './support/android.js';
+import { useAndroidHarness } from './support/android.js';
+import { gatedExecutor } from './support/executor.js';
 
 // Issue 30 item 13: a risk that depends on the arguments goes through the kernel's risk gate, so
 // the deployment's policy applies to it: `clipboard` set (MEDIUM) is refused by `MEDIUM: "deny"`
@@ -15,7 +16,7 @@ beforeEach(() => {
 
 /** The harness's tools behind a risk gate with `policy`, answering every question with `allow_once`. */
 function gated(policy: Partial<Record<ToolRisk, RiskPolicy>>) {
-  return gatedExecutor(android.harness, { policy, answer: 'allow_once' });
+  return gatedExecutor({ registry: android.harness.registry, policy, answer: 'allow_once' });
 }
 
 describe('risk decided per call goes through the gate (item 13)', { timeout: 30_000 }, () => {

@@ -1,6 +1,7 @@
 import { textOf } from '@toolsys/test-support';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { gatedExecutor, useAndroidHarness } from './support/android.js';
+import { useAndroidHarness } from './support/android.js';
+import { gatedExecutor } from './support/executor.js';
 
 // Another MCP session, a hostile device screen and a prompt-injected model against the Android
 // tools (the real adb server against the simulated device): what one session kept is not another
@@ -135,7 +136,10 @@ describe('acting through the UI asks as the browser does', () => {
   });
 
   it('asks before a tap and before a clipboard write, and "allow for this session" holds', async () => {
-    const { executor, asked } = gatedExecutor(android.harness, { answer: 'allow_session' });
+    const { executor, asked } = gatedExecutor({
+      registry: android.harness.registry,
+      answer: 'allow_session',
+    });
     android.sim.device.state.uiautomatorXml = screen([textNode('Home', 100, true)]);
     const tap = () => executor.execute('ui_tap', { text: 'Home' }, { sessionId: 'S1' });
     await tap();
@@ -164,7 +168,7 @@ describe('acting through the UI asks as the browser does', () => {
 
   it('refuses a clipboard write nobody confirmed', async () => {
     // A deployment's risk gate with no one to confirm.
-    const { executor } = gatedExecutor(android.harness);
+    const { executor } = gatedExecutor({ registry: android.harness.registry });
     const result = await executor.execute(
       'clipboard',
       { action: 'set', text: 'x' },

@@ -1,13 +1,4 @@
 import type { AndroidSim } from '@toolsys/android-sim';
-import {
-  type ConfirmationRequest,
-  createToolExecutor,
-  type PipelineToolExecutor,
-  RiskAwareToolGate,
-  type RiskPolicy,
-  ToolPermissionManager,
-  type ToolRisk,
-} from '@toolsys/core-tool-registry';
 import { createAndroidTools } from '@toolsys/platform-android';
 import {
   type AndroidHarness,
@@ -51,39 +42,4 @@ export function useAndroidHarness(
     await harness?.stop();
   });
   return fixture;
-}
-
-/** Options of {@link gatedExecutor}. */
-export interface GatedExecutorOptions {
-  /** The deployment's risk policy. Default: the permission manager's default. */
-  readonly policy?: Partial<Record<ToolRisk, RiskPolicy>>;
-  /** What the user answers every question with. Default: no one to ask. */
-  readonly answer?: 'allow_once' | 'allow_session';
-}
-
-/**
- * An executor over `harness`'s tools behind a deployment's risk gate, recording every question
- * asked in `asked`.
- */
-export function gatedExecutor(
-  harness: AndroidHarness,
-  options: GatedExecutorOptions = {},
-): { executor: PipelineToolExecutor; asked: ConfirmationRequest[] } {
-  const asked: ConfirmationRequest[] = [];
-  const { answer, policy } = options;
-  const confirm =
-    answer === undefined
-      ? undefined
-      : async (request: ConfirmationRequest) => {
-          asked.push(request);
-          return answer;
-        };
-  const executor = createToolExecutor({
-    registry: harness.registry,
-    gate: new RiskAwareToolGate(
-      new ToolPermissionManager({ ...(confirm ? { confirm } : {}), ...(policy ? { policy } : {}) }),
-    ),
-    ...(confirm ? { confirm } : {}),
-  });
-  return { executor, asked };
 }
