@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   defineTool,
-  defineToolPackage,
   failureResult,
   ToolErrorCode,
   ToolHints,
@@ -12,7 +11,7 @@ import {
 import { toolPackage as corePackage } from '@toolsys/core-tools';
 import { type Deployment, type HttpServer, scopedConfirm, serveHttp } from '@toolsys/host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deployHost } from './support/host.js';
+import { definePackageOf, deployHost } from './support/host.js';
 
 // Issue 30 item 14: the dashboard's recent calls, spans and breaker errors did not pass the one
 // secret scrubber: a tool whose error quoted a connection string showed its key to anyone who
@@ -22,23 +21,19 @@ const ACCOUNT_KEY = 'q8Zk2PxW9v0LrT5nYb3HcMa7JdUe1GsF4oKiNl6XwQzR/+==';
 const MESSAGE = `storage refused: DefaultEndpointsProtocol=https;AccountName=prod;AccountKey=${ACCOUNT_KEY}`;
 
 /** A third-party tool that fails quoting its connection string (no scrubbing of its own). */
-const leakyPackage = defineToolPackage({
+const leakyPackage = definePackageOf({
   name: '@toolsys/adversarial-leaky-storage',
   key: 'leaky',
   description: 'a storage tool whose errors quote its connection string',
-  configSchema: corePackage.configSchema,
-  detect: () => ({ enabled: true, reason: 'test' }),
-  create: () => ({
-    tools: [
-      defineTool({
-        id: 'storage_put',
-        description: 'Stores a blob.',
-        inputSchema: ToolSchema.empty(),
-        metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
-        execute: () => failureResult(ToolErrorCode.EXECUTION_FAILED, MESSAGE),
-      }),
-    ],
-  }),
+  tools: [
+    defineTool({
+      id: 'storage_put',
+      description: 'Stores a blob.',
+      inputSchema: ToolSchema.empty(),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
+      execute: () => failureResult(ToolErrorCode.EXECUTION_FAILED, MESSAGE),
+    }),
+  ],
 });
 
 let scratch: string;

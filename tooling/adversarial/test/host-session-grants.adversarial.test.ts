@@ -2,13 +2,7 @@ import { type ChildProcessWithoutNullStreams, execFile } from 'node:child_proces
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  defineTool,
-  defineToolPackage,
-  successResult,
-  ToolHints,
-  ToolSchema,
-} from '@toolsys/core-tool-registry';
+import { defineTool, successResult, ToolHints, ToolSchema } from '@toolsys/core-tool-registry';
 import { toolPackage as corePackage } from '@toolsys/core-tools';
 import { type Deployment, scopedConfirm, serveHttp, type ToolHost } from '@toolsys/host';
 import { sessionDigest } from '@toolsys/state-redis';
@@ -19,7 +13,13 @@ import {
   stopProcess,
 } from '@toolsys/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { deployHost, firstText, openStdioSession, postMcp } from './support/host.js';
+import {
+  definePackageOf,
+  deployHost,
+  firstText,
+  openStdioSession,
+  postMcp,
+} from './support/host.js';
 import { HOST_CLI, HOST_DIR, HOST_NODE_ARGS } from './support/stdio-mcp-session.js';
 
 // Issue item 8 (and 9's session plumbing): grants answered in one session must not reach another
@@ -51,27 +51,22 @@ function project(name: string, prefix: string, extra: Record<string, unknown> = 
 /** Tools that tell what the host gave them: the session id, and which sessions ended. */
 function probePackage() {
   const ended: string[] = [];
-  const entry = defineToolPackage({
+  const entry = definePackageOf({
     name: '@toolsys/adversarial-session-probe',
     key: 'probe',
     description: 'reports the session id tools see',
-    // Any object schema will do; the section is empty.
-    configSchema: corePackage.configSchema,
-    detect: () => ({ enabled: true, reason: 'test' }),
-    create: () => ({
-      tools: [
-        defineTool({
-          id: 'probe_session',
-          description: 'Returns the session id of the call.',
-          inputSchema: ToolSchema.empty(),
-          metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
-          execute: (_args, context) => successResult(context.sessionId),
-        }),
-      ],
-      endSession: (sessionId: string) => {
-        ended.push(sessionId);
-      },
-    }),
+    tools: [
+      defineTool({
+        id: 'probe_session',
+        description: 'Returns the session id of the call.',
+        inputSchema: ToolSchema.empty(),
+        metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
+        execute: (_args, context) => successResult(context.sessionId),
+      }),
+    ],
+    endSession: (sessionId) => {
+      ended.push(sessionId);
+    },
   });
   return { entry, ended };
 }

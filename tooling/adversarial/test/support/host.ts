@@ -1,7 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import type { AnyToolPackageEntry } from '@toolsys/core-tool-registry';
+import {
+  type AnyToolDefinition,
+  type AnyToolPackageEntry,
+  defineToolPackage,
+} from '@toolsys/core-tool-registry';
 import { toolPackage as corePackage } from '@toolsys/core-tools';
 import {
   type ComposeOptions,
@@ -75,6 +79,35 @@ export async function openStdioSession(
   const session = new StdioMcpSession(fromServer, toServer, { onElicit: () => decision });
   await session.initialize(decision !== undefined);
   return { server, session };
+}
+
+/** Options of {@link definePackageOf}. */
+export interface PackageOfOptions {
+  /** The package name, e.g. `@toolsys/adversarial-probe`. */
+  readonly name: string;
+  /** Its config section's key. */
+  readonly key: string;
+  readonly description: string;
+  /** The tools it contributes. */
+  readonly tools: readonly AnyToolDefinition[];
+  /** Told each session id that ends. */
+  readonly endSession?: (sessionId: string) => void;
+}
+
+/** A package entry, always enabled, with an empty config section, contributing `tools`. */
+export function definePackageOf(options: PackageOfOptions): AnyToolPackageEntry {
+  return defineToolPackage({
+    name: options.name,
+    key: options.key,
+    description: options.description,
+    // Any object schema will do; the section is empty.
+    configSchema: corePackage.configSchema,
+    detect: () => ({ enabled: true, reason: 'test' }),
+    create: () => ({
+      tools: [...options.tools],
+      ...(options.endSession ? { endSession: options.endSession } : {}),
+    }),
+  });
 }
 
 /** What the HTTP server answered one POST with. */
