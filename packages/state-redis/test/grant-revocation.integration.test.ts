@@ -82,6 +82,12 @@ async function withCutOffB(answer: ConfirmationDecision, optionsA?: Parameters<t
   return { stateA, stateB, a: permissions(stateA, answer), b: permissions(stateB, answer) };
 }
 
+/** Waits until Redis holds the grant of `toolId` for the session `sessionId`. */
+async function untilSessionGrantShared(sessionId: string, toolId: string): Promise<void> {
+  const key = `grants:perm:session:${sessionDigest(sessionId)}`;
+  await until(async () => (await redis.admin.sismember(key, toolId)) === 1);
+}
+
 describe('grant revocation across replicas', () => {
   it('makes replica B ask again right after replica A revokes an "always" grant', async () => {
     // A window of a minute: only the invalidation message can end the grant within the test.
@@ -114,13 +120,7 @@ describe('grant revocation across replicas', () => {
     const a = permissions(stateA, 'allow_session');
     const b = permissions(stateB);
     await a.authorize('web_fetch', 'session-7');
-    await until(
-      async () =>
-        (await redis.admin.sismember(
-          `grants:perm:session:${sessionDigest('session-7')}`,
-          'web_fetch',
-        )) === 1,
-    );
+    await untilSessionGrantShared('session-7', 'web_fetch');
     expect(await b.authorize('web_fetch', 'session-7')).toEqual({ allowed: true, via: 'session' });
     a.manager.endSession('session-7');
     await until(() => !stateB.permissionStore.isAllowedForSession('session-7', 'web_fetch'), 1000);
@@ -260,13 +260,7 @@ describe('revocations made while a replica was cut off', () => {
   it('drop the grants the replica gave meanwhile in a session forgotten elsewhere', async () => {
     const { stateB, a, b } = await withCutOffB('allow_session');
     await a.authorize('web_fetch', 'session-7');
-    await until(
-      async () =>
-        (await redis.admin.sismember(
-          `grants:perm:session:${sessionDigest('session-7')}`,
-          'web_fetch',
-        )) === 1,
-    );
+    await untilSessionGrantShared('session-7', 'web_fetch');
     await cutOff(stateB);
     await b.authorize('run_command', 'session-7');
     await b.authorize('run_command', 'session-8');
