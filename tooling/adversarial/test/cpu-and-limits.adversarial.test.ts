@@ -11,7 +11,7 @@ import {
 } from '@toolsys/core-tool-registry';
 import { CpuToolPool, createCoreTools } from '@toolsys/core-tools';
 import { type Deployment, type HttpServer, serveHttp, type ToolHost } from '@toolsys/host';
-import { initializeRequest } from '@toolsys/test-support';
+import { initializeRequest, listenOnLoopback } from '@toolsys/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deployHost, postMcp } from './support/host.js';
 
@@ -284,23 +284,18 @@ describe('caller headers on a cross-origin redirect (issue item 10)', () => {
   let executor: PipelineToolExecutor;
   let dir: string;
 
-  const listen = (server: Server) =>
-    new Promise<number>((resolve) => {
-      server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
-    });
-
   beforeAll(async () => {
     target = createServer((request, response) => {
       received = request.headers;
       response.end('landed');
     });
-    const targetPort = await listen(target);
+    const targetPort = await listenOnLoopback(target);
     origin = createServer((_request, response) => {
       // 127.0.0.1 and localhost are different origins (and different ports here too).
       response.writeHead(302, { location: `http://localhost:${targetPort}/landing` });
       response.end();
     });
-    await listen(origin);
+    await listenOnLoopback(origin);
     dir = mkdtempSync(join(tmpdir(), 'toolsys-adversarial-redirect-'));
     pool = new CpuToolPool({ maxThreads: 1 });
     const registry = new ToolRegistry();

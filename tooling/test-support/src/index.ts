@@ -23,6 +23,7 @@ export {
   freePort,
   type IsPortOpenOptions,
   isPortOpen,
+  listenOnLoopback,
   type WaitForPortOptions,
   waitForPort,
 } from './ports.js';
