@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  type AnyToolDefinition,
   defineTool,
   failureResult,
   type PipelineToolExecutor,
@@ -12,6 +13,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { traceCommand } from './commands/trace.js';
 import type { CliIo } from './commands/types.js';
+import type { DeploymentConfig } from './config.js';
 import { createExecutionStack } from './execution-stack.js';
 import { readTraceFile, TRACE_FILE_NAME } from './trace-file.js';
 
@@ -25,18 +27,29 @@ afterEach(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function stack() {
+const ECHO_TOOL = {
+  id: 'echo',
+  description: 'fixture',
+  inputSchema: ToolSchema.object({}),
+  metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
+  execute: () => 'hello',
+} as const;
+
+/** An execution stack over `tools`, its deployment in `dataDir` with `config`. */
+function stackOf(tools: AnyToolDefinition[], config: DeploymentConfig = {}) {
   const registry = new ToolRegistry();
-  registry.register(
-    defineTool({
-      id: 'echo',
-      description: 'fixture',
-      inputSchema: ToolSchema.object({}),
-      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
-      execute: () => 'hello',
-    }),
-  );
-  registry.register(
+  for (const tool of tools) registry.register(tool);
+  const host = createExecutionStack({
+    registry,
+    deployment: { config, file: undefined, workspaceRoot: dataDir, dataDir, configDir: dataDir },
+  });
+  return { registry, host };
+}
+
+/** The stack with `echo` and `flaky_fetch`, a tool that always fails like a broken backend. */
+function stack() {
+  return stackOf([
+    defineTool(ECHO_TOOL),
     defineTool({
       id: 'flaky_fetch',
       description: 'fixture that always fails like a broken backend',
@@ -44,17 +57,7 @@ function stack() {
       metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
       execute: () => failureResult('EXECUTION_FAILED', 'connection refused'),
     }),
-  );
-  return createExecutionStack({
-    registry,
-    deployment: {
-      config: {},
-      file: undefined,
-      workspaceRoot: dataDir,
-      dataDir,
-      configDir: dataDir,
-    },
-  });
+  ]).host;
 }
 
 function captureIo(): CliIo & { out: () => string } {
@@ -144,33 +147,21 @@ describe('toolsys trace', () => {
 
 describe('run-policy overrides from the config', () => {
   it('a preset replaces the tool policy and fields override it', async () => {
-    const registry = new ToolRegistry();
-    registry.register(
-      defineTool({
-        id: 'echo',
-        description: 'fixture',
-        inputSchema: ToolSchema.object({}),
-        metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
-        runPolicy: {
-          name: 'tight',
-          maxRetries: 0,
-          ratePerMinute: 1,
-          backoffBaseMs: 0,
-          backoffMaxMs: 0,
-        },
-        execute: () => 'hello',
-      }),
+    const { registry, host } = stackOf(
+      [
+        defineTool({
+          ...ECHO_TOOL,
+          runPolicy: {
+            name: 'tight',
+            maxRetries: 0,
+            ratePerMinute: 1,
+            backoffBaseMs: 0,
+            backoffMaxMs: 0,
+          },
+        }),
+      ],
+      { tools: { runPolicies: { echo: { preset: 'mutating', timeoutMs: 1_000 } } } },
     );
-    const host = createExecutionStack({
-      registry,
-      deployment: {
-        config: { tools: { runPolicies: { echo: { preset: 'mutating', timeoutMs: 1_000 } } } },
-        file: undefined,
-        workspaceRoot: dataDir,
-        dataDir,
-        configDir: dataDir,
-      },
-    });
     for (let call = 0; call < 5; call += 1)
       expect((await host.executor.execute('echo', {})).ok).toBe(true);
     const tool = registry.get('echo');

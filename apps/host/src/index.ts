@@ -37,12 +37,10 @@ export { defaultDataDirectory, invocationDirectory } from './paths.js';
 export { loadScaleOut, type ScaleOut, type ScaleOutStatus, scaleOutStatus } from './scale-out.js';
 export { CallLog, type CallLogOptions, type ServedCall } from './server/call-log.js';
 export { type CallScope, runInCallScope, scopedConfirm } from './server/call-scope.js';
+export { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT, MCP_PATH } from './server/http-defaults.js';
 export {
-  DEFAULT_HTTP_HOST,
-  DEFAULT_HTTP_PORT,
   type HttpServeOptions,
   type HttpServer,
-  MCP_PATH,
   serveHttp,
   UnsafeBindError,
 } from './server/http-server.js';

@@ -1,21 +1,13 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CHROMIUM_ARGS } from '@toolsys/app-browser';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpServer, serveHttp } from '../src/server/http-server.js';
 import { createTestHost, type TestHost } from './support/test-tools.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let testHost: TestHost;
 let http: HttpServer;
@@ -33,7 +25,7 @@ beforeAll(async () => {
   profile = mkdtempSync(join(tmpdir(), 'toolsys-dashboard-profile-'));
   browser = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS],
     headless: true,
   });
 }, 60_000);

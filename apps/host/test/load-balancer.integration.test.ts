@@ -4,6 +4,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import {
   freePort,
   type HaproxyProcess,
+  initializeRequest,
+  MCP_POST_HEADERS,
+  MCP_PROTOCOL_VERSION,
   type RedisProcess,
   startHaproxy,
   startRedis,
@@ -96,18 +99,15 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-const HEADERS = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-};
-
 /** One JSON-RPC POST through the load balancer; the answer's status, replica and body text. */
 async function post(body: unknown, sessionId?: string) {
   const response = await fetch(`${haproxy.url}/mcp`, {
     method: 'POST',
     headers: {
-      ...HEADERS,
-      ...(sessionId ? { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' } : {}),
+      ...MCP_POST_HEADERS,
+      ...(sessionId
+        ? { 'mcp-session-id': sessionId, 'mcp-protocol-version': MCP_PROTOCOL_VERSION }
+        : {}),
     },
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(15_000),
@@ -121,16 +121,7 @@ async function post(body: unknown, sessionId?: string) {
 }
 
 async function initialize() {
-  const answer = await post({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 't', version: '1' },
-    },
-  });
+  const answer = await post(initializeRequest({ clientName: 't', clientVersion: '1' }));
   expect(answer.status).toBe(200);
   return { sessionId: answer.sessionId ?? '', replica: answer.replica ?? '' };
 }

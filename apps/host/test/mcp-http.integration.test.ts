@@ -3,14 +3,13 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import {
   ElicitRequestSchema,
   LoggingMessageNotificationSchema,
-  type Progress,
-  ProgressNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { defineTool, successResult, ToolHints, ToolSchema } from '@toolsys/core-tool-registry';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpServer, serveHttp, UnsafeBindError } from '../src/server/http-server.js';
 import { TOOLSYS_ERROR_META_KEY } from '../src/server/mcp-tool-mapping.js';
+import { contentText, recordProgress } from './support/mcp-client.js';
 import { createTestHost, type TestHost } from './support/test-tools.js';
 
 let testHost: TestHost;
@@ -30,14 +29,6 @@ async function connect(
   await client.connect(transport);
   clients.push(client);
   return client;
-}
-
-function text(result: unknown): string {
-  const [first] = ((result as { content?: unknown }).content ?? []) as Array<{
-    type: string;
-    text?: string;
-  }>;
-  return first?.text ?? '';
 }
 
 beforeAll(async () => {
@@ -60,7 +51,7 @@ describe('toolsys serve --http', () => {
     const transport = client.transport as StreamableHTTPClientTransport;
     const sessionId = transport.sessionId as string;
     expect(
-      text(await client.callTool({ name: 'calculate', arguments: { expression: '1+1' } })),
+      contentText(await client.callTool({ name: 'calculate', arguments: { expression: '1+1' } })),
     ).toBe('2');
     await transport.terminateSession();
     await expect
@@ -108,8 +99,8 @@ describe('toolsys serve --http', () => {
     const client = await connect();
     const result = await client.callTool({ name: 'calculate', arguments: { expression: 5 } });
     expect(result.isError).toBe(true);
-    expect(text(result)).toMatch(/^Error: \[INVALID_ARGUMENT\] expression: /);
-    expect(text(result)).toContain('Next: Fix the arguments and retry.');
+    expect(contentText(result)).toMatch(/^Error: \[INVALID_ARGUMENT\] expression: /);
+    expect(contentText(result)).toContain('Next: Fix the arguments and retry.');
     expect(result._meta?.[TOOLSYS_ERROR_META_KEY]).toMatchObject({
       code: 'INVALID_ARGUMENT',
       field: 'expression',
@@ -121,7 +112,7 @@ describe('toolsys serve --http', () => {
     const client = await connect();
     const result = await client.callTool({ name: 'calculat', arguments: {} });
     expect(result.isError).toBe(true);
-    expect(text(result)).toContain(
+    expect(contentText(result)).toContain(
       'Error: [NOT_FOUND] Unknown tool "calculat". Did you mean: calculate',
     );
   });
@@ -132,20 +123,13 @@ describe('toolsys serve --http', () => {
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
       logged.push(String(notification.params.data));
     });
-    // The SDK client dispatches notifications a microtask after reading them but settles the
-    // response at once, so when both arrive in one read its `onprogress` can miss the last
-    // update. Observe what the server sent on the wire instead.
-    const progress: Array<Omit<Progress, 'progressToken'>> = [];
-    client.setNotificationHandler(ProgressNotificationSchema, (notification) => {
-      const { progressToken: _token, ...update } = notification.params;
-      progress.push(update);
-    });
+    const progress = recordProgress(client);
     const result = await client.callTool(
       { name: 'test_slow', arguments: { steps: 3 } },
       undefined,
       { onprogress: () => {} },
     );
-    expect(text(result)).toBe('done 3');
+    expect(contentText(result)).toBe('done 3');
     await expect.poll(() => progress.length).toBe(3);
     expect(progress).toEqual([
       { progress: 1, total: 3, message: 'step 1' },
@@ -171,7 +155,7 @@ describe('toolsys serve --http', () => {
     const client = await connect();
     const result = await client.callTool({ name: 'test_guarded', arguments: { note: 'x' } });
     expect(result.isError).toBe(true);
-    expect(text(result)).toBe(
+    expect(contentText(result)).toBe(
       [
         "Error: [PERMISSION_DENIED] test_guarded needs the user's confirmation, but this MCP client cannot ask the user (it does not support elicitation).",
         'Next: Do not retry; use a lower-risk tool, or ask the user to allow test_guarded in toolsys.config.json (permissions.alwaysAllow) or to use a client that supports elicitation.',
@@ -179,7 +163,7 @@ describe('toolsys serve --http', () => {
     );
     // Nobody was asked, so the next call is refused for the same reason, not as "already denied".
     const again = await client.callTool({ name: 'test_guarded', arguments: {} });
-    expect(text(again)).toContain('cannot ask the user');
+    expect(contentText(again)).toContain('cannot ask the user');
   });
 
   it('asks the user through elicitation and runs the call when allowed', async () => {
@@ -190,7 +174,7 @@ describe('toolsys serve --http', () => {
       return { action: 'accept', content: { decision: 'allow_once' } };
     });
     const result = await client.callTool({ name: 'test_guarded', arguments: { note: 'ok' } });
-    expect(text(result)).toBe('guarded ran ok');
+    expect(contentText(result)).toBe('guarded ran ok');
     expect(asked).toHaveLength(1);
     expect(asked[0]).toContain('test_guarded (MEDIUM risk) wants to run:');
   });
@@ -200,7 +184,9 @@ describe('toolsys serve --http', () => {
     client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'decline' }));
     const result = await client.callTool({ name: 'test_guarded', arguments: {} });
     expect(result.isError).toBe(true);
-    expect(text(result)).toContain('Error: [PERMISSION_DENIED] The user denied test_guarded.');
+    expect(contentText(result)).toContain(
+      'Error: [PERMISSION_DENIED] The user denied test_guarded.',
+    );
   });
 
   it('sends tools/list_changed when a tool is registered at run time', async () => {
@@ -284,7 +270,7 @@ describe('bearer token', () => {
         headers: { authorization: 'Bearer s3cret' },
       });
       const result = await client.callTool({ name: 'calculate', arguments: { expression: '6*7' } });
-      expect(text(result)).toBe('42');
+      expect(contentText(result)).toBe('42');
     } finally {
       for (const client of clients.splice(0)) await client.close().catch(() => {});
       await guarded.close();

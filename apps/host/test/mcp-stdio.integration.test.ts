@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ProgressNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { contentText, recordProgress } from './support/mcp-client.js';
 
 const CLI = resolve(import.meta.dirname, '../src/cli.ts');
 const FIXTURE = resolve(import.meta.dirname, 'fixtures/stdio-test-server.ts');
@@ -43,14 +43,6 @@ async function connect(
   return { client, stderr: () => stderr };
 }
 
-function text(result: unknown): string {
-  const [first] = ((result as { content?: unknown }).content ?? []) as Array<{
-    type: string;
-    text?: string;
-  }>;
-  return first?.text ?? '';
-}
-
 beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'toolsys-stdio-'));
 });
@@ -80,7 +72,7 @@ describe('toolsys serve --stdio (the real CLI)', SLOW, () => {
 
     const failed = await client.callTool({ name: 'calculate', arguments: {} });
     expect(failed.isError).toBe(true);
-    expect(text(failed)).toMatch(/^Error: \[INVALID_ARGUMENT\] expression: required/);
+    expect(contentText(failed)).toMatch(/^Error: \[INVALID_ARGUMENT\] expression: required/);
   });
 });
 
@@ -107,14 +99,7 @@ describe('serveStdio with test tools', SLOW, () => {
 
   it('sends progress notifications for a call with a progress token', async () => {
     const { client } = await connect(FIXTURE);
-    // The SDK client dispatches notifications a microtask after reading them but settles the
-    // response at once, so when both arrive in one read its `onprogress` misses the last update.
-    // Observe what the server sent on the wire instead.
-    const sent: Array<{ progress: number; total?: number; message?: string }> = [];
-    client.setNotificationHandler(ProgressNotificationSchema, (notification) => {
-      const { progressToken: _token, ...update } = notification.params;
-      sent.push(update);
-    });
+    const sent = recordProgress(client);
     const result = await client.callTool(
       { name: 'test_slow', arguments: { steps: 2 } },
       undefined,
@@ -122,7 +107,7 @@ describe('serveStdio with test tools', SLOW, () => {
         onprogress: () => {},
       },
     );
-    expect(text(result)).toBe('done 2');
+    expect(contentText(result)).toBe('done 2');
     await expect.poll(() => sent.length).toBe(2);
     expect(sent).toEqual([
       { progress: 1, total: 2, message: 'step 1' },

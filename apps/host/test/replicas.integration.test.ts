@@ -2,10 +2,17 @@ import { createServer, type Server } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { type RedisProcess, startRedis } from '@toolsys/test-support';
+import {
+  initializeRequest,
+  MCP_POST_HEADERS,
+  MCP_PROTOCOL_VERSION,
+  type RedisProcess,
+  startRedis,
+} from '@toolsys/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { describeScaleOut } from '../src/commands/doctor.js';
 import { type HttpServer, serveHttp } from '../src/server/http-server.js';
+import { contentText } from './support/mcp-client.js';
 import { createTestHost, type TestHost } from './support/test-tools.js';
 
 // Two host replicas (each its own deployment and HTTP server on 127.0.0.1) sharing one real
@@ -70,11 +77,6 @@ async function connect(index: number, elicit = false): Promise<Client> {
   return client;
 }
 
-function text(result: unknown): string {
-  const [first] = ((result as { content?: unknown }).content ?? []) as { text?: string }[];
-  return first?.text ?? '';
-}
-
 describe('two replicas of serve --http sharing Redis', () => {
   it('say in doctor that Redis and OTLP are configured and Redis is shared', () => {
     const lines = describeScaleOut(replicas[0]?.host.deployment.stack.scaleOutStatus() ?? never());
@@ -93,7 +95,7 @@ describe('two replicas of serve --http sharing Redis', () => {
     for (let round = 0; round < 5; round += 1) {
       for (const client of clients) {
         texts.push(
-          text(await client.callTool({ name: 'test_structured', arguments: { name: 'x' } })),
+          contentText(await client.callTool({ name: 'test_structured', arguments: { name: 'x' } })),
         );
       }
     }
@@ -112,13 +114,13 @@ describe('two replicas of serve --http sharing Redis', () => {
     const patient = await connect(1);
     const texts: string[] = [];
     for (let call = 0; call < 7; call += 1) {
-      texts.push(text(await greedy.callTool({ name: 'test_wait', arguments: { ms: 0 } })));
+      texts.push(contentText(await greedy.callTool({ name: 'test_wait', arguments: { ms: 0 } })));
     }
     expect(texts.filter((entry) => entry === 'waited 0 ms')).toHaveLength(5);
     expect(texts.at(-1)).toMatch(
       /^Error: \[RATE_LIMITED\] test_wait is limited to 5 calls a minute and the quota is used up/,
     );
-    expect(text(await patient.callTool({ name: 'test_wait', arguments: { ms: 0 } }))).toBe(
+    expect(contentText(await patient.callTool({ name: 'test_wait', arguments: { ms: 0 } }))).toBe(
       'waited 0 ms',
     );
   });
@@ -129,14 +131,14 @@ describe('two replicas of serve --http sharing Redis', () => {
       action: 'accept',
       content: { decision: 'allow_always' },
     }));
-    expect(text(await clientA.callTool({ name: 'test_guarded', arguments: { note: 'a' } }))).toBe(
-      'guarded ran a',
-    );
+    expect(
+      contentText(await clientA.callTool({ name: 'test_guarded', arguments: { note: 'a' } })),
+    ).toBe('guarded ran a');
     // Replica B's client cannot be asked at all, yet the shared grant lets the call through.
     const clientB = await connect(1);
-    expect(text(await clientB.callTool({ name: 'test_guarded', arguments: { note: 'b' } }))).toBe(
-      'guarded ran b',
-    );
+    expect(
+      contentText(await clientB.callTool({ name: 'test_guarded', arguments: { note: 'b' } })),
+    ).toBe('guarded ran b');
   });
 
   it('answer a session id from the other replica with HTTP 404 and a "re-initialize" JSON-RPC error', async () => {
@@ -144,20 +146,8 @@ describe('two replicas of serve --http sharing Redis', () => {
     if (!a || !b) throw new Error('no replicas');
     const init = await fetch(a.http.mcpUrl, {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 't', version: '1' },
-        },
-      }),
+      headers: MCP_POST_HEADERS,
+      body: JSON.stringify(initializeRequest({ clientName: 't', clientVersion: '1' })),
     });
     const sessionId = init.headers.get('mcp-session-id');
     await init.body?.cancel();
@@ -165,10 +155,9 @@ describe('two replicas of serve --http sharing Redis', () => {
     const elsewhere = await fetch(b.http.mcpUrl, {
       method: 'POST',
       headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
+        ...MCP_POST_HEADERS,
         'mcp-session-id': sessionId ?? '',
-        'mcp-protocol-version': '2025-06-18',
+        'mcp-protocol-version': MCP_PROTOCOL_VERSION,
       },
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
       signal: AbortSignal.timeout(10_000),
@@ -207,12 +196,12 @@ describe('two replicas of serve --http sharing Redis', () => {
     const clientA = await connect(0);
     // The tool's worker starts (and loads its math library) first: the bound is about Redis.
     expect(
-      text(await clientA.callTool({ name: 'calculate', arguments: { expression: '1' } })),
+      contentText(await clientA.callTool({ name: 'calculate', arguments: { expression: '1' } })),
     ).toBe('1');
     await redis.kill();
     const started = Date.now();
     const result = await clientA.callTool({ name: 'calculate', arguments: { expression: '1+1' } });
-    expect(text(result)).toBe('2');
+    expect(contentText(result)).toBe('2');
     expect(Date.now() - started).toBeLessThan(5000);
     const status = replicas[0]?.host.deployment.stack.scaleOutStatus() ?? never();
     expect(describeScaleOut(status)[0]).toMatch(

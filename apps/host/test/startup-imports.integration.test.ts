@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { initializeRequest } from '@toolsys/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The built CLI, as users start it (`npx @toolsys/host serve --stdio` runs dist/cli.js): a bundle
@@ -177,16 +178,7 @@ describe.skipIf(!existsSync(CLI))('start-up of the built CLI', () => {
         'serve',
         async (child, messages) => {
           const send = (message: object) => child.stdin?.write(`${JSON.stringify(message)}\n`);
-          send({
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'initialize',
-            params: {
-              protocolVersion: '2025-06-18',
-              capabilities: {},
-              clientInfo: { name: 'startup-test', version: '1.0.0' },
-            },
-          });
+          send(initializeRequest({ clientName: 'startup-test' }));
           for await (const message of messages as AsyncIterable<{ id?: number; result?: never }>) {
             if (message.id === 1) {
               send({ jsonrpc: '2.0', method: 'notifications/initialized' });

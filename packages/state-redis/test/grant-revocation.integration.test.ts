@@ -72,6 +72,22 @@ async function reconnected(state: SharedState): Promise<void> {
   await until(() => state.status().mode === 'shared', CUT_OFF_MS * 4);
 }
 
+/**
+ * Replica A (with `optionsA`) and replica B, which reconnects only after {@link CUT_OFF_MS} once
+ * cut off; the users of both answer `answer`.
+ */
+async function withCutOffB(answer: ConfirmationDecision, optionsA?: Parameters<typeof shared>[1]) {
+  const stateA = await shared('a', optionsA);
+  const stateB = await shared('b', { probeIntervalMs: CUT_OFF_MS });
+  return { stateA, stateB, a: permissions(stateA, answer), b: permissions(stateB, answer) };
+}
+
+/** Waits until Redis holds the grant of `toolId` for the session `sessionId`. */
+async function untilSessionGrantShared(sessionId: string, toolId: string): Promise<void> {
+  const key = `grants:perm:session:${sessionDigest(sessionId)}`;
+  await until(async () => (await redis.admin.sismember(key, toolId)) === 1);
+}
+
 describe('grant revocation across replicas', () => {
   it('makes replica B ask again right after replica A revokes an "always" grant', async () => {
     // A window of a minute: only the invalidation message can end the grant within the test.
@@ -104,13 +120,7 @@ describe('grant revocation across replicas', () => {
     const a = permissions(stateA, 'allow_session');
     const b = permissions(stateB);
     await a.authorize('web_fetch', 'session-7');
-    await until(
-      async () =>
-        (await redis.admin.sismember(
-          `grants:perm:session:${sessionDigest('session-7')}`,
-          'web_fetch',
-        )) === 1,
-    );
+    await untilSessionGrantShared('session-7', 'web_fetch');
     expect(await b.authorize('web_fetch', 'session-7')).toEqual({ allowed: true, via: 'session' });
     a.manager.endSession('session-7');
     await until(() => !stateB.permissionStore.isAllowedForSession('session-7', 'web_fetch'), 1000);
@@ -222,10 +232,7 @@ async function seenByB(
 
 describe('revocations made while a replica was cut off', () => {
   it('drop the grants the replica gave meanwhile for the revoked tool, and push the others', async () => {
-    const stateA = await shared('a');
-    const stateB = await shared('b', { probeIntervalMs: CUT_OFF_MS });
-    const a = permissions(stateA, 'allow_always');
-    const b = permissions(stateB, 'allow_always');
+    const { stateB, a, b } = await withCutOffB('allow_always');
     await a.authorize('write_file');
     await until(
       async () => (await redis.admin.sismember('grants:perm:always', 'write_file')) === 1,
@@ -251,18 +258,9 @@ describe('revocations made while a replica was cut off', () => {
   }, 30_000);
 
   it('drop the grants the replica gave meanwhile in a session forgotten elsewhere', async () => {
-    const stateA = await shared('a');
-    const stateB = await shared('b', { probeIntervalMs: CUT_OFF_MS });
-    const a = permissions(stateA, 'allow_session');
-    const b = permissions(stateB, 'allow_session');
+    const { stateB, a, b } = await withCutOffB('allow_session');
     await a.authorize('web_fetch', 'session-7');
-    await until(
-      async () =>
-        (await redis.admin.sismember(
-          `grants:perm:session:${sessionDigest('session-7')}`,
-          'web_fetch',
-        )) === 1,
-    );
+    await untilSessionGrantShared('session-7', 'web_fetch');
     await cutOff(stateB);
     await b.authorize('run_command', 'session-7');
     await b.authorize('run_command', 'session-8');
@@ -322,10 +320,9 @@ describe('revocations made while a replica was cut off', () => {
   }, 30_000);
 
   it('drop every grant the replica gave meanwhile when the log no longer reaches back', async () => {
-    const stateA = await shared('a', { grantRevocationLogLength: 2 });
-    const stateB = await shared('b', { probeIntervalMs: CUT_OFF_MS });
-    const a = permissions(stateA, 'allow_always');
-    const b = permissions(stateB, 'allow_always');
+    const { stateB, a, b } = await withCutOffB('allow_always', {
+      grantRevocationLogLength: 2,
+    });
     await seenByB(a, b, stateB);
     await cutOff(stateB);
     await b.authorize('read_notes');
@@ -345,10 +342,7 @@ describe('revocations made while a replica was cut off', () => {
   }, 30_000);
 
   it('drop every grant the replica gave meanwhile when Redis lost its data', async () => {
-    const stateA = await shared('a');
-    const stateB = await shared('b', { probeIntervalMs: CUT_OFF_MS });
-    const a = permissions(stateA, 'allow_always');
-    const b = permissions(stateB, 'allow_always');
+    const { stateB, a, b } = await withCutOffB('allow_always');
     await seenByB(a, b, stateB);
     await cutOff(stateB);
     await b.authorize('read_notes');

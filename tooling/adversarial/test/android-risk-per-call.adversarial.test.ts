@@ -1,49 +1,22 @@
-import type { AndroidSim } from '@toolsys/android-sim';
-import {
-  type ConfirmationRequest,
-  createToolExecutor,
-  RiskAwareToolGate,
-  type RiskPolicy,
-  ToolPermissionManager,
-  type ToolRisk,
-} from '@toolsys/core-tool-registry';
-import { createAndroidTools } from '@toolsys/platform-android';
-import { type AndroidHarness, startAndroidHarness, textOf } from '@toolsys/test-support';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RiskPolicy, ToolRisk } from '@toolsys/core-tool-registry';
+import { textOf } from '@toolsys/test-support';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useAndroidHarness } from './support/android.js';
+import { gatedExecutor } from './support/executor.js';
 
 // Issue 30 item 13: a risk that depends on the arguments goes through the kernel's risk gate, so
 // the deployment's policy applies to it: `clipboard` set (MEDIUM) is refused by `MEDIUM: "deny"`
 // although `clipboard` get (LOW) is not; `control_media` is MEDIUM, as its effect is.
 
-let harness: AndroidHarness;
-let sim: AndroidSim;
-
-beforeAll(async () => {
-  harness = await startAndroidHarness(createAndroidTools);
-  sim = harness.bed.sims[0] as AndroidSim;
-}, 60_000);
-
-afterAll(async () => {
-  await harness?.stop();
-});
+const android = useAndroidHarness();
 
 beforeEach(() => {
-  sim.device.state.clipboard = 'kept';
+  android.sim.device.state.clipboard = 'kept';
 });
 
 /** The harness's tools behind a risk gate with `policy`, answering every question with `allow_once`. */
 function gated(policy: Partial<Record<ToolRisk, RiskPolicy>>) {
-  const asked: ConfirmationRequest[] = [];
-  const confirm = async (request: ConfirmationRequest) => {
-    asked.push(request);
-    return 'allow_once' as const;
-  };
-  const executor = createToolExecutor({
-    registry: harness.registry,
-    gate: new RiskAwareToolGate(new ToolPermissionManager({ confirm, policy })),
-    confirm,
-  });
-  return { asked, executor };
+  return gatedExecutor({ registry: android.harness.registry, policy, answer: 'allow_once' });
 }
 
 describe('risk decided per call goes through the gate (item 13)', { timeout: 30_000 }, () => {
@@ -55,7 +28,7 @@ describe('risk decided per call goes through the gate (item 13)', { timeout: 30_
       message: 'MEDIUM risk tools are disabled in this deployment.',
     });
     expect(asked).toEqual([]);
-    expect(sim.device.state.clipboard).toBe('kept');
+    expect(android.sim.device.state.clipboard).toBe('kept');
 
     const get = await executor.execute('clipboard', { action: 'get' });
     expect(textOf(get)).toContain('Clipboard (4 characters):');
@@ -69,11 +42,11 @@ describe('risk decided per call goes through the gate (item 13)', { timeout: 30_
     expect(asked.map(({ risk, action }) => ({ risk, action }))).toEqual([
       { risk: 'MEDIUM', action: 'action: "set"\ntext: "pay\u202Eto"' },
     ]);
-    expect(sim.device.state.clipboard).toBe('pay\u202Eto');
+    expect(android.sim.device.state.clipboard).toBe('pay\u202Eto');
   });
 
   it('declares control_media MEDIUM, so MEDIUM: "deny" refuses it', async () => {
-    expect(harness.registry.get('control_media')?.metadata.risk).toBe('MEDIUM');
+    expect(android.harness.registry.get('control_media')?.metadata.risk).toBe('MEDIUM');
     const { executor } = gated({ MEDIUM: 'deny' });
     const result = await executor.execute('control_media', { action: 'mute' });
     expect(result.ok === false && result.error.code).toBe('PERMISSION_DENIED');

@@ -1,7 +1,6 @@
-import type { AndroidSim } from '@toolsys/android-sim';
-import { createAndroidTools } from '@toolsys/platform-android';
-import { type AndroidHarness, startAndroidHarness, textOf } from '@toolsys/test-support';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { textOf } from '@toolsys/test-support';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useAndroidHarness } from './support/android.js';
 
 /*
  * Issue 30 item 23: ui_dump showed "Save your draft?" with `[e391] OK`; the app swapped the message
@@ -10,20 +9,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
  * real adb server against the simulated device, whose dump is swapped between the two calls.
  */
 
-let harness: AndroidHarness;
-let sim: AndroidSim;
-
-beforeAll(async () => {
-  harness = await startAndroidHarness(createAndroidTools);
-  sim = harness.bed.sims[0] as AndroidSim;
-}, 60_000);
-
-afterAll(async () => {
-  await harness?.stop();
-});
+const android = useAndroidHarness();
 
 beforeEach(() => {
-  sim.device.state.uiautomatorXml = undefined;
+  android.sim.device.state.uiautomatorXml = undefined;
 });
 
 function dialog(message: string): string {
@@ -50,19 +39,19 @@ function dialog(message: string): string {
 }
 
 function inputTaps(): string[] {
-  return sim.device.commandLines.filter((line) => line.includes('input tap'));
+  return android.sim.device.commandLines.filter((line) => line.includes('input tap'));
 }
 
 describe('ui_tap acts only on the screen the model saw', () => {
   it('refuses a ref whose dialog message changed since ui_dump, and taps nothing', async () => {
-    sim.device.state.uiautomatorXml = dialog('Save your draft?');
-    const dump = textOf(await harness.call('ui_dump', {}, { sessionId: 'A' }));
+    android.sim.device.state.uiautomatorXml = dialog('Save your draft?');
+    const dump = textOf(await android.harness.call('ui_dump', {}, { sessionId: 'A' }));
     const ref = /\[(e\d{3,6})\] (?:Button )?"OK"/.exec(dump)?.[1];
     expect(ref, dump).toBeDefined();
     const tapsBefore = inputTaps().length;
 
-    sim.device.state.uiautomatorXml = dialog('Factory reset: erase ALL data?');
-    const result = await harness.call('ui_tap', { ref }, { sessionId: 'A' });
+    android.sim.device.state.uiautomatorXml = dialog('Factory reset: erase ALL data?');
+    const result = await android.harness.call('ui_tap', { ref }, { sessionId: 'A' });
     expect(result.ok, textOf(result)).toBe(false);
     if (!result.ok) {
       expect(result.error.code).toBe('NOT_FOUND');
@@ -74,11 +63,11 @@ describe('ui_tap acts only on the screen the model saw', () => {
   }, 30_000);
 
   it('refuses the same button chosen by its text once the message changed', async () => {
-    sim.device.state.uiautomatorXml = dialog('Save your draft?');
-    await harness.call('ui_dump', {}, { sessionId: 'C' });
+    android.sim.device.state.uiautomatorXml = dialog('Save your draft?');
+    await android.harness.call('ui_dump', {}, { sessionId: 'C' });
     const tapsBefore = inputTaps().length;
-    sim.device.state.uiautomatorXml = dialog('Factory reset: erase ALL data?');
-    const result = await harness.call('ui_tap', { text: 'OK' }, { sessionId: 'C' });
+    android.sim.device.state.uiautomatorXml = dialog('Factory reset: erase ALL data?');
+    const result = await android.harness.call('ui_tap', { text: 'OK' }, { sessionId: 'C' });
     expect(result.ok, textOf(result)).toBe(false);
     if (!result.ok) {
       expect(result.error.field).toBe('text');
@@ -88,12 +77,12 @@ describe('ui_tap acts only on the screen the model saw', () => {
   }, 30_000);
 
   it('taps an unchanged dialog and names the message beside the button', async () => {
-    sim.device.state.uiautomatorXml = dialog('Save your draft?');
-    const dump = textOf(await harness.call('ui_dump', {}, { sessionId: 'B' }));
+    android.sim.device.state.uiautomatorXml = dialog('Save your draft?');
+    const dump = textOf(await android.harness.call('ui_dump', {}, { sessionId: 'B' }));
     const ref = /\[(e\d{3,6})\] (?:Button )?"OK"/.exec(dump)?.[1];
     expect(ref, dump).toBeDefined();
     const tapsBefore = inputTaps().length;
-    const result = await harness.call('ui_tap', { ref }, { sessionId: 'B' });
+    const result = await android.harness.call('ui_tap', { ref }, { sessionId: 'B' });
     expect(inputTaps().length).toBe(tapsBefore + 1);
     expect(textOf(result)).toContain(`Tapped [${ref}] Button "OK" in "Save your draft?" at`);
   }, 30_000);

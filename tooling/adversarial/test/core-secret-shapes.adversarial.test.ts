@@ -3,16 +3,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  createToolExecutor,
-  type PipelineToolExecutor,
-  RiskAwareToolGate,
-  renderResult,
-  ToolPermissionManager,
-  ToolRegistry,
-} from '@toolsys/core-tool-registry';
+import { type PipelineToolExecutor, renderResult } from '@toolsys/core-tool-registry';
 import { createNetworkTools, createShellTools } from '@toolsys/core-tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gatedExecutor } from './support/executor.js';
 
 /*
  * Credentials that reach a result under names that say nothing (a config file, a page, a
@@ -68,17 +62,11 @@ afterAll(async () => {
 });
 
 function executor(): PipelineToolExecutor {
-  const registry = new ToolRegistry();
-  for (const tool of createShellTools({ workspaceRoot: workspace })) registry.register(tool);
-  for (const tool of createNetworkTools({ workspaceRoot: workspace, allowPrivateNetwork: true })) {
-    registry.register(tool);
-  }
-  const confirm = async () => 'allow_once' as const;
-  return createToolExecutor({
-    registry,
-    gate: new RiskAwareToolGate(new ToolPermissionManager({ confirm })),
-    confirm,
-  });
+  const tools = [
+    ...createShellTools({ workspaceRoot: workspace }),
+    ...createNetworkTools({ workspaceRoot: workspace, allowPrivateNetwork: true }),
+  ];
+  return gatedExecutor({ tools, answer: 'allow_once' }).executor;
 }
 
 function expectNoSecret(text: string, label: string, shown = true): void {

@@ -5,16 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHostPolicy } from '@toolsys/app-browser';
 import {
-  createToolExecutor,
   type PipelineToolExecutor,
-  RiskAwareToolGate,
   renderResult,
-  ToolPermissionManager,
-  ToolRegistry,
   type ToolResult,
 } from '@toolsys/core-tool-registry';
 import { createNetworkTools } from '@toolsys/core-tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gatedExecutor } from './support/executor.js';
 
 /*
  * web_fetch and http_request on a deployment that allows private networks (so the local server
@@ -63,7 +60,6 @@ afterAll(async () => {
 });
 
 function executor(allowPrivateNetwork: boolean | string[]): PipelineToolExecutor {
-  const registry = new ToolRegistry();
   const tools = createNetworkTools({
     workspaceRoot: workspace,
     allowPrivateNetwork,
@@ -75,13 +71,7 @@ function executor(allowPrivateNetwork: boolean | string[]): PipelineToolExecutor
           ? [{ address: 'fd00:ec2::23', family: 6 }]
           : [{ address: '127.0.0.1', family: 4 }],
   });
-  for (const tool of tools) registry.register(tool);
-  const confirm = async () => 'allow_once' as const;
-  return createToolExecutor({
-    registry,
-    gate: new RiskAwareToolGate(new ToolPermissionManager({ confirm })),
-    confirm,
-  });
+  return gatedExecutor({ tools, answer: 'allow_once' }).executor;
 }
 
 function expectRefused(result: ToolResult, label: string): void {

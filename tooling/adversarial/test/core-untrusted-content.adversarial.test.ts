@@ -4,12 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  createToolExecutor,
   type PipelineToolExecutor,
   renderResult,
-  ToolRegistry,
   type ToolResult,
 } from '@toolsys/core-tool-registry';
+import { createTestExecutor } from '@toolsys/core-tool-registry/testing';
 import { createFileTools, createNetworkTools, createShellTools } from '@toolsys/core-tools';
 import { probeCommandSandbox } from '@toolsys/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,11 +91,13 @@ beforeAll(async () => {
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   sandboxed = (await probeCommandSandbox()).available;
-  const registry = new ToolRegistry();
-  registry.registerAll(createFileTools({ workspaceRoot: root }));
-  registry.registerAll(createNetworkTools({ workspaceRoot: root, allowPrivateNetwork: true }));
-  registry.registerAll(createShellTools({ workspaceRoot: root }));
-  executor = createToolExecutor({ registry });
+  executor = createTestExecutor({
+    tools: [
+      ...createFileTools({ workspaceRoot: root }),
+      ...createNetworkTools({ workspaceRoot: root, allowPrivateNetwork: true }),
+      ...createShellTools({ workspaceRoot: root }),
+    ],
+  });
 });
 
 afterAll(async () => {

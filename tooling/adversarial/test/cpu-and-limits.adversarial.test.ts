@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,16 +10,10 @@ import {
   ToolTraceRecorder,
 } from '@toolsys/core-tool-registry';
 import { CpuToolPool, createCoreTools } from '@toolsys/core-tools';
-import {
-  BUILTIN_PACKAGES,
-  composeDeployment,
-  type Deployment,
-  type HttpServer,
-  resolveDeploymentConfig,
-  serveHttp,
-  ToolHost,
-} from '@toolsys/host';
+import { type Deployment, type HttpServer, serveHttp, type ToolHost } from '@toolsys/host';
+import { initializeRequest, listenOnLoopback } from '@toolsys/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deployHost, postMcp } from './support/host.js';
 
 // Attacks on the CPU-bound tools and the argument limits, against the real host (the core package
 // composed as `toolsys serve` composes it, the real HTTP server on 127.0.0.1) and against the core
@@ -36,11 +30,8 @@ let http: HttpServer;
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'toolsys-adversarial-cpu-'));
-  mkdirSync(join(scratch, 'workspace'));
-  const config = resolveDeploymentConfig(
-    {
-      workspaceRoot: join(scratch, 'workspace'),
-      dataDir: join(scratch, 'data'),
+  ({ deployment, host } = await deployHost(scratch, {
+    config: {
       tools: {
         runPolicies: {
           // Only the time limit: the declared policy's retry must not replay a runaway.
@@ -49,11 +40,7 @@ beforeAll(async () => {
         },
       },
     },
-    { cwd: scratch, env: {} },
-  );
-  const core = BUILTIN_PACKAGES.filter((entry) => entry.key === 'core');
-  deployment = await composeDeployment(config, { packages: core });
-  host = new ToolHost(deployment);
+  }));
   http = await serveHttp(host, { host: '127.0.0.1', port: 0 });
 });
 
@@ -65,25 +52,6 @@ afterAll(async () => {
 
 function call(toolId: string, args: unknown, sessionId = 'attacker') {
   return host.call(toolId, args, { sessionId, source: 'mcp' });
-}
-
-/** An MCP `initialize` over the real HTTP endpoint: the server answers with a JSON-RPC result. */
-async function mcpInitialize(): Promise<string> {
-  const response = await fetch(http.mcpUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'adversarial', version: '1.0.0' },
-      },
-    }),
-  });
-  return response.text();
 }
 
 /** Longer than the 8 Ki characters of text_transform that run on the calling thread. */
@@ -116,7 +84,11 @@ describe('a runaway calculate (issue item 4)', () => {
       const dashboard = await fetch(http.dashboardUrl);
       expect(dashboard.status).toBe(200);
       await dashboard.text();
-      expect(await mcpInitialize()).toContain('"result"');
+      const initialized = await postMcp(
+        http.mcpUrl,
+        initializeRequest({ clientName: 'adversarial' }),
+      );
+      expect(initialized.text).toContain('"result"');
       const beatsBefore = beats;
       const result = await runaway;
       expect(result).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
@@ -312,23 +284,18 @@ describe('caller headers on a cross-origin redirect (issue item 10)', () => {
   let executor: PipelineToolExecutor;
   let dir: string;
 
-  const listen = (server: Server) =>
-    new Promise<number>((resolve) => {
-      server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
-    });
-
   beforeAll(async () => {
     target = createServer((request, response) => {
       received = request.headers;
       response.end('landed');
     });
-    const targetPort = await listen(target);
+    const targetPort = await listenOnLoopback(target);
     origin = createServer((_request, response) => {
       // 127.0.0.1 and localhost are different origins (and different ports here too).
       response.writeHead(302, { location: `http://localhost:${targetPort}/landing` });
       response.end();
     });
-    await listen(origin);
+    await listenOnLoopback(origin);
     dir = mkdtempSync(join(tmpdir(), 'toolsys-adversarial-redirect-'));
     pool = new CpuToolPool({ maxThreads: 1 });
     const registry = new ToolRegistry();

@@ -1,15 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolResult } from '@toolsys/core-tool-registry';
-import {
-  BUILTIN_PACKAGES,
-  composeDeployment,
-  type Deployment,
-  resolveDeploymentConfig,
-  ToolHost,
-} from '@toolsys/host';
+import type { Deployment, ToolHost } from '@toolsys/host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deployHost } from './support/host.js';
 
 // Issue 30 item 17: one session's runaway calculations filled the CPU pool (unbounded queue, no
 // fairness) so that another session's `calculate 6*7` waited until its time limit; those time-outs
@@ -31,22 +26,15 @@ let host: ToolHost;
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'toolsys-adv-cpu-fair-'));
-  mkdirSync(join(scratch, 'workspace'));
-  const config = resolveDeploymentConfig(
-    {
-      workspaceRoot: join(scratch, 'workspace'),
-      dataDir: join(scratch, 'data'),
+  ({ deployment, host } = await deployHost(scratch, {
+    config: {
       tools: {
         runPolicies: {
           calculate: { timeoutMs: RUNAWAY_LIMIT_MS, ratePerMinute: QUOTA_PER_MINUTE },
         },
       },
     },
-    { cwd: scratch, env: {} },
-  );
-  const core = BUILTIN_PACKAGES.filter((entry) => entry.key === 'core');
-  deployment = await composeDeployment(config, { packages: core });
-  host = new ToolHost(deployment);
+  }));
 }, 60_000);
 
 afterAll(async () => {

@@ -15,12 +15,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  createToolExecutor,
   type PipelineToolExecutor,
   renderResult,
-  ToolRegistry,
   type ToolResult,
 } from '@toolsys/core-tool-registry';
+import { createTestExecutor } from '@toolsys/core-tool-registry/testing';
 import { createFileTools, createNetworkTools, createStructuredTools } from '@toolsys/core-tools';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
@@ -143,16 +142,15 @@ async function snapshot(folder: string): Promise<Record<string, string>> {
 }
 
 function executor(): PipelineToolExecutor {
-  const registry = new ToolRegistry();
-  for (const tool of createFileTools({ workspaceRoot: root, useRipgrep: true }))
-    registry.register(tool);
-  for (const tool of createStructuredTools({ workspaceRoot: root })) {
-    if (tool.id === 'file_hash') registry.register(tool);
-  }
-  for (const tool of createNetworkTools({ workspaceRoot: root, allowPrivateNetwork: true })) {
-    if (tool.id === 'download_file') registry.register(tool);
-  }
-  return createToolExecutor({ registry });
+  return createTestExecutor({
+    tools: [
+      ...createFileTools({ workspaceRoot: root, useRipgrep: true }),
+      ...createStructuredTools({ workspaceRoot: root }).filter((tool) => tool.id === 'file_hash'),
+      ...createNetworkTools({ workspaceRoot: root, allowPrivateNetwork: true }).filter(
+        (tool) => tool.id === 'download_file',
+      ),
+    ],
+  });
 }
 
 interface Tally {

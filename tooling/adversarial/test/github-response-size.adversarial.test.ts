@@ -1,21 +1,16 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import {
-  BUILTIN_PACKAGES,
-  composeDeployment,
-  type Deployment,
-  resolveDeploymentConfig,
-  ToolHost,
-} from '@toolsys/host';
+import { BUILTIN_PACKAGES, type Deployment, type ToolHost } from '@toolsys/host';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   authenticatedUser,
   contentFile,
 } from '../../../packages/app-github/test/fixtures/github-responses.js';
+import { deployHost } from './support/host.js';
 import { expectResponsiveDuring } from './support/responsiveness.js';
 
 // A GitHub API that answers with a body without end (a hostile GitHub Enterprise Server, a broken
@@ -85,18 +80,11 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v3`;
   scratch = mkdtempSync(join(tmpdir(), 'toolsys-adversarial-github-'));
-  mkdirSync(join(scratch, 'workspace'));
-  const config = resolveDeploymentConfig(
-    {
-      workspaceRoot: join(scratch, 'workspace'),
-      dataDir: join(scratch, 'data'),
-      packages: { 'app-github': { baseUrl, readOnly: true } },
-    },
-    { cwd: scratch, env: { PATH: process.env.PATH ?? '', GITHUB_TOKEN: TOKEN } },
-  );
-  const packages = BUILTIN_PACKAGES.filter((entry) => ['core', 'app-github'].includes(entry.key));
-  deployment = await composeDeployment(config, { packages });
-  host = new ToolHost(deployment);
+  ({ deployment, host } = await deployHost(scratch, {
+    config: { packages: { 'app-github': { baseUrl, readOnly: true } } },
+    packages: BUILTIN_PACKAGES.filter((entry) => ['core', 'app-github'].includes(entry.key)),
+    env: { PATH: process.env.PATH ?? '', GITHUB_TOKEN: TOKEN },
+  }));
   // One ordinary answer first, so the client is built and warm before anything is timed.
   behaviour = (_request, response) => {
     const body = JSON.stringify(authenticatedUser);

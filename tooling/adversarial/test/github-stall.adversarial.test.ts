@@ -1,17 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  BUILTIN_PACKAGES,
-  composeDeployment,
-  type Deployment,
-  resolveDeploymentConfig,
-  ToolHost,
-} from '@toolsys/host';
+import { BUILTIN_PACKAGES, type Deployment, type ToolHost } from '@toolsys/host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticatedUser } from '../../../packages/app-github/test/fixtures/github-responses.js';
+import { deployHost } from './support/host.js';
 
 // A GitHub API (a hostile GitHub Enterprise Server, a broken proxy) that sends the headers and
 // `[` of an answer, then nothing more. Before, the call waited the whole time limit three times
@@ -67,18 +62,11 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v3`;
   scratch = mkdtempSync(join(tmpdir(), 'toolsys-adversarial-github-stall-'));
-  mkdirSync(join(scratch, 'workspace'));
-  const config = resolveDeploymentConfig(
-    {
-      workspaceRoot: join(scratch, 'workspace'),
-      dataDir: join(scratch, 'data'),
-      packages: { 'app-github': { baseUrl, readOnly: true, idleTimeoutMs: IDLE_MS } },
-    },
-    { cwd: scratch, env: { PATH: process.env.PATH ?? '', GITHUB_TOKEN: TOKEN } },
-  );
-  const packages = BUILTIN_PACKAGES.filter((entry) => ['core', 'app-github'].includes(entry.key));
-  deployment = await composeDeployment(config, { packages });
-  host = new ToolHost(deployment);
+  ({ deployment, host } = await deployHost(scratch, {
+    config: { packages: { 'app-github': { baseUrl, readOnly: true, idleTimeoutMs: IDLE_MS } } },
+    packages: BUILTIN_PACKAGES.filter((entry) => ['core', 'app-github'].includes(entry.key)),
+    env: { PATH: process.env.PATH ?? '', GITHUB_TOKEN: TOKEN },
+  }));
   const warm = await call('github_get_user', {});
   expect(warm.ok).toBe(true);
 }, 60_000);

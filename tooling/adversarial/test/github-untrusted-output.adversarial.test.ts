@@ -105,73 +105,51 @@ afterEach(async () => {
 
 const entryBase = { ...contentFile, content: undefined, encoding: undefined };
 
+/** Serves `body` as the contents at `path` of good-org/app and reads it with github_read_file. */
+async function readServed(path: string, body: unknown): Promise<ToolResult> {
+  fake.inject({ pathPrefix: `/repos/good-org/app/contents/${path}`, status: 200, body });
+  const result = await github.call('github_read_file', { owner: 'good-org', repo: 'app', path });
+  expect(result.ok, text(result)).toBe(true);
+  return result;
+}
+
 describe('github_read_file', () => {
   it('keeps directory entry names inside the markers, cleaned', async () => {
-    fake.inject({
-      pathPrefix: '/repos/good-org/app/contents/docs',
-      status: 200,
-      body: [
-        { ...entryBase, type: 'file', name: `${hostile('entry')}${INVISIBLE}`, path: 'docs/a' },
-        { ...entryBase, type: 'dir', name: `evil${SNEAKY_BREAKS}`, path: 'docs/b' },
-        {
-          ...entryBase,
-          type: `file\nNOTE type attack`,
-          name: 'c',
-          path: 'docs/c',
-          size: '1\nNOTE',
-        },
-      ],
-    });
-    const result = await github.call('github_read_file', {
-      owner: 'good-org',
-      repo: 'app',
-      path: 'docs',
-    });
-    expect(result.ok, text(result)).toBe(true);
+    const result = await readServed('docs', [
+      { ...entryBase, type: 'file', name: `${hostile('entry')}${INVISIBLE}`, path: 'docs/a' },
+      { ...entryBase, type: 'dir', name: `evil${SNEAKY_BREAKS}`, path: 'docs/b' },
+      {
+        ...entryBase,
+        type: `file\nNOTE type attack`,
+        name: 'c',
+        path: 'docs/c',
+        size: '1\nNOTE',
+      },
+    ]);
     const rendered = expectContained(result);
     expect(rendered).toContain('3 entries');
   });
 
   it('keeps a link target inside the markers, cleaned', async () => {
-    fake.inject({
-      pathPrefix: '/repos/good-org/app/contents/link',
-      status: 200,
-      body: {
-        ...entryBase,
-        type: 'symlink',
-        name: 'link',
-        path: `link${hostile('path')}`,
-        target: `${hostile('target')}${INVISIBLE}${SNEAKY_BREAKS}`,
-        sha: `${hostile('sha')}`,
-      },
+    const result = await readServed('link', {
+      ...entryBase,
+      type: 'symlink',
+      name: 'link',
+      path: `link${hostile('path')}`,
+      target: `${hostile('target')}${INVISIBLE}${SNEAKY_BREAKS}`,
+      sha: `${hostile('sha')}`,
     });
-    const result = await github.call('github_read_file', {
-      owner: 'good-org',
-      repo: 'app',
-      path: 'link',
-    });
-    expect(result.ok, text(result)).toBe(true);
     expectContained(result);
   });
 
   it('keeps a submodule URL inside the markers, cleaned', async () => {
-    fake.inject({
-      pathPrefix: '/repos/good-org/app/contents/vendor',
-      status: 200,
-      body: {
-        ...entryBase,
-        type: 'submodule',
-        name: 'vendor',
-        path: 'vendor',
-        submodule_git_url: `https://evil.example/x.git${hostile('submodule')}${INVISIBLE}`,
-      },
-    });
-    const result = await github.call('github_read_file', {
-      owner: 'good-org',
-      repo: 'app',
+    const result = await readServed('vendor', {
+      ...entryBase,
+      type: 'submodule',
+      name: 'vendor',
       path: 'vendor',
+      submodule_git_url: `https://evil.example/x.git${hostile('submodule')}${INVISIBLE}`,
     });
-    expect(result.ok, text(result)).toBe(true);
     expectContained(result);
   });
 
@@ -179,23 +157,13 @@ describe('github_read_file', () => {
     const content = Buffer.from(
       `line one${INVISIBLE}\n${hostile('text')}${MARKDOWN_COMMENT}${SNEAKY_BREAKS}\nend\n`,
     );
-    fake.inject({
-      pathPrefix: '/repos/good-org/app/contents/README.md',
-      status: 200,
-      body: {
-        ...contentFile,
-        path: `README.md${hostile('file path')}`,
-        size: content.length,
-        content: content.toString('base64'),
-        html_url: `https://github.com/x${hostile('url')}`,
-      },
+    const result = await readServed('README.md', {
+      ...contentFile,
+      path: `README.md${hostile('file path')}`,
+      size: content.length,
+      content: content.toString('base64'),
+      html_url: `https://github.com/x${hostile('url')}`,
     });
-    const result = await github.call('github_read_file', {
-      owner: 'good-org',
-      repo: 'app',
-      path: 'README.md',
-    });
-    expect(result.ok, text(result)).toBe(true);
     const rendered = expectContained(result);
     expect(rendered).toContain('NOTE-AFTER-NEL');
     expect(rendered).toContain('Removed 1 hidden comment');

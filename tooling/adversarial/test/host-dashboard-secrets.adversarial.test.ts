@@ -1,25 +1,17 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   defineTool,
-  defineToolPackage,
   failureResult,
   ToolErrorCode,
   ToolHints,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { toolPackage as corePackage } from '@toolsys/core-tools';
-import {
-  composeDeployment,
-  type Deployment,
-  type HttpServer,
-  resolveDeploymentConfig,
-  scopedConfirm,
-  serveHttp,
-  ToolHost,
-} from '@toolsys/host';
+import { type Deployment, type HttpServer, scopedConfirm, serveHttp } from '@toolsys/host';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { definePackageOf, deployHost } from './support/host.js';
 
 // Issue 30 item 14: the dashboard's recent calls, spans and breaker errors did not pass the one
 // secret scrubber: a tool whose error quoted a connection string showed its key to anyone who
@@ -29,23 +21,19 @@ const ACCOUNT_KEY = 'q8Zk2PxW9v0LrT5nYb3HcMa7JdUe1GsF4oKiNl6XwQzR/+==';
 const MESSAGE = `storage refused: DefaultEndpointsProtocol=https;AccountName=prod;AccountKey=${ACCOUNT_KEY}`;
 
 /** A third-party tool that fails quoting its connection string (no scrubbing of its own). */
-const leakyPackage = defineToolPackage({
+const leakyPackage = definePackageOf({
   name: '@toolsys/adversarial-leaky-storage',
   key: 'leaky',
   description: 'a storage tool whose errors quote its connection string',
-  configSchema: corePackage.configSchema,
-  detect: () => ({ enabled: true, reason: 'test' }),
-  create: () => ({
-    tools: [
-      defineTool({
-        id: 'storage_put',
-        description: 'Stores a blob.',
-        inputSchema: ToolSchema.empty(),
-        metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
-        execute: () => failureResult(ToolErrorCode.EXECUTION_FAILED, MESSAGE),
-      }),
-    ],
-  }),
+  tools: [
+    defineTool({
+      id: 'storage_put',
+      description: 'Stores a blob.',
+      inputSchema: ToolSchema.empty(),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
+      execute: () => failureResult(ToolErrorCode.EXECUTION_FAILED, MESSAGE),
+    }),
+  ],
 });
 
 let scratch: string;
@@ -54,19 +42,12 @@ let server: HttpServer;
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'toolsys-adv-dashboard-secrets-'));
-  mkdirSync(join(scratch, 'workspace'));
-  const resolved = resolveDeploymentConfig(
-    { workspaceRoot: join(scratch, 'workspace'), dataDir: join(scratch, 'data') },
-    { cwd: scratch, env: {} },
-  );
-  deployment = await composeDeployment(resolved, {
+  const deployed = await deployHost(scratch, {
     packages: [corePackage, leakyPackage],
     confirm: scopedConfirm,
   });
-  server = await serveHttp(new ToolHost(deployment, { warn: () => {} }), {
-    host: '127.0.0.1',
-    port: 0,
-  });
+  deployment = deployed.deployment;
+  server = await serveHttp(deployed.host, { host: '127.0.0.1', port: 0 });
 });
 
 afterAll(async () => {

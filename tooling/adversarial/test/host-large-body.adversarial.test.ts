@@ -3,15 +3,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  composeDeployment,
+  BUILTIN_PACKAGES,
   type Deployment,
   type HttpServer,
-  loadDeploymentConfig,
   scopedConfirm,
   serveHttp,
-  ToolHost,
 } from '@toolsys/host';
+import { initializeRequest, MCP_POST_HEADERS } from '@toolsys/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deployHost, postMcp } from './support/host.js';
 import { whilePinging } from './support/responsiveness.js';
 
 // Issue 30 item 18: one 57 MB tools/call was parsed whole on the event loop and stalled every
@@ -23,21 +23,21 @@ import { whilePinging } from './support/responsiveness.js';
 const MAX_WRITE_CHARACTERS = 10 * 1024 * 1024;
 
 let scratch: string;
+let workspace: string;
 let deployment: Deployment;
 let server: HttpServer;
 let nextId = 1;
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'toolsys-adv-large-body-'));
-  writeFileSync(
-    join(scratch, 'toolsys.config.json'),
-    JSON.stringify({ permissions: { alwaysAllow: ['write_file'] } }),
-  );
-  const config = loadDeploymentConfig({
-    env: { ...process.env, INIT_CWD: scratch, TOOLSYS_DATA_DIR: join(scratch, 'data') },
+  const deployed = await deployHost(scratch, {
+    config: { permissions: { alwaysAllow: ['write_file'] } },
+    packages: BUILTIN_PACKAGES,
+    confirm: scopedConfirm,
+    env: process.env,
   });
-  deployment = await composeDeployment(config, { confirm: scopedConfirm });
-  server = await serveHttp(new ToolHost(deployment), { host: '127.0.0.1', port: 0 });
+  ({ deployment, workspace } = deployed);
+  server = await serveHttp(deployed.host, { host: '127.0.0.1', port: 0 });
 }, 60_000);
 
 afterAll(async () => {
@@ -46,37 +46,13 @@ afterAll(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-async function post(
-  body: string,
-  sessionId?: string,
-): Promise<{ status: number; text: string; sessionId: string }> {
-  const response = await fetch(server.mcpUrl, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
-    },
-    body,
-  });
-  return {
-    status: response.status,
-    text: await response.text(),
-    sessionId: response.headers.get('mcp-session-id') ?? sessionId ?? '',
-  };
-}
-
 /** POSTs the body in `file` from a separate Node process; resolves with the answer's text. */
 function postFromAnotherProcess(file: string, sessionId: string): Promise<string> {
   const script = `
     const body = require('node:fs').readFileSync(process.argv[1]);
     fetch(process.argv[2], {
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-session-id': process.argv[3],
-      },
+      headers: { ...${JSON.stringify(MCP_POST_HEADERS)}, 'mcp-session-id': process.argv[3] },
       body,
     }).then(async (response) => process.stdout.write(response.status + ' ' + (await response.text())));`;
   return new Promise((resolve, reject) => {
@@ -90,19 +66,7 @@ function postFromAnotherProcess(file: string, sessionId: string): Promise<string
 }
 
 async function initialize(): Promise<string> {
-  const reply = await post(
-    JSON.stringify({
-      jsonrpc: '2.0',
-      id: nextId++,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'adversary', version: '1.0.0' },
-      },
-    }),
-  );
-  return reply.sessionId;
+  return (await postMcp(server.mcpUrl, initializeRequest({ id: nextId++ }))).sessionId;
 }
 
 describe('a large request does not stall other sessions (issue 30 item 18)', {
@@ -125,11 +89,16 @@ describe('a large request does not stall other sessions (issue 30 item 18)', {
     writeFileSync(file, body);
     const seen = await whilePinging(
       () => postFromAnotherProcess(file, writer),
-      () => post(JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'ping' }), other),
+      () =>
+        postMcp(
+          server.mcpUrl,
+          { jsonrpc: '2.0', id: nextId++, method: 'ping' },
+          { sessionId: other },
+        ),
     );
     expect(seen.result.startsWith('200 ')).toBe(true);
     expect(seen.result).not.toContain('"isError":true');
-    expect(readFileSync(join(scratch, 'large.txt')).length).toBe(MAX_WRITE_CHARACTERS);
+    expect(readFileSync(join(workspace, 'large.txt')).length).toBe(MAX_WRITE_CHARACTERS);
     // Parsing 60 MiB on the shared thread stalls others for well over a second; off it, the
     // remaining work there (handing the pieces over, the tool writing the file) is far shorter.
     expect(

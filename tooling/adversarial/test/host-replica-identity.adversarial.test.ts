@@ -1,33 +1,16 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { toolPackage as corePackage } from '@toolsys/core-tools';
-import {
-  composeDeployment,
-  type Deployment,
-  type HttpServer,
-  resolveDeploymentConfig,
-  scopedConfirm,
-  serveHttp,
-  ToolHost,
-} from '@toolsys/host';
-import { type RedisProcess, startRedis } from '@toolsys/test-support';
+import { type Deployment, type HttpServer, scopedConfirm, serveHttp } from '@toolsys/host';
+import { initializeRequest, type RedisProcess, startRedis } from '@toolsys/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deployHost, type McpHttpReply, postMcp } from './support/host.js';
 
 // Issue 30 item 12: `x-toolsys-replica` (`<hostname>:<pid>`) was sent to unauthenticated clients,
 // on /healthz and on the 401. The id is opaque, and only an authenticated caller receives it.
 
 const TOKEN = 'replica-test-token-2b7e9f';
-const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'replica-probe', version: '1.0.0' },
-  },
-};
+const INITIALIZE = initializeRequest({ clientName: 'replica-probe' });
 
 let redis: RedisProcess;
 let scratch: string;
@@ -37,25 +20,13 @@ let server: HttpServer;
 beforeAll(async () => {
   redis = await startRedis();
   scratch = mkdtempSync(join(tmpdir(), 'toolsys-adv-replica-id-'));
-  mkdirSync(join(scratch, 'workspace'));
   // No replicaId configured: the default is what a deployment would send.
-  const resolved = resolveDeploymentConfig(
-    {
-      workspaceRoot: join(scratch, 'workspace'),
-      dataDir: join(scratch, 'data'),
-      state: { redis: { url: redis.url, keyPrefix: 'rid:' } },
-    },
-    { cwd: scratch, env: {} },
-  );
-  deployment = await composeDeployment(resolved, {
-    packages: [corePackage],
+  const deployed = await deployHost(scratch, {
+    config: { state: { redis: { url: redis.url, keyPrefix: 'rid:' } } },
     confirm: scopedConfirm,
   });
-  server = await serveHttp(new ToolHost(deployment, { warn: () => {} }), {
-    host: '127.0.0.1',
-    port: 0,
-    token: TOKEN,
-  });
+  deployment = deployed.deployment;
+  server = await serveHttp(deployed.host, { host: '127.0.0.1', port: 0, token: TOKEN });
 });
 
 afterAll(async () => {
@@ -65,16 +36,8 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-function initialize(headers: Record<string, string>): Promise<Response> {
-  return fetch(server.mcpUrl, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...headers,
-    },
-    body: JSON.stringify(INITIALIZE),
-  });
+function initialize(headers: Record<string, string>): Promise<McpHttpReply> {
+  return postMcp(server.mcpUrl, INITIALIZE, { headers });
 }
 
 describe('the replica header', () => {
@@ -93,16 +56,14 @@ describe('the replica header', () => {
     ];
     for (const headers of attempts) {
       const response = await initialize(headers);
-      const text = await response.text();
       expect(response.status, JSON.stringify(headers)).toBe(401);
       expect(response.headers.get('x-toolsys-replica')).toBeNull();
-      expect(text).not.toContain(hostname());
+      expect(response.text).not.toContain(hostname());
     }
   });
 
   it('is sent after authentication, and names neither the host nor the process', async () => {
     const response = await initialize({ authorization: `Bearer ${TOKEN}` });
-    await response.arrayBuffer();
     expect(response.status).toBe(200);
     const replica = response.headers.get('x-toolsys-replica');
     expect(replica).toMatch(/^r-[0-9a-f]{12}$/);

@@ -2,33 +2,25 @@ import { type ChildProcessWithoutNullStreams, execFile } from 'node:child_proces
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import {
-  defineTool,
-  defineToolPackage,
-  successResult,
-  ToolHints,
-  ToolSchema,
-} from '@toolsys/core-tool-registry';
+import { defineTool, successResult, ToolHints, ToolSchema } from '@toolsys/core-tool-registry';
 import { toolPackage as corePackage } from '@toolsys/core-tools';
-import {
-  composeDeployment,
-  type Deployment,
-  resolveDeploymentConfig,
-  scopedConfirm,
-  serveHttp,
-  serveStdio,
-  ToolHost,
-} from '@toolsys/host';
+import { type Deployment, scopedConfirm, serveHttp, type ToolHost } from '@toolsys/host';
 import { sessionDigest } from '@toolsys/state-redis';
-import { type RedisProcess, startRedis, stopProcess } from '@toolsys/test-support';
+import {
+  initializeRequest,
+  type RedisProcess,
+  startRedis,
+  stopProcess,
+} from '@toolsys/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  HOST_CLI,
-  HOST_DIR,
-  HOST_NODE_ARGS,
-  StdioMcpSession,
-} from './support/stdio-mcp-session.js';
+  definePackageOf,
+  deployHost,
+  firstText,
+  openStdioSession,
+  postMcp,
+} from './support/host.js';
+import { HOST_CLI, HOST_DIR, HOST_NODE_ARGS } from './support/stdio-mcp-session.js';
 
 // Issue item 8 (and 9's session plumbing): grants answered in one session must not reach another
 // user's session, a later CLI run, or a replica with another policy; configured allow-lists stay
@@ -59,27 +51,22 @@ function project(name: string, prefix: string, extra: Record<string, unknown> = 
 /** Tools that tell what the host gave them: the session id, and which sessions ended. */
 function probePackage() {
   const ended: string[] = [];
-  const entry = defineToolPackage({
+  const entry = definePackageOf({
     name: '@toolsys/adversarial-session-probe',
     key: 'probe',
     description: 'reports the session id tools see',
-    // Any object schema will do; the section is empty.
-    configSchema: corePackage.configSchema,
-    detect: () => ({ enabled: true, reason: 'test' }),
-    create: () => ({
-      tools: [
-        defineTool({
-          id: 'probe_session',
-          description: 'Returns the session id of the call.',
-          inputSchema: ToolSchema.empty(),
-          metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
-          execute: (_args, context) => successResult(context.sessionId),
-        }),
-      ],
-      endSession: (sessionId: string) => {
-        ended.push(sessionId);
-      },
-    }),
+    tools: [
+      defineTool({
+        id: 'probe_session',
+        description: 'Returns the session id of the call.',
+        inputSchema: ToolSchema.empty(),
+        metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
+        execute: (_args, context) => successResult(context.sessionId),
+      }),
+    ],
+    endSession: (sessionId) => {
+      ended.push(sessionId);
+    },
   });
   return { entry, ended };
 }
@@ -90,29 +77,13 @@ async function deploy(
   config: Record<string, unknown>,
   probe = probePackage(),
 ): Promise<{ deployment: Deployment; host: ToolHost; ended: string[] }> {
-  mkdirSync(join(dir, 'workspace'), { recursive: true });
-  const resolved = resolveDeploymentConfig(
-    { workspaceRoot: join(dir, 'workspace'), dataDir: join(dir, 'data'), ...config },
-    { cwd: dir, env: {} },
-  );
-  const deployment = await composeDeployment(resolved, {
+  const { deployment, host } = await deployHost(dir, {
+    config,
     packages: [corePackage, probe.entry],
     confirm: scopedConfirm,
   });
   deployments.push(deployment);
-  return { deployment, host: new ToolHost(deployment, { warn: () => {} }), ended: probe.ended };
-}
-
-/** An in-process stdio connection to a host: the server and a client session over it. */
-async function stdioSession(host: ToolHost, decision?: string) {
-  const toServer = new PassThrough();
-  const fromServer = new PassThrough();
-  const server = await serveStdio(host, { stdin: toServer, stdout: fromServer });
-  const session = new StdioMcpSession(fromServer, toServer, {
-    onElicit: () => decision,
-  });
-  await session.initialize(decision !== undefined);
-  return { server, session };
+  return { deployment, host, ended: probe.ended };
 }
 
 function runCli(
@@ -183,8 +154,8 @@ describe('grants stay with the session and user that gave them (item 8)', {
     const aliceHost = await deploy(join(scratch, 'alice'), shared);
     const malloryDir = join(scratch, 'mallory');
     const malloryHost = await deploy(malloryDir, shared);
-    const alice = await stdioSession(aliceHost.host, 'allow_session');
-    const mallory = await stdioSession(malloryHost.host);
+    const alice = await openStdioSession(aliceHost.host, 'allow_session');
+    const mallory = await openStdioSession(malloryHost.host);
     const allowed = await alice.session.callTool('write_file', { path: 'a.txt', content: 'a' });
     expect(allowed.isError).toBe(false);
     expect(alice.session.elicitations).toHaveLength(1);
@@ -256,7 +227,7 @@ describe('grants stay with the session and user that gave them (item 8)', {
     const same = await deploy(sameDir, shared);
     const otherDir = join(scratch, 'always-other');
     const other = await deploy(otherDir, { ...shared, permissions: { LOW: 'ask' } });
-    const { server, session } = await stdioSession(first.host, 'allow_always');
+    const { server, session } = await openStdioSession(first.host, 'allow_always');
     expect((await session.callTool('write_file', { path: 'a.txt', content: 'a' })).isError).toBe(
       false,
     );
@@ -283,8 +254,8 @@ describe('grants stay with the session and user that gave them (item 8)', {
       state: { redis: { url: redis.url, keyPrefix: 'end:' } },
       server: { sessionIdleSeconds: 600 },
     });
-    const one = await stdioSession(replica.host, 'allow_session');
-    const two = await stdioSession(replica.host);
+    const one = await openStdioSession(replica.host, 'allow_session');
+    const two = await openStdioSession(replica.host);
     const idOne = (await one.session.callTool('probe_session', {})).text;
     const idTwo = (await two.session.callTool('probe_session', {})).text;
     expect(idOne).toMatch(/^stdio-/);
@@ -315,53 +286,29 @@ describe('grants stay with the session and user that gave them (item 8)', {
     const replica = await deploy(join(scratch, 'http'), {});
     const http = await serveHttp(replica.host, { host: '127.0.0.1', port: 0 });
     try {
-      const headers = {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      };
       const sessionIds: string[] = [];
       const seen: string[] = [];
       for (let index = 0; index < 2; index += 1) {
-        const init = await fetch(http.mcpUrl, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'initialize',
-            params: {
-              protocolVersion: '2025-06-18',
-              capabilities: {},
-              clientInfo: { name: 'adversary', version: '1' },
-            },
-          }),
-        });
-        await init.text();
-        const sessionId = init.headers.get('mcp-session-id') ?? '';
+        const init = await postMcp(http.mcpUrl, initializeRequest({ clientVersion: '1' }));
+        const sessionId = init.sessionId;
         expect(sessionId).toMatch(UUID);
         sessionIds.push(sessionId);
-        const session = { ...headers, 'mcp-session-id': sessionId };
-        await fetch(http.mcpUrl, {
-          method: 'POST',
-          headers: session,
-          body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-        }).then((response) => response.text());
-        const call = await fetch(http.mcpUrl, {
-          method: 'POST',
-          headers: session,
-          body: JSON.stringify({
+        await postMcp(
+          http.mcpUrl,
+          { jsonrpc: '2.0', method: 'notifications/initialized' },
+          { sessionId },
+        );
+        const call = await postMcp(
+          http.mcpUrl,
+          {
             jsonrpc: '2.0',
             id: 2,
             method: 'tools/call',
             params: { name: 'probe_session', arguments: {} },
-          }),
-        });
-        const body = await call.text();
-        const json = body.startsWith('{') ? body : (/^data: (.*)$/m.exec(body)?.[1] ?? '{}');
-        seen.push(
-          (JSON.parse(json) as { result: { content: { text: string }[] } }).result.content[0]
-            ?.text ?? '',
+          },
+          { sessionId },
         );
+        seen.push(firstText(call.message));
       }
       expect(seen).toEqual(sessionIds.map((id) => `mcp-${id}`));
       await fetch(http.mcpUrl, {

@@ -1,18 +1,15 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { toolPackage as corePackage } from '@toolsys/core-tools';
+import { type Deployment, type HttpServer, scopedConfirm, serveHttp } from '@toolsys/host';
 import {
-  composeDeployment,
-  type Deployment,
-  type HttpServer,
-  resolveDeploymentConfig,
-  scopedConfirm,
-  serveHttp,
-  ToolHost,
-} from '@toolsys/host';
-import { freePort, type HaproxyProcess, startHaproxy } from '@toolsys/test-support';
+  freePort,
+  type HaproxyProcess,
+  initializeRequest,
+  startHaproxy,
+} from '@toolsys/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deployHost, type McpHttpReply, postMcp } from './support/host.js';
 
 // Issue 30 item 10: deploy/haproxy.cfg stored the request's Mcp-Session-Id before
 // authentication: unauthenticated requests with junk ids filled the stick table and evicted live
@@ -34,19 +31,10 @@ beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'toolsys-adv-lb-flood-'));
   const port = await freePort();
   for (const id of ['a', 'b', 'c']) {
-    const dir = join(scratch, id);
-    mkdirSync(join(dir, 'workspace'), { recursive: true });
-    const resolved = resolveDeploymentConfig(
-      { workspaceRoot: join(dir, 'workspace'), dataDir: join(dir, 'data') },
-      { cwd: dir, env: {} },
-    );
-    const deployment = await composeDeployment(resolved, {
-      packages: [corePackage],
-      confirm: scopedConfirm,
-    });
+    const { deployment, host } = await deployHost(join(scratch, id), { confirm: scopedConfirm });
     deployments.push(deployment);
     servers.push(
-      await serveHttp(new ToolHost(deployment, { warn: () => {} }), {
+      await serveHttp(host, {
         host: '127.0.0.1',
         port: 0,
         token: TOKEN,
@@ -68,35 +56,15 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-const MCP_HEADERS = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-};
-
-async function post(body: unknown, headers: Record<string, string>): Promise<Response> {
-  return fetch(`${haproxy.url}/mcp`, {
-    method: 'POST',
-    headers: { ...MCP_HEADERS, ...headers },
-    body: JSON.stringify(body),
-  });
+function post(body: unknown, headers: Record<string, string>): Promise<McpHttpReply> {
+  return postMcp(`${haproxy.url}/mcp`, body, { headers });
 }
 
 /** Opens a session through the load balancer; its id and the replica that created it. */
 async function openSession(index: number): Promise<{ id: string; replica: string }> {
-  const response = await post(
-    {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: `live-${index}`, version: '1.0.0' },
-      },
-    },
-    { authorization: `Bearer ${TOKEN}` },
-  );
-  await response.arrayBuffer();
+  const response = await post(initializeRequest({ clientName: `live-${index}` }), {
+    authorization: `Bearer ${TOKEN}`,
+  });
   expect(response.status).toBe(200);
   return {
     id: response.headers.get('mcp-session-id') ?? '',
@@ -110,7 +78,6 @@ async function ping(sessionId: string): Promise<{ status: number; replica: strin
     { jsonrpc: '2.0', id: 2, method: 'ping' },
     { authorization: `Bearer ${TOKEN}`, 'mcp-session-id': sessionId },
   );
-  await response.arrayBuffer();
   return { status: response.status, replica: response.headers.get('x-toolsys-replica') };
 }
 
@@ -125,7 +92,6 @@ async function flood(count: number, concurrency = 32): Promise<number[]> {
         { jsonrpc: '2.0', id: 3, method: 'ping' },
         { 'mcp-session-id': `junk-${index}-${Math.random().toString(36).slice(2)}` },
       );
-      await response.arrayBuffer();
       statuses.push(response.status);
     }
   };

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
-import { createMcpTools, McpManager } from '@toolsys/mcp-client';
+import { McpManager } from '@toolsys/mcp-client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { mcpClientExecutor } from './support/mcp-hostile-server.js';
 
 // Issue 30 item 18: a remote HTTP MCP server's 300 MB answer was buffered whole (1.3 GB) before
 // being cut, and one 300 MB SSE event took 1.07 GB. A hostile Streamable HTTP server written by
@@ -114,9 +114,7 @@ describe('a remote HTTP MCP server cannot make the client buffer a huge answer (
         servers: [{ name: 'hostile', transport: 'streamable-http', url }],
       });
       managers.push(manager);
-      const registry = new ToolRegistry();
-      registry.registerAll(createMcpTools({ manager, adHoc: 'deny' }), { owner: 'test' });
-      const executor = createToolExecutor({ registry });
+      const { executor } = mcpClientExecutor(manager);
       await manager.connect('hostile');
       const { result, growthMiB } = await peakGrowthDuring(() =>
         executor.execute('mcp_call', { server: 'hostile', tool: 'huge' }),

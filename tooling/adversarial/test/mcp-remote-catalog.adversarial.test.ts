@@ -1,15 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
-import {
-  createMcpTools,
-  McpManager,
-  type McpStdioServerConfig,
-  McpToolRegistrar,
-} from '@toolsys/mcp-client';
+import { McpManager, type McpStdioServerConfig, McpToolRegistrar } from '@toolsys/mcp-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { writeHostileServer } from './support/mcp-hostile-server.js';
+import {
+  hostileServer,
+  mcpClientExecutor,
+  writeHostileServer,
+} from './support/mcp-hostile-server.js';
 import { expectResponsiveDuring } from './support/responsiveness.js';
 
 let scratch: string;
@@ -30,16 +28,13 @@ afterAll(() => {
 });
 
 function hostile(env: Record<string, string>, name = 'hostile'): McpStdioServerConfig {
-  return { name, transport: 'stdio', command: process.execPath, args: [script], env };
+  return hostileServer(script, env, name);
 }
 
 function setUp(server: McpStdioServerConfig) {
   const manager = new McpManager({ servers: [server] });
   managers.push(manager);
-  const registry = new ToolRegistry();
-  registry.registerAll(createMcpTools({ manager, adHoc: 'deny' }), { owner: 'test' });
-  const executor = createToolExecutor({ registry });
-  return { manager, registry, executor };
+  return { manager, ...mcpClientExecutor(manager) };
 }
 
 /**

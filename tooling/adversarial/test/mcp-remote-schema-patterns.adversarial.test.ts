@@ -1,14 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  createToolExecutor,
-  type PipelineToolExecutor,
-  ToolRegistry,
-} from '@toolsys/core-tool-registry';
-import { createMcpTools, McpManager, McpToolRegistrar } from '@toolsys/mcp-client';
+import type { PipelineToolExecutor } from '@toolsys/core-tool-registry';
+import { McpManager, McpToolRegistrar } from '@toolsys/mcp-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeHostileServer } from './support/mcp-hostile-server.js';
+import {
+  hostileServer,
+  mcpClientExecutor,
+  writeHostileServer,
+} from './support/mcp-hostile-server.js';
 import { expectResponsiveDuring } from './support/responsiveness.js';
 
 // Issue 30 item 16: a remote tool's inputSchema carries `pattern: ^(a+)+$`; an argument of a run
@@ -40,19 +40,15 @@ beforeAll(async () => {
   const script = writeHostileServer(scratch);
   manager = new McpManager({
     servers: [
-      {
-        name: 'hostile',
-        transport: 'stdio',
-        command: process.execPath,
-        args: [script],
-        env: { HOSTILE_TOOLS: JSON.stringify(TOOLS), HOSTILE_TEXT: JSON.stringify('echoed') },
-      },
+      hostileServer(script, {
+        HOSTILE_TOOLS: JSON.stringify(TOOLS),
+        HOSTILE_TEXT: JSON.stringify('echoed'),
+      }),
     ],
   });
-  const registry = new ToolRegistry();
-  registry.registerAll(createMcpTools({ manager, adHoc: 'deny' }), { owner: 'test' });
-  new McpToolRegistrar({ manager, registry }).attach();
-  executor = createToolExecutor({ registry });
+  const client = mcpClientExecutor(manager);
+  new McpToolRegistrar({ manager, registry: client.registry }).attach();
+  executor = client.executor;
   await manager.connect('hostile');
 }, 30_000);
 

@@ -1,10 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createToolExecutor, renderResult, ToolRegistry } from '@toolsys/core-tool-registry';
-import { createMcpTools, McpManager } from '@toolsys/mcp-client';
+import { renderResult } from '@toolsys/core-tool-registry';
+import { McpManager } from '@toolsys/mcp-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { writeHostileServer } from './support/mcp-hostile-server.js';
+import {
+  hostileServer,
+  mcpClientExecutor,
+  writeHostileServer,
+} from './support/mcp-hostile-server.js';
 
 // Issue 30 item 14: a remote server's `structuredContent` reached the model as it was sent, while
 // its text blocks were cleaned. Its strings (keys too) are cleaned by the same shared cleaner.
@@ -42,22 +46,14 @@ describe('structuredContent from a remote MCP server', () => {
   it('arrives with every string cleaned, markers defused, and the removal stated', async () => {
     const manager = new McpManager({
       servers: [
-        {
-          name: 'hostile',
-          transport: 'stdio',
-          command: process.execPath,
-          args: [script],
-          env: {
-            HOSTILE_TEXT: JSON.stringify('done'),
-            HOSTILE_STRUCTURED: JSON.stringify(STRUCTURED),
-          },
-        },
+        hostileServer(script, {
+          HOSTILE_TEXT: JSON.stringify('done'),
+          HOSTILE_STRUCTURED: JSON.stringify(STRUCTURED),
+        }),
       ],
     });
     managers.push(manager);
-    const registry = new ToolRegistry();
-    registry.registerAll(createMcpTools({ manager, adHoc: 'deny' }), { owner: 'test' });
-    const executor = createToolExecutor({ registry });
+    const { executor } = mcpClientExecutor(manager);
     await manager.connect('hostile');
     const result = await executor.execute('mcp_call', { server: 'hostile', tool: 'echo' });
     expect(result.ok, renderResult(result)).toBe(true);

@@ -1,17 +1,16 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createToolExecutor, ToolRegistry, type ToolResult } from '@toolsys/core-tool-registry';
-import {
-  BUILTIN_PACKAGES,
-  composeDeployment,
-  type Deployment,
-  resolveDeploymentConfig,
-  ToolHost,
-} from '@toolsys/host';
-import { createMcpTools, McpManager } from '@toolsys/mcp-client';
+import type { ToolResult } from '@toolsys/core-tool-registry';
+import type { Deployment, ToolHost } from '@toolsys/host';
+import { McpManager } from '@toolsys/mcp-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeHostileServer } from './support/mcp-hostile-server.js';
+import { deployHost } from './support/host.js';
+import {
+  hostileServer,
+  mcpClientExecutor,
+  writeHostileServer,
+} from './support/mcp-hostile-server.js';
 
 // Issue 30 item 19: one result holds at most 200,000 characters, its text and its structured
 // content together, wherever it comes from (a core tool, a remote MCP server). Each attack makes a
@@ -28,14 +27,7 @@ let host: ToolHost;
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'toolsys-adv-result-budget-'));
-  mkdirSync(join(scratch, 'workspace'));
-  const config = resolveDeploymentConfig(
-    { workspaceRoot: join(scratch, 'workspace'), dataDir: join(scratch, 'data') },
-    { cwd: scratch, env: {} },
-  );
-  const core = BUILTIN_PACKAGES.filter((entry) => entry.key === 'core');
-  deployment = await composeDeployment(config, { packages: core });
-  host = new ToolHost(deployment);
+  ({ deployment, host } = await deployHost(scratch));
 }, 60_000);
 
 afterAll(async () => {
@@ -120,19 +112,14 @@ describe('remote MCP results stay within one result budget (issue 30 item 19)', 
     const script = writeHostileServer(scratch);
     const manager = new McpManager({
       servers: [
-        {
-          name: 'hostile',
-          transport: 'stdio',
-          command: process.execPath,
-          args: [script],
-          env: { HOSTILE_STRUCTURED_SIZE: String(4_000_000), HOSTILE_TEXT: JSON.stringify('') },
-        },
+        hostileServer(script, {
+          HOSTILE_STRUCTURED_SIZE: String(4_000_000),
+          HOSTILE_TEXT: JSON.stringify(''),
+        }),
       ],
     });
     try {
-      const registry = new ToolRegistry();
-      registry.registerAll(createMcpTools({ manager, adHoc: 'deny' }), { owner: 'test' });
-      const executor = createToolExecutor({ registry });
+      const { executor } = mcpClientExecutor(manager);
       await manager.connect('hostile');
       const result = await executor.execute('mcp_call', { server: 'hostile', tool: 'echo' });
       expectCutWithinBudget(result);

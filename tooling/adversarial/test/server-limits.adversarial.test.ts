@@ -1,19 +1,20 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import {
-  composeDeployment,
+  BUILTIN_PACKAGES,
   type Deployment,
   type HttpServer,
-  loadDeploymentConfig,
   scopedConfirm,
   serveHttp,
-  ToolHost,
+  type ToolHost,
 } from '@toolsys/host';
+import { initializeRequest } from '@toolsys/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { deployHost, firstText, type McpHttpReply, postMcp } from './support/host.js';
 
 /** The largest content `write_file` accepts, in characters. */
 const MAX_WRITE_CHARACTERS = 10 * 1024 * 1024;
@@ -21,73 +22,27 @@ const MAX_WRITE_CHARACTERS = 10 * 1024 * 1024;
 const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 
 let scratch: string;
+let workspace: string;
 let deployment: Deployment;
 let host: ToolHost;
 const servers: HttpServer[] = [];
 
-interface RpcReply {
-  status: number;
-  headers: Headers;
-  /** The JSON-RPC message of the reply (from JSON or the first SSE event). */
-  message: {
-    id?: unknown;
-    result?: Record<string, unknown>;
-    error?: { code: number; message: string };
-  };
-}
-
-/** POSTs one JSON-RPC message to the MCP endpoint, as any local process could. */
-async function post(server: HttpServer, body: unknown, sessionId?: string): Promise<RpcReply> {
-  const response = await fetch(server.mcpUrl, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
-    },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  const data = text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? '{}');
-  return { status: response.status, headers: response.headers, message: JSON.parse(data) };
-}
-
 let nextId = 1;
 
-function initializeMessage(): unknown {
-  return {
-    jsonrpc: '2.0',
-    id: nextId++,
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 'adversary', version: '1.0.0' },
-    },
-  };
-}
-
-async function initialize(server: HttpServer): Promise<RpcReply & { sessionId?: string }> {
-  const reply = await post(server, initializeMessage());
-  const sessionId = reply.headers.get('mcp-session-id') ?? undefined;
-  return { ...reply, ...(sessionId ? { sessionId } : {}) };
+function initialize(server: HttpServer): Promise<McpHttpReply> {
+  return postMcp(server.mcpUrl, initializeRequest({ id: nextId++ }));
 }
 
 function call(server: HttpServer, sessionId: string, name: string, args: unknown) {
-  return post(
-    server,
+  return postMcp(
+    server.mcpUrl,
     { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } },
-    sessionId,
+    { sessionId },
   );
 }
 
 function ping(server: HttpServer, sessionId: string) {
-  return post(server, { jsonrpc: '2.0', id: nextId++, method: 'ping' }, sessionId);
-}
-
-function firstText(reply: RpcReply): string {
-  const content = (reply.message.result?.content ?? []) as Array<{ text?: string }>;
-  return content[0]?.text ?? '';
+  return postMcp(server.mcpUrl, { jsonrpc: '2.0', id: nextId++, method: 'ping' }, { sessionId });
 }
 
 async function start(options: Parameters<typeof serveHttp>[1] = {}): Promise<HttpServer> {
@@ -103,15 +58,12 @@ async function eventually(check: () => Promise<boolean>): Promise<void> {
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'toolsys-adv-http-'));
-  writeFileSync(
-    join(scratch, 'toolsys.config.json'),
-    JSON.stringify({ permissions: { alwaysAllow: ['write_file'] } }),
-  );
-  const config = loadDeploymentConfig({
-    env: { ...process.env, INIT_CWD: scratch, TOOLSYS_DATA_DIR: join(scratch, 'data') },
-  });
-  deployment = await composeDeployment(config, { confirm: scopedConfirm });
-  host = new ToolHost(deployment);
+  ({ deployment, host, workspace } = await deployHost(scratch, {
+    config: { permissions: { alwaysAllow: ['write_file'] } },
+    packages: BUILTIN_PACKAGES,
+    confirm: scopedConfirm,
+    env: process.env,
+  }));
 });
 
 afterEach(async () => {
@@ -164,7 +116,7 @@ describe('HTTP sessions are bounded (issue item 7)', { timeout: 180_000 }, () =>
     expect((await initialize(server)).status).toBe(503);
     const deleted = await fetch(server.mcpUrl, {
       method: 'DELETE',
-      headers: { 'mcp-session-id': first.sessionId ?? '' },
+      headers: { 'mcp-session-id': first.sessionId },
     });
     expect(deleted.status).toBe(200);
     expect((await initialize(server)).status).toBe(200);
@@ -178,7 +130,7 @@ describe('HTTP sessions are bounded (issue item 7)', { timeout: 180_000 }, () =>
     expect(first.status).toBe(200);
     expect(second.status).toBe(200);
     await eventually(async () => (await initialize(server)).status === 200);
-    const stale = await ping(server, first.sessionId ?? '');
+    const stale = await ping(server, first.sessionId);
     expect(stale.status).toBe(404);
     expect(stale.message.error?.code).toBe(-32001);
     expect(stale.message.error?.message).toContain(
@@ -196,7 +148,7 @@ describe('HTTP sessions are bounded (issue item 7)', { timeout: 180_000 }, () =>
         headers: { 'mcp-session-id': unknown, accept: 'text/event-stream' },
       });
       expect(response.status).toBe(404);
-      expect(((await response.json()) as RpcReply['message']).error?.code).toBe(-32001);
+      expect(((await response.json()) as McpHttpReply['message']).error?.code).toBe(-32001);
     }
   });
 });
@@ -237,19 +189,19 @@ describe('HTTP message size (issue item 6)', { timeout: 180_000 }, () => {
       `over the limit of ${MAX_MESSAGE_BYTES} bytes (64 MiB)`,
     );
     const session = await initialize(server);
-    expect((await ping(server, session.sessionId ?? '')).status).toBe(200);
+    expect((await ping(server, session.sessionId)).status).toBe(200);
   });
 
   it('accepts the largest write_file the tool takes, every character JSON-escaped (60 MiB)', async () => {
     const server = await start();
     const session = await initialize(server);
-    const reply = await call(server, session.sessionId ?? '', 'write_file', {
+    const reply = await call(server, session.sessionId, 'write_file', {
       path: 'largest-http.txt',
       content: '\u0001'.repeat(MAX_WRITE_CHARACTERS),
     });
     expect(reply.status).toBe(200);
     expect(reply.message.result?.isError).toBeFalsy();
-    expect(readFileSync(join(scratch, 'largest-http.txt')).length).toBe(MAX_WRITE_CHARACTERS);
+    expect(readFileSync(join(workspace, 'largest-http.txt')).length).toBe(MAX_WRITE_CHARACTERS);
   });
 });
 
@@ -290,10 +242,10 @@ describe('HTTP tool arguments that are not an object (issue item 10)', { timeout
       [['2+2'], 'array'],
       [42, 'number'],
     ] as const) {
-      const reply = await call(server, session.sessionId ?? '', 'calculate', args);
+      const reply = await call(server, session.sessionId, 'calculate', args);
       expect(reply.message.error).toBeUndefined();
       expect(reply.message.result?.isError).toBe(true);
-      expect(firstText(reply)).toBe(
+      expect(firstText(reply.message)).toBe(
         `Error: [INVALID_ARGUMENT] arguments must be a JSON object, received ${kind}\nNext: Send the arguments as a JSON object, e.g. {"path": "notes.txt"}.`,
       );
     }
@@ -308,13 +260,13 @@ describe('a long call does not hold up other sessions (issue items 4 and 7)', {
     const waiting = await initialize(server);
     const other = await initialize(server);
     const order: string[] = [];
-    const longCall = call(server, waiting.sessionId ?? '', 'wait', { seconds: 5 }).then((reply) => {
+    const longCall = call(server, waiting.sessionId, 'wait', { seconds: 5 }).then((reply) => {
       order.push('wait');
       return reply;
     });
     const pings = (async () => {
       for (let round = 0; round < 3; round += 1) {
-        expect((await ping(server, other.sessionId ?? '')).status).toBe(200);
+        expect((await ping(server, other.sessionId)).status).toBe(200);
         const dashboard = await fetch(`${server.url}/api/overview`);
         expect(dashboard.status).toBe(200);
         await dashboard.arrayBuffer();
@@ -324,8 +276,8 @@ describe('a long call does not hold up other sessions (issue items 4 and 7)', {
     await pings;
     const reply = await longCall;
     expect(order).toEqual(['pings and dashboard', 'wait']);
-    expect(firstText(reply)).toBe('Waited 5 s.');
+    expect(firstText(reply.message)).toBe('Waited 5 s.');
     // A session with a call in progress is not idle, although the call outlasted the idle limit.
-    expect((await ping(server, waiting.sessionId ?? '')).status).toBe(200);
+    expect((await ping(server, waiting.sessionId)).status).toBe(200);
   });
 });

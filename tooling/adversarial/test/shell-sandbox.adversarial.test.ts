@@ -17,17 +17,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type ConfirmationRequest,
-  createToolExecutor,
   type PipelineToolExecutor,
-  RiskAwareToolGate,
   renderResult,
-  ToolPermissionManager,
-  ToolRegistry,
   type ToolResult,
 } from '@toolsys/core-tool-registry';
 import { createShellTools, type ShellToolsOptions } from '@toolsys/core-tools';
 import { probeCommandSandbox } from '@toolsys/platform';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { gatedExecutor } from './support/executor.js';
 
 /*
  * Attacks on shell_execute: commands that once ran without asking and reached outside the
@@ -47,17 +44,15 @@ let answer: 'deny' | 'allow_once';
 const startedPids: number[] = [];
 
 function executor(options: Partial<ShellToolsOptions> = {}): PipelineToolExecutor {
-  const registry = new ToolRegistry();
   const environment = { ...process.env, [FAKE_KEY]: FAKE_VALUE };
-  for (const tool of createShellTools({ workspaceRoot: root, environment, ...options })) {
-    registry.register(tool);
-  }
-  const confirm = async (request: ConfirmationRequest) => {
-    asked.push(request);
-    return answer;
-  };
-  const permissions = new ToolPermissionManager({ confirm });
-  return createToolExecutor({ registry, gate: new RiskAwareToolGate(permissions), confirm });
+  const tools = createShellTools({ workspaceRoot: root, environment, ...options });
+  return gatedExecutor({
+    tools,
+    answer: (request) => {
+      asked.push(request);
+      return answer;
+    },
+  }).executor;
 }
 
 function run(command: string, options: Partial<ShellToolsOptions> = {}): Promise<ToolResult> {

@@ -1,11 +1,7 @@
 import { access, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { probeCommandSandbox } from '@toolsys/platform';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createHarness,
-  type Harness,
-} from '../../../packages/platform-terminal/test/support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { isSandboxAvailable, useTerminalHarness } from './support/terminal.js';
 
 /*
  * Issue 30 item 4: a repository script read the session's mark key from /proc/$PPID/environ (it
@@ -15,16 +11,7 @@ import {
  * the shell's children. Real shells on real PTYs (in the real bubblewrap when it can start here).
  */
 
-const sandbox = (await probeCommandSandbox()).available;
-let harness: Harness;
-
-beforeEach(async () => {
-  harness = await createHarness();
-});
-
-afterEach(async () => {
-  await harness.dispose();
-});
+const harness = useTerminalHarness();
 
 interface RunData {
   completed: boolean;
@@ -66,15 +53,15 @@ const shells = ['bash', 'dash', 'zsh'];
 
 describe('a child of the shell cannot read the mark key', () => {
   for (const shell of shells) {
-    for (const sandboxed of sandbox ? [false, true] : [false]) {
+    for (const sandboxed of isSandboxAvailable ? [false, true] : [false]) {
       it(`${shell}${sandboxed ? ', sandboxed' : ''}: a forged exit 0 does not end the command`, async (context) => {
         if (!(await shellPresent(`/usr/bin/${shell}`))) context.skip();
-        await writeFile(join(harness.workspace, 'run-tests.sh'), FORGER, { mode: 0o755 });
-        const created = await harness.data<{ sessionId: string }>('terminal.create', {
+        await writeFile(join(harness().workspace, 'run-tests.sh'), FORGER, { mode: 0o755 });
+        const created = await harness().data<{ sessionId: string }>('terminal.create', {
           shell,
           sandbox: sandboxed,
         });
-        const run = await harness.data<RunData>('terminal.run', {
+        const run = await harness().data<RunData>('terminal.run', {
           sessionId: created.sessionId,
           command: 'sh ./run-tests.sh',
           waitMs: 20_000,
@@ -88,8 +75,10 @@ describe('a child of the shell cannot read the mark key', () => {
   }
 
   it('the shell itself holds the key only in unexported variables', async () => {
-    const created = await harness.data<{ sessionId: string }>('terminal.create', { sandbox });
-    const run = await harness.data<RunData>('terminal.run', {
+    const created = await harness().data<{ sessionId: string }>('terminal.create', {
+      sandbox: isSandboxAvailable,
+    });
+    const run = await harness().data<RunData>('terminal.run', {
       sessionId: created.sessionId,
       command:
         'env | grep -ac 6973; export -p | grep -ac 6973; tr "\\0" "\\n" < /proc/$$/environ | grep -ac 6973; bash -c "set" | grep -ac 6973',

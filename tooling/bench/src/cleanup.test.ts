@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { descendantPids } from './cleanup.js';
+import { SOURCE_NODE_ARGS } from './processes.js';
 
 describe('descendantPids', () => {
   it('finds children and grandchildren of a process', async () => {
@@ -31,13 +32,7 @@ describe('pnpm bench interrupted', () => {
     const temp = mkdtempSync(join(tmpdir(), 'bench-interrupted-'));
     const bench = spawn(
       process.execPath,
-      [
-        '--conditions=@toolsys/source',
-        '--import',
-        'tsx',
-        join(import.meta.dirname, 'main.ts'),
-        'serve',
-      ],
+      [...SOURCE_NODE_ARGS, join(import.meta.dirname, 'main.ts'), 'serve'],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
         env: { ...process.env, TMPDIR: temp },

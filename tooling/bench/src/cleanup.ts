@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 
 const directories = new Set<string>();
 const interruptActions = new Set<() => void>();
@@ -16,6 +17,11 @@ export function onInterrupt(action: () => void): () => void {
 export function removeOnExit(directory: string): string {
   directories.add(directory);
   return directory;
+}
+
+/** The names of the folders in the OS temp folder whose name starts with `prefix`. */
+export function tempDirsNamed(prefix: string): string[] {
+  return readdirSync(tmpdir()).filter((name) => name.startsWith(prefix));
 }
 
 /** Every process below `root` (children, grandchildren …), from /proc; empty where there is none. */

@@ -3,7 +3,19 @@ import { join, resolve } from 'node:path';
 
 /** The repository root, for the host CLI and its working directory. */
 export const REPO_ROOT = resolve(import.meta.dirname, '../../..');
-const HOST_CLI = join(REPO_ROOT, 'apps/host/src/cli.ts');
+/** The host package, the working directory of its CLI. */
+export const HOST_DIR = join(REPO_ROOT, 'apps/host');
+/** Node arguments that run a workspace entry from its TypeScript sources. */
+export const SOURCE_NODE_ARGS: readonly string[] = [
+  '--conditions=@toolsys/source',
+  '--import',
+  'tsx',
+];
+
+/** Node arguments that run the host CLI from source with `args` (e.g. `serve --stdio`). */
+export function hostCliArgs(...args: string[]): string[] {
+  return [...SOURCE_NODE_ARGS, join(HOST_DIR, 'src/cli.ts'), ...args];
+}
 
 /**
  * Waits (`timeoutMs`, default 60 s) until a child prints a line matching `pattern` on stdout or
@@ -51,23 +63,8 @@ export async function startHostHttp(
 ): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(
     process.execPath,
-    [
-      '--conditions=@toolsys/source',
-      '--import',
-      'tsx',
-      HOST_CLI,
-      'serve',
-      '--http',
-      '--port',
-      '0',
-      '--config',
-      config,
-    ],
-    {
-      cwd: join(REPO_ROOT, 'apps/host'),
-      env: { ...process.env, INIT_CWD: scratch },
-      stdio: 'pipe',
-    },
+    hostCliArgs('serve', '--http', '--port', '0', '--config', config),
+    { cwd: HOST_DIR, env: { ...process.env, INIT_CWD: scratch }, stdio: 'pipe' },
   );
   const match = await waitForOutput(child, /MCP \(Streamable HTTP\): (\S+)/, what, timeoutMs);
   return { child, url: match[1] as string };

@@ -1,12 +1,6 @@
-import { readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { browserBench } from '../src/benches/browser.js';
-import { descendantPids } from '../src/cleanup.js';
-
-function scratchDirs(): string[] {
-  return readdirSync(tmpdir()).filter((name) => name.startsWith('toolsys-bench-browser-'));
-}
+import { descendantPids, tempDirsNamed } from '../src/cleanup.js';
 
 // Real components: our host over MCP stdio, @playwright/mcp, two Debian Chromiums and a local
 // HTTP server on 127.0.0.1. Timing is noisy on a shared machine, so only the shape is checked.
@@ -15,7 +9,7 @@ describe('pnpm bench browser --quick', () => {
     timeout: 180_000,
   }, async () => {
     // Only this run's directory counts: another bench run on the machine may hold one of its own.
-    const before = new Set(scratchDirs());
+    const before = new Set(tempDirsNamed('toolsys-bench-browser-'));
     const report = await browserBench.run({ quick: true });
     const json = report.json as {
       ratio: number;
@@ -38,6 +32,6 @@ describe('pnpm bench browser --quick', () => {
     }
     expect(report.lines.some((line) => line.startsWith('interactiveCovered'))).toBe(true);
     expect(descendantPids(process.pid)).toEqual([]);
-    expect(scratchDirs().filter((name) => !before.has(name))).toEqual([]);
+    expect(tempDirsNamed('toolsys-bench-browser-').filter((name) => !before.has(name))).toEqual([]);
   });
 });

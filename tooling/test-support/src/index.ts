@@ -14,9 +14,16 @@ export {
   startHaproxy,
 } from './haproxy.js';
 export {
+  type InitializeRequestOptions,
+  initializeRequest,
+  MCP_POST_HEADERS,
+  MCP_PROTOCOL_VERSION,
+} from './mcp-messages.js';
+export {
   freePort,
   type IsPortOpenOptions,
   isPortOpen,
+  listenOnLoopback,
   type WaitForPortOptions,
   waitForPort,
 } from './ports.js';

@@ -1,5 +1,5 @@
 // Loopback ports for servers that tests and benches start: chosen free, never fixed.
-import { createConnection, createServer } from 'node:net';
+import { type AddressInfo, createConnection, createServer, type Server } from 'node:net';
 
 /**
  * A TCP port that is free on 127.0.0.1 right now: the OS picks it for a throw-away listener bound to
@@ -14,6 +14,20 @@ export async function freePort(): Promise<number> {
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : 0;
       server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `server` (an HTTP or TCP server) listening on 127.0.0.1 at a port the OS picks; resolves
+ * with that port, or rejects when it cannot listen.
+ */
+export async function listenOnLoopback(server: Server): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
     });
   });
 }

@@ -7,6 +7,7 @@ import {
   freePort,
   isAlive,
   isPortOpen,
+  listenOnLoopback,
   removeTempDir,
   stopProcess,
   waitForExit,
@@ -25,6 +26,19 @@ describe('freePort', () => {
       await new Promise((resolve) => server.close(resolve));
     }
     expect(await isPortOpen(port)).toBe(false);
+  });
+});
+
+describe('listenOnLoopback', () => {
+  it('starts a server on 127.0.0.1 and resolves with its port', async () => {
+    const server = createServer();
+    const port = await listenOnLoopback(server);
+    try {
+      expect(server.address()).toMatchObject({ address: '127.0.0.1', port });
+      expect(await isPortOpen(port)).toBe(true);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

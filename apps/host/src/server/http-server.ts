@@ -17,14 +17,6 @@ import { MAX_MESSAGE_BYTES } from './message-limits.js';
 import { BodyBudget, readJson } from './read-json.js';
 import type { ToolHost } from './tool-host.js';
 
-export {
-  DEFAULT_HTTP_HOST,
-  DEFAULT_HTTP_PORT,
-  DEFAULT_MAX_SESSIONS,
-  DEFAULT_SESSION_IDLE_MS,
-  MCP_PATH,
-} from './http-defaults.js';
-
 /** The JSON-RPC error code of a request naming a session this server does not have. */
 export const SESSION_NOT_FOUND_CODE = -32001;
 

@@ -1,5 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { PipelineToolExecutor, ToolRegistry } from '@toolsys/core-tool-registry';
+import { createTestExecutor } from '@toolsys/core-tool-registry/testing';
+import { createMcpTools, type McpManager, type McpStdioServerConfig } from '@toolsys/mcp-client';
 
 /**
  * A hostile MCP server speaking line-delimited JSON-RPC on stdio, written by hand (no SDK) so it
@@ -103,4 +106,25 @@ export function writeHostileServer(directory: string): string {
   const path = join(directory, 'hostile-mcp-server.mjs');
   writeFileSync(path, SCRIPT);
   return path;
+}
+
+/** The config of the hostile server `script` run over stdio with `env`, named `name`. */
+export function hostileServer(
+  script: string,
+  env: Record<string, string>,
+  name = 'hostile',
+): McpStdioServerConfig {
+  return { name, transport: 'stdio', command: process.execPath, args: [script], env };
+}
+
+/**
+ * The MCP client tools (`mcp_call` …) over `manager` in a test executor, servers not configured
+ * refused; `registry` holds them.
+ */
+export function mcpClientExecutor(manager: McpManager): {
+  registry: ToolRegistry;
+  executor: PipelineToolExecutor;
+} {
+  const executor = createTestExecutor({ tools: createMcpTools({ manager, adHoc: 'deny' }) });
+  return { registry: executor.registry, executor };
 }

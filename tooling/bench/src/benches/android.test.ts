@@ -4,7 +4,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { descendantPids } from '../cleanup.js';
+import { descendantPids, tempDirsNamed } from '../cleanup.js';
+import { SOURCE_NODE_ARGS } from '../processes.js';
 import { androidBench, createAndroidBench } from './android.js';
 
 /** Pids of processes whose environment holds `marker` (the adb server inherits the bench's). */
@@ -35,16 +36,12 @@ function appiumServers(): number[] {
   return descendantPids(process.pid).filter(isAppium);
 }
 
-function benchDirs(): string[] {
-  return readdirSync(tmpdir()).filter((name) => name.startsWith('bench-android-'));
-}
-
 // Real adb binary, real private adb server, android-sim; figures are not held to the targets here.
 describe('pnpm bench android --quick', () => {
   it('reports finite sizes, ratios and actionable counts for every screen', {
     timeout: 120_000,
   }, async () => {
-    const before = benchDirs();
+    const before = tempDirsNamed('bench-android-');
     const report = await androidBench.run({ quick: true });
     const json = report.json as {
       ratioVsRaw: number;
@@ -113,7 +110,7 @@ describe('pnpm bench android --quick', () => {
     // The Appium server it started is gone (it inherited this process's environment).
     expect(appiumServers()).toEqual([]);
     // The temp directory is gone once the run ended.
-    expect(benchDirs().filter((name) => !before.includes(name))).toEqual([]);
+    expect(tempDirsNamed('bench-android-').filter((name) => !before.includes(name))).toEqual([]);
   });
 });
 
@@ -146,13 +143,7 @@ describe('pnpm bench android interrupted', () => {
     const marker = `BENCH_ANDROID_RUN=${randomUUID()}`;
     const bench = spawn(
       process.execPath,
-      [
-        '--conditions=@toolsys/source',
-        '--import',
-        'tsx',
-        join(import.meta.dirname, '../main.ts'),
-        'android',
-      ],
+      [...SOURCE_NODE_ARGS, join(import.meta.dirname, '../main.ts'), 'android'],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
         env: { ...process.env, TMPDIR: temp, BENCH_ANDROID_RUN: marker.split('=')[1] },

@@ -1,18 +1,12 @@
-import { readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { descendantPids } from '../cleanup.js';
+import { descendantPids, tempDirsNamed } from '../cleanup.js';
 import { startupBench } from './startup.js';
-
-function scratchDirs(): string[] {
-  return readdirSync(tmpdir()).filter((name) => name.startsWith('toolsys-bench-startup-'));
-}
 
 // Smoke test of the real bench (built host, real @playwright/mcp). Timing is noisy on a shared
 // machine, so the targets are not asserted: only that every figure is there and nothing is left.
 describe('startup bench (quick)', () => {
   it('reports ratio, versionRatio and kernelDependencies, and leaves nothing behind', async () => {
-    const before = new Set(scratchDirs());
+    const before = new Set(tempDirsNamed('toolsys-bench-startup-'));
     const report = await startupBench.run({ quick: true });
     const json = report.json as Record<string, number>;
     for (const field of ['ratio', 'versionRatio', 'oursMs', 'theirsMs'] as const) {
@@ -22,6 +16,6 @@ describe('startup bench (quick)', () => {
     expect(Number.isInteger(json.kernelDependencies)).toBe(true);
     expect(report.lines.join('\n')).toContain('versionRatio');
     expect(descendantPids(process.pid)).toEqual([]);
-    expect(scratchDirs().filter((name) => !before.has(name))).toEqual([]);
+    expect(tempDirsNamed('toolsys-bench-startup-').filter((name) => !before.has(name))).toEqual([]);
   }, 600_000);
 });

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { initializeRequest } from '@toolsys/test-support';
 import { removeOnExit } from '../cleanup.js';
 import { REPO_ROOT } from '../processes.js';
 import { type Bench, formatRatio, percentile } from '../report.js';
@@ -82,16 +83,7 @@ async function timeStart(
           }
         }
       });
-      send({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 'toolsys-bench-startup', version: '1.0.0' },
-        },
-      });
+      send(initializeRequest({ clientName: 'toolsys-bench-startup' }));
     });
   } finally {
     await stop(child);

@@ -1,19 +1,13 @@
-import { readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { descendantPids } from '../cleanup.js';
+import { descendantPids, tempDirsNamed } from '../cleanup.js';
 import { terminalBench } from './terminal.js';
-
-function scratchDirs(): string[] {
-  return readdirSync(tmpdir()).filter((name) => name.startsWith('toolsys-bench-terminal-'));
-}
 
 // Smoke test of the real bench: our host and Desktop Commander over stdio, a real PTY and shells.
 // Timing is noisy on a shared machine, so the targets are not asserted, only that every figure
 // is there and finite and that nothing is left running or on disk.
 describe('terminal bench (quick)', () => {
   it('reports ratio, ratioBulk and both stderr counts, and leaves nothing behind', async () => {
-    const before = new Set(scratchDirs());
+    const before = new Set(tempDirsNamed('toolsys-bench-terminal-'));
     const report = await terminalBench.run({ quick: true });
     const json = report.json as Record<string, number>;
     for (const field of ['ratio', 'ratioBulk', 'oursP50Ms', 'theirsP50Ms'] as const) {
@@ -31,6 +25,8 @@ describe('terminal bench (quick)', () => {
     expect(typeof report.met).toBe('boolean');
     // Every server and shell the bench started has ended; its temp directory is gone.
     expect(descendantPids(process.pid)).toEqual([]);
-    expect(scratchDirs().filter((name) => !before.has(name))).toEqual([]);
+    expect(tempDirsNamed('toolsys-bench-terminal-').filter((name) => !before.has(name))).toEqual(
+      [],
+    );
   }, 120_000);
 });

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { descendantPids, removeOnExit } from '../cleanup.js';
-import { REPO_ROOT } from '../processes.js';
+import { HOST_DIR, hostCliArgs } from '../processes.js';
 import { type Bench, formatRatio, percentile } from '../report.js';
 
 const TARGET_RATIO = 1.0;
@@ -101,17 +101,8 @@ async function startToolsys(scratch: string): Promise<Server> {
   );
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [
-      '--conditions=@toolsys/source',
-      '--import',
-      'tsx',
-      join(REPO_ROOT, 'apps/host/src/cli.ts'),
-      'serve',
-      '--stdio',
-      '--config',
-      config,
-    ],
-    cwd: join(REPO_ROOT, 'apps/host'),
+    args: hostCliArgs('serve', '--stdio', '--config', config),
+    cwd: HOST_DIR,
     env: { ...stringEnv(), INIT_CWD: scratch },
     stderr: 'ignore',
   });
