@@ -35,7 +35,6 @@ export {
   waitForExit,
 } from './processes.js';
 export { type RedisProcess, type StartRedisOptions, startRedis } from './redis.js';
-export { listenOnLoopback } from './servers.js';
 export { createTempDir, removeTempDir } from './temp-dirs.js';
 export {
   createTempWorkspace,
