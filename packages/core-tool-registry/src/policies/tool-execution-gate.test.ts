@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ConfirmFunction } from '../contract/tool.js';
 import { ToolHints } from '../contract/tool-metadata.js';
 import { ToolSchema } from '../contract/tool-schema.js';
 import { createToolExecutor } from '../pipeline/pipeline-tool-executor.js';
@@ -182,8 +183,8 @@ describe('a tool that asks per action itself', () => {
 });
 
 describe('one confirm for the whole pipeline', () => {
-  it('asks the executor’s confirm for a MEDIUM tool when the permission manager has none', async () => {
-    const asked: string[] = [];
+  /** A MEDIUM tool behind the risk gate, whose permission manager has no confirm of its own. */
+  function saveNote(confirm?: ConfirmFunction) {
     const registry = new ToolRegistry();
     registry.register(
       defineTestTool({
@@ -195,30 +196,23 @@ describe('one confirm for the whole pipeline', () => {
     const executor = createToolExecutor({
       registry,
       gate: new RiskAwareToolGate(new ToolPermissionManager()),
-      confirm: async (request) => {
-        asked.push(`${request.toolId} (${request.risk})`);
-        return 'allow_once';
-      },
+      ...(confirm ? { confirm } : {}),
     });
-    const result = await executor.execute('save_note', {});
+    return executor.execute('save_note', {});
+  }
+
+  it('asks the executor’s confirm for a MEDIUM tool when the permission manager has none', async () => {
+    const asked: string[] = [];
+    const result = await saveNote(async (request) => {
+      asked.push(`${request.toolId} (${request.risk})`);
+      return 'allow_once';
+    });
     expect(result.ok && result.content).toBe('saved');
     expect(asked).toEqual(['save_note (MEDIUM)']);
   });
 
   it('refuses with the library’s next step when no confirm exists anywhere', async () => {
-    const registry = new ToolRegistry();
-    registry.register(
-      defineTestTool({
-        id: 'save_note',
-        metadata: { category: 'file', risk: 'MEDIUM', annotations: ToolHints.mutating },
-        execute: () => 'saved',
-      }),
-    );
-    const executor = createToolExecutor({
-      registry,
-      gate: new RiskAwareToolGate(new ToolPermissionManager()),
-    });
-    const result = await executor.execute('save_note', {});
+    const result = await saveNote();
     expect(!result.ok && result.error.hint).toBe(
       'Do not retry; use a lower-risk tool. To let save_note run, the application passes a confirm function to the executor (so the user is asked) or allows it: alwaysAllowed: ["save_note"], or policy MEDIUM: "allow", on its ToolPermissionManager.',
     );

@@ -2,7 +2,6 @@
 import {
   type AnyToolDefinition,
   RunPolicies,
-  successResult,
   ToolHints,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
@@ -91,17 +90,16 @@ export function createRememberTool(store: () => MemoryStore): AnyToolDefinition 
         edges.length === 0
           ? ''
           : `\nLinks: ${edges.map((edge) => `${edge.from} -${edge.relation}-> ${edge.to}`).join('; ')}`;
-      return successResult(
-        `${created ? 'Remembered' : 'Updated'} ${node.id} [${node.role}]: ${clip(node.text, 200)}${linked}`,
-        {
-          data: {
-            id: node.id,
-            role: node.role,
-            created,
-            links: edges.map((edge) => ({ from: edge.from, to: edge.to, relation: edge.relation })),
-          },
+      return {
+        ok: true,
+        content: `${created ? 'Remembered' : 'Updated'} ${node.id} [${node.role}]: ${clip(node.text, 200)}${linked}`,
+        data: {
+          id: node.id,
+          role: node.role,
+          created,
+          links: edges.map((edge) => ({ from: edge.from, to: edge.to, relation: edge.relation })),
         },
-      );
+      };
     },
   });
 }
