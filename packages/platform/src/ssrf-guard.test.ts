@@ -67,6 +67,23 @@ describe('SsrfGuard', () => {
     expect((thrown as Error).message).toContain('169.254.169.254');
   });
 
+  it('names the one setting that opens a metadata endpoint, not the wholesale switch', () => {
+    const open = new SsrfGuard({ allowPrivateNetwork: true });
+    let thrown: unknown;
+    try {
+      open.checkUrl(new URL('http://169.254.169.254/latest/meta-data/'));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isToolError(thrown) && thrown.options.hint).toBe(
+      'Use a public URL; do not retry with another internal address. allowPrivateNetwork: true never opens a metadata endpoint: only an operator who lists this exact address (169.254.169.254) in allowPrivateNetwork can.',
+    );
+    const listed = new SsrfGuard({ allowPrivateNetwork: ['169.254.169.254'] });
+    expect(() =>
+      listed.checkUrl(new URL('http://169.254.169.254/latest/meta-data/')),
+    ).not.toThrow();
+  });
+
   it('normalises decimal and hex IPv4 forms through the URL parser', () => {
     for (const url of ['http://2130706433/', 'http://0x7f.1/', 'http://[::ffff:7f00:1]/']) {
       expect(() => guard.checkUrl(new URL(url))).toThrow(/loopback/);

@@ -32,6 +32,9 @@ export interface SsrfGuardOptions {
   resolveHost?: HostResolver;
 }
 
+/** Why a metadata address is refused (its refusal names the one setting that opens it). */
+const METADATA_REASON = 'a cloud metadata address';
+
 /**
  * Addresses of cloud instance-metadata and credential services: refused even when private
  * networks are allowed, in every encoding (IPv4-mapped, NAT64, 6to4, Teredo …), unless an
@@ -128,7 +131,7 @@ export class SsrfGuard {
     const range = parsed.range();
     if (METADATA_ADDRESSES.has(canonical)) {
       // Only a rule naming this very address opens a metadata endpoint.
-      return this.#isListedExactly(parsed) ? undefined : 'a cloud metadata address';
+      return this.#isListedExactly(parsed) ? undefined : METADATA_REASON;
     }
     if (range === 'unicast') return undefined;
     if (this.#isListed(parsed, hostname)) return undefined;
@@ -141,11 +144,16 @@ export class SsrfGuard {
     const reason = this.refusalReason(address, hostname);
     if (reason === undefined) return;
     const shown = hostname === address ? address : `${hostname} (${address})`;
+    const metadata = reason === METADATA_REASON;
     throw new ToolError(
       ToolErrorCode.PERMISSION_DENIED,
-      `Refused to connect to ${shown}: it is ${reason}, and this deployment does not allow requests to private or internal networks.`,
+      metadata
+        ? `Refused to connect to ${shown}: it is ${reason}, which hands out the machine's credentials; this deployment does not allow requests to it.`
+        : `Refused to connect to ${shown}: it is ${reason}, and this deployment does not allow requests to private or internal networks.`,
       {
-        hint: 'Use a public URL; do not retry with another internal address. Only an operator can allow internal hosts (the allowPrivateNetwork option of the network tools).',
+        hint: metadata
+          ? `Use a public URL; do not retry with another internal address. allowPrivateNetwork: true never opens a metadata endpoint: only an operator who lists this exact address (${canonicalHost(address)}) in allowPrivateNetwork can.`
+          : 'Use a public URL; do not retry with another internal address. Only an operator can allow internal hosts (the allowPrivateNetwork option of the network tools).',
         details: { host: hostname, blocked: true },
       },
     );
