@@ -28,11 +28,13 @@ export function loadXterm(): XtermModule {
 
 /**
  * Whether a PTY can be opened here, without opening one or loading node-pty: the prebuilt binary
- * for this platform is installed, the PTY multiplexer device is readable and writable, and a
- * shell exists. A PTY that still fails to open is reported by the first `terminal.open`.
+ * for this platform is installed, the PTY multiplexer device is readable and writable, and the
+ * shell sessions start (`shell` when configured, else bash, else sh) exists; the reason names it.
+ * A PTY that still fails to open is reported by the first `terminal.open`.
  */
 export async function findPtyBackend(
   env: Readonly<Record<string, string | undefined>> = process.env,
+  shell?: string,
 ): Promise<ToolPackageStatus> {
   const binary = `@lydell/node-pty-${process.platform}-${process.arch}`;
   try {
@@ -53,7 +55,21 @@ export async function findPtyBackend(
       };
     }
   }
-  const shell = (await findProgram('sh', env)) ?? (await findProgram('/bin/sh', env));
-  if (shell === undefined) return { enabled: false, reason: 'no sh found on PATH or at /bin/sh' };
-  return { enabled: true, reason: `PTY available (${shell})` };
+  // The shell sessions start, as a session picks it: the configured one, else bash, else sh.
+  const sessionShell =
+    shell === undefined
+      ? ((await findProgram('bash', env)) ??
+        (await findProgram('sh', env)) ??
+        (await findProgram('/bin/sh', env)))
+      : await findProgram(shell, env);
+  if (sessionShell === undefined) {
+    return {
+      enabled: false,
+      reason:
+        shell === undefined
+          ? 'no bash or sh found on PATH or at /bin/sh'
+          : `the configured shell "${shell}" was not found`,
+    };
+  }
+  return { enabled: true, reason: `PTY available; sessions run ${sessionShell}` };
 }

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createToolExecutor, resolveMetadata, ToolRegistry } from '@toolsys/core-tool-registry';
 import { afterEach, describe, expect, it } from 'vitest';
+import { findPtyBackend } from './pty-backend.js';
+import { findProgram } from './shells.js';
 import { terminalConfigSchema, toolPackage } from './tool-package.js';
 
 const SPEC_IDS = [
@@ -73,6 +75,23 @@ describe('toolPackage', () => {
     expect(status.enabled).toBe(true);
     expect(status.reason).toContain('PTY available');
     expect(status.reason).toMatch(/proot and debootstrap found|not installed/);
+  });
+
+  it('names the shell sessions start, as a session picks it', async () => {
+    const bash = await findProgram('bash', process.env);
+    const status = await findPtyBackend(process.env);
+    expect(status.reason).toBe(
+      `PTY available; sessions run ${bash ?? (await findProgram('sh', process.env))}`,
+    );
+    const configured = await findPtyBackend(process.env, 'sh');
+    expect(configured.reason).toBe(
+      `PTY available; sessions run ${await findProgram('sh', process.env)}`,
+    );
+    const missing = await findPtyBackend(process.env, 'no-such-shell');
+    expect(missing).toEqual({
+      enabled: false,
+      reason: 'the configured shell "no-such-shell" was not found',
+    });
   });
 
   it('says when sessions that ask can run in the bubblewrap sandbox', async () => {

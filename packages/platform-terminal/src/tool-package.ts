@@ -111,7 +111,7 @@ export async function probePty(
       clearTimeout(timer);
       resolvePromise(
         exitCode === 0
-          ? { enabled: true, reason: `PTY available (${shell})` }
+          ? { enabled: true, reason: `PTY available; ${shell} ran on it` }
           : { enabled: false, reason: `a shell on a PTY exited with ${exitCode}` },
       );
     });
@@ -131,7 +131,7 @@ export const toolPackage = defineToolPackage<TerminalConfig>({
   async detect(environment) {
     // Nothing is opened and node-pty is not loaded here: start-up stays cheap, and a PTY that
     // still cannot open is reported by the first terminal.open.
-    const pty = await findPtyBackend(environment.env);
+    const pty = await findPtyBackend(environment.env, environment.config.shell);
     if (!pty.enabled) return pty;
     const { sandbox: mode, sandboxExecutable } = environment.config;
     if (environment.probes === 'deciding' && mode !== 'required') {
