@@ -127,8 +127,20 @@ async function planPackages(
   const sections = config.config.packages ?? {};
   const keys = entries.map((entry) => entry.key);
   const problems: string[] = [];
+  // A section no loaded package owns may be that of a plugin that could not be loaded (its key is
+  // only known once it loads): then it is reported off with the rest serving, as the plugin is.
+  const unloaded = [...statuses.values()].filter((report) => report.reason.startsWith('plugin '));
   for (const key of Object.keys(sections)) {
     if (keys.includes(key) || statuses.has(key)) continue;
+    if (unloaded.length > 0) {
+      statuses.set(key, {
+        name: key,
+        enabled: false,
+        reason: `packages.${key} names no installed package; it may be the section of ${unloaded.map((report) => report.name).join(' or ')}, which could not be loaded`,
+        tools: 0,
+      });
+      continue;
+    }
     problems.push(`  packages.${key}: unknown package "${key}"${closestKeyHint(key, keys)}`);
   }
   const planned: PlannedPackage[] = [];

@@ -130,4 +130,26 @@ describe('third-party packages named in plugins', { timeout: 120_000 }, () => {
     });
     expect(report.packages.find((entry) => entry.key === 'core')).toMatchObject({ enabled: true });
   });
+
+  it('report the section of a plugin that is not installed as off, and serve the rest', async () => {
+    writeConfig({ plugins: ['toolsys-plugin-missing'], packages: { missing: { unit: 'C' } } });
+    const doctor = await toolsys(['doctor', '--json']);
+    expect(doctor.code).toBe(0);
+    const report = JSON.parse(doctor.stdout) as { packages: Array<Record<string, unknown>> };
+    expect(report.packages.find((entry) => entry.key === 'missing')).toMatchObject({
+      enabled: false,
+      reason:
+        'packages.missing names no installed package; it may be the section of toolsys-plugin-missing, which could not be loaded',
+    });
+    expect(report.packages.find((entry) => entry.key === 'core')).toMatchObject({ enabled: true });
+  });
+
+  it('still refuse a misspelled section when every plugin loaded', async () => {
+    writeConfig({ packages: { 'cs-memm': {} } });
+    const run = await toolsys(['list']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      'packages.cs-memm: unknown package "cs-memm" (did you mean "cs-mem"?)',
+    );
+  });
 });
