@@ -256,6 +256,22 @@ describe('refs and deltas', () => {
     );
   });
 
+  it('acts on any ref after an action that reported nothing, and names each target', async () => {
+    const page = await open('/form.html');
+    const add = refOf(page, 'Add item');
+    const name = refOf(page, 'textbox "Name"');
+    expect(await text('browser_click', { ref: add, snapshot: 'none' })).toBe(
+      `Clicked button "Add item" [ref=${add}].`,
+    );
+    expect(await text('browser_input', { ref: name, text: 'Ada', snapshot: 'none' })).toBe(
+      `Typed 3 characters into textbox "Name" [ref=${name}].`,
+    );
+    const shot = await call('browser_screenshot', { ref: add });
+    expect(shot.ok).toBe(true);
+    const changed = await text('browser_click', { ref: add });
+    expect(changed).toMatch(/\n\+ listitem \[ref=e\d+\]: item 3\n/);
+  });
+
   it('reports added and removed nodes', async () => {
     const page = await open('/form.html');
     const added = await text('browser_click', { ref: refOf(page, 'Add item') });

@@ -56,10 +56,12 @@ export interface Target {
 }
 
 /**
- * The target of `ref` as the page holds it now, checked against what the model was shown: the
- * tab's tree is read again (the tab's last snapshot stays what the model saw, the base of the
- * delta after the action), and an element whose role or accessible name changed since the model
- * saw it is refused with its new role and name. The label names the element as it is now.
+ * The target of `ref` as the page holds it now, checked against what the model was shown (the
+ * tab's last snapshot, which stays the base of the delta after the action): an element whose
+ * role or accessible name changed since the model saw it is refused with its new role and name.
+ * Only the target is read again, not the whole page; the whole tree is read when the tab has no
+ * snapshot yet or when an earlier check left Playwright resolving only its own element. The
+ * label names the element as it is now.
  */
 export async function resolveTarget(
   call: BrowserCall,
@@ -68,9 +70,14 @@ export async function resolveTarget(
 ): Promise<Target> {
   const tab = await pickTab(call.session, tabId);
   const shown = tab.lastSnapshot;
+  const trimmed = ref.trim();
   // Read within the action's own time limit: a page whose script is busy ends the call there.
-  const current = await tab.snapshot(call.settings.redact, call.settings.actionTimeoutMs);
-  if (shown === undefined) tab.lastSnapshot = current;
+  const timeoutMs = call.settings.actionTimeoutMs;
+  const whole =
+    shown === undefined || tab.isNarrowed
+      ? await tab.snapshot(call.settings.redact, timeoutMs)
+      : undefined;
+  if (shown === undefined) tab.lastSnapshot = whole;
   const locator = tab.locate(ref);
   if ((await locator.count()) === 0) {
     throw new ToolError(ToolErrorCode.NOT_FOUND, `ref: element ${ref} is gone from the page`, {
@@ -78,8 +85,14 @@ export async function resolveTarget(
       hint: 'Take a new browser_snapshot and use a ref from it.',
     });
   }
-  const trimmed = ref.trim();
-  const now = findByRef(current.nodes, trimmed);
+  const now =
+    whole === undefined
+      ? await tab.readNode(trimmed, {
+          secrets: call.settings.redact ?? [],
+          timeoutMs,
+          ...(shown?.markHidden === undefined ? {} : { markHidden: shown.markHidden }),
+        })
+      : findByRef(whole.nodes, trimmed);
   const seen = shown === undefined ? now : findByRef(shown.nodes, trimmed);
   const changed = describeChange(seen, now, trimmed);
   if (changed !== undefined) {
