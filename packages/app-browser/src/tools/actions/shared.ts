@@ -1,8 +1,10 @@
 // What the action tools share: their schema fields, metadata, and how a ref becomes a checked
 // target.
 import {
+  RunPolicies,
   successResult,
   type ToolAnnotations,
+  type ToolDefinition,
   ToolError,
   ToolErrorCode,
   ToolHints,
@@ -13,8 +15,13 @@ import { z } from 'zod';
 import type { AriaNode } from '../../aria-tree.js';
 import type { BrowserTab } from '../../browser-tab.js';
 import { findByRef, formatNode } from '../../snapshot-render.js';
-import { type BrowserCall, pickTab } from '../browser-tool.js';
-import type { ActionReport } from './action-report.js';
+import {
+  type BrowserCall,
+  type BrowserToolSettings,
+  defineBrowserTool,
+  pickTab,
+} from '../browser-tool.js';
+import { type ActionReport, reportAfterAction, type SnapshotMode } from './action-report.js';
 
 /** Schema field: the ref of the element an action targets. */
 export const refField = z
@@ -53,6 +60,46 @@ export interface Target {
   readonly tab: BrowserTab;
   readonly locator: Locator;
   readonly label: string;
+}
+
+/** The arguments every action on one element takes. */
+export interface TargetArgs {
+  readonly ref: string;
+  readonly tab?: string | undefined;
+  readonly snapshot: SnapshotMode;
+}
+
+/** What {@link defineTargetTool} declares: a tool definition whose work gets a checked target. */
+export type TargetToolDefinition<TArgs extends TargetArgs> = Omit<
+  ToolDefinition<TArgs>,
+  'execute' | 'runPolicy'
+> & {
+  /** The tool checks itself whether the target must be enabled (default: a disabled one is refused). */
+  readonly checksEnabled?: boolean;
+  /** The action itself, on the target as the page holds it now. */
+  act(args: TArgs, target: Target, call: BrowserCall): Promise<ToolReturn>;
+};
+
+/**
+ * Declares an action on one element by its ref, the group's precondition enforced once: the ref
+ * becomes a target checked against what the model was shown ({@link resolveTarget}) and a
+ * disabled target is refused ({@link assertEnabled}) before `act` runs. Actions change the page:
+ * they run with the mutating run policy.
+ */
+export function defineTargetTool<TArgs extends TargetArgs>(
+  settings: BrowserToolSettings,
+  definition: TargetToolDefinition<TArgs>,
+): ToolDefinition<TArgs> {
+  const { act, checksEnabled = false, ...rest } = definition;
+  return defineBrowserTool(settings, {
+    ...rest,
+    runPolicy: RunPolicies.mutating,
+    async run(args, call) {
+      const target = await resolveTarget(call, args.tab, args.ref);
+      if (!checksEnabled) await assertEnabled(target);
+      return act(args, target, call);
+    },
+  });
 }
 
 /**
@@ -169,4 +216,14 @@ export function done(report: ActionReport): ToolReturn {
     data: report.data,
     ...(report.artifacts === undefined ? {} : { artifacts: report.artifacts }),
   });
+}
+
+/** The success result of an action on `target`: its sentence, then the page as `mode` asks. */
+export async function reportDone(
+  call: BrowserCall,
+  target: Target,
+  summary: string,
+  mode: SnapshotMode,
+): Promise<ToolReturn> {
+  return done(await reportAfterAction(call, target.tab, summary, mode));
 }
