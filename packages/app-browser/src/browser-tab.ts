@@ -208,24 +208,36 @@ export class BrowserTab {
   /**
    * The node of `ref` as the page holds it now, read from that element alone (its role, name,
    * state and subtree, normalised as {@link snapshot} normalises the page); undefined when the
-   * element is no longer shown as a node of the tree. Costs one round trip however large the
-   * page is. Throws as {@link locate} does, and TIMEOUT past `timeoutMs`.
+   * element is no longer shown as a node of the tree. Costs two round trips however large the
+   * page is. Throws as {@link locate} does, NOT_FOUND when the element left the page, and TIMEOUT
+   * past `timeoutMs` (a page whose script is busy answers neither round trip).
    */
   async readNode(ref: string, options: ReadNodeOptions): Promise<AriaNode | undefined> {
     const trimmed = ref.trim();
     const locator = this.locate(trimmed);
     const started = performance.now();
+    const bounded = <T>(work: Promise<T>) =>
+      withinDeadline(work, started + options.timeoutMs).catch((error: unknown) => {
+        const expired =
+          error instanceof DeadlinePassed ||
+          (error instanceof Error && error.name === 'TimeoutError');
+        if (expired) throw this.#timedOut(options.timeoutMs, started, options.secrets);
+        throw error;
+      });
+    if ((await bounded(locator.count())) === 0) {
+      throw new ToolError(
+        ToolErrorCode.NOT_FOUND,
+        `ref: element ${trimmed} is gone from the page`,
+        {
+          field: 'ref',
+          hint: 'Take a new browser_snapshot and use a ref from it.',
+        },
+      );
+    }
     this.#narrowed = true;
-    const json = await withinDeadline(
+    const json = await bounded(
       locator.ariaSnapshotJSON({ mode: 'ai', timeout: options.timeoutMs }),
-      started + options.timeoutMs,
-    ).catch((error: unknown) => {
-      const expired =
-        error instanceof DeadlinePassed ||
-        (error instanceof Error && error.name === 'TimeoutError');
-      if (expired) throw this.#timedOut(options.timeoutMs, started, options.secrets);
-      throw error;
-    });
+    );
     // The element is the one entry of its own tree; an element that lost its role (none,
     // presentation, hidden) leaves its children there instead.
     const entries = Array.isArray(json) ? json : [json];

@@ -126,20 +126,22 @@ export async function resolveTarget(
       : undefined;
   if (shown === undefined) tab.lastSnapshot = whole;
   const locator = tab.locate(ref);
-  if ((await locator.count()) === 0) {
-    throw new ToolError(ToolErrorCode.NOT_FOUND, `ref: element ${ref} is gone from the page`, {
-      field: 'ref',
-      hint: 'Take a new browser_snapshot and use a ref from it.',
+  let now: AriaNode | undefined;
+  if (whole === undefined) {
+    now = await tab.readNode(trimmed, {
+      secrets: call.settings.redact ?? [],
+      timeoutMs,
+      ...(shown?.markHidden === undefined ? {} : { markHidden: shown.markHidden }),
     });
+  } else {
+    if ((await locator.count()) === 0) {
+      throw new ToolError(ToolErrorCode.NOT_FOUND, `ref: element ${ref} is gone from the page`, {
+        field: 'ref',
+        hint: 'Take a new browser_snapshot and use a ref from it.',
+      });
+    }
+    now = findByRef(whole.nodes, trimmed);
   }
-  const now =
-    whole === undefined
-      ? await tab.readNode(trimmed, {
-          secrets: call.settings.redact ?? [],
-          timeoutMs,
-          ...(shown?.markHidden === undefined ? {} : { markHidden: shown.markHidden }),
-        })
-      : findByRef(whole.nodes, trimmed);
   const seen = shown === undefined ? now : findByRef(shown.nodes, trimmed);
   const changed = describeChange(seen, now, trimmed);
   if (changed !== undefined) {
