@@ -2,6 +2,7 @@ import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 import type { Locator, Page } from 'playwright-core';
 import { type AriaNode, collectPlaywrightRefsAsync, normaliseAriaJsonAsync } from './aria-tree.js';
 import {
+  type HiddenTextMarker,
   type HiddenTextReport,
   hiddenTextMarker,
   hiddenTextsExpression,
@@ -29,6 +30,18 @@ export interface TabSnapshot {
   readonly nodes: readonly AriaNode[];
   readonly url: string;
   readonly title: string;
+  /** Flags the page's hidden text as this snapshot did, when the page had any. */
+  readonly markHidden?: HiddenTextMarker;
+}
+
+/** Options for {@link BrowserTab.readNode}. */
+export interface ReadNodeOptions {
+  /** Secret values replaced by `[redacted]`, as in {@link BrowserTab.snapshot}. */
+  readonly secrets: readonly string[];
+  /** Flags hidden page text in the name; the marker of the snapshot the node is compared with. */
+  readonly markHidden?: HiddenTextMarker;
+  /** Longest the read may take, in ms. */
+  readonly timeoutMs: number;
 }
 
 /**
@@ -50,6 +63,7 @@ export class BrowserTab {
   readonly #byPlaywright = new Map<string, string>();
   readonly #byPublic = new Map<string, string>();
   readonly #retired = new Set<string>();
+  #narrowed = false;
 
   constructor(id: string, page: Page) {
     this.id = id;
@@ -70,17 +84,7 @@ export class BrowserTab {
     // evaluation, and Playwright's own timeouts cover only some of them.
     const started = performance.now();
     const deadline = started + timeoutMs;
-    const timedOut = () =>
-      new ToolError(
-        ToolErrorCode.TIMEOUT,
-        `reading tab ${this.id}'s accessibility tree took longer than ${formatMs(timeoutMs)} and was stopped after ${formatMs(performance.now() - started)} (the page's script is busy, or the page is very large)`,
-        {
-          hint: `The tab stays on ${cleanPageText(this.page.url(), secrets)}. A page that is busy may answer later: retry browser_snapshot once, or browser_screenshot it; a page too large to read whole shows in browser_screenshot.`,
-          retryable: false,
-          // The page is stalled, not the browser tools: other pages and sessions are not affected.
-          details: { timeoutMs, targetScoped: true },
-        },
-      );
+    const timedOut = () => this.#timedOut(timeoutMs, started, secrets);
     // One round trip reads the document's identity and title while the tree is walked.
     // The page-side check of text a person cannot see runs beside the tree walk.
     const [identity, json, hiddenTexts] = await withinDeadline(
@@ -107,6 +111,7 @@ export class BrowserTab {
       if (!(error instanceof Error && error.name === 'TimeoutError')) throw error;
       throw timedOut();
     });
+    this.#narrowed = false;
     if (identity.documentId !== this.#documentId) {
       // A new document: Playwright numbers its refs again, so none of the old ones may be reused.
       for (const ref of this.#byPublic.keys()) this.#retired.add(ref);
@@ -187,7 +192,80 @@ export class BrowserTab {
       nodes,
       url: cleanPageText(this.page.url(), secrets),
       title: cleanPageText(identity.title, secrets),
+      ...(markHidden === undefined ? {} : { markHidden }),
     };
+  }
+
+  /**
+   * Whether {@link readNode} ran since the last {@link snapshot}: Playwright resolves refs from its
+   * latest read of a frame, so refs outside the element read then resolve again only after the
+   * next snapshot.
+   */
+  get isNarrowed(): boolean {
+    return this.#narrowed;
+  }
+
+  /**
+   * The node of `ref` as the page holds it now, read from that element alone (its role, name,
+   * state and subtree, normalised as {@link snapshot} normalises the page); undefined when the
+   * element is no longer shown as a node of the tree. Costs two round trips however large the
+   * page is. Throws as {@link locate} does, NOT_FOUND when the element left the page, and TIMEOUT
+   * past `timeoutMs` (a page whose script is busy answers neither round trip).
+   */
+  async readNode(ref: string, options: ReadNodeOptions): Promise<AriaNode | undefined> {
+    const trimmed = ref.trim();
+    const locator = this.locate(trimmed);
+    const started = performance.now();
+    const bounded = <T>(work: Promise<T>) =>
+      withinDeadline(work, started + options.timeoutMs).catch((error: unknown) => {
+        const expired =
+          error instanceof DeadlinePassed ||
+          (error instanceof Error && error.name === 'TimeoutError');
+        if (expired) throw this.#timedOut(options.timeoutMs, started, options.secrets);
+        throw error;
+      });
+    if ((await bounded(locator.count())) === 0) {
+      throw new ToolError(
+        ToolErrorCode.NOT_FOUND,
+        `ref: element ${trimmed} is gone from the page`,
+        {
+          field: 'ref',
+          hint: 'Take a new browser_snapshot and use a ref from it.',
+        },
+      );
+    }
+    this.#narrowed = true;
+    const json = await bounded(
+      locator.ariaSnapshotJSON({ mode: 'ai', timeout: options.timeoutMs }),
+    );
+    // The element is the one entry of its own tree; an element that lost its role (none,
+    // presentation, hidden) leaves its children there instead.
+    const entries = Array.isArray(json) ? json : [json];
+    const root = entries.length === 1 ? (entries[0] as { ref?: unknown }) : undefined;
+    const rootRef = typeof root?.ref === 'string' ? root.ref : undefined;
+    if (rootRef === undefined) return undefined;
+    const nodes = await normaliseAriaJsonAsync(
+      entries,
+      (playwrightRef) => (playwrightRef === rootRef ? trimmed : undefined),
+      {
+        secrets: options.secrets,
+        ...(options.markHidden === undefined ? {} : { markHidden: options.markHidden }),
+      },
+    );
+    return nodes.find((node) => node.ref === trimmed);
+  }
+
+  #timedOut(timeoutMs: number, started: number, secrets: readonly string[]): ToolError {
+    return new ToolError(
+      ToolErrorCode.TIMEOUT,
+      `reading tab ${this.id}'s accessibility tree took longer than ${formatMs(timeoutMs)} and was stopped after ${formatMs(performance.now() - started)} (the page's script is busy, or the page is very large)`,
+      {
+        hint: `The tab stays on ${cleanPageText(this.page.url(), secrets)}. A page that is busy may answer later: retry browser_snapshot once, or browser_screenshot it; a page too large to read whole shows in browser_screenshot.`,
+        retryable: false,
+        // The page is stalled, not the browser tools: other pages and sessions are not affected.
+        details: { timeoutMs, targetScoped: true },
+      },
+    );
   }
 
   /**

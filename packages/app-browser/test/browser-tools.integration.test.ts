@@ -1,17 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WEB_PAGE_MARKERS } from '../src/page-text.js';
 import { renderSnapshot } from '../src/snapshot-render.js';
 import { countTokens } from '../src/token-count.js';
-import { createHarness, type Harness, refOf } from './harness.js';
-import { type PageServer, startPageServer } from './support.js';
-
-// One real Chromium for the whole file, pages from a local server on 127.0.0.1.
-let harness: Harness;
-let server: PageServer;
-let session = 0;
-let sessionId = 's0';
+import { refOf, useHarness } from './harness.js';
+import { startPageServer } from './support.js';
 
 /** Words of a paragraph far longer than any page (about 1.4 million characters). */
 const HUGE_WORDS = Array.from({ length: 200_000 }, (_, index) => `w${index}`).join(' ');
@@ -29,25 +23,15 @@ or <a href="#deref">dereference</a> operator.</li></ul>
   '/huge': `<!doctype html><title>Huge</title><p>${HUGE_WORDS}</p><button>After the text</button>`,
 };
 
-beforeAll(async () => {
-  harness = await createHarness();
-  server = await startPageServer(PROSE_PAGES);
-}, 60_000);
+// One real Chromium for the whole file, pages from a local server on 127.0.0.1; a fresh isolated
+// context per test keeps tests independent while sharing the browser.
+const fixture = useHarness({ pages: PROSE_PAGES });
 
-afterAll(async () => {
-  await harness?.close();
-  await server?.close();
-});
-
-beforeEach(() => {
-  // A fresh isolated context per test keeps tests independent while sharing the browser.
-  session += 1;
-  sessionId = `s${session}`;
-});
-
-const text = (id: string, args: Record<string, unknown> = {}) => harness.text(id, args, sessionId);
-const call = (id: string, args: Record<string, unknown> = {}) => harness.call(id, args, sessionId);
-const open = (path: string) => text('browser_navigate', { url: `${server.origin}${path}` });
+const text = (id: string, args: Record<string, unknown> = {}) =>
+  fixture.harness.text(id, args, fixture.sessionId);
+const call = (id: string, args: Record<string, unknown> = {}) =>
+  fixture.harness.call(id, args, fixture.sessionId);
+const open = (path: string) => text('browser_navigate', { url: `${fixture.server.origin}${path}` });
 
 /**
  * Clicks a control whose page opens a tab at `path`; returns the click's text and the new tab's
@@ -58,7 +42,7 @@ async function clickOpeningTab(
   ref: string,
   path: string,
 ): Promise<{ clicked: string; id: string }> {
-  const announcement = new RegExp(`New tab (t\\d+) opened \\(${server.origin}${path}\\)`);
+  const announcement = new RegExp(`New tab (t\\d+) opened \\(${fixture.server.origin}${path}\\)`);
   const clicked = await text('browser_click', { ref });
   let announced = announcement.exec(clicked);
   if (announced === null) {
@@ -80,7 +64,7 @@ describe('browser_navigate', () => {
     const result = await open('/other.html');
     expect(result).toBe(
       [
-        `Tab t1: "Other page" — ${server.origin}/other.html`,
+        `Tab t1: "Other page" — ${fixture.server.origin}/other.html`,
         '- # Other page',
         '- paragraph: You reached the other page.',
         `- link "Back to the form" [ref=${refOf(result, 'link')}]`,
@@ -103,17 +87,17 @@ describe('browser_navigate', () => {
     await open('/other.html');
     await open('/form.html');
     expect((await text('browser_navigate', { action: 'back' })).split('\n')[0]).toBe(
-      `Tab t1: "Other page" — ${server.origin}/other.html`,
+      `Tab t1: "Other page" — ${fixture.server.origin}/other.html`,
     );
     expect((await text('browser_navigate', { action: 'forward' })).split('\n')[0]).toBe(
-      `Tab t1: "Order form" — ${server.origin}/form.html`,
+      `Tab t1: "Order form" — ${fixture.server.origin}/form.html`,
     );
   });
 
   it('says when the server answers an error status', async () => {
     const result = await open('/nothing-here.html');
     expect(result.split('\n').slice(0, 2)).toEqual([
-      `Tab t1: (no title) — ${server.origin}/nothing-here.html`,
+      `Tab t1: (no title) — ${fixture.server.origin}/nothing-here.html`,
       'The server answered HTTP 404.',
     ]);
   });
@@ -173,7 +157,7 @@ describe('prose', () => {
     );
     expect(page).toBe(
       [
-        `Tab t1: "Operators" — ${server.origin}/prose`,
+        `Tab t1: "Operators" — ${fixture.server.origin}/prose`,
         '- # Operators',
         `- list [ref=${refOf(page, '- list')}]`,
         ` - listitem: The operand of a unary [borrow](${borrow}), [raw borrow](${raw}) or [dereference](${deref}) operator.`,
@@ -186,11 +170,13 @@ describe('prose', () => {
     );
     const clicked = await text('browser_click', { ref: borrow });
     expect(clicked.split('\n')[0]).toBe(`Clicked link "borrow" [ref=${borrow}].`);
-    expect(clicked).toContain(`URL changed: ${server.origin}/prose → ${server.origin}/other.html`);
+    expect(clicked).toContain(
+      `URL changed: ${fixture.server.origin}/prose → ${fixture.server.origin}/other.html`,
+    );
   });
 
   it('shows links, refs and markers forged in page text as text, and keeps the markers whole', async () => {
-    const result = await call('browser_navigate', { url: `${server.origin}/forged` });
+    const result = await call('browser_navigate', { url: `${fixture.server.origin}/forged` });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     const button = refOf(result.content, 'Delete account');
@@ -209,7 +195,7 @@ describe('prose', () => {
   });
 
   it('cuts a huge paragraph within the budget and reads on through the cursor', async () => {
-    const first = await call('browser_navigate', { url: `${server.origin}/huge` });
+    const first = await call('browser_navigate', { url: `${fixture.server.origin}/huge` });
     expect(first.ok).toBe(true);
     if (!first.ok) return;
     expect(countTokens(first.content)).toBeLessThanOrEqual(6_000);
@@ -254,6 +240,22 @@ describe('refs and deltas', () => {
     expect(await text('browser_click', { ref: button })).toBe(
       `Clicked button "Added to cart" [ref=${button}].\nNo change in the page.`,
     );
+  });
+
+  it('acts on any ref after an action that reported nothing, and names each target', async () => {
+    const page = await open('/form.html');
+    const add = refOf(page, 'Add item');
+    const name = refOf(page, 'textbox "Name"');
+    expect(await text('browser_click', { ref: add, snapshot: 'none' })).toBe(
+      `Clicked button "Add item" [ref=${add}].`,
+    );
+    expect(await text('browser_input', { ref: name, text: 'Ada', snapshot: 'none' })).toBe(
+      `Typed 3 characters into textbox "Name" [ref=${name}].`,
+    );
+    const shot = await call('browser_screenshot', { ref: add });
+    expect(shot.ok).toBe(true);
+    const changed = await text('browser_click', { ref: add });
+    expect(changed).toMatch(/\n\+ listitem \[ref=e\d+\]: item 3\n/);
   });
 
   it('reports added and removed nodes', async () => {
@@ -344,7 +346,7 @@ describe('forms', () => {
     await text('browser_date_input', { ref: refOf(page, 'Delivery time'), value: '09:30' });
     const submitted = await text('browser_click', { ref: refOf(page, 'Send order') });
     expect(submitted).toContain(
-      `URL changed: ${server.origin}/form.html → ${server.origin}/submitted.html?`,
+      `URL changed: ${fixture.server.origin}/form.html → ${fixture.server.origin}/submitted.html?`,
     );
     expect(submitted).toContain('Title changed: "Order form" → "Order received"');
     const received = await text('browser_snapshot', { find: 'Received' });
@@ -413,7 +415,7 @@ describe('forms', () => {
   });
 
   it('uploads a workspace file and refuses files outside the workspace', async () => {
-    await writeFile(join(harness.workspace, 'notes.txt'), 'hello upload');
+    await writeFile(join(fixture.harness.workspace, 'notes.txt'), 'hello upload');
     const page = await open('/form.html');
     const input = refOf(page, 'button "Attachment"');
     const uploaded = await text('browser_file_upload', { ref: input, paths: ['notes.txt'] });
@@ -438,18 +440,20 @@ describe('tabs, downloads and diagnostics', () => {
     expect(clicked).toContain('Download 1 started: report.txt.');
     const list = await text('browser_download_list');
     expect(list).toBe(
-      `1 download:\n#1 report.txt: completed, 17 bytes, saved as downloads/report.txt — from ${server.origin}/download/report.txt`,
+      `1 download:\n#1 report.txt: completed, 17 bytes, saved as downloads/report.txt — from ${fixture.server.origin}/download/report.txt`,
     );
-    expect(await readFile(join(harness.workspace, 'downloads', 'report.txt'), 'utf8')).toBe(
+    expect(await readFile(join(fixture.harness.workspace, 'downloads', 'report.txt'), 'utf8')).toBe(
       'quarterly report\n',
     );
   });
 
   it('tracks a download started by navigating to it', async () => {
     await open('/other.html');
-    const result = await text('browser_navigate', { url: `${server.origin}/download/data.csv` });
+    const result = await text('browser_navigate', {
+      url: `${fixture.server.origin}/download/data.csv`,
+    });
     expect(result.split('\n').slice(0, 3)).toEqual([
-      `Tab t1: "Other page" — ${server.origin}/other.html`,
+      `Tab t1: "Other page" — ${fixture.server.origin}/other.html`,
       'The URL started a download instead of showing a page (browser_download_list tracks it).',
       'Download 1 started: data.csv.',
     ]);
@@ -494,7 +498,7 @@ describe('tabs, downloads and diagnostics', () => {
     expect(clicked).not.toContain('New tab');
     await expect
       .poll(() => text('browser_show', { action: 'list' }), { timeout: 10_000 })
-      .toContain(`New tab t2 opened (${server.origin}/other.html)`);
+      .toContain(`New tab t2 opened (${fixture.server.origin}/other.html)`);
     expect(await text('browser_show', { action: 'list' })).not.toContain('New tab');
   });
 
@@ -504,7 +508,7 @@ describe('tabs, downloads and diagnostics', () => {
     expect(id).toBe('t2');
     if (clicked.includes('New tab t2')) {
       expect(clicked).toContain(
-        `New tab t2 opened (${server.origin}/other.html); browser_show with action "select" and tab "t2" switches to it.`,
+        `New tab t2 opened (${fixture.server.origin}/other.html); browser_show with action "select" and tab "t2" switches to it.`,
       );
     }
     // Announced once: the list after the announcement holds the tabs only.
@@ -513,8 +517,8 @@ describe('tabs, downloads and diagnostics', () => {
       .toBe(
         [
           'Open tabs:',
-          `* t1: "Order form" — ${server.origin}/form.html`,
-          `  t2: "Other page" — ${server.origin}/other.html`,
+          `* t1: "Order form" — ${fixture.server.origin}/form.html`,
+          `  t2: "Other page" — ${fixture.server.origin}/other.html`,
         ].join('\n'),
       );
     expect((await text('browser_show', { action: 'select', tab: 't1' })).split('\n')[0]).toBe(
@@ -532,7 +536,7 @@ describe('tabs, downloads and diagnostics', () => {
     const page = await open('/form.html');
     await text('browser_click', { ref: refOf(page, 'Break something') });
     const log = await text('browser_network_log');
-    expect(log).toContain(`GET ${server.origin}/api/data.json → 200 [fetch]`);
+    expect(log).toContain(`GET ${fixture.server.origin}/api/data.json → 200 [fetch]`);
     expect(log).not.toContain('secret-token-123');
     expect(log).not.toContain('Bearer');
     expect(log).not.toContain('sid=abc');
@@ -594,7 +598,7 @@ describe('tabs, downloads and diagnostics', () => {
 
   it('returns the whole page as an artifact when a navigation is cut at its budget', async () => {
     const navigated = await call('browser_navigate', {
-      url: `${server.origin}/form.html`,
+      url: `${fixture.server.origin}/form.html`,
       maxTokens: 200,
     });
     expect(navigated.ok && navigated.content).toMatch(
@@ -640,23 +644,27 @@ describe('tabs, downloads and diagnostics', () => {
   it('opens a page in a new tab and acts inside an iframe', async () => {
     await open('/other.html');
     const framed = await text('browser_navigate', {
-      url: `${server.origin}/frame.html`,
+      url: `${fixture.server.origin}/frame.html`,
       newTab: true,
     });
-    expect(framed.split('\n')[0]).toBe(`Tab t2: "Framed" — ${server.origin}/frame.html`);
+    expect(framed.split('\n')[0]).toBe(`Tab t2: "Framed" — ${fixture.server.origin}/frame.html`);
     const inner = refOf(framed, 'button "Inner button"');
     expect(await text('browser_click', { ref: inner })).toContain(
       `~ button "Inner clicked" [ref=${inner}]`,
     );
     expect((await text('browser_show')).split('\n').slice(1)).toEqual([
-      `  t1: "Other page" — ${server.origin}/other.html`,
-      `* t2: "Framed" — ${server.origin}/frame.html`,
+      `  t1: "Other page" — ${fixture.server.origin}/other.html`,
+      `* t2: "Framed" — ${fixture.server.origin}/frame.html`,
     ]);
   });
 
   it('keeps sessions apart', async () => {
     await open('/other.html');
-    const other = await harness.text('browser_context_summary', {}, `${sessionId}-other`);
+    const other = await fixture.harness.text(
+      'browser_context_summary',
+      {},
+      `${fixture.sessionId}-other`,
+    );
     expect(other.split('\n').slice(0, 2)).toEqual([
       'Tabs (0):',
       '  none; browser_navigate opens one',
@@ -666,7 +674,9 @@ describe('tabs, downloads and diagnostics', () => {
 
 describe('browser_snapshot on large pages', () => {
   it('keeps a 1,000-row table under the budget with the rows collapsed', async () => {
-    const page = await text('browser_navigate', { url: `${server.origin}/table?rows=1000` });
+    const page = await text('browser_navigate', {
+      url: `${fixture.server.origin}/table?rows=1000`,
+    });
     expect(countTokens(page)).toBeLessThan(6_000);
     expect(page).toMatch(
       /… 997 more row items like the above \(refs e\d+…e\d+\), 1994 interactive elements inside/,
@@ -681,7 +691,9 @@ describe('browser_snapshot on large pages', () => {
   });
 
   it('cuts a 5,000-row table at the budget and reaches the rest by cursor', async () => {
-    const navigated = await call('browser_navigate', { url: `${server.origin}/table?rows=5000` });
+    const navigated = await call('browser_navigate', {
+      url: `${fixture.server.origin}/table?rows=5000`,
+    });
     // The whole result on failure: its error says which bound a busy machine ran past.
     expect(navigated).toMatchObject({ ok: true });
     expect(countTokens(navigated.ok ? navigated.content : '')).toBeLessThanOrEqual(6_000);
@@ -717,7 +729,7 @@ describe('browser_snapshot on large pages', () => {
   }, 180_000);
 
   it('scopes a snapshot to the subtree of a ref', async () => {
-    await text('browser_navigate', { url: `${server.origin}/table?rows=20` });
+    await text('browser_navigate', { url: `${fixture.server.origin}/table?rows=20` });
     const found = await text('browser_snapshot', { find: 'Item 17"' });
     expect(found).toMatch(/\n - row \[ref=e\d+\]\n {2}- cell "Item 17"$/);
     const some = await text('browser_snapshot', { find: 'Item 1[0-2]"', regex: true });
@@ -771,7 +783,7 @@ describe('snapshot: "full" after an action', () => {
       WEB_PAGE_MARKERS.notice,
       'Tab t1:',
       WEB_PAGE_MARKERS.open,
-      `"Chapters" — ${server.origin}/chapters?count=200`,
+      `"Chapters" — ${fixture.server.origin}/chapters?count=200`,
       WEB_PAGE_MARKERS.close,
     ]);
     expect(clicked.content).toContain(': Read: chapter 1');
@@ -781,7 +793,7 @@ describe('snapshot: "full" after an action', () => {
       ),
     );
     expect(lines.at(-1)).toBe(`The whole page (every node, no budget) is in the file ${savedTo}`);
-    expect(savedTo.startsWith(harness.dataDir)).toBe(true);
+    expect(savedTo.startsWith(fixture.harness.dataDir)).toBe(true);
     expect(clicked.artifacts).toEqual([
       {
         path: savedTo,
@@ -824,7 +836,7 @@ describe('snapshot: "full" after an action', () => {
 /** Our rendering of the active page with every row and no budget, for comparison. */
 async function fullRendering(): Promise<string> {
   let text = '';
-  await harness.manager.withSession(sessionId, async ({ session }) => {
+  await fixture.harness.manager.withSession(fixture.sessionId, async ({ session }) => {
     const tab = await session.activeTab();
     const snapshot = tab.lastSnapshot ?? (await tab.snapshot());
     text = renderSnapshot(snapshot.nodes, { maxTokens: 10_000_000, expand: true }).text;
@@ -835,7 +847,7 @@ async function fullRendering(): Promise<string> {
 /** Playwright's own ai-mode snapshot of the active page, for comparison. */
 async function harnessPlainSnapshot(): Promise<string> {
   let plain = '';
-  await harness.manager.withSession(sessionId, async ({ session }) => {
+  await fixture.harness.manager.withSession(fixture.sessionId, async ({ session }) => {
     const tab = await session.activeTab();
     plain = await tab.page.ariaSnapshot({ mode: 'ai' });
   });

@@ -10,9 +10,11 @@ import {
 } from '@toolsys/core-tool-registry';
 import { untrustedMarkers } from '@toolsys/core-tool-registry/text';
 import { SsrfGuard } from '@toolsys/platform';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { BrowserManager, type BrowserManagerOptions } from '../src/browser-manager.js';
 import { createBrowserTools } from '../src/browser-tools.js';
 import type { HostPolicy } from '../src/host-policy.js';
+import { type PageServer, startPageServer } from './support.js';
 
 /** Real browser tools over a real Chromium, with temp workspace and data dirs. */
 export interface Harness {
@@ -96,6 +98,52 @@ export async function createHarness(
       await manager.dispose();
       await rm(workspace, { recursive: true, force: true });
       await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** What the tests of one file share: one harness, one page server, and the running test's session. */
+export interface HarnessFixture {
+  readonly harness: Harness;
+  readonly server: PageServer;
+  /** A session of its own for each test (`s1`, `s2` …): tests share the browser, not its state. */
+  readonly sessionId: string;
+}
+
+/**
+ * Starts one harness and one page server (serving `pages` besides the fixtures) before the tests
+ * of the calling file and closes both after them; the hooks are registered here.
+ */
+export function useHarness(
+  options: { pages?: Readonly<Record<string, string>>; sessionPrefix?: string } = {},
+): HarnessFixture {
+  let harness: Harness | undefined;
+  let server: PageServer | undefined;
+  let tests = 0;
+  beforeAll(async () => {
+    harness = await createHarness();
+    server = await startPageServer(options.pages);
+  }, 60_000);
+  afterAll(async () => {
+    await harness?.close();
+    await server?.close();
+  });
+  beforeEach(() => {
+    tests += 1;
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('useHarness: used before its beforeAll hook ran');
+    return value;
+  };
+  return {
+    get harness() {
+      return started(harness);
+    },
+    get server() {
+      return started(server);
+    },
+    get sessionId() {
+      return `${options.sessionPrefix ?? 's'}${tests}`;
     },
   };
 }

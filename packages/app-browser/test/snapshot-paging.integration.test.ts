@@ -1,30 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WEB_PAGE_MARKERS } from '../src/page-text.js';
 import { renderSnapshot } from '../src/snapshot-render.js';
 import { countTokens } from '../src/token-count.js';
-import { createHarness, type Harness, unmarked } from './harness.js';
-import { type PageServer, startPageServer } from './support.js';
+import { unmarked, useHarness } from './harness.js';
 
 // One real Chromium for the whole file, pages from a local server on 127.0.0.1.
-let harness: Harness;
-let server: PageServer;
-let session = 0;
-let sessionId = 'p0';
-
-beforeAll(async () => {
-  harness = await createHarness();
-  server = await startPageServer();
-}, 60_000);
-
-afterAll(async () => {
-  await harness?.close();
-  await server?.close();
-});
-
-beforeEach(() => {
-  session += 1;
-  sessionId = `p${session}`;
-});
+const fixture = useHarness({ sessionPrefix: 'p' });
 
 interface Page {
   readonly content: string;
@@ -35,20 +16,24 @@ interface Page {
   };
 }
 
-async function snapshot(args: Record<string, unknown>, id = sessionId): Promise<Page> {
-  const result = await harness.call('browser_snapshot', args, id);
+async function snapshot(args: Record<string, unknown>, id = fixture.sessionId): Promise<Page> {
+  const result = await fixture.harness.call('browser_snapshot', args, id);
   if (!result.ok) throw new Error(`browser_snapshot failed: ${JSON.stringify(result)}`);
   return { content: unmarked(result.content), data: result.data as Page['data'] };
 }
 
-async function open(path: string, id = sessionId): Promise<void> {
-  const result = await harness.call('browser_navigate', { url: `${server.origin}${path}` }, id);
+async function open(path: string, id = fixture.sessionId): Promise<void> {
+  const result = await fixture.harness.call(
+    'browser_navigate',
+    { url: `${fixture.server.origin}${path}` },
+    id,
+  );
   if (!result.ok) throw new Error(`browser_navigate failed: ${JSON.stringify(result)}`);
 }
 
 /** Changes the page the way its own scripts would (content loaded, a live region updated). */
-async function changePage(script: string, id = sessionId): Promise<void> {
-  await harness.manager.withSession(id, async ({ session: browser }) => {
+async function changePage(script: string, id = fixture.sessionId): Promise<void> {
+  await fixture.harness.manager.withSession(id, async ({ session: browser }) => {
     const tab = await browser.activeTab();
     await tab.page.evaluate(script);
   });
@@ -75,9 +60,9 @@ function nodeLines(page: Page): string[] {
 }
 
 /** Every node of the active page with every row and no budget, as the tools render it. */
-async function wholePage(id = sessionId): Promise<string[]> {
+async function wholePage(id = fixture.sessionId): Promise<string[]> {
   let lines: string[] = [];
-  await harness.manager.withSession(id, async ({ session: browser }) => {
+  await fixture.harness.manager.withSession(id, async ({ session: browser }) => {
     const tab = await browser.activeTab();
     const tree = await tab.snapshot();
     lines = renderSnapshot(tree.nodes, { maxTokens: 10_000_000, expand: true })
@@ -147,7 +132,11 @@ describe('browser_snapshot paging', () => {
     await open('/feed?posts=200');
     const marker = markerOf(await snapshot({ expand: true, maxTokens: 800 }));
     const args = { expand: true, maxTokens: 800 };
-    const second = await harness.call('browser_snapshot', { ...args, ...marker }, sessionId);
+    const second = await fixture.harness.call(
+      'browser_snapshot',
+      { ...args, ...marker },
+      fixture.sessionId,
+    );
     if (!second.ok) throw new Error(JSON.stringify(second));
     expect(second.data).toMatchObject({ resumed: 'same-page', continued: true });
     expect(second.content.split('\n').slice(0, 2)).toEqual([
@@ -159,10 +148,10 @@ describe('browser_snapshot paging', () => {
     // The page's own title changes (its lines do not): the next page shows title and address.
     await changePage(`document.title = 'Feed [ref=e1] renamed'`);
     const next = (second.data as { nextCursor: number; page: string }).nextCursor;
-    const third = await harness.call(
+    const third = await fixture.harness.call(
       'browser_snapshot',
       { ...args, cursor: next, page: marker.page },
-      sessionId,
+      fixture.sessionId,
     );
     if (!third.ok) throw new Error(JSON.stringify(third));
     expect(third.data).toMatchObject({ resumed: 'same-page' });
@@ -171,7 +160,7 @@ describe('browser_snapshot paging', () => {
       'Tab t1:',
       WEB_PAGE_MARKERS.notice,
       WEB_PAGE_MARKERS.open,
-      `"Feed (ref=e1] renamed" — ${server.origin}/feed?posts=200`,
+      `"Feed (ref=e1] renamed" — ${fixture.server.origin}/feed?posts=200`,
     ]);
   }, 60_000);
 
@@ -207,10 +196,10 @@ describe('browser_snapshot paging', () => {
   }, 60_000);
 
   it('checks an old-style cursor against the latest cut page of the tab, from browser_navigate too', async () => {
-    const navigated = await harness.call(
+    const navigated = await fixture.harness.call(
       'browser_navigate',
-      { url: `${server.origin}/feed?posts=120`, maxTokens: 400 },
-      sessionId,
+      { url: `${fixture.server.origin}/feed?posts=120`, maxTokens: 400 },
+      fixture.sessionId,
     );
     expect(navigated.ok).toBe(true);
     if (!navigated.ok) return;
@@ -234,10 +223,10 @@ describe('browser_snapshot paging', () => {
     await open('/feed?posts=120');
     const marker = markerOf(await snapshot({ expand: true, maxTokens: 800 }));
     // Another session keeps no cut page, as after a restart; its tab numbers refs the same way.
-    const fresh = `${sessionId}-fresh`;
-    await harness.call(
+    const fresh = `${fixture.sessionId}-fresh`;
+    await fixture.harness.call(
       'browser_navigate',
-      { url: `${server.origin}/feed?posts=120`, maxTokens: 50_000 },
+      { url: `${fixture.server.origin}/feed?posts=120`, maxTokens: 50_000 },
       fresh,
     );
     const unchanged = await snapshot({ expand: true, maxTokens: 800, ...marker }, fresh);
@@ -247,8 +236,12 @@ describe('browser_snapshot paging', () => {
     );
     expect(nodeLines(unchanged)[1]).toBe((await wholePage(fresh))[marker.cursor]);
 
-    const other = `${sessionId}-other`;
-    await harness.call('browser_navigate', { url: `${server.origin}/feed?posts=121` }, other);
+    const other = `${fixture.sessionId}-other`;
+    await fixture.harness.call(
+      'browser_navigate',
+      { url: `${fixture.server.origin}/feed?posts=121` },
+      other,
+    );
     const differs = await snapshot({ expand: true, maxTokens: 800, ...marker }, other);
     expect(differs.data.resumed).toBe('from-top');
     expect(differs.content.split('\n')[1]).toBe(
@@ -268,7 +261,11 @@ describe('browser_snapshot paging', () => {
     await open('/feed?posts=600');
     const navigated = await snapshot({ maxTokens: 50_000 });
     const like = /- button "Like" \[ref=(e\d+)\]/.exec(navigated.content)?.[1];
-    const clicked = await harness.call('browser_click', { ref: like, snapshot: 'full' }, sessionId);
+    const clicked = await fixture.harness.call(
+      'browser_click',
+      { ref: like, snapshot: 'full' },
+      fixture.sessionId,
+    );
     expect(clicked.ok).toBe(true);
     if (!clicked.ok) return;
     expect(clicked.content).toContain('- button "Liked" [ref=');
@@ -280,17 +277,23 @@ describe('browser_snapshot paging', () => {
 
   it('refuses a page token without a cursor, and one that is not a token', async () => {
     await open('/feed?posts=3');
-    expect(await harness.text('browser_snapshot', { page: 'abcd1234' }, sessionId)).toBe(
+    expect(
+      await fixture.harness.text('browser_snapshot', { page: 'abcd1234' }, fixture.sessionId),
+    ).toBe(
       'Error: [INVALID_ARGUMENT] page: goes with cursor; both come from the same cut marker\nNext: Pass cursor and page as the cut marker names them.',
     );
-    expect(await harness.text('browser_snapshot', { cursor: 3, page: 'nope' }, sessionId)).toMatch(
-      /^Error: \[INVALID_ARGUMENT\] page: /,
-    );
+    expect(
+      await fixture.harness.text(
+        'browser_snapshot',
+        { cursor: 3, page: 'nope' },
+        fixture.sessionId,
+      ),
+    ).toMatch(/^Error: \[INVALID_ARGUMENT\] page: /);
   });
   it('says a page too slow to read timed out, and where the tab stays', async () => {
     await open('/feed?posts=200');
     let failure: unknown;
-    await harness.manager.withSession(sessionId, async ({ session: browser }) => {
+    await fixture.harness.manager.withSession(fixture.sessionId, async ({ session: browser }) => {
       const tab = await browser.activeTab();
       // A 1 ms bound stands in for a page that takes longer than the read bound.
       failure = await tab.snapshot([], 1).catch((error: unknown) => error);
@@ -299,7 +302,7 @@ describe('browser_snapshot paging', () => {
       code: 'TIMEOUT',
       message: expect.stringMatching(/^reading tab t1's accessibility tree took longer than 1 ms /),
       options: {
-        hint: expect.stringContaining(`The tab stays on ${server.origin}/feed?posts=200`),
+        hint: expect.stringContaining(`The tab stays on ${fixture.server.origin}/feed?posts=200`),
       },
     });
   });

@@ -21,6 +21,10 @@ const PAGES = {
   '/busy': `<!doctype html><title>Busy</title>
     <button onclick="setTimeout(() => { const end = Date.now() + 45000; while (Date.now() < end) {} }, 300)">Freeze</button>
     <button>Other</button>`,
+  // The loop starts a moment after the page is scrolled, an action that reads no tree.
+  '/busy-on-scroll': `<!doctype html><title>Busy on scroll</title>
+    <button>Other</button><div style="height: 5000px"></div>
+    <script>addEventListener('scroll', () => setTimeout(() => { const end = Date.now() + 45000; while (Date.now() < end) {} }, 300), { once: true });</script>`,
 };
 
 let harness: BrowserHarness;
@@ -61,6 +65,18 @@ function statedMs(message: string): number {
   return match?.[2] === 's' ? value * 1000 : value;
 }
 
+/** Clicks `ref` on the stalled page: the call ends with TIMEOUT at the action limit, saying so. */
+async function expectClickEndsAtActionLimit(ref: string, session: string): Promise<void> {
+  const started = performance.now();
+  const result = await harness.call('browser_click', { ref }, session);
+  const elapsed = performance.now() - started;
+  expect(result.ok).toBe(false);
+  if (result.ok) return;
+  expect(result.error.code).toBe('TIMEOUT');
+  expect(elapsed).toBeLessThan(ACTION_MS + SLACK_MS);
+  expect(Math.abs(statedMs(result.error.message) - elapsed)).toBeLessThan(2_000);
+}
+
 describe('a page whose script never yields', () => {
   it('browser_snapshot ends at the read limit and states the time it really took', async () => {
     await freeze('busy-snapshot');
@@ -78,13 +94,19 @@ describe('a page whose script never yields', () => {
 
   it('an action ends at the action limit, not at the pipeline limit', async () => {
     const other = await freeze('busy-action');
-    const started = performance.now();
-    const result = await harness.call('browser_click', { ref: other }, 'busy-action');
-    const elapsed = performance.now() - started;
-    expect(result.ok).toBe(false);
-    if (result.ok) return;
-    expect(result.error.code).toBe('TIMEOUT');
-    expect(elapsed).toBeLessThan(ACTION_MS + SLACK_MS);
-    expect(Math.abs(statedMs(result.error.message) - elapsed)).toBeLessThan(2_000);
+    await expectClickEndsAtActionLimit(other, 'busy-action');
+  }, 90_000);
+
+  it('an action whose target check is the first read of the stalled page ends at the action limit', async () => {
+    const session = 'busy-target';
+    await harness.text('browser_navigate', { url: `${server.origin}/busy-on-scroll` }, session);
+    const other = /button "Other" \[ref=(e\d+)\]/.exec(
+      await harness.text('browser_snapshot', {}, session),
+    )?.[1];
+    expect(other).toBeDefined();
+    const scrolled = await harness.text('browser_scroll', { snapshot: 'none' }, session);
+    expect(scrolled).toMatch(/^Scrolled the page down/);
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await expectClickEndsAtActionLimit(other as string, session);
   }, 90_000);
 });

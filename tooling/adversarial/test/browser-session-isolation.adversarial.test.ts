@@ -1,7 +1,6 @@
 import { basename } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, refOf } from '../../../packages/app-browser/test/harness.js';
-import { type PageServer, startPageServer } from '../../../packages/app-browser/test/support.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { refOf, useHarness } from '../../../packages/app-browser/test/harness.js';
 
 /*
  * Two MCP sessions on one browser, on a real Chromium against a local server. Session A opens
@@ -11,31 +10,20 @@ import { type PageServer, startPageServer } from '../../../packages/app-browser/
  * keys into another session's state.
  */
 
-let harness: Harness;
-let server: PageServer;
+const fixture = useHarness();
 const A = 'session-a';
 const B = 'session-b';
 
-beforeAll(async () => {
-  harness = await createHarness();
-  server = await startPageServer();
-}, 60_000);
-
-afterAll(async () => {
-  await harness?.close();
-  await server?.close();
-});
-
 const text = (as: string, id: string, args: Record<string, unknown> = {}) =>
-  harness.text(id, args, as);
+  fixture.harness.text(id, args, as);
 
 describe("another session cannot reach a session's tabs or downloads", () => {
   let page = '';
 
   beforeAll(async () => {
-    page = await text(A, 'browser_navigate', { url: `${server.origin}/form.html` });
+    page = await text(A, 'browser_navigate', { url: `${fixture.server.origin}/form.html` });
     await text(A, 'browser_click', { ref: refOf(page, 'Download report') });
-    await text(A, 'browser_navigate', { url: `${server.origin}/other.html`, newTab: true });
+    await text(A, 'browser_navigate', { url: `${fixture.server.origin}/other.html`, newTab: true });
     // The download ends within a moment; the list waits for it (bounded).
     for (let tries = 0; tries < 20; tries += 1) {
       if ((await text(A, 'browser_download_list')).includes('completed')) break;
@@ -44,11 +32,11 @@ describe("another session cannot reach a session's tabs or downloads", () => {
 
   it('lists only its own tabs, requests, downloads and summary', async () => {
     const tabs = await text(B, 'browser_show', { action: 'list' });
-    expect(tabs).not.toContain(server.origin);
+    expect(tabs).not.toContain(fixture.server.origin);
     expect(tabs).toMatch(/^Open tabs:\n\* t1: \(no title\) — about:blank$/);
     expect(await text(B, 'browser_download_list')).toBe('No downloads in this session.');
-    expect(await text(B, 'browser_network_log')).not.toContain(server.origin);
-    expect(await text(B, 'browser_context_summary')).not.toContain(server.origin);
+    expect(await text(B, 'browser_network_log')).not.toContain(fixture.server.origin);
+    expect(await text(B, 'browser_context_summary')).not.toContain(fixture.server.origin);
   });
 
   it("cannot switch to, read, act on or close the other session's tab by its id", async () => {
@@ -69,17 +57,17 @@ describe("another session cannot reach a session's tabs or downloads", () => {
   });
 
   it("leaves the other session's tabs open, and ending a session ends only its own", async () => {
-    await harness.manager.closeSession(B);
+    await fixture.harness.manager.closeSession(B);
     const tabs = await text(A, 'browser_show', { action: 'list' });
-    expect(tabs).toContain(`t1: "Order form" — ${server.origin}/form.html`);
-    expect(tabs).toContain(`t2: "Other page" — ${server.origin}/other.html`);
+    expect(tabs).toContain(`t1: "Order form" — ${fixture.server.origin}/form.html`);
+    expect(tabs).toContain(`t2: "Other page" — ${fixture.server.origin}/other.html`);
     expect(await text(A, 'browser_download_list')).toContain('#1 report.txt: completed');
   });
 
   it('names its screenshot files so that no other session can guess or overwrite them', async () => {
     const [first, second] = await Promise.all([
-      harness.call('browser_screenshot', { tab: 't1' }, A),
-      harness.call('browser_screenshot', {}, B),
+      fixture.harness.call('browser_screenshot', { tab: 't1' }, A),
+      fixture.harness.call('browser_screenshot', {}, B),
     ]);
     const paths = [first, second].map((result) => {
       if (!result.ok) throw new Error(result.error.message);

@@ -262,10 +262,14 @@ export async function pickTab(
   return tabId === undefined ? session.activeTab() : session.findTab(tabId);
 }
 
-/** Makes sure a tab has a snapshot, so refs can be resolved. */
+/**
+ * Makes sure every ref of a tab resolves: takes a snapshot when the tab has none, and reads the
+ * tree again (keeping the last snapshot as the delta's base) after an action's target check.
+ */
 export async function ensureSnapshot(
   tab: BrowserTab,
   settings: BrowserToolSettings,
 ): Promise<void> {
   if (!tab.lastSnapshot) tab.lastSnapshot = await tab.snapshot(settings.redact);
+  else if (tab.isNarrowed) await tab.snapshot(settings.redact);
 }

@@ -1,19 +1,11 @@
-import { type AnyToolDefinition, RunPolicies, ToolSchema } from '@toolsys/core-tool-registry';
+import { type AnyToolDefinition, ToolSchema } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import {
-  type BrowserToolSettings,
-  closesSoon,
-  defineBrowserTool,
-  isClosedError,
-  tabField,
-} from '../browser-tool.js';
-import { reportAfterAction } from './action-report.js';
+import { type BrowserToolSettings, closesSoon, isClosedError, tabField } from '../browser-tool.js';
 import {
   ACTION_METADATA,
-  assertEnabled,
-  done,
+  defineTargetTool,
   refField,
-  resolveTarget,
+  reportDone,
   snapshotField,
   withDialogAnswer,
 } from './shared.js';
@@ -37,16 +29,13 @@ const clickSchema = ToolSchema.object({
 
 /** `browser_click`: clicks an element by its ref. */
 export function createClickTool(settings: BrowserToolSettings): AnyToolDefinition {
-  return defineBrowserTool(settings, {
+  return defineTargetTool(settings, {
     id: 'browser_click',
     description:
       'Clicks an element by its ref (left, right or middle button; double-click; with modifier keys), after waiting (bounded) until it is visible, stable and enabled. Returns what changed in the page: nodes added, removed or changed, a new URL or title, dialogs, new tabs and downloads. Use browser_toggle for checkboxes, browser_select for dropdowns, browser_input for text.',
     inputSchema: clickSchema,
     metadata: ACTION_METADATA,
-    runPolicy: RunPolicies.mutating,
-    async run(args, call) {
-      const target = await resolveTarget(call, args.tab, args.ref);
-      await assertEnabled(target);
+    async act(args, target, call) {
       try {
         await withDialogAnswer(call, args.dialog, () =>
           target.locator.click({
@@ -66,9 +55,7 @@ export function createClickTool(settings: BrowserToolSettings): AnyToolDefinitio
         : args.button === 'left'
           ? 'Clicked'
           : `${args.button[0]?.toUpperCase()}${args.button.slice(1)}-clicked`;
-      return done(
-        await reportAfterAction(call, target.tab, `${verb} ${target.label}.`, args.snapshot),
-      );
+      return reportDone(call, target, `${verb} ${target.label}.`, args.snapshot);
     },
   });
 }

@@ -1,19 +1,16 @@
 import {
   type AnyToolDefinition,
   failureResult,
-  RunPolicies,
   ToolErrorCode,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import { type BrowserToolSettings, defineBrowserTool, tabField } from '../browser-tool.js';
-import { reportAfterAction } from './action-report.js';
+import { type BrowserToolSettings, tabField } from '../browser-tool.js';
 import {
-  assertEnabled,
-  done,
+  defineTargetTool,
   IDEMPOTENT_METADATA,
   refField,
-  resolveTarget,
+  reportDone,
   snapshotField,
   tagName,
 } from './shared.js';
@@ -89,16 +86,13 @@ function isRealDate(type: string, value: string): boolean {
 
 /** `browser_date_input`: sets a date, time, month or week field from an ISO value. */
 export function createDateInputTool(settings: BrowserToolSettings): AnyToolDefinition {
-  return defineBrowserTool(settings, {
+  return defineTargetTool(settings, {
     id: 'browser_date_input',
     description:
       'Sets a date, time, datetime-local, month or week field by its ref from an ISO 8601 value ("2026-03-14", "09:30", "2026-03-14T09:30"); a full date-time given to a date field keeps its date part. Says when the page refused the value (min, max). For a text field that opens a scripted picker, pass the value as the field expects it; if the widget ignores typing, browser_click through the picker instead.',
     inputSchema: dateSchema,
     metadata: IDEMPOTENT_METADATA,
-    runPolicy: RunPolicies.mutating,
-    async run(args, call) {
-      const target = await resolveTarget(call, args.tab, args.ref);
-      await assertEnabled(target);
+    async act(args, target, call) {
       const { tag, type } = await tagName(target.locator);
       const timeout = call.settings.actionTimeoutMs;
       if (tag === 'input' && type in DATE_FORMATS) {
@@ -119,7 +113,7 @@ export function createDateInputTool(settings: BrowserToolSettings): AnyToolDefin
           now === value
             ? `Set ${target.label} (${type}) to ${value}.`
             : `The page did not keep ${value} in ${target.label} (it holds ${JSON.stringify(now)}); the value may be outside its min/max or step.`;
-        return done(await reportAfterAction(call, target.tab, summary, args.snapshot));
+        return reportDone(call, target, summary, args.snapshot);
       }
       const editable = await target.locator.isEditable({ timeout: 2_000 }).catch(() => false);
       if (!editable) {
@@ -135,14 +129,8 @@ export function createDateInputTool(settings: BrowserToolSettings): AnyToolDefin
       await target.locator.fill(args.value.trim(), { timeout });
       await target.locator.dispatchEvent('change').catch(() => undefined);
       const now = await target.locator.inputValue({ timeout }).catch(() => '');
-      return done(
-        await reportAfterAction(
-          call,
-          target.tab,
-          `Typed ${JSON.stringify(args.value.trim())} into the text field ${target.label} (it now holds ${JSON.stringify(now)}).`,
-          args.snapshot,
-        ),
-      );
+      const summary = `Typed ${JSON.stringify(args.value.trim())} into the text field ${target.label} (it now holds ${JSON.stringify(now)}).`;
+      return reportDone(call, target, summary, args.snapshot);
     },
   });
 }

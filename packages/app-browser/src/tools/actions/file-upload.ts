@@ -2,21 +2,19 @@ import { stat } from 'node:fs/promises';
 import {
   type AnyToolDefinition,
   failureResult,
-  RunPolicies,
   ToolErrorCode,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { resolveWorkspacePath } from '@toolsys/platform';
 import { z } from 'zod';
-import { type BrowserToolSettings, defineBrowserTool, tabField } from '../browser-tool.js';
-import { reportAfterAction } from './action-report.js';
+import { type BrowserToolSettings, tabField } from '../browser-tool.js';
 import {
   ACTION_ANNOTATIONS,
   ACTION_METADATA,
   assertEnabled,
-  done,
+  defineTargetTool,
   refField,
-  resolveTarget,
+  reportDone,
   snapshotField,
   tagName,
 } from './shared.js';
@@ -34,7 +32,7 @@ const uploadSchema = ToolSchema.object({
 
 /** `browser_file_upload`: uploads workspace files through a file input. */
 export function createFileUploadTool(settings: BrowserToolSettings): AnyToolDefinition {
-  return defineBrowserTool(settings, {
+  return defineTargetTool(settings, {
     id: 'browser_file_upload',
     description:
       'Uploads files from the workspace through a file input (or a button that opens a file chooser) by its ref. Paths are relative to the workspace root; anything outside it is refused. Returns what changed in the page.',
@@ -43,8 +41,9 @@ export function createFileUploadTool(settings: BrowserToolSettings): AnyToolDefi
       ...ACTION_METADATA,
       annotations: { ...ACTION_ANNOTATIONS, sensitiveAction: true },
     },
-    runPolicy: RunPolicies.mutating,
-    async run(args, call) {
+    // Only a target that is clicked must be enabled; a file input is given its files directly.
+    checksEnabled: true,
+    async act(args, target, call) {
       const files: string[] = [];
       for (const [index, path] of args.paths.entries()) {
         const field = `paths.${index}`;
@@ -62,7 +61,6 @@ export function createFileUploadTool(settings: BrowserToolSettings): AnyToolDefi
         }
         files.push(resolved.absolute);
       }
-      const target = await resolveTarget(call, args.tab, args.ref);
       const { tag, type } = await tagName(target.locator);
       const timeout = call.settings.actionTimeoutMs;
       if (tag === 'input' && type === 'file') {
@@ -87,14 +85,7 @@ export function createFileUploadTool(settings: BrowserToolSettings): AnyToolDefi
         await fileChooser.setFiles(files, { timeout });
       }
       const names = args.paths.map((path) => JSON.stringify(path)).join(', ');
-      return done(
-        await reportAfterAction(
-          call,
-          target.tab,
-          `Attached ${names} to ${target.label}.`,
-          args.snapshot,
-        ),
-      );
+      return reportDone(call, target, `Attached ${names} to ${target.label}.`, args.snapshot);
     },
   });
 }

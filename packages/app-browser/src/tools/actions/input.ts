@@ -1,19 +1,16 @@
 import {
   type AnyToolDefinition,
   failureResult,
-  RunPolicies,
   ToolErrorCode,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import { type BrowserToolSettings, defineBrowserTool, tabField } from '../browser-tool.js';
-import { reportAfterAction } from './action-report.js';
+import { type BrowserToolSettings, tabField } from '../browser-tool.js';
 import {
   ACTION_METADATA,
-  assertEnabled,
-  done,
+  defineTargetTool,
   refField,
-  resolveTarget,
+  reportDone,
   snapshotField,
 } from './shared.js';
 
@@ -31,16 +28,13 @@ const inputSchema = ToolSchema.object({
 
 /** `browser_input`: types text into a field by its ref. */
 export function createInputTool(settings: BrowserToolSettings): AnyToolDefinition {
-  return defineBrowserTool(settings, {
+  return defineTargetTool(settings, {
     id: 'browser_input',
     description:
       'Types text into a text field, text area or content-editable element by its ref: replaces its content (clear, default) or appends, and optionally presses Enter to submit. Returns what changed in the page. Use browser_date_input for date and time fields, browser_select for dropdowns.',
     inputSchema: inputSchema,
     metadata: ACTION_METADATA,
-    runPolicy: RunPolicies.mutating,
-    async run(args, call) {
-      const target = await resolveTarget(call, args.tab, args.ref);
-      await assertEnabled(target);
+    async act(args, target, call) {
       const editable = await target.locator.isEditable({ timeout: 2_000 }).catch(() => false);
       if (!editable) {
         return failureResult(
@@ -60,7 +54,7 @@ export function createInputTool(settings: BrowserToolSettings): AnyToolDefinitio
       }
       if (args.submit) await target.locator.press('Enter', { timeout });
       const summary = `Typed ${args.text.length} characters into ${target.label}${args.submit ? ' and pressed Enter' : ''}.`;
-      return done(await reportAfterAction(call, target.tab, summary, args.snapshot));
+      return reportDone(call, target, summary, args.snapshot);
     },
   });
 }

@@ -1,19 +1,16 @@
 import {
   type AnyToolDefinition,
   failureResult,
-  RunPolicies,
   ToolErrorCode,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import { type BrowserToolSettings, defineBrowserTool, tabField } from '../browser-tool.js';
-import { reportAfterAction } from './action-report.js';
+import { type BrowserToolSettings, tabField } from '../browser-tool.js';
 import {
-  assertEnabled,
-  done,
+  defineTargetTool,
   IDEMPOTENT_METADATA,
   refField,
-  resolveTarget,
+  reportDone,
   snapshotField,
   tagName,
 } from './shared.js';
@@ -31,16 +28,13 @@ const selectSchema = ToolSchema.object({
 
 /** `browser_select`: selects options of a dropdown. */
 export function createSelectTool(settings: BrowserToolSettings): AnyToolDefinition {
-  return defineBrowserTool(settings, {
+  return defineTargetTool(settings, {
     id: 'browser_select',
     description:
       'Selects options of a dropdown (<select>) by visible label or value; several values for a multiple select. Returns the options now selected and what changed in the page. For a custom dropdown that is not a <select>, click it with browser_click and then click the option.',
     inputSchema: selectSchema,
     metadata: IDEMPOTENT_METADATA,
-    runPolicy: RunPolicies.mutating,
-    async run(args, call) {
-      const target = await resolveTarget(call, args.tab, args.ref);
-      await assertEnabled(target);
+    async act(args, target, call) {
       const { tag } = await tagName(target.locator);
       if (tag !== 'select') {
         return failureResult(
@@ -85,13 +79,12 @@ export function createSelectTool(settings: BrowserToolSettings): AnyToolDefiniti
       const labels = selected.map(
         (value) => available.find((option) => option.value === value)?.label ?? value,
       );
-      return done(
-        await reportAfterAction(
-          call,
-          target.tab,
-          `Selected ${labels.map((label) => JSON.stringify(label)).join(', ')} in ${target.label}.`,
-          args.snapshot,
-        ),
+      const chosenLabels = labels.map((label) => JSON.stringify(label)).join(', ');
+      return reportDone(
+        call,
+        target,
+        `Selected ${chosenLabels} in ${target.label}.`,
+        args.snapshot,
       );
     },
   });

@@ -1,8 +1,10 @@
 // What the action tools share: their schema fields, metadata, and how a ref becomes a checked
 // target.
 import {
+  RunPolicies,
   successResult,
   type ToolAnnotations,
+  type ToolDefinition,
   ToolError,
   ToolErrorCode,
   ToolHints,
@@ -13,8 +15,13 @@ import { z } from 'zod';
 import type { AriaNode } from '../../aria-tree.js';
 import type { BrowserTab } from '../../browser-tab.js';
 import { findByRef, formatNode } from '../../snapshot-render.js';
-import { type BrowserCall, pickTab } from '../browser-tool.js';
-import type { ActionReport } from './action-report.js';
+import {
+  type BrowserCall,
+  type BrowserToolSettings,
+  defineBrowserTool,
+  pickTab,
+} from '../browser-tool.js';
+import { type ActionReport, reportAfterAction, type SnapshotMode } from './action-report.js';
 
 /** Schema field: the ref of the element an action targets. */
 export const refField = z
@@ -55,11 +62,53 @@ export interface Target {
   readonly label: string;
 }
 
+/** The arguments every action on one element takes. */
+export interface TargetArgs {
+  readonly ref: string;
+  readonly tab?: string | undefined;
+  readonly snapshot: SnapshotMode;
+}
+
+/** What {@link defineTargetTool} declares: a tool definition whose work gets a checked target. */
+export type TargetToolDefinition<TArgs extends TargetArgs> = Omit<
+  ToolDefinition<TArgs>,
+  'execute' | 'runPolicy'
+> & {
+  /** The tool checks itself whether the target must be enabled (default: a disabled one is refused). */
+  readonly checksEnabled?: boolean;
+  /** The action itself, on the target as the page holds it now. */
+  act(args: TArgs, target: Target, call: BrowserCall): Promise<ToolReturn>;
+};
+
 /**
- * The target of `ref` as the page holds it now, checked against what the model was shown: the
- * tab's tree is read again (the tab's last snapshot stays what the model saw, the base of the
- * delta after the action), and an element whose role or accessible name changed since the model
- * saw it is refused with its new role and name. The label names the element as it is now.
+ * Declares an action on one element by its ref, the group's precondition enforced once: the ref
+ * becomes a target checked against what the model was shown ({@link resolveTarget}) and a
+ * disabled target is refused ({@link assertEnabled}) before `act` runs. Actions change the page:
+ * they run with the mutating run policy.
+ */
+export function defineTargetTool<TArgs extends TargetArgs>(
+  settings: BrowserToolSettings,
+  definition: TargetToolDefinition<TArgs>,
+): ToolDefinition<TArgs> {
+  const { act, checksEnabled = false, ...rest } = definition;
+  return defineBrowserTool(settings, {
+    ...rest,
+    runPolicy: RunPolicies.mutating,
+    async run(args, call) {
+      const target = await resolveTarget(call, args.tab, args.ref);
+      if (!checksEnabled) await assertEnabled(target);
+      return act(args, target, call);
+    },
+  });
+}
+
+/**
+ * The target of `ref` as the page holds it now, checked against what the model was shown (the
+ * tab's last snapshot, which stays the base of the delta after the action): an element whose
+ * role or accessible name changed since the model saw it is refused with its new role and name.
+ * Only the target is read again, not the whole page; the whole tree is read when the tab has no
+ * snapshot yet or when an earlier check left Playwright resolving only its own element. The
+ * label names the element as it is now.
  */
 export async function resolveTarget(
   call: BrowserCall,
@@ -68,18 +117,31 @@ export async function resolveTarget(
 ): Promise<Target> {
   const tab = await pickTab(call.session, tabId);
   const shown = tab.lastSnapshot;
-  // Read within the action's own time limit: a page whose script is busy ends the call there.
-  const current = await tab.snapshot(call.settings.redact, call.settings.actionTimeoutMs);
-  if (shown === undefined) tab.lastSnapshot = current;
-  const locator = tab.locate(ref);
-  if ((await locator.count()) === 0) {
-    throw new ToolError(ToolErrorCode.NOT_FOUND, `ref: element ${ref} is gone from the page`, {
-      field: 'ref',
-      hint: 'Take a new browser_snapshot and use a ref from it.',
-    });
-  }
   const trimmed = ref.trim();
-  const now = findByRef(current.nodes, trimmed);
+  // Read within the action's own time limit: a page whose script is busy ends the call there.
+  const timeoutMs = call.settings.actionTimeoutMs;
+  const whole =
+    shown === undefined || tab.isNarrowed
+      ? await tab.snapshot(call.settings.redact, timeoutMs)
+      : undefined;
+  if (shown === undefined) tab.lastSnapshot = whole;
+  const locator = tab.locate(ref);
+  let now: AriaNode | undefined;
+  if (whole === undefined) {
+    now = await tab.readNode(trimmed, {
+      secrets: call.settings.redact ?? [],
+      timeoutMs,
+      ...(shown?.markHidden === undefined ? {} : { markHidden: shown.markHidden }),
+    });
+  } else {
+    if ((await locator.count()) === 0) {
+      throw new ToolError(ToolErrorCode.NOT_FOUND, `ref: element ${ref} is gone from the page`, {
+        field: 'ref',
+        hint: 'Take a new browser_snapshot and use a ref from it.',
+      });
+    }
+    now = findByRef(whole.nodes, trimmed);
+  }
   const seen = shown === undefined ? now : findByRef(shown.nodes, trimmed);
   const changed = describeChange(seen, now, trimmed);
   if (changed !== undefined) {
@@ -156,4 +218,14 @@ export function done(report: ActionReport): ToolReturn {
     data: report.data,
     ...(report.artifacts === undefined ? {} : { artifacts: report.artifacts }),
   });
+}
+
+/** The success result of an action on `target`: its sentence, then the page as `mode` asks. */
+export async function reportDone(
+  call: BrowserCall,
+  target: Target,
+  summary: string,
+  mode: SnapshotMode,
+): Promise<ToolReturn> {
+  return done(await reportAfterAction(call, target.tab, summary, mode));
 }

@@ -1,19 +1,16 @@
 import {
   type AnyToolDefinition,
   failureResult,
-  RunPolicies,
   ToolErrorCode,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import { type BrowserToolSettings, defineBrowserTool, tabField } from '../browser-tool.js';
-import { reportAfterAction } from './action-report.js';
+import { type BrowserToolSettings, tabField } from '../browser-tool.js';
 import {
-  assertEnabled,
-  done,
+  defineTargetTool,
   IDEMPOTENT_METADATA,
   refField,
-  resolveTarget,
+  reportDone,
   snapshotField,
   tagName,
 } from './shared.js';
@@ -30,16 +27,13 @@ const toggleSchema = ToolSchema.object({
 
 /** `browser_toggle`: sets a checkbox, radio button or switch. */
 export function createToggleTool(settings: BrowserToolSettings): AnyToolDefinition {
-  return defineBrowserTool(settings, {
+  return defineTargetTool(settings, {
     id: 'browser_toggle',
     description:
       'Sets a checkbox, radio button or switch to a wanted state (checked true or false) by its ref; does nothing when it is already in that state, and says so. A radio button cannot be unchecked: check another one of its group. Returns what changed in the page.',
     inputSchema: toggleSchema,
     metadata: IDEMPOTENT_METADATA,
-    runPolicy: RunPolicies.mutating,
-    async run(args, call) {
-      const target = await resolveTarget(call, args.tab, args.ref);
-      await assertEnabled(target);
+    async act(args, target, call) {
       let current: boolean;
       try {
         current = await target.locator.isChecked({ timeout: 2_000 });
@@ -52,13 +46,11 @@ export function createToggleTool(settings: BrowserToolSettings): AnyToolDefiniti
       }
       const wanted = args.checked ? 'checked' : 'unchecked';
       if (current === args.checked) {
-        return done(
-          await reportAfterAction(
-            call,
-            target.tab,
-            `${target.label} was already ${wanted}; nothing done.`,
-            'none',
-          ),
+        return reportDone(
+          call,
+          target,
+          `${target.label} was already ${wanted}; nothing done.`,
+          'none',
         );
       }
       const { type } = await tagName(target.locator);
@@ -75,7 +67,7 @@ export function createToggleTool(settings: BrowserToolSettings): AnyToolDefiniti
         now === args.checked
           ? `${target.label} is now ${wanted}.`
           : `Clicked ${target.label}, but the page kept it ${now ? 'checked' : 'unchecked'}.`;
-      return done(await reportAfterAction(call, target.tab, summary, args.snapshot));
+      return reportDone(call, target, summary, args.snapshot);
     },
   });
 }
