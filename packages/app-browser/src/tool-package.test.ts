@@ -64,6 +64,13 @@ describe('toolPackage', () => {
     expect(misspelled.success).toBe(false);
   });
 
+  it('explains what allowPrivateNetwork takes when given one host as a string', () => {
+    const parsed = browserConfigSchema.safeParse({ allowPrivateNetwork: '127.0.0.1' });
+    expect(parsed.error?.issues.map((issue) => issue.message)).toEqual([
+      'expected true, false, or a list of hosts, IPs and CIDR ranges, e.g. ["127.0.0.1"] (one host is a list of one)',
+    ]);
+  });
+
   it('is off with a reason when the configured executable is missing', async () => {
     const status = await toolPackage.detect({
       ...context(browserConfigSchema.parse({ executablePath: 'no-such-chrome' })),

@@ -53,7 +53,10 @@ export const browserConfigSchema = z
       .default(30_000)
       .describe('Longest wait for a page load.'),
     allowPrivateNetwork: z
-      .union([z.boolean(), z.array(z.string().min(1))])
+      .union([z.boolean(), z.array(z.string().min(1))], {
+        error:
+          'expected true, false, or a list of hosts, IPs and CIDR ranges, e.g. ["127.0.0.1"] (one host is a list of one)',
+      })
       .default(false)
       .describe(
         'Allow loopback and private addresses: true for all (cloud metadata stays refused), or a list of hosts, IPs and CIDR ranges.',
