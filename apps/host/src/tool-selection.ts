@@ -64,3 +64,38 @@ export function exclusionOf(
   }
   return undefined;
 }
+
+/**
+ * The `tools.include` / `tools.exclude` patterns that match no tool this deployment knows (the
+ * tools it serves and those that are off), each with the setting it stands in, e.g.
+ * `tools.exclude "brwser_*"`: a pattern that matches nothing is most likely misspelled.
+ */
+export function unmatchedPatterns(
+  tools: DeploymentConfig['tools'],
+  known: {
+    /** Ids of every tool, served or off. */
+    readonly ids: readonly string[];
+    /** The category names that exist. */
+    readonly categories: ReadonlySet<string>;
+    /** Keys of every package, on or off. */
+    readonly packageKeys: ReadonlySet<string>;
+  },
+): string[] {
+  const matches = (pattern: string): boolean => {
+    if (pattern.startsWith('category:')) {
+      return known.categories.has(pattern.slice('category:'.length));
+    }
+    if (pattern.startsWith('package:')) {
+      return known.packageKeys.has(pattern.slice('package:'.length));
+    }
+    const glob = globToRegExp(pattern);
+    return known.ids.some((id) => glob.test(id));
+  };
+  const unmatched: string[] = [];
+  for (const setting of ['include', 'exclude'] as const) {
+    for (const pattern of tools?.[setting] ?? []) {
+      if (!matches(pattern)) unmatched.push(`tools.${setting} "${pattern}"`);
+    }
+  }
+  return unmatched;
+}

@@ -1,8 +1,31 @@
+import { TOOL_CATEGORIES } from '@toolsys/core-tool-registry';
 import type { SharedStateStatus } from '@toolsys/state-redis';
+import type { Deployment } from '../deployment.js';
 import type { ScaleOutStatus } from '../scale-out.js';
+import { unmatchedPatterns } from '../tool-selection.js';
 import { commandInfo } from './catalog.js';
 import { openDeployment, splitArgs } from './shared.js';
 import { type CliCommand, UsageError } from './types.js';
+
+/**
+ * The tool patterns of the configuration that match no tool, served or off (the tools of packages
+ * that are off are listed for this, as a call of one would).
+ */
+async function patternWarnings(deployment: Deployment): Promise<string[]> {
+  const tools = deployment.config.config.tools;
+  if (!tools?.include?.length && !tools?.exclude?.length) return [];
+  const served = deployment.registry.list();
+  const off = await deployment.registry.off.list();
+  const unmatched = unmatchedPatterns(tools, {
+    ids: [...served.map((tool) => tool.id), ...off.map((tool) => tool.id)],
+    // A category's tools may all be left out by the very pattern: any category name is known.
+    categories: new Set(TOOL_CATEGORIES),
+    packageKeys: new Set(deployment.statuses.keys()),
+  });
+  return unmatched.map(
+    (pattern) => `${pattern} matches no tool of any package; check its spelling`,
+  );
+}
 
 /** `toolsys doctor`: which packages are on, which are off, and why. */
 export const doctorCommand: CliCommand = {
@@ -28,8 +51,10 @@ export const doctorCommand: CliCommand = {
       await deployment.stack.scaleOut.sharedState?.connection.waitUntilShared(REDIS_WAIT_MS);
       const collector = await deployment.stack.scaleOut.telemetry?.checkReachable();
       const scaleOut = deployment.stack.scaleOutStatus();
+      const configWarnings = await patternWarnings(deployment);
       const report = {
         config: deployment.config.file ?? null,
+        configWarnings,
         workspaceRoot: deployment.config.workspaceRoot,
         dataDir: deployment.config.dataDir,
         tools: deployment.registry.size,
@@ -50,6 +75,7 @@ export const doctorCommand: CliCommand = {
         `workspace: ${report.workspaceRoot}`,
         `data:      ${report.dataDir}`,
         ...describeScaleOut(scaleOut, collector),
+        ...configWarnings.map((warning) => `warning:   ${warning}`),
         '',
         'packages:',
         ...packages.map(
