@@ -14,6 +14,8 @@ import {
 import { createRequestGuard, isLoopbackHost } from './http-security.js';
 import { createMcpServer, mcpSessionId, type ToolsysMcpServer } from './mcp-server.js';
 import { MAX_MESSAGE_BYTES } from './message-limits.js';
+import type { OAuthResource } from './oauth-resource.js';
+import { LOCAL_PRINCIPAL, type Principal, principalKey } from './principal.js';
 import { BodyBudget, readJson } from './read-json.js';
 import type { ToolHost } from './tool-host.js';
 
@@ -69,6 +71,12 @@ export interface HttpServeOptions {
    * else none.
    */
   replicaId?: string;
+  /**
+   * Makes the server an OAuth 2.1 protected resource: every request but `/healthz` and the
+   * protected resource metadata needs an access token from its issuer, and a `tools/call` needs
+   * the scope of the tool's risk. Replaces `token` when set.
+   */
+  auth?: OAuthResource;
 }
 
 /** A running HTTP server: MCP at `/mcp`, the dashboard at `/`. */
@@ -102,6 +110,8 @@ interface Session {
   lastSeen: number;
   /** Requests of this session still being answered (a long call, an open SSE stream). */
   active: number;
+  /** Who opened it ({@link principalKey}): nobody else may use it. */
+  readonly owner: string;
 }
 
 /** Bodies held at once across all requests: four of the largest. */
@@ -125,8 +135,11 @@ export async function serveHttp(
   options: HttpServeOptions = {},
 ): Promise<HttpServer> {
   const bindHost = options.host ?? DEFAULT_HTTP_HOST;
-  const token = options.token === '' ? undefined : options.token;
-  if (!isLoopbackHost(bindHost) && token === undefined) throw new UnsafeBindError(bindHost);
+  const { auth } = options;
+  const token = auth || options.token === '' ? undefined : options.token;
+  if (!isLoopbackHost(bindHost) && token === undefined && !auth) {
+    throw new UnsafeBindError(bindHost);
+  }
   const maxSessions = positiveInteger(options.maxSessions, DEFAULT_MAX_SESSIONS, 'maxSessions');
   const idleMs = positiveInteger(options.sessionIdleMs, DEFAULT_SESSION_IDLE_MS, 'sessionIdleMs');
   const maxBodyBytes = positiveInteger(options.maxBodyBytes, MAX_MESSAGE_BYTES, 'maxBodyBytes');
@@ -169,13 +182,19 @@ export async function serveHttp(
     });
   };
 
-  const handleMcp = async (request: IncomingMessage, response: ServerResponse) => {
+  const handleMcp = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    principal: Principal,
+  ) => {
+    const owner = principalKey(principal);
     const sessionHeader = request.headers['mcp-session-id'];
     const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
     if (sessionId !== undefined) {
       const session = sessions.get(sessionId);
       if (session && isIdle(session, Date.now())) evict(session);
-      if (!session || !sessions.has(sessionId)) {
+      // Another principal's session is answered exactly as an unknown one.
+      if (!session || !sessions.has(sessionId) || session.owner !== owner) {
         return sendJsonRpcError(
           response,
           404,
@@ -192,6 +211,10 @@ export async function serveHttp(
           ? await readJson(request, { maxBytes: maxBodyBytes, budget })
           : undefined;
       if (body && !body.ok) return sendRefusal(response, body);
+      if (auth && body?.ok) {
+        const needed = missingScope(host, auth, principal, body.value);
+        if (needed !== undefined) return sendInsufficientScope(response, auth, needed, body.value);
+      }
       if (request.method === 'POST') holdHeadersUntilFirstWrite(response);
       await session.transport.handleRequest(request, response, body?.value);
       return;
@@ -227,7 +250,7 @@ export async function serveHttp(
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => (replicaId ? `${replicaId}.${randomUUID()}` : randomUUID()),
       onsessioninitialized: (id) => {
-        registered = { transport, mcp, lastSeen: Date.now(), active: 0 };
+        registered = { transport, mcp, lastSeen: Date.now(), active: 0, owner };
         sessions.set(id, registered);
         reserved -= 1;
       },
@@ -270,12 +293,26 @@ export async function serveHttp(
       response.end(JSON.stringify({ error: refusal.message }));
       return;
     }
-    // Only a caller past the guard learns which replica answered (the health check does not).
-    if (replicaId) response.setHeader(REPLICA_HEADER, replicaId);
-    const work =
-      url.pathname === MCP_PATH
-        ? handleMcp(request, response)
-        : handleDashboardRequest(host, request, response, url);
+    if (auth && isMetadataPath(url.pathname, auth)) {
+      response.writeHead(request.method === 'GET' || request.method === 'HEAD' ? 200 : 405, {
+        'content-type': 'application/json',
+        'cache-control': 'max-age=300',
+      });
+      response.end(request.method === 'HEAD' ? undefined : JSON.stringify(auth.metadata));
+      return;
+    }
+    const work = (async () => {
+      const principal = auth ? await authenticate(request, response, auth) : LOCAL_PRINCIPAL;
+      if (principal === undefined) return;
+      // Only a caller past the guard learns which replica answered (the health check does not).
+      if (replicaId) response.setHeader(REPLICA_HEADER, replicaId);
+      if (url.pathname === MCP_PATH) return handleMcp(request, response, principal);
+      // The dashboard shows every caller's calls: with OAuth, only the highest scope opens it.
+      if (auth && !auth.allows(principal.scopes, 'HIGH')) {
+        return sendInsufficientScope(response, auth, auth.scopeFor('HIGH'), undefined);
+      }
+      return handleDashboardRequest(host, request, response, url);
+    })();
     work.catch(() => {
       if (!response.headersSent) sendJsonRpcError(response, 500, -32603, 'Internal error.');
       else response.end();
@@ -319,6 +356,94 @@ export async function serveHttp(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Whether a path is the protected resource metadata: the root form or the path-suffixed one. */
+function isMetadataPath(pathname: string, auth: OAuthResource): boolean {
+  return (
+    pathname === '/.well-known/oauth-protected-resource' ||
+    pathname === new URL(auth.metadataUrl).pathname
+  );
+}
+
+/**
+ * The principal an OAuth access token names, or undefined after answering 401. The token is
+ * taken off the request once checked, so that nothing after this point (the MCP transport, tools,
+ * servers they reach) can see or forward it.
+ */
+async function authenticate(
+  request: IncomingMessage,
+  response: ServerResponse,
+  auth: OAuthResource,
+): Promise<Principal | undefined> {
+  const header = request.headers.authorization;
+  delete request.headers.authorization;
+  const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(header?.trim() ?? '');
+  const check = match?.[1] ? await auth.verify(match[1]) : undefined;
+  if (check?.ok) {
+    const { subject, clientId, scopes } = check.identity;
+    return { id: subject, kind: 'oauth', ...(clientId ? { clientId } : {}), scopes };
+  }
+  const description =
+    header === undefined ? undefined : (check?.description ?? 'Expected "Bearer <token>".');
+  response.writeHead(401, {
+    'content-type': 'application/json',
+    'www-authenticate': auth.challenge(description),
+  });
+  response.end(JSON.stringify({ error: description ?? 'An access token is required.' }));
+  return undefined;
+}
+
+/**
+ * The scope the first `tools/call` of a message (or batch) needs and the principal lacks: the
+ * scope of the called tool's risk for these arguments (through `tool_call`, the called tool's).
+ */
+function missingScope(
+  host: ToolHost,
+  auth: OAuthResource,
+  principal: Principal,
+  message: unknown,
+): string | undefined {
+  for (const entry of Array.isArray(message) ? message : [message]) {
+    const call = entry as { method?: unknown; params?: { name?: unknown; arguments?: unknown } };
+    if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') continue;
+    let toolId: string = call.params.name;
+    let args = call.params.arguments;
+    const inner = args as { id?: unknown; arguments?: unknown } | undefined;
+    if (toolId === 'tool_call' && typeof inner?.id === 'string') {
+      toolId = inner.id;
+      args = inner.arguments;
+    }
+    const tool = host.deployment.registry.get(toolId);
+    if (!tool) continue;
+    let risk = tool.metadata.risk;
+    try {
+      risk = tool.riskOf?.(args) ?? risk;
+    } catch {
+      // Arguments the tool cannot judge are refused by its validation; the declared risk stands.
+      risk = 'HIGH';
+    }
+    if (!auth.allows(principal.scopes, risk)) return auth.scopeFor(risk);
+  }
+  return undefined;
+}
+
+/** Answers 403 with the step-up challenge (RFC 6750 §3.1) for a call that needs `scope`. */
+function sendInsufficientScope(
+  response: ServerResponse,
+  auth: OAuthResource,
+  scope: string,
+  message: unknown,
+): void {
+  sendJsonRpcError(
+    response,
+    403,
+    -32003,
+    `This call needs the "${scope}" scope, which the access token does not grant. Ask the authorization server for a token with it.`,
+    { 'www-authenticate': auth.insufficientScope(scope) },
+    Array.isArray(message) ? null : idOf(message),
+    { requiredScope: scope },
+  );
 }
 
 /**
