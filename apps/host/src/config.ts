@@ -220,6 +220,38 @@ export const deploymentConfigSchema = z
           .string()
           .optional()
           .describe('Environment variable holding the bearer token (default TOOLSYS_TOKEN).'),
+        tokens: z
+          .array(
+            z
+              .object({
+                name: z
+                  .string()
+                  .regex(
+                    /^[A-Za-z0-9._@-]{1,64}$/,
+                    'letters, digits, ".", "_", "-", "@"; at most 64',
+                  )
+                  .describe(
+                    'The principal this token names (in the audit log, traces and sessions).',
+                  ),
+                tokenEnv: z
+                  .string()
+                  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
+                  .describe(
+                    'Environment variable holding the secret; it must be set when the server starts.',
+                  ),
+                scopes: z
+                  .array(z.string().min(1))
+                  .optional()
+                  .describe(
+                    'Scopes the token grants (names of server.auth.scopes, default tools:read, tools:write, tools:admin). Absent: every scope.',
+                  ),
+              })
+              .strict(),
+          )
+          .optional()
+          .describe(
+            'Named bearer tokens, one principal each, accepted beside tokenEnv (whose token is the principal "default") and beside OAuth access tokens.',
+          ),
         publicUrl: z
           .url({ protocol: /^https?$/ })
           .optional()

@@ -1,13 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  defineTool,
-  defineToolPackage,
-  successResult,
-  ToolHints,
-  ToolSchema,
-} from '@toolsys/core-tool-registry';
 import { toolPackage as corePackage } from '@toolsys/core-tools';
 import {
   composeDeployment,
@@ -25,6 +18,8 @@ import {
   type AuthorizationServer,
   startAuthorizationServer,
 } from './support/authorization-server.js';
+import { callMessage, openSession, post, textOf } from './support/mcp-http-calls.js';
+import { riskProbePackage } from './support/risk-probe.js';
 
 // Issue 32: the HTTP server is an OAuth 2.1 protected resource. A real authorization server
 // (oidc-provider on loopback) issues the tokens; forged ones are built with jose.
@@ -37,91 +32,6 @@ let scratch: string;
 let issuer: AuthorizationServer;
 let deployment: Deployment;
 let server: HttpServer;
-
-/** Tools of each risk; each says who the host says is calling. */
-const probe = defineToolPackage({
-  name: '@toolsys/adversarial-auth-probe',
-  key: 'probe',
-  description: 'tools of each risk level',
-  configSchema: corePackage.configSchema,
-  detect: () => ({ enabled: true, reason: 'test' }),
-  create: () => ({
-    tools: (['LOW', 'MEDIUM', 'HIGH'] as const).map((risk) =>
-      defineTool({
-        id: `probe_${risk.toLowerCase()}`,
-        description: `A ${risk} tool that answers "ran".`,
-        inputSchema: ToolSchema.empty(),
-        metadata: { category: 'utility', risk, annotations: ToolHints.mutating },
-        execute: () => successResult('ran'),
-      }),
-    ),
-  }),
-});
-
-interface Reply {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly body: unknown;
-}
-
-/** Posts one JSON-RPC message to the MCP endpoint; an SSE reply is read to its first message. */
-async function post(message: unknown, token?: string, sessionId?: string): Promise<Reply> {
-  const response = await fetch(server.mcpUrl, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}),
-      ...(sessionId !== undefined
-        ? { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' }
-        : {}),
-    },
-    body: JSON.stringify(message),
-  });
-  const text = await response.text();
-  const data = response.headers.get('content-type')?.includes('text/event-stream')
-    ? text
-        .split('\n')
-        .find((line) => line.startsWith('data: '))
-        ?.slice(6)
-    : text;
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: data ? JSON.parse(data) : undefined,
-  };
-}
-
-/** Opens an MCP session with this token; returns its id. */
-async function openSession(token: string): Promise<string> {
-  const reply = await post(
-    {
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 'auth-test', version: '1.0.0' },
-      },
-    },
-    token,
-  );
-  expect(reply.status).toBe(200);
-  const id = reply.headers.get('mcp-session-id');
-  if (!id) throw new Error('no session id');
-  await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, token, id);
-  return id;
-}
-
-function callMessage(name: string, args: Record<string, unknown> = {}) {
-  return { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name, arguments: args } };
-}
-
-function textOf(reply: Reply): string {
-  const result = (reply.body as { result?: { content?: { text?: string }[] } }).result;
-  return result?.content?.map((block) => block.text ?? '').join('') ?? '';
-}
 
 /** A token with these claims signed by a key the issuer never published. */
 async function foreignToken(claims: Record<string, unknown>): Promise<string> {
@@ -140,7 +50,7 @@ beforeAll(async () => {
     { cwd: scratch, env: {} },
   );
   deployment = await composeDeployment(resolved, {
-    packages: [corePackage, probe],
+    packages: [corePackage, riskProbePackage],
     confirm: scopedConfirm,
   });
   const auth = createOAuthResource({
@@ -176,7 +86,7 @@ describe('the HTTP server is an OAuth protected resource', { timeout: 60_000 }, 
   });
 
   it('answers a request without a token 401 with the metadata URL and the scope', async () => {
-    const reply = await post(callMessage('probe_low'));
+    const reply = await post(server.mcpUrl, callMessage('probe_low'));
     expect(reply.status).toBe(401);
     expect(reply.headers.get('www-authenticate')).toBe(
       `Bearer resource_metadata="${PUBLIC_URL}/.well-known/oauth-protected-resource/mcp", scope="tools:read"`,
@@ -215,7 +125,7 @@ describe('the HTTP server is an OAuth protected resource', { timeout: 60_000 }, 
       garbage: 'not-a-jwt',
     };
     for (const [name, token] of Object.entries(bad)) {
-      const reply = await post(callMessage('probe_low'), token);
+      const reply = await post(server.mcpUrl, callMessage('probe_low'), token);
       expect({ name, status: reply.status }).toEqual({ name, status: 401 });
       expect(reply.headers.get('www-authenticate')).toContain('error="invalid_token"');
       expect(reply.headers.get('www-authenticate')).toContain('resource_metadata="');
@@ -225,11 +135,11 @@ describe('the HTTP server is an OAuth protected resource', { timeout: 60_000 }, 
 
   it('runs a LOW tool with tools:read and answers 403 insufficient_scope naming tools:write for a MEDIUM one', async () => {
     const token = await issuer.issue('alice', ['tools:read']);
-    const session = await openSession(token);
-    const low = await post(callMessage('probe_low'), token, session);
+    const session = await openSession(server.mcpUrl, token);
+    const low = await post(server.mcpUrl, callMessage('probe_low'), token, session);
     expect(low.status).toBe(200);
     expect(textOf(low)).toBe('ran');
-    const medium = await post(callMessage('probe_medium'), token, session);
+    const medium = await post(server.mcpUrl, callMessage('probe_medium'), token, session);
     expect(medium.status).toBe(403);
     expect(medium.headers.get('www-authenticate')).toBe(
       `Bearer error="insufficient_scope", scope="tools:write", resource_metadata="${PUBLIC_URL}/.well-known/oauth-protected-resource/mcp"`,
@@ -238,8 +148,9 @@ describe('the HTTP server is an OAuth protected resource', { timeout: 60_000 }, 
 
   it('does not let tool_call reach a MEDIUM tool with a tools:read token', async () => {
     const token = await issuer.issue('alice', ['tools:read']);
-    const session = await openSession(token);
+    const session = await openSession(server.mcpUrl, token);
     const reply = await post(
+      server.mcpUrl,
       callMessage('tool_call', { id: 'probe_high', arguments: {} }),
       token,
       session,
@@ -250,8 +161,9 @@ describe('the HTTP server is an OAuth protected resource', { timeout: 60_000 }, 
 
   it('checks every call of a batch', async () => {
     const token = await issuer.issue('alice', ['tools:read']);
-    const session = await openSession(token);
+    const session = await openSession(server.mcpUrl, token);
     const reply = await post(
+      server.mcpUrl,
       [callMessage('probe_low'), { ...callMessage('probe_medium'), id: 8 }],
       token,
       session,
@@ -261,12 +173,12 @@ describe('the HTTP server is an OAuth protected resource', { timeout: 60_000 }, 
 
   it('lets a tools:write token go on as the permission policy says (MEDIUM asks, and this client cannot answer)', async () => {
     const token = await issuer.issue('bob', ['tools:read', 'tools:write']);
-    const session = await openSession(token);
-    expect(textOf(await post(callMessage('probe_low'), token, session))).toBe('ran');
-    const medium = await post(callMessage('probe_medium'), token, session);
+    const session = await openSession(server.mcpUrl, token);
+    expect(textOf(await post(server.mcpUrl, callMessage('probe_low'), token, session))).toBe('ran');
+    const medium = await post(server.mcpUrl, callMessage('probe_medium'), token, session);
     expect(medium.status).toBe(200);
     expect(textOf(medium)).toContain('PERMISSION_DENIED');
-    const high = await post(callMessage('probe_high'), token, session);
+    const high = await post(server.mcpUrl, callMessage('probe_high'), token, session);
     expect(high.status).toBe(403);
     expect(high.headers.get('www-authenticate')).toContain('scope="tools:admin"');
   });
@@ -274,10 +186,15 @@ describe('the HTTP server is an OAuth protected resource', { timeout: 60_000 }, 
   it('answers 404 to another principal presenting a session id, as for an unknown session', async () => {
     const alice = await issuer.issue('alice', ['tools:read', 'tools:write']);
     const bob = await issuer.issue('bob', ['tools:read', 'tools:write']);
-    const aliceSession = await openSession(alice);
-    const stolen = await post(callMessage('probe_low'), bob, aliceSession);
+    const aliceSession = await openSession(server.mcpUrl, alice);
+    const stolen = await post(server.mcpUrl, callMessage('probe_low'), bob, aliceSession);
     expect(stolen.status).toBe(404);
-    const unknown = await post(callMessage('probe_low'), bob, `${aliceSession.slice(0, -4)}0000`);
+    const unknown = await post(
+      server.mcpUrl,
+      callMessage('probe_low'),
+      bob,
+      `${aliceSession.slice(0, -4)}0000`,
+    );
     expect(unknown.status).toBe(404);
     expect((stolen.body as { error: unknown }).error).toEqual(
       (unknown.body as { error: unknown }).error,
@@ -288,7 +205,9 @@ describe('the HTTP server is an OAuth protected resource', { timeout: 60_000 }, 
     });
     expect(ended.status).toBe(404);
     // Alice's session is still hers.
-    expect(textOf(await post(callMessage('probe_low'), alice, aliceSession))).toBe('ran');
+    expect(textOf(await post(server.mcpUrl, callMessage('probe_low'), alice, aliceSession))).toBe(
+      'ran',
+    );
   });
 
   it('opens the dashboard only with the highest scope', async () => {

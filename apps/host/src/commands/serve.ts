@@ -99,11 +99,26 @@ export const serveCommand: CliCommand = {
       // The server's bearer token is its own: read once, then gone from the environment that
       // commands, shells and servers it starts could inherit, whatever the variable is called.
       delete io.env[tokenEnv];
+      const tokens = (serverConfig.tokens ?? []).map((entry) => {
+        const secret = io.env[entry.tokenEnv];
+        delete io.env[entry.tokenEnv];
+        if (!secret) {
+          throw new UsageError(
+            `server.tokens: the token "${entry.name}" reads $${entry.tokenEnv}, which is not set. Set it, or remove the entry.`,
+          );
+        }
+        return {
+          name: entry.name,
+          token: secret,
+          ...(entry.scopes ? { scopes: entry.scopes } : {}),
+        };
+      });
       const auth = serverConfig.auth
         ? await oauthResource(serverConfig.auth, serverConfig.publicUrl)
         : undefined;
       const http = await startHttp(host, {
         ...(auth ? { auth } : {}),
+        ...(tokens.length > 0 ? { tokens } : {}),
         host: values.get('host') ?? serverConfig.host ?? DEFAULT_HTTP_HOST,
         port: port ?? serverConfig.port ?? DEFAULT_HTTP_PORT,
         token,
@@ -168,6 +183,10 @@ async function startHttp(
       );
     }
     if ((error as Error).name === 'UnsafeBindError') throw new UsageError((error as Error).message);
+    // A duplicate token name or secret, or a bad name: a config mistake.
+    if ((error as Error).name === 'TokenConfigError') {
+      throw new UsageError(`server.tokens: ${(error as Error).message}`);
+    }
     throw error;
   }
 }

@@ -14,9 +14,15 @@ import {
 import { createRequestGuard, isLoopbackHost } from './http-security.js';
 import { createMcpServer, mcpSessionId, type ToolsysMcpServer } from './mcp-server.js';
 import { MAX_MESSAGE_BYTES } from './message-limits.js';
-import type { OAuthResource } from './oauth-resource.js';
+import { createScopeRules, type OAuthResource, type ScopeRules } from './oauth-resource.js';
 import { LOCAL_PRINCIPAL, type Principal, principalKey } from './principal.js';
 import { BodyBudget, readJson } from './read-json.js';
+import {
+  createStaticTokens,
+  DEFAULT_TOKEN_NAME,
+  hasEveryScope,
+  type NamedToken,
+} from './static-tokens.js';
 import type { ToolHost } from './tool-host.js';
 
 export {
@@ -42,8 +48,22 @@ export interface HttpServeOptions {
   host?: string;
   /** Port to listen on; 0 picks a free one. Default 7821. */
   port?: number;
-  /** Bearer token required on every request (always when not bound to loopback). */
+  /**
+   * Bearer token required on every request (always when not bound to loopback); the caller is
+   * then the principal `default`. Same as a `tokens` entry without scopes.
+   */
   token?: string | undefined;
+  /**
+   * Named bearer tokens: each request must carry one of them (or, with `auth`, an access token),
+   * and the caller is the principal of that name. A token with scopes may call only the tools
+   * whose risk they cover.
+   */
+  tokens?: readonly NamedToken[];
+  /**
+   * The scope each risk level needs, for named tokens with scopes when there is no `auth` (with
+   * `auth`, its own). Default `tools:read`, `tools:write`, `tools:admin`.
+   */
+  scopes?: ScopeRules;
   /** Browser origins allowed besides the server's own. */
   allowedOrigins?: readonly string[];
   /**
@@ -136,10 +156,37 @@ export async function serveHttp(
 ): Promise<HttpServer> {
   const bindHost = options.host ?? DEFAULT_HTTP_HOST;
   const { auth } = options;
-  const token = auth || options.token === '' ? undefined : options.token;
-  if (!isLoopbackHost(bindHost) && token === undefined && !auth) {
+  const named: NamedToken[] = [
+    ...(options.token ? [{ name: DEFAULT_TOKEN_NAME, token: options.token }] : []),
+    ...(options.tokens ?? []),
+  ];
+  if (!isLoopbackHost(bindHost) && named.length === 0 && !auth) {
     throw new UnsafeBindError(bindHost);
   }
+  const tokenPrincipal = named.length > 0 ? createStaticTokens(named) : undefined;
+  const rules: ScopeRules = auth ?? options.scopes ?? createScopeRules();
+  /** Whether the caller's scopes limit what it may call (OAuth, or a named token with scopes). */
+  const isScoped = (principal: Principal) =>
+    principal.kind === 'oauth' || (principal.kind === 'token' && !hasEveryScope(principal));
+  const identify = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    url: URL,
+  ): Promise<Principal | undefined> => {
+    const byName = tokenPrincipal?.(request, url);
+    if (byName) {
+      // Checked: from here on nothing (transport, tools, downstream servers) sees the secret.
+      delete request.headers.authorization;
+      return byName;
+    }
+    if (auth) return authenticate(request, response, auth);
+    if (tokenPrincipal) {
+      response.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' });
+      response.end(JSON.stringify({ error: 'A valid bearer token is required.' }));
+      return undefined;
+    }
+    return LOCAL_PRINCIPAL;
+  };
   const maxSessions = positiveInteger(options.maxSessions, DEFAULT_MAX_SESSIONS, 'maxSessions');
   const idleMs = positiveInteger(options.sessionIdleMs, DEFAULT_SESSION_IDLE_MS, 'sessionIdleMs');
   const maxBodyBytes = positiveInteger(options.maxBodyBytes, MAX_MESSAGE_BYTES, 'maxBodyBytes');
@@ -211,8 +258,8 @@ export async function serveHttp(
           ? await readJson(request, { maxBytes: maxBodyBytes, budget })
           : undefined;
       if (body && !body.ok) return sendRefusal(response, body);
-      if (auth && body?.ok) {
-        const needed = missingScope(host, auth, principal, body.value);
+      if (isScoped(principal) && body?.ok) {
+        const needed = missingScope(host, rules, principal, body.value);
         if (needed !== undefined) return sendInsufficientScope(response, auth, needed, body.value);
       }
       if (request.method === 'POST') holdHeadersUntilFirstWrite(response);
@@ -302,14 +349,14 @@ export async function serveHttp(
       return;
     }
     const work = (async () => {
-      const principal = auth ? await authenticate(request, response, auth) : LOCAL_PRINCIPAL;
+      const principal = await identify(request, response, url);
       if (principal === undefined) return;
       // Only a caller past the guard learns which replica answered (the health check does not).
       if (replicaId) response.setHeader(REPLICA_HEADER, replicaId);
       if (url.pathname === MCP_PATH) return handleMcp(request, response, principal);
-      // The dashboard shows every caller's calls: with OAuth, only the highest scope opens it.
-      if (auth && !auth.allows(principal.scopes, 'HIGH')) {
-        return sendInsufficientScope(response, auth, auth.scopeFor('HIGH'), undefined);
+      // The dashboard shows every caller's calls: a scoped caller needs the highest scope.
+      if (isScoped(principal) && !rules.allows(principal.scopes, 'HIGH')) {
+        return sendInsufficientScope(response, auth, rules.scopeFor('HIGH'), undefined);
       }
       return handleDashboardRequest(host, request, response, url);
     })();
@@ -331,7 +378,6 @@ export async function serveHttp(
   guard = createRequestGuard({
     host: bindHost,
     port,
-    token,
     ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
   });
@@ -400,7 +446,7 @@ async function authenticate(
  */
 function missingScope(
   host: ToolHost,
-  auth: OAuthResource,
+  auth: ScopeRules,
   principal: Principal,
   message: unknown,
 ): string | undefined {
@@ -431,16 +477,19 @@ function missingScope(
 /** Answers 403 with the step-up challenge (RFC 6750 §3.1) for a call that needs `scope`. */
 function sendInsufficientScope(
   response: ServerResponse,
-  auth: OAuthResource,
+  auth: OAuthResource | undefined,
   scope: string,
   message: unknown,
 ): void {
+  const challenge = auth
+    ? auth.insufficientScope(scope)
+    : `Bearer error="insufficient_scope", scope="${scope.replace(/["\\]/g, '')}"`;
   sendJsonRpcError(
     response,
     403,
     -32003,
-    `This call needs the "${scope}" scope, which the access token does not grant. Ask the authorization server for a token with it.`,
-    { 'www-authenticate': auth.insufficientScope(scope) },
+    `This call needs the "${scope}" scope, which the caller's token does not grant. Ask for a token with it.`,
+    { 'www-authenticate': challenge },
     Array.isArray(message) ? null : idOf(message),
     { requiredScope: scope },
   );

@@ -46,16 +46,35 @@ export type TokenCheck =
   | { readonly ok: true; readonly identity: OAuthIdentity }
   | { readonly ok: false; readonly description: string };
 
-/** An OAuth 2.1 protected resource (RFC 9728 metadata, RFC 6750 challenges, JWT access tokens). */
-export interface OAuthResource {
-  /** The URL of the protected resource metadata document. */
-  readonly metadataUrl: string;
-  /** The protected resource metadata document (RFC 9728). */
-  readonly metadata: Readonly<Record<string, unknown>>;
+/** Which scope each risk level needs. */
+export interface ScopeRules {
   /** The scope a call of this risk needs. */
   scopeFor(risk: ToolRisk): string;
   /** Whether scopes granted by a token allow a call of this risk (a higher level's scope covers lower ones). */
   allows(scopes: readonly string[], risk: ToolRisk): boolean;
+  /** Every scope, lowest level first. */
+  readonly all: readonly string[];
+}
+
+/** The rules for these scope names (missing levels take {@link DEFAULT_RISK_SCOPES}). */
+export function createScopeRules(names: Partial<Record<ToolRisk, string>> = {}): ScopeRules {
+  const scopes: Record<ToolRisk, string> = { ...DEFAULT_RISK_SCOPES, ...names };
+  return {
+    scopeFor: (risk) => scopes[risk],
+    allows(granted, risk) {
+      const held = new Set(granted);
+      return RISK_ORDER.slice(RISK_ORDER.indexOf(risk)).some((level) => held.has(scopes[level]));
+    },
+    all: [...new Set(RISK_ORDER.map((risk) => scopes[risk]))],
+  };
+}
+
+/** An OAuth 2.1 protected resource (RFC 9728 metadata, RFC 6750 challenges, JWT access tokens). */
+export interface OAuthResource extends ScopeRules {
+  /** The URL of the protected resource metadata document. */
+  readonly metadataUrl: string;
+  /** The protected resource metadata document (RFC 9728). */
+  readonly metadata: Readonly<Record<string, unknown>>;
   /** Checks a bearer access token. Never throws. */
   verify(token: string): Promise<TokenCheck>;
   /** The `WWW-Authenticate` value of a 401: no token, or (with `description`) a bad one. */
@@ -81,15 +100,14 @@ export class OAuthConfigError extends Error {
 export function createOAuthResource(options: OAuthResourceOptions): OAuthResource {
   const issuerUrl = checkedUrl(options.issuer, 'server.auth.issuer');
   checkedUrl(options.publicUrl, 'server.publicUrl');
-  const scopes: Record<ToolRisk, string> = { ...DEFAULT_RISK_SCOPES, ...options.scopes };
+  const rules = createScopeRules(options.scopes);
   const fetcher = options.fetch ?? globalThis.fetch;
   const publicUrl = new URL(options.publicUrl);
   const metadataUrl = `${publicUrl.origin}/.well-known/oauth-protected-resource${new URL(options.audience).pathname.replace(/\/$/, '')}`;
-  const scopeList = [...new Set(RISK_ORDER.map((risk) => scopes[risk]))];
   const metadata = {
     resource: options.audience,
     authorization_servers: [options.issuer],
-    scopes_supported: scopeList,
+    scopes_supported: rules.all,
     bearer_methods_supported: ['header'],
   };
   let keys: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined;
@@ -105,13 +123,9 @@ export function createOAuthResource(options: OAuthResourceOptions): OAuthResourc
   };
   const quote = (value: string) => `"${value.replace(/["\\]/g, '')}"`;
   return {
+    ...rules,
     metadataUrl,
     metadata,
-    scopeFor: (risk) => scopes[risk],
-    allows(granted, risk) {
-      const held = new Set(granted);
-      return RISK_ORDER.slice(RISK_ORDER.indexOf(risk)).some((level) => held.has(scopes[level]));
-    },
     async verify(token) {
       let jwks: Awaited<ReturnType<typeof keySet>>;
       try {
@@ -138,7 +152,7 @@ export function createOAuthResource(options: OAuthResourceOptions): OAuthResourc
           ? []
           : ['error="invalid_token"', `error_description=${quote(description)}`]),
         `resource_metadata=${quote(metadataUrl)}`,
-        `scope=${quote(scopes.LOW)}`,
+        `scope=${quote(rules.scopeFor('LOW'))}`,
       ];
       return `Bearer ${parts.join(', ')}`;
     },
