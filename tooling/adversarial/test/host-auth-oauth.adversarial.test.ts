@@ -183,6 +183,23 @@ describe('the HTTP server is an OAuth protected resource', { timeout: 60_000 }, 
     expect(high.headers.get('www-authenticate')).toContain('scope="tools:admin"');
   });
 
+  it("gives tools the token's subject, client and scopes as the call's principal", async () => {
+    const token = await issuer.issue('alice', ['tools:read']);
+    const session = await openSession(server.mcpUrl, token);
+    const reply = await post(server.mcpUrl, callMessage('probe_whoami'), token, session);
+    expect(JSON.parse(textOf(reply))).toEqual({
+      id: 'alice',
+      kind: 'oauth',
+      clientId: 'test-client',
+      scopes: ['tools:read'],
+    });
+    const span = deployment.stack.traces
+      .spans()
+      .filter((entry) => entry.toolId === 'probe_whoami')
+      .at(-1);
+    expect(span?.principal).toBe('alice');
+  });
+
   it('answers 404 to another principal presenting a session id, as for an unknown session', async () => {
     const alice = await issuer.issue('alice', ['tools:read', 'tools:write']);
     const bob = await issuer.issue('bob', ['tools:read', 'tools:write']);

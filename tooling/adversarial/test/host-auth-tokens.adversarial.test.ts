@@ -92,6 +92,40 @@ describe('named bearer tokens', { timeout: 60_000 }, () => {
     );
   });
 
+  it("gives tools the token's name as the call's principal", async () => {
+    const session = await openSession(server.mcpUrl, ALICE);
+    const reply = await post(server.mcpUrl, callMessage('probe_whoami'), ALICE, session);
+    expect(JSON.parse(textOf(reply))).toEqual({
+      id: 'alice',
+      kind: 'token',
+      scopes: ['tools:read'],
+    });
+    const shared = await openSession(server.mcpUrl, SHARED);
+    const other = await post(server.mcpUrl, callMessage('probe_whoami'), SHARED, shared);
+    expect(JSON.parse(textOf(other))).toMatchObject({ id: 'default', kind: 'token' });
+  });
+
+  it('calls without a token on tokenless loopback carry the principal local', async () => {
+    const open = await serveHttp(new ToolHost(deployment, { warn: () => {} }), { port: 0 });
+    try {
+      const initialize = await post(open.mcpUrl, {
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'local-test', version: '1.0.0' },
+        },
+      });
+      const session = initialize.headers.get('mcp-session-id') ?? '';
+      const reply = await post(open.mcpUrl, callMessage('probe_whoami'), undefined, session);
+      expect(JSON.parse(textOf(reply))).toEqual({ id: 'local', kind: 'local', scopes: [] });
+    } finally {
+      await open.close();
+    }
+  });
+
   it('answers 404 to a session id presented with another principal’s token', async () => {
     const aliceSession = await openSession(server.mcpUrl, ALICE);
     for (const token of [BOB, SHARED]) {

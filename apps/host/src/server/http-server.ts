@@ -292,7 +292,7 @@ export async function serveHttp(
       );
     }
     reserved += 1;
-    const mcp = createMcpServer(host);
+    const mcp = createMcpServer(host, { principal });
     let registered: Session | undefined;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => (replicaId ? `${replicaId}.${randomUUID()}` : randomUUID()),

@@ -183,6 +183,7 @@ export class PipelineToolExecutor implements ToolExecutor {
       const call: CallState = {
         callId: options.callId ?? this.#callIds.next(),
         sessionId: options.sessionId ?? 'default',
+        ...(options.principal ? { principal: options.principal } : {}),
         signal,
         emit: safeEmitter(options.onEvent),
         confirm: options.confirm ?? this.#confirm,
@@ -190,7 +191,7 @@ export class PipelineToolExecutor implements ToolExecutor {
       if (this.environmentGate) {
         const environment = this.environmentGate.check(tool, rawArgs);
         if (!environment.allowed) {
-          return this.#refuse(tool, call.callId, rawArgs, environment.failure, started);
+          return this.#refuse(tool, call, rawArgs, environment.failure, started);
         }
       }
       // Gates that decide synchronously (policy or remembered state) cost no extra turn.
@@ -231,7 +232,7 @@ export class PipelineToolExecutor implements ToolExecutor {
     started: number,
   ): Promise<ToolResult> {
     if (!verdict.allowed) {
-      return this.#refuse(tool, gated.callId, rawArgs, verdict.result, started);
+      return this.#refuse(tool, gated, rawArgs, verdict.result, started);
     }
     const call = verdict.preapproved ? { ...gated, confirm: answeredByConfiguration } : gated;
     let argsObject: Record<string, unknown>;
@@ -240,12 +241,12 @@ export class PipelineToolExecutor implements ToolExecutor {
     } else {
       const parsedArgs = parseRawArguments(rawArgs);
       if (!parsedArgs.ok) {
-        return this.#refuse(tool, call.callId, rawArgs, parsedArgs.failure, started);
+        return this.#refuse(tool, call, rawArgs, parsedArgs.failure, started);
       }
       argsObject = parsedArgs.value;
     }
     const overLimit = checkArgumentLimits(tool, argsObject);
-    if (overLimit) return this.#refuse(tool, call.callId, rawArgs, overLimit, started);
+    if (overLimit) return this.#refuse(tool, call, rawArgs, overLimit, started);
     const fields = tool.inputSchema.declaredFields;
     const ignored = fields ? findIgnoredArguments(fields, argsObject) : [];
     if (fields && ignored.length > 0) {
@@ -265,7 +266,7 @@ export class PipelineToolExecutor implements ToolExecutor {
   ): Promise<ToolResult> {
     const validated = tool.inputSchema.parse(argsObject);
     if (!validated.ok) {
-      return this.#refuse(tool, call.callId, rawArgs, validated.failure, started);
+      return this.#refuse(tool, call, rawArgs, validated.failure, started);
     }
     const policy = this.policyOf(tool);
     const enforce = this.#policies !== undefined;
@@ -325,7 +326,7 @@ export class PipelineToolExecutor implements ToolExecutor {
         : rateLimitedFailure(tool.id, rate * SHARED_QUOTA_CALLERS, retryAfterMs, {
             shared: true,
           });
-    return this.#refuse(tool, call.callId, run.rawArgs, failure, run.started);
+    return this.#refuse(tool, call, run.rawArgs, failure, run.started);
   }
 
   /**
@@ -341,7 +342,7 @@ export class PipelineToolExecutor implements ToolExecutor {
       const decision = this.circuitBreaker.check(tool.id);
       if (isPromiseLike(decision)) return this.#afterBreaker(decision, run, number);
       if (!decision.allowed) {
-        return this.#refuse(tool, call.callId, run.rawArgs, decision.failure, run.started);
+        return this.#refuse(tool, call, run.rawArgs, decision.failure, run.started);
       }
     }
     return this.#run(run, number);
@@ -356,13 +357,7 @@ export class PipelineToolExecutor implements ToolExecutor {
     try {
       const decision = await pending;
       if (!decision.allowed) {
-        return await this.#refuse(
-          run.tool,
-          run.call.callId,
-          run.rawArgs,
-          decision.failure,
-          run.started,
-        );
+        return await this.#refuse(run.tool, run.call, run.rawArgs, decision.failure, run.started);
       }
       return await this.#run(run, number);
     } catch (thrown) {
@@ -421,6 +416,7 @@ export class PipelineToolExecutor implements ToolExecutor {
     const { run } = attempt;
     return this.traces?.open({
       callId: run.call.callId,
+      principal: run.call.principal?.id,
       toolId: run.tool.id,
       attempt: attempt.number,
       args: run.rawArgs,
@@ -478,7 +474,7 @@ export class PipelineToolExecutor implements ToolExecutor {
   /** A call refused before its tool ran: an attempt-0 span, the usage record, the failure. */
   #refuse(
     tool: RegisteredTool,
-    callId: string,
+    call: CallState,
     rawArgs: unknown,
     failure: ToolFailure,
     started: number,
@@ -487,7 +483,8 @@ export class PipelineToolExecutor implements ToolExecutor {
     if (traces) {
       const now = this.#clock.now();
       traces.record({
-        callId,
+        callId: call.callId,
+        principal: call.principal?.id,
         toolId: tool.id,
         attempt: 0,
         args: rawArgs,

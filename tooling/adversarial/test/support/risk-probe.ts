@@ -15,14 +15,23 @@ export const riskProbePackage = defineToolPackage({
   configSchema: corePackage.configSchema,
   detect: () => ({ enabled: true, reason: 'test' }),
   create: () => ({
-    tools: (['LOW', 'MEDIUM', 'HIGH'] as const).map((risk) =>
+    tools: [
       defineTool({
-        id: `probe_${risk.toLowerCase()}`,
-        description: `A ${risk} tool that answers "ran".`,
+        id: 'probe_whoami',
+        description: 'Returns the principal the call carries, as JSON.',
         inputSchema: ToolSchema.empty(),
-        metadata: { category: 'utility', risk, annotations: ToolHints.mutating },
-        execute: () => successResult('ran'),
+        metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.readOnly },
+        execute: (_args, context) => successResult(JSON.stringify(context.principal ?? null)),
       }),
-    ),
+      ...(['LOW', 'MEDIUM', 'HIGH'] as const).map((risk) =>
+        defineTool({
+          id: `probe_${risk.toLowerCase()}`,
+          description: `A ${risk} tool that answers "ran".`,
+          inputSchema: ToolSchema.empty(),
+          metadata: { category: 'utility', risk, annotations: ToolHints.mutating },
+          execute: () => successResult('ran'),
+        }),
+      ),
+    ],
   }),
 });
