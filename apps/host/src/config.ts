@@ -220,6 +220,76 @@ export const deploymentConfigSchema = z
           .string()
           .optional()
           .describe('Environment variable holding the bearer token (default TOOLSYS_TOKEN).'),
+        tokens: z
+          .array(
+            z
+              .object({
+                name: z
+                  .string()
+                  .regex(
+                    /^[A-Za-z0-9._@-]{1,64}$/,
+                    'letters, digits, ".", "_", "-", "@"; at most 64',
+                  )
+                  .describe(
+                    'The principal this token names (in the audit log, traces and sessions).',
+                  ),
+                tokenEnv: z
+                  .string()
+                  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
+                  .describe(
+                    'Environment variable holding the secret; it must be set when the server starts.',
+                  ),
+                scopes: z
+                  .array(z.string().min(1))
+                  .optional()
+                  .describe(
+                    'Scopes the token grants (names of server.auth.scopes, default tools:read, tools:write, tools:admin). Absent: every scope.',
+                  ),
+              })
+              .strict(),
+          )
+          .optional()
+          .describe(
+            'Named bearer tokens, one principal each, accepted beside tokenEnv (whose token is the principal "default") and beside OAuth access tokens.',
+          ),
+        publicUrl: z
+          .url({ protocol: /^https?$/ })
+          .optional()
+          .describe(
+            "The URL clients reach this server at (behind a proxy, the proxy's), without /mcp; names the resource in OAuth metadata. Required with auth.",
+          ),
+        auth: z
+          .object({
+            issuer: z
+              .url({ protocol: /^https?$/ })
+              .describe(
+                "The OAuth authorization server, exactly as its tokens' iss claim; its keys are found through its RFC 8414 or OpenID discovery document. http: only on loopback.",
+              ),
+            audience: z
+              .url({ protocol: /^https?$/ })
+              .optional()
+              .describe('The aud access tokens must carry. Default publicUrl + /mcp.'),
+            scopes: z
+              .object({
+                LOW: z.string().min(1).optional().describe('Default tools:read.'),
+                MEDIUM: z.string().min(1).optional().describe('Default tools:write.'),
+                HIGH: z
+                  .string()
+                  .min(1)
+                  .optional()
+                  .describe('Default tools:admin; also opens the dashboard.'),
+              })
+              .strict()
+              .optional()
+              .describe(
+                "The scope a call of each risk level needs; a higher level's scope covers the lower ones.",
+              ),
+          })
+          .strict()
+          .optional()
+          .describe(
+            "Makes `serve --http` an OAuth 2.1 protected resource: every request needs a JWT access token from this issuer (replaces tokenEnv), and each call the scope of its tool's risk.",
+          ),
         maxSessions: z
           .number()
           .int()
@@ -236,6 +306,10 @@ export const deploymentConfigSchema = z
           .describe('A session idle this long is closed (default 1800); its id then gets 404.'),
       })
       .strict()
+      .refine((server) => !server.auth || server.publicUrl, {
+        message: 'server.auth needs server.publicUrl (the URL clients reach this server at).',
+        path: ['publicUrl'],
+      })
       .optional()
       .describe('`toolsys serve --http`: address, port, allowed origins and the bearer token.'),
   })

@@ -52,6 +52,26 @@ export {
   mcpSessionId,
   type ToolsysMcpServer,
 } from './server/mcp-server.js';
+export {
+  ACCEPTED_TOKEN_ALGORITHMS,
+  createOAuthResource,
+  createScopeRules,
+  DEFAULT_RISK_SCOPES,
+  OAuthConfigError,
+  type OAuthIdentity,
+  type OAuthResource,
+  type OAuthResourceOptions,
+  type ScopeRules,
+  TOKEN_CLOCK_SKEW_SECONDS,
+  type TokenCheck,
+} from './server/oauth-resource.js';
+export { LOCAL_PRINCIPAL, type Principal, principalKey } from './server/principal.js';
+export {
+  createStaticTokens,
+  DEFAULT_TOKEN_NAME,
+  type NamedToken,
+  TokenConfigError,
+} from './server/static-tokens.js';
 export { type StdioServeOptions, type StdioServer, serveStdio } from './server/stdio-server.js';
 export { type HostCallOptions, ToolHost } from './server/tool-host.js';
 export {

@@ -6,6 +6,7 @@
 export { SYSTEM_CLOCK, sleep, type ToolClock } from './contract/clock.js';
 export {
   type AnyToolDefinition,
+  type CallPrincipal,
   type ConfirmationDecision,
   type ConfirmationRequest,
   type ConfirmFunction,

@@ -1,11 +1,14 @@
+import type { DeploymentConfig } from '../config.js';
 import { scopedConfirm } from '../server/call-scope.js';
 import {
   DEFAULT_HTTP_HOST,
   DEFAULT_HTTP_PORT,
   DEFAULT_MAX_SESSIONS,
   DEFAULT_SESSION_IDLE_MS,
+  MCP_PATH,
 } from '../server/http-defaults.js';
 import type { HttpServeOptions, HttpServer } from '../server/http-server.js';
+import type { OAuthResource } from '../server/oauth-resource.js';
 import { ToolHost } from '../server/tool-host.js';
 import { commandInfo } from './catalog.js';
 import { openDeployment, splitArgs } from './shared.js';
@@ -96,7 +99,26 @@ export const serveCommand: CliCommand = {
       // The server's bearer token is its own: read once, then gone from the environment that
       // commands, shells and servers it starts could inherit, whatever the variable is called.
       delete io.env[tokenEnv];
+      const tokens = (serverConfig.tokens ?? []).map((entry) => {
+        const secret = io.env[entry.tokenEnv];
+        delete io.env[entry.tokenEnv];
+        if (!secret) {
+          throw new UsageError(
+            `server.tokens: the token "${entry.name}" reads $${entry.tokenEnv}, which is not set. Set it, or remove the entry.`,
+          );
+        }
+        return {
+          name: entry.name,
+          token: secret,
+          ...(entry.scopes ? { scopes: entry.scopes } : {}),
+        };
+      });
+      const auth = serverConfig.auth
+        ? await oauthResource(serverConfig.auth, serverConfig.publicUrl)
+        : undefined;
       const http = await startHttp(host, {
+        ...(auth ? { auth } : {}),
+        ...(tokens.length > 0 ? { tokens } : {}),
         host: values.get('host') ?? serverConfig.host ?? DEFAULT_HTTP_HOST,
         port: port ?? serverConfig.port ?? DEFAULT_HTTP_PORT,
         token,
@@ -125,6 +147,27 @@ export const serveCommand: CliCommand = {
   },
 };
 
+/** The OAuth protected resource a config's `server.auth` describes; a bad URL is a usage error. */
+async function oauthResource(
+  auth: NonNullable<NonNullable<DeploymentConfig['server']>['auth']>,
+  publicUrl: string | undefined,
+): Promise<OAuthResource> {
+  const { createOAuthResource, OAuthConfigError } = await import('../server/oauth-resource.js');
+  // The schema requires publicUrl beside auth.
+  const base = (publicUrl ?? '').replace(/\/+$/, '');
+  try {
+    return createOAuthResource({
+      issuer: auth.issuer,
+      audience: auth.audience ?? `${base}${MCP_PATH}`,
+      publicUrl: base,
+      ...(auth.scopes ? { scopes: auth.scopes } : {}),
+    });
+  } catch (error) {
+    if (error instanceof OAuthConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 async function startHttp(
   host: ToolHost,
   options: HttpServeOptions & { port: number },
@@ -140,6 +183,10 @@ async function startHttp(
       );
     }
     if ((error as Error).name === 'UnsafeBindError') throw new UsageError((error as Error).message);
+    // A duplicate token name or secret, or a bad name: a config mistake.
+    if ((error as Error).name === 'TokenConfigError') {
+      throw new UsageError(`server.tokens: ${(error as Error).message}`);
+    }
     throw error;
   }
 }

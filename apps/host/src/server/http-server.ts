@@ -14,7 +14,15 @@ import {
 import { createRequestGuard, isLoopbackHost } from './http-security.js';
 import { createMcpServer, mcpSessionId, type ToolsysMcpServer } from './mcp-server.js';
 import { MAX_MESSAGE_BYTES } from './message-limits.js';
+import { createScopeRules, type OAuthResource, type ScopeRules } from './oauth-resource.js';
+import { LOCAL_PRINCIPAL, type Principal, principalKey } from './principal.js';
 import { BodyBudget, readJson } from './read-json.js';
+import {
+  createStaticTokens,
+  DEFAULT_TOKEN_NAME,
+  hasEveryScope,
+  type NamedToken,
+} from './static-tokens.js';
 import type { ToolHost } from './tool-host.js';
 
 /** The JSON-RPC error code of a request naming a session this server does not have. */
@@ -32,8 +40,22 @@ export interface HttpServeOptions {
   host?: string;
   /** Port to listen on; 0 picks a free one. Default 7821. */
   port?: number;
-  /** Bearer token required on every request (always when not bound to loopback). */
+  /**
+   * Bearer token required on every request (always when not bound to loopback); the caller is
+   * then the principal `default`. Same as a `tokens` entry without scopes.
+   */
   token?: string | undefined;
+  /**
+   * Named bearer tokens: each request must carry one of them (or, with `auth`, an access token),
+   * and the caller is the principal of that name. A token with scopes may call only the tools
+   * whose risk they cover.
+   */
+  tokens?: readonly NamedToken[];
+  /**
+   * The scope each risk level needs, for named tokens with scopes when there is no `auth` (with
+   * `auth`, its own). Default `tools:read`, `tools:write`, `tools:admin`.
+   */
+  scopes?: ScopeRules;
   /** Browser origins allowed besides the server's own. */
   allowedOrigins?: readonly string[];
   /**
@@ -61,6 +83,12 @@ export interface HttpServeOptions {
    * else none.
    */
   replicaId?: string;
+  /**
+   * Makes the server an OAuth 2.1 protected resource: every request but `/healthz` and the
+   * protected resource metadata needs an access token from its issuer, and a `tools/call` needs
+   * the scope of the tool's risk. Replaces `token` when set.
+   */
+  auth?: OAuthResource;
 }
 
 /** A running HTTP server: MCP at `/mcp`, the dashboard at `/`. */
@@ -94,6 +122,8 @@ interface Session {
   lastSeen: number;
   /** Requests of this session still being answered (a long call, an open SSE stream). */
   active: number;
+  /** Who opened it ({@link principalKey}): nobody else may use it. */
+  readonly owner: string;
 }
 
 /** Bodies held at once across all requests: four of the largest. */
@@ -117,8 +147,38 @@ export async function serveHttp(
   options: HttpServeOptions = {},
 ): Promise<HttpServer> {
   const bindHost = options.host ?? DEFAULT_HTTP_HOST;
-  const token = options.token === '' ? undefined : options.token;
-  if (!isLoopbackHost(bindHost) && token === undefined) throw new UnsafeBindError(bindHost);
+  const { auth } = options;
+  const named: NamedToken[] = [
+    ...(options.token ? [{ name: DEFAULT_TOKEN_NAME, token: options.token }] : []),
+    ...(options.tokens ?? []),
+  ];
+  if (!isLoopbackHost(bindHost) && named.length === 0 && !auth) {
+    throw new UnsafeBindError(bindHost);
+  }
+  const tokenPrincipal = named.length > 0 ? createStaticTokens(named) : undefined;
+  const rules: ScopeRules = auth ?? options.scopes ?? createScopeRules();
+  /** Whether the caller's scopes limit what it may call (OAuth, or a named token with scopes). */
+  const isScoped = (principal: Principal) =>
+    principal.kind === 'oauth' || (principal.kind === 'token' && !hasEveryScope(principal));
+  const identify = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    url: URL,
+  ): Promise<Principal | undefined> => {
+    const byName = tokenPrincipal?.(request, url);
+    if (byName) {
+      // Checked: from here on nothing (transport, tools, downstream servers) sees the secret.
+      delete request.headers.authorization;
+      return byName;
+    }
+    if (auth) return authenticate(request, response, auth);
+    if (tokenPrincipal) {
+      response.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' });
+      response.end(JSON.stringify({ error: 'A valid bearer token is required.' }));
+      return undefined;
+    }
+    return LOCAL_PRINCIPAL;
+  };
   const maxSessions = positiveInteger(options.maxSessions, DEFAULT_MAX_SESSIONS, 'maxSessions');
   const idleMs = positiveInteger(options.sessionIdleMs, DEFAULT_SESSION_IDLE_MS, 'sessionIdleMs');
   const maxBodyBytes = positiveInteger(options.maxBodyBytes, MAX_MESSAGE_BYTES, 'maxBodyBytes');
@@ -161,13 +221,19 @@ export async function serveHttp(
     });
   };
 
-  const handleMcp = async (request: IncomingMessage, response: ServerResponse) => {
+  const handleMcp = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    principal: Principal,
+  ) => {
+    const owner = principalKey(principal);
     const sessionHeader = request.headers['mcp-session-id'];
     const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
     if (sessionId !== undefined) {
       const session = sessions.get(sessionId);
       if (session && isIdle(session, Date.now())) evict(session);
-      if (!session || !sessions.has(sessionId)) {
+      // Another principal's session is answered exactly as an unknown one.
+      if (!session || !sessions.has(sessionId) || session.owner !== owner) {
         return sendJsonRpcError(
           response,
           404,
@@ -184,6 +250,10 @@ export async function serveHttp(
           ? await readJson(request, { maxBytes: maxBodyBytes, budget })
           : undefined;
       if (body && !body.ok) return sendRefusal(response, body);
+      if (isScoped(principal) && body?.ok) {
+        const needed = missingScope(host, rules, principal, body.value);
+        if (needed !== undefined) return sendInsufficientScope(response, auth, needed, body.value);
+      }
       if (request.method === 'POST') holdHeadersUntilFirstWrite(response);
       await session.transport.handleRequest(request, response, body?.value);
       return;
@@ -214,12 +284,12 @@ export async function serveHttp(
       );
     }
     reserved += 1;
-    const mcp = createMcpServer(host);
+    const mcp = createMcpServer(host, { principal });
     let registered: Session | undefined;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => (replicaId ? `${replicaId}.${randomUUID()}` : randomUUID()),
       onsessioninitialized: (id) => {
-        registered = { transport, mcp, lastSeen: Date.now(), active: 0 };
+        registered = { transport, mcp, lastSeen: Date.now(), active: 0, owner };
         sessions.set(id, registered);
         reserved -= 1;
       },
@@ -262,12 +332,26 @@ export async function serveHttp(
       response.end(JSON.stringify({ error: refusal.message }));
       return;
     }
-    // Only a caller past the guard learns which replica answered (the health check does not).
-    if (replicaId) response.setHeader(REPLICA_HEADER, replicaId);
-    const work =
-      url.pathname === MCP_PATH
-        ? handleMcp(request, response)
-        : handleDashboardRequest(host, request, response, url);
+    if (auth && isMetadataPath(url.pathname, auth)) {
+      response.writeHead(request.method === 'GET' || request.method === 'HEAD' ? 200 : 405, {
+        'content-type': 'application/json',
+        'cache-control': 'max-age=300',
+      });
+      response.end(request.method === 'HEAD' ? undefined : JSON.stringify(auth.metadata));
+      return;
+    }
+    const work = (async () => {
+      const principal = await identify(request, response, url);
+      if (principal === undefined) return;
+      // Only a caller past the guard learns which replica answered (the health check does not).
+      if (replicaId) response.setHeader(REPLICA_HEADER, replicaId);
+      if (url.pathname === MCP_PATH) return handleMcp(request, response, principal);
+      // The dashboard shows every caller's calls: a scoped caller needs the highest scope.
+      if (isScoped(principal) && !rules.allows(principal.scopes, 'HIGH')) {
+        return sendInsufficientScope(response, auth, rules.scopeFor('HIGH'), undefined);
+      }
+      return handleDashboardRequest(host, request, response, url);
+    })();
     work.catch(() => {
       if (!response.headersSent) sendJsonRpcError(response, 500, -32603, 'Internal error.');
       else response.end();
@@ -286,7 +370,6 @@ export async function serveHttp(
   guard = createRequestGuard({
     host: bindHost,
     port,
-    token,
     ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
   });
@@ -311,6 +394,97 @@ export async function serveHttp(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Whether a path is the protected resource metadata: the root form or the path-suffixed one. */
+function isMetadataPath(pathname: string, auth: OAuthResource): boolean {
+  return (
+    pathname === '/.well-known/oauth-protected-resource' ||
+    pathname === new URL(auth.metadataUrl).pathname
+  );
+}
+
+/**
+ * The principal an OAuth access token names, or undefined after answering 401. The token is
+ * taken off the request once checked, so that nothing after this point (the MCP transport, tools,
+ * servers they reach) can see or forward it.
+ */
+async function authenticate(
+  request: IncomingMessage,
+  response: ServerResponse,
+  auth: OAuthResource,
+): Promise<Principal | undefined> {
+  const header = request.headers.authorization;
+  delete request.headers.authorization;
+  const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(header?.trim() ?? '');
+  const check = match?.[1] ? await auth.verify(match[1]) : undefined;
+  if (check?.ok) {
+    const { subject, clientId, scopes } = check.identity;
+    return { id: subject, kind: 'oauth', ...(clientId ? { clientId } : {}), scopes };
+  }
+  const description =
+    header === undefined ? undefined : (check?.description ?? 'Expected "Bearer <token>".');
+  response.writeHead(401, {
+    'content-type': 'application/json',
+    'www-authenticate': auth.challenge(description),
+  });
+  response.end(JSON.stringify({ error: description ?? 'An access token is required.' }));
+  return undefined;
+}
+
+/**
+ * The scope the first `tools/call` of a message (or batch) needs and the principal lacks: the
+ * scope of the called tool's risk for these arguments (through `tool_call`, the called tool's).
+ */
+function missingScope(
+  host: ToolHost,
+  auth: ScopeRules,
+  principal: Principal,
+  message: unknown,
+): string | undefined {
+  for (const entry of Array.isArray(message) ? message : [message]) {
+    const call = entry as { method?: unknown; params?: { name?: unknown; arguments?: unknown } };
+    if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') continue;
+    let toolId: string = call.params.name;
+    let args = call.params.arguments;
+    const inner = args as { id?: unknown; arguments?: unknown } | undefined;
+    if (toolId === 'tool_call' && typeof inner?.id === 'string') {
+      toolId = inner.id;
+      args = inner.arguments;
+    }
+    const tool = host.deployment.registry.get(toolId);
+    if (!tool) continue;
+    let risk = tool.metadata.risk;
+    try {
+      risk = tool.riskOf?.(args) ?? risk;
+    } catch {
+      // Arguments the tool cannot judge are refused by its validation; the declared risk stands.
+      risk = 'HIGH';
+    }
+    if (!auth.allows(principal.scopes, risk)) return auth.scopeFor(risk);
+  }
+  return undefined;
+}
+
+/** Answers 403 with the step-up challenge (RFC 6750 §3.1) for a call that needs `scope`. */
+function sendInsufficientScope(
+  response: ServerResponse,
+  auth: OAuthResource | undefined,
+  scope: string,
+  message: unknown,
+): void {
+  const challenge = auth
+    ? auth.insufficientScope(scope)
+    : `Bearer error="insufficient_scope", scope="${scope.replace(/["\\]/g, '')}"`;
+  sendJsonRpcError(
+    response,
+    403,
+    -32003,
+    `This call needs the "${scope}" scope, which the caller's token does not grant. Ask for a token with it.`,
+    { 'www-authenticate': challenge },
+    Array.isArray(message) ? null : idOf(message),
+    { requiredScope: scope },
+  );
 }
 
 /**

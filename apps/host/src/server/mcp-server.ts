@@ -25,6 +25,7 @@ import { HOST_VERSION } from '../version.js';
 import { artifactContent } from './artifact-content.js';
 import { readArtifactResource } from './artifact-resource.js';
 import { toCallToolResult, toMcpTool } from './mcp-tool-mapping.js';
+import { LOCAL_PRINCIPAL, type Principal } from './principal.js';
 import { RecentArtifacts } from './recent-artifacts.js';
 import type { ToolHost } from './tool-host.js';
 
@@ -55,6 +56,8 @@ export interface McpServerOptions {
    * none (stdio). Default: a fresh random id for this server (`mcp-<uuid>`).
    */
   sessionId?: string;
+  /** Who is calling through this server: every call carries it. Default `local`. */
+  principal?: Principal;
 }
 
 /** An MCP server over a {@link ToolHost}, and how to stop listening to the registry. */
@@ -159,6 +162,7 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
       const result = await host.call(name, args ?? {}, {
         source: 'mcp',
         sessionId,
+        principal: options.principal ?? LOCAL_PRINCIPAL,
         signal: extra.signal,
         onEvent: events.forward,
         ...(confirm ? { confirm } : {}),

@@ -9,6 +9,7 @@ import { escapingConfirm } from '../confirmation-text.js';
 import type { Deployment } from '../deployment.js';
 import { CallLog } from './call-log.js';
 import { runInCallScope, scopedConfirm } from './call-scope.js';
+import { LOCAL_PRINCIPAL, type Principal } from './principal.js';
 import { RecentArtifacts } from './recent-artifacts.js';
 
 /** The per-call confirm: the caller's own, every question escaped as the deployment's are. */
@@ -23,6 +24,8 @@ export interface HostCallOptions {
   source: 'mcp' | 'dashboard';
   /** The caller's session: permission answers are remembered per session. */
   sessionId: string;
+  /** Who is calling; reaches the tool as `context.principal` and the trace spans. Default `local`. */
+  principal?: Principal;
   /** Cancels the call (client cancellation, closed connection). */
   signal?: AbortSignal;
   /** Receives progress and streamed output. */
@@ -73,6 +76,7 @@ export class ToolHost {
     let result = await runInCallScope(scope, () =>
       this.deployment.executor.execute(toolId, args, {
         sessionId: options.sessionId,
+        principal: options.principal ?? LOCAL_PRINCIPAL,
         callId,
         confirm: ESCAPED_SCOPED_CONFIRM,
         ...(options.signal ? { signal: options.signal } : {}),

@@ -1,11 +1,22 @@
 import type { ToolRegistry } from '../registry/tool-registry.js';
-import type { ConfirmFunction, RegisteredTool, ToolContext, ToolEvent } from './tool.js';
+import type {
+  CallPrincipal,
+  ConfirmFunction,
+  RegisteredTool,
+  ToolContext,
+  ToolEvent,
+} from './tool.js';
 import type { ToolResult } from './tool-result.js';
 
 /** Per-call options of {@link ToolExecutor.execute}. */
 export interface ExecuteOptions {
   /** The agent session; permission decisions are remembered per session. Default `default`. */
   sessionId?: string;
+  /**
+   * Who is calling (see {@link CallPrincipal}); reaches the handler as `context.principal` and the
+   * call's trace spans as `principal`. Absent: none is known.
+   */
+  principal?: CallPrincipal;
   /** A call id chosen by the caller; generated when absent. */
   callId?: string;
   /** Cancels the call. */

@@ -41,12 +41,30 @@ export type ConfirmFunction = (
   signal?: AbortSignal,
 ) => Promise<ConfirmationDecision>;
 
+/**
+ * Who is calling: an OAuth token's subject, a named token, or `local` (stdio, tokenless
+ * loopback, the CLI). Set by the host that authenticated the caller; tools may scope what they
+ * keep to it.
+ */
+export interface CallPrincipal {
+  /** The OAuth `sub`, the named token's name, or `local`. */
+  readonly id: string;
+  /** How the caller proved who it is. */
+  readonly kind: 'oauth' | 'token' | 'local';
+  /** The OAuth client the token was issued to, when known. */
+  readonly clientId?: string;
+  /** The scopes the caller holds (`*`: a named token without scope limits). */
+  readonly scopes: readonly string[];
+}
+
 /** Everything a handler receives besides its arguments. */
 export interface ToolContext {
   /** Unique id of this call (shared by its attempts). */
   readonly callId: string;
   /** The agent session the call belongs to. */
   readonly sessionId: string;
+  /** Who is calling, when the host says (absent when the executor is embedded without one). */
+  readonly principal?: CallPrincipal;
   /** 1 for the first attempt, 2 for the first retry … */
   readonly attempt: number;
   /** Fires when the call is cancelled or times out; handlers must stop work. */

@@ -4,6 +4,7 @@
  */
 import type { ToolClock } from '../contract/clock.js';
 import type {
+  CallPrincipal,
   ConfirmationDecision,
   ConfirmationRequest,
   ConfirmFunction,
@@ -19,6 +20,7 @@ export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 export interface CallState {
   readonly callId: string;
   readonly sessionId: string;
+  readonly principal?: CallPrincipal | undefined;
   readonly signal: AbortSignal;
   /** The caller's `onEvent`, unable to throw, or {@link SILENT_EMIT} without a sink. */
   readonly emit: (event: ToolEvent) => void;
@@ -46,6 +48,7 @@ export class AttemptContext implements ToolContext {
   // Set once by `init` (a context serves exactly one attempt); placeholders until then.
   callId = '';
   sessionId = '';
+  principal: CallPrincipal | undefined = undefined;
   attempt = 0;
   declare readonly signal: AbortSignal;
   emit: (event: ToolEvent) => void = SILENT_EMIT;
@@ -78,6 +81,7 @@ export class AttemptContext implements ToolContext {
   init(toolId: string, call: CallState, attempt: number, signal: AbortSignal | undefined): this {
     this.callId = call.callId;
     this.sessionId = call.sessionId;
+    this.principal = call.principal;
     this.attempt = attempt;
     this.#toolId = toolId;
     this.#confirmFn = call.confirm;

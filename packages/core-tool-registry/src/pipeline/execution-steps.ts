@@ -123,14 +123,16 @@ export function normaliseReturn(toolId: string, returned: unknown): ToolResult {
 
 /**
  * Options for the calls a tool makes on behalf of its own call (batch steps, shortcuts): the same
- * session, cancellation, event sink and confirmations.
+ * session and principal, cancellation, event sink and confirmations.
  */
 export function nestedCallOptions(
   context: ToolContext,
-): Required<Pick<ExecuteOptions, 'signal' | 'sessionId' | 'onEvent' | 'confirm'>> {
+): Required<Pick<ExecuteOptions, 'signal' | 'sessionId' | 'onEvent' | 'confirm'>> &
+  Pick<ExecuteOptions, 'principal'> {
   return {
     signal: context.signal,
     sessionId: context.sessionId,
+    ...(context.principal ? { principal: context.principal } : {}),
     onEvent: (event) => context.emit(event),
     confirm: (request) => context.confirm(request),
   };

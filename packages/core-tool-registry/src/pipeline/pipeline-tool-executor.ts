@@ -184,6 +184,7 @@ export class PipelineToolExecutor implements ToolExecutor {
       const call: CallState = {
         callId: options.callId ?? this.#callIds.next(),
         sessionId: options.sessionId ?? 'default',
+        ...(options.principal ? { principal: options.principal } : {}),
         signal,
         emit: safeEmitter(options.onEvent),
         confirm: options.confirm ?? this.#confirm,
@@ -191,7 +192,7 @@ export class PipelineToolExecutor implements ToolExecutor {
       if (this.environmentGate) {
         const environment = this.environmentGate.check(tool, rawArgs);
         if (!environment.allowed) {
-          return this.#refuse(tool, call.callId, rawArgs, environment.failure, started);
+          return this.#refuse(tool, call, rawArgs, environment.failure, started);
         }
       }
       // Gates that decide synchronously (policy or remembered state) cost no extra turn.
@@ -238,7 +239,7 @@ export class PipelineToolExecutor implements ToolExecutor {
     started: number,
   ): Promise<ToolResult> {
     if (!verdict.allowed) {
-      return this.#refuse(tool, gated.callId, rawArgs, verdict.result, started);
+      return this.#refuse(tool, gated, rawArgs, verdict.result, started);
     }
     const call = verdict.preapproved ? { ...gated, confirm: answeredByConfiguration } : gated;
     let argsObject: Record<string, unknown>;
@@ -247,12 +248,12 @@ export class PipelineToolExecutor implements ToolExecutor {
     } else {
       const parsedArgs = parseRawArguments(rawArgs);
       if (!parsedArgs.ok) {
-        return this.#refuse(tool, call.callId, rawArgs, parsedArgs.failure, started);
+        return this.#refuse(tool, call, rawArgs, parsedArgs.failure, started);
       }
       argsObject = parsedArgs.value;
     }
     const overLimit = checkArgumentLimits(tool, argsObject);
-    if (overLimit) return this.#refuse(tool, call.callId, rawArgs, overLimit, started);
+    if (overLimit) return this.#refuse(tool, call, rawArgs, overLimit, started);
     const fields = tool.inputSchema.declaredFields;
     const ignored = fields ? findIgnoredArguments(fields, argsObject) : [];
     if (fields && ignored.length > 0) {
@@ -272,7 +273,7 @@ export class PipelineToolExecutor implements ToolExecutor {
   ): Promise<ToolResult> {
     const validated = tool.inputSchema.parse(argsObject);
     if (!validated.ok) {
-      return this.#refuse(tool, call.callId, rawArgs, validated.failure, started);
+      return this.#refuse(tool, call, rawArgs, validated.failure, started);
     }
     const policy = this.policyOf(tool);
     const enforce = this.#policies !== undefined;
@@ -332,7 +333,7 @@ export class PipelineToolExecutor implements ToolExecutor {
         : rateLimitedFailure(tool.id, rate * SHARED_QUOTA_CALLERS, retryAfterMs, {
             shared: true,
           });
-    return this.#refuse(tool, call.callId, run.rawArgs, failure, run.started);
+    return this.#refuse(tool, call, run.rawArgs, failure, run.started);
   }
 
   /**
@@ -348,7 +349,7 @@ export class PipelineToolExecutor implements ToolExecutor {
       const decision = this.circuitBreaker.check(tool.id);
       if (isPromiseLike(decision)) return this.#afterBreaker(decision, run, number);
       if (!decision.allowed) {
-        return this.#refuse(tool, call.callId, run.rawArgs, decision.failure, run.started);
+        return this.#refuse(tool, call, run.rawArgs, decision.failure, run.started);
       }
     }
     return this.#run(run, number);
@@ -363,13 +364,7 @@ export class PipelineToolExecutor implements ToolExecutor {
     try {
       const decision = await pending;
       if (!decision.allowed) {
-        return await this.#refuse(
-          run.tool,
-          run.call.callId,
-          run.rawArgs,
-          decision.failure,
-          run.started,
-        );
+        return await this.#refuse(run.tool, run.call, run.rawArgs, decision.failure, run.started);
       }
       return await this.#run(run, number);
     } catch (thrown) {
@@ -428,6 +423,7 @@ export class PipelineToolExecutor implements ToolExecutor {
     const { run } = attempt;
     return this.traces?.open({
       callId: run.call.callId,
+      principal: run.call.principal?.id,
       toolId: run.tool.id,
       attempt: attempt.number,
       args: run.rawArgs,
@@ -485,7 +481,7 @@ export class PipelineToolExecutor implements ToolExecutor {
   /** A call refused before its tool ran: an attempt-0 span, the usage record, the failure. */
   #refuse(
     tool: RegisteredTool,
-    callId: string,
+    call: CallState,
     rawArgs: unknown,
     failure: ToolFailure,
     started: number,
@@ -494,7 +490,8 @@ export class PipelineToolExecutor implements ToolExecutor {
     if (traces) {
       const now = this.#clock.now();
       traces.record({
-        callId,
+        callId: call.callId,
+        principal: call.principal?.id,
         toolId: tool.id,
         attempt: 0,
         args: rawArgs,

@@ -40,6 +40,8 @@ export interface ToolTraceSpan {
   readonly outcome: string;
   /** Sizes of the arguments, never their values. */
   readonly argsDigest: ArgsDigest;
+  /** The id of the principal who called (an OAuth subject, a token's name, `local`), when known. */
+  readonly principal?: string;
   /** Kebab-case failure code, e.g. `execution-failed`; absent on success. */
   readonly errorSlug?: string;
 }
@@ -98,6 +100,8 @@ export interface SpanInit {
   readonly attempt: number;
   /** The raw arguments; only their digest is kept. */
   readonly args: unknown;
+  /** The id of the principal who called, when known. */
+  readonly principal?: string | undefined;
   /** Start on the recorder's clock, in ms. */
   readonly started: number;
   /** Start on the wall clock, ms since the epoch; derived from the recorder's wall clock when absent. */
@@ -176,6 +180,7 @@ export class ToolTraceRecorder {
       durationMs: 0,
       outcome: 'ok',
       argsDigest: digestArgs(init.args),
+      ...(init.principal !== undefined ? { principal: init.principal } : {}),
     };
   }
 

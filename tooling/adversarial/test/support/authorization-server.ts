@@ -1,0 +1,88 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
+import Provider from 'oidc-provider';
+
+/** A real OAuth authorization server (oidc-provider) on 127.0.0.1, issuing JWT access tokens. */
+export interface AuthorizationServer {
+  /** Its issuer identifier, `http://127.0.0.1:<port>`. */
+  readonly issuer: string;
+  /** Issues a JWT access token for `accountId` with these scopes, for the configured audience. */
+  issue(accountId: string, scopes: readonly string[]): Promise<string>;
+  /**
+   * Signs these claims with the issuer's own key, as it would never issue them (expired, for
+   * another audience, naming another issuer): for tokens that only the claims make wrong.
+   */
+  sign(claims: JWTPayload): Promise<string>;
+  /** Stops listening. */
+  close(): Promise<void>;
+}
+
+/** Starts an authorization server whose access tokens name `audience` and may carry `scopes`. */
+export async function startAuthorizationServer(options: {
+  audience: string;
+  scopes: readonly string[];
+}): Promise<AuthorizationServer> {
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const resourceServer = {
+    audience: options.audience,
+    scope: options.scopes.join(' '),
+    accessTokenFormat: 'jwt' as const,
+    jwt: { sign: { alg: 'ES256' as const } },
+  };
+  const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+  const signingKey = {
+    ...(await exportJWK(privateKey)),
+    kid: 'test-es256',
+    alg: 'ES256',
+    use: 'sig',
+  };
+  const provider = new Provider(issuer, {
+    jwks: { keys: [signingKey] },
+    ttl: { AccessToken: 600 },
+    clients: [
+      {
+        client_id: 'test-client',
+        client_secret: 'test-client-secret',
+        grant_types: ['authorization_code'],
+        redirect_uris: ['http://127.0.0.1/callback'],
+        response_types: ['code'],
+        id_token_signed_response_alg: 'ES256',
+      },
+    ],
+    features: {
+      devInteractions: { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => options.audience,
+        useGrantedResource: () => true,
+        getResourceServerInfo: () => resourceServer,
+      },
+    },
+  });
+  server.on('request', provider.callback());
+  return {
+    issuer,
+    async issue(accountId, scopes) {
+      const client = await provider.Client.find('test-client');
+      const token = new provider.AccessToken({
+        accountId,
+        client,
+        scope: scopes.join(' '),
+        resourceServer: { ...resourceServer, scope: scopes.join(' ') },
+      });
+      return token.save();
+    },
+    sign(claims) {
+      return new SignJWT(claims)
+        .setProtectedHeader({ alg: 'ES256', kid: signingKey.kid, typ: 'at+jwt' })
+        .sign(privateKey);
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

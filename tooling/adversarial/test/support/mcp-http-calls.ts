@@ -1,0 +1,72 @@
+// Raw MCP Streamable HTTP requests, so that tests see the status and headers a client gets.
+
+export interface Reply {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: unknown;
+}
+
+/** Posts one JSON-RPC message to the MCP endpoint; an SSE reply is read to its first message. */
+export async function post(
+  url: string,
+  message: unknown,
+  token?: string,
+  sessionId?: string,
+): Promise<Reply> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}),
+      ...(sessionId !== undefined
+        ? { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' }
+        : {}),
+    },
+    body: JSON.stringify(message),
+  });
+  const text = await response.text();
+  const data = response.headers.get('content-type')?.includes('text/event-stream')
+    ? text
+        .split('\n')
+        .find((line) => line.startsWith('data: '))
+        ?.slice(6)
+    : text;
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: data ? JSON.parse(data) : undefined,
+  };
+}
+
+/** Opens an MCP session with this token; returns its id. */
+export async function openSession(url: string, token: string): Promise<string> {
+  const reply = await post(
+    url,
+    {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'auth-test', version: '1.0.0' },
+      },
+    },
+    token,
+  );
+  if (reply.status !== 200) throw new Error(`initialize answered ${reply.status}`);
+  const id = reply.headers.get('mcp-session-id');
+  if (!id) throw new Error('no session id');
+  await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, token, id);
+  return id;
+}
+
+export function callMessage(name: string, args: Record<string, unknown> = {}) {
+  return { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name, arguments: args } };
+}
+
+export function textOf(reply: Reply): string {
+  const result = (reply.body as { result?: { content?: { text?: string }[] } }).result;
+  return result?.content?.map((block) => block.text ?? '').join('') ?? '';
+}
