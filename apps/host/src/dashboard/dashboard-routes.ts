@@ -2,10 +2,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { renderResult } from '@toolsys/core-tool-registry';
 import { scrubSecretsDeep } from '@toolsys/core-tool-registry/text';
 import { readJson } from '../server/read-json.js';
+import type { ServedCall } from '../server/call-log.js';
+import type { Principal } from '../server/principal.js';
 import type { ToolHost } from '../server/tool-host.js';
 import { newSessionId } from '../session-policy.js';
 import { dashboardOverviewShared } from './dashboard-data.js';
 import { DASHBOARD_HTML } from './dashboard-page.js';
+import { type DashboardViewer, seesCall, seesSpan } from './dashboard-viewer.js';
 
 const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
@@ -14,13 +17,16 @@ const SECURITY_HEADERS = {
 
 /**
  * Serves the dashboard: the page at `/`, its data at `GET /api/overview`, live calls and trace
- * spans as server-sent events at `GET /api/events`, and the call form at `POST /api/call`.
+ * spans as server-sent events at `GET /api/events`, and the call form at `POST /api/call`. The
+ * viewer sees their own calls and spans only (an operator sees everyone's), and form calls run as
+ * the viewer's principal.
  */
 export async function handleDashboardRequest(
   host: ToolHost,
   request: IncomingMessage,
   response: ServerResponse,
   url: URL,
+  viewer: DashboardViewer,
 ): Promise<void> {
   const route = `${request.method} ${url.pathname}`;
   switch (route) {
@@ -35,11 +41,11 @@ export async function handleDashboardRequest(
       response.end(DASHBOARD_HTML);
       return;
     case 'GET /api/overview':
-      return sendJson(response, 200, await dashboardOverviewShared(host));
+      return sendJson(response, 200, await dashboardOverviewShared(host, viewer));
     case 'GET /api/events':
-      return streamCalls(host, request, response);
+      return streamCalls(host, request, response, viewer);
     case 'POST /api/call':
-      return callFromForm(host, request, response);
+      return callFromForm(host, request, response, viewer.principal);
     default:
       sendJson(response, 404, { error: `Nothing at ${url.pathname}. MCP is at /mcp.` });
   }
@@ -49,6 +55,7 @@ async function callFromForm(
   host: ToolHost,
   request: IncomingMessage,
   response: ServerResponse,
+  principal: Principal,
 ): Promise<void> {
   if (!(request.headers['content-type'] ?? '').startsWith('application/json')) {
     return sendJson(response, 415, { error: 'Send the call as application/json.' });
@@ -69,6 +76,7 @@ async function callFromForm(
   const result = await host.call(tool, args ?? {}, {
     source: 'dashboard',
     sessionId,
+    principal,
     signal: controller.signal,
   });
   await host.deployment.endSession(sessionId);
@@ -76,7 +84,12 @@ async function callFromForm(
   sendJson(response, 200, { result, rendered: renderResult(result) });
 }
 
-function streamCalls(host: ToolHost, request: IncomingMessage, response: ServerResponse): void {
+function streamCalls(
+  host: ToolHost,
+  request: IncomingMessage,
+  response: ServerResponse,
+  viewer: DashboardViewer,
+): void {
   response.writeHead(200, {
     ...SECURITY_HEADERS,
     'content-type': 'text/event-stream',
@@ -86,8 +99,12 @@ function streamCalls(host: ToolHost, request: IncomingMessage, response: ServerR
   const send = (event: string, value: unknown) => {
     response.write(`event: ${event}\ndata: ${JSON.stringify(scrubSecretsDeep(value))}\n\n`);
   };
-  const unsubscribeCalls = host.calls.subscribe((call) => send('call', call));
-  const unsubscribeSpans = host.deployment.stack.traces.onSpan((span) => send('span', span));
+  const unsubscribeCalls = host.calls.subscribe((call: ServedCall) => {
+    if (seesCall(viewer, call)) send('call', call);
+  });
+  const unsubscribeSpans = host.deployment.stack.traces.onSpan((span) => {
+    if (seesSpan(viewer, span)) send('span', span);
+  });
   const keepAlive = setInterval(() => response.write(': keep-alive\n\n'), 15_000);
   keepAlive.unref();
   request.once('close', () => {

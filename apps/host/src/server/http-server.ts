@@ -346,11 +346,13 @@ export async function serveHttp(
       // Only a caller past the guard learns which replica answered (the health check does not).
       if (replicaId) response.setHeader(REPLICA_HEADER, replicaId);
       if (url.pathname === MCP_PATH) return handleMcp(request, response, principal);
-      // The dashboard shows every caller's calls: a scoped caller needs the highest scope.
-      if (isScoped(principal) && !rules.allows(principal.scopes, 'HIGH')) {
+      // Every principal sees its own calls; the form's calls are not checked against scopes, so
+      // a scoped caller needs the highest scope to use it.
+      const isOperator = !isScoped(principal) || rules.allows(principal.scopes, 'HIGH');
+      if (!isOperator && request.method !== 'GET') {
         return sendInsufficientScope(response, auth, rules.scopeFor('HIGH'), undefined);
       }
-      return handleDashboardRequest(host, request, response, url);
+      return handleDashboardRequest(host, request, response, url, { principal, isOperator });
     })();
     work.catch(() => {
       if (!response.headersSent) sendJsonRpcError(response, 500, -32603, 'Internal error.');

@@ -9,7 +9,8 @@ import { escapingConfirm } from '../confirmation-text.js';
 import type { Deployment } from '../deployment.js';
 import { CallLog } from './call-log.js';
 import { runInCallScope, scopedConfirm } from './call-scope.js';
-import { LOCAL_PRINCIPAL, type Principal } from './principal.js';
+import { handleDigest } from './handle-digest.js';
+import { LOCAL_PRINCIPAL, type Principal, principalKey } from './principal.js';
 import { RecentArtifacts } from './recent-artifacts.js';
 
 /** The per-call confirm: the caller's own, every question escaped as the deployment's are. */
@@ -92,7 +93,8 @@ export class ToolHost {
       callId,
       toolId,
       source: options.source,
-      sessionId: options.sessionId,
+      session: handleDigest(options.sessionId),
+      principal: principalKey(options.principal),
       outcome: result.ok ? 'ok' : result.error.code,
       durationMs: performance.now() - started,
       at: Date.now(),
