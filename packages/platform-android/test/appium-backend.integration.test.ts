@@ -45,7 +45,7 @@ describe('the UI tools through Appium and UiAutomator2', () => {
     return textOf(result)
       .replaceAll(sim.serial, 'SERIAL')
       .replaceAll(/ \(via (adb|appium)\)| via (adb|appium)(?=:)/g, '')
-      .replaceAll(/screenshot-[^ ]+\.png/g, 'FILE.png')
+      .replaceAll(/[\w.-]*screenshot-[^ ]+\.png/g, 'FILE.png')
       .replaceAll(root, 'ROOT');
   }
 

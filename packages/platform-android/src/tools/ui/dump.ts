@@ -15,6 +15,7 @@ import {
   markUntrusted,
   untrustedMarkers,
 } from '@toolsys/core-tool-registry/text';
+import { artifactFileName } from '@toolsys/platform';
 import { z } from 'zod';
 import type { AndroidToolSession, UiSnapshot } from '../../android-session.js';
 import { SCREEN_RULES } from '../../device-telemetry.js';
@@ -148,7 +149,7 @@ export function createUiDumpTool(session: AndroidToolSession): AnyToolDefinition
       const directory = join(shared.dataDir, 'android');
       const path = join(
         directory,
-        `ui-dump-${device.serial.replaceAll(/[^\w.-]/g, '_')}-${new Date().toISOString().replaceAll(/[:.]/g, '-')}.txt`,
+        `${artifactFileName('ui-dump', device.serial)}.txt`,
       );
       const savedLine = `The whole screen (${tree.lines.length} lines, no budget) is in the file ${path}`;
       // The header, a note about a changed screen and the markers come out of the page's
