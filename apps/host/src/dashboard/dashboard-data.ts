@@ -29,7 +29,10 @@ export function totalHistogram(summaries: readonly ToolLatencySummary[]): Latenc
  * operator's view holds everyone's, and the breaker, limiter and replica states); the tools and
  * their usage figures are the deployment's.
  */
-export function dashboardOverview(host: ToolHost, viewer: DashboardViewer): Record<string, unknown> {
+export function dashboardOverview(
+  host: ToolHost,
+  viewer: DashboardViewer,
+): Record<string, unknown> {
   const { registry, usage, statuses, stack } = host.deployment;
   const summaries = stack.traces.histogram();
   return {

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { renderResult } from '@toolsys/core-tool-registry';
 import { scrubSecretsDeep } from '@toolsys/core-tool-registry/text';
-import { readJson } from '../server/read-json.js';
 import type { ServedCall } from '../server/call-log.js';
 import type { Principal } from '../server/principal.js';
+import { readJson } from '../server/read-json.js';
 import type { ToolHost } from '../server/tool-host.js';
 import { newSessionId } from '../session-policy.js';
 import { dashboardOverviewShared } from './dashboard-data.js';

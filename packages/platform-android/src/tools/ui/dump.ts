@@ -147,10 +147,7 @@ export function createUiDumpTool(session: AndroidToolSession): AnyToolDefinition
       const repeated = `${args.bounds ? ', "bounds": true' : ''}${args.maxTokens === 4000 ? '' : `, "maxTokens": ${args.maxTokens}`}${args.serial === undefined ? '' : `, "serial": ${JSON.stringify(args.serial)}`}`;
       // Where a first page that is cut leaves the whole tree (named now: its line is budgeted).
       const directory = join(shared.dataDir, 'android');
-      const path = join(
-        directory,
-        `${artifactFileName('ui-dump', device.serial)}.txt`,
-      );
+      const path = join(directory, `${artifactFileName('ui-dump', device.serial)}.txt`);
       const savedLine = `The whole screen (${tree.lines.length} lines, no budget) is in the file ${path}`;
       // The header, a note about a changed screen and the markers come out of the page's
       // budget, in real tokens; so does the line naming the file when a first page is cut.
