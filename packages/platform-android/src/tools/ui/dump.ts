@@ -110,13 +110,13 @@ export function createUiDumpTool(session: AndroidToolSession): AnyToolDefinition
     runPolicy: RunPolicies.quickRead,
     // Reading the lock screen is harmless; only a dark screen has nothing to read.
     environmentRules: [SCREEN_RULES[0] as ToolEnvironmentRule],
-    async execute(args, { device, signal, session: shared, sessionId }) {
-      const snapshot = await shared.snapshot(device, sessionId, { signal });
+    async execute(args, { device, signal, session: shared, owner }) {
+      const snapshot = await shared.snapshot(device, owner, { signal });
       const tree = renderUiTree(snapshot.roots, { bounds: args.bounds });
       const foreground = snapshot.telemetry.foreground;
       // Node counts are in the structured result; the text header keeps to what the model acts on.
       const header = `Screen of ${device.serial} via ${snapshot.backend}: ${foreground ? cleanUntrustedLine(foreground.activity ?? foreground.packageName, 300) : 'unknown app'}${snapshot.telemetry.secureWindow ? ' (secure window)' : ''}, keyboard ${tree.keyboardShown ? 'shown' : 'hidden'}.${screenNotes(snapshot)}`;
-      const captures = shared.client(sessionId).uiTreeCaptures;
+      const captures = shared.client(owner).uiTreeCaptures;
       let start = 0;
       let screen: string | undefined;
       let resume: Exclude<UiTreeResume, { kind: 'refused' }> | undefined;
