@@ -81,4 +81,15 @@ describe('dashboard in Chromium', () => {
       .toBe('1');
     await page.close();
   });
+
+  it("clears the previous tool's arguments when another tool is picked", async () => {
+    const page = await browser.newPage();
+    await page.goto(http.dashboardUrl);
+    await expect.poll(() => page.locator('#call-tool option').count()).toBeGreaterThan(1);
+    await page.selectOption('#call-tool', 'calculate');
+    await page.fill('#call-args', '{"expression": "6*7"}');
+    await page.selectOption('#call-tool', 'test_guarded');
+    expect(await page.inputValue('#call-args')).toBe('{}');
+    await page.close();
+  });
 });

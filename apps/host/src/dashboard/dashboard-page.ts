@@ -273,7 +273,12 @@ export const DASHBOARD_HTML = `<!doctype html>
   $('category-filter').addEventListener('change', renderTools);
   $('risk-filter').addEventListener('change', renderTools);
   $('text-filter').addEventListener('input', renderTools);
-  $('call-tool').addEventListener('change', describeSelected);
+  // Another tool takes other arguments: the previous tool's would be sent to it (issue 36).
+  $('call-tool').addEventListener('change', () => {
+    $('call-args').value = '{}';
+    $('call-result').textContent = '';
+    describeSelected();
+  });
   $('call-form').addEventListener('submit', async (event) => {
     event.preventDefault();
     let args;
