@@ -70,7 +70,11 @@ export function dashboardOverview(
       .recent()
       .filter((call) => seesCall(viewer, call))
       .slice(-RECENT_LIMIT),
-    viewer: { principal: principalLabel(viewer), isOperator: viewer.isOperator },
+    viewer: {
+      principal: principalLabel(viewer),
+      isOperator: viewer.isOperator,
+      ...(viewer.csrf ? { csrf: viewer.csrf } : {}),
+    },
     ...(viewer.isOperator ? { states: stack.snapshot(), scaleOut: stack.scaleOutStatus() } : {}),
     // Which replica served this page (behind a load balancer, the next load may be another).
     replica: stack.scaleOut.sharedState?.replicaId ?? null,

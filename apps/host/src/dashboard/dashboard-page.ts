@@ -201,6 +201,12 @@ export const DASHBOARD_HTML = `<!doctype html>
     $('states').replaceChildren(...parts);
   }
 
+  // A cookie sign-in's POSTs carry its CSRF value, which only this origin can read.
+  function csrfHeader() {
+    const csrf = overview.viewer && overview.viewer.csrf;
+    return csrf ? { 'x-toolsys-csrf': csrf } : {};
+  }
+
   function renderForm() {
     const select = $('call-tool');
     const current = select.value;
@@ -227,7 +233,9 @@ export const DASHBOARD_HTML = `<!doctype html>
       renderForm();
     }
     const on = overview.packages.filter((p) => p.enabled).map((p) => p.key);
-    $('summary').textContent = overview.tools.length + ' tools · packages on: ' + (on.join(', ') || 'none');
+    const viewer = overview.viewer || {};
+    $('summary').textContent = overview.tools.length + ' tools · packages on: ' + (on.join(', ') || 'none')
+      + ' · signed in as ' + viewer.principal + (viewer.isOperator ? ' (operator: every caller shown)' : ' (your calls shown)');
     renderTools(); renderTraces(); renderHistogram(); renderStates();
   }
 
@@ -287,7 +295,7 @@ export const DASHBOARD_HTML = `<!doctype html>
     $('call-result').textContent = 'calling…';
     const response = await fetch('api/call', {
       method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
+      headers: { ...headers, ...csrfHeader(), 'content-type': 'application/json' },
       body: JSON.stringify({ tool: $('call-tool').value, args }),
     });
     const body = await response.json();

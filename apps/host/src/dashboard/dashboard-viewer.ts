@@ -11,6 +11,8 @@ export interface DashboardViewer {
    * holding the scope of HIGH tools): sees every caller's calls and the deployment's states.
    */
   readonly isOperator: boolean;
+  /** The CSRF value the page sends with its POSTs, for a cookie sign-in. */
+  readonly csrf?: string;
 }
 
 /** Whether the viewer may see this served call: their own, or any for an operator. */
