@@ -92,4 +92,27 @@ describe('dashboard in Chromium', () => {
     expect(await page.inputValue('#call-args')).toBe('{}');
     await page.close();
   });
+
+  it("counts a tool's runs from the same recent spans as its latencies", async () => {
+    const tool = testHost.deployment.registry
+      .list()
+      .find((entry) => entry.id !== 'calculate' && entry.id !== 'test_guarded');
+    if (tool === undefined) throw new Error('no third tool');
+    // A span kept from an earlier run of the server (the trace file), which usage never counted.
+    testHost.deployment.stack.traces.add({
+      callId: 'earlier-run-1',
+      toolId: tool.id,
+      attempt: 1,
+      startedAt: Date.now() - 60_000,
+      durationMs: 12.5,
+      outcome: 'ok',
+      argsDigest: { length: 2, printable: 2, fields: {} },
+    });
+    const page = await browser.newPage();
+    await page.goto(http.dashboardUrl);
+    const cells = page.locator(`#tools tbody tr[data-tool="${tool.id}"] td`);
+    await expect.poll(() => cells.nth(5).textContent()).toBe('12.5');
+    expect(await cells.nth(3).textContent()).toBe('1');
+    await page.close();
+  });
 });

@@ -56,7 +56,7 @@ export const DASHBOARD_HTML = `<!doctype html>
     </div>
     <div class="scroll">
       <table id="tools">
-        <thead><tr><th>Tool</th><th>Category</th><th>Risk</th><th>Calls</th><th>Failures</th><th>p50 ms</th><th>p95 ms</th><th>Last error</th></tr></thead>
+        <thead><tr><th>Tool</th><th>Category</th><th>Risk</th><th title="Attempts among the recent spans, which the latencies are computed from">Runs</th><th>Failures</th><th>p50 ms</th><th>p95 ms</th><th>Last error</th></tr></thead>
         <tbody></tbody>
       </table>
     </div>
@@ -124,8 +124,10 @@ export const DASHBOARD_HTML = `<!doctype html>
           el('td', { title: t.description }, el('code', {}, t.id)),
           el('td', {}, t.category),
           el('td', { class: 'risk-' + t.risk }, t.risk),
-          el('td', { class: 'num' }, u ? u.calls : 0),
-          el('td', { class: 'num' }, u ? u.failures : 0),
+          // Runs, failures and latencies all count the same recent spans (kept across restarts),
+          // so that no tool shows 0 runs beside latencies.
+          el('td', { class: 'num' }, l ? l.count : 0),
+          el('td', { class: 'num' }, l ? l.failures : 0),
           el('td', { class: 'num' }, l ? l.p50Ms.toFixed(1) : ''),
           el('td', { class: 'num' }, l ? l.p95Ms.toFixed(1) : ''),
           el('td', {}, u && u.lastError ? u.lastError.code : ''));
