@@ -115,4 +115,29 @@ describe('dashboard in Chromium', () => {
     expect(await cells.nth(3).textContent()).toBe('1');
     await page.close();
   });
+
+  it('asks the person at the form before a tool that needs confirmation, and runs it when allowed', async () => {
+    const page = await browser.newPage();
+    await page.goto(http.dashboardUrl);
+    await expect.poll(() => page.locator('#call-tool option').count()).toBeGreaterThan(1);
+    await page.selectOption('#call-tool', 'test_guarded');
+    await page.fill('#call-args', '{"note": "from the form"}');
+    await page.click('#call-submit');
+    await page.locator('#confirm-panel').waitFor({ state: 'visible' });
+    expect(await page.locator('#confirm-text').textContent()).toContain('test_guarded');
+    await page.click('#confirm-allow');
+    await expect
+      .poll(() => page.locator('#call-result').textContent())
+      .toBe('guarded ran from the form');
+    expect(await page.locator('#confirm-panel').isHidden()).toBe(true);
+
+    await page.click('#call-submit');
+    await page.locator('#confirm-panel').waitFor({ state: 'visible' });
+    await page.click('#confirm-deny');
+    await expect
+      .poll(() => page.locator('#call-result').textContent())
+      .toContain('PERMISSION_DENIED');
+    expect(await page.locator('#call-result').textContent()).not.toContain('elicitation');
+    await page.close();
+  });
 });

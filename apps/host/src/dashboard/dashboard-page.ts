@@ -67,8 +67,12 @@ export const DASHBOARD_HTML = `<!doctype html>
       <label>Tool <select id="call-tool"></select></label>
       <p class="hint" id="call-description"></p>
       <textarea id="call-args" spellcheck="false">{}</textarea>
-      <p><button type="submit" id="call-submit">Call</button> <span class="hint">Runs through the full pipeline; tools that need confirmation are refused here.</span></p>
+      <p><button type="submit" id="call-submit">Call</button> <span class="hint">Runs through the full pipeline; a tool that needs your confirmation asks here.</span></p>
     </form>
+    <div id="confirm-panel" hidden>
+      <p><strong>Allow this?</strong> <span id="confirm-text"></span></p>
+      <p><button type="button" id="confirm-allow">Allow once</button> <button type="button" id="confirm-deny">Deny</button></p>
+    </div>
     <pre id="call-result"></pre>
   </section>
   <section>
@@ -297,13 +301,54 @@ export const DASHBOARD_HTML = `<!doctype html>
     $('call-result').textContent = 'calling…';
     const response = await fetch('api/call', {
       method: 'POST',
-      headers: { ...headers, ...csrfHeader(), 'content-type': 'application/json' },
+      headers: { ...headers, ...csrfHeader(), 'content-type': 'application/json', accept: 'application/x-ndjson' },
       body: JSON.stringify({ tool: $('call-tool').value, args }),
     });
-    const body = await response.json();
-    $('call-result').textContent = body.rendered ?? body.error;
+    if (!(response.headers.get('content-type') || '').startsWith('application/x-ndjson')) {
+      const body = await response.json();
+      $('call-result').textContent = body.rendered ?? body.error;
+      scheduleRefresh();
+      return;
+    }
+    // Lines: questions for the person at the form, then the result.
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let end;
+      while ((end = buffer.indexOf('\\n')) !== -1) {
+        const message = JSON.parse(buffer.slice(0, end));
+        buffer = buffer.slice(end + 1);
+        if (message.type === 'confirm') ask(message.question);
+        else if (message.type === 'result') $('call-result').textContent = message.rendered;
+      }
+    }
+    $('confirm-panel').hidden = true;
     scheduleRefresh();
   });
+
+  let question;
+  function ask(asked) {
+    question = asked;
+    $('confirm-text').textContent = asked.risk + ' risk · ' + asked.toolId + ': ' + asked.action + (asked.reason ? ' (' + asked.reason + ')' : '');
+    $('confirm-panel').hidden = false;
+  }
+  async function answer(decision) {
+    if (!question) return;
+    const id = question.id;
+    question = undefined;
+    $('confirm-panel').hidden = true;
+    await fetch('api/confirm', {
+      method: 'POST',
+      headers: { ...headers, ...csrfHeader(), 'content-type': 'application/json' },
+      body: JSON.stringify({ id, decision }),
+    });
+  }
+  $('confirm-allow').addEventListener('click', () => answer('allow_once'));
+  $('confirm-deny').addEventListener('click', () => answer('deny'));
 
   $('mcp-url').textContent = new URL('mcp', location.href).origin + '/mcp';
   refresh().then(follow);

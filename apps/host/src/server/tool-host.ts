@@ -112,7 +112,10 @@ function unanswerableFailure(toolId: string, source: HostCallOptions['source']):
     'PERMISSION_DENIED',
     `${toolId} needs the user's confirmation, but ${who}.`,
     {
-      hint: `Do not retry; use a lower-risk tool, or ask the user to allow ${toolId} in toolsys.config.json (permissions.alwaysAllow) or to use a client that supports elicitation.`,
+      hint:
+        source === 'dashboard'
+          ? `Do not retry this way; call ${toolId} from the dashboard page, which asks the person at the form, or ask the user to allow ${toolId} in toolsys.config.json (permissions.alwaysAllow).`
+          : `Do not retry; use a lower-risk tool, or ask the user to allow ${toolId} in toolsys.config.json (permissions.alwaysAllow) or to use a client that supports elicitation.`,
       details: { toolId, reason: 'confirmation_unavailable' },
     },
   );
