@@ -284,7 +284,9 @@ export const deploymentConfigSchema = z
                   .string()
                   .min(1)
                   .optional()
-                  .describe('Default tools:admin; also opens the dashboard.'),
+                  .describe(
+                    'Default tools:admin; also shows every caller on the dashboard and opens its call form.',
+                  ),
               })
               .strict()
               .optional()
