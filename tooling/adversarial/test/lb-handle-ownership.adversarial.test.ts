@@ -102,4 +102,23 @@ describe('handles behind HAProxy', { timeout: 120_000 }, () => {
       expect(text).not.toContain(alice);
     }
   });
+
+  it('keeps a dashboard sign-in on the replica that made it', async () => {
+    const signed = await fetch(`${haproxy.url}/auth/token`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: ALICE }),
+    });
+    expect(signed.status).toBe(303);
+    const cookie = signed.headers.getSetCookie()[0]?.split(';')[0] ?? '';
+    expect(cookie).toMatch(/^toolsys_dashboard=/);
+    const seen = new Set<string>();
+    for (let index = 0; index < 6; index += 1) {
+      const page = await fetch(`${haproxy.url}/api/overview`, { headers: { cookie } });
+      expect(page.status).toBe(200);
+      seen.add(page.headers.get('x-toolsys-replica') ?? '');
+    }
+    expect(seen.size).toBe(1);
+  });
 });
