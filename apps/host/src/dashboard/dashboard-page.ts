@@ -240,6 +240,8 @@ export const DASHBOARD_HTML = `<!doctype html>
     }
     const on = overview.packages.filter((p) => p.enabled).map((p) => p.key);
     const viewer = overview.viewer || {};
+    // Only an operator may call tools from here (the server refuses anyone else).
+    $('call-form').hidden = !viewer.isOperator;
     $('summary').textContent = overview.tools.length + ' tools · packages on: ' + (on.join(', ') || 'none')
       + ' · signed in as ' + viewer.principal + (viewer.isOperator ? ' (operator: every caller shown)' : ' (your calls shown)');
     renderTools(); renderTraces(); renderHistogram(); renderStates();
