@@ -55,11 +55,18 @@ function cookieOf(response: Response, name: string): { pair: string; line: strin
   return line === undefined ? undefined : { pair: line.split(';')[0] ?? '', line };
 }
 
+/** What the overview says about its viewer. */
+interface Viewer {
+  readonly principal: string;
+  readonly isOperator: boolean;
+  readonly csrf?: string;
+}
+
 async function overviewWith(cookie: string) {
   const reply = await fetch(`${server.url}/api/overview`, { headers: { cookie } });
   return {
     status: reply.status,
-    body: reply.ok ? ((await reply.json()) as Record<string, any>) : undefined,
+    body: reply.ok ? ((await reply.json()) as { viewer: Viewer }) : undefined,
   };
 }
 
@@ -98,10 +105,11 @@ describe('dashboard sign-in', { timeout: 60_000 }, () => {
 
   it('refuses a cookie POST without the CSRF value of its sign-in, and runs it with', async () => {
     const cookie = cookieOf(await signInWithToken(OPS), 'toolsys_dashboard')?.pair ?? '';
-    const { csrf } = (await overviewWith(cookie)).body?.viewer as { csrf: string };
+    const csrf = (await overviewWith(cookie)).body?.viewer.csrf ?? '';
     const other = (
       await overviewWith(cookieOf(await signInWithToken(OPS), 'toolsys_dashboard')?.pair ?? '')
     ).body?.viewer.csrf;
+    expect(other).toBeDefined();
     const call = (headers: Record<string, string>) =>
       fetch(`${server.url}/api/call`, {
         method: 'POST',
@@ -109,7 +117,7 @@ describe('dashboard sign-in', { timeout: 60_000 }, () => {
         body: JSON.stringify({ tool: 'probe_whoami' }),
       });
     expect((await call({})).status).toBe(403);
-    expect((await call({ 'x-toolsys-csrf': other })).status).toBe(403);
+    expect((await call({ 'x-toolsys-csrf': other ?? '' })).status).toBe(403);
     const allowed = await call({ 'x-toolsys-csrf': csrf });
     expect(allowed.status).toBe(200);
     const { result } = (await allowed.json()) as { result: { content: string } };
