@@ -173,4 +173,21 @@ describe('dashboard sign-in', { timeout: 60_000 }, () => {
     );
     expect(forged.status).toBe(401);
   });
+
+  it("signs out only with the sign-in's CSRF value, and the cookie is dead afterwards", async () => {
+    const cookie = cookieOf(await signInWithToken(OPS), 'toolsys_dashboard')?.pair ?? '';
+    const csrf = (await overviewWith(cookie)).body?.viewer.csrf ?? '';
+    const logout = (headers: Record<string, string>) =>
+      fetch(`${server.url}/auth/logout`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie, ...headers },
+      });
+    await logout({});
+    expect((await overviewWith(cookie)).status).toBe(200);
+    const out = await logout({ 'x-toolsys-csrf': csrf });
+    expect(out.status).toBe(303);
+    expect(cookieOf(out, 'toolsys_dashboard')?.line).toContain('Max-Age=0');
+    expect((await overviewWith(cookie)).status).toBe(401);
+  });
 });

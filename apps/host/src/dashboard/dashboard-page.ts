@@ -44,6 +44,7 @@ export const DASHBOARD_HTML = `<!doctype html>
 <header>
   <h1>Toolsys</h1>
   <span class="muted" id="summary">loading…</span>
+  <button type="button" id="sign-out" hidden>Sign out</button>
   <span class="muted">MCP endpoint: <code id="mcp-url"></code></span>
 </header>
 <main>
@@ -242,6 +243,7 @@ export const DASHBOARD_HTML = `<!doctype html>
     const viewer = overview.viewer || {};
     // Only an operator may call tools from here (the server refuses anyone else).
     $('call-form').hidden = !viewer.isOperator;
+    $('sign-out').hidden = !viewer.csrf;
     $('summary').textContent = overview.tools.length + ' tools · packages on: ' + (on.join(', ') || 'none')
       + ' · signed in as ' + viewer.principal + (viewer.isOperator ? ' (operator: every caller shown)' : ' (your calls shown)');
     renderTools(); renderTraces(); renderHistogram(); renderStates();
@@ -349,6 +351,10 @@ export const DASHBOARD_HTML = `<!doctype html>
       body: JSON.stringify({ id, decision }),
     });
   }
+  $('sign-out').addEventListener('click', async () => {
+    await fetch('/auth/logout', { method: 'POST', headers: csrfHeader() });
+    location.reload();
+  });
   $('confirm-allow').addEventListener('click', () => answer('allow_once'));
   $('confirm-deny').addEventListener('click', () => answer('deny'));
 
