@@ -5,6 +5,14 @@
  */
 export { SYSTEM_CLOCK, sleep, type ToolClock } from './contract/clock.js';
 export {
+  type HandleOwner,
+  handleOwnerKey,
+  handleOwnerOf,
+  isHandleOwner,
+  isKeyOfSession,
+  principalKey,
+} from './contract/handle-owner.js';
+export {
   type AnyToolDefinition,
   type CallPrincipal,
   type ConfirmationDecision,

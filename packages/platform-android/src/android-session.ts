@@ -1,5 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { type ToolEnvironmentState, ToolErrorCode } from '@toolsys/core-tool-registry';
+import {
+  isKeyOfSession,
+  type ToolEnvironmentState,
+  ToolErrorCode,
+} from '@toolsys/core-tool-registry';
 import { AndroidDeviceError } from './adb-errors.js';
 import type { AdbCallOptions, AndroidDevice, AndroidDeviceManager } from './android-device.js';
 import { type DeviceTelemetry, readDeviceTelemetry, recordTelemetry } from './device-telemetry.js';
@@ -82,16 +86,19 @@ export class AndroidToolSession {
     this.ui = options.ui ?? UiBackendChoice.fixed(new AdbUiBackend());
   }
 
-  /** What a client session kept (created empty on first use). */
-  client(sessionId: string): AndroidClientState {
-    let state = this.#clients.get(sessionId);
+  /**
+   * What one owner kept (created empty on first use): `owner` is a `handleOwnerKey`, one principal
+   * in one client session.
+   */
+  client(owner: string): AndroidClientState {
+    let state = this.#clients.get(owner);
     if (state) {
       // Most recently used last, so the first key is the one to drop.
-      this.#clients.delete(sessionId);
+      this.#clients.delete(owner);
     } else {
       state = { uiTreeCaptures: new UiTreeCaptures(), lastSnapshots: new Map() };
     }
-    this.#clients.set(sessionId, state);
+    this.#clients.set(owner, state);
     while (this.#clients.size > MAX_CLIENT_SESSIONS) {
       const oldest = this.#clients.keys().next().value as string;
       this.#clients.delete(oldest);
@@ -99,9 +106,11 @@ export class AndroidToolSession {
     return state;
   }
 
-  /** Forgets what a client session kept (its snapshots and cut pages). */
+  /** Forgets what every principal kept in the client session `sessionId` (snapshots, cut pages). */
   endSession(sessionId: string): void {
-    this.#clients.delete(sessionId);
+    for (const key of [...this.#clients.keys()]) {
+      if (isKeyOfSession(key, sessionId)) this.#clients.delete(key);
+    }
   }
 
   /** The backend the UI tools use now. */
@@ -148,7 +157,7 @@ export class AndroidToolSession {
    */
   async snapshot(
     device: AndroidDevice,
-    sessionId: string,
+    owner: string,
     options: AdbCallOptions = {},
   ): Promise<UiSnapshot> {
     const telemetry = await this.telemetry(device, options);
@@ -194,12 +203,12 @@ export class AndroidToolSession {
       skippedNodes: parsed.skippedNodes,
       invisibleRemoved: parsed.invisibleRemoved,
     };
-    this.client(sessionId).lastSnapshots.set(device.serial, snapshot);
+    this.client(owner).lastSnapshots.set(device.serial, snapshot);
     return snapshot;
   }
 
-  /** The last snapshot a client session read from a device (by ui_dump or an action), if any. */
-  lastSnapshot(serial: string, sessionId: string): UiSnapshot | undefined {
-    return this.#clients.get(sessionId)?.lastSnapshots.get(serial);
+  /** The last snapshot `owner` (a `handleOwnerKey`) read from a device (ui_dump or an action). */
+  lastSnapshot(serial: string, owner: string): UiSnapshot | undefined {
+    return this.#clients.get(owner)?.lastSnapshots.get(serial);
   }
 }

@@ -25,7 +25,7 @@ import { HOST_VERSION } from '../version.js';
 import { artifactContent } from './artifact-content.js';
 import { readArtifactResource } from './artifact-resource.js';
 import { toCallToolResult, toMcpTool } from './mcp-tool-mapping.js';
-import { LOCAL_PRINCIPAL, type Principal } from './principal.js';
+import { LOCAL_PRINCIPAL, type Principal, principalKey } from './principal.js';
 import { RecentArtifacts } from './recent-artifacts.js';
 import type { ToolHost } from './tool-host.js';
 
@@ -124,6 +124,8 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
   }));
 
   const { dataDir } = host.deployment.config;
+  const principal = options.principal ?? LOCAL_PRINCIPAL;
+  const owner = principalKey(principal);
   const listed = new RecentArtifacts(MAX_LISTED_ARTIFACTS);
   server.setRequestHandler(ListResourcesRequestSchema, () => ({
     resources: listed.list().map(({ uri, name, mimeType, description, size }) => ({
@@ -136,7 +138,7 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
   }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
   server.setRequestHandler(ReadResourceRequestSchema, (request) =>
-    readArtifactResource(request.params.uri, { dataDir, linked: host.artifacts }),
+    readArtifactResource(request.params.uri, { dataDir, linked: host.artifacts, owner }),
   );
 
   // tools/call requests whose `arguments` the SDK's schema would refuse (an array, a string, a
@@ -162,7 +164,7 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
       const result = await host.call(name, args ?? {}, {
         source: 'mcp',
         sessionId,
-        principal: options.principal ?? LOCAL_PRINCIPAL,
+        principal,
         signal: extra.signal,
         onEvent: events.forward,
         ...(confirm ? { confirm } : {}),
@@ -173,6 +175,7 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
       if (!result.ok || result.artifacts === undefined) return toCallToolResult(result);
       const artifacts = await artifactContent(result.artifacts, {
         dataDir,
+        owner,
         onUnlinked: (artifact, reason) =>
           host.warn(`${name} returned the artifact ${artifact.path}, not linked: ${reason}`),
       });

@@ -3,6 +3,8 @@ import {
   cancelledFailure,
   defineTool,
   failureResult,
+  handleOwnerKey,
+  handleOwnerOf,
   type ToolContext,
   type ToolDefinition,
   ToolError,
@@ -35,6 +37,11 @@ export interface DeviceToolContext extends ToolContext {
   readonly device: AndroidDevice;
   /** The shared session (telemetry, UI snapshots). */
   readonly session: AndroidToolSession;
+  /**
+   * Whose snapshots and cut pages the call reads and keeps (`handleOwnerKey`: the principal in its
+   * client session): another principal never reaches them, even with the same client session id.
+   */
+  readonly owner: string;
 }
 
 /** Turns an error of the device layer into the result the model reads; rethrows anything else. */
@@ -108,6 +115,7 @@ export function defineDeviceTool<TArgs extends { serial?: string | undefined }>(
           ...context,
           device,
           session,
+          owner: handleOwnerKey(handleOwnerOf(context)),
           emit: context.emit,
           confirm: context.confirm,
         });
