@@ -119,6 +119,8 @@ describe('read_file', () => {
         totalLines: 3,
         truncated: false,
         sizeBytes: 28,
+        // The structured content carries the text too, marked the same way.
+        content: `${FILE_OPEN}\n# Title\nline two\nline three\n${FILE_CLOSE}`,
       },
     });
   });
