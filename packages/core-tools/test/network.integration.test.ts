@@ -238,7 +238,7 @@ describe('web_fetch', () => {
     // The structured content carries the article too, between the same markers as the text.
     const { content } = result.data as { content: string };
     expect(content).toMatch(
-      /<untrusted-web-page-content>\n[^]*\*\*full sun\*\*[^]*\n<\/untrusted-web-page-content>$/,
+      /<untrusted-web-page-content>\n[\s\S]*\*\*full sun\*\*[\s\S]*\n<\/untrusted-web-page-content>$/,
     );
     expect(result.content).toContain(content);
   });

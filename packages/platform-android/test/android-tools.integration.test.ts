@@ -491,7 +491,7 @@ describe('platform-android tools against android-sim through the real adb server
     const dump = expectSuccess(result);
     const { content } = (result.ok ? result.data : {}) as { content?: string };
     expect(content).toMatch(
-      /<untrusted-device-screen-content>\n[^]*\[e\d+\] EditText #compose editable\n[^]*<\/untrusted-device-screen-content>$/,
+      /<untrusted-device-screen-content>\n[\s\S]*\[e\d+\] EditText #compose editable\n[\s\S]*<\/untrusted-device-screen-content>$/,
     );
     expect(dump.endsWith(`\n${content}`)).toBe(true);
   });
