@@ -137,6 +137,20 @@ describe('read_file', () => {
     );
   });
 
+  it('shows a long file in parts that fit one result with their structured copy, saying where to continue', async () => {
+    const lines = Array.from({ length: 3_000 }, (_, index) => `${index + 1} ${'x'.repeat(56)}`);
+    await writeFile(join(root, 'big.txt'), `${lines.join('\n')}\n`);
+    const result = await call('read_file', { path: 'big.txt' });
+    const text = content(result);
+    expect(text).not.toContain('[Result cut');
+    expect(text.split('\n').at(-1)).toMatch(
+      /^\[truncated: showed lines 1-(\d+) of 3000 \(cap 90000 bytes\)\. Call read_file with startLine=\d+ to continue\.\]$/,
+    );
+    const data = (result.ok ? result.data : {}) as { content: string; endLine: number };
+    expect(data.endLine).toBeGreaterThan(1_400);
+    expect(text.startsWith(data.content)).toBe(true);
+  });
+
   it('cuts a long file at the byte cap with a note on how to continue', async () => {
     const lines = Array.from({ length: 1_000 }, (_, index) => `line ${index + 1}`);
     await writeFile(join(root, 'long.txt'), `${lines.join('\n')}\n`);
