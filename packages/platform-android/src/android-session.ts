@@ -1,11 +1,13 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import {
   isKeyOfSession,
+  type OffTools,
   type ToolEnvironmentState,
   ToolErrorCode,
 } from '@toolsys/core-tool-registry';
 import { AndroidDeviceError } from './adb-errors.js';
 import type { AdbCallOptions, AndroidDevice, AndroidDeviceManager } from './android-device.js';
+import { DeviceAwayNotice } from './device-away.js';
 import { type DeviceTelemetry, readDeviceTelemetry, recordTelemetry } from './device-telemetry.js';
 import { AdbUiBackend, type UiBackend, UiBackendChoice, type UiBackendRun } from './ui-backend.js';
 import {
@@ -30,6 +32,8 @@ export interface AndroidToolSessionOptions {
   settleMs?: number;
   /** Which backend the UI tools use. Default adb. */
   ui?: UiBackendChoice;
+  /** The deployment registry's off tools: the tools are listed there while their device is gone. */
+  off?: OffTools;
 }
 
 /** A UI hierarchy as read from a device, with the foreground app at that moment. */
@@ -72,6 +76,8 @@ export class AndroidToolSession {
   readonly settleMs: number;
   /** The UI backend choice (adb unless configured otherwise). */
   readonly ui: UiBackendChoice;
+  /** Says when the device the tools use without `serial` is gone, and when it is back. */
+  readonly away: DeviceAwayNotice;
   /** Per client session: what its calls kept (bounded, least recently used dropped first). */
   readonly #clients = new Map<string, AndroidClientState>();
   /** Per device: why calls of the running tool went to adb instead of Appium. */
@@ -84,6 +90,7 @@ export class AndroidToolSession {
     this.dataDir = options.dataDir;
     this.settleMs = options.settleMs ?? 400;
     this.ui = options.ui ?? UiBackendChoice.fixed(new AdbUiBackend());
+    this.away = new DeviceAwayNotice(options.off);
   }
 
   /**

@@ -172,7 +172,10 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
       });
       // Notifications sent after the response would be dropped by the client.
       await events.flush();
-      if (!result.ok || result.artifacts === undefined) return toCallToolResult(result);
+      const tool = registry.get(name);
+      if (!result.ok || result.artifacts === undefined) {
+        return toCallToolResult(result, tool ? { tool } : {});
+      }
       const artifacts = await artifactContent(result.artifacts, {
         dataDir,
         owner,
@@ -183,7 +186,10 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
         host.artifacts.add(linked);
         listed.add(linked);
       }
-      return toCallToolResult(result, artifacts.content);
+      return toCallToolResult(result, {
+        ...(tool ? { tool } : {}),
+        artifactBlocks: artifacts.content,
+      });
     },
   );
 

@@ -11,7 +11,7 @@ import {
   type ToolReturn,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import { AndroidDeviceError } from '../adb-errors.js';
+import { AndroidDeviceError, DeviceGoneError } from '../adb-errors.js';
 import type { AndroidDevice } from '../android-device.js';
 import type { AndroidToolSession } from '../android-session.js';
 
@@ -108,6 +108,7 @@ export function defineDeviceTool<TArgs extends { serial?: string | undefined }>(
       let selected: AndroidDevice | undefined;
       try {
         const device = await session.manager.select(args.serial, context.signal);
+        if (args.serial === undefined) session.away.back();
         selected = device;
         serial = device.serial;
         session.takeFallbackNote(serial);
@@ -122,6 +123,7 @@ export function defineDeviceTool<TArgs extends { serial?: string | undefined }>(
         return withNote(withNote(result, session.takeFallbackNote(serial)), cutNote(selected));
       } catch (error) {
         if (context.signal.aborted) return cancelledFailure(context.signal);
+        if (error instanceof DeviceGoneError) return session.away.gone(definition.id, error);
         const note = serial === undefined ? undefined : session.takeFallbackNote(serial);
         return withNote(withNote(deviceFailure(error), note), cutNote(selected));
       }

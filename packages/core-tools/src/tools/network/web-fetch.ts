@@ -13,6 +13,7 @@ import {
 import { type GuardedResponse, guardedRequest, readBody } from '@toolsys/platform';
 import { z } from 'zod';
 import type { CpuToolPool } from '../../cpu/cpu-tool-pool.js';
+import { MAX_SHOWN_WITH_COPY } from '../shown-with-copy.js';
 import { pageDocument } from './page-document.js';
 import {
   httpStatusFailure,
@@ -48,9 +49,9 @@ const webFetchSchema = ToolSchema.object({
     .number()
     .int()
     .min(500)
-    .max(100_000)
+    .max(MAX_SHOWN_WITH_COPY)
     .default(20_000)
-    .describe('Most characters returned in this call (500-100000).'),
+    .describe(`Most characters returned in this call (500-${MAX_SHOWN_WITH_COPY}).`),
 });
 
 /** The `web_fetch` tool. */
@@ -70,6 +71,7 @@ export function createWebFetchTool(settings: NetworkSettings): AnyToolDefinition
       nextOffset: z.number().optional(),
       elementsCut: z.number().optional(),
       depthFlattened: z.number().optional(),
+      content: z.string(),
     }),
     metadata: {
       category: 'network',

@@ -105,6 +105,7 @@ export function createUiDumpTool(session: AndroidToolSession): AnyToolDefinition
         ])
         .optional(),
       savedTo: z.string().optional(),
+      content: z.string(),
     }),
     metadata: { category: 'ui', risk: 'LOW', tags: ['ui'], annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,
@@ -168,6 +169,12 @@ export function createUiDumpTool(session: AndroidToolSession): AnyToolDefinition
       if (page.nextCursor !== undefined) {
         captures.keep(device.serial, { token: screen, bounds: args.bounds, lines: tree.lines });
       }
+      // The screen's lines go between the markers; refs listed, cut markers and notes stay out.
+      const body = [
+        untrustedMarkers('device-screen').notice,
+        markUntrusted(page.tree, 'device-screen'),
+        ...page.trailer,
+      ].join('\n');
       const data = {
         ...(foreground ? { foreground: foreground.activity ?? foreground.packageName } : {}),
         nodes: tree.shownNodes,
@@ -175,13 +182,10 @@ export function createUiDumpTool(session: AndroidToolSession): AnyToolDefinition
         keyboardShown: tree.keyboardShown,
         backend: snapshot.backend,
         ...(resume === undefined ? {} : { resumed: resume.kind }),
+        // The page as the text shows it: a client that gives the model the structured content
+        // instead of the text still gives it the screen.
+        content: body,
       };
-      // The screen's lines go between the markers; refs listed, cut markers and notes stay out.
-      const body = [
-        untrustedMarkers('device-screen').notice,
-        markUntrusted(page.tree, 'device-screen'),
-        ...page.trailer,
-      ].join('\n');
       if (page.shownLines === tree.lines.length) {
         return successResult(`${header}\n${note}${body}`, { data });
       }
