@@ -1,8 +1,8 @@
+import { type JSONRPCMessage, parseJSONRPCMessage } from '@modelcontextprotocol/client';
 import {
   StdioClientTransport,
   type StdioServerParameters,
-} from '@modelcontextprotocol/sdk/client/stdio.js';
-import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client/stdio';
 
 /** Messages read in one turn of the event loop before the transport yields. */
 const MESSAGES_PER_TURN = 256;
@@ -117,12 +117,12 @@ class LineReader {
 
 /**
  * A line as a JSON-RPC message: the common shapes by a direct check that accepts only what
- * `JSONRPCMessageSchema` returns unchanged, anything else through that schema (which throws).
+ * the SDK's JSON-RPC message schema returns unchanged, anything else through that schema (which throws).
  */
 export function parseMessage(line: string): JSONRPCMessage {
   const value: unknown = JSON.parse(line);
   if (isPlainNotification(value) || isPlainResultAnswer(value)) return value as JSONRPCMessage;
-  return JSONRPCMessageSchema.parse(value);
+  return parseJSONRPCMessage(value);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 import type { RemoteToolRef } from './call-result.js';
 import {

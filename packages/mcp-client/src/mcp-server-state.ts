@@ -1,6 +1,6 @@
 // What the manager tells about one server (its status, catalog and failures), and how a server's
 // tool listing becomes that catalog.
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { McpTransportKind } from './mcp-client.js';
 import type { McpServerConfig } from './mcp-server-config.js';
 

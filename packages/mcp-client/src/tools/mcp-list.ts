@@ -1,5 +1,5 @@
 // mcp_list: the servers, their status and the tools each offers, as the deployment knows them.
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import {
   type AnyToolDefinition,
   defineTool,
