@@ -198,7 +198,10 @@ export class DirectToolCalls {
     else {
       // As the SDK client reports a result that fails its schema.
       call.fail(
-        new SdkError(SdkErrorCode.InvalidResult, `Invalid result for tools/call: ${parsed.error.message}`),
+        new SdkError(
+          SdkErrorCode.InvalidResult,
+          `Invalid result for tools/call: ${parsed.error.message}`,
+        ),
       );
     }
     return true;

@@ -20,29 +20,33 @@ describe('toMcpToolError', () => {
   });
 
   it('maps invalid params reported by the server to INVALID_ARGUMENT on arguments', () => {
-    const error = toMcpToolError(new ProtocolError(ProtocolErrorCode.InvalidParams, 'bad a'), context);
+    const error = toMcpToolError(
+      new ProtocolError(ProtocolErrorCode.InvalidParams, 'bad a'),
+      context,
+    );
     expect(error.code).toBe('INVALID_ARGUMENT');
     expect(error.message).toBe('MCP server "srv" rejected the arguments of tools/call "x": bad a');
     expect(error.options.field).toBe('arguments');
   });
 
   it('maps an unknown method to UNSUPPORTED and other remote errors to EXECUTION_FAILED', () => {
-    expect(toMcpToolError(new ProtocolError(ProtocolErrorCode.MethodNotFound, 'no'), context).code).toBe(
-      'UNSUPPORTED',
-    );
-    expect(toMcpToolError(new ProtocolError(ProtocolErrorCode.InternalError, 'boom'), context).code).toBe(
-      'EXECUTION_FAILED',
-    );
+    expect(
+      toMcpToolError(new ProtocolError(ProtocolErrorCode.MethodNotFound, 'no'), context).code,
+    ).toBe('UNSUPPORTED');
+    expect(
+      toMcpToolError(new ProtocolError(ProtocolErrorCode.InternalError, 'boom'), context).code,
+    ).toBe('EXECUTION_FAILED');
   });
 
   it('blames garbage on stdout for a dropped connection, but not for a real error answer', () => {
     const garbage = { ...context, garbage: 'Unexpected token' };
     expect(
-      toMcpToolError(new SdkError(SdkErrorCode.ConnectionClosed, 'closed'), garbage).options.details,
+      toMcpToolError(new SdkError(SdkErrorCode.ConnectionClosed, 'closed'), garbage).options
+        .details,
     ).toEqual({ server: 'srv', reason: 'invalid_stdout' });
-    expect(toMcpToolError(new ProtocolError(ProtocolErrorCode.InvalidParams, 'bad'), garbage).code).toBe(
-      'INVALID_ARGUMENT',
-    );
+    expect(
+      toMcpToolError(new ProtocolError(ProtocolErrorCode.InvalidParams, 'bad'), garbage).code,
+    ).toBe('INVALID_ARGUMENT');
   });
 
   it('names the protocol negotiation, the input rounds and a capability the server wanted', () => {

@@ -155,7 +155,7 @@ function fromSdkError(error: SdkError, context: McpFailureContext): ToolError | 
         `MCP server "${server}" kept asking for more input during ${operation}; the call was stopped after ${roundsOf(error)} rounds.`,
         {
           retryable: false,
-          hint: 'The server did not finish the call. Do not repeat it unchanged; check the tool\'s arguments or use another tool.',
+          hint: "The server did not finish the call. Do not repeat it unchanged; check the tool's arguments or use another tool.",
           details: { server, reason: 'input_rounds_exceeded' },
           cause: error,
         },

@@ -331,7 +331,10 @@ export class McpClient {
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const { signal, onProgress } = options;
     // One limit for the whole call: every round of a multi-round-trip result gets what is left.
-    const requestOptions: CallToolRequestOptions = { timeout: timeoutMs, maxTotalTimeout: timeoutMs };
+    const requestOptions: CallToolRequestOptions = {
+      timeout: timeoutMs,
+      maxTotalTimeout: timeoutMs,
+    };
     const listed = this.#listed.get(name);
     if (listed) requestOptions.toolDefinition = listed;
     let relay: SignalRelay | undefined;

@@ -281,10 +281,7 @@ class EntryReader {
     return this.#http(entry, base, transport);
   }
 
-  #base(
-    entry: Record<string, unknown>,
-    trustedByOption: boolean,
-  ): EntryBase {
+  #base(entry: Record<string, unknown>, trustedByOption: boolean): EntryBase {
     const base: EntryBase = { name: this.#name };
     if (entry.trusted !== undefined && typeof entry.trusted !== 'boolean') {
       this.#error(`${this.#field}.trusted`, 'expected true or false');
@@ -319,10 +316,7 @@ class EntryReader {
     return base;
   }
 
-  #stdio(
-    entry: Record<string, unknown>,
-    base: EntryBase,
-  ): McpServerConfig | undefined {
+  #stdio(entry: Record<string, unknown>, base: EntryBase): McpServerConfig | undefined {
     const command = this.#string(entry.command, `${this.#field}.command`, true);
     const args: string[] = [];
     if (entry.args !== undefined) {

@@ -1,5 +1,9 @@
 // How a connection settles its MCP protocol era from the server's `protocolVersion` setting.
-import { SdkError, SdkErrorCode, type VersionNegotiationOptions } from '@modelcontextprotocol/client';
+import {
+  SdkError,
+  SdkErrorCode,
+  type VersionNegotiationOptions,
+} from '@modelcontextprotocol/client';
 import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 import type { McpTransportKind } from './mcp-client.js';
 import type { McpServerConfig } from './mcp-server-config.js';

@@ -120,7 +120,7 @@ function renderState(
   const name = cleanUntrustedLine(state.name, 64);
   const target = cleanUntrustedLine(state.target, 300);
   const lines = [
-    `${name} — ${state.status}${state.connectedVia ? ` via ${state.connectedVia}` : ''}${state.trusted ? ', trusted' : ''}${state.adHoc ? ', ad hoc' : ''}${state.imported ? ', imported' : ''} — ${target}`,
+    `${name} — ${state.status}${state.connectedVia ? ` via ${state.connectedVia}` : ''}${state.protocol ? `, MCP ${cleanUntrustedLine(state.protocol.version, 20)}` : ''}${state.trusted ? ', trusted' : ''}${state.adHoc ? ', ad hoc' : ''}${state.imported ? ', imported' : ''} — ${target}`,
   ];
   if (unapproved) {
     lines.push(
