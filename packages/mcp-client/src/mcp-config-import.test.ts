@@ -73,8 +73,8 @@ describe('McpConfigImport — mcpServers (Claude Desktop, Cursor, Claude Code)',
     ]);
     const expected = 'expected one of "auto", "2025-11-25", "2026-07-28"';
     expect(result.errors).toEqual([
-      { field: 'mcpServers.typo.protocolVersion', message: expected },
-      { field: 'mcpServers.wrongType.protocolVersion', message: expected },
+      { entry: 'typo', field: 'mcpServers.typo.protocolVersion', message: expected },
+      { entry: 'wrongType', field: 'mcpServers.wrongType.protocolVersion', message: expected },
     ]);
   });
 
