@@ -99,15 +99,27 @@ export class BatchedStdioClientTransport extends StdioClientTransport {
 class LineReader {
   readonly #maxBytes: number;
   #buffer: Buffer | undefined;
+  /** The rest of a line too long to keep is being skipped (its tail is not a message). */
+  #skipping = false;
 
   constructor(maxBytes: number) {
     this.#maxBytes = maxBytes;
   }
 
-  append(chunk: Buffer): void {
+  append(input: Buffer): void {
+    let chunk = input;
+    if (this.#skipping) {
+      const end = chunk.indexOf(NEWLINE);
+      if (end === -1) return;
+      this.#skipping = false;
+      chunk = chunk.subarray(end + 1);
+    }
     const size = (this.#buffer?.length ?? 0) + chunk.length;
     if (size > this.#maxBytes) {
-      this.clear();
+      // The line is dropped whole: what follows its end (if this chunk holds it) is kept.
+      const end = chunk.indexOf(NEWLINE);
+      this.#buffer = end === -1 || end + 1 === chunk.length ? undefined : chunk.subarray(end + 1);
+      this.#skipping = end === -1;
       throw new Error(`ReadBuffer exceeded maximum size of ${this.#maxBytes} bytes`);
     }
     this.#buffer = this.#buffer ? Buffer.concat([this.#buffer, chunk]) : chunk;

@@ -69,16 +69,7 @@ export function toMcpToolError(error: unknown, context: McpFailureContext): Tool
           { details: { server, reason: 'method_not_found' }, cause: error },
         );
       case ProtocolErrorCode.MissingRequiredClientCapability:
-        return new ToolError(
-          ToolErrorCode.UNSUPPORTED,
-          `MCP server "${server}" needs input this client cannot give (a form, a sampling request or roots) for ${operation}: ${remote}`,
-          {
-            retryable: false,
-            hint: 'Use a tool of this server that does not ask the user for input, or call it from an MCP client that can answer such requests.',
-            details: { server, reason: 'input_not_supported', mcpCode: error.code },
-            cause: error,
-          },
-        );
+        return inputNotSupported(error, context, remote);
       default:
         return new ToolError(
           ToolErrorCode.EXECUTION_FAILED,
@@ -160,6 +151,9 @@ function fromSdkError(error: SdkError, context: McpFailureContext): ToolError | 
           cause: error,
         },
       );
+    case SdkErrorCode.CapabilityNotSupported:
+      // What a server embedded in an input_required result that no handler here answers.
+      return inputNotSupported(error, context, local);
     case SdkErrorCode.InvalidResult:
     case SdkErrorCode.UnsupportedResultType:
     case SdkErrorCode.ListPaginationExceeded:
@@ -176,6 +170,26 @@ function fromSdkError(error: SdkError, context: McpFailureContext): ToolError | 
     default:
       return undefined;
   }
+}
+
+/** A server wanted input (a form, sampling, roots) that this client does not give. */
+function inputNotSupported(error: Error, context: McpFailureContext, detail: string): ToolError {
+  const { server, operation } = context;
+  const code = (error as { code?: unknown }).code;
+  return new ToolError(
+    ToolErrorCode.UNSUPPORTED,
+    `MCP server "${server}" needs input this client cannot give (a form, a sampling request or roots) for ${operation}: ${detail}`,
+    {
+      retryable: false,
+      hint: 'Use a tool of this server that does not ask the user for input, or call it from an MCP client that can answer such requests.',
+      details: {
+        server,
+        reason: 'input_not_supported',
+        ...(typeof code === 'number' ? { mcpCode: code } : {}),
+      },
+      cause: error,
+    },
+  );
 }
 
 function roundsOf(error: SdkError): string {
