@@ -2,6 +2,8 @@ import type {
   CallToolRequestOptions,
   CallToolResult,
   Client,
+  ElicitRequestFormParams,
+  ElicitResult,
   ListToolsResult,
   Tool,
   Transport,
@@ -37,6 +39,14 @@ export interface McpClientOptions {
    * behaviour, a few microseconds less per call. Default true; set false to use the SDK's path.
    */
   directToolCalls?: boolean;
+  /**
+   * Answers the forms a server asks the user to fill in (elicitation, form mode; in the 2026-07-28
+   * era embedded in `input_required` results, in the 2025 era as server requests). Fields the
+   * answer leaves out get the defaults of the form's schema. Without it the client declares no
+   * elicitation, and a server that asks anyway is refused (`UNSUPPORTED`). A URL-mode request is
+   * always declined.
+   */
+  onElicitation?: (request: ElicitRequestFormParams, signal: AbortSignal) => Promise<ElicitResult>;
 }
 
 /** Per-request options of {@link McpClient}. */
@@ -102,6 +112,7 @@ export class McpClient {
   readonly #closeListeners = new Set<() => void>();
   readonly #toolsChangedListeners = new Set<() => void>();
   readonly #directToolCalls: boolean;
+  readonly #onElicitation: McpClientOptions['onElicitation'];
   /** Sends tools/call itself (stdio in the 2025 era, unless switched off). */
   #direct: DirectToolCalls | undefined;
   /** Tools whose calls stay with the SDK client: an outputSchema to check. */
@@ -120,6 +131,7 @@ export class McpClient {
     this.stderr = new BoundedLog(options.stderrLog);
     this.#clientInfo = options.clientInfo ?? { name: 'toolsys', version: '0.1.0' };
     this.#directToolCalls = options.directToolCalls ?? true;
+    this.#onElicitation = options.onElicitation;
   }
 
   /** Whether the connection is up. */
@@ -415,11 +427,12 @@ export class McpClient {
     const transport = await makeTransport();
     // The SDK client loads on the first connection: importing this package loads none of it.
     const { Client } = await import('@modelcontextprotocol/client');
+    const onElicitation = this.#onElicitation;
     const client = new Client(this.#clientInfo, {
-      capabilities: {},
+      capabilities: onElicitation ? { elicitation: { form: { applyDefaults: true } } } : {},
       versionNegotiation,
-      // No handler answers elicitation or sampling: a server asking for input gets a refusal,
-      // and one that keeps returning input_required is cut off after these rounds.
+      // Only forms are answered (with onElicitation), never sampling or roots; a server that keeps
+      // returning input_required is cut off after these rounds.
       inputRequired: { maxRounds: INPUT_REQUIRED_MAX_ROUNDS },
       listChanged: {
         tools: {
@@ -437,6 +450,13 @@ export class McpClient {
         },
       },
     });
+    if (onElicitation) {
+      client.setRequestHandler('elicitation/create', (request, context) =>
+        request.params.mode === 'url'
+          ? Promise.resolve({ action: 'decline' as const })
+          : onElicitation(request.params, context.mcpReq.signal),
+      );
+    }
     this.#client = client;
     this.#transport = transport;
     this.#kind = kind;
@@ -513,7 +533,9 @@ export class McpClient {
 
 /**
  * One page of `tools/list`, the first one included: the SDK's own `listTools()` without a cursor
- * walks every page itself, with none of the bounds {@link McpClient.listToolPages} keeps.
+ * walks every page itself, with none of the bounds {@link McpClient.listToolPages} keeps. Every
+ * page goes through the SDK's check of 2026-07-28 `x-mcp-header` declarations, which leaves out
+ * a tool whose declarations could not be sent as HTTP headers (as the SDK does on its own pages).
  */
 async function listPage(
   client: Client,
@@ -522,7 +544,14 @@ async function listPage(
 ): Promise<ListToolsResult> {
   if (cursor !== undefined) return client.listTools({ cursor }, options);
   const page = await client.request({ method: 'tools/list', params: {} }, options);
-  return { ...page, tools: Array.isArray(page.tools) ? page.tools : [] };
+  const result = { ...page, tools: Array.isArray(page.tools) ? [...page.tools] : [] };
+  (client as unknown as HeaderCheck)._excludeInvalidXMcpHeaderTools(result);
+  return result;
+}
+
+/** The SDK client's check of `x-mcp-header` declarations (applied to its own listings). */
+interface HeaderCheck {
+  _excludeInvalidXMcpHeaderTools(result: ListToolsResult): void;
 }
 
 /** A tool that runs only as a task (an MCP extension this client does not speak). */

@@ -112,6 +112,25 @@ describe('the protocolVersion setting', () => {
     }
   });
 
+  it('a form the server asks for mid-call is answered by onElicitation and the call completes', async () => {
+    const asked: string[] = [];
+    const client = new McpClient(modernStdio(), {
+      onElicitation: async (request) => {
+        asked.push(request.message);
+        return { action: 'accept', content: { confirm: true } };
+      },
+    });
+    try {
+      await client.connect({ timeoutMs: 20_000 });
+      await client.listTools();
+      const result = await client.callTool('confirm', {});
+      expect(result.content).toEqual([{ type: 'text', text: 'confirm=true note=none' }]);
+      expect(asked).toEqual(['Really?']);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('pinned to 2026-07-28 fails clearly against a 2025-only server', async () => {
     const client = new McpClient({
       name: 'old',
