@@ -29,7 +29,7 @@ export const INPUT_REQUIRED_MAX_ROUNDS = 8;
 /**
  * The SDK's version negotiation for `config` over `kind`: `auto` probes with `server/discover`
  * (on stdio for at most {@link STDIO_PROBE_TIMEOUT_MS}), `2025-11-25` shakes hands at once,
- * `2026-07-28` is pinned. HTTP+SSE is a 2025-era transport: it never probes, and a server pinned
+ * `2026-07-28` is pinned. On stdio the probe takes at most half of `timeoutMs`. HTTP+SSE is a 2025-era transport: it never probes, and a server pinned
  * to 2026-07-28 cannot be reached over it. `force` overrides the setting.
  */
 export function negotiationFor(
@@ -53,8 +53,9 @@ export function negotiationFor(
   }
   if (force === 'legacy' || kind === 'sse' || wanted === '2025-11-25') return { mode: 'legacy' };
   if (wanted === MODERN_PROTOCOL_VERSION) return { mode: { pin: MODERN_PROTOCOL_VERSION } };
+  // A silent probe leaves half of the attempt's time to the handshake that follows it.
   return kind === 'stdio'
-    ? { mode: 'auto', probe: { timeoutMs: Math.min(timeoutMs, STDIO_PROBE_TIMEOUT_MS) } }
+    ? { mode: 'auto', probe: { timeoutMs: Math.min(timeoutMs / 2, STDIO_PROBE_TIMEOUT_MS) } }
     : { mode: 'auto' };
 }
 
