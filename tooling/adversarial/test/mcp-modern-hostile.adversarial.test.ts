@@ -85,6 +85,15 @@ async function connected(config: McpServerConfig): Promise<McpClient> {
   return client;
 }
 
+/** Waits until `check` holds; fails after 5 s. */
+async function until(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** What `promise` failed with, and how long it took; fails the test if it resolved. */
 async function failure(promise: Promise<unknown>): Promise<{ error: ToolError; ms: number }> {
   const started = performance.now();
@@ -109,7 +118,8 @@ describe('a hostile 2026-07-28 server over stdio', () => {
       'MCP server "hostile" does not support initialize: initialize is gone',
     );
     expect(client.isConnected).toBe(false);
-    expect(client.stderr.text()).toContain('recv initialize');
+    // The server's stderr may arrive after the failure.
+    await until(() => client.stderr.text().includes('recv initialize'));
   });
 
   it('pinned to 2026-07-28, the same server fails as a negotiation failure', async () => {
@@ -130,7 +140,10 @@ describe('a hostile 2026-07-28 server over stdio', () => {
     expect(error.options.retryable).toBe(false);
     // Rounds without input requests are paced by the SDK (250 ms each): bounded, not spinning.
     expect(ms).toBeLessThan(10_000);
-    const calls = client.stderr.lines().filter((line) => line.startsWith('recv tools/call'));
+    const received = () =>
+      client.stderr.lines().filter((line) => line.startsWith('recv tools/call'));
+    await until(() => received().length >= INPUT_REQUIRED_MAX_ROUNDS + 1);
+    const calls = received();
     expect(calls).toHaveLength(INPUT_REQUIRED_MAX_ROUNDS + 1);
     // The first call carries no state; every retry echoes the previous round's state exactly.
     expect(calls[0]).toBe('recv tools/call null');
@@ -164,7 +177,10 @@ describe('a hostile 2026-07-28 server over stdio', () => {
     expect(ms).toBeLessThan(5_000);
     expect(error.code).toBe('UNSUPPORTED');
     expect(error.options.details).toMatchObject({ reason: 'input_not_supported' });
-    const calls = client.stderr.lines().filter((line) => line.startsWith('recv tools/call'));
+    const received = () =>
+      client.stderr.lines().filter((line) => line.startsWith('recv tools/call'));
+    await until(() => received().length >= 1);
+    const calls = received();
     expect(calls).toHaveLength(1);
     // The connection survives a refused call.
     expect(client.isConnected).toBe(true);
@@ -179,7 +195,9 @@ describe('a hostile 2026-07-28 server over Streamable HTTP', () => {
     await failure(client.callTool('ask', {}, { timeoutMs: 20_000 }));
     expect(log).toContain('headers server/discover undefined');
     expect(log).toContain('headers tools/list undefined');
-    const calls = log.filter((line) => line.startsWith('headers tools/call'));
+    const received = () => log.filter((line) => line.startsWith('headers tools/call'));
+    await until(() => received().length >= INPUT_REQUIRED_MAX_ROUNDS + 1);
+    const calls = received();
     expect(calls).toHaveLength(INPUT_REQUIRED_MAX_ROUNDS + 1);
     expect(new Set(calls)).toEqual(new Set(['headers tools/call ask']));
   });
@@ -193,16 +211,24 @@ describe('a hostile 2026-07-28 server over Streamable HTTP', () => {
     expect(error.message).toMatch(/^MCP server "hostile" /);
   });
 
+  it('a header-mismatch refusal of every call fails the call once, without a retry loop', async () => {
+    const { config, log } = await http('header-mismatch');
+    const client = await connected(config);
+    const { error, ms } = await failure(client.callTool('ask', {}, { timeoutMs: 10_000 }));
+    expect(ms).toBeLessThan(5_000);
+    expect(error.code).toBe('EXECUTION_FAILED');
+    expect(error.options.details).toMatchObject({ reason: 'remote_error', mcpCode: -32020 });
+    const received = () => log.filter((line) => line.startsWith('headers tools/call'));
+    await until(() => received().length >= 1);
+    expect(received()).toHaveLength(1);
+  });
+
   it('an event stream that never answers ends at the time limit, and the stream is closed', async () => {
     const { config, log } = await http('endless-stream');
     const client = await connected(config);
     const { error, ms } = await failure(client.callTool('ask', {}, { timeoutMs: 500 }));
     expect(error.code).toBe('TIMEOUT');
     expect(ms).toBeLessThan(3_000);
-    const deadline = Date.now() + 5_000;
-    while (!log.includes('stream closed') && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(log).toContain('stream closed');
+    await until(() => log.includes('stream closed'));
   });
 });

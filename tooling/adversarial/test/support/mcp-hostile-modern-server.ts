@@ -14,6 +14,8 @@ import { join } from 'node:path';
  * - `grow`: as `loop`, but the `requestState` doubles every round, starting at 256 KiB.
  * - `many-requests`: `ask` answers `input_required` with 20 000 embedded elicitation requests.
  * - `wrong-content-type` (http only): `tools/call` is answered 200 with `text/html`.
+ * - `header-mismatch` (http only): `tools/call` is answered 400 with the header-mismatch error
+ *   (-32020), whatever headers came.
  * - `endless-stream` (http only): `tools/call` is answered with an event stream that sends a
  *   comment every 50 ms and never the answer.
  *
@@ -66,6 +68,10 @@ if (process.argv[2] === 'http') {
       log('headers ' + req.headers['mcp-method'] + ' ' + req.headers['mcp-name']);
       if (message.method === 'tools/call' && mode === 'wrong-content-type') {
         res.writeHead(200, { 'content-type': 'text/html' }).end('<html>surprise</html>');
+        return;
+      }
+      if (message.method === 'tools/call' && mode === 'header-mismatch') {
+        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32020, message: 'Mcp-Name does not match the body' } }));
         return;
       }
       if (message.method === 'tools/call' && mode === 'endless-stream') {
