@@ -1,12 +1,12 @@
-import type {
-  CallToolRequestOptions,
-  CallToolResult,
+import {
+  type CallToolRequestOptions,
+  type CallToolResult,
   Client,
-  ElicitRequestFormParams,
-  ElicitResult,
-  ListToolsResult,
-  Tool,
-  Transport,
+  type ElicitRequestFormParams,
+  type ElicitResult,
+  type ListToolsResult,
+  type Tool,
+  type Transport,
 } from '@modelcontextprotocol/client';
 import { isAttemptSignal, ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 import { BoundedLog, type BoundedLogOptions } from './bounded-log.js';
@@ -416,7 +416,7 @@ export class McpClient {
   }
 
   async #connectWith(
-    makeTransport: () => Promise<Transport>,
+    makeTransport: () => Transport | Promise<Transport>,
     kind: McpTransportKind,
     options: McpRequestOptions,
     force?: 'legacy',
@@ -425,8 +425,6 @@ export class McpClient {
     // Settled before anything starts: a setting that cannot work fails without a process.
     const versionNegotiation = negotiationFor(this.config, kind, timeoutMs, force);
     const transport = await makeTransport();
-    // The SDK client loads on the first connection: importing this package loads none of it.
-    const { Client } = await import('@modelcontextprotocol/client');
     const onElicitation = this.#onElicitation;
     const client = new Client(this.#clientInfo, {
       capabilities: onElicitation ? { elicitation: { form: { applyDefaults: true } } } : {},

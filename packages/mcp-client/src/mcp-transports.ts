@@ -1,6 +1,10 @@
-// The transports an McpClient connects with, made as the deployment configured them. Each loads
-// on first use: importing the package (and composing a deployment that never connects) loads none.
-import type { Transport } from '@modelcontextprotocol/client';
+// The transports an McpClient connects with, made as the deployment configured them. The stdio
+// transport (and the child-process machinery under it) loads on the first stdio connection.
+import {
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { boundedFetch } from './bounded-fetch.js';
 import type { BoundedLog } from './bounded-log.js';
 import type { McpHttpServerConfig, McpStdioServerConfig } from './mcp-server-config.js';
@@ -23,8 +27,7 @@ export async function stdioTransport(
 }
 
 /** A Streamable HTTP transport whose answers are bounded while read. */
-export async function streamableTransport(config: McpHttpServerConfig): Promise<Transport> {
-  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+export function streamableTransport(config: McpHttpServerConfig): Transport {
   return new StreamableHTTPClientTransport(new URL(config.url), {
     requestInit: { headers: httpHeaders(config) },
     // Answers are bounded while read, never buffered whole first.
@@ -39,8 +42,7 @@ export async function streamableTransport(config: McpHttpServerConfig): Promise<
 }
 
 /** An HTTP+SSE (2024-11-05 transport) transport whose answers are bounded while read. */
-export async function sseTransport(config: McpHttpServerConfig): Promise<Transport> {
-  const { SSEClientTransport } = await import('@modelcontextprotocol/client');
+export function sseTransport(config: McpHttpServerConfig): Transport {
   const headers = httpHeaders(config);
   const bounded = boundedFetch();
   return new SSEClientTransport(new URL(config.url), {
