@@ -41,6 +41,7 @@ export {
   TOOL_RISKS,
   type ToolAnnotations,
   type ToolCategory,
+  type ToolGrantGroup,
   ToolHints,
   type ToolMetadata,
   type ToolMetadataInput,
@@ -134,6 +135,13 @@ export {
   type ToolExecutionGate,
 } from './policies/tool-execution-gate.js';
 export {
+  grantKey,
+  groupGrantSubject,
+  principalDigest,
+  principalKey,
+} from './policies/grant-keys.js';
+export {
+  type GrantTarget,
   type PermissionDecisionStore,
   type RememberedGrant,
   type RiskPolicy,
