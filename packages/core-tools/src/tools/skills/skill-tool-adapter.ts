@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import type { ToolRegistry } from '@toolsys/core-tool-registry';
 import {
@@ -155,6 +156,9 @@ export class SkillToolAdapter {
         name: 'skill',
         timeoutMs: spec.timeoutMs + 5_000,
       },
+      // New on every registration (its scripts may change with its SKILL.md unchanged): a grant
+      // given before the skill was installed again never covers the new one.
+      revision: randomBytes(8).toString('hex'),
       execute: (args: Record<string, unknown>, context) =>
         this.#run(skillName, spec, skillDirectory, args, context),
     });
