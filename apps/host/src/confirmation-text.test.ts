@@ -20,7 +20,12 @@ describe('confirmationLines', () => {
 
   it('says nothing of a group for a tool in none', () => {
     expect(
-      confirmationLines({ toolId: 'write_file', action: 'path: "a"', risk: 'MEDIUM', sessionId: 's1' }),
+      confirmationLines({
+        toolId: 'write_file',
+        action: 'path: "a"',
+        risk: 'MEDIUM',
+        sessionId: 's1',
+      }),
     ).toEqual(['write_file (MEDIUM risk) wants to run:', '  | path: "a"']);
   });
 });

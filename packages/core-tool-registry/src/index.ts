@@ -121,6 +121,12 @@ export {
   ToolEnvironmentState,
 } from './policies/environment-gate.js';
 export {
+  grantKey,
+  groupGrantSubject,
+  principalDigest,
+  principalKey,
+} from './policies/grant-keys.js';
+export {
   type RateLimitDecision,
   type RateLimiterLike,
   type RateLimiterState,
@@ -134,12 +140,6 @@ export {
   RiskAwareToolGate,
   type ToolExecutionGate,
 } from './policies/tool-execution-gate.js';
-export {
-  grantKey,
-  groupGrantSubject,
-  principalDigest,
-  principalKey,
-} from './policies/grant-keys.js';
 export {
   type GrantTarget,
   type PermissionDecisionStore,

@@ -69,7 +69,11 @@ beforeAll(async () => {
       { name: 'bob', token: BOB },
     ],
   });
-  const auth = createOAuthResource({ issuer: issuer.issuer, audience: AUDIENCE, publicUrl: PUBLIC_URL });
+  const auth = createOAuthResource({
+    issuer: issuer.issuer,
+    audience: AUDIENCE,
+    publicUrl: PUBLIC_URL,
+  });
   oauth = await serveHttp(host, { port: 0, auth });
 }, 60_000);
 

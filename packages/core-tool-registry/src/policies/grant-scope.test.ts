@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type {
-  CallPrincipal,
-  ConfirmationDecision,
-  ConfirmationRequest,
-} from '../contract/tool.js';
+import type { CallPrincipal, ConfirmationDecision, ConfirmationRequest } from '../contract/tool.js';
 import { type ToolGrantGroup, ToolHints } from '../contract/tool-metadata.js';
 import { createToolExecutor } from '../pipeline/pipeline-tool-executor.js';
 import { ToolRegistry } from '../registry/tool-registry.js';

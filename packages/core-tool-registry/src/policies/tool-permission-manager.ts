@@ -216,7 +216,9 @@ export class ToolPermissionManager {
   /** The configured allow-list: local to this manager, never in the store. */
   readonly #configured: Set<string>;
   readonly #deniedThisTurn = new Map<string, Set<string>>();
-  readonly #onAlwaysAllow: ((toolId: string, principal: CallPrincipal | undefined) => void) | undefined;
+  readonly #onAlwaysAllow:
+    | ((toolId: string, principal: CallPrincipal | undefined) => void)
+    | undefined;
 
   constructor(options: ToolPermissionManagerOptions = {}) {
     this.#confirm = options.confirm;

@@ -10,9 +10,9 @@ import { z } from 'zod';
 import { type BrowserToolSettings, tabField } from '../browser-tool.js';
 import {
   ACTION_ANNOTATIONS,
-  PAGE_ACTION_METADATA,
   assertEnabled,
   defineTargetTool,
+  PAGE_ACTION_METADATA,
   refField,
   reportDone,
   snapshotField,

@@ -6,8 +6,8 @@ import {
   type ToolAnnotations,
   type ToolDefinition,
   ToolError,
-  type ToolGrantGroup,
   ToolErrorCode,
+  type ToolGrantGroup,
   ToolHints,
   type ToolReturn,
 } from '@toolsys/core-tool-registry';
@@ -61,7 +61,10 @@ export const PAGE_ACTION_METADATA = {
 } as const;
 
 /** Metadata of the action tools: page actions, in the browser's grant group. */
-export const ACTION_METADATA = { ...PAGE_ACTION_METADATA, grantGroup: BROWSER_GRANT_GROUP } as const;
+export const ACTION_METADATA = {
+  ...PAGE_ACTION_METADATA,
+  grantGroup: BROWSER_GRANT_GROUP,
+} as const;
 
 /** Metadata of the action tools that reach the same state when repeated. */
 export const IDEMPOTENT_METADATA = {

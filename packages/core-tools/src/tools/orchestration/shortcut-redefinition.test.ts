@@ -59,7 +59,8 @@ function setUp(...answers: ConfirmationDecision[]) {
   registry.registerAll(
     createOrchestrationTools({ executor, shortcutDirectory: join(directory, 'shortcuts') }),
   );
-  const define = (text: string) => executor.execute('shortcut_define', { definition: shortcut(text) });
+  const define = (text: string) =>
+    executor.execute('shortcut_define', { definition: shortcut(text) });
   const run = async () => {
     const result = await executor.execute('shortcut.note', {});
     return result.ok ? 'ok' : result.error.code;

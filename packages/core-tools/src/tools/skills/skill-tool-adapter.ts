@@ -217,7 +217,10 @@ export class SkillToolAdapter {
     }
     // Grants are the answering principal's own: another user's answer never runs a command here.
     const caller = principalKey(context.principal);
-    if (verdict.kind === 'confirm' && !this.#isRemembered(caller, context.sessionId, spec.name, command)) {
+    if (
+      verdict.kind === 'confirm' &&
+      !this.#isRemembered(caller, context.sessionId, spec.name, command)
+    ) {
       const decision = await context.confirm({
         action: `${spec.name} (skill "${skillName}") runs: ${shortenForPrompt(command, skillDirectory, workspaceRoot)}`,
         risk: spec.risk,
