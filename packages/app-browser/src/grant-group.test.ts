@@ -13,6 +13,9 @@ describe('the browser grant group', () => {
       manager: new BrowserManager({
         workspaceRoot,
         downloadsDir: join(workspaceRoot, 'downloads'),
+        downloadsShownAs: 'downloads',
+        // Never launched: the tools are only built.
+        executablePath: 'chromium-never-started',
       }),
       ssrfGuard: new SsrfGuard(),
       workspaceRoot,
