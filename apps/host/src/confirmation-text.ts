@@ -49,13 +49,17 @@ export function escapingConfirm(confirm: ConfirmFunction): ConfirmFunction {
 /**
  * The lines of a confirmation as shown to the user: a heading naming the tool and its risk, each
  * line of the action behind `  | ` (so no line of a script can pass for the heading, the reason
- * or the question), then the reason. Expects an escaped request.
+ * or the question), then the reason, and what an "allow for the session" answer covers when the
+ * tool is in a grant group. Expects an escaped request.
  */
 export function confirmationLines(request: ConfirmationRequest): string[] {
   return [
     `${request.toolId} (${request.risk} risk) wants to run:`,
     ...request.action.split('\n').map((line) => `  | ${line}`),
     ...(request.reason ? [`  Reason: ${request.reason}`] : []),
+    ...(request.grantGroup
+      ? [`  "Allow for the session" covers ${escapeInvisible(request.grantGroup.covers)}.`]
+      : []),
   ];
 }
 

@@ -50,6 +50,7 @@ export {
   TOOL_RISKS,
   type ToolAnnotations,
   type ToolCategory,
+  type ToolGrantGroup,
   ToolHints,
   type ToolMetadata,
   type ToolMetadataInput,
@@ -129,6 +130,12 @@ export {
   ToolEnvironmentState,
 } from './policies/environment-gate.js';
 export {
+  grantKey,
+  groupGrantSubject,
+  principalDigest,
+  principalKey,
+} from './policies/grant-keys.js';
+export {
   type RateLimitDecision,
   type RateLimiterLike,
   type RateLimiterState,
@@ -143,6 +150,7 @@ export {
   type ToolExecutionGate,
 } from './policies/tool-execution-gate.js';
 export {
+  type GrantTarget,
   type PermissionDecisionStore,
   type RememberedGrant,
   type RiskPolicy,

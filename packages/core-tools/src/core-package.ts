@@ -8,7 +8,7 @@ import { createCoreTools } from './tools/index.js';
 
 const stringList = z.array(z.string().min(1));
 
-/** The `packages.core` section of `toolsys.config.json`: shell, network and skills options. */
+/** The `packages.core` section of `toolsys.config.json`: shell, network, skills and memory options. */
 export const coreConfigSchema = z
   .object({
     shell: z
@@ -100,6 +100,18 @@ export const coreConfigSchema = z
       .strict()
       .optional()
       .describe('skill_search and skill_install.'),
+    memory: z
+      .object({
+        shared: z
+          .boolean()
+          .optional()
+          .describe(
+            'true: every caller reads and writes one set of notes; default false: one set per caller (principal).',
+          ),
+      })
+      .strict()
+      .optional()
+      .describe('memorize, recall and forget.'),
   })
   .strict();
 
@@ -158,6 +170,9 @@ export const toolPackage = defineToolPackage<CoreConfig>({
           cpuPool: cpuPool ?? false,
           ...(config.shell ? { shell: config.shell } : {}),
           ...(config.network ? { network: config.network } : {}),
+          ...(config.memory?.shared !== undefined
+            ? { memory: { shared: config.memory.shared } }
+            : {}),
           skills: {
             ...(config.skills?.allowNpm !== undefined ? { allowNpm: config.skills.allowNpm } : {}),
             ...(config.shell?.passEnvironment

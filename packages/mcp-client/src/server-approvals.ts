@@ -1,6 +1,7 @@
 import {
   DEFAULT_ARGUMENT_DESCRIPTION_LIMITS,
   failureResult,
+  principalKey,
   type ToolContext,
   ToolErrorCode,
   type ToolResult,
@@ -11,15 +12,16 @@ import { describeServerApproval, type ServerApprovalOptions } from './server-app
 /**
  * The user's approvals of servers imported from client config files (a `.vscode/mcp.json` that
  * any cloned repository can carry). Before such a server is started or contacted, the user is
- * asked, once per session (or once for all with "always"), with the exact command or URL, the
+ * asked, once per session (or once for all of their sessions with "always"; an answer holds for
+ * the principal who gave it only), with the exact command or URL, the
  * program that really runs and the environment it gets shown escaped. A server from the deployment's own config, or an ad hoc one (which `mcp_connect`
  * confirms itself), needs nothing here.
  */
 export class McpServerApprovals {
   readonly #manager: McpManager;
-  /** `session \0 server` pairs approved for their session. */
+  /** `session \0 principal \0 server` triples approved for their session. */
   readonly #session = new Set<string>();
-  /** Servers approved for every session (until the deployment closes). */
+  /** `principal \0 server` pairs approved for every session of the principal (until close). */
   readonly #always = new Set<string>();
 
   readonly #describe: ServerApprovalOptions;
@@ -30,11 +32,15 @@ export class McpServerApprovals {
     this.#describe = options;
   }
 
-  /** Whether `server` may be started or contacted for `sessionId` without asking. */
-  isApproved(server: string, sessionId: string): boolean {
+  /** Whether `server` may be started or contacted for this caller's session without asking. */
+  isApproved(server: string, caller: Pick<ToolContext, 'sessionId' | 'principal'>): boolean {
     const config = this.#manager.config(server);
     if (config?.importedFrom === undefined) return true;
-    return this.#always.has(server) || this.#session.has(`${sessionId}\u0000${server}`);
+    const who = principalKey(caller.principal);
+    return (
+      this.#always.has(`${who}\u0000${server}`) ||
+      this.#session.has(`${caller.sessionId}\u0000${who}\u0000${server}`)
+    );
   }
 
   /**
@@ -43,7 +49,7 @@ export class McpServerApprovals {
    */
   async authorise(server: string, context: ToolContext): Promise<ToolResult | undefined> {
     const config = this.#manager.config(server);
-    if (config?.importedFrom === undefined || this.isApproved(server, context.sessionId)) {
+    if (config?.importedFrom === undefined || this.isApproved(server, context)) {
       return undefined;
     }
     const described = await describeServerApproval(config, this.#describe);
@@ -78,8 +84,11 @@ export class McpServerApprovals {
         },
       );
     }
-    if (decision === 'allow_session') this.#session.add(`${context.sessionId}\u0000${server}`);
-    if (decision === 'allow_always') this.#always.add(server);
+    const who = principalKey(context.principal);
+    if (decision === 'allow_session') {
+      this.#session.add(`${context.sessionId}\u0000${who}\u0000${server}`);
+    }
+    if (decision === 'allow_always') this.#always.add(`${who}\u0000${server}`);
     this.#manager.approve(server);
     return undefined;
   }

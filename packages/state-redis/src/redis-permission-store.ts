@@ -76,7 +76,9 @@ const RESYNC_ATTEMPTS = 3;
 
 /**
  * Remembers "allow for the session" and "always" grants in Redis so that a reconnect landing on
- * another replica is not asked again. Reads are answered from this replica's copy (no wait); a
+ * another replica is not asked again. Each grant is the answering principal's own: the manager
+ * names it with `grantKey` (a digest of the principal, never its id, and the tool), so a grant
+ * shared through Redis never holds for another principal on any replica. Reads are answered from this replica's copy (no wait); a
  * grant this replica does not know is fetched from Redis (bounded) before the user is asked.
  *
  * Revocations reach the other replicas at once over pub/sub; a copy Redis has not confirmed for
@@ -211,19 +213,26 @@ export class RedisPermissionStore implements PermissionDecisionStore {
     });
   }
 
-  /** Looks the grant up in Redis (one bounded round trip); a hit is copied locally. */
-  async fetch(session: string, toolId: string): Promise<RememberedGrant | undefined> {
+  /**
+   * Looks the grant up in Redis (one bounded round trip): "always" under `toolId`, "for the
+   * session" under `sessionKey` (default `toolId`); a hit is copied locally.
+   */
+  async fetch(
+    session: string,
+    toolId: string,
+    sessionKey: string = toolId,
+  ): Promise<RememberedGrant | undefined> {
     // Everything below, in memory and in Redis, knows the session by its digest only.
     const sessionId = sessionDigest(session);
     const epoch = this.#epoch;
     const sentAt = this.#clock.now();
-    const sessionKey = this.#sessionKey(sessionId);
+    const sessionSet = this.#sessionKey(sessionId);
     const reply = await this.#connection.run((redis) =>
       redis
         .multi()
         .sismember(this.#alwaysKey(), toolId)
-        .sismember(sessionKey, toolId)
-        .pttl(sessionKey)
+        .sismember(sessionSet, sessionKey)
+        .pttl(sessionSet)
         .get(this.#versionKey())
         .exec(),
     );
@@ -236,7 +245,7 @@ export class RedisPermissionStore implements PermissionDecisionStore {
     }
     if (reply[1]?.[1] === 1 && !this.#forgottenSessions.has(sessionId)) {
       const ttl = Number(reply[2]?.[1]);
-      this.#sessionGrants(sessionId).set(toolId, {
+      this.#sessionGrants(sessionId).set(sessionKey, {
         verifiedAt: sentAt,
         pending: false,
         expiresAt: sentAt + (ttl > 0 ? ttl : this.#sessionTtlMs),

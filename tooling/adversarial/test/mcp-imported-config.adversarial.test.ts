@@ -122,6 +122,30 @@ describe('mcp: an imported client config (issue 23 item 10)', { timeout: 60_000 
     expect(existsSync(join(scratch, 'leaked'))).toBe(false);
   });
 
+  it('keeps one user\'s "always" approval of an imported server from covering another user', async () => {
+    const { executor } = await deploy({ importConfig: '.vscode/mcp.json' });
+    const asked: string[] = [];
+    const as = (id: string, answer: 'allow_always' | 'deny') => ({
+      sessionId: `${id}-session`,
+      principal: { id, kind: 'token' as const, scopes: ['*'] },
+      confirm: async (request: ConfirmationRequest) => {
+        asked.push(`${id} ${request.action.split(':')[0]}`);
+        return answer;
+      },
+    });
+    await executor.execute('mcp_list', { refresh: true }, as('alice', 'allow_always'));
+    const refused = await executor.execute(
+      'mcp_call',
+      { server: 'runner', tool: 'x' },
+      as('bob', 'deny'),
+    );
+    expect(refused.ok === false && refused.error.code).toBe('PERMISSION_DENIED');
+    expect(asked).toEqual([
+      'alice Start MCP server "runner" imported from .vscode/mcp.json',
+      'bob Start MCP server "runner" imported from .vscode/mcp.json',
+    ]);
+  });
+
   it('expands only the variables the deployment allows', async () => {
     const { status } = await deploy({
       importConfig: { path: '.vscode/mcp.json', allowEnv: ['FAKE_API_KEY'] },

@@ -51,6 +51,19 @@ export interface ToolMetadata {
   readonly gatesItself?: true;
   /** Set when the tool runs or defines other calls; see {@link ToolMetadataInput.orchestrates}. */
   readonly orchestrates?: true;
+  /** The tools one "allow for the session" answer covers; see {@link ToolMetadataInput.grantGroup}. */
+  readonly grantGroup?: ToolGrantGroup;
+}
+
+/**
+ * Tools that one "allow for the session" answer covers together (the browser's navigate, click
+ * and type): the user is asked once per session and principal for the whole group.
+ */
+export interface ToolGrantGroup {
+  /** The group's id, the same in every tool of the group (`browser`). */
+  readonly id: string;
+  /** What the grant covers, shown in the question (`opening pages, clicking and typing in the browser`). */
+  readonly covers: string;
 }
 
 /**
@@ -70,6 +83,12 @@ export interface ToolMetadataInput {
   gatesItself?: boolean;
   /** The tool runs or defines other tool calls (a batch, a shortcut): a batch may not call it. */
   orchestrates?: boolean;
+  /**
+   * Tools that one "allow for the session" answer covers together. It never applies to a call
+   * whose risk is HIGH, nor to a tool that `gatesItself`: those are asked per tool (or per
+   * action) as before. "Always" answers stay per tool. Default: none (the grant covers this tool).
+   */
+  grantGroup?: ToolGrantGroup;
 }
 
 /**
@@ -155,5 +174,6 @@ export function resolveMetadata(input: ToolMetadataInput): ToolMetadata {
     annotations: { ...input.annotations },
     ...(input.gatesItself === true ? { gatesItself: true } : {}),
     ...(input.orchestrates === true ? { orchestrates: true } : {}),
+    ...(input.grantGroup ? { grantGroup: { ...input.grantGroup } } : {}),
   };
 }

@@ -1,7 +1,7 @@
 import type { ToolEnvironmentRule } from '../policies/environment-gate.js';
 import type { ToolRunPolicy } from '../policies/tool-run-policy.js';
 import type { ToolArgumentLimits } from './argument-limits.js';
-import type { ToolMetadata, ToolMetadataInput } from './tool-metadata.js';
+import type { ToolGrantGroup, ToolMetadata, ToolMetadataInput } from './tool-metadata.js';
 import type { ToolResult } from './tool-result.js';
 import type { ToolSchema } from './tool-schema.js';
 
@@ -30,6 +30,13 @@ export interface ConfirmationRequest {
   readonly sessionId: string;
   /** Why confirmation is needed. */
   readonly reason?: string;
+  /** Who is calling: the answer ("for the session", "always") is remembered for this principal only. */
+  readonly principal?: CallPrincipal;
+  /**
+   * The group an "allow for the session" answer covers besides this tool, when the tool belongs
+   * to one and the call is not HIGH risk; a question says what it covers.
+   */
+  readonly grantGroup?: ToolGrantGroup;
 }
 
 /** The user's answer to a confirmation. */
@@ -108,6 +115,12 @@ export interface ToolDefinition<TArgs = Record<string, unknown>> {
    * their shape itself. It can only raise the declared `metadata.risk`; throwing counts as HIGH.
    */
   riskOf?(rawArgs: unknown): ToolMetadata['risk'];
+  /**
+   * The revision of a tool defined at run time (a digest of its definition): permission grants
+   * name it, so a grant given for one definition never covers another one under the same id.
+   * Absent for tools whose definition only changes with the code.
+   */
+  readonly revision?: string;
   /** The function. Expected failures are returned; anything thrown becomes a failure result. */
   execute(args: TArgs, context: ToolContext): Promise<ToolReturn> | ToolReturn;
 }

@@ -198,6 +198,7 @@ export class PipelineToolExecutor implements ToolExecutor {
       // Gates that decide synchronously (policy or remembered state) cost no extra turn.
       const checked = this.#gate.check(tool, rawArgs, {
         sessionId: call.sessionId,
+        principal: call.principal,
         callId: call.callId,
         signal,
         confirm: call.confirm,

@@ -1,13 +1,19 @@
-import type { ConfirmFunction, RegisteredTool } from '../contract/tool.js';
+import type { CallPrincipal, ConfirmFunction, RegisteredTool } from '../contract/tool.js';
 import { permissionDeniedFailure } from '../contract/tool-failures.js';
 import type { ToolRisk } from '../contract/tool-metadata.js';
 import type { ToolFailure } from '../contract/tool-result.js';
 import { type ArgumentDescription, describeArguments } from './describe-arguments.js';
-import type { PermissionVerdict, ToolPermissionManager } from './tool-permission-manager.js';
+import type {
+  GrantTarget,
+  PermissionVerdict,
+  ToolPermissionManager,
+} from './tool-permission-manager.js';
 
 /** What a gate needs to know about the call. */
 export interface GateContext {
   readonly sessionId: string;
+  /** Who is calling: grants are remembered per principal (absent: the local user). */
+  readonly principal?: CallPrincipal | undefined;
   readonly callId: string;
   readonly signal: AbortSignal;
   /**
@@ -66,14 +72,15 @@ export class RiskAwareToolGate implements ToolExecutionGate {
   ): Promise<GateVerdict> | GateVerdict {
     const risk = callRisk(tool, rawArgs);
     const gatesItself = tool.metadata.gatesItself === true;
-    const settled = this.#permissions.decide(tool.id, risk, context.sessionId, gatesItself);
+    const target = grantTargetOf(tool, risk, context);
+    const settled = this.#permissions.decide(tool.id, risk, context.sessionId, gatesItself, target);
     if (
       settled?.allowed &&
       (settled.via === 'configured' || (gatesItself && settled.via === 'policy'))
     )
       return PREAPPROVED;
     if (settled) return toGateVerdict(settled);
-    return this.#ask(tool, risk, rawArgs, context);
+    return this.#ask(tool, risk, rawArgs, context, target);
   }
 
   async #ask(
@@ -81,6 +88,7 @@ export class RiskAwareToolGate implements ToolExecutionGate {
     risk: ToolRisk,
     rawArgs: unknown,
     context: GateContext,
+    target: GrantTarget,
   ): Promise<GateVerdict> {
     const action = summariseAction(tool.id, rawArgs);
     if (!action.ok) {
@@ -100,15 +108,30 @@ export class RiskAwareToolGate implements ToolExecutionGate {
         action: action.text,
         risk,
         sessionId: context.sessionId,
+        ...(target.principal ? { principal: target.principal } : {}),
+        ...(target.grantGroup ? { grantGroup: target.grantGroup } : {}),
         reason: tool.metadata.annotations.destructiveHint
           ? 'This tool can change or delete data.'
           : `This tool is ${risk} risk.`,
       },
       context.signal,
       context.confirm,
+      target,
     );
     return toGateVerdict(verdict);
   }
+}
+
+/**
+ * Whose grant decides the call: the caller (the context itself, so nothing is allocated), the
+ * tool's revision when it has one, and, for a tool in a grant group whose call is not HIGH risk,
+ * the group.
+ */
+function grantTargetOf(tool: RegisteredTool, risk: ToolRisk, context: GateContext): GrantTarget {
+  const group = risk === 'HIGH' ? undefined : tool.metadata.grantGroup;
+  const revision = tool.revision;
+  if (group === undefined && revision === undefined) return context;
+  return { principal: context.principal, grantGroup: group, revision };
 }
 
 const RISK_ORDER: Readonly<Record<ToolRisk, number>> = { LOW: 0, MEDIUM: 1, HIGH: 2 };

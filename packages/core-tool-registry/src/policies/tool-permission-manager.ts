@@ -1,14 +1,16 @@
 import type {
+  CallPrincipal,
   ConfirmationDecision,
   ConfirmationRequest,
   ConfirmFunction,
 } from '../contract/tool.js';
-import type { ToolRisk } from '../contract/tool-metadata.js';
+import type { ToolGrantGroup, ToolRisk } from '../contract/tool-metadata.js';
+import { grantKey, groupGrantSubject } from './grant-keys.js';
 
 /** What the policy says for a risk level before anyone is asked. */
 export type RiskPolicy = 'allow' | 'ask' | 'deny';
 
-/** Where a (session, tool) pair stands. */
+/** Where a (principal, session, tool) triple stands. */
 export type PermissionState = 'ask' | 'allowed_session' | 'allowed_always' | 'denied_turn';
 
 /** The answer of {@link ToolPermissionManager.authorize}. */
@@ -31,25 +33,76 @@ export type RememberedGrant = 'allowed_always' | 'allowed_session';
  * Where a {@link ToolPermissionManager} remembers "allow for the session" and "always" grants.
  * Reads are synchronous (what this process knows), so remembered calls cost no await; a store
  * shared between processes also implements `fetch`, consulted before the user is asked.
+ *
+ * The store keeps opaque grant keys: the manager names each grant by its principal and its
+ * subject (a tool id, or a grant group) with {@link grantKey}, so one principal's grant never
+ * matches another's, and a session's grants are those of every principal that used its id.
  */
 export interface PermissionDecisionStore {
-  /** Whether `toolId` is allowed always, as far as this process knows. */
-  isAllowedAlways(toolId: string): boolean;
-  /** Whether `toolId` is allowed for `sessionId`, as far as this process knows. */
-  isAllowedForSession(sessionId: string, toolId: string): boolean;
+  /** Whether the grant `key` is allowed always, as far as this process knows. */
+  isAllowedAlways(key: string): boolean;
+  /** Whether the grant `key` is allowed for `sessionId`, as far as this process knows. */
+  isAllowedForSession(sessionId: string, key: string): boolean;
   /** Remembers an "always" grant. */
-  allowAlways(toolId: string): void;
+  allowAlways(key: string): void;
   /** Remembers an "allow for the session" grant. */
-  allowForSession(sessionId: string, toolId: string): void;
+  allowForSession(sessionId: string, key: string): void;
   /** Revokes an "always" grant. */
-  revokeAlways(toolId: string): void;
-  /** Forgets the session's grants. */
+  revokeAlways(key: string): void;
+  /** Forgets the session's grants, every principal's. */
   forgetSession(sessionId: string): void;
   /**
-   * Looks a grant up where other processes record theirs, when this process knows none; must
-   * settle (to undefined when the shared store cannot answer) within a bounded time.
+   * Looks a grant up where other processes record theirs, when this process knows none: "always"
+   * under `alwaysKey`, "for the session" under `sessionKey` (default `alwaysKey`). Must settle (to
+   * undefined when the shared store cannot answer) within a bounded time.
    */
-  fetch?(sessionId: string, toolId: string): Promise<RememberedGrant | undefined>;
+  fetch?(
+    sessionId: string,
+    alwaysKey: string,
+    sessionKey?: string,
+  ): Promise<RememberedGrant | undefined>;
+}
+
+/**
+ * Whose grant a decision is about, besides the session: the caller, and the tool's grant group.
+ * The gate passes its call context (which has the principal) with the tool's group.
+ */
+export interface GrantTarget {
+  /** Who is calling. Absent: the local user. */
+  readonly principal?: CallPrincipal | undefined;
+  /**
+   * The tool's grant group: an "allow for the session" answer covers the group. Ignored for a
+   * HIGH risk call (asked per tool) when the manager decides; {@link ToolPermissionManager.record}
+   * uses it as given.
+   */
+  readonly grantGroup?: ToolGrantGroup | undefined;
+  /**
+   * The tool definition's revision (see `ToolDefinition.revision`): a grant given for one
+   * revision never holds for another, so a redefined tool is asked for again.
+   */
+  readonly revision?: string | undefined;
+}
+
+/** Who a question is about: its principal, and its grant group unless the call is HIGH risk. */
+function targetOf(request: ConfirmationRequest): GrantTarget | undefined {
+  if (request.principal === undefined && request.grantGroup === undefined) return undefined;
+  return {
+    principal: request.principal,
+    grantGroup: request.risk === 'HIGH' ? undefined : request.grantGroup,
+  };
+}
+
+/** The target without its grant group (a HIGH risk call is asked per tool). */
+function ungrouped(target: GrantTarget | undefined): GrantTarget | undefined {
+  return target?.grantGroup === undefined
+    ? target
+    : { principal: target.principal, revision: target.revision };
+}
+
+/** What a grant on the tool is about: its id, and its revision when it has one. */
+function grantSubject(toolId: string, target: GrantTarget | undefined): string {
+  const revision = target?.revision;
+  return revision === undefined ? toolId : `${toolId}@${revision}`;
 }
 
 /** The in-process {@link PermissionDecisionStore}: two sets, the default of the manager. */
@@ -112,10 +165,17 @@ export interface ToolPermissionManagerOptions {
    * (Redis) must not turn one replica's policy into a grant for replicas with another policy.
    */
   alwaysAllowed?: Iterable<string>;
-  /** Where the users' answers ("for the session", "always") are remembered. Default: in memory. */
+  /**
+   * Where the users' answers ("for the session", "always") are remembered, each for the principal
+   * who answered. Default: in memory.
+   */
   store?: PermissionDecisionStore;
-  /** Called when the user answers "always", to persist the choice. */
-  onAlwaysAllow?: (toolId: string) => void;
+  /**
+   * Called when a user answers "always", to persist the choice: it holds for that principal only
+   * (all of its sessions). Only the configuration (`alwaysAllowed`, `policy`) allows a tool for
+   * every principal.
+   */
+  onAlwaysAllow?: (toolId: string, principal: CallPrincipal | undefined) => void;
   /**
    * The next step given when a call needs confirming and no one can confirm (no terminal, a client
    * without elicitation): how this host lets the user allow it. Default: the config keys.
@@ -140,9 +200,12 @@ const VIA_ALWAYS: PermissionVerdict = Object.freeze({ allowed: true, via: 'alway
 const VIA_SESSION: PermissionVerdict = Object.freeze({ allowed: true, via: 'session' });
 
 /**
- * A per-session permission state machine. `ask` → (allow once: stays `ask`) | (allow for the
- * session: `allowed_session`) | (always: `allowed_always`, every session) | (deny: `denied_turn`,
- * refused without asking again until the session's next turn).
+ * A permission state machine per principal and session. `ask` → (allow once: stays `ask`) |
+ * (allow for the session: `allowed_session`, this principal in this session; the tool's whole
+ * grant group when it has one) | (always: `allowed_always`, this principal in every session) |
+ * (deny: `denied_turn`, refused without asking again until the session's next turn). No answer
+ * of one principal ever holds for another: a session id presented by another principal matches
+ * none of its grants.
  */
 export class ToolPermissionManager {
   readonly selfGatedToolIds: ReadonlySet<string>;
@@ -153,7 +216,9 @@ export class ToolPermissionManager {
   /** The configured allow-list: local to this manager, never in the store. */
   readonly #configured: Set<string>;
   readonly #deniedThisTurn = new Map<string, Set<string>>();
-  readonly #onAlwaysAllow: ((toolId: string) => void) | undefined;
+  readonly #onAlwaysAllow:
+    | ((toolId: string, principal: CallPrincipal | undefined) => void)
+    | undefined;
 
   constructor(options: ToolPermissionManagerOptions = {}) {
     this.#confirm = options.confirm;
@@ -165,13 +230,17 @@ export class ToolPermissionManager {
     this.#onAlwaysAllow = options.onAlwaysAllow;
   }
 
-  /** Where this tool stands for this session. */
-  state(sessionId: string, toolId: string): PermissionState {
-    if (this.#configured.has(toolId) || this.#store.isAllowedAlways(toolId)) {
+  /** Where this tool stands for this session and principal (`target`; default: local, no group). */
+  state(sessionId: string, toolId: string, target?: GrantTarget): PermissionState {
+    const principal = target?.principal;
+    const key = grantKey(principal, grantSubject(toolId, target));
+    if (this.#configured.has(toolId) || this.#store.isAllowedAlways(key)) {
       return 'allowed_always';
     }
-    if (this.#deniedThisTurn.get(sessionId)?.has(toolId)) return 'denied_turn';
-    if (this.#store.isAllowedForSession(sessionId, toolId)) return 'allowed_session';
+    if (this.#deniedThisTurn.get(sessionId)?.has(key)) return 'denied_turn';
+    const group = target?.grantGroup;
+    const sessionKey = group ? grantKey(principal, groupGrantSubject(group.id)) : key;
+    if (this.#store.isAllowedForSession(sessionId, sessionKey)) return 'allowed_session';
     return 'ask';
   }
 
@@ -185,26 +254,30 @@ export class ToolPermissionManager {
     request: ConfirmationRequest,
     signal?: AbortSignal,
     callConfirm?: ConfirmFunction,
+    grantTarget?: GrantTarget,
   ): Promise<PermissionVerdict> {
-    const settled = this.decide(request.toolId, request.risk, request.sessionId);
+    const target = grantTarget ?? targetOf(request);
+    const settled = this.decide(request.toolId, request.risk, request.sessionId, false, target);
     if (settled) return settled;
-    const remembered = await this.#fetch(request.sessionId, request.toolId);
+    const remembered = await this.#fetch(request, target);
     if (remembered === 'allowed_always') return VIA_ALWAYS;
     if (remembered === 'allowed_session') return VIA_SESSION;
     const decision = await this.#ask(request, signal, callConfirm);
-    return this.#apply(request, decision);
+    return this.#apply(request, decision, target);
   }
 
   /**
    * The verdict that policy or remembered state gives without asking anyone, or undefined when
    * the user must be asked (then call {@link authorize}). Synchronous and allocation-free on the
-   * allow paths, so callers build a prompt only when one is needed.
+   * allow paths, so callers build a prompt only when one is needed. `target`: who is calling and
+   * the tool's grant group (default: the local user, no group).
    */
   decide(
     toolId: string,
     risk: ToolRisk,
     sessionId: string,
     gatesItself = false,
+    target?: GrantTarget,
   ): PermissionVerdict | undefined {
     const policy = this.#policy[risk];
     if (policy === 'allow') return VIA_POLICY;
@@ -220,7 +293,7 @@ export class ToolPermissionManager {
       // own allow-list (or the risk's policy, above) lets every action of the tool run unasked.
       return this.#configured.has(toolId) ? VIA_CONFIGURED : VIA_SELF_GATED;
     }
-    const state = this.state(sessionId, toolId);
+    const state = this.state(sessionId, toolId, risk === 'HIGH' ? ungrouped(target) : target);
     if (state === 'allowed_always') return VIA_ALWAYS;
     if (state === 'allowed_session') return VIA_SESSION;
     if (state === 'denied_turn') {
@@ -233,20 +306,36 @@ export class ToolPermissionManager {
     return undefined;
   }
 
-  /** Records a decision taken elsewhere (e.g. an MCP elicitation answered out of band). */
-  record(sessionId: string, toolId: string, decision: ConfirmationDecision): void {
+  /**
+   * Records a decision taken elsewhere (e.g. an MCP elicitation answered out of band) for the
+   * principal of `target` (default: local); "for the session" covers `target.grantGroup` when
+   * given.
+   */
+  record(
+    sessionId: string,
+    toolId: string,
+    decision: ConfirmationDecision,
+    target?: GrantTarget,
+  ): void {
+    const principal = target?.principal;
+    const key = grantKey(principal, grantSubject(toolId, target));
     switch (decision) {
       case 'allow_once':
         return;
-      case 'allow_session':
-        this.#store.allowForSession(sessionId, toolId);
+      case 'allow_session': {
+        const group = target?.grantGroup;
+        this.#store.allowForSession(
+          sessionId,
+          group ? grantKey(principal, groupGrantSubject(group.id)) : key,
+        );
         return;
+      }
       case 'allow_always':
-        this.#store.allowAlways(toolId);
-        this.#onAlwaysAllow?.(toolId);
+        this.#store.allowAlways(key);
+        this.#onAlwaysAllow?.(toolId, principal);
         return;
       case 'deny':
-        this.#setOf(this.#deniedThisTurn, sessionId).add(toolId);
+        this.#setOf(this.#deniedThisTurn, sessionId).add(key);
         return;
       default: {
         const unreachable: never = decision;
@@ -266,17 +355,27 @@ export class ToolPermissionManager {
     this.#store.forgetSession(sessionId);
   }
 
-  /** Revokes an "always" grant, the configured one on this manager included. */
-  revokeAlways(toolId: string): void {
+  /**
+   * Revokes an "always" grant: the configured one on this manager and the `principal`'s answer
+   * (default: the local user's).
+   */
+  revokeAlways(toolId: string, principal?: CallPrincipal): void {
     this.#configured.delete(toolId);
-    this.#store.revokeAlways(toolId);
+    this.#store.revokeAlways(grantKey(principal, toolId));
   }
 
   /** A grant the shared store knows of; a failing store counts as "none" (the user is asked). */
-  async #fetch(sessionId: string, toolId: string): Promise<RememberedGrant | undefined> {
+  async #fetch(
+    request: ConfirmationRequest,
+    target: GrantTarget | undefined,
+  ): Promise<RememberedGrant | undefined> {
     if (!this.#store.fetch) return undefined;
+    const principal = target?.principal;
+    const group = target?.grantGroup;
+    const alwaysKey = grantKey(principal, grantSubject(request.toolId, target));
+    const sessionKey = group ? grantKey(principal, groupGrantSubject(group.id)) : alwaysKey;
     try {
-      return await this.#store.fetch(sessionId, toolId);
+      return await this.#store.fetch(request.sessionId, alwaysKey, sessionKey);
     } catch {
       return undefined;
     }
@@ -299,6 +398,7 @@ export class ToolPermissionManager {
   #apply(
     request: ConfirmationRequest,
     decision: ConfirmationDecision | undefined,
+    target: GrantTarget | undefined,
   ): PermissionVerdict {
     if (decision === undefined) {
       return {
@@ -307,7 +407,7 @@ export class ToolPermissionManager {
         hint: this.#unconfirmableHint(request),
       };
     }
-    this.record(request.sessionId, request.toolId, decision);
+    this.record(request.sessionId, request.toolId, decision, target);
     if (decision === 'deny') {
       return {
         allowed: false,

@@ -68,6 +68,7 @@ export class ToolRegistry {
       environmentRules: tool.environmentRules,
       argumentLimits: tool.argumentLimits,
       riskOf: tool.riskOf?.bind(tool),
+      revision: tool.revision,
       execute: tool.execute.bind(tool),
       ...overrides,
     };

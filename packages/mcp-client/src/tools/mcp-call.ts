@@ -59,7 +59,7 @@ export function createMcpCallTool(shared: McpToolsShared): AnyToolDefinition {
     runPolicy: MCP_CALL_POLICY,
     execute(args, context) {
       // An imported server is contacted only once the user approved it in this session.
-      if (!approvals.isApproved(args.server, context.sessionId)) {
+      if (!approvals.isApproved(args.server, context)) {
         return approveThenSend(args, context);
       }
       // Connected, and the tool in the catalog (the common case): checked and sent without an

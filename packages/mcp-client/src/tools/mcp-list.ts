@@ -73,9 +73,7 @@ export function createMcpListTool(shared: McpToolsShared): AnyToolDefinition {
         );
       }
       const states = names.map((name) => manager.state(name));
-      const unapproved = new Set(
-        names.filter((name) => !approvals.isApproved(name, context.sessionId)),
-      );
+      const unapproved = new Set(names.filter((name) => !approvals.isApproved(name, context)));
       if (states.length === 0) {
         return successResult(
           'No MCP servers are configured. Connect one with mcp_connect (command or url).',

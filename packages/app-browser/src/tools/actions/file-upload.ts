@@ -10,9 +10,9 @@ import { z } from 'zod';
 import { type BrowserToolSettings, tabField } from '../browser-tool.js';
 import {
   ACTION_ANNOTATIONS,
-  ACTION_METADATA,
   assertEnabled,
   defineTargetTool,
+  PAGE_ACTION_METADATA,
   refField,
   reportDone,
   snapshotField,
@@ -38,7 +38,7 @@ export function createFileUploadTool(settings: BrowserToolSettings): AnyToolDefi
       'Uploads files from the workspace through a file input (or a button that opens a file chooser) by its ref. Paths are relative to the workspace root; anything outside it is refused. Returns what changed in the page.',
     inputSchema: uploadSchema,
     metadata: {
-      ...ACTION_METADATA,
+      ...PAGE_ACTION_METADATA,
       annotations: { ...ACTION_ANNOTATIONS, sensitiveAction: true },
     },
     // Only a target that is clicked must be enabled; a file input is given its files directly.

@@ -7,6 +7,7 @@ import {
   type ToolDefinition,
   ToolError,
   ToolErrorCode,
+  type ToolGrantGroup,
   ToolHints,
   type ToolReturn,
 } from '@toolsys/core-tool-registry';
@@ -41,12 +42,28 @@ export const snapshotField = z
 /** Hints of the action tools: they change the page, which is on the open web. */
 export const ACTION_ANNOTATIONS: ToolAnnotations = { ...ToolHints.mutating, openWorldHint: true };
 
-/** Metadata of the action tools. */
-export const ACTION_METADATA = {
+/**
+ * The grant group of the browser's page tools: one "allow for the session" answer covers opening
+ * pages and acting on them in that session (a file upload, which sends workspace files, is not
+ * in it).
+ */
+export const BROWSER_GRANT_GROUP: ToolGrantGroup = {
+  id: 'browser',
+  covers: 'every browser page action in this session (open pages, click, type, select, scroll)',
+};
+
+/** Metadata of the action tools that change a page and nothing else. */
+export const PAGE_ACTION_METADATA = {
   category: 'browser',
   risk: 'MEDIUM',
   tags: ['browser', 'playwright'],
   annotations: ACTION_ANNOTATIONS,
+} as const;
+
+/** Metadata of the action tools: page actions, in the browser's grant group. */
+export const ACTION_METADATA = {
+  ...PAGE_ACTION_METADATA,
+  grantGroup: BROWSER_GRANT_GROUP,
 } as const;
 
 /** Metadata of the action tools that reach the same state when repeated. */

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { BrowserTab } from '../../browser-tab.js';
 import { WHOLE_PAGE_VIEW } from '../../snapshot-pages.js';
 import { renderSnapshotAsync } from '../../snapshot-render.js';
+import { BROWSER_GRANT_GROUP } from '../actions/shared.js';
 import { type BrowserToolSettings, defineBrowserTool, maxTokensField } from '../browser-tool.js';
 import { showPageWithin, takeEventLines, titleLine } from '../page-result.js';
 
@@ -71,6 +72,7 @@ export function createNavigateTool(settings: BrowserToolSettings): AnyToolDefini
       risk: 'MEDIUM',
       tags: ['browser', 'playwright'],
       annotations: { ...ToolHints.mutating, openWorldHint: true },
+      grantGroup: BROWSER_GRANT_GROUP,
     },
     runPolicy: RunPolicies.network,
     async run({ url, action, newTab, maxTokens }, { session, context, settings: resolved }) {

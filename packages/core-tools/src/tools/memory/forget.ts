@@ -9,13 +9,13 @@ import {
   ToolHints,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
-import type { NoteStore } from './note-store.js';
+import type { NoteStores } from './note-store.js';
 import { keyField } from './shared.js';
 
 const forgetSchema = ToolSchema.object({ key: keyField.describe('Key of the note to delete.') });
 
 /** The `forget` tool. */
-export function createForgetTool(store: NoteStore): AnyToolDefinition {
+export function createForgetTool(stores: NoteStores): AnyToolDefinition {
   return defineTool({
     id: 'forget',
     description:
@@ -28,7 +28,8 @@ export function createForgetTool(store: NoteStore): AnyToolDefinition {
       annotations: { ...ToolHints.destructive, idempotentHint: true },
     },
     runPolicy: RunPolicies.mutating,
-    async execute({ key }) {
+    async execute({ key }, context) {
+      const store = stores.for(context.principal);
       const removed = await store.update(key, () => store.remove(key));
       if (!removed) {
         return failureResult(ToolErrorCode.NOT_FOUND, `No note with key "${key}".`, {

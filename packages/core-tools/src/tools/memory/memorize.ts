@@ -10,7 +10,7 @@ import {
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import type { Note, NoteStore } from './note-store.js';
+import type { Note, NoteStores } from './note-store.js';
 import { keyField, tagField } from './shared.js';
 
 const memorizeSchema = ToolSchema.object({
@@ -30,7 +30,7 @@ const memorizeSchema = ToolSchema.object({
 });
 
 /** The `memorize` tool. */
-export function createMemorizeTool(store: NoteStore): AnyToolDefinition {
+export function createMemorizeTool(stores: NoteStores): AnyToolDefinition {
   return defineTool({
     id: 'memorize',
     description:
@@ -49,8 +49,9 @@ export function createMemorizeTool(store: NoteStore): AnyToolDefinition {
       annotations: { ...ToolHints.mutating, idempotentHint: true },
     },
     runPolicy: RunPolicies.mutating,
-    execute: ({ key, content, tags, mode }) =>
-      store.update(key, async () => {
+    execute: ({ key, content, tags, mode }, context) => {
+      const store = stores.for(context.principal);
+      return store.update(key, async () => {
         const existing = await store.read(key);
         const text = mode === 'append' && existing ? `${existing.content}\n\n${content}` : content;
         if (text.length > store.maxNoteLength) {
@@ -74,6 +75,7 @@ export function createMemorizeTool(store: NoteStore): AnyToolDefinition {
         return successResult(`${verb} note "${key}" (${text.length} characters${tagText}).`, {
           data: { key, tags: note.tags, length: text.length, created: !existing },
         });
-      }),
+      });
+    },
   });
 }

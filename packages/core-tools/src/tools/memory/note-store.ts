@@ -2,6 +2,7 @@
 // per-key file lock.
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { type CallPrincipal, principalDigest } from '@toolsys/core-tool-registry';
 import { lazyModule, withFileLock, writeFileAtomic } from '@toolsys/platform';
 import { type FileMemoryToolsOptions, KEY_PATTERN } from './shared.js';
 
@@ -89,6 +90,40 @@ export class NoteStore {
     return notes.sort((a, b) => b.updated.localeCompare(a.updated) || a.key.localeCompare(b.key));
   }
 }
+
+/**
+ * The note stores of a deployment: one per principal (in `principals/<digest>` under the
+ * directory, named by a digest of the principal, never its id; the local user keeps the directory
+ * itself, where notes were kept before principals existed), or one for everyone when `shared`.
+ */
+export class NoteStores {
+  readonly #options: FileMemoryToolsOptions;
+  readonly #common: NoteStore;
+  readonly #byPrincipal = new Map<string, NoteStore>();
+
+  constructor(options: FileMemoryToolsOptions) {
+    this.#options = options;
+    this.#common = new NoteStore(options);
+  }
+
+  /** The store of the caller `principal` (absent: the local user). */
+  for(principal: CallPrincipal | undefined): NoteStore {
+    if (this.#options.shared === true || principal === undefined || principal.kind === 'local') {
+      return this.#common;
+    }
+    const digest = principalDigest(principal);
+    let store = this.#byPrincipal.get(digest);
+    if (!store) {
+      const directory = join(this.#options.directory, PRINCIPALS_FOLDER, digest);
+      store = new NoteStore({ ...this.#options, directory });
+      this.#byPrincipal.set(digest, store);
+    }
+    return store;
+  }
+}
+
+/** The folder under the notes directory that holds one folder per principal. */
+const PRINCIPALS_FOLDER = 'principals';
 
 function renderNote(note: Note): string {
   const front = yaml()

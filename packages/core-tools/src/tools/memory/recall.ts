@@ -10,7 +10,7 @@ import {
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import type { Note, NoteStore } from './note-store.js';
+import type { Note, NoteStores } from './note-store.js';
 import { keyField, tagField } from './shared.js';
 
 const SNIPPET_RADIUS = 80;
@@ -29,7 +29,7 @@ const recallSchema = ToolSchema.object({
 });
 
 /** The `recall` tool. */
-export function createRecallTool(store: NoteStore): AnyToolDefinition {
+export function createRecallTool(stores: NoteStores): AnyToolDefinition {
   return defineTool({
     id: 'recall',
     description:
@@ -54,7 +54,8 @@ export function createRecallTool(store: NoteStore): AnyToolDefinition {
       annotations: ToolHints.readOnly,
     },
     runPolicy: RunPolicies.quickRead,
-    async execute({ key, tag, query, limit }) {
+    async execute({ key, tag, query, limit }, context) {
+      const store = stores.for(context.principal);
       if (key !== undefined) {
         const note = await store.read(key);
         if (!note || (tag !== undefined && !note.tags.includes(tag))) {

@@ -9,6 +9,12 @@ export interface FileMemoryToolsOptions {
   maxNoteLength?: number;
   /** Clock for the created/updated timestamps; `Date.now` by default. */
   now?: () => number;
+  /**
+   * Whether every caller shares one set of notes. Default false: each principal has its own, in
+   * `principals/<digest of the principal>` under `directory` (the local user keeps `directory`
+   * itself), so no caller reads or overwrites another's notes.
+   */
+  shared?: boolean;
 }
 
 /** What a note key may be: a safe file name of at most 128 characters. */

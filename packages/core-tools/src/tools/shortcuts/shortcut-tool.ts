@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ToolAnnotations, ToolBatchRunner, ToolRegistry } from '@toolsys/core-tool-registry';
 import {
   type AnyToolDefinition,
@@ -19,6 +20,14 @@ export interface CompileShortcutOptions {
   runner: ToolBatchRunner;
   /** Registry the step tools' annotations are read from (missing tools count as unsafe). */
   registry: ToolRegistry;
+}
+
+/**
+ * The revision of a shortcut: a digest of its whole definition, the same on every replica that
+ * loads it. Permission grants name it, so redefining a shortcut with other steps asks again.
+ */
+export function shortcutRevision(definition: ShortcutDefinition): string {
+  return createHash('sha256').update(JSON.stringify(definition)).digest('hex').slice(0, 16);
 }
 
 /**
@@ -46,6 +55,8 @@ export function compileShortcut(
       annotations: combineAnnotations(definition, options.registry),
     },
     runPolicy: RunPolicies.legacy,
+    // A grant given for these steps never covers a redefinition with other steps.
+    revision: shortcutRevision(definition),
     async execute(args, context) {
       const rendered = renderShortcutSteps(definition, args as Record<string, unknown>);
       if (!rendered.ok) return rendered.failure;

@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import type { ToolRegistry } from '@toolsys/core-tool-registry';
 import {
   type AnyToolDefinition,
   defineTool,
   failureResult,
+  principalKey,
   RunPolicies,
   successResult,
   type ToolContext,
@@ -53,7 +55,8 @@ export function skillOwner(skillName: string): string {
  * through the executor's full pipeline, then through the shell permission chain: the rendered
  * command is refused on the deny-list, runs at once when read-only (inside the command sandbox; without
  * one it asks), and otherwise asks the user
- * (an "allow for session" or "always" answer is remembered for that exact rendered command).
+ * (an "allow for session" or "always" answer is remembered for that exact rendered command, for the
+ * principal who gave it).
  */
 export class SkillToolAdapter {
   readonly #options: SkillToolAdapterOptions;
@@ -153,6 +156,9 @@ export class SkillToolAdapter {
         name: 'skill',
         timeoutMs: spec.timeoutMs + 5_000,
       },
+      // New on every registration (its scripts may change with its SKILL.md unchanged): a grant
+      // given before the skill was installed again never covers the new one.
+      revision: randomBytes(8).toString('hex'),
       execute: (args: Record<string, unknown>, context) =>
         this.#run(skillName, spec, skillDirectory, args, context),
     });
@@ -209,7 +215,12 @@ export class SkillToolAdapter {
         { hint: 'Change the arguments or approach; do not retry this call.' },
       );
     }
-    if (verdict.kind === 'confirm' && !this.#isRemembered(context.sessionId, spec.name, command)) {
+    // Grants are the answering principal's own: another user's answer never runs a command here.
+    const caller = principalKey(context.principal);
+    if (
+      verdict.kind === 'confirm' &&
+      !this.#isRemembered(caller, context.sessionId, spec.name, command)
+    ) {
       const decision = await context.confirm({
         action: `${spec.name} (skill "${skillName}") runs: ${shortenForPrompt(command, skillDirectory, workspaceRoot)}`,
         risk: spec.risk,
@@ -225,9 +236,13 @@ export class SkillToolAdapter {
       // A grant covers the exact command the user saw, as shell_execute's do: a call that renders
       // another command (another `{{script}}`) is asked again.
       if (decision === 'allow_session') {
-        this.#allowedForSession.add(`${context.sessionId}\u0000${spec.name}\u0000${command}`);
+        this.#allowedForSession.add(
+          `${caller}\u0000${context.sessionId}\u0000${spec.name}\u0000${command}`,
+        );
       }
-      if (decision === 'allow_always') this.#allowedAlways.add(`${spec.name}\u0000${command}`);
+      if (decision === 'allow_always') {
+        this.#allowedAlways.add(`${caller}\u0000${spec.name}\u0000${command}`);
+      }
     }
     const outcome = await runProcess({
       command,
@@ -274,10 +289,10 @@ export class SkillToolAdapter {
     return successResult(stdout === '' ? `${spec.name} finished (no output).` : stdout, { data });
   }
 
-  #isRemembered(sessionId: string, toolId: string, command: string): boolean {
+  #isRemembered(caller: string, sessionId: string, toolId: string, command: string): boolean {
     return (
-      this.#allowedAlways.has(`${toolId}\u0000${command}`) ||
-      this.#allowedForSession.has(`${sessionId}\u0000${toolId}\u0000${command}`)
+      this.#allowedAlways.has(`${caller}\u0000${toolId}\u0000${command}`) ||
+      this.#allowedForSession.has(`${caller}\u0000${sessionId}\u0000${toolId}\u0000${command}`)
     );
   }
 }
