@@ -133,7 +133,6 @@ export {
   grantKey,
   groupGrantSubject,
   principalDigest,
-  principalKey,
 } from './policies/grant-keys.js';
 export {
   type RateLimitDecision,

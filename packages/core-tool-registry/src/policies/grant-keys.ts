@@ -1,15 +1,7 @@
 // The keys permission grants are remembered under: one principal's grant never matches another's.
 import { createHash } from 'node:crypto';
+import { principalKey } from '../contract/handle-owner.js';
 import type { CallPrincipal } from '../contract/tool.js';
-
-/**
- * A key naming one principal: `<kind>:<id>`, equal for the same caller and different across
- * kinds (a token named `alice` is not the OAuth subject `alice`). No principal counts as `local`:
- * an executor embedded without one serves its one local user.
- */
-export function principalKey(principal: CallPrincipal | undefined): string {
-  return principal === undefined ? LOCAL_KEY : `${principal.kind}:${principal.id}`;
-}
 
 /**
  * A digest of a principal's key (32 hex digits), for names that others may read: a Redis key, a
@@ -43,6 +35,5 @@ export function groupGrantSubject(groupId: string): string {
   return `group:${groupId}`;
 }
 
-const LOCAL_KEY = 'local:local';
 const MAX_CACHED_DIGESTS = 1024;
 const DIGESTS = new Map<string, string>();
