@@ -1,5 +1,6 @@
 import type { CallToolResult, ContentBlock, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { type RegisteredTool, renderResult, type ToolResult } from '@toolsys/core-tool-registry';
+import { leanInputSchema } from './lean-schema.js';
 import { toolTitle } from './tool-title.js';
 
 /** The `_meta` key under which Toolsys puts its own tool facts (risk, category). */
@@ -46,16 +47,19 @@ function hintsOf(tool: RegisteredTool): NonNullable<Tool['annotations']> {
 }
 
 /**
- * Describes a registered tool as an MCP tool: its name, title, description, input JSON Schema and
- * annotations as MCP hints; with `full`, also its output schema (when the tool returns an object)
- * and the Toolsys facts under `_meta`.
+ * Describes a registered tool as an MCP tool: its name, title, description, input JSON Schema
+ * (without guard-rail caps, see `leanInputSchema`) and annotations as MCP hints; with `full`, the
+ * input schema as declared, its output schema (when the tool returns an object) and the Toolsys
+ * facts under `_meta`.
  */
 export function toMcpTool(tool: RegisteredTool, options: McpToolOptions = {}): Tool {
   const described: Tool = {
     name: options.name ?? tool.id,
     title: toolTitle(tool),
     description: tool.description,
-    inputSchema: tool.inputSchema.jsonSchema as Tool['inputSchema'],
+    inputSchema: (options.full
+      ? tool.inputSchema.jsonSchema
+      : leanInputSchema(tool.inputSchema.jsonSchema)) as Tool['inputSchema'],
     annotations: hintsOf(tool),
   };
   if (!options.full) return described;

@@ -241,7 +241,7 @@ export const tabField = z
   .string()
   .max(20)
   .optional()
-  .describe('Tab id such as "t2" (browser_show lists them). Default: the active tab.');
+  .describe('Tab id. Default: the active tab.');
 
 /** Schema field shared by the tools that show a page: the token budget of the result. */
 export const maxTokensField = z
@@ -251,7 +251,7 @@ export const maxTokensField = z
   .max(50_000)
   .optional()
   .describe(
-    'Token budget of the result (real tokens, everything included). Default: the deployment budget.',
+    'Token budget of the result. Default: the deployment\'s.',
   );
 
 /** The tab a call names, or the active one. */

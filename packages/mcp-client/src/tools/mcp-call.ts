@@ -22,12 +22,12 @@ import type { McpToolsShared } from './shared.js';
 const SIGNAL_SLACK_MS = 1_000;
 
 const callSchema = ToolSchema.object({
-  server: z.string().min(1).describe('Server name, as shown by mcp_list.'),
-  tool: z.string().min(1).describe('Tool name on that server, as shown by mcp_list.'),
+  server: z.string().min(1).describe('Server name (mcp_list).'),
+  tool: z.string().min(1).describe('Tool name on that server.'),
   arguments: z
     .record(z.string(), z.unknown())
     .default({})
-    .describe('Arguments of the remote tool; checked against its inputSchema before sending.'),
+    .describe('The remote tool\'s arguments.'),
   timeoutMs: z
     .number()
     .int()
@@ -35,7 +35,7 @@ const callSchema = ToolSchema.object({
     .max(MAX_CALL_TIMEOUT_MS)
     .optional()
     .describe(
-      'Time limit in ms (max 300000). On expiry the server is told to cancel. Default: the server setting or 60000.',
+      'Time limit in ms. Default: server setting or 60000.',
     ),
 });
 
@@ -48,7 +48,7 @@ export function createMcpCallTool(shared: McpToolsShared): AnyToolDefinition {
   const callTool = defineTool({
     id: 'mcp_call',
     description:
-      'Calls a tool on an MCP server (connecting it first when needed) and returns its output; structured output is kept. Arguments are checked against the remote inputSchema before anything is sent. Use mcp_list to find server and tool names. A call that times out is cancelled on the server; its outcome is then unknown, so check before repeating a call that changes state.',
+      'Calls a tool on an MCP server, checking arguments against its schema. After a timeout the outcome is unknown.',
     inputSchema: callSchema,
     metadata: {
       category: 'mcp',

@@ -27,36 +27,36 @@ const connectSchema = ToolSchema.object({
     .max(64)
     .optional()
     .describe(
-      'Name of a configured server (see mcp_list), or the name to give a new ad hoc server. Letters, digits, "_" and "-".',
+      'Configured server name, or a name for an ad hoc one.',
     ),
   command: z
     .string()
     .min(1)
     .optional()
-    .describe('Ad hoc stdio server: the executable to start, e.g. "npx". Not run through a shell.'),
+    .describe('Ad hoc stdio executable, e.g. "npx" (no shell).'),
   args: z
     .array(z.string())
     .max(64)
     .optional()
     .describe(
-      'Arguments of the ad hoc command, e.g. ["-y", "@modelcontextprotocol/server-memory"].',
+      'Its arguments.',
     ),
   env: z
     .record(z.string(), z.string())
     .optional()
     .describe(
-      'Environment of the ad hoc command (nothing else of the host environment is passed but PATH, HOME, USER, SHELL, TERM, LOGNAME).',
+      'Its environment.',
     ),
   url: z
     .string()
     .url()
     .optional()
-    .describe('Ad hoc remote server: its MCP endpoint, e.g. "http://127.0.0.1:3001/mcp".'),
+    .describe('Ad hoc server\'s MCP endpoint URL.'),
   transport: z
     .enum(['http', 'streamable-http', 'sse'])
     .default('http')
-    .describe('For url: "http" tries Streamable HTTP then falls back to SSE.'),
-  headers: z.record(z.string(), z.string()).optional().describe('For url: extra request headers.'),
+    .describe('For url; http falls back to SSE.'),
+  headers: z.record(z.string(), z.string()).optional().describe('For url: request headers.'),
 });
 
 /** `mcp_connect`: connects a configured server, or an ad hoc one once the policy allows it. */
@@ -65,7 +65,7 @@ export function createMcpConnectTool(shared: McpToolsShared): AnyToolDefinition 
   const connectTool = defineTool({
     id: 'mcp_connect',
     description:
-      'Connects an MCP server and lists its tools. Give `server` to connect a configured server (mcp_list shows them). An ad hoc server (`command` + `args`, or `url`) runs a program or reaches a URL nobody configured, so it is HIGH risk and asks the user first. Then call the tools with mcp_call. Reconnecting a connected server just refreshes its tool list.',
+      'Connects a configured or ad hoc MCP server (ad hoc asks the user) and lists its tools.',
     inputSchema: connectSchema,
     metadata: {
       category: 'mcp',

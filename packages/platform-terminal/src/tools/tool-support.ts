@@ -26,7 +26,7 @@ export const sessionIdField = z
   .min(1)
   .max(64)
   .describe(
-    'Id of an open session, from terminal.create or terminal.workspaces (e.g. "t-0c3f9a2b7d41e8a5b6c2").',
+    'Session id (terminal.create).',
   );
 
 /** Longest a tool waits inside one call; the tools' run policies allow 15 s more. */

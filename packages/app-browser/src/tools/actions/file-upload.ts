@@ -25,7 +25,7 @@ const uploadSchema = ToolSchema.object({
     .array(z.string().min(1).max(4_096))
     .min(1)
     .max(20)
-    .describe('Files to upload, relative to the workspace root (files outside it are refused).'),
+    .describe('Files relative to the workspace root.'),
   tab: tabField,
   snapshot: snapshotField,
 });
@@ -35,7 +35,7 @@ export function createFileUploadTool(settings: BrowserToolSettings): AnyToolDefi
   return defineTargetTool(settings, {
     id: 'browser_file_upload',
     description:
-      'Uploads files from the workspace through a file input (or a button that opens a file chooser) by its ref. Paths are relative to the workspace root; anything outside it is refused. Returns what changed in the page.',
+      'Uploads workspace files through a file input or chooser button by ref; returns what changed.',
     inputSchema: uploadSchema,
     metadata: {
       ...ACTION_METADATA,

@@ -21,7 +21,7 @@ const selectSchema = ToolSchema.object({
     .array(z.string().max(1_000))
     .min(1)
     .max(100)
-    .describe('Options to select, by visible label or value; several for a multiple select.'),
+    .describe('Labels or values; several for a multiple select.'),
   tab: tabField,
   snapshot: snapshotField,
 });
@@ -31,7 +31,7 @@ export function createSelectTool(settings: BrowserToolSettings): AnyToolDefiniti
   return defineTargetTool(settings, {
     id: 'browser_select',
     description:
-      'Selects options of a dropdown (<select>) by visible label or value; several values for a multiple select. Returns the options now selected and what changed in the page. For a custom dropdown that is not a <select>, click it with browser_click and then click the option.',
+      'Selects options of a <select> by label or value.',
     inputSchema: selectSchema,
     metadata: IDEMPOTENT_METADATA,
     async act(args, target, call) {

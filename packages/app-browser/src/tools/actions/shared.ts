@@ -28,14 +28,14 @@ export const refField = z
   .string()
   .min(1)
   .max(40)
-  .describe('Ref of the target element, such as "e12", from browser_snapshot or an action result.');
+  .describe('Element ref, e.g. "e12".');
 
 /** Schema field: what an action result shows of the page afterwards. */
 export const snapshotField = z
   .enum(['delta', 'full', 'none'])
   .default('delta')
   .describe(
-    'What the result shows of the page afterwards: "delta" (only what changed), "full" (a budgeted snapshot; when cut, the whole page is also saved to a file) or "none".',
+    'Page shown after: delta = changes only.',
   );
 
 /** Hints of the action tools: they change the page, which is on the open web. */

@@ -9,22 +9,22 @@ const networkSchema = ToolSchema.object({
     .string()
     .max(500)
     .optional()
-    .describe('Only requests whose URL contains this text (case-insensitive).'),
+    .describe('URL substring (case-insensitive).'),
   onlyFailed: z
     .boolean()
     .default(false)
-    .describe('Only requests that failed or answered with HTTP 400 or more.'),
+    .describe('Only failed or HTTP >= 400.'),
   resourceType: z
     .enum(['document', 'script', 'stylesheet', 'image', 'font', 'xhr', 'fetch', 'media', 'other'])
     .optional()
-    .describe('Only requests of this type.'),
+    .describe('Only this type.'),
   limit: z
     .number()
     .int()
     .min(1)
     .max(200)
     .default(30)
-    .describe('Most recent requests shown (1-200).'),
+    .describe('Most recent requests shown.'),
 });
 
 /** `browser_network_log`: the most recent requests of the session. */
@@ -32,7 +32,7 @@ export function createNetworkLogTool(settings: BrowserToolSettings): AnyToolDefi
   return defineBrowserTool(settings, {
     id: 'browser_network_log',
     description:
-      'Lists the most recent requests of this session (a bounded ring, oldest dropped first): method, URL, status or failure, type, size, time and tab. Filter by URL text, type, or failed only. Headers, cookies and bodies are never shown; query values named like tokens or keys are redacted.',
+      'Lists this session\'s recent requests (method, URL, status, type, size).',
     inputSchema: networkSchema,
     metadata: READ_METADATA,
     runPolicy: RunPolicies.quickRead,

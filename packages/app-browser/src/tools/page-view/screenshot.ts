@@ -17,12 +17,12 @@ const MAX_FULL_PAGE_HEIGHT = 8_000;
 
 const screenshotSchema = ToolSchema.object({
   tab: tabField,
-  ref: z.string().max(40).optional().describe('Capture only this element (a ref such as "e12").'),
+  ref: z.string().max(40).optional().describe('Only this element.'),
   fullPage: z
     .boolean()
     .default(false)
     .describe(
-      'Capture the whole scrollable page (up to 8,000 px tall) instead of the visible viewport.',
+      'Whole page (up to 8000 px) instead of the viewport.',
     ),
 });
 
@@ -31,7 +31,7 @@ export function createScreenshotTool(settings: BrowserToolSettings): AnyToolDefi
   return defineBrowserTool(settings, {
     id: 'browser_screenshot',
     description:
-      'Saves a PNG screenshot of the visible part of a tab, the whole page (fullPage) or one element (ref) as a file under the data directory and returns its path and size. Use browser_snapshot to read the page as text; take a screenshot only for what text cannot show (layout, images, charts).',
+      'Saves a PNG of the viewport, full page or an element; returns its path. Prefer browser_snapshot to read.',
     inputSchema: screenshotSchema,
     metadata: {
       ...READ_METADATA,

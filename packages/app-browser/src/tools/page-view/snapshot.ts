@@ -27,39 +27,39 @@ const snapshotSchema = ToolSchema.object({
     .string()
     .max(40)
     .optional()
-    .describe('Show only the subtree of this element (a ref such as "e12").'),
+    .describe('Only this element\'s subtree.'),
   find: z
     .string()
     .min(1)
     .max(500)
     .optional()
     .describe(
-      'Show only nodes whose line contains this text (case-insensitive), with their ancestors.',
+      'Only lines containing this text, with ancestors.',
     ),
   regex: z
     .boolean()
     .default(false)
-    .describe(`Treat find as a regular expression (case-insensitive). ${LINEAR_REGEX_LIMITS}`),
+    .describe('find is a regex (RE2: no backreferences or lookahead).'),
   cursor: z
     .number()
     .int()
     .min(0)
     .optional()
-    .describe('Start at this node, from the cut marker of an earlier snapshot ("cursor: N").'),
+    .describe('"cursor: N" from a cut marker.'),
   page: z
     .string()
     .regex(/^[0-9a-f]{8}$/, 'expected the 8 hex digits of a cut marker\'s "page: …"')
     .optional()
-    .describe('The page token of that cut marker ("page: 4f1c2a9b"), given with cursor.'),
+    .describe('"page: <token>" from the same cut marker.'),
   expand: z
     .boolean()
     .default(false)
-    .describe('Show every repeated row or item instead of the first few and a count.'),
+    .describe('Show all repeated items.'),
   urls: z
     .boolean()
     .default(false)
     .describe(
-      "Show each link's target (relative to the page when on its site). Default: links show only their text and ref.",
+      "Show link targets.",
     ),
   maxTokens: maxTokensField,
 });
@@ -76,7 +76,7 @@ export function createSnapshotTool(settings: BrowserToolSettings): AnyToolDefini
   return defineBrowserTool(settings, {
     id: 'browser_snapshot',
     description:
-      'Reads the page of a tab as an accessibility tree: one line per element with its role, name and state, and a ref such as [ref=e12] on what the action tools can act on. Text, links and code inside a paragraph, list item, cell or heading read as one line of prose, each link with its ref: "- listitem: see [the guide](e43) first". A ref stays the same for an element while it stays in the page. Runs of like items (rows, cards, posts) are collapsed, first few kept and the count stated, when the page does not fit the budget or they would fill more than half of it; hidden and decorative nodes are left out, long names shortened with their length; text a person cannot see (off-screen, transparent, zero-size, the colour of its background, clipped away) is shown flagged as [hidden: …]. Past the token budget (real tokens of the whole result) the tree is cut at a node boundary with a marker naming cursor and page for the next page; its first page lists the interactive elements further down, and a later page under the same title and address says only that it continues. A later page is checked against the earlier one and says when the page changed. Use ref to read one region, find for a text or regex search, urls to see link targets. Action tools already return what changed; call this for the whole page.',
+      'Reads a tab as an accessibility tree: role, name, state and a ref per element. Cut at the token budget with a cursor for the next page. Action tools already return changes.',
     inputSchema: snapshotSchema,
     metadata: READ_METADATA,
     runPolicy: RunPolicies.quickRead,

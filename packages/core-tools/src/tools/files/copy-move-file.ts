@@ -28,15 +28,15 @@ export function createCopyMoveFileTool(workspaceRoot: string): AnyToolDefinition
   return defineFileTool(workspaceRoot, {
     id: 'copy_move_file',
     description:
-      'Copies or moves a file or folder inside the workspace. When destination is an existing folder (or ends with "/"), the source goes inside it. Refuses to replace an existing destination unless overwrite is true. Symlinks are copied as links, never followed.',
+      'Copies or moves a file or folder in the workspace; never replaces unless overwrite.',
     inputSchema: ToolSchema.object({
-      source: pathField('What to copy or move, relative to the workspace root.'),
-      destination: pathField('Where to put it, relative to the workspace root.'),
-      operation: z.enum(['copy', 'move']).describe('"copy" keeps the source; "move" removes it.'),
+      source: pathField('Path relative to the workspace root.'),
+      destination: pathField('Path relative to the workspace root.'),
+      operation: z.enum(['copy', 'move']).describe('Operation.'),
       overwrite: z
         .boolean()
         .default(false)
-        .describe('Replace an existing destination (a folder is replaced whole). Default false.'),
+        .describe('Replace an existing destination.'),
     }),
     outputSchema: ToolSchema.object({
       source: z.string(),

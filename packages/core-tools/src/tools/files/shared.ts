@@ -23,7 +23,7 @@ export const listLimitField = (noun: string) =>
     .min(1)
     .max(5_000)
     .default(500)
-    .describe(`Most ${noun} to return (1-5000). Default 500.`);
+    .describe(`Most ${noun}.`);
 
 /** The metadata of a file tool: category `file` with the risk, tags and hints it declares. */
 export function fileToolMetadata(

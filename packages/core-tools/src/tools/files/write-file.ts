@@ -20,21 +20,21 @@ export function createWriteFileTool(workspaceRoot: string): AnyToolDefinition {
   return defineFileTool(workspaceRoot, {
     id: 'write_file',
     description:
-      'Writes a whole text file in the workspace, atomically (a temp file renamed over the target: an interrupted write leaves the old content). Creates missing folders by default. Overwrites unless overwrite is false. Use edit_file to change part of an existing file.',
+      'Writes a whole workspace text file atomically.',
     inputSchema: ToolSchema.object({
-      path: pathField('File path, relative to the workspace root (or absolute inside it).'),
+      path: pathField('Path relative to the workspace root.'),
       content: z
         .string()
         .max(MAX_WRITE_BYTES)
-        .describe('The complete new content of the file (UTF-8, up to 10 MiB).'),
+        .describe('Full content.'),
       overwrite: z
         .boolean()
         .default(true)
-        .describe('Replace an existing file. When false, an existing file is an error.'),
+        .describe('Replace an existing file.'),
       createDirectories: z
         .boolean()
         .default(true)
-        .describe('Create missing parent folders. Default true.'),
+        .describe('Create parent folders.'),
     }),
     outputSchema: ToolSchema.object({ path: z.string(), bytes: z.number(), created: z.boolean() }),
     metadata: fileToolMetadata('MEDIUM', ['write'], {

@@ -12,14 +12,14 @@ import {
 import type { NoteStore } from './note-store.js';
 import { keyField } from './shared.js';
 
-const forgetSchema = ToolSchema.object({ key: keyField.describe('Key of the note to delete.') });
+const forgetSchema = ToolSchema.object({ key: keyField.describe('Note key.') });
 
 /** The `forget` tool. */
 export function createForgetTool(store: NoteStore): AnyToolDefinition {
   return defineTool({
     id: 'forget',
     description:
-      'Deletes a saved note by key. It cannot be undone. Use recall first to check the key.',
+      'Deletes a saved note by key. Cannot be undone.',
     inputSchema: forgetSchema,
     metadata: {
       category: 'memory',

@@ -26,21 +26,21 @@ const downloadSchema = ToolSchema.object({
     .string()
     .min(1)
     .max(4_096)
-    .describe('Destination, relative to the workspace root (folders are created).'),
+    .describe('Destination relative to the workspace root.'),
   checksum: z
     .string()
     .regex(CHECKSUM, 'expected "<algorithm>:<hex digest>" with sha256, sha512, sha1 or md5')
     .optional()
-    .describe('Expected digest, e.g. "sha256:9f86d0…"; the file is kept only when it matches.'),
+    .describe('E.g. "sha256:9f86…"; kept only if it matches.'),
   overwrite: z
     .boolean()
     .default(false)
-    .describe('Replace an existing file at path; otherwise an existing file is an error.'),
+    .describe('Replace an existing file.'),
   resume: z
     .boolean()
     .default(true)
     .describe(
-      'Continue an interrupted download of the same URL to the same path with a Range request.',
+      'Resume a partial download.',
     ),
 });
 
@@ -49,7 +49,7 @@ export function createDownloadFileTool(settings: NetworkSettings): AnyToolDefini
   return defineTool({
     id: 'download_file',
     description:
-      'Downloads a URL into a file in the workspace, streaming with progress. An interrupted download is resumed with a Range request when the server supports it (call again with the same arguments). Optionally verifies a checksum. Use web_fetch to read a page instead of saving it.',
+      'Downloads a URL to a workspace file, resuming and optionally checking a checksum.',
     inputSchema: downloadSchema,
     outputSchema: ToolSchema.object({
       path: z.string(),

@@ -41,26 +41,26 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 const httpRequestSchema = ToolSchema.object({
   url: urlField,
-  method: z.enum(HTTP_METHODS).default('GET').describe('HTTP method.'),
+  method: z.enum(HTTP_METHODS).default('GET').describe('Method.'),
   headers: z
     .record(z.string(), z.string())
     .optional()
     .describe(
-      'Request headers, e.g. {"Accept": "application/json"}. Authorization and cookies are sent but never shown back or traced.',
+      'Request headers.',
     ),
   json: z
     .unknown()
     .optional()
-    .describe('A JSON body; sets Content-Type: application/json. Do not combine with body.'),
+    .describe('JSON body (not with body).'),
   body: z
     .string()
     .max(1_000_000)
     .optional()
-    .describe('A text body, sent as given. Do not combine with json.'),
+    .describe('Text body (not with json).'),
   follow_redirects: z
     .boolean()
     .default(true)
-    .describe('Follow up to 5 redirects (each target is checked again).'),
+    .describe('Follow up to 5 redirects.'),
 });
 
 /** The `http_request` tool. */
@@ -68,7 +68,7 @@ export function createHttpRequestTool(settings: NetworkSettings): AnyToolDefinit
   return defineTool({
     id: 'http_request',
     description:
-      'Sends an HTTP request (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS) with headers and a JSON or text body, and returns the status, headers and body (text up to 50 000 characters, shown between untrusted-content markers; JSON also parsed into data). Any status is returned, not treated as an error. Use web_fetch to read web pages and download_file to save files.',
+      'Sends an HTTP request; returns status, headers and body (JSON parsed). Any status is a result.',
     inputSchema: httpRequestSchema,
     outputSchema: ToolSchema.object({
       status: z.number(),

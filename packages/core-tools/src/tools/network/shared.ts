@@ -31,7 +31,7 @@ export const urlField = z
   .string()
   .min(1)
   .max(8_000)
-  .describe('Absolute http:// or https:// URL. Private and internal addresses are refused.');
+  .describe('http(s) URL; internal addresses refused.');
 
 /** The notice above text a server wrote, shown between untrusted-content markers. */
 export const WEB_PAGE_NOTICE = untrustedMarkers('web-page').notice;

@@ -16,48 +16,48 @@ import { assertJsonTextDepth, JSON_DOCUMENT_ARGUMENT_LIMITS } from '../structure
 
 const pathSchema = z
   .string()
-  .describe('Dotted path into the value: "items.0.name"; "" is the value itself.');
+  .describe('Dotted path ("items.0.name"; "" the whole value).');
 
 const operationSchema = z.discriminatedUnion('op', [
   z
     .object({ op: z.literal('get'), path: pathSchema })
-    .describe('Replace the value by the value at path.'),
+    .describe('Value at path.'),
   z
     .object({
       op: z.literal('pick'),
       fields: z.array(z.string()).min(1).describe('Keys to keep.'),
     })
-    .describe('Keep only these keys (of the object, or of every object in the array).'),
+    .describe('Keep these keys (of each object).'),
   z
     .object({
       op: z.literal('filter'),
       path: pathSchema,
       cmp: z
         .enum(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'contains', 'exists'])
-        .describe('Comparison of the element value at path with value.'),
-      value: z.unknown().optional().describe('Value compared with (not needed for exists).'),
+        .describe('Comparison.'),
+      value: z.unknown().optional().describe('Compared value.'),
     })
-    .describe('Keep array elements whose value at path matches.'),
+    .describe('Keep matching elements.'),
   z
     .object({ op: z.literal('map'), path: pathSchema })
-    .describe('Replace every array element by its value at path.'),
+    .describe('Each element\'s value at path.'),
   z
     .object({
       op: z.literal('sort'),
       path: pathSchema.optional(),
-      order: z.enum(['asc', 'desc']).default('asc').describe('Sort order.'),
+      order: z.enum(['asc', 'desc']).default('asc').describe('Order.'),
     })
-    .describe('Sort the array by the value at path (numbers numerically, the rest as text).'),
+    .describe('Sort by path.'),
   z
     .object({ op: z.literal('unique'), path: pathSchema.optional() })
-    .describe('Drop array elements whose value at path was seen before.'),
+    .describe('Drop repeats.'),
   z
     .object({
       op: z.literal('slice'),
-      start: z.number().int().default(0).describe('First index (negative counts from the end).'),
-      end: z.number().int().optional().describe('Index after the last (default: the end).'),
+      start: z.number().int().default(0).describe('First index (negative: from the end).'),
+      end: z.number().int().optional().describe('End index (exclusive).'),
     })
-    .describe('Keep a range of the array.'),
+    .describe('Array range.'),
 ]);
 
 type Operation = z.infer<typeof operationSchema>;
@@ -69,12 +69,12 @@ export function createJsonTransformTool(): AnyToolDefinition {
   return defineTool({
     id: 'json_transform',
     description:
-      'Transforms JSON with a jq-style pipeline of operations applied in order: get (path), pick (keys), filter (path cmp value), map (path), sort (path, order), unique (path), slice (start, end). Returns the resulting JSON. Use json_path for JSONPath queries and csv_query for tables.',
+      'Reshapes JSON with operations applied in order: get, pick, filter, map, sort, unique, slice.',
     inputSchema: ToolSchema.object({
       input: z
         .unknown()
-        .describe('The JSON value, or JSON text (a string that parses as JSON is parsed first).'),
-      operations: z.array(operationSchema).max(32).describe('Operations applied left to right.'),
+        .describe('JSON value or text.'),
+      operations: z.array(operationSchema).max(32).describe('Operations in order.'),
     }),
     metadata: { category: 'data', risk: 'LOW', annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,

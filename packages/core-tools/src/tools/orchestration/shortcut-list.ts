@@ -20,7 +20,7 @@ export function createShortcutListTool(
   return defineTool({
     id: 'shortcut_list',
     description:
-      'Lists the defined shortcuts (id, parameters, steps, risk) and suggests new ones: pairs of tools that recently ran back to back successfully at least 3 times. Define a suggestion with shortcut_define.',
+      'Lists shortcuts and suggests new ones.',
     inputSchema: ToolSchema.empty(),
     metadata: { category: 'orchestration', risk: 'LOW', annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,

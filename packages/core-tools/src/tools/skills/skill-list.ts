@@ -16,7 +16,7 @@ export function createSkillListTool(store: SkillStore): AnyToolDefinition {
   return defineTool({
     id: 'skill_list',
     description:
-      'Lists the installed skills with their descriptions and the tools each one registered. Use skill_search to find skills to install.',
+      'Lists installed skills and their tools.',
     inputSchema: ToolSchema.empty(),
     outputSchema: ToolSchema.object({
       skills: z.array(

@@ -22,9 +22,9 @@ export function createSkillUninstallTool(store: SkillStore): AnyToolDefinition {
   return defineTool({
     id: 'skill_uninstall',
     description:
-      'Uninstalls a skill: unregisters its tools and deletes its folder. It cannot be undone (install it again to restore it).',
+      'Uninstalls a skill and deletes its folder. Cannot be undone.',
     inputSchema: ToolSchema.object({
-      name: skillNameField.describe('Name of the installed skill (see skill_list).'),
+      name: skillNameField.describe('Installed skill name.'),
     }),
     outputSchema: ToolSchema.object({ name: z.string(), removedTools: z.array(z.string()) }),
     metadata: {

@@ -19,26 +19,26 @@ const cronNextSchema = ToolSchema.object({
     .min(1)
     .max(200)
     .describe(
-      'A cron expression: 5 fields (minute hour day-of-month month day-of-week), 6 with seconds first, or a nickname (@hourly, @daily, @weekly, @monthly, @yearly). E.g. "0 9 * * 1-5", "*/15 * * * *", "0 0 L * *" (last day of month).',
+      '5 or 6 fields or @daily etc., e.g. "0 9 * * 1-5".',
     ),
   timezone: z
     .string()
     .min(1)
     .max(64)
     .default('UTC')
-    .describe('IANA zone the schedule runs in (default UTC), e.g. "Europe/Berlin".'),
-  count: z.number().int().min(1).max(100).default(5).describe('How many run times (1-100).'),
+    .describe('IANA zone.'),
+  count: z.number().int().min(1).max(100).default(5).describe('Run times to list.'),
   from: z
     .union([z.string().min(1).max(200), z.number().finite()])
     .optional()
-    .describe('List runs strictly after this date (ISO 8601 or Unix time). Default: now.'),
+    .describe('Start after this date (ISO 8601 or Unix time). Default now.'),
 });
 
 function createCronNextTool(): AnyToolDefinition {
   return defineStructuredTool({
     id: 'cron_next',
     description:
-      'Lists the next run times of a cron expression in a time zone (daylight-saving aware), as ISO 8601 with offset. Day-of-month and day-of-week combine with OR, like Vixie cron. Use it to check what a schedule means before setting it; use datetime for one-off date arithmetic.',
+      'Lists the next run times of a cron expression in a time zone (DST aware).',
     inputSchema: cronNextSchema,
     outputSchema: ToolSchema.object({
       expression: z.string(),

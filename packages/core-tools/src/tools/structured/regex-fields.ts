@@ -12,12 +12,12 @@ export const patternFields = {
     .min(1)
     .max(MAX_PATTERN_LENGTH)
     .describe(
-      'Regular expression in JavaScript syntax without slashes, e.g. "(?<year>\\\\d{4})-(\\\\d{2})". No backreferences or lookahead.',
+      'Regex without slashes, e.g. "(?<year>\\d{4})".',
     ),
-  ignoreCase: z.boolean().default(false).describe('Case-insensitive matching (the i flag).'),
+  ignoreCase: z.boolean().default(false).describe('i flag.'),
   multiline: z
     .boolean()
     .default(false)
-    .describe('^ and $ match at every line break, not only at the ends (the m flag).'),
-  dotAll: z.boolean().default(false).describe('. also matches line breaks (the s flag).'),
+    .describe('m flag.'),
+  dotAll: z.boolean().default(false).describe('s flag.'),
 };

@@ -65,4 +65,4 @@ export const queryLimitField = (noun: string) =>
     .min(1)
     .max(10_000)
     .default(100)
-    .describe(`Return at most this many ${noun} (1-10000).`);
+    .describe(`Most ${noun}.`);

@@ -15,7 +15,7 @@ const getTimeSchema = ToolSchema.object({
   timezone: z
     .string()
     .optional()
-    .describe('IANA time zone such as "Europe/Paris" or "UTC". Default: the host\'s zone.'),
+    .describe('IANA zone, e.g. "Europe/Paris". Default: the host\'s.'),
 });
 
 /** The `get_time` tool. */
@@ -23,7 +23,7 @@ export function createGetTimeTool(): AnyToolDefinition {
   return defineTool({
     id: 'get_time',
     description:
-      'Returns the current date and time in a time zone: ISO 8601 with offset, weekday and Unix time. Use datetime to parse, shift or format other dates.',
+      'Current date and time in a time zone.',
     inputSchema: getTimeSchema,
     outputSchema: ToolSchema.object({
       iso: z.string(),

@@ -33,20 +33,20 @@ export function createTerminalObserveTool(manager: TerminalManager): AnyToolDefi
   return defineSessionTool(manager, {
     id: 'terminal.observe',
     description:
-      'Reads a session without changing it. Modes: "state" (cheap: state, cwd, last exit code, bytes of output after your cursor), "events" (command starts and ends after an event cursor), "screen" (the visible screen as text), "raw" (output bytes after a byte cursor; never repeats or skips a byte and says how many bytes the bounded buffer dropped). Pass the returned nextCursor to the next call to read only what is new. Output stays readable after the program has ended, until terminal.close.',
+      'Reads a session without changing it (state, events, screen, raw output); pass nextCursor on.',
     inputSchema: ToolSchema.object({
       sessionId: sessionIdField,
       mode: z
         .enum(['state', 'events', 'screen', 'raw'])
         .default('state')
-        .describe('What to read. Default "state".'),
+        .describe('What to read.'),
       cursor: z
         .number()
         .int()
         .min(0)
         .optional()
         .describe(
-          '"raw"/"state": byte offset from an earlier nextCursor (default: the oldest byte held). "events": the last event sequence seen (default 0).',
+          'raw/state: byte offset; events: last sequence seen.',
         ),
       maxBytes: z
         .number()
@@ -55,12 +55,12 @@ export function createTerminalObserveTool(manager: TerminalManager): AnyToolDefi
         .max(1_048_576)
         .default(16_384)
         .describe(
-          `"raw": most bytes returned (1-1048576; one call shows at most ${MAX_RAW_CHARS.toLocaleString('en-US')} characters, then call again with nextCursor). Default 16384.`,
+          `raw: most bytes (at most ${MAX_RAW_CHARS.toLocaleString('en-US')} characters shown per call).`,
         ),
       plain: z
         .boolean()
         .default(true)
-        .describe('"raw": remove escape sequences and carriage-return overwrites. Default true.'),
+        .describe('raw: strip escape sequences.'),
     }),
     metadata: { category: 'terminal', risk: 'LOW', tags: ['pty'], annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,

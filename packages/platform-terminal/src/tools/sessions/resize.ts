@@ -16,11 +16,11 @@ export function createTerminalResizeTool(manager: TerminalManager): AnyToolDefin
   return defineSessionTool(manager, {
     id: 'terminal.resize',
     description:
-      "Changes the size of a session's terminal (columns and rows); full-screen programs redraw for the new size. Use it when output wraps badly or a full-screen program needs more room.",
+      "Resizes a session's terminal.",
     inputSchema: ToolSchema.object({
       sessionId: sessionIdField,
-      cols: z.number().int().min(10).max(1_000).describe('Columns (10-1000).'),
-      rows: z.number().int().min(2).max(500).describe('Rows (2-500).'),
+      cols: z.number().int().min(10).max(1_000).describe('Columns.'),
+      rows: z.number().int().min(2).max(500).describe('Rows.'),
     }),
     metadata: {
       category: 'terminal',
