@@ -15,8 +15,7 @@ export interface LinearRegexFlags {
 }
 
 /** What RE2 leaves out, explained once for every regex tool. */
-export const LINEAR_REGEX_LIMITS =
-  'RE2: no backreferences or lookahead.';
+export const LINEAR_REGEX_LIMITS = 'RE2: no backreferences or lookahead.';
 
 const UNSUPPORTED_HINT =
   'Rewrite the pattern without backreferences or lookahead (for example capture the part and compare it afterwards), then retry.';

@@ -37,7 +37,8 @@ export interface McpToolOptions {
  * (MCP: they mean nothing for a read-only one). A client reads the same facts either way.
  */
 function hintsOf(tool: RegisteredTool): NonNullable<Tool['annotations']> {
-  const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = tool.metadata.annotations;
+  const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } =
+    tool.metadata.annotations;
   return {
     ...(readOnlyHint ? { readOnlyHint: true } : {}),
     ...(!readOnlyHint && !destructiveHint ? { destructiveHint: false } : {}),

@@ -237,11 +237,7 @@ export function translateError(error: unknown): ToolReturn {
 }
 
 /** Schema field shared by the tools that act on a tab. */
-export const tabField = z
-  .string()
-  .max(20)
-  .optional()
-  .describe('Tab id. Default: the active tab.');
+export const tabField = z.string().max(20).optional().describe('Tab id; default the active tab.');
 
 /** Schema field shared by the tools that show a page: the token budget of the result. */
 export const maxTokensField = z
@@ -250,9 +246,7 @@ export const maxTokensField = z
   .min(200)
   .max(50_000)
   .optional()
-  .describe(
-    'Token budget of the result. Default: the deployment\'s.',
-  );
+  .describe('Result token budget.');
 
 /** The tab a call names, or the active one. */
 export async function pickTab(

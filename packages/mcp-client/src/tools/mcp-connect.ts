@@ -21,41 +21,12 @@ import { describeServerApproval, type ServerApprovalOptions } from '../server-ap
 import { listNames, type McpAdHocPolicy, type McpToolsShared, stateData } from './shared.js';
 
 const connectSchema = ToolSchema.object({
-  server: z
-    .string()
-    .min(1)
-    .max(64)
-    .optional()
-    .describe(
-      'Configured server name, or a name for an ad hoc one.',
-    ),
-  command: z
-    .string()
-    .min(1)
-    .optional()
-    .describe('Ad hoc stdio executable, e.g. "npx" (no shell).'),
-  args: z
-    .array(z.string())
-    .max(64)
-    .optional()
-    .describe(
-      'Its arguments.',
-    ),
-  env: z
-    .record(z.string(), z.string())
-    .optional()
-    .describe(
-      'Its environment.',
-    ),
-  url: z
-    .string()
-    .url()
-    .optional()
-    .describe('Ad hoc server\'s MCP endpoint URL.'),
-  transport: z
-    .enum(['http', 'streamable-http', 'sse'])
-    .default('http')
-    .describe('For url; http falls back to SSE.'),
+  server: z.string().min(1).max(64).optional().describe('Server name (configured or new).'),
+  command: z.string().min(1).optional().describe('Ad hoc executable, e.g. "npx".'),
+  args: z.array(z.string()).max(64).optional().describe('Its arguments.'),
+  env: z.record(z.string(), z.string()).optional().describe('Its environment.'),
+  url: z.string().url().optional().describe('Ad hoc endpoint URL.'),
+  transport: z.enum(['http', 'streamable-http', 'sse']).default('http').describe('For url.'),
   headers: z.record(z.string(), z.string()).optional().describe('For url: request headers.'),
 });
 
@@ -64,8 +35,7 @@ export function createMcpConnectTool(shared: McpToolsShared): AnyToolDefinition 
   const { manager, adHoc, approvals } = shared;
   const connectTool = defineTool({
     id: 'mcp_connect',
-    description:
-      'Connects a configured or ad hoc MCP server (ad hoc asks the user) and lists its tools.',
+    description: 'Connects an MCP server (configured, or ad hoc after asking) and lists its tools.',
     inputSchema: connectSchema,
     metadata: {
       category: 'mcp',

@@ -24,16 +24,8 @@ import { listNames, type McpToolsShared, stateData } from './shared.js';
 
 const listSchema = ToolSchema.object({
   server: z.string().min(1).optional().describe('Only this server.'),
-  refresh: z
-    .boolean()
-    .default(false)
-    .describe(
-      'Connect servers and list their tools again.',
-    ),
-  includeSchemas: z
-    .boolean()
-    .default(false)
-    .describe('Show each tool\'s inputSchema.'),
+  refresh: z.boolean().default(false).describe('Reconnect and relist.'),
+  includeSchemas: z.boolean().default(false).describe('Show input schemas.'),
 });
 
 /** `mcp_list`: lists the servers and their tools; starts servers only with `refresh`. */
@@ -41,8 +33,7 @@ export function createMcpListTool(shared: McpToolsShared): AnyToolDefinition {
   const { manager, approvals } = shared;
   const listTool = defineTool({
     id: 'mcp_list',
-    description:
-      'Lists MCP servers, their status and tools.',
+    description: 'Lists MCP servers, their status and tools.',
     inputSchema: listSchema,
     metadata: {
       category: 'mcp',

@@ -8,30 +8,19 @@ import type { MemoryStore } from '../memory-store.js';
 import { defineMemoryTool, invalidArgument, READ_ONLY_METADATA } from './shared.js';
 
 const recallSchema = ToolSchema.object({
-  name: z
-    .string()
-    .min(1)
-    .max(100)
-    .optional()
-    .describe('Exact macro name.'),
-  query: z
-    .string()
-    .min(1)
-    .max(500)
-    .optional()
-    .describe('Words describing the task.'),
+  name: z.string().min(1).max(100).optional().describe('Exact macro name.'),
+  query: z.string().min(1).max(500).optional().describe('Words describing the task.'),
   arguments: z
     .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
     .optional()
-    .describe('Values for {param} placeholders.'),
+    .describe('Placeholder values.'),
   limit: z.number().int().min(1).max(20).default(3).describe('Most macros.'),
 });
 
 export function createRecallMacroTool(store: () => MemoryStore): AnyToolDefinition {
   return defineMemoryTool(store, {
     id: 'memory_recall_macro',
-    description:
-      'Recalls macros (tool-call sequences that worked before) with steps for tool_batch_run.',
+    description: 'Recalls tool-call sequences that worked before, as steps for tool_batch_run.',
     inputSchema: recallSchema,
     outputSchema: ToolSchema.object({
       macros: z.array(

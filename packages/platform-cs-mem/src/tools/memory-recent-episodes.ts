@@ -19,27 +19,11 @@ const episodesSchema = ToolSchema.object({
     .max(5_256_000)
     .optional()
     .describe('Only the last N minutes.'),
-  since: z
-    .string()
-    .max(64)
-    .optional()
-    .describe('Only from this ISO 8601 time.'),
-  until: z
-    .string()
-    .max(64)
-    .optional()
-    .describe('Only until this ISO 8601 time.'),
-  sessionId: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe('Only this session.'),
+  since: z.string().max(64).optional().describe('ISO 8601 start.'),
+  until: z.string().max(64).optional().describe('ISO 8601 end.'),
+  sessionId: z.string().min(1).max(200).optional().describe('Only this session.'),
   limit: z.number().int().min(1).max(100).default(10).describe('Most episodes.'),
-  includeToolCalls: z
-    .boolean()
-    .default(true)
-    .describe("Include tool calls."),
+  includeToolCalls: z.boolean().default(true).describe('Include tool calls.'),
 });
 
 export function createRecentEpisodesTool(
@@ -48,8 +32,7 @@ export function createRecentEpisodesTool(
 ): AnyToolDefinition {
   return defineMemoryTool(store, {
     id: 'memory_recent_episodes',
-    description:
-      'Lists recent episodes from memory (earlier sessions and their tool calls), newest first.',
+    description: 'Lists recent memory episodes and their tool calls, newest first.',
     inputSchema: episodesSchema,
     outputSchema: ToolSchema.object({
       episodes: z.array(

@@ -14,30 +14,15 @@ import { clip, defineMemoryTool } from './shared.js';
 const MAX_LINKS = 20;
 
 const rememberSchema = ToolSchema.object({
-  id: z
-    .string()
-    .min(1)
-    .max(MAX_ID_LENGTH)
-    .describe(
-      'Stable id, e.g. "person:alice".',
-    ),
-  text: z
-    .string()
-    .min(1)
-    .max(MAX_TEXT_LENGTH)
-    .describe('What to remember, in sentences.'),
+  id: z.string().min(1).max(MAX_ID_LENGTH).describe('Stable id, e.g. "person:alice".'),
+  text: z.string().min(1).max(MAX_TEXT_LENGTH).describe('What to remember.'),
   role: z
     .string()
     .min(1)
     .max(64)
     .optional()
-    .describe('Kind: fact, person, preference, project … Default "fact".'),
-  weight: z
-    .number()
-    .min(0)
-    .max(1_000)
-    .optional()
-    .describe('Importance; default 1.'),
+    .describe('fact (default), person, preference, project …'),
+  weight: z.number().min(0).max(1_000).optional().describe('Importance; default 1.'),
   links: z
     .array(
       z.object({
@@ -47,15 +32,14 @@ const rememberSchema = ToolSchema.object({
     )
     .max(MAX_LINKS)
     .optional()
-    .describe('Links to existing nodes.'),
+    .describe('Links to nodes.'),
 });
 
 /** The `memory_remember` tool. */
 export function createRememberTool(store: () => MemoryStore): AnyToolDefinition {
   return defineMemoryTool(store, {
     id: 'memory_remember',
-    description:
-      'Writes a long-term memory node (fact, person, preference, project) with links; the same id replaces it.',
+    description: 'Writes a long-term memory node with links; the same id replaces it.',
     inputSchema: rememberSchema,
     outputSchema: ToolSchema.object({
       id: z.string(),

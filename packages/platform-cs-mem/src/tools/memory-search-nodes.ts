@@ -7,43 +7,18 @@ import type { NodeSearchHit } from '../memory-store-inputs.js';
 import { clip, defineMemoryTool, MAX_TEXT_IN_RESULT, READ_ONLY_METADATA } from './shared.js';
 
 const searchSchema = ToolSchema.object({
-  query: z
-    .string()
-    .min(1)
-    .max(1_000)
-    .describe(
-      'Words (or a node id); "deploy*" for a prefix.',
-    ),
-  roles: z
-    .array(z.string().min(1).max(64))
-    .max(20)
-    .optional()
-    .describe('Only these roles.'),
+  query: z.string().min(1).max(1_000).describe('Words or a node id; "deploy*" is a prefix.'),
+  roles: z.array(z.string().min(1).max(64)).max(20).optional().describe('Only these roles.'),
   limit: z.number().int().min(1).max(100).default(10).describe('Most nodes.'),
-  match: z
-    .enum(['all', 'any'])
-    .default('all')
-    .describe('plain: all or any word.'),
-  syntax: z
-    .enum(['plain', 'fts5'])
-    .default('plain')
-    .describe(
-      'fts5: SQLite FTS5 query syntax.',
-    ),
-  edges: z
-    .number()
-    .int()
-    .min(0)
-    .max(20)
-    .default(0)
-    .describe('Links returned per node.'),
+  match: z.enum(['all', 'any']).default('all').describe('plain: all or any word.'),
+  syntax: z.enum(['plain', 'fts5']).default('plain').describe('fts5: SQLite FTS5 syntax.'),
+  edges: z.number().int().min(0).max(20).default(0).describe('Links returned per node.'),
 });
 
 export function createSearchNodesTool(store: () => MemoryStore): AnyToolDefinition {
   return defineMemoryTool(store, {
     id: 'memory_search_nodes',
-    description:
-      'Searches long-term memory nodes by text or id. Notes from memorize are found by recall.',
+    description: 'Searches long-term memory nodes by text or id (memorize notes: use recall).',
     inputSchema: searchSchema,
     outputSchema: ToolSchema.object({
       hits: z.array(

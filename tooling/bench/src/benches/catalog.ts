@@ -88,7 +88,8 @@ function peerSpawn(scratch: string): StdioServerSpawn {
 
 /** `toolsys serve --stdio` from source in `scratch`: the embedded default, or `config` if given. */
 function hostSpawn(scratch: string, name: string, config?: string): StdioServerSpawn {
-  const args = config === undefined ? ['serve', '--stdio'] : ['serve', '--stdio', '--config', config];
+  const args =
+    config === undefined ? ['serve', '--stdio'] : ['serve', '--stdio', '--config', config];
   return {
     command: process.execPath,
     args: hostCliArgsAnywhere(...args),
@@ -108,7 +109,8 @@ const round1 = (value: number) => Math.round(value * 10) / 10;
  */
 export const catalogBench: Bench = {
   name: 'catalog',
-  summary: 'tools/list token cost (o200k): default deployment per tool vs @playwright/mcp, discover mode',
+  summary:
+    'tools/list token cost (o200k): default deployment per tool vs @playwright/mcp, discover mode',
   async run() {
     const scratch = removeOnExit(mkdtempSync(join(tmpdir(), 'toolsys-bench-catalog-')));
     try {

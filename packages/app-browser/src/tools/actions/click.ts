@@ -20,10 +20,7 @@ const clickSchema = ToolSchema.object({
     .max(4)
     .default([])
     .describe('Keys held.'),
-  dialog: z
-    .enum(['accept', 'dismiss'])
-    .default('dismiss')
-    .describe('Answer to a dialog the click opens.'),
+  dialog: z.enum(['accept', 'dismiss']).default('dismiss').describe('Answer to a dialog it opens.'),
   snapshot: snapshotField,
 });
 
@@ -31,8 +28,7 @@ const clickSchema = ToolSchema.object({
 export function createClickTool(settings: BrowserToolSettings): AnyToolDefinition {
   return defineTargetTool(settings, {
     id: 'browser_click',
-    description:
-      'Clicks an element by ref; returns what changed in the page.',
+    description: 'Clicks an element by ref; returns what changed in the page.',
     inputSchema: clickSchema,
     metadata: ACTION_METADATA,
     async act(args, target, call) {

@@ -17,13 +17,7 @@ import {
 
 const dateSchema = ToolSchema.object({
   ref: refField,
-  value: z
-    .string()
-    .min(1)
-    .max(40)
-    .describe(
-      'E.g. "2026-03-14", "09:30", "2026-03-14T09:30", "2026-W11".',
-    ),
+  value: z.string().min(1).max(40).describe('E.g. "2026-03-14", "09:30", "2026-W11".'),
   tab: tabField,
   snapshot: snapshotField,
 });
@@ -88,8 +82,7 @@ function isRealDate(type: string, value: string): boolean {
 export function createDateInputTool(settings: BrowserToolSettings): AnyToolDefinition {
   return defineTargetTool(settings, {
     id: 'browser_date_input',
-    description:
-      'Sets a date, time, month or week field by ref from an ISO 8601 value.',
+    description: 'Sets a date, time, month or week field by ref from an ISO 8601 value.',
     inputSchema: dateSchema,
     metadata: IDEMPOTENT_METADATA,
     async act(args, target, call) {

@@ -21,11 +21,7 @@ import {
 
 const uploadSchema = ToolSchema.object({
   ref: refField,
-  paths: z
-    .array(z.string().min(1).max(4_096))
-    .min(1)
-    .max(20)
-    .describe('Files relative to the workspace root.'),
+  paths: z.array(z.string().min(1).max(4_096)).min(1).max(20).describe('Workspace-relative paths.'),
   tab: tabField,
   snapshot: snapshotField,
 });
@@ -34,8 +30,7 @@ const uploadSchema = ToolSchema.object({
 export function createFileUploadTool(settings: BrowserToolSettings): AnyToolDefinition {
   return defineTargetTool(settings, {
     id: 'browser_file_upload',
-    description:
-      'Uploads workspace files through a file input or chooser button by ref; returns what changed.',
+    description: 'Uploads workspace files through a file input by ref.',
     inputSchema: uploadSchema,
     metadata: {
       ...ACTION_METADATA,

@@ -18,10 +18,7 @@ const inputSchema = ToolSchema.object({
   ref: refField,
   text: z.string().max(100_000).describe('Text to type.'),
   tab: tabField,
-  clear: z
-    .boolean()
-    .default(true)
-    .describe('Replace the field\'s content (false: append).'),
+  clear: z.boolean().default(true).describe('Replace content (false: append).'),
   submit: z.boolean().default(false).describe('Press Enter afterwards.'),
   snapshot: snapshotField,
 });
@@ -30,8 +27,7 @@ const inputSchema = ToolSchema.object({
 export function createInputTool(settings: BrowserToolSettings): AnyToolDefinition {
   return defineTargetTool(settings, {
     id: 'browser_input',
-    description:
-      'Types into a text field by ref, replacing or appending, optionally pressing Enter; returns what changed.',
+    description: 'Types into a text field by ref, optionally pressing Enter; returns what changed.',
     inputSchema: inputSchema,
     metadata: ACTION_METADATA,
     async act(args, target, call) {

@@ -11,11 +11,7 @@ import { reportAfterAction } from './action-report.js';
 import { done, IDEMPOTENT_METADATA, resolveTarget, snapshotField } from './shared.js';
 
 const scrollSchema = ToolSchema.object({
-  ref: z
-    .string()
-    .max(40)
-    .optional()
-    .describe('Element to scroll in; default the page.'),
+  ref: z.string().max(40).optional().describe('Element to scroll; default the page.'),
   tab: tabField,
   direction: z.enum(['down', 'up', 'right', 'left']).default('down').describe('Direction.'),
   amount: z
@@ -24,7 +20,7 @@ const scrollSchema = ToolSchema.object({
     .min(1)
     .max(100_000)
     .optional()
-    .describe('Pixels. Default: 90% of the view.'),
+    .describe('Pixels; default 90% of the view.'),
   snapshot: snapshotField,
 });
 
@@ -32,8 +28,7 @@ const scrollSchema = ToolSchema.object({
 export function createScrollTool(settings: BrowserToolSettings): AnyToolDefinition {
   return defineBrowserTool(settings, {
     id: 'browser_scroll',
-    description:
-      'Scrolls the page or an element; says where it ended. Refs work without scrolling.',
+    description: 'Scrolls the page or an element; says where it ended.',
     inputSchema: scrollSchema,
     metadata: IDEMPOTENT_METADATA,
     runPolicy: RunPolicies.mutating,

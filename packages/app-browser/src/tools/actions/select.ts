@@ -17,11 +17,7 @@ import {
 
 const selectSchema = ToolSchema.object({
   ref: refField,
-  values: z
-    .array(z.string().max(1_000))
-    .min(1)
-    .max(100)
-    .describe('Labels or values; several for a multiple select.'),
+  values: z.array(z.string().max(1_000)).min(1).max(100).describe('Labels or values.'),
   tab: tabField,
   snapshot: snapshotField,
 });
@@ -30,8 +26,7 @@ const selectSchema = ToolSchema.object({
 export function createSelectTool(settings: BrowserToolSettings): AnyToolDefinition {
   return defineTargetTool(settings, {
     id: 'browser_select',
-    description:
-      'Selects options of a <select> by label or value.',
+    description: 'Selects options of a <select> by label or value.',
     inputSchema: selectSchema,
     metadata: IDEMPOTENT_METADATA,
     async act(args, target, call) {

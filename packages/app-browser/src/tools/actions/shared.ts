@@ -24,19 +24,13 @@ import {
 import { type ActionReport, reportAfterAction, type SnapshotMode } from './action-report.js';
 
 /** Schema field: the ref of the element an action targets. */
-export const refField = z
-  .string()
-  .min(1)
-  .max(40)
-  .describe('Element ref, e.g. "e12".');
+export const refField = z.string().min(1).max(40).describe('Element ref.');
 
 /** Schema field: what an action result shows of the page afterwards. */
 export const snapshotField = z
   .enum(['delta', 'full', 'none'])
   .default('delta')
-  .describe(
-    'Page shown after: delta = changes only.',
-  );
+  .describe('Page shown after.');
 
 /** Hints of the action tools: they change the page, which is on the open web. */
 export const ACTION_ANNOTATIONS: ToolAnnotations = { ...ToolHints.mutating, openWorldHint: true };

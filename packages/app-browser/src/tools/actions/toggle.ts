@@ -17,10 +17,7 @@ import {
 
 const toggleSchema = ToolSchema.object({
   ref: refField,
-  checked: z
-    .boolean()
-    .default(true)
-    .describe('Wanted state.'),
+  checked: z.boolean().default(true).describe('Wanted state.'),
   tab: tabField,
   snapshot: snapshotField,
 });
@@ -29,8 +26,7 @@ const toggleSchema = ToolSchema.object({
 export function createToggleTool(settings: BrowserToolSettings): AnyToolDefinition {
   return defineTargetTool(settings, {
     id: 'browser_toggle',
-    description:
-      'Sets a checkbox, radio or switch by ref; returns what changed.',
+    description: 'Sets a checkbox, radio or switch by ref; returns what changed.',
     inputSchema: toggleSchema,
     metadata: IDEMPOTENT_METADATA,
     async act(args, target, call) {

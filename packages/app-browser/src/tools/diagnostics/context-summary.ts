@@ -10,8 +10,7 @@ const summarySchema = ToolSchema.object({});
 export function createContextSummaryTool(settings: BrowserToolSettings): AnyToolDefinition {
   return defineBrowserTool(settings, {
     id: 'browser_context_summary',
-    description:
-      'Summary of the browser session: tabs, errors, failed requests, dialogs, downloads.',
+    description: 'Summary of the browser session: tabs, errors, failed requests, dialogs.',
     inputSchema: summarySchema,
     metadata: READ_METADATA,
     runPolicy: RunPolicies.quickRead,

@@ -14,8 +14,7 @@ const dumpSchema = ToolSchema.object({
 export function createDebugDumpTool(settings: BrowserToolSettings): AnyToolDefinition {
   return defineBrowserTool(settings, {
     id: 'browser_debug_dump',
-    description:
-      'Saves a tab\'s console, errors, failed requests, HTML and screenshot to files.',
+    description: "Saves a tab's console, errors, requests, HTML and screenshot to files.",
     inputSchema: dumpSchema,
     metadata: {
       ...READ_METADATA,

@@ -8,8 +8,7 @@ const downloadsSchema = ToolSchema.object({});
 export function createDownloadListTool(settings: BrowserToolSettings): AnyToolDefinition {
   return defineBrowserTool(settings, {
     id: 'browser_download_list',
-    description:
-      'Lists this session\'s downloads with state, size and saved path.',
+    description: "Lists this session's downloads.",
     inputSchema: downloadsSchema,
     metadata: READ_METADATA,
     runPolicy: RunPolicies.quickRead,

@@ -5,34 +5,20 @@ import { type BrowserToolSettings, defineBrowserTool } from '../browser-tool.js'
 import { formatRequest, isFailed, READ_METADATA, shownUrl } from './shared.js';
 
 const networkSchema = ToolSchema.object({
-  filter: z
-    .string()
-    .max(500)
-    .optional()
-    .describe('URL substring (case-insensitive).'),
-  onlyFailed: z
-    .boolean()
-    .default(false)
-    .describe('Only failed or HTTP >= 400.'),
+  filter: z.string().max(500).optional().describe('URL substring.'),
+  onlyFailed: z.boolean().default(false).describe('Only failed or status >= 400.'),
   resourceType: z
     .enum(['document', 'script', 'stylesheet', 'image', 'font', 'xhr', 'fetch', 'media', 'other'])
     .optional()
     .describe('Only this type.'),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(200)
-    .default(30)
-    .describe('Most recent requests shown.'),
+  limit: z.number().int().min(1).max(200).default(30).describe('Most recent requests shown.'),
 });
 
 /** `browser_network_log`: the most recent requests of the session. */
 export function createNetworkLogTool(settings: BrowserToolSettings): AnyToolDefinition {
   return defineBrowserTool(settings, {
     id: 'browser_network_log',
-    description:
-      'Lists this session\'s recent requests (method, URL, status, type, size).',
+    description: "Lists this session's recent requests.",
     inputSchema: networkSchema,
     metadata: READ_METADATA,
     runPolicy: RunPolicies.quickRead,

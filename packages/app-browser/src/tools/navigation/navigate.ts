@@ -15,19 +15,9 @@ import { type BrowserToolSettings, defineBrowserTool, maxTokensField } from '../
 import { showPageWithin, takeEventLines, titleLine } from '../page-result.js';
 
 const navigateSchema = ToolSchema.object({
-  url: z
-    .string()
-    .max(8_192)
-    .optional()
-    .describe('Absolute http(s) URL; required for "open".'),
-  action: z
-    .enum(['open', 'back', 'forward', 'reload'])
-    .default('open')
-    .describe('Action.'),
-  newTab: z
-    .boolean()
-    .default(false)
-    .describe('In a new tab.'),
+  url: z.string().max(8_192).optional().describe('http(s) URL, for "open".'),
+  action: z.enum(['open', 'back', 'forward', 'reload']).default('open').describe('Action.'),
+  newTab: z.boolean().default(false).describe('In a new tab.'),
   maxTokens: maxTokensField,
 });
 
@@ -64,7 +54,7 @@ export function createNavigateTool(settings: BrowserToolSettings): AnyToolDefini
   return defineBrowserTool(settings, {
     id: 'browser_navigate',
     description:
-      'Opens a URL (or back, forward, reload) and returns the page as an accessibility tree with refs ([ref=e12]) for the action tools, cut at a token budget. Internal addresses refused.',
+      'Opens a URL (or back, forward, reload); returns the page as an accessibility tree with refs for the action tools, cut at a token budget.',
     inputSchema: navigateSchema,
     metadata: {
       category: 'browser',

@@ -15,22 +15,15 @@ const showSchema = ToolSchema.object({
   action: z
     .enum(['list', 'select', 'new', 'close'])
     .default('list')
-    .describe(
-      'Action; select makes later calls act on the tab.',
-    ),
-  tab: z
-    .string()
-    .max(20)
-    .optional()
-    .describe('Tab id ("t2"); for select and close.'),
+    .describe('select: later calls act on the tab.'),
+  tab: z.string().max(20).optional().describe('Tab id, for select and close.'),
 });
 
 /** `browser_show`: lists, selects, opens and closes the tabs of the session. */
 export function createShowTool(settings: BrowserToolSettings): AnyToolDefinition {
   return defineBrowserTool(settings, {
     id: 'browser_show',
-    description:
-      'Lists tabs, or selects, opens or closes one.',
+    description: 'Lists tabs, or selects, opens or closes one.',
     inputSchema: showSchema,
     metadata: {
       category: 'browser',

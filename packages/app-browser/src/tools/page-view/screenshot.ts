@@ -18,20 +18,14 @@ const MAX_FULL_PAGE_HEIGHT = 8_000;
 const screenshotSchema = ToolSchema.object({
   tab: tabField,
   ref: z.string().max(40).optional().describe('Only this element.'),
-  fullPage: z
-    .boolean()
-    .default(false)
-    .describe(
-      'Whole page (up to 8000 px) instead of the viewport.',
-    ),
+  fullPage: z.boolean().default(false).describe('Whole page, not the viewport.'),
 });
 
 /** `browser_screenshot`: a PNG of the viewport, the whole page or one element, saved to a file. */
 export function createScreenshotTool(settings: BrowserToolSettings): AnyToolDefinition {
   return defineBrowserTool(settings, {
     id: 'browser_screenshot',
-    description:
-      'Saves a PNG of the viewport, full page or an element; returns its path. Prefer browser_snapshot to read.',
+    description: 'Saves a PNG of the viewport, page or an element; returns its path.',
     inputSchema: screenshotSchema,
     metadata: {
       ...READ_METADATA,

@@ -23,44 +23,17 @@ import { READ_METADATA } from './shared.js';
 
 const snapshotSchema = ToolSchema.object({
   tab: tabField,
-  ref: z
-    .string()
-    .max(40)
-    .optional()
-    .describe('Only this element\'s subtree.'),
-  find: z
-    .string()
-    .min(1)
-    .max(500)
-    .optional()
-    .describe(
-      'Only lines containing this text, with ancestors.',
-    ),
-  regex: z
-    .boolean()
-    .default(false)
-    .describe('find is a regex (RE2: no backreferences or lookahead).'),
-  cursor: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe('"cursor: N" from a cut marker.'),
+  ref: z.string().max(40).optional().describe('Only this element.'),
+  find: z.string().min(1).max(500).optional().describe('Only lines with this text.'),
+  regex: z.boolean().default(false).describe('find is an RE2 regex.'),
+  cursor: z.number().int().min(0).optional().describe('From a cut marker.'),
   page: z
     .string()
     .regex(/^[0-9a-f]{8}$/, 'expected the 8 hex digits of a cut marker\'s "page: …"')
     .optional()
-    .describe('"page: <token>" from the same cut marker.'),
-  expand: z
-    .boolean()
-    .default(false)
-    .describe('Show all repeated items.'),
-  urls: z
-    .boolean()
-    .default(false)
-    .describe(
-      "Show link targets.",
-    ),
+    .describe('From the same cut marker.'),
+  expand: z.boolean().default(false).describe('Show all repeated items.'),
+  urls: z.boolean().default(false).describe('Show link targets.'),
   maxTokens: maxTokensField,
 });
 
@@ -76,7 +49,7 @@ export function createSnapshotTool(settings: BrowserToolSettings): AnyToolDefini
   return defineBrowserTool(settings, {
     id: 'browser_snapshot',
     description:
-      'Reads a tab as an accessibility tree: role, name, state and a ref per element. Cut at the token budget with a cursor for the next page. Action tools already return changes.',
+      'Reads a tab as an accessibility tree with a ref per element, cut at the token budget with a cursor.',
     inputSchema: snapshotSchema,
     metadata: READ_METADATA,
     runPolicy: RunPolicies.quickRead,

@@ -27,16 +27,12 @@ import { fileToolMetadata, hint, pathField } from './shared.js';
 export function createCopyMoveFileTool(workspaceRoot: string): AnyToolDefinition {
   return defineFileTool(workspaceRoot, {
     id: 'copy_move_file',
-    description:
-      'Copies or moves a file or folder in the workspace; never replaces unless overwrite.',
+    description: 'Copies or moves a file or folder in the workspace.',
     inputSchema: ToolSchema.object({
-      source: pathField('Path relative to the workspace root.'),
-      destination: pathField('Path relative to the workspace root.'),
+      source: pathField('Workspace path.'),
+      destination: pathField('Workspace path.'),
       operation: z.enum(['copy', 'move']).describe('Operation.'),
-      overwrite: z
-        .boolean()
-        .default(false)
-        .describe('Replace an existing destination.'),
+      overwrite: z.boolean().default(false).describe('Replace an existing destination.'),
     }),
     outputSchema: ToolSchema.object({
       source: z.string(),

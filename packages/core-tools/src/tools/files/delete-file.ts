@@ -18,14 +18,10 @@ import { fileToolMetadata, hint, pathField } from './shared.js';
 export function createDeleteFileTool(workspaceRoot: string): AnyToolDefinition {
   return defineFileTool(workspaceRoot, {
     id: 'delete_file',
-    description:
-      'Deletes a file, symlink or (recursive) folder in the workspace.',
+    description: 'Deletes a file, symlink or (recursive) folder in the workspace.',
     inputSchema: ToolSchema.object({
-      path: pathField('Path relative to the workspace root.'),
-      recursive: z
-        .boolean()
-        .default(false)
-        .describe('Needed for a non-empty folder.'),
+      path: pathField('Workspace path.'),
+      recursive: z.boolean().default(false).describe('Needed for a non-empty folder.'),
     }),
     outputSchema: ToolSchema.object({
       path: z.string(),

@@ -39,19 +39,16 @@ export function createEditFileTool(workspaceRoot: string): AnyToolDefinition {
   return defineFileTool(workspaceRoot, {
     id: 'edit_file',
     description:
-      'Replaces an exact string in a text file; returns a diff. oldString must occur once unless replaceAll.',
+      'Replaces an exact string in a text file (once, unless replaceAll); returns a diff.',
     inputSchema: ToolSchema.object({
-      path: pathField('Path relative to the workspace root.'),
+      path: pathField('Workspace path.'),
       oldString: z
         .string()
         .min(1)
         .max(MAX_EDIT_STRING)
-        .describe('Exact text to replace, whitespace included.'),
-      newString: z.string().max(MAX_EDIT_STRING).describe('Replacement text.'),
-      replaceAll: z
-        .boolean()
-        .default(false)
-        .describe('Replace every occurrence.'),
+        .describe('Exact text, whitespace included.'),
+      newString: z.string().max(MAX_EDIT_STRING).describe('Replacement.'),
+      replaceAll: z.boolean().default(false).describe('Replace every occurrence.'),
     }),
     outputSchema: ToolSchema.object({
       path: z.string(),

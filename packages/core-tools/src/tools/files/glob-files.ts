@@ -25,27 +25,12 @@ const tinyglobby = lazyModule<typeof import('tinyglobby')>('tinyglobby', import.
 export function createGlobFilesTool(workspaceRoot: string): AnyToolDefinition {
   return defineFileTool(workspaceRoot, {
     id: 'glob_files',
-    description:
-      'Finds workspace files by glob; skips .git and node_modules unless named.',
+    description: 'Finds workspace files by glob; skips .git and node_modules unless named.',
     inputSchema: ToolSchema.object({
-      pattern: z
-        .string()
-        .min(1)
-        .max(1_000)
-        .describe(
-          'Glob relative to path, e.g. "**/*.ts", "*.{json,yaml}".',
-        ),
-      path: pathField(
-        'Folder relative to the workspace root.',
-      ).default('.'),
-      includeHidden: z
-        .boolean()
-        .default(false)
-        .describe('Match dot names.'),
-      includeDirectories: z
-        .boolean()
-        .default(false)
-        .describe('Also return folders.'),
+      pattern: z.string().min(1).max(1_000).describe('E.g. "**/*.ts".'),
+      path: pathField('Workspace folder.').default('.'),
+      includeHidden: z.boolean().default(false).describe('Match dot names.'),
+      includeDirectories: z.boolean().default(false).describe('Also return folders.'),
       limit: listLimitField('paths'),
     }),
     outputSchema: ToolSchema.object({

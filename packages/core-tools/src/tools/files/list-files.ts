@@ -32,24 +32,12 @@ interface ListedEntry {
 export function createListFilesTool(workspaceRoot: string): AnyToolDefinition {
   return defineFileTool(workspaceRoot, {
     id: 'list_files',
-    description:
-      'Lists a workspace folder: files with sizes, folders ("/"), symlinks ("@"), optionally recursive.',
+    description: 'Lists a workspace folder, optionally recursive.',
     inputSchema: ToolSchema.object({
-      path: pathField(
-        'Folder relative to the workspace root.',
-      ).default('.'),
+      path: pathField('Workspace folder.').default('.'),
       recursive: z.boolean().default(false).describe('List subfolders.'),
-      maxDepth: z
-        .number()
-        .int()
-        .min(1)
-        .max(20)
-        .default(3)
-        .describe('Levels when recursive.'),
-      includeHidden: z
-        .boolean()
-        .default(false)
-        .describe('Include dot names.'),
+      maxDepth: z.number().int().min(1).max(20).default(3).describe('Levels when recursive.'),
+      includeHidden: z.boolean().default(false).describe('Include dot names.'),
       limit: listLimitField('entries'),
     }),
     outputSchema: ToolSchema.object({

@@ -22,22 +22,11 @@ const FILE_NOTICE = untrustedMarkers('file').notice;
 export function createReadFileTool(workspaceRoot: string, maxReadBytes: number): AnyToolDefinition {
   return defineFileTool(workspaceRoot, {
     id: 'read_file',
-    description:
-      'Reads a workspace text file or a line range; long files are cut with a note on how to continue.',
+    description: 'Reads a workspace text file or a line range; long files are cut with a note.',
     inputSchema: ToolSchema.object({
-      path: pathField('Path relative to the workspace root.'),
-      startLine: z
-        .number()
-        .int()
-        .min(1)
-        .default(1)
-        .describe('First line (1-based).'),
-      endLine: z
-        .number()
-        .int()
-        .min(1)
-        .optional()
-        .describe('Last line (inclusive).'),
+      path: pathField('Workspace path.'),
+      startLine: z.number().int().min(1).default(1).describe('First line (1-based).'),
+      endLine: z.number().int().min(1).optional().describe('Last line (inclusive).'),
       maxBytes: z
         .number()
         .int()
@@ -45,10 +34,7 @@ export function createReadFileTool(workspaceRoot: string, maxReadBytes: number):
         .max(MAX_READ_CAP)
         .default(maxReadBytes)
         .describe('Most bytes.'),
-      lineNumbers: z
-        .boolean()
-        .default(false)
-        .describe('Prefix line numbers.'),
+      lineNumbers: z.boolean().default(false).describe('Prefix line numbers.'),
     }),
     outputSchema: ToolSchema.object({
       path: z.string(),

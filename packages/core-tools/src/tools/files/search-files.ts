@@ -20,38 +20,15 @@ export function createSearchFilesTool(
 ): AnyToolDefinition {
   return defineFileTool(workspaceRoot, {
     id: 'search_files',
-    description:
-      'Searches workspace file contents by regex or text; returns path:line: text. Skips binaries, dot files, .git, node_modules.',
+    description: 'Searches workspace file contents by regex or text; returns path:line: text.',
     inputSchema: ToolSchema.object({
-      pattern: z
-        .string()
-        .min(1)
-        .max(1_000)
-        .describe('RE2 regex, or text with literal.'),
-      path: pathField(
-        'Folder or file relative to the workspace root.',
-      ).default('.'),
+      pattern: z.string().min(1).max(1_000).describe('RE2 regex (or text with literal).'),
+      path: pathField('Workspace-relative folder or file.').default('.'),
       literal: z.boolean().default(false).describe('pattern is plain text.'),
       ignoreCase: z.boolean().default(false).describe('Case-insensitive.'),
-      include: z
-        .string()
-        .min(1)
-        .max(500)
-        .optional()
-        .describe('Only files matching this glob, e.g. "*.ts".'),
-      includeHidden: z
-        .boolean()
-        .default(false)
-        .describe('Search dot files.'),
-      maxResults: z
-        .number()
-        .int()
-        .min(1)
-        .max(2_000)
-        .default(200)
-        .describe(
-          'Most lines.',
-        ),
+      include: z.string().min(1).max(500).optional().describe('File glob, e.g. "*.ts".'),
+      includeHidden: z.boolean().default(false).describe('Search dot files.'),
+      maxResults: z.number().int().min(1).max(2_000).default(200).describe('Most lines.'),
     }),
     outputSchema: ToolSchema.object({
       matches: z.array(z.object({ path: z.string(), line: z.number(), text: z.string() })),

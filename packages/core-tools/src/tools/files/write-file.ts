@@ -19,22 +19,12 @@ const MAX_WRITE_BYTES = 10 * 1024 * 1024;
 export function createWriteFileTool(workspaceRoot: string): AnyToolDefinition {
   return defineFileTool(workspaceRoot, {
     id: 'write_file',
-    description:
-      'Writes a whole workspace text file atomically.',
+    description: 'Writes a whole workspace text file atomically.',
     inputSchema: ToolSchema.object({
-      path: pathField('Path relative to the workspace root.'),
-      content: z
-        .string()
-        .max(MAX_WRITE_BYTES)
-        .describe('Full content.'),
-      overwrite: z
-        .boolean()
-        .default(true)
-        .describe('Replace an existing file.'),
-      createDirectories: z
-        .boolean()
-        .default(true)
-        .describe('Create parent folders.'),
+      path: pathField('Workspace path.'),
+      content: z.string().max(MAX_WRITE_BYTES).describe('Full content.'),
+      overwrite: z.boolean().default(true).describe('Replace an existing file.'),
+      createDirectories: z.boolean().default(true).describe('Create parent folders.'),
     }),
     outputSchema: ToolSchema.object({ path: z.string(), bytes: z.number(), created: z.boolean() }),
     metadata: fileToolMetadata('MEDIUM', ['write'], {

@@ -18,8 +18,7 @@ const forgetSchema = ToolSchema.object({ key: keyField.describe('Note key.') });
 export function createForgetTool(store: NoteStore): AnyToolDefinition {
   return defineTool({
     id: 'forget',
-    description:
-      'Deletes a saved note by key. Cannot be undone.',
+    description: 'Deletes a saved note by key.',
     inputSchema: forgetSchema,
     metadata: {
       category: 'memory',

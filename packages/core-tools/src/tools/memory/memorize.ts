@@ -16,25 +16,15 @@ import { keyField, tagField } from './shared.js';
 const memorizeSchema = ToolSchema.object({
   key: keyField,
   content: z.string().min(1).describe('Markdown text.'),
-  tags: z
-    .array(tagField)
-    .max(20)
-    .optional()
-    .describe('Labels, e.g. ["project-x"].'),
-  mode: z
-    .enum(['replace', 'append'])
-    .default('replace')
-    .describe(
-      'replace or append to an existing note.',
-    ),
+  tags: z.array(tagField).max(20).optional().describe('Labels.'),
+  mode: z.enum(['replace', 'append']).default('replace').describe('Replace or append.'),
 });
 
 /** The `memorize` tool. */
 export function createMemorizeTool(store: NoteStore): AnyToolDefinition {
   return defineTool({
     id: 'memorize',
-    description:
-      'Saves a note under a key with tags; the same key replaces or appends.',
+    description: 'Saves a note under a key with tags; the same key replaces or appends.',
     inputSchema: memorizeSchema,
     outputSchema: ToolSchema.object({
       key: z.string(),

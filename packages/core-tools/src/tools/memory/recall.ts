@@ -18,13 +18,7 @@ const SNIPPET_RADIUS = 80;
 const recallSchema = ToolSchema.object({
   key: keyField.optional().describe('Return this note in full.'),
   tag: tagField.optional().describe('Only notes with this tag.'),
-  query: z
-    .string()
-    .trim()
-    .min(1)
-    .max(500)
-    .optional()
-    .describe('Words every note must contain.'),
+  query: z.string().trim().min(1).max(500).optional().describe('Words every note must contain.'),
   limit: z.number().int().min(1).max(100).default(10).describe('Most notes.'),
 });
 
@@ -32,8 +26,7 @@ const recallSchema = ToolSchema.object({
 export function createRecallTool(store: NoteStore): AnyToolDefinition {
   return defineTool({
     id: 'recall',
-    description:
-      'Reads notes by key, tag or query; no arguments lists recent notes.',
+    description: 'Reads notes by key, tag or query; no arguments lists recent notes.',
     inputSchema: recallSchema,
     outputSchema: ToolSchema.object({
       notes: z.array(

@@ -22,26 +22,14 @@ const DIGEST_LENGTHS: Record<string, number> = { sha256: 64, sha512: 128, sha1: 
 
 const downloadSchema = ToolSchema.object({
   url: urlField,
-  path: z
-    .string()
-    .min(1)
-    .max(4_096)
-    .describe('Destination relative to the workspace root.'),
+  path: z.string().min(1).max(4_096).describe('Workspace-relative destination.'),
   checksum: z
     .string()
     .regex(CHECKSUM, 'expected "<algorithm>:<hex digest>" with sha256, sha512, sha1 or md5')
     .optional()
-    .describe('E.g. "sha256:9f86…"; kept only if it matches.'),
-  overwrite: z
-    .boolean()
-    .default(false)
-    .describe('Replace an existing file.'),
-  resume: z
-    .boolean()
-    .default(true)
-    .describe(
-      'Resume a partial download.',
-    ),
+    .describe('E.g. "sha256:9f86…".'),
+  overwrite: z.boolean().default(false).describe('Replace an existing file.'),
+  resume: z.boolean().default(true).describe('Resume a partial download.'),
 });
 
 /** The `download_file` tool. */

@@ -42,33 +42,17 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const httpRequestSchema = ToolSchema.object({
   url: urlField,
   method: z.enum(HTTP_METHODS).default('GET').describe('Method.'),
-  headers: z
-    .record(z.string(), z.string())
-    .optional()
-    .describe(
-      'Request headers.',
-    ),
-  json: z
-    .unknown()
-    .optional()
-    .describe('JSON body (not with body).'),
-  body: z
-    .string()
-    .max(1_000_000)
-    .optional()
-    .describe('Text body (not with json).'),
-  follow_redirects: z
-    .boolean()
-    .default(true)
-    .describe('Follow up to 5 redirects.'),
+  headers: z.record(z.string(), z.string()).optional().describe('Request headers.'),
+  json: z.unknown().optional().describe('JSON body.'),
+  body: z.string().max(1_000_000).optional().describe('Text body.'),
+  follow_redirects: z.boolean().default(true).describe('Follow redirects (up to 5).'),
 });
 
 /** The `http_request` tool. */
 export function createHttpRequestTool(settings: NetworkSettings): AnyToolDefinition {
   return defineTool({
     id: 'http_request',
-    description:
-      'Sends an HTTP request; returns status, headers and body (JSON parsed). Any status is a result.',
+    description: 'Sends an HTTP request; returns status, headers and body. Any status is a result.',
     inputSchema: httpRequestSchema,
     outputSchema: ToolSchema.object({
       status: z.number(),

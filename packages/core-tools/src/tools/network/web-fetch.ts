@@ -32,33 +32,16 @@ import {
 
 const webFetchSchema = ToolSchema.object({
   url: urlField,
-  format: z
-    .enum(['markdown', 'raw'])
-    .default('markdown')
-    .describe(
-      'Format.',
-    ),
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .default(0)
-    .describe('Start offset (nextOffset).'),
-  max_length: z
-    .number()
-    .int()
-    .min(500)
-    .max(100_000)
-    .default(20_000)
-    .describe('Most characters.'),
+  format: z.enum(['markdown', 'raw']).default('markdown').describe('Format.'),
+  offset: z.number().int().min(0).default(0).describe('Start offset (nextOffset).'),
+  max_length: z.number().int().min(500).max(100_000).default(20_000).describe('Most characters.'),
 });
 
 /** The `web_fetch` tool. */
 export function createWebFetchTool(settings: NetworkSettings): AnyToolDefinition {
   return defineTool({
     id: 'web_fetch',
-    description:
-      'Fetches a web page as Markdown (or raw), paged with offset.',
+    description: 'Fetches a web page as Markdown (or raw), paged with offset.',
     inputSchema: webFetchSchema,
     outputSchema: ToolSchema.object({
       url: z.string(),

@@ -21,8 +21,7 @@ const webSearchSchema = ToolSchema.object({
 export function createWebSearchTool(settings: NetworkSettings): AnyToolDefinition {
   return defineTool({
     id: 'web_search',
-    description:
-      "Searches the web; returns titles, URLs, snippets.",
+    description: 'Searches the web; returns titles, URLs, snippets.',
     inputSchema: webSearchSchema,
     outputSchema: ToolSchema.object({
       backend: z.string(),

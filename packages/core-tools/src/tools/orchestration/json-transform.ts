@@ -14,20 +14,17 @@ import {
 import { z } from 'zod';
 import { assertJsonTextDepth, JSON_DOCUMENT_ARGUMENT_LIMITS } from '../structured/json-depth.js';
 
-const pathSchema = z
-  .string()
-  .describe('Dotted path ("items.0.name"; "" the whole value).');
+/** Described once, on `operations`: repeated in every operation it would cost tokens five times. */
+const pathSchema = z.string();
 
 const operationSchema = z.discriminatedUnion('op', [
-  z
-    .object({ op: z.literal('get'), path: pathSchema })
-    .describe('Value at path.'),
+  z.object({ op: z.literal('get'), path: pathSchema }).describe('Value at path.'),
   z
     .object({
       op: z.literal('pick'),
       fields: z.array(z.string()).min(1).describe('Keys to keep.'),
     })
-    .describe('Keep these keys (of each object).'),
+    .describe('Keep these keys.'),
   z
     .object({
       op: z.literal('filter'),
@@ -38,9 +35,7 @@ const operationSchema = z.discriminatedUnion('op', [
       value: z.unknown().optional().describe('Compared value.'),
     })
     .describe('Keep matching elements.'),
-  z
-    .object({ op: z.literal('map'), path: pathSchema })
-    .describe('Each element\'s value at path.'),
+  z.object({ op: z.literal('map'), path: pathSchema }).describe('Map to path.'),
   z
     .object({
       op: z.literal('sort'),
@@ -48,13 +43,11 @@ const operationSchema = z.discriminatedUnion('op', [
       order: z.enum(['asc', 'desc']).default('asc').describe('Order.'),
     })
     .describe('Sort by path.'),
-  z
-    .object({ op: z.literal('unique'), path: pathSchema.optional() })
-    .describe('Drop repeats.'),
+  z.object({ op: z.literal('unique'), path: pathSchema.optional() }).describe('Drop repeats.'),
   z
     .object({
       op: z.literal('slice'),
-      start: z.number().int().default(0).describe('First index (negative: from the end).'),
+      start: z.number().int().default(0).describe('First index.'),
       end: z.number().int().optional().describe('End index (exclusive).'),
     })
     .describe('Array range.'),
@@ -71,10 +64,11 @@ export function createJsonTransformTool(): AnyToolDefinition {
     description:
       'Reshapes JSON with operations applied in order: get, pick, filter, map, sort, unique, slice.',
     inputSchema: ToolSchema.object({
-      input: z
-        .unknown()
-        .describe('JSON value or text.'),
-      operations: z.array(operationSchema).max(32).describe('Operations in order.'),
+      input: z.unknown().describe('JSON value or text.'),
+      operations: z
+        .array(operationSchema)
+        .max(32)
+        .describe('Operations; path is dotted, e.g. "items.0.name".'),
     }),
     metadata: { category: 'data', risk: 'LOW', annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,

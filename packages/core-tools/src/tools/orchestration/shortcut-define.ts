@@ -24,7 +24,7 @@ export function createShortcutDefineTool(
   return defineTool({
     id: 'shortcut_define',
     description:
-      'Defines a shortcut tool "shortcut.<name>" from a tool-call sequence: {"id", "description", "params": [{"name", "type", "description"}], "steps": [{"tool", "args"}]}; in args {param} inserts a parameter, {n} step n\'s output.',
+      'Defines a shortcut tool "shortcut.<name>": {"id", "description", "params": [{"name", "type", "description"}], "steps": [{"tool", "args"}]}; in args {param} inserts a parameter, {n} step n\'s output.',
     inputSchema: ToolSchema.object({
       definition: z
         .union([z.record(z.string(), z.unknown()), z.string()])

@@ -19,8 +19,7 @@ export function createShortcutListTool(
   const suggester = new ShortcutSuggester();
   return defineTool({
     id: 'shortcut_list',
-    description:
-      'Lists shortcuts and suggests new ones.',
+    description: 'Lists shortcuts and suggests new ones.',
     inputSchema: ToolSchema.empty(),
     metadata: { category: 'orchestration', risk: 'LOW', annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,

@@ -16,14 +16,13 @@ import { RUNS_OTHER_TOOLS_METADATA } from './shared.js';
 export function createShortcutRunTool(executor: ToolExecutor): AnyToolDefinition {
   return defineTool({
     id: 'shortcut_run',
-    description:
-      'Runs a shortcut by id.',
+    description: 'Runs a shortcut by id.',
     inputSchema: ToolSchema.object({
-      id: z.string().describe('E.g. "shortcut.backup_notes".'),
+      id: z.string().describe('Shortcut id.'),
       params: z
         .union([z.record(z.string(), z.unknown()), z.string()])
         .optional()
-        .describe("Its parameters (object or JSON text)."),
+        .describe('Parameters (object or JSON).'),
     }),
     metadata: RUNS_OTHER_TOOLS_METADATA,
     runPolicy: RunPolicies.legacy,

@@ -21,7 +21,7 @@ export function createBatchTool(runner: ToolBatchRunner): AnyToolDefinition {
     inputSchema: ToolSchema.object({
       steps: z
         .union([z.array(z.unknown()), z.string().describe('The same array, JSON-encoded.')])
-        .describe('[{"tool": "<id>", "args": {...}}] or its JSON.'),
+        .describe('[{"tool", "args"}] or its JSON.'),
       budgetMs: z
         .number()
         .int()

@@ -18,20 +18,12 @@ const semver = lazyModule<typeof import('semver')>('semver', import.meta.url);
 export function createVersionCompareTool(): AnyToolDefinition {
   return defineTool({
     id: 'version_compare',
-    description:
-      'Compares two SemVer versions, optionally against a range.',
+    description: 'Compares two SemVer versions, optionally against a range.',
     inputSchema: ToolSchema.object({
       a: z.string().min(1).max(256).describe('First version.'),
       b: z.string().min(1).max(256).describe('Second version.'),
-      range: z
-        .string()
-        .max(256)
-        .optional()
-        .describe('Range to check.'),
-      loose: z
-        .boolean()
-        .default(false)
-        .describe('Coerce near-SemVer ("1.2").'),
+      range: z.string().max(256).optional().describe('Range to check.'),
+      loose: z.boolean().default(false).describe('Accept "1.2".'),
     }),
     metadata: { category: 'data', risk: 'LOW', annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,

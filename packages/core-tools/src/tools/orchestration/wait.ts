@@ -29,11 +29,7 @@ export function createWaitTool(clock: ToolClock): AnyToolDefinition {
     id: 'wait',
     description: `Pauses for some seconds.`,
     inputSchema: ToolSchema.object({
-      seconds: z
-        .number()
-        .positive()
-        .max(MAX_WAIT_SECONDS)
-        .describe('Seconds (fractions allowed).'),
+      seconds: z.number().positive().max(MAX_WAIT_SECONDS).describe('Seconds (fractions allowed).'),
       reason: z.string().max(200).optional().describe('Why (shown in progress).'),
     }),
     metadata: {

@@ -33,31 +33,18 @@ export function createShellExecuteTool(options: ShellToolsOptions): AnyToolDefin
   return defineTool({
     id: 'shell_execute',
     description:
-      'Runs a bash command in the workspace; returns exit code and output. Read-only commands run sandboxed (no network); others ask the user; destructive ones are refused.',
+      'Runs a bash command in the workspace; returns exit code and output. Read-only commands run sandboxed; others ask the user; destructive ones are refused.',
     inputSchema: ToolSchema.object({
-      command: z
-        .string()
-        .min(1)
-        .max(MAX_COMMAND_LENGTH)
-        .describe('Bash command line.'),
-      cwd: z
-        .string()
-        .min(1)
-        .max(4_096)
-        .default('.')
-        .describe('Folder relative to the workspace root.'),
+      command: z.string().min(1).max(MAX_COMMAND_LENGTH).describe('Bash command line.'),
+      cwd: z.string().min(1).max(4_096).default('.').describe('Workspace folder.'),
       timeoutMs: z
         .number()
         .int()
         .min(1_000)
         .max(maxTimeoutMs)
         .default(Math.min(defaultTimeoutMs, maxTimeoutMs))
-        .describe('Time limit in ms; kills the process tree.'),
-      stdin: z
-        .string()
-        .max(MAX_STDIN_BYTES)
-        .optional()
-        .describe('Standard input.'),
+        .describe('Time limit in ms.'),
+      stdin: z.string().max(MAX_STDIN_BYTES).optional().describe('Standard input.'),
     }),
     outputSchema: ToolSchema.object({
       exitCode: z.number().nullable(),

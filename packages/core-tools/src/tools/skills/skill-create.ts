@@ -28,9 +28,7 @@ const toolSpecField = z.looseObject({
     .describe('JSON Schema of the arguments.'),
   command: z
     .string()
-    .describe(
-      'Bash command; {{arg}} inserts an argument, {{skill_dir}} the skill folder.',
-    ),
+    .describe('Bash command; {{arg}} inserts an argument, {{skill_dir}} the skill folder.'),
   timeout_ms: z.number().int().optional().describe('Time limit in ms; default 30000.'),
   risk: z.enum(['LOW', 'MEDIUM', 'HIGH']).optional().describe('Risk; default MEDIUM.'),
   read_only: z.boolean().optional().describe('Only reads.'),
@@ -43,24 +41,15 @@ export function createSkillCreateTool(store: SkillStore): AnyToolDefinition {
     description:
       'Creates and installs a skill: SKILL.md with instructions and declared tools, plus files.',
     inputSchema: ToolSchema.object({
-      name: skillNameField.describe('Lower-case letters, digits, hyphens.'),
-      description: z
-        .string()
-        .trim()
-        .min(1)
-        .max(1024)
-        .describe('What it does and when to use it.'),
-      instructions: z
-        .string()
-        .max(100_000)
-        .default('')
-        .describe('Markdown body of SKILL.md.'),
-      tools: z.array(toolSpecField).max(20).default([]).describe('Tools it declares.'),
+      name: skillNameField.describe('Lower-case, digits, hyphens.'),
+      description: z.string().trim().min(1).max(1024).describe('What it does, when to use it.'),
+      instructions: z.string().max(100_000).default('').describe('SKILL.md body (Markdown).'),
+      tools: z.array(toolSpecField).max(20).default([]).describe('Declared tools.'),
       files: z
         .record(z.string(), z.string().max(MAX_CREATED_FILE_LENGTH))
         .optional()
-        .describe('Extra files by relative path (at most 50).'),
-      overwrite: z.boolean().default(false).describe('Replace a skill of that name.'),
+        .describe('Extra files by relative path.'),
+      overwrite: z.boolean().default(false).describe('Replace a same-named one.'),
     }),
     outputSchema: ToolSchema.object({ name: z.string(), tools: z.array(z.string()) }),
     metadata: {

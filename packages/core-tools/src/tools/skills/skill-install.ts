@@ -16,21 +16,10 @@ import type { SkillStore } from './skill-store.js';
 export function createSkillInstallTool(store: SkillStore): AnyToolDefinition {
   return defineTool({
     id: 'skill_install',
-    description:
-      'Installs a skill from a folder, .tgz or npm and registers its tools.',
+    description: 'Installs a skill from a folder, .tgz or npm and registers its tools.',
     inputSchema: ToolSchema.object({
-      source: z
-        .string()
-        .trim()
-        .min(1)
-        .max(1_000)
-        .describe(
-          'Folder, .tgz, or npm package ("npm:my-skill").',
-        ),
-      overwrite: z
-        .boolean()
-        .default(false)
-        .describe('Replace a skill of that name.'),
+      source: z.string().trim().min(1).max(1_000).describe('Folder, .tgz or "npm:<name>".'),
+      overwrite: z.boolean().default(false).describe('Replace a same-named one.'),
     }),
     outputSchema: ToolSchema.object({
       name: z.string(),

@@ -15,8 +15,7 @@ import type { SkillStore } from './skill-store.js';
 export function createSkillListTool(store: SkillStore): AnyToolDefinition {
   return defineTool({
     id: 'skill_list',
-    description:
-      'Lists installed skills and their tools.',
+    description: 'Lists installed skills and their tools.',
     inputSchema: ToolSchema.empty(),
     outputSchema: ToolSchema.object({
       skills: z.array(

@@ -14,15 +14,9 @@ import type { SkillStore } from './skill-store.js';
 export function createSkillSearchTool(store: SkillStore): AnyToolDefinition {
   return defineTool({
     id: 'skill_search',
-    description:
-      'Searches installed and catalog skills.',
+    description: 'Searches installed and catalog skills.',
     inputSchema: ToolSchema.object({
-      query: z
-        .string()
-        .trim()
-        .max(200)
-        .default('')
-        .describe('Words; empty lists all.'),
+      query: z.string().trim().max(200).default('').describe('Words; empty lists all.'),
       limit: z.number().int().min(1).max(50).default(10).describe('Most results.'),
     }),
     outputSchema: ToolSchema.object({

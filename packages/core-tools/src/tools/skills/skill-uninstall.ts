@@ -21,8 +21,7 @@ import type { SkillStore } from './skill-store.js';
 export function createSkillUninstallTool(store: SkillStore): AnyToolDefinition {
   return defineTool({
     id: 'skill_uninstall',
-    description:
-      'Uninstalls a skill and deletes its folder. Cannot be undone.',
+    description: 'Uninstalls a skill and deletes its folder.',
     inputSchema: ToolSchema.object({
       name: skillNameField.describe('Installed skill name.'),
     }),

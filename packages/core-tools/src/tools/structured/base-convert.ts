@@ -11,20 +11,14 @@ const DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz';
 const PREFIXES: Record<string, number> = { '0x': 16, '0b': 2, '0o': 8 };
 
 const baseConvertSchema = ToolSchema.object({
-  value: z
-    .string()
-    .min(1)
-    .max(4_000)
-    .describe(
-      'Integer, e.g. "ff", "-1011", "0x1F".',
-    ),
+  value: z.string().min(1).max(4_000).describe('Integer, e.g. "ff", "0x1F".'),
   from: z
     .number()
     .int()
     .min(2)
     .max(36)
     .optional()
-    .describe('Source base. Default: by prefix, else 10.'),
+    .describe('Source base; default by prefix, else 10.'),
   to: z.number().int().min(2).max(36).default(10).describe('Target base.'),
   uppercase: z.boolean().default(false).describe('Upper-case letter digits.'),
 });
@@ -32,8 +26,7 @@ const baseConvertSchema = ToolSchema.object({
 function createBaseConvertTool(): AnyToolDefinition {
   return defineStructuredTool({
     id: 'base_convert',
-    description:
-      'Converts an integer of any size between bases 2-36.',
+    description: 'Converts an integer of any size between bases 2-36.',
     inputSchema: baseConvertSchema,
     outputSchema: ToolSchema.object({
       result: z.string(),

@@ -14,31 +14,19 @@ const croner = lazyModule<typeof import('croner')>('croner', import.meta.url);
 const luxon = lazyModule<typeof import('luxon')>('luxon', import.meta.url);
 
 const cronNextSchema = ToolSchema.object({
-  expression: z
-    .string()
-    .min(1)
-    .max(200)
-    .describe(
-      '5 or 6 fields or @daily etc., e.g. "0 9 * * 1-5".',
-    ),
-  timezone: z
-    .string()
-    .min(1)
-    .max(64)
-    .default('UTC')
-    .describe('IANA zone.'),
+  expression: z.string().min(1).max(200).describe('E.g. "0 9 * * 1-5", "@daily".'),
+  timezone: z.string().min(1).max(64).default('UTC').describe('IANA zone.'),
   count: z.number().int().min(1).max(100).default(5).describe('Run times to list.'),
   from: z
     .union([z.string().min(1).max(200), z.number().finite()])
     .optional()
-    .describe('Start after this date (ISO 8601 or Unix time). Default now.'),
+    .describe('Start after (ISO 8601 or Unix). Default now.'),
 });
 
 function createCronNextTool(): AnyToolDefinition {
   return defineStructuredTool({
     id: 'cron_next',
-    description:
-      'Lists the next run times of a cron expression in a time zone (DST aware).',
+    description: 'Lists the next run times of a cron expression in a time zone (DST aware).',
     inputSchema: cronNextSchema,
     outputSchema: ToolSchema.object({
       expression: z.string(),

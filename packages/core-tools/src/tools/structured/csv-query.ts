@@ -35,27 +35,10 @@ const FILTER_OPERATORS = [
 type FilterOperator = (typeof FILTER_OPERATORS)[number];
 
 const csvQuerySchema = ToolSchema.object({
-  csv: z
-    .string()
-    .max(MAX_CSV_LENGTH)
-    .describe(
-      'CSV text.',
-    ),
-  delimiter: z
-    .enum([',', ';', '\t', '|'])
-    .default(',')
-    .describe('Field separator.'),
-  header: z
-    .enum(['auto', 'yes', 'no'])
-    .default('auto')
-    .describe(
-      'First row names the columns; auto guesses. Without: column1, column2 …',
-    ),
-  select: z
-    .array(z.string().min(1))
-    .max(200)
-    .optional()
-    .describe('Columns to return. Default all.'),
+  csv: z.string().max(MAX_CSV_LENGTH).describe('CSV text.'),
+  delimiter: z.enum([',', ';', '\t', '|']).default(',').describe('Field separator.'),
+  header: z.enum(['auto', 'yes', 'no']).default('auto').describe('Header row; auto guesses.'),
+  select: z.array(z.string().min(1)).max(200).optional().describe('Columns; default all.'),
   filter: z
     .array(
       z.object({
@@ -71,7 +54,7 @@ const csvQuerySchema = ToolSchema.object({
     )
     .max(50)
     .default([])
-    .describe('Conditions, all must hold.'),
+    .describe('Conditions (AND).'),
   sort: z
     .array(
       z.object({
@@ -81,8 +64,8 @@ const csvQuerySchema = ToolSchema.object({
     )
     .max(10)
     .default([])
-    .describe('Sort keys, most significant first.'),
-  offset: z.number().int().min(0).default(0).describe('Matching rows to skip.'),
+    .describe('Sort keys in order.'),
+  offset: z.number().int().min(0).default(0).describe('Rows to skip.'),
   limit: queryLimitField('rows'),
 });
 
@@ -99,8 +82,7 @@ interface CompiledFilter {
 function createCsvQueryTool(timeLimitMs: number): AnyToolDefinition {
   return defineStructuredTool({
     id: 'csv_query',
-    description:
-      'Queries CSV text like SQL SELECT (columns, AND filters, sort, offset, limit); returns rows and the match count.',
+    description: 'Queries CSV text like SQL SELECT; returns rows and the match count.',
     inputSchema: csvQuerySchema,
     outputSchema: ToolSchema.object({
       columns: z.array(z.string()),

@@ -39,44 +39,17 @@ const PRESET_FORMATS: Record<string, (date: DateTime) => string> = {
 const dateInput = z.union([z.string().min(1).max(200), z.number().finite()]);
 
 const datetimeSchema = ToolSchema.object({
-  operation: z
-    .enum(OPERATIONS)
-    .describe(
-      'Operation.',
-    ),
-  date: dateInput.describe(
-    '"now", ISO 8601, RFC 2822, SQL or Unix time.',
-  ),
-  zone: z
-    .string()
-    .min(1)
-    .max(64)
-    .default('UTC')
-    .describe(
-      'Zone for dates without offset, and of results.',
-    ),
-  inputFormat: z
-    .string()
-    .min(1)
-    .max(100)
-    .optional()
-    .describe(
-      'Luxon tokens to parse date, e.g. "dd/MM/yyyy".',
-    ),
+  operation: z.enum(OPERATIONS).describe('Operation.'),
+  date: dateInput.describe('"now", ISO 8601, RFC 2822, SQL or Unix time.'),
+  zone: z.string().min(1).max(64).default('UTC').describe('Zone of offset-less dates and results.'),
+  inputFormat: z.string().min(1).max(100).optional().describe('Luxon tokens to parse date.'),
   format: z
     .string()
     .min(1)
     .max(200)
     .optional()
-    .describe(
-      'Preset (iso, iso_date, rfc2822, http, sql, unix, unix_ms, relative) or Luxon tokens.',
-    ),
-  locale: z
-    .string()
-    .min(2)
-    .max(35)
-    .default('en-US')
-    .describe('Locale of names in format.'),
+    .describe('iso, iso_date, rfc2822, http, sql, unix, unix_ms, relative or Luxon tokens.'),
+  locale: z.string().min(2).max(35).default('en-US').describe('Locale for format.'),
   duration: z
     .union([
       z.string().min(2).max(100),
@@ -87,21 +60,15 @@ const datetimeSchema = ToolSchema.object({
       ),
     ])
     .optional()
-    .describe(
-      'add/subtract: ISO 8601 ("P1DT2H") or {"days": 3}.',
-    ),
-  other: dateInput
-    .optional()
-    .describe(
-      'diff: second date; result is other - date.',
-    ),
+    .describe('add/subtract: "P1DT2H" or {"days": 3}.'),
+  other: dateInput.optional().describe('diff: other - date.'),
   units: z
     .array(z.enum(DURATION_UNITS))
     .min(1)
     .max(8)
     .default(['days', 'hours', 'minutes', 'seconds'])
-    .describe('diff: units to split into.'),
-  toZone: z.string().min(1).max(64).optional().describe('convert: target IANA zone.'),
+    .describe('diff: units.'),
+  toZone: z.string().min(1).max(64).optional().describe('convert: target zone.'),
 });
 
 type DatetimeArgs = typeof datetimeSchema extends ToolSchema<infer T> ? T : never;
@@ -117,8 +84,7 @@ const describedDate = z.object({
 function createDatetimeTool(): AnyToolDefinition {
   return defineStructuredTool({
     id: 'datetime',
-    description:
-      'Parses, formats, shifts, diffs or converts dates with IANA time zones.',
+    description: 'Parses, formats, shifts, diffs or converts dates with IANA time zones.',
     inputSchema: datetimeSchema,
     outputSchema: ToolSchema.object({
       date: describedDate.optional(),

@@ -38,26 +38,15 @@ const WORD_UNITS: Array<[RegExp, number]> = [
 const durationConvertSchema = ToolSchema.object({
   duration: z
     .union([z.string().min(1).max(200), z.number().finite()])
-    .describe(
-      '"PT1H30M", "1h 30m", "01:30:00", or a number.',
-    ),
-  unit: z
-    .enum(NUMERIC_UNITS)
-    .default('seconds')
-    .describe('Unit of a numeric duration.'),
-  to: z
-    .enum(TARGETS)
-    .default('human')
-    .describe(
-      'Form to return.',
-    ),
+    .describe('"PT1H30M", "1h 30m", "01:30:00" or a number.'),
+  unit: z.enum(NUMERIC_UNITS).default('seconds').describe('Unit of a number.'),
+  to: z.enum(TARGETS).default('human').describe('Form to return.'),
 });
 
 function createDurationConvertTool(): AnyToolDefinition {
   return defineStructuredTool({
     id: 'duration_convert',
-    description:
-      'Converts a duration between ISO 8601, words, clock time and numbers.',
+    description: 'Converts a duration between ISO 8601, words, clock time and numbers.',
     inputSchema: durationConvertSchema,
     outputSchema: ToolSchema.object({
       result: z.union([z.string(), z.number()]),

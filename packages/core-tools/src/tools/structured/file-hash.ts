@@ -34,31 +34,16 @@ export interface FileHashToolsOptions {
 }
 
 const fileHashSchema = ToolSchema.object({
-  path: z
-    .string()
-    .min(1)
-    .max(4_096)
-    .describe('Path relative to the workspace root.'),
-  algorithm: z
-    .enum(ALGORITHMS)
-    .default('sha256')
-    .describe('Algorithm.'),
+  path: z.string().min(1).max(4_096).describe('Workspace path.'),
+  algorithm: z.enum(ALGORITHMS).default('sha256').describe('Algorithm.'),
   encoding: z.enum(['hex', 'base64']).default('hex').describe('Digest encoding.'),
-  expected: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe(
-      'Digest to compare with.',
-    ),
+  expected: z.string().min(1).max(200).optional().describe('Digest to compare with.'),
 });
 
 function createFileHashTool(options: FileHashToolsOptions): AnyToolDefinition {
   return defineStructuredTool({
     id: 'file_hash',
-    description:
-      'Hashes a workspace file, optionally comparing with a digest.',
+    description: 'Hashes a workspace file, optionally comparing with a digest.',
     inputSchema: fileHashSchema,
     outputSchema: ToolSchema.object({
       path: z.string(),

@@ -22,16 +22,8 @@ const jsonPathSchema = ToolSchema.object({
   json: z
     .unknown()
     .refine((value) => value !== undefined, 'required (a JSON document)')
-    .describe(
-      'JSON text or value.',
-    ),
-  path: z
-    .string()
-    .min(1)
-    .max(2_000)
-    .describe(
-      'E.g. "$..author", "$.items[?@.price < 10]".',
-    ),
+    .describe('JSON text or value.'),
+  path: z.string().min(1).max(2_000).describe('E.g. "$..author".'),
   limit: queryLimitField('matches'),
 });
 
@@ -78,8 +70,7 @@ function createJsonPathTool(timeLimitMs: number): AnyToolDefinition {
   let environment: JSONPathEnvironment | undefined;
   return defineStructuredTool({
     id: 'json_path',
-    description:
-      'Queries JSON with RFC 9535 JSONPath.',
+    description: 'Queries JSON with RFC 9535 JSONPath.',
     inputSchema: jsonPathSchema,
     outputSchema: ToolSchema.object({
       count: z.number(),

@@ -30,45 +30,18 @@ type Charset = keyof typeof CHARSETS;
 const KINDS = ['integer', 'float', 'choice', 'password', 'bytes'] as const;
 
 const randomGenerateSchema = ToolSchema.object({
-  kind: z
-    .enum(KINDS)
-    .describe(
-      'Kind.',
-    ),
+  kind: z.enum(KINDS).describe('Kind.'),
   count: z.number().int().min(1).max(1_000).default(1).describe('How many.'),
   min: z.number().finite().default(0).describe('Lower bound.'),
-  max: z
-    .number()
-    .finite()
-    .default(100)
-    .describe('Upper bound (inclusive for integer).'),
-  unique: z
-    .boolean()
-    .default(false)
-    .describe('No repeats (integer, choice).'),
-  choices: z
-    .array(z.string())
-    .min(1)
-    .max(10_000)
-    .optional()
-    .describe('Items for choice.'),
-  length: z
-    .number()
-    .int()
-    .min(1)
-    .max(4_096)
-    .default(16)
-    .describe('Password characters or bytes.'),
+  max: z.number().finite().default(100).describe('Upper bound (inclusive for integer).'),
+  unique: z.boolean().default(false).describe('No repeats.'),
+  choices: z.array(z.string()).min(1).max(10_000).optional().describe('Items for choice.'),
+  length: z.number().int().min(1).max(4_096).default(16).describe('Password or byte length.'),
   charset: z
     .enum(Object.keys(CHARSETS) as [Charset, ...Charset[]])
     .default('alphanumeric_symbols')
-    .describe(
-      'Password alphabet.',
-    ),
-  encoding: z
-    .enum(['hex', 'base64', 'base64url'])
-    .default('hex')
-    .describe('Bytes encoding.'),
+    .describe('Password alphabet.'),
+  encoding: z.enum(['hex', 'base64', 'base64url']).default('hex').describe('Bytes encoding.'),
 });
 
 type RandomArgs = typeof randomGenerateSchema extends ToolSchema<infer T> ? T : never;
@@ -77,8 +50,7 @@ type RandomArgs = typeof randomGenerateSchema extends ToolSchema<infer T> ? T : 
 export function createRandomGenerateTool(): AnyToolDefinition {
   return defineStructuredTool({
     id: 'random_generate',
-    description:
-      'Generates secure random integers, floats, choices, passwords or bytes.',
+    description: 'Generates secure random integers, floats, choices, passwords or bytes.',
     inputSchema: randomGenerateSchema,
     outputSchema: ToolSchema.object({
       kind: z.enum(KINDS),

@@ -19,16 +19,8 @@ const regexExtractSchema = ToolSchema.object({
   group: z
     .union([z.number().int().min(0), z.string().min(1)])
     .optional()
-    .describe(
-      'Only this group (number or name).',
-    ),
-  maxMatches: z
-    .number()
-    .int()
-    .min(1)
-    .max(100_000)
-    .default(1_000)
-    .describe('Most matches.'),
+    .describe('Only this group.'),
+  maxMatches: z.number().int().min(1).max(100_000).default(1_000).describe('Most matches.'),
 });
 
 const matchSchema = z.object({

@@ -16,16 +16,8 @@ const MAX_OUTPUT_LENGTH = 10_000_000;
 const regexReplaceSchema = ToolSchema.object({
   text: z.string().max(MAX_TEXT_LENGTH).describe('Text to edit.'),
   ...patternFields,
-  replacement: z
-    .string()
-    .max(100_000)
-    .describe(
-      "As in String.replace: $1, $<name>, $&, $$.",
-    ),
-  replaceAll: z
-    .boolean()
-    .default(true)
-    .describe('All matches, or only the first.'),
+  replacement: z.string().max(100_000).describe('$1, $<name>, $& as in String.replace.'),
+  replaceAll: z.boolean().default(true).describe('All matches, or the first.'),
 });
 
 /** The `regex_replace` tool, ending a call after `timeLimitMs` of matching. */

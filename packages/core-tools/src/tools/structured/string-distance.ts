@@ -11,12 +11,7 @@ const METRICS = ['all', 'levenshtein', 'damerau', 'jaro_winkler', 'hamming', 'si
 const stringDistanceSchema = ToolSchema.object({
   a: z.string().max(MAX_LENGTH).describe('First string.'),
   b: z.string().max(MAX_LENGTH).describe('Second string.'),
-  metric: z
-    .enum(METRICS)
-    .default('all')
-    .describe(
-      'Metric; all gives every one.',
-    ),
+  metric: z.enum(METRICS).default('all').describe('Metric (all: every one).'),
   ignoreCase: z.boolean().default(false).describe('Case-insensitive.'),
 });
 
@@ -31,8 +26,7 @@ interface Distances {
 function createStringDistanceTool(): AnyToolDefinition {
   return defineStructuredTool({
     id: 'string_distance',
-    description:
-      'Edit distances and similarity of two strings (Levenshtein, Damerau, Jaro-Winkler, Hamming).',
+    description: 'Edit distances and similarity of two strings.',
     inputSchema: stringDistanceSchema,
     outputSchema: ToolSchema.object({
       levenshtein: z.number().optional(),

@@ -22,37 +22,12 @@ const DIFF_MODES = ['unified', 'lines', 'words', 'chars'] as const;
 const textDiffSchema = ToolSchema.object({
   before: z.string().max(MAX_TEXT_LENGTH).describe('Original.'),
   after: z.string().max(MAX_TEXT_LENGTH).describe('Changed.'),
-  mode: z
-    .enum(DIFF_MODES)
-    .default('unified')
-    .describe(
-      'Format.',
-    ),
-  context: z
-    .number()
-    .int()
-    .min(0)
-    .max(1_000)
-    .default(3)
-    .describe('Context lines (unified).'),
-  ignoreWhitespace: z
-    .boolean()
-    .default(false)
-    .describe('Ignore whitespace.'),
-  ignoreCase: z
-    .boolean()
-    .default(false)
-    .describe('Ignore case.'),
-  beforeLabel: z
-    .string()
-    .max(200)
-    .default('before')
-    .describe('Name of the original.'),
-  afterLabel: z
-    .string()
-    .max(200)
-    .default('after')
-    .describe('Name of the changed text.'),
+  mode: z.enum(DIFF_MODES).default('unified').describe('Format.'),
+  context: z.number().int().min(0).max(1_000).default(3).describe('Context lines (unified).'),
+  ignoreWhitespace: z.boolean().default(false).describe('Ignore whitespace.'),
+  ignoreCase: z.boolean().default(false).describe('Ignore case.'),
+  beforeLabel: z.string().max(200).default('before').describe('Name of the original.'),
+  afterLabel: z.string().max(200).default('after').describe('Name of the changed text.'),
 });
 
 const changeSchema = z.object({

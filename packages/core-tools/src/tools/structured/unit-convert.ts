@@ -30,29 +30,16 @@ const UNIT_ALIASES: Record<string, string> = {
 
 const unitConvertSchema = ToolSchema.object({
   value: z.number().finite().describe('Value.'),
-  from: z
-    .string()
-    .min(1)
-    .max(100)
-    .describe(
-      'Unit, e.g. "km", "degC", "kg/m^3".',
-    ),
+  from: z.string().min(1).max(100).describe('Unit, e.g. "km", "degC".'),
   to: z.string().min(1).max(100).describe('Target unit.'),
-  precision: z
-    .number()
-    .int()
-    .min(1)
-    .max(17)
-    .default(12)
-    .describe('Significant digits.'),
+  precision: z.number().int().min(1).max(17).default(12).describe('Significant digits.'),
 });
 
 function createUnitConvertTool(): AnyToolDefinition {
   let math: MathJsInstance | undefined;
   return defineStructuredTool({
     id: 'unit_convert',
-    description:
-      'Converts a value between units, e.g. km/h, degF, GiB, kWh.',
+    description: 'Converts a value between units, e.g. km/h, degF, GiB, kWh.',
     inputSchema: unitConvertSchema,
     outputSchema: ToolSchema.object({
       value: z.number(),

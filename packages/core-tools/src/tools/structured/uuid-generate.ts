@@ -5,12 +5,7 @@ import { z } from 'zod';
 import { defineStructuredTool } from './shared.js';
 
 const uuidGenerateSchema = ToolSchema.object({
-  version: z
-    .enum(['v4', 'v7'])
-    .default('v4')
-    .describe(
-      'Version.',
-    ),
+  version: z.enum(['v4', 'v7']).default('v4').describe('Version.'),
   count: z.number().int().min(1).max(1_000).default(1).describe('How many.'),
   uppercase: z.boolean().default(false).describe('Upper case.'),
 });
@@ -19,8 +14,7 @@ const uuidGenerateSchema = ToolSchema.object({
 export function createUuidGenerateTool(): AnyToolDefinition {
   return defineStructuredTool({
     id: 'uuid_generate',
-    description:
-      'Generates UUIDs v4 (random) or v7 (time-ordered).',
+    description: 'Generates UUIDs v4 (random) or v7 (time-ordered).',
     inputSchema: uuidGenerateSchema,
     outputSchema: ToolSchema.object({ version: z.enum(['v4', 'v7']), uuids: z.array(z.string()) }),
     tags: ['random', 'id'],

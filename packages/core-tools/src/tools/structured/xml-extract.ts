@@ -31,19 +31,11 @@ const NODE_TYPES: Record<number, string> = {
 
 const xmlExtractSchema = ToolSchema.object({
   xml: z.string().min(1).max(MAX_XML_LENGTH).describe('XML text.'),
-  xpath: z
-    .string()
-    .min(1)
-    .max(2_000)
-    .describe(
-      'E.g. "//item/@id", "count(//item)".',
-    ),
+  xpath: z.string().min(1).max(2_000).describe('E.g. "//item/@id".'),
   namespaces: z
     .record(z.string().min(1), z.string().min(1))
     .optional()
-    .describe(
-      'Prefix to namespace URI.',
-    ),
+    .describe('Prefix to namespace URI.'),
   limit: queryLimitField('nodes'),
 });
 
@@ -59,8 +51,7 @@ type ExtractedNode = z.infer<typeof nodeSchema>;
 function createXmlExtractTool(timeLimitMs: number): AnyToolDefinition {
   return defineStructuredTool({
     id: 'xml_extract',
-    description:
-      'Evaluates XPath 1.0 on an XML document; returns nodes or a value.',
+    description: 'Evaluates XPath 1.0 on an XML document; returns nodes or a value.',
     inputSchema: xmlExtractSchema,
     outputSchema: ToolSchema.object({
       kind: z.enum(['nodes', 'string', 'number', 'boolean']),

@@ -74,16 +74,8 @@ const calculateSchema = ToolSchema.object({
     .string()
     .min(1)
     .max(MAX_EXPRESSION_LENGTH)
-    .describe(
-      'E.g. "2+3*4", "sin(pi/4)", "12 km to mi".',
-    ),
-  precision: z
-    .number()
-    .int()
-    .min(1)
-    .max(64)
-    .default(14)
-    .describe('Significant digits.'),
+    .describe('E.g. "sqrt(2)", "12 km to mi".'),
+  precision: z.number().int().min(1).max(64).default(14).describe('Significant digits.'),
 });
 
 /** The two evaluators of calculate, made on first use. */
@@ -157,7 +149,7 @@ export function createCalculateTool(): AnyToolDefinition {
   return defineTool({
     id: 'calculate',
     description:
-      'Evaluates a math expression exactly to 64 digits: functions, number theory, complex numbers, units ("10 inch to cm").',
+      'Evaluates math exactly to 64 digits: functions, number theory, complex numbers, units.',
     inputSchema: calculateSchema,
     outputSchema: ToolSchema.object({
       expression: z.string(),

@@ -12,18 +12,14 @@ import {
 import { z } from 'zod';
 
 const getTimeSchema = ToolSchema.object({
-  timezone: z
-    .string()
-    .optional()
-    .describe('IANA zone, e.g. "Europe/Paris". Default: the host\'s.'),
+  timezone: z.string().optional().describe("IANA zone; default the host's."),
 });
 
 /** The `get_time` tool. */
 export function createGetTimeTool(): AnyToolDefinition {
   return defineTool({
     id: 'get_time',
-    description:
-      'Current date and time in a time zone.',
+    description: 'Current date and time in a time zone.',
     inputSchema: getTimeSchema,
     outputSchema: ToolSchema.object({
       iso: z.string(),

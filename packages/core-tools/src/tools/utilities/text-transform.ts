@@ -137,19 +137,14 @@ function transform(text: string, operation: TextOperation): string {
 
 const textTransformSchema = ToolSchema.object({
   text: z.string().max(MAX_TEXT_LENGTH).describe('Text.'),
-  operation: z
-    .enum(TEXT_OPERATIONS)
-    .describe(
-      'Operation.',
-    ),
+  operation: z.enum(TEXT_OPERATIONS).describe('Operation.'),
 });
 
 /** The `text_transform` tool. */
 export function createTextTransformTool(): AnyToolDefinition {
   return defineTool({
     id: 'text_transform',
-    description:
-      'Changes case, trims, slugifies, reverses, encodes or decodes (Base64, URL, HTML) or counts text.',
+    description: 'Changes case, trims, slugifies, encodes or decodes text (Base64, URL, HTML).',
     inputSchema: textTransformSchema,
     metadata: { category: 'utility', risk: 'LOW', tags: ['text'], annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,

@@ -32,35 +32,13 @@ const MIN_RAW_BYTES = 4_096;
 export function createTerminalObserveTool(manager: TerminalManager): AnyToolDefinition {
   return defineSessionTool(manager, {
     id: 'terminal.observe',
-    description:
-      'Reads a session without changing it (state, events, screen, raw output); pass nextCursor on.',
+    description: 'Reads a session (state, events, screen, raw output) from a cursor.',
     inputSchema: ToolSchema.object({
       sessionId: sessionIdField,
-      mode: z
-        .enum(['state', 'events', 'screen', 'raw'])
-        .default('state')
-        .describe('What to read.'),
-      cursor: z
-        .number()
-        .int()
-        .min(0)
-        .optional()
-        .describe(
-          'raw/state: byte offset; events: last sequence seen.',
-        ),
-      maxBytes: z
-        .number()
-        .int()
-        .min(1)
-        .max(1_048_576)
-        .default(16_384)
-        .describe(
-          `raw: most bytes (at most ${MAX_RAW_CHARS.toLocaleString('en-US')} characters shown per call).`,
-        ),
-      plain: z
-        .boolean()
-        .default(true)
-        .describe('raw: strip escape sequences.'),
+      mode: z.enum(['state', 'events', 'screen', 'raw']).default('state').describe('What to read.'),
+      cursor: z.number().int().min(0).optional().describe('nextCursor of an earlier call.'),
+      maxBytes: z.number().int().min(1).max(1_048_576).default(16_384).describe('raw: most bytes.'),
+      plain: z.boolean().default(true).describe('raw: strip escape sequences.'),
     }),
     metadata: { category: 'terminal', risk: 'LOW', tags: ['pty'], annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,

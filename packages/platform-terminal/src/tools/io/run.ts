@@ -34,25 +34,13 @@ export function createTerminalRunTool(manager: TerminalManager): AnyToolDefiniti
   return defineTool({
     id: 'terminal.run',
     description:
-      'Runs a command line in a terminal session; returns exit code and output, or a cursor for terminal.wait if still running. Without sessionId, a one-off session.',
+      'Runs a command line in a terminal session; returns exit code and output, or a cursor for terminal.wait.',
     inputSchema: ToolSchema.object({
-      command: z
-        .string()
-        .min(1)
-        .max(100_000)
-        .describe('Command line.'),
-      sessionId: sessionIdField
-        .optional()
-        .describe('Session. Default: a one-off session.'),
-      waitMs: z
-        .number()
-        .int()
-        .min(0)
-        .max(MAX_WAIT_MS)
-        .default(30_000)
-        .describe('Wait for the end, in ms.'),
+      command: z.string().min(1).max(100_000).describe('Command line.'),
+      sessionId: sessionIdField.optional().describe('Session; default one-off.'),
+      waitMs: z.number().int().min(0).max(MAX_WAIT_MS).default(30_000).describe('Wait in ms.'),
       sandbox: sandboxArgument(manager).describe(
-        `One-off session in the OS sandbox (no network, workspace read-only); runs without asking.${manager.sandboxMode === 'required' ? ' Required here.' : ''}`,
+        `One-off session in the OS sandbox; runs without asking.${manager.sandboxMode === 'required' ? ' Required here.' : ''}`,
       ),
       maxOutputChars: z
         .number()

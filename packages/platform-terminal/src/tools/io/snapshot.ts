@@ -13,8 +13,7 @@ import { defineSessionTool, outputBlock, sessionIdField, shownSnapshot } from '.
 export function createTerminalSnapshotTool(manager: TerminalManager): AnyToolDefinition {
   return defineSessionTool(manager, {
     id: 'terminal.snapshot',
-    description:
-      'Returns a session\'s screen as text.',
+    description: "Returns a session's screen as text.",
     inputSchema: ToolSchema.object({
       sessionId: sessionIdField,
       scrollbackLines: z

@@ -27,39 +27,22 @@ export function createTerminalWaitTool(manager: TerminalManager): AnyToolDefinit
   return defineSessionTool(manager, {
     id: 'terminal.wait',
     description:
-      'Waits until a session matches a pattern, goes quiet, ends its command, reaches a state or exits; says when it timed out.',
+      'Waits until a session matches a pattern, goes quiet, ends its command, reaches a state or exits.',
     inputSchema: ToolSchema.object({
       sessionId: sessionIdField,
-      for: z
-        .enum(['pattern', 'quiet', 'command_end', 'state', 'exit'])
-        .describe('Condition.'),
+      for: z.enum(['pattern', 'quiet', 'command_end', 'state', 'exit']).describe('Condition.'),
       pattern: z
         .string()
         .min(1)
         .max(1_000)
         .optional()
-        .describe(
-          `Regex on new output (multi-line). ${LINEAR_REGEX_LIMITS}`,
-        ),
+        .describe(`Regex on new output (multi-line). ${LINEAR_REGEX_LIMITS}`),
       state: z
         .enum(['idle', 'running', 'waiting_for_input', 'exited'])
         .optional()
         .describe('State to reach.'),
-      cursor: z
-        .number()
-        .int()
-        .min(0)
-        .optional()
-        .describe(
-          'Output offset to search from.',
-        ),
-      quietMs: z
-        .number()
-        .int()
-        .min(50)
-        .max(60_000)
-        .default(1_000)
-        .describe('Quiet time.'),
+      cursor: z.number().int().min(0).optional().describe('Output offset to start from.'),
+      quietMs: z.number().int().min(50).max(60_000).default(1_000).describe('Quiet time.'),
       timeoutMs: z
         .number()
         .int()

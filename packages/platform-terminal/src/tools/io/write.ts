@@ -45,16 +45,14 @@ export function createTerminalWriteTool(
         .array(z.string().min(1).max(32))
         .max(64)
         .optional()
-        .describe(
-          'Keys after the text, e.g. ["Enter"], ["C-c"]: Enter, Tab, Esc, Up, Home, PageUp, Backspace, F1, C-a, M-x … (a wrong name lists them all).',
-        ),
+        .describe('Named keys after the text, e.g. ["Enter"], ["C-c"], ["Up"], ["M-x"].'),
       settleMs: z
         .number()
         .int()
         .min(0)
         .max(5_000)
         .optional()
-        .describe('Quiet ms before reading the screen. Default 300.'),
+        .describe('Quiet ms before reading; default 300.'),
     }),
     outputSchema: ToolSchema.object({
       state: z.string(),

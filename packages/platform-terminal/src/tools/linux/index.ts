@@ -22,37 +22,32 @@ export function createLinuxTools(options: LinuxToolsOptions): AnyToolDefinition[
     createBootstrapTool(rootfs, {
       id: 'terminal.linux_bootstrap',
       flavor: 'debian',
-      description:
-        'Builds the Debian rootfs for proot sessions in the background.',
+      description: 'Builds the Debian rootfs for proot sessions in the background.',
       risk: 'HIGH',
     }),
     createStatusTool(rootfs, {
       id: 'terminal.linux_status',
       flavor: 'debian',
-      description:
-        'Says whether the Debian rootfs is absent, building, ready or failed.',
+      description: 'Says whether the Debian rootfs is absent, building, ready or failed.',
     }),
     createLinuxPackagesTool(rootfs),
     createLinuxNetworkTool(rootfs),
     createBootstrapTool(rootfs, {
       id: 'terminal.ubuntu_install',
       flavor: 'ubuntu',
-      description:
-        'Builds an Ubuntu rootfs in the background (needs ubuntuMirror configured).',
+      description: 'Builds an Ubuntu rootfs in the background (needs ubuntuMirror).',
       risk: 'HIGH',
     }),
     createBootstrapTool(rootfs, {
       id: 'terminal.ubuntu.ensure',
       flavor: 'ubuntu',
-      description:
-        'Starts the Ubuntu rootfs build unless it is ready.',
+      description: 'Starts the Ubuntu rootfs build unless it is ready.',
       risk: 'HIGH',
     }),
     createStatusTool(rootfs, {
       id: 'terminal.ubuntu.status',
       flavor: 'ubuntu',
-      description:
-        'Says whether the Ubuntu rootfs is absent, building, ready or failed.',
+      description: 'Says whether the Ubuntu rootfs is absent, building, ready or failed.',
     }),
   ];
 }

@@ -17,8 +17,7 @@ const NETWORK_TIMEOUT_MS = 20_000;
 export function createLinuxNetworkTool(rootfs: RootfsManager): AnyToolDefinition {
   return defineTool({
     id: 'terminal.linux_network',
-    description:
-      'Checks DNS and a TCP port from inside the Debian rootfs.',
+    description: 'Checks DNS and a TCP port from inside the Debian rootfs.',
     inputSchema: ToolSchema.object({
       host: z
         .string()
@@ -27,13 +26,7 @@ export function createLinuxNetworkTool(rootfs: RootfsManager): AnyToolDefinition
         .regex(/^[A-Za-z0-9.-]+$/, 'a host name or IPv4 address')
         .default('deb.debian.org')
         .describe('Host to reach.'),
-      port: z
-        .number()
-        .int()
-        .min(1)
-        .max(65_535)
-        .default(80)
-        .describe('TCP port.'),
+      port: z.number().int().min(1).max(65_535).default(80).describe('TCP port.'),
     }),
     outputSchema: ToolSchema.object({
       resolvers: z.array(z.string()),

@@ -21,17 +21,14 @@ const PACKAGE_NAME = /^[a-z0-9][a-z0-9+.-]{0,99}$/;
 export function createLinuxPackagesTool(rootfs: RootfsManager): AnyToolDefinition {
   return defineTool({
     id: 'terminal.linux_packages',
-    description:
-      'Lists, installs or removes Debian packages in the rootfs.',
+    description: 'Lists, installs or removes Debian packages in the rootfs.',
     inputSchema: ToolSchema.object({
       action: z.enum(['list', 'install', 'remove']).describe('Action.'),
       packages: z
         .array(z.string().min(1).max(100))
         .max(50)
         .default([])
-        .describe(
-          'Package names, or list filters.',
-        ),
+        .describe('Names, or list filters.'),
     }),
     outputSchema: ToolSchema.object({
       action: z.string(),

@@ -15,8 +15,7 @@ export function createTerminalBackendsTool(options: SessionToolsOptions): AnyToo
   const environment = options.environment ?? process.env;
   return defineTool({
     id: 'terminal.backends',
-    description:
-      'Says which terminal backends, shells and sandbox can run here.',
+    description: 'Says which terminal backends, shells and sandbox can run here.',
     inputSchema: ToolSchema.object({}),
     outputSchema: ToolSchema.object({
       local: z.object({ available: z.boolean(), shells: z.array(z.string()) }),

@@ -13,8 +13,7 @@ import { defineSessionTool, sessionIdField } from '../tool-support.js';
 export function createTerminalCloseTool(manager: TerminalManager): AnyToolDefinition {
   return defineSessionTool(manager, {
     id: 'terminal.close',
-    description:
-      'Closes a session and kills its processes.',
+    description: 'Closes a session and kills its processes.',
     inputSchema: ToolSchema.object({ sessionId: sessionIdField }),
     outputSchema: ToolSchema.object({
       sessionId: z.string(),

@@ -22,29 +22,18 @@ export function createTerminalCreateTool(options: SessionToolsOptions): AnyToolD
       .min(1)
       .max(200)
       .optional()
-      .describe(
-        '"bash", "zsh" … or a path in /etc/shells.',
-      ),
-    cwd: z
-      .string()
-      .max(4_096)
-      .default('.')
-      .describe('Folder relative to the workspace root.'),
+      .describe('"bash", "zsh" or a path in /etc/shells.'),
+    cwd: z.string().max(4_096).default('.').describe('Workspace folder.'),
     cols: z.number().int().min(10).max(1_000).default(120).describe('Columns.'),
     rows: z.number().int().min(2).max(500).default(32).describe('Rows.'),
-    backend: z
-      .enum(['local', 'proot'])
-      .default('local')
-      .describe(
-        'proot: inside the Linux rootfs (terminal.linux_status).',
-      ),
+    backend: z.enum(['local', 'proot']).default('local').describe('proot: the Linux rootfs.'),
     sandbox: sandboxArgument(manager),
   };
   const fields = new Set(Object.keys(input));
   return defineTool({
     id: 'terminal.create',
     description:
-      'Starts an interactive shell on a PTY; returns its session id and screen. For interactive programs or a shell whose state persists; for one command use terminal.run alone.',
+      'Starts an interactive shell on a PTY; returns its session id and screen. For one command use terminal.run alone.',
     inputSchema: ToolSchema.object(input),
     outputSchema: ToolSchema.object({
       sessionId: z.string(),

@@ -15,8 +15,7 @@ import { defineSessionTool, sessionIdField } from '../tool-support.js';
 export function createTerminalResizeTool(manager: TerminalManager): AnyToolDefinition {
   return defineSessionTool(manager, {
     id: 'terminal.resize',
-    description:
-      "Resizes a session's terminal.",
+    description: "Resizes a session's terminal.",
     inputSchema: ToolSchema.object({
       sessionId: sessionIdField,
       cols: z.number().int().min(10).max(1_000).describe('Columns.'),

@@ -26,7 +26,7 @@ export function sandboxArgument(manager: TerminalManager) {
     .boolean()
     .default(required)
     .describe(
-      `OS sandbox: workspace read-only, /tmp writable, no network; input runs without asking.${required ? ' Required here.' : ''}`,
+      `OS sandbox (no network, workspace read-only); input runs without asking.${required ? ' Required here.' : ''}`,
     );
 }
 

@@ -17,8 +17,7 @@ const SIGNALS = ['INT', 'TERM', 'KILL', 'HUP', 'TSTP', 'CONT'] as const;
 export function createTerminalSignalTool(manager: TerminalManager): AnyToolDefinition {
   return defineSessionTool(manager, {
     id: 'terminal.signal',
-    description:
-      'Sends a signal (INT = Ctrl-C) to a session\'s running command.',
+    description: "Sends a signal (INT = Ctrl-C) to a session's running command.",
     inputSchema: ToolSchema.object({
       sessionId: sessionIdField,
       signal: z.enum(SIGNALS).default('INT').describe('Signal.'),

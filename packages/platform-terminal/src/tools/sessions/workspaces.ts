@@ -14,8 +14,7 @@ import { formatMs, showDirectory } from '../tool-support.js';
 export function createTerminalWorkspacesTool(manager: TerminalManager): AnyToolDefinition {
   return defineTool({
     id: 'terminal.workspaces',
-    description:
-      "Lists this client's terminal sessions.",
+    description: "Lists this client's terminal sessions.",
     inputSchema: ToolSchema.object({}),
     outputSchema: ToolSchema.object({
       sessions: z.array(
