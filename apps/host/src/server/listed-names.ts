@@ -12,6 +12,8 @@ export class ListedNames {
   readonly #mode: ListedNameMode;
   readonly #ids: () => readonly string[];
   #names: ProviderNames | undefined;
+  /** Descriptions already rewritten by {@link ListedNames.inText}, until the ids change. */
+  readonly #texts = new Map<string, string>();
 
   /** `ids` gives the registry's current ids; call {@link ListedNames.reset} when they change. */
   constructor(mode: ListedNameMode, ids: () => readonly string[]) {
@@ -22,6 +24,7 @@ export class ListedNames {
   /** Forgets the mapping after the registry changed. */
   reset(): void {
     this.#names = undefined;
+    this.#texts.clear();
   }
 
   /** The name tool `id` is listed under. */
@@ -39,8 +42,31 @@ export class ListedNames {
     return this.#mapping().toToolId(name) ?? name;
   }
 
+  /**
+   * `text` (a description) with every id that is listed under another name written as that name,
+   * so that the text names the tools as the client lists them (`use terminal_run`).
+   */
+  inText(text: string): string {
+    if (this.#mode === 'ids') return text;
+    const known = this.#texts.get(text);
+    if (known !== undefined) return known;
+    let renamed = text;
+    for (const [id, name] of this.#mapping().entries()) {
+      if (id === name || !renamed.includes(id)) continue;
+      renamed = renamed.replace(idPattern(id), name);
+    }
+    this.#texts.set(text, renamed);
+    return renamed;
+  }
+
   #mapping(): ProviderNames {
     this.#names ??= ProviderNames.from(this.#ids());
     return this.#names;
   }
+}
+
+/** Matches `id` as a whole tool id: not inside a longer id (`terminal.run` in `terminal.run_x`). */
+function idPattern(id: string): RegExp {
+  const escaped = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![A-Za-z0-9_.-])${escaped}(?![A-Za-z0-9_-]|\\.[A-Za-z0-9_])`, 'g');
 }

@@ -128,7 +128,13 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
       tools: registry
         .list()
         .filter((tool) => isDiscoveryTool(tool.id) === discover)
-        .map((tool) => toMcpTool(tool, { name: names.nameOf(tool.id), full })),
+        .map((tool) =>
+          toMcpTool(tool, {
+            name: names.nameOf(tool.id),
+            describe: (text) => names.inText(text),
+            full,
+          }),
+        ),
     };
   });
 

@@ -22,6 +22,8 @@ function hasObjectOutput(tool: RegisteredTool): boolean {
 export interface McpToolOptions {
   /** The name the tool is listed under, e.g. a client-safe `terminal_run`. Default: its id. */
   readonly name?: string;
+  /** Rewrites the description, e.g. to name other tools as they are listed. Default: as is. */
+  readonly describe?: (description: string) => string;
   /**
    * Also send the output schema and the Toolsys facts under `_meta` (risk, category, tags, run
    * policy): for a client that asked for them. Default false: a model reads neither, and every
@@ -57,7 +59,7 @@ export function toMcpTool(tool: RegisteredTool, options: McpToolOptions = {}): T
   const described: Tool = {
     name: options.name ?? tool.id,
     title: toolTitle(tool),
-    description: tool.description,
+    description: options.describe ? options.describe(tool.description) : tool.description,
     inputSchema: (options.full
       ? tool.inputSchema.jsonSchema
       : leanInputSchema(tool.inputSchema.jsonSchema)) as Tool['inputSchema'],
