@@ -8,7 +8,12 @@ describe('leanInputSchema', () => {
     const schema = ToolSchema.object({
       path: z.string().min(1).max(4096).describe('Workspace path.'),
       operation: z.enum(['copy', 'move']).describe('Operation.'),
-      code: z.string().min(2).max(8).regex(/^[a-z]+$/).describe('Short code.'),
+      code: z
+        .string()
+        .min(2)
+        .max(8)
+        .regex(/^[a-z]+$/)
+        .describe('Short code.'),
       limit: z.number().int().min(1).max(5000).default(500).describe('Most paths.'),
       recursive: z.boolean().default(false).describe('List subfolders.'),
       clear: z.boolean().default(true).describe('Replace content.'),

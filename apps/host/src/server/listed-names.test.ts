@@ -45,9 +45,9 @@ describe('ListedNames', () => {
 
   it('names other tools in descriptions as they are listed, whole ids only', () => {
     const names = new ListedNames('safe', () => IDS);
-    expect(names.inText('Then call terminal.run. See terminal.ubuntu.ensure, terminal.runner.')).toBe(
-      'Then call terminal_run. See terminal_ubuntu_ensure, terminal.runner.',
-    );
+    expect(
+      names.inText('Then call terminal.run. See terminal.ubuntu.ensure, terminal.runner.'),
+    ).toBe('Then call terminal_run. See terminal_ubuntu_ensure, terminal.runner.');
   });
 
   it('follows the ids after a reset', () => {

@@ -62,7 +62,11 @@ describe('toMcpTool', () => {
         title: 'Peek at a page',
         description: 'Reads a page.',
         inputSchema: ToolSchema.empty(),
-        metadata: { category: 'network', risk: 'LOW', annotations: { ...ToolHints.readOnly, openWorldHint: true } },
+        metadata: {
+          category: 'network',
+          risk: 'LOW',
+          annotations: { ...ToolHints.readOnly, openWorldHint: true },
+        },
         execute: () => 'ok',
       }),
     );
