@@ -149,7 +149,7 @@ export function createCalculateTool(): AnyToolDefinition {
   return defineTool({
     id: 'calculate',
     description:
-      'Evaluates math exactly to 64 digits: functions, number theory, complex numbers, units.',
+      'Evaluates a math expression exactly to 64 digits, with units and complex numbers.',
     inputSchema: calculateSchema,
     outputSchema: ToolSchema.object({
       expression: z.string(),
