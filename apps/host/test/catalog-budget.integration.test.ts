@@ -50,7 +50,7 @@ async function serve(config: DeploymentConfig, capabilities: Record<string, unkn
   await connect(serverSide);
   const answers = new Map<number, (message: { result?: unknown }) => void>();
   clientSide.onmessage = (message: JSONRPCMessage) => {
-    if ('id' in message && typeof message.id === 'number') answers.get(message.id)?.(message);
+    if ('result' in message && typeof message.id === 'number') answers.get(message.id)?.(message);
   };
   await clientSide.start();
   let nextId = 1;
