@@ -64,6 +64,13 @@ describe('runCli', () => {
 
 describe('wrapText', () => {
   it('breaks at spaces and indents continuation lines', () => {
-    expect(wrapText('one two three four', 9, 2)).toBe('one two\n  three\n  four');
+    expect(wrapText('one two three four', { columns: 9, indent: 2, firstColumn: 0 })).toBe(
+      'one two\n  three\n  four',
+    );
+  });
+
+  it('gives the lines after the first as much room as the first when they start at its column', () => {
+    const wrapped = wrapText('aaa bbb ccc ddd eee fff ggg', { columns: 14, indent: 4 });
+    expect(wrapped).toBe('aaa bbb\n    ccc ddd\n    eee fff\n    ggg');
   });
 });

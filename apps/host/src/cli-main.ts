@@ -9,8 +9,9 @@ import { wrapText } from './wrap-text.js';
 function helpText(columns = 80): string {
   const width = Math.max(40, Math.min(columns, 100));
   const commands = COMMAND_CATALOG.map((command) => {
-    const summary = wrapText(command.summary, width - 4, 4);
-    return `  ${wrapText(command.usage, width - 2, 6)}\n    ${summary}`;
+    const summary = wrapText(command.summary, { columns: width, indent: 4 });
+    const usage = wrapText(command.usage, { columns: width, indent: 6, firstColumn: 2 });
+    return `  ${usage}\n    ${summary}`;
   });
   return [
     `toolsys ${HOST_VERSION}: a hardened tool system for LLM agents.`,
@@ -23,8 +24,7 @@ function helpText(columns = 80): string {
     '',
     wrapText(
       'Exit codes: 0 success, 1 the tool failed, 2 usage or config error. Config: toolsys.config.json in the current directory, or --config FILE, or $TOOLSYS_CONFIG.',
-      width,
-      0,
+      { columns: width, indent: 0 },
     ),
     '',
   ].join('\n');
@@ -55,7 +55,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout.write(`Usage: ${command.usage}\n${wrapText(command.summary, io.columns ?? 80, 0)}\n`);
+    io.stdout.write(
+      `Usage: ${command.usage}\n${wrapText(command.summary, { columns: io.columns ?? 80, indent: 0 })}\n`,
+    );
     return 0;
   }
   try {

@@ -275,6 +275,13 @@ export const deploymentConfigSchema = z
               .url({ protocol: /^https?$/ })
               .optional()
               .describe('The aud access tokens must carry. Default publicUrl + /mcp.'),
+            dashboardClientId: z
+              .string()
+              .min(1)
+              .optional()
+              .describe(
+                'A public client (PKCE, no secret) registered at the issuer with the redirect URI publicUrl + /auth/callback: people sign in to the dashboard with it. Without it, the dashboard takes a named token.',
+              ),
             scopes: z
               .object({
                 LOW: z.string().min(1).optional().describe('Default tools:read.'),
@@ -283,7 +290,9 @@ export const deploymentConfigSchema = z
                   .string()
                   .min(1)
                   .optional()
-                  .describe('Default tools:admin; also opens the dashboard.'),
+                  .describe(
+                    'Default tools:admin; also shows every caller on the dashboard and opens its call form.',
+                  ),
               })
               .strict()
               .optional()

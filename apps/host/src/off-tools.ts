@@ -60,7 +60,7 @@ export function offPackageTools(
   const hint =
     report.reason === 'disabled in config'
       ? `Ask the user to set packages.${entry.key}.enabled to true in ${configName(config)}.`
-      : `Ask the user to fix what the reason names; toolsys doctor shows the state of every package.`;
+      : 'Ask the user to fix what the reason names, then to restart toolsys (packages are detected when it starts); toolsys doctor shows the state of every package.';
   return async () => {
     const contribution = await entry.create({
       ...environment,

@@ -81,4 +81,63 @@ describe('dashboard in Chromium', () => {
       .toBe('1');
     await page.close();
   });
+
+  it("clears the previous tool's arguments when another tool is picked", async () => {
+    const page = await browser.newPage();
+    await page.goto(http.dashboardUrl);
+    await expect.poll(() => page.locator('#call-tool option').count()).toBeGreaterThan(1);
+    await page.selectOption('#call-tool', 'calculate');
+    await page.fill('#call-args', '{"expression": "6*7"}');
+    await page.selectOption('#call-tool', 'test_guarded');
+    expect(await page.inputValue('#call-args')).toBe('{}');
+    await page.close();
+  });
+
+  it("counts a tool's runs from the same recent spans as its latencies", async () => {
+    const tool = testHost.deployment.registry
+      .list()
+      .find((entry) => entry.id !== 'calculate' && entry.id !== 'test_guarded');
+    if (tool === undefined) throw new Error('no third tool');
+    // A span kept from an earlier run of the server (the trace file), which usage never counted.
+    testHost.deployment.stack.traces.add({
+      callId: 'earlier-run-1',
+      toolId: tool.id,
+      attempt: 1,
+      startedAt: Date.now() - 60_000,
+      durationMs: 12.5,
+      outcome: 'ok',
+      argsDigest: { length: 2, printable: 2, fields: {} },
+    });
+    const page = await browser.newPage();
+    await page.goto(http.dashboardUrl);
+    const cells = page.locator(`#tools tbody tr[data-tool="${tool.id}"] td`);
+    await expect.poll(() => cells.nth(5).textContent()).toBe('12.5');
+    expect(await cells.nth(3).textContent()).toBe('1');
+    await page.close();
+  });
+
+  it('asks the person at the form before a tool that needs confirmation, and runs it when allowed', async () => {
+    const page = await browser.newPage();
+    await page.goto(http.dashboardUrl);
+    await expect.poll(() => page.locator('#call-tool option').count()).toBeGreaterThan(1);
+    await page.selectOption('#call-tool', 'test_guarded');
+    await page.fill('#call-args', '{"note": "from the form"}');
+    await page.click('#call-submit');
+    await page.locator('#confirm-panel').waitFor({ state: 'visible' });
+    expect(await page.locator('#confirm-text').textContent()).toContain('test_guarded');
+    await page.click('#confirm-allow');
+    await expect
+      .poll(() => page.locator('#call-result').textContent())
+      .toBe('guarded ran from the form');
+    expect(await page.locator('#confirm-panel').isHidden()).toBe(true);
+
+    await page.click('#call-submit');
+    await page.locator('#confirm-panel').waitFor({ state: 'visible' });
+    await page.click('#confirm-deny');
+    await expect
+      .poll(() => page.locator('#call-result').textContent())
+      .toContain('PERMISSION_DENIED');
+    expect(await page.locator('#call-result').textContent()).not.toContain('elicitation');
+    await page.close();
+  });
 });

@@ -32,7 +32,7 @@ describe('a tool that is off is not an unknown tool', () => {
   it('names the package that is off, why, and what turns it on', async () => {
     const result = await deployment.executor.execute('github_get_user', {});
     expect(renderResult(result)).toMatch(
-      /^Error: \[UNSUPPORTED\] github_get_user is off in this deployment \(@toolsys\/app-github\): its package is off: no GitHub token: set GITHUB_TOKEN or GH_TOKEN.*\nNext: Ask the user to fix what the reason names; toolsys doctor shows the state of every package\. Until then, use another tool\.$/,
+      /^Error: \[UNSUPPORTED\] github_get_user is off in this deployment \(@toolsys\/app-github\): its package is off: no GitHub token: set GITHUB_TOKEN or GH_TOKEN.*\nNext: Ask the user to fix what the reason names, then to restart toolsys \(packages are detected when it starts\); toolsys doctor shows the state of every package\. Until then, use another tool\.$/,
     );
   });
 

@@ -1,5 +1,11 @@
 import { isAbsolute, relative, sep } from 'node:path';
-import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
+import {
+  type HandleOwner,
+  handleOwnerKey,
+  isKeyOfSession,
+  ToolError,
+  ToolErrorCode,
+} from '@toolsys/core-tool-registry';
 import type { SsrfGuard } from '@toolsys/platform';
 import type { Browser } from 'playwright-core';
 import { BrowserSession } from './browser-session.js';
@@ -81,6 +87,7 @@ export class BrowserManager {
   readonly #options: BrowserManagerOptions;
   #browser: Browser | undefined;
   #launching: Promise<Browser> | undefined;
+  /** Browser state per owner, by `handleOwnerKey`. */
   readonly #sessions = new Map<string, Promise<BrowserSession>>();
   #lostReason: string | undefined;
   #idleTimer: NodeJS.Timeout | undefined;
@@ -113,10 +120,12 @@ export class BrowserManager {
   }
 
   /**
-   * Runs `work` with the session's browser state, launching the browser first if needed. The idle
-   * timer is paused while any call runs.
+   * Runs `work` with the browser state of `owner` (one principal in one client session: its own
+   * context, tabs and downloads, which no other principal reaches even with the same client
+   * session id), launching the browser first if needed. The idle timer is paused while any call
+   * runs.
    */
-  async withSession<T>(sessionId: string, work: (lease: SessionLease) => Promise<T>): Promise<T> {
+  async withSession<T>(owner: HandleOwner, work: (lease: SessionLease) => Promise<T>): Promise<T> {
     if (this.#disposed) {
       throw new ToolError(ToolErrorCode.UNSUPPORTED, 'the browser tools have been shut down', {
         hint: 'The host is stopping; do not retry.',
@@ -131,11 +140,12 @@ export class BrowserManager {
         notes.push(this.#lostReason);
         this.#lostReason = undefined;
       }
-      let pending = this.#sessions.get(sessionId);
+      const key = handleOwnerKey(owner);
+      let pending = this.#sessions.get(key);
       if (!pending) {
         pending = this.#createSession(browser);
-        this.#sessions.set(sessionId, pending);
-        pending.catch(() => this.#sessions.delete(sessionId));
+        this.#sessions.set(key, pending);
+        pending.catch(() => this.#sessions.delete(key));
       }
       const session = await pending;
       return await work({ session, notes });
@@ -145,12 +155,17 @@ export class BrowserManager {
     }
   }
 
-  /** Closes one session's context and tabs (the session ended). */
+  /** Closes the contexts and tabs of every principal in the client session `sessionId` (it ended). */
   async closeSession(sessionId: string): Promise<void> {
-    const pending = this.#sessions.get(sessionId);
-    this.#sessions.delete(sessionId);
-    const session = await pending?.catch(() => undefined);
-    await session?.context.close().catch(() => undefined);
+    const ended = [...this.#sessions.keys()].filter((key) => isKeyOfSession(key, sessionId));
+    await Promise.all(
+      ended.map(async (key) => {
+        const pending = this.#sessions.get(key);
+        this.#sessions.delete(key);
+        const session = await pending?.catch(() => undefined);
+        await session?.context.close().catch(() => undefined);
+      }),
+    );
   }
 
   /** Closes the browser and every session; later calls fail with UNSUPPORTED. */

@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { principalKey } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
 import { WEB_PAGE_MARKERS } from '../src/page-text.js';
 import { renderSnapshot } from '../src/snapshot-render.js';
@@ -836,20 +837,26 @@ describe('snapshot: "full" after an action', () => {
 /** Our rendering of the active page with every row and no budget, for comparison. */
 async function fullRendering(): Promise<string> {
   let text = '';
-  await fixture.harness.manager.withSession(fixture.sessionId, async ({ session }) => {
-    const tab = await session.activeTab();
-    const snapshot = tab.lastSnapshot ?? (await tab.snapshot());
-    text = renderSnapshot(snapshot.nodes, { maxTokens: 10_000_000, expand: true }).text;
-  });
+  await fixture.harness.manager.withSession(
+    { principal: principalKey(undefined), session: fixture.sessionId },
+    async ({ session }) => {
+      const tab = await session.activeTab();
+      const snapshot = tab.lastSnapshot ?? (await tab.snapshot());
+      text = renderSnapshot(snapshot.nodes, { maxTokens: 10_000_000, expand: true }).text;
+    },
+  );
   return text;
 }
 
 /** Playwright's own ai-mode snapshot of the active page, for comparison. */
 async function harnessPlainSnapshot(): Promise<string> {
   let plain = '';
-  await fixture.harness.manager.withSession(fixture.sessionId, async ({ session }) => {
-    const tab = await session.activeTab();
-    plain = await tab.page.ariaSnapshot({ mode: 'ai' });
-  });
+  await fixture.harness.manager.withSession(
+    { principal: principalKey(undefined), session: fixture.sessionId },
+    async ({ session }) => {
+      const tab = await session.activeTab();
+      plain = await tab.page.ariaSnapshot({ mode: 'ai' });
+    },
+  );
   return plain;
 }

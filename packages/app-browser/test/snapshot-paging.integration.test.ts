@@ -1,3 +1,4 @@
+import { principalKey } from '@toolsys/core-tool-registry';
 import { describe, expect, it } from 'vitest';
 import { WEB_PAGE_MARKERS } from '../src/page-text.js';
 import { renderSnapshot } from '../src/snapshot-render.js';
@@ -33,10 +34,13 @@ async function open(path: string, id = fixture.sessionId): Promise<void> {
 
 /** Changes the page the way its own scripts would (content loaded, a live region updated). */
 async function changePage(script: string, id = fixture.sessionId): Promise<void> {
-  await fixture.harness.manager.withSession(id, async ({ session: browser }) => {
-    const tab = await browser.activeTab();
-    await tab.page.evaluate(script);
-  });
+  await fixture.harness.manager.withSession(
+    { principal: principalKey(undefined), session: id },
+    async ({ session: browser }) => {
+      const tab = await browser.activeTab();
+      await tab.page.evaluate(script);
+    },
+  );
 }
 
 /** The cursor and page token the cut marker of a page names. */
@@ -62,13 +66,16 @@ function nodeLines(page: Page): string[] {
 /** Every node of the active page with every row and no budget, as the tools render it. */
 async function wholePage(id = fixture.sessionId): Promise<string[]> {
   let lines: string[] = [];
-  await fixture.harness.manager.withSession(id, async ({ session: browser }) => {
-    const tab = await browser.activeTab();
-    const tree = await tab.snapshot();
-    lines = renderSnapshot(tree.nodes, { maxTokens: 10_000_000, expand: true })
-      .text.split('\n')
-      .map((line) => line.trim());
-  });
+  await fixture.harness.manager.withSession(
+    { principal: principalKey(undefined), session: id },
+    async ({ session: browser }) => {
+      const tab = await browser.activeTab();
+      const tree = await tab.snapshot();
+      lines = renderSnapshot(tree.nodes, { maxTokens: 10_000_000, expand: true })
+        .text.split('\n')
+        .map((line) => line.trim());
+    },
+  );
   return lines;
 }
 
@@ -293,11 +300,14 @@ describe('browser_snapshot paging', () => {
   it('says a page too slow to read timed out, and where the tab stays', async () => {
     await open('/feed?posts=200');
     let failure: unknown;
-    await fixture.harness.manager.withSession(fixture.sessionId, async ({ session: browser }) => {
-      const tab = await browser.activeTab();
-      // A 1 ms bound stands in for a page that takes longer than the read bound.
-      failure = await tab.snapshot([], 1).catch((error: unknown) => error);
-    });
+    await fixture.harness.manager.withSession(
+      { principal: principalKey(undefined), session: fixture.sessionId },
+      async ({ session: browser }) => {
+        const tab = await browser.activeTab();
+        // A 1 ms bound stands in for a page that takes longer than the read bound.
+        failure = await tab.snapshot([], 1).catch((error: unknown) => error);
+      },
+    );
     expect(failure).toMatchObject({
       code: 'TIMEOUT',
       message: expect.stringMatching(/^reading tab t1's accessibility tree took longer than 1 ms /),

@@ -5,6 +5,14 @@
  */
 export { SYSTEM_CLOCK, sleep, type ToolClock } from './contract/clock.js';
 export {
+  type HandleOwner,
+  handleOwnerKey,
+  handleOwnerOf,
+  isHandleOwner,
+  isKeyOfSession,
+  principalKey,
+} from './contract/handle-owner.js';
+export {
   type AnyToolDefinition,
   type CallPrincipal,
   type ConfirmationDecision,
@@ -30,6 +38,7 @@ export {
   cancelledFailure,
   circuitOpenFailure,
   failureFromThrown,
+  offToolFailure,
 } from './contract/tool-failures.js';
 export {
   cautiousHints,
@@ -142,6 +151,7 @@ export {
 } from './policies/tool-permission-manager.js';
 export { RunPolicies, type ToolRunPolicy } from './policies/tool-run-policy.js';
 export { firstSentence, pruneToolPointers, renderCatalog } from './registry/catalog.js';
+export type { OffTool, OffTools } from './registry/off-tools.js';
 export {
   DuplicateToolError,
   type RegisterOptions,

@@ -235,6 +235,12 @@ describe('web_fetch', () => {
     expect(result.content).toContain('-   Stake early');
     expect(result.content).not.toContain('window.tracking');
     expect(result.content).not.toContain('About');
+    // The structured content carries the article too, between the same markers as the text.
+    const { content } = result.data as { content: string };
+    expect(content).toMatch(
+      /<untrusted-web-page-content>\n[\s\S]*\*\*full sun\*\*[\s\S]*\n<\/untrusted-web-page-content>$/,
+    );
+    expect(result.content).toContain(content);
   });
 
   it('decodes a page in the encoding its meta tag names', async () => {

@@ -1,8 +1,8 @@
+import { type JSONRPCMessage, parseJSONRPCMessage } from '@modelcontextprotocol/client';
 import {
   StdioClientTransport,
   type StdioServerParameters,
-} from '@modelcontextprotocol/sdk/client/stdio.js';
-import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client/stdio';
 
 /** Messages read in one turn of the event loop before the transport yields. */
 const MESSAGES_PER_TURN = 256;
@@ -28,6 +28,8 @@ interface SdkInternals {
  * - the common message shapes (a notification without `_meta`, a result answer) are accepted by a
  *   direct check that takes only what the SDK schema returns unchanged; anything else goes
  *   through the schema as before (so a malformed line still fails the same way);
+ * - an answer that follows a notification is handed on in the next turn, after the SDK has
+ *   handled the notification (it does so on a later microtask, answers at once);
  * - at most {@link MESSAGES_PER_TURN} messages or {@link MS_PER_TURN} ms are handled per turn;
  *   then the server's stdout is paused and reading resumes on the next turn, so timers (a call's
  *   time limit) and other sessions run in between, and a server that writes faster than it is
@@ -50,18 +52,11 @@ export class BatchedStdioClientTransport extends StdioClientTransport {
     const internals = this as unknown as SdkInternals;
     const reader = internals._readBuffer;
     const started = performance.now();
+    let notified = false;
     for (let handled = 0; ; handled += 1) {
       if (handled >= MESSAGES_PER_TURN || performance.now() - started > MS_PER_TURN) {
-        if (!reader.hasLine()) return;
         // Yield: the rest is read on a later turn, and the pipe holds the server back meanwhile.
-        this.#scheduled = true;
-        const stdout = internals._process?.stdout;
-        stdout?.pause();
-        setImmediate(() => {
-          this.#scheduled = false;
-          stdout?.resume();
-          this.#drain();
-        });
+        if (reader.hasLine()) this.#resumeLater(undefined);
         return;
       }
       let message: JSONRPCMessage | null;
@@ -72,8 +67,31 @@ export class BatchedStdioClientTransport extends StdioClientTransport {
         continue;
       }
       if (message === null) return;
+      const isNotification = 'method' in message && !('id' in message);
+      if (notified && !('method' in message)) {
+        // The SDK handles a notification on a later microtask but an answer at once: an answer
+        // read right after a progress notification would overtake it (and the progress would be
+        // dropped as for an unknown request). It is handed on once the notification has been.
+        this.#resumeLater(message);
+        return;
+      }
+      notified = isNotification;
       this.onmessage?.(message);
     }
+  }
+
+  /** Reads on in a later turn, first handing on `held` (an answer already read), if any. */
+  #resumeLater(held: JSONRPCMessage | undefined): void {
+    const internals = this as unknown as SdkInternals;
+    this.#scheduled = true;
+    const stdout = internals._process?.stdout;
+    stdout?.pause();
+    setImmediate(() => {
+      this.#scheduled = false;
+      stdout?.resume();
+      if (held) this.onmessage?.(held);
+      this.#drain();
+    });
   }
 }
 
@@ -81,15 +99,27 @@ export class BatchedStdioClientTransport extends StdioClientTransport {
 class LineReader {
   readonly #maxBytes: number;
   #buffer: Buffer | undefined;
+  /** The rest of a line too long to keep is being skipped (its tail is not a message). */
+  #skipping = false;
 
   constructor(maxBytes: number) {
     this.#maxBytes = maxBytes;
   }
 
-  append(chunk: Buffer): void {
+  append(input: Buffer): void {
+    let chunk = input;
+    if (this.#skipping) {
+      const end = chunk.indexOf(NEWLINE);
+      if (end === -1) return;
+      this.#skipping = false;
+      chunk = chunk.subarray(end + 1);
+    }
     const size = (this.#buffer?.length ?? 0) + chunk.length;
     if (size > this.#maxBytes) {
-      this.clear();
+      // The line is dropped whole: what follows its end (if this chunk holds it) is kept.
+      const end = chunk.indexOf(NEWLINE);
+      this.#buffer = end === -1 || end + 1 === chunk.length ? undefined : chunk.subarray(end + 1);
+      this.#skipping = end === -1;
       throw new Error(`ReadBuffer exceeded maximum size of ${this.#maxBytes} bytes`);
     }
     this.#buffer = this.#buffer ? Buffer.concat([this.#buffer, chunk]) : chunk;
@@ -117,12 +147,12 @@ class LineReader {
 
 /**
  * A line as a JSON-RPC message: the common shapes by a direct check that accepts only what
- * `JSONRPCMessageSchema` returns unchanged, anything else through that schema (which throws).
+ * the SDK's JSON-RPC message schema returns unchanged, anything else through that schema (which throws).
  */
 export function parseMessage(line: string): JSONRPCMessage {
   const value: unknown = JSON.parse(line);
   if (isPlainNotification(value) || isPlainResultAnswer(value)) return value as JSONRPCMessage;
-  return JSONRPCMessageSchema.parse(value);
+  return parseJSONRPCMessage(value);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isPlainTextResult } from './direct-tool-calls.js';

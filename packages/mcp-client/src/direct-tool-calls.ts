@@ -1,11 +1,12 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolResult,
-  CallToolResultSchema,
-  ErrorCode,
   type JSONRPCMessage,
-  McpError,
-} from '@modelcontextprotocol/sdk/types.js';
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { CallToolResultSchema } from '@modelcontextprotocol/core';
 import { type Deadlined, DeadlineWatch, SYSTEM_CLOCK } from '@toolsys/core-tool-registry';
 import type { RemoteToolRef } from './call-result.js';
 import { progressUpdate } from './progress-emitter.js';
@@ -42,7 +43,7 @@ export type DirectCallFailure = (
  * the same few microseconds as everything else a call through the pipeline does. This class keeps
  * the protocol's behaviour for the calls it takes: a timeout or an abort sends
  * `notifications/cancelled` with the request id and fails the call; progress notifications reach
- * `onProgress`; an error answer becomes an `McpError`; a closed connection fails every pending
+ * `onProgress`; an error answer becomes a `ProtocolError`; a closed connection fails every pending
  * call with `ConnectionClosed`; every result is checked against the SDK's `CallToolResultSchema`
  * (the common shapes by a direct check that accepts only what that schema accepts unchanged).
  * Time limits share one timer.
@@ -50,7 +51,7 @@ export type DirectCallFailure = (
  * Its requests carry string ids with a prefix of their own, so they never meet the SDK's numbered
  * requests; every message that is not an answer or a progress notification for one of them goes
  * on to the SDK client unchanged. Calls that need the SDK's own handling (a tool with an
- * `outputSchema`, whose structured output the SDK validates, or one that requires tasks) stay
+ * `outputSchema`, whose structured output the SDK validates) stay
  * with the SDK client: {@link McpClient} decides.
  */
 export class DirectToolCalls {
@@ -109,7 +110,7 @@ export class DirectToolCalls {
     return new Promise<T>((resolve, reject) => {
       const call = new DirectCall<T>(this, name, convert, ref, options, resolve, reject);
       if (this.#closed) {
-        call.fail(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
+        call.fail(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
         return;
       }
       if (signal?.aborted) {
@@ -159,7 +160,9 @@ export class DirectToolCalls {
         // The connection is gone: there is nothing left to cancel.
       });
     call.fail(
-      reason instanceof McpError ? reason : new McpError(ErrorCode.RequestTimeout, String(reason)),
+      reason instanceof SdkError || reason instanceof ProtocolError
+        ? reason
+        : new SdkError(SdkErrorCode.RequestTimeout, String(reason)),
     );
   }
 
@@ -182,7 +185,7 @@ export class DirectToolCalls {
     if (!call || !this.#release(call)) return true;
     if ('error' in message) {
       const { code, message: text, data } = message.error;
-      call.fail(new McpError(code, text, data));
+      call.fail(ProtocolError.fromError(code, text, data));
       return true;
     }
     const result = (message as { result?: unknown }).result;
@@ -192,7 +195,15 @@ export class DirectToolCalls {
     }
     const parsed = CallToolResultSchema.safeParse(result);
     if (parsed.success) call.succeed(parsed.data);
-    else call.fail(parsed.error);
+    else {
+      // As the SDK client reports a result that fails its schema.
+      call.fail(
+        new SdkError(
+          SdkErrorCode.InvalidResult,
+          `Invalid result for tools/call: ${parsed.error.message}`,
+        ),
+      );
+    }
     return true;
   }
 
@@ -209,7 +220,7 @@ export class DirectToolCalls {
     const calls = [...this.#pending.values()];
     for (const call of calls) {
       if (this.#release(call))
-        call.fail(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'));
+        call.fail(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
     }
   }
 }
@@ -267,9 +278,7 @@ class DirectCall<T> implements PendingCall {
   expire(): void {
     this.#owner.cancel(
       this,
-      McpError.fromError(ErrorCode.RequestTimeout, 'Request timed out', {
-        timeout: this.timeoutMs,
-      }),
+      new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: this.timeoutMs }),
     );
   }
 

@@ -30,9 +30,11 @@ export {
   describeServerTarget,
   isSafeServerName,
   type McpHttpServerConfig,
+  type McpProtocolVersion,
   type McpServerConfig,
   type McpServerConfigBase,
   type McpStdioServerConfig,
+  mcpProtocolVersionSchema,
 } from './mcp-server-config.js';
 export type {
   McpConnectionStatus,
@@ -53,6 +55,12 @@ export {
   type ProgressThrottleOptions,
   type ProgressUpdate,
 } from './progress-emitter.js';
+export {
+  INPUT_REQUIRED_MAX_ROUNDS,
+  type McpEra,
+  MODERN_PROTOCOL_VERSION,
+  STDIO_PROBE_TIMEOUT_MS,
+} from './protocol-era.js';
 export {
   describeServerApproval,
   type ServerApprovalOptions,

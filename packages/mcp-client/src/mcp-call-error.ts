@@ -1,4 +1,9 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+} from '@modelcontextprotocol/client';
 import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 import { cleanUntrustedLine, defuseMarkers } from '@toolsys/core-tool-registry/text';
 import { stripTerminalControls } from './terminal-text.js';
@@ -27,11 +32,7 @@ export function toMcpToolError(error: unknown, context: McpFailureContext): Tool
   if (error instanceof ToolError) return error;
   // Garbage on stdout explains a handshake that never completes, a timeout or a dropped
   // connection; a proper error answer from the server speaks for itself.
-  const answered =
-    error instanceof McpError &&
-    error.code !== ErrorCode.RequestTimeout &&
-    error.code !== ErrorCode.ConnectionClosed;
-  if (context.garbage !== undefined && !answered) {
+  if (context.garbage !== undefined && !(error instanceof ProtocolError)) {
     return new ToolError(
       ToolErrorCode.EXECUTION_FAILED,
       `MCP server "${server}" wrote output that is not MCP JSON-RPC to stdout: ${quote(context.garbage)}.`,
@@ -43,31 +44,14 @@ export function toMcpToolError(error: unknown, context: McpFailureContext): Tool
       },
     );
   }
-  if (error instanceof McpError) {
+  if (error instanceof SdkError) {
+    const sdkFailure = fromSdkError(error, context);
+    if (sdkFailure) return sdkFailure;
+  }
+  if (error instanceof ProtocolError) {
     const remote = clip(error.message.replace(/^MCP error -?\d+: /, ''));
     switch (error.code) {
-      case ErrorCode.RequestTimeout:
-        return new ToolError(
-          ToolErrorCode.TIMEOUT,
-          `MCP server "${server}" did not answer ${operation} within ${context.timeoutMs ?? '?'} ms; the request was cancelled.`,
-          {
-            retryable: false,
-            hint: 'The outcome on the server is unknown. Check its state before repeating the call, or retry with a larger timeoutMs.',
-            details: { server, reason: 'timeout' },
-            cause: error,
-          },
-        );
-      case ErrorCode.ConnectionClosed:
-        return new ToolError(
-          ToolErrorCode.EXECUTION_FAILED,
-          `MCP server "${server}" closed the connection during ${operation}.`,
-          {
-            hint: 'The server stopped or crashed; the next call reconnects. Check the outcome before repeating a call that changes state.',
-            details: { server, reason: 'connection_closed' },
-            cause: error,
-          },
-        );
-      case ErrorCode.InvalidParams:
+      case ProtocolErrorCode.InvalidParams:
         return new ToolError(
           ToolErrorCode.INVALID_ARGUMENT,
           `MCP server "${server}" rejected the arguments of ${operation}: ${remote}`,
@@ -78,12 +62,14 @@ export function toMcpToolError(error: unknown, context: McpFailureContext): Tool
             cause: error,
           },
         );
-      case ErrorCode.MethodNotFound:
+      case ProtocolErrorCode.MethodNotFound:
         return new ToolError(
           ToolErrorCode.UNSUPPORTED,
           `MCP server "${server}" does not support ${operation}: ${remote}`,
           { details: { server, reason: 'method_not_found' }, cause: error },
         );
+      case ProtocolErrorCode.MissingRequiredClientCapability:
+        return inputNotSupported(error, context, remote);
       default:
         return new ToolError(
           ToolErrorCode.EXECUTION_FAILED,
@@ -115,6 +101,100 @@ export function toMcpToolError(error: unknown, context: McpFailureContext): Tool
       cause: error,
     },
   );
+}
+
+/** The SDK's own failures (a time limit, a closed connection, the protocol era, the rounds of a call). */
+function fromSdkError(error: SdkError, context: McpFailureContext): ToolError | undefined {
+  const { server, operation } = context;
+  const local = clip(error.message);
+  switch (error.code) {
+    case SdkErrorCode.RequestTimeout:
+      return new ToolError(
+        ToolErrorCode.TIMEOUT,
+        `MCP server "${server}" did not answer ${operation} within ${context.timeoutMs ?? '?'} ms; the request was cancelled.`,
+        {
+          retryable: false,
+          hint: 'The outcome on the server is unknown. Check its state before repeating the call, or retry with a larger timeoutMs.',
+          details: { server, reason: 'timeout' },
+          cause: error,
+        },
+      );
+    case SdkErrorCode.ConnectionClosed:
+      return new ToolError(
+        ToolErrorCode.EXECUTION_FAILED,
+        `MCP server "${server}" closed the connection during ${operation}.`,
+        {
+          hint: 'The server stopped or crashed; the next call reconnects. Check the outcome before repeating a call that changes state.',
+          details: { server, reason: 'connection_closed' },
+          cause: error,
+        },
+      );
+    case SdkErrorCode.EraNegotiationFailed:
+      return new ToolError(
+        ToolErrorCode.EXECUTION_FAILED,
+        `MCP server "${server}" could not agree on a protocol version: ${local}`,
+        {
+          retryable: false,
+          hint: 'Check the server\'s protocolVersion setting: "auto" speaks both 2025-11-25 and 2026-07-28; a pinned version fails against a server that does not offer it.',
+          details: { server, reason: 'protocol_negotiation' },
+          cause: error,
+        },
+      );
+    case SdkErrorCode.InputRequiredRoundsExceeded:
+      return new ToolError(
+        ToolErrorCode.EXECUTION_FAILED,
+        `MCP server "${server}" kept asking for more input during ${operation}; the call was stopped after ${roundsOf(error)} rounds.`,
+        {
+          retryable: false,
+          hint: "The server did not finish the call. Do not repeat it unchanged; check the tool's arguments or use another tool.",
+          details: { server, reason: 'input_rounds_exceeded' },
+          cause: error,
+        },
+      );
+    case SdkErrorCode.CapabilityNotSupported:
+      // What a server embedded in an input_required result that no handler here answers.
+      return inputNotSupported(error, context, local);
+    case SdkErrorCode.InvalidResult:
+    case SdkErrorCode.UnsupportedResultType:
+    case SdkErrorCode.ListPaginationExceeded:
+      return new ToolError(
+        ToolErrorCode.EXECUTION_FAILED,
+        `MCP server "${server}" answered ${operation} with something that is not a valid MCP result: ${local}`,
+        {
+          retryable: false,
+          hint: 'The server broke the protocol; the call may or may not have taken effect on it.',
+          details: { server, reason: 'invalid_result' },
+          cause: error,
+        },
+      );
+    default:
+      return undefined;
+  }
+}
+
+/** A server wanted input (a form, sampling, roots) that this client does not give. */
+function inputNotSupported(error: Error, context: McpFailureContext, detail: string): ToolError {
+  const { server, operation } = context;
+  const code = (error as { code?: unknown }).code;
+  return new ToolError(
+    ToolErrorCode.UNSUPPORTED,
+    `MCP server "${server}" needs input this client cannot give (a form, a sampling request or roots) for ${operation}: ${detail}`,
+    {
+      retryable: false,
+      hint: 'Use a tool of this server that does not ask the user for input, or call it from an MCP client that can answer such requests.',
+      details: {
+        server,
+        reason: 'input_not_supported',
+        ...(typeof code === 'number' ? { mcpCode: code } : {}),
+      },
+      cause: error,
+    },
+  );
+}
+
+function roundsOf(error: SdkError): string {
+  const rounds = (error.data as { rounds?: unknown } | undefined)?.rounds;
+  return typeof rounds === 'number' && Number.isSafeInteger(rounds) ? String(rounds) : 'several';
 }
 
 /** Why a stdio server's process did not start (its command missing or not runnable), if so. */

@@ -1,15 +1,28 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { isAttemptSignal } from '@toolsys/core-tool-registry';
-import { boundedFetch } from './bounded-fetch.js';
+import {
+  type CallToolRequestOptions,
+  type CallToolResult,
+  Client,
+  type ElicitRequestFormParams,
+  type ElicitResult,
+  type ListToolsResult,
+  type Tool,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { isAttemptSignal, ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 import { BoundedLog, type BoundedLogOptions } from './bounded-log.js';
 import type { RemoteToolRef } from './call-result.js';
 import { DirectToolCalls } from './direct-tool-calls.js';
 import { toMcpToolError } from './mcp-call-error.js';
-import type { McpHttpServerConfig, McpServerConfig } from './mcp-server-config.js';
+import type { McpServerConfig } from './mcp-server-config.js';
+import { sseTransport, stdioTransport, streamableTransport } from './mcp-transports.js';
 import { progressUpdate } from './progress-emitter.js';
+import {
+  INPUT_REQUIRED_MAX_ROUNDS,
+  type McpEra,
+  negotiationFor,
+  probeKilledServer,
+} from './protocol-era.js';
+import { HandshakeDeadline, SignalRelay } from './signal-relay.js';
 
 /** The transport a connected client ended up using. */
 export type McpTransportKind = 'stdio' | 'streamable-http' | 'sse';
@@ -26,13 +39,28 @@ export interface McpClientOptions {
    * behaviour, a few microseconds less per call. Default true; set false to use the SDK's path.
    */
   directToolCalls?: boolean;
+  /**
+   * Answers the forms a server asks the user to fill in (elicitation, form mode; in the 2026-07-28
+   * era embedded in `input_required` results, in the 2025 era as server requests). Fields the
+   * answer leaves out get the defaults of the form's schema. Without it the client declares no
+   * elicitation, and a server that asks anyway is refused (`UNSUPPORTED`). A URL-mode request is
+   * always declined.
+   */
+  onElicitation?: (request: ElicitRequestFormParams, signal: AbortSignal) => Promise<ElicitResult>;
 }
 
 /** Per-request options of {@link McpClient}. */
 export interface McpRequestOptions {
-  /** Cancels the request; the server is sent `notifications/cancelled`. */
+  /**
+   * Cancels the request; the server is told (`notifications/cancelled`, or on a 2026-07-28
+   * Streamable HTTP connection, the request's stream is closed).
+   */
   signal?: AbortSignal;
-  /** Time limit in ms; on expiry the server is sent `notifications/cancelled`. Default 30 000. */
+  /**
+   * Time limit in ms for the whole request (every round of a multi-round-trip call, and the era
+   * probe and handshake of a connection); on expiry the request is cancelled as by `signal`.
+   * Default 30 000.
+   */
   timeoutMs?: number;
 }
 
@@ -68,9 +96,12 @@ export function asIs(result: CallToolResult): CallToolResult {
 }
 
 /**
- * One connection to one MCP server over stdio, Streamable HTTP or HTTP+SSE. Errors leave it as
- * {@link ToolError}s with codes (TIMEOUT, EXECUTION_FAILED, INVALID_ARGUMENT …). A client connects
- * once; after it closes, make a new one (the {@link McpManager} does).
+ * One connection to one MCP server over stdio, Streamable HTTP or HTTP+SSE, in either protocol
+ * era: 2025-11-25 (the `initialize` handshake, sessions) or 2026-07-28 (stateless:
+ * `server/discover`, the `_meta` envelope on every request, multi-round-trip results), chosen by
+ * the server's `protocolVersion` setting (`auto` by default). Errors leave it as
+ * {@link ToolError}s with codes (TIMEOUT, EXECUTION_FAILED, INVALID_ARGUMENT …). A client
+ * connects once; after it closes, make a new one (the {@link McpManager} does).
  */
 export class McpClient {
   /** The server this client talks to. */
@@ -81,10 +112,13 @@ export class McpClient {
   readonly #closeListeners = new Set<() => void>();
   readonly #toolsChangedListeners = new Set<() => void>();
   readonly #directToolCalls: boolean;
-  /** Sends tools/call itself (stdio, unless switched off). */
+  readonly #onElicitation: McpClientOptions['onElicitation'];
+  /** Sends tools/call itself (stdio in the 2025 era, unless switched off). */
   #direct: DirectToolCalls | undefined;
-  /** Tools whose calls stay with the SDK client: an outputSchema to check, or tasks required. */
+  /** Tools whose calls stay with the SDK client: an outputSchema to check. */
   readonly #sdkCalledTools = new Set<string>();
+  /** The last listing by name: the SDK checks output schemas and mirrors headers from it. */
+  #listed = new Map<string, Tool>();
   #client: Client | undefined;
   #transport: Transport | undefined;
   #kind: McpTransportKind | undefined;
@@ -97,6 +131,7 @@ export class McpClient {
     this.stderr = new BoundedLog(options.stderrLog);
     this.#clientInfo = options.clientInfo ?? { name: 'toolsys', version: '0.1.0' };
     this.#directToolCalls = options.directToolCalls ?? true;
+    this.#onElicitation = options.onElicitation;
   }
 
   /** Whether the connection is up. */
@@ -107,6 +142,19 @@ export class McpClient {
   /** The transport in use once connected. */
   get transportKind(): McpTransportKind | undefined {
     return this.#kind;
+  }
+
+  /**
+   * The protocol era of the live connection: `legacy` (2025, `initialize` handshake) or `modern`
+   * (2026-07-28 and later, stateless).
+   */
+  get era(): McpEra | undefined {
+    return this.#connected ? this.#client?.getProtocolEra() : undefined;
+  }
+
+  /** The protocol revision the live connection speaks, e.g. `2025-11-25` or `2026-07-28`. */
+  get protocolVersion(): string | undefined {
+    return this.#connected ? this.#client?.getNegotiatedProtocolVersion() : undefined;
   }
 
   /** Process id of a stdio server while it runs. */
@@ -124,10 +172,10 @@ export class McpClient {
     return this.#connected ? this.#client : undefined;
   }
 
-  /** Name and version the server announced. */
+  /** Name and version the server announced (a 2026-07-28 server may announce none). */
   get serverInfo(): { name: string; version: string } | undefined {
     const info = this.#client?.getServerVersion();
-    return info ? { name: info.name, version: info.version } : undefined;
+    return info ? { name: String(info.name), version: String(info.version) } : undefined;
   }
 
   /** Calls `listener` once when the connection closes (the process exits, the session ends). */
@@ -142,27 +190,43 @@ export class McpClient {
     return () => this.#toolsChangedListeners.delete(listener);
   }
 
-  /** Starts the server (stdio) or opens the session (HTTP) and runs the MCP handshake. */
+  /**
+   * Starts the server (stdio) or contacts it (HTTP) and settles the protocol: the era probe
+   * (`server/discover`) and, for a 2025-era server, the `initialize` handshake, all within
+   * `timeoutMs`.
+   */
   async connect(options: McpRequestOptions = {}): Promise<void> {
     if (this.#client) throw new Error('McpClient.connect may be called once; create a new client');
     const { config } = this;
     if (config.transport === 'stdio') {
-      await this.#connectWith(await this.#stdioTransport(config), 'stdio', options);
+      const transport = () => stdioTransport(config, this.stderr);
+      try {
+        await this.#connectWith(transport, 'stdio', options);
+      } catch (error) {
+        // A 2025-era server that exits on the era probe: start it again and shake hands.
+        if (!probeKilledServer(error, config, this.#garbage, options.signal)) throw error;
+        this.#reset();
+        await this.#connectWith(transport, 'stdio', options, 'legacy');
+      }
       return;
     }
     if (config.transport === 'sse') {
-      await this.#connectWith(await this.#sseTransport(config), 'sse', options);
+      await this.#connectWith(() => sseTransport(config), 'sse', options);
       return;
     }
     try {
-      await this.#connectWith(await this.#streamableTransport(config), 'streamable-http', options);
+      await this.#connectWith(() => streamableTransport(config), 'streamable-http', options);
     } catch (error) {
-      if (config.transport !== 'http' || options.signal?.aborted || !isFallbackWorthy(error)) {
+      if (
+        config.transport !== 'http' ||
+        config.protocolVersion === '2026-07-28' ||
+        options.signal?.aborted ||
+        !isFallbackWorthy(error)
+      ) {
         throw error;
       }
-      this.#client = undefined;
-      this.#closed = false;
-      await this.#connectWith(await this.#sseTransport(config), 'sse', options);
+      this.#reset();
+      await this.#connectWith(() => sseTransport(config), 'sse', options);
     }
   }
 
@@ -189,10 +253,7 @@ export class McpClient {
     try {
       do {
         const remaining = Math.max(1, deadline - performance.now());
-        const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
-          timeout: remaining,
-          ...relay?.options,
-        });
+        const page = await listPage(client, cursor, { timeout: remaining, ...relay?.options });
         pages += 1;
         const room = TOOL_LISTING_LIMITS.maxTools - tools.length;
         if (page.tools.length > room) {
@@ -219,15 +280,15 @@ export class McpClient {
       relay?.release();
     }
     this.#sdkCalledTools.clear();
+    this.#listed = new Map();
     for (const tool of tools) {
-      if (tool.outputSchema !== undefined || tool.execution?.taskSupport === 'required') {
-        this.#sdkCalledTools.add(tool.name);
-      }
+      if (!this.#listed.has(tool.name)) this.#listed.set(tool.name, tool);
+      if (tool.outputSchema !== undefined) this.#sdkCalledTools.add(tool.name);
     }
     return truncated === undefined ? { tools, pages } : { tools, pages, truncated };
   }
 
-  /** Calls a tool. A timeout or an abort sends `notifications/cancelled` to the server. */
+  /** Calls a tool. A timeout or an abort cancels the request on the server. */
   callTool(
     name: string,
     args: Record<string, unknown>,
@@ -240,8 +301,10 @@ export class McpClient {
    * {@link callTool} with the result handed to `convert` (with the server and tool it came from)
    * in the same step as the answer: one turn of the job queue less per call than awaiting
    * `callTool` and converting after. `convert` runs only on a result; what it throws is passed on
-   * unchanged. On stdio the request goes out directly on the transport ({@link DirectToolCalls}),
-   * except for tools the SDK must check (an `outputSchema`) or that require tasks.
+   * unchanged. On a 2025-era stdio connection the request goes out directly on the transport
+   * ({@link DirectToolCalls}), except for tools the SDK must check (an `outputSchema`); a tool
+   * that requires tasks is refused (UNSUPPORTED) without a request; everything else (every 2026-07-28 call, with its multi-round-trip results)
+   * goes through the SDK client.
    */
   callToolWith<T>(
     name: string,
@@ -249,6 +312,9 @@ export class McpClient {
     convert: (result: CallToolResult, ref: RemoteToolRef) => T,
     options: McpCallOptions = {},
   ): Promise<T> {
+    if (this.#listed.get(name)?.execution?.taskSupport === 'required') {
+      return Promise.reject(tasksRequired(this.config.name, name));
+    }
     const direct = this.#direct;
     if (direct && this.#connected && !this.#sdkCalledTools.has(name)) {
       return direct.call(
@@ -276,7 +342,13 @@ export class McpClient {
     const client = this.#require();
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const { signal, onProgress } = options;
-    const requestOptions: RequestOptions = { timeout: timeoutMs };
+    // One limit for the whole call: every round of a multi-round-trip result gets what is left.
+    const requestOptions: CallToolRequestOptions = {
+      timeout: timeoutMs,
+      maxTotalTimeout: timeoutMs,
+    };
+    const listed = this.#listed.get(name);
+    if (listed) requestOptions.toolDefinition = listed;
     let relay: SignalRelay | undefined;
     if (signal) {
       // The SDK never removes its abort listener. A signal the executor made for this attempt
@@ -298,11 +370,7 @@ export class McpClient {
     }
     let result: CallToolResult;
     try {
-      result = (await client.callTool(
-        { name, arguments: args },
-        undefined,
-        requestOptions,
-      )) as CallToolResult;
+      result = await client.callTool({ name, arguments: args }, requestOptions);
     } catch (error) {
       throw this.#failure(error, `tools/call "${name}"`, timeoutMs, signal);
     } finally {
@@ -340,16 +408,30 @@ export class McpClient {
     this.#markClosed();
   }
 
+  /** Forgets a failed attempt so that another can be made. */
+  #reset(): void {
+    this.#client = undefined;
+    this.#transport = undefined;
+    this.#closed = false;
+  }
+
   async #connectWith(
-    transport: Transport,
+    makeTransport: () => Transport | Promise<Transport>,
     kind: McpTransportKind,
     options: McpRequestOptions,
+    force?: 'legacy',
   ): Promise<void> {
-    // The SDK client and each transport load on the first connection: importing this package
-    // (and composing a deployment that never connects) loads none of them.
-    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    // Settled before anything starts: a setting that cannot work fails without a process.
+    const versionNegotiation = negotiationFor(this.config, kind, timeoutMs, force);
+    const transport = await makeTransport();
+    const onElicitation = this.#onElicitation;
     const client = new Client(this.#clientInfo, {
-      capabilities: {},
+      capabilities: onElicitation ? { elicitation: { form: { applyDefaults: true } } } : {},
+      versionNegotiation,
+      // Only forms are answered (with onElicitation), never sampling or roots; a server that keeps
+      // returning input_required is cut off after these rounds.
+      inputRequired: { maxRounds: INPUT_REQUIRED_MAX_ROUNDS },
       listChanged: {
         tools: {
           autoRefresh: false,
@@ -366,16 +448,26 @@ export class McpClient {
         },
       },
     });
+    if (onElicitation) {
+      client.setRequestHandler('elicitation/create', (request, context) =>
+        request.params.mode === 'url'
+          ? Promise.resolve({ action: 'decline' as const })
+          : onElicitation(request.params, context.mcpReq.signal),
+      );
+    }
     this.#client = client;
     this.#transport = transport;
     this.#kind = kind;
-    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const handshake = new SignalRelay(options.signal);
+    const handshake = new HandshakeDeadline(options.signal, timeoutMs);
     transport.onerror = (error) => {
       if (kind === 'stdio' && this.#garbage === undefined && isParseError(error)) {
         this.#garbage = describeGarbage(error);
-        // A server that writes garbage never completes a handshake: fail now, not at the timeout.
-        if (!this.#connected) handshake.abort(error);
+        // A server that writes garbage never completes a handshake: fail now, not at the timeout
+        // (closing also ends an era probe, which no signal reaches).
+        if (!this.#connected) {
+          handshake.abort(error);
+          void transport.close().catch(() => undefined);
+        }
       }
     };
     transport.onclose = () => {
@@ -383,8 +475,12 @@ export class McpClient {
       if (this.#transport === transport) this.#markClosed();
     };
     try {
-      await client.connect(transport, { timeout: timeoutMs, signal: handshake.signal });
-      if (kind === 'stdio' && this.#directToolCalls) {
+      await client.connect(transport, {
+        timeout: timeoutMs,
+        signal: handshake.signal,
+        ...(force === 'legacy' ? { prior: { kind: 'legacy' as const } } : {}),
+      });
+      if (kind === 'stdio' && this.#directToolCalls && client.getProtocolEra() === 'legacy') {
         this.#direct = new DirectToolCalls(transport, (error, call) =>
           this.#failure(error, `tools/call "${call.name}"`, call.timeoutMs, call.signal),
         );
@@ -392,59 +488,10 @@ export class McpClient {
       this.#connected = true;
     } catch (error) {
       await client.close().catch(() => undefined);
-      throw this.#failure(error, 'initialize', timeoutMs, options.signal);
+      throw this.#failure(handshake.explain(error), 'initialize', timeoutMs, options.signal);
     } finally {
       handshake.release();
     }
-  }
-
-  async #stdioTransport(
-    config: Extract<McpServerConfig, { transport: 'stdio' }>,
-  ): Promise<Transport> {
-    const { BatchedStdioClientTransport } = await import('./batched-stdio-transport.js');
-    const transport = new BatchedStdioClientTransport({
-      command: config.command,
-      args: [...(config.args ?? [])],
-      env: { ...(config.env ?? {}) },
-      stderr: 'pipe',
-      ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
-    });
-    transport.stderr?.on('data', (chunk: Buffer) => this.stderr.append(chunk));
-    return transport;
-  }
-
-  async #streamableTransport(config: McpHttpServerConfig): Promise<Transport> {
-    const { StreamableHTTPClientTransport } = await import(
-      '@modelcontextprotocol/sdk/client/streamableHttp.js'
-    );
-    return new StreamableHTTPClientTransport(new URL(config.url), {
-      requestInit: { headers: httpHeaders(config) },
-      // Answers are bounded while read, never buffered whole first.
-      fetch: boundedFetch(),
-      reconnectionOptions: {
-        maxReconnectionDelay: 5_000,
-        initialReconnectionDelay: 500,
-        reconnectionDelayGrowFactor: 2,
-        maxRetries: 2,
-      },
-    });
-  }
-
-  async #sseTransport(config: McpHttpServerConfig): Promise<Transport> {
-    const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
-    const headers = httpHeaders(config);
-    const bounded = boundedFetch();
-    return new SSEClientTransport(new URL(config.url), {
-      requestInit: { headers },
-      fetch: bounded,
-      eventSourceInit: {
-        fetch: (url, init) =>
-          bounded(url, {
-            ...init,
-            headers: { ...(init?.headers as Record<string, string>), ...headers },
-          }),
-      },
-    });
   }
 
   #require(): Client {
@@ -483,63 +530,52 @@ export class McpClient {
 }
 
 /**
- * A per-request signal that follows the caller's (and can be aborted on its own). The SDK adds an
- * abort listener to the signal of every request and never removes it, so a long-lived caller
- * signal (a session's) would collect one listener per call; this one is dropped after the
- * request. It is its own abort listener on the source.
+ * One page of `tools/list`, the first one included: the SDK's own `listTools()` without a cursor
+ * walks every page itself, with none of the bounds {@link McpClient.listToolPages} keeps. Every
+ * page goes through the SDK's check of 2026-07-28 `x-mcp-header` declarations, which leaves out
+ * a tool whose declarations could not be sent as HTTP headers (as the SDK does on its own pages).
  */
-class SignalRelay {
-  readonly #source: AbortSignal | undefined;
-  readonly #controller = new AbortController();
-
-  /** A relay of `source`, or undefined without one. */
-  static of(source: AbortSignal | undefined): SignalRelay | undefined {
-    return source ? new SignalRelay(source) : undefined;
-  }
-
-  constructor(source: AbortSignal | undefined) {
-    this.#source = source;
-    if (source?.aborted) this.#controller.abort(source.reason);
-    else source?.addEventListener('abort', this, { once: true });
-  }
-
-  /** The per-request signal. */
-  get signal(): AbortSignal {
-    return this.#controller.signal;
-  }
-
-  /** Request options carrying the per-request signal. */
-  get options(): { signal: AbortSignal } {
-    return { signal: this.#controller.signal };
-  }
-
-  /** Aborts the per-request signal (the source is left alone). */
-  abort(reason: unknown): void {
-    this.#controller.abort(reason);
-  }
-
-  /** The source fired. */
-  handleEvent(): void {
-    this.#controller.abort(this.#source?.reason);
-  }
-
-  /** Detaches from the source. */
-  release(): void {
-    this.#source?.removeEventListener('abort', this);
-  }
+async function listPage(
+  client: Client,
+  cursor: string | undefined,
+  options: { timeout: number; signal?: AbortSignal },
+): Promise<ListToolsResult> {
+  if (cursor !== undefined) return client.listTools({ cursor }, options);
+  const page = await client.request({ method: 'tools/list', params: {} }, options);
+  const result = { ...page, tools: Array.isArray(page.tools) ? [...page.tools] : [] };
+  (client as unknown as HeaderCheck)._excludeInvalidXMcpHeaderTools(result);
+  return result;
 }
 
-function httpHeaders(config: McpHttpServerConfig): Record<string, string> {
-  const headers: Record<string, string> = { ...(config.headers ?? {}) };
-  if (config.bearerToken !== undefined) headers.Authorization = `Bearer ${config.bearerToken}`;
-  return headers;
+/** The SDK client's check of `x-mcp-header` declarations (applied to its own listings). */
+interface HeaderCheck {
+  _excludeInvalidXMcpHeaderTools(result: ListToolsResult): void;
+}
+
+/** A tool that runs only as a task (an MCP extension this client does not speak). */
+function tasksRequired(server: string, tool: string): ToolError {
+  return new ToolError(
+    ToolErrorCode.UNSUPPORTED,
+    `MCP server "${server}" runs tool "${tool}" only with task-based execution, which this client does not support.`,
+    {
+      retryable: false,
+      hint: 'Use another tool of this server, or one that does not require tasks.',
+      details: { server, reason: 'tasks_required' },
+    },
+  );
 }
 
 function isFallbackWorthy(error: unknown): boolean {
-  const cause = (error as { options?: { cause?: unknown } }).options?.cause ?? error;
-  const code = (cause as { code?: unknown }).code;
-  // 401/403 mean the server speaks Streamable HTTP and refused us: falling back would not help.
-  return code !== 401 && code !== 403;
+  let cause: unknown = error;
+  for (let depth = 0; depth < 4 && cause instanceof Error; depth += 1) {
+    const { code, status } = cause as { code?: unknown; status?: unknown };
+    // 401/403 mean the server speaks Streamable HTTP and refused us: falling back would not help.
+    if (code === 401 || code === 403 || status === 401 || status === 403) return false;
+    const data = (cause as { data?: { status?: unknown } }).data;
+    if (data?.status === 401 || data?.status === 403) return false;
+    cause = (cause as { options?: { cause?: unknown } }).options?.cause ?? cause.cause;
+  }
+  return true;
 }
 
 function isParseError(error: unknown): boolean {

@@ -55,6 +55,29 @@ describe('McpConfigImport — mcpServers (Claude Desktop, Cursor, Claude Code)',
     ]);
   });
 
+  it('takes a protocolVersion of each entry, and skips an entry whose value it does not know', () => {
+    const result = McpConfigImport.parse(
+      JSON.stringify({
+        mcpServers: {
+          modern: { url: 'http://127.0.0.1:3001/mcp', protocolVersion: '2026-07-28' },
+          old: { command: 'old-server', protocolVersion: '2025-11-25' },
+          typo: { command: 'typo-server', protocolVersion: '2026-07' },
+          wrongType: { command: 'x', protocolVersion: 2026 },
+        },
+      }),
+      deployment,
+    );
+    expect(result.servers.map((server) => [server.name, server.protocolVersion])).toEqual([
+      ['modern', '2026-07-28'],
+      ['old', '2025-11-25'],
+    ]);
+    const expected = 'expected one of "auto", "2025-11-25", "2026-07-28"';
+    expect(result.errors).toEqual([
+      { entry: 'typo', field: 'mcpServers.typo.protocolVersion', message: expected },
+      { entry: 'wrongType', field: 'mcpServers.wrongType.protocolVersion', message: expected },
+    ]);
+  });
+
   it('imports Claude Code typed entries and expands ${VAR} and ${VAR:-default}', () => {
     const result = McpConfigImport.parse(
       JSON.stringify({

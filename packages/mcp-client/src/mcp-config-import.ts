@@ -2,7 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { containsSecretShape } from '@toolsys/core-tool-registry/text';
 import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
-import type { McpServerConfig } from './mcp-server-config.js';
+import {
+  type McpProtocolVersion,
+  type McpServerConfig,
+  mcpProtocolVersionSchema,
+} from './mcp-server-config.js';
 import { isSecretArgument, SECRET_NAME } from './secret-patterns.js';
 
 /** A problem found while importing a config; `field` is the dotted path in the file. */
@@ -277,11 +281,8 @@ class EntryReader {
     return this.#http(entry, base, transport);
   }
 
-  #base(
-    entry: Record<string, unknown>,
-    trustedByOption: boolean,
-  ): { name: string; trusted?: boolean; timeoutMs?: number } {
-    const base: { name: string; trusted?: boolean; timeoutMs?: number } = { name: this.#name };
+  #base(entry: Record<string, unknown>, trustedByOption: boolean): EntryBase {
+    const base: EntryBase = { name: this.#name };
     if (entry.trusted !== undefined && typeof entry.trusted !== 'boolean') {
       this.#error(`${this.#field}.trusted`, 'expected true or false');
     }
@@ -302,13 +303,20 @@ class EntryReader {
         this.#error(`${this.#field}.timeout`, 'expected a positive number of milliseconds');
       }
     }
+    if (entry.protocolVersion !== undefined) {
+      const parsed = mcpProtocolVersionSchema.safeParse(entry.protocolVersion);
+      if (parsed.success) base.protocolVersion = parsed.data;
+      else {
+        this.#error(
+          `${this.#field}.protocolVersion`,
+          `expected one of ${mcpProtocolVersionSchema.options.map((value) => `"${value}"`).join(', ')}`,
+        );
+      }
+    }
     return base;
   }
 
-  #stdio(
-    entry: Record<string, unknown>,
-    base: { name: string; trusted?: boolean; timeoutMs?: number },
-  ): McpServerConfig | undefined {
+  #stdio(entry: Record<string, unknown>, base: EntryBase): McpServerConfig | undefined {
     const command = this.#string(entry.command, `${this.#field}.command`, true);
     const args: string[] = [];
     if (entry.args !== undefined) {
@@ -342,7 +350,7 @@ class EntryReader {
 
   #http(
     entry: Record<string, unknown>,
-    base: { name: string; trusted?: boolean; timeoutMs?: number },
+    base: EntryBase,
     transport: McpServerConfig['transport'],
   ): McpServerConfig | undefined {
     const field = `${this.#field}.url`;
@@ -488,6 +496,14 @@ class EntryReader {
   #warning(field: string, message: string): void {
     this.warnings.push({ entry: this.#name, field, message });
   }
+}
+
+/** What every kind of entry shares. */
+interface EntryBase {
+  name: string;
+  trusted?: boolean;
+  timeoutMs?: number;
+  protocolVersion?: McpProtocolVersion;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 import type { RemoteToolRef } from './call-result.js';
 import {
@@ -490,6 +490,8 @@ export class McpManager {
   #snapshot(entry: Entry): McpServerState {
     const waitMs = entry.nextAttemptAt - this.#now();
     const info = entry.client?.serverInfo;
+    const era = entry.status === 'connected' ? entry.client?.era : undefined;
+    const version = entry.client?.protocolVersion;
     return {
       name: entry.config.name,
       target: describeServerTarget(entry.config),
@@ -497,6 +499,7 @@ export class McpManager {
       ...(entry.status === 'connected' && entry.client?.transportKind
         ? { connectedVia: entry.client.transportKind }
         : {}),
+      ...(era && version ? { protocol: { era, version } } : {}),
       status: entry.status,
       trusted: entry.config.trusted === true,
       adHoc: entry.adHoc,

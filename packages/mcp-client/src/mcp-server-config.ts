@@ -1,5 +1,18 @@
 import { displayUrl, escapeInvisible } from '@toolsys/core-tool-registry/text';
+import { z } from 'zod';
 import { redactArguments } from './secret-patterns.js';
+
+/**
+ * Which MCP protocol a server is spoken to with. `auto` (the default) asks the server with
+ * `server/discover` and speaks 2026-07-28 (stateless, no session) when it offers it, else the
+ * 2025 `initialize` handshake; `2025-11-25` goes straight to the handshake (the server may still
+ * pick an older 2025-era revision); `2026-07-28` speaks only that revision and fails against a
+ * server that does not offer it.
+ */
+export const mcpProtocolVersionSchema = z.enum(['auto', '2025-11-25', '2026-07-28']);
+
+/** A value of {@link mcpProtocolVersionSchema}. */
+export type McpProtocolVersion = z.infer<typeof mcpProtocolVersionSchema>;
 
 /** What every configured MCP server has. */
 export interface McpServerConfigBase {
@@ -19,6 +32,8 @@ export interface McpServerConfigBase {
    * entry.
    */
   readonly importedFrom?: string;
+  /** The protocol to speak (see {@link mcpProtocolVersionSchema}). Default `auto`. */
+  readonly protocolVersion?: McpProtocolVersion;
 }
 
 /** A server started as a child process that speaks MCP over stdin/stdout. */

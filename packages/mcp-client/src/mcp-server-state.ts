@@ -1,8 +1,9 @@
 // What the manager tells about one server (its status, catalog and failures), and how a server's
 // tool listing becomes that catalog.
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { McpTransportKind } from './mcp-client.js';
 import type { McpServerConfig } from './mcp-server-config.js';
+import type { McpEra } from './protocol-era.js';
 
 /** Where a server's connection stands. */
 export type McpConnectionStatus = 'idle' | 'connecting' | 'connected' | 'disconnected' | 'failed';
@@ -17,6 +18,11 @@ export interface McpServerState {
   readonly transport: McpServerConfig['transport'];
   /** The transport actually used by the live connection. */
   readonly connectedVia?: McpTransportKind;
+  /**
+   * The protocol of the live connection: its era (`legacy` for the 2025 `initialize` handshake,
+   * `modern` for the stateless 2026-07-28 protocol) and revision.
+   */
+  readonly protocol?: { readonly era: McpEra; readonly version: string };
   /** Where the connection stands. */
   readonly status: McpConnectionStatus;
   /** Whether the server's hints may relax gates. */

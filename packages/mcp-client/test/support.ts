@@ -37,7 +37,13 @@ export const FIXTURES = {
   garbage: fileURLToPath(new URL('./fixtures/garbage-server.mjs', import.meta.url)),
   loopbackOnly: fileURLToPath(new URL('./fixtures/loopback-only.mjs', import.meta.url)),
   scripted: fileURLToPath(new URL('./fixtures/scripted-server.mjs', import.meta.url)),
+  modern: fileURLToPath(new URL('./fixtures/modern-server.mjs', import.meta.url)),
 };
+
+/** The 2026-07-28-only fixture server over stdio. */
+export function modernStdio(name = 'modern'): McpStdioServerConfig {
+  return { name, transport: 'stdio', command: process.execPath, args: [FIXTURES.modern, 'stdio'] };
+}
 
 /** A server-everything HTTP process bound to 127.0.0.1. */
 export interface HttpServerProcess {
@@ -50,10 +56,18 @@ export interface HttpServerProcess {
  * Starts server-everything in an HTTP mode on 127.0.0.1 and a free port. It binds every interface
  * by default; the loopback-only preload forces 127.0.0.1 and reports the port.
  */
-export async function startEverythingHttp(
-  mode: 'streamableHttp' | 'sse',
-): Promise<HttpServerProcess> {
-  const child = spawn(process.execPath, ['--import', FIXTURES.loopbackOnly, EVERYTHING, mode], {
+export function startEverythingHttp(mode: 'streamableHttp' | 'sse'): Promise<HttpServerProcess> {
+  return startListening(['--import', FIXTURES.loopbackOnly, EVERYTHING, mode]);
+}
+
+/** Starts the 2026-07-28-only fixture server (v2 server SDK) over HTTP on 127.0.0.1. */
+export function startModernHttp(): Promise<HttpServerProcess> {
+  return startListening([FIXTURES.modern, 'http']);
+}
+
+/** Runs node with `args` and waits for the "TOOLSYS_LISTENING <port>" line on its stderr. */
+async function startListening(args: string[]): Promise<HttpServerProcess> {
+  const child = spawn(process.execPath, args, {
     env: { PATH: process.env.PATH ?? '', PORT: '0' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -25,6 +25,25 @@ export class AndroidDeviceError extends Error {
   }
 }
 
+/** How a user brings a device back (a clause: "…; connect the device …"). */
+export const CONNECT_DEVICE_STEP =
+  'connect the device with USB debugging on (or `adb connect HOST:PORT`) until `adb devices` lists it as "device"';
+
+/**
+ * The device the tools use when a call names none is not connected: the configured one is not
+ * attached, or no device is online. Its message is a lower-case clause (it follows "its device is
+ * not connected:" in the result) and its hint says how to bring the device back.
+ */
+export class DeviceGoneError extends AndroidDeviceError {
+  constructor(message: string, details: Record<string, unknown>) {
+    super(Codes.UNSUPPORTED, message, {
+      hint: `Ask the user to ${CONNECT_DEVICE_STEP}; the next call of an Android tool finds it.`,
+      details,
+    });
+    this.name = 'DeviceGoneError';
+  }
+}
+
 /** Turns a failure of the adb server or transport into an {@link AndroidDeviceError}. */
 export function transportError(serial: string, error: unknown): AndroidDeviceError {
   if (error instanceof AndroidDeviceError) return error;

@@ -1,7 +1,7 @@
 import type { Duplex } from 'node:stream';
 import type adbkit from '@devicefarmer/adbkit';
 import { ToolErrorCode } from '@toolsys/core-tool-registry';
-import { AndroidDeviceError, transportError } from './adb-errors.js';
+import { AndroidDeviceError, DeviceGoneError, transportError } from './adb-errors.js';
 
 type AdbStatic = typeof adbkit.Adb;
 type AdbClient = ReturnType<AdbStatic['createClient']>;
@@ -276,7 +276,8 @@ export class AndroidDeviceManager {
 
   /**
    * The device to act on. `serial` (a tool argument) wins over the configured one. Fails with
-   * NOT_FOUND / UNSUPPORTED / INVALID_ARGUMENT naming the attached devices.
+   * NOT_FOUND / INVALID_ARGUMENT naming the attached devices, and with a {@link DeviceGoneError}
+   * when the device used without `serial` (the configured one, else the only one) is not there.
    */
   async select(serial?: string, signal?: AbortSignal): Promise<AndroidDevice> {
     const wanted = serial ?? this.#serial;
@@ -285,13 +286,21 @@ export class AndroidDeviceManager {
       devices.map((device) => `${device.serial} (${device.state})`).join(', ') || 'none';
     if (wanted !== undefined) {
       const found = devices.find((device) => device.serial === wanted);
+      if (!found && serial === undefined) {
+        throw new DeviceGoneError(
+          `configured device ${wanted} is not attached (attached: ${listing})`,
+          {
+            devices,
+          },
+        );
+      }
       if (!found) {
         throw new AndroidDeviceError(
           ToolErrorCode.NOT_FOUND,
           `Device ${wanted} is not attached. Attached: ${listing}.`,
           {
             hint: 'Connect it (USB or `adb connect HOST:PORT`), or choose one of the attached serials.',
-            ...(serial === undefined ? {} : { field: 'serial' }),
+            field: 'serial',
             details: { devices },
           },
         );
@@ -322,14 +331,7 @@ export class AndroidDeviceManager {
         this.#maxBytes,
       );
     if (online.length === 0) {
-      throw new AndroidDeviceError(
-        ToolErrorCode.UNSUPPORTED,
-        `No Android device is online. Attached: ${listing}.`,
-        {
-          hint: 'Connect a device with USB debugging on (or `adb connect HOST:PORT`) and check `adb devices`.',
-          details: { devices },
-        },
-      );
+      throw new DeviceGoneError(`no Android device is online (attached: ${listing})`, { devices });
     }
     throw new AndroidDeviceError(
       ToolErrorCode.INVALID_ARGUMENT,

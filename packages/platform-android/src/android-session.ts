@@ -1,7 +1,13 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { type ToolEnvironmentState, ToolErrorCode } from '@toolsys/core-tool-registry';
+import {
+  isKeyOfSession,
+  type OffTools,
+  type ToolEnvironmentState,
+  ToolErrorCode,
+} from '@toolsys/core-tool-registry';
 import { AndroidDeviceError } from './adb-errors.js';
 import type { AdbCallOptions, AndroidDevice, AndroidDeviceManager } from './android-device.js';
+import { DeviceAwayNotice } from './device-away.js';
 import { type DeviceTelemetry, readDeviceTelemetry, recordTelemetry } from './device-telemetry.js';
 import { AdbUiBackend, type UiBackend, UiBackendChoice, type UiBackendRun } from './ui-backend.js';
 import {
@@ -26,6 +32,8 @@ export interface AndroidToolSessionOptions {
   settleMs?: number;
   /** Which backend the UI tools use. Default adb. */
   ui?: UiBackendChoice;
+  /** The deployment registry's off tools: the tools are listed there while their device is gone. */
+  off?: OffTools;
 }
 
 /** A UI hierarchy as read from a device, with the foreground app at that moment. */
@@ -68,6 +76,8 @@ export class AndroidToolSession {
   readonly settleMs: number;
   /** The UI backend choice (adb unless configured otherwise). */
   readonly ui: UiBackendChoice;
+  /** Says when the device the tools use without `serial` is gone, and when it is back. */
+  readonly away: DeviceAwayNotice;
   /** Per client session: what its calls kept (bounded, least recently used dropped first). */
   readonly #clients = new Map<string, AndroidClientState>();
   /** Per device: why calls of the running tool went to adb instead of Appium. */
@@ -80,18 +90,22 @@ export class AndroidToolSession {
     this.dataDir = options.dataDir;
     this.settleMs = options.settleMs ?? 400;
     this.ui = options.ui ?? UiBackendChoice.fixed(new AdbUiBackend());
+    this.away = new DeviceAwayNotice(options.off);
   }
 
-  /** What a client session kept (created empty on first use). */
-  client(sessionId: string): AndroidClientState {
-    let state = this.#clients.get(sessionId);
+  /**
+   * What one owner kept (created empty on first use): `owner` is a `handleOwnerKey`, one principal
+   * in one client session.
+   */
+  client(owner: string): AndroidClientState {
+    let state = this.#clients.get(owner);
     if (state) {
       // Most recently used last, so the first key is the one to drop.
-      this.#clients.delete(sessionId);
+      this.#clients.delete(owner);
     } else {
       state = { uiTreeCaptures: new UiTreeCaptures(), lastSnapshots: new Map() };
     }
-    this.#clients.set(sessionId, state);
+    this.#clients.set(owner, state);
     while (this.#clients.size > MAX_CLIENT_SESSIONS) {
       const oldest = this.#clients.keys().next().value as string;
       this.#clients.delete(oldest);
@@ -99,9 +113,11 @@ export class AndroidToolSession {
     return state;
   }
 
-  /** Forgets what a client session kept (its snapshots and cut pages). */
+  /** Forgets what every principal kept in the client session `sessionId` (snapshots, cut pages). */
   endSession(sessionId: string): void {
-    this.#clients.delete(sessionId);
+    for (const key of [...this.#clients.keys()]) {
+      if (isKeyOfSession(key, sessionId)) this.#clients.delete(key);
+    }
   }
 
   /** The backend the UI tools use now. */
@@ -148,7 +164,7 @@ export class AndroidToolSession {
    */
   async snapshot(
     device: AndroidDevice,
-    sessionId: string,
+    owner: string,
     options: AdbCallOptions = {},
   ): Promise<UiSnapshot> {
     const telemetry = await this.telemetry(device, options);
@@ -194,12 +210,12 @@ export class AndroidToolSession {
       skippedNodes: parsed.skippedNodes,
       invisibleRemoved: parsed.invisibleRemoved,
     };
-    this.client(sessionId).lastSnapshots.set(device.serial, snapshot);
+    this.client(owner).lastSnapshots.set(device.serial, snapshot);
     return snapshot;
   }
 
-  /** The last snapshot a client session read from a device (by ui_dump or an action), if any. */
-  lastSnapshot(serial: string, sessionId: string): UiSnapshot | undefined {
-    return this.#clients.get(sessionId)?.lastSnapshots.get(serial);
+  /** The last snapshot `owner` (a `handleOwnerKey`) read from a device (ui_dump or an action). */
+  lastSnapshot(serial: string, owner: string): UiSnapshot | undefined {
+    return this.#clients.get(owner)?.lastSnapshots.get(serial);
   }
 }

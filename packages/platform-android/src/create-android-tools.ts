@@ -1,4 +1,8 @@
-import type { AnyToolDefinition, ToolEnvironmentState } from '@toolsys/core-tool-registry';
+import type {
+  AnyToolDefinition,
+  ToolEnvironmentState,
+  ToolRegistry,
+} from '@toolsys/core-tool-registry';
 import { AndroidDeviceManager, type AndroidDeviceManagerOptions } from './android-device.js';
 import { AndroidToolSession } from './android-session.js';
 import { createAppTools } from './tools/apps/index.js';
@@ -19,6 +23,11 @@ export interface AndroidToolsOptions
   environment?: ToolEnvironmentState;
   /** Pause after a tap, swipe or typing before the screen is read again, in ms. Default 400. */
   settleMs?: number;
+  /**
+   * The registry the tools are served from: while the device they use without `serial` is gone,
+   * they are listed there as off (`registry.off`), so `tool_search` says so. Default: none.
+   */
+  registry?: ToolRegistry;
 }
 
 /** The tools and the session they share. */
@@ -47,6 +56,7 @@ export function createAndroidTools(options: AndroidToolsOptions): AndroidTools {
     dataDir: options.dataDir,
     ...(options.environment ? { environment: options.environment } : {}),
     ...(options.settleMs === undefined ? {} : { settleMs: options.settleMs }),
+    ...(options.registry ? { off: options.registry.off } : {}),
     ui: createUiBackendChoice({
       ...options,
       ...(options.adbPath === undefined ? {} : { adbPath: options.adbPath }),
@@ -54,13 +64,15 @@ export function createAndroidTools(options: AndroidToolsOptions): AndroidTools {
       ...(options.adbServerHost === undefined ? {} : { adbServerHost: options.adbServerHost }),
     }),
   });
+  const tools = [
+    ...createAppTools(session),
+    ...createSystemTools(session),
+    ...createMediaTools(session),
+    ...createUiTools(session),
+  ];
+  session.away.track(tools);
   return {
-    tools: [
-      ...createAppTools(session),
-      ...createSystemTools(session),
-      ...createMediaTools(session),
-      ...createUiTools(session),
-    ],
+    tools,
     session,
     dispose: () => session.ui.dispose(),
     endSession: (sessionId) => session.endSession(sessionId),

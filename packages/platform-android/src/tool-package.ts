@@ -3,6 +3,8 @@ import { connect } from 'node:net';
 import { promisify } from 'node:util';
 import { defineToolPackage, type ToolPackageStatus } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
+import { CONNECT_DEVICE_STEP } from './adb-errors.js';
+import { ANDROID_PACKAGE_NAME } from './package-name.js';
 import type { UiBackendOptions } from './ui-backend-choice.js';
 
 // The adb client, the UI backends and the tools load when a device is there, not at import: a
@@ -210,13 +212,13 @@ async function detectAdb(
         ? { enabled: true, reason: `${label}: device ${chosen.serial} online.` }
         : {
             enabled: false,
-            reason: `${label}: configured device ${resolved.serial} is not online (attached: ${listing || 'none'}).`,
+            reason: `${label}: configured device ${resolved.serial} is not online (attached: ${listing || 'none'}); ${CONNECT_DEVICE_STEP}.`,
           };
     }
     if (online.length === 0)
       return {
         enabled: false,
-        reason: `${label}: no device online (attached: ${listing || 'none'}).`,
+        reason: `${label}: no device online (attached: ${listing || 'none'}); ${CONNECT_DEVICE_STEP}.`,
       };
     if (online.length === 1)
       return {
@@ -241,7 +243,7 @@ async function detectAdb(
  * says how to start one.
  */
 export const toolPackage = defineToolPackage<AndroidPackageConfig>({
-  name: '@toolsys/platform-android',
+  name: ANDROID_PACKAGE_NAME,
   key: 'platform-android',
   description:
     'Android device tools over adb: apps, settings, logs, notifications, UI tree, taps, typing, screenshots.',
@@ -254,7 +256,7 @@ export const toolPackage = defineToolPackage<AndroidPackageConfig>({
     const ui = await describeUiBackend(uiOptions(config, resolveConfig(config, env)));
     return { ...status, reason: `${status.reason} ${ui}` };
   },
-  async create({ config, env, workspaceRoot, dataDir, environment }) {
+  async create({ config, env, workspaceRoot, dataDir, environment, registry }) {
     const resolved = resolveConfig(config, env);
     if (config.ui === 'appium' && config.appiumStart === false && !config.appiumUrl) {
       throw new TypeError(
@@ -268,6 +270,7 @@ export const toolPackage = defineToolPackage<AndroidPackageConfig>({
       workspaceRoot,
       dataDir,
       ...(environment ? { environment } : {}),
+      registry,
       adbPath: resolved.adbPath,
       adbServerPort: resolved.port,
       adbServerHost: resolved.host,

@@ -485,6 +485,17 @@ describe('platform-android tools against android-sim through the real adb server
     expect(dump.length).toBeLessThan(sim.device.dumpXml().length * 0.25);
   });
 
+  it('puts the screen in the structured content too, between the same markers as the text', async () => {
+    await harness.call('app_launch', { package: 'com.example.chat' });
+    const result = await harness.call('ui_dump');
+    const dump = expectSuccess(result);
+    const { content } = (result.ok ? result.data : {}) as { content?: string };
+    expect(content).toMatch(
+      /<untrusted-device-screen-content>\n[\s\S]*\[e\d+\] EditText #compose editable\n[\s\S]*<\/untrusted-device-screen-content>$/,
+    );
+    expect(dump.endsWith(`\n${content}`)).toBe(true);
+  });
+
   it('returns a screen that fits the budget whole: no marker, no file', async () => {
     await harness.call('app_launch', { package: 'com.example.feed' });
     const result = await harness.call('ui_dump');

@@ -2,7 +2,13 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AdbTestBed, type AndroidSim, startAdbTestBed } from '@toolsys/android-sim';
-import { createToolExecutor, ToolRegistry, type ToolResult } from '@toolsys/core-tool-registry';
+import {
+  createToolExecutor,
+  handleOwnerKey,
+  principalKey,
+  ToolRegistry,
+  type ToolResult,
+} from '@toolsys/core-tool-registry';
 import { freePort, textOf } from '@toolsys/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultAppiumHome } from '../src/appium/appium-server.js';
@@ -45,7 +51,7 @@ describe('the UI tools through Appium and UiAutomator2', () => {
     return textOf(result)
       .replaceAll(sim.serial, 'SERIAL')
       .replaceAll(/ \(via (adb|appium)\)| via (adb|appium)(?=:)/g, '')
-      .replaceAll(/screenshot-[^ ]+\.png/g, 'FILE.png')
+      .replaceAll(/[\w.-]*screenshot-[^ ]+\.png/g, 'FILE.png')
       .replaceAll(root, 'ROOT');
   }
 
@@ -217,7 +223,10 @@ describe('the UI tools through Appium and UiAutomator2', () => {
 
   it('refuses to act on a node no locator finds exactly once on the device', async () => {
     await callAppium('ui_dump');
-    const snapshot = appiumTools.session.lastSnapshot(appiumSim.serial, 'default');
+    const snapshot = appiumTools.session.lastSnapshot(
+      appiumSim.serial,
+      handleOwnerKey({ principal: principalKey(undefined), session: 'default' }),
+    );
     const roots = snapshot?.roots ?? [];
     const likes = flattenNodes(roots).filter((node) => node.contentDesc === 'Like');
     expect(likes.length).toBeGreaterThan(1);

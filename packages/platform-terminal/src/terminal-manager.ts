@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, lstat, mkdir, realpath, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { type HandleOwner, isHandleOwner } from '@toolsys/core-tool-registry';
 import {
   approvedEnvironment,
   buildSandboxArguments,
@@ -74,11 +75,11 @@ export interface CreateSessionOptions {
   readonly rows: number;
   readonly backend: SessionBackend;
   /**
-   * The client session (MCP session id, `context.sessionId`) that opens it: only that one can
-   * list, read, type into, resize, signal or close it, and {@link TerminalManager.endSession}
-   * closes it when that client session ends.
+   * The principal and client session that open it (`handleOwnerOf(context)`): only a call of that
+   * same pair can list, read, type into, resize, signal or close it, and
+   * {@link TerminalManager.endSession} closes it when that client session ends.
    */
-  readonly owner: string;
+  readonly owner: HandleOwner;
   /**
    * Run the shell inside the OS sandbox (local backend only). Default false; refused when the
    * manager's sandbox mode does not allow the choice or bubblewrap cannot start.
@@ -158,23 +159,25 @@ export class TerminalManager {
     return this.sessions.get(id);
   }
 
-  /** Open sessions that the client session `owner` opened, oldest first. */
-  listOwned(owner: string): TerminalSession[] {
-    return this.list().filter((session) => session.owner === owner);
+  /** Open sessions that `owner` (a principal in one client session) opened, oldest first. */
+  listOwned(owner: HandleOwner): TerminalSession[] {
+    return this.list().filter((session) => isHandleOwner(session.owner, owner));
   }
 
   /**
-   * The session with this id when the client session `owner` opened it; undefined for an id of
-   * another client session exactly as for an id that does not exist.
+   * The session with this id when `owner` (the same principal in the same client session) opened
+   * it; undefined for an id of another principal or client session exactly as for an id that
+   * does not exist.
    */
-  getOwned(id: string, owner: string): TerminalSession | undefined {
+  getOwned(id: string, owner: HandleOwner): TerminalSession | undefined {
     const session = this.sessions.get(id);
-    return session?.owner === owner ? session : undefined;
+    return session !== undefined && isHandleOwner(session.owner, owner) ? session : undefined;
   }
 
-  /** Closes every session that the client session `owner` opened (its MCP session ended). */
-  async endSession(owner: string): Promise<void> {
-    await Promise.all(this.listOwned(owner).map((session) => this.close(session.id)));
+  /** Closes every session opened in the client session `sessionId` (its MCP session ended). */
+  async endSession(sessionId: string): Promise<void> {
+    const ended = this.list().filter((session) => session.owner.session === sessionId);
+    await Promise.all(ended.map((session) => this.close(session.id)));
   }
 
   /** Whether sandboxed sessions can start (bubblewrap probed once per process). */

@@ -1,5 +1,6 @@
 import { readlink } from 'node:fs/promises';
 import type { IPty } from '@lydell/node-pty';
+import type { HandleOwner } from '@toolsys/core-tool-registry';
 import type xterm from '@xterm/headless';
 import { OutputRing, type RingRead } from './output-ring.js';
 import {
@@ -91,8 +92,8 @@ export interface TerminalSessionOptions {
   readonly marker: string;
   /** The secret that the shell's marks carry ({@link newMarkKey}); marks without it are text. */
   readonly markKey: string;
-  /** The client session (MCP session id) that opened it: only that one may see or use it. */
-  readonly owner: string;
+  /** The principal and client session that opened it: only that pair may see or use it. */
+  readonly owner: HandleOwner;
   /** Clock in ms since the epoch. */
   readonly now: () => number;
 }
@@ -114,8 +115,8 @@ export class TerminalSession {
   readonly sandboxed: boolean;
   readonly integration: ShellIntegration;
   readonly shellName: string;
-  /** The client session (MCP session id) that opened it. */
-  readonly owner: string;
+  /** The principal and client session that opened it. */
+  readonly owner: HandleOwner;
   private readonly process: IPty;
   private readonly terminal: xterm.Terminal;
   private readonly ring: OutputRing;

@@ -2,6 +2,7 @@ export {
   type ApprovedEnvironmentOptions,
   approvedEnvironment,
 } from './approved-environment.js';
+export { artifactFileName } from './artifact-file-name.js';
 export { type WriteFileAtomicOptions, writeFileAtomic } from './atomic-write.js';
 export {
   buildSandboxArguments,

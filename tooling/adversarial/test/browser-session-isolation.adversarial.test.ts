@@ -64,6 +64,19 @@ describe("another session cannot reach a session's tabs or downloads", () => {
     expect(await text(A, 'browser_download_list')).toContain('#1 report.txt: completed');
   });
 
+  it('gives another principal presenting the same client session id a browser state of its own (issue 32)', async () => {
+    const { manager } = fixture.harness;
+    const alice = { principal: 'token:alice', session: 'shared-id' };
+    const bob = { principal: 'token:bob', session: 'shared-id' };
+    const aliceState = await manager.withSession(alice, async ({ session }) => session);
+    const bobState = await manager.withSession(bob, async ({ session }) => session);
+    expect(bobState).not.toBe(aliceState);
+    expect(await manager.withSession(alice, async ({ session }) => session)).toBe(aliceState);
+    await manager.closeSession('shared-id');
+    expect(await manager.withSession(alice, async ({ session }) => session)).not.toBe(aliceState);
+    await manager.closeSession('shared-id');
+  });
+
   it('names its screenshot files so that no other session can guess or overwrite them', async () => {
     const [first, second] = await Promise.all([
       fixture.harness.call('browser_screenshot', { tab: 't1' }, A),

@@ -191,6 +191,21 @@ describe('outside text reaches the model cleaned and marked', () => {
     );
   });
 
+  it('the structured content of read_file and web_fetch carries the text cleaned and marked the same way', async () => {
+    const calls: Array<[string, Record<string, unknown>, string]> = [
+      ['read_file', { path: 'NOTES.md' }, 'file'],
+      ['web_fetch', { url: `${base}/page` }, 'web-page'],
+      ['web_fetch', { url: `${base}/notes.txt` }, 'web-page'],
+    ];
+    for (const [id, args, source] of calls) {
+      const result = await executor.execute(id, args);
+      const structured = result.ok ? (result.data as { content?: string }).content : undefined;
+      expect(structured, id).toContain('Release notes');
+      const marked = expectMarked({ ok: true, content: structured ?? '' }, source);
+      expect(renderResult(result)).toContain(marked);
+    }
+  });
+
   it('edit_file matches what read_file showed, escapes included', async () => {
     const result = await executor.execute('edit_file', {
       path: 'NOTES.md',

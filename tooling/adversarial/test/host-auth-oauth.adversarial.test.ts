@@ -227,19 +227,30 @@ describe('the HTTP server is an OAuth protected resource', { timeout: 60_000 }, 
     );
   });
 
-  it('opens the dashboard only with the highest scope', async () => {
+  it('shows a token without the highest scope its own dashboard view, and the form only to an operator', async () => {
     const reader = await issuer.issue('alice', ['tools:read', 'tools:write']);
     const admin = await issuer.issue('carol', ['tools:admin']);
-    const refused = await fetch(`${server.url}/api/calls`, {
+    const own = await fetch(`${server.url}/api/overview`, {
       headers: { authorization: `Bearer ${reader}` },
+    });
+    expect(own.status).toBe(200);
+    const ownView = (await own.json()) as { viewer: unknown; states?: unknown };
+    expect(ownView.viewer).toEqual({ principal: 'oauth:alice', isOperator: false });
+    expect(ownView.states).toBeUndefined();
+    const refused = await fetch(`${server.url}/api/call`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${reader}`, 'content-type': 'application/json' },
+      body: '{"tool":"probe_low"}',
     });
     expect(refused.status).toBe(403);
     expect(refused.headers.get('www-authenticate')).toContain('scope="tools:admin"');
-    const allowed = await fetch(`${server.url}/api/calls`, {
+    const operator = await fetch(`${server.url}/api/overview`, {
       headers: { authorization: `Bearer ${admin}` },
     });
-    expect(allowed.status).not.toBe(401);
-    expect(allowed.status).not.toBe(403);
+    expect(((await operator.json()) as { viewer: unknown }).viewer).toEqual({
+      principal: 'oauth:carol',
+      isOperator: true,
+    });
   });
 });
 

@@ -142,9 +142,11 @@ describe('named bearer tokens', { timeout: 60_000 }, () => {
     );
   });
 
-  it('keeps a scoped token off the dashboard', async () => {
-    const refused = await fetch(`${server.url}/api/calls`, {
-      headers: { authorization: `Bearer ${ALICE}` },
+  it('keeps a scoped token off the dashboard call form', async () => {
+    const refused = await fetch(`${server.url}/api/call`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ALICE}`, 'content-type': 'application/json' },
+      body: '{"tool":"probe_low"}',
     });
     expect(refused.status).toBe(403);
     const allowed = await fetch(`${server.url}/api/calls`, {

@@ -92,6 +92,30 @@ describe('terminal sessions belong to the client session that opened them', () =
     expect(stillOpen.ok && stillOpen.content).toContain(id);
   });
 
+  it('another principal presenting the same client session id gets NOT_FOUND (issue 32)', async () => {
+    const h = await createHarness();
+    harness = h;
+    const alice = { ...A, principal: { id: 'alice', kind: 'token', scopes: ['*'] } } as const;
+    const bob = { ...A, principal: { id: 'bob', kind: 'token', scopes: ['*'] } } as const;
+    const created = await h.call('terminal.create', { sandbox }, alice);
+    const id = dataOf<{ sessionId: string }>(created).sessionId;
+    const listed = await h.call('terminal.workspaces', {}, bob);
+    expect(dataOf<{ sessions: unknown[] }>(listed).sessions).toEqual([]);
+    for (const [tool, args] of [
+      ['terminal.observe', { mode: 'screen' }],
+      ['terminal.write', { text: 'touch typed-by-bob', keys: ['Enter'] }],
+      ['terminal.run', { command: 'touch run-by-bob' }],
+      ['terminal.close', {}],
+    ] as const) {
+      const foreign = errorOf(await h.call(tool, { ...args, sessionId: id }, bob));
+      expect([tool, foreign.code, foreign.field]).toEqual([tool, 'NOT_FOUND', 'sessionId']);
+    }
+    const own = await h.call('terminal.workspaces', {}, alice);
+    expect(own.ok && own.content).toContain(id);
+    await h.manager.endSession(A.sessionId);
+    expect(h.manager.list()).toEqual([]);
+  });
+
   it('gives unguessable ids and ends a client session’s terminals with it', async () => {
     const h = await createHarness();
     harness = h;

@@ -1,4 +1,6 @@
-import { updateReadmeExamples } from './readme-examples.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { commandsWithoutSilent, updateReadmeExamples } from './readme-examples.js';
 import { listWorkspacePackages, repoRoot } from './workspace.js';
 
 const check = process.argv.includes('--check');
@@ -16,5 +18,17 @@ for (const workspacePackage of listWorkspacePackages()) {
     failed = true;
     for (const problem of outcome.problems) process.stderr.write(`${file}: ${problem}\n`);
   } else process.stdout.write(`${file}: ${outcome.status}\n`);
+}
+const readmes = [
+  join(repoRoot, 'README.md'),
+  ...listWorkspacePackages().map((entry) => join(entry.dir, 'README.md')),
+];
+for (const readme of readmes.filter((file) => existsSync(file))) {
+  for (const line of commandsWithoutSilent(readFileSync(readme, 'utf8'))) {
+    failed = true;
+    process.stderr.write(
+      `${readme.slice(repoRoot.length + 1)}: add --silent after pnpm so only the output shows: ${line.trim()}\n`,
+    );
+  }
 }
 process.exitCode = failed ? 1 : 0;

@@ -126,3 +126,15 @@ export function updateReadmeExamples(
   writeFileSync(file, next);
   return { file, status: 'updated', problems };
 }
+
+/** A README command that runs a workspace script whose output it shows, without `--silent`. */
+const NOISY_COMMAND = /\bpnpm (?:toolsys|example)\b/;
+
+/**
+ * The lines of a README that run `pnpm toolsys …` or `pnpm example …` without `--silent`: pnpm
+ * would print the command line it runs (`$ node …`) before what the tool or example prints, so a
+ * reader would not see what the README says comes out. Empty when every such command is silent.
+ */
+export function commandsWithoutSilent(readme: string): string[] {
+  return readme.split('\n').filter((line) => NOISY_COMMAND.test(line));
+}

@@ -1,16 +1,22 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  commandsWithoutSilent,
   listExamples,
   parseExpectedOutput,
   renderExampleBlock,
   updateReadmeExamples,
 } from '../src/readme-examples.js';
-import { listPublicPackages, repoRoot, type WorkspacePackage } from '../src/workspace.js';
+import {
+  listPublicPackages,
+  listWorkspacePackages,
+  repoRoot,
+  type WorkspacePackage,
+} from '../src/workspace.js';
 
 const run = promisify(execFile);
 const examples = listPublicPackages().flatMap((entry) => listExamples(entry));
@@ -41,6 +47,26 @@ describe('README example blocks', () => {
       expect(outcome.status, 'run `pnpm readme:examples`').toBe('up to date');
     },
   );
+});
+
+describe('README commands', () => {
+  it('run pnpm scripts with --silent, so a reader sees only what the tool prints', () => {
+    const readmes = [repoRoot, ...listWorkspacePackages().map((entry) => entry.dir)]
+      .map((dir) => join(dir, 'README.md'))
+      .filter((file) => existsSync(file));
+    expect(readmes.length).toBeGreaterThan(5);
+    for (const file of readmes) {
+      expect(commandsWithoutSilent(readFileSync(file, 'utf8')), file).toEqual([]);
+    }
+  });
+
+  it("finds a command that would show pnpm's own line", () => {
+    expect(
+      commandsWithoutSilent(
+        '```sh\npnpm toolsys list\npnpm --silent toolsys doctor\n```\nRun `pnpm example x.ts`.\n',
+      ),
+    ).toEqual(['pnpm toolsys list', 'Run `pnpm example x.ts`.']);
+  });
 });
 
 describe('the README example checker', () => {

@@ -23,6 +23,8 @@ export interface AndroidToolsFactoryOptions {
   adbServerPort: number;
   /** The environment state the executor's gate reads. */
   environment: ToolEnvironmentState;
+  /** The registry the tools are served from (their off tools are listed there). */
+  registry: ToolRegistry;
   /** How long UI tools wait for the screen to settle, in ms (50: the sims settle at once). */
   settleMs: number;
   /** The device serial to use, when given. */
@@ -102,17 +104,18 @@ export async function startAndroidHarness(
     const workspaceRoot = join(root, 'workspace');
     const dataDir = join(root, 'data');
     await mkdir(workspaceRoot, { recursive: true });
+    const registry = new ToolRegistry();
     const { tools, endSession } = createTools({
       workspaceRoot,
       dataDir,
       adbServerPort: bed.serverPort,
       environment,
+      registry,
       settleMs: 50,
       ...(options.serial ? { serial: options.serial } : {}),
       ...(options.commandTimeoutMs ? { commandTimeoutMs: options.commandTimeoutMs } : {}),
       ...(options.maxOutputBytes ? { maxOutputBytes: options.maxOutputBytes } : {}),
     });
-    const registry = new ToolRegistry();
     for (const tool of tools) registry.register(tool);
     const executor = createToolExecutor({
       registry,

@@ -119,6 +119,8 @@ export const serveCommand: CliCommand = {
       const http = await startHttp(host, {
         ...(auth ? { auth } : {}),
         ...(tokens.length > 0 ? { tokens } : {}),
+        publicUrl: serverConfig.publicUrl,
+        dashboardClientId: serverConfig.auth?.dashboardClientId,
         host: values.get('host') ?? serverConfig.host ?? DEFAULT_HTTP_HOST,
         port: port ?? serverConfig.port ?? DEFAULT_HTTP_PORT,
         token,

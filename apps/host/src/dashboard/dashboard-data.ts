@@ -4,6 +4,7 @@ import {
   type ToolLatencySummary,
 } from '@toolsys/core-tool-registry';
 import type { ToolHost } from '../server/tool-host.js';
+import { type DashboardViewer, principalLabel, seesCall, seesSpan } from './dashboard-viewer.js';
 
 /** How many trace spans and served calls the page receives at load. */
 const RECENT_LIMIT = 200;
@@ -23,8 +24,15 @@ export function totalHistogram(summaries: readonly ToolLatencySummary[]): Latenc
   }));
 }
 
-/** Everything the dashboard page shows, as plain JSON. */
-export function dashboardOverview(host: ToolHost): Record<string, unknown> {
+/**
+ * Everything the dashboard page shows, as plain JSON: calls and spans are the viewer's own (an
+ * operator's view holds everyone's, and the breaker, limiter and replica states); the tools and
+ * their usage figures are the deployment's.
+ */
+export function dashboardOverview(
+  host: ToolHost,
+  viewer: DashboardViewer,
+): Record<string, unknown> {
   const { registry, usage, statuses, stack } = host.deployment;
   const summaries = stack.traces.histogram();
   return {
@@ -38,7 +46,13 @@ export function dashboardOverview(host: ToolHost): Record<string, unknown> {
       runPolicy: tool.runPolicy?.name ?? 'legacy',
       inputSchema: tool.inputSchema.jsonSchema,
     })),
-    usage: usage.snapshot(),
+    // Another caller's last error message may name what they worked on: only its code is shown.
+    usage: viewer.isOperator
+      ? usage.snapshot()
+      : usage.snapshot().map(({ lastError, ...figures }) => ({
+          ...figures,
+          ...(lastError ? { lastError: { code: lastError.code } } : {}),
+        })),
     latency: summaries.map(({ toolId, count, failures, p50Ms, p95Ms, maxMs }) => ({
       toolId,
       count,
@@ -48,10 +62,20 @@ export function dashboardOverview(host: ToolHost): Record<string, unknown> {
       maxMs,
     })),
     histogram: totalHistogram(summaries),
-    spans: stack.traces.spans().slice(-RECENT_LIMIT),
-    calls: host.calls.recent(RECENT_LIMIT),
-    states: stack.snapshot(),
-    scaleOut: stack.scaleOutStatus(),
+    spans: stack.traces
+      .spans()
+      .filter((span) => seesSpan(viewer, span))
+      .slice(-RECENT_LIMIT),
+    calls: host.calls
+      .recent()
+      .filter((call) => seesCall(viewer, call))
+      .slice(-RECENT_LIMIT),
+    viewer: {
+      principal: principalLabel(viewer),
+      isOperator: viewer.isOperator,
+      ...(viewer.csrf ? { csrf: viewer.csrf } : {}),
+    },
+    ...(viewer.isOperator ? { states: stack.snapshot(), scaleOut: stack.scaleOutStatus() } : {}),
     // Which replica served this page (behind a load balancer, the next load may be another).
     replica: stack.scaleOut.sharedState?.replicaId ?? null,
     packages: [...statuses.entries()].map(([key, status]) => ({ key, ...status })),
@@ -62,8 +86,14 @@ export function dashboardOverview(host: ToolHost): Record<string, unknown> {
  * {@link dashboardOverview} plus the recent spans of every replica from Redis (`sharedSpans`, null
  * when shared state is not configured or Redis does not answer within its bound).
  */
-export async function dashboardOverviewShared(host: ToolHost): Promise<Record<string, unknown>> {
-  const overview = dashboardOverview(host);
+export async function dashboardOverviewShared(
+  host: ToolHost,
+  viewer: DashboardViewer,
+): Promise<Record<string, unknown>> {
+  const overview = dashboardOverview(host, viewer);
   const sharedSpans = await host.deployment.stack.sharedSpans(RECENT_LIMIT);
-  return { ...overview, sharedSpans: sharedSpans ?? null };
+  return {
+    ...overview,
+    sharedSpans: sharedSpans?.filter((span) => seesSpan(viewer, span)) ?? null,
+  };
 }

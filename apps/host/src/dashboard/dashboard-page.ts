@@ -44,6 +44,7 @@ export const DASHBOARD_HTML = `<!doctype html>
 <header>
   <h1>Toolsys</h1>
   <span class="muted" id="summary">loading…</span>
+  <button type="button" id="sign-out" hidden>Sign out</button>
   <span class="muted">MCP endpoint: <code id="mcp-url"></code></span>
 </header>
 <main>
@@ -56,7 +57,7 @@ export const DASHBOARD_HTML = `<!doctype html>
     </div>
     <div class="scroll">
       <table id="tools">
-        <thead><tr><th>Tool</th><th>Category</th><th>Risk</th><th>Calls</th><th>Failures</th><th>p50 ms</th><th>p95 ms</th><th>Last error</th></tr></thead>
+        <thead><tr><th>Tool</th><th>Category</th><th>Risk</th><th title="Attempts among the recent spans, which the latencies are computed from">Runs</th><th>Failures</th><th>p50 ms</th><th>p95 ms</th><th>Last error</th></tr></thead>
         <tbody></tbody>
       </table>
     </div>
@@ -67,8 +68,12 @@ export const DASHBOARD_HTML = `<!doctype html>
       <label>Tool <select id="call-tool"></select></label>
       <p class="hint" id="call-description"></p>
       <textarea id="call-args" spellcheck="false">{}</textarea>
-      <p><button type="submit" id="call-submit">Call</button> <span class="hint">Runs through the full pipeline; tools that need confirmation are refused here.</span></p>
+      <p><button type="submit" id="call-submit">Call</button> <span class="hint">Runs through the full pipeline; a tool that needs your confirmation asks here.</span></p>
     </form>
+    <div id="confirm-panel" hidden>
+      <p><strong>Allow this?</strong> <span id="confirm-text"></span></p>
+      <p><button type="button" id="confirm-allow">Allow once</button> <button type="button" id="confirm-deny">Deny</button></p>
+    </div>
     <pre id="call-result"></pre>
   </section>
   <section>
@@ -124,8 +129,10 @@ export const DASHBOARD_HTML = `<!doctype html>
           el('td', { title: t.description }, el('code', {}, t.id)),
           el('td', {}, t.category),
           el('td', { class: 'risk-' + t.risk }, t.risk),
-          el('td', { class: 'num' }, u ? u.calls : 0),
-          el('td', { class: 'num' }, u ? u.failures : 0),
+          // Runs, failures and latencies all count the same recent spans (kept across restarts),
+          // so that no tool shows 0 runs beside latencies.
+          el('td', { class: 'num' }, l ? l.count : 0),
+          el('td', { class: 'num' }, l ? l.failures : 0),
           el('td', { class: 'num' }, l ? l.p50Ms.toFixed(1) : ''),
           el('td', { class: 'num' }, l ? l.p95Ms.toFixed(1) : ''),
           el('td', {}, u && u.lastError ? u.lastError.code : ''));
@@ -201,6 +208,12 @@ export const DASHBOARD_HTML = `<!doctype html>
     $('states').replaceChildren(...parts);
   }
 
+  // A cookie sign-in's POSTs carry its CSRF value, which only this origin can read.
+  function csrfHeader() {
+    const csrf = overview.viewer && overview.viewer.csrf;
+    return csrf ? { 'x-toolsys-csrf': csrf } : {};
+  }
+
   function renderForm() {
     const select = $('call-tool');
     const current = select.value;
@@ -227,7 +240,12 @@ export const DASHBOARD_HTML = `<!doctype html>
       renderForm();
     }
     const on = overview.packages.filter((p) => p.enabled).map((p) => p.key);
-    $('summary').textContent = overview.tools.length + ' tools · packages on: ' + (on.join(', ') || 'none');
+    const viewer = overview.viewer || {};
+    // Only an operator may call tools from here (the server refuses anyone else).
+    $('call-form').hidden = !viewer.isOperator;
+    $('sign-out').hidden = !viewer.csrf;
+    $('summary').textContent = overview.tools.length + ' tools · packages on: ' + (on.join(', ') || 'none')
+      + ' · signed in as ' + viewer.principal + (viewer.isOperator ? ' (operator: every caller shown)' : ' (your calls shown)');
     renderTools(); renderTraces(); renderHistogram(); renderStates();
   }
 
@@ -273,7 +291,12 @@ export const DASHBOARD_HTML = `<!doctype html>
   $('category-filter').addEventListener('change', renderTools);
   $('risk-filter').addEventListener('change', renderTools);
   $('text-filter').addEventListener('input', renderTools);
-  $('call-tool').addEventListener('change', describeSelected);
+  // Another tool takes other arguments: the previous tool's would be sent to it (issue 36).
+  $('call-tool').addEventListener('change', () => {
+    $('call-args').value = '{}';
+    $('call-result').textContent = '';
+    describeSelected();
+  });
   $('call-form').addEventListener('submit', async (event) => {
     event.preventDefault();
     let args;
@@ -282,13 +305,58 @@ export const DASHBOARD_HTML = `<!doctype html>
     $('call-result').textContent = 'calling…';
     const response = await fetch('api/call', {
       method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
+      headers: { ...headers, ...csrfHeader(), 'content-type': 'application/json', accept: 'application/x-ndjson' },
       body: JSON.stringify({ tool: $('call-tool').value, args }),
     });
-    const body = await response.json();
-    $('call-result').textContent = body.rendered ?? body.error;
+    if (!(response.headers.get('content-type') || '').startsWith('application/x-ndjson')) {
+      const body = await response.json();
+      $('call-result').textContent = body.rendered ?? body.error;
+      scheduleRefresh();
+      return;
+    }
+    // Lines: questions for the person at the form, then the result.
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let end;
+      while ((end = buffer.indexOf('\\n')) !== -1) {
+        const message = JSON.parse(buffer.slice(0, end));
+        buffer = buffer.slice(end + 1);
+        if (message.type === 'confirm') ask(message.question);
+        else if (message.type === 'result') $('call-result').textContent = message.rendered;
+      }
+    }
+    $('confirm-panel').hidden = true;
     scheduleRefresh();
   });
+
+  let question;
+  function ask(asked) {
+    question = asked;
+    $('confirm-text').textContent = asked.risk + ' risk · ' + asked.toolId + ': ' + asked.action + (asked.reason ? ' (' + asked.reason + ')' : '');
+    $('confirm-panel').hidden = false;
+  }
+  async function answer(decision) {
+    if (!question) return;
+    const id = question.id;
+    question = undefined;
+    $('confirm-panel').hidden = true;
+    await fetch('api/confirm', {
+      method: 'POST',
+      headers: { ...headers, ...csrfHeader(), 'content-type': 'application/json' },
+      body: JSON.stringify({ id, decision }),
+    });
+  }
+  $('sign-out').addEventListener('click', async () => {
+    await fetch('/auth/logout', { method: 'POST', headers: csrfHeader() });
+    location.reload();
+  });
+  $('confirm-allow').addEventListener('click', () => answer('allow_once'));
+  $('confirm-deny').addEventListener('click', () => answer('deny'));
 
   $('mcp-url').textContent = new URL('mcp', location.href).origin + '/mcp';
   refresh().then(follow);

@@ -19,6 +19,8 @@ export interface ArtifactContentOptions {
   readonly dataDir: string;
   /** Told about each artifact that gets no link, and why (for the operator's log). */
   readonly onUnlinked: (artifact: ToolArtifact, reason: string) => void;
+  /** The principal of the call (`principalKey`): the only one that may read the links. */
+  readonly owner: string;
 }
 
 /**
@@ -59,6 +61,7 @@ export async function artifactContent(
         mimeType: artifact.mimeType,
         ...(artifact.description !== undefined ? { description: artifact.description } : {}),
         size: file.size,
+        owner: options.owner,
       };
       linked.push(link);
       content.push({

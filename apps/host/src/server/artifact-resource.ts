@@ -46,11 +46,13 @@ const NEXT_STEP: Record<DataFileProblem, string> = {
  * Answers `resources/read` for an artifact URI: the file's bytes as `text` (text media types that
  * are valid UTF-8) or base64 `blob`. Only artifacts this host linked in a call result (and still
  * keeps in `linked`) are served; the file is opened race-free and read bounded (see
- * {@link openDataFile}). Every refusal is an MCP error whose message says why and what to do.
+ * {@link openDataFile}). Only the principal whose call linked an artifact may read it: for anyone
+ * else it is not found, in the words used for a link never returned. Every refusal is an MCP error
+ * whose message says why and what to do.
  */
 export async function readArtifactResource(
   uri: string,
-  options: { dataDir: string; linked: RecentArtifacts },
+  options: { dataDir: string; linked: RecentArtifacts; owner: string },
 ): Promise<ReadResourceResult> {
   const parsed = parseArtifactUri(uri);
   if (!parsed.ok) {
@@ -59,7 +61,7 @@ export async function readArtifactResource(
       `Cannot read ${uri}: ${parsed.reason}. This server serves only the toolsys://data/… links it returned in tool results.`,
     );
   }
-  const artifact = options.linked.get(uri);
+  const artifact = options.linked.get(uri, options.owner);
   if (artifact === undefined) {
     throw new McpError(
       RESOURCE_NOT_FOUND,

@@ -5,8 +5,13 @@ export interface ServedCall {
   readonly toolId: string;
   /** Where the call came from. */
   readonly source: 'mcp' | 'dashboard';
-  /** The session the call belongs to. */
-  readonly sessionId: string;
+  /**
+   * A short digest of the session the call belongs to: tells a person which calls share a session
+   * without showing the id, which would let its reader act as that session.
+   */
+  readonly session: string;
+  /** Who called (`principalKey`: `token:alice`, `oauth:<sub>`, `local:local`). */
+  readonly principal: string;
   /** `ok`, or the failure code. */
   readonly outcome: string;
   /** Wall-clock duration in ms. */

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { type DashboardVisitor, dashboardAccessFor } from '../dashboard/dashboard-access.js';
 import { handleDashboardRequest } from '../dashboard/dashboard-routes.js';
 import {
   DEFAULT_HTTP_HOST,
@@ -17,6 +18,7 @@ import { MAX_MESSAGE_BYTES } from './message-limits.js';
 import { createScopeRules, type OAuthResource, type ScopeRules } from './oauth-resource.js';
 import { LOCAL_PRINCIPAL, type Principal, principalKey } from './principal.js';
 import { BodyBudget, readJson } from './read-json.js';
+import { sessionLostData, sessionNotFoundMessage } from './session-lost.js';
 import {
   createStaticTokens,
   DEFAULT_TOKEN_NAME,
@@ -89,6 +91,13 @@ export interface HttpServeOptions {
    * the scope of the tool's risk. Replaces `token` when set.
    */
   auth?: OAuthResource;
+  /** Where clients reach this server (`server.publicUrl`): the dashboard's cookie is Secure when https:. */
+  publicUrl?: string | undefined;
+  /**
+   * The public OAuth client (PKCE) the dashboard signs people in with, at `auth`'s issuer, with
+   * the redirect URI `<publicUrl>/auth/callback` (`server.auth.dashboardClientId`).
+   */
+  dashboardClientId?: string | undefined;
 }
 
 /** A running HTTP server: MCP at `/mcp`, the dashboard at `/`. */
@@ -156,6 +165,12 @@ export async function serveHttp(
     throw new UnsafeBindError(bindHost);
   }
   const tokenPrincipal = named.length > 0 ? createStaticTokens(named) : undefined;
+  const dashboardAccess = dashboardAccessFor({
+    tokenPrincipal,
+    auth,
+    clientId: options.dashboardClientId,
+    publicUrl: options.publicUrl,
+  });
   const rules: ScopeRules = auth ?? options.scopes ?? createScopeRules();
   /** Whether the caller's scopes limit what it may call (OAuth, or a named token with scopes). */
   const isScoped = (principal: Principal) =>
@@ -341,16 +356,28 @@ export async function serveHttp(
       return;
     }
     const work = (async () => {
-      const principal = await identify(request, response, url);
-      if (principal === undefined) return;
+      const visitor: DashboardVisitor | undefined =
+        url.pathname === MCP_PATH
+          ? await identify(request, response, url).then((principal) => principal && { principal })
+          : await dashboardAccess.visitor(request, response, url, () =>
+              identify(request, response, url),
+            );
+      if (visitor === undefined) return;
+      const { principal } = visitor;
       // Only a caller past the guard learns which replica answered (the health check does not).
       if (replicaId) response.setHeader(REPLICA_HEADER, replicaId);
       if (url.pathname === MCP_PATH) return handleMcp(request, response, principal);
-      // The dashboard shows every caller's calls: a scoped caller needs the highest scope.
-      if (isScoped(principal) && !rules.allows(principal.scopes, 'HIGH')) {
+      // Every principal sees its own calls; the form's calls are not checked against scopes, so
+      // a scoped caller needs the highest scope to use it.
+      const isOperator = !isScoped(principal) || rules.allows(principal.scopes, 'HIGH');
+      if (!isOperator && request.method !== 'GET') {
         return sendInsufficientScope(response, auth, rules.scopeFor('HIGH'), undefined);
       }
-      return handleDashboardRequest(host, request, response, url);
+      return handleDashboardRequest(host, request, response, url, {
+        principal,
+        isOperator,
+        ...(visitor.csrf ? { csrf: visitor.csrf } : {}),
+      });
     })();
     work.catch(() => {
       if (!response.headersSent) sendJsonRpcError(response, 500, -32603, 'Internal error.');
@@ -521,50 +548,6 @@ function replicaTag(id: string | undefined): string | undefined {
   if (id === undefined) return undefined;
   const tag = id.replace(/[^A-Za-z0-9_:-]/g, '-').slice(0, 64);
   return tag === '' ? undefined : tag;
-}
-
-/** The replica a session id names (`<replica>.<uuid>`), when it has that shape. */
-function sessionReplica(sessionId: string): string | undefined {
-  const match = /^([A-Za-z0-9_:-]{1,64})\.[0-9a-f-]{36}$/.exec(sessionId);
-  return match?.[1];
-}
-
-/** What a stateful package held for a session, named for the model. */
-const SESSION_STATE =
-  'open browser pages, terminal sessions and Android device connections of that session, with everything they held';
-
-/**
- * The error for a session id this server does not have: whose it was, that its state is gone, and
- * to initialize again. The id itself is echoed only when it has the shape of one.
- */
-function sessionNotFoundMessage(
-  sessionId: string,
-  replicaId: string | undefined,
-  idleMs: number,
-): string {
-  const owner = sessionReplica(sessionId);
-  const next =
-    'Send initialize again without the Mcp-Session-Id header to start a new session, then set up again what the old one had open.';
-  if (owner !== undefined && owner !== replicaId) {
-    return `Session lost: session "${sessionId}" was opened on replica "${owner}", which no longer serves it (it stopped, crashed or restarted), so this request reached replica "${replicaId ?? 'unnamed'}". Its state is gone: the ${SESSION_STATE}. A call in flight on it when it stopped may or may not have run. ${next}`;
-  }
-  const named = owner !== undefined ? `"${sessionId}"` : 'with this id';
-  return `Session not found: this server has no session ${named} (it ended, was closed after ${Math.round(idleMs / 1000)} s idle, or the server restarted, which loses the ${SESSION_STATE}). ${next}`;
-}
-
-/** Structured fields of the session-not-found error, for clients that branch on them. */
-function sessionLostData(
-  sessionId: string,
-  replicaId: string | undefined,
-): Record<string, unknown> {
-  const owner = sessionReplica(sessionId);
-  return {
-    reason: owner !== undefined && owner !== replicaId ? 'replica-gone' : 'session-not-found',
-    ...(owner !== undefined ? { openedOn: owner } : {}),
-    ...(replicaId !== undefined ? { servedBy: replicaId } : {}),
-    stateLost: true,
-    next: 'initialize',
-  };
 }
 
 /** Answers a body that was not read: too large (413), busy (503), or not JSON (400). */

@@ -26,7 +26,7 @@ import { artifactContent } from './artifact-content.js';
 import { readArtifactResource } from './artifact-resource.js';
 import { ListedNames } from './listed-names.js';
 import { TOOLSYS_META_KEY, toCallToolResult, toMcpTool } from './mcp-tool-mapping.js';
-import { LOCAL_PRINCIPAL, type Principal } from './principal.js';
+import { LOCAL_PRINCIPAL, type Principal, principalKey } from './principal.js';
 import { RecentArtifacts } from './recent-artifacts.js';
 import type { ToolHost } from './tool-host.js';
 
@@ -139,6 +139,8 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
   });
 
   const { dataDir } = host.deployment.config;
+  const principal = options.principal ?? LOCAL_PRINCIPAL;
+  const owner = principalKey(principal);
   const listed = new RecentArtifacts(MAX_LISTED_ARTIFACTS);
   server.setRequestHandler(ListResourcesRequestSchema, () => ({
     resources: listed.list().map(({ uri, name, mimeType, description, size }) => ({
@@ -151,7 +153,7 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
   }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
   server.setRequestHandler(ReadResourceRequestSchema, (request) =>
-    readArtifactResource(request.params.uri, { dataDir, linked: host.artifacts }),
+    readArtifactResource(request.params.uri, { dataDir, linked: host.artifacts, owner }),
   );
 
   // tools/call requests whose `arguments` the SDK's schema would refuse (an array, a string, a
@@ -177,7 +179,7 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
       const result = await host.call(name, args ?? {}, {
         source: 'mcp',
         sessionId,
-        principal: options.principal ?? LOCAL_PRINCIPAL,
+        principal,
         signal: extra.signal,
         onEvent: events.forward,
         ...(confirm ? { confirm } : {}),
@@ -185,9 +187,13 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
       });
       // Notifications sent after the response would be dropped by the client.
       await events.flush();
-      if (!result.ok || result.artifacts === undefined) return toCallToolResult(result);
+      const tool = registry.get(name);
+      if (!result.ok || result.artifacts === undefined) {
+        return toCallToolResult(result, tool ? { tool } : {});
+      }
       const artifacts = await artifactContent(result.artifacts, {
         dataDir,
+        owner,
         onUnlinked: (artifact, reason) =>
           host.warn(`${name} returned the artifact ${artifact.path}, not linked: ${reason}`),
       });
@@ -195,7 +201,10 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
         host.artifacts.add(linked);
         listed.add(linked);
       }
-      return toCallToolResult(result, artifacts.content);
+      return toCallToolResult(result, {
+        ...(tool ? { tool } : {}),
+        artifactBlocks: artifacts.content,
+      });
     },
   );
 

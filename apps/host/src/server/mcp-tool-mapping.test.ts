@@ -112,11 +112,38 @@ describe('toMcpTool', () => {
   });
 });
 
+/** A tool that declares an object output schema, or none. */
+function answering(outputSchema: boolean): RegisteredTool {
+  return registered(
+    defineTool({
+      id: 'measure',
+      description: 'Measures.',
+      inputSchema: ToolSchema.object({}),
+      ...(outputSchema
+        ? { outputSchema: ToolSchema.object({ value: z.number(), width: z.number() }) }
+        : {}),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.readOnly },
+      execute: () => 'x',
+    }),
+  );
+}
+
 describe('toCallToolResult', () => {
-  it('puts object data in structuredContent', () => {
-    expect(toCallToolResult(successResult('5', { data: { value: 5 } }))).toEqual({
+  it('puts the object data of a tool with an output schema in structuredContent', () => {
+    const tool = answering(true);
+    expect(toCallToolResult(successResult('5', { data: { value: 5 } }), { tool })).toEqual({
       content: [{ type: 'text', text: '5' }],
       structuredContent: { value: 5 },
+    });
+  });
+
+  it('sends only the text of a tool without an output schema (its data may not hold the text)', () => {
+    const tool = answering(false);
+    expect(
+      toCallToolResult(successResult('The page says hello.', { data: { url: 'x' } }), { tool }),
+    ).toEqual({ content: [{ type: 'text', text: 'The page says hello.' }] });
+    expect(toCallToolResult(successResult('5', { data: { value: 5 } }))).toEqual({
+      content: [{ type: 'text', text: '5' }],
     });
   });
 
@@ -128,14 +155,21 @@ describe('toCallToolResult', () => {
       mimeType: 'image/png',
       size: 3,
     };
-    expect(toCallToolResult(successResult('shot', { data: { width: 4 } }), [link])).toEqual({
+    expect(
+      toCallToolResult(successResult('shot', { data: { width: 4 } }), {
+        tool: answering(true),
+        artifactBlocks: [link],
+      }),
+    ).toEqual({
       content: [{ type: 'text', text: 'shot' }, link],
       structuredContent: { width: 4 },
     });
   });
 
   it('sends only text for data that is not an object', () => {
-    expect(toCallToolResult(successResult('a,b', { data: ['a', 'b'] }))).toEqual({
+    expect(
+      toCallToolResult(successResult('a,b', { data: ['a', 'b'] }), { tool: answering(true) }),
+    ).toEqual({
       content: [{ type: 'text', text: 'a,b' }],
     });
   });

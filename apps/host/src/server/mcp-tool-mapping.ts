@@ -82,15 +82,27 @@ export function toMcpTool(tool: RegisteredTool, options: McpToolOptions = {}): T
   return described;
 }
 
+/** Options of {@link toCallToolResult}. */
+export interface CallToolResultOptions {
+  /**
+   * The tool that answered. Only a tool that declares an object output schema gets
+   * `structuredContent` (its data, which holds what its text shows); the data of any other tool
+   * stays out, so a client that prefers structured content still shows the model the text.
+   */
+  readonly tool?: RegisteredTool;
+  /** The blocks of the result's artifacts, after the text (see `artifactContent`). */
+  readonly artifactBlocks?: readonly ContentBlock[];
+}
+
 /**
  * Turns a tool result into an MCP call result: the rendered text the model reads, `isError` on
- * failure (the model sees its own mistake), `structuredContent` when the tool returned an object,
- * the structured error under `_meta` for clients that branch on the code, and after the text the
- * blocks of the result's artifacts (see `artifactContent`).
+ * failure (the model sees its own mistake), `structuredContent` when a tool with an output schema
+ * returned an object, the structured error under `_meta` for clients that branch on the code, and
+ * after the text the blocks of the result's artifacts.
  */
 export function toCallToolResult(
   result: ToolResult,
-  artifactBlocks: readonly ContentBlock[] = [],
+  options: CallToolResultOptions = {},
 ): CallToolResult {
   const content: ContentBlock[] = [{ type: 'text', text: renderResult(result) }];
   if (!result.ok) {
@@ -110,7 +122,9 @@ export function toCallToolResult(
       },
     };
   }
-  content.push(...artifactBlocks);
-  if (isPlainObject(result.data)) return { content, structuredContent: result.data };
+  content.push(...(options.artifactBlocks ?? []));
+  if (options.tool && hasObjectOutput(options.tool) && isPlainObject(result.data)) {
+    return { content, structuredContent: result.data };
+  }
   return { content };
 }

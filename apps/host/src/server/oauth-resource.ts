@@ -1,6 +1,7 @@
 import type { ToolRisk } from '@toolsys/core-tool-registry';
 import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
 import { isLoopbackHost } from './http-security.js';
+import { fetchIssuerMetadata } from './issuer-metadata.js';
 
 /** The scope each risk level needs, by default. */
 export const DEFAULT_RISK_SCOPES: Readonly<Record<ToolRisk, string>> = {
@@ -162,7 +163,11 @@ export function createOAuthResource(options: OAuthResourceOptions): OAuthResourc
   };
 }
 
-function checkedUrl(value: string, field: string): URL {
+/**
+ * `value` as a URL when it is https: (or http: on loopback); else an {@link OAuthConfigError}
+ * naming `field`.
+ */
+export function checkedUrl(value: string, field: string): URL {
   let url: URL;
   try {
     url = new URL(value);
@@ -176,35 +181,17 @@ function checkedUrl(value: string, field: string): URL {
   );
 }
 
-/**
- * The issuer's `jwks_uri`, from its RFC 8414 metadata (`/.well-known/oauth-authorization-server`
- * inserted before the issuer's path) or else its OpenID discovery document; the document must name
- * the same issuer (RFC 8414 §3.3).
- */
+/** The issuer's `jwks_uri`, from its metadata (see {@link fetchIssuerMetadata}). */
 async function discoverJwksUri(
   issuerUrl: URL,
   issuer: string,
   fetcher: typeof globalThis.fetch,
 ): Promise<URL> {
-  const path = issuerUrl.pathname.replace(/\/$/, '');
-  const candidates = [
-    `${issuerUrl.origin}/.well-known/oauth-authorization-server${path}`,
-    `${issuerUrl.origin}${path}/.well-known/openid-configuration`,
-  ];
-  for (const candidate of candidates) {
-    const response = await fetcher(candidate, {
-      headers: { accept: 'application/json' },
-      redirect: 'error',
-      signal: AbortSignal.timeout(5_000),
-    }).catch(() => undefined);
-    if (!response?.ok) continue;
-    const document = (await response.json().catch(() => undefined)) as
-      | { issuer?: unknown; jwks_uri?: unknown }
-      | undefined;
-    if (document?.issuer !== issuer || typeof document.jwks_uri !== 'string') continue;
-    return checkedUrl(document.jwks_uri, 'jwks_uri');
+  const document = await fetchIssuerMetadata(issuerUrl, issuer, fetcher).catch(() => undefined);
+  if (typeof document?.jwks_uri !== 'string') {
+    throw new OAuthConfigError(`No authorization server metadata naming ${issuer} was found.`);
   }
-  throw new OAuthConfigError(`No authorization server metadata naming ${issuer} was found.`);
+  return checkedUrl(document.jwks_uri, 'jwks_uri');
 }
 
 function identityOf(payload: JWTPayload): OAuthIdentity {

@@ -10,7 +10,5 @@ export const LOCAL_PRINCIPAL: Principal = Object.freeze({
   scopes: Object.freeze([]) as readonly string[],
 });
 
-/** A key naming one principal: equal for the same caller, different across kinds. */
-export function principalKey(principal: Principal): string {
-  return `${principal.kind}:${principal.id}`;
-}
+/** A key naming one principal: equal for the same caller, different across kinds (the kernel's). */
+export { principalKey } from '@toolsys/core-tool-registry';

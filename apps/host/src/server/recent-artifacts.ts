@@ -12,6 +12,8 @@ export interface LinkedArtifact {
   readonly description?: string;
   /** Its size in bytes when it was linked. */
   readonly size: number;
+  /** The principal whose call linked it (`principalKey`): nobody else may read it. */
+  readonly owner: string;
 }
 
 /** The last artifacts linked, by URI, at most `limit`; the oldest is dropped first. */
@@ -34,9 +36,13 @@ export class RecentArtifacts {
     }
   }
 
-  /** The artifact linked under `uri`, if it is still kept. */
-  get(uri: string): LinkedArtifact | undefined {
-    return this.#byUri.get(uri);
+  /**
+   * The artifact linked under `uri` when it is still kept and `owner` (a `principalKey`) linked
+   * it; undefined for another principal's artifact exactly as for one never linked.
+   */
+  get(uri: string, owner: string): LinkedArtifact | undefined {
+    const artifact = this.#byUri.get(uri);
+    return artifact?.owner === owner ? artifact : undefined;
   }
 
   /** The kept artifacts, newest first. */

@@ -9,7 +9,8 @@ import { escapingConfirm } from '../confirmation-text.js';
 import type { Deployment } from '../deployment.js';
 import { CallLog } from './call-log.js';
 import { runInCallScope, scopedConfirm } from './call-scope.js';
-import { LOCAL_PRINCIPAL, type Principal } from './principal.js';
+import { handleDigest } from './handle-digest.js';
+import { LOCAL_PRINCIPAL, type Principal, principalKey } from './principal.js';
 import { RecentArtifacts } from './recent-artifacts.js';
 
 /** The per-call confirm: the caller's own, every question escaped as the deployment's are. */
@@ -92,7 +93,8 @@ export class ToolHost {
       callId,
       toolId,
       source: options.source,
-      sessionId: options.sessionId,
+      session: handleDigest(options.sessionId),
+      principal: principalKey(options.principal),
       outcome: result.ok ? 'ok' : result.error.code,
       durationMs: performance.now() - started,
       at: Date.now(),
@@ -110,7 +112,10 @@ function unanswerableFailure(toolId: string, source: HostCallOptions['source']):
     'PERMISSION_DENIED',
     `${toolId} needs the user's confirmation, but ${who}.`,
     {
-      hint: `Do not retry; use a lower-risk tool, or ask the user to allow ${toolId} in toolsys.config.json (permissions.alwaysAllow) or to use a client that supports elicitation.`,
+      hint:
+        source === 'dashboard'
+          ? `Do not retry this way; call ${toolId} from the dashboard page, which asks the person at the form, or ask the user to allow ${toolId} in toolsys.config.json (permissions.alwaysAllow).`
+          : `Do not retry; use a lower-risk tool, or ask the user to allow ${toolId} in toolsys.config.json (permissions.alwaysAllow) or to use a client that supports elicitation.`,
       details: { toolId, reason: 'confirmation_unavailable' },
     },
   );

@@ -4,6 +4,7 @@ import {
   cancelledFailure,
   defineTool,
   failureResult,
+  handleOwnerOf,
   isToolError,
   type ToolContext,
   type ToolDefinition,
@@ -108,7 +109,7 @@ export function defineBrowserTool<TArgs>(
         context.signal.addEventListener('abort', stop, { once: true });
       });
       const work = settings.manager
-        .withSession(context.sessionId, async ({ session, notes }) => {
+        .withSession(handleOwnerOf(context), async ({ session, notes }) => {
           // What the session records from now on is redacted before it is kept or cut.
           session.secrets = settings.redact ?? [];
           return prependNotes(await run(args, { session, context, settings, notes }), notes);

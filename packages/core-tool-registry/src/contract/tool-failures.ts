@@ -6,7 +6,7 @@
 import type { OpenCircuitView } from '../policies/circuit-breaker.js';
 import { describeType } from './tool-arguments.js';
 import { isToolError, ToolErrorCode } from './tool-error.js';
-import { failureResult, type ToolFailure } from './tool-result.js';
+import { defaultHint, failureResult, type ToolFailure } from './tool-result.js';
 
 const MAX_MESSAGE_LENGTH = 2_000;
 const JSON_OBJECT_HINT = 'Send the arguments as a JSON object, e.g. {"path": "notes.txt"}.';
@@ -154,15 +154,22 @@ export function timeoutFailure(
 
 /**
  * The TIMEOUT of a call that is not retry-safe, rewritten so the model knows the request may have
- * taken effect and must not be replayed blindly.
+ * taken effect and must not be replayed blindly. The sentence saying so follows the message's
+ * first line, before any block under it (a command's output), and the tool's own next step, when
+ * it gave one, follows the check of the state.
  */
 export function outcomeUnknownFailure(failure: ToolFailure, toolId: string): ToolFailure {
+  const { message, hint } = failure.error;
+  const lineEnd = message.indexOf('\n');
+  const [first, block] =
+    lineEnd === -1 ? [message, ''] : [message.slice(0, lineEnd), message.slice(lineEnd)];
+  const ownStep = hint === defaultHint(ToolErrorCode.TIMEOUT) ? '' : ` ${hint}`;
   return failureResult(
     ToolErrorCode.TIMEOUT,
-    `${failure.error.message} The outcome is unknown: ${toolId} changes state and may have completed before the time ran out, so it was not retried.`,
+    `${first} The outcome is unknown: ${toolId} changes state and may have completed before the time ran out, so it was not retried.${block}`,
     {
       retryable: false,
-      hint: `Check the current state (read it back) before calling ${toolId} again; do not replay it blindly.`,
+      hint: `Check the current state (read it back) before calling ${toolId} again; do not replay it blindly.${ownStep}`,
       details: { ...failure.error.details, outcomeUnknown: true },
     },
   );

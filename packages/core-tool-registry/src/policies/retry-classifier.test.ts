@@ -76,4 +76,21 @@ describe('RetryClassifier', () => {
       'Error: [TIMEOUT] http_request did not finish within 90 s and was stopped. The outcome is unknown: http_request changes state and may have completed before the time ran out, so it was not retried.\nNext: Check the current state (read it back) before calling http_request again; do not replay it blindly.',
     );
   });
+
+  it("outcomeUnknown keeps the sentence before the output block and the tool's own step after the check", () => {
+    const block =
+      '--- stdout (7 bytes) ---\n<untrusted-terminal-content>\nbefore\n</untrusted-terminal-content>';
+    const rewritten = classifier.outcomeUnknown(
+      failureResult(
+        ToolErrorCode.TIMEOUT,
+        `command timed out after 1.0 s; its process tree was killed.\n${block}`,
+        { hint: 'Raise timeoutMs or run a smaller step.', details: { exitCode: null } },
+      ),
+      'shell_execute',
+    );
+    expect(renderResult(rewritten)).toBe(
+      `Error: [TIMEOUT] command timed out after 1.0 s; its process tree was killed. The outcome is unknown: shell_execute changes state and may have completed before the time ran out, so it was not retried.\n${block}\nNext: Check the current state (read it back) before calling shell_execute again; do not replay it blindly. Raise timeoutMs or run a smaller step.`,
+    );
+    expect(rewritten.error.details).toEqual({ exitCode: null, outcomeUnknown: true });
+  });
 });

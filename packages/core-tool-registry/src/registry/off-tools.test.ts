@@ -55,4 +55,29 @@ describe('off tools', () => {
     const executor = createTestExecutor({ registry });
     expect(renderResult(await executor.execute('github_get_user', {}))).toBe('octocat');
   });
+
+  it('lists a served tool as off while its package marks it away, and runs calls of it still', async () => {
+    const registry = new ToolRegistry();
+    registry.register(defineTestTool({ id: 'get_device_info', execute: () => 'Pixel 7' }));
+    const away = {
+      id: 'get_device_info',
+      owner: '@toolsys/platform-android',
+      reason: 'its device is not connected',
+      hint: 'Connect the device.',
+    };
+    registry.off.markAway([away, { ...away, id: 'app_list' }]);
+    // Only served ids are reported away: app_list is not registered here.
+    expect(await registry.off.list()).toEqual([away]);
+    expect(await registry.off.find('get_device_info')).toEqual(away);
+    expect([registry.off.isAway('get_device_info'), registry.off.isAway('app_list')]).toEqual([
+      true,
+      false,
+    ]);
+    const executor = createTestExecutor({ registry });
+    expect(renderResult(await executor.execute('get_device_info', {}))).toBe('Pixel 7');
+    registry.off.markBack(['get_device_info']);
+    expect(await registry.off.list()).toEqual([]);
+    expect(await registry.off.find('get_device_info')).toBeUndefined();
+    expect(registry.off.isAway('get_device_info')).toBe(false);
+  });
 });

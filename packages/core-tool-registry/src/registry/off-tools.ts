@@ -1,7 +1,8 @@
 /**
  * The tools a deployment knows of but does not serve: those of a package that is off (no token, no
- * device, disabled) and those its configuration leaves out. A call or a search naming one learns
- * why it is off and how to turn it on, instead of hearing that it does not exist.
+ * device, disabled) and those its configuration leaves out, and served tools whose backend went
+ * away (a device unplugged). A call or a search naming one learns why it is off and how to turn it
+ * on, instead of hearing that it does not exist.
  */
 
 /** A tool that exists but is off here. */
@@ -20,9 +21,13 @@ export interface OffTool {
 /** Loads off tools on first need (listing an off package's tools may cost a start of it). */
 export type OffToolSource = () => Promise<Iterable<OffTool>>;
 
-/** The off tools of one registry; an id the registry serves is never reported off. */
+/**
+ * The off tools of one registry. An id the registry serves is reported off only while its package
+ * marks it away ({@link OffTools.markAway}).
+ */
 export class OffTools {
   readonly #known = new Map<string, OffTool>();
+  readonly #away = new Map<string, OffTool>();
   readonly #pending: OffToolSource[] = [];
   readonly #isOn: (id: string) => boolean;
   #loading: Promise<void> | undefined;
@@ -42,9 +47,28 @@ export class OffTools {
     this.#pending.push(source);
   }
 
+  /**
+   * Marks served tools as off for now: their backend went away (a device was unplugged). Calls
+   * still reach them, since the backend may be back; searches list them as off until
+   * {@link markBack}. Ids the registry does not serve are ignored.
+   */
+  markAway(tools: Iterable<OffTool>): void {
+    for (const tool of tools) this.#away.set(tool.id, tool);
+  }
+
+  /** Ends {@link markAway} for these ids: their backend is back. */
+  markBack(ids: Iterable<string>): void {
+    for (const id of ids) this.#away.delete(id);
+  }
+
+  /** Whether a served tool is marked away now (a search lists it as off, not among the others). */
+  isAway(id: string): boolean {
+    return this.#isOn(id) && this.#away.has(id);
+  }
+
   /** The off tool with this id, if one is known. */
   async find(id: string): Promise<OffTool | undefined> {
-    if (this.#isOn(id)) return undefined;
+    if (this.#isOn(id)) return this.#away.get(id);
     if (!this.#known.has(id)) await this.#load();
     return this.#known.get(id);
   }
@@ -52,9 +76,9 @@ export class OffTools {
   /** Every off tool, sorted by id. */
   async list(): Promise<OffTool[]> {
     await this.#load();
-    return [...this.#known.values()]
-      .filter((tool) => !this.#isOn(tool.id))
-      .sort((a, b) => a.id.localeCompare(b.id));
+    const notServed = [...this.#known.values()].filter((tool) => !this.#isOn(tool.id));
+    const away = [...this.#away.values()].filter((tool) => this.#isOn(tool.id));
+    return [...notServed, ...away].sort((a, b) => a.id.localeCompare(b.id));
   }
 
   async #load(): Promise<void> {

@@ -1,5 +1,5 @@
 // mcp_call: calls a tool on a server, connecting it first and checking the arguments when needed.
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import {
   type AnyToolDefinition,
   defineTool,

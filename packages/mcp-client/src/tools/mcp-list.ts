@@ -1,5 +1,5 @@
 // mcp_list: the servers, their status and the tools each offers, as the deployment knows them.
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import {
   type AnyToolDefinition,
   defineTool,
@@ -111,7 +111,7 @@ function renderState(
   const name = cleanUntrustedLine(state.name, 64);
   const target = cleanUntrustedLine(state.target, 300);
   const lines = [
-    `${name} — ${state.status}${state.connectedVia ? ` via ${state.connectedVia}` : ''}${state.trusted ? ', trusted' : ''}${state.adHoc ? ', ad hoc' : ''}${state.imported ? ', imported' : ''} — ${target}`,
+    `${name} — ${state.status}${state.connectedVia ? ` via ${state.connectedVia}` : ''}${state.protocol ? `, MCP ${cleanUntrustedLine(state.protocol.version, 20)}` : ''}${state.trusted ? ', trusted' : ''}${state.adHoc ? ', ad hoc' : ''}${state.imported ? ', imported' : ''} — ${target}`,
   ];
   if (unapproved) {
     lines.push(

@@ -60,6 +60,7 @@ export function stateData(state: McpServerState, includeSchemas: boolean): Recor
     status: state.status,
     transport: state.transport,
     ...(state.connectedVia ? { connectedVia: state.connectedVia } : {}),
+    ...(state.protocol ? { protocol: { ...state.protocol } } : {}),
     target: state.target,
     trusted: state.trusted,
     adHoc: state.adHoc,

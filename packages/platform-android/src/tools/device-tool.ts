@@ -3,13 +3,15 @@ import {
   cancelledFailure,
   defineTool,
   failureResult,
+  handleOwnerKey,
+  handleOwnerOf,
   type ToolContext,
   type ToolDefinition,
   ToolError,
   type ToolReturn,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import { AndroidDeviceError } from '../adb-errors.js';
+import { AndroidDeviceError, DeviceGoneError } from '../adb-errors.js';
 import type { AndroidDevice } from '../android-device.js';
 import type { AndroidToolSession } from '../android-session.js';
 
@@ -35,6 +37,11 @@ export interface DeviceToolContext extends ToolContext {
   readonly device: AndroidDevice;
   /** The shared session (telemetry, UI snapshots). */
   readonly session: AndroidToolSession;
+  /**
+   * Whose snapshots and cut pages the call reads and keeps (`handleOwnerKey`: the principal in its
+   * client session): another principal never reaches them, even with the same client session id.
+   */
+  readonly owner: string;
 }
 
 /** Turns an error of the device layer into the result the model reads; rethrows anything else. */
@@ -101,6 +108,7 @@ export function defineDeviceTool<TArgs extends { serial?: string | undefined }>(
       let selected: AndroidDevice | undefined;
       try {
         const device = await session.manager.select(args.serial, context.signal);
+        if (args.serial === undefined) session.away.back();
         selected = device;
         serial = device.serial;
         session.takeFallbackNote(serial);
@@ -108,12 +116,14 @@ export function defineDeviceTool<TArgs extends { serial?: string | undefined }>(
           ...context,
           device,
           session,
+          owner: handleOwnerKey(handleOwnerOf(context)),
           emit: context.emit,
           confirm: context.confirm,
         });
         return withNote(withNote(result, session.takeFallbackNote(serial)), cutNote(selected));
       } catch (error) {
         if (context.signal.aborted) return cancelledFailure(context.signal);
+        if (error instanceof DeviceGoneError) return session.away.gone(definition.id, error);
         const note = serial === undefined ? undefined : session.takeFallbackNote(serial);
         return withNote(withNote(deviceFailure(error), note), cutNote(selected));
       }

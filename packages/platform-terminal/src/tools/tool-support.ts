@@ -2,6 +2,8 @@ import { relative, sep } from 'node:path';
 import {
   defineTool,
   failureResult,
+  type HandleOwner,
+  handleOwnerOf,
   isToolError,
   type ToolContext,
   type ToolDefinition,
@@ -29,14 +31,14 @@ export const MAX_WAIT_MS = 110_000;
 export const WAITING_TOOL_TIMEOUT_MS = MAX_WAIT_MS + 15_000;
 
 /**
- * The failure for a session id that is not open in the caller's client session: the same answer
- * for an id another client session opened as for one that never existed (no oracle), listing
- * only the caller's own sessions.
+ * The failure for a session id the caller did not open: the same answer for an id another
+ * principal or client session opened as for one that never existed (no oracle), listing only the
+ * caller's own sessions.
  */
 export function unknownSession(
   manager: TerminalManager,
   sessionId: string,
-  owner: string,
+  owner: HandleOwner,
 ): ToolFailure {
   const open = manager.listOwned(owner).map((session) => session.id);
   return failureResult(
@@ -54,8 +56,8 @@ export function unknownSession(
 
 /**
  * Declares a tool that acts on one open session: the `sessionId` argument is looked up once here
- * among the sessions of the calling client session (`context.sessionId`), and an unknown, closed
- * or foreign id gives NOT_FOUND naming the field.
+ * among the sessions the caller opened (same principal, same client session), and an unknown,
+ * closed or foreign id gives NOT_FOUND naming the field.
  */
 export function defineSessionTool<TArgs extends { sessionId: string }>(
   manager: TerminalManager,
@@ -70,9 +72,9 @@ export function defineSessionTool<TArgs extends { sessionId: string }>(
   return defineTool({
     ...definition,
     execute(args: TArgs, context: ToolContext) {
-      const session = manager.getOwned(args.sessionId, context.sessionId);
+      const session = manager.getOwned(args.sessionId, handleOwnerOf(context));
       if (session === undefined || session.isClosed) {
-        return unknownSession(manager, args.sessionId, context.sessionId);
+        return unknownSession(manager, args.sessionId, handleOwnerOf(context));
       }
       return definition.execute(session, args, context);
     },

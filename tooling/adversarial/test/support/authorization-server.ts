@@ -18,10 +18,15 @@ export interface AuthorizationServer {
   close(): Promise<void>;
 }
 
-/** Starts an authorization server whose access tokens name `audience` and may carry `scopes`. */
+/**
+ * Starts an authorization server whose access tokens name `audience` and may carry `scopes`. With
+ * `publicClient`, it also knows that public client (PKCE, no secret) and signs people in with
+ * oidc-provider's development login and consent pages (any login name, any password).
+ */
 export async function startAuthorizationServer(options: {
   audience: string;
   scopes: readonly string[];
+  publicClient?: { clientId: string; redirectUri: string };
 }): Promise<AuthorizationServer> {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -51,9 +56,21 @@ export async function startAuthorizationServer(options: {
         response_types: ['code'],
         id_token_signed_response_alg: 'ES256',
       },
+      ...(options.publicClient
+        ? [
+            {
+              client_id: options.publicClient.clientId,
+              token_endpoint_auth_method: 'none' as const,
+              grant_types: ['authorization_code'],
+              redirect_uris: [options.publicClient.redirectUri],
+              response_types: ['code' as const],
+              id_token_signed_response_alg: 'ES256',
+            },
+          ]
+        : []),
     ],
     features: {
-      devInteractions: { enabled: false },
+      devInteractions: { enabled: options.publicClient !== undefined },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => options.audience,

@@ -41,9 +41,14 @@ async function timeStart(
 }
 
 /** Wall time of a process that runs to its end, in ms. */
-async function timeRun(command: string, args: readonly string[], cwd: string): Promise<number> {
+async function timeRun(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   const started = performance.now();
-  const child = spawn(command, [...args], { cwd, stdio: 'ignore' });
+  const child = spawn(command, [...args], { cwd, env, stdio: 'ignore' });
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', resolve);
@@ -88,6 +93,16 @@ export const startupBench: Bench = {
       const theirs: StartTimes[] = [];
       const version: number[] = [];
       const bare: number[] = [];
+      // A cold `toolsys call` of the README's first example (calculate runs in the CPU tool pool,
+      // so its first call starts a worker and loads mathjs there) against one that needs neither.
+      const calculateCalls: number[] = [];
+      const getTimeCalls: number[] = [];
+      const coldCall = (index: number, tool: string, args: string) =>
+        timeRun(process.execPath, [cli, 'call', tool, args], scratch, {
+          ...process.env,
+          INIT_CWD: scratch,
+          TOOLSYS_DATA_DIR: join(scratch, `call-data-${index}`),
+        });
       for (let index = 0; index < runs; index += 1) {
         // No config file in the working directory: the embedded default serves.
         const ourStart = () =>
@@ -118,13 +133,19 @@ export const startupBench: Bench = {
           theirs.push(await theirStart());
           version.push(await timeRun(process.execPath, [cli, '--version'], scratch));
           bare.push(await timeRun(process.execPath, ['-e', '0'], scratch));
+          calculateCalls.push(await coldCall(index, 'calculate', '{"expression":"2+3*4"}'));
+          getTimeCalls.push(await coldCall(index, 'get_time', '{}'));
         } else {
           theirs.push(await theirStart());
           ours.push(await ourStart());
           bare.push(await timeRun(process.execPath, ['-e', '0'], scratch));
           version.push(await timeRun(process.execPath, [cli, '--version'], scratch));
+          getTimeCalls.push(await coldCall(index, 'get_time', '{}'));
+          calculateCalls.push(await coldCall(index, 'calculate', '{"expression":"2+3*4"}'));
         }
       }
+      const calculateCallMs = median(calculateCalls);
+      const getTimeCallMs = median(getTimeCalls);
       const oursMs = median(ours.map((start) => start.toolsListMs));
       const theirsMs = median(theirs.map((start) => start.toolsListMs));
       const versionMs = median(version);
@@ -147,6 +168,7 @@ export const startupBench: Bench = {
           `ratio (toolsys / @playwright/mcp): ${formatRatio(ratio)}`,
           `toolsys --version: ${round(versionMs)} ms; node -e 0: ${round(bareMs)} ms; versionRatio: ${formatRatio(versionRatio)}`,
           `kernelDependencies (packages/core-tool-registry runtime dependencies): ${dependencies}`,
+          `cold toolsys call: calculate ${round(calculateCallMs)} ms, get_time ${round(getTimeCallMs)} ms; calculateCallRatio: ${formatRatio(calculateCallMs / getTimeCallMs)}`,
         ],
         json: {
           ratio: Number(ratio.toFixed(3)),
@@ -159,6 +181,9 @@ export const startupBench: Bench = {
           theirsInitializeMs: round(median(theirs.map((start) => start.initializeMs))),
           versionMs: round(versionMs),
           bareNodeMs: round(bareMs),
+          calculateCallMs: round(calculateCallMs),
+          getTimeCallMs: round(getTimeCallMs),
+          calculateCallRatio: Number((calculateCallMs / getTimeCallMs).toFixed(3)),
           oursTools: ours.map((start) => start.tools),
           theirsTools: theirs.map((start) => start.tools),
           oursRunsMs: ours.map((start) => round(start.toolsListMs)),

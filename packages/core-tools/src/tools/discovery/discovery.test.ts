@@ -158,4 +158,27 @@ describe('tool_search and tools that are off', () => {
       expect(renderResult(result)).not.toContain('file_shred');
     }
   });
+
+  it('lists a served tool whose backend went away as off, not among the tools it can call', async () => {
+    const { executor } = setup();
+    executor.registry.off.markAway([
+      {
+        id: 'delete_file',
+        description: 'Deletes a file in the workspace.',
+        owner: '@toolsys/example-disk',
+        reason: 'its disk is not mounted',
+        hint: 'Mount the disk.',
+      },
+    ]);
+    expect(renderResult(await executor.execute('tool_search', { query: 'delete file' }))).toBe(
+      'No tool matches. Categories here: file, system, utility. Try other words or a category.\nOff here (calling one says how to turn it on): delete_file (@toolsys/example-disk: its disk is not mounted)',
+    );
+    expect(renderResult(await executor.execute('tool_search', { category: 'file' }))).not.toContain(
+      'delete_file',
+    );
+    executor.registry.off.markBack(['delete_file']);
+    expect(renderResult(await executor.execute('tool_search', { query: 'delete file' }))).toMatch(
+      /^delete_file \(file, HIGH\)/,
+    );
+  });
 });

@@ -96,7 +96,7 @@ export function searchTool(executor: ToolExecutor): AnyToolDefinition {
       const offLines = off.length === 0 ? '' : `\n${describeOff(off)}`;
       const ranked = executor.registry
         .list()
-        .filter((tool) => !DISCOVERY.has(tool.id))
+        .filter((tool) => !DISCOVERY.has(tool.id) && !executor.registry.off.isAway(tool.id))
         .filter((tool) => !category || tool.metadata.category === category)
         .map((tool) => ({ tool, score: score(tool, queryWords) }))
         .filter((entry) => entry.score > 0)

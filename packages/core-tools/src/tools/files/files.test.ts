@@ -119,6 +119,8 @@ describe('read_file', () => {
         totalLines: 3,
         truncated: false,
         sizeBytes: 28,
+        // The structured content carries the text too, marked the same way.
+        content: `${FILE_OPEN}\n# Title\nline two\nline three\n${FILE_CLOSE}`,
       },
     });
   });
@@ -133,6 +135,20 @@ describe('read_file', () => {
     expect(content(result)).toBe(
       `${FILE_OPEN}\n2\tline two\n3\tline three\n${FILE_CLOSE}\n[lines 2-3 of 3]`,
     );
+  });
+
+  it('shows a long file in parts that fit one result with their structured copy, saying where to continue', async () => {
+    const lines = Array.from({ length: 3_000 }, (_, index) => `${index + 1} ${'x'.repeat(56)}`);
+    await writeFile(join(root, 'big.txt'), `${lines.join('\n')}\n`);
+    const result = await call('read_file', { path: 'big.txt' });
+    const text = content(result);
+    expect(text).not.toContain('[Result cut');
+    expect(text.split('\n').at(-1)).toMatch(
+      /^\[truncated: showed lines 1-(\d+) of 3000 \(cap 90000 bytes\)\. Call read_file with startLine=\d+ to continue\.\]$/,
+    );
+    const data = (result.ok ? result.data : {}) as { content: string; endLine: number };
+    expect(data.endLine).toBeGreaterThan(1_400);
+    expect(text.startsWith(data.content)).toBe(true);
   });
 
   it('cuts a long file at the byte cap with a note on how to continue', async () => {

@@ -11,6 +11,7 @@ import {
 import { markUntrusted, untrustedMarkers } from '@toolsys/core-tool-registry/text';
 import { openWorkspaceEntry } from '@toolsys/platform';
 import { z } from 'zod';
+import { MAX_SHOWN_WITH_COPY } from '../shown-with-copy.js';
 import { defineFileTool } from './define-file-tool.js';
 import { readLineRange } from './read-line-range.js';
 import { fileToolMetadata, hint, MAX_READ_CAP, pathField } from './shared.js';
@@ -32,7 +33,7 @@ export function createReadFileTool(workspaceRoot: string, maxReadBytes: number):
         .int()
         .min(1)
         .max(MAX_READ_CAP)
-        .default(maxReadBytes)
+        .default(Math.min(maxReadBytes, MAX_SHOWN_WITH_COPY))
         .describe('Most bytes.'),
       lineNumbers: z.boolean().default(false).describe('Prefix line numbers.'),
     }),
@@ -43,6 +44,7 @@ export function createReadFileTool(workspaceRoot: string, maxReadBytes: number):
       totalLines: z.number().optional(),
       truncated: z.boolean(),
       sizeBytes: z.number(),
+      content: z.string(),
     }),
     metadata: fileToolMetadata('LOW', ['read'], ToolHints.readOnly),
     runPolicy: RunPolicies.quickRead,
@@ -72,10 +74,11 @@ export function createReadFileTool(workspaceRoot: string, maxReadBytes: number):
             { field: 'path' },
           );
         }
+        const cap = Math.min(args.maxBytes, MAX_SHOWN_WITH_COPY);
         const outcome = await readLineRange(entry.path, {
           startLine: args.startLine,
           endLine: args.endLine,
-          maxBytes: args.maxBytes,
+          maxBytes: cap,
           signal: context.signal,
         });
         if (outcome.binary) {
@@ -114,7 +117,7 @@ export function createReadFileTool(workspaceRoot: string, maxReadBytes: number):
         const notes: string[] = [];
         if (outcome.truncatedByBytes) {
           notes.push(
-            `[truncated: showed lines ${args.startLine}-${lastShown} of ${of} (cap ${args.maxBytes} bytes). Call read_file with startLine=${lastShown + 1} to continue, or raise maxBytes.]`,
+            `[truncated: showed lines ${args.startLine}-${lastShown} of ${of} (cap ${cap} bytes). Call read_file with startLine=${lastShown + 1} to continue${cap < MAX_SHOWN_WITH_COPY ? ', or raise maxBytes' : ''}.]`,
           );
         } else if (partial && outcome.lines.length > 0) {
           notes.push(`[lines ${args.startLine}-${lastShown} of ${of}]`);
@@ -131,12 +134,16 @@ export function createReadFileTool(workspaceRoot: string, maxReadBytes: number):
           totalLines?: number;
           truncated: boolean;
           sizeBytes: number;
+          content: string;
         } = {
           path: target.relative,
           startLine: args.startLine,
           endLine: lastShown,
           truncated: outcome.truncatedByBytes,
           sizeBytes: stats.size,
+          // The lines as the text shows them, markers included: a client that gives the model
+          // the structured content instead of the text still gives it the file.
+          content: block,
         };
         if (outcome.totalLines !== undefined) data.totalLines = outcome.totalLines;
         return successResult(text, { data });

@@ -47,6 +47,8 @@ export function pageDocument(input: PageInput) {
   const end = offset + slice.length;
   const lines = [`URL: ${url}`];
   if (page?.title) lines.push(`Title: ${page.title}`);
+  // The document's text as the model reads it: between the markers, under their notice.
+  let content = '';
   if (totalLength === 0) {
     lines.push(
       page
@@ -54,11 +56,14 @@ export function pageDocument(input: PageInput) {
         : `The document is empty (${input.bytes} bytes).`,
     );
   } else {
-    lines.push('', WEB_PAGE_NOTICE);
     const removed = page ? describeRemoved(page) : '';
-    if (removed) lines.push(removed);
     const shown = page ? slice : escapeInvisible(slice, { keepNewlines: true });
-    lines.push(markUntrusted(shown, 'web-page'));
+    content = [
+      WEB_PAGE_NOTICE,
+      ...(removed ? [removed] : []),
+      markUntrusted(shown, 'web-page'),
+    ].join('\n');
+    lines.push('', content);
   }
   const nextOffset = end < totalLength ? end : undefined;
   if (nextOffset !== undefined) {
@@ -96,6 +101,9 @@ export function pageDocument(input: PageInput) {
   if (nextOffset !== undefined) data.nextOffset = nextOffset;
   if (page && page.elementsCut > 0) data.elementsCut = page.elementsCut;
   if (page && page.depthFlattened > 0) data.depthFlattened = page.depthFlattened;
+  // Also in the structured content: a client that gives the model that instead of the text still
+  // gives it the page.
+  data.content = content;
   return successResult(lines.join('\n'), { data });
 }
 

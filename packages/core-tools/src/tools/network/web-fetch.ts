@@ -13,6 +13,7 @@ import {
 import { type GuardedResponse, guardedRequest, readBody } from '@toolsys/platform';
 import { z } from 'zod';
 import type { CpuToolPool } from '../../cpu/cpu-tool-pool.js';
+import { MAX_SHOWN_WITH_COPY } from '../shown-with-copy.js';
 import { pageDocument } from './page-document.js';
 import {
   httpStatusFailure,
@@ -34,7 +35,13 @@ const webFetchSchema = ToolSchema.object({
   url: urlField,
   format: z.enum(['markdown', 'raw']).default('markdown').describe('Format.'),
   offset: z.number().int().min(0).default(0).describe('Start offset (nextOffset).'),
-  max_length: z.number().int().min(500).max(100_000).default(20_000).describe('Most characters.'),
+  max_length: z
+    .number()
+    .int()
+    .min(500)
+    .max(MAX_SHOWN_WITH_COPY)
+    .default(20_000)
+    .describe('Most characters.'),
 });
 
 /** The `web_fetch` tool. */
@@ -53,6 +60,7 @@ export function createWebFetchTool(settings: NetworkSettings): AnyToolDefinition
       nextOffset: z.number().optional(),
       elementsCut: z.number().optional(),
       depthFlattened: z.number().optional(),
+      content: z.string(),
     }),
     metadata: {
       category: 'network',

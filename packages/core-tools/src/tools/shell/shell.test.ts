@@ -13,6 +13,7 @@ import {
   type ToolResult,
 } from '@toolsys/core-tool-registry';
 import { createTestExecutor } from '@toolsys/core-tool-registry/testing';
+import { untrustedMarkers } from '@toolsys/core-tool-registry/text';
 import { createTempWorkspace, removeTempDir } from '@toolsys/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createShellTools, type ShellToolsOptions } from './index.js';
@@ -201,6 +202,30 @@ describe('shell_execute', () => {
     );
     expect(renderResult(result)).toContain('before');
     expect(await readdir(root)).not.toContain('late.txt');
+  });
+
+  it('says a timed-out command may have acted, then shows its output, then the next steps', async () => {
+    const executor = createTestExecutor({
+      tools: createShellTools({ workspaceRoot: root }),
+      gate: new RiskAwareToolGate(new ToolPermissionManager({ confirm: async () => 'allow_once' })),
+      confirm: async () => 'allow_once',
+      runPolicies: {},
+    });
+    const result = await executor.execute('shell_execute', {
+      command: 'echo before; sleep 60',
+      timeoutMs: 1_000,
+    });
+    expect(renderResult(result)).toBe(
+      [
+        'Error: [TIMEOUT] command timed out after 1.0 s; its process tree was killed. The outcome is unknown: shell_execute changes state and may have completed before the time ran out, so it was not retried.',
+        untrustedMarkers('terminal').notice,
+        '--- stdout (7 bytes) ---',
+        '<untrusted-terminal-content>',
+        'before',
+        '</untrusted-terminal-content>',
+        'Next: Check the current state (read it back) before calling shell_execute again; do not replay it blindly. Raise timeoutMs, run a smaller step, or run long jobs in the background with output to a file.',
+      ].join('\n'),
+    );
   });
 
   it('keeps the head and tail of long output and gives the sizes', async () => {

@@ -4,13 +4,10 @@ import {
   successResult,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
-import { lazyModule } from '@toolsys/platform';
 import type { MathJsInstance, Unit } from 'mathjs';
 import { z } from 'zod';
+import { loadMathjs } from '../load-mathjs.js';
 import { defineStructuredTool } from './shared.js';
-
-const mathjs = lazyModule<typeof import('mathjs')>('mathjs', import.meta.url);
-type MathJsAll = typeof import('mathjs')['all'];
 
 /** Spellings models use that mathjs does not know. */
 const UNIT_ALIASES: Record<string, string> = {
@@ -49,7 +46,7 @@ function createUnitConvertTool(): AnyToolDefinition {
     }),
     tags: ['units', 'convert'],
     execute(args) {
-      math ??= mathjs().create(mathjs().all as NonNullable<MathJsAll>);
+      math ??= loadMathjs().create();
       const from = normaliseUnit(args.from);
       const to = normaliseUnit(args.to);
       const source = parseUnit(math, args.value, from, 'from');

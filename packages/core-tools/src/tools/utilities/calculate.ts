@@ -9,13 +9,9 @@ import {
   ToolHints,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
-import { lazyModule } from '@toolsys/platform';
 import type { MathJsInstance } from 'mathjs';
 import { z } from 'zod';
-
-/** mathjs loads on the first calculation (inside the CPU worker when the pool runs it). */
-const mathjs = lazyModule<typeof import('mathjs')>('mathjs', import.meta.url);
-type MathJsAll = typeof import('mathjs')['all'];
+import { loadMathjs } from '../load-mathjs.js';
 
 const MAX_EXPRESSION_LENGTH = 2_000;
 
@@ -52,10 +48,8 @@ const DISABLED_FUNCTIONS = [
 const EXACT_DIGITS = 64;
 
 function createSafeMath(number: 'number' | 'BigNumber'): MathJsInstance {
-  const math = mathjs().create(mathjs().all as NonNullable<MathJsAll>, {
-    number,
-    precision: EXACT_DIGITS,
-  });
+  // mathjs loads on the first calculation (inside the CPU worker when the pool runs it).
+  const math = loadMathjs().create({ number, precision: EXACT_DIGITS });
   const evaluate = math.evaluate.bind(math);
   const replacements: Record<string, () => never> = {};
   for (const name of DISABLED_FUNCTIONS) {
@@ -77,14 +71,6 @@ const calculateSchema = ToolSchema.object({
     .describe('E.g. "sqrt(2)", "12 km to mi".'),
   precision: z.number().int().min(1).max(64).default(14).describe('Significant digits.'),
 });
-
-/** The two evaluators of calculate, made on first use. */
-interface CalculateMath {
-  /** Decimal arithmetic with 64 significant digits: exact integers, no binary rounding. */
-  readonly exact: MathJsInstance;
-  /** IEEE doubles, for the few functions the decimal evaluator does not support. */
-  readonly float: MathJsInstance;
-}
 
 type Evaluation = { ok: true; value: unknown } | { ok: false; error: Error };
 
@@ -144,8 +130,11 @@ function formatAnswer(
 
 /** The `calculate` tool. */
 export function createCalculateTool(): AnyToolDefinition {
-  // Building the math instances costs hundreds of ms: do it on the first call, not at start-up.
-  let math: CalculateMath | undefined;
+  // Building a math instance costs about 200 ms: each is made when first needed, not at start-up.
+  /** Decimal arithmetic with 64 significant digits: exact integers, no binary rounding. */
+  let exact: MathJsInstance | undefined;
+  /** IEEE doubles, for the few functions the decimal evaluator does not support. */
+  let float: MathJsInstance | undefined;
   return defineTool({
     id: 'calculate',
     description:
@@ -159,14 +148,15 @@ export function createCalculateTool(): AnyToolDefinition {
     metadata: { category: 'utility', risk: 'LOW', tags: ['math'], annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,
     execute({ expression, precision }) {
-      math ??= { exact: createSafeMath('BigNumber'), float: createSafeMath('number') };
-      let used = math.exact;
+      exact ??= createSafeMath('BigNumber');
+      let used = exact;
       let evaluated = evaluateSafely(used, expression);
       if (!evaluated.ok) {
         // A function without decimal support (gamma of a fraction …): the same in doubles.
-        const fallback = evaluateSafely(math.float, expression);
+        float ??= createSafeMath('number');
+        const fallback = evaluateSafely(float, expression);
         if (fallback.ok) {
-          used = math.float;
+          used = float;
           evaluated = fallback;
         }
       }

@@ -15,6 +15,7 @@ import {
   markUntrusted,
   untrustedMarkers,
 } from '@toolsys/core-tool-registry/text';
+import { artifactFileName } from '@toolsys/platform';
 import { z } from 'zod';
 import type { AndroidToolSession, UiSnapshot } from '../../android-session.js';
 import { SCREEN_RULES } from '../../device-telemetry.js';
@@ -104,18 +105,19 @@ export function createUiDumpTool(session: AndroidToolSession): AnyToolDefinition
         ])
         .optional(),
       savedTo: z.string().optional(),
+      content: z.string(),
     }),
     metadata: { category: 'ui', risk: 'LOW', tags: ['ui'], annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,
     // Reading the lock screen is harmless; only a dark screen has nothing to read.
     environmentRules: [SCREEN_RULES[0] as ToolEnvironmentRule],
-    async execute(args, { device, signal, session: shared, sessionId }) {
-      const snapshot = await shared.snapshot(device, sessionId, { signal });
+    async execute(args, { device, signal, session: shared, owner }) {
+      const snapshot = await shared.snapshot(device, owner, { signal });
       const tree = renderUiTree(snapshot.roots, { bounds: args.bounds });
       const foreground = snapshot.telemetry.foreground;
       // Node counts are in the structured result; the text header keeps to what the model acts on.
       const header = `Screen of ${device.serial} via ${snapshot.backend}: ${foreground ? cleanUntrustedLine(foreground.activity ?? foreground.packageName, 300) : 'unknown app'}${snapshot.telemetry.secureWindow ? ' (secure window)' : ''}, keyboard ${tree.keyboardShown ? 'shown' : 'hidden'}.${screenNotes(snapshot)}`;
-      const captures = shared.client(sessionId).uiTreeCaptures;
+      const captures = shared.client(owner).uiTreeCaptures;
       let start = 0;
       let screen: string | undefined;
       let resume: Exclude<UiTreeResume, { kind: 'refused' }> | undefined;
@@ -146,10 +148,7 @@ export function createUiDumpTool(session: AndroidToolSession): AnyToolDefinition
       const repeated = `${args.bounds ? ', "bounds": true' : ''}${args.maxTokens === 4000 ? '' : `, "maxTokens": ${args.maxTokens}`}${args.serial === undefined ? '' : `, "serial": ${JSON.stringify(args.serial)}`}`;
       // Where a first page that is cut leaves the whole tree (named now: its line is budgeted).
       const directory = join(shared.dataDir, 'android');
-      const path = join(
-        directory,
-        `ui-dump-${device.serial.replaceAll(/[^\w.-]/g, '_')}-${new Date().toISOString().replaceAll(/[:.]/g, '-')}.txt`,
-      );
+      const path = join(directory, `${artifactFileName('ui-dump', device.serial)}.txt`);
       const savedLine = `The whole screen (${tree.lines.length} lines, no budget) is in the file ${path}`;
       // The header, a note about a changed screen and the markers come out of the page's
       // budget, in real tokens; so does the line naming the file when a first page is cut.
@@ -170,6 +169,12 @@ export function createUiDumpTool(session: AndroidToolSession): AnyToolDefinition
       if (page.nextCursor !== undefined) {
         captures.keep(device.serial, { token: screen, bounds: args.bounds, lines: tree.lines });
       }
+      // The screen's lines go between the markers; refs listed, cut markers and notes stay out.
+      const body = [
+        untrustedMarkers('device-screen').notice,
+        markUntrusted(page.tree, 'device-screen'),
+        ...page.trailer,
+      ].join('\n');
       const data = {
         ...(foreground ? { foreground: foreground.activity ?? foreground.packageName } : {}),
         nodes: tree.shownNodes,
@@ -177,13 +182,10 @@ export function createUiDumpTool(session: AndroidToolSession): AnyToolDefinition
         keyboardShown: tree.keyboardShown,
         backend: snapshot.backend,
         ...(resume === undefined ? {} : { resumed: resume.kind }),
+        // The page as the text shows it: a client that gives the model the structured content
+        // instead of the text still gives it the screen.
+        content: body,
       };
-      // The screen's lines go between the markers; refs listed, cut markers and notes stay out.
-      const body = [
-        untrustedMarkers('device-screen').notice,
-        markUntrusted(page.tree, 'device-screen'),
-        ...page.trailer,
-      ].join('\n');
       if (page.shownLines === tree.lines.length) {
         return successResult(`${header}\n${note}${body}`, { data });
       }

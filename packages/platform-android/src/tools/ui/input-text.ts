@@ -120,8 +120,8 @@ export function createInputTextTool(session: AndroidToolSession): AnyToolDefinit
     environmentRules: [...screenRules, KEYBOARD_RULE],
     async execute(args, context) {
       const { device, signal, session: shared } = context;
-      const previous = shared.lastSnapshot(device.serial, context.sessionId);
-      let before = await shared.snapshot(device, context.sessionId, { signal });
+      const previous = shared.lastSnapshot(device.serial, context.owner);
+      let before = await shared.snapshot(device, context.owner, { signal });
       if (args.ref !== undefined || args.resourceId !== undefined) {
         const resolved = resolveTarget(
           { ref: args.ref, resourceId: args.resourceId },
@@ -154,7 +154,7 @@ export function createInputTextTool(session: AndroidToolSession): AnyToolDefinit
             );
           }
           await shared.settle(signal);
-          before = await shared.snapshot(device, context.sessionId, { signal });
+          before = await shared.snapshot(device, context.owner, { signal });
         }
       }
       const field = appNodes(before).find((node) => node.focused && isEditable(node));
@@ -204,7 +204,7 @@ export function createInputTextTool(session: AndroidToolSession): AnyToolDefinit
         await device.shell('input keyevent KEYCODE_ENTER', { signal });
       }
       await shared.settle(signal);
-      const after = await shared.snapshot(device, context.sessionId, { signal });
+      const after = await shared.snapshot(device, context.owner, { signal });
       const now = appNodes(after).find((node) => node.ref === field.ref);
       const label = shortLabel(field).replace(
         / ".*"$/,

@@ -10,6 +10,7 @@ import {
   ToolHints,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
+import { artifactFileName } from '@toolsys/platform';
 import { z } from 'zod';
 import type { AndroidToolSession } from '../../android-session.js';
 import { SCREEN_RULES } from '../../device-telemetry.js';
@@ -77,7 +78,7 @@ export function createScreenshotTool(session: AndroidToolSession): AnyToolDefini
       const png = image && image !== decoded ? encodePng(image) : bytes;
       const directory = join(shared.dataDir, 'android');
       await mkdir(directory, { recursive: true });
-      const name = `screenshot-${device.serial.replaceAll(/[^\w.-]/g, '_')}-${new Date().toISOString().replaceAll(/[:.]/g, '-')}.png`;
+      const name = `${artifactFileName('screenshot', device.serial)}.png`;
       const path = join(directory, name);
       await writeFile(path, png);
       const secure = telemetry.secureWindow === true;

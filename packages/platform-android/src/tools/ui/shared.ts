@@ -243,7 +243,7 @@ export async function actAndReport(
   if (error !== undefined)
     return failureResult(ToolErrorCode.EXECUTION_FAILED, `${what} failed: ${error}`);
   await context.session.settle(context.signal);
-  const after = await context.session.snapshot(context.device, context.sessionId, {
+  const after = await context.session.snapshot(context.device, context.owner, {
     signal: context.signal,
   });
   const change = diffScreens(before, after);
@@ -306,8 +306,8 @@ export function defineScreenActionTool<
       if (!rule.allows(countTargets(args))) {
         return failureResult(ToolErrorCode.INVALID_ARGUMENT, rule.message, { field: 'ref' });
       }
-      const previous = context.session.lastSnapshot(context.device.serial, context.sessionId);
-      const before = await context.session.snapshot(context.device, context.sessionId, {
+      const previous = context.session.lastSnapshot(context.device.serial, context.owner);
+      const before = await context.session.snapshot(context.device, context.owner, {
         signal: context.signal,
       });
       return execute(args, context, { previous, before });

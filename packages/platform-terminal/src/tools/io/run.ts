@@ -2,6 +2,7 @@ import {
   type AnyToolDefinition,
   defineTool,
   failureResult,
+  handleOwnerOf,
   RunPolicies,
   successResult,
   ToolErrorCode,
@@ -106,15 +107,15 @@ export function createTerminalRunTool(manager: TerminalManager): AnyToolDefiniti
           rows: 50,
           backend: 'local',
           sandbox: args.sandbox,
-          owner: context.sessionId,
+          owner: handleOwnerOf(context),
         });
         if ('ok' in opened) return opened;
         session = opened;
         ownSession = true;
       } else {
-        const found = manager.getOwned(args.sessionId, context.sessionId);
+        const found = manager.getOwned(args.sessionId, handleOwnerOf(context));
         if (found === undefined || found.isClosed) {
-          return unknownSession(manager, args.sessionId, context.sessionId);
+          return unknownSession(manager, args.sessionId, handleOwnerOf(context));
         }
         session = found;
       }

@@ -2,6 +2,7 @@ import {
   type AnyToolDefinition,
   defineTool,
   failureResult,
+  handleOwnerOf,
   RunPolicies,
   successResult,
   ToolErrorCode,
@@ -78,7 +79,7 @@ export function createTerminalCreateTool(options: SessionToolsOptions): AnyToolD
           },
         );
       }
-      const session = await openSession(manager, { ...args, owner: context.sessionId });
+      const session = await openSession(manager, { ...args, owner: handleOwnerOf(context) });
       if ('ok' in session) return session;
       const snapshot = shownSnapshot(await session.snapshot());
       const state = await session.state();

@@ -1,6 +1,6 @@
 // What the session tools share: their options, the `sandbox` argument and opening a session
 // (terminal.run opens one too).
-import { failureResult, ToolErrorCode } from '@toolsys/core-tool-registry';
+import { failureResult, type HandleOwner, ToolErrorCode } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import type { RootfsManager } from '../../rootfs-manager.js';
 import { SessionCreateError, type TerminalManager } from '../../terminal-manager.js';
@@ -40,8 +40,8 @@ export async function openSession(
     rows: number;
     backend: 'local' | 'proot';
     sandbox: boolean;
-    /** The client session opening it (`context.sessionId`). */
-    owner: string;
+    /** The principal and client session opening it (`handleOwnerOf(context)`). */
+    owner: HandleOwner;
   },
 ): Promise<TerminalSession | ReturnType<typeof failureResult>> {
   const directory = await resolveSessionDirectory(manager.workspaceRoot, request.cwd);

@@ -1,6 +1,7 @@
 import {
   type AnyToolDefinition,
   defineTool,
+  handleOwnerOf,
   RunPolicies,
   successResult,
   ToolHints,
@@ -38,7 +39,7 @@ export function createTerminalWorkspacesTool(manager: TerminalManager): AnyToolD
     async execute(_args, context) {
       const now = Date.now();
       const sessions = await Promise.all(
-        manager.listOwned(context.sessionId).map(async (session) => ({
+        manager.listOwned(handleOwnerOf(context)).map(async (session) => ({
           sessionId: session.id,
           shell: session.shellName,
           backend: session.backend,
