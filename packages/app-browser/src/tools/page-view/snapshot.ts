@@ -5,7 +5,6 @@ import {
   ToolErrorCode,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
-import { LINEAR_REGEX_LIMITS } from '@toolsys/platform';
 import { z } from 'zod';
 import { compileFind, webPageBlock } from '../../page-text.js';
 import { snapshotViewOf } from '../../snapshot-pages.js';

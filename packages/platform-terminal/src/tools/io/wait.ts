@@ -36,7 +36,9 @@ export function createTerminalWaitTool(manager: TerminalManager): AnyToolDefinit
         .min(1)
         .max(1_000)
         .optional()
-        .describe(`Regex on new output (multi-line). ${LINEAR_REGEX_LIMITS}`),
+        .describe(
+          `Regex on new output (multi-line; a match within ${PATTERN_OVERLAP_BYTES} bytes). ${LINEAR_REGEX_LIMITS}`,
+        ),
       state: z
         .enum(['idle', 'running', 'waiting_for_input', 'exited'])
         .optional()
