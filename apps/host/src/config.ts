@@ -84,6 +84,12 @@ export const deploymentConfigSchema = z
           .describe(
             'What MCP clients list: `all` tools (default), or `discover`: only tool_search, tool_describe and tool_call, which reach every tool of the deployment.',
           ),
+        names: z
+          .enum(['safe', 'ids'])
+          .optional()
+          .describe(
+            'Names MCP clients list tools under: `safe` (default) names every client accepts, `terminal.run` listed as `terminal_run`; `ids` the ids as they are. Calls by either name work.',
+          ),
         include: z
           .array(toolPattern)
           .optional()

@@ -59,7 +59,7 @@ describe('toolsys serve --http', () => {
       .toContain(`mcp-${sessionId}`);
   });
 
-  it('lists every tool with its input schema, annotations as hints and output schema', async () => {
+  it('lists every tool with its title, input schema and annotations as hints', async () => {
     const client = await connect();
     const { tools } = await client.listTools();
     const discovery = ['tool_search', 'tool_describe', 'tool_call'];
@@ -72,17 +72,12 @@ describe('toolsys serve --http', () => {
       properties: { expression: { type: 'string' } },
       required: ['expression'],
     });
-    expect(calculate?.annotations).toEqual({
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false,
-    });
+    // Only the hints that differ from what MCP assumes of an absent one.
+    expect(calculate?.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
+    expect(calculate?.title).toBe('Calculate');
+    // Output schemas go only to a client that asks for the full catalog (see catalog-budget).
     const structured = tools.find((tool) => tool.name === 'test_structured');
-    expect(structured?.outputSchema).toMatchObject({
-      type: 'object',
-      properties: { greeting: { type: 'string' }, length: { type: 'number' } },
-    });
+    expect(structured?.outputSchema).toBeUndefined();
   });
 
   it('returns the rendered text and structured content of a successful call', async () => {

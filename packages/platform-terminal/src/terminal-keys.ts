@@ -33,7 +33,7 @@ const NAMED_KEYS: Readonly<Record<string, string>> = {
 
 /** Key names accepted by {@link encodeKey}, for messages and docs. */
 export const KEY_NAMES_HELP =
-  'Enter, Tab, Shift-Tab, Esc, Space, Backspace, Delete, Insert, Up, Down, Left, Right, Home, End, PageUp, PageDown, F1-F12, C-a … C-z (also Ctrl-C), C-[, C-\\, C-], C-@, M-<key> (Alt)';
+  'Enter, Tab, Shift-Tab, Esc, Space, Backspace, Delete, Insert, Up, Down, Left, Right, Home, End, PageUp, PageDown, F1-F12, C-a … C-z, C-[, C-\\, C-], C-@, M-<key> (Alt)';
 
 /**
  * The bytes a terminal sends for a named key (`Enter`, `Up`, `C-c`, `Ctrl-D`, `M-b`), or undefined

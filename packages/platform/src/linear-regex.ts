@@ -15,8 +15,7 @@ export interface LinearRegexFlags {
 }
 
 /** What RE2 leaves out, explained once for every regex tool. */
-export const LINEAR_REGEX_LIMITS =
-  'Patterns run on RE2 (linear time, so no pattern can hang): JavaScript syntax including named groups (?<name>…), classes, \\b, \\p{…} and lookbehind without captures are accepted; backreferences (\\1, \\k<name>) and lookahead ((?=…), (?!…)) are not.';
+export const LINEAR_REGEX_LIMITS = 'RE2: no backreferences or lookahead.';
 
 const UNSUPPORTED_HINT =
   'Rewrite the pattern without backreferences or lookahead (for example capture the part and compare it afterwards), then retry.';

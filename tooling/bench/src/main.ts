@@ -1,5 +1,6 @@
 import { androidBench } from './benches/android.js';
 import { browserBench } from './benches/browser.js';
+import { catalogBench } from './benches/catalog.js';
 import { mcpBench } from './benches/mcp.js';
 import { memoryBench } from './benches/memory.js';
 import { pipelineBench } from './benches/pipeline.js';
@@ -15,6 +16,7 @@ const BENCHES: readonly Bench[] = [
   mcpBench,
   serveBench,
   startupBench,
+  catalogBench,
   memoryBench,
   scaleBench,
   androidBench,

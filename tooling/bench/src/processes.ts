@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /** The repository root, for the host CLI and its working directory. */
 export const REPO_ROOT = resolve(import.meta.dirname, '../../..');
@@ -15,6 +17,21 @@ export const SOURCE_NODE_ARGS: readonly string[] = [
 /** Node arguments that run the host CLI from source with `args` (e.g. `serve --stdio`). */
 export function hostCliArgs(...args: string[]): string[] {
   return [...SOURCE_NODE_ARGS, join(HOST_DIR, 'src/cli.ts'), ...args];
+}
+
+/**
+ * Like {@link hostCliArgs}, with the TypeScript loader named by its file URL, so that the host runs
+ * from source in any working directory (a bare `tsx` resolves from the working directory).
+ */
+export function hostCliArgsAnywhere(...args: string[]): string[] {
+  const tsx = createRequire(join(REPO_ROOT, 'package.json')).resolve('tsx');
+  return [
+    '--conditions=@toolsys/source',
+    '--import',
+    pathToFileURL(tsx).href,
+    join(HOST_DIR, 'src/cli.ts'),
+    ...args,
+  ];
 }
 
 /**

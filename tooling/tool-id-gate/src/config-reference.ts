@@ -1,6 +1,7 @@
 import type { AnyToolPackageEntry } from '@toolsys/core-tool-registry';
 import { deploymentConfigSchema, packageSwitchesSchema } from '@toolsys/host';
 import { z } from 'zod';
+import { replaceMarkedSection } from './marked-section.js';
 
 /** The markers the host README carries around its generated config reference. */
 export const CONFIG_START = '<!-- config:start -->';
@@ -92,8 +93,5 @@ export function renderConfigReference(packages: readonly AnyToolPackageEntry[]):
 
 /** Replaces the text between the config markers; undefined when they are missing. */
 export function replaceConfigReference(readme: string, reference: string): string | undefined {
-  const start = readme.indexOf(CONFIG_START);
-  const end = readme.indexOf(CONFIG_END);
-  if (start === -1 || end === -1 || end < start) return undefined;
-  return `${readme.slice(0, start + CONFIG_START.length)}\n${reference}\n${readme.slice(end)}`;
+  return replaceMarkedSection(readme, CONFIG_START, CONFIG_END, reference);
 }

@@ -24,7 +24,8 @@ import { newSessionId } from '../session-policy.js';
 import { HOST_VERSION } from '../version.js';
 import { artifactContent } from './artifact-content.js';
 import { readArtifactResource } from './artifact-resource.js';
-import { toCallToolResult, toMcpTool } from './mcp-tool-mapping.js';
+import { ListedNames } from './listed-names.js';
+import { TOOLSYS_META_KEY, toCallToolResult, toMcpTool } from './mcp-tool-mapping.js';
 import { LOCAL_PRINCIPAL, type Principal, principalKey } from './principal.js';
 import { RecentArtifacts } from './recent-artifacts.js';
 import type { ToolHost } from './tool-host.js';
@@ -114,14 +115,28 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
   });
 
   // `discover` mode lists only the meta tools; `all` lists every tool but those (they would only
-  // repeat what is listed), while both modes accept a call of any registered tool.
+  // repeat what is listed), while both modes accept a call of any registered tool. Tools are
+  // listed under names every client accepts (unless `tools.names` is "ids"); the output schemas
+  // and `_meta` facts go only to a client that announced the experimental `dev.toolsys/tool`.
   const discover = host.deployment.toolMode === 'discover';
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: registry
-      .list()
-      .filter((tool) => isDiscoveryTool(tool.id) === discover)
-      .map(toMcpTool),
-  }));
+  const names = new ListedNames(host.deployment.config.config.tools?.names ?? 'safe', () =>
+    registry.ids(),
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    const full = server.getClientCapabilities()?.experimental?.[TOOLSYS_META_KEY] !== undefined;
+    return {
+      tools: registry
+        .list()
+        .filter((tool) => isDiscoveryTool(tool.id) === discover)
+        .map((tool) =>
+          toMcpTool(tool, {
+            name: names.nameOf(tool.id),
+            describe: (text) => names.inText(text),
+            full,
+          }),
+        ),
+    };
+  });
 
   const { dataDir } = host.deployment.config;
   const principal = options.principal ?? LOCAL_PRINCIPAL;
@@ -149,7 +164,7 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
   server.setRequestHandler(
     CallToolRequestSchema,
     async (request, extra): Promise<CallToolResult> => {
-      const { name } = request.params;
+      const name = names.idOf(request.params.name);
       const args = setAside.has(extra.requestId)
         ? setAside.get(extra.requestId)
         : request.params.arguments;
@@ -194,6 +209,7 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
   );
 
   const unsubscribe = registry.onChange(() => {
+    names.reset();
     server.sendToolListChanged().catch(() => {
       // Not connected yet, or the client went away: nothing to tell.
     });

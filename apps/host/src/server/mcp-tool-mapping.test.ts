@@ -25,8 +25,8 @@ function registered(definition: ReturnType<typeof defineTool>): RegisteredTool {
 }
 
 describe('toMcpTool', () => {
-  it('sends the input schema, the annotations as hints and the risk under _meta', () => {
-    const tool = registered(
+  const deleteFile = () =>
+    registered(
       defineTool({
         id: 'delete_file',
         description: 'Deletes a file.',
@@ -39,33 +39,46 @@ describe('toMcpTool', () => {
         execute: () => 'ok',
       }),
     );
-    expect(toMcpTool(tool)).toEqual({
+
+  it('sends the title, the input schema and only the hints that differ from MCP defaults', () => {
+    expect(toMcpTool(deleteFile())).toEqual({
       name: 'delete_file',
+      title: 'Delete file',
       description: 'Deletes a file.',
       inputSchema: {
         type: 'object',
         properties: { path: { type: 'string', description: 'File to delete.' } },
         required: ['path'],
       },
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
-      _meta: {
-        [TOOLSYS_META_KEY]: {
-          category: 'file',
-          risk: 'HIGH',
-          tags: [],
-          sensitiveAction: true,
-          runPolicy: 'legacy',
-        },
-      },
+      // destructiveHint true and openWorldHint… false: MCP assumes destructive and open-world.
+      annotations: { idempotentHint: true, openWorldHint: false },
     });
   });
 
-  it('sends an output schema only when the tool returns an object', () => {
+  it('sends a read-only tool as read-only, without the hints MCP ignores for one', () => {
+    const tool = registered(
+      defineTool({
+        id: 'web.peek',
+        title: 'Peek at a page',
+        description: 'Reads a page.',
+        inputSchema: ToolSchema.empty(),
+        metadata: {
+          category: 'network',
+          risk: 'LOW',
+          annotations: { ...ToolHints.readOnly, openWorldHint: true },
+        },
+        execute: () => 'ok',
+      }),
+    );
+    expect(toMcpTool(tool, { name: 'web_peek' })).toMatchObject({
+      name: 'web_peek',
+      title: 'Peek at a page',
+      annotations: { readOnlyHint: true },
+    });
+    expect(toMcpTool(tool).annotations).toEqual({ readOnlyHint: true });
+  });
+
+  it('sends the _meta facts and the output schema only in the full listing', () => {
     const tool = registered(
       defineTool({
         id: 'get_time',
@@ -76,9 +89,25 @@ describe('toMcpTool', () => {
         execute: () => 'now',
       }),
     );
-    expect(toMcpTool(tool).outputSchema).toMatchObject({
+    expect(toMcpTool(tool).outputSchema).toBeUndefined();
+    expect(toMcpTool(tool)._meta).toBeUndefined();
+    const full = toMcpTool(tool, { full: true });
+    expect(full.outputSchema).toMatchObject({
       type: 'object',
       properties: { iso: { type: 'string' } },
+    });
+    expect(full._meta).toEqual({
+      [TOOLSYS_META_KEY]: {
+        category: 'system',
+        risk: 'LOW',
+        tags: [],
+        sensitiveAction: false,
+        runPolicy: 'legacy',
+      },
+    });
+    expect(toMcpTool(deleteFile(), { full: true })._meta?.[TOOLSYS_META_KEY]).toMatchObject({
+      risk: 'HIGH',
+      sensitiveAction: true,
     });
   });
 });

@@ -1,5 +1,7 @@
 import type { CallToolResult, ContentBlock, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { type RegisteredTool, renderResult, type ToolResult } from '@toolsys/core-tool-registry';
+import { leanInputSchema } from './lean-schema.js';
+import { toolTitle } from './tool-title.js';
 
 /** The `_meta` key under which Toolsys puts its own tool facts (risk, category). */
 export const TOOLSYS_META_KEY = 'dev.toolsys/tool';
@@ -16,30 +18,62 @@ function hasObjectOutput(tool: RegisteredTool): boolean {
   return tool.outputSchema?.jsonSchema.type === 'object';
 }
 
+/** Options for {@link toMcpTool}. */
+export interface McpToolOptions {
+  /** The name the tool is listed under, e.g. a client-safe `terminal_run`. Default: its id. */
+  readonly name?: string;
+  /** Rewrites the description, e.g. to name other tools as they are listed. Default: as is. */
+  readonly describe?: (description: string) => string;
+  /**
+   * Also send the output schema and the Toolsys facts under `_meta` (risk, category, tags, run
+   * policy): for a client that asked for them. Default false: a model reads neither, and every
+   * listed token is paid on every turn.
+   */
+  readonly full?: boolean;
+}
+
 /**
- * Describes a registered tool as an MCP tool: its id, description, input JSON Schema, its
- * annotations as MCP hints, and its output schema when the tool returns an object.
+ * The tool's annotations as MCP hints, each sent only when it differs from the value MCP assumes
+ * when it is absent (`readOnlyHint` false, `destructiveHint` true, `idempotentHint` false,
+ * `openWorldHint` true), and the destructive and idempotent hints only for a tool that writes
+ * (MCP: they mean nothing for a read-only one). A client reads the same facts either way.
  */
-export function toMcpTool(tool: RegisteredTool): Tool {
-  const { annotations, category, risk, tags } = tool.metadata;
+function hintsOf(tool: RegisteredTool): NonNullable<Tool['annotations']> {
+  const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } =
+    tool.metadata.annotations;
+  return {
+    ...(readOnlyHint ? { readOnlyHint: true } : {}),
+    ...(!readOnlyHint && !destructiveHint ? { destructiveHint: false } : {}),
+    ...(!readOnlyHint && idempotentHint ? { idempotentHint: true } : {}),
+    ...(!openWorldHint ? { openWorldHint: false } : {}),
+  };
+}
+
+/**
+ * Describes a registered tool as an MCP tool: its name, title, description, input JSON Schema
+ * (without guard-rail caps, see `leanInputSchema`) and annotations as MCP hints; with `full`, the
+ * input schema as declared, its output schema (when the tool returns an object) and the Toolsys
+ * facts under `_meta`.
+ */
+export function toMcpTool(tool: RegisteredTool, options: McpToolOptions = {}): Tool {
   const described: Tool = {
-    name: tool.id,
-    description: tool.description,
-    inputSchema: tool.inputSchema.jsonSchema as Tool['inputSchema'],
-    annotations: {
-      readOnlyHint: annotations.readOnlyHint,
-      destructiveHint: annotations.destructiveHint,
-      idempotentHint: annotations.idempotentHint,
-      openWorldHint: annotations.openWorldHint,
-    },
-    _meta: {
-      [TOOLSYS_META_KEY]: {
-        category,
-        risk,
-        tags: [...tags],
-        sensitiveAction: annotations.sensitiveAction,
-        runPolicy: tool.runPolicy?.name ?? 'legacy',
-      },
+    name: options.name ?? tool.id,
+    title: toolTitle(tool),
+    description: options.describe ? options.describe(tool.description) : tool.description,
+    inputSchema: (options.full
+      ? tool.inputSchema.jsonSchema
+      : leanInputSchema(tool.inputSchema.jsonSchema)) as Tool['inputSchema'],
+    annotations: hintsOf(tool),
+  };
+  if (!options.full) return described;
+  const { annotations, category, risk, tags } = tool.metadata;
+  described._meta = {
+    [TOOLSYS_META_KEY]: {
+      category,
+      risk,
+      tags: [...tags],
+      sensitiveAction: annotations.sensitiveAction,
+      runPolicy: tool.runPolicy?.name ?? 'legacy',
     },
   };
   if (hasObjectOutput(tool)) {

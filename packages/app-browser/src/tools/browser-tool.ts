@@ -238,11 +238,7 @@ export function translateError(error: unknown): ToolReturn {
 }
 
 /** Schema field shared by the tools that act on a tab. */
-export const tabField = z
-  .string()
-  .max(20)
-  .optional()
-  .describe('Tab id such as "t2" (browser_show lists them). Default: the active tab.');
+export const tabField = z.string().max(20).optional().describe('Tab id; default the active tab.');
 
 /** Schema field shared by the tools that show a page: the token budget of the result. */
 export const maxTokensField = z
@@ -251,9 +247,7 @@ export const maxTokensField = z
   .min(200)
   .max(50_000)
   .optional()
-  .describe(
-    'Token budget of the result (real tokens, everything included). Default: the deployment budget.',
-  );
+  .describe('Result token budget.');
 
 /** The tab a call names, or the active one. */
 export async function pickTab(

@@ -144,7 +144,11 @@ function renderJsonSchema(schema: z.ZodType): JsonSchema {
 
 const SAFE_INTEGER_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER]);
 
-/** Drops rendering noise that models do not need: open `additionalProperties`, safe-int bounds. */
+/**
+ * Drops rendering noise that models do not need: `$schema`, open `additionalProperties`, safe-int
+ * bounds, and `propertyNames: {type: "string"}` (every JSON object key is a string). Names inside
+ * `properties` are argument names, never keywords, and are all kept.
+ */
 function tidy(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(tidy);
   if (typeof node !== 'object' || node === null) return node;
@@ -152,12 +156,32 @@ function tidy(node: unknown): unknown {
   for (const [key, value] of Object.entries(node)) {
     if (key === '$schema') continue;
     if (key === 'additionalProperties' && isEmptyObject(value)) continue;
+    if (key === 'propertyNames' && isPlainStringSchema(value)) continue;
     if ((key === 'minimum' || key === 'maximum') && SAFE_INTEGER_BOUNDS.has(value as number)) {
       continue;
     }
-    out[key] = tidy(value);
+    out[key] = key === 'properties' ? tidyProperties(value) : tidy(value);
   }
   return out;
+}
+
+/** Tidies each argument's schema of a `properties` map, keeping every argument name. */
+function tidyProperties(properties: unknown): unknown {
+  if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) {
+    return tidy(properties);
+  }
+  return Object.fromEntries(
+    Object.entries(properties).map(([name, schema]) => [name, tidy(schema)]),
+  );
+}
+
+function isPlainStringSchema(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Object.keys(value).length === 1 &&
+    (value as { type?: unknown }).type === 'string'
+  );
 }
 
 function isEmptyObject(value: unknown): boolean {

@@ -91,6 +91,11 @@ export type ToolReturn = ToolResult | string;
 export interface ToolDefinition<TArgs = Record<string, unknown>> {
   /** Globally unique id, exactly as in the spec (`read_page`, `demo.echo`): lowercase words joined by `_` or `.`. */
   readonly id: string;
+  /**
+   * A short human-readable name for lists and dialogs (`Read file`). Default: made from the id by
+   * whoever displays it.
+   */
+  readonly title?: string;
   /** What it does, when to use it (and when not), what it returns, its limits. */
   readonly description: string;
   /** Argument schema: validator and rendered JSON Schema in one. */

@@ -22,21 +22,16 @@ import type { McpToolsShared } from './shared.js';
 const SIGNAL_SLACK_MS = 1_000;
 
 const callSchema = ToolSchema.object({
-  server: z.string().min(1).describe('Server name, as shown by mcp_list.'),
-  tool: z.string().min(1).describe('Tool name on that server, as shown by mcp_list.'),
-  arguments: z
-    .record(z.string(), z.unknown())
-    .default({})
-    .describe('Arguments of the remote tool; checked against its inputSchema before sending.'),
+  server: z.string().min(1).describe('Server (mcp_list).'),
+  tool: z.string().min(1).describe('Tool name on that server.'),
+  arguments: z.record(z.string(), z.unknown()).default({}).describe("The remote tool's arguments."),
   timeoutMs: z
     .number()
     .int()
     .min(1)
     .max(MAX_CALL_TIMEOUT_MS)
     .optional()
-    .describe(
-      'Time limit in ms (max 300000). On expiry the server is told to cancel. Default: the server setting or 60000.',
-    ),
+    .describe('Time limit in ms.'),
 });
 
 /** The validated arguments of mcp_call. */
@@ -47,8 +42,7 @@ export function createMcpCallTool(shared: McpToolsShared): AnyToolDefinition {
   const { manager, approvals, schemas, suggester, defaultTimeoutMs } = shared;
   const callTool = defineTool({
     id: 'mcp_call',
-    description:
-      'Calls a tool on an MCP server (connecting it first when needed) and returns its output; structured output is kept. Arguments are checked against the remote inputSchema before anything is sent. Use mcp_list to find server and tool names. A call that times out is cancelled on the server; its outcome is then unknown, so check before repeating a call that changes state.',
+    description: 'Calls a tool on an MCP server. After a timeout the outcome is unknown.',
     inputSchema: callSchema,
     metadata: {
       category: 'mcp',

@@ -21,42 +21,13 @@ import { describeServerApproval, type ServerApprovalOptions } from '../server-ap
 import { listNames, type McpAdHocPolicy, type McpToolsShared, stateData } from './shared.js';
 
 const connectSchema = ToolSchema.object({
-  server: z
-    .string()
-    .min(1)
-    .max(64)
-    .optional()
-    .describe(
-      'Name of a configured server (see mcp_list), or the name to give a new ad hoc server. Letters, digits, "_" and "-".',
-    ),
-  command: z
-    .string()
-    .min(1)
-    .optional()
-    .describe('Ad hoc stdio server: the executable to start, e.g. "npx". Not run through a shell.'),
-  args: z
-    .array(z.string())
-    .max(64)
-    .optional()
-    .describe(
-      'Arguments of the ad hoc command, e.g. ["-y", "@modelcontextprotocol/server-memory"].',
-    ),
-  env: z
-    .record(z.string(), z.string())
-    .optional()
-    .describe(
-      'Environment of the ad hoc command (nothing else of the host environment is passed but PATH, HOME, USER, SHELL, TERM, LOGNAME).',
-    ),
-  url: z
-    .string()
-    .url()
-    .optional()
-    .describe('Ad hoc remote server: its MCP endpoint, e.g. "http://127.0.0.1:3001/mcp".'),
-  transport: z
-    .enum(['http', 'streamable-http', 'sse'])
-    .default('http')
-    .describe('For url: "http" tries Streamable HTTP then falls back to SSE.'),
-  headers: z.record(z.string(), z.string()).optional().describe('For url: extra request headers.'),
+  server: z.string().min(1).max(64).optional().describe('Server name (configured or new).'),
+  command: z.string().min(1).optional().describe('Ad hoc executable, e.g. "npx".'),
+  args: z.array(z.string()).max(64).optional().describe('Its arguments.'),
+  env: z.record(z.string(), z.string()).optional().describe('Its environment.'),
+  url: z.string().url().optional().describe('Ad hoc endpoint URL.'),
+  transport: z.enum(['http', 'streamable-http', 'sse']).default('http').describe('For url.'),
+  headers: z.record(z.string(), z.string()).optional().describe('For url: request headers.'),
 });
 
 /** `mcp_connect`: connects a configured server, or an ad hoc one once the policy allows it. */
@@ -64,8 +35,7 @@ export function createMcpConnectTool(shared: McpToolsShared): AnyToolDefinition 
   const { manager, adHoc, approvals } = shared;
   const connectTool = defineTool({
     id: 'mcp_connect',
-    description:
-      'Connects an MCP server and lists its tools. Give `server` to connect a configured server (mcp_list shows them). An ad hoc server (`command` + `args`, or `url`) runs a program or reaches a URL nobody configured, so it is HIGH risk and asks the user first. Then call the tools with mcp_call. Reconnecting a connected server just refreshes its tool list.',
+    description: 'Connects an MCP server (configured, or ad hoc after asking) and lists its tools.',
     inputSchema: connectSchema,
     metadata: {
       category: 'mcp',

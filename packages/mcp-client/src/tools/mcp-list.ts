@@ -23,17 +23,9 @@ import { stripTerminalControls } from '../terminal-text.js';
 import { listNames, type McpToolsShared, stateData } from './shared.js';
 
 const listSchema = ToolSchema.object({
-  server: z.string().min(1).optional().describe('Only this server. Default: every server.'),
-  refresh: z
-    .boolean()
-    .default(false)
-    .describe(
-      'Connect servers that are not connected yet and list their tools again. A failed refresh keeps the last known tools.',
-    ),
-  includeSchemas: z
-    .boolean()
-    .default(false)
-    .describe('Also show each tool inputSchema (long); use it before calling an unfamiliar tool.'),
+  server: z.string().min(1).optional().describe('Only this server.'),
+  refresh: z.boolean().default(false).describe('Reconnect and relist.'),
+  includeSchemas: z.boolean().default(false).describe('Show input schemas.'),
 });
 
 /** `mcp_list`: lists the servers and their tools; starts servers only with `refresh`. */
@@ -41,8 +33,7 @@ export function createMcpListTool(shared: McpToolsShared): AnyToolDefinition {
   const { manager, approvals } = shared;
   const listTool = defineTool({
     id: 'mcp_list',
-    description:
-      'Lists MCP servers with their status (connected, failed, not yet connected) and the tools each offers, with their hints (read-only, destructive, idempotent). Does not start servers unless refresh is true. Use it to find the server and tool names for mcp_call; includeSchemas shows each tool inputSchema.',
+    description: 'Lists MCP servers, their status and tools.',
     inputSchema: listSchema,
     metadata: {
       category: 'mcp',

@@ -8,30 +8,19 @@ import type { MemoryStore } from '../memory-store.js';
 import { defineMemoryTool, invalidArgument, READ_ONLY_METADATA } from './shared.js';
 
 const recallSchema = ToolSchema.object({
-  name: z
-    .string()
-    .min(1)
-    .max(100)
-    .optional()
-    .describe('Exact macro name (case-insensitive). Give name, query, or both.'),
-  query: z
-    .string()
-    .min(1)
-    .max(500)
-    .optional()
-    .describe('Words describing the task, matched against macro names, descriptions and tool ids.'),
+  name: z.string().min(1).max(100).optional().describe('Exact macro name.'),
+  query: z.string().min(1).max(500).optional().describe('Words describing the task.'),
   arguments: z
     .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
     .optional()
-    .describe('Values for the macro\'s {param} placeholders, e.g. {"path": "notes.md"}.'),
-  limit: z.number().int().min(1).max(20).default(3).describe('Most macros returned (1-20).'),
+    .describe('Placeholder values.'),
+  limit: z.number().int().min(1).max(20).default(3).describe('Most macros.'),
 });
 
 export function createRecallMacroTool(store: () => MemoryStore): AnyToolDefinition {
   return defineMemoryTool(store, {
     id: 'memory_recall_macro',
-    description:
-      'Recalls macros from memory: named tool-call sequences that succeeded before, by exact name or by words describing the task. Each comes with its parameters, success count, and its steps ready to pass to tool_batch_run ({"steps": [...]}, placeholders filled from `arguments`) or to shortcut_define / shortcut_run. Use memory_search_nodes for facts.',
+    description: 'Recalls tool-call sequences that worked before, as steps for tool_batch_run.',
     inputSchema: recallSchema,
     outputSchema: ToolSchema.object({
       macros: z.array(

@@ -18,28 +18,12 @@ const episodesSchema = ToolSchema.object({
     .min(1)
     .max(5_256_000)
     .optional()
-    .describe('Only episodes that started in the last N minutes (e.g. 60 for the last hour).'),
-  since: z
-    .string()
-    .max(64)
-    .optional()
-    .describe('Only episodes that started at or after this ISO 8601 time. Overrides sinceMinutes.'),
-  until: z
-    .string()
-    .max(64)
-    .optional()
-    .describe('Only episodes that started at or before this ISO 8601 time.'),
-  sessionId: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe('Only episodes of this agent session. Default: every session.'),
-  limit: z.number().int().min(1).max(100).default(10).describe('Most episodes, newest first.'),
-  includeToolCalls: z
-    .boolean()
-    .default(true)
-    .describe("Include each episode's tool calls (tool id and outcome)."),
+    .describe('Only the last N minutes.'),
+  since: z.string().max(64).optional().describe('ISO 8601 start.'),
+  until: z.string().max(64).optional().describe('ISO 8601 end.'),
+  sessionId: z.string().min(1).max(200).optional().describe('Only this session.'),
+  limit: z.number().int().min(1).max(100).default(10).describe('Most episodes.'),
+  includeToolCalls: z.boolean().default(true).describe('Include tool calls.'),
 });
 
 export function createRecentEpisodesTool(
@@ -48,8 +32,7 @@ export function createRecentEpisodesTool(
 ): AnyToolDefinition {
   return defineMemoryTool(store, {
     id: 'memory_recent_episodes',
-    description:
-      'Lists recent episodes from memory, newest first: what happened in earlier sessions or turns, with the tool calls each held and their outcomes. Filter by a time window and a session. Use memory_search_nodes for facts and memory_recall_macro for reusable tool sequences.',
+    description: 'Lists recent memory episodes and their tool calls, newest first.',
     inputSchema: episodesSchema,
     outputSchema: ToolSchema.object({
       episodes: z.array(

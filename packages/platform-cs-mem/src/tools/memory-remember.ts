@@ -14,30 +14,15 @@ import { clip, defineMemoryTool } from './shared.js';
 const MAX_LINKS = 20;
 
 const rememberSchema = ToolSchema.object({
-  id: z
-    .string()
-    .min(1)
-    .max(MAX_ID_LENGTH)
-    .describe(
-      'A stable id for what is remembered, "<role>:<name>" by convention, e.g. "person:alice" or "project:billing". The same id updates the node.',
-    ),
-  text: z
-    .string()
-    .min(1)
-    .max(MAX_TEXT_LENGTH)
-    .describe('What to remember, in full sentences ("Alice prefers dark mode").'),
+  id: z.string().min(1).max(MAX_ID_LENGTH).describe('Stable id, e.g. "person:alice".'),
+  text: z.string().min(1).max(MAX_TEXT_LENGTH).describe('What to remember.'),
   role: z
     .string()
     .min(1)
     .max(64)
     .optional()
-    .describe('Kind of node: fact, person, preference, project … Default "fact" for a new node.'),
-  weight: z
-    .number()
-    .min(0)
-    .max(1_000)
-    .optional()
-    .describe('Importance (default 1); heavier nodes rank higher among equal matches.'),
+    .describe('fact (default), person, preference, project …'),
+  weight: z.number().min(0).max(1_000).optional().describe('Importance; default 1.'),
   links: z
     .array(
       z.object({
@@ -47,15 +32,14 @@ const rememberSchema = ToolSchema.object({
     )
     .max(MAX_LINKS)
     .optional()
-    .describe(`Links from this node to existing nodes (at most ${MAX_LINKS}).`),
+    .describe('Links to nodes.'),
 });
 
 /** The `memory_remember` tool. */
 export function createRememberTool(store: () => MemoryStore): AnyToolDefinition {
   return defineMemoryTool(store, {
     id: 'memory_remember',
-    description:
-      'Writes a node of long-term semantic memory (a fact, person, preference or project) that memory_search_nodes finds later, and links it to existing nodes. Writing an existing id replaces its text. The node and its links are written together or not at all. For a free-form note by name use memorize.',
+    description: 'Writes a long-term memory node with links; the same id replaces it.',
     inputSchema: rememberSchema,
     outputSchema: ToolSchema.object({
       id: z.string(),

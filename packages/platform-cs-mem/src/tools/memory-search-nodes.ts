@@ -7,43 +7,18 @@ import type { NodeSearchHit } from '../memory-store-inputs.js';
 import { clip, defineMemoryTool, MAX_TEXT_IN_RESULT, READ_ONLY_METADATA } from './shared.js';
 
 const searchSchema = ToolSchema.object({
-  query: z
-    .string()
-    .min(1)
-    .max(1_000)
-    .describe(
-      'What to look for: words (all must occur by default), or a node id. An old id that a node was migrated away from still finds it. End a word with * for a prefix ("deploy*").',
-    ),
-  roles: z
-    .array(z.string().min(1).max(64))
-    .max(20)
-    .optional()
-    .describe('Only nodes of these roles, e.g. ["person", "preference"]. Default: every role.'),
-  limit: z.number().int().min(1).max(100).default(10).describe('Most nodes returned (1-100).'),
-  match: z
-    .enum(['all', 'any'])
-    .default('all')
-    .describe('Plain syntax only: nodes must contain all words ("all") or any of them ("any").'),
-  syntax: z
-    .enum(['plain', 'fts5'])
-    .default('plain')
-    .describe(
-      '"plain": words, punctuation ignored. "fts5": SQLite FTS5 query syntax ("exact phrase", OR, NOT, NEAR(a b, 5), prefix*).',
-    ),
-  edges: z
-    .number()
-    .int()
-    .min(0)
-    .max(20)
-    .default(0)
-    .describe('Also return up to this many links of each node (0-20).'),
+  query: z.string().min(1).max(1_000).describe('Words or a node id; "deploy*" is a prefix.'),
+  roles: z.array(z.string().min(1).max(64)).max(20).optional().describe('Only these roles.'),
+  limit: z.number().int().min(1).max(100).default(10).describe('Most nodes.'),
+  match: z.enum(['all', 'any']).default('all').describe('plain: all or any word.'),
+  syntax: z.enum(['plain', 'fts5']).default('plain').describe('fts5: SQLite FTS5 syntax.'),
+  edges: z.number().int().min(0).max(20).default(0).describe('Links returned per node.'),
 });
 
 export function createSearchNodesTool(store: () => MemoryStore): AnyToolDefinition {
   return defineMemoryTool(store, {
     id: 'memory_search_nodes',
-    description:
-      'Searches long-term semantic memory (facts, people, preferences, projects) by text and role. Ranked by BM25 text relevance, then node weight and recency; returns ids, roles, matching snippets with hits in [brackets], and optionally links between nodes. An exact node id, or an old id left by a migration, finds that node first. Nodes are written by memory_remember (notes written by memorize are found by recall, not here). Use memory_recent_episodes for what happened recently and memory_recall_macro for reusable tool sequences.',
+    description: 'Searches long-term memory nodes by text or id (memorize notes: use recall).',
     inputSchema: searchSchema,
     outputSchema: ToolSchema.object({
       hits: z.array(

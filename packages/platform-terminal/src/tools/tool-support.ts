@@ -23,13 +23,7 @@ import type { TerminalManager } from '../terminal-manager.js';
 import type { ScreenSnapshot, TerminalSession } from '../terminal-session.js';
 
 /** The `sessionId` argument of the tools that act on an open session. */
-export const sessionIdField = z
-  .string()
-  .min(1)
-  .max(64)
-  .describe(
-    'Id of an open session, from terminal.create or terminal.workspaces (e.g. "t-0c3f9a2b7d41e8a5b6c2").',
-  );
+export const sessionIdField = z.string().min(1).max(64).describe('Session id.');
 
 /** Longest a tool waits inside one call; the tools' run policies allow 15 s more. */
 export const MAX_WAIT_MS = 110_000;

@@ -1,35 +1,23 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { initializeRequest } from '@toolsys/test-support';
 import { removeOnExit } from '../cleanup.js';
 import { REPO_ROOT } from '../processes.js';
 import { type Bench, formatRatio, percentile } from '../report.js';
+import { listToolsOverStdio } from '../stdio-list.js';
 
 const TARGET_RATIO = 1.0;
 const TARGET_VERSION_RATIO = 3;
 const TARGET_KERNEL_DEPENDENCIES = 3;
 const CHROMIUM = '/usr/bin/chromium';
-/** Longest a single start may take before the run counts as failed, in ms. */
-const START_TIMEOUT_MS = 120_000;
 
 /** What one start measured, in ms from spawn. */
 interface StartTimes {
   readonly initializeMs: number;
   readonly toolsListMs: number;
   readonly tools: number;
-}
-
-/** Ends a child: stdin closed first (an MCP server's normal end), then SIGKILL by its pid. */
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.stdin?.end();
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 /**
@@ -41,53 +29,15 @@ async function timeStart(
   args: readonly string[],
   options: { cwd: string; env: NodeJS.ProcessEnv },
 ): Promise<StartTimes> {
-  const started = performance.now();
-  const child = spawn(command, [...args], {
-    cwd: options.cwd,
-    env: options.env,
-    stdio: ['pipe', 'pipe', 'ignore'],
-  });
-  const send = (message: object) => child.stdin?.write(`${JSON.stringify(message)}\n`);
-  try {
-    return await new Promise<StartTimes>((resolve, reject) => {
-      let initializeMs = 0;
-      let buffer = '';
-      const timer = setTimeout(
-        () => reject(new Error(`${args.join(' ')} did not answer within ${START_TIMEOUT_MS} ms`)),
-        START_TIMEOUT_MS,
-      );
-      child.once('error', reject);
-      child.once('exit', (code) => reject(new Error(`exited with ${code} before tools/list`)));
-      child.stdout?.on('data', (chunk: Buffer) => {
-        buffer += chunk.toString('utf8');
-        for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
-          const line = buffer.slice(0, end);
-          buffer = buffer.slice(end + 1);
-          let message: { id?: number; result?: { tools?: unknown[] } };
-          try {
-            message = JSON.parse(line);
-          } catch {
-            continue;
-          }
-          if (message.id === 1) {
-            initializeMs = performance.now() - started;
-            send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-            send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-          } else if (message.id === 2) {
-            clearTimeout(timer);
-            resolve({
-              initializeMs,
-              toolsListMs: performance.now() - started,
-              tools: message.result?.tools?.length ?? 0,
-            });
-          }
-        }
-      });
-      send(initializeRequest({ clientName: 'toolsys-bench-startup' }));
-    });
-  } finally {
-    await stop(child);
-  }
+  const listed = await listToolsOverStdio(
+    { command, args, cwd: options.cwd, env: options.env },
+    'toolsys-bench-startup',
+  );
+  return {
+    initializeMs: listed.initializeMs,
+    toolsListMs: listed.toolsListMs,
+    tools: listed.result.tools.length,
+  };
 }
 
 /** Wall time of a process that runs to its end, in ms. */

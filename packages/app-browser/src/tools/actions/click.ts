@@ -14,16 +14,13 @@ const clickSchema = ToolSchema.object({
   ref: refField,
   tab: tabField,
   button: z.enum(['left', 'right', 'middle']).default('left').describe('Mouse button.'),
-  double: z.boolean().default(false).describe('Double-click instead of a single click.'),
+  double: z.boolean().default(false).describe('Double-click.'),
   modifiers: z
     .array(z.enum(['Alt', 'Control', 'Meta', 'Shift']))
     .max(4)
     .default([])
-    .describe('Keys held during the click, e.g. ["Control"] to open a link in a new tab.'),
-  dialog: z
-    .enum(['accept', 'dismiss'])
-    .default('dismiss')
-    .describe('How a confirm or prompt dialog the click opens is answered (alerts are accepted).'),
+    .describe('Keys held.'),
+  dialog: z.enum(['accept', 'dismiss']).default('dismiss').describe('Answer to a dialog it opens.'),
   snapshot: snapshotField,
 });
 
@@ -31,8 +28,7 @@ const clickSchema = ToolSchema.object({
 export function createClickTool(settings: BrowserToolSettings): AnyToolDefinition {
   return defineTargetTool(settings, {
     id: 'browser_click',
-    description:
-      'Clicks an element by its ref (left, right or middle button; double-click; with modifier keys), after waiting (bounded) until it is visible, stable and enabled. Returns what changed in the page: nodes added, removed or changed, a new URL or title, dialogs, new tabs and downloads. Use browser_toggle for checkboxes, browser_select for dropdowns, browser_input for text.',
+    description: 'Clicks an element by ref; returns what changed in the page.',
     inputSchema: clickSchema,
     metadata: ACTION_METADATA,
     async act(args, target, call) {

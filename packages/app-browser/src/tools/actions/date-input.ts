@@ -17,13 +17,7 @@ import {
 
 const dateSchema = ToolSchema.object({
   ref: refField,
-  value: z
-    .string()
-    .min(1)
-    .max(40)
-    .describe(
-      'ISO 8601 value: "2026-03-14" (date), "09:30" (time), "2026-03-14T09:30" (datetime-local), "2026-03" (month), "2026-W11" (week).',
-    ),
+  value: z.string().min(1).max(40).describe('E.g. "2026-03-14", "09:30", "2026-W11".'),
   tab: tabField,
   snapshot: snapshotField,
 });
@@ -88,8 +82,7 @@ function isRealDate(type: string, value: string): boolean {
 export function createDateInputTool(settings: BrowserToolSettings): AnyToolDefinition {
   return defineTargetTool(settings, {
     id: 'browser_date_input',
-    description:
-      'Sets a date, time, datetime-local, month or week field by its ref from an ISO 8601 value ("2026-03-14", "09:30", "2026-03-14T09:30"); a full date-time given to a date field keeps its date part. Says when the page refused the value (min, max). For a text field that opens a scripted picker, pass the value as the field expects it; if the widget ignores typing, browser_click through the picker instead.',
+    description: 'Sets a date, time, month or week field by ref from an ISO 8601 value.',
     inputSchema: dateSchema,
     metadata: IDEMPOTENT_METADATA,
     async act(args, target, call) {

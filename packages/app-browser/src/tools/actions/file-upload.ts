@@ -21,11 +21,7 @@ import {
 
 const uploadSchema = ToolSchema.object({
   ref: refField,
-  paths: z
-    .array(z.string().min(1).max(4_096))
-    .min(1)
-    .max(20)
-    .describe('Files to upload, relative to the workspace root (files outside it are refused).'),
+  paths: z.array(z.string().min(1).max(4_096)).min(1).max(20).describe('Workspace-relative paths.'),
   tab: tabField,
   snapshot: snapshotField,
 });
@@ -34,8 +30,7 @@ const uploadSchema = ToolSchema.object({
 export function createFileUploadTool(settings: BrowserToolSettings): AnyToolDefinition {
   return defineTargetTool(settings, {
     id: 'browser_file_upload',
-    description:
-      'Uploads files from the workspace through a file input (or a button that opens a file chooser) by its ref. Paths are relative to the workspace root; anything outside it is refused. Returns what changed in the page.',
+    description: 'Uploads workspace files through a file input by ref.',
     inputSchema: uploadSchema,
     metadata: {
       ...PAGE_ACTION_METADATA,

@@ -16,13 +16,10 @@ import {
 
 const inputSchema = ToolSchema.object({
   ref: refField,
-  text: z.string().max(100_000).describe('Text to type into the field.'),
+  text: z.string().max(100_000).describe('Text to type.'),
   tab: tabField,
-  clear: z
-    .boolean()
-    .default(true)
-    .describe('Replace what the field holds (true) or add the text at its end (false).'),
-  submit: z.boolean().default(false).describe('Press Enter afterwards (submits most forms).'),
+  clear: z.boolean().default(true).describe('Replace content (false: append).'),
+  submit: z.boolean().default(false).describe('Press Enter afterwards.'),
   snapshot: snapshotField,
 });
 
@@ -30,8 +27,7 @@ const inputSchema = ToolSchema.object({
 export function createInputTool(settings: BrowserToolSettings): AnyToolDefinition {
   return defineTargetTool(settings, {
     id: 'browser_input',
-    description:
-      'Types text into a text field, text area or content-editable element by its ref: replaces its content (clear, default) or appends, and optionally presses Enter to submit. Returns what changed in the page. Use browser_date_input for date and time fields, browser_select for dropdowns.',
+    description: 'Types into a text field by ref, optionally pressing Enter; returns what changed.',
     inputSchema: inputSchema,
     metadata: ACTION_METADATA,
     async act(args, target, call) {

@@ -11,20 +11,16 @@ import { reportAfterAction } from './action-report.js';
 import { done, IDEMPOTENT_METADATA, resolveTarget, snapshotField } from './shared.js';
 
 const scrollSchema = ToolSchema.object({
-  ref: z
-    .string()
-    .max(40)
-    .optional()
-    .describe('Scroll inside this element (or bring it into view); default: the page.'),
+  ref: z.string().max(40).optional().describe('Element to scroll; default the page.'),
   tab: tabField,
-  direction: z.enum(['down', 'up', 'right', 'left']).default('down').describe('Where to scroll.'),
+  direction: z.enum(['down', 'up', 'right', 'left']).default('down').describe('Direction.'),
   amount: z
     .number()
     .int()
     .min(1)
     .max(100_000)
     .optional()
-    .describe('Pixels to scroll. Default: 90% of the visible height or width.'),
+    .describe('Pixels; default 90% of the view.'),
   snapshot: snapshotField,
 });
 
@@ -32,8 +28,7 @@ const scrollSchema = ToolSchema.object({
 export function createScrollTool(settings: BrowserToolSettings): AnyToolDefinition {
   return defineBrowserTool(settings, {
     id: 'browser_scroll',
-    description:
-      'Scrolls the page, or an element by its ref, up, down, left or right by an amount in pixels (default: 90% of the view), and says whether anything moved and where it ended (at the top, bottom …). Refs reach elements anywhere on the page without scrolling; scroll to load more content or to see a region in a screenshot.',
+    description: 'Scrolls the page or an element; says where it ended.',
     inputSchema: scrollSchema,
     metadata: IDEMPOTENT_METADATA,
     runPolicy: RunPolicies.mutating,

@@ -17,11 +17,7 @@ import {
 
 const selectSchema = ToolSchema.object({
   ref: refField,
-  values: z
-    .array(z.string().max(1_000))
-    .min(1)
-    .max(100)
-    .describe('Options to select, by visible label or value; several for a multiple select.'),
+  values: z.array(z.string().max(1_000)).min(1).max(100).describe('Labels or values.'),
   tab: tabField,
   snapshot: snapshotField,
 });
@@ -30,8 +26,7 @@ const selectSchema = ToolSchema.object({
 export function createSelectTool(settings: BrowserToolSettings): AnyToolDefinition {
   return defineTargetTool(settings, {
     id: 'browser_select',
-    description:
-      'Selects options of a dropdown (<select>) by visible label or value; several values for a multiple select. Returns the options now selected and what changed in the page. For a custom dropdown that is not a <select>, click it with browser_click and then click the option.',
+    description: 'Selects options of a <select> by label or value.',
     inputSchema: selectSchema,
     metadata: IDEMPOTENT_METADATA,
     async act(args, target, call) {

@@ -25,19 +25,13 @@ import {
 import { type ActionReport, reportAfterAction, type SnapshotMode } from './action-report.js';
 
 /** Schema field: the ref of the element an action targets. */
-export const refField = z
-  .string()
-  .min(1)
-  .max(40)
-  .describe('Ref of the target element, such as "e12", from browser_snapshot or an action result.');
+export const refField = z.string().min(1).max(40).describe('Element ref.');
 
 /** Schema field: what an action result shows of the page afterwards. */
 export const snapshotField = z
   .enum(['delta', 'full', 'none'])
   .default('delta')
-  .describe(
-    'What the result shows of the page afterwards: "delta" (only what changed), "full" (a budgeted snapshot; when cut, the whole page is also saved to a file) or "none".',
-  );
+  .describe('Page shown after.');
 
 /** Hints of the action tools: they change the page, which is on the open web. */
 export const ACTION_ANNOTATIONS: ToolAnnotations = { ...ToolHints.mutating, openWorldHint: true };

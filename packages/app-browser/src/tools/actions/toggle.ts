@@ -17,10 +17,7 @@ import {
 
 const toggleSchema = ToolSchema.object({
   ref: refField,
-  checked: z
-    .boolean()
-    .default(true)
-    .describe('The wanted state: true checked / on, false unchecked / off.'),
+  checked: z.boolean().default(true).describe('Wanted state.'),
   tab: tabField,
   snapshot: snapshotField,
 });
@@ -29,8 +26,7 @@ const toggleSchema = ToolSchema.object({
 export function createToggleTool(settings: BrowserToolSettings): AnyToolDefinition {
   return defineTargetTool(settings, {
     id: 'browser_toggle',
-    description:
-      'Sets a checkbox, radio button or switch to a wanted state (checked true or false) by its ref; does nothing when it is already in that state, and says so. A radio button cannot be unchecked: check another one of its group. Returns what changed in the page.',
+    description: 'Sets a checkbox, radio or switch by ref; returns what changed.',
     inputSchema: toggleSchema,
     metadata: IDEMPOTENT_METADATA,
     async act(args, target, call) {

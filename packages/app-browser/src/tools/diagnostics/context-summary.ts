@@ -10,8 +10,7 @@ const summarySchema = ToolSchema.object({});
 export function createContextSummaryTool(settings: BrowserToolSettings): AnyToolDefinition {
   return defineBrowserTool(settings, {
     id: 'browser_context_summary',
-    description:
-      'Summarises the browser state of this session in a few lines: open tabs with URL and title, the active tab, console errors, failed requests, dialogs seen and downloads. Cheap; call it to get your bearings before deciding what to read with browser_snapshot.',
+    description: 'Summary of the browser session: tabs, errors, failed requests, dialogs.',
     inputSchema: summarySchema,
     metadata: READ_METADATA,
     runPolicy: RunPolicies.quickRead,

@@ -14,8 +14,7 @@ const dumpSchema = ToolSchema.object({
 export function createDebugDumpTool(settings: BrowserToolSettings): AnyToolDefinition {
   return defineBrowserTool(settings, {
     id: 'browser_debug_dump',
-    description:
-      'Writes the debugging state of a tab to files under the data directory and returns their paths: console messages and page errors, failed requests, the page HTML and a screenshot. Use it when a page misbehaves; browser_context_summary gives the counts inline.',
+    description: "Saves a tab's console, errors, requests, HTML and screenshot to files.",
     inputSchema: dumpSchema,
     metadata: {
       ...READ_METADATA,

@@ -8,8 +8,7 @@ const downloadsSchema = ToolSchema.object({});
 export function createDownloadListTool(settings: BrowserToolSettings): AnyToolDefinition {
   return defineBrowserTool(settings, {
     id: 'browser_download_list',
-    description:
-      'Lists the downloads of this session with their state (in_progress, completed, failed, refused), size and the path of the saved file under the workspace. Downloads start when a click or navigation triggers one; the action result announces it. A download never replaces a file: when the name is taken it is saved under a free one (report-2.pdf) and the list says so. Downloads past the size, count or total caps are stopped, removed and listed as refused with the reason.',
+    description: "Lists this session's downloads.",
     inputSchema: downloadsSchema,
     metadata: READ_METADATA,
     runPolicy: RunPolicies.quickRead,

@@ -5,34 +5,20 @@ import { type BrowserToolSettings, defineBrowserTool } from '../browser-tool.js'
 import { formatRequest, isFailed, READ_METADATA, shownUrl } from './shared.js';
 
 const networkSchema = ToolSchema.object({
-  filter: z
-    .string()
-    .max(500)
-    .optional()
-    .describe('Only requests whose URL contains this text (case-insensitive).'),
-  onlyFailed: z
-    .boolean()
-    .default(false)
-    .describe('Only requests that failed or answered with HTTP 400 or more.'),
+  filter: z.string().max(500).optional().describe('URL substring.'),
+  onlyFailed: z.boolean().default(false).describe('Only failed or status >= 400.'),
   resourceType: z
     .enum(['document', 'script', 'stylesheet', 'image', 'font', 'xhr', 'fetch', 'media', 'other'])
     .optional()
-    .describe('Only requests of this type.'),
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(200)
-    .default(30)
-    .describe('Most recent requests shown (1-200).'),
+    .describe('Only this type.'),
+  limit: z.number().int().min(1).max(200).default(30).describe('Most recent requests shown.'),
 });
 
 /** `browser_network_log`: the most recent requests of the session. */
 export function createNetworkLogTool(settings: BrowserToolSettings): AnyToolDefinition {
   return defineBrowserTool(settings, {
     id: 'browser_network_log',
-    description:
-      'Lists the most recent requests of this session (a bounded ring, oldest dropped first): method, URL, status or failure, type, size, time and tab. Filter by URL text, type, or failed only. Headers, cookies and bodies are never shown; query values named like tokens or keys are redacted.',
+    description: "Lists this session's recent requests.",
     inputSchema: networkSchema,
     metadata: READ_METADATA,
     runPolicy: RunPolicies.quickRead,

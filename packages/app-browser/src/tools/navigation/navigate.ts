@@ -16,19 +16,9 @@ import { type BrowserToolSettings, defineBrowserTool, maxTokensField } from '../
 import { showPageWithin, takeEventLines, titleLine } from '../page-result.js';
 
 const navigateSchema = ToolSchema.object({
-  url: z
-    .string()
-    .max(8_192)
-    .optional()
-    .describe('Absolute http(s) URL to open. Required when action is "open".'),
-  action: z
-    .enum(['open', 'back', 'forward', 'reload'])
-    .default('open')
-    .describe('"open" the url, or go "back", "forward" in history, or "reload" the page.'),
-  newTab: z
-    .boolean()
-    .default(false)
-    .describe('Open the url in a new tab instead of the active one.'),
+  url: z.string().max(8_192).optional().describe('http(s) URL, for "open".'),
+  action: z.enum(['open', 'back', 'forward', 'reload']).default('open').describe('Action.'),
+  newTab: z.boolean().default(false).describe('In a new tab.'),
   maxTokens: maxTokensField,
 });
 
@@ -65,7 +55,7 @@ export function createNavigateTool(settings: BrowserToolSettings): AnyToolDefini
   return defineBrowserTool(settings, {
     id: 'browser_navigate',
     description:
-      'Opens a URL in the browser (or goes back, forward, reloads), waits for the page to load (bounded), and returns a snapshot of the page: its accessibility tree with refs such as [ref=e12] that browser_click, browser_input and the other action tools take. The snapshot honours a token budget; past it the result ends with a cut marker and a cursor for browser_snapshot. Only http and https URLs; internal and cloud-metadata addresses are refused unless the deployment allows them.',
+      'Opens a URL (or back, forward, reload); returns the page as an accessibility tree with refs for the action tools, cut at a token budget.',
     inputSchema: navigateSchema,
     metadata: {
       category: 'browser',

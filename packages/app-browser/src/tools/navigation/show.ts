@@ -15,22 +15,15 @@ const showSchema = ToolSchema.object({
   action: z
     .enum(['list', 'select', 'new', 'close'])
     .default('list')
-    .describe(
-      '"list" the tabs, "select" a tab (bring it to the front; later calls act on it), open a "new" blank tab, or "close" a tab.',
-    ),
-  tab: z
-    .string()
-    .max(20)
-    .optional()
-    .describe('Tab id such as "t2" (from "list"); required for select and close.'),
+    .describe('select: later calls act on the tab.'),
+  tab: z.string().max(20).optional().describe('Tab id, for select and close.'),
 });
 
 /** `browser_show`: lists, selects, opens and closes the tabs of the session. */
 export function createShowTool(settings: BrowserToolSettings): AnyToolDefinition {
   return defineBrowserTool(settings, {
     id: 'browser_show',
-    description:
-      'Lists the open tabs of this session, brings one to the front (later calls act on it), opens a new blank tab, or closes one. Use browser_navigate with newTab to open a URL in a new tab, and browser_snapshot to read a tab.',
+    description: 'Lists tabs, or selects, opens or closes one.',
     inputSchema: showSchema,
     metadata: {
       category: 'browser',

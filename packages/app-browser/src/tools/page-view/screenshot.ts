@@ -17,21 +17,15 @@ const MAX_FULL_PAGE_HEIGHT = 8_000;
 
 const screenshotSchema = ToolSchema.object({
   tab: tabField,
-  ref: z.string().max(40).optional().describe('Capture only this element (a ref such as "e12").'),
-  fullPage: z
-    .boolean()
-    .default(false)
-    .describe(
-      'Capture the whole scrollable page (up to 8,000 px tall) instead of the visible viewport.',
-    ),
+  ref: z.string().max(40).optional().describe('Only this element.'),
+  fullPage: z.boolean().default(false).describe('Whole page, not the viewport.'),
 });
 
 /** `browser_screenshot`: a PNG of the viewport, the whole page or one element, saved to a file. */
 export function createScreenshotTool(settings: BrowserToolSettings): AnyToolDefinition {
   return defineBrowserTool(settings, {
     id: 'browser_screenshot',
-    description:
-      'Saves a PNG screenshot of the visible part of a tab, the whole page (fullPage) or one element (ref) as a file under the data directory and returns its path and size. Use browser_snapshot to read the page as text; take a screenshot only for what text cannot show (layout, images, charts).',
+    description: 'Saves a PNG of the viewport, page or an element; returns its path.',
     inputSchema: screenshotSchema,
     metadata: {
       ...READ_METADATA,

@@ -5,7 +5,6 @@ import {
   ToolErrorCode,
   ToolSchema,
 } from '@toolsys/core-tool-registry';
-import { LINEAR_REGEX_LIMITS } from '@toolsys/platform';
 import { z } from 'zod';
 import { compileFind, webPageBlock } from '../../page-text.js';
 import { snapshotViewOf } from '../../snapshot-pages.js';
@@ -23,44 +22,17 @@ import { READ_METADATA } from './shared.js';
 
 const snapshotSchema = ToolSchema.object({
   tab: tabField,
-  ref: z
-    .string()
-    .max(40)
-    .optional()
-    .describe('Show only the subtree of this element (a ref such as "e12").'),
-  find: z
-    .string()
-    .min(1)
-    .max(500)
-    .optional()
-    .describe(
-      'Show only nodes whose line contains this text (case-insensitive), with their ancestors.',
-    ),
-  regex: z
-    .boolean()
-    .default(false)
-    .describe(`Treat find as a regular expression (case-insensitive). ${LINEAR_REGEX_LIMITS}`),
-  cursor: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe('Start at this node, from the cut marker of an earlier snapshot ("cursor: N").'),
+  ref: z.string().max(40).optional().describe('Only this element.'),
+  find: z.string().min(1).max(500).optional().describe('Only lines with this text.'),
+  regex: z.boolean().default(false).describe('find is an RE2 regex.'),
+  cursor: z.number().int().min(0).optional().describe('From a cut marker.'),
   page: z
     .string()
     .regex(/^[0-9a-f]{8}$/, 'expected the 8 hex digits of a cut marker\'s "page: …"')
     .optional()
-    .describe('The page token of that cut marker ("page: 4f1c2a9b"), given with cursor.'),
-  expand: z
-    .boolean()
-    .default(false)
-    .describe('Show every repeated row or item instead of the first few and a count.'),
-  urls: z
-    .boolean()
-    .default(false)
-    .describe(
-      "Show each link's target (relative to the page when on its site). Default: links show only their text and ref.",
-    ),
+    .describe('From the same cut marker.'),
+  expand: z.boolean().default(false).describe('Show all repeated items.'),
+  urls: z.boolean().default(false).describe('Show link targets.'),
   maxTokens: maxTokensField,
 });
 
@@ -76,7 +48,7 @@ export function createSnapshotTool(settings: BrowserToolSettings): AnyToolDefini
   return defineBrowserTool(settings, {
     id: 'browser_snapshot',
     description:
-      'Reads the page of a tab as an accessibility tree: one line per element with its role, name and state, and a ref such as [ref=e12] on what the action tools can act on. Text, links and code inside a paragraph, list item, cell or heading read as one line of prose, each link with its ref: "- listitem: see [the guide](e43) first". A ref stays the same for an element while it stays in the page. Runs of like items (rows, cards, posts) are collapsed, first few kept and the count stated, when the page does not fit the budget or they would fill more than half of it; hidden and decorative nodes are left out, long names shortened with their length; text a person cannot see (off-screen, transparent, zero-size, the colour of its background, clipped away) is shown flagged as [hidden: …]. Past the token budget (real tokens of the whole result) the tree is cut at a node boundary with a marker naming cursor and page for the next page; its first page lists the interactive elements further down, and a later page under the same title and address says only that it continues. A later page is checked against the earlier one and says when the page changed. Use ref to read one region, find for a text or regex search, urls to see link targets. Action tools already return what changed; call this for the whole page.',
+      'Reads a tab as an accessibility tree with a ref per element, cut at the token budget with a cursor.',
     inputSchema: snapshotSchema,
     metadata: READ_METADATA,
     runPolicy: RunPolicies.quickRead,

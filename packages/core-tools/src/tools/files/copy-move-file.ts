@@ -27,16 +27,12 @@ import { fileToolMetadata, hint, pathField } from './shared.js';
 export function createCopyMoveFileTool(workspaceRoot: string): AnyToolDefinition {
   return defineFileTool(workspaceRoot, {
     id: 'copy_move_file',
-    description:
-      'Copies or moves a file or folder inside the workspace. When destination is an existing folder (or ends with "/"), the source goes inside it. Refuses to replace an existing destination unless overwrite is true. Symlinks are copied as links, never followed.',
+    description: 'Copies or moves a file or folder in the workspace.',
     inputSchema: ToolSchema.object({
-      source: pathField('What to copy or move, relative to the workspace root.'),
-      destination: pathField('Where to put it, relative to the workspace root.'),
-      operation: z.enum(['copy', 'move']).describe('"copy" keeps the source; "move" removes it.'),
-      overwrite: z
-        .boolean()
-        .default(false)
-        .describe('Replace an existing destination (a folder is replaced whole). Default false.'),
+      source: pathField('Workspace path.'),
+      destination: pathField('Workspace path.'),
+      operation: z.enum(['copy', 'move']).describe('Operation.'),
+      overwrite: z.boolean().default(false).describe('Replace an existing destination.'),
     }),
     outputSchema: ToolSchema.object({
       source: z.string(),

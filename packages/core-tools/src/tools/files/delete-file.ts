@@ -18,14 +18,10 @@ import { fileToolMetadata, hint, pathField } from './shared.js';
 export function createDeleteFileTool(workspaceRoot: string): AnyToolDefinition {
   return defineFileTool(workspaceRoot, {
     id: 'delete_file',
-    description:
-      'Deletes a file, a symlink (not its target) or, with recursive, a folder and everything in it, inside the workspace. Refuses the workspace root itself. Cannot be undone.',
+    description: 'Deletes a file, symlink or (recursive) folder in the workspace.',
     inputSchema: ToolSchema.object({
-      path: pathField('What to delete, relative to the workspace root.'),
-      recursive: z
-        .boolean()
-        .default(false)
-        .describe('Required to delete a folder that is not empty. Default false.'),
+      path: pathField('Workspace path.'),
+      recursive: z.boolean().default(false).describe('Needed for a non-empty folder.'),
     }),
     outputSchema: ToolSchema.object({
       path: z.string(),

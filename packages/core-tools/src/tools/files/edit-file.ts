@@ -39,19 +39,16 @@ export function createEditFileTool(workspaceRoot: string): AnyToolDefinition {
   return defineFileTool(workspaceRoot, {
     id: 'edit_file',
     description:
-      'Edits a text file by exact string replacement and returns a unified diff. oldString must appear exactly once (copy it from read_file, with its whitespace and enough surrounding lines to be unique) unless replaceAll is true. Written atomically. Use write_file to replace a whole file.',
+      'Replaces an exact string in a text file (once, unless replaceAll); returns a diff.',
     inputSchema: ToolSchema.object({
-      path: pathField('File path, relative to the workspace root (or absolute inside it).'),
+      path: pathField('Workspace path.'),
       oldString: z
         .string()
         .min(1)
         .max(MAX_EDIT_STRING)
-        .describe('The exact text to replace, including whitespace and line breaks.'),
-      newString: z.string().max(MAX_EDIT_STRING).describe('The text to put in its place.'),
-      replaceAll: z
-        .boolean()
-        .default(false)
-        .describe('Replace every occurrence instead of requiring exactly one. Default false.'),
+        .describe('Exact text, whitespace included.'),
+      newString: z.string().max(MAX_EDIT_STRING).describe('Replacement.'),
+      replaceAll: z.boolean().default(false).describe('Replace every occurrence.'),
     }),
     outputSchema: ToolSchema.object({
       path: z.string(),

@@ -25,27 +25,12 @@ const tinyglobby = lazyModule<typeof import('tinyglobby')>('tinyglobby', import.
 export function createGlobFilesTool(workspaceRoot: string): AnyToolDefinition {
   return defineFileTool(workspaceRoot, {
     id: 'glob_files',
-    description:
-      'Finds files in the workspace by glob pattern ("**/*.ts", "src/**/test_*.py", "*.{json,yaml}"), sorted by path, relative to the workspace root. Does not follow symlinks; skips .git, and node_modules unless the pattern names it. Use search_files to search file contents.',
+    description: 'Finds workspace files by glob; skips .git and node_modules unless named.',
     inputSchema: ToolSchema.object({
-      pattern: z
-        .string()
-        .min(1)
-        .max(1_000)
-        .describe(
-          'Glob pattern relative to path: *, **, ?, [abc], {a,b}. No ".." and no absolute paths.',
-        ),
-      path: pathField(
-        'Folder to search from, relative to the workspace root. Default ".".',
-      ).default('.'),
-      includeHidden: z
-        .boolean()
-        .default(false)
-        .describe('Let * and ** match names starting with ".". Default false.'),
-      includeDirectories: z
-        .boolean()
-        .default(false)
-        .describe('Also return matching folders. Default false (files only).'),
+      pattern: z.string().min(1).max(1_000).describe('E.g. "**/*.ts".'),
+      path: pathField('Workspace folder.').default('.'),
+      includeHidden: z.boolean().default(false).describe('Match dot names.'),
+      includeDirectories: z.boolean().default(false).describe('Also return folders.'),
       limit: listLimitField('paths'),
     }),
     outputSchema: ToolSchema.object({

@@ -32,24 +32,12 @@ interface ListedEntry {
 export function createListFilesTool(workspaceRoot: string): AnyToolDefinition {
   return defineFileTool(workspaceRoot, {
     id: 'list_files',
-    description:
-      'Lists a folder of the workspace: files (with sizes), folders (ending in "/") and symlinks (ending in "@"), optionally recursively. node_modules and .git are shown but not entered. Paths are relative to the workspace root. Use glob_files to find files by pattern, search_files to search contents.',
+    description: 'Lists a workspace folder, optionally recursive.',
     inputSchema: ToolSchema.object({
-      path: pathField(
-        'Folder to list, relative to the workspace root. Default "." (the root).',
-      ).default('.'),
-      recursive: z.boolean().default(false).describe('Also list subfolders. Default false.'),
-      maxDepth: z
-        .number()
-        .int()
-        .min(1)
-        .max(20)
-        .default(3)
-        .describe('How many levels to descend when recursive (1-20). Default 3.'),
-      includeHidden: z
-        .boolean()
-        .default(false)
-        .describe('Include names starting with ".". Default false.'),
+      path: pathField('Workspace folder.').default('.'),
+      recursive: z.boolean().default(false).describe('List subfolders.'),
+      maxDepth: z.number().int().min(1).max(20).default(3).describe('Levels when recursive.'),
+      includeHidden: z.boolean().default(false).describe('Include dot names.'),
       limit: listLimitField('entries'),
     }),
     outputSchema: ToolSchema.object({

@@ -23,33 +23,19 @@ const FILE_NOTICE = untrustedMarkers('file').notice;
 export function createReadFileTool(workspaceRoot: string, maxReadBytes: number): AnyToolDefinition {
   return defineFileTool(workspaceRoot, {
     id: 'read_file',
-    description:
-      'Reads a text file in the workspace, optionally a line range. Long files are cut at a byte cap with a note saying which lines were shown and how to continue; binary files are refused (use file_hash to fingerprint them). Use search_files to find where something is first, list_files or glob_files to find files.',
+    description: 'Reads a workspace text file or a line range; long files are cut with a note.',
     inputSchema: ToolSchema.object({
-      path: pathField('File path, relative to the workspace root (or absolute inside it).'),
-      startLine: z
-        .number()
-        .int()
-        .min(1)
-        .default(1)
-        .describe('First line to return, 1-based. Default 1.'),
-      endLine: z
-        .number()
-        .int()
-        .min(1)
-        .optional()
-        .describe('Last line to return, inclusive. Default: to the end (within maxBytes).'),
+      path: pathField('Workspace path.'),
+      startLine: z.number().int().min(1).default(1).describe('First line (1-based).'),
+      endLine: z.number().int().min(1).optional().describe('Last line (inclusive).'),
       maxBytes: z
         .number()
         .int()
         .min(1)
         .max(MAX_READ_CAP)
         .default(Math.min(maxReadBytes, MAX_SHOWN_WITH_COPY))
-        .describe(`Most bytes of text to return (up to ${MAX_SHOWN_WITH_COPY} per call).`),
-      lineNumbers: z
-        .boolean()
-        .default(false)
-        .describe('Prefix each line with its number and a tab. Default false.'),
+        .describe('Most bytes.'),
+      lineNumbers: z.boolean().default(false).describe('Prefix line numbers.'),
     }),
     outputSchema: ToolSchema.object({
       path: z.string(),

@@ -20,38 +20,15 @@ export function createSearchFilesTool(
 ): AnyToolDefinition {
   return defineFileTool(workspaceRoot, {
     id: 'search_files',
-    description:
-      'Searches file contents in the workspace for a regular expression (RE2 syntax as in ripgrep: no lookaround or backreferences) or literal text, line by line. Returns path:line: text, ordered by path. Skips binary files, files over 10 MiB, dot files (unless includeHidden), .git and node_modules; does not follow symlinks. Uses ripgrep when installed. Use glob_files to find files by name.',
+    description: 'Searches workspace file contents by regex or text; returns path:line: text.',
     inputSchema: ToolSchema.object({
-      pattern: z
-        .string()
-        .min(1)
-        .max(1_000)
-        .describe('Regular expression (RE2 syntax) or, with literal, plain text to find.'),
-      path: pathField(
-        'Folder or file to search, relative to the workspace root. Default ".".',
-      ).default('.'),
-      literal: z.boolean().default(false).describe('Treat pattern as plain text. Default false.'),
-      ignoreCase: z.boolean().default(false).describe('Case-insensitive match. Default false.'),
-      include: z
-        .string()
-        .min(1)
-        .max(500)
-        .optional()
-        .describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.py".'),
-      includeHidden: z
-        .boolean()
-        .default(false)
-        .describe('Also search dot files and dot folders. Default false.'),
-      maxResults: z
-        .number()
-        .int()
-        .min(1)
-        .max(2_000)
-        .default(200)
-        .describe(
-          'Most matching lines to return (1-2000). Default 200; the total is still counted.',
-        ),
+      pattern: z.string().min(1).max(1_000).describe('RE2 regex (or text with literal).'),
+      path: pathField('Workspace-relative folder or file.').default('.'),
+      literal: z.boolean().default(false).describe('pattern is plain text.'),
+      ignoreCase: z.boolean().default(false).describe('Case-insensitive.'),
+      include: z.string().min(1).max(500).optional().describe('File glob, e.g. "*.ts".'),
+      includeHidden: z.boolean().default(false).describe('Search dot files.'),
+      maxResults: z.number().int().min(1).max(2_000).default(200).describe('Most lines.'),
     }),
     outputSchema: ToolSchema.object({
       matches: z.array(z.object({ path: z.string(), line: z.number(), text: z.string() })),

@@ -17,13 +17,7 @@ export const pathField = (description: string) =>
 
 /** The `limit` argument of a listing tool: at most this many `noun` (1-5000), default 500. */
 export const listLimitField = (noun: string) =>
-  z
-    .number()
-    .int()
-    .min(1)
-    .max(5_000)
-    .default(500)
-    .describe(`Most ${noun} to return (1-5000). Default 500.`);
+  z.number().int().min(1).max(5_000).default(500).describe(`Most ${noun}.`);
 
 /** The metadata of a file tool: category `file` with the risk, tags and hints it declares. */
 export function fileToolMetadata(

@@ -19,22 +19,12 @@ const MAX_WRITE_BYTES = 10 * 1024 * 1024;
 export function createWriteFileTool(workspaceRoot: string): AnyToolDefinition {
   return defineFileTool(workspaceRoot, {
     id: 'write_file',
-    description:
-      'Writes a whole text file in the workspace, atomically (a temp file renamed over the target: an interrupted write leaves the old content). Creates missing folders by default. Overwrites unless overwrite is false. Use edit_file to change part of an existing file.',
+    description: 'Writes a whole workspace text file atomically.',
     inputSchema: ToolSchema.object({
-      path: pathField('File path, relative to the workspace root (or absolute inside it).'),
-      content: z
-        .string()
-        .max(MAX_WRITE_BYTES)
-        .describe('The complete new content of the file (UTF-8, up to 10 MiB).'),
-      overwrite: z
-        .boolean()
-        .default(true)
-        .describe('Replace an existing file. When false, an existing file is an error.'),
-      createDirectories: z
-        .boolean()
-        .default(true)
-        .describe('Create missing parent folders. Default true.'),
+      path: pathField('Workspace path.'),
+      content: z.string().max(MAX_WRITE_BYTES).describe('Full content.'),
+      overwrite: z.boolean().default(true).describe('Replace an existing file.'),
+      createDirectories: z.boolean().default(true).describe('Create parent folders.'),
     }),
     outputSchema: ToolSchema.object({ path: z.string(), bytes: z.number(), created: z.boolean() }),
     metadata: fileToolMetadata('MEDIUM', ['write'], {

@@ -12,14 +12,13 @@ import {
 import type { NoteStores } from './note-store.js';
 import { keyField } from './shared.js';
 
-const forgetSchema = ToolSchema.object({ key: keyField.describe('Key of the note to delete.') });
+const forgetSchema = ToolSchema.object({ key: keyField.describe('Note key.') });
 
 /** The `forget` tool. */
 export function createForgetTool(stores: NoteStores): AnyToolDefinition {
   return defineTool({
     id: 'forget',
-    description:
-      'Deletes a saved note by key. It cannot be undone. Use recall first to check the key.',
+    description: 'Deletes a saved note by key.',
     inputSchema: forgetSchema,
     metadata: {
       category: 'memory',

@@ -15,26 +15,16 @@ import { keyField, tagField } from './shared.js';
 
 const memorizeSchema = ToolSchema.object({
   key: keyField,
-  content: z.string().min(1).describe('The note itself, in Markdown.'),
-  tags: z
-    .array(tagField)
-    .max(20)
-    .optional()
-    .describe('Labels to find the note by later, e.g. ["project-x", "deadline"]. Lower-cased.'),
-  mode: z
-    .enum(['replace', 'append'])
-    .default('replace')
-    .describe(
-      'replace (default): the note becomes this content; append: the content is added to the end of an existing note.',
-    ),
+  content: z.string().min(1).describe('Markdown text.'),
+  tags: z.array(tagField).max(20).optional().describe('Labels.'),
+  mode: z.enum(['replace', 'append']).default('replace').describe('Replace or append.'),
 });
 
 /** The `memorize` tool. */
 export function createMemorizeTool(stores: NoteStores): AnyToolDefinition {
   return defineTool({
     id: 'memorize',
-    description:
-      'Saves a note under a key, with optional tags, so it survives this conversation. Saving the same key again replaces the note (or appends with mode=append); tags given replace the old ones. Use recall to read notes and forget to delete them.',
+    description: 'Saves a note under a key with tags; the same key replaces or appends.',
     inputSchema: memorizeSchema,
     outputSchema: ToolSchema.object({
       key: z.string(),

@@ -17,23 +17,16 @@ const SNIPPET_RADIUS = 80;
 
 const recallSchema = ToolSchema.object({
   key: keyField.optional().describe('Return this note in full.'),
-  tag: tagField.optional().describe('Only notes carrying this tag.'),
-  query: z
-    .string()
-    .trim()
-    .min(1)
-    .max(500)
-    .optional()
-    .describe('Full-text search: notes containing every word (case-insensitive).'),
-  limit: z.number().int().min(1).max(100).default(10).describe('Most notes listed (1-100).'),
+  tag: tagField.optional().describe('Only notes with this tag.'),
+  query: z.string().trim().min(1).max(500).optional().describe('Words every note must contain.'),
+  limit: z.number().int().min(1).max(100).default(10).describe('Most notes.'),
 });
 
 /** The `recall` tool. */
 export function createRecallTool(stores: NoteStores): AnyToolDefinition {
   return defineTool({
     id: 'recall',
-    description:
-      'Reads saved notes: by key (the full note), by tag, or by full-text query (every word must appear); with no arguments lists the most recently updated notes. Returns keys, tags and matching snippets; call again with key to read a note in full.',
+    description: 'Reads notes by key, tag or query; no arguments lists recent notes.',
     inputSchema: recallSchema,
     outputSchema: ToolSchema.object({
       notes: z.array(

@@ -28,7 +28,7 @@ export const keyField = z
     'letters, digits, ".", "_" and "-" only, starting with a letter or digit, at most 128',
   )
   .refine((key) => !key.includes('..'), 'must not contain ".."')
-  .describe('The note\'s key, e.g. "project-deadlines" (letters, digits, . _ -).');
+  .describe('Note key.');
 
 /** A tag argument: trimmed, lower-cased, no commas or line breaks. */
 export const tagField = z

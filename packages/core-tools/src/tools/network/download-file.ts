@@ -22,26 +22,14 @@ const DIGEST_LENGTHS: Record<string, number> = { sha256: 64, sha512: 128, sha1: 
 
 const downloadSchema = ToolSchema.object({
   url: urlField,
-  path: z
-    .string()
-    .min(1)
-    .max(4_096)
-    .describe('Destination, relative to the workspace root (folders are created).'),
+  path: z.string().min(1).max(4_096).describe('Workspace-relative destination.'),
   checksum: z
     .string()
     .regex(CHECKSUM, 'expected "<algorithm>:<hex digest>" with sha256, sha512, sha1 or md5')
     .optional()
-    .describe('Expected digest, e.g. "sha256:9f86d0…"; the file is kept only when it matches.'),
-  overwrite: z
-    .boolean()
-    .default(false)
-    .describe('Replace an existing file at path; otherwise an existing file is an error.'),
-  resume: z
-    .boolean()
-    .default(true)
-    .describe(
-      'Continue an interrupted download of the same URL to the same path with a Range request.',
-    ),
+    .describe('E.g. "sha256:9f86…".'),
+  overwrite: z.boolean().default(false).describe('Replace an existing file.'),
+  resume: z.boolean().default(true).describe('Resume a partial download.'),
 });
 
 /** The `download_file` tool. */
@@ -49,7 +37,7 @@ export function createDownloadFileTool(settings: NetworkSettings): AnyToolDefini
   return defineTool({
     id: 'download_file',
     description:
-      'Downloads a URL into a file in the workspace, streaming with progress. An interrupted download is resumed with a Range request when the server supports it (call again with the same arguments). Optionally verifies a checksum. Use web_fetch to read a page instead of saving it.',
+      'Downloads a URL to a workspace file, resuming and optionally checking a checksum.',
     inputSchema: downloadSchema,
     outputSchema: ToolSchema.object({
       path: z.string(),

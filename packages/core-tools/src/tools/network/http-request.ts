@@ -41,34 +41,18 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 const httpRequestSchema = ToolSchema.object({
   url: urlField,
-  method: z.enum(HTTP_METHODS).default('GET').describe('HTTP method.'),
-  headers: z
-    .record(z.string(), z.string())
-    .optional()
-    .describe(
-      'Request headers, e.g. {"Accept": "application/json"}. Authorization and cookies are sent but never shown back or traced.',
-    ),
-  json: z
-    .unknown()
-    .optional()
-    .describe('A JSON body; sets Content-Type: application/json. Do not combine with body.'),
-  body: z
-    .string()
-    .max(1_000_000)
-    .optional()
-    .describe('A text body, sent as given. Do not combine with json.'),
-  follow_redirects: z
-    .boolean()
-    .default(true)
-    .describe('Follow up to 5 redirects (each target is checked again).'),
+  method: z.enum(HTTP_METHODS).default('GET').describe('Method.'),
+  headers: z.record(z.string(), z.string()).optional().describe('Request headers.'),
+  json: z.unknown().optional().describe('JSON body.'),
+  body: z.string().max(1_000_000).optional().describe('Text body.'),
+  follow_redirects: z.boolean().default(true).describe('Follow redirects (up to 5).'),
 });
 
 /** The `http_request` tool. */
 export function createHttpRequestTool(settings: NetworkSettings): AnyToolDefinition {
   return defineTool({
     id: 'http_request',
-    description:
-      'Sends an HTTP request (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS) with headers and a JSON or text body, and returns the status, headers and body (text up to 50 000 characters, shown between untrusted-content markers; JSON also parsed into data). Any status is returned, not treated as an error. Use web_fetch to read web pages and download_file to save files.',
+    description: 'Sends an HTTP request; returns status, headers and body. Any status is a result.',
     inputSchema: httpRequestSchema,
     outputSchema: ToolSchema.object({
       status: z.number(),

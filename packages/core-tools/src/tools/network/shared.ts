@@ -27,11 +27,7 @@ export interface NetworkSettings {
 }
 
 /** The `url` argument of every network tool. */
-export const urlField = z
-  .string()
-  .min(1)
-  .max(8_000)
-  .describe('Absolute http:// or https:// URL. Private and internal addresses are refused.');
+export const urlField = z.string().min(1).max(8_000).describe('http(s) URL.');
 
 /** The notice above text a server wrote, shown between untrusted-content markers. */
 export const WEB_PAGE_NOTICE = untrustedMarkers('web-page').notice;

@@ -33,33 +33,22 @@ import {
 
 const webFetchSchema = ToolSchema.object({
   url: urlField,
-  format: z
-    .enum(['markdown', 'raw'])
-    .default('markdown')
-    .describe(
-      'markdown (default): the readable part of an HTML page as Markdown; raw: the body as received.',
-    ),
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .default(0)
-    .describe('Character offset to start from; use the nextOffset of a previous call to page on.'),
+  format: z.enum(['markdown', 'raw']).default('markdown').describe('Format.'),
+  offset: z.number().int().min(0).default(0).describe('Start offset (nextOffset).'),
   max_length: z
     .number()
     .int()
     .min(500)
     .max(MAX_SHOWN_WITH_COPY)
     .default(20_000)
-    .describe(`Most characters returned in this call (500-${MAX_SHOWN_WITH_COPY}).`),
+    .describe('Most characters.'),
 });
 
 /** The `web_fetch` tool. */
 export function createWebFetchTool(settings: NetworkSettings): AnyToolDefinition {
   return defineTool({
     id: 'web_fetch',
-    description:
-      'Fetches a web page and returns its readable content as Markdown (navigation, scripts and ads removed), or the raw text of JSON, XML and text responses. Long documents are paged: call again with offset=nextOffset. Use http_request for APIs that need methods, headers or bodies, and download_file to save binary files.',
+    description: 'Fetches a web page as Markdown (or raw), paged with offset.',
     inputSchema: webFetchSchema,
     outputSchema: ToolSchema.object({
       url: z.string(),

@@ -13,16 +13,15 @@ import { z } from 'zod';
 import { type NetworkSettings, withRequestTimeout } from './shared.js';
 
 const webSearchSchema = ToolSchema.object({
-  query: z.string().trim().min(1).max(500).describe('What to search the web for.'),
-  limit: z.number().int().min(1).max(20).default(5).describe('Most results to return (1-20).'),
+  query: z.string().trim().min(1).max(500).describe('Query.'),
+  limit: z.number().int().min(1).max(20).default(5).describe('Most results.'),
 });
 
 /** The `web_search` tool. */
 export function createWebSearchTool(settings: NetworkSettings): AnyToolDefinition {
   return defineTool({
     id: 'web_search',
-    description:
-      "Searches the web through the deployment's search backend (SearXNG by default) and returns titles, URLs and snippets. Follow up with web_fetch to read a result. Says plainly when no backend is configured.",
+    description: 'Searches the web; returns titles, URLs, snippets.',
     inputSchema: webSearchSchema,
     outputSchema: ToolSchema.object({
       backend: z.string(),

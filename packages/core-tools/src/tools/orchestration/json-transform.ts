@@ -14,50 +14,43 @@ import {
 import { z } from 'zod';
 import { assertJsonTextDepth, JSON_DOCUMENT_ARGUMENT_LIMITS } from '../structured/json-depth.js';
 
-const pathSchema = z
-  .string()
-  .describe('Dotted path into the value: "items.0.name"; "" is the value itself.');
+/** Described once, on `operations`: repeated in every operation it would cost tokens five times. */
+const pathSchema = z.string();
 
 const operationSchema = z.discriminatedUnion('op', [
-  z
-    .object({ op: z.literal('get'), path: pathSchema })
-    .describe('Replace the value by the value at path.'),
+  z.object({ op: z.literal('get'), path: pathSchema }).describe('Value at path.'),
   z
     .object({
       op: z.literal('pick'),
       fields: z.array(z.string()).min(1).describe('Keys to keep.'),
     })
-    .describe('Keep only these keys (of the object, or of every object in the array).'),
+    .describe('Keep these keys.'),
   z
     .object({
       op: z.literal('filter'),
       path: pathSchema,
       cmp: z
         .enum(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'contains', 'exists'])
-        .describe('Comparison of the element value at path with value.'),
-      value: z.unknown().optional().describe('Value compared with (not needed for exists).'),
+        .describe('Comparison.'),
+      value: z.unknown().optional().describe('Compared value.'),
     })
-    .describe('Keep array elements whose value at path matches.'),
-  z
-    .object({ op: z.literal('map'), path: pathSchema })
-    .describe('Replace every array element by its value at path.'),
+    .describe('Keep matching elements.'),
+  z.object({ op: z.literal('map'), path: pathSchema }).describe('Map to path.'),
   z
     .object({
       op: z.literal('sort'),
       path: pathSchema.optional(),
-      order: z.enum(['asc', 'desc']).default('asc').describe('Sort order.'),
+      order: z.enum(['asc', 'desc']).default('asc').describe('Order.'),
     })
-    .describe('Sort the array by the value at path (numbers numerically, the rest as text).'),
-  z
-    .object({ op: z.literal('unique'), path: pathSchema.optional() })
-    .describe('Drop array elements whose value at path was seen before.'),
+    .describe('Sort by path.'),
+  z.object({ op: z.literal('unique'), path: pathSchema.optional() }).describe('Drop repeats.'),
   z
     .object({
       op: z.literal('slice'),
-      start: z.number().int().default(0).describe('First index (negative counts from the end).'),
-      end: z.number().int().optional().describe('Index after the last (default: the end).'),
+      start: z.number().int().default(0).describe('First index.'),
+      end: z.number().int().optional().describe('End index (exclusive).'),
     })
-    .describe('Keep a range of the array.'),
+    .describe('Array range.'),
 ]);
 
 type Operation = z.infer<typeof operationSchema>;
@@ -69,12 +62,13 @@ export function createJsonTransformTool(): AnyToolDefinition {
   return defineTool({
     id: 'json_transform',
     description:
-      'Transforms JSON with a jq-style pipeline of operations applied in order: get (path), pick (keys), filter (path cmp value), map (path), sort (path, order), unique (path), slice (start, end). Returns the resulting JSON. Use json_path for JSONPath queries and csv_query for tables.',
+      'Reshapes JSON with operations applied in order: get, pick, filter, map, sort, unique, slice.',
     inputSchema: ToolSchema.object({
-      input: z
-        .unknown()
-        .describe('The JSON value, or JSON text (a string that parses as JSON is parsed first).'),
-      operations: z.array(operationSchema).max(32).describe('Operations applied left to right.'),
+      input: z.unknown().describe('JSON value or text.'),
+      operations: z
+        .array(operationSchema)
+        .max(32)
+        .describe('Operations; path is dotted, e.g. "items.0.name".'),
     }),
     metadata: { category: 'data', risk: 'LOW', annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,

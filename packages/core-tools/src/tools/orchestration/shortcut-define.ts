@@ -24,11 +24,11 @@ export function createShortcutDefineTool(
   return defineTool({
     id: 'shortcut_define',
     description:
-      'Defines a reusable shortcut: a named sequence of tool calls with parameters, registered at once as a tool "shortcut.<name>" and kept across restarts. Definition: {"id": "shortcut.<name>", "description", "preconditions"?: [text], "params": [{"name", "type": string|number|integer|boolean, "description", "default"?}], "steps": [{"tool", "args"}]}. In args, {param} inserts a parameter (JSON-escaped) and {n} the output of step n. Every declared parameter must be used. The shortcut\'s risk is the worst risk of its steps. Use shortcut_list for suggestions.',
+      'Defines a shortcut tool "shortcut.<name>": {"id", "description", "params": [{"name", "type", "description"}], "steps": [{"tool", "args"}]}; in args {param} inserts a parameter, {n} step n\'s output.',
     inputSchema: ToolSchema.object({
       definition: z
         .union([z.record(z.string(), z.unknown()), z.string()])
-        .describe('The shortcut definition (an object, or JSON text).'),
+        .describe('Object or JSON text.'),
     }),
     metadata: {
       category: 'orchestration',

@@ -19,8 +19,7 @@ export function createShortcutListTool(
   const suggester = new ShortcutSuggester();
   return defineTool({
     id: 'shortcut_list',
-    description:
-      'Lists the defined shortcuts (id, parameters, steps, risk) and suggests new ones: pairs of tools that recently ran back to back successfully at least 3 times. Define a suggestion with shortcut_define.',
+    description: 'Lists shortcuts and suggests new ones.',
     inputSchema: ToolSchema.empty(),
     metadata: { category: 'orchestration', risk: 'LOW', annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,

@@ -16,14 +16,13 @@ import { RUNS_OTHER_TOOLS_METADATA } from './shared.js';
 export function createShortcutRunTool(executor: ToolExecutor): AnyToolDefinition {
   return defineTool({
     id: 'shortcut_run',
-    description:
-      'Runs a defined shortcut by id with its parameters. Same as calling the shortcut tool directly; use it when your tool list does not show the shortcut yet. See shortcut_list for the defined ones.',
+    description: 'Runs a shortcut by id.',
     inputSchema: ToolSchema.object({
-      id: z.string().describe('The shortcut id, e.g. "shortcut.backup_notes".'),
+      id: z.string().describe('Shortcut id.'),
       params: z
         .union([z.record(z.string(), z.unknown()), z.string()])
         .optional()
-        .describe("The shortcut's parameters (an object, or JSON text)."),
+        .describe('Parameters (object or JSON).'),
     }),
     metadata: RUNS_OTHER_TOOLS_METADATA,
     runPolicy: RunPolicies.legacy,

@@ -17,18 +17,18 @@ export function createBatchTool(runner: ToolBatchRunner): AnyToolDefinition {
   return defineTool({
     id: 'tool_batch_run',
     description:
-      'Runs up to 16 tool calls strictly in order in one turn and stops at the first failure; every later step returns "Not executed: an earlier action in this turn failed.". A step can use the output of an earlier step with {n} (0-based): "{0}" as a whole argument value, or inside text ("cat {1}"); outputs are cut to their first 4 KB; write {{n}} for a literal {n}. Each step passes the same permission, rate-limit and breaker checks as a single call. Use single calls when a step depends on judging an earlier result.',
+      'Runs up to 16 tool calls in order, stopping at the first failure; "{n}" inserts step n\'s output.',
     inputSchema: ToolSchema.object({
       steps: z
         .union([z.array(z.unknown()), z.string().describe('The same array, JSON-encoded.')])
-        .describe('Steps: [{"tool": "<id>", "args": {...}}, ...] (inline array or JSON text).'),
+        .describe('[{"tool", "args"}] or its JSON.'),
       budgetMs: z
         .number()
         .int()
         .positive()
         .max(MAX_BATCH_BUDGET_MS)
         .default(DEFAULT_BATCH_BUDGET_MS)
-        .describe('Wall-clock budget for the whole batch in ms (default 120000, at most 600000).'),
+        .describe('Time budget in ms.'),
     }),
     metadata: RUNS_OTHER_TOOLS_METADATA,
     runPolicy: RunPolicies.legacy,

@@ -18,20 +18,12 @@ const semver = lazyModule<typeof import('semver')>('semver', import.meta.url);
 export function createVersionCompareTool(): AnyToolDefinition {
   return defineTool({
     id: 'version_compare',
-    description:
-      'Compares two versions by Semantic Versioning 2.0 precedence (1.10.0 > 1.9.0, 1.0.0-rc.1 < 1.0.0) and names the largest part that differs. Optionally checks a version against a range such as "^1.2.0" or ">=2 <3". Use string_distance for fuzzy text comparison.',
+    description: 'Compares two SemVer versions, optionally against a range.',
     inputSchema: ToolSchema.object({
-      a: z.string().min(1).max(256).describe('First version, e.g. "1.2.3" or "v2.0.0-beta.1".'),
+      a: z.string().min(1).max(256).describe('First version.'),
       b: z.string().min(1).max(256).describe('Second version.'),
-      range: z
-        .string()
-        .max(256)
-        .optional()
-        .describe('A SemVer range both versions are checked against, e.g. "^1.2.0".'),
-      loose: z
-        .boolean()
-        .default(false)
-        .describe('Accept near-SemVer such as "1.2" or "=1.2.3" by coercing it.'),
+      range: z.string().max(256).optional().describe('Range to check.'),
+      loose: z.boolean().default(false).describe('Accept "1.2".'),
     }),
     metadata: { category: 'data', risk: 'LOW', annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,

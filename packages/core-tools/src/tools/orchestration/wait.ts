@@ -27,14 +27,10 @@ const WAIT_POLICY: ToolRunPolicy = {
 export function createWaitTool(clock: ToolClock): AnyToolDefinition {
   return defineTool({
     id: 'wait',
-    description: `Pauses for a number of seconds (at most ${MAX_WAIT_SECONDS}), e.g. to let a page, a device or a background job settle before the next step. Ends early, with an error, when the call is cancelled. Prefer a tool's own wait option (terminal.wait) when it has one.`,
+    description: `Pauses for some seconds.`,
     inputSchema: ToolSchema.object({
-      seconds: z
-        .number()
-        .positive()
-        .max(MAX_WAIT_SECONDS)
-        .describe(`How long to wait, in seconds (fractions allowed, at most ${MAX_WAIT_SECONDS}).`),
-      reason: z.string().max(200).optional().describe('Why, shown in progress output.'),
+      seconds: z.number().positive().max(MAX_WAIT_SECONDS).describe('Seconds (fractions allowed).'),
+      reason: z.string().max(200).optional().describe('Why (shown in progress).'),
     }),
     metadata: {
       category: 'orchestration',

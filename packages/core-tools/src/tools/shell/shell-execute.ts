@@ -33,31 +33,18 @@ export function createShellExecuteTool(options: ShellToolsOptions): AnyToolDefin
   return defineTool({
     id: 'shell_execute',
     description:
-      'Runs a bash command in the workspace and returns its exit code, stdout and stderr (head and tail of long output, with sizes). Read-only commands (ls, cat, grep, git status …) run at once inside an OS sandbox (workspace read-only, no network, nothing outside the workspace but system folders); others ask the user first; destructive commands (rm -rf /, mkfs, fork bombs, raw disk writes, shutdown …) are refused. A non-zero exit code is reported, not treated as a tool failure. The timeout kills the whole process tree. Prefer read_file, search_files and the other file tools for file work.',
+      'Runs a bash command in the workspace; returns exit code and output. Read-only commands run sandboxed; others ask the user; destructive ones are refused.',
     inputSchema: ToolSchema.object({
-      command: z
-        .string()
-        .min(1)
-        .max(MAX_COMMAND_LENGTH)
-        .describe('The bash command line, e.g. "npm test -- --run" or "ls -la src | head".'),
-      cwd: z
-        .string()
-        .min(1)
-        .max(4_096)
-        .default('.')
-        .describe('Working folder, relative to the workspace root. Default "." (the root).'),
+      command: z.string().min(1).max(MAX_COMMAND_LENGTH).describe('Bash command line.'),
+      cwd: z.string().min(1).max(4_096).default('.').describe('Workspace folder.'),
       timeoutMs: z
         .number()
         .int()
         .min(1_000)
         .max(maxTimeoutMs)
         .default(Math.min(defaultTimeoutMs, maxTimeoutMs))
-        .describe(`Time limit in ms (1000-${maxTimeoutMs}); the process tree is killed after it.`),
-      stdin: z
-        .string()
-        .max(MAX_STDIN_BYTES)
-        .optional()
-        .describe('Text to pass on standard input. Default: empty input.'),
+        .describe('Time limit in ms.'),
+      stdin: z.string().max(MAX_STDIN_BYTES).optional().describe('Standard input.'),
     }),
     outputSchema: ToolSchema.object({
       exitCode: z.number().nullable(),

@@ -20,20 +20,18 @@ import type { SkillStore } from './skill-store.js';
 const MAX_CREATED_FILE_LENGTH = 256 * 1024;
 
 const toolSpecField = z.looseObject({
-  name: z.string().describe('Tool id, e.g. "count_lines" (lower-case, digits, "_").'),
-  description: z.string().describe('What the tool does, for the model.'),
+  name: z.string().describe('Tool id, e.g. "count_lines".'),
+  description: z.string().describe('What it does.'),
   input_schema: z
     .record(z.string(), z.unknown())
     .optional()
-    .describe('JSON Schema of the arguments: {"type":"object","properties":{…},"required":[…]}.'),
+    .describe('JSON Schema of the arguments.'),
   command: z
     .string()
-    .describe(
-      'Command line run by bash in the workspace; {{arg}} becomes the quoted argument, {{skill_dir}} the skill folder. Placeholders must be outside quotes.',
-    ),
-  timeout_ms: z.number().int().optional().describe('Time limit in ms (default 30000).'),
-  risk: z.enum(['LOW', 'MEDIUM', 'HIGH']).optional().describe('Risk level (default MEDIUM).'),
-  read_only: z.boolean().optional().describe('Whether the command only reads.'),
+    .describe('Bash command; {{arg}} inserts an argument, {{skill_dir}} the skill folder.'),
+  timeout_ms: z.number().int().optional().describe('Time limit in ms; default 30000.'),
+  risk: z.enum(['LOW', 'MEDIUM', 'HIGH']).optional().describe('Risk; default MEDIUM.'),
+  read_only: z.boolean().optional().describe('Only reads.'),
 });
 
 /** The `skill_create` tool. */
@@ -41,26 +39,17 @@ export function createSkillCreateTool(store: SkillStore): AnyToolDefinition {
   return defineTool({
     id: 'skill_create',
     description:
-      'Creates and installs a new skill: writes SKILL.md (name, description, instructions, declared tools) and optional script or reference files into a new skill folder, then registers its tools. Use skill_install for existing skills.',
+      'Creates and installs a skill: SKILL.md with instructions and declared tools, plus files.',
     inputSchema: ToolSchema.object({
-      name: skillNameField.describe('Skill name: lower-case letters, digits and hyphens.'),
-      description: z
-        .string()
-        .trim()
-        .min(1)
-        .max(1024)
-        .describe('What the skill does and when to use it.'),
-      instructions: z
-        .string()
-        .max(100_000)
-        .default('')
-        .describe('Markdown instructions for the model (the body of SKILL.md).'),
-      tools: z.array(toolSpecField).max(20).default([]).describe('Tools the skill declares.'),
+      name: skillNameField.describe('Lower-case, digits, hyphens.'),
+      description: z.string().trim().min(1).max(1024).describe('What it does, when to use it.'),
+      instructions: z.string().max(100_000).default('').describe('SKILL.md body (Markdown).'),
+      tools: z.array(toolSpecField).max(20).default([]).describe('Declared tools.'),
       files: z
         .record(z.string(), z.string().max(MAX_CREATED_FILE_LENGTH))
         .optional()
-        .describe('Extra files by relative path, e.g. {"scripts/run.sh": "…"} (at most 50).'),
-      overwrite: z.boolean().default(false).describe('Replace a skill of the same name.'),
+        .describe('Extra files by relative path.'),
+      overwrite: z.boolean().default(false).describe('Replace a same-named one.'),
     }),
     outputSchema: ToolSchema.object({ name: z.string(), tools: z.array(z.string()) }),
     metadata: {

@@ -16,21 +16,10 @@ import type { SkillStore } from './skill-store.js';
 export function createSkillInstallTool(store: SkillStore): AnyToolDefinition {
   return defineTool({
     id: 'skill_install',
-    description:
-      'Installs a skill (a folder with SKILL.md in the Agent Skills format) from a local folder, a .tgz archive or an npm package name ("npm:<name>" or a bare name), and registers the tools it declares so they can be called at once. Skill tools run shell commands under the shell permission rules. Find skills with skill_search.',
+    description: 'Installs a skill from a folder, .tgz or npm and registers its tools.',
     inputSchema: ToolSchema.object({
-      source: z
-        .string()
-        .trim()
-        .min(1)
-        .max(1_000)
-        .describe(
-          'A folder (relative to the workspace, or absolute), a .tgz file, or an npm package ("npm:my-skill", "@scope/skill@1.0.0").',
-        ),
-      overwrite: z
-        .boolean()
-        .default(false)
-        .describe('Replace an installed skill of the same name.'),
+      source: z.string().trim().min(1).max(1_000).describe('Folder, .tgz or "npm:<name>".'),
+      overwrite: z.boolean().default(false).describe('Replace a same-named one.'),
     }),
     outputSchema: ToolSchema.object({
       name: z.string(),

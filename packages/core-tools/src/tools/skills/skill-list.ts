@@ -15,8 +15,7 @@ import type { SkillStore } from './skill-store.js';
 export function createSkillListTool(store: SkillStore): AnyToolDefinition {
   return defineTool({
     id: 'skill_list',
-    description:
-      'Lists the installed skills with their descriptions and the tools each one registered. Use skill_search to find skills to install.',
+    description: 'Lists installed skills and their tools.',
     inputSchema: ToolSchema.empty(),
     outputSchema: ToolSchema.object({
       skills: z.array(

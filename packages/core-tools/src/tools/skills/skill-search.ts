@@ -14,16 +14,10 @@ import type { SkillStore } from './skill-store.js';
 export function createSkillSearchTool(store: SkillStore): AnyToolDefinition {
   return defineTool({
     id: 'skill_search',
-    description:
-      'Searches installed skills and the configured skill catalogs by name and description. Returns each match with whether it is installed and the source to pass to skill_install. Use skill_list to see only installed skills with their tools.',
+    description: 'Searches installed and catalog skills.',
     inputSchema: ToolSchema.object({
-      query: z
-        .string()
-        .trim()
-        .max(200)
-        .default('')
-        .describe('Words to look for (every word must match); empty lists everything.'),
-      limit: z.number().int().min(1).max(50).default(10).describe('Most results (1-50).'),
+      query: z.string().trim().max(200).default('').describe('Words; empty lists all.'),
+      limit: z.number().int().min(1).max(50).default(10).describe('Most results.'),
     }),
     outputSchema: ToolSchema.object({
       results: z.array(

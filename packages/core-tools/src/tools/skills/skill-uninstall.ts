@@ -21,10 +21,9 @@ import type { SkillStore } from './skill-store.js';
 export function createSkillUninstallTool(store: SkillStore): AnyToolDefinition {
   return defineTool({
     id: 'skill_uninstall',
-    description:
-      'Uninstalls a skill: unregisters its tools and deletes its folder. It cannot be undone (install it again to restore it).',
+    description: 'Uninstalls a skill and deletes its folder.',
     inputSchema: ToolSchema.object({
-      name: skillNameField.describe('Name of the installed skill (see skill_list).'),
+      name: skillNameField.describe('Installed skill name.'),
     }),
     outputSchema: ToolSchema.object({ name: z.string(), removedTools: z.array(z.string()) }),
     metadata: {

@@ -11,29 +11,22 @@ const DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz';
 const PREFIXES: Record<string, number> = { '0x': 16, '0b': 2, '0o': 8 };
 
 const baseConvertSchema = ToolSchema.object({
-  value: z
-    .string()
-    .min(1)
-    .max(4_000)
-    .describe(
-      'An integer written in the source base, e.g. "ff", "-1011", "0x1F" (any size: big integers are exact). Underscores and spaces between digits are ignored.',
-    ),
+  value: z.string().min(1).max(4_000).describe('Integer, e.g. "ff", "0x1F".'),
   from: z
     .number()
     .int()
     .min(2)
     .max(36)
     .optional()
-    .describe('Source base 2-36. Default: 16, 2 or 8 for a 0x, 0b or 0o prefix, else 10.'),
-  to: z.number().int().min(2).max(36).default(10).describe('Target base 2-36 (default 10).'),
-  uppercase: z.boolean().default(false).describe('Write letter digits in upper case.'),
+    .describe('Source base; default by prefix, else 10.'),
+  to: z.number().int().min(2).max(36).default(10).describe('Target base.'),
+  uppercase: z.boolean().default(false).describe('Upper-case letter digits.'),
 });
 
 function createBaseConvertTool(): AnyToolDefinition {
   return defineStructuredTool({
     id: 'base_convert',
-    description:
-      'Converts an integer between bases 2 to 36 (binary, octal, decimal, hexadecimal, base 36) exactly, for integers of any size. Returns the converted value and the decimal value. Integers only; use calculate for fractions or arithmetic.',
+    description: 'Converts an integer of any size between bases 2-36.',
     inputSchema: baseConvertSchema,
     outputSchema: ToolSchema.object({
       result: z.string(),

@@ -14,31 +14,19 @@ const croner = lazyModule<typeof import('croner')>('croner', import.meta.url);
 const luxon = lazyModule<typeof import('luxon')>('luxon', import.meta.url);
 
 const cronNextSchema = ToolSchema.object({
-  expression: z
-    .string()
-    .min(1)
-    .max(200)
-    .describe(
-      'A cron expression: 5 fields (minute hour day-of-month month day-of-week), 6 with seconds first, or a nickname (@hourly, @daily, @weekly, @monthly, @yearly). E.g. "0 9 * * 1-5", "*/15 * * * *", "0 0 L * *" (last day of month).',
-    ),
-  timezone: z
-    .string()
-    .min(1)
-    .max(64)
-    .default('UTC')
-    .describe('IANA zone the schedule runs in (default UTC), e.g. "Europe/Berlin".'),
-  count: z.number().int().min(1).max(100).default(5).describe('How many run times (1-100).'),
+  expression: z.string().min(1).max(200).describe('E.g. "0 9 * * 1-5", "@daily".'),
+  timezone: z.string().min(1).max(64).default('UTC').describe('IANA zone.'),
+  count: z.number().int().min(1).max(100).default(5).describe('Run times to list.'),
   from: z
     .union([z.string().min(1).max(200), z.number().finite()])
     .optional()
-    .describe('List runs strictly after this date (ISO 8601 or Unix time). Default: now.'),
+    .describe('Start after (ISO 8601 or Unix). Default now.'),
 });
 
 function createCronNextTool(): AnyToolDefinition {
   return defineStructuredTool({
     id: 'cron_next',
-    description:
-      'Lists the next run times of a cron expression in a time zone (daylight-saving aware), as ISO 8601 with offset. Day-of-month and day-of-week combine with OR, like Vixie cron. Use it to check what a schedule means before setting it; use datetime for one-off date arithmetic.',
+    description: 'Lists the next run times of a cron expression in a time zone (DST aware).',
     inputSchema: cronNextSchema,
     outputSchema: ToolSchema.object({
       expression: z.string(),

@@ -35,56 +35,37 @@ const FILTER_OPERATORS = [
 type FilterOperator = (typeof FILTER_OPERATORS)[number];
 
 const csvQuerySchema = ToolSchema.object({
-  csv: z
-    .string()
-    .max(MAX_CSV_LENGTH)
-    .describe(
-      'The CSV text (up to 5 MB). Quoted fields may contain delimiters, quotes ("") and line breaks.',
-    ),
-  delimiter: z
-    .enum([',', ';', '\t', '|'])
-    .default(',')
-    .describe('Field separator: comma (default), semicolon, tab or pipe.'),
-  header: z
-    .enum(['auto', 'yes', 'no'])
-    .default('auto')
-    .describe(
-      'Whether the first row names the columns. auto: yes when every first-row cell is non-empty, unique and not a number. Without a header the columns are named column1, column2, …',
-    ),
-  select: z
-    .array(z.string().min(1))
-    .max(200)
-    .optional()
-    .describe('Columns to return, in this order. Default: all columns.'),
+  csv: z.string().max(MAX_CSV_LENGTH).describe('CSV text.'),
+  delimiter: z.enum([',', ';', '\t', '|']).default(',').describe('Field separator.'),
+  header: z.enum(['auto', 'yes', 'no']).default('auto').describe('Header row; auto guesses.'),
+  select: z.array(z.string().min(1)).max(200).optional().describe('Columns; default all.'),
   filter: z
     .array(
       z.object({
         column: z.string().min(1).describe('Column name.'),
         op: z
           .enum(FILTER_OPERATORS)
-          .describe(
-            'eq ne lt le gt ge compare numerically when both sides are numbers, else as text; contains, starts_with, ends_with are case-sensitive text tests; matches is a regex (RE2); empty / not_empty need no value.',
-          ),
+          .describe('Numeric when both are numbers, else text; matches: RE2 regex.'),
         value: z
           .union([z.string(), z.number()])
           .optional()
-          .describe('The value to compare with (not needed for empty / not_empty).'),
+          .describe('Compared value (not for empty, not_empty).'),
       }),
     )
     .max(50)
     .default([])
-    .describe('Conditions every returned row must meet (all of them: AND).'),
+    .describe('Conditions (AND).'),
   sort: z
     .array(
       z.object({
         column: z.string().min(1).describe('Column name.'),
-        direction: z.enum(['asc', 'desc']).default('asc').describe('Sort direction.'),
+        direction: z.enum(['asc', 'desc']).default('asc').describe('Direction.'),
       }),
     )
     .max(10)
     .default([])
-    .describe('Sort keys, most significant first. Numbers sort numerically, empty cells last.'),
-  offset: z.number().int().min(0).default(0).describe('Skip this many matching rows first.'),
+    .describe('Sort keys in order.'),
+  offset: z.number().int().min(0).default(0).describe('Rows to skip.'),
   limit: queryLimitField('rows'),
 });
 
@@ -101,8 +82,7 @@ interface CompiledFilter {
 function createCsvQueryTool(timeLimitMs: number): AnyToolDefinition {
   return defineStructuredTool({
     id: 'csv_query',
-    description:
-      'Queries CSV text like a small SQL SELECT: pick columns, filter rows with simple comparisons (AND), sort by one or more columns, then offset and limit. Detects a header row, handles quoted fields. Returns the rows as objects plus the number of matching rows. Use read_file to load a CSV file first; use json_path for JSON.',
+    description: 'Queries CSV text like SQL SELECT; returns rows and the match count.',
     inputSchema: csvQuerySchema,
     outputSchema: ToolSchema.object({
       columns: z.array(z.string()),

@@ -39,44 +39,17 @@ const PRESET_FORMATS: Record<string, (date: DateTime) => string> = {
 const dateInput = z.union([z.string().min(1).max(200), z.number().finite()]);
 
 const datetimeSchema = ToolSchema.object({
-  operation: z
-    .enum(OPERATIONS)
-    .describe(
-      'parse: normalise a date; format: render it with `format`; add / subtract: shift it by `duration`; diff: time from `date` to `other` in `units`; convert: show the same instant in `toZone`.',
-    ),
-  date: dateInput.describe(
-    'The date: "now", ISO 8601 ("2026-03-01T14:30:00+01:00"), RFC 2822, HTTP, SQL ("2026-03-01 14:30"), or a Unix timestamp as a number or a string of 9+ digits (seconds, or milliseconds when above 10^11).',
-  ),
-  zone: z
-    .string()
-    .min(1)
-    .max(64)
-    .default('UTC')
-    .describe(
-      'IANA zone for dates written without an offset, and the zone results are shown in (default UTC).',
-    ),
-  inputFormat: z
-    .string()
-    .min(1)
-    .max(100)
-    .optional()
-    .describe(
-      'Luxon tokens to read `date` (and `other`) in another layout, e.g. "dd/MM/yyyy HH:mm".',
-    ),
+  operation: z.enum(OPERATIONS).describe('Operation.'),
+  date: dateInput.describe('"now", ISO 8601, RFC 2822, SQL or Unix time.'),
+  zone: z.string().min(1).max(64).default('UTC').describe('Zone of offset-less dates and results.'),
+  inputFormat: z.string().min(1).max(100).optional().describe('Luxon tokens to parse date.'),
   format: z
     .string()
     .min(1)
     .max(200)
     .optional()
-    .describe(
-      'For format: a preset (iso, iso_date, rfc2822, http, sql, unix, unix_ms, relative) or Luxon tokens such as "yyyy-MM-dd HH:mm", "EEEE d MMMM yyyy", "h:mm a".',
-    ),
-  locale: z
-    .string()
-    .min(2)
-    .max(35)
-    .default('en-US')
-    .describe('Locale for month and weekday names in format, e.g. "fr-FR".'),
+    .describe('iso, iso_date, rfc2822, http, sql, unix, unix_ms, relative or Luxon tokens.'),
+  locale: z.string().min(2).max(35).default('en-US').describe('Locale for format.'),
   duration: z
     .union([
       z.string().min(2).max(100),
@@ -87,21 +60,15 @@ const datetimeSchema = ToolSchema.object({
       ),
     ])
     .optional()
-    .describe(
-      'For add / subtract: an ISO 8601 duration ("P1DT2H") or an object such as {"days": 3, "hours": 4}. Calendar units respect month lengths and daylight-saving changes.',
-    ),
-  other: dateInput
-    .optional()
-    .describe(
-      'For diff: the second date, in the same forms as `date`; the result is other - date.',
-    ),
+    .describe('add/subtract: "P1DT2H" or {"days": 3}.'),
+  other: dateInput.optional().describe('diff: other - date.'),
   units: z
     .array(z.enum(DURATION_UNITS))
     .min(1)
     .max(8)
     .default(['days', 'hours', 'minutes', 'seconds'])
-    .describe('For diff: the units to break the difference into.'),
-  toZone: z.string().min(1).max(64).optional().describe('For convert: the target IANA zone.'),
+    .describe('diff: units.'),
+  toZone: z.string().min(1).max(64).optional().describe('convert: target zone.'),
 });
 
 type DatetimeArgs = typeof datetimeSchema extends ToolSchema<infer T> ? T : never;
@@ -117,8 +84,7 @@ const describedDate = z.object({
 function createDatetimeTool(): AnyToolDefinition {
   return defineStructuredTool({
     id: 'datetime',
-    description:
-      'Date and time arithmetic with time zones (IANA, daylight-saving aware): parse and normalise a date, format it, add or subtract a duration, compute the difference between two dates, or convert between zones. Use get_time for the current time, cron_next for schedules, duration_convert for durations alone.',
+    description: 'Parses, formats, shifts, diffs or converts dates with IANA time zones.',
     inputSchema: datetimeSchema,
     outputSchema: ToolSchema.object({
       date: describedDate.optional(),

@@ -38,26 +38,15 @@ const WORD_UNITS: Array<[RegExp, number]> = [
 const durationConvertSchema = ToolSchema.object({
   duration: z
     .union([z.string().min(1).max(200), z.number().finite()])
-    .describe(
-      'The duration: ISO 8601 ("PT1H30M", "P2DT3H"), clock time ("01:30:00", "90:00"), words ("1h 30m", "2 days 3 hours", "1.5 hours"), or a number in `unit`.',
-    ),
-  unit: z
-    .enum(NUMERIC_UNITS)
-    .default('seconds')
-    .describe('Unit of a numeric duration (ignored for text).'),
-  to: z
-    .enum(TARGETS)
-    .default('human')
-    .describe(
-      'What to return: iso (ISO 8601), human ("1 day 2 hours"), clock ("26:00:00"), or a number of milliseconds, seconds, minutes, hours, days or weeks.',
-    ),
+    .describe('"PT1H30M", "1h 30m", "01:30:00" or a number.'),
+  unit: z.enum(NUMERIC_UNITS).default('seconds').describe('Unit of a number.'),
+  to: z.enum(TARGETS).default('human').describe('Form to return.'),
 });
 
 function createDurationConvertTool(): AnyToolDefinition {
   return defineStructuredTool({
     id: 'duration_convert',
-    description:
-      'Converts a duration between ISO 8601 ("PT1H30M"), words ("1h 30m"), clock time ("01:30:00") and plain numbers of milliseconds, seconds, minutes, hours, days or weeks. Months count as 30 days and years as 365 days. Returns the requested form plus every other form. Use datetime to add a duration to a date.',
+    description: 'Converts a duration between ISO 8601, words, clock time and numbers.',
     inputSchema: durationConvertSchema,
     outputSchema: ToolSchema.object({
       result: z.union([z.string(), z.number()]),

@@ -34,31 +34,16 @@ export interface FileHashToolsOptions {
 }
 
 const fileHashSchema = ToolSchema.object({
-  path: z
-    .string()
-    .min(1)
-    .max(4_096)
-    .describe('The file, relative to the workspace root (or absolute inside it).'),
-  algorithm: z
-    .enum(ALGORITHMS)
-    .default('sha256')
-    .describe('Hash algorithm (default sha256). md5 and sha1 only for legacy checksums.'),
-  encoding: z.enum(['hex', 'base64']).default('hex').describe('How the digest is written.'),
-  expected: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe(
-      'A digest to compare with; the result says whether it matches (hex is case-insensitive).',
-    ),
+  path: z.string().min(1).max(4_096).describe('Workspace path.'),
+  algorithm: z.enum(ALGORITHMS).default('sha256').describe('Algorithm.'),
+  encoding: z.enum(['hex', 'base64']).default('hex').describe('Digest encoding.'),
+  expected: z.string().min(1).max(200).optional().describe('Digest to compare with.'),
 });
 
 function createFileHashTool(options: FileHashToolsOptions): AnyToolDefinition {
   return defineStructuredTool({
     id: 'file_hash',
-    description:
-      'Computes the checksum of a file in the workspace (sha256 by default; sha512, sha1, md5, sha3, blake2b) by streaming it, and optionally compares it with an expected digest. Use it to verify downloads or detect changes; use read_file to read contents. Only files inside the workspace root.',
+    description: 'Hashes a workspace file, optionally comparing with a digest.',
     inputSchema: fileHashSchema,
     outputSchema: ToolSchema.object({
       path: z.string(),

@@ -22,16 +22,8 @@ const jsonPathSchema = ToolSchema.object({
   json: z
     .unknown()
     .refine((value) => value !== undefined, 'required (a JSON document)')
-    .describe(
-      'The JSON document: a JSON text (string, parsed first) or an already-structured object or array.',
-    ),
-  path: z
-    .string()
-    .min(1)
-    .max(2_000)
-    .describe(
-      'An RFC 9535 JSONPath query, e.g. "$.store.book[?@.price < 10].title", "$..author", "$.items[0:3]".',
-    ),
+    .describe('JSON text or value.'),
+  path: z.string().min(1).max(2_000).describe('E.g. "$..author".'),
   limit: queryLimitField('matches'),
 });
 
@@ -78,8 +70,7 @@ function createJsonPathTool(timeLimitMs: number): AnyToolDefinition {
   let environment: JSONPathEnvironment | undefined;
   return defineStructuredTool({
     id: 'json_path',
-    description:
-      'Queries a JSON document with an RFC 9535 JSONPath expression and returns every matching value with its path (e.g. $.store.book[0].title). Supports child and descendant (..) selectors, wildcards, slices, filters (?@.price < 10) and the functions length, count, value, match and search (regex on RE2). Use json_transform to reshape data; use read_file first to load a JSON file.',
+    description: 'Queries JSON with RFC 9535 JSONPath.',
     inputSchema: jsonPathSchema,
     outputSchema: ToolSchema.object({
       count: z.number(),

@@ -30,45 +30,18 @@ type Charset = keyof typeof CHARSETS;
 const KINDS = ['integer', 'float', 'choice', 'password', 'bytes'] as const;
 
 const randomGenerateSchema = ToolSchema.object({
-  kind: z
-    .enum(KINDS)
-    .describe(
-      'integer: whole numbers in [min, max]; float: numbers in [min, max); choice: items picked from `choices`; password: random strings from `charset`; bytes: random bytes encoded as `encoding`.',
-    ),
-  count: z.number().int().min(1).max(1_000).default(1).describe('How many values (1-1000).'),
-  min: z.number().finite().default(0).describe('Lower bound for integer and float (default 0).'),
-  max: z
-    .number()
-    .finite()
-    .default(100)
-    .describe('Upper bound for integer (inclusive) and float (exclusive); default 100.'),
-  unique: z
-    .boolean()
-    .default(false)
-    .describe('integer and choice: no value twice (needs enough distinct values).'),
-  choices: z
-    .array(z.string())
-    .min(1)
-    .max(10_000)
-    .optional()
-    .describe('The items to pick from, for kind=choice.'),
-  length: z
-    .number()
-    .int()
-    .min(1)
-    .max(4_096)
-    .default(16)
-    .describe('Characters per password or bytes per value (1-4096, default 16).'),
+  kind: z.enum(KINDS).describe('Kind.'),
+  count: z.number().int().min(1).max(1_000).default(1).describe('How many.'),
+  min: z.number().finite().default(0).describe('Lower bound.'),
+  max: z.number().finite().default(100).describe('Upper bound (inclusive for integer).'),
+  unique: z.boolean().default(false).describe('No repeats.'),
+  choices: z.array(z.string()).min(1).max(10_000).optional().describe('Items for choice.'),
+  length: z.number().int().min(1).max(4_096).default(16).describe('Password or byte length.'),
   charset: z
     .enum(Object.keys(CHARSETS) as [Charset, ...Charset[]])
     .default('alphanumeric_symbols')
-    .describe(
-      'Password alphabet. A password of at least 4 characters contains each class of its charset (lower, upper, digit, symbol).',
-    ),
-  encoding: z
-    .enum(['hex', 'base64', 'base64url'])
-    .default('hex')
-    .describe('Encoding of random bytes.'),
+    .describe('Password alphabet.'),
+  encoding: z.enum(['hex', 'base64', 'base64url']).default('hex').describe('Bytes encoding.'),
 });
 
 type RandomArgs = typeof randomGenerateSchema extends ToolSchema<infer T> ? T : never;
@@ -77,8 +50,7 @@ type RandomArgs = typeof randomGenerateSchema extends ToolSchema<infer T> ? T : 
 export function createRandomGenerateTool(): AnyToolDefinition {
   return defineStructuredTool({
     id: 'random_generate',
-    description:
-      'Generates cryptographically secure random values: integers or floats in a range, picks from a list (with or without repeats), passwords from a charset, or random bytes (hex or base64). Every call gives new values. Use uuid_generate for UUIDs.',
+    description: 'Generates secure random integers, floats, choices, passwords or bytes.',
     inputSchema: randomGenerateSchema,
     outputSchema: ToolSchema.object({
       kind: z.enum(KINDS),

@@ -14,21 +14,13 @@ import { defineStructuredTool } from './shared.js';
 const MAX_RENDERED_MATCHES = 50;
 
 const regexExtractSchema = ToolSchema.object({
-  text: z.string().max(MAX_TEXT_LENGTH).describe('The text to search (up to 5 MB).'),
+  text: z.string().max(MAX_TEXT_LENGTH).describe('Text to search.'),
   ...patternFields,
   group: z
     .union([z.number().int().min(0), z.string().min(1)])
     .optional()
-    .describe(
-      'Return only this capture group of each match: a number (0 = whole match) or a group name. Default: the whole match with all groups.',
-    ),
-  maxMatches: z
-    .number()
-    .int()
-    .min(1)
-    .max(100_000)
-    .default(1_000)
-    .describe('Stop after this many matches (1-100000).'),
+    .describe('Only this group.'),
+  maxMatches: z.number().int().min(1).max(100_000).default(1_000).describe('Most matches.'),
 });
 
 const matchSchema = z.object({
@@ -44,7 +36,7 @@ type ExtractedMatch = z.infer<typeof matchSchema>;
 export function createRegexExtractTool(timeLimitMs: number): AnyToolDefinition {
   return defineStructuredTool({
     id: 'regex_extract',
-    description: `Finds every match of a regular expression in a text and returns each match with its position and capture groups (numbered and named). Use it to pull emails, ids, dates or fields out of text; use regex_replace to edit text, search_files to search files. ${LINEAR_REGEX_LIMITS} Matching stops with TIMEOUT after ${timeLimitMs / 1000} s of CPU.`,
+    description: `Returns every regex match in a text with position and groups. ${LINEAR_REGEX_LIMITS}`,
     inputSchema: regexExtractSchema,
     outputSchema: ToolSchema.object({
       count: z.number(),

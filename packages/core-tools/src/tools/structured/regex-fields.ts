@@ -7,17 +7,8 @@ const MAX_PATTERN_LENGTH = 5_000;
 
 /** The pattern and flags fields both regex tools take. */
 export const patternFields = {
-  pattern: z
-    .string()
-    .min(1)
-    .max(MAX_PATTERN_LENGTH)
-    .describe(
-      'Regular expression in JavaScript syntax without slashes, e.g. "(?<year>\\\\d{4})-(\\\\d{2})". No backreferences or lookahead.',
-    ),
-  ignoreCase: z.boolean().default(false).describe('Case-insensitive matching (the i flag).'),
-  multiline: z
-    .boolean()
-    .default(false)
-    .describe('^ and $ match at every line break, not only at the ends (the m flag).'),
-  dotAll: z.boolean().default(false).describe('. also matches line breaks (the s flag).'),
+  pattern: z.string().min(1).max(MAX_PATTERN_LENGTH).describe('Regex without slashes.'),
+  ignoreCase: z.boolean().default(false).describe('i flag.'),
+  multiline: z.boolean().default(false).describe('m flag.'),
+  dotAll: z.boolean().default(false).describe('s flag.'),
 };

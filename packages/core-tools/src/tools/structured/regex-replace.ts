@@ -14,25 +14,17 @@ import { defineStructuredTool } from './shared.js';
 const MAX_OUTPUT_LENGTH = 10_000_000;
 
 const regexReplaceSchema = ToolSchema.object({
-  text: z.string().max(MAX_TEXT_LENGTH).describe('The text to edit (up to 5 MB).'),
+  text: z.string().max(MAX_TEXT_LENGTH).describe('Text to edit.'),
   ...patternFields,
-  replacement: z
-    .string()
-    .max(100_000)
-    .describe(
-      "Replacement text as in JavaScript String.replace: $1…$99 numbered groups, $<name> named groups, $& the match, $` text before, $' text after, $$ a literal $.",
-    ),
-  replaceAll: z
-    .boolean()
-    .default(true)
-    .describe('Replace every match (default) or only the first one.'),
+  replacement: z.string().max(100_000).describe('$1, $<name>, $& as in String.replace.'),
+  replaceAll: z.boolean().default(true).describe('All matches, or the first.'),
 });
 
 /** The `regex_replace` tool, ending a call after `timeLimitMs` of matching. */
 export function createRegexReplaceTool(timeLimitMs: number): AnyToolDefinition {
   return defineStructuredTool({
     id: 'regex_replace',
-    description: `Replaces matches of a regular expression in a text and returns the new text with the number of replacements. Use it for pattern-based rewriting of text you already have; use edit_file to change a file, text_transform for case or encoding changes. ${LINEAR_REGEX_LIMITS} Output is capped at 10 MB; matching stops with TIMEOUT after ${timeLimitMs / 1000} s of CPU.`,
+    description: `Replaces regex matches in a text; returns the text and the count. ${LINEAR_REGEX_LIMITS}`,
     inputSchema: regexReplaceSchema,
     outputSchema: ToolSchema.object({ result: z.string(), replacements: z.number() }),
     tags: ['regex', 'text'],

@@ -59,10 +59,4 @@ export function defineStructuredTool<TArgs>(
 
 /** The `limit` argument of a query tool: at most this many `noun` (1-10000), default 100. */
 export const queryLimitField = (noun: string) =>
-  z
-    .number()
-    .int()
-    .min(1)
-    .max(10_000)
-    .default(100)
-    .describe(`Return at most this many ${noun} (1-10000).`);
+  z.number().int().min(1).max(10_000).default(100).describe(`Most ${noun}.`);

@@ -9,15 +9,10 @@ const MAX_LENGTH = 10_000;
 const METRICS = ['all', 'levenshtein', 'damerau', 'jaro_winkler', 'hamming', 'similarity'] as const;
 
 const stringDistanceSchema = ToolSchema.object({
-  a: z.string().max(MAX_LENGTH).describe('First string (up to 10000 characters).'),
-  b: z.string().max(MAX_LENGTH).describe('Second string (up to 10000 characters).'),
-  metric: z
-    .enum(METRICS)
-    .default('all')
-    .describe(
-      'levenshtein: insertions, deletions, substitutions; damerau: also swaps of adjacent characters (optimal string alignment); jaro_winkler: 0-1 similarity favouring common prefixes; hamming: differing positions (equal lengths only); similarity: 1 - levenshtein / longer length; all: every metric.',
-    ),
-  ignoreCase: z.boolean().default(false).describe('Compare case-insensitively.'),
+  a: z.string().max(MAX_LENGTH).describe('First string.'),
+  b: z.string().max(MAX_LENGTH).describe('Second string.'),
+  metric: z.enum(METRICS).default('all').describe('Metric (all: every one).'),
+  ignoreCase: z.boolean().default(false).describe('Case-insensitive.'),
 });
 
 interface Distances {
@@ -31,8 +26,7 @@ interface Distances {
 function createStringDistanceTool(): AnyToolDefinition {
   return defineStructuredTool({
     id: 'string_distance',
-    description:
-      'Measures how different two strings are: Levenshtein and Damerau edit distances, Jaro-Winkler similarity, Hamming distance and a 0-1 similarity ratio, counted in Unicode characters. Use it for fuzzy matching of names, typos or ids; use text_diff to see what changed between two texts.',
+    description: 'Edit distances and similarity of two strings.',
     inputSchema: stringDistanceSchema,
     outputSchema: ToolSchema.object({
       levenshtein: z.number().optional(),

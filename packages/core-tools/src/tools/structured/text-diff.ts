@@ -20,39 +20,14 @@ const DEFAULT_DIFF_TIME_LIMIT_MS = 5_000;
 const DIFF_MODES = ['unified', 'lines', 'words', 'chars'] as const;
 
 const textDiffSchema = ToolSchema.object({
-  before: z.string().max(MAX_TEXT_LENGTH).describe('The original text (up to 2 MB).'),
-  after: z.string().max(MAX_TEXT_LENGTH).describe('The changed text (up to 2 MB).'),
-  mode: z
-    .enum(DIFF_MODES)
-    .default('unified')
-    .describe(
-      'unified: a unified patch (like git diff); lines, words or chars: the list of changes at that granularity, rendered inline as [-removed-]{+added+}.',
-    ),
-  context: z
-    .number()
-    .int()
-    .min(0)
-    .max(1_000)
-    .default(3)
-    .describe('Unchanged lines shown around each change in unified mode.'),
-  ignoreWhitespace: z
-    .boolean()
-    .default(false)
-    .describe('Ignore differences in whitespace (lines and words modes, and unified).'),
-  ignoreCase: z
-    .boolean()
-    .default(false)
-    .describe('Ignore differences in letter case (words and chars modes).'),
-  beforeLabel: z
-    .string()
-    .max(200)
-    .default('before')
-    .describe('File name shown for the original in unified mode.'),
-  afterLabel: z
-    .string()
-    .max(200)
-    .default('after')
-    .describe('File name shown for the changed text in unified mode.'),
+  before: z.string().max(MAX_TEXT_LENGTH).describe('Original.'),
+  after: z.string().max(MAX_TEXT_LENGTH).describe('Changed.'),
+  mode: z.enum(DIFF_MODES).default('unified').describe('Format.'),
+  context: z.number().int().min(0).max(1_000).default(3).describe('Context lines (unified).'),
+  ignoreWhitespace: z.boolean().default(false).describe('Ignore whitespace.'),
+  ignoreCase: z.boolean().default(false).describe('Ignore case.'),
+  beforeLabel: z.string().max(200).default('before').describe('Name of the original.'),
+  afterLabel: z.string().max(200).default('after').describe('Name of the changed text.'),
 });
 
 const changeSchema = z.object({
@@ -66,7 +41,7 @@ type Change = z.infer<typeof changeSchema>;
 function createTextDiffTool(timeLimitMs: number): AnyToolDefinition {
   return defineStructuredTool({
     id: 'text_diff',
-    description: `Compares two texts and returns their differences: a unified patch (default) or the list of added, removed and unchanged pieces by line, word or character, with counts. Use it to review an edit or compare versions of text you have; use edit_file to change files. Texts up to 2 MB each; gives up after ${timeLimitMs / 1000} s on huge, very different inputs.`,
+    description: 'Diffs two texts: a unified patch, or changes by line, word or character.',
     inputSchema: textDiffSchema,
     outputSchema: ToolSchema.object({
       identical: z.boolean(),

@@ -26,30 +26,17 @@ const UNIT_ALIASES: Record<string, string> = {
 };
 
 const unitConvertSchema = ToolSchema.object({
-  value: z.number().finite().describe('The quantity to convert.'),
-  from: z
-    .string()
-    .min(1)
-    .max(100)
-    .describe(
-      'Source unit, e.g. "km", "mi", "lb", "kg", "degC", "degF", "K", "km/h", "GiB", "kWh", "psi", "ft^2".',
-    ),
-  to: z.string().min(1).max(100).describe('Target unit of the same dimension, e.g. "mi" for "km".'),
-  precision: z
-    .number()
-    .int()
-    .min(1)
-    .max(17)
-    .default(12)
-    .describe('Significant digits in the rendered answer (the number in data keeps 15).'),
+  value: z.number().finite().describe('Value.'),
+  from: z.string().min(1).max(100).describe('Unit, e.g. "km", "degC".'),
+  to: z.string().min(1).max(100).describe('Target unit.'),
+  precision: z.number().int().min(1).max(17).default(12).describe('Significant digits.'),
 });
 
 function createUnitConvertTool(): AnyToolDefinition {
   let math: MathJsInstance | undefined;
   return defineStructuredTool({
     id: 'unit_convert',
-    description:
-      'Converts a quantity between units of the same dimension: length, mass, time, temperature (degC, degF, K), area, volume, speed, pressure, energy, power, data size (B, kB, MiB, GiB …) and compound units such as km/h or kg/m^3. Returns the converted number. Use duration_convert for durations written as text, calculate for arithmetic with units.',
+    description: 'Converts a value between units, e.g. km/h, degF, GiB, kWh.',
     inputSchema: unitConvertSchema,
     outputSchema: ToolSchema.object({
       value: z.number(),

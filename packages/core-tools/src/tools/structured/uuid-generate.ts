@@ -5,22 +5,16 @@ import { z } from 'zod';
 import { defineStructuredTool } from './shared.js';
 
 const uuidGenerateSchema = ToolSchema.object({
-  version: z
-    .enum(['v4', 'v7'])
-    .default('v4')
-    .describe(
-      'v4: fully random; v7: starts with the current Unix time in ms, so ids sort by creation time.',
-    ),
-  count: z.number().int().min(1).max(1_000).default(1).describe('How many UUIDs (1-1000).'),
-  uppercase: z.boolean().default(false).describe('Write hex digits in upper case.'),
+  version: z.enum(['v4', 'v7']).default('v4').describe('Version.'),
+  count: z.number().int().min(1).max(1_000).default(1).describe('How many.'),
+  uppercase: z.boolean().default(false).describe('Upper case.'),
 });
 
 /** The `uuid_generate` tool. */
 export function createUuidGenerateTool(): AnyToolDefinition {
   return defineStructuredTool({
     id: 'uuid_generate',
-    description:
-      'Generates RFC 9562 UUIDs: version 4 (random) or version 7 (time-ordered: a batch is in ascending order). Every call gives new ids. Use random_generate for other random values.',
+    description: 'Generates UUIDs v4 (random) or v7 (time-ordered).',
     inputSchema: uuidGenerateSchema,
     outputSchema: ToolSchema.object({ version: z.enum(['v4', 'v7']), uuids: z.array(z.string()) }),
     tags: ['random', 'id'],

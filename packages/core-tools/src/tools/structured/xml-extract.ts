@@ -30,20 +30,12 @@ const NODE_TYPES: Record<number, string> = {
 };
 
 const xmlExtractSchema = ToolSchema.object({
-  xml: z.string().min(1).max(MAX_XML_LENGTH).describe('The XML document (up to 5 MB).'),
-  xpath: z
-    .string()
-    .min(1)
-    .max(2_000)
-    .describe(
-      'An XPath 1.0 expression, e.g. "//book[@lang=\'en\']/title", "//item/@id", "count(//item)", "string(/feed/title)".',
-    ),
+  xml: z.string().min(1).max(MAX_XML_LENGTH).describe('XML text.'),
+  xpath: z.string().min(1).max(2_000).describe('E.g. "//item/@id".'),
   namespaces: z
     .record(z.string().min(1), z.string().min(1))
     .optional()
-    .describe(
-      'Prefixes used in the expression mapped to namespace URIs, e.g. {"atom": "http://www.w3.org/2005/Atom"}. Needed for elements in a default namespace.',
-    ),
+    .describe('Prefix to namespace URI.'),
   limit: queryLimitField('nodes'),
 });
 
@@ -59,8 +51,7 @@ type ExtractedNode = z.infer<typeof nodeSchema>;
 function createXmlExtractTool(timeLimitMs: number): AnyToolDefinition {
   return defineStructuredTool({
     id: 'xml_extract',
-    description:
-      'Evaluates an XPath 1.0 expression on an XML document and returns the matching nodes (type, name, text value and XML of elements) or the value of a count/string/boolean expression. Entities from a DTD are never expanded and nothing external is fetched. Use web_fetch to read HTML pages; use json_path for JSON.',
+    description: 'Evaluates XPath 1.0 on an XML document; returns nodes or a value.',
     inputSchema: xmlExtractSchema,
     outputSchema: ToolSchema.object({
       kind: z.enum(['nodes', 'string', 'number', 'boolean']),

@@ -68,16 +68,8 @@ const calculateSchema = ToolSchema.object({
     .string()
     .min(1)
     .max(MAX_EXPRESSION_LENGTH)
-    .describe(
-      'A math expression, e.g. "2+3*4", "sqrt(2)^2", "sin(pi/4)", "12 km to mi", "5!". No variables persist between calls.',
-    ),
-  precision: z
-    .number()
-    .int()
-    .min(1)
-    .max(64)
-    .default(14)
-    .describe('Significant digits in the answer (1-64).'),
+    .describe('E.g. "sqrt(2)", "12 km to mi".'),
+  precision: z.number().int().min(1).max(64).default(14).describe('Significant digits.'),
 });
 
 type Evaluation = { ok: true; value: unknown } | { ok: false; error: Error };
@@ -146,7 +138,7 @@ export function createCalculateTool(): AnyToolDefinition {
   return defineTool({
     id: 'calculate',
     description:
-      'Evaluates a math expression safely: arithmetic, powers, roots, trigonometry, logarithms, factorials, number theory (isPrime, gcd, mod), unit conversions ("10 inch to cm") and complex numbers. Decimal arithmetic with 64 significant digits: integers up to 64 digits are exact and written in full; other results are rounded to `precision`, and a result that cannot be exact says so. No code runs: only math. Use unit_convert for plain unit conversions and datetime for date arithmetic.',
+      'Evaluates a math expression exactly to 64 digits, with units and complex numbers.',
     inputSchema: calculateSchema,
     outputSchema: ToolSchema.object({
       expression: z.string(),

@@ -12,18 +12,14 @@ import {
 import { z } from 'zod';
 
 const getTimeSchema = ToolSchema.object({
-  timezone: z
-    .string()
-    .optional()
-    .describe('IANA time zone such as "Europe/Paris" or "UTC". Default: the host\'s zone.'),
+  timezone: z.string().optional().describe("IANA zone; default the host's."),
 });
 
 /** The `get_time` tool. */
 export function createGetTimeTool(): AnyToolDefinition {
   return defineTool({
     id: 'get_time',
-    description:
-      'Returns the current date and time in a time zone: ISO 8601 with offset, weekday and Unix time. Use datetime to parse, shift or format other dates.',
+    description: 'Current date and time in a time zone.',
     inputSchema: getTimeSchema,
     outputSchema: ToolSchema.object({
       iso: z.string(),

@@ -136,20 +136,15 @@ function transform(text: string, operation: TextOperation): string {
 }
 
 const textTransformSchema = ToolSchema.object({
-  text: z.string().max(MAX_TEXT_LENGTH).describe('The text to transform (up to 1 MB).'),
-  operation: z
-    .enum(TEXT_OPERATIONS)
-    .describe(
-      'What to do: case changes (upper, lower, title, sentence, camel, pascal, snake, kebab, constant), trim, collapse_whitespace, slug, reverse, base64_encode/decode, url_encode/decode, html_escape/unescape, length (in characters).',
-    ),
+  text: z.string().max(MAX_TEXT_LENGTH).describe('Text.'),
+  operation: z.enum(TEXT_OPERATIONS).describe('Operation.'),
 });
 
 /** The `text_transform` tool. */
 export function createTextTransformTool(): AnyToolDefinition {
   return defineTool({
     id: 'text_transform',
-    description:
-      'Transforms text: case styles, trimming, slugs, reversing, Base64, URL and HTML encoding, character count. Use regex_replace for pattern-based edits.',
+    description: 'Changes case, trims, slugifies, encodes or decodes text (Base64, URL, HTML).',
     inputSchema: textTransformSchema,
     metadata: { category: 'utility', risk: 'LOW', tags: ['text'], annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,

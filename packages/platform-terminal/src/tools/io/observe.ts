@@ -32,35 +32,13 @@ const MIN_RAW_BYTES = 4_096;
 export function createTerminalObserveTool(manager: TerminalManager): AnyToolDefinition {
   return defineSessionTool(manager, {
     id: 'terminal.observe',
-    description:
-      'Reads a session without changing it. Modes: "state" (cheap: state, cwd, last exit code, bytes of output after your cursor), "events" (command starts and ends after an event cursor), "screen" (the visible screen as text), "raw" (output bytes after a byte cursor; never repeats or skips a byte and says how many bytes the bounded buffer dropped). Pass the returned nextCursor to the next call to read only what is new. Output stays readable after the program has ended, until terminal.close.',
+    description: 'Reads a session (state, events, screen, raw output) from a cursor.',
     inputSchema: ToolSchema.object({
       sessionId: sessionIdField,
-      mode: z
-        .enum(['state', 'events', 'screen', 'raw'])
-        .default('state')
-        .describe('What to read. Default "state".'),
-      cursor: z
-        .number()
-        .int()
-        .min(0)
-        .optional()
-        .describe(
-          '"raw"/"state": byte offset from an earlier nextCursor (default: the oldest byte held). "events": the last event sequence seen (default 0).',
-        ),
-      maxBytes: z
-        .number()
-        .int()
-        .min(1)
-        .max(1_048_576)
-        .default(16_384)
-        .describe(
-          `"raw": most bytes returned (1-1048576; one call shows at most ${MAX_RAW_CHARS.toLocaleString('en-US')} characters, then call again with nextCursor). Default 16384.`,
-        ),
-      plain: z
-        .boolean()
-        .default(true)
-        .describe('"raw": remove escape sequences and carriage-return overwrites. Default true.'),
+      mode: z.enum(['state', 'events', 'screen', 'raw']).default('state').describe('What to read.'),
+      cursor: z.number().int().min(0).optional().describe('nextCursor of an earlier call.'),
+      maxBytes: z.number().int().min(1).max(1_048_576).default(16_384).describe('raw: most bytes.'),
+      plain: z.boolean().default(true).describe('raw: strip escape sequences.'),
     }),
     metadata: { category: 'terminal', risk: 'LOW', tags: ['pty'], annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,

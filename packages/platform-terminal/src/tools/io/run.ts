@@ -35,25 +35,13 @@ export function createTerminalRunTool(manager: TerminalManager): AnyToolDefiniti
   return defineTool({
     id: 'terminal.run',
     description:
-      'Runs one command line in a terminal session (a real PTY) and returns when it ends, with its exit code, duration and output (head and tail, with sizes). If it is still running when waitMs runs out, it says so and returns a cursor: follow it with terminal.wait or terminal.observe, answer prompts with terminal.write, stop it with terminal.signal. Without sessionId a new session is made for the call and closed when the call returns (a command still running then is stopped): for long commands open a session with terminal.create first. Refuses when the session is already busy. In a session outside the OS sandbox every command line asks the user first; in a sandboxed one it runs at once. Output of stdout and stderr arrives interleaved as on a screen. For keystrokes in an interactive program use terminal.write instead.',
+      'Runs a command line in a terminal session; returns exit code and output, or a cursor for terminal.wait.',
     inputSchema: ToolSchema.object({
-      command: z
-        .string()
-        .min(1)
-        .max(100_000)
-        .describe('The command line, as typed at the shell prompt.'),
-      sessionId: sessionIdField
-        .optional()
-        .describe('Session to run in. Default: a new session for this call.'),
-      waitMs: z
-        .number()
-        .int()
-        .min(0)
-        .max(MAX_WAIT_MS)
-        .default(30_000)
-        .describe(`How long to wait for the command to end (0-${MAX_WAIT_MS} ms). Default 30000.`),
+      command: z.string().min(1).max(100_000).describe('Command line.'),
+      sessionId: sessionIdField.optional().describe('Session; default one-off.'),
+      waitMs: z.number().int().min(0).max(MAX_WAIT_MS).default(30_000).describe('Wait in ms.'),
       sandbox: sandboxArgument(manager).describe(
-        `Only for the session made for this call (without sessionId): run it in the OS sandbox (workspace read-only, /tmp writable, no network), where the command runs without asking the user. ${manager.sandboxMode === 'required' ? 'Default true: every session here runs sandboxed.' : 'Default false.'} A named session keeps how it was opened.`,
+        `One-off session in the OS sandbox; runs without asking.${manager.sandboxMode === 'required' ? ' Required here.' : ''}`,
       ),
       maxOutputChars: z
         .number()
@@ -61,7 +49,7 @@ export function createTerminalRunTool(manager: TerminalManager): AnyToolDefiniti
         .min(200)
         .max(200_000)
         .default(16_000)
-        .describe('Most characters of output returned (head and tail kept). Default 16000.'),
+        .describe('Most output characters.'),
     }),
     outputSchema: ToolSchema.object({
       sessionId: z.string(),

@@ -13,8 +13,7 @@ import { defineSessionTool, outputBlock, sessionIdField, shownSnapshot } from '.
 export function createTerminalSnapshotTool(manager: TerminalManager): AnyToolDefinition {
   return defineSessionTool(manager, {
     id: 'terminal.snapshot',
-    description:
-      'Returns the screen of a session as text lines, as a user would see it now: the cursor position, the window title, and whether a full-screen program (vim, less, top) has the alternate screen; optionally rows of scrollback above it. Use it to read full-screen programs and prompts; use terminal.observe "raw" for the complete output stream.',
+    description: "Returns a session's screen as text.",
     inputSchema: ToolSchema.object({
       sessionId: sessionIdField,
       scrollbackLines: z
@@ -23,7 +22,7 @@ export function createTerminalSnapshotTool(manager: TerminalManager): AnyToolDef
         .min(0)
         .max(5_000)
         .default(0)
-        .describe('Also return up to this many rows above the visible screen (0-5000). Default 0.'),
+        .describe('Rows above the screen.'),
     }),
     outputSchema: ToolSchema.object({
       lines: z.array(z.string()),

@@ -27,46 +27,31 @@ export function createTerminalWaitTool(manager: TerminalManager): AnyToolDefinit
   return defineSessionTool(manager, {
     id: 'terminal.wait',
     description:
-      'Waits, within a time limit, until something happens in a session: "pattern" (a regular expression appears in new output), "quiet" (no output for quietMs), "command_end" (the running command ends), "state" (the session reaches a state, e.g. waiting_for_input), or "exit" (the shell ends). Sends progress while waiting and never waits past timeoutMs; when the time runs out it says so (matched false) with the state, so you can decide to wait again, type, or signal.',
+      'Waits until a session matches a pattern, goes quiet, ends its command, reaches a state or exits.',
     inputSchema: ToolSchema.object({
       sessionId: sessionIdField,
-      for: z
-        .enum(['pattern', 'quiet', 'command_end', 'state', 'exit'])
-        .describe('What to wait for.'),
+      for: z.enum(['pattern', 'quiet', 'command_end', 'state', 'exit']).describe('Condition.'),
       pattern: z
         .string()
         .min(1)
         .max(1_000)
         .optional()
         .describe(
-          `"pattern": a regular expression matched against new plain-text output (multi-line: ^ and $ match at line ends; a match must lie within ${PATTERN_OVERLAP_BYTES} bytes of output). ${LINEAR_REGEX_LIMITS}`,
+          `Regex on new output (multi-line; a match within ${PATTERN_OVERLAP_BYTES} bytes). ${LINEAR_REGEX_LIMITS}`,
         ),
       state: z
         .enum(['idle', 'running', 'waiting_for_input', 'exited'])
         .optional()
-        .describe('"state": the state to reach.'),
-      cursor: z
-        .number()
-        .int()
-        .min(0)
-        .optional()
-        .describe(
-          '"pattern": output offset to search from (a nextCursor). Default: output arriving from now on.',
-        ),
-      quietMs: z
-        .number()
-        .int()
-        .min(50)
-        .max(60_000)
-        .default(1_000)
-        .describe('"quiet": how long output must stop (50-60000 ms). Default 1000.'),
+        .describe('State to reach.'),
+      cursor: z.number().int().min(0).optional().describe('Output offset to start from.'),
+      quietMs: z.number().int().min(50).max(60_000).default(1_000).describe('Quiet time.'),
       timeoutMs: z
         .number()
         .int()
         .min(0)
         .max(MAX_WAIT_MS)
         .default(30_000)
-        .describe(`Longest wait (0-${MAX_WAIT_MS} ms). Default 30000.`),
+        .describe('Longest wait, in ms.'),
     }),
     outputSchema: ToolSchema.object({
       matched: z.boolean(),

@@ -36,24 +36,23 @@ export function createTerminalWriteTool(
 ): AnyToolDefinition {
   return defineSessionTool(manager, {
     id: 'terminal.write',
-    description: `Types into a session: literal text, then named keys, as a user at the keyboard would. Use it to answer prompts (passwords, read -p, y/n), drive full-screen programs (vim, less, top) and REPLs, or interrupt with C-c. Returns the settled screen (after output has been quiet for settleMs) and the state, so you see what the keystrokes did. Keys: ${KEY_NAMES_HELP}. Text is sent as-is: add the key Enter to submit a line. In a session outside the OS sandbox every call asks the user first, so send a whole answer in one call; in a sandboxed one it is typed at once. To run a shell command and get its exit code, use terminal.run.`,
+    description:
+      'Types text, then named keys, into a session (prompts, full-screen programs); returns the settled screen.',
     inputSchema: ToolSchema.object({
       sessionId: sessionIdField,
-      text: z.string().max(100_000).optional().describe('Literal text to type (sent first).'),
+      text: z.string().max(100_000).optional().describe('Literal text.'),
       keys: z
         .array(z.string().min(1).max(32))
         .max(64)
         .optional()
-        .describe(
-          'Named keys sent after the text, in order, e.g. ["Enter"], ["C-c"], ["Up", "Enter"]. Plain characters go in text.',
-        ),
+        .describe('Named keys after the text, e.g. ["Enter"], ["C-c"], ["Up"], ["M-x"].'),
       settleMs: z
         .number()
         .int()
         .min(0)
         .max(5_000)
         .optional()
-        .describe('Quiet time before the screen is read (0-5000 ms). Default 300.'),
+        .describe('Quiet ms before reading; default 300.'),
     }),
     outputSchema: ToolSchema.object({
       state: z.string(),

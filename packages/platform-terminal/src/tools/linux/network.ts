@@ -17,8 +17,7 @@ const NETWORK_TIMEOUT_MS = 20_000;
 export function createLinuxNetworkTool(rootfs: RootfsManager): AnyToolDefinition {
   return defineTool({
     id: 'terminal.linux_network',
-    description:
-      'Checks the network from inside the Debian rootfs: the resolver configuration, whether a host name resolves, and whether a TCP port on it can be reached. Use it before terminal.linux_packages "install" or when a command in a proot session cannot download.',
+    description: 'Checks DNS and a TCP port from inside the Debian rootfs.',
     inputSchema: ToolSchema.object({
       host: z
         .string()
@@ -26,14 +25,8 @@ export function createLinuxNetworkTool(rootfs: RootfsManager): AnyToolDefinition
         .max(253)
         .regex(/^[A-Za-z0-9.-]+$/, 'a host name or IPv4 address')
         .default('deb.debian.org')
-        .describe('Host to resolve and reach. Default deb.debian.org.'),
-      port: z
-        .number()
-        .int()
-        .min(1)
-        .max(65_535)
-        .default(80)
-        .describe('TCP port to try. Default 80.'),
+        .describe('Host to reach.'),
+      port: z.number().int().min(1).max(65_535).default(80).describe('TCP port.'),
     }),
     outputSchema: ToolSchema.object({
       resolvers: z.array(z.string()),

@@ -21,17 +21,14 @@ const PACKAGE_NAME = /^[a-z0-9][a-z0-9+.-]{0,99}$/;
 export function createLinuxPackagesTool(rootfs: RootfsManager): AnyToolDefinition {
   return defineTool({
     id: 'terminal.linux_packages',
-    description:
-      'Lists, installs or removes Debian packages inside the rootfs (dpkg-query / apt-get under proot; the host is not touched). "list" takes an optional name filter; "install" and "remove" take package names. Installing needs the mirror to be reachable (check with terminal.linux_network). Bounded to about 110 s per call: install large sets in several calls.',
+    description: 'Lists, installs or removes Debian packages in the rootfs.',
     inputSchema: ToolSchema.object({
-      action: z.enum(['list', 'install', 'remove']).describe('What to do.'),
+      action: z.enum(['list', 'install', 'remove']).describe('Action.'),
       packages: z
         .array(z.string().min(1).max(100))
         .max(50)
         .default([])
-        .describe(
-          '"install"/"remove": Debian package names (e.g. ["curl", "git"]). "list": optional substrings to filter by.',
-        ),
+        .describe('Names, or list filters.'),
     }),
     outputSchema: ToolSchema.object({
       action: z.string(),

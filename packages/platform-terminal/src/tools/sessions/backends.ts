@@ -15,8 +15,7 @@ export function createTerminalBackendsTool(options: SessionToolsOptions): AnyToo
   const environment = options.environment ?? process.env;
   return defineTool({
     id: 'terminal.backends',
-    description:
-      'Says where terminal sessions can run: the local PTY with the shells found on this machine, the OS sandbox (whether sandboxed sessions are off, optional or required here, and whether bubblewrap can start one, or why not), and the proot Linux rootfs (whether proot and debootstrap are installed and whether a rootfs is ready, or why not). Use it before terminal.create with a shell, backend or sandbox other than the default.',
+    description: 'Says which terminal backends, shells and sandbox can run here.',
     inputSchema: ToolSchema.object({}),
     outputSchema: ToolSchema.object({
       local: z.object({ available: z.boolean(), shells: z.array(z.string()) }),

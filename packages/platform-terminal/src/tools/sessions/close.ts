@@ -13,8 +13,7 @@ import { defineSessionTool, sessionIdField } from '../tool-support.js';
 export function createTerminalCloseTool(manager: TerminalManager): AnyToolDefinition {
   return defineSessionTool(manager, {
     id: 'terminal.close',
-    description:
-      'Closes a terminal session: hangs up its shell and kills every process it started (its process group, its children, and processes that detached with setsid). Output that was not read is lost. Use terminal.signal to stop only the running command.',
+    description: 'Closes a session and kills its processes.',
     inputSchema: ToolSchema.object({ sessionId: sessionIdField }),
     outputSchema: ToolSchema.object({
       sessionId: z.string(),

@@ -23,29 +23,18 @@ export function createTerminalCreateTool(options: SessionToolsOptions): AnyToolD
       .min(1)
       .max(200)
       .optional()
-      .describe(
-        'Shell to start: a name ("bash", "sh", "zsh") or an absolute path of a login shell listed in /etc/shells; any other program is refused (run it with terminal.run inside a shell). Default: bash when present.',
-      ),
-    cwd: z
-      .string()
-      .max(4_096)
-      .default('.')
-      .describe('Starting folder, relative to the workspace root. Default the root.'),
-    cols: z.number().int().min(10).max(1_000).default(120).describe('Columns (10-1000).'),
-    rows: z.number().int().min(2).max(500).default(32).describe('Rows (2-500).'),
-    backend: z
-      .enum(['local', 'proot'])
-      .default('local')
-      .describe(
-        '"local": a shell on this machine. "proot": a shell inside the Linux rootfs (terminal.linux_status says whether it is ready), with the workspace at /workspace.',
-      ),
+      .describe('"bash", "zsh" or a path in /etc/shells.'),
+    cwd: z.string().max(4_096).default('.').describe('Workspace folder.'),
+    cols: z.number().int().min(10).max(1_000).default(120).describe('Columns.'),
+    rows: z.number().int().min(2).max(500).default(32).describe('Rows.'),
+    backend: z.enum(['local', 'proot']).default('local').describe('proot: the Linux rootfs.'),
     sandbox: sandboxArgument(manager),
   };
   const fields = new Set(Object.keys(input));
   return defineTool({
     id: 'terminal.create',
     description:
-      'Starts an interactive shell on a real pseudo-terminal (PTY) and returns its session id and first screen. Use it for interactive programs (vim, less, top, REPLs, password prompts), long-running processes you want to watch, or a shell whose state (cwd, variables) persists between commands. Drive it with terminal.run (a command line) and terminal.write (keystrokes); read it with terminal.observe, terminal.snapshot and terminal.wait; end it with terminal.close. For a single non-interactive command, terminal.run without a sessionId is simpler. With sandbox true the shell runs in the OS sandbox (workspace read-only, no network) and its input needs no confirmation; input to an unsandboxed session asks the user before every command or keystroke. Sessions are limited per deployment and closed after a period without input or output.',
+      'Starts an interactive shell on a PTY; returns its session id and screen. For one command use terminal.run alone.',
     inputSchema: ToolSchema.object(input),
     outputSchema: ToolSchema.object({
       sessionId: z.string(),

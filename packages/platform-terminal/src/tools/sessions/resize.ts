@@ -15,12 +15,11 @@ import { defineSessionTool, sessionIdField } from '../tool-support.js';
 export function createTerminalResizeTool(manager: TerminalManager): AnyToolDefinition {
   return defineSessionTool(manager, {
     id: 'terminal.resize',
-    description:
-      "Changes the size of a session's terminal (columns and rows); full-screen programs redraw for the new size. Use it when output wraps badly or a full-screen program needs more room.",
+    description: "Resizes a session's terminal.",
     inputSchema: ToolSchema.object({
       sessionId: sessionIdField,
-      cols: z.number().int().min(10).max(1_000).describe('Columns (10-1000).'),
-      rows: z.number().int().min(2).max(500).describe('Rows (2-500).'),
+      cols: z.number().int().min(10).max(1_000).describe('Columns.'),
+      rows: z.number().int().min(2).max(500).describe('Rows.'),
     }),
     metadata: {
       category: 'terminal',

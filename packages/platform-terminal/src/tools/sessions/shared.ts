@@ -26,7 +26,7 @@ export function sandboxArgument(manager: TerminalManager) {
     .boolean()
     .default(required)
     .describe(
-      `Run the shell inside the OS sandbox of shell_execute: the workspace read-only at its own path, /tmp (also HOME) a writable scratch folder that goes with the session, no network, no secrets under /etc, its own process namespace. Input to a sandboxed session runs without asking the user; input to any other session asks before every command or keystroke. Use it to explore, build into /tmp, or run read-only checks; use an unsandboxed session to change workspace files or reach the network. ${required ? 'Default true: every session here runs sandboxed.' : 'Default false.'} terminal.backends says whether the sandbox can start here.`,
+      `OS sandbox (no network, workspace read-only); input runs without asking.${required ? ' Required here.' : ''}`,
     );
 }
 

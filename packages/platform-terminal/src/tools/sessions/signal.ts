@@ -17,11 +17,10 @@ const SIGNALS = ['INT', 'TERM', 'KILL', 'HUP', 'TSTP', 'CONT'] as const;
 export function createTerminalSignalTool(manager: TerminalManager): AnyToolDefinition {
   return defineSessionTool(manager, {
     id: 'terminal.signal',
-    description:
-      'Sends a signal to the foreground process group of a session (the running command and its pipeline): INT (like Ctrl-C), TERM, KILL, HUP, TSTP (suspend, like Ctrl-Z) or CONT. Use it to stop a hung or long command; the shell itself stays. Use terminal.close to end the whole session.',
+    description: "Sends a signal (INT = Ctrl-C) to a session's running command.",
     inputSchema: ToolSchema.object({
       sessionId: sessionIdField,
-      signal: z.enum(SIGNALS).default('INT').describe('Signal name. Default INT.'),
+      signal: z.enum(SIGNALS).default('INT').describe('Signal.'),
     }),
     outputSchema: ToolSchema.object({
       signal: z.string(),

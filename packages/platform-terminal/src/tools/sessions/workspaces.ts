@@ -15,8 +15,7 @@ import { formatMs, showDirectory } from '../tool-support.js';
 export function createTerminalWorkspacesTool(manager: TerminalManager): AnyToolDefinition {
   return defineTool({
     id: 'terminal.workspaces',
-    description:
-      "Lists the open terminal sessions of this client session (those it opened; other clients' sessions are never shown): id, shell, backend, whether it is sandboxed, state (idle, running, waiting_for_input, exited), current folder, last exit code, age and idle time, plus the session limit. Use it to find a session id or to see which session is busy.",
+    description: "Lists this client's terminal sessions.",
     inputSchema: ToolSchema.object({}),
     outputSchema: ToolSchema.object({
       sessions: z.array(
