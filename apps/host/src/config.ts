@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { AnyToolPackageEntry } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
+import { auditConfigSchema } from './audit/audit-config.js';
 import { closestKeyHint, describeIssues } from './config-issues.js';
 import { BUILTIN_PACKAGE_KEYS } from './packages/builtin-packages.js';
 import { parsePackageSection } from './packages/package-section.js';
@@ -49,6 +50,7 @@ export const deploymentConfigSchema = z
       .string()
       .optional()
       .describe('Directory for notes, skills, shortcuts, traces and the memory database.'),
+    audit: auditConfigSchema,
     permissions: z
       .object({
         LOW: riskPolicy.optional(),

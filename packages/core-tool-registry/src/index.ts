@@ -91,6 +91,7 @@ export {
   type ToolExecutorOptions,
 } from './pipeline/pipeline-tool-executor.js';
 export { MAX_RESULT_CHARS } from './pipeline/result-budget.js';
+export type { CallDecision, SettledCall } from './pipeline/settled-call.js';
 export { ToolCallIds } from './pipeline/tool-call-ids.js';
 export {
   LATENCY_BUCKETS,
@@ -129,6 +130,7 @@ export {
 export {
   callRisk,
   type GateContext,
+  type GateDenial,
   type GateVerdict,
   RiskAwareToolGate,
   type ToolExecutionGate,

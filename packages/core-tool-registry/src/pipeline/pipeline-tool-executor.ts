@@ -27,6 +27,7 @@ import {
 import { RetryClassifier } from '../policies/retry-classifier.js';
 import {
   ALLOW_ALL_GATE,
+  callRisk,
   type GateVerdict,
   type ToolExecutionGate,
 } from '../policies/tool-execution-gate.js';
@@ -39,6 +40,7 @@ import { AttemptContext, type CallState, NEVER_ABORTED } from './attempt-context
 import { callerQuotaKey, SHARED_QUOTA_CALLERS } from './caller-quota.js';
 import { DeadlineWatch } from './deadline-watch.js';
 import { lookupTool, parseRawArguments, safeEmitter } from './execution-steps.js';
+import type { DecisionRecord, SettledCall } from './settled-call.js';
 import { ToolCallIds } from './tool-call-ids.js';
 import type { OpenSpan, ToolTraceRecorder } from './trace-recorder.js';
 
@@ -96,6 +98,12 @@ export interface ToolExecutorOptions {
   runPolicies?: RunPolicyOptions;
   /** Clock for timeouts and backoff waits. Default: the system clock. */
   clock?: ToolClock;
+  /**
+   * Told of every call once it has its final result (an unknown tool, a refused call, a batch
+   * step included), with the gate's decision; for audit logs. It must not throw or block; what
+   * it throws is ignored. Off when absent (and then a call collects no decision).
+   */
+  onSettled?: (call: SettledCall) => void;
 }
 
 const LEGACY: ToolRunPolicy = RunPolicies.legacy;
@@ -126,6 +134,7 @@ export class PipelineToolExecutor implements ToolExecutor {
   readonly #policies: RunPolicyOptions | undefined;
   readonly #classifier: RetryClassifier;
   readonly #random: () => number;
+  readonly #onSettled: ((call: SettledCall) => void) | undefined;
   /** Each caller's own quota of each rate-limited tool (see `#admit`). */
   readonly #callerQuotas: ToolRateLimiter;
   /** The next attempt's context, made ahead of time (see {@link AttemptContext}). */
@@ -151,6 +160,7 @@ export class PipelineToolExecutor implements ToolExecutor {
     this.#policies = options.runPolicies;
     this.#classifier = options.runPolicies?.classifier ?? new RetryClassifier();
     this.#random = options.runPolicies?.random ?? Math.random;
+    this.#onSettled = options.onSettled;
     this.#host = {
       // Time limits of running attempts, on one timer.
       deadlines: new DeadlineWatch(this.#clock),
@@ -169,6 +179,39 @@ export class PipelineToolExecutor implements ToolExecutor {
   }
 
   execute(id: string, rawArgs: unknown, options: ExecuteOptions = NO_OPTIONS): Promise<ToolResult> {
+    const observer = this.#onSettled;
+    if (!observer) return this.#execute(id, rawArgs, options, undefined);
+    const started = this.#now();
+    const record: DecisionRecord = { decision: 'not-reached' };
+    const callId = options.callId ?? this.#callIds.next();
+    const observed = { ...options, callId };
+    return this.#execute(id, rawArgs, observed, record).then((result) => {
+      try {
+        observer({
+          callId,
+          toolId: String(id),
+          sessionId: options.sessionId ?? 'default',
+          principal: options.principal,
+          risk: record.risk,
+          decision: record.decision,
+          deniedBy: record.deniedBy,
+          rawArgs,
+          result,
+          durationMs: this.#now() - started,
+        });
+      } catch {
+        // An observer that fails must not fail the call.
+      }
+      return result;
+    });
+  }
+
+  #execute(
+    id: string,
+    rawArgs: unknown,
+    options: ExecuteOptions,
+    record: DecisionRecord | undefined,
+  ): Promise<ToolResult> {
     const signal = options.signal ?? NEVER_ABORTED;
     // Not async: the steps before the tool run synchronously, and the caller awaits the promise of
     // the run itself. Every async layer costs a turn of the event loop's job queue on each call,
@@ -187,8 +230,10 @@ export class PipelineToolExecutor implements ToolExecutor {
         ...(options.principal ? { principal: options.principal } : {}),
         signal,
         emit: safeEmitter(options.onEvent),
-        confirm: options.confirm ?? this.#confirm,
+        confirm: observedConfirm(options.confirm ?? this.#confirm, record),
+        ...(record ? { decision: record } : {}),
       };
+      if (record) record.risk = callRisk(tool, rawArgs);
       if (this.environmentGate) {
         const environment = this.environmentGate.check(tool, rawArgs);
         if (!environment.allowed) {
@@ -238,9 +283,15 @@ export class PipelineToolExecutor implements ToolExecutor {
     gated: CallState,
     started: number,
   ): Promise<ToolResult> {
+    const record = gated.decision;
     if (!verdict.allowed) {
+      if (record) {
+        record.decision = 'denied';
+        record.deniedBy = verdict.deniedBy;
+      }
       return this.#refuse(tool, gated, rawArgs, verdict.result, started);
     }
+    if (record) record.decision = verdict.asked ? 'asked-and-allowed' : 'allowed';
     const call = verdict.preapproved ? { ...gated, confirm: answeredByConfiguration } : gated;
     let argsObject: Record<string, unknown>;
     if (typeof rawArgs === 'object' && rawArgs !== null && !Array.isArray(rawArgs)) {
@@ -509,6 +560,27 @@ export class PipelineToolExecutor implements ToolExecutor {
 }
 
 const NO_OPTIONS: ExecuteOptions = Object.freeze({});
+
+/**
+ * The call's confirm, noting on `record` what a self-gated tool's own questions got: an answer
+ * that allows makes the call asked-and-allowed, a "deny" makes it denied by the user.
+ */
+function observedConfirm(
+  confirm: ConfirmFunction | undefined,
+  record: DecisionRecord | undefined,
+): ConfirmFunction | undefined {
+  if (!confirm || !record) return confirm;
+  return async (request, signal) => {
+    const answer = await confirm(request, signal);
+    if (answer === 'deny') {
+      record.decision = 'denied';
+      record.deniedBy = 'user';
+    } else if (record.decision === 'allowed') {
+      record.decision = 'asked-and-allowed';
+    }
+    return answer;
+  };
+}
 
 /**
  * What the breaker is told of an attempt. A tool that only computes on its input (read-only, in a
