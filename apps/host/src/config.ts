@@ -7,6 +7,7 @@ import { closestKeyHint, describeIssues } from './config-issues.js';
 import { BUILTIN_PACKAGE_KEYS } from './packages/builtin-packages.js';
 import { parsePackageSection } from './packages/package-section.js';
 import { defaultDataDirectory, invocationDirectory } from './paths.js';
+import { introspectionConfigSchema } from './server/introspection-config.js';
 
 const riskPolicy = z
   .enum(['allow', 'ask', 'deny'])
@@ -286,6 +287,7 @@ export const deploymentConfigSchema = z
               .describe(
                 "The scope a call of each risk level needs; a higher level's scope covers the lower ones.",
               ),
+            introspection: introspectionConfigSchema,
           })
           .strict()
           .optional()
