@@ -4,6 +4,7 @@ import type { AnyToolPackageEntry } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import { auditConfigSchema } from './audit/audit-config.js';
 import { closestKeyHint, describeIssues } from './config-issues.js';
+import { limitsConfigSchema } from './limits-config.js';
 import { BUILTIN_PACKAGE_KEYS } from './packages/builtin-packages.js';
 import { parsePackageSection } from './packages/package-section.js';
 import { defaultDataDirectory, invocationDirectory } from './paths.js';
@@ -52,6 +53,7 @@ export const deploymentConfigSchema = z
       .optional()
       .describe('Directory for notes, skills, shortcuts, traces and the memory database.'),
     audit: auditConfigSchema,
+    limits: limitsConfigSchema,
     permissions: z
       .object({
         LOW: riskPolicy.optional(),

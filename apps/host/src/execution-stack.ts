@@ -131,6 +131,7 @@ export function createExecutionStack(options: ExecutionStackOptions): ExecutionS
   const overrides = runPolicyOverrides(deployment);
   const audit = createAuditLog(deployment);
   const replicaId = shared?.replicaId;
+  const perPrincipal = deployment.config.limits?.perPrincipal;
   const executor = createToolExecutor({
     registry,
     gate: new RiskAwareToolGate(permissions),
@@ -141,6 +142,7 @@ export function createExecutionStack(options: ExecutionStackOptions): ExecutionS
     traces,
     runPolicies: { overrides },
     ...(confirm ? { confirm } : {}),
+    ...(perPrincipal ? { principalQuota: { ratePerMinute: perPrincipal.callsPerMinute } } : {}),
     ...(audit
       ? {
           onSettled: (call) =>

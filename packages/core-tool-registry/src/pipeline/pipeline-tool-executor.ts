@@ -12,6 +12,7 @@ import {
   cancelledFailure,
   failureFromThrown,
   offToolFailure,
+  principalQuotaFailure,
   rateLimitedFailure,
   timeoutFailure,
 } from '../contract/tool-failures.js';
@@ -37,7 +38,7 @@ import { ToolSuggester } from '../registry/tool-suggester.js';
 import { ToolUsageTracker } from '../registry/tool-usage-tracker.js';
 import { Attempt, type AttemptHost, type CallRun, isPromiseLike } from './attempt.js';
 import { AttemptContext, type CallState, NEVER_ABORTED } from './attempt-context.js';
-import { callerQuotaKey, SHARED_QUOTA_CALLERS } from './caller-quota.js';
+import { callerQuotaKey, principalQuotaKey, SHARED_QUOTA_CALLERS } from './caller-quota.js';
 import { DeadlineWatch } from './deadline-watch.js';
 import { lookupTool, parseRawArguments, safeEmitter } from './execution-steps.js';
 import type { DecisionRecord, SettledCall } from './settled-call.js';
@@ -104,6 +105,13 @@ export interface ToolExecutorOptions {
    * it throws is ignored. Off when absent (and then a call collects no decision).
    */
   onSettled?: (call: SettledCall) => void;
+  /**
+   * Each principal's own quota of calls a minute, all tools together, taken from `rateLimiter`
+   * (so shared across replicas when it is) or else a limiter of this executor; one principal
+   * using it up leaves the others theirs. Calls without a principal are not counted. Off when
+   * absent.
+   */
+  principalQuota?: { readonly ratePerMinute: number };
 }
 
 const LEGACY: ToolRunPolicy = RunPolicies.legacy;
@@ -135,6 +143,7 @@ export class PipelineToolExecutor implements ToolExecutor {
   readonly #classifier: RetryClassifier;
   readonly #random: () => number;
   readonly #onSettled: ((call: SettledCall) => void) | undefined;
+  readonly #principalRate: number | undefined;
   /** Each caller's own quota of each rate-limited tool (see `#admit`). */
   readonly #callerQuotas: ToolRateLimiter;
   /** The next attempt's context, made ahead of time (see {@link AttemptContext}). */
@@ -161,6 +170,9 @@ export class PipelineToolExecutor implements ToolExecutor {
     this.#classifier = options.runPolicies?.classifier ?? new RetryClassifier();
     this.#random = options.runPolicies?.random ?? Math.random;
     this.#onSettled = options.onSettled;
+    const principalRate = options.principalQuota?.ratePerMinute;
+    this.#principalRate =
+      principalRate !== undefined && principalRate > 0 ? principalRate : undefined;
     this.#host = {
       // Time limits of running attempts, on one timer.
       deadlines: new DeadlineWatch(this.#clock),
@@ -338,6 +350,40 @@ export class PipelineToolExecutor implements ToolExecutor {
       timeoutMs: enforce ? policy.timeoutMs : undefined,
       maxRetries: enforce ? Math.max(0, policy.maxRetries) : 0,
     };
+    const principal = call.principal;
+    const principalRate = this.#principalRate;
+    if (principal && principalRate !== undefined) {
+      const limiter = this.rateLimiter ?? this.#callerQuotas;
+      const own = limiter.tryAcquire(principalQuotaKey(principal), principalRate);
+      if (isPromiseLike(own)) return this.#afterPrincipalQuota(own, run, principalRate);
+      if (!own.allowed) return this.#refusePrincipal(run, principalRate, own.retryAfterMs);
+    }
+    return this.#limitTool(run);
+  }
+
+  /** The rest of `#validated` once a shared limiter has decided the principal's quota. */
+  async #afterPrincipalQuota(
+    pending: PromiseLike<RateLimitDecision>,
+    run: CallRun,
+    rate: number,
+  ): Promise<ToolResult> {
+    try {
+      const decision = await pending;
+      if (!decision.allowed) return await this.#refusePrincipal(run, rate, decision.retryAfterMs);
+      return await this.#limitTool(run);
+    } catch (thrown) {
+      return failureFromThrown(thrown, run.call.signal);
+    }
+  }
+
+  #refusePrincipal(run: CallRun, rate: number, retryAfterMs: number): Promise<ToolResult> {
+    const failure = principalQuotaFailure(run.call.principal?.id ?? '', rate, retryAfterMs);
+    return this.#refuse(run.tool, run.call, run.rawArgs, failure, run.started);
+  }
+
+  /** The tool's own quotas (the caller's, then the shared one), then the run. May throw. */
+  #limitTool(run: CallRun): Promise<ToolResult> {
+    const { tool, call, policy } = run;
     const rate = policy.ratePerMinute;
     if (this.rateLimiter && rate !== undefined && rate > 0) {
       // The caller's own quota first, so that one session using its quota up leaves the shared

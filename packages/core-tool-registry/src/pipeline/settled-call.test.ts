@@ -54,7 +54,6 @@ function setUp(
           toolId: 'asks_itself',
           action: 'do it',
           risk: 'MEDIUM',
-          sessionId: context.sessionId,
         });
         return answer === 'deny' ? 'refused' : 'done';
       },
