@@ -58,6 +58,8 @@ describe('toolsys audit', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ principal: { id: 'local' }, tool: 'calculate' });
     expect(json.stdout).not.toContain('6*7');
+    const doctor = await toolsys(['doctor']);
+    expect(doctor.stdout).toMatch(/^audit: {5}.*audit \(writable\)$/m);
   }, 180_000);
 
   it('filters by principal and time range over several day files', async () => {

@@ -1,5 +1,6 @@
 // Where audit lines live: one file per UTC day under `<dataDir>/audit`, and how old days go.
-import { readdir, unlink } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdir, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** The audit directory under a data directory. */
@@ -64,4 +65,18 @@ export async function deleteExpiredDays(
     }
   }
   return deleted;
+}
+
+/**
+ * Whether the audit log can be written: `writable`, or why not (the error code), for
+ * `toolsys doctor`. Creates the directory, as the first write would.
+ */
+export async function checkAuditDirectory(directory: string): Promise<string> {
+  try {
+    await mkdir(directory, { recursive: true, mode: 0o700 });
+    await access(directory, constants.W_OK);
+    return 'writable';
+  } catch (error) {
+    return `cannot write (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); calls are not audited`;
+  }
 }

@@ -8,6 +8,7 @@ import {
   encodeAuditLine,
   MAX_AUDIT_LINE_BYTES,
 } from './audit-entry.js';
+import { checkAuditDirectory } from './audit-files.js';
 import { AuditLog } from './audit-log.js';
 
 const DAY = Date.parse('2026-03-10T12:00:00Z');
@@ -130,6 +131,17 @@ describe('AuditLog', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/audit log: cannot write .*ENOTDIR/);
     expect(log.status()).toMatchObject({ written: 0, dropped: 2 });
+  });
+});
+
+describe('checkAuditDirectory', () => {
+  it('says writable, or why the log cannot be written', async () => {
+    expect(await checkAuditDirectory(join(dataDir, 'audit'))).toBe('writable');
+    const blocked = join(dataDir, 'blocked');
+    await writeFile(blocked, '');
+    expect(await checkAuditDirectory(join(blocked, 'audit'))).toMatch(
+      /^cannot write \(ENOTDIR\); calls are not audited$/,
+    );
   });
 });
 
