@@ -6,7 +6,6 @@ import { checkArgumentLimits } from '../contract/argument-limits.js';
 import { SYSTEM_CLOCK, sleep, type ToolClock } from '../contract/clock.js';
 import { findIgnoredArguments, withIgnoredArguments } from '../contract/ignored-arguments.js';
 import type { ConfirmFunction, RegisteredTool } from '../contract/tool.js';
-import { ToolErrorCode } from '../contract/tool-error.js';
 import type { ExecuteOptions, ToolExecutor } from '../contract/tool-executor.js';
 import {
   cancelledFailure,
@@ -40,79 +39,21 @@ import { Attempt, type AttemptHost, type CallRun, isPromiseLike } from './attemp
 import { AttemptContext, type CallState, NEVER_ABORTED } from './attempt-context.js';
 import { callerQuotaKey, principalQuotaKey, SHARED_QUOTA_CALLERS } from './caller-quota.js';
 import { DeadlineWatch } from './deadline-watch.js';
-import { lookupTool, parseRawArguments, safeEmitter } from './execution-steps.js';
-import type { DecisionRecord, SettledCall } from './settled-call.js';
+import { breakerOutcome, lookupTool, parseRawArguments, safeEmitter } from './execution-steps.js';
+import type { RunPolicyOptions, ToolExecutorOptions } from './executor-options.js';
+import {
+  type DecisionRecord,
+  notifySettled,
+  observedConfirm,
+  type SettledCall,
+} from './settled-call.js';
 import { ToolCallIds } from './tool-call-ids.js';
 import type { OpenSpan, ToolTraceRecorder } from './trace-recorder.js';
 
-/** Options that switch on run policies (timeouts and retries). */
-export interface RunPolicyOptions {
-  /**
-   * Per tool id, fields that replace those of the tool's declared policy (from the deployment
-   * config); a field set to undefined removes it (e.g. `ratePerMinute: undefined` lifts the limit).
-   */
-  overrides?: Readonly<Record<string, Partial<ToolRunPolicy>>>;
-  /** Decides which failures are replayed. Default: a {@link RetryClassifier}. */
-  classifier?: RetryClassifier;
-  /** Random source for backoff jitter, in [0, 1). Default `Math.random`. */
-  random?: () => number;
-}
+export type { RunPolicyOptions, ToolExecutorOptions };
 
 /** The tool's own questions when the configuration allows all its actions: allowed, once each. */
 const answeredByConfiguration: ConfirmFunction = () => Promise.resolve('allow_once');
-
-/**
- * Options for {@link createToolExecutor}: the registry, then the layers of the pipeline. Every
- * layer is off when its option is absent; with none, a call is lookup, risk gate (allow-all by
- * default), argument checks and the handler.
- */
-export interface ToolExecutorOptions {
-  /** The tools the executor runs. */
-  registry: ToolRegistry;
-  /** The risk gate (permissions and confirmations); lets everything through when absent. */
-  gate?: ToolExecutionGate;
-  /** Aggregates usage; a fresh tracker when absent. */
-  usageTracker?: ToolUsageTracker;
-  /** Suggests close ids for unknown tools; a default suggester when absent. */
-  suggester?: ToolSuggester;
-  /** Answers tool-level confirmations (e.g. a shell command); every request is denied when absent. */
-  confirm?: ConfirmFunction;
-  /** Generates call ids; sequential ids when absent. */
-  callIds?: ToolCallIds;
-  /** Clock for latency, in ms. Default: the `clock`'s `now`. */
-  now?: () => number;
-  /** Environment preconditions, checked fail-open before the risk gate. Off when absent. */
-  environmentGate?: ToolEnvironmentGate;
-  /**
-   * Per-tool token buckets (quota from the run policy), e.g. a {@link ToolRateLimiter}. Off when
-   * absent. A limiter that answers with a promise (shared state) costs one await per call.
-   */
-  rateLimiter?: RateLimiterLike;
-  /**
-   * Per-tool circuit breakers, e.g. a {@link ToolCircuitBreaker}. Off when absent. A breaker that
-   * answers `check` with a promise (shared state) costs one await per attempt.
-   */
-  circuitBreaker?: CircuitBreakerLike;
-  /** Records one span per attempt. Off when absent. */
-  traces?: ToolTraceRecorder;
-  /** Enforces timeouts and retries of run policies. Off when absent: a call has one attempt, untimed. */
-  runPolicies?: RunPolicyOptions;
-  /** Clock for timeouts and backoff waits. Default: the system clock. */
-  clock?: ToolClock;
-  /**
-   * Told of every call once it has its final result (an unknown tool, a refused call, a batch
-   * step included), with the gate's decision; for audit logs. It must not throw or block; what
-   * it throws is ignored. Off when absent (and then a call collects no decision).
-   */
-  onSettled?: (call: SettledCall) => void;
-  /**
-   * Each principal's own quota of calls a minute, all tools together, taken from `rateLimiter`
-   * (so shared across replicas when it is) or else a limiter of this executor; one principal
-   * using it up leaves the others theirs. Calls without a principal are not counted. Off when
-   * absent.
-   */
-  principalQuota?: { readonly ratePerMinute: number };
-}
 
 const LEGACY: ToolRunPolicy = RunPolicies.legacy;
 
@@ -198,22 +139,18 @@ export class PipelineToolExecutor implements ToolExecutor {
     const callId = options.callId ?? this.#callIds.next();
     const observed = { ...options, callId };
     return this.#execute(id, rawArgs, observed, record).then((result) => {
-      try {
-        observer({
-          callId,
-          toolId: String(id),
-          sessionId: options.sessionId ?? 'default',
-          principal: options.principal,
-          risk: record.risk,
-          decision: record.decision,
-          deniedBy: record.deniedBy,
-          rawArgs,
-          result,
-          durationMs: this.#now() - started,
-        });
-      } catch {
-        // An observer that fails must not fail the call.
-      }
+      notifySettled(observer, {
+        callId,
+        toolId: String(id),
+        sessionId: options.sessionId ?? 'default',
+        principal: options.principal,
+        risk: record.risk,
+        decision: record.decision,
+        deniedBy: record.deniedBy,
+        rawArgs,
+        result,
+        durationMs: this.#now() - started,
+      });
       return result;
     });
   }
@@ -606,42 +543,6 @@ export class PipelineToolExecutor implements ToolExecutor {
 }
 
 const NO_OPTIONS: ExecuteOptions = Object.freeze({});
-
-/**
- * The call's confirm, noting on `record` what a self-gated tool's own questions got: an answer
- * that allows makes the call asked-and-allowed, a "deny" makes it denied by the user.
- */
-function observedConfirm(
-  confirm: ConfirmFunction | undefined,
-  record: DecisionRecord | undefined,
-): ConfirmFunction | undefined {
-  if (!confirm || !record) return confirm;
-  return async (request, signal) => {
-    const answer = await confirm(request, signal);
-    if (answer === 'deny') {
-      record.decision = 'denied';
-      record.deniedBy = 'user';
-    } else if (record.decision === 'allowed') {
-      record.decision = 'asked-and-allowed';
-    }
-    return answer;
-  };
-}
-
-/**
- * What the breaker is told of an attempt. A tool that only computes on its input (read-only, in a
- * closed world, such as an expression evaluator) and ran out of time did so because of that caller's input,
- * not because the tool is broken: the breaker, shared by every caller, is not told of a failure.
- */
-function breakerOutcome(tool: RegisteredTool, result: ToolResult): ToolResult {
-  if (result.ok || result.error.code !== ToolErrorCode.TIMEOUT) return result;
-  const { readOnlyHint, openWorldHint } = tool.metadata.annotations;
-  if (!readOnlyHint || openWorldHint) return result;
-  return {
-    ok: false,
-    error: { ...result.error, details: { ...result.error.details, causedByInput: true } },
-  };
-}
 
 /**
  * Builds the executor for a registry. With only `registry` it runs lookup, the argument checks and

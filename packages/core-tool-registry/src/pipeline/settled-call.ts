@@ -2,7 +2,7 @@
  * What an executor tells its observer about each finished call: who called which tool, what the
  * risk gate decided and how the call ended. Audit logs are built on it.
  */
-import type { CallPrincipal } from '../contract/tool.js';
+import type { CallPrincipal, ConfirmFunction } from '../contract/tool.js';
 import type { ToolRisk } from '../contract/tool-metadata.js';
 import type { ToolResult } from '../contract/tool-result.js';
 import type { GateDenial } from '../policies/tool-execution-gate.js';
@@ -40,4 +40,34 @@ export interface DecisionRecord {
   decision: CallDecision;
   deniedBy?: GateDenial | undefined;
   risk?: ToolRisk | undefined;
+}
+
+/** Tells `observer` of a settled call; what it throws is ignored (it must not fail the call). */
+export function notifySettled(observer: (call: SettledCall) => void, call: SettledCall): void {
+  try {
+    observer(call);
+  } catch {
+    // An observer that fails must not fail the call.
+  }
+}
+
+/**
+ * The call's confirm, noting on `record` what a self-gated tool's own questions got: an answer
+ * that allows makes the call asked-and-allowed, a "deny" makes it denied by the user.
+ */
+export function observedConfirm(
+  confirm: ConfirmFunction | undefined,
+  record: DecisionRecord | undefined,
+): ConfirmFunction | undefined {
+  if (!confirm || !record) return confirm;
+  return async (request, signal) => {
+    const answer = await confirm(request, signal);
+    if (answer === 'deny') {
+      record.decision = 'denied';
+      record.deniedBy = 'user';
+    } else if (record.decision === 'allowed') {
+      record.decision = 'asked-and-allowed';
+    }
+    return answer;
+  };
 }
