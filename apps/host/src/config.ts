@@ -2,10 +2,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { AnyToolPackageEntry } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
+import { auditConfigSchema } from './audit/audit-config.js';
 import { closestKeyHint, describeIssues } from './config-issues.js';
+import { limitsConfigSchema } from './limits-config.js';
 import { BUILTIN_PACKAGE_KEYS } from './packages/builtin-packages.js';
 import { parsePackageSection } from './packages/package-section.js';
 import { defaultDataDirectory, invocationDirectory } from './paths.js';
+import { introspectionConfigSchema } from './server/introspection-config.js';
 
 const riskPolicy = z
   .enum(['allow', 'ask', 'deny'])
@@ -49,6 +52,8 @@ export const deploymentConfigSchema = z
       .string()
       .optional()
       .describe('Directory for notes, skills, shortcuts, traces and the memory database.'),
+    audit: auditConfigSchema,
+    limits: limitsConfigSchema,
     permissions: z
       .object({
         LOW: riskPolicy.optional(),
@@ -299,6 +304,7 @@ export const deploymentConfigSchema = z
               .describe(
                 "The scope a call of each risk level needs; a higher level's scope covers the lower ones.",
               ),
+            introspection: introspectionConfigSchema,
           })
           .strict()
           .optional()

@@ -24,9 +24,12 @@ import {
   ToolUsageTracker,
 } from '@toolsys/core-tool-registry';
 import type { TraceCarrier } from '@toolsys/state-redis/otlp';
+import { AuditLog } from './audit/audit-log.js';
+import { settledCallEntry } from './audit/settled-call-entry.js';
 import type { ResolvedDeploymentConfig } from './config.js';
 import { configKeysHint } from './confirmation-text.js';
 import { type ScaleOut, type ScaleOutStatus, scaleOutStatus } from './scale-out.js';
+import { currentCallScope } from './server/call-scope.js';
 import {
   HOST_TRACE_CAPACITY,
   readTraceFile,
@@ -59,6 +62,10 @@ export interface ExecutionStack {
   readonly environment: ToolEnvironmentState;
   /** Where spans are appended (`<dataDir>/traces.jsonl`). */
   readonly traceFile: string;
+  /** The audit log (`<dataDir>/audit`), unless `audit.enabled` is false. */
+  readonly audit: AuditLog | undefined;
+  /** This replica's name in audit lines: the shared state's replica id, when configured. */
+  readonly replicaId: string | undefined;
   /** Breaker and limiter states per tool, as plain JSON. */
   snapshot(): ExecutionSnapshot;
   /** Whether Redis and OTLP are configured, and how they fare. */
@@ -122,6 +129,9 @@ export function createExecutionStack(options: ExecutionStackOptions): ExecutionS
   scaleOut.telemetry?.attach(traces);
   const environment = new ToolEnvironmentState();
   const overrides = runPolicyOverrides(deployment);
+  const audit = createAuditLog(deployment);
+  const replicaId = shared?.replicaId;
+  const perPrincipal = deployment.config.limits?.perPrincipal;
   const executor = createToolExecutor({
     registry,
     gate: new RiskAwareToolGate(permissions),
@@ -132,6 +142,15 @@ export function createExecutionStack(options: ExecutionStackOptions): ExecutionS
     traces,
     runPolicies: { overrides },
     ...(confirm ? { confirm } : {}),
+    ...(perPrincipal ? { principalQuota: { ratePerMinute: perPrincipal.callsPerMinute } } : {}),
+    ...(audit
+      ? {
+          onSettled: (call) =>
+            audit.append(
+              settledCallEntry(call, currentCallScope(), { replica: replicaId, now: Date.now() }),
+            ),
+        }
+      : {}),
   });
   return {
     executor,
@@ -142,6 +161,8 @@ export function createExecutionStack(options: ExecutionStackOptions): ExecutionS
     circuitBreaker,
     environment,
     traceFile,
+    audit,
+    replicaId,
     scaleOut,
     snapshot: () => ({ breakers: circuitBreaker.snapshot(), limiters: rateLimiter.snapshot() }),
     scaleOutStatus: () => scaleOutStatus(scaleOut),
@@ -151,6 +172,7 @@ export function createExecutionStack(options: ExecutionStackOptions): ExecutionS
     close: async () => {
       unsubscribe();
       writer.flush();
+      await audit?.close();
       await scaleOut.telemetry?.close();
       await shared?.close();
     },
@@ -158,6 +180,17 @@ export function createExecutionStack(options: ExecutionStackOptions): ExecutionS
 }
 
 const NO_UNBIND = (): void => {};
+
+/** The deployment's audit log, unless switched off. */
+function createAuditLog(deployment: ResolvedDeploymentConfig): AuditLog | undefined {
+  const options = deployment.config.audit ?? {};
+  if (options.enabled === false) return undefined;
+  return new AuditLog({
+    dataDir: deployment.dataDir,
+    ...(options.retainDays !== undefined ? { retainDays: options.retainDays } : {}),
+    ...(options.maxBytesPerDay !== undefined ? { maxBytesPerDay: options.maxBytesPerDay } : {}),
+  });
+}
 
 /** Turns `tools.runPolicies` of the config into executor overrides (a preset replaces the base). */
 function runPolicyOverrides(

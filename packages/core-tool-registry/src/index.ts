@@ -101,6 +101,7 @@ export {
   type ToolExecutorOptions,
 } from './pipeline/pipeline-tool-executor.js';
 export { MAX_RESULT_CHARS } from './pipeline/result-budget.js';
+export type { CallDecision, SettledCall } from './pipeline/settled-call.js';
 export { ToolCallIds } from './pipeline/tool-call-ids.js';
 export {
   LATENCY_BUCKETS,
@@ -144,6 +145,7 @@ export {
 export {
   callRisk,
   type GateContext,
+  type GateDenial,
   type GateVerdict,
   RiskAwareToolGate,
   type ToolExecutionGate,

@@ -53,6 +53,13 @@ export const COMMAND_CATALOG: readonly CliCommandInfo[] = [
     usage: 'toolsys trace [--limit N] [--json] [--config FILE]',
     load: async () => (await import('./trace.js')).traceCommand,
   },
+  {
+    name: 'audit',
+    summary: 'Show who called which tool, what was decided and how it ended (the audit log).',
+    usage:
+      'toolsys audit [--principal ID] [--tool ID] [--since T] [--until T] [--limit N] [--json] [--config FILE]',
+    load: async () => (await import('./audit.js')).auditCommand,
+  },
 ];
 
 /** The catalog entry of `name`; throws for a name not in the catalog (a programmer mistake). */

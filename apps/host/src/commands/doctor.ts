@@ -1,5 +1,6 @@
 import { TOOL_CATEGORIES } from '@toolsys/core-tool-registry';
 import type { SharedStateStatus } from '@toolsys/state-redis';
+import { checkAuditDirectory } from '../audit/audit-files.js';
 import type { Deployment } from '../deployment.js';
 import type { ScaleOutStatus } from '../scale-out.js';
 import { unmatchedPatterns } from '../tool-selection.js';
@@ -52,11 +53,14 @@ export const doctorCommand: CliCommand = {
       const collector = await deployment.stack.scaleOut.telemetry?.checkReachable();
       const scaleOut = deployment.stack.scaleOutStatus();
       const configWarnings = await patternWarnings(deployment);
+      const audit = deployment.stack.audit;
+      const auditState = audit ? await checkAuditDirectory(audit.directory) : 'off';
       const report = {
         config: deployment.config.file ?? null,
         configWarnings,
         workspaceRoot: deployment.config.workspaceRoot,
         dataDir: deployment.config.dataDir,
+        audit: { directory: audit?.directory ?? null, state: auditState },
         tools: deployment.registry.size,
         toolMode: deployment.toolMode,
         packages,
@@ -74,6 +78,7 @@ export const doctorCommand: CliCommand = {
         `config:    ${report.config ?? 'embedded default (no toolsys.config.json)'}`,
         `workspace: ${report.workspaceRoot}`,
         `data:      ${report.dataDir}`,
+        `audit:     ${audit ? `${audit.directory} (${auditState})` : 'off (audit.enabled is false)'}`,
         ...describeScaleOut(scaleOut, collector),
         ...configWarnings.map((warning) => `warning:   ${warning}`),
         '',

@@ -114,7 +114,7 @@ export const serveCommand: CliCommand = {
         };
       });
       const auth = serverConfig.auth
-        ? await oauthResource(serverConfig.auth, serverConfig.publicUrl)
+        ? await oauthResource(serverConfig.auth, serverConfig.publicUrl, io.env)
         : undefined;
       const http = await startHttp(host, {
         ...(auth ? { auth } : {}),
@@ -153,7 +153,19 @@ export const serveCommand: CliCommand = {
 async function oauthResource(
   auth: NonNullable<NonNullable<DeploymentConfig['server']>['auth']>,
   publicUrl: string | undefined,
+  env: NodeJS.ProcessEnv,
 ): Promise<OAuthResource> {
+  const introspection = auth.introspection;
+  const clientSecret = introspection ? env[introspection.clientSecretEnv] : undefined;
+  if (introspection) {
+    // Read once: neither tools nor the servers they start inherit it.
+    delete env[introspection.clientSecretEnv];
+    if (!clientSecret) {
+      throw new UsageError(
+        `server.auth.introspection reads the client secret from $${introspection.clientSecretEnv}, which is not set. Set it, or remove introspection.`,
+      );
+    }
+  }
   const { createOAuthResource, OAuthConfigError } = await import('../server/oauth-resource.js');
   // The schema requires publicUrl beside auth.
   const base = (publicUrl ?? '').replace(/\/+$/, '');
@@ -163,6 +175,15 @@ async function oauthResource(
       audience: auth.audience ?? `${base}${MCP_PATH}`,
       publicUrl: base,
       ...(auth.scopes ? { scopes: auth.scopes } : {}),
+      ...(introspection && clientSecret
+        ? {
+            introspection: {
+              clientId: introspection.clientId,
+              clientSecret,
+              ...(introspection.endpoint ? { endpoint: introspection.endpoint } : {}),
+            },
+          }
+        : {}),
     });
   } catch (error) {
     if (error instanceof OAuthConfigError) throw new UsageError(error.message);

@@ -9,6 +9,17 @@ import { confirmationLines } from '../confirmation-text.js';
 import { type ComposeOptions, composeDeployment, type Deployment } from '../deployment.js';
 import { type CliIo, UsageError } from './types.js';
 
+/** The data directory of the config `--config` names (or the one found); problems are usage errors. */
+export function configuredDataDir(io: CliIo, configPath: string | undefined): string {
+  try {
+    return loadDeploymentConfig({ env: io.env, ...(configPath ? { path: configPath } : {}) })
+      .dataDir;
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 /** Loads the config and composes the deployment; config problems become usage errors. */
 export async function openDeployment(
   io: CliIo,

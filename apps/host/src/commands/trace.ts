@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import { renderLatencyReport, summariseLatency } from '@toolsys/core-tool-registry';
-import { ConfigError, loadDeploymentConfig } from '../config.js';
 import { readTraceFile, TRACE_FILE_NAME } from '../trace-file.js';
 import { commandInfo } from './catalog.js';
-import { splitArgs } from './shared.js';
+import { configuredDataDir, splitArgs } from './shared.js';
 import { type CliCommand, UsageError } from './types.js';
 
 /** `toolsys trace`: recent spans and the latency histogram, across invocations. */
@@ -20,16 +19,7 @@ export const traceCommand: CliCommand = {
     if (!Number.isInteger(limit) || limit < 1) {
       throw new UsageError(`--limit must be a positive integer, got "${limitText}".`);
     }
-    let dataDir: string;
-    try {
-      dataDir = loadDeploymentConfig({
-        env: io.env,
-        ...(values.get('config') ? { path: values.get('config') } : {}),
-      }).dataDir;
-    } catch (error) {
-      if (error instanceof ConfigError) throw new UsageError(error.message);
-      throw error;
-    }
+    const dataDir = configuredDataDir(io, values.get('config'));
     const all = readTraceFile(join(dataDir, TRACE_FILE_NAME));
     const recent = all.slice(Math.max(0, all.length - limit));
     const histogram = summariseLatency(all);

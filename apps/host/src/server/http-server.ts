@@ -18,6 +18,7 @@ import { MAX_MESSAGE_BYTES } from './message-limits.js';
 import { createScopeRules, type OAuthResource, type ScopeRules } from './oauth-resource.js';
 import { LOCAL_PRINCIPAL, type Principal, principalKey } from './principal.js';
 import { BodyBudget, readJson } from './read-json.js';
+import { auditScopeRefusal, missingScope } from './scope-check.js';
 import { sessionLostData, sessionNotFoundMessage } from './session-lost.js';
 import {
   createStaticTokens,
@@ -267,7 +268,10 @@ export async function serveHttp(
       if (body && !body.ok) return sendRefusal(response, body);
       if (isScoped(principal) && body?.ok) {
         const needed = missingScope(host, rules, principal, body.value);
-        if (needed !== undefined) return sendInsufficientScope(response, auth, needed, body.value);
+        if (needed !== undefined) {
+          auditScopeRefusal(host, principal, needed);
+          return sendInsufficientScope(response, auth, needed.scope, body.value);
+        }
       }
       if (request.method === 'POST') holdHeadersUntilFirstWrite(response);
       await session.transport.handleRequest(request, response, body?.value);
@@ -456,40 +460,6 @@ async function authenticate(
     'www-authenticate': auth.challenge(description),
   });
   response.end(JSON.stringify({ error: description ?? 'An access token is required.' }));
-  return undefined;
-}
-
-/**
- * The scope the first `tools/call` of a message (or batch) needs and the principal lacks: the
- * scope of the called tool's risk for these arguments (through `tool_call`, the called tool's).
- */
-function missingScope(
-  host: ToolHost,
-  auth: ScopeRules,
-  principal: Principal,
-  message: unknown,
-): string | undefined {
-  for (const entry of Array.isArray(message) ? message : [message]) {
-    const call = entry as { method?: unknown; params?: { name?: unknown; arguments?: unknown } };
-    if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') continue;
-    let toolId: string = call.params.name;
-    let args = call.params.arguments;
-    const inner = args as { id?: unknown; arguments?: unknown } | undefined;
-    if (toolId === 'tool_call' && typeof inner?.id === 'string') {
-      toolId = inner.id;
-      args = inner.arguments;
-    }
-    const tool = host.deployment.registry.get(toolId);
-    if (!tool) continue;
-    let risk = tool.metadata.risk;
-    try {
-      risk = tool.riskOf?.(args) ?? risk;
-    } catch {
-      // Arguments the tool cannot judge are refused by its validation; the declared risk stands.
-      risk = 'HIGH';
-    }
-    if (!auth.allows(principal.scopes, risk)) return auth.scopeFor(risk);
-  }
   return undefined;
 }
 

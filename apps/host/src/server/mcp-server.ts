@@ -176,8 +176,10 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
       const events = eventForwarder(extra, request.params._meta?.progressToken, name, (level) =>
         logLevel.ignores(level),
       );
+      const clientName = server.getClientVersion()?.name;
       const result = await host.call(name, args ?? {}, {
         source: 'mcp',
+        ...(clientName !== undefined ? { clientName } : {}),
         sessionId,
         principal,
         signal: extra.signal,

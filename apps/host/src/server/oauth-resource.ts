@@ -2,6 +2,7 @@ import type { ToolRisk } from '@toolsys/core-tool-registry';
 import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
 import { isLoopbackHost } from './http-security.js';
 import { fetchIssuerMetadata } from './issuer-metadata.js';
+import { createIntrospector, type Introspector, looksLikeJwt } from './token-introspection.js';
 
 /** The scope each risk level needs, by default. */
 export const DEFAULT_RISK_SCOPES: Readonly<Record<ToolRisk, string>> = {
@@ -30,6 +31,18 @@ export interface OAuthResourceOptions {
   scopes?: Partial<Record<ToolRisk, string>>;
   /** Fetch used for discovery and keys (tests pass their own). Default the global fetch. */
   fetch?: typeof globalThis.fetch;
+  /**
+   * Checks opaque (non-JWT) access tokens by RFC 7662 introspection as this client; without it
+   * only JWT access tokens are accepted.
+   */
+  introspection?: {
+    /** The introspection endpoint. Default: the issuer metadata's `introspection_endpoint`. */
+    endpoint?: string;
+    /** This resource server's client id at the authorization server. */
+    clientId: string;
+    /** Its client secret, sent with `client_secret_basic`. */
+    clientSecret: string;
+  };
 }
 
 /** Who an OAuth access token was issued to. */
@@ -111,23 +124,54 @@ export function createOAuthResource(options: OAuthResourceOptions): OAuthResourc
     scopes_supported: rules.all,
     bearer_methods_supported: ['header'],
   };
+  let discovered: Promise<AuthorizationServerMetadata> | undefined;
+  const discover = () => {
+    discovered ??= discoverMetadata(issuerUrl, options.issuer, fetcher);
+    // A failed discovery is tried again by the next request.
+    discovered.catch(() => {
+      discovered = undefined;
+    });
+    return discovered;
+  };
   let keys: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined;
   const keySet = () => {
-    keys ??= discoverJwksUri(issuerUrl, options.issuer, fetcher).then((uri) =>
-      createRemoteJWKSet(uri, { cooldownDuration: 30_000, timeoutDuration: 5_000 }),
-    );
-    // A failed discovery is tried again by the next request.
+    keys ??= discover().then(({ jwksUri }) => {
+      if (!jwksUri) throw new OAuthConfigError(`${options.issuer} publishes no jwks_uri.`);
+      return createRemoteJWKSet(jwksUri, { cooldownDuration: 30_000, timeoutDuration: 5_000 });
+    });
     keys.catch(() => {
       keys = undefined;
     });
     return keys;
   };
+  const introspection = options.introspection;
+  const configuredEndpoint = introspection?.endpoint
+    ? checkedUrl(introspection.endpoint, 'server.auth.introspection.endpoint')
+    : undefined;
+  const introspect: Introspector | undefined = introspection
+    ? createIntrospector({
+        endpoint: async () => {
+          if (configuredEndpoint) return configuredEndpoint;
+          const { introspectionEndpoint } = await discover();
+          if (!introspectionEndpoint) {
+            throw new OAuthConfigError(`${options.issuer} publishes no introspection_endpoint.`);
+          }
+          return introspectionEndpoint;
+        },
+        clientId: introspection.clientId,
+        clientSecret: introspection.clientSecret,
+        issuer: options.issuer,
+        audience: options.audience,
+        fetch: fetcher,
+      })
+    : undefined;
   const quote = (value: string) => `"${value.replace(/["\\]/g, '')}"`;
   return {
     ...rules,
     metadataUrl,
     metadata,
     async verify(token) {
+      if (introspect && !looksLikeJwt(token)) return introspect(token);
       let jwks: Awaited<ReturnType<typeof keySet>>;
       try {
         jwks = await keySet();
@@ -181,17 +225,33 @@ export function checkedUrl(value: string, field: string): URL {
   );
 }
 
-/** The issuer's `jwks_uri`, from its metadata (see {@link fetchIssuerMetadata}). */
-async function discoverJwksUri(
+/** What a protected resource uses of its authorization server's metadata. */
+interface AuthorizationServerMetadata {
+  readonly jwksUri?: URL;
+  readonly introspectionEndpoint?: URL;
+}
+
+/**
+ * The issuer's `jwks_uri` and `introspection_endpoint`, from its metadata (see
+ * {@link fetchIssuerMetadata}); a document naming neither is no use to a resource.
+ */
+async function discoverMetadata(
   issuerUrl: URL,
   issuer: string,
   fetcher: typeof globalThis.fetch,
-): Promise<URL> {
+): Promise<AuthorizationServerMetadata> {
   const document = await fetchIssuerMetadata(issuerUrl, issuer, fetcher).catch(() => undefined);
-  if (typeof document?.jwks_uri !== 'string') {
+  const jwks = document?.jwks_uri;
+  const introspection = document?.introspection_endpoint;
+  if (typeof jwks !== 'string' && typeof introspection !== 'string') {
     throw new OAuthConfigError(`No authorization server metadata naming ${issuer} was found.`);
   }
-  return checkedUrl(document.jwks_uri, 'jwks_uri');
+  return {
+    ...(typeof jwks === 'string' ? { jwksUri: checkedUrl(jwks, 'jwks_uri') } : {}),
+    ...(typeof introspection === 'string'
+      ? { introspectionEndpoint: checkedUrl(introspection, 'introspection_endpoint') }
+      : {}),
+  };
 }
 
 function identityOf(payload: JWTPayload): OAuthIdentity {

@@ -23,6 +23,8 @@ const MAX_READABLE_ARTIFACTS = 1_000;
 export interface HostCallOptions {
   /** Where the call came from. */
   source: 'mcp' | 'dashboard';
+  /** The name the MCP client gave in its `clientInfo`, for the audit log. */
+  clientName?: string;
   /** The caller's session: permission answers are remembered per session. */
   sessionId: string;
   /** Who is calling; reaches the tool as `context.principal` and the trace spans. Default `local`. */
@@ -70,7 +72,12 @@ export class ToolHost {
    * ends the call with PERMISSION_DENIED and a hint that says how to allow the tool instead.
    */
   async call(toolId: string, args: unknown, options: HostCallOptions): Promise<ToolResult> {
-    const scope = { ...(options.confirm ? { confirm: options.confirm } : {}), unanswered: false };
+    const scope = {
+      ...(options.confirm ? { confirm: options.confirm } : {}),
+      unanswered: false,
+      source: options.source,
+      ...(options.clientName !== undefined ? { clientName: options.clientName } : {}),
+    };
     const callId = this.#callIds.next();
     const started = performance.now();
     const unbind = this.deployment.stack.bindTraceContext(callId, options.traceContext);

@@ -198,6 +198,26 @@ export function rateLimitedFailure(
 }
 
 /**
+ * The RATE_LIMITED failure of a principal's own quota (all its calls of every tool): whose quota,
+ * and when to retry. Other principals are not limited by it.
+ */
+export function principalQuotaFailure(
+  principalId: string,
+  ratePerMinute: number,
+  retryAfterMs: number,
+): ToolFailure {
+  return failureResult(
+    ToolErrorCode.RATE_LIMITED,
+    `The calls of principal "${principalId}" are limited to ${ratePerMinute} a minute (all tools together) and this quota is used up.`,
+    {
+      retryAfterMs,
+      hint: `Wait ${formatDuration(retryAfterMs)} before calling any tool again; batch work into fewer calls.`,
+      details: { quota: 'principal', principal: principalId, ratePerMinute },
+    },
+  );
+}
+
+/**
  * The CIRCUIT_OPEN failure a breaker returns when it refuses a call: the last error, the probe
  * countdown (`remainingMs`, 0 while a probe runs) and "do not retry immediately".
  */

@@ -2,6 +2,7 @@
  * The context one attempt of a call hands its handler: the abort signal is made only when the
  * handler reads it, and confirmations carry the tool and session.
  */
+
 import type { ToolClock } from '../contract/clock.js';
 import type {
   CallPrincipal,
@@ -12,6 +13,7 @@ import type {
   ToolEvent,
 } from '../contract/tool.js';
 import { ABORT_HORIZON, markAttemptSignal, SILENT_EMIT } from './execution-steps.js';
+import type { DecisionRecord } from './settled-call.js';
 
 /** The signal of calls whose caller gave none: shared and never aborted, so it costs nothing. */
 export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
@@ -25,6 +27,8 @@ export interface CallState {
   /** The caller's `onEvent`, unable to throw, or {@link SILENT_EMIT} without a sink. */
   readonly emit: (event: ToolEvent) => void;
   readonly confirm: ConfirmFunction | undefined;
+  /** What the gate decided, collected when the executor has an `onSettled` observer. */
+  readonly decision?: DecisionRecord | undefined;
 }
 
 async function denyConfirm(): Promise<ConfirmationDecision> {

@@ -1,5 +1,5 @@
 import { SYSTEM_CLOCK, type ToolClock } from '../contract/clock.js';
-import type { ConfirmFunction, ToolEvent } from '../contract/tool.js';
+import type { CallPrincipal, ConfirmFunction, ToolEvent } from '../contract/tool.js';
 import { describeType } from '../contract/tool-arguments.js';
 import { ToolErrorCode } from '../contract/tool-error.js';
 import type { ToolExecutor } from '../contract/tool-executor.js';
@@ -59,6 +59,8 @@ export interface BatchRunOptions {
   signal?: AbortSignal;
   /** The agent session the steps run in. */
   sessionId?: string;
+  /** Who runs the batch: each step runs as this principal. */
+  principal?: CallPrincipal;
   /** Receives the steps' progress and streamed output. */
   onEvent?: (event: ToolEvent) => void;
   /** Answers the steps' confirmations. */
@@ -233,6 +235,7 @@ export class ToolBatchRunner {
           const running = this.#executor.execute(step.tool, args, {
             signal: controller.signal,
             ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
+            ...(options.principal ? { principal: options.principal } : {}),
             ...(options.onEvent ? { onEvent: options.onEvent } : {}),
             ...(options.confirm ? { confirm: options.confirm } : {}),
           });

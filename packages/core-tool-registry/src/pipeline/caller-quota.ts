@@ -18,6 +18,17 @@ export function callerQuotaKey(toolId: string, sessionId: string): string {
   return `${toolId}#caller:${digestId(sessionId)}`;
 }
 
+/**
+ * The rate limiter's key of a principal's own quota (every tool together): a digest of its kind
+ * and id, so that key names in a shared store do not list principals.
+ */
+export function principalQuotaKey(principal: {
+  readonly kind: string;
+  readonly id: string;
+}): string {
+  return `principal#${digestId(`${principal.kind}:${principal.id}`)}`;
+}
+
 /** A short non-reversible digest of an id (two 32-bit FNV-1a hashes), for key names. */
 function digestId(id: string): string {
   let first = 0x811c9dc5;

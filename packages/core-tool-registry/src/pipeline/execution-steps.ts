@@ -3,6 +3,7 @@
  * normalisation, event sinks and the signal facts handlers may ask about.
  */
 import type { RegisteredTool, ToolContext, ToolEvent } from '../contract/tool.js';
+import { ToolErrorCode } from '../contract/tool-error.js';
 import type { ExecuteOptions } from '../contract/tool-executor.js';
 import {
   argumentsNotJsonFailure,
@@ -135,5 +136,20 @@ export function nestedCallOptions(
     ...(context.principal ? { principal: context.principal } : {}),
     onEvent: (event) => context.emit(event),
     confirm: (request) => context.confirm(request),
+  };
+}
+
+/**
+ * What the breaker is told of an attempt. A tool that only computes on its input (read-only, in a
+ * closed world, such as an expression evaluator) and ran out of time did so because of that caller's input,
+ * not because the tool is broken: the breaker, shared by every caller, is not told of a failure.
+ */
+export function breakerOutcome(tool: RegisteredTool, result: ToolResult): ToolResult {
+  if (result.ok || result.error.code !== ToolErrorCode.TIMEOUT) return result;
+  const { readOnlyHint, openWorldHint } = tool.metadata.annotations;
+  if (!readOnlyHint || openWorldHint) return result;
+  return {
+    ok: false,
+    error: { ...result.error, details: { ...result.error.details, causedByInput: true } },
   };
 }

@@ -6,12 +6,12 @@ import { checkArgumentLimits } from '../contract/argument-limits.js';
 import { SYSTEM_CLOCK, sleep, type ToolClock } from '../contract/clock.js';
 import { findIgnoredArguments, withIgnoredArguments } from '../contract/ignored-arguments.js';
 import type { ConfirmFunction, RegisteredTool } from '../contract/tool.js';
-import { ToolErrorCode } from '../contract/tool-error.js';
 import type { ExecuteOptions, ToolExecutor } from '../contract/tool-executor.js';
 import {
   cancelledFailure,
   failureFromThrown,
   offToolFailure,
+  principalQuotaFailure,
   rateLimitedFailure,
   timeoutFailure,
 } from '../contract/tool-failures.js';
@@ -27,6 +27,7 @@ import {
 import { RetryClassifier } from '../policies/retry-classifier.js';
 import {
   ALLOW_ALL_GATE,
+  callRisk,
   type GateVerdict,
   type ToolExecutionGate,
 } from '../policies/tool-execution-gate.js';
@@ -36,67 +37,23 @@ import { ToolSuggester } from '../registry/tool-suggester.js';
 import { ToolUsageTracker } from '../registry/tool-usage-tracker.js';
 import { Attempt, type AttemptHost, type CallRun, isPromiseLike } from './attempt.js';
 import { AttemptContext, type CallState, NEVER_ABORTED } from './attempt-context.js';
-import { callerQuotaKey, SHARED_QUOTA_CALLERS } from './caller-quota.js';
+import { callerQuotaKey, principalQuotaKey, SHARED_QUOTA_CALLERS } from './caller-quota.js';
 import { DeadlineWatch } from './deadline-watch.js';
-import { lookupTool, parseRawArguments, safeEmitter } from './execution-steps.js';
+import { breakerOutcome, lookupTool, parseRawArguments, safeEmitter } from './execution-steps.js';
+import type { RunPolicyOptions, ToolExecutorOptions } from './executor-options.js';
+import {
+  type DecisionRecord,
+  notifySettled,
+  observedConfirm,
+  type SettledCall,
+} from './settled-call.js';
 import { ToolCallIds } from './tool-call-ids.js';
 import type { OpenSpan, ToolTraceRecorder } from './trace-recorder.js';
 
-/** Options that switch on run policies (timeouts and retries). */
-export interface RunPolicyOptions {
-  /**
-   * Per tool id, fields that replace those of the tool's declared policy (from the deployment
-   * config); a field set to undefined removes it (e.g. `ratePerMinute: undefined` lifts the limit).
-   */
-  overrides?: Readonly<Record<string, Partial<ToolRunPolicy>>>;
-  /** Decides which failures are replayed. Default: a {@link RetryClassifier}. */
-  classifier?: RetryClassifier;
-  /** Random source for backoff jitter, in [0, 1). Default `Math.random`. */
-  random?: () => number;
-}
+export type { RunPolicyOptions, ToolExecutorOptions };
 
 /** The tool's own questions when the configuration allows all its actions: allowed, once each. */
 const answeredByConfiguration: ConfirmFunction = () => Promise.resolve('allow_once');
-
-/**
- * Options for {@link createToolExecutor}: the registry, then the layers of the pipeline. Every
- * layer is off when its option is absent; with none, a call is lookup, risk gate (allow-all by
- * default), argument checks and the handler.
- */
-export interface ToolExecutorOptions {
-  /** The tools the executor runs. */
-  registry: ToolRegistry;
-  /** The risk gate (permissions and confirmations); lets everything through when absent. */
-  gate?: ToolExecutionGate;
-  /** Aggregates usage; a fresh tracker when absent. */
-  usageTracker?: ToolUsageTracker;
-  /** Suggests close ids for unknown tools; a default suggester when absent. */
-  suggester?: ToolSuggester;
-  /** Answers tool-level confirmations (e.g. a shell command); every request is denied when absent. */
-  confirm?: ConfirmFunction;
-  /** Generates call ids; sequential ids when absent. */
-  callIds?: ToolCallIds;
-  /** Clock for latency, in ms. Default: the `clock`'s `now`. */
-  now?: () => number;
-  /** Environment preconditions, checked fail-open before the risk gate. Off when absent. */
-  environmentGate?: ToolEnvironmentGate;
-  /**
-   * Per-tool token buckets (quota from the run policy), e.g. a {@link ToolRateLimiter}. Off when
-   * absent. A limiter that answers with a promise (shared state) costs one await per call.
-   */
-  rateLimiter?: RateLimiterLike;
-  /**
-   * Per-tool circuit breakers, e.g. a {@link ToolCircuitBreaker}. Off when absent. A breaker that
-   * answers `check` with a promise (shared state) costs one await per attempt.
-   */
-  circuitBreaker?: CircuitBreakerLike;
-  /** Records one span per attempt. Off when absent. */
-  traces?: ToolTraceRecorder;
-  /** Enforces timeouts and retries of run policies. Off when absent: a call has one attempt, untimed. */
-  runPolicies?: RunPolicyOptions;
-  /** Clock for timeouts and backoff waits. Default: the system clock. */
-  clock?: ToolClock;
-}
 
 const LEGACY: ToolRunPolicy = RunPolicies.legacy;
 
@@ -126,6 +83,8 @@ export class PipelineToolExecutor implements ToolExecutor {
   readonly #policies: RunPolicyOptions | undefined;
   readonly #classifier: RetryClassifier;
   readonly #random: () => number;
+  readonly #onSettled: ((call: SettledCall) => void) | undefined;
+  readonly #principalRate: number | undefined;
   /** Each caller's own quota of each rate-limited tool (see `#admit`). */
   readonly #callerQuotas: ToolRateLimiter;
   /** The next attempt's context, made ahead of time (see {@link AttemptContext}). */
@@ -151,6 +110,10 @@ export class PipelineToolExecutor implements ToolExecutor {
     this.#policies = options.runPolicies;
     this.#classifier = options.runPolicies?.classifier ?? new RetryClassifier();
     this.#random = options.runPolicies?.random ?? Math.random;
+    this.#onSettled = options.onSettled;
+    const principalRate = options.principalQuota?.ratePerMinute;
+    this.#principalRate =
+      principalRate !== undefined && principalRate > 0 ? principalRate : undefined;
     this.#host = {
       // Time limits of running attempts, on one timer.
       deadlines: new DeadlineWatch(this.#clock),
@@ -169,6 +132,35 @@ export class PipelineToolExecutor implements ToolExecutor {
   }
 
   execute(id: string, rawArgs: unknown, options: ExecuteOptions = NO_OPTIONS): Promise<ToolResult> {
+    const observer = this.#onSettled;
+    if (!observer) return this.#execute(id, rawArgs, options, undefined);
+    const started = this.#now();
+    const record: DecisionRecord = { decision: 'not-reached' };
+    const callId = options.callId ?? this.#callIds.next();
+    const observed = { ...options, callId };
+    return this.#execute(id, rawArgs, observed, record).then((result) => {
+      notifySettled(observer, {
+        callId,
+        toolId: String(id),
+        sessionId: options.sessionId ?? 'default',
+        principal: options.principal,
+        risk: record.risk,
+        decision: record.decision,
+        deniedBy: record.deniedBy,
+        rawArgs,
+        result,
+        durationMs: this.#now() - started,
+      });
+      return result;
+    });
+  }
+
+  #execute(
+    id: string,
+    rawArgs: unknown,
+    options: ExecuteOptions,
+    record: DecisionRecord | undefined,
+  ): Promise<ToolResult> {
     const signal = options.signal ?? NEVER_ABORTED;
     // Not async: the steps before the tool run synchronously, and the caller awaits the promise of
     // the run itself. Every async layer costs a turn of the event loop's job queue on each call,
@@ -187,8 +179,10 @@ export class PipelineToolExecutor implements ToolExecutor {
         ...(options.principal ? { principal: options.principal } : {}),
         signal,
         emit: safeEmitter(options.onEvent),
-        confirm: options.confirm ?? this.#confirm,
+        confirm: observedConfirm(options.confirm ?? this.#confirm, record),
+        ...(record ? { decision: record } : {}),
       };
+      if (record) record.risk = callRisk(tool, rawArgs);
       if (this.environmentGate) {
         const environment = this.environmentGate.check(tool, rawArgs);
         if (!environment.allowed) {
@@ -239,9 +233,15 @@ export class PipelineToolExecutor implements ToolExecutor {
     gated: CallState,
     started: number,
   ): Promise<ToolResult> {
+    const record = gated.decision;
     if (!verdict.allowed) {
+      if (record) {
+        record.decision = 'denied';
+        record.deniedBy = verdict.deniedBy;
+      }
       return this.#refuse(tool, gated, rawArgs, verdict.result, started);
     }
+    if (record) record.decision = verdict.asked ? 'asked-and-allowed' : 'allowed';
     const call = verdict.preapproved ? { ...gated, confirm: answeredByConfiguration } : gated;
     let argsObject: Record<string, unknown>;
     if (typeof rawArgs === 'object' && rawArgs !== null && !Array.isArray(rawArgs)) {
@@ -288,6 +288,40 @@ export class PipelineToolExecutor implements ToolExecutor {
       timeoutMs: enforce ? policy.timeoutMs : undefined,
       maxRetries: enforce ? Math.max(0, policy.maxRetries) : 0,
     };
+    const principal = call.principal;
+    const principalRate = this.#principalRate;
+    if (principal && principalRate !== undefined) {
+      const limiter = this.rateLimiter ?? this.#callerQuotas;
+      const own = limiter.tryAcquire(principalQuotaKey(principal), principalRate);
+      if (isPromiseLike(own)) return this.#afterPrincipalQuota(own, run, principalRate);
+      if (!own.allowed) return this.#refusePrincipal(run, principalRate, own.retryAfterMs);
+    }
+    return this.#limitTool(run);
+  }
+
+  /** The rest of `#validated` once a shared limiter has decided the principal's quota. */
+  async #afterPrincipalQuota(
+    pending: PromiseLike<RateLimitDecision>,
+    run: CallRun,
+    rate: number,
+  ): Promise<ToolResult> {
+    try {
+      const decision = await pending;
+      if (!decision.allowed) return await this.#refusePrincipal(run, rate, decision.retryAfterMs);
+      return await this.#limitTool(run);
+    } catch (thrown) {
+      return failureFromThrown(thrown, run.call.signal);
+    }
+  }
+
+  #refusePrincipal(run: CallRun, rate: number, retryAfterMs: number): Promise<ToolResult> {
+    const failure = principalQuotaFailure(run.call.principal?.id ?? '', rate, retryAfterMs);
+    return this.#refuse(run.tool, run.call, run.rawArgs, failure, run.started);
+  }
+
+  /** The tool's own quotas (the caller's, then the shared one), then the run. May throw. */
+  #limitTool(run: CallRun): Promise<ToolResult> {
+    const { tool, call, policy } = run;
     const rate = policy.ratePerMinute;
     if (this.rateLimiter && rate !== undefined && rate > 0) {
       // The caller's own quota first, so that one session using its quota up leaves the shared
@@ -510,21 +544,6 @@ export class PipelineToolExecutor implements ToolExecutor {
 }
 
 const NO_OPTIONS: ExecuteOptions = Object.freeze({});
-
-/**
- * What the breaker is told of an attempt. A tool that only computes on its input (read-only, in a
- * closed world, such as an expression evaluator) and ran out of time did so because of that caller's input,
- * not because the tool is broken: the breaker, shared by every caller, is not told of a failure.
- */
-function breakerOutcome(tool: RegisteredTool, result: ToolResult): ToolResult {
-  if (result.ok || result.error.code !== ToolErrorCode.TIMEOUT) return result;
-  const { readOnlyHint, openWorldHint } = tool.metadata.annotations;
-  if (!readOnlyHint || openWorldHint) return result;
-  return {
-    ok: false,
-    error: { ...result.error, details: { ...result.error.details, causedByInput: true } },
-  };
-}
 
 /**
  * Builds the executor for a registry. With only `registry` it runs lookup, the argument checks and

@@ -23,10 +23,18 @@ export interface GateContext {
   readonly confirm?: ConfirmFunction | undefined;
 }
 
+/**
+ * Who or what refused a call at the risk gate: the risk's policy, the user (now or earlier in the
+ * turn), or nobody could be asked (no confirm, or arguments that cannot all be shown).
+ */
+export type GateDenial = 'policy' | 'user' | 'unanswered';
+
 /** A gate's decision. */
 export type GateVerdict =
   | {
       readonly allowed: true;
+      /** The user was asked for this call and allowed it. */
+      readonly asked?: true;
       /**
        * The deployment's configuration allows every action of this self-gated tool (its risk's
        * policy is "allow", or its allow-list names it): the tool's own questions are answered
@@ -34,7 +42,12 @@ export type GateVerdict =
        */
       readonly preapproved?: true;
     }
-  | { readonly allowed: false; readonly result: ToolFailure };
+  | {
+      readonly allowed: false;
+      readonly result: ToolFailure;
+      /** Who or what refused; absent from gates that do not say. */
+      readonly deniedBy?: GateDenial;
+    };
 
 /** Decides whether a call may run before its arguments are validated. */
 export interface ToolExecutionGate {
@@ -52,6 +65,8 @@ export const ALLOW_ALL_GATE: ToolExecutionGate = { check: () => ({ allowed: true
 const ALLOWED: GateVerdict = Object.freeze({ allowed: true });
 /** Lets a self-gated call through with its own questions answered by the configuration. */
 const PREAPPROVED: GateVerdict = Object.freeze({ allowed: true, preapproved: true });
+/** Lets a call through that the user was just asked about. */
+const ASKED: GateVerdict = Object.freeze({ allowed: true, asked: true });
 
 /**
  * The risk gate: asks the permission manager for MEDIUM and HIGH risk tools. A call that policy or
@@ -79,7 +94,8 @@ export class RiskAwareToolGate implements ToolExecutionGate {
       (settled.via === 'configured' || (gatesItself && settled.via === 'policy'))
     )
       return PREAPPROVED;
-    if (settled) return toGateVerdict(settled);
+    // Settled without asking: a denial is the policy's, or the user's earlier in this turn.
+    if (settled) return this.#verdict(settled, tool.id, context.sessionId, target, 'policy');
     return this.#ask(tool, risk, rawArgs, context, target);
   }
 
@@ -100,6 +116,7 @@ export class RiskAwareToolGate implements ToolExecutionGate {
           'Split the work into smaller calls with fewer, flatter arguments, then retry.',
           { reason: 'unshowable_arguments' },
         ),
+        deniedBy: 'unanswered',
       };
     }
     const verdict = await this.#permissions.authorize(
@@ -118,7 +135,28 @@ export class RiskAwareToolGate implements ToolExecutionGate {
       context.confirm,
       target,
     );
-    return toGateVerdict(verdict);
+    // Asked: a denial is the user's answer (remembered for the turn), else nobody could answer.
+    return this.#verdict(verdict, tool.id, context.sessionId, target, 'unanswered');
+  }
+
+  /**
+   * The gate's verdict for the manager's. The manager remembers a user's "deny" for the turn and
+   * nothing else, so a denial with that state is the user's and any other is `otherwise`.
+   */
+  #verdict(
+    verdict: PermissionVerdict,
+    toolId: string,
+    sessionId: string,
+    target: GrantTarget,
+    otherwise: GateDenial,
+  ): GateVerdict {
+    if (verdict.allowed) return verdict.via === 'confirmed' ? ASKED : ALLOWED;
+    const byUser = this.#permissions.state(sessionId, toolId, target) === 'denied_turn';
+    return {
+      allowed: false,
+      result: permissionDeniedFailure(verdict.reason, verdict.hint),
+      deniedBy: byUser ? 'user' : otherwise,
+    };
   }
 }
 
@@ -150,14 +188,6 @@ export function callRisk(tool: RegisteredTool, rawArgs: unknown): ToolRisk {
     risk = 'HIGH';
   }
   return RISK_ORDER[risk] > RISK_ORDER[declared] ? risk : declared;
-}
-
-function toGateVerdict(verdict: PermissionVerdict): GateVerdict {
-  if (verdict.allowed) return ALLOWED;
-  return {
-    allowed: false,
-    result: permissionDeniedFailure(verdict.reason, verdict.hint),
-  };
 }
 
 /**

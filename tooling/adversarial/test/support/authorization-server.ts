@@ -14,9 +14,24 @@ export interface AuthorizationServer {
    * another audience, naming another issuer): for tokens that only the claims make wrong.
    */
   sign(claims: JWTPayload): Promise<string>;
+  /**
+   * Issues an opaque access token for `audience` (a resource server checked by introspection);
+   * `expiresIn` in seconds (default 600).
+   */
+  issueOpaque(
+    accountId: string,
+    scopes: readonly string[],
+    options: { audience: string; expiresIn?: number },
+  ): Promise<string>;
+  /** Revokes an opaque access token (introspection then says it is not active). */
+  revoke(token: string): Promise<void>;
+  /** The client a resource server introspects as (`client_secret_basic`). */
+  readonly introspector: { readonly clientId: string; readonly clientSecret: string };
   /** Stops listening. */
   close(): Promise<void>;
 }
+
+const INTROSPECTOR = { clientId: 'resource-server', clientSecret: 'resource-server-secret' };
 
 /**
  * Starts an authorization server whose access tokens name `audience` and may carry `scopes`. With
@@ -56,6 +71,15 @@ export async function startAuthorizationServer(options: {
         response_types: ['code'],
         id_token_signed_response_alg: 'ES256',
       },
+      {
+        client_id: INTROSPECTOR.clientId,
+        client_secret: INTROSPECTOR.clientSecret,
+        grant_types: [],
+        redirect_uris: [],
+        response_types: [],
+        token_endpoint_auth_method: 'client_secret_basic',
+        id_token_signed_response_alg: 'ES256',
+      },
       ...(options.publicClient
         ? [
             {
@@ -71,6 +95,7 @@ export async function startAuthorizationServer(options: {
     ],
     features: {
       devInteractions: { enabled: options.publicClient !== undefined },
+      introspection: { enabled: true, allowedPolicy: () => true },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => options.audience,
@@ -91,6 +116,22 @@ export async function startAuthorizationServer(options: {
         resourceServer: { ...resourceServer, scope: scopes.join(' ') },
       });
       return token.save();
+    },
+    introspector: INTROSPECTOR,
+    async issueOpaque(accountId, scopes, { audience, expiresIn }) {
+      const client = await provider.Client.find('test-client');
+      const token = new provider.AccessToken({
+        accountId,
+        client,
+        scope: scopes.join(' '),
+        ...(expiresIn !== undefined ? { expiresIn } : {}),
+        resourceServer: { audience, scope: scopes.join(' '), accessTokenFormat: 'opaque' },
+      });
+      return token.save();
+    },
+    async revoke(token) {
+      const found = await provider.AccessToken.find(token);
+      await found?.destroy();
     },
     sign(claims) {
       return new SignJWT(claims)

@@ -11,14 +11,17 @@ declare module 'oidc-provider' {
     client: ProviderClient | undefined;
     scope: string;
     resourceServer: Record<string, unknown>;
+    expiresIn?: number;
   }
 
   export default class Provider {
     constructor(issuer: string, configuration: Record<string, unknown>);
     readonly Client: { find(id: string): Promise<ProviderClient | undefined> };
-    readonly AccessToken: new (
+    readonly AccessToken: (new (
       init: AccessTokenInit,
-    ) => { save(): Promise<string> };
+    ) => { save(): Promise<string> }) & {
+      find(token: string): Promise<{ destroy(): Promise<void> } | undefined>;
+    };
     callback(): (request: IncomingMessage, response: ServerResponse) => void;
   }
 }

@@ -1,0 +1,156 @@
+// One line of the audit log: what it holds, and how it is encoded so that no value from a caller
+// can break it, forge another line or make it longer than a fixed size.
+import { createHash } from 'node:crypto';
+import type { CallDecision, GateDenial, ToolRisk } from '@toolsys/core-tool-registry';
+
+/** Who or what refused a call: the risk gate's answer, or the HTTP layer's scope check. */
+export type AuditDenial = GateDenial | 'scope';
+
+/** Where a call came in. */
+export type AuditSource = 'mcp' | 'dashboard' | 'http';
+
+/** One call as the audit log records it. Never holds an argument value or a token. */
+export interface AuditEntry {
+  /** When the call ended, ISO 8601 UTC. */
+  readonly time: string;
+  /** Who called: a principal id and its kind (`oauth`, `token`, `local`). */
+  readonly principal: { readonly id: string; readonly kind: string };
+  /** The OAuth client id, and/or the name an MCP client gave in its `clientInfo`, when known. */
+  readonly client?: { readonly id?: string; readonly name?: string };
+  /** The tool id the caller named. */
+  readonly tool: string;
+  /** The call's risk; absent when no such tool exists. */
+  readonly risk?: ToolRisk;
+  /** What the gates decided. */
+  readonly decision: CallDecision;
+  /** Who or what refused, for a denied call. */
+  readonly deniedBy?: AuditDenial;
+  /** `ok`, or the failure code. */
+  readonly outcome: string;
+  /** Time from the call's start to its result, in whole ms. */
+  readonly durationMs: number;
+  /** The replica that served the call. */
+  readonly replica?: string;
+  /** Where the call came in; absent for `toolsys call` and embedding programs. */
+  readonly source?: AuditSource;
+  /** The executor's call id. */
+  readonly callId?: string;
+  /** `sha256:` and the first 16 hex digits of the digest of the arguments' canonical JSON. */
+  readonly args: string;
+}
+
+/** The longest audit line, in bytes (newline included): one `write` of it is one whole line. */
+export const MAX_AUDIT_LINE_BYTES = 2_048;
+
+/** The longest value kept of each free-text field, in characters; longer ones are cut. */
+const FIELD_LIMITS = {
+  principal: 256,
+  kind: 16,
+  client: 128,
+  tool: 256,
+  outcome: 64,
+  replica: 64,
+  callId: 64,
+} as const;
+
+/** Cuts a caller's string to `limit` characters, marking the cut. */
+function cut(value: string, limit: number): string {
+  return value.length <= limit ? value : `${value.slice(0, limit)}…`;
+}
+
+/**
+ * The JSON line of an entry, newline included: every field JSON-encoded (a newline or quote in a
+ * principal id or tool id stays inside its string), each free-text field cut to its limit, so
+ * the line never passes {@link MAX_AUDIT_LINE_BYTES}.
+ */
+export function encodeAuditLine(entry: AuditEntry): string {
+  const client =
+    entry.client && (entry.client.id !== undefined || entry.client.name !== undefined)
+      ? {
+          ...(entry.client.id !== undefined
+            ? { id: cut(entry.client.id, FIELD_LIMITS.client) }
+            : {}),
+          ...(entry.client.name !== undefined
+            ? { name: cut(entry.client.name, FIELD_LIMITS.client) }
+            : {}),
+        }
+      : undefined;
+  const bounded = {
+    time: entry.time,
+    principal: {
+      id: cut(entry.principal.id, FIELD_LIMITS.principal),
+      kind: cut(entry.principal.kind, FIELD_LIMITS.kind),
+    },
+    ...(client ? { client } : {}),
+    tool: cut(entry.tool, FIELD_LIMITS.tool),
+    ...(entry.risk ? { risk: entry.risk } : {}),
+    decision: entry.decision,
+    ...(entry.deniedBy ? { deniedBy: entry.deniedBy } : {}),
+    outcome: cut(entry.outcome, FIELD_LIMITS.outcome),
+    durationMs: Math.max(0, Math.round(entry.durationMs)),
+    ...(entry.replica !== undefined ? { replica: cut(entry.replica, FIELD_LIMITS.replica) } : {}),
+    ...(entry.source ? { source: entry.source } : {}),
+    ...(entry.callId !== undefined ? { callId: cut(entry.callId, FIELD_LIMITS.callId) } : {}),
+    args: entry.args,
+  };
+  // With every field cut, JSON escapes (at most 6 bytes per character) keep a line of the limits
+  // above far below the cap; this guard only holds if a limit is raised carelessly.
+  const line = `${JSON.stringify(bounded)}\n`;
+  if (Buffer.byteLength(line) <= MAX_AUDIT_LINE_BYTES) return line;
+  return `${JSON.stringify({ ...bounded, principal: { id: '…', kind: bounded.principal.kind }, tool: '…', client: undefined })}\n`;
+}
+
+/** The digest recorded for arguments that cannot be serialized (a cycle, a BigInt). */
+const UNHASHABLE = 'sha256:unhashable';
+
+/**
+ * `sha256:` and 16 hex digits of the SHA-256 of the arguments' canonical JSON (object keys
+ * sorted at every depth): equal arguments give equal digests whatever their key order, and no
+ * value can be read back from it. A low-entropy value can still be guessed and checked against
+ * the digest, which is why nothing else of the arguments is logged.
+ */
+export function argumentsDigest(value: unknown): string {
+  const hash = createHash('sha256');
+  try {
+    updateCanonical(hash, value, new Set());
+  } catch {
+    return UNHASHABLE;
+  }
+  return `sha256:${hash.digest('hex').slice(0, 16)}`;
+}
+
+function updateCanonical(
+  hash: ReturnType<typeof createHash>,
+  value: unknown,
+  seen: Set<object>,
+): void {
+  if (value === null || typeof value !== 'object') {
+    // JSON.stringify of undefined (and functions) is undefined: hashed as null, as JSON would.
+    hash.update(JSON.stringify(value) ?? 'null');
+    return;
+  }
+  if (seen.has(value)) throw new TypeError('cyclic arguments');
+  seen.add(value);
+  if (Array.isArray(value)) {
+    hash.update('[');
+    value.forEach((item, index) => {
+      if (index > 0) hash.update(',');
+      updateCanonical(hash, item, seen);
+    });
+    hash.update(']');
+  } else {
+    hash.update('{');
+    const record = value as Record<string, unknown>;
+    let first = true;
+    for (const key of Object.keys(record).sort()) {
+      if (record[key] === undefined) continue;
+      if (!first) hash.update(',');
+      first = false;
+      hash.update(JSON.stringify(key));
+      hash.update(':');
+      updateCanonical(hash, record[key], seen);
+    }
+    hash.update('}');
+  }
+  seen.delete(value);
+}
