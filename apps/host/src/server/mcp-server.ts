@@ -190,8 +190,9 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
       // Notifications sent after the response would be dropped by the client.
       await events.flush();
       const tool = registry.get(name);
+      const data = server.getClientCapabilities()?.experimental?.[TOOLSYS_META_KEY] !== undefined;
       if (!result.ok || result.artifacts === undefined) {
-        return toCallToolResult(result, tool ? { tool } : {});
+        return toCallToolResult(result, { ...(tool ? { tool } : {}), data });
       }
       const artifacts = await artifactContent(result.artifacts, {
         dataDir,
@@ -205,6 +206,7 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
       }
       return toCallToolResult(result, {
         ...(tool ? { tool } : {}),
+        data,
         artifactBlocks: artifacts.content,
       });
     },

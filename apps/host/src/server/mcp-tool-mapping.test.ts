@@ -147,6 +147,13 @@ describe('toCallToolResult', () => {
     });
   });
 
+  it("gives a client that announced the host's capability every tool's object data", () => {
+    const tool = answering(false);
+    expect(
+      toCallToolResult(successResult('idle', { data: { state: 'idle' } }), { tool, data: true }),
+    ).toEqual({ content: [{ type: 'text', text: 'idle' }], structuredContent: { state: 'idle' } });
+  });
+
   it('follows the text with the artifact blocks, before the structured content', () => {
     const link = {
       type: 'resource_link' as const,

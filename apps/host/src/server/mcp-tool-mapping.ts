@@ -90,6 +90,12 @@ export interface CallToolResultOptions {
    * stays out, so a client that prefers structured content still shows the model the text.
    */
   readonly tool?: RegisteredTool;
+  /**
+   * The client announced the experimental `dev.toolsys/tool` capability: it reads every tool's
+   * data, so any tool that returned an object gets it as `structuredContent` (the text stays in
+   * `content`, which such a client shows the model).
+   */
+  readonly data?: boolean;
   /** The blocks of the result's artifacts, after the text (see `artifactContent`). */
   readonly artifactBlocks?: readonly ContentBlock[];
 }
@@ -123,7 +129,8 @@ export function toCallToolResult(
     };
   }
   content.push(...(options.artifactBlocks ?? []));
-  if (options.tool && hasObjectOutput(options.tool) && isPlainObject(result.data)) {
+  const structured = options.data === true || (options.tool && hasObjectOutput(options.tool));
+  if (structured && isPlainObject(result.data)) {
     return { content, structuredContent: result.data };
   }
   return { content };

@@ -106,7 +106,11 @@ async function startToolsys(scratch: string): Promise<Server> {
     env: { ...stringEnv(), INIT_CWD: scratch },
     stderr: 'ignore',
   });
-  const client = new Client({ name: 'toolsys-bench', version: '0.0.0' });
+  // Announcing the host's own capability gets every tool's data as structured content.
+  const client = new Client(
+    { name: 'toolsys-bench', version: '0.0.0' },
+    { capabilities: { experimental: { 'dev.toolsys/tool': {} } } },
+  );
   await client.connect(transport, { timeout: CALL_TIMEOUT_MS });
   return { client, transport };
 }
