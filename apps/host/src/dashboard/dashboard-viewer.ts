@@ -21,11 +21,14 @@ export function seesCall(viewer: DashboardViewer, call: ServedCall): boolean {
 }
 
 /**
- * Whether the viewer may see this trace span: their own, or any for an operator. A span names its
- * principal by id only, so a span without one is an operator's to see.
+ * Whether the viewer may see this trace span: their own (same id and same kind), or any for an
+ * operator. A span without a principal is an operator's to see.
  */
 export function seesSpan(viewer: DashboardViewer, span: ToolTraceSpan): boolean {
-  return viewer.isOperator || span.principal === viewer.principal.id;
+  return (
+    viewer.isOperator ||
+    (span.principal === viewer.principal.id && span.principalKind === viewer.principal.kind)
+  );
 }
 
 /** The viewer as the page names them (`token:alice`). */

@@ -67,10 +67,13 @@ describe('the principal of a call', () => {
     await executor.execute('who', {}, { principal: ALICE });
     await executor.execute('dangerous', {}, { principal: ALICE });
     await executor.execute('who', {});
-    expect(traces.spans().map((span) => [span.toolId, span.outcome, span.principal])).toEqual([
-      ['who', 'ok', 'alice'],
-      ['dangerous', 'PERMISSION_DENIED', 'alice'],
-      ['who', 'ok', undefined],
+    const spans = traces.spans();
+    expect(
+      spans.map((span) => [span.toolId, span.outcome, span.principal, span.principalKind]),
+    ).toEqual([
+      ['who', 'ok', 'alice', 'oauth'],
+      ['dangerous', 'PERMISSION_DENIED', 'alice', 'oauth'],
+      ['who', 'ok', undefined, undefined],
     ]);
   });
 });

@@ -459,6 +459,7 @@ export class PipelineToolExecutor implements ToolExecutor {
     return this.traces?.open({
       callId: run.call.callId,
       principal: run.call.principal?.id,
+      principalKind: run.call.principal?.kind,
       toolId: run.tool.id,
       attempt: attempt.number,
       args: run.rawArgs,
@@ -527,6 +528,7 @@ export class PipelineToolExecutor implements ToolExecutor {
       traces.record({
         callId: call.callId,
         principal: call.principal?.id,
+        principalKind: call.principal?.kind,
         toolId: tool.id,
         attempt: 0,
         args: rawArgs,

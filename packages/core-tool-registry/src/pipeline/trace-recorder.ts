@@ -1,4 +1,5 @@
 import { SYSTEM_CLOCK, type ToolClock } from '../contract/clock.js';
+import type { CallPrincipal } from '../contract/tool.js';
 import type { ToolResult } from '../contract/tool-result.js';
 
 /** Sizes of the arguments of a call: never the values themselves, so exports leak no secrets. */
@@ -42,6 +43,11 @@ export interface ToolTraceSpan {
   readonly argsDigest: ArgsDigest;
   /** The id of the principal who called (an OAuth subject, a token's name, `local`), when known. */
   readonly principal?: string;
+  /**
+   * How that principal proved who it is (`oauth`, `token`, `local`): a token named `alice` is not
+   * the OAuth subject `alice`.
+   */
+  readonly principalKind?: CallPrincipal['kind'];
   /** Kebab-case failure code, e.g. `execution-failed`; absent on success. */
   readonly errorSlug?: string;
 }
@@ -102,6 +108,8 @@ export interface SpanInit {
   readonly args: unknown;
   /** The id of the principal who called, when known. */
   readonly principal?: string | undefined;
+  /** How that principal proved who it is, when known. */
+  readonly principalKind?: CallPrincipal['kind'] | undefined;
   /** Start on the recorder's clock, in ms. */
   readonly started: number;
   /** Start on the wall clock, ms since the epoch; derived from the recorder's wall clock when absent. */
@@ -181,6 +189,7 @@ export class ToolTraceRecorder {
       outcome: 'ok',
       argsDigest: digestArgs(init.args),
       ...(init.principal !== undefined ? { principal: init.principal } : {}),
+      ...(init.principalKind !== undefined ? { principalKind: init.principalKind } : {}),
     };
   }
 
