@@ -319,6 +319,13 @@ export const deploymentConfigSchema = z
           .describe(
             'Most MCP sessions open at once (default 100); a new one past it gets 503 with Retry-After.',
           ),
+        deploymentKeyEnv: z
+          .string()
+          .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
+          .optional()
+          .describe(
+            'Environment variable holding the deployment key (base64 or hex of 32+ random bytes; default TOOLSYS_DEPLOYMENT_KEY). It seals protocol state handed to clients and keys audit digests; replicas must share it. Unset: a key generated in dataDir.',
+          ),
         sessionIdleSeconds: z
           .number()
           .int()

@@ -17,11 +17,13 @@ import {
 import { DISCOVERY_TOOL_IDS } from '@toolsys/core-tools';
 import type { ResolvedDeploymentConfig } from './config.js';
 import { escapingConfirm } from './confirmation-text.js';
+import { type DeploymentKey, loadDeploymentKey } from './deployment-key.js';
 import { type PackageReport, type PlannedPackage, planDeployment } from './deployment-plan.js';
 import { createExecutionStack, type ExecutionStack } from './execution-stack.js';
 import { excludedTools, offPackageTools } from './off-tools.js';
 import type { PackageSection } from './packages/package-section.js';
 import { loadScaleOut } from './scale-out.js';
+import { NO_OFFERINGS, type ServerOfferings } from './server/offerings.js';
 import { isToolSelected } from './tool-selection.js';
 
 export type { PackageReport } from './deployment-plan.js';
@@ -48,6 +50,13 @@ export interface Deployment {
    * every package releases what the session held.
    */
   endSession(sessionId: string): Promise<void>;
+  /** Prompts, resources, templates, completion and subscriptions MCP clients get besides tools. */
+  readonly offerings: ServerOfferings;
+  /**
+   * The key every replica shares (environment, else generated in the data directory), loaded on
+   * first use: it seals protocol state handed to clients and keys the audit log's digests.
+   */
+  deploymentKey(): Promise<DeploymentKey>;
   /** Releases every package's resources. */
   close(): Promise<void>;
 }
@@ -111,6 +120,7 @@ export async function composeDeployment(
   const toolMode = config.config.tools?.mode ?? 'all';
   const contributions: ToolPackageContribution[] = [];
   let closed = false;
+  let deploymentKey: Promise<DeploymentKey> | undefined;
 
   const start = (plan: PlannedPackage, status: ToolPackageStatus): Promise<PackageOutcome> =>
     startPackage(plan, status, {
@@ -270,6 +280,11 @@ export async function composeDeployment(
     statuses,
     toolMode,
     settled,
+    offerings: NO_OFFERINGS,
+    deploymentKey: () => {
+      deploymentKey ??= loadDeploymentKey(config);
+      return deploymentKey;
+    },
     async endSession(sessionId) {
       // Its grants go first (from Redis too), so nothing it was allowed outlives it.
       stack.permissions.endSession(sessionId);

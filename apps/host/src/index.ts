@@ -23,6 +23,14 @@ export {
   type PackageReport,
 } from './deployment.js';
 export {
+  DEPLOYMENT_KEY_ENV,
+  DeploymentKey,
+  DeploymentKeyError,
+  loadDeploymentKey,
+  type Unsealed,
+  type UnsealFailure,
+} from './deployment-key.js';
+export {
   createExecutionStack,
   type ExecutionStack,
   type ExecutionStackOptions,
@@ -65,6 +73,19 @@ export {
   TOKEN_CLOCK_SKEW_SECONDS,
   type TokenCheck,
 } from './server/oauth-resource.js';
+export type {
+  CompletionAnswer,
+  CompletionRef,
+  OfferingCaller,
+  OfferingContent,
+  PromptInfo,
+  PromptResult,
+  ResourceContents,
+  ResourceInfo,
+  ResourceTemplateInfo,
+  ServerOfferings,
+} from './server/offerings.js';
+export { NO_OFFERINGS, OfferingError } from './server/offerings.js';
 export { LOCAL_PRINCIPAL, type Principal, principalKey } from './server/principal.js';
 export {
   createStaticTokens,
