@@ -19,6 +19,8 @@ export {
   type ConfirmationRequest,
   type ConfirmFunction,
   defineTool,
+  type InputRequest,
+  type InputResponse,
   type RegisteredTool,
   type ToolContext,
   type ToolDefinition,

@@ -2,6 +2,8 @@ import type { ToolRegistry } from '../registry/tool-registry.js';
 import type {
   CallPrincipal,
   ConfirmFunction,
+  InputRequest,
+  InputResponse,
   RegisteredTool,
   ToolContext,
   ToolEvent,
@@ -25,6 +27,8 @@ export interface ExecuteOptions {
   onEvent?: (event: ToolEvent) => void;
   /** Overrides the executor's confirm function for this call (e.g. MCP elicitation). */
   confirm?: ConfirmFunction;
+  /** Reaches the handler as `context.requestInput`: how this call's client answers input requests. */
+  requestInput?: (request: InputRequest) => Promise<InputResponse>;
 }
 
 /** Runs tool calls. `execute` never throws: every outcome is a {@link ToolResult}. */

@@ -82,7 +82,28 @@ export interface ToolContext {
   confirm(
     request: Omit<ConfirmationRequest, 'sessionId' | 'toolId'> & { toolId?: string },
   ): Promise<ConfirmationDecision>;
+  /**
+   * Asks the calling client for input while the tool runs — a form (elicitation), a completion
+   * from its model (sampling), or its roots — and resolves with the client's answer (the
+   * protocol's result JSON). Absent when the caller cannot answer (a CLI, a client without the
+   * capability). Over MCP 2026-07-28 a call that asks is answered with an input-required result
+   * and run again with the answers, each request getting its answer in order: ask before any
+   * side effect, with the same requests on every run.
+   */
+  readonly requestInput?: (request: InputRequest) => Promise<InputResponse>;
 }
+
+/** What a tool may ask its client for while it runs (see {@link ToolContext.requestInput}). */
+export type InputRequest =
+  | { readonly method: 'elicitation/create'; readonly params: Readonly<Record<string, unknown>> }
+  | {
+      readonly method: 'sampling/createMessage';
+      readonly params: Readonly<Record<string, unknown>>;
+    }
+  | { readonly method: 'roots/list'; readonly params?: Readonly<Record<string, unknown>> };
+
+/** The client's answer to an {@link InputRequest}: the protocol's result object for its method. */
+export type InputResponse = Readonly<Record<string, unknown>>;
 
 /** What a handler may return: a result, or plain text meaning success. */
 export type ToolReturn = ToolResult | string;
