@@ -10,6 +10,7 @@ export {
   handleOwnerOf,
   isHandleOwner,
   isKeyOfSession,
+  isToolVisibleTo,
   principalKey,
 } from './contract/handle-owner.js';
 export {

@@ -43,3 +43,11 @@ export function handleOwnerKey(owner: HandleOwner): string {
 export function isKeyOfSession(key: string, sessionId: string): boolean {
   return key.startsWith(`${sessionId}\u0000`);
 }
+
+/** Whether `principal` may see and call `tool`: every caller for a tool without an owner, else its owner only. */
+export function isToolVisibleTo(
+  tool: { readonly owner?: string },
+  principal: CallPrincipal | undefined,
+): boolean {
+  return tool.owner === undefined || tool.owner === principalKey(principal);
+}

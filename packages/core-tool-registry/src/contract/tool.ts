@@ -147,6 +147,11 @@ export interface ToolDefinition<TArgs = Record<string, unknown>> {
    * Absent for tools whose definition only changes with the code.
    */
   readonly revision?: string;
+  /**
+   * The {@link principalKey} of whoever defined this tool at run time (a shortcut or a skill):
+   * only that principal sees and calls it. Absent for tools every caller may see.
+   */
+  readonly owner?: string;
   /** The function. Expected failures are returned; anything thrown becomes a failure result. */
   execute(args: TArgs, context: ToolContext): Promise<ToolReturn> | ToolReturn;
 }
