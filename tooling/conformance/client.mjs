@@ -112,7 +112,8 @@ async function headlessAuthorization(authorizationUrl, redirectUrl) {
   await response.body?.cancel();
   if (!location) throw new Error(`the authorization request was answered ${response.status}`);
   const callback = new URL(location, authorizationUrl);
-  if (!callback.href.startsWith(redirectUrl)) throw new Error('redirected elsewhere than the callback');
+  if (!callback.href.startsWith(redirectUrl))
+    throw new Error('redirected elsewhere than the callback');
   return callback.searchParams;
 }
 

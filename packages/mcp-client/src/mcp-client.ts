@@ -8,7 +8,7 @@ import {
   type Tool,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { isAttemptSignal, ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
+import { isAttemptSignal } from '@toolsys/core-tool-registry';
 import { BoundedLog, type BoundedLogOptions } from './bounded-log.js';
 import type { RemoteToolRef } from './call-result.js';
 import {
@@ -227,7 +227,9 @@ export class McpClient {
     }
     const oauth = this.#oauth;
     if (config.transport === 'sse') {
-      await this.#signedIn(() => this.#connectWith(() => sseTransport(config, oauth), 'sse', options));
+      await this.#signedIn(() =>
+        this.#connectWith(() => sseTransport(config, oauth), 'sse', options),
+      );
       return;
     }
     try {

@@ -35,7 +35,10 @@ export interface McpOAuthSettings {
  * The browser step: sends the user to `authorizationUrl` and resolves with the query of the
  * redirect back to `redirectUrl` (its `code`, `state`, `iss` or `error`).
  */
-export type AuthorizationStep = (authorizationUrl: URL, redirectUrl: string) => Promise<URLSearchParams>;
+export type AuthorizationStep = (
+  authorizationUrl: URL,
+  redirectUrl: string,
+) => Promise<URLSearchParams>;
 
 /** Options of {@link McpOAuthProvider}. */
 export interface McpOAuthProviderOptions {
@@ -230,7 +233,10 @@ export class McpOAuthProvider implements OAuthClientProvider {
     this.#authorizations += 1;
     const callback = await authorize(authorizationUrl, this.redirectUrl);
     if (!sameState(callback.get('state'), this.#state)) {
-      throw authRefused(server, 'the authorization response does not carry the state that was sent');
+      throw authRefused(
+        server,
+        'the authorization response does not carry the state that was sent',
+      );
     }
     const error = callback.get('error');
     if (error !== null) {

@@ -1,5 +1,5 @@
-import { authRefused } from './oauth-errors.js';
 import type { FetchLike } from '../bounded-fetch.js';
+import { authRefused } from './oauth-errors.js';
 
 const MAX_REDIRECTS = 3;
 
