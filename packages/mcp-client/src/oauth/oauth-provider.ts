@@ -247,17 +247,24 @@ export class McpOAuthProvider implements OAuthClientProvider {
     if (code === null) throw authRefused(server, 'the authorization response carries no code');
     const iss = callback.get('iss');
     const scope = authorizationUrl.searchParams.get('scope');
-    const result = await auth(this, {
-      serverUrl,
-      authorizationCode: code,
-      ...(iss === null ? {} : { iss }),
-      ...(scope === null ? {} : { scope }),
-      ...(this.#discovery?.resourceMetadataUrl
-        ? { resourceMetadataUrl: new URL(this.#discovery.resourceMetadataUrl) }
-        : {}),
-      fetchFn: this.#fetch,
-    });
-    this.#fresh = result === 'AUTHORIZED';
+    try {
+      const result = await auth(this, {
+        serverUrl,
+        authorizationCode: code,
+        ...(iss === null ? {} : { iss }),
+        ...(scope === null ? {} : { scope }),
+        ...(this.#discovery?.resourceMetadataUrl
+          ? { resourceMetadataUrl: new URL(this.#discovery.resourceMetadataUrl) }
+          : {}),
+        fetchFn: this.#fetch,
+      });
+      this.#fresh = result === 'AUTHORIZED';
+    } finally {
+      // The discovery binds this one authorization: the next one discovers again (the server may
+      // have moved to another authorization server meanwhile).
+      this.#codeVerifier = undefined;
+      this.#discovery = undefined;
+    }
   }
 
   /** Whether a sign-in completed since the last call (and so a failed request may be retried). */
