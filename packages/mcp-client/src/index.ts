@@ -50,6 +50,7 @@ export {
   type SkippedRemoteTool,
   toRegistryId,
 } from './mcp-tool-registrar.js';
+export { LoopbackRedirect, type LoopbackRedirectOptions } from './oauth/loopback-redirect.js';
 export { loginCommand, signInRequired } from './oauth/oauth-errors.js';
 export {
   type AuthorizationStep,
