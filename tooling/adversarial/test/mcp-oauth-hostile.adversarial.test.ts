@@ -84,7 +84,7 @@ async function signIn(url: string): Promise<{ error: unknown; asked: number }> {
 
 describe('hostile OAuth servers', () => {
   it('refuses authorization-server metadata that names another issuer', async () => {
-    const as = await serve((base) => ({
+    const as = await serve(() => ({
       '/.well-known/oauth-authorization-server': json(asMetadata('https://attacker.example.com')),
       '/.well-known/openid-configuration': json(asMetadata('https://attacker.example.com')),
       '/register': () => {
