@@ -34,14 +34,14 @@ export class LoopbackRedirect {
     let self: LoopbackRedirect | undefined;
     const server = createServer((request, response) => {
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-      if (request.method !== 'GET' || url.pathname !== CALLBACK_PATH || !self?.#resolve) {
+      const resolve = self === undefined ? undefined : self.#resolve;
+      if (request.method !== 'GET' || url.pathname !== CALLBACK_PATH || !self || !resolve) {
         response.writeHead(404).end();
         return;
       }
       response
         .writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
         .end('Sign-in finished. You can close this window.\n');
-      const resolve = self.#resolve;
       self.#resolve = undefined;
       resolve(url.searchParams);
     });
