@@ -8,7 +8,7 @@
 // McpClient per server, the protocol era negotiated by itself, the SDK client (`sdkClient`) only
 // for what McpClient does not wrap (resources, prompts). It exits 0 when the scenario's steps
 // ran, 1 with the error on stderr otherwise; the suite judges what went over the wire.
-import { McpClient } from '@toolsys/mcp-client';
+import { McpClient, McpOAuthProvider, MemoryOAuthStore } from '@toolsys/mcp-client';
 
 const TIMEOUT_MS = 20_000;
 
@@ -93,6 +93,47 @@ const SCENARIOS = {
   },
 };
 
+/** Every `auth/*` scenario: sign in as the server asks, list the tools and call the first one. */
+async function authScenario(client) {
+  const tools = await client.listTools({ timeoutMs: TIMEOUT_MS });
+  if (tools[0]) await client.callTool(tools[0].name, {}, { timeoutMs: TIMEOUT_MS });
+}
+
+/** This client's metadata document, as the suite's authorization server knows it. */
+const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+
+/**
+ * The browser step without a browser: the suite's authorization server answers the
+ * authorization request at once with a redirect to the callback, whose query is the answer.
+ */
+async function headlessAuthorization(authorizationUrl, redirectUrl) {
+  const response = await fetch(authorizationUrl, { redirect: 'manual' });
+  const location = response.headers.get('location');
+  await response.body?.cancel();
+  if (!location) throw new Error(`the authorization request was answered ${response.status}`);
+  const callback = new URL(location, authorizationUrl);
+  if (!callback.href.startsWith(redirectUrl))
+    throw new Error('redirected elsewhere than the callback');
+  return callback.searchParams;
+}
+
+/** The OAuth client of a scenario: pre-registered when the suite gives credentials. */
+function oauthFor(url) {
+  const { client_id: clientId, client_secret: clientSecret } = context();
+  return new McpOAuthProvider({
+    server: 'conformance',
+    serverUrl: url,
+    store: new MemoryOAuthStore(),
+    redirectUrl: 'http://127.0.0.1:8090/callback',
+    authorize: headlessAuthorization,
+    settings: {
+      clientMetadataUrl: CLIENT_METADATA_URL,
+      ...(clientId === undefined ? {} : { clientId }),
+      ...(clientSecret === undefined ? {} : { clientSecret }),
+    },
+  });
+}
+
 /** The forms each scenario answers (accepted; what is left out gets the form's defaults). */
 const FORM_ANSWERS = {
   'elicitation-sep1034-client-defaults': {},
@@ -112,7 +153,8 @@ async function main() {
     console.error('usage: MCP_CONFORMANCE_SCENARIO=<scenario> node client.mjs <serverUrl>');
     return 2;
   }
-  const run = SCENARIOS[scenario];
+  const auth = scenario.startsWith('auth/');
+  const run = auth ? authScenario : SCENARIOS[scenario];
   if (!run) {
     console.error(`scenario "${scenario}" is not supported by this client`);
     return 1;
@@ -122,6 +164,7 @@ async function main() {
     { name: 'conformance', transport: 'streamable-http', url },
     {
       clientInfo: { name: 'toolsys-conformance', version: '1.0.0' },
+      ...(auth ? { oauth: () => oauthFor(url) } : {}),
       ...(answer === undefined
         ? {}
         : { onElicitation: async () => ({ action: 'accept', content: { ...answer } }) }),

@@ -50,6 +50,20 @@ export {
   type SkippedRemoteTool,
   toRegistryId,
 } from './mcp-tool-registrar.js';
+export { LoopbackRedirect, type LoopbackRedirectOptions } from './oauth/loopback-redirect.js';
+export { loginCommand, signInRequired } from './oauth/oauth-errors.js';
+export {
+  type AuthorizationStep,
+  McpOAuthProvider,
+  type McpOAuthProviderOptions,
+  type McpOAuthSettings,
+} from './oauth/oauth-provider.js';
+export {
+  FileOAuthStore,
+  MemoryOAuthStore,
+  type OAuthCredentialStore,
+  type OAuthCredentials,
+} from './oauth/oauth-store.js';
 export {
   ProgressThrottle,
   type ProgressThrottleOptions,

@@ -8,13 +8,21 @@ import {
   type Tool,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { isAttemptSignal, ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
+import { isAttemptSignal } from '@toolsys/core-tool-registry';
 import { BoundedLog, type BoundedLogOptions } from './bounded-log.js';
 import type { RemoteToolRef } from './call-result.js';
+import {
+  describeGarbage,
+  isFallbackWorthy,
+  isParseError,
+  tasksRequired,
+} from './connection-failures.js';
 import { DirectToolCalls } from './direct-tool-calls.js';
 import { toMcpToolError } from './mcp-call-error.js';
-import type { McpServerConfig } from './mcp-server-config.js';
+import type { McpHttpServerConfig, McpServerConfig } from './mcp-server-config.js';
 import { sseTransport, stdioTransport, streamableTransport } from './mcp-transports.js';
+import { fromAuthError } from './oauth/oauth-errors.js';
+import type { McpOAuthProvider } from './oauth/oauth-provider.js';
 import { progressUpdate } from './progress-emitter.js';
 import {
   INPUT_REQUIRED_MAX_ROUNDS,
@@ -47,6 +55,11 @@ export interface McpClientOptions {
    * always declined.
    */
   onElicitation?: (request: ElicitRequestFormParams, signal: AbortSignal) => Promise<ElicitResult>;
+  /**
+   * The OAuth client of an HTTP server (see {@link McpOAuthProvider}), made once per
+   * connection; undefined for a server reached without OAuth.
+   */
+  oauth?: (config: McpHttpServerConfig) => McpOAuthProvider | undefined;
 }
 
 /** Per-request options of {@link McpClient}. */
@@ -113,6 +126,7 @@ export class McpClient {
   readonly #toolsChangedListeners = new Set<() => void>();
   readonly #directToolCalls: boolean;
   readonly #onElicitation: McpClientOptions['onElicitation'];
+  readonly #oauth: McpOAuthProvider | undefined;
   /** Sends tools/call itself (stdio in the 2025 era, unless switched off). */
   #direct: DirectToolCalls | undefined;
   /** Tools whose calls stay with the SDK client: an outputSchema to check. */
@@ -132,6 +146,7 @@ export class McpClient {
     this.#clientInfo = options.clientInfo ?? { name: 'toolsys', version: '0.1.0' };
     this.#directToolCalls = options.directToolCalls ?? true;
     this.#onElicitation = options.onElicitation;
+    this.#oauth = config.transport === 'stdio' ? undefined : options.oauth?.(config);
   }
 
   /** Whether the connection is up. */
@@ -210,12 +225,17 @@ export class McpClient {
       }
       return;
     }
+    const oauth = this.#oauth;
     if (config.transport === 'sse') {
-      await this.#connectWith(() => sseTransport(config), 'sse', options);
+      await this.#signedIn(() =>
+        this.#connectWith(() => sseTransport(config, oauth), 'sse', options),
+      );
       return;
     }
     try {
-      await this.#connectWith(() => streamableTransport(config), 'streamable-http', options);
+      await this.#signedIn(() =>
+        this.#connectWith(() => streamableTransport(config, oauth), 'streamable-http', options),
+      );
     } catch (error) {
       if (
         config.transport !== 'http' ||
@@ -226,7 +246,21 @@ export class McpClient {
         throw error;
       }
       this.#reset();
-      await this.#connectWith(() => sseTransport(config), 'sse', options);
+      await this.#connectWith(() => sseTransport(config, oauth), 'sse', options);
+    }
+  }
+
+  /**
+   * Runs `attempt` once more when it failed because the server asked for a sign-in that then
+   * completed (the SDK reports the request unauthorized even so).
+   */
+  async #signedIn<T>(attempt: () => Promise<T>): Promise<T> {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!this.#oauth?.takeFreshAuthorization()) throw error;
+      if (!this.#connected) this.#reset();
+      return attempt();
     }
   }
 
@@ -240,7 +274,11 @@ export class McpClient {
    * pages (an empty page with a next cursor counts) and `.maxTools` tools, a cursor seen before
    * ends the listing, and the whole listing shares one time limit. `truncated` says what was cut.
    */
-  async listToolPages(options: McpRequestOptions = {}): Promise<ToolListing> {
+  listToolPages(options: McpRequestOptions = {}): Promise<ToolListing> {
+    return this.#signedIn(() => this.#listToolPages(options));
+  }
+
+  async #listToolPages(options: McpRequestOptions): Promise<ToolListing> {
     const client = this.#require();
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const deadline = performance.now() + timeoutMs;
@@ -329,7 +367,7 @@ export class McpClient {
         },
       );
     }
-    return this.#callThroughSdk(name, args, convert, options);
+    return this.#signedIn(() => this.#callThroughSdk(name, args, convert, options));
   }
 
   /** {@link callToolWith} through the SDK client's own request path. */
@@ -507,6 +545,8 @@ export class McpClient {
   #failure(error: unknown, operation: string, timeoutMs: number, signal?: AbortSignal): unknown {
     // The caller's own cancellation is not a server failure: the executor reports it as cancelled.
     if (signal?.aborted) return error;
+    const auth = fromAuthError(this.config.name, error);
+    if (auth) return auth;
     return toMcpToolError(error, {
       server: this.config.name,
       operation,
@@ -550,39 +590,4 @@ async function listPage(
 /** The SDK client's check of `x-mcp-header` declarations (applied to its own listings). */
 interface HeaderCheck {
   _excludeInvalidXMcpHeaderTools(result: ListToolsResult): void;
-}
-
-/** A tool that runs only as a task (an MCP extension this client does not speak). */
-function tasksRequired(server: string, tool: string): ToolError {
-  return new ToolError(
-    ToolErrorCode.UNSUPPORTED,
-    `MCP server "${server}" runs tool "${tool}" only with task-based execution, which this client does not support.`,
-    {
-      retryable: false,
-      hint: 'Use another tool of this server, or one that does not require tasks.',
-      details: { server, reason: 'tasks_required' },
-    },
-  );
-}
-
-function isFallbackWorthy(error: unknown): boolean {
-  let cause: unknown = error;
-  for (let depth = 0; depth < 4 && cause instanceof Error; depth += 1) {
-    const { code, status } = cause as { code?: unknown; status?: unknown };
-    // 401/403 mean the server speaks Streamable HTTP and refused us: falling back would not help.
-    if (code === 401 || code === 403 || status === 401 || status === 403) return false;
-    const data = (cause as { data?: { status?: unknown } }).data;
-    if (data?.status === 401 || data?.status === 403) return false;
-    cause = (cause as { options?: { cause?: unknown } }).options?.cause ?? cause.cause;
-  }
-  return true;
-}
-
-function isParseError(error: unknown): boolean {
-  return error instanceof SyntaxError || (error as { name?: string })?.name === 'ZodError';
-}
-
-function describeGarbage(error: unknown): string {
-  if (error instanceof SyntaxError) return error.message;
-  return 'a JSON value that is not a JSON-RPC message';
 }

@@ -8,6 +8,7 @@ import {
 import { boundedFetch } from './bounded-fetch.js';
 import type { BoundedLog } from './bounded-log.js';
 import type { McpHttpServerConfig, McpStdioServerConfig } from './mcp-server-config.js';
+import type { McpOAuthProvider } from './oauth/oauth-provider.js';
 
 /** A stdio server's transport: the child starts on connect, its stderr kept in `stderr`. */
 export async function stdioTransport(
@@ -26,10 +27,17 @@ export async function stdioTransport(
   return transport;
 }
 
-/** A Streamable HTTP transport whose answers are bounded while read. */
-export function streamableTransport(config: McpHttpServerConfig): Transport {
+/**
+ * A Streamable HTTP transport whose answers are bounded while read, signed in with `oauth` when
+ * given (a 401 runs discovery and refresh, a 403 `insufficient_scope` one step-up).
+ */
+export function streamableTransport(
+  config: McpHttpServerConfig,
+  oauth?: McpOAuthProvider,
+): Transport {
   return new StreamableHTTPClientTransport(new URL(config.url), {
     requestInit: { headers: httpHeaders(config) },
+    ...(oauth === undefined ? {} : { authProvider: oauth, maxStepUpRetries: 1 }),
     // Answers are bounded while read, never buffered whole first.
     fetch: boundedFetch(),
     reconnectionOptions: {
@@ -42,11 +50,12 @@ export function streamableTransport(config: McpHttpServerConfig): Transport {
 }
 
 /** An HTTP+SSE (2024-11-05 transport) transport whose answers are bounded while read. */
-export function sseTransport(config: McpHttpServerConfig): Transport {
+export function sseTransport(config: McpHttpServerConfig, oauth?: McpOAuthProvider): Transport {
   const headers = httpHeaders(config);
   const bounded = boundedFetch();
   return new SSEClientTransport(new URL(config.url), {
     requestInit: { headers },
+    ...(oauth === undefined ? {} : { authProvider: oauth }),
     fetch: bounded,
     eventSourceInit: {
       fetch: (url, init) =>

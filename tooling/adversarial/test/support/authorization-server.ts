@@ -41,7 +41,7 @@ const INTROSPECTOR = { clientId: 'resource-server', clientSecret: 'resource-serv
 export async function startAuthorizationServer(options: {
   audience: string;
   scopes: readonly string[];
-  publicClient?: { clientId: string; redirectUri: string };
+  publicClient?: { clientId: string; redirectUri: string; refreshTokens?: boolean };
 }): Promise<AuthorizationServer> {
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -85,7 +85,9 @@ export async function startAuthorizationServer(options: {
             {
               client_id: options.publicClient.clientId,
               token_endpoint_auth_method: 'none' as const,
-              grant_types: ['authorization_code'],
+              grant_types: options.publicClient.refreshTokens
+                ? ['authorization_code', 'refresh_token']
+                : ['authorization_code'],
               redirect_uris: [options.publicClient.redirectUri],
               response_types: ['code' as const],
               id_token_signed_response_alg: 'ES256',
@@ -93,6 +95,9 @@ export async function startAuthorizationServer(options: {
           ]
         : []),
     ],
+    // A client allowed the refresh_token grant gets a refresh token (no offline_access needed).
+    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(type: string): boolean }) =>
+      client.grantTypeAllowed('refresh_token'),
     features: {
       devInteractions: { enabled: options.publicClient !== undefined },
       introspection: { enabled: true, allowedPolicy: () => true },
