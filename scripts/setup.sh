@@ -19,6 +19,9 @@ env_file="$PWD/.cache/env.sh"
 node_major() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
 
 system_major="$(node_major node)"
+case "$(command -v node || true)" in
+  "$node_cache"/*) system_major=0 ;; # a shell that sourced .cache/env.sh already: keep the cache
+esac
 if [ "$system_major" -ge "$NODE_MAJOR" ] ||
   { [ "${TOOLSYS_SYSTEM_NODE:-}" = "1" ] && [ "$system_major" -ge 22 ]; }; then
   export npm_config_nodedir="${npm_config_nodedir:-/usr}"
