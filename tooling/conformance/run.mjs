@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseArgs, stripVTControlCharacters } from 'node:util';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CLI = createRequire(import.meta.url).resolve(
@@ -272,7 +272,7 @@ function details(results) {
   for (const result of results.filter((r) => r.required && !r.passed)) {
     console.log(`\n--- ${result.revision} ${result.kind} ${result.name} ---`);
     console.log(
-      result.output
+      stripVTControlCharacters(result.output)
         .split('\n')
         .filter((line) => !/DEP0190|--trace-deprecation/.test(line))
         .slice(-40)
