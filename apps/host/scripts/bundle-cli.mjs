@@ -142,7 +142,7 @@ const result = await build({
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20.19',
+  target: 'node22',
   // Several dependencies ship a UMD build as `main` and an ES build as `module`.
   mainFields: ['module', 'main'],
   allowOverwrite: true,
