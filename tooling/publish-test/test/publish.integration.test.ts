@@ -113,11 +113,12 @@ beforeAll(async () => {
     inApp(
       'npm',
       ['install', '--no-audit', '--no-fund', '--loglevel=error', `@toolsys/host@${hostVersion}`],
-      6 * minute,
+      // better-sqlite3 compiles from source on a Node.js it has no prebuilt binary for (~4 min on 2 cores).
+      10 * minute,
     ),
   );
   console.log(`publish test set-up: ${timings.join(', ')}`);
-}, 12 * minute);
+}, 16 * minute);
 
 afterAll(async () => {
   await registry?.stop();
