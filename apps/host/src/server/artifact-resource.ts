@@ -1,4 +1,4 @@
-import { McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, type ReadResourceResult } from '@modelcontextprotocol/server';
 import { parseArtifactUri } from './artifact-uri.js';
 import { DataFileError, type DataFileProblem, openDataFile, readDataFile } from './data-file.js';
 import type { RecentArtifacts } from './recent-artifacts.js';
@@ -56,14 +56,14 @@ export async function readArtifactResource(
 ): Promise<ReadResourceResult> {
   const parsed = parseArtifactUri(uri);
   if (!parsed.ok) {
-    throw new McpError(
+    throw new ProtocolError(
       INVALID_PARAMS,
       `Cannot read ${uri}: ${parsed.reason}. This server serves only the toolsys://data/… links it returned in tool results.`,
     );
   }
   const artifact = options.linked.get(uri, options.owner);
   if (artifact === undefined) {
-    throw new McpError(
+    throw new ProtocolError(
       RESOURCE_NOT_FOUND,
       `Resource ${uri} not found: this server did not return it as an artifact, or returned it too long ago. Call the tool again for a fresh link; resources/list shows the recent ones.`,
       { uri },
@@ -82,7 +82,7 @@ export async function readArtifactResource(
   } catch (error) {
     if (!(error instanceof DataFileError)) throw error;
     const { problem } = error;
-    throw new McpError(
+    throw new ProtocolError(
       problem === 'missing' ? RESOURCE_NOT_FOUND : INVALID_PARAMS,
       `Cannot read ${uri}: ${error.message}. ${NEXT_STEP[problem]}`,
       { uri },
