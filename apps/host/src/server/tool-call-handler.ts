@@ -79,6 +79,9 @@ export async function handleToolCall(
       ctx.mcpReq.signal,
     );
   } else {
+    // Stateless: a request that starts a call is a turn of its own (a denial in another client's
+    // request does not refuse this one).
+    if (ctx.mcpReq.requestState() === undefined) host.deployment.permissions.beginTurn(sessionId);
     const round = await runInRounds(
       {
         ctx,

@@ -1,0 +1,183 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type HttpServer, serveHttp } from '../src/server/http-server.js';
+import { contentText } from './support/mcp-client.js';
+import { createTestHost, type TestHost } from './support/test-tools.js';
+
+// A 2026-07-28 client of the official v2 SDK, era pinned, and a 2025-11-25 client, on the same
+// endpoints: HTTP /mcp and stdio.
+
+const CLI = resolve(import.meta.dirname, '../src/cli.ts');
+const NODE_ARGS = ['--conditions=@toolsys/source', '--import', 'tsx'];
+const SLOW = { timeout: 120_000 };
+const MODERN = { mode: { pin: '2026-07-28' } } as const;
+
+let testHost: TestHost;
+let http: HttpServer;
+let scratch: string;
+const closers: Array<() => Promise<unknown>> = [];
+
+async function modernClient(
+  transport: Transport,
+  options: { elicit?: (message: string) => Record<string, unknown> } = {},
+): Promise<Client> {
+  const client = new Client(
+    { name: 'modern-test', version: '1.0.0' },
+    {
+      capabilities: options.elicit ? { elicitation: { form: {} } } : {},
+      versionNegotiation: MODERN,
+    },
+  );
+  const { elicit } = options;
+  if (elicit) {
+    client.setRequestHandler('elicitation/create', (request) =>
+      elicit((request.params as { message: string }).message),
+    );
+  }
+  await client.connect(transport);
+  closers.push(() => client.close());
+  return client;
+}
+
+beforeAll(async () => {
+  scratch = mkdtempSync(join(tmpdir(), 'toolsys-modern-'));
+  testHost = await createTestHost();
+  http = await serveHttp(testHost.host, { host: '127.0.0.1', port: 0 });
+});
+
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close().catch(() => {});
+});
+
+afterAll(async () => {
+  await http?.close();
+  await testHost?.dispose();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('MCP 2026-07-28 over HTTP', () => {
+  it('lists the tools in a stable order and calls calculate, without a session', async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(http.mcpUrl));
+    const client = await modernClient(transport);
+    expect(client.getNegotiatedProtocolVersion?.() ?? '2026-07-28').toBe('2026-07-28');
+    const { tools } = await client.listTools();
+    const names = tools.map((tool) => tool.name);
+    expect(names).toContain('calculate');
+    expect(names).toEqual([...names].sort());
+    const result = await client.callTool({ name: 'calculate', arguments: { expression: '2+3*4' } });
+    expect(contentText(result)).toBe('14');
+    expect(transport.sessionId).toBeUndefined();
+    expect(http.sessionCount).toBe(0);
+  });
+
+  it('answers server/discover and marks tools/list cacheable', async () => {
+    const envelope = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const post = (method: string, params: Record<string, unknown> = {}) =>
+      fetch(http.mcpUrl, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': method,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method,
+          params: { ...params, _meta: envelope },
+        }),
+      });
+    const discover = (await (await post('server/discover')).json()) as {
+      result: { supportedVersions: string[]; capabilities: Record<string, unknown> };
+    };
+    expect(discover.result.supportedVersions).toContain('2026-07-28');
+    expect(discover.result.capabilities.tools).toBeDefined();
+    const listed = (await (await post('tools/list')).json()) as {
+      result: { ttlMs: number; cacheScope: string };
+    };
+    expect(listed.result.ttlMs).toBe(60_000);
+    expect(listed.result.cacheScope).toBe('private');
+  });
+
+  it('confirms a guarded call as an input_required round trip', async () => {
+    const asked: string[] = [];
+    const client = await modernClient(new StreamableHTTPClientTransport(new URL(http.mcpUrl)), {
+      elicit: (message) => {
+        asked.push(message);
+        return { action: 'accept', content: { decision: 'allow_once' } };
+      },
+    });
+    const result = await client.callTool({ name: 'test_guarded', arguments: { note: 'ok' } });
+    expect(contentText(result)).toBe('guarded ran ok');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('test_guarded (MEDIUM risk) wants to run:');
+  });
+
+  it('refuses a guarded call the user declines, and one a client cannot ask about', async () => {
+    const declining = await modernClient(new StreamableHTTPClientTransport(new URL(http.mcpUrl)), {
+      elicit: () => ({ action: 'decline' }),
+    });
+    const declined = await declining.callTool({ name: 'test_guarded', arguments: {} });
+    expect(contentText(declined)).toContain(
+      'Error: [PERMISSION_DENIED] The user denied test_guarded.',
+    );
+    const mute = await modernClient(new StreamableHTTPClientTransport(new URL(http.mcpUrl)));
+    const refused = await mute.callTool({ name: 'test_guarded', arguments: {} });
+    expect(contentText(refused)).toContain('cannot ask the user');
+  });
+
+  it('serves a 2025-11-25 client on the same endpoint, with a session', async () => {
+    const client = new LegacyClient({ name: 'legacy-test', version: '1.0.0' });
+    const transport = new LegacyHttpTransport(new URL(http.mcpUrl));
+    await client.connect(transport);
+    closers.push(() => client.close());
+    expect(transport.sessionId).toBeDefined();
+    const result = await client.callTool({ name: 'calculate', arguments: { expression: '6*7' } });
+    expect(contentText(result)).toBe('42');
+  });
+});
+
+describe('MCP 2026-07-28 over stdio', () => {
+  it(
+    'lists the default deployment tools and calls calculate with a pinned client',
+    SLOW,
+    async () => {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [...NODE_ARGS, CLI, 'serve', '--stdio'],
+        cwd: resolve(import.meta.dirname, '..'),
+        env: {
+          ...(process.env as Record<string, string>),
+          INIT_CWD: scratch,
+          TOOLSYS_DATA_DIR: join(scratch, 'data'),
+        },
+        stderr: 'pipe',
+      });
+      const client = await modernClient(transport);
+      const { tools } = await client.listTools();
+      const names = tools.map((tool) => tool.name);
+      expect(names).toContain('calculate');
+      expect(names).toEqual([...names].sort());
+      const result = await client.callTool({
+        name: 'calculate',
+        arguments: { expression: '10/4' },
+      });
+      expect(contentText(result)).toBe('2.5');
+    },
+  );
+});
