@@ -55,6 +55,7 @@ export {
 export {
   createMcpServer,
   HOST_VERSION,
+  LIST_TTL_MS,
   MCP_SERVER_NAME,
   type McpServerOptions,
   mcpSessionId,
@@ -95,6 +96,14 @@ export {
 } from './server/static-tokens.js';
 export { type StdioServeOptions, type StdioServer, serveStdio } from './server/stdio-server.js';
 export { type HostCallOptions, ToolHost } from './server/tool-host.js';
+export {
+  MAX_INPUT_ROUNDS,
+  REQUEST_STATE_PURPOSE,
+  REQUEST_STATE_TTL_MS,
+  type RoundState,
+} from './server/input-rounds.js';
+export { MODERN_PROTOCOL_VERSION, type ProtocolEra } from './server/protocol-era.js';
+export { createUsedStateIds, type UsedStateIds } from './server/used-state-ids.js';
 export {
   DEFAULT_SESSION_IDLE_MS,
   newSessionId,
