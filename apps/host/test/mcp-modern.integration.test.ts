@@ -29,7 +29,12 @@ const closers: Array<() => Promise<unknown>> = [];
 
 async function modernClient(
   transport: Transport,
-  options: { elicit?: (message: string) => Record<string, unknown> } = {},
+  options: {
+    elicit?: (message: string) => {
+      action: 'accept' | 'decline' | 'cancel';
+      content?: Record<string, string>;
+    };
+  } = {},
 ): Promise<Client> {
   const client = new Client(
     { name: 'modern-test', version: '1.0.0' },

@@ -1,11 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import {
   type InputRequiredResult,
-  type InputRequest as WireInputRequest,
   inputRequired,
   ProtocolError,
   ProtocolErrorCode,
   type ServerContext,
+  type InputRequest as WireInputRequest,
 } from '@modelcontextprotocol/server';
 import type { DeploymentKey } from '../deployment-key.js';
 import type { UsedStateIds } from './used-state-ids.js';
@@ -113,7 +113,11 @@ export async function runInRounds<T>(
   const { ctx } = options;
   const prior = ctx.mcpReq.requestState<RoundState>();
   if (prior !== undefined && typeof prior === 'object') {
-    if (prior.tool !== options.tool || prior.call !== options.call || prior.owner !== options.owner) {
+    if (
+      prior.tool !== options.tool ||
+      prior.call !== options.call ||
+      prior.owner !== options.owner
+    ) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         'Invalid requestState: it was issued for another call. Send the request again without requestState and inputResponses.',

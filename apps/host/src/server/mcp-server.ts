@@ -8,13 +8,13 @@ import { isDiscoveryTool } from '../deployment.js';
 import { newSessionId } from '../session-policy.js';
 import { HOST_VERSION } from '../version.js';
 import { handleDigest } from './handle-digest.js';
+import { requestStateVerifier } from './input-rounds.js';
 import { ListedNames } from './listed-names.js';
 import { TOOLSYS_META_KEY, toMcpTool } from './mcp-tool-mapping.js';
 import { registerOfferingHandlers } from './offering-handlers.js';
 import { LOCAL_PRINCIPAL, type Principal, principalKey } from './principal.js';
 import { type ProtocolEra, statelessSessionId } from './protocol-era.js';
 import { RecentArtifacts } from './recent-artifacts.js';
-import { requestStateVerifier } from './input-rounds.js';
 import { handleToolCall, RAW_ARGUMENTS_META_KEY } from './tool-call-handler.js';
 import type { ToolHost } from './tool-host.js';
 

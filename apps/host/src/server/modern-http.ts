@@ -36,8 +36,7 @@ export function createModernEndpoint(
   options: { maxBodyBytes: number },
 ): ModernEndpoint {
   const handler = createMcpHandler(
-    (ctx) =>
-      createMcpServer(host, { principal: principalOf(ctx.authInfo), era: 'modern' }).server,
+    (ctx) => createMcpServer(host, { principal: principalOf(ctx.authInfo), era: 'modern' }).server,
     { legacy: 'reject', maxRequestBodySize: options.maxBodyBytes },
   );
   const serve = toNodeHandler(handler, { maxRequestBodySize: options.maxBodyBytes });

@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
-import { newSessionId } from '../session-policy.js';
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
+import { newSessionId } from '../session-policy.js';
 import { createMcpServer, setAsideBadArgumentsOf, type ToolsysMcpServer } from './mcp-server.js';
 import { BoundedStdioServerTransport } from './stdio-transport.js';
 import type { ToolHost } from './tool-host.js';

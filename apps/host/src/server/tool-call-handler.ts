@@ -1,14 +1,24 @@
-import type { CallToolRequest, CallToolResult, InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
-import type { ConfirmFunction, InputRequest, InputResponse, ToolResult } from '@toolsys/core-tool-registry';
+import type {
+  CallToolRequest,
+  CallToolResult,
+  InputRequiredResult,
+  ServerContext,
+} from '@modelcontextprotocol/server';
+import type {
+  ConfirmFunction,
+  InputRequest,
+  InputResponse,
+  ToolResult,
+} from '@toolsys/core-tool-registry';
 import { artifactContent } from './artifact-content.js';
 import { confirmationForm, decisionOf } from './confirmation-form.js';
 import { eventForwarder } from './event-forwarder.js';
 import { callDigest, InputPendingError, runInRounds } from './input-rounds.js';
-import { assertCanAnswer, canAnswerAny, elicitingConfirm, legacyRequestInput } from './legacy-input.js';
+import { canAnswerAny, elicitingConfirm, legacyRequestInput } from './legacy-input.js';
 import type { ListedNames } from './listed-names.js';
 import { TOOLSYS_META_KEY, toCallToolResult } from './mcp-tool-mapping.js';
-import type { ProtocolEra } from './protocol-era.js';
 import { type Principal, principalKey } from './principal.js';
+import type { ProtocolEra } from './protocol-era.js';
 import type { RecentArtifacts } from './recent-artifacts.js';
 import type { ToolHost } from './tool-host.js';
 
@@ -54,7 +64,10 @@ export async function handleToolCall(
   const sessionId = setup.sessionId(ctx);
   const events = eventForwarder(ctx, meta?.progressToken as string | number | undefined, name);
   const call = (
-    extra: { confirm?: ConfirmFunction; requestInput?: (r: InputRequest) => Promise<InputResponse> },
+    extra: {
+      confirm?: ConfirmFunction;
+      requestInput?: (r: InputRequest) => Promise<InputResponse>;
+    },
     signal: AbortSignal,
   ) =>
     host.call(name, args, {
@@ -101,20 +114,15 @@ export async function handleToolCall(
             throw error;
           }
         };
-        const requestInput = async (input: InputRequest): Promise<InputResponse> => {
-          assertCanAnswer(input.method, capabilities);
-          return (await ask({
+        // Not checked against the request's capabilities here: the SDK answers an input request
+        // the client did not declare with -32021 (MissingRequiredClientCapability), as the spec
+        // requires.
+        const requestInput = async (input: InputRequest): Promise<InputResponse> =>
+          (await ask({
             method: input.method,
             params: { ...(input.params ?? {}) },
           } as Parameters<typeof ask>[0])) as InputResponse;
-        };
-        return call(
-          {
-            ...(capabilities?.elicitation ? { confirm } : {}),
-            ...(canAnswerAny(capabilities) ? { requestInput } : {}),
-          },
-          signal,
-        );
+        return call({ ...(capabilities?.elicitation ? { confirm } : {}), requestInput }, signal);
       },
     );
     if ('inputRequired' in round) {

@@ -31,7 +31,7 @@ export function createUsedStateIds(shared: SharedState | undefined): UsedStateId
   return {
     async claim(id, ttlMs) {
       const connection = shared?.connection;
-      if (!connection || connection.mode !== 'shared') return claimLocally(id, ttlMs);
+      if (connection?.mode !== 'shared') return claimLocally(id, ttlMs);
       const key = connection.key('request-state', id);
       const answer = await connection.run((redis) =>
         redis.set(key, '1', 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX'),
