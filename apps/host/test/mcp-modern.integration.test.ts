@@ -9,6 +9,8 @@ import {
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { defineTool, successResult, ToolHints, ToolSchema } from '@toolsys/core-tool-registry';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpServer, serveHttp } from '../src/server/http-server.js';
 import { contentText } from './support/mcp-client.js';
@@ -54,9 +56,51 @@ async function modernClient(
   return client;
 }
 
+/** How often `test_ask` started: a 2026-07-28 call runs again with each new answer. */
+let askRuns = 0;
+
+/** Asks the client two questions through `context.requestInput`, then answers with both. */
+const askTool = defineTool({
+  id: 'test_ask',
+  description: 'Asks the user for a colour and a size.',
+  inputSchema: ToolSchema.empty(),
+  metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.readOnly },
+  async execute(_args, context) {
+    askRuns += 1;
+    if (!context.requestInput) return successResult('cannot ask');
+    const ask = async (field: string) => {
+      const answer = await context.requestInput?.({
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: `Which ${field}?`,
+          requestedSchema: {
+            type: 'object',
+            properties: { [field]: { type: 'string' } },
+            required: [field],
+          },
+        },
+      });
+      return String((answer?.content as Record<string, unknown> | undefined)?.[field]);
+    };
+    const color = await ask('color');
+    const size = await ask('size');
+    return successResult(`${color}/${size}`);
+  },
+});
+
+/** The client's answers to `test_ask`, by the question's field. */
+const ANSWERS: Record<string, string> = { color: 'blue', size: 'large' };
+
+function answerAsk(message: string) {
+  const field = /Which (\w+)\?/.exec(message)?.[1] ?? '';
+  return { action: 'accept' as const, content: { [field]: ANSWERS[field] ?? '' } };
+}
+
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'toolsys-modern-'));
   testHost = await createTestHost();
+  testHost.deployment.registry.register(askTool, { owner: 'test' });
   http = await serveHttp(testHost.host, { host: '127.0.0.1', port: 0 });
 });
 
@@ -144,6 +188,37 @@ describe('MCP 2026-07-28 over HTTP', () => {
     const mute = await modernClient(new StreamableHTTPClientTransport(new URL(http.mcpUrl)));
     const refused = await mute.callTool({ name: 'test_guarded', arguments: {} });
     expect(contentText(refused)).toContain('cannot ask the user');
+  });
+
+  it("answers a tool's input requests in rounds, running it again with each answer", async () => {
+    const client = await modernClient(new StreamableHTTPClientTransport(new URL(http.mcpUrl)), {
+      elicit: answerAsk,
+    });
+    askRuns = 0;
+    const result = await client.callTool({ name: 'test_ask', arguments: {} });
+    expect(contentText(result)).toBe('blue/large');
+    expect(askRuns).toBe(3);
+  });
+
+  it('refuses an input request the client did not declare with -32021', async () => {
+    const client = await modernClient(new StreamableHTTPClientTransport(new URL(http.mcpUrl)));
+    await expect(client.callTool({ name: 'test_ask', arguments: {} })).rejects.toThrow(
+      /32021|capabilit/i,
+    );
+  });
+
+  it('sends a 2025-11-25 client the input requests as elicitations, running the tool once', async () => {
+    const client = new LegacyClient(
+      { name: 'legacy-test', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    client.setRequestHandler(ElicitRequestSchema, (request) => answerAsk(request.params.message));
+    await client.connect(new LegacyHttpTransport(new URL(http.mcpUrl)));
+    closers.push(() => client.close());
+    askRuns = 0;
+    const result = await client.callTool({ name: 'test_ask', arguments: {} });
+    expect(contentText(result)).toBe('blue/large');
+    expect(askRuns).toBe(1);
   });
 
   it('serves a 2025-11-25 client on the same endpoint, with a session', async () => {
