@@ -221,6 +221,28 @@ describe('MCP 2026-07-28 over HTTP', () => {
     expect(askRuns).toBe(1);
   });
 
+  it('tells a subscriptions/listen stream when the tool list changes', async () => {
+    const client = await modernClient(new StreamableHTTPClientTransport(new URL(http.mcpUrl)));
+    let changes = 0;
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
+      changes += 1;
+    });
+    const subscription = await client.listen({ toolsListChanged: true });
+    closers.push(() => subscription.close());
+    expect(subscription.honoredFilter.toolsListChanged).toBe(true);
+    testHost.deployment.registry.register(
+      defineTool({
+        id: 'test_listed_later',
+        description: 'Added while a client listens.',
+        inputSchema: ToolSchema.empty(),
+        metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.readOnly },
+        execute: () => successResult('late'),
+      }),
+      { owner: 'test' },
+    );
+    await expect.poll(() => changes, { timeout: 10_000 }).toBeGreaterThan(0);
+  });
+
   it('serves a 2025-11-25 client on the same endpoint, with a session', async () => {
     const client = new LegacyClient({ name: 'legacy-test', version: '1.0.0' });
     const transport = new LegacyHttpTransport(new URL(http.mcpUrl));
