@@ -42,6 +42,12 @@ export interface McpServerOptions {
   principal?: Principal;
   /** The protocol era this server serves. Default `legacy`. */
   era?: ProtocolEra;
+  /**
+   * Whether the server sends list-changed notifications for its connection (on a 2026-07-28
+   * stdio connection the SDK routes them to `subscriptions/listen`). Default: only in the legacy
+   * era, since a 2026-07-28 HTTP server lives for one request.
+   */
+  forwardChanges?: boolean;
 }
 
 /** An MCP server over a {@link ToolHost}, and how to stop listening to the registry. */
@@ -151,23 +157,22 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
     ),
   );
 
-  // A 2025-11-25 connection is told of changes on its own stream; a 2026-07-28 server lives for
-  // one request (its clients hear of changes through `subscriptions/listen`, see modern-http).
-  const stopRegistry =
-    era === 'legacy'
-      ? registry.onChange(() => {
-          names.reset();
-          server.sendToolListChanged().catch(() => {});
-        })
-      : () => {};
-  const stopOfferings =
-    era === 'legacy'
-      ? offerings.onListChanged((kind) => {
-          const sent =
-            kind === 'prompts' ? server.sendPromptListChanged() : server.sendResourceListChanged();
-          sent.catch(() => {});
-        })
-      : () => {};
+  // A connection is told of changes on its own stream; a 2026-07-28 HTTP server lives for one
+  // request (its clients hear of changes through `subscriptions/listen`, see modern-http).
+  const forwardChanges = options.forwardChanges ?? era === 'legacy';
+  const stopRegistry = forwardChanges
+    ? registry.onChange(() => {
+        names.reset();
+        server.sendToolListChanged().catch(() => {});
+      })
+    : () => {};
+  const stopOfferings = forwardChanges
+    ? offerings.onListChanged((kind) => {
+        const sent =
+          kind === 'prompts' ? server.sendPromptListChanged() : server.sendResourceListChanged();
+        sent.catch(() => {});
+      })
+    : () => {};
   const connect = async (transport: Transport) => {
     setAsideBadArgumentsOf(transport);
     await server.connect(transport);

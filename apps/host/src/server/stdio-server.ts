@@ -70,7 +70,7 @@ export async function serveStdio(
   });
   const handle = sdkServeStdio(
     (ctx) => {
-      const mcp = createMcpServer(host, { sessionId, era: ctx.era });
+      const mcp = createMcpServer(host, { sessionId, era: ctx.era, forwardChanges: true });
       made.push(mcp);
       return mcp.server;
     },
