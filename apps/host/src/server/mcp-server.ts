@@ -7,12 +7,11 @@ import {
 import { isDiscoveryTool } from '../deployment.js';
 import { newSessionId } from '../session-policy.js';
 import { HOST_VERSION } from '../version.js';
-import { handleDigest } from './handle-digest.js';
 import { requestStateVerifier } from './input-rounds.js';
 import { ListedNames } from './listed-names.js';
 import { TOOLSYS_META_KEY, toMcpTool } from './mcp-tool-mapping.js';
 import { registerOfferingHandlers } from './offering-handlers.js';
-import { LOCAL_PRINCIPAL, type Principal, principalKey } from './principal.js';
+import { LOCAL_PRINCIPAL, type Principal } from './principal.js';
 import { type ProtocolEra, statelessSessionId } from './protocol-era.js';
 import { RecentArtifacts } from './recent-artifacts.js';
 import { handleToolCall, RAW_ARGUMENTS_META_KEY } from './tool-call-handler.js';
@@ -83,10 +82,7 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
   const era = options.era ?? 'legacy';
   const principal = options.principal ?? LOCAL_PRINCIPAL;
   const ownSessionId =
-    options.sessionId ??
-    (era === 'modern'
-      ? statelessSessionId(handleDigest(principalKey(principal)))
-      : newSessionId('mcp'));
+    options.sessionId ?? (era === 'modern' ? statelessSessionId(principal) : newSessionId('mcp'));
   const server = new Server(
     { name: MCP_SERVER_NAME, version: HOST_VERSION },
     {
