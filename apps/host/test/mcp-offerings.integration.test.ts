@@ -4,9 +4,13 @@ import {
 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ElicitRequestSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpServer, serveHttp } from '../src/server/http-server.js';
+import type { InputCapableCaller } from '../src/server/offering-input.js';
 import { OfferingError, type ServerOfferings } from '../src/server/offerings.js';
 import { ToolHost } from '../src/server/tool-host.js';
 import { createTestHost, type TestHost } from './support/test-tools.js';
@@ -22,7 +26,23 @@ const offerings: ServerOfferings = {
   listPrompts: async () => [
     { name: 'greet', description: 'Greets someone.', arguments: [{ name: 'who', required: true }] },
   ],
-  getPrompt: async (name, args) => {
+  getPrompt: async (name, args, caller) => {
+    if (name === 'ask') {
+      // The server hands an offering how to ask the client (see InputCapableCaller).
+      const { requestInput } = caller as InputCapableCaller;
+      if (!requestInput)
+        return { messages: [{ role: 'user', content: { type: 'text', text: 'nobody' } }] };
+      const answer = await requestInput({
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: 'Who?',
+          requestedSchema: { type: 'object', properties: { who: { type: 'string' } } },
+        },
+      });
+      const who = String((answer.content as { who?: unknown } | undefined)?.who);
+      return { messages: [{ role: 'user', content: { type: 'text', text: `Hi ${who}` } }] };
+    }
     if (name !== 'greet') throw new OfferingError('not_found', `No prompt named ${name}.`);
     if (!args.who) throw new OfferingError('invalid_params', 'The argument "who" is missing.');
     return { messages: [{ role: 'user', content: { type: 'text', text: `Hello, ${args.who}!` } }] };
@@ -117,6 +137,40 @@ describe('offerings in both eras', () => {
       expect(completed.completion.values).toEqual(['alice', 'albert']);
     },
   );
+
+  it('lets a prompt ask the client: a request to a 2025-11-25 client, a round trip to a 2026-07-28 one', async () => {
+    const old = new Client(
+      { name: 'offerings-legacy', version: '1' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    old.setRequestHandler(ElicitRequestSchema, () => ({
+      action: 'accept',
+      content: { who: 'legacy' },
+    }));
+    await old.connect(new StreamableHTTPClientTransport(new URL(http.mcpUrl)));
+    closers.push(() => old.close());
+    expect((await old.getPrompt({ name: 'ask' })).messages[0]?.content).toEqual({
+      type: 'text',
+      text: 'Hi legacy',
+    });
+    const current = new ModernClient(
+      { name: 'offerings-modern', version: '1' },
+      {
+        capabilities: { elicitation: { form: {} } },
+        versionNegotiation: { mode: { pin: '2026-07-28' } },
+      },
+    );
+    current.setRequestHandler('elicitation/create', () => ({
+      action: 'accept',
+      content: { who: 'modern' },
+    }));
+    await current.connect(new ModernTransport(new URL(http.mcpUrl)));
+    closers.push(() => current.close());
+    expect((await current.getPrompt({ name: 'ask' })).messages[0]?.content).toEqual({
+      type: 'text',
+      text: 'Hi modern',
+    });
+  });
 
   it('tells a 2025-11-25 subscriber when a resource changes, until it unsubscribes', async () => {
     const client = await legacy();

@@ -155,7 +155,14 @@ export async function runInRounds<T>(
   };
   try {
     const outcome = await Promise.race([
-      run(ask, controller.signal).then((value) => ({ value })),
+      run(ask, controller.signal).then(
+        (value) => ({ value }),
+        (error: unknown) => {
+          // The run gave up because its input is pending: the round answers input_required.
+          if (pending !== undefined) return undefined;
+          throw error;
+        },
+      ),
       needed.then(() => undefined),
     ]);
     if (pending === undefined && outcome !== undefined) return { done: outcome.value };

@@ -144,6 +144,11 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
     offerings,
     listed,
     caller: (ctx) => ({ principal, sessionId: sessionOf(ctx) }),
+    input: {
+      era,
+      key: () => host.deployment.deploymentKey(),
+      capabilities: () => client().capabilities,
+    },
   });
   server.setRequestHandler('tools/call', (request, ctx) =>
     handleToolCall(

@@ -7,6 +7,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { readArtifactResource } from './artifact-resource.js';
 import { ARTIFACT_URI_PREFIX } from './artifact-uri.js';
+import { type OfferingInputSetup, withOfferingInput } from './offering-input.js';
 import { type OfferingCaller, OfferingError, type ServerOfferings } from './offerings.js';
 import { principalKey } from './principal.js';
 import type { RecentArtifacts } from './recent-artifacts.js';
@@ -23,6 +24,8 @@ export interface OfferingSetup {
   readonly caller: (ctx: ServerContext) => OfferingCaller;
   /** Artifacts this connection was sent. */
   readonly listed: RecentArtifacts;
+  /** How the client is asked for input (era, key, its capabilities). */
+  readonly input: OfferingInputSetup;
 }
 
 /**
@@ -35,16 +38,19 @@ export function registerOfferingHandlers(server: Server, setup: OfferingSetup): 
   server.setRequestHandler('prompts/list', async (_request, ctx) => ({
     prompts: wire(await offerings.listPrompts(setup.caller(ctx))),
   }));
-  server.setRequestHandler('prompts/get', (request, ctx) =>
-    refusingAsProtocol(async () => {
-      const rendered = await offerings.getPrompt(
-        request.params.name,
-        { ...(request.params.arguments ?? {}) },
+  server.setRequestHandler('prompts/get', (request, ctx) => {
+    const { name } = request.params;
+    const args = { ...(request.params.arguments ?? {}) };
+    return refusingAsProtocol(() =>
+      withOfferingInput(
+        setup.input,
+        ctx,
         setup.caller(ctx),
-      );
-      return wire(rendered);
-    }),
-  );
+        { method: 'prompts/get', target: [name, args] },
+        async (caller) => wire(await offerings.getPrompt(name, args, caller)),
+      ),
+    );
+  });
   server.setRequestHandler('resources/list', async (_request, ctx) => {
     const own = wire(await offerings.listResources(setup.caller(ctx)));
     const artifacts = setup.listed.list().map(({ uri, name, mimeType, description, size }) => ({
@@ -69,14 +75,22 @@ export function registerOfferingHandlers(server: Server, setup: OfferingSetup): 
         owner: principalKey(caller.principal),
       });
     }
-    const contents = await offerings.readResource(uri, caller);
-    if (contents === undefined) {
-      throw new ResourceNotFoundError(
-        uri,
-        `Resource ${uri} not found. resources/list and resources/templates/list show what this server offers.`,
-      );
-    }
-    return { contents: wire(contents) };
+    return withOfferingInput(
+      setup.input,
+      ctx,
+      caller,
+      { method: 'resources/read', target: uri },
+      async (asking) => {
+        const contents = await offerings.readResource(uri, asking);
+        if (contents === undefined) {
+          throw new ResourceNotFoundError(
+            uri,
+            `Resource ${uri} not found. resources/list and resources/templates/list show what this server offers.`,
+          );
+        }
+        return { contents: wire(contents) };
+      },
+    );
   });
   server.setRequestHandler('completion/complete', async (request, ctx) => {
     const { ref, argument, context } = request.params;
