@@ -53,8 +53,15 @@ export {
   UnsafeBindError,
 } from './server/http-server.js';
 export {
+  MAX_INPUT_ROUNDS,
+  REQUEST_STATE_PURPOSE,
+  REQUEST_STATE_TTL_MS,
+  type RoundState,
+} from './server/input-rounds.js';
+export {
   createMcpServer,
   HOST_VERSION,
+  LIST_TTL_MS,
   MCP_SERVER_NAME,
   type McpServerOptions,
   mcpSessionId,
@@ -87,6 +94,7 @@ export type {
 } from './server/offerings.js';
 export { NO_OFFERINGS, OfferingError } from './server/offerings.js';
 export { LOCAL_PRINCIPAL, type Principal, principalKey } from './server/principal.js';
+export { MODERN_PROTOCOL_VERSION, type ProtocolEra } from './server/protocol-era.js';
 export {
   createStaticTokens,
   DEFAULT_TOKEN_NAME,
@@ -95,6 +103,7 @@ export {
 } from './server/static-tokens.js';
 export { type StdioServeOptions, type StdioServer, serveStdio } from './server/stdio-server.js';
 export { type HostCallOptions, ToolHost } from './server/tool-host.js';
+export { createUsedStateIds, type UsedStateIds } from './server/used-state-ids.js';
 export {
   DEFAULT_SESSION_IDLE_MS,
   newSessionId,

@@ -51,7 +51,10 @@ afterAll(async () => {
 describe('artifacts over MCP', () => {
   it('declares the resources capability', async () => {
     const client = await connect();
-    expect(client.getServerCapabilities()?.resources).toEqual({});
+    expect(client.getServerCapabilities()?.resources).toEqual({
+      subscribe: true,
+      listChanged: true,
+    });
   });
 
   it('follows the text with a resource link per artifact and an inline block for a small image', async () => {
@@ -172,7 +175,6 @@ describe('artifacts over MCP', () => {
       'it has an empty, "." or ".." path segment',
     ],
     ['toolsys://data/..%2Fsecret.txt', 'a path segment holds an encoded "/", "\\" or NUL'],
-    ['file:///etc/passwd', 'it does not start with toolsys://data/'],
   ])('refuses %s', async (uri, reason) => {
     const client = await connect();
     await expect(client.readResource({ uri })).rejects.toThrow(
@@ -180,11 +182,18 @@ describe('artifacts over MCP', () => {
     );
   });
 
+  it('answers a URI no offering has, such as file:///etc/passwd, as not found', async () => {
+    const client = await connect();
+    await expect(client.readResource({ uri: 'file:///etc/passwd' })).rejects.toThrow(
+      'MCP error -32602: Resource file:///etc/passwd not found.',
+    );
+  });
+
   it('refuses a file of the data directory that no tool returned', async () => {
     const client = await connect();
     writeFileSync(join(dataDir, 'not-linked.txt'), 'private');
     await expect(client.readResource({ uri: 'toolsys://data/not-linked.txt' })).rejects.toThrow(
-      'MCP error -32002: Resource toolsys://data/not-linked.txt not found: this server did not return it as an artifact',
+      'MCP error -32602: Resource toolsys://data/not-linked.txt not found: this server did not return it as an artifact',
     );
   });
 
@@ -227,7 +236,7 @@ describe('artifacts over MCP', () => {
     await expect(
       client.readResource({ uri: 'toolsys://data/artifacts/deleted.log' }),
     ).rejects.toThrow(
-      'MCP error -32002: Cannot read toolsys://data/artifacts/deleted.log: the file does not exist (any more). Call the tool again to produce a new file.',
+      'MCP error -32602: Cannot read toolsys://data/artifacts/deleted.log: the file does not exist (any more). Call the tool again to produce a new file.',
     );
   });
 });

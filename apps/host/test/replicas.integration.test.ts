@@ -1,4 +1,8 @@
 import { createServer, type Server } from 'node:http';
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernHttpTransport,
+} from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -190,6 +194,33 @@ describe('two replicas of serve --http sharing Redis', () => {
     expect(overview.scaleOut.redis.mode).toBe('shared');
     const seen = new Set(overview.sharedSpans?.map((span) => span.replica));
     expect([...seen].sort()).toEqual(['a', 'b']);
+  });
+
+  it('join a 2026-07-28 call to the trace in its _meta as well', async () => {
+    const replica = replicas[0];
+    if (!replica) throw new Error('no replica');
+    const client = new ModernClient(
+      { name: 'replica-modern', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(new ModernHttpTransport(new URL(replica.http.mcpUrl)));
+    try {
+      const result = await client.callTool({
+        name: 'calculate',
+        arguments: { expression: '5*5' },
+        _meta: { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' },
+      });
+      expect(contentText(result)).toBe('25');
+    } finally {
+      await client.close();
+    }
+    await replica.host.deployment.stack.scaleOut.telemetry?.flush();
+    const joined = otlpBodies
+      .filter((entry) => entry.path === '/v1/traces')
+      .map((entry) => entry.body)
+      .join('\n');
+    expect(joined).toContain('"traceId":"4bf92f3577b34da6a3ce929d0e0e4736"');
+    expect(joined).toContain('"parentSpanId":"00f067aa0ba902b7"');
   });
 
   it('keeps serving on local state when Redis is killed, and doctor says it fell back', async () => {

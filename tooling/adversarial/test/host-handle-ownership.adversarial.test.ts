@@ -47,7 +47,7 @@ function readMessage(uri: string) {
 
 type RpcBody = {
   result?: { content?: { type: string; uri?: string }[]; contents?: { text?: string }[] };
-  error?: { code: number; message: string };
+  error?: { code: number; message: string; data?: unknown };
 };
 
 describe('artifacts belong to their principal', { timeout: 60_000 }, () => {
@@ -65,7 +65,9 @@ describe('artifacts belong to their principal', { timeout: 60_000 }, () => {
     const never = uri.replace('report-alice', 'report-nobody');
     const missing = (await post(server.mcpUrl, readMessage(never), BOB, bob)).body as RpcBody;
     expect(stolen.result).toBeUndefined();
-    expect(stolen.error?.code).toBe(-32002);
+    // Not found, as the SDK answers it in both eras: -32602 with data { uri }.
+    expect(stolen.error?.code).toBe(-32602);
+    expect(stolen.error?.data).toEqual({ uri });
     expect(stolen.error?.message.replace(uri, '<uri>')).toBe(
       missing.error?.message.replace(never, '<uri>'),
     );

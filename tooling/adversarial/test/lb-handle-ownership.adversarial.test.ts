@@ -62,7 +62,7 @@ type RpcBody = {
 };
 
 describe('handles behind HAProxy', { timeout: 120_000 }, () => {
-  it('gives another principal 404 for a session and -32002 for an artifact, on every replica', async () => {
+  it('gives another principal 404 for a session and not-found (-32602) for an artifact, on every replica', async () => {
     const mcp = `${haproxy.url}/mcp`;
     const alice = await openSession(mcp, ALICE);
     const made = (await post(mcp, callMessage('probe_artifact'), ALICE, alice)).body as RpcBody;
@@ -84,7 +84,7 @@ describe('handles behind HAProxy', { timeout: 120_000 }, () => {
         bob,
       );
       replicas.add(read.headers.get('x-toolsys-replica') ?? '');
-      expect((read.body as RpcBody).error?.code).toBe(-32002);
+      expect((read.body as RpcBody).error?.code).toBe(-32602);
     }
     expect(replicas).toEqual(new Set(['a', 'b']));
   });

@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import type { ContentBlock } from '@modelcontextprotocol/server';
 import type { ToolArtifact } from '@toolsys/core-tool-registry';
 import { DEFAULT_INLINE_IMAGE_BYTES } from '@toolsys/core-tool-registry/adapters';
 import { artifactUri, pathInDataDir } from './artifact-uri.js';

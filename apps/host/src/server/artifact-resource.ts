@@ -1,4 +1,8 @@
-import { McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ProtocolError,
+  type ReadResourceResult,
+  ResourceNotFoundError,
+} from '@modelcontextprotocol/server';
 import { parseArtifactUri } from './artifact-uri.js';
 import { DataFileError, type DataFileProblem, openDataFile, readDataFile } from './data-file.js';
 import type { RecentArtifacts } from './recent-artifacts.js';
@@ -8,9 +12,6 @@ import type { RecentArtifacts } from './recent-artifacts.js';
  * message limit of the servers.
  */
 export const MAX_RESOURCE_BYTES = 32 * 1024 * 1024;
-
-/** The MCP error code of an unknown resource (MCP spec, resources: error handling). */
-export const RESOURCE_NOT_FOUND = -32002;
 
 /** JSON-RPC: invalid params. */
 const INVALID_PARAMS = -32602;
@@ -56,17 +57,16 @@ export async function readArtifactResource(
 ): Promise<ReadResourceResult> {
   const parsed = parseArtifactUri(uri);
   if (!parsed.ok) {
-    throw new McpError(
+    throw new ProtocolError(
       INVALID_PARAMS,
       `Cannot read ${uri}: ${parsed.reason}. This server serves only the toolsys://data/… links it returned in tool results.`,
     );
   }
   const artifact = options.linked.get(uri, options.owner);
   if (artifact === undefined) {
-    throw new McpError(
-      RESOURCE_NOT_FOUND,
+    throw new ResourceNotFoundError(
+      uri,
       `Resource ${uri} not found: this server did not return it as an artifact, or returned it too long ago. Call the tool again for a fresh link; resources/list shows the recent ones.`,
-      { uri },
     );
   }
   let bytes: Buffer;
@@ -82,11 +82,9 @@ export async function readArtifactResource(
   } catch (error) {
     if (!(error instanceof DataFileError)) throw error;
     const { problem } = error;
-    throw new McpError(
-      problem === 'missing' ? RESOURCE_NOT_FOUND : INVALID_PARAMS,
-      `Cannot read ${uri}: ${error.message}. ${NEXT_STEP[problem]}`,
-      { uri },
-    );
+    const message = `Cannot read ${uri}: ${error.message}. ${NEXT_STEP[problem]}`;
+    if (problem === 'missing') throw new ResourceNotFoundError(uri, message);
+    throw new ProtocolError(INVALID_PARAMS, message, { uri });
   }
   const { mimeType } = artifact;
   if (isTextMimeType(mimeType)) {

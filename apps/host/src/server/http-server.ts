@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { isInitializeRequest } from '@modelcontextprotocol/server';
 import { type DashboardVisitor, dashboardAccessFor } from '../dashboard/dashboard-access.js';
 import { handleDashboardRequest } from '../dashboard/dashboard-routes.js';
 import {
@@ -15,6 +15,7 @@ import {
 import { createRequestGuard, isLoopbackHost } from './http-security.js';
 import { createMcpServer, mcpSessionId, type ToolsysMcpServer } from './mcp-server.js';
 import { MAX_MESSAGE_BYTES } from './message-limits.js';
+import { createModernEndpoint } from './modern-http.js';
 import { createScopeRules, type OAuthResource, type ScopeRules } from './oauth-resource.js';
 import { LOCAL_PRINCIPAL, type Principal, principalKey } from './principal.js';
 import { BodyBudget, readJson } from './read-json.js';
@@ -126,7 +127,7 @@ export class UnsafeBindError extends Error {
 }
 
 interface Session {
-  readonly transport: StreamableHTTPServerTransport;
+  readonly transport: NodeStreamableHTTPServerTransport;
   readonly mcp: ToolsysMcpServer;
   /** When the client last sent a request or a request of it ended (ms since the epoch). */
   lastSeen: number;
@@ -200,6 +201,7 @@ export async function serveHttp(
   const maxBodyBytes = positiveInteger(options.maxBodyBytes, MAX_MESSAGE_BYTES, 'maxBodyBytes');
   const budget = new BodyBudget(maxBodyBytes * BODY_BUDGET_MESSAGES);
   const sessions = new Map<string, Session>();
+  const modern = createModernEndpoint(host, { maxBodyBytes });
   const replicaId = replicaTag(
     options.replicaId ?? host.deployment.stack.scaleOut.sharedState?.replicaId,
   );
@@ -282,6 +284,18 @@ export async function serveHttp(
     }
     const body = await readJson(request, { maxBytes: maxBodyBytes, budget });
     if (!body.ok) return sendRefusal(response, body);
+    if (!(await modern.isLegacy(request, body.value))) {
+      // 2026-07-28: stateless, every request stands alone.
+      if (isScoped(principal)) {
+        const needed = missingScope(host, rules, principal, body.value);
+        if (needed !== undefined) {
+          auditScopeRefusal(host, principal, needed);
+          return sendInsufficientScope(response, auth, needed.scope, body.value);
+        }
+      }
+      holdHeadersUntilFirstWrite(response);
+      return modern.handle(request, response, body.value, principal);
+    }
     if (!isInitializeRequest(body.value)) {
       return sendJsonRpcError(
         response,
@@ -305,7 +319,7 @@ export async function serveHttp(
     reserved += 1;
     const mcp = createMcpServer(host, { principal });
     let registered: Session | undefined;
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => (replicaId ? `${replicaId}.${randomUUID()}` : randomUUID()),
       onsessioninitialized: (id) => {
         registered = { transport, mcp, lastSeen: Date.now(), active: 0, owner };
@@ -421,6 +435,7 @@ export async function serveHttp(
         await session.mcp.server.close().catch(() => {});
       }
       sessions.clear();
+      await modern.close().catch(() => {});
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -1,33 +1,20 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ElicitResultSchema,
   type JSONRPCMessage,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  type LoggingLevel,
-  LoggingLevelSchema,
-  ReadResourceRequestSchema,
-  type RequestId,
-  type ServerNotification,
-  type ServerRequest,
-  SetLevelRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { ConfirmationDecision, ConfirmFunction, ToolEvent } from '@toolsys/core-tool-registry';
-import { confirmationLines } from '../confirmation-text.js';
+  Server,
+  type ServerContext,
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { isDiscoveryTool } from '../deployment.js';
 import { newSessionId } from '../session-policy.js';
 import { HOST_VERSION } from '../version.js';
-import { artifactContent } from './artifact-content.js';
-import { readArtifactResource } from './artifact-resource.js';
+import { requestStateVerifier } from './input-rounds.js';
 import { ListedNames } from './listed-names.js';
-import { TOOLSYS_META_KEY, toCallToolResult, toMcpTool } from './mcp-tool-mapping.js';
-import { LOCAL_PRINCIPAL, type Principal, principalKey } from './principal.js';
+import { TOOLSYS_META_KEY, toMcpTool } from './mcp-tool-mapping.js';
+import { registerOfferingHandlers } from './offering-handlers.js';
+import { LOCAL_PRINCIPAL, type Principal } from './principal.js';
+import { type ProtocolEra, statelessSessionId } from './protocol-era.js';
 import { RecentArtifacts } from './recent-artifacts.js';
+import { handleToolCall, RAW_ARGUMENTS_META_KEY } from './tool-call-handler.js';
 import type { ToolHost } from './tool-host.js';
 
 export { HOST_VERSION } from '../version.js';
@@ -40,15 +27,8 @@ export function mcpSessionId(transportSessionId: string): string {
   return `mcp-${transportSessionId}`;
 }
 
-/** How long a confirmation waits for the user before it counts as a denial. */
-const CONFIRMATION_TIMEOUT_MS = 10 * 60_000;
-
-const DECISIONS: readonly ConfirmationDecision[] = [
-  'allow_once',
-  'allow_session',
-  'allow_always',
-  'deny',
-];
+/** How long a 2026-07-28 client may cache `tools/list` and the other lists (ms). */
+export const LIST_TTL_MS = 60_000;
 
 /** Options for {@link createMcpServer}. */
 export interface McpServerOptions {
@@ -59,6 +39,14 @@ export interface McpServerOptions {
   sessionId?: string;
   /** Who is calling through this server: every call carries it. Default `local`. */
   principal?: Principal;
+  /** The protocol era this server serves. Default `legacy`. */
+  era?: ProtocolEra;
+  /**
+   * Whether the server sends list-changed notifications for its connection (on a 2026-07-28
+   * stdio connection the SDK routes them to `subscriptions/listen`). Default: only in the legacy
+   * era, since a 2026-07-28 HTTP server lives for one request.
+   */
+  forwardChanges?: boolean;
 }
 
 /** An MCP server over a {@link ToolHost}, and how to stop listening to the registry. */
@@ -74,304 +62,159 @@ export interface ToolsysMcpServer {
   dispose(): void;
 }
 
-/** Arguments set aside per connection at most; older ones are dropped first. */
-const MAX_SET_ASIDE = 1_000;
-
 /** Artifacts `resources/list` shows per connection at most, newest first. */
 const MAX_LISTED_ARTIFACTS = 100;
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+const INSTRUCTIONS =
+  'Toolsys tools. Failed calls return text starting with "Error: [CODE]" and a "Next:" line saying what to do.';
 
 /**
- * Builds an MCP server exposing every tool of the host's registry: input JSON Schema,
- * annotations as MCP hints, output schema and structured content where the tool returns an
- * object. Calls run through the executor; progress becomes `notifications/progress`, streamed
- * output becomes logging messages; a client's cancellation aborts the handler; confirmations go
- * to the user through elicitation when the client supports it. `tools/list_changed` is sent
- * when the registry changes. A result's artifacts become `resource_link` blocks (and small images
- * inline `image` blocks); `resources/read` serves them and `resources/list` lists the ones this
- * connection was sent.
+ * Builds an MCP server (one per 2025-11-25 connection, one per 2026-07-28 request) exposing every
+ * tool of the host's registry: input JSON Schema, annotations as MCP hints, output schema and
+ * structured content where the tool returns an object. Calls run through the executor; progress
+ * becomes `notifications/progress`, streamed output logging messages; a client's cancellation
+ * aborts the handler. Confirmations and input requests go to the client as the era has it (see
+ * {@link handleToolCall}). The deployment's offerings (prompts, resources, templates, completion,
+ * subscriptions) and the artifacts linked in results are served beside the tools.
  */
 export function createMcpServer(host: ToolHost, options: McpServerOptions = {}): ToolsysMcpServer {
-  const { registry } = host.deployment;
-  const ownSessionId = options.sessionId ?? newSessionId('mcp');
+  const { registry, offerings } = host.deployment;
+  const era = options.era ?? 'legacy';
+  const principal = options.principal ?? LOCAL_PRINCIPAL;
+  const ownSessionId =
+    options.sessionId ?? (era === 'modern' ? statelessSessionId(principal) : newSessionId('mcp'));
   const server = new Server(
     { name: MCP_SERVER_NAME, version: HOST_VERSION },
     {
-      capabilities: { tools: { listChanged: true }, resources: {}, logging: {} },
-      instructions:
-        'Toolsys tools. Failed calls return text starting with "Error: [CODE]" and a "Next:" line saying what to do.',
+      capabilities: {
+        tools: { listChanged: true },
+        resources: { subscribe: true, listChanged: true },
+        prompts: { listChanged: true },
+        completions: {},
+        logging: {},
+      },
+      instructions: INSTRUCTIONS,
       debouncedNotificationMethods: ['notifications/tools/list_changed'],
+      cacheHints: {
+        'tools/list': { ttlMs: LIST_TTL_MS, cacheScope: 'private' },
+        'prompts/list': { ttlMs: LIST_TTL_MS, cacheScope: 'private' },
+        'resources/templates/list': { ttlMs: LIST_TTL_MS, cacheScope: 'private' },
+        'server/discover': { ttlMs: LIST_TTL_MS, cacheScope: 'public' },
+      },
+      requestState: {
+        verify: requestStateVerifier(() => host.deployment.deploymentKey(), host.usedStateIds),
+      },
     },
   );
-
-  // The level a client sets with `logging/setLevel` filters the output sent as logging messages
-  // (one server serves one connection, so one level).
-  const logLevel = new LogLevelFilter();
-  server.removeRequestHandler(SetLevelRequestSchema.shape.method.value);
-  server.setRequestHandler(SetLevelRequestSchema, (request) => {
-    logLevel.set(request.params.level);
-    return {};
+  const client = () => ({
+    capabilities: server.getClientCapabilities(),
+    name: server.getClientVersion()?.name,
   });
 
   // `discover` mode lists only the meta tools; `all` lists every tool but those (they would only
   // repeat what is listed), while both modes accept a call of any registered tool. Tools are
   // listed under names every client accepts (unless `tools.names` is "ids"); the output schemas
   // and `_meta` facts go only to a client that announced the experimental `dev.toolsys/tool`.
+  // A 2026-07-28 client gets them in a stable order (by listed name), so its cache holds.
   const discover = host.deployment.toolMode === 'discover';
   const names = new ListedNames(host.deployment.config.config.tools?.names ?? 'safe', () =>
     registry.ids(),
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => {
-    const full = server.getClientCapabilities()?.experimental?.[TOOLSYS_META_KEY] !== undefined;
-    return {
-      tools: registry
-        .list()
-        .filter((tool) => isDiscoveryTool(tool.id) === discover)
-        .map((tool) =>
-          toMcpTool(tool, {
-            name: names.nameOf(tool.id),
-            describe: (text) => names.inText(text),
-            full,
-          }),
-        ),
-    };
-  });
-
-  const { dataDir } = host.deployment.config;
-  const principal = options.principal ?? LOCAL_PRINCIPAL;
-  const owner = principalKey(principal);
-  const listed = new RecentArtifacts(MAX_LISTED_ARTIFACTS);
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({
-    resources: listed.list().map(({ uri, name, mimeType, description, size }) => ({
-      uri,
-      name,
-      mimeType,
-      ...(description !== undefined ? { description } : {}),
-      size,
-    })),
-  }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request) =>
-    readArtifactResource(request.params.uri, { dataDir, linked: host.artifacts, owner }),
-  );
-
-  // tools/call requests whose `arguments` the SDK's schema would refuse (an array, a string, a
-  // number …), by request id: the SDK would answer them with a JSON-RPC error holding a raw
-  // validation dump; the executor answers with a tool error the model can act on.
-  const setAside = new Map<RequestId, unknown>();
-
-  server.setRequestHandler(
-    CallToolRequestSchema,
-    async (request, extra): Promise<CallToolResult> => {
-      const name = names.idOf(request.params.name);
-      const args = setAside.has(extra.requestId)
-        ? setAside.get(extra.requestId)
-        : request.params.arguments;
-      setAside.delete(extra.requestId);
-      const sessionId = extra.sessionId ? mcpSessionId(extra.sessionId) : ownSessionId;
-      const confirm = server.getClientCapabilities()?.elicitation
-        ? elicitingConfirm(extra)
-        : undefined;
-      const events = eventForwarder(extra, request.params._meta?.progressToken, name, (level) =>
-        logLevel.ignores(level),
+  server.setRequestHandler('tools/list', () => {
+    const full = client().capabilities?.experimental?.[TOOLSYS_META_KEY] !== undefined;
+    const tools = registry
+      .list()
+      .filter((tool) => isDiscoveryTool(tool.id) === discover)
+      .map((tool) =>
+        toMcpTool(tool, {
+          name: names.nameOf(tool.id),
+          describe: (text) => names.inText(text),
+          full,
+        }),
       );
-      const clientName = server.getClientVersion()?.name;
-      const result = await host.call(name, args ?? {}, {
-        source: 'mcp',
-        ...(clientName !== undefined ? { clientName } : {}),
-        sessionId,
-        principal,
-        signal: extra.signal,
-        onEvent: events.forward,
-        ...(confirm ? { confirm } : {}),
-        ...traceContextOf(request.params._meta),
-      });
-      // Notifications sent after the response would be dropped by the client.
-      await events.flush();
-      const tool = registry.get(name);
-      const data = server.getClientCapabilities()?.experimental?.[TOOLSYS_META_KEY] !== undefined;
-      if (!result.ok || result.artifacts === undefined) {
-        return toCallToolResult(result, { ...(tool ? { tool } : {}), data });
-      }
-      const artifacts = await artifactContent(result.artifacts, {
-        dataDir,
-        owner,
-        onUnlinked: (artifact, reason) =>
-          host.warn(`${name} returned the artifact ${artifact.path}, not linked: ${reason}`),
-      });
-      for (const linked of artifacts.linked) {
-        host.artifacts.add(linked);
-        listed.add(linked);
-      }
-      return toCallToolResult(result, {
-        ...(tool ? { tool } : {}),
-        data,
-        artifactBlocks: artifacts.content,
-      });
+    if (era === 'modern') tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return { tools };
+  });
+
+  const listed = new RecentArtifacts(MAX_LISTED_ARTIFACTS);
+  const sessionOf = (ctx: ServerContext) =>
+    ctx.sessionId ? mcpSessionId(ctx.sessionId) : ownSessionId;
+  const dropSubscriptions = registerOfferingHandlers(server, {
+    host,
+    offerings,
+    listed,
+    caller: (ctx) => ({ principal, sessionId: sessionOf(ctx) }),
+    input: {
+      era,
+      key: () => host.deployment.deploymentKey(),
+      capabilities: () => client().capabilities,
     },
+  });
+  server.setRequestHandler('tools/call', (request, ctx) =>
+    handleToolCall(
+      { host, era, names, principal, sessionId: sessionOf, listed, client },
+      request,
+      ctx,
+    ),
   );
 
-  const unsubscribe = registry.onChange(() => {
-    names.reset();
-    server.sendToolListChanged().catch(() => {
-      // Not connected yet, or the client went away: nothing to tell.
-    });
-  });
+  // A connection is told of changes on its own stream; a 2026-07-28 HTTP server lives for one
+  // request (its clients hear of changes through `subscriptions/listen`, see modern-http).
+  const forwardChanges = options.forwardChanges ?? era === 'legacy';
+  const stopRegistry = forwardChanges
+    ? registry.onChange(() => {
+        names.reset();
+        server.sendToolListChanged().catch(() => {});
+      })
+    : () => {};
+  const stopOfferings = forwardChanges
+    ? offerings.onListChanged((kind) => {
+        const sent =
+          kind === 'prompts' ? server.sendPromptListChanged() : server.sendResourceListChanged();
+        sent.catch(() => {});
+      })
+    : () => {};
   const connect = async (transport: Transport) => {
-    const start = transport.start.bind(transport);
-    // Server.connect sets onmessage and then starts the transport: wrap it before any message.
-    transport.start = async () => {
-      const deliver = transport.onmessage;
-      transport.onmessage = (message, extra) => {
-        deliver?.(setAsideBadArguments(message, setAside), extra);
-      };
-      await start();
-    };
+    setAsideBadArgumentsOf(transport);
     await server.connect(transport);
   };
-  return { server, connect, dispose: unsubscribe };
+  const dispose = () => {
+    stopRegistry();
+    stopOfferings();
+    dropSubscriptions();
+  };
+  return { server, connect, dispose };
 }
 
 /**
- * Takes the arguments of a `tools/call` request out when they are not a JSON object, keeping
- * them under the request id for the handler, so that the request passes the SDK's validation.
+ * Makes `transport` move the arguments of a `tools/call` request that are not a JSON object (an
+ * array, a string, a number …) into `_meta` before the SDK sees them: its schema would refuse
+ * them with a JSON-RPC error holding a raw validation dump, while the executor answers with a
+ * tool error the model can act on. Must run before the server connects (it wraps `start`).
  */
-function setAsideBadArguments(
-  message: JSONRPCMessage,
-  setAside: Map<RequestId, unknown>,
-): JSONRPCMessage {
+export function setAsideBadArgumentsOf(transport: Transport): void {
+  const start = transport.start.bind(transport);
+  // Server.connect sets onmessage and then starts the transport: wrap it before any message.
+  transport.start = async () => {
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      deliver?.(setAsideBadArguments(message), extra);
+    };
+    await start();
+  };
+}
+
+/** The message with non-object `tools/call` arguments moved into `_meta` (see above). */
+export function setAsideBadArguments<T extends JSONRPCMessage>(message: T): T {
   if (!('method' in message) || message.method !== 'tools/call' || !('id' in message)) {
     return message;
   }
-  const params = message.params;
+  const params = (message as { params?: unknown }).params;
   if (typeof params !== 'object' || params === null || !('arguments' in params)) return message;
-  const args: unknown = params.arguments;
+  const { arguments: args, ...rest } = params as { arguments: unknown; _meta?: object };
   if (typeof args === 'object' && args !== null && !Array.isArray(args)) return message;
-  if (setAside.size >= MAX_SET_ASIDE) {
-    const oldest = setAside.keys().next();
-    if (!oldest.done) setAside.delete(oldest.value);
-  }
-  setAside.set(message.id, args);
-  const { arguments: _dropped, ...rest } = params;
-  return { ...message, params: rest };
-}
-
-/** The W3C trace context a client sent in a request's `_meta`, if any. */
-function traceContextOf(meta: Record<string, unknown> | undefined): {
-  traceContext?: { traceparent: string; tracestate?: string };
-} {
-  const traceparent = meta?.traceparent;
-  if (typeof traceparent !== 'string') return {};
-  const tracestate = meta?.tracestate;
   return {
-    traceContext: { traceparent, ...(typeof tracestate === 'string' ? { tracestate } : {}) },
-  };
-}
-
-/** The least severe logging level a client still wants, by `logging/setLevel`. */
-class LogLevelFilter {
-  #minimum = 0;
-
-  set(level: LoggingLevel): void {
-    this.#minimum = LoggingLevelSchema.options.indexOf(level);
-  }
-
-  /** Whether a message at `level` is below what the client asked for. */
-  ignores(level: LoggingLevel): boolean {
-    return LoggingLevelSchema.options.indexOf(level) < this.#minimum;
-  }
-}
-
-/**
- * Forwards tool events: progress to `notifications/progress`, output to logging messages at or
- * above the level the client set with `logging/setLevel` (`ignored` says which are below it).
- */
-function eventForwarder(
-  extra: Extra,
-  progressToken: string | number | undefined,
-  toolId: string,
-  ignored: (level: LoggingLevel) => boolean,
-): { forward: (event: ToolEvent) => void; flush: () => Promise<void> } {
-  let lastProgress: number | undefined;
-  const pending = new Set<Promise<void>>();
-  const send = (notification: ServerNotification) => {
-    const sent = extra.sendNotification(notification).catch(() => {});
-    pending.add(sent);
-    void sent.finally(() => pending.delete(sent));
-  };
-  const forward = (event: ToolEvent) => {
-    if (event.type === 'progress') {
-      if (progressToken === undefined) return;
-      // Progress must increase with every notification: one that does not is not sent.
-      if (lastProgress !== undefined && event.progress <= lastProgress) return;
-      lastProgress = event.progress;
-      send({
-        method: 'notifications/progress',
-        params: {
-          progressToken,
-          progress: lastProgress,
-          ...(event.total !== undefined ? { total: event.total } : {}),
-          ...(event.message !== undefined ? { message: event.message } : {}),
-        },
-      });
-      return;
-    }
-    const level: LoggingLevel = event.stream === 'stderr' ? 'warning' : 'info';
-    if (ignored(level)) return;
-    send({
-      method: 'notifications/message',
-      params: {
-        level,
-        logger: toolId,
-        data: event.text,
-      },
-    });
-  };
-  return {
-    forward,
-    flush: async () => {
-      await Promise.allSettled([...pending]);
-    },
-  };
-}
-
-/** Asks the client's user through a form elicitation tied to the tool call. */
-function elicitingConfirm(extra: Extra): ConfirmFunction {
-  return async (request, signal) => {
-    const answer = await extra.sendRequest(
-      {
-        method: 'elicitation/create',
-        params: {
-          mode: 'form',
-          // The request arrives escaped (the deployment's confirm escapes every question).
-          message: confirmationLines(request).join('\n'),
-          requestedSchema: {
-            type: 'object',
-            properties: {
-              decision: {
-                type: 'string',
-                title: 'Allow this call?',
-                description:
-                  'allow_once: this call only; allow_session: until the session ends; allow_always: from now on; deny: refuse.',
-                enum: [...DECISIONS],
-                default: 'deny',
-              },
-            },
-            required: ['decision'],
-          },
-        },
-      },
-      ElicitResultSchema,
-      {
-        timeout: CONFIRMATION_TIMEOUT_MS,
-        ...(signal ? { signal } : {}),
-      },
-    );
-    if (answer.action !== 'accept') return 'deny';
-    const decision = answer.content?.decision;
-    return DECISIONS.includes(decision as ConfirmationDecision)
-      ? (decision as ConfirmationDecision)
-      : 'deny';
+    ...message,
+    params: { ...rest, _meta: { ...(rest._meta ?? {}), [RAW_ARGUMENTS_META_KEY]: args } },
   };
 }

@@ -1,4 +1,4 @@
-import type { CallToolResult, ContentBlock, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ContentBlock, Tool } from '@modelcontextprotocol/server';
 import { type RegisteredTool, renderResult, type ToolResult } from '@toolsys/core-tool-registry';
 import { leanInputSchema } from './lean-schema.js';
 import { toolTitle } from './tool-title.js';

@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
+import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import { newSessionId } from '../session-policy.js';
-import { createMcpServer } from './mcp-server.js';
+import { createMcpServer, setAsideBadArgumentsOf, type ToolsysMcpServer } from './mcp-server.js';
 import { BoundedStdioServerTransport } from './stdio-transport.js';
 import type { ToolHost } from './tool-host.js';
 
@@ -34,15 +35,16 @@ export async function serveStdio(
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   // One connection, one session: a fresh random id, ended (grants dropped, packages told) when
-  // the connection closes.
+  // the connection closes. The opening message picks the era (an `initialize` for 2025-11-25,
+  // an `_meta` envelope for 2026-07-28); the SDK pins one server for the connection.
   const sessionId = newSessionId('stdio');
-  const mcp = createMcpServer(host, { sessionId });
-  const { server, dispose } = mcp;
+  const made: ToolsysMcpServer[] = [];
   const transport = new BoundedStdioServerTransport(
     stdin,
     stdout,
     options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes },
   );
+  setAsideBadArgumentsOf(transport);
   let resolveClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
     resolveClosed = resolve;
@@ -51,23 +53,38 @@ export async function serveStdio(
   const finish = () => {
     if (ended) return;
     ended = true;
+    for (const mcp of made) mcp.dispose();
     void host.deployment.endSession(sessionId).finally(resolveClosed);
   };
+  // The entry sets its own onclose when it starts the transport: ours runs after it.
+  let sdkOnClose: (() => void) | undefined;
+  Object.defineProperty(transport, 'onclose', {
+    configurable: true,
+    get: () => () => {
+      sdkOnClose?.();
+      finish();
+    },
+    set: (listener: (() => void) | undefined) => {
+      sdkOnClose = listener;
+    },
+  });
+  const handle = sdkServeStdio(
+    (ctx) => {
+      const mcp = createMcpServer(host, { sessionId, era: ctx.era, forwardChanges: true });
+      made.push(mcp);
+      return mcp.server;
+    },
+    { transport },
+  );
   const close = async () => {
-    dispose();
     stdin.off('end', onEnd);
-    await server.close().catch(() => {});
+    await handle.close().catch(() => {});
     finish();
     await closed;
   };
   const onEnd = () => {
     void close();
   };
-  server.onclose = () => {
-    dispose();
-    finish();
-  };
   stdin.once('end', onEnd);
-  await mcp.connect(transport);
   return { closed, close };
 }

@@ -1,11 +1,11 @@
 import type { Readable, Writable } from 'node:stream';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  ErrorCode,
   type JSONRPCMessage,
-  JSONRPCMessageSchema,
+  ProtocolErrorCode,
+  parseJSONRPCMessage,
   type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+  type Transport,
+} from '@modelcontextprotocol/server';
 import {
   ID_PROBE_BYTES,
   MAX_MESSAGE_BYTES,
@@ -238,21 +238,23 @@ export class BoundedStdioServerTransport implements Transport {
     } catch (error) {
       this.#answerError(
         undefined,
-        ErrorCode.ParseError,
+        ProtocolErrorCode.ParseError,
         `Parse error: the line is not valid JSON (${(error as Error).message}). Send one JSON-RPC message per line.`,
       );
       return;
     }
-    const parsed = JSONRPCMessageSchema.safeParse(value);
-    if (!parsed.success) {
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(value);
+    } catch {
       this.#answerError(
         requestIdOf(value),
-        ErrorCode.InvalidRequest,
+        ProtocolErrorCode.InvalidRequest,
         'Invalid Request: the line is JSON but not a JSON-RPC 2.0 message (it needs "jsonrpc":"2.0" and a method, or a result or error with an id).',
       );
       return;
     }
-    this.onmessage?.(parsed.data);
+    this.onmessage?.(message);
   }
 
   #answerError(id: RequestId | undefined, code: number, message: string): void {

@@ -1,6 +1,8 @@
 import {
   type ConfirmFunction,
   failureResult,
+  type InputRequest,
+  type InputResponse,
   ToolCallIds,
   type ToolEvent,
   type ToolResult,
@@ -12,6 +14,7 @@ import { runInCallScope, scopedConfirm } from './call-scope.js';
 import { handleDigest } from './handle-digest.js';
 import { LOCAL_PRINCIPAL, type Principal, principalKey } from './principal.js';
 import { RecentArtifacts } from './recent-artifacts.js';
+import { createUsedStateIds, type UsedStateIds } from './used-state-ids.js';
 
 /** The per-call confirm: the caller's own, every question escaped as the deployment's are. */
 const ESCAPED_SCOPED_CONFIRM = escapingConfirm(scopedConfirm);
@@ -35,6 +38,8 @@ export interface HostCallOptions {
   onEvent?: (event: ToolEvent) => void;
   /** Asks the caller's user; absent when the caller cannot ask. */
   confirm?: ConfirmFunction;
+  /** Answers the tool's input requests (`context.requestInput`); absent when the caller cannot. */
+  requestInput?: (request: InputRequest) => Promise<InputResponse>;
   /** The caller's W3C trace context (an MCP request's `_meta.traceparent` / `tracestate`). */
   traceContext?: { readonly traceparent?: string; readonly tracestate?: string };
 }
@@ -54,6 +59,11 @@ export class ToolHost {
    * data directory `resources/read` serves.
    */
   readonly artifacts = new RecentArtifacts(MAX_READABLE_ARTIFACTS);
+  /**
+   * The ids of the 2026-07-28 `requestState`s already brought back (in Redis when `state.redis`
+   * is configured, so that no replica accepts one twice).
+   */
+  readonly usedStateIds: UsedStateIds;
   /** Where the servers report what an operator should know (an artifact that got no link). */
   readonly warn: (message: string) => void;
   readonly #callIds = new ToolCallIds();
@@ -64,6 +74,7 @@ export class ToolHost {
   ) {
     this.deployment = deployment;
     this.calls = options.calls ?? new CallLog();
+    this.usedStateIds = createUsedStateIds(deployment.stack.scaleOut.sharedState);
     this.warn = options.warn ?? ((message) => process.stderr.write(`toolsys: ${message}\n`));
   }
 
@@ -89,6 +100,7 @@ export class ToolHost {
         confirm: ESCAPED_SCOPED_CONFIRM,
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+        ...(options.requestInput ? { requestInput: options.requestInput } : {}),
       }),
     ).finally(unbind);
     if (scope.unanswered && !result.ok && result.error.code === 'PERMISSION_DENIED') {

@@ -1,5 +1,11 @@
 import { SYSTEM_CLOCK, type ToolClock } from '../contract/clock.js';
-import type { CallPrincipal, ConfirmFunction, ToolEvent } from '../contract/tool.js';
+import type {
+  CallPrincipal,
+  ConfirmFunction,
+  InputRequest,
+  InputResponse,
+  ToolEvent,
+} from '../contract/tool.js';
 import { describeType } from '../contract/tool-arguments.js';
 import { ToolErrorCode } from '../contract/tool-error.js';
 import type { ToolExecutor } from '../contract/tool-executor.js';
@@ -65,6 +71,8 @@ export interface BatchRunOptions {
   onEvent?: (event: ToolEvent) => void;
   /** Answers the steps' confirmations. */
   confirm?: ConfirmFunction;
+  /** Answers the steps' input requests (see `ToolContext.requestInput`). */
+  requestInput?: (request: InputRequest) => Promise<InputResponse>;
   /** The field path steps are reported under. Default `steps`. */
   fieldPrefix?: string;
 }
@@ -238,6 +246,7 @@ export class ToolBatchRunner {
             ...(options.principal ? { principal: options.principal } : {}),
             ...(options.onEvent ? { onEvent: options.onEvent } : {}),
             ...(options.confirm ? { confirm: options.confirm } : {}),
+            ...(options.requestInput ? { requestInput: options.requestInput } : {}),
           });
           const raced = await Promise.race([running, budget]);
           result = raced === 'budget' ? batchBudgetFailure(budgetMs, index) : raced;

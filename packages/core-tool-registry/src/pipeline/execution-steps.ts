@@ -129,13 +129,15 @@ export function normaliseReturn(toolId: string, returned: unknown): ToolResult {
 export function nestedCallOptions(
   context: ToolContext,
 ): Required<Pick<ExecuteOptions, 'signal' | 'sessionId' | 'onEvent' | 'confirm'>> &
-  Pick<ExecuteOptions, 'principal'> {
+  Pick<ExecuteOptions, 'principal' | 'requestInput'> {
+  const { requestInput } = context;
   return {
     signal: context.signal,
     sessionId: context.sessionId,
     ...(context.principal ? { principal: context.principal } : {}),
     onEvent: (event) => context.emit(event),
     confirm: (request) => context.confirm(request),
+    ...(requestInput ? { requestInput: (request) => requestInput(request) } : {}),
   };
 }
 
