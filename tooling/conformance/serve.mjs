@@ -10,18 +10,14 @@
 // when the server exits (with its exit code). The fixture is never part of a default deployment.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { prepareFixtureConfig } from './fixture-config.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CLI = join(HERE, '..', '..', 'apps', 'host', 'dist', 'cli.js');
-const FIXTURE = join(HERE, 'fixture');
-const FIXTURE_NAME = '@toolsys/conformance-fixture';
-/** Packages left off: the scenarios need the fixture, and the core package is always on. */
-const OFF = ['mcp-client', 'cs-mem', 'platform-terminal', 'app-github', 'platform-android', 'app-browser'];
 
 /** The port from the command line; exits 2 with the usage on a mistake. */
 function portOption() {
@@ -39,31 +35,13 @@ function portOption() {
   }
 }
 
-/** Writes the run's config, workspace and the fixture's link under a new temp folder. */
-async function prepare() {
-  const base = await mkdtemp(join(tmpdir(), 'toolsys-conformance-'));
-  await mkdir(join(base, 'workspace'));
-  await mkdir(join(base, 'node_modules', '@toolsys'), { recursive: true });
-  // Plugins are installed beside the config file: the fixture is linked there.
-  await symlink(FIXTURE, join(base, 'node_modules', FIXTURE_NAME), 'dir');
-  const config = {
-    dataDir: './data',
-    workspaceRoot: './workspace',
-    plugins: [FIXTURE_NAME],
-    packages: Object.fromEntries(OFF.map((key) => [key, { enabled: false }])),
-  };
-  const file = join(base, 'toolsys.config.json');
-  await writeFile(file, `${JSON.stringify(config, null, 2)}\n`);
-  return { base, file };
-}
-
 async function main() {
   const port = portOption();
   if (!existsSync(CLI)) {
     console.error(`serve.mjs: ${CLI} is missing; build the host first (pnpm build).`);
     process.exit(2);
   }
-  const { base, file } = await prepare();
+  const { base, file } = await prepareFixtureConfig();
   const child = spawn(
     process.execPath,
     [CLI, 'serve', '--http', '--host', '127.0.0.1', '--port', String(port), '--config', file],

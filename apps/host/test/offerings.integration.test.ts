@@ -200,6 +200,10 @@ describe('shortcuts and skills as prompts', () => {
       ],
     });
     const prompts = await deployment.offerings.listPrompts(asAlice);
+    // The skill's own tool is a prompt; the tools that manage skills are not.
+    expect(
+      prompts.map((prompt) => prompt.name).filter((name) => name.startsWith('skill_')),
+    ).toEqual([]);
     expect(prompts.find((prompt) => prompt.name === 'count_words')).toMatchObject({
       title: 'Skill count_words',
       arguments: [{ name: 'path', description: 'The file. (string)', required: true }],

@@ -6,11 +6,18 @@ import {
   type RegisteredTool,
   type ToolRegistry,
 } from '@toolsys/core-tool-registry';
+import { skillOwner } from '@toolsys/core-tools';
 import { OfferingError, type PromptInfo, type PromptResult } from '../server/offerings.js';
 
-/** Whether a registered tool was defined at run time: a shortcut or a tool of an installed skill. */
+/** The owner prefix of a skill's tools in the registry (`skillOwner` of core-tools). */
+const SKILL_OWNER_PREFIX = skillOwner('');
+
+/**
+ * Whether a registered tool was defined at run time: a shortcut (tagged so) or a tool of an
+ * installed skill (registered under its skill's owner). The skill_* tools themselves are not.
+ */
 export function isRuntimeTool(tool: RegisteredTool): boolean {
-  return tool.metadata.tags.includes('shortcut') || tool.metadata.category === 'skill';
+  return tool.metadata.tags.includes('shortcut') || tool.owner.startsWith(SKILL_OWNER_PREFIX);
 }
 
 /**
