@@ -136,6 +136,7 @@ export async function composeDeployment(
     registry,
     workspaceRoot: config.workspaceRoot,
     artifacts: { dataDir: config.dataDir, linked: artifacts },
+    toolMode,
   });
   const contributions: ToolPackageContribution[] = [];
   let closed = false;

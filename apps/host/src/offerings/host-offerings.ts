@@ -62,6 +62,8 @@ export interface HostOfferingsOptions {
   readonly workspaceRoot: string;
   /** The data directory and the artifacts linked so far. */
   readonly artifacts: ArtifactSource;
+  /** What clients list: `discover` prompts call run-time tools through `tool_call`. Default `all`. */
+  readonly toolMode?: 'all' | 'discover';
 }
 
 /**
@@ -133,7 +135,7 @@ export class HostOfferings implements ServerOfferings {
     const tool = this.#runtimeTool(name, caller);
     if (!tool) throw promptNotFound(name);
     checkPromptArguments(name, runtimePromptInfo(tool).arguments ?? [], args);
-    return renderRuntimePrompt(tool, args);
+    return renderRuntimePrompt(tool, args, this.#options.toolMode);
   }
 
   async listResources(caller: OfferingCaller): Promise<readonly ResourceInfo[]> {

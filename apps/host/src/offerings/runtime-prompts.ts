@@ -68,12 +68,14 @@ export function runtimePromptInfo(tool: RegisteredTool): PromptInfo {
 
 /**
  * The messages that run a shortcut or a skill tool: one user message asking to call it with
- * `args`, each converted to its parameter's type (`"3"` → 3 for a number). A value that does not
- * convert is `invalid_params` naming the argument.
+ * `args`, each converted to its parameter's type (`"3"` → 3 for a number), through `tool_call`
+ * when the deployment lists only the discovery tools. A value that does not convert is
+ * `invalid_params` naming the argument.
  */
 export function renderRuntimePrompt(
   tool: RegisteredTool,
   args: Readonly<Record<string, string>>,
+  toolMode: 'all' | 'discover' = 'all',
 ): PromptResult {
   const properties = propertiesOf(tool);
   const typed: Record<string, unknown> = {};
@@ -88,7 +90,10 @@ export function renderRuntimePrompt(
         role: 'user',
         content: {
           type: 'text',
-          text: `Run the ${kind} ${tool.id}: call the tool ${tool.id} with these arguments, then report its result.\n${JSON.stringify(typed, null, 2)}`,
+          text:
+            toolMode === 'discover'
+              ? `Run the ${kind} ${tool.id}: call tool_call with these arguments, then report its result.\n${JSON.stringify({ id: tool.id, arguments: typed }, null, 2)}`
+              : `Run the ${kind} ${tool.id}: call the tool ${tool.id} with these arguments, then report its result.\n${JSON.stringify(typed, null, 2)}`,
         },
       },
     ],
