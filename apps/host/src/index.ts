@@ -86,6 +86,8 @@ export type {
   ServerOfferings,
 } from './server/offerings.js';
 export { NO_OFFERINGS, OfferingError } from './server/offerings.js';
+export { HostOfferings, type HostOfferingsOptions } from './offerings/host-offerings.js';
+export type { LinkedArtifact, RecentArtifacts } from './server/recent-artifacts.js';
 export { LOCAL_PRINCIPAL, type Principal, principalKey } from './server/principal.js';
 export {
   createStaticTokens,
