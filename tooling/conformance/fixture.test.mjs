@@ -37,6 +37,7 @@ test('lists the four prompts of the scenarios', async () => {
     'test_prompt_with_arguments',
     'test_prompt_with_embedded_resource',
     'test_prompt_with_image',
+    'test_input_required_result_prompt',
   ]);
 });
 
@@ -71,6 +72,30 @@ test('renders each prompt as the scenarios expect', async () => {
     data: PNG_BASE64,
     mimeType: 'image/png',
   });
+});
+
+test('a prompt that asks renders with the answer of the caller, and refuses without one', async () => {
+  const requests = [];
+  const asking = {
+    ...caller,
+    requestInput: async (request) => {
+      requests.push([request.key, request.method]);
+      return { action: 'accept', content: { context: 'tests' } };
+    },
+  };
+  const result = await deployment.offerings.getPrompt(
+    'test_input_required_result_prompt',
+    {},
+    asking,
+  );
+  assert.deepEqual(result.messages, [
+    { role: 'user', content: { type: 'text', text: 'Use this context: tests.' } },
+  ]);
+  assert.deepEqual(requests, [['user_context', 'elicitation/create']]);
+  await assert.rejects(
+    deployment.offerings.getPrompt('test_input_required_result_prompt', {}, caller),
+    { name: 'OfferingError', code: 'invalid_params' },
+  );
 });
 
 test('refuses a missing argument as invalid_params', async () => {

@@ -35,6 +35,7 @@ export {
   type ExecutionStack,
   type ExecutionStackOptions,
 } from './execution-stack.js';
+export { HostOfferings, type HostOfferingsOptions } from './offerings/host-offerings.js';
 export {
   BUILTIN_PACKAGES,
   type LoadedPlugin,
@@ -86,9 +87,8 @@ export type {
   ServerOfferings,
 } from './server/offerings.js';
 export { NO_OFFERINGS, OfferingError } from './server/offerings.js';
-export { HostOfferings, type HostOfferingsOptions } from './offerings/host-offerings.js';
-export type { LinkedArtifact, RecentArtifacts } from './server/recent-artifacts.js';
 export { LOCAL_PRINCIPAL, type Principal, principalKey } from './server/principal.js';
+export type { LinkedArtifact, RecentArtifacts } from './server/recent-artifacts.js';
 export {
   createStaticTokens,
   DEFAULT_TOKEN_NAME,

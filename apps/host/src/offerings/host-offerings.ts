@@ -329,7 +329,11 @@ export class HostOfferings implements ServerOfferings {
 }
 
 function contextOf(caller: OfferingCaller): OfferingContext {
-  return { principal: caller.principal, sessionId: caller.sessionId };
+  return {
+    principal: caller.principal,
+    sessionId: caller.sessionId,
+    ...(caller.requestInput ? { requestInput: caller.requestInput } : {}),
+  };
 }
 
 function promptNotFound(name: string): OfferingError {

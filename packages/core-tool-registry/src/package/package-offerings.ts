@@ -1,4 +1,4 @@
-import type { CallPrincipal } from '../contract/tool.js';
+import type { CallPrincipal, InputRequest, InputResponse } from '../contract/tool.js';
 
 /**
  * What a package offers MCP clients besides tools: prompts with arguments, resources, resource
@@ -36,6 +36,12 @@ export interface OfferingContext {
   readonly principal: CallPrincipal;
   /** The caller's client session. */
   readonly sessionId: string;
+  /**
+   * Asks the caller's client for input while a prompt renders (as `ToolContext.requestInput`);
+   * absent when it cannot answer. Ask before anything else: over 2026-07-28 the prompt is
+   * rendered again with the answers.
+   */
+  readonly requestInput?: (request: InputRequest) => Promise<InputResponse>;
 }
 
 /** A content block of a prompt message, as the protocol writes it. */
