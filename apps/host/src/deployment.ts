@@ -21,9 +21,11 @@ import { type DeploymentKey, loadDeploymentKey } from './deployment-key.js';
 import { type PackageReport, type PlannedPackage, planDeployment } from './deployment-plan.js';
 import { createExecutionStack, type ExecutionStack } from './execution-stack.js';
 import { excludedTools, offPackageTools } from './off-tools.js';
+import { HostOfferings } from './offerings/host-offerings.js';
 import type { PackageSection } from './packages/package-section.js';
 import { loadScaleOut } from './scale-out.js';
-import { NO_OFFERINGS, type ServerOfferings } from './server/offerings.js';
+import type { ServerOfferings } from './server/offerings.js';
+import { RecentArtifacts } from './server/recent-artifacts.js';
 import { isToolSelected } from './tool-selection.js';
 
 export type { PackageReport } from './deployment-plan.js';
@@ -50,8 +52,16 @@ export interface Deployment {
    * every package releases what the session held.
    */
   endSession(sessionId: string): Promise<void>;
-  /** Prompts, resources, templates, completion and subscriptions MCP clients get besides tools. */
+  /**
+   * Prompts (skills, shortcuts, what packages offer), resources, templates (artifacts among
+   * them), completion and subscriptions MCP clients get besides tools.
+   */
   readonly offerings: ServerOfferings;
+  /**
+   * The artifacts the servers linked in call results, the last 1,000: the only files of the data
+   * directory served as resources, each to the principal whose call linked it.
+   */
+  readonly artifacts: RecentArtifacts;
   /**
    * The key every replica shares (environment, else generated in the data directory), loaded on
    * first use: it seals protocol state handed to clients and keys the audit log's digests.
@@ -78,6 +88,9 @@ export interface ComposeOptions {
    */
   detectionBoundMs?: number;
 }
+
+/** How many linked artifacts a deployment keeps readable as resources. */
+const MAX_READABLE_ARTIFACTS = 1_000;
 
 /** One package's way through detection and creation. */
 type PackageOutcome =
@@ -118,6 +131,13 @@ export async function composeDeployment(
     ...(options.unconfirmableHint ? { unconfirmableHint: options.unconfirmableHint } : {}),
   });
   const toolMode = config.config.tools?.mode ?? 'all';
+  const artifacts = new RecentArtifacts(MAX_READABLE_ARTIFACTS);
+  const offerings = new HostOfferings({
+    registry,
+    workspaceRoot: config.workspaceRoot,
+    artifacts: { dataDir: config.dataDir, linked: artifacts },
+    toolMode,
+  });
   const contributions: ToolPackageContribution[] = [];
   let closed = false;
   let deploymentKey: Promise<DeploymentKey> | undefined;
@@ -196,6 +216,7 @@ export async function composeDeployment(
         continue;
       }
       contributions.push(outcome.contribution);
+      if (outcome.contribution.offerings) offerings.addPackage(outcome.contribution.offerings);
       const tools = selectTools(outcome, config);
       noteExcluded(outcome);
       selected.push({ owner: outcome.entry.name, tools });
@@ -211,6 +232,7 @@ export async function composeDeployment(
     for (const { owner, tools } of selected) registerTools(registry, owner, tools, isTool);
   } catch (error) {
     closed = true;
+    offerings.close();
     await disposeAll(contributions);
     await Promise.all(late.map((run) => run.done.then(disposeOutcome)));
     await stack.close();
@@ -260,6 +282,7 @@ export async function composeDeployment(
         return;
       }
       contributions.push(outcome.contribution);
+      if (outcome.contribution.offerings) offerings.addPackage(outcome.contribution.offerings);
       statuses.set(run.plan.entry.key, {
         name: outcome.entry.name,
         enabled: true,
@@ -280,7 +303,8 @@ export async function composeDeployment(
     statuses,
     toolMode,
     settled,
-    offerings: NO_OFFERINGS,
+    offerings,
+    artifacts,
     deploymentKey: () => {
       deploymentKey ??= loadDeploymentKey(config);
       return deploymentKey;
@@ -299,6 +323,7 @@ export async function composeDeployment(
     async close() {
       // A probe still running is not waited for: its package is disposed when it answers.
       closed = true;
+      offerings.close();
       await disposeAll(contributions);
       await stack.close();
     },

@@ -35,6 +35,7 @@ export {
   type ExecutionStack,
   type ExecutionStackOptions,
 } from './execution-stack.js';
+export { HostOfferings, type HostOfferingsOptions } from './offerings/host-offerings.js';
 export {
   BUILTIN_PACKAGES,
   type LoadedPlugin,
@@ -95,6 +96,7 @@ export type {
 export { NO_OFFERINGS, OfferingError } from './server/offerings.js';
 export { LOCAL_PRINCIPAL, type Principal, principalKey } from './server/principal.js';
 export { MODERN_PROTOCOL_VERSION, type ProtocolEra } from './server/protocol-era.js';
+export type { LinkedArtifact, RecentArtifacts } from './server/recent-artifacts.js';
 export {
   createStaticTokens,
   DEFAULT_TOKEN_NAME,

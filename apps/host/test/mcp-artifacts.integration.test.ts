@@ -82,6 +82,26 @@ describe('artifacts over MCP', () => {
     ]);
   });
 
+  it('sends an artifact the tool marks inline as an embedded resource after its link', async () => {
+    const client = await connect();
+    const content = await callArtifacts(client, { name: 'inline', inline: true });
+    expect(content.map((block) => block.type)).toEqual([
+      'text',
+      'resource_link',
+      'image',
+      'resource_link',
+      'resource',
+    ]);
+    expect(content[4]).toEqual({
+      type: 'resource',
+      resource: {
+        uri: 'toolsys://data/artifacts/inline.log',
+        mimeType: 'text/plain',
+        text: 'log of inline\nsecond line ✓\n',
+      },
+    });
+  });
+
   it('reads a linked image as a base64 blob and a text file as text, byte for byte', async () => {
     const client = await connect();
     await callArtifacts(client, { name: 'read me' });

@@ -71,6 +71,19 @@ export {
   type ToolSuccess,
 } from './contract/tool-result.js';
 export { describeIssues, type JsonSchema, ToolSchema } from './contract/tool-schema.js';
+export type {
+  OfferedCompleter,
+  OfferedContent,
+  OfferedPrompt,
+  OfferedPromptArgument,
+  OfferedPromptMessage,
+  OfferedResource,
+  OfferedResourceContents,
+  OfferedResourceTemplate,
+  OfferingChange,
+  OfferingContext,
+  ToolPackageOfferings,
+} from './package/package-offerings.js';
 export {
   type AnyToolPackageEntry,
   defineToolPackage,

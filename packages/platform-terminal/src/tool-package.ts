@@ -1,5 +1,9 @@
 import { isAbsolute, resolve } from 'node:path';
-import { defineToolPackage, type ToolPackageStatus } from '@toolsys/core-tool-registry';
+import {
+  defineToolPackage,
+  handleOwnerOf,
+  type ToolPackageStatus,
+} from '@toolsys/core-tool-registry';
 import { probeCommandSandbox } from '@toolsys/platform';
 import { z } from 'zod';
 import { findPtyBackend, loadPty } from './pty-backend.js';
@@ -214,6 +218,19 @@ export const toolPackage = defineToolPackage<TerminalConfig>({
       },
       // A client session's terminals end with it: no other client ever sees them.
       endSession: (sessionId) => manager.endSession(sessionId),
+      offerings: {
+        // A `sessionId` argument completes to the caller's own terminals, never another's.
+        completers: [
+          {
+            argument: 'sessionId',
+            complete: (value, caller) =>
+              manager
+                .listOwned(handleOwnerOf(caller))
+                .map((session) => session.id)
+                .filter((id) => id.startsWith(value)),
+          },
+        ],
+      },
     };
   },
 });

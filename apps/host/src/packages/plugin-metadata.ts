@@ -87,6 +87,8 @@ export function withPluginToolMetadata(entry: AnyToolPackageEntry): AnyToolPacka
         ...(contribution.endSession
           ? { endSession: (sessionId: string) => contribution.endSession?.(sessionId) }
           : {}),
+        // What the plugin offers besides tools (prompts, resources, completers) passes as it is.
+        ...(contribution.offerings ? { offerings: contribution.offerings } : {}),
       };
     },
   };

@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import type { ContentBlock } from '@modelcontextprotocol/server';
 import type { ToolArtifact } from '@toolsys/core-tool-registry';
 import { DEFAULT_INLINE_IMAGE_BYTES } from '@toolsys/core-tool-registry/adapters';
+import { isTextMimeType } from './artifact-resource.js';
 import { artifactUri, pathInDataDir } from './artifact-uri.js';
 import { DataFileError, openDataFile, readDataFile } from './data-file.js';
 import type { LinkedArtifact } from './recent-artifacts.js';
@@ -10,7 +11,7 @@ import type { LinkedArtifact } from './recent-artifacts.js';
 /** Images up to this size (1 MiB) are also sent inline, for clients that do not read resources. */
 export const MAX_INLINE_IMAGE_BYTES = DEFAULT_INLINE_IMAGE_BYTES;
 
-/** The image types sent inline. */
+/** The image types sent inline whether or not the tool asks. */
 const INLINE_IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/webp']);
 
 /** Options for {@link artifactContent}. */
@@ -26,7 +27,8 @@ export interface ArtifactContentOptions {
 /**
  * The MCP content blocks for a result's artifacts: per artifact a `resource_link`
  * (`toolsys://data/<path>`, the file name, media type, description and size), followed by an
- * `image` block when it is a PNG, JPEG or WebP of at most {@link MAX_INLINE_IMAGE_BYTES}. An
+ * `image` block when it is a PNG, JPEG or WebP of at most {@link MAX_INLINE_IMAGE_BYTES}, and
+ * any artifact the tool marked `inline` of that size as an image, audio or embedded resource. An
  * artifact outside the data directory, missing, a link or not a regular file gets no block.
  */
 export async function artifactContent(
@@ -72,22 +74,33 @@ export async function artifactContent(
         ...(link.description !== undefined ? { description: link.description } : {}),
         size: link.size,
       });
-      if (INLINE_IMAGE_TYPES.has(artifact.mimeType) && file.size <= MAX_INLINE_IMAGE_BYTES) {
+      const inline = artifact.inline === true || INLINE_IMAGE_TYPES.has(artifact.mimeType);
+      if (inline && file.size <= MAX_INLINE_IMAGE_BYTES) {
         const bytes = await readDataFile(file, MAX_INLINE_IMAGE_BYTES).catch((error: unknown) => {
           if (error instanceof DataFileError) return undefined;
           throw error;
         });
-        if (bytes !== undefined) {
-          content.push({
-            type: 'image',
-            data: bytes.toString('base64'),
-            mimeType: artifact.mimeType,
-          });
-        }
+        if (bytes !== undefined) content.push(inlineBlock(link.uri, artifact.mimeType, bytes));
       }
     } finally {
       await file.handle.close();
     }
   }
   return { content, linked };
+}
+
+/** An artifact's bytes as a content block: image, audio, else an embedded resource. */
+function inlineBlock(uri: string, mimeType: string, bytes: Buffer): ContentBlock {
+  const data = bytes.toString('base64');
+  if (mimeType.startsWith('image/')) return { type: 'image', data, mimeType };
+  if (mimeType.startsWith('audio/')) return { type: 'audio', data, mimeType };
+  if (isTextMimeType(mimeType)) {
+    try {
+      const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+      return { type: 'resource', resource: { uri, mimeType, text } };
+    } catch {
+      // Not UTF-8 after all: sent as bytes.
+    }
+  }
+  return { type: 'resource', resource: { uri, mimeType, blob: data } };
 }

@@ -1,3 +1,4 @@
+import type { InputRequest, InputResponse } from '@toolsys/core-tool-registry';
 import type { Principal } from './principal.js';
 
 /**
@@ -54,6 +55,11 @@ export interface ServerOfferings {
 export interface OfferingCaller {
   readonly principal: Principal;
   readonly sessionId: string;
+  /**
+   * How this caller's client answers input requests (elicitation, sampling, roots) while a prompt
+   * renders, as `ToolContext.requestInput` does for tools; absent when it cannot answer.
+   */
+  readonly requestInput?: (request: InputRequest) => Promise<InputResponse>;
 }
 
 /** Why an offering refused a request. */

@@ -13,14 +13,11 @@ import { CallLog } from './call-log.js';
 import { runInCallScope, scopedConfirm } from './call-scope.js';
 import { handleDigest } from './handle-digest.js';
 import { LOCAL_PRINCIPAL, type Principal, principalKey } from './principal.js';
-import { RecentArtifacts } from './recent-artifacts.js';
+import type { RecentArtifacts } from './recent-artifacts.js';
 import { createUsedStateIds, type UsedStateIds } from './used-state-ids.js';
 
 /** The per-call confirm: the caller's own, every question escaped as the deployment's are. */
 const ESCAPED_SCOPED_CONFIRM = escapingConfirm(scopedConfirm);
-
-/** How many linked artifacts a host keeps readable as resources. */
-const MAX_READABLE_ARTIFACTS = 1_000;
 
 /** Per-call options of {@link ToolHost.call}. */
 export interface HostCallOptions {
@@ -56,9 +53,9 @@ export class ToolHost {
   readonly calls: CallLog;
   /**
    * The artifacts its MCP servers linked in call results, the last 1,000: the only files of the
-   * data directory `resources/read` serves.
+   * data directory `resources/read` serves (the deployment's, which its offerings read too).
    */
-  readonly artifacts = new RecentArtifacts(MAX_READABLE_ARTIFACTS);
+  readonly artifacts: RecentArtifacts;
   /**
    * The ids of the 2026-07-28 `requestState`s already brought back (in Redis when `state.redis`
    * is configured, so that no replica accepts one twice).
@@ -73,6 +70,7 @@ export class ToolHost {
     options: { calls?: CallLog; warn?: (message: string) => void } = {},
   ) {
     this.deployment = deployment;
+    this.artifacts = deployment.artifacts;
     this.calls = options.calls ?? new CallLog();
     this.usedStateIds = createUsedStateIds(deployment.stack.scaleOut.sharedState);
     this.warn = options.warn ?? ((message) => process.stderr.write(`toolsys: ${message}\n`));

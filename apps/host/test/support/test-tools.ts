@@ -119,7 +119,7 @@ export function createTestTools(): { tools: AnyToolDefinition[]; probe: TestTool
 /**
  * `test_artifacts`: writes a PNG and a text file under the data directory (a random-pixel PNG
  * past 1 MiB with `large`) and returns them as artifacts; `extra` adds an artifact at any path
- * (outside the data directory, a folder …).
+ * (outside the data directory, a folder …); `inline` asks for the text file inline.
  */
 export function artifactTool(dataDir: string): AnyToolDefinition {
   return defineTool({
@@ -132,6 +132,7 @@ export function artifactTool(dataDir: string): AnyToolDefinition {
         .describe('Base name of the files.'),
       large: z.boolean().default(false).describe('Write a PNG larger than 1 MiB.'),
       extra: z.string().optional().describe('An absolute path returned as one more artifact.'),
+      inline: z.boolean().default(false).describe('Mark the text file to be sent inline.'),
     }),
     metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.mutating },
     execute: (args) => {
@@ -151,7 +152,7 @@ export function artifactTool(dataDir: string): AnyToolDefinition {
       return successResult(`wrote ${args.name}`, {
         artifacts: [
           { path: image, mimeType: 'image/png', description: 'a test image' },
-          { path: log, mimeType: 'text/plain' },
+          { path: log, mimeType: 'text/plain', ...(args.inline ? { inline: true } : {}) },
           ...(args.extra ? [{ path: args.extra, mimeType: 'text/plain' }] : []),
         ],
       });

@@ -13,6 +13,12 @@ export interface ToolArtifact {
   readonly mimeType: string;
   /** One line on what it holds. */
   readonly description?: string;
+  /**
+   * Also send its contents in the result, not only a link: an `image` or `audio` block, else an
+   * embedded `resource`, when the file is at most 1 MiB. For small media the caller must see
+   * without reading resources; links only by default.
+   */
+  readonly inline?: boolean;
 }
 
 /** A successful call: the text the model reads, plus optional structured data and files. */

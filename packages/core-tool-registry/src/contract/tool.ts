@@ -93,14 +93,19 @@ export interface ToolContext {
   readonly requestInput?: (request: InputRequest) => Promise<InputResponse>;
 }
 
-/** What a tool may ask its client for while it runs (see {@link ToolContext.requestInput}). */
-export type InputRequest =
+/**
+ * What a tool may ask its client for while it runs (see {@link ToolContext.requestInput}).
+ * `key`, when given, names the request in a 2026-07-28 input-required result (unique per call);
+ * without it the server names requests by their order.
+ */
+export type InputRequest = (
   | { readonly method: 'elicitation/create'; readonly params: Readonly<Record<string, unknown>> }
   | {
       readonly method: 'sampling/createMessage';
       readonly params: Readonly<Record<string, unknown>>;
     }
-  | { readonly method: 'roots/list'; readonly params?: Readonly<Record<string, unknown>> };
+  | { readonly method: 'roots/list'; readonly params?: Readonly<Record<string, unknown>> }
+) & { readonly key?: string };
 
 /** The client's answer to an {@link InputRequest}: the protocol's result object for its method. */
 export type InputResponse = Readonly<Record<string, unknown>>;

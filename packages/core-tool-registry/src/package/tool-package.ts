@@ -3,6 +3,7 @@ import type { AnyToolDefinition } from '../contract/tool.js';
 import type { ToolExecutor } from '../contract/tool-executor.js';
 import type { ToolEnvironmentState } from '../policies/environment-gate.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { ToolPackageOfferings } from './package-offerings.js';
 
 /** Whether a package is on in a deployment, and why (shown by `toolsys doctor`). */
 export interface ToolPackageStatus {
@@ -61,6 +62,11 @@ export interface ToolPackageContribution {
    * ends: an MCP session closed or evicted. The id is the `sessionId` tools saw in their context.
    */
   endSession?(sessionId: string): Promise<void> | void;
+  /**
+   * What the package offers MCP clients besides tools: prompts, resources, resource templates
+   * and completers (see {@link ToolPackageOfferings}). Listed only while the package is on.
+   */
+  readonly offerings?: ToolPackageOfferings;
 }
 
 /**
