@@ -14,6 +14,17 @@ export {
   principalKey,
 } from './contract/handle-owner.js';
 export {
+  isTerminalTaskStatus,
+  TASK_STATUSES,
+  type TaskInputRequest,
+  type TaskPage,
+  type TaskPatch,
+  type TaskRecord,
+  type TaskSignal,
+  type TaskStatus,
+  type TaskStore,
+} from './contract/task-record.js';
+export {
   type AnyToolDefinition,
   type CallPrincipal,
   type ConfirmationDecision,
@@ -51,6 +62,7 @@ export {
   riskFromHints,
   TOOL_CATEGORIES,
   TOOL_RISKS,
+  TOOL_TASK_SUPPORT,
   type ToolAnnotations,
   type ToolCategory,
   type ToolGrantGroup,
@@ -58,6 +70,8 @@ export {
   type ToolMetadata,
   type ToolMetadataInput,
   type ToolRisk,
+  type ToolTaskSupport,
+  taskSupportOf,
 } from './contract/tool-metadata.js';
 export {
   failureResult,
@@ -103,7 +117,11 @@ export {
   type RunPolicyOptions,
   type ToolExecutorOptions,
 } from './pipeline/pipeline-tool-executor.js';
-export { MAX_RESULT_CHARS } from './pipeline/result-budget.js';
+export {
+  type LimitResultOptions,
+  limitResult,
+  MAX_RESULT_CHARS,
+} from './pipeline/result-budget.js';
 export type { CallDecision, SettledCall } from './pipeline/settled-call.js';
 export { ToolCallIds } from './pipeline/tool-call-ids.js';
 export {

@@ -9,6 +9,8 @@ import type {
   ConfirmationDecision,
   ConfirmationRequest,
   ConfirmFunction,
+  InputRequest,
+  InputResponse,
   ToolContext,
   ToolEvent,
 } from '../contract/tool.js';
@@ -27,6 +29,8 @@ export interface CallState {
   /** The caller's `onEvent`, unable to throw, or {@link SILENT_EMIT} without a sink. */
   readonly emit: (event: ToolEvent) => void;
   readonly confirm: ConfirmFunction | undefined;
+  /** How the caller's client answers input requests; absent when it cannot. */
+  readonly requestInput?: ((request: InputRequest) => Promise<InputResponse>) | undefined;
   /** What the gate decided, collected when the executor has an `onSettled` observer. */
   readonly decision?: DecisionRecord | undefined;
 }
@@ -59,6 +63,7 @@ export class AttemptContext implements ToolContext {
   confirm: (
     request: Omit<ConfirmationRequest, 'sessionId' | 'toolId'> & { toolId?: string },
   ) => Promise<ConfirmationDecision> = denyConfirm;
+  requestInput: ((request: InputRequest) => Promise<InputResponse>) | undefined = undefined;
   #toolId = '';
   #confirmFn: ConfirmFunction | undefined;
   /** Whether a signal from outside (the caller's) can fire this attempt at any moment. */
@@ -93,6 +98,7 @@ export class AttemptContext implements ToolContext {
     this.#external = signal !== undefined || call.signal !== NEVER_ABORTED;
     this.emit = call.emit;
     if (call.confirm) this.confirm = (request) => this.#confirmWith(request);
+    this.requestInput = call.requestInput;
     return this;
   }
 

@@ -180,6 +180,7 @@ export class PipelineToolExecutor implements ToolExecutor {
         signal,
         emit: safeEmitter(options.onEvent),
         confirm: observedConfirm(options.confirm ?? this.#confirm, record),
+        ...(options.requestInput ? { requestInput: options.requestInput } : {}),
         ...(record ? { decision: record } : {}),
       };
       if (record) record.risk = callRisk(tool, rawArgs);

@@ -1,0 +1,22 @@
+/**
+ * Long tool calls as tasks (MCP Tasks) that outlive their request: the task service, the
+ * embedded SQLite task store, and the errors a server maps to its protocol.
+ */
+export { boundResult, MAX_TASK_RESULT_BYTES, storedSize } from './bounded-result.js';
+export { SqliteTaskStore, type SqliteTaskStoreOptions } from './sqlite-task-store.js';
+export { isTaskError, TaskError, TaskErrorCode, taskNotFound } from './task-error.js';
+export { isWellFormedTaskId, newTaskId } from './task-ids.js';
+export {
+  applyTaskPatch,
+  decodeTaskCursor,
+  encodeTaskCursor,
+  isTaskRecord,
+  parseTaskRecord,
+} from './task-patch.js';
+export {
+  type CreateTaskOptions,
+  TaskService,
+  type TaskServiceOptions,
+  type TaskStatusEvent,
+} from './task-service.js';
+export { type ProtocolTask, type TaskView, toProtocolTask, toTaskView } from './task-view.js';
