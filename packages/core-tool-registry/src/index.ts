@@ -14,7 +14,10 @@ export {
   principalKey,
 } from './contract/handle-owner.js';
 export {
+  applyTaskPatch,
+  isTaskRecord,
   isTerminalTaskStatus,
+  parseTaskRecord,
   TASK_STATUSES,
   type TaskInputRequest,
   type TaskPage,

@@ -4,15 +4,9 @@
  */
 export { boundResult, MAX_TASK_RESULT_BYTES, storedSize } from './bounded-result.js';
 export { SqliteTaskStore, type SqliteTaskStoreOptions } from './sqlite-task-store.js';
-export { isTaskError, TaskError, TaskErrorCode, taskNotFound } from './task-error.js';
+export { decodeTaskCursor, encodeTaskCursor } from './task-cursor.js';
+export { asTaskError, isTaskError, TaskError, TaskErrorCode, taskNotFound } from './task-error.js';
 export { isWellFormedTaskId, newTaskId } from './task-ids.js';
-export {
-  applyTaskPatch,
-  decodeTaskCursor,
-  encodeTaskCursor,
-  isTaskRecord,
-  parseTaskRecord,
-} from './task-patch.js';
 export {
   type CreateTaskOptions,
   TaskService,

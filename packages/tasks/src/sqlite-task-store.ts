@@ -3,7 +3,9 @@ import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
+  applyTaskPatch,
   isTerminalTaskStatus,
+  parseTaskRecord,
   type TaskPage,
   type TaskPatch,
   type TaskRecord,
@@ -13,12 +15,7 @@ import {
 import { lazyModule } from '@toolsys/platform';
 import type BetterSqlite3 from 'better-sqlite3';
 import { TaskError, TaskErrorCode } from './task-error.js';
-import {
-  applyTaskPatch,
-  decodeTaskCursor,
-  encodeTaskCursor,
-  parseTaskRecord,
-} from './task-patch.js';
+import { decodeTaskCursor, encodeTaskCursor } from './task-cursor.js';
 
 /** better-sqlite3, loaded on the first open: importing this package loads no native module. */
 const sqlite = lazyModule<typeof BetterSqlite3>('better-sqlite3', import.meta.url);

@@ -49,3 +49,22 @@ export function taskNotFound(taskId: string): TaskError {
     `no task "${shown}": it does not exist, has expired, or belongs to someone else. List your tasks with tasks/list.`,
   );
 }
+
+/**
+ * A store's failure as a {@link TaskError}: a TaskError as it is, an error carrying a known code
+ * (`INVALID_CURSOR`) with it, anything else as STORE_UNAVAILABLE.
+ */
+export function asTaskError(error: unknown): TaskError {
+  if (error instanceof TaskError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === TaskErrorCode.INVALID_CURSOR) {
+    return new TaskError(
+      TaskErrorCode.INVALID_CURSOR,
+      'cursor: not a cursor tasks/list returned; call tasks/list without a cursor to start again.',
+    );
+  }
+  return new TaskError(
+    TaskErrorCode.STORE_UNAVAILABLE,
+    'the task store did not answer; try again shortly.',
+  );
+}

@@ -23,7 +23,7 @@ import {
 import { runWithTaskMark } from '@toolsys/platform';
 import { boundResult, MAX_TASK_RESULT_BYTES } from './bounded-result.js';
 import { LocalRun } from './local-run.js';
-import { TaskError, TaskErrorCode, taskNotFound } from './task-error.js';
+import { asTaskError, TaskError, TaskErrorCode, taskNotFound } from './task-error.js';
 import { isWellFormedTaskId, newRequestId, newTaskId } from './task-ids.js';
 import { type ProtocolTask, type TaskView, toProtocolTask, toTaskView } from './task-view.js';
 
@@ -182,7 +182,9 @@ export class TaskService {
       pollIntervalMs: this.#pollIntervalMs,
       replicaId: this.#store.replicaId,
     };
-    await this.#store.create(record);
+    await this.#store.create(record).catch((error: unknown) => {
+      throw asTaskError(error);
+    });
     this.#start(record, rawArgs, options);
     this.#emit(record);
     return toProtocolTask(record);
@@ -217,11 +219,17 @@ export class TaskService {
     principal?: CallPrincipal,
     options: { cursor?: string; limit?: number } = {},
   ): Promise<{ tasks: ProtocolTask[]; nextCursor?: string }> {
-    const page = await this.#store.list(principalKey(principal), {
-      ...(options.cursor !== undefined ? { cursor: options.cursor } : {}),
-      limit: options.limit ?? 50,
-    });
-    const tasks = await Promise.all(page.tasks.map((record) => this.#reconcile(record)));
+    let tasks: TaskRecord[];
+    let page: Awaited<ReturnType<TaskStore['list']>>;
+    try {
+      page = await this.#store.list(principalKey(principal), {
+        ...(options.cursor !== undefined ? { cursor: options.cursor } : {}),
+        limit: options.limit ?? 50,
+      });
+      tasks = await Promise.all(page.tasks.map((record) => this.#reconcile(record)));
+    } catch (error) {
+      throw asTaskError(error);
+    }
     return {
       tasks: tasks.map(toProtocolTask),
       ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}),
@@ -436,11 +444,16 @@ export class TaskService {
   /** A task of the caller's, reconciled with its replica's liveness; NOT_FOUND otherwise. */
   async #owned(taskId: string, principal: CallPrincipal | undefined): Promise<TaskRecord> {
     if (!isWellFormedTaskId(taskId)) throw taskNotFound(String(taskId));
-    const record = await this.#store.get(taskId);
-    if (record === undefined || record.owner !== principalKey(principal)) {
-      throw taskNotFound(taskId);
+    let record: TaskRecord | undefined;
+    try {
+      record = await this.#store.get(taskId);
+      if (record !== undefined && record.owner === principalKey(principal)) {
+        return await this.#reconcile(record);
+      }
+    } catch (error) {
+      throw asTaskError(error);
     }
-    return this.#reconcile(record);
+    throw taskNotFound(taskId);
   }
 
   /** A running task whose replica is gone has failed: say so, never leave it `working`. */

@@ -116,3 +116,43 @@ export interface TaskStore {
   /** Stops background work; the records stay. */
   close(): Promise<void>;
 }
+
+/**
+ * `record` with `patch` applied and `lastUpdatedAt` set to `now`: the one merge every store uses,
+ * so that each store only has to make it atomic.
+ */
+export function applyTaskPatch(record: TaskRecord, patch: TaskPatch, now: number): TaskRecord {
+  const { clear, ...fields } = patch;
+  const next: Record<string, unknown> = { ...record, ...fields, lastUpdatedAt: now };
+  for (const field of clear ?? []) delete next[field];
+  for (const [key, value] of Object.entries(next)) if (value === undefined) delete next[key];
+  return next as unknown as TaskRecord;
+}
+
+/** Whether a stored value has the shape of a {@link TaskRecord} (a store reads nothing else). */
+export function isTaskRecord(value: unknown): value is TaskRecord {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return (
+    typeof record.taskId === 'string' &&
+    typeof record.owner === 'string' &&
+    typeof record.toolId === 'string' &&
+    typeof record.status === 'string' &&
+    typeof record.createdAt === 'number' &&
+    typeof record.lastUpdatedAt === 'number' &&
+    typeof record.ttlMs === 'number' &&
+    typeof record.pollIntervalMs === 'number' &&
+    typeof record.replicaId === 'string'
+  );
+}
+
+/** Parses a stored record; undefined for anything that is not one. */
+export function parseTaskRecord(text: string | null | undefined): TaskRecord | undefined {
+  if (typeof text !== 'string') return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isTaskRecord(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
