@@ -14,8 +14,8 @@ import {
 } from '@toolsys/core-tool-registry';
 import { lazyModule } from '@toolsys/platform';
 import type BetterSqlite3 from 'better-sqlite3';
-import { TaskError, TaskErrorCode } from './task-error.js';
 import { decodeTaskCursor, encodeTaskCursor } from './task-cursor.js';
+import { TaskError, TaskErrorCode } from './task-error.js';
 
 /** better-sqlite3, loaded on the first open: importing this package loads no native module. */
 const sqlite = lazyModule<typeof BetterSqlite3>('better-sqlite3', import.meta.url);

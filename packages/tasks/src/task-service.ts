@@ -402,7 +402,9 @@ export class TaskService {
   async #applyControl(run: LocalRun): Promise<void> {
     const record = await this.#store.get(run.taskId);
     if (record === undefined) return;
-    if (record.cancelRequested === true || record.status === 'cancelled') {
+    // Cancelled, or ended elsewhere (reported failed while this replica was thought dead): the
+    // work stops, since its result would be dropped anyway.
+    if (record.cancelRequested === true || isTerminalTaskStatus(record.status)) {
       await this.#stopRun(run);
       return;
     }
