@@ -1,6 +1,5 @@
 // Tools for the task tests: real bash processes through the platform's runner, one that honours
 // its signal and one that ignores it, plus a tool that asks for input and one with a huge result.
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   createToolExecutor,
@@ -12,6 +11,7 @@ import {
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { runProcess } from '@toolsys/platform';
+import { readPidFile } from '@toolsys/test-support';
 import { z } from 'zod';
 
 const base = { category: 'shell', risk: 'LOW', annotations: ToolHints.mutating } as const;
@@ -88,14 +88,8 @@ export function taskTestExecutor(dir: string): PipelineToolExecutor {
 }
 
 /** The pid a test tool wrote, once it is there. */
-export async function pidOf(dir: string, name: string, timeoutMs = 5_000): Promise<number> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const text = await readFile(join(dir, `pid-${name}`), 'utf8').catch(() => '');
-    if (/^\d+\s*$/.test(text)) return Number(text.trim());
-    if (Date.now() > deadline) throw new Error(`no pid file for ${name}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+export function pidOf(dir: string, name: string): Promise<number> {
+  return readPidFile(join(dir, `pid-${name}`));
 }
 
 /** Waits until `condition` holds (polling every 20 ms); throws after `timeoutMs`. */

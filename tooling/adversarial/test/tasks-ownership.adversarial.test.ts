@@ -1,4 +1,4 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type CallPrincipal,
@@ -12,7 +12,13 @@ import {
 import { runProcess } from '@toolsys/platform';
 import { createTerminalTools, RootfsManager, TerminalManager } from '@toolsys/platform-terminal';
 import { SqliteTaskStore, TaskErrorCode, TaskService } from '@toolsys/tasks';
-import { createTempDir, isAlive, removeTempDir } from '@toolsys/test-support';
+import {
+  createTempDir,
+  isAlive,
+  readPidFile,
+  removeTempDir,
+  waitForPidGone,
+} from '@toolsys/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 /*
@@ -33,24 +39,8 @@ let store: SqliteTaskStore;
 let terminals: TerminalManager;
 let rootfs: RootfsManager;
 
-async function pidFile(name: string): Promise<number> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const text = await readFile(join(dir, name), 'utf8').catch(() => '');
-    const pids = text.split(/\s+/).filter(Boolean).map(Number);
-    if (pids.length > 0 && pids.every(Number.isInteger)) return pids[0] as number;
-    if (Date.now() > deadline) throw new Error(`no ${name}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-async function goneWithin(pid: number, ms: number): Promise<number> {
-  const started = Date.now();
-  while (isAlive(pid)) {
-    if (Date.now() - started > ms) throw new Error(`process ${pid} still alive after ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return Date.now() - started;
+function pidFile(name: string): Promise<number> {
+  return readPidFile(join(dir, name));
 }
 
 beforeEach(async () => {
@@ -189,8 +179,8 @@ describe('a task cannot outgrow its bounds or outlive its cancel', () => {
     expect(isAlive(bash) && isAlive(escaped)).toBe(true);
     const cancelled = await service.cancel(task.taskId, alice);
     expect(cancelled.status).toBe('cancelled');
-    await goneWithin(bash, 2_000);
-    await goneWithin(escaped, 2_000);
+    await waitForPidGone(bash, 2_000);
+    await waitForPidGone(escaped, 2_000);
     const { result } = await service.result(task.taskId, alice);
     expect(result).toMatchObject({ ok: false, error: { details: { cancelled: true } } });
   });
@@ -208,7 +198,7 @@ describe('a task cannot outgrow its bounds or outlive its cancel', () => {
     const pid = await pidFile('pty-sleep');
     expect(isAlive(pid)).toBe(true);
     await service.cancel(task.taskId, alice);
-    const took = await goneWithin(pid, 2_000);
+    const took = await waitForPidGone(pid, 2_000);
     expect(took).toBeLessThan(2_000);
     expect((await service.get(task.taskId, alice)).task.status).toBe('cancelled');
   });

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type CallPrincipal,
@@ -16,8 +15,10 @@ import {
   createTempDir,
   isAlive,
   type RedisProcess,
+  readPidFile,
   removeTempDir,
   startRedis,
+  waitForPidGone,
 } from '@toolsys/test-support';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
@@ -88,14 +89,8 @@ async function replica(replicaId: string) {
   return entry;
 }
 
-async function pidOf(name: string): Promise<number> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const text = (await readFile(join(dir, name), 'utf8').catch(() => '')).trim();
-    if (/^\d+$/.test(text)) return Number(text);
-    if (Date.now() > deadline) throw new Error(`no pid file ${name}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+function pidOf(name: string): Promise<number> {
+  return readPidFile(join(dir, name));
 }
 
 beforeAll(async () => {
@@ -153,12 +148,8 @@ describe('tasks across replicas', () => {
       code: TaskErrorCode.NOT_FOUND,
     });
     expect(isAlive(pid)).toBe(true);
-    const started = Date.now();
     expect((await b.service.cancel(task.taskId, alice)).status).toBe('cancelled');
-    while (isAlive(pid)) {
-      expect(Date.now() - started).toBeLessThan(2_000);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await waitForPidGone(pid, 2_000);
     expect((await a.service.get(task.taskId, alice)).task.status).toBe('cancelled');
   });
 

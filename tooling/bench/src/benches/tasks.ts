@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -12,6 +12,7 @@ import {
 } from '@toolsys/core-tool-registry';
 import { runProcess } from '@toolsys/platform';
 import { SqliteTaskStore, TaskService } from '@toolsys/tasks';
+import { readPidFile, waitForPidGone } from '@toolsys/test-support';
 import { z } from 'zod';
 import { removeOnExit } from '../cleanup.js';
 import { type Bench, formatRatio, percentile } from '../report.js';
@@ -55,31 +56,6 @@ function benchExecutor(dir: string): PipelineToolExecutor {
   return createToolExecutor({ registry });
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
-
-async function pidOf(dir: string, name: string): Promise<number> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    let text = '';
-    try {
-      text = readFileSync(join(dir, name), 'utf8').trim();
-    } catch {
-      // Not written yet.
-    }
-    if (/^\d+$/.test(text)) return Number(text);
-    if (Date.now() > deadline) throw new Error(`the job ${name} did not start`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 /** The seconds of the long job: `--job-seconds=N`, else 6 for `--quick`, else 180. */
 function longJobSeconds(quick: boolean): number {
   const flag = process.argv.find((arg) => arg.startsWith('--job-seconds='));
@@ -94,13 +70,10 @@ async function measureCancel(service: TaskService, dir: string, rounds: number) 
   for (let round = 0; round < rounds; round += 1) {
     const name = `cancel-${round}`;
     const task = await service.create('bench.sleep', { seconds: 600, name }, { principal });
-    const pid = await pidOf(dir, name);
+    const pid = await readPidFile(join(dir, name));
     const started = performance.now();
     await service.cancel(task.taskId, principal);
-    while (isAlive(pid)) {
-      if (performance.now() - started > 10_000) throw new Error('a cancelled job outlived 10 s');
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
+    await waitForPidGone(pid, 10_000);
     times.push(performance.now() - started);
   }
   return times.sort((a, b) => a - b);
