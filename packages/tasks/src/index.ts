@@ -5,7 +5,14 @@
 export { boundResult, MAX_TASK_RESULT_BYTES, storedSize } from './bounded-result.js';
 export { SqliteTaskStore, type SqliteTaskStoreOptions } from './sqlite-task-store.js';
 export { decodeTaskCursor, encodeTaskCursor } from './task-cursor.js';
-export { asTaskError, isTaskError, TaskError, TaskErrorCode, taskNotFound } from './task-error.js';
+export {
+  asTaskError,
+  isTaskError,
+  jsonRpcCodeOf,
+  TaskError,
+  TaskErrorCode,
+  taskNotFound,
+} from './task-error.js';
 export { isWellFormedTaskId, newTaskId } from './task-ids.js';
 export {
   type CreateTaskOptions,
@@ -13,4 +20,11 @@ export {
   type TaskServiceOptions,
   type TaskStatusEvent,
 } from './task-service.js';
-export { type ProtocolTask, type TaskView, toProtocolTask, toTaskView } from './task-view.js';
+export {
+  type ProtocolTask,
+  type ProtocolTaskV2,
+  type TaskView,
+  toProtocolTask,
+  toProtocolTaskV2,
+  toTaskView,
+} from './task-view.js';

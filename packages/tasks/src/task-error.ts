@@ -68,3 +68,13 @@ export function asTaskError(error: unknown): TaskError {
     'the task store did not answer; try again shortly.',
   );
 }
+
+/** JSON-RPC invalid params: every refusal that is the caller's to fix. */
+const INVALID_PARAMS = -32602;
+/** JSON-RPC internal error. */
+const INTERNAL_ERROR = -32603;
+
+/** The JSON-RPC error code a server answers a {@link TaskError} with (both MCP eras). */
+export function jsonRpcCodeOf(error: TaskError): number {
+  return error.code === TaskErrorCode.STORE_UNAVAILABLE ? INTERNAL_ERROR : INVALID_PARAMS;
+}

@@ -347,13 +347,21 @@ export class TaskService {
           progress.stop();
           if (run.isStopped) return;
           const bounded = boundResult(result, this.#maxResultBytes);
-          await this.#finish(taskId, result.ok ? 'completed' : 'failed', bounded, {
+          // A tool that ran and reported an error has completed: its result says what failed
+          // (`isError`). `failed` is kept for a task that could not produce a result.
+          await this.#finish(taskId, 'completed', bounded, {
             statusMessage: result.ok
               ? 'Completed.'
-              : `Failed: ${result.error.code}. Read the result for what to do next.`,
+              : `Completed with a tool error (${result.error.code}); read the result for what to do next.`,
           });
         },
-        () => undefined,
+        async () => {
+          if (run.isStopped) return;
+          await this.#finish(taskId, 'failed', undefined, {
+            statusMessage:
+              'The call could not be run to the end (an internal error); run it again.',
+          });
+        },
       )
       .catch(() => undefined)
       .finally(() => {

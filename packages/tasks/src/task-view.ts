@@ -51,6 +51,30 @@ export function toProtocolTask(record: TaskRecord): ProtocolTask {
   };
 }
 
+/**
+ * A task as the 2026-07-28 Tasks extension (`io.modelcontextprotocol/tasks`) names its fields:
+ * `ttlMs` and `pollIntervalMs` instead of `ttl` and `pollInterval`.
+ */
+export interface ProtocolTaskV2 {
+  readonly taskId: string;
+  readonly status: TaskStatus;
+  readonly statusMessage?: string;
+  /** ISO 8601. */
+  readonly createdAt: string;
+  /** ISO 8601. */
+  readonly lastUpdatedAt: string;
+  /** How long the task and its result are kept after creation, in ms. */
+  readonly ttlMs: number;
+  /** How often to poll, in ms. */
+  readonly pollIntervalMs: number;
+}
+
+/** The 2026-07-28 extension's view of a task (the same facts as {@link ProtocolTask}). */
+export function toProtocolTaskV2(task: ProtocolTask): ProtocolTaskV2 {
+  const { ttl, pollInterval, ...rest } = task;
+  return { ...rest, ttlMs: ttl, pollIntervalMs: pollInterval };
+}
+
 /** What the owner may see of a stored task. */
 export function toTaskView(record: TaskRecord): TaskView {
   return {

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SqliteTaskStore } from '../src/sqlite-task-store.js';
 import { TaskErrorCode } from '../src/task-error.js';
 import { TaskService, type TaskStatusEvent } from '../src/task-service.js';
+import { toProtocolTaskV2 } from '../src/task-view.js';
 import { taskTestExecutor, until } from './task-tools.js';
 
 const alice: CallPrincipal = { id: 'alice', kind: 'oauth', scopes: [] };
@@ -97,5 +98,37 @@ describe('task lifecycle', () => {
     );
     expect(third.nextCursor).toBeUndefined();
     for (const id of ids) await service.result(id, alice);
+  });
+});
+
+describe('task results', () => {
+  it('names its fields for the 2026-07-28 extension', async () => {
+    const task = await service.create(
+      'test.sleep',
+      { name: 'v', seconds: 0 },
+      { principal: alice },
+    );
+    const v2 = toProtocolTaskV2(task);
+    expect(v2).toMatchObject({ taskId: task.taskId, ttlMs: 60_000, pollIntervalMs: 100 });
+    expect(v2).not.toHaveProperty('ttl');
+    expect(v2).not.toHaveProperty('pollInterval');
+    await service.result(task.taskId, alice);
+  });
+
+  it('a tool that reports an error completes with that result; the task did not fail', async () => {
+    const task = await service.create(
+      'test.sleep',
+      { name: 'e', seconds: 'soon' },
+      { principal: alice },
+    );
+    const { task: done, result } = await service.result(task.taskId, alice);
+    expect(done.status).toBe('completed');
+    expect(done.statusMessage).toBe(
+      'Completed with a tool error (INVALID_ARGUMENT); read the result for what to do next.',
+    );
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', field: 'seconds' },
+    });
   });
 });
