@@ -15,7 +15,7 @@ import {
 import { lazyModule } from '@toolsys/platform';
 import type BetterSqlite3 from 'better-sqlite3';
 import { decodeTaskCursor, encodeTaskCursor } from './task-cursor.js';
-import { TaskError, TaskErrorCode } from './task-error.js';
+import { asTaskError, TaskError, TaskErrorCode } from './task-error.js';
 
 /** better-sqlite3, loaded on the first open: importing this package loads no native module. */
 const sqlite = lazyModule<typeof BetterSqlite3>('better-sqlite3', import.meta.url);
@@ -214,13 +214,8 @@ export class SqliteTaskStore implements TaskStore {
       if (this.#closed) throw new Error('the task store is closed');
       return Promise.resolve(step());
     } catch (error) {
-      if (error instanceof TaskError) return Promise.reject(error);
-      return Promise.reject(
-        new TaskError(
-          TaskErrorCode.STORE_UNAVAILABLE,
-          `the task store could not be read or written (${error instanceof Error ? error.message : String(error)}); try again shortly.`,
-        ),
-      );
+      // The cause (a path, a lock) stays here: the caller learns only that the store failed.
+      return Promise.reject(asTaskError(error));
     }
   }
 }
