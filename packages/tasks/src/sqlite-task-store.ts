@@ -22,6 +22,10 @@ const sqlite = lazyModule<typeof BetterSqlite3>('better-sqlite3', import.meta.ur
 
 /** How often ended tasks past their time-to-live are deleted, in ms. */
 const PURGE_INTERVAL_MS = 60_000;
+/** How often this process marks itself alive in the file, in ms. */
+const HEARTBEAT_INTERVAL_MS = 1_000;
+/** A process that has not marked itself alive for this long is dead, in ms. */
+const HEARTBEAT_TTL_MS = 5_000;
 
 /** Options for {@link SqliteTaskStore.open}. */
 export interface SqliteTaskStoreOptions {
@@ -35,8 +39,10 @@ export interface SqliteTaskStoreOptions {
 
 /**
  * Tasks in one embedded SQLite file (WAL): records and results survive a restart of the host.
- * A task another process started (a host that has since stopped) counts as running on a dead
- * replica, so the task service reports it failed. Signals stay in this process.
+ * Each process marks itself alive in the file every second; a task whose process stopped marking
+ * (a host that died or was restarted) is reported failed by the task service. Several processes
+ * may share the file (two hosts on one data dir): signals stay in their process, and the process
+ * running a task picks up a cancel or an answer given elsewhere by re-reading its tasks.
  */
 export class SqliteTaskStore implements TaskStore {
   readonly replicaId: string;
@@ -46,6 +52,7 @@ export class SqliteTaskStore implements TaskStore {
   readonly #now: () => number;
   readonly #signals = new EventEmitter();
   readonly #purge: ReturnType<typeof setInterval>;
+  readonly #heartbeat: ReturnType<typeof setInterval>;
   readonly #statements: {
     insert: BetterSqlite3.Statement;
     get: BetterSqlite3.Statement;
@@ -53,6 +60,9 @@ export class SqliteTaskStore implements TaskStore {
     firstPage: BetterSqlite3.Statement;
     nextPage: BetterSqlite3.Statement;
     purge: BetterSqlite3.Statement;
+    beat: BetterSqlite3.Statement;
+    alive: BetterSqlite3.Statement;
+    leave: BetterSqlite3.Statement;
   };
   #closed = false;
 
@@ -78,7 +88,17 @@ export class SqliteTaskStore implements TaskStore {
       purge: database.prepare(
         "DELETE FROM tasks WHERE expires_at <= ? AND status IN ('completed', 'failed', 'cancelled')",
       ),
+      beat: database.prepare(
+        'INSERT INTO task_replicas (replica_id, alive_until) VALUES (?, ?) ON CONFLICT (replica_id) DO UPDATE SET alive_until = excluded.alive_until',
+      ),
+      alive: database.prepare('SELECT alive_until FROM task_replicas WHERE replica_id = ?'),
+      leave: database.prepare('DELETE FROM task_replicas WHERE replica_id = ? OR alive_until < ?'),
     };
+    // Processes sharing the file (two hosts on one data dir) see each other alive; a host that
+    // died stops beating, and its running tasks are then reported failed.
+    this.#beat();
+    this.#heartbeat = setInterval(() => this.#beat(), HEARTBEAT_INTERVAL_MS);
+    this.#heartbeat.unref?.();
     this.#purge = setInterval(() => this.#purgeExpired(), PURGE_INTERVAL_MS);
     this.#purge.unref?.();
     this.#purgeExpired();
@@ -100,7 +120,11 @@ export class SqliteTaskStore implements TaskStore {
         status TEXT NOT NULL,
         record TEXT NOT NULL
       ) STRICT;
-      CREATE INDEX IF NOT EXISTS tasks_by_owner ON tasks (owner, created_at DESC, task_id DESC);`);
+      CREATE INDEX IF NOT EXISTS tasks_by_owner ON tasks (owner, created_at DESC, task_id DESC);
+      CREATE TABLE IF NOT EXISTS task_replicas (
+        replica_id TEXT PRIMARY KEY,
+        alive_until INTEGER NOT NULL
+      ) STRICT;`);
       return new SqliteTaskStore(database, options);
     } catch (error) {
       database.close();
@@ -169,7 +193,7 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   signal(message: TaskSignal, replicaId: string): Promise<void> {
-    // Only this process's tasks can be signalled here; another process's are on a dead replica.
+    // Another process sharing the file picks the change up when it re-reads its running tasks.
     if (replicaId === this.replicaId) this.#signals.emit('signal', message);
     return Promise.resolve();
   }
@@ -180,14 +204,24 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   isReplicaAlive(replicaId: string): Promise<boolean> {
-    return Promise.resolve(replicaId === this.replicaId);
+    if (replicaId === this.replicaId) return Promise.resolve(true);
+    return this.#guard(() => {
+      const row = this.#statements.alive.get(replicaId) as { alive_until: number } | undefined;
+      return row !== undefined && row.alive_until > this.#now();
+    });
   }
 
   close(): Promise<void> {
     if (!this.#closed) {
       this.#closed = true;
       clearInterval(this.#purge);
+      clearInterval(this.#heartbeat);
       this.#signals.removeAllListeners();
+      try {
+        this.#statements.leave.run(this.replicaId, this.#now());
+      } catch {
+        // Its row expires on its own.
+      }
       this.#database.close();
     }
     return Promise.resolve();
@@ -197,6 +231,15 @@ export class SqliteTaskStore implements TaskStore {
     const row = this.#statements.get.get(taskId) as { record: string } | undefined;
     const record = parseTaskRecord(row?.record);
     return record && isLive(record, this.#now()) ? record : undefined;
+  }
+
+  #beat(): void {
+    if (this.#closed) return;
+    try {
+      this.#statements.beat.run(this.replicaId, this.#now() + HEARTBEAT_TTL_MS);
+    } catch {
+      // A busy file: the next beat comes within the margin of the time-to-live.
+    }
   }
 
   #purgeExpired(): void {

@@ -14,9 +14,10 @@ let dir: string;
 let store: SqliteTaskStore;
 let service: TaskService;
 
-function open(): TaskService {
-  store = SqliteTaskStore.open({ path: join(dir, 'data', 'tasks.sqlite') });
-  service = new TaskService({ executor: taskTestExecutor(dir), store, pollIntervalMs: 100 });
+function open(options: { clockAheadMs?: number } = {}): TaskService {
+  const now = () => Date.now() + (options.clockAheadMs ?? 0);
+  store = SqliteTaskStore.open({ path: join(dir, 'data', 'tasks.sqlite'), now });
+  service = new TaskService({ executor: taskTestExecutor(dir), store, pollIntervalMs: 100, now });
   return service;
 }
 
@@ -153,15 +154,36 @@ describe('TaskService on SQLite', () => {
     await service.result(done.taskId, alice);
     const running = await service.create('test.hostile', { name: 'r' }, { principal: alice });
     const pid = await pidOf(dir, 'r');
-    // The host dies: nothing is closed in order; a new process opens the same file.
-    const dead = service;
-    open();
+    // The host dies: its service never ends the task; it stops marking itself alive (its clock
+    // runs on past the heartbeat's time-to-live), and a new host opens the same file.
+    const dead = { service, store };
+    open({ clockAheadMs: 6_000 });
     const after = await service.get(running.taskId, alice);
     expect(after.task.status).toBe('failed');
     expect(after.task.statusMessage).toMatch(/host running this task stopped/);
     expect((await service.result(done.taskId, alice)).result).toMatchObject({ ok: true });
-    await dead.close();
+    await dead.service.close();
+    await dead.store.close();
     await until(() => !isAlive(pid), 3_000);
+  });
+
+  it('two hosts on one file see each other alive, and a cancel given to one stops the other’s process', async () => {
+    const task = await service.create(
+      'test.sleep',
+      { name: 's', seconds: 60 },
+      { principal: alice },
+    );
+    const pid = await pidOf(dir, 's');
+    const first = { service, store };
+    open();
+    try {
+      expect((await service.get(task.taskId, alice)).task.status).toBe('working');
+      expect((await service.cancel(task.taskId, alice)).status).toBe('cancelled');
+      await until(() => !isAlive(pid), 2_000);
+    } finally {
+      await first.service.close();
+      await first.store.close();
+    }
   });
 
   it('bounds a huge result in bytes', async () => {
