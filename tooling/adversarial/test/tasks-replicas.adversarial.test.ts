@@ -1,16 +1,11 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { join } from 'node:path';
-import {
-  type CallPrincipal,
-  createToolExecutor,
-  defineTool,
-  successResult,
-  ToolHints,
-  ToolRegistry,
-  ToolSchema,
-} from '@toolsys/core-tool-registry';
-import { runProcess } from '@toolsys/platform';
-import { createSharedState, RedisTaskStore, type SharedState } from '@toolsys/state-redis';
-import { TaskErrorCode, TaskService } from '@toolsys/tasks';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { CallPrincipal } from '@toolsys/core-tool-registry';
+import type { RedisTaskStore, SharedState } from '@toolsys/state-redis';
+import { TaskErrorCode, type TaskService } from '@toolsys/tasks';
 import {
   createTempDir,
   isAlive,
@@ -21,11 +16,15 @@ import {
   waitForPidGone,
 } from '@toolsys/test-support';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTaskReplica } from './support/task-replica.js';
+
+const REPLICA_SCRIPT = fileURLToPath(new URL('./support/task-replica.ts', import.meta.url));
 
 /*
  * Issue 35 across replicas: two task services on one real redis-server. Either replica answers
  * for a task the other runs; a cancel given to one stops the processes on the other; a task
- * whose replica died is reported failed, never left working; ownership holds on every replica.
+ * whose replica died (its process SIGKILLed) is reported failed, never left working; ownership
+ * holds on every replica.
  */
 
 const alice: CallPrincipal = { id: 'alice', kind: 'oauth', scopes: [] };
@@ -35,56 +34,8 @@ let redis: RedisProcess;
 let dir: string;
 const replicas: { state: SharedState; service: TaskService; store: RedisTaskStore }[] = [];
 
-function registry(): ToolRegistry {
-  const tools = new ToolRegistry();
-  tools.register(
-    defineTool({
-      id: 'slow.sleep',
-      description: 'Sleeps in bash for the given seconds, writing its pid to the named file.',
-      inputSchema: ToolSchema.fromRendered({
-        type: 'object',
-        properties: { seconds: { type: 'number' }, name: { type: 'string' } },
-        required: ['seconds', 'name'],
-      }),
-      metadata: {
-        category: 'shell',
-        risk: 'LOW',
-        annotations: ToolHints.mutating,
-        taskSupport: 'optional',
-      },
-      async execute(args, context) {
-        const { seconds, name } = args as { seconds: number; name: string };
-        const outcome = await runProcess({
-          command: `echo $$ > ${join(dir, name)}; exec sleep ${seconds}`,
-          cwd: dir,
-          timeoutMs: 600_000,
-          signal: context.signal,
-        });
-        return successResult(`slept ${seconds}s, exit ${outcome.exitCode}`);
-      },
-    }),
-  );
-  return tools;
-}
-
 async function replica(replicaId: string) {
-  const state = createSharedState({
-    url: redis.url,
-    keyPrefix: 'tasks-test:',
-    replicaId,
-    probeIntervalMs: 100,
-    heartbeatIntervalMs: 100,
-  });
-  expect(await state.connection.waitUntilShared(5000)).toBe(true);
-  await state.heartbeat.beat();
-  const store = new RedisTaskStore({ connection: state.connection, heartbeat: state.heartbeat });
-  const service = new TaskService({
-    executor: createToolExecutor({ registry: registry() }),
-    store,
-    pollIntervalMs: 100,
-    controlPollMs: 200,
-  });
-  const entry = { state, service, store };
+  const entry = await startTaskReplica(redis.url, replicaId, dir);
   replicas.push(entry);
   return entry;
 }
@@ -170,4 +121,39 @@ describe('tasks across replicas', () => {
     const { result } = await b.service.result(task.taskId, alice);
     expect(result.ok).toBe(false);
   });
+
+  it('a task whose replica process was SIGKILLed is reported failed on the other replica', async () => {
+    const b = await replica('r-b');
+    const child = spawn(
+      process.execPath,
+      ['--conditions=@toolsys/source', '--import', 'tsx', REPLICA_SCRIPT, redis.url, 'r-dead', dir],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let orphan: number | undefined;
+    try {
+      const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
+      const started = JSON.parse(line) as { taskId: string; pid: number };
+      orphan = started.pid;
+      expect((await b.service.get(started.taskId, alice)).task.status).toBe('working');
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+      const killedAt = Date.now();
+      let status = 'working';
+      while (status === 'working') {
+        expect(Date.now() - killedAt).toBeLessThan(10_000);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        status = (await b.service.get(started.taskId, alice)).task.status;
+      }
+      expect(status).toBe('failed');
+      const view = await b.service.get(started.taskId, alice);
+      expect(view.task.statusMessage).toMatch(/host running this task stopped/);
+      await expect(b.service.get(started.taskId, mallory)).rejects.toMatchObject({
+        code: TaskErrorCode.NOT_FOUND,
+      });
+    } finally {
+      child.kill('SIGKILL');
+      // The dead replica's detached bash outlives it; the test ends it.
+      if (orphan !== undefined && isAlive(orphan)) process.kill(orphan, 'SIGKILL');
+    }
+  }, 30_000);
 });
