@@ -20,7 +20,7 @@ import {
   type ToolTaskSupport,
   taskSupportOf,
 } from '@toolsys/core-tool-registry';
-import { runWithTaskMark } from '@toolsys/platform';
+import { runWithTaskMark, signalMarkedProcesses, TASK_MARK_VARIABLE } from '@toolsys/platform';
 import { boundResult, MAX_TASK_RESULT_BYTES } from './bounded-result.js';
 import { LocalRun } from './local-run.js';
 import { asTaskError, TaskError, TaskErrorCode, taskNotFound } from './task-error.js';
@@ -181,6 +181,7 @@ export class TaskService {
       ttlMs,
       pollIntervalMs: this.#pollIntervalMs,
       replicaId: this.#store.replicaId,
+      processMark: randomBytes(12).toString('hex'),
     };
     await this.#store.create(record).catch((error: unknown) => {
       throw asTaskError(error);
@@ -325,7 +326,12 @@ export class TaskService {
     const settled = new Promise<void>((resolve) => {
       resolveSettled = resolve;
     });
-    const run = new LocalRun(taskId, randomBytes(12).toString('hex'), settled, record.owner);
+    const run = new LocalRun(
+      taskId,
+      record.processMark ?? randomBytes(12).toString('hex'),
+      settled,
+      record.owner,
+    );
     this.#runs.set(taskId, run);
     const signal = run.controller.signal;
     const progress = new ProgressWriter((patch) => this.#write(taskId, patch));
@@ -477,6 +483,10 @@ export class TaskService {
       statusMessage:
         'The host running this task stopped (it was restarted, shut down or crashed) before the task ended, so it did not finish. Run the call again.',
     });
+    // Processes the dead host left running on this machine are ended with the task.
+    if (record.processMark !== undefined) {
+      void signalMarkedProcesses(TASK_MARK_VARIABLE, record.processMark, 'SIGKILL');
+    }
     return failed ?? record;
   }
 

@@ -161,10 +161,11 @@ describe('TaskService on SQLite', () => {
     const after = await service.get(running.taskId, alice);
     expect(after.task.status).toBe('failed');
     expect(after.task.statusMessage).toMatch(/host running this task stopped/);
+    // What the dead host left running is ended with its task.
+    await until(() => !isAlive(pid), 2_000);
     expect((await service.result(done.taskId, alice)).result).toMatchObject({ ok: true });
     await dead.service.close();
     await dead.store.close();
-    await until(() => !isAlive(pid), 3_000);
   });
 
   it('two hosts on one file see each other alive, and a cancel given to one stops the other’s process', async () => {

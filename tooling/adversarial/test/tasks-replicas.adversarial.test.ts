@@ -147,12 +147,13 @@ describe('tasks across replicas', () => {
       expect(status).toBe('failed');
       const view = await b.service.get(started.taskId, alice);
       expect(view.task.statusMessage).toMatch(/host running this task stopped/);
+      // Its processes outlived it on this machine: they are ended with the task.
+      await waitForPidGone(started.pid, 2_000);
       await expect(b.service.get(started.taskId, mallory)).rejects.toMatchObject({
         code: TaskErrorCode.NOT_FOUND,
       });
     } finally {
       child.kill('SIGKILL');
-      // The dead replica's detached bash outlives it; the test ends it.
       if (orphan !== undefined && isAlive(orphan)) process.kill(orphan, 'SIGKILL');
     }
   }, 30_000);

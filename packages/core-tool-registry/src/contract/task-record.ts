@@ -47,6 +47,11 @@ export interface TaskRecord {
   readonly pollIntervalMs: number;
   /** The replica (process) that runs it: when that replica is gone, a running task has failed. */
   readonly replicaId: string;
+  /**
+   * The random mark the task's processes carry in their environment: what is left of them when
+   * their replica died is found and ended by it. Not the task id (its processes can read it).
+   */
+  readonly processMark?: string;
   /** The last progress the tool reported. */
   readonly progress?: Extract<ToolEvent, { type: 'progress' }>;
   /** The question the task waits on, while `input_required`. */
