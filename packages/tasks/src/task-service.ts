@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
   type CallPrincipal,
-  type ConfirmationDecision,
   type ConfirmFunction,
   failureResult,
   type InputRequest,
@@ -14,7 +13,6 @@ import {
   type TaskStatus,
   type TaskStore,
   ToolErrorCode,
-  type ToolEvent,
   type ToolExecutor,
   type ToolResult,
   type ToolTaskSupport,
@@ -22,7 +20,9 @@ import {
 } from '@toolsys/core-tool-registry';
 import { runWithTaskMark, signalMarkedProcesses, TASK_MARK_VARIABLE } from '@toolsys/platform';
 import { boundResult, MAX_TASK_RESULT_BYTES } from './bounded-result.js';
+import { confirmThroughInput } from './confirm-through-input.js';
 import { LocalRun } from './local-run.js';
+import { ProgressWriter } from './progress-writer.js';
 import { asTaskError, TaskError, TaskErrorCode, taskNotFound } from './task-error.js';
 import { isWellFormedTaskId, newRequestId, newTaskId } from './task-ids.js';
 import { type ProtocolTask, type TaskView, toProtocolTask, toTaskView } from './task-view.js';
@@ -534,65 +534,6 @@ export class TaskService {
       );
     }
   }
-}
-
-/** Writes a task's progress at most every 500 ms (the last one always). */
-class ProgressWriter {
-  readonly #write: (patch: TaskPatch) => Promise<unknown>;
-  #pending: TaskPatch | undefined;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #stopped = false;
-
-  constructor(write: (patch: TaskPatch) => Promise<unknown>) {
-    this.#write = write;
-  }
-
-  take(event: ToolEvent): void {
-    if (this.#stopped || event.type !== 'progress') return;
-    this.#pending = {
-      progress: event,
-      ...(event.message !== undefined ? { statusMessage: event.message.slice(0, 500) } : {}),
-    };
-    this.#timer ??= setTimeout(() => {
-      this.#timer = undefined;
-      const patch = this.#pending;
-      this.#pending = undefined;
-      if (patch && !this.#stopped) void this.#write(patch);
-    }, 500);
-  }
-
-  stop(): void {
-    this.#stopped = true;
-    if (this.#timer) clearTimeout(this.#timer);
-  }
-}
-
-/** A confirmation asked as an input request of the task (an elicitation with one choice). */
-async function confirmThroughInput(
-  request: Parameters<ConfirmFunction>[0],
-  ask: (request: InputRequest) => Promise<InputResponse>,
-): Promise<ConfirmationDecision> {
-  const answer = await ask({
-    method: 'elicitation/create',
-    params: {
-      message: `${request.toolId} (${request.risk} risk) wants to: ${request.action}${request.reason ? ` (${request.reason})` : ''}. Allow it?`,
-      requestedSchema: {
-        type: 'object',
-        properties: {
-          decision: {
-            type: 'string',
-            enum: ['allow_once', 'allow_session', 'deny'],
-            description: 'Allow this once, allow for the session, or deny.',
-          },
-        },
-        required: ['decision'],
-      },
-    },
-  });
-  const content = answer.content as Record<string, unknown> | undefined;
-  const decision = content?.decision;
-  if (answer.action !== 'accept') return 'deny';
-  return decision === 'allow_once' || decision === 'allow_session' ? decision : 'deny';
 }
 
 function cancelledResult(record: TaskRecord): ToolResult {
