@@ -14,6 +14,20 @@ export {
   principalKey,
 } from './contract/handle-owner.js';
 export {
+  applyTaskPatch,
+  isTaskRecord,
+  isTerminalTaskStatus,
+  parseTaskRecord,
+  TASK_STATUSES,
+  type TaskInputRequest,
+  type TaskPage,
+  type TaskPatch,
+  type TaskRecord,
+  type TaskSignal,
+  type TaskStatus,
+  type TaskStore,
+} from './contract/task-record.js';
+export {
   type AnyToolDefinition,
   type CallPrincipal,
   type ConfirmationDecision,
@@ -51,6 +65,7 @@ export {
   riskFromHints,
   TOOL_CATEGORIES,
   TOOL_RISKS,
+  TOOL_TASK_SUPPORT,
   type ToolAnnotations,
   type ToolCategory,
   type ToolGrantGroup,
@@ -58,6 +73,8 @@ export {
   type ToolMetadata,
   type ToolMetadataInput,
   type ToolRisk,
+  type ToolTaskSupport,
+  taskSupportOf,
 } from './contract/tool-metadata.js';
 export {
   failureResult,
@@ -116,7 +133,11 @@ export {
   type RunPolicyOptions,
   type ToolExecutorOptions,
 } from './pipeline/pipeline-tool-executor.js';
-export { MAX_RESULT_CHARS } from './pipeline/result-budget.js';
+export {
+  type LimitResultOptions,
+  limitResult,
+  MAX_RESULT_CHARS,
+} from './pipeline/result-budget.js';
 export type { CallDecision, SettledCall } from './pipeline/settled-call.js';
 export { ToolCallIds } from './pipeline/tool-call-ids.js';
 export {

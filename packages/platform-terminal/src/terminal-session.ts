@@ -1,6 +1,7 @@
 import { readlink } from 'node:fs/promises';
 import type { IPty } from '@lydell/node-pty';
 import type { HandleOwner } from '@toolsys/core-tool-registry';
+import { withTaskMark } from '@toolsys/platform';
 import type xterm from '@xterm/headless';
 import { OutputRing, type RingRead } from './output-ring.js';
 import {
@@ -192,7 +193,8 @@ export class TerminalSession {
       cols: options.cols,
       rows: options.rows,
       cwd: options.cwd,
-      env: { ...options.env },
+      // A session opened for a task carries its mark: cancelling the task ends what runs in it.
+      env: withTaskMark({ ...options.env }),
       // Raw bytes: a UTF-8 sequence split between chunks must not become U+FFFD.
       encoding: null,
     } as Parameters<PtySpawn>[2]);

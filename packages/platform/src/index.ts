@@ -37,6 +37,13 @@ export {
   runProcess,
   scrubEnvironment,
 } from './process-runner.js';
+export {
+  currentTaskMark,
+  runWithTaskMark,
+  signalMarkedProcesses,
+  TASK_MARK_VARIABLE,
+  withTaskMark,
+} from './process-scope.js';
 export { prepareGitWrapper } from './sandbox-git-wrapper.js';
 export {
   SANDBOX_LAUNCHER_ARGUMENTS,

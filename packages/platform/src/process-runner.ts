@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { containsSecretShape } from '@toolsys/core-tool-registry/text';
 import { approvedEnvironment } from './approved-environment.js';
+import { signalMarkedProcesses, withTaskMark } from './process-scope.js';
 
 /** Options for {@link runProcess}. */
 export interface RunProcessOptions {
@@ -197,22 +197,7 @@ export const PROCESS_MARK_VARIABLE = 'TOOLSYS_PROCESS_MARK';
  * their environment are out of reach here; inside the sandbox the PID namespace ends them instead.
  */
 async function killMarked(mark: string): Promise<void> {
-  if (process.platform !== 'linux') return;
-  const needle = Buffer.from(`${PROCESS_MARK_VARIABLE}=${mark}\0`);
-  const entries = await readdir('/proc').catch(() => [] as string[]);
-  await Promise.all(
-    entries
-      .filter((entry) => /^\d+$/.test(entry) && Number(entry) !== process.pid)
-      .map(async (entry) => {
-        const environ = await readFile(`/proc/${entry}/environ`).catch(() => undefined);
-        if (environ?.includes(needle) !== true) return;
-        try {
-          process.kill(Number(entry), 'SIGKILL');
-        } catch {
-          // Already gone.
-        }
-      }),
-  );
+  await signalMarkedProcesses(PROCESS_MARK_VARIABLE, mark, 'SIGKILL');
 }
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {
@@ -238,10 +223,10 @@ export async function runProcess(options: RunProcessOptions): Promise<ProcessOut
   const stdout = new OutputCapture(limit);
   const stderr = new OutputCapture(limit);
   const mark = randomBytes(12).toString('hex');
-  const env = {
+  const env = withTaskMark({
     ...(options.env ?? approvedEnvironment(process.env)),
     [PROCESS_MARK_VARIABLE]: mark,
-  };
+  });
   const sandbox = options.sandbox;
   const child = spawn(
     sandbox?.executable ?? 'bash',

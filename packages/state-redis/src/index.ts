@@ -37,6 +37,12 @@ export {
   tokensToAsk,
 } from './redis-rate-limiter.js';
 export {
+  REPLICA_ALIVE_SCRIPT,
+  RedisTaskStore,
+  type RedisTaskStoreOptions,
+  TASK_UPDATE_SCRIPT,
+} from './redis-task-store.js';
+export {
   RedisTraceRing,
   type RedisTraceRingOptions,
   type SharedTraceSpan,

@@ -7,6 +7,7 @@ import { pipelineBench } from './benches/pipeline.js';
 import { scaleBench } from './benches/scale.js';
 import { serveBench } from './benches/serve.js';
 import { startupBench } from './benches/startup.js';
+import { tasksBench } from './benches/tasks.js';
 import { terminalBench } from './benches/terminal.js';
 import { cleanUpOnInterrupt } from './cleanup.js';
 import type { Bench } from './report.js';
@@ -22,6 +23,7 @@ const BENCHES: readonly Bench[] = [
   androidBench,
   terminalBench,
   browserBench,
+  tasksBench,
 ];
 
 const args = process.argv.slice(2);

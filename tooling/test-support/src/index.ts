@@ -30,9 +30,11 @@ export {
 export {
   hasExited,
   isAlive,
+  readPidFile,
   type StopProcessOptions,
   stopProcess,
   waitForExit,
+  waitForPidGone,
 } from './processes.js';
 export { type RedisProcess, type StartRedisOptions, startRedis } from './redis.js';
 export { createTempDir, removeTempDir } from './temp-dirs.js';

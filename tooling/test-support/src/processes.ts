@@ -54,3 +54,34 @@ export function isAlive(pid: number): boolean {
     return false;
   }
 }
+
+/**
+ * The pid a process wrote to `file` (`echo $$ > file`), once the file holds one; throws after
+ * `timeoutMs` (default 10 s).
+ */
+export async function readPidFile(file: string, timeoutMs = 10_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let text = '';
+    try {
+      text = readFileSync(file, 'utf8').trim();
+    } catch {
+      // Not written yet.
+    }
+    if (/^\d+$/.test(text)) return Number(text);
+    if (Date.now() > deadline) throw new Error(`no pid in ${file} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Resolves with the ms it took `pid` to end; throws when it still runs after `timeoutMs`. */
+export async function waitForPidGone(pid: number, timeoutMs: number): Promise<number> {
+  const started = Date.now();
+  while (isAlive(pid)) {
+    if (Date.now() - started > timeoutMs) {
+      throw new Error(`process ${pid} still runs after ${timeoutMs} ms`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  return Date.now() - started;
+}

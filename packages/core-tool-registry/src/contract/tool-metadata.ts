@@ -27,6 +27,17 @@ export const TOOL_RISKS = ['LOW', 'MEDIUM', 'HIGH'] as const;
 /** How much harm a call can do: LOW runs freely, MEDIUM and HIGH go through the risk gate. */
 export type ToolRisk = (typeof TOOL_RISKS)[number];
 
+/** Whether a tool may run as a task (MCP Tasks), in increasing need: the default is `forbidden`. */
+export const TOOL_TASK_SUPPORT = ['forbidden', 'optional', 'required'] as const;
+
+/**
+ * Whether a call of the tool may run as a task that outlives its request (MCP Tasks, the
+ * `execution.taskSupport` of a listed tool): `forbidden` (the default) runs every call as a plain
+ * request; `optional` lets a client that supports tasks ask for one (calls that may take minutes:
+ * installs, downloads, long commands); `required` refuses a plain call.
+ */
+export type ToolTaskSupport = (typeof TOOL_TASK_SUPPORT)[number];
+
 /** MCP tool hints plus `sensitiveAction`. */
 export interface ToolAnnotations {
   /** The tool does not change its environment. */
@@ -53,6 +64,8 @@ export interface ToolMetadata {
   readonly orchestrates?: true;
   /** The tools one "allow for the session" answer covers; see {@link ToolMetadataInput.grantGroup}. */
   readonly grantGroup?: ToolGrantGroup;
+  /** Set when the tool may run as a task; see {@link ToolMetadataInput.taskSupport}. Absent: `forbidden`. */
+  readonly taskSupport?: 'optional' | 'required';
 }
 
 /**
@@ -89,6 +102,11 @@ export interface ToolMetadataInput {
    * action) as before. "Always" answers stay per tool. Default: none (the grant covers this tool).
    */
   grantGroup?: ToolGrantGroup;
+  /**
+   * Whether a call may run as a task that outlives its request (see {@link ToolTaskSupport}):
+   * declare `optional` for a tool whose calls can take minutes. Default `forbidden`.
+   */
+  taskSupport?: ToolTaskSupport;
 }
 
 /**
@@ -175,5 +193,15 @@ export function resolveMetadata(input: ToolMetadataInput): ToolMetadata {
     ...(input.gatesItself === true ? { gatesItself: true } : {}),
     ...(input.orchestrates === true ? { orchestrates: true } : {}),
     ...(input.grantGroup ? { grantGroup: { ...input.grantGroup } } : {}),
+    ...(input.taskSupport === 'optional' || input.taskSupport === 'required'
+      ? { taskSupport: input.taskSupport }
+      : {}),
   };
+}
+
+/** A tool's task support as declared, `forbidden` when it declared none. */
+export function taskSupportOf(tool: {
+  readonly metadata: ToolMetadataInput | ToolMetadata;
+}): ToolTaskSupport {
+  return tool.metadata.taskSupport ?? 'forbidden';
 }

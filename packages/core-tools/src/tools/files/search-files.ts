@@ -36,7 +36,11 @@ export function createSearchFilesTool(
       truncated: z.boolean(),
       backend: z.enum(['ripgrep', 'node']),
     }),
-    metadata: fileToolMetadata('LOW', ['read', 'search'], ToolHints.readOnly),
+    // A search of a large repository can outlast a client's patience: it may run as a task.
+    metadata: {
+      ...fileToolMetadata('LOW', ['read', 'search'], ToolHints.readOnly),
+      taskSupport: 'optional',
+    },
     runPolicy: RunPolicies.quickRead,
     async execute(args, context, resolve) {
       const target = await resolve(args.path);

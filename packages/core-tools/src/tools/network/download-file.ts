@@ -51,6 +51,8 @@ export function createDownloadFileTool(settings: NetworkSettings): AnyToolDefini
       risk: 'MEDIUM',
       tags: ['web', 'file'],
       annotations: { ...ToolHints.mutating, idempotentHint: true, openWorldHint: true },
+      // Calls can take minutes: a client that supports tasks may run one as a task.
+      taskSupport: 'optional',
     },
     runPolicy: RunPolicies.network,
     async execute({ url, path, checksum, overwrite, resume }, context) {

@@ -65,6 +65,8 @@ export function createShellExecuteTool(options: ShellToolsOptions): AnyToolDefin
       annotations: { ...ToolHints.destructive, openWorldHint: true, sensitiveAction: true },
       // Each command line is classified and, unless read-only in the sandbox, confirmed on its own.
       gatesItself: true,
+      // Calls can take minutes: a client that supports tasks may run one as a task.
+      taskSupport: 'optional',
     },
     // The command's own timeout governs; the pipeline's limit only backs it up.
     runPolicy: { ...RunPolicies.mutating, timeoutMs: maxTimeoutMs + 15_000 },

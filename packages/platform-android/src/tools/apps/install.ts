@@ -45,6 +45,8 @@ export function createAppInstallTool(session: AndroidToolSession): AnyToolDefini
       risk: 'HIGH',
       tags: ['install'],
       annotations: { ...ToolHints.mutating, sensitiveAction: true },
+      // Calls can take minutes: a client that supports tasks may run one as a task.
+      taskSupport: 'optional',
     },
     runPolicy: { ...RunPolicies.mutating, timeoutMs: 180_000 },
     async execute(args, { device, signal, session: shared }) {

@@ -71,6 +71,8 @@ export function createTerminalRunTool(manager: TerminalManager): AnyToolDefiniti
       annotations: { ...ToolHints.destructive, openWorldHint: true },
       // Each command is classified and, outside the sandbox, confirmed on its own.
       gatesItself: true,
+      // Calls can take minutes: a client that supports tasks may run one as a task.
+      taskSupport: 'optional',
     },
     runPolicy: { ...RunPolicies.mutating, timeoutMs: WAITING_TOOL_TIMEOUT_MS },
     async execute(args, context) {

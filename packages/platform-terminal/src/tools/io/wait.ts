@@ -62,7 +62,14 @@ export function createTerminalWaitTool(manager: TerminalManager): AnyToolDefinit
       nextCursor: z.number(),
       exitCode: z.number().nullable(),
     }),
-    metadata: { category: 'terminal', risk: 'LOW', tags: ['pty'], annotations: ToolHints.readOnly },
+    metadata: {
+      category: 'terminal',
+      risk: 'LOW',
+      tags: ['pty'],
+      annotations: ToolHints.readOnly,
+      // A wait for a long command can take minutes: a client that supports tasks may poll it.
+      taskSupport: 'optional',
+    },
     runPolicy: { ...RunPolicies.quickRead, timeoutMs: WAITING_TOOL_TIMEOUT_MS, maxRetries: 0 },
     async execute(session, args, context) {
       let scanner: PatternScanner | undefined;

@@ -39,6 +39,8 @@ export function createBootstrapTool(
         openWorldHint: true,
         sensitiveAction: true,
       },
+      // Calls can take minutes: a client that supports tasks may run one as a task.
+      taskSupport: 'optional',
     },
     runPolicy: { ...RunPolicies.mutating, timeoutMs: 30_000 },
     async execute() {

@@ -46,6 +46,8 @@ export function createLinuxPackagesTool(rootfs: RootfsManager): AnyToolDefinitio
         openWorldHint: true,
         sensitiveAction: true,
       },
+      // Calls can take minutes: a client that supports tasks may run one as a task.
+      taskSupport: 'optional',
     },
     runPolicy: { ...RunPolicies.mutating, timeoutMs: PACKAGE_TIMEOUT_MS + 15_000 },
     async execute({ action, packages }, context) {
