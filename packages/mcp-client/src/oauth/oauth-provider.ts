@@ -169,7 +169,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
   async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
     const now = (this.#options.now ?? Date.now)();
     await this.#update((credentials) => {
-      const next = { ...credentials, tokens };
+      const { needsSignIn: _answered, ...rest } = credentials;
+      const next = { ...rest, tokens };
       // A refresh that issues no new refresh token keeps the one it was made with (RFC 6749 §6).
       if (tokens.refresh_token === undefined && credentials.tokens?.refresh_token !== undefined) {
         next.tokens = { ...tokens, refresh_token: credentials.tokens.refresh_token };
