@@ -2,6 +2,7 @@
 // contacting anyone: where its credentials live (per principal and server under the data
 // directory), whether a token is stored and when it expires. No token ever leaves this file.
 import { join } from 'node:path';
+import type { Tool } from '@modelcontextprotocol/client';
 import { McpClient } from '../mcp-client.js';
 import type { McpHttpServerConfig } from '../mcp-server-config.js';
 import { type AuthorizationStep, McpOAuthProvider } from './oauth-provider.js';
@@ -94,34 +95,35 @@ export async function markSignInNeeded(store: OAuthCredentialStore): Promise<voi
 export interface SignInOptions {
   /** Where the credentials are kept. */
   readonly store: OAuthCredentialStore;
-  /** The browser step (e.g. a {@link LoopbackRedirect}'s `authorize`). */
-  readonly authorize: AuthorizationStep;
-  /** The redirect URI the browser step listens on. */
-  readonly redirectUrl: string;
+  /**
+   * The browser step (e.g. a `LoopbackRedirect`'s `authorize`) and the redirect URI it listens
+   * on. Without them the stored sign-in is used, and a server that needs one fails.
+   */
+  readonly interactive?: { readonly authorize: AuthorizationStep; readonly redirectUrl: string };
   /** Time limit of the whole sign-in (connect and list), in ms. Default 5 minutes. */
   readonly timeoutMs?: number;
 }
 
 /**
- * Signs in to `config`'s server: connects with an interactive OAuth client (the
- * authorization-code flow with PKCE; the browser step is `options.authorize`), lists its tools to
- * prove the token works, and disconnects. Resolves with how many tools the server lists. A
+ * Signs in to `config`'s server: connects with an OAuth client (interactive: the
+ * authorization-code flow with PKCE, the browser step `options.interactive.authorize`), lists its
+ * tools to prove the token works, and disconnects. Resolves with the tools the server lists. A
  * server that needs no sign-in is simply reached.
  */
 export async function signInToServer(
   config: McpHttpServerConfig,
   options: SignInOptions,
-): Promise<{ tools: number; signedIn: boolean }> {
+): Promise<{ tools: Tool[]; signedIn: boolean }> {
   const provider = oauthProviderFor(config, {
     store: options.store,
-    interactive: { authorize: options.authorize, redirectUrl: options.redirectUrl },
+    ...(options.interactive ? { interactive: options.interactive } : {}),
   });
   const client = new McpClient(config, { oauth: () => provider });
   const timeoutMs = options.timeoutMs ?? 300_000;
   try {
     await client.connect({ timeoutMs });
     const tools = await client.listTools({ timeoutMs: 30_000 });
-    return { tools: tools.length, signedIn: (await provider?.hasTokens()) === true };
+    return { tools, signedIn: (await provider?.hasTokens()) === true };
   } finally {
     await client.close();
   }

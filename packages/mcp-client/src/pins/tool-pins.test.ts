@@ -64,7 +64,7 @@ describe('ToolPins', () => {
     const pins = new ToolPins(directory);
     await pins.check('remote', [echo, add]);
     expect((await pins.check('remote', [echo])).allowed).toEqual([echo]);
-    const back = { ...add, inputSchema: { type: 'object', properties: { cmd: {} } } };
+    const back: Tool = { ...add, inputSchema: { type: 'object', properties: { cmd: {} } } };
     expect((await pins.check('remote', [echo, back])).quarantined).toEqual([
       { name: 'add', reason: 'changed' },
     ]);
