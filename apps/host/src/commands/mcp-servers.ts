@@ -6,7 +6,7 @@ import {
   type McpServerConfig,
   toolPackage,
 } from '@toolsys/mcp-client';
-import { ConfigError, loadDeploymentConfig } from '../config.js';
+import { ConfigError, loadDeploymentConfig, type ResolvedDeploymentConfig } from '../config.js';
 import { parsePackageSection } from '../packages/package-section.js';
 import { type CliIo, UsageError } from './types.js';
 
@@ -15,13 +15,21 @@ export async function mcpServersOf(
   io: CliIo,
   configPath: string | undefined,
 ): Promise<{ servers: McpServerConfig[]; dataDir: string; issues: string[] }> {
-  let resolved: ReturnType<typeof loadDeploymentConfig>;
+  let resolved: ResolvedDeploymentConfig;
   try {
     resolved = loadDeploymentConfig({ env: io.env, ...(configPath ? { path: configPath } : {}) });
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(error.message);
     throw error;
   }
+  return mcpServersOfConfig(resolved, io.env);
+}
+
+/** The MCP servers a loaded deployment config names; section problems are usage errors. */
+export async function mcpServersOfConfig(
+  resolved: ResolvedDeploymentConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ servers: McpServerConfig[]; dataDir: string; issues: string[] }> {
   const raw = (resolved.config.packages as Record<string, unknown> | undefined)?.[toolPackage.key];
   const parsed = parsePackageSection(toolPackage, raw);
   if (parsed.problems) throw new UsageError(`Config problems:\n${parsed.problems.join('\n')}`);
@@ -29,7 +37,7 @@ export async function mcpServersOf(
     config: parsed.section.config as McpClientConfig,
     workspaceRoot: resolved.workspaceRoot,
     configDir: resolved.configDir,
-    env: resolved.env ?? io.env,
+    env: resolved.env ?? env,
   });
   return { servers, dataDir: resolved.dataDir, issues };
 }
