@@ -98,8 +98,8 @@ async function callRemote(client: ComposedMcpClient, principal?: CallPrincipal) 
   );
 }
 
-/** `toolsys mcp login remote`, the browser step done as a person would. */
-function login() {
+/** `toolsys mcp login remote`, the browser step done as a person would (unless `abandon`). */
+function login(options: { timeoutSeconds?: number; abandon?: boolean } = {}) {
   let driven = false;
   return runToolsys(
     [
@@ -110,14 +110,14 @@ function login() {
       String(loginPort),
       '--no-browser',
       '--timeout',
-      '30',
+      String(options.timeoutSeconds ?? 30),
       '--config',
       configFile,
     ],
     {
       onStderr: (text) => {
         const url = /^ {2}(http\S+)$/m.exec(text)?.[1];
-        if (url === undefined || driven) return;
+        if (url === undefined || driven || options.abandon) return;
         driven = true;
         signIns += 1;
         void signInAtIssuer(url, 'dana', `http://127.0.0.1:${loginPort}/callback`).then((back) =>
@@ -141,6 +141,17 @@ describe('toolsys mcp login against a server behind oidc-provider', { timeout: 9
     expect(status.stdout).toContain('needs sign-in: run `toolsys mcp login remote`');
     const doctorLine = (await deploy()).reason;
     expect(doctorLine).toContain('server "remote" needs sign-in: run `toolsys mcp login remote`');
+  });
+
+  it('a sign-in nobody completes ends clearly at the time limit', async () => {
+    const run = await login({ timeoutSeconds: 2, abandon: true });
+    expect(run.code).toBe(1);
+    // One sign-in asked for, no fallback to another transport asking again.
+    expect(run.stderr.split('To sign in to MCP server "remote", open this URL:')).toHaveLength(2);
+    expect(run.stderr).toContain(
+      'Sign-in to MCP server "remote" did not finish: no sign-in completed within 2 s.',
+    );
+    expect((await oauthStoreOf(dataDir, 'local:local', 'remote').load()).tokens).toBeUndefined();
   });
 
   it('signs in with the CLI; a running deployment lists the tools, a new one calls them', async () => {

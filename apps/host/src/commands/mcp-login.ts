@@ -47,7 +47,8 @@ export async function loginToServer(
     const { tools, signedIn } = await signInToServer(server, {
       store: oauthStoreOf(options.dataDir, options.principal, server.name),
       interactive: { authorize: redirect.authorize, redirectUrl: redirect.redirectUrl },
-      timeoutMs: options.timeoutMs,
+      // The wait for the browser ends first, with its own message.
+      timeoutMs: options.timeoutMs + 10_000,
     });
     if (options.json) {
       io.stdout.write(

@@ -13,7 +13,7 @@ import {
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import type { FetchLike } from '../bounded-fetch.js';
-import { authRefused, signInRequired } from './oauth-errors.js';
+import { authRefused, signInRequired, signInUnfinished } from './oauth-errors.js';
 import type { OAuthCredentialStore } from './oauth-store.js';
 import { withinOriginFetch } from './origin-fetch.js';
 
@@ -232,7 +232,12 @@ export class McpOAuthProvider implements OAuthClientProvider {
       );
     }
     this.#authorizations += 1;
-    const callback = await authorize(authorizationUrl, this.redirectUrl);
+    let callback: URLSearchParams;
+    try {
+      callback = await authorize(authorizationUrl, this.redirectUrl);
+    } catch (error) {
+      throw signInUnfinished(server, (error as Error).message);
+    }
     if (!sameState(callback.get('state'), this.#state)) {
       throw authRefused(
         server,
