@@ -124,11 +124,16 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   /** {@inheritDoc OAuthClientProvider.clientInformation} */
-  async clientInformation(): Promise<StoredOAuthClientInformation | undefined> {
+  async clientInformation(ctx?: {
+    issuer: string;
+  }): Promise<StoredOAuthClientInformation | undefined> {
     const settings = this.#options.settings ?? {};
     const stored = (await this.#options.store.load()).client;
     if (settings.clientId !== undefined) {
+      // The configured client is this server's whichever issuer it names: it is stamped with
+      // the issuer in use, as a client the SDK registered would be.
       return {
+        ...(ctx === undefined ? {} : { issuer: ctx.issuer }),
         ...(stored?.client_id === settings.clientId ? stored : {}),
         client_id: settings.clientId,
         ...(settings.clientSecret === undefined ? {} : { client_secret: settings.clientSecret }),
