@@ -34,13 +34,14 @@ async function serveFor(viewer: DashboardViewer): Promise<string> {
     { cwd: dir, env: {} },
   );
   const host = { deployment: { config } } as unknown as ToolHost;
-  server = createServer((request, response) => {
+  const listening = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     void handleMcpDashboardRequest(host, request, response, url, viewer).then((handled) => {
       if (!handled) response.writeHead(404).end();
     });
   });
-  await new Promise<void>((done) => server?.listen(0, '127.0.0.1', () => done()));
+  server = listening;
+  await new Promise<void>((done) => listening.listen(0, '127.0.0.1', () => done()));
   const pins = new ToolPins(`${config.dataDir}/mcp-pins`);
   await pins.check('remote', [
     { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object' } },
@@ -51,7 +52,7 @@ async function serveFor(viewer: DashboardViewer): Promise<string> {
   await oauthStoreOf(config.dataDir, 'local:local', 'remote').save({
     tokens: { access_token: 'secret-access-token', token_type: 'Bearer' },
   });
-  return `http://127.0.0.1:${(server?.address() as AddressInfo).port}`;
+  return `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
 }
 
 const operator = {
