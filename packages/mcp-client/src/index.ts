@@ -1,6 +1,7 @@
 export { boundedFetch, type FetchLike, MAX_REMOTE_MESSAGE_BYTES } from './bounded-fetch.js';
 export { BoundedLog, type BoundedLogOptions } from './bounded-log.js';
 export { markRemoteText, type RemoteToolRef, toToolResult } from './call-result.js';
+export { configuredServers } from './configured-servers.js';
 export {
   type DirectCallFailure,
   type DirectCallOptions,
@@ -23,11 +24,17 @@ export {
   type McpConfigImportResult,
   type McpConfigIssue,
 } from './mcp-config-import.js';
-export { type McpAddOptions, McpManager, type McpManagerOptions } from './mcp-manager.js';
+export {
+  type McpAddOptions,
+  McpManager,
+  type McpManagerOptions,
+  type McpToolPinCheck,
+} from './mcp-manager.js';
 export { MAX_CALL_TIMEOUT_MS, MCP_CALL_POLICY } from './mcp-run-policies.js';
 export {
   describeForApproval,
   describeServerTarget,
+  isPinned,
   isSafeServerName,
   type McpHttpServerConfig,
   type McpProtocolVersion,
@@ -65,6 +72,34 @@ export {
   type OAuthCredentials,
 } from './oauth/oauth-store.js';
 export {
+  markSignInNeeded,
+  oauthDirectory,
+  oauthProviderFor,
+  oauthStoreOf,
+  type SignInOptions,
+  type SignInState,
+  signInState,
+  signInToServer,
+} from './oauth/server-sign-in.js';
+export { SignInWatch } from './oauth/sign-in-watch.js';
+export { approveCommand, diffCommand, quarantinedResult } from './pins/quarantine-errors.js';
+export { quarantineDiff, unifiedDiff } from './pins/tool-diff.js';
+export {
+  type PinEntry,
+  type PinnedTool,
+  type ServerPins,
+  ToolPinFile,
+} from './pins/tool-pin-file.js';
+export {
+  type PinnedListing,
+  pinnedShape,
+  type QuarantinedTool,
+  type QuarantineReason,
+  ToolPins,
+  toolPinHash,
+} from './pins/tool-pins.js';
+export { PrincipalManagers } from './principal-managers.js';
+export {
   ProgressThrottle,
   type ProgressThrottleOptions,
   type ProgressUpdate,
@@ -75,6 +110,17 @@ export {
   MODERN_PROTOCOL_VERSION,
   STDIO_PROBE_TIMEOUT_MS,
 } from './protocol-era.js';
+export {
+  failureReason,
+  pinsDirectory,
+  RemoteServerAccess,
+  type RemoteServerAccessOptions,
+} from './remote-server-access.js';
+export {
+  type RemoteServerStatus,
+  remoteServerStatuses,
+  statusNotes,
+} from './remote-server-status.js';
 export {
   describeServerApproval,
   type ServerApprovalOptions,

@@ -7,6 +7,7 @@ import {
   type McpServerConfig,
   mcpProtocolVersionSchema,
 } from './mcp-server-config.js';
+import type { McpOAuthSettings } from './oauth/oauth-provider.js';
 import { isSecretArgument, SECRET_NAME } from './secret-patterns.js';
 
 /** A problem found while importing a config; `field` is the dotted path in the file. */
@@ -303,6 +304,10 @@ class EntryReader {
         this.#error(`${this.#field}.timeout`, 'expected a positive number of milliseconds');
       }
     }
+    if (entry.pin !== undefined) {
+      if (typeof entry.pin === 'boolean') base.pin = entry.pin;
+      else this.#error(`${this.#field}.pin`, 'expected true or false');
+    }
     if (entry.protocolVersion !== undefined) {
       const parsed = mcpProtocolVersionSchema.safeParse(entry.protocolVersion);
       if (parsed.success) base.protocolVersion = parsed.data;
@@ -373,13 +378,72 @@ class EntryReader {
       }
     }
     const headers = this.#record(entry.headers, `${this.#field}.headers`);
+    const oauth = this.#oauth(entry.oauth);
     if (url === undefined || transport === 'stdio') return undefined;
     return {
       ...base,
       transport,
       url,
       ...(headers ? { headers } : {}),
+      ...(oauth ? { oauth } : {}),
     };
+  }
+
+  /** An entry's `oauth`: a client registered beforehand (`clientId`, `clientSecret`, `scope`). */
+  #oauth(value: unknown): McpOAuthSettings | undefined {
+    const field = `${this.#field}.oauth`;
+    if (value === undefined || value === null) return undefined;
+    const known = [
+      'clientId',
+      'clientSecret',
+      'scope',
+      'scopes',
+      'tokenEndpointAuthMethod',
+      'clientMetadataUrl',
+    ];
+    const record = isRecord(value) ? value : undefined;
+    const unknown = record ? Object.keys(record).find((key) => !known.includes(key)) : undefined;
+    if (!record || unknown !== undefined) {
+      this.#error(
+        unknown === undefined ? field : `${field}.${unknown}`,
+        `expected an object of ${known.join(', ')}`,
+      );
+      return undefined;
+    }
+    const text = (key: string) =>
+      record[key] === undefined ? undefined : this.#string(record[key], `${field}.${key}`, true);
+    const scopes = Array.isArray(record.scopes)
+      ? record.scopes.filter((scope): scope is string => typeof scope === 'string').join(' ')
+      : undefined;
+    const method = text('tokenEndpointAuthMethod');
+    if (
+      method !== undefined &&
+      !['client_secret_basic', 'client_secret_post', 'none'].includes(method)
+    ) {
+      this.#error(
+        `${field}.tokenEndpointAuthMethod`,
+        'expected client_secret_basic, client_secret_post or none',
+      );
+      return undefined;
+    }
+    const settings: {
+      -readonly [K in keyof McpOAuthSettings]: McpOAuthSettings[K];
+    } = {};
+    const clientId = text('clientId');
+    const clientSecret = text('clientSecret');
+    if (typeof record.clientSecret === 'string' && !record.clientSecret.includes('${')) {
+      this.#warning(`${field}.clientSecret`, 'a secret is written inline; reference it instead');
+    }
+    const scope = text('scope') ?? scopes;
+    const clientMetadataUrl = text('clientMetadataUrl');
+    if (clientId !== undefined) settings.clientId = clientId;
+    if (clientSecret !== undefined) settings.clientSecret = clientSecret;
+    if (scope !== undefined && scope !== '') settings.scope = scope;
+    if (clientMetadataUrl !== undefined) settings.clientMetadataUrl = clientMetadataUrl;
+    if (method !== undefined) {
+      settings.tokenEndpointAuthMethod = method as McpOAuthSettings['tokenEndpointAuthMethod'];
+    }
+    return settings;
   }
 
   #record(value: unknown, field: string): Record<string, string> | undefined {
@@ -504,6 +568,7 @@ interface EntryBase {
   trusted?: boolean;
   timeoutMs?: number;
   protocolVersion?: McpProtocolVersion;
+  pin?: boolean;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -8,14 +8,16 @@ import {
   type McpClientOptions,
   type McpRequestOptions,
 } from './mcp-client.js';
-import { describeServerTarget, type McpServerConfig } from './mcp-server-config.js';
-import {
-  indexByName,
-  type McpConnectionStatus,
-  type McpServerState,
-  partitionByName,
-  type RejectedTool,
-} from './mcp-server-state.js';
+import { type Entry, newEntry } from './mcp-manager-entry.js';
+import { describeServerTarget, isPinned, type McpServerConfig } from './mcp-server-config.js';
+import { indexByName, type McpServerState, partitionByName } from './mcp-server-state.js';
+import type { PinnedListing, QuarantinedTool } from './pins/tool-pins.js';
+
+/** Where a manager checks listings of pinned servers (see `ToolPins`). */
+export interface McpToolPinCheck {
+  /** Splits a server's listing into the tools as approved and those quarantined. */
+  check(server: string, tools: readonly Tool[]): Promise<PinnedListing>;
+}
 
 /** Options for {@link McpManager}. */
 export interface McpManagerOptions {
@@ -38,6 +40,13 @@ export interface McpManagerOptions {
    * ms: a storm of them makes at most one refresh run and one wait. Default 1 000.
    */
   listChangedMinIntervalMs?: number;
+  /**
+   * The pins of servers whose tools are pinned (see `McpServerConfigBase.pin`); without it no
+   * server's tools are pinned.
+   */
+  pins?: McpToolPinCheck;
+  /** Told of every failed connection attempt (e.g. to notice a server that needs sign-in). */
+  onConnectFailure?: (server: string, error: unknown) => void;
 }
 
 /** Options of {@link McpManager.add}. */
@@ -46,34 +55,6 @@ export interface McpAddOptions {
   adHoc?: boolean;
   /** Replace a server of the same name (closing its connection). Default false: throws. */
   replace?: boolean;
-}
-
-interface Entry {
-  config: McpServerConfig;
-  adHoc: boolean;
-  status: McpConnectionStatus;
-  client: McpClient | undefined;
-  pending: Promise<McpClient> | undefined;
-  tools: readonly Tool[];
-  /** The same catalog by tool name (a name listed twice: the first entry, as a scan finds it). */
-  toolsByName: ReadonlyMap<string, Tool>;
-  catalogStale: boolean;
-  catalogTruncated: string | undefined;
-  rejectedTools: readonly RejectedTool[];
-  /** The refresh running now, which a new request joins. */
-  refreshing: Promise<string | undefined> | undefined;
-  /** Whether a list_changed arrived during the running refresh (one more follows it). */
-  refreshQueued: boolean;
-  /** When the last refresh started (`now()`), for the least interval between them. */
-  refreshStartedAt: number;
-  /** The timer of a refresh waiting for the least interval. */
-  refreshTimer: ReturnType<typeof setTimeout> | undefined;
-  lastError: string | undefined;
-  failures: number;
-  nextAttemptAt: number;
-  generation: number;
-  /** Whether the user approved starting (or contacting) an imported server. */
-  approved: boolean;
 }
 
 /**
@@ -92,6 +73,8 @@ export class McpManager {
   readonly #now: () => number;
   readonly #random: () => number;
   readonly #listChangedMinIntervalMs: number;
+  readonly #pins: McpToolPinCheck | undefined;
+  readonly #onConnectFailure: ((server: string, error: unknown) => void) | undefined;
   #closed = false;
 
   constructor(options: McpManagerOptions = {}) {
@@ -103,6 +86,8 @@ export class McpManager {
     this.#now = options.now ?? Date.now;
     this.#random = options.random ?? Math.random;
     this.#listChangedMinIntervalMs = options.listChangedMinIntervalMs ?? 1_000;
+    this.#pins = options.pins;
+    this.#onConnectFailure = options.onConnectFailure;
     for (const server of options.servers ?? []) this.add(server);
   }
 
@@ -113,27 +98,7 @@ export class McpManager {
       throw new Error(`MCP server "${config.name}" is already configured.`);
     }
     if (existing) void this.#drop(existing);
-    this.#entries.set(config.name, {
-      config,
-      adHoc: options.adHoc ?? false,
-      status: 'idle',
-      client: undefined,
-      pending: undefined,
-      tools: [],
-      toolsByName: new Map(),
-      catalogStale: false,
-      catalogTruncated: undefined,
-      rejectedTools: [],
-      refreshing: undefined,
-      refreshQueued: false,
-      refreshStartedAt: Number.NEGATIVE_INFINITY,
-      refreshTimer: undefined,
-      lastError: undefined,
-      failures: 0,
-      nextAttemptAt: 0,
-      generation: 0,
-      approved: config.importedFrom === undefined,
-    });
+    this.#entries.set(config.name, newEntry(config, options.adHoc ?? false));
   }
 
   /** Removes a server, closing its connection. */
@@ -215,6 +180,15 @@ export class McpManager {
    */
   approve(name: string): void {
     this.#require(name).approved = true;
+  }
+
+  /**
+   * Lets the next use of a server that failed to connect try at once (its credentials changed,
+   * e.g. a sign-in completed), instead of after the backoff.
+   */
+  retrySoon(name: string): void {
+    const entry = this.#require(name);
+    entry.nextAttemptAt = 0;
   }
 
   /** Closes a server's connection; it reconnects on next use. */
@@ -356,6 +330,7 @@ export class McpManager {
         entry.lastError = (error as Error).message;
         entry.nextAttemptAt = this.#now() + this.#backoffDelay(entry.failures);
       }
+      this.#onConnectFailure?.(entry.config.name, error);
       throw error;
     }
     if (entry.generation !== generation || this.#closed) {
@@ -440,8 +415,7 @@ export class McpManager {
         ...signalOf(options),
       });
       const { kept, rejected } = partitionByName(listing.tools);
-      entry.tools = Object.freeze(kept);
-      entry.toolsByName = indexByName(entry.tools);
+      await this.#applyPins(entry, kept);
       entry.rejectedTools = Object.freeze(rejected);
       entry.catalogStale = false;
       entry.catalogTruncated = listing.truncated;
@@ -453,6 +427,34 @@ export class McpManager {
       entry.lastError = (error as Error).message;
       return entry.lastError;
     }
+  }
+
+  /** Sets the catalog from a listing, holding back what the pins quarantine. */
+  async #applyPins(entry: Entry, listed: readonly Tool[]): Promise<void> {
+    const pinned = this.#pins !== undefined && !entry.adHoc && isPinned(entry.config);
+    const { allowed, quarantined } = pinned
+      ? await (this.#pins as McpToolPinCheck).check(entry.config.name, listed)
+      : { allowed: listed, quarantined: [] };
+    entry.listed = Object.freeze([...listed]);
+    entry.tools = Object.freeze([...allowed]);
+    entry.toolsByName = indexByName(entry.tools);
+    entry.quarantined = Object.freeze([...quarantined]);
+  }
+
+  /**
+   * Checks the last listing of `name` against its pins again (after an approval), without asking
+   * the server; listeners hear of the new catalog.
+   */
+  async recheckPins(name: string): Promise<McpServerState> {
+    const entry = this.#require(name);
+    await this.#applyPins(entry, entry.listed);
+    this.#emitCatalog(name, entry.tools);
+    return this.#snapshot(entry);
+  }
+
+  /** The quarantine of `name`'s tool `tool`, if its last listing held it back. */
+  quarantinedTool(name: string, tool: string): QuarantinedTool | undefined {
+    return this.#entries.get(name)?.quarantined.find((entry) => entry.name === tool);
   }
 
   #backoffDelay(failures: number): number {
@@ -509,6 +511,7 @@ export class McpManager {
       catalogStale: entry.catalogStale,
       ...(entry.catalogTruncated === undefined ? {} : { catalogTruncated: entry.catalogTruncated }),
       rejectedTools: entry.rejectedTools,
+      quarantinedTools: entry.quarantined,
       ...(info ? { serverInfo: info } : {}),
       ...(entry.lastError === undefined ? {} : { lastError: entry.lastError }),
       consecutiveFailures: entry.failures,

@@ -1,5 +1,6 @@
 import { displayUrl, escapeInvisible } from '@toolsys/core-tool-registry/text';
 import { z } from 'zod';
+import type { McpOAuthSettings } from './oauth/oauth-provider.js';
 import { redactArguments } from './secret-patterns.js';
 
 /**
@@ -34,6 +35,12 @@ export interface McpServerConfigBase {
   readonly importedFrom?: string;
   /** The protocol to speak (see {@link mcpProtocolVersionSchema}). Default `auto`. */
   readonly protocolVersion?: McpProtocolVersion;
+  /**
+   * Whether the server's tools are pinned: what was approved is kept, and a changed or new tool
+   * is quarantined until approved again (`toolsys mcp diff`, `toolsys mcp approve`). Default:
+   * true for an imported server, false for one of the deployment's own config.
+   */
+  readonly pin?: boolean;
 }
 
 /** A server started as a child process that speaks MCP over stdin/stdout. */
@@ -66,6 +73,12 @@ export interface McpHttpServerConfig extends McpServerConfigBase {
   readonly headers?: Readonly<Record<string, string>>;
   /** Sent as `Authorization: Bearer <token>`; never shown in listings or messages. */
   readonly bearerToken?: string;
+  /**
+   * A client registered beforehand with the server's authorization server (client id, secret,
+   * scope). Without it a server that asks for OAuth is signed in to with a client metadata
+   * document or a dynamically registered client.
+   */
+  readonly oauth?: McpOAuthSettings;
 }
 
 /** One MCP server of a deployment. */
@@ -109,6 +122,11 @@ export function urlWithoutPassword(url: string): string {
   } catch {
     return url;
   }
+}
+
+/** Whether `config`'s tools are pinned (see {@link McpServerConfigBase.pin}). */
+export function isPinned(config: McpServerConfig): boolean {
+  return config.pin ?? config.importedFrom !== undefined;
 }
 
 /** Whether a server name can appear in a registry id (`mcp__<server>__<tool>`) unchanged. */

@@ -3,6 +3,7 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { McpTransportKind } from './mcp-client.js';
 import type { McpServerConfig } from './mcp-server-config.js';
+import type { QuarantinedTool } from './pins/tool-pins.js';
 import type { McpEra } from './protocol-era.js';
 
 /** Where a server's connection stands. */
@@ -41,6 +42,8 @@ export interface McpServerState {
   readonly catalogTruncated?: string;
   /** Tools the server listed that were left out, with the reason (a name that is not plain). */
   readonly rejectedTools: readonly RejectedTool[];
+  /** Tools changed since they were approved, or new: not listed, not callable until approved. */
+  readonly quarantinedTools: readonly QuarantinedTool[];
   /** Name and version the server announced. */
   readonly serverInfo?: { readonly name: string; readonly version: string };
   /** The last connection or catalog error, for the model. */

@@ -7,6 +7,7 @@ import {
   RunPolicies,
   riskFromHints,
   type ToolAnnotations,
+  type ToolContext,
   type ToolMetadataInput,
   type ToolRegistry,
   type ToolRunPolicy,
@@ -33,6 +34,11 @@ export interface McpToolRegistrarOptions {
    * to a tool of an imported server asks first. Default: a new one.
    */
   approvals?: McpServerApprovals;
+  /**
+   * The manager a call of a registered tool goes through, per caller (each principal's own
+   * connections and sign-ins). Default: {@link manager}, whose catalogs are registered.
+   */
+  managerFor?: (context: Pick<ToolContext, 'principal'>) => McpManager;
 }
 
 /** A remote tool the registrar could not register, and why. */
@@ -72,6 +78,7 @@ export class McpToolRegistrar {
   readonly #registry: ToolRegistry;
   readonly #owner: string;
   readonly #approvals: McpServerApprovals;
+  readonly #managerFor: (context: Pick<ToolContext, 'principal'>) => McpManager;
   readonly #byServer = new Map<string, Map<string, string>>();
   readonly #targets = new Map<string, { server: string; tool: string }>();
   #unsubscribe: (() => void) | undefined;
@@ -80,7 +87,8 @@ export class McpToolRegistrar {
     this.#manager = options.manager;
     this.#registry = options.registry;
     this.#owner = options.owner ?? '@toolsys/mcp-client';
-    this.#approvals = options.approvals ?? new McpServerApprovals(options.manager);
+    this.#managerFor = options.managerFor ?? (() => options.manager);
+    this.#approvals = options.approvals ?? new McpServerApprovals(this.#managerFor);
   }
 
   /** Follows the manager: every catalog change re-syncs that server. Returns the detach function. */
@@ -167,7 +175,7 @@ export class McpToolRegistrar {
   }
 
   #define(server: string, remote: Tool, id: string, trusted: boolean) {
-    const manager = this.#manager;
+    const managerFor = this.#managerFor;
     const approvals = this.#approvals;
     const { metadata, runPolicy } = describeRemote(remote, trusted);
     return defineTool({
@@ -180,7 +188,7 @@ export class McpToolRegistrar {
         const refused = await approvals.authorise(server, context);
         if (refused) return refused;
         return callWithProgress(context, { signal: context.signal }, (callOptions) =>
-          manager.callToolWith(server, remote.name, args, toToolResult, callOptions),
+          managerFor(context).callToolWith(server, remote.name, args, toToolResult, callOptions),
         );
       },
     });

@@ -18,7 +18,7 @@ import { describeServerApproval, type ServerApprovalOptions } from './server-app
  * confirms itself), needs nothing here.
  */
 export class McpServerApprovals {
-  readonly #manager: McpManager;
+  readonly #managerFor: (caller: Pick<ToolContext, 'principal'>) => McpManager;
   /** `session \0 principal \0 server` triples approved for their session. */
   readonly #session = new Set<string>();
   /** `principal \0 server` pairs approved for every session of the principal (until close). */
@@ -26,15 +26,21 @@ export class McpServerApprovals {
 
   readonly #describe: ServerApprovalOptions;
 
-  /** `options`: where the shown program is looked up, and the workspace it is compared with. */
-  constructor(manager: McpManager, options: ServerApprovalOptions = {}) {
-    this.#manager = manager;
+  /**
+   * `manager`: the manager (or the manager of a caller's principal) whose servers are approved;
+   * `options`: where the shown program is looked up, and the workspace it is compared with.
+   */
+  constructor(
+    manager: McpManager | ((caller: Pick<ToolContext, 'principal'>) => McpManager),
+    options: ServerApprovalOptions = {},
+  ) {
+    this.#managerFor = typeof manager === 'function' ? manager : () => manager;
     this.#describe = options;
   }
 
   /** Whether `server` may be started or contacted for this caller's session without asking. */
   isApproved(server: string, caller: Pick<ToolContext, 'sessionId' | 'principal'>): boolean {
-    const config = this.#manager.config(server);
+    const config = this.#managerFor(caller).config(server);
     if (config?.importedFrom === undefined) return true;
     const who = principalKey(caller.principal);
     return (
@@ -48,7 +54,7 @@ export class McpServerApprovals {
    * on, a PERMISSION_DENIED result otherwise.
    */
   async authorise(server: string, context: ToolContext): Promise<ToolResult | undefined> {
-    const config = this.#manager.config(server);
+    const config = this.#managerFor(context).config(server);
     if (config?.importedFrom === undefined || this.isApproved(server, context)) {
       return undefined;
     }
@@ -89,7 +95,7 @@ export class McpServerApprovals {
       this.#session.add(`${context.sessionId}\u0000${who}\u0000${server}`);
     }
     if (decision === 'allow_always') this.#always.add(`${who}\u0000${server}`);
-    this.#manager.approve(server);
+    this.#managerFor(context).approve(server);
     return undefined;
   }
 

@@ -1,10 +1,9 @@
-import { resolve } from 'node:path';
-import { defineToolPackage, type ToolPackageEnvironment } from '@toolsys/core-tool-registry';
+import { defineToolPackage, principalKey } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import { McpConfigImport, type McpConfigImportResult } from './mcp-config-import.js';
-import { McpManager } from './mcp-manager.js';
-import type { McpServerConfig } from './mcp-server-config.js';
+import { configuredServers } from './configured-servers.js';
 import { McpToolRegistrar } from './mcp-tool-registrar.js';
+import { RemoteServerAccess } from './remote-server-access.js';
+import { remoteServerStatuses, statusNotes } from './remote-server-status.js';
 import { McpServerApprovals } from './server-approvals.js';
 import { createMcpTools } from './tools/index.js';
 
@@ -61,72 +60,6 @@ export const mcpClientConfigSchema = z
 /** The mcp-client config section. */
 export type McpClientConfig = z.infer<typeof mcpClientConfigSchema>;
 
-/** Reads the inline servers and the imported config file; bad entries are skipped and reported. */
-async function loadServers(
-  environment: ToolPackageEnvironment<McpClientConfig>,
-): Promise<{ servers: McpServerConfig[]; issues: string[] }> {
-  const { config } = environment;
-  const options = {
-    workspaceFolder: environment.workspaceRoot,
-    trusted: config.trusted ?? [],
-  };
-  const results: Array<{ source: string; result: McpConfigImportResult }> = [];
-  if (config.servers) {
-    results.push({
-      source: 'packages.mcp-client.servers',
-      result: McpConfigImport.fromObject(
-        { mcpServers: config.servers },
-        { ...options, origin: 'deployment', env: environment.env },
-      ),
-    });
-  }
-  if (config.importConfig !== undefined) {
-    const spec =
-      typeof config.importConfig === 'string' ? { path: config.importConfig } : config.importConfig;
-    results.push({
-      source: spec.path,
-      result: await McpConfigImport.readFile(resolve(environment.configDir, spec.path), {
-        ...options,
-        origin: 'imported',
-        source: spec.path,
-        // Only the variables the deployment names: a file from a cloned repository must not
-        // carry the host's secrets into a command or a URL.
-        env: pickVariables(environment.env, 'allowEnv' in spec ? spec.allowEnv : undefined),
-        ...(spec.inputs ? { inputs: spec.inputs } : {}),
-      }),
-    });
-  }
-  const servers: McpServerConfig[] = [];
-  const issues: string[] = [];
-  for (const { source, result } of results) {
-    for (const error of result.errors) issues.push(`${source}: ${error.field}: ${error.message}`);
-    for (const warning of result.warnings) {
-      issues.push(`${source}: ${warning.field}: warning: ${warning.message}`);
-    }
-    for (const server of result.servers) {
-      if (servers.some((known) => known.name === server.name)) {
-        issues.push(`${source}: server "${server.name}" is defined twice; the first one is kept`);
-        continue;
-      }
-      servers.push(server);
-    }
-  }
-  return { servers, issues };
-}
-
-/** The named variables of `env` (none without names). */
-function pickVariables(
-  env: Readonly<Record<string, string | undefined>>,
-  names: readonly string[] | undefined,
-): Record<string, string> {
-  const picked: Record<string, string> = {};
-  for (const name of names ?? []) {
-    const value = env[name];
-    if (value !== undefined) picked[name] = value;
-  }
-  return picked;
-}
-
 /**
  * The MCP client package as a deployment composes it: on by default. Contributes `mcp_connect`,
  * `mcp_list` and `mcp_call` (once), with the servers of its section (inline, or imported from a
@@ -139,30 +72,41 @@ export const toolPackage = defineToolPackage<McpClientConfig>({
   description: 'connect to any MCP server and call its tools',
   configSchema: mcpClientConfigSchema,
   async detect(environment) {
-    const { servers, issues } = await loadServers(environment);
+    const { servers, issues } = await configuredServers(environment);
+    const notes = statusNotes(
+      await remoteServerStatuses(servers, environment.dataDir, principalKey(undefined)).catch(
+        () => [],
+      ),
+    );
     const summary = `pure Node, always available; ${servers.length} server(s) configured`;
-    return {
-      enabled: true,
-      reason: issues.length > 0 ? `${summary}; ${issues.join('; ')}` : summary,
-    };
+    return { enabled: true, reason: [summary, ...notes, ...issues].join('; ') };
   },
   async create(context) {
     const gate = context.mode === 'gate';
     const config: McpClientConfig = gate ? {} : context.config;
-    const { servers } = gate ? { servers: [] } : await loadServers(context);
-    const manager = new McpManager({
+    const { servers } = gate ? { servers: [] } : await configuredServers(context);
+    const access = new RemoteServerAccess({
       servers,
+      dataDir: context.dataDir,
       client: { directToolCalls: config.directToolCalls },
+      persistent: !gate,
     });
-    const approvals = new McpServerApprovals(manager, { workspaceRoot: context.workspaceRoot });
+    const managerFor = access.managers.forCaller;
+    const approvals = new McpServerApprovals(managerFor, { workspaceRoot: context.workspaceRoot });
     const registrar =
       !gate && config.registerRemoteTools === true
-        ? new McpToolRegistrar({ manager, registry: context.registry, approvals })
+        ? new McpToolRegistrar({
+            manager: access.managers.local,
+            managerFor,
+            registry: context.registry,
+            approvals,
+          })
         : undefined;
     registrar?.attach();
     return {
       tools: createMcpTools({
-        manager,
+        manager: access.managers.local,
+        managerFor,
         adHoc: config.adHoc ?? 'confirm',
         approvals,
         workspaceRoot: context.workspaceRoot,
@@ -172,7 +116,7 @@ export const toolPackage = defineToolPackage<McpClientConfig>({
       },
       async dispose() {
         registrar?.detach();
-        await manager.close();
+        await access.close();
       },
     };
   },

@@ -48,6 +48,14 @@ export const COMMAND_CATALOG: readonly CliCommandInfo[] = [
     load: async () => (await import('./doctor.js')).doctorCommand,
   },
   {
+    name: 'mcp',
+    summary:
+      'Remote MCP servers: sign in (login) and out (logout), status, and the tools a pinned server changed (diff, approve).',
+    usage:
+      'toolsys mcp (login <server> [--port N] [--timeout S] [--no-browser] | logout <server> | status [server] | diff <server> | approve <server> [--tool NAME]) [--principal KEY] [--json] [--config FILE]',
+    load: async () => (await import('./mcp.js')).mcpCommand,
+  },
+  {
     name: 'trace',
     summary: 'Show recent tool-call spans and the latency histogram (from the trace file).',
     usage: 'toolsys trace [--limit N] [--json] [--config FILE]',

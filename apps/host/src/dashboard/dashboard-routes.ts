@@ -8,6 +8,7 @@ import type { ToolHost } from '../server/tool-host.js';
 import { newSessionId } from '../session-policy.js';
 import { DashboardQuestions } from './dashboard-confirm.js';
 import { dashboardOverviewShared } from './dashboard-data.js';
+import { handleMcpDashboardRequest } from './dashboard-mcp.js';
 import { DASHBOARD_HTML } from './dashboard-page.js';
 import { type DashboardViewer, seesCall, seesSpan } from './dashboard-viewer.js';
 
@@ -65,6 +66,7 @@ export async function handleDashboardRequest(
     case 'POST /api/confirm':
       return answerQuestion(host, request, response, viewer.principal);
     default:
+      if (await handleMcpDashboardRequest(host, request, response, url, viewer)) return;
       sendJson(response, 404, { error: `Nothing at ${url.pathname}. MCP is at /mcp.` });
   }
 }

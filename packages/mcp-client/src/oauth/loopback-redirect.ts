@@ -10,6 +10,11 @@ export interface LoopbackRedirectOptions {
   readonly show: (authorizationUrl: URL) => void;
   /** How long to wait for the redirect, in ms. Default 5 minutes. */
   readonly timeoutMs?: number;
+  /**
+   * The port to listen on (for a client registered with one exact redirect URI). Default: a
+   * free one.
+   */
+  readonly port?: number;
 }
 
 const CALLBACK_PATH = '/callback';
@@ -47,7 +52,7 @@ export class LoopbackRedirect {
     });
     await new Promise<void>((done, fail) => {
       server.once('error', fail);
-      server.listen(0, '127.0.0.1', () => done());
+      server.listen(options.port ?? 0, '127.0.0.1', () => done());
     });
     self = new LoopbackRedirect(server, (server.address() as AddressInfo).port, options);
     return self;

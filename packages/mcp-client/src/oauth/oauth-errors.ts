@@ -29,6 +29,19 @@ export function signInRequired(server: string, why = 'needs sign-in'): ToolError
   );
 }
 
+/** An interactive sign-in that did not finish (nobody completed it in time, the browser step failed). */
+export function signInUnfinished(server: string, why: string): ToolError {
+  return new ToolError(
+    ToolErrorCode.PERMISSION_DENIED,
+    `Sign-in to MCP server "${server}" did not finish: ${why}.`,
+    {
+      retryable: false,
+      hint: `Ask the user to run \`${loginCommand(server)}\` again and complete the sign-in in the browser.`,
+      details: { server, reason: 'sign_in_required' },
+    },
+  );
+}
+
 /** The sign-in was refused for a reason that signing in again does not fix. */
 export function authRefused(server: string, what: string, cause?: unknown): ToolError {
   return new ToolError(

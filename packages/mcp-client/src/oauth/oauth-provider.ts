@@ -13,7 +13,7 @@ import {
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import type { FetchLike } from '../bounded-fetch.js';
-import { authRefused, signInRequired } from './oauth-errors.js';
+import { authRefused, signInRequired, signInUnfinished } from './oauth-errors.js';
 import type { OAuthCredentialStore } from './oauth-store.js';
 import { withinOriginFetch } from './origin-fetch.js';
 
@@ -124,11 +124,16 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   /** {@inheritDoc OAuthClientProvider.clientInformation} */
-  async clientInformation(): Promise<StoredOAuthClientInformation | undefined> {
+  async clientInformation(ctx?: {
+    issuer: string;
+  }): Promise<StoredOAuthClientInformation | undefined> {
     const settings = this.#options.settings ?? {};
     const stored = (await this.#options.store.load()).client;
     if (settings.clientId !== undefined) {
+      // The configured client is this server's whichever issuer it names: it is stamped with
+      // the issuer in use, as a client the SDK registered would be.
       return {
+        ...(ctx === undefined ? {} : { issuer: ctx.issuer }),
         ...(stored?.client_id === settings.clientId ? stored : {}),
         client_id: settings.clientId,
         ...(settings.clientSecret === undefined ? {} : { client_secret: settings.clientSecret }),
@@ -169,7 +174,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
   async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
     const now = (this.#options.now ?? Date.now)();
     await this.#update((credentials) => {
-      const next = { ...credentials, tokens };
+      const { needsSignIn: _answered, ...rest } = credentials;
+      const next = { ...rest, tokens };
       // A refresh that issues no new refresh token keeps the one it was made with (RFC 6749 §6).
       if (tokens.refresh_token === undefined && credentials.tokens?.refresh_token !== undefined) {
         next.tokens = { ...tokens, refresh_token: credentials.tokens.refresh_token };
@@ -231,7 +237,12 @@ export class McpOAuthProvider implements OAuthClientProvider {
       );
     }
     this.#authorizations += 1;
-    const callback = await authorize(authorizationUrl, this.redirectUrl);
+    let callback: URLSearchParams;
+    try {
+      callback = await authorize(authorizationUrl, this.redirectUrl);
+    } catch (error) {
+      throw signInUnfinished(server, (error as Error).message);
+    }
     if (!sameState(callback.get('state'), this.#state)) {
       throw authRefused(
         server,

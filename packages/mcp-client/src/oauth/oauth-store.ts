@@ -1,12 +1,13 @@
 // Where an MCP server's OAuth credentials live between runs: one JSON file per server and
 // principal, readable by its owner only. Nothing here is ever printed or shown to a model.
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type {
   OAuthDiscoveryState,
   StoredOAuthClientInformation,
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
+import { readPrivateJson, writePrivateJson } from '../private-file.js';
 
 /** What is kept for one server and principal. */
 export interface OAuthCredentials {
@@ -20,6 +21,8 @@ export interface OAuthCredentials {
   codeVerifier?: string;
   /** The discovery of the authorization in progress (binds the callback to its issuer). */
   discovery?: OAuthDiscoveryState;
+  /** The server asked for a sign-in that has not happened yet. */
+  needsSignIn?: boolean;
 }
 
 /** Storage of one server's credentials for one principal. */
@@ -76,29 +79,12 @@ export class FileOAuthStore implements OAuthCredentialStore {
 
   /** {@inheritDoc OAuthCredentialStore.load} */
   async load(): Promise<OAuthCredentials> {
-    let text: string;
-    try {
-      text = await readFile(this.path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-      throw error;
-    }
-    try {
-      const parsed: unknown = JSON.parse(text);
-      return parsed !== null && typeof parsed === 'object' ? (parsed as OAuthCredentials) : {};
-    } catch {
-      return {};
-    }
+    return ((await readPrivateJson(this.path)) ?? {}) as OAuthCredentials;
   }
 
   /** {@inheritDoc OAuthCredentialStore.save} */
   async save(credentials: OAuthCredentials): Promise<void> {
-    const directory = dirname(this.path);
-    await mkdir(directory, { recursive: true, mode: 0o700 });
-    await chmod(directory, 0o700);
-    const temporary = `${this.path}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(temporary, JSON.stringify(credentials), { mode: 0o600 });
-    await rename(temporary, this.path);
+    await writePrivateJson(this.path, credentials);
   }
 
   /** {@inheritDoc OAuthCredentialStore.clear} */

@@ -17,10 +17,11 @@ export function createMcpTools(options: McpToolsOptions): AnyToolDefinition[] {
   const { manager } = options;
   const shared: McpToolsShared = {
     manager,
+    managerFor: options.managerFor ?? (() => manager),
     adHoc: options.adHoc ?? 'confirm',
     defaultTimeoutMs: options.defaultCallTimeoutMs ?? 60_000,
     schemas: new RemoteSchemaCache(),
-    approvals: options.approvals ?? new McpServerApprovals(manager),
+    approvals: options.approvals ?? new McpServerApprovals(options.managerFor ?? (() => manager)),
     suggester: new ToolSuggester(),
     workspaceRoot: options.workspaceRoot,
   };

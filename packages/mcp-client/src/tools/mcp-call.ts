@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { toToolResult } from '../call-result.js';
 import type { McpCallOptions } from '../mcp-client.js';
 import { MAX_CALL_TIMEOUT_MS, MCP_CALL_POLICY } from '../mcp-run-policies.js';
+import { quarantinedResult } from '../pins/quarantine-errors.js';
 import { callWithProgress } from '../progress-emitter.js';
 import type { McpToolsShared } from './shared.js';
 
@@ -39,7 +40,7 @@ type CallArgs = typeof callSchema extends ToolSchema<infer T> ? T : never;
 
 /** `mcp_call`: calls a remote tool (after the user approved an imported server). */
 export function createMcpCallTool(shared: McpToolsShared): AnyToolDefinition {
-  const { manager, approvals, schemas, suggester, defaultTimeoutMs } = shared;
+  const { approvals, schemas, suggester, defaultTimeoutMs } = shared;
   const callTool = defineTool({
     id: 'mcp_call',
     description: 'Calls a tool on an MCP server. After a timeout the outcome is unknown.',
@@ -58,6 +59,7 @@ export function createMcpCallTool(shared: McpToolsShared): AnyToolDefinition {
       }
       // Connected, and the tool in the catalog (the common case): checked and sent without an
       // async frame of this handler's own (each costs a turn of the job queue on every call).
+      const manager = shared.managerFor(context);
       const remote = manager.connectedTool(args.server, args.tool);
       return remote ? send(remote, args, context) : connectThenSend(args, context);
     },
@@ -67,6 +69,7 @@ export function createMcpCallTool(shared: McpToolsShared): AnyToolDefinition {
   async function approveThenSend(args: CallArgs, context: ToolContext): Promise<ToolResult> {
     const refused = await approvals.authorise(args.server, context);
     if (refused) return refused;
+    const manager = shared.managerFor(context);
     const remote = manager.connectedTool(args.server, args.tool);
     return remote ? send(remote, args, context) : connectThenSend(args, context);
   }
@@ -74,6 +77,7 @@ export function createMcpCallTool(shared: McpToolsShared): AnyToolDefinition {
   /** Connects when needed and refreshes the catalog for a tool not (yet) in it, then sends. */
   async function connectThenSend(args: CallArgs, context: ToolContext): Promise<ToolResult> {
     const { server, tool } = args;
+    const manager = shared.managerFor(context);
     if (!manager.client(server)?.isConnected) {
       await manager.connect(server, { signal: context.signal });
     }
@@ -83,6 +87,8 @@ export function createMcpCallTool(shared: McpToolsShared): AnyToolDefinition {
       remote = findTool(manager.tools(server), tool);
     }
     if (!remote) {
+      const held = manager.quarantinedTool(server, tool);
+      if (held) return quarantinedResult(server, tool, held.reason);
       const names = manager.tools(server).map((candidate) => candidate.name);
       const close = suggester.suggest(tool, names);
       return failureResult(
@@ -104,6 +110,7 @@ export function createMcpCallTool(shared: McpToolsShared): AnyToolDefinition {
   /** Checks the arguments against the remote inputSchema and sends the call. */
   function send(remote: Tool, args: CallArgs, context: ToolContext): Promise<ToolResult> {
     const { server, tool } = args;
+    const manager = shared.managerFor(context);
     const invalid = schemas.check(remote, args.arguments);
     if (invalid) return Promise.resolve(prefixFailure(invalid.error, server, tool));
     const timeoutMs = args.timeoutMs ?? manager.config(server)?.timeoutMs ?? defaultTimeoutMs;

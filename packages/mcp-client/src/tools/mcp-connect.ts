@@ -32,7 +32,7 @@ const connectSchema = ToolSchema.object({
 
 /** `mcp_connect`: connects a configured server, or an ad hoc one once the policy allows it. */
 export function createMcpConnectTool(shared: McpToolsShared): AnyToolDefinition {
-  const { manager, adHoc, approvals } = shared;
+  const { adHoc, approvals } = shared;
   const connectTool = defineTool({
     id: 'mcp_connect',
     description: 'Connects an MCP server (configured, or ad hoc after asking) and lists its tools.',
@@ -50,6 +50,7 @@ export function createMcpConnectTool(shared: McpToolsShared): AnyToolDefinition 
     },
     runPolicy: RunPolicies.mutating,
     async execute(args, context) {
+      const manager = shared.managerFor(context);
       if (args.command !== undefined && args.url !== undefined) {
         return failureResult(
           ToolErrorCode.INVALID_ARGUMENT,

@@ -19,6 +19,7 @@ import {
 } from '@toolsys/core-tool-registry/text';
 import { z } from 'zod';
 import type { McpServerState } from '../mcp-server-state.js';
+import { approveCommand, diffCommand } from '../pins/quarantine-errors.js';
 import { stripTerminalControls } from '../terminal-text.js';
 import { listNames, type McpToolsShared, stateData } from './shared.js';
 
@@ -30,7 +31,7 @@ const listSchema = ToolSchema.object({
 
 /** `mcp_list`: lists the servers and their tools; starts servers only with `refresh`. */
 export function createMcpListTool(shared: McpToolsShared): AnyToolDefinition {
-  const { manager, approvals } = shared;
+  const { approvals } = shared;
   const listTool = defineTool({
     id: 'mcp_list',
     description: 'Lists MCP servers, their status and tools.',
@@ -43,6 +44,7 @@ export function createMcpListTool(shared: McpToolsShared): AnyToolDefinition {
     },
     runPolicy: RunPolicies.quickRead,
     async execute(args, context) {
+      const manager = shared.managerFor(context);
       const names = args.server === undefined ? manager.names() : [args.server];
       if (args.server !== undefined && !manager.has(args.server)) {
         return failureResult(ToolErrorCode.NOT_FOUND, `No MCP server named "${args.server}".`, {
@@ -119,6 +121,11 @@ function renderState(
   if (state.retryAfterMs !== undefined) lines.push(`  next attempt in ${state.retryAfterMs} ms`);
   if (state.catalogStale) lines.push('  tool list may be out of date (the last refresh failed)');
   if (state.catalogTruncated) lines.push(`  tool list cut: ${state.catalogTruncated}`);
+  if (state.quarantinedTools.length > 0) {
+    lines.push(
+      `  QUARANTINED (changed or new since approved; not callable until the user runs \`${diffCommand(state.name)}\` then \`${approveCommand(state.name)}\`): ${state.quarantinedTools.map((tool) => `${tool.name} (${tool.reason})`).join(', ')}`,
+    );
+  }
   if (state.rejectedTools.length > 0) {
     lines.push(
       `  ${state.rejectedTools.length} tool(s) left out: their names are not plain MCP names (letters, digits, "_", "." and "-", at most 128), so they cannot be called (names shown escaped below)`,

@@ -1,6 +1,6 @@
 // What the three MCP client tools share: their options, the state built once for all three, and
 // the structured view of a server that mcp_connect and mcp_list both return.
-import type { ToolSuggester } from '@toolsys/core-tool-registry';
+import type { ToolContext, ToolSuggester } from '@toolsys/core-tool-registry';
 import {
   cleanUntrustedLine,
   cleanUntrustedText,
@@ -19,6 +19,11 @@ export type McpAdHocPolicy = 'confirm' | 'allow' | 'deny';
 export interface McpToolsOptions {
   /** The manager holding the deployment's servers. Creating the tools contacts no server. */
   manager: McpManager;
+  /**
+   * The manager of a call's principal, when each principal has its own (its own connections and
+   * sign-ins). Default: {@link manager} for every call.
+   */
+  managerFor?: (context: Pick<ToolContext, 'principal'>) => McpManager;
   /**
    * Ad hoc servers (a command or URL given in the call): `confirm` (default) asks the user at HIGH
    * risk every time, `allow` connects without asking (tests, sandboxes), `deny` refuses.
@@ -39,6 +44,8 @@ export interface McpToolsOptions {
 export interface McpToolsShared {
   /** The manager holding the deployment's servers. */
   readonly manager: McpManager;
+  /** The manager of a call's principal (see {@link McpToolsOptions.managerFor}). */
+  readonly managerFor: (context: Pick<ToolContext, 'principal'>) => McpManager;
   /** How `mcp_connect` treats servers that are not configured. */
   readonly adHoc: McpAdHocPolicy;
   /** Default time limit of `mcp_call` in ms. */
@@ -78,6 +85,9 @@ export function stateData(state: McpServerState, includeSchemas: boolean): Recor
       : {}),
     ...(state.lastError ? { lastError: cleanUntrustedLine(state.lastError, 500) } : {}),
     ...(state.retryAfterMs === undefined ? {} : { retryAfterMs: state.retryAfterMs }),
+    ...(state.quarantinedTools.length > 0
+      ? { quarantinedTools: state.quarantinedTools.map((tool) => ({ ...tool })) }
+      : {}),
     ...(state.rejectedTools.length > 0
       ? {
           rejectedTools: state.rejectedTools.map((tool) => ({
