@@ -25,7 +25,7 @@ export function missingScope(
       toolId = inner.id;
       args = inner.arguments;
     }
-    const tool = host.deployment.registry.get(toolId);
+    const tool = host.deployment.registry.get(toolId, principal);
     if (!tool) continue;
     let risk = tool.metadata.risk;
     try {
