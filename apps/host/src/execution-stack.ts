@@ -24,10 +24,12 @@ import {
   ToolUsageTracker,
 } from '@toolsys/core-tool-registry';
 import type { TraceCarrier } from '@toolsys/state-redis/otlp';
+import { type ArgumentsKey, argumentsDigest } from './audit/audit-entry.js';
 import { AuditLog } from './audit/audit-log.js';
 import { settledCallEntry } from './audit/settled-call-entry.js';
 import type { ResolvedDeploymentConfig } from './config.js';
 import { configKeysHint } from './confirmation-text.js';
+import { DeploymentKey } from './deployment-key.js';
 import { type ScaleOut, type ScaleOutStatus, scaleOutStatus } from './scale-out.js';
 import { currentCallScope } from './server/call-scope.js';
 import {
@@ -64,6 +66,8 @@ export interface ExecutionStack {
   readonly traceFile: string;
   /** The audit log (`<dataDir>/audit`), unless `audit.enabled` is false. */
   readonly audit: AuditLog | undefined;
+  /** The digest an audit line records of a call's arguments, keyed by the deployment key. */
+  readonly digestArguments: (value: unknown) => string;
   /** This replica's name in audit lines: the shared state's replica id, when configured. */
   readonly replicaId: string | undefined;
   /** Breaker and limiter states per tool, as plain JSON. */
@@ -94,6 +98,11 @@ export interface ExecutionStackOptions {
   unconfirmableHint?: (request: ConfirmationRequest) => string;
   /** Shared state and telemetry from {@link loadScaleOut}; the stack closes them. */
   scaleOut?: ScaleOut;
+  /**
+   * The key audit digests of arguments are keyed with: the deployment key. Default: a key made
+   * for this process (digests then match only within it).
+   */
+  argumentsKey?: ArgumentsKey;
 }
 
 /**
@@ -130,6 +139,8 @@ export function createExecutionStack(options: ExecutionStackOptions): ExecutionS
   const environment = new ToolEnvironmentState();
   const overrides = runPolicyOverrides(deployment);
   const audit = createAuditLog(deployment);
+  const argumentsKey = options.argumentsKey ?? DeploymentKey.generate();
+  const digestArguments = (value: unknown) => argumentsDigest(value, argumentsKey);
   const replicaId = shared?.replicaId;
   const perPrincipal = deployment.config.limits?.perPrincipal;
   const executor = createToolExecutor({
@@ -147,7 +158,11 @@ export function createExecutionStack(options: ExecutionStackOptions): ExecutionS
       ? {
           onSettled: (call) =>
             audit.append(
-              settledCallEntry(call, currentCallScope(), { replica: replicaId, now: Date.now() }),
+              settledCallEntry(call, currentCallScope(), {
+                replica: replicaId,
+                now: Date.now(),
+                digest: digestArguments,
+              }),
             ),
         }
       : {}),
@@ -162,6 +177,7 @@ export function createExecutionStack(options: ExecutionStackOptions): ExecutionS
     environment,
     traceFile,
     audit,
+    digestArguments,
     replicaId,
     scaleOut,
     snapshot: () => ({ breakers: circuitBreaker.snapshot(), limiters: rateLimiter.snapshot() }),
