@@ -30,6 +30,7 @@ import { settledCallEntry } from './audit/settled-call-entry.js';
 import type { ResolvedDeploymentConfig } from './config.js';
 import { configKeysHint } from './confirmation-text.js';
 import { DeploymentKey } from './deployment-key.js';
+import { EveryoneGrants } from './everyone-grants.js';
 import { type ScaleOut, type ScaleOutStatus, scaleOutStatus } from './scale-out.js';
 import { currentCallScope } from './server/call-scope.js';
 import {
@@ -66,6 +67,8 @@ export interface ExecutionStack {
   readonly traceFile: string;
   /** The audit log (`<dataDir>/audit`), unless `audit.enabled` is false. */
   readonly audit: AuditLog | undefined;
+  /** The tools an operator allowed always for everyone at run time (`toolsys grant --everyone`). */
+  readonly everyone: EveryoneGrants;
   /** The digest an audit line records of a call's arguments, keyed by the deployment key. */
   readonly digestArguments: (value: unknown) => string;
   /** This replica's name in audit lines: the shared state's replica id, when configured. */
@@ -115,8 +118,13 @@ export function createExecutionStack(options: ExecutionStackOptions): ExecutionS
   const permissionConfig = deployment.config.permissions ?? {};
   const scaleOut = options.scaleOut ?? {};
   const shared = scaleOut.sharedState;
+  const everyone = new EveryoneGrants({
+    dataDir: deployment.dataDir,
+    ...(shared ? { connection: shared.connection } : {}),
+  });
   const permissions = new ToolPermissionManager({
     ...(shared ? { store: shared.permissionStore } : {}),
+    allowedForEveryone: everyone,
     ...(confirm ? { confirm } : {}),
     policy: {
       ...(permissionConfig.LOW ? { LOW: permissionConfig.LOW } : {}),
@@ -177,6 +185,7 @@ export function createExecutionStack(options: ExecutionStackOptions): ExecutionS
     environment,
     traceFile,
     audit,
+    everyone,
     digestArguments,
     replicaId,
     scaleOut,
