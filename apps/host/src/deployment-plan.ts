@@ -68,7 +68,7 @@ export async function planDeployment(
   };
 
   const statuses = new Map<string, PackageReport>();
-  const sections = config.config.packages ?? {};
+  const sections = withSharedMemory(config.config.packages ?? {});
   // A built-in package's probe starts as soon as that package is imported (its section valid), so
   // that the probes' processes run while the other packages are still loading.
   const earlyDetections = new Map<AnyToolPackageEntry, Promise<ToolPackageStatus>>();
@@ -124,7 +124,7 @@ async function planPackages(
     }
     entries.push(plugin.entry);
   }
-  const sections = config.config.packages ?? {};
+  const sections = withSharedMemory(config.config.packages ?? {});
   const keys = entries.map((entry) => entry.key);
   const problems: string[] = [];
   // A section no loaded package owns may be that of a plugin that could not be loaded (its key is
@@ -155,4 +155,25 @@ async function planPackages(
     );
   }
   return planned;
+}
+
+/**
+ * The package sections with cs-mem's `shared` taken from `packages.core.memory.shared` when cs-mem
+ * does not set it: one switch says whether callers share their memory, notes and graph alike.
+ */
+export function withSharedMemory(
+  sections: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> {
+  const core = sections.core as { memory?: { shared?: unknown } } | undefined;
+  const shared = core?.memory?.shared;
+  const csMem = sections['cs-mem'];
+  if (typeof shared !== 'boolean') return sections;
+  if (
+    csMem !== undefined &&
+    (typeof csMem !== 'object' || csMem === null || Array.isArray(csMem))
+  ) {
+    return sections;
+  }
+  if ((csMem as { shared?: unknown } | undefined)?.shared !== undefined) return sections;
+  return { ...sections, 'cs-mem': { ...(csMem as object | undefined), shared } };
 }

@@ -17,7 +17,7 @@ import {
 import { DISCOVERY_TOOL_IDS } from '@toolsys/core-tools';
 import type { ResolvedDeploymentConfig } from './config.js';
 import { escapingConfirm } from './confirmation-text.js';
-import { type DeploymentKey, loadDeploymentKey } from './deployment-key.js';
+import { DeploymentKey, DeploymentKeyError, loadDeploymentKey } from './deployment-key.js';
 import { type PackageReport, type PlannedPackage, planDeployment } from './deployment-plan.js';
 import { createExecutionStack, type ExecutionStack } from './execution-stack.js';
 import { excludedTools, offPackageTools } from './off-tools.js';
@@ -122,10 +122,14 @@ export async function composeDeployment(
   const { statuses, environmentOf } = deploymentPlan;
   const planned = deploymentPlan.packages;
   const registry = new ToolRegistry();
+  // Loaded before the first call: audit lines key their argument digests with it.
+  const argumentsKey = config.config.audit?.enabled === false ? undefined : await auditKey(config);
+  let deploymentKey: Promise<DeploymentKey> | undefined;
   const stack = createExecutionStack({
     registry,
     deployment: config,
     scaleOut: await loadScaleOut(config),
+    ...(argumentsKey ? { argumentsKey } : {}),
     // Every question of every tool is escaped here, before any prompt or elicitation shows it.
     ...(options.confirm ? { confirm: escapingConfirm(options.confirm) } : {}),
     ...(options.unconfirmableHint ? { unconfirmableHint: options.unconfirmableHint } : {}),
@@ -140,7 +144,6 @@ export async function composeDeployment(
   });
   const contributions: ToolPackageContribution[] = [];
   let closed = false;
-  let deploymentKey: Promise<DeploymentKey> | undefined;
 
   const start = (plan: PlannedPackage, status: ToolPackageStatus): Promise<PackageOutcome> =>
     startPackage(plan, status, {
@@ -435,5 +438,22 @@ async function disposeAll(contributions: ToolPackageContribution[]): Promise<voi
     } catch {
       // Closing continues with the other packages.
     }
+  }
+}
+
+/**
+ * The deployment key for audit digests. A data directory that cannot hold a key (read-only, no
+ * room) gives a key of this process only, said once on stderr: digests stay keyed, and match only
+ * within the process. A malformed key in the environment is a start-up error.
+ */
+async function auditKey(config: ResolvedDeploymentConfig): Promise<DeploymentKey> {
+  try {
+    return await loadDeploymentKey(config);
+  } catch (error) {
+    if (error instanceof DeploymentKeyError) throw error;
+    process.stderr.write(
+      `toolsys: no deployment key could be kept in the data directory (${(error as Error).message}); audit digests use a key of this process only.\n`,
+    );
+    return DeploymentKey.generate();
   }
 }

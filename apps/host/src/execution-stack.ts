@@ -24,10 +24,13 @@ import {
   ToolUsageTracker,
 } from '@toolsys/core-tool-registry';
 import type { TraceCarrier } from '@toolsys/state-redis/otlp';
+import { type ArgumentsKey, argumentsDigest } from './audit/audit-entry.js';
 import { AuditLog } from './audit/audit-log.js';
 import { settledCallEntry } from './audit/settled-call-entry.js';
 import type { ResolvedDeploymentConfig } from './config.js';
 import { configKeysHint } from './confirmation-text.js';
+import { DeploymentKey } from './deployment-key.js';
+import { EveryoneGrants } from './everyone-grants.js';
 import { type ScaleOut, type ScaleOutStatus, scaleOutStatus } from './scale-out.js';
 import { currentCallScope } from './server/call-scope.js';
 import {
@@ -64,6 +67,10 @@ export interface ExecutionStack {
   readonly traceFile: string;
   /** The audit log (`<dataDir>/audit`), unless `audit.enabled` is false. */
   readonly audit: AuditLog | undefined;
+  /** The tools an operator allowed always for everyone at run time (`toolsys grant --everyone`). */
+  readonly everyone: EveryoneGrants;
+  /** The digest an audit line records of a call's arguments, keyed by the deployment key. */
+  readonly digestArguments: (value: unknown) => string;
   /** This replica's name in audit lines: the shared state's replica id, when configured. */
   readonly replicaId: string | undefined;
   /** Breaker and limiter states per tool, as plain JSON. */
@@ -94,6 +101,11 @@ export interface ExecutionStackOptions {
   unconfirmableHint?: (request: ConfirmationRequest) => string;
   /** Shared state and telemetry from {@link loadScaleOut}; the stack closes them. */
   scaleOut?: ScaleOut;
+  /**
+   * The key audit digests of arguments are keyed with: the deployment key. Default: a key made
+   * for this process (digests then match only within it).
+   */
+  argumentsKey?: ArgumentsKey;
 }
 
 /**
@@ -106,8 +118,13 @@ export function createExecutionStack(options: ExecutionStackOptions): ExecutionS
   const permissionConfig = deployment.config.permissions ?? {};
   const scaleOut = options.scaleOut ?? {};
   const shared = scaleOut.sharedState;
+  const everyone = new EveryoneGrants({
+    dataDir: deployment.dataDir,
+    ...(shared ? { connection: shared.connection } : {}),
+  });
   const permissions = new ToolPermissionManager({
     ...(shared ? { store: shared.permissionStore } : {}),
+    allowedForEveryone: everyone,
     ...(confirm ? { confirm } : {}),
     policy: {
       ...(permissionConfig.LOW ? { LOW: permissionConfig.LOW } : {}),
@@ -130,6 +147,8 @@ export function createExecutionStack(options: ExecutionStackOptions): ExecutionS
   const environment = new ToolEnvironmentState();
   const overrides = runPolicyOverrides(deployment);
   const audit = createAuditLog(deployment);
+  const argumentsKey = options.argumentsKey ?? DeploymentKey.generate();
+  const digestArguments = (value: unknown) => argumentsDigest(value, argumentsKey);
   const replicaId = shared?.replicaId;
   const perPrincipal = deployment.config.limits?.perPrincipal;
   const executor = createToolExecutor({
@@ -147,7 +166,11 @@ export function createExecutionStack(options: ExecutionStackOptions): ExecutionS
       ? {
           onSettled: (call) =>
             audit.append(
-              settledCallEntry(call, currentCallScope(), { replica: replicaId, now: Date.now() }),
+              settledCallEntry(call, currentCallScope(), {
+                replica: replicaId,
+                now: Date.now(),
+                digest: digestArguments,
+              }),
             ),
         }
       : {}),
@@ -162,6 +185,8 @@ export function createExecutionStack(options: ExecutionStackOptions): ExecutionS
     environment,
     traceFile,
     audit,
+    everyone,
+    digestArguments,
     replicaId,
     scaleOut,
     snapshot: () => ({ breakers: circuitBreaker.snapshot(), limiters: rateLimiter.snapshot() }),

@@ -16,6 +16,23 @@ export {
   escapingConfirm,
 } from './confirmation-text.js';
 export {
+  CSRF_HEADER,
+  createDashboardAccess,
+  type DashboardAccess,
+  type DashboardAccessOptions,
+  type DashboardVisitor,
+} from './dashboard/dashboard-access.js';
+export { type DashboardSession, SESSION_COOKIE } from './dashboard/dashboard-sessions.js';
+export {
+  type DashboardSignIns,
+  dashboardSignInsFor,
+  LocalRevocations,
+  RedisRevocations,
+  SealedDashboardSignIns,
+  type SealedDashboardSignInsOptions,
+  type SignInRevocations,
+} from './dashboard/sealed-sign-ins.js';
+export {
   type ComposeOptions,
   composeDeployment,
   type Deployment,

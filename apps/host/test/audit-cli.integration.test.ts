@@ -30,7 +30,7 @@ function toolsys(args: string[]): Promise<{ code: number; stdout: string; stderr
 }
 
 const hour = (iso: string, principal: string, tool: string, decision = 'allowed') =>
-  `${JSON.stringify({ time: iso, principal: { id: principal, kind: 'token' }, tool, risk: 'LOW', decision, outcome: 'ok', durationMs: 2, args: 'sha256:00' })}\n`;
+  `${JSON.stringify({ time: iso, principal: { id: principal, kind: 'token' }, tool, risk: 'LOW', decision, outcome: 'ok', durationMs: 2, args: 'hmac:00' })}\n`;
 
 beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'toolsys-audit-cli-'));

@@ -106,7 +106,7 @@ export const coreConfigSchema = z
           .boolean()
           .optional()
           .describe(
-            'true: every caller reads and writes one set of notes; default false: one set per caller (principal).',
+            'true: every caller reads and writes one set of notes (and, unless packages.cs-mem.shared says otherwise, one memory graph); default false: one set per caller (principal).',
           ),
       })
       .strict()

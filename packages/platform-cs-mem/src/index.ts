@@ -33,6 +33,7 @@ export type {
   NodeSearchHit,
   NodeSearchQuery,
 } from './memory-store-inputs.js';
+export { MemoryStores, type MemoryStoresOptions } from './memory-stores.js';
 export {
   type CsMemConfig,
   csMemConfigSchema,

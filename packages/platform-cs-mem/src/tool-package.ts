@@ -1,8 +1,11 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { defineToolPackage, PipelineToolExecutor } from '@toolsys/core-tool-registry';
+import { isAbsolute, join, resolve } from 'node:path';
+import {
+  type CallPrincipal,
+  defineToolPackage,
+  PipelineToolExecutor,
+} from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import { MemoryStore } from './memory-store.js';
+import { MemoryStores } from './memory-stores.js';
 import { createMemoryTools } from './tools/index.js';
 import { TraceMemoryRecorder } from './trace-memory-recorder.js';
 
@@ -18,6 +21,12 @@ export const csMemConfigSchema = z
       .boolean()
       .optional()
       .describe('Record successful traced call sequences as episodes and macros (default true).'),
+    shared: z
+      .boolean()
+      .optional()
+      .describe(
+        'One memory graph for every caller. Default: packages.core.memory.shared, else false (each principal has its own database beside databasePath; local keeps databasePath itself).',
+      ),
   })
   .strict();
 
@@ -47,18 +56,12 @@ export const toolPackage = defineToolPackage<CsMemConfig>({
   configSchema: csMemConfigSchema,
   detect: () => ({ enabled: true, reason: 'embedded SQLite' }),
   create: ({ config, dataDir, configDir, executor, mode }) => {
-    // The database (and better-sqlite3 with it) opens on the first memory call or the first
-    // recorded episode, not at start-up: a deployment that never uses memory never loads SQLite.
-    // A file that cannot be opened is reported by that call, with a next step.
-    let store: MemoryStore | undefined;
+    // Each database (and better-sqlite3 with it) opens on the first memory call or the first
+    // recorded episode of its principal, not at start-up: a deployment that never uses memory
+    // never loads SQLite. A file that cannot be opened is reported by that call, with a next step.
     const path = mode === 'gate' ? ':memory:' : memoryDatabasePath(config, { dataDir, configDir });
-    const openStore = (): MemoryStore => {
-      if (store === undefined) {
-        if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-        store = MemoryStore.open({ path });
-      }
-      return store;
-    };
+    const stores = new MemoryStores({ path, ...(config.shared ? { shared: true } : {}) });
+    const openStore = (principal?: Pick<CallPrincipal, 'id' | 'kind'>) => stores.for(principal);
     const traces =
       mode !== 'gate' && executor instanceof PipelineToolExecutor ? executor.traces : undefined;
     const recorder =
@@ -70,7 +73,7 @@ export const toolPackage = defineToolPackage<CsMemConfig>({
       tools: createMemoryTools({ store: openStore }),
       dispose: () => {
         recorder?.close();
-        store?.close();
+        stores.close();
       },
     };
   },

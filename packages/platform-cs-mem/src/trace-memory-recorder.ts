@@ -22,6 +22,10 @@ export interface TraceSpanLike {
   readonly errorSlug?: string | undefined;
   /** The agent session, when the recorder knows it. */
   readonly sessionId?: string | undefined;
+  /** The id of the principal who called, when known. */
+  readonly principal?: string | undefined;
+  /** How that principal proved who it is, when known. */
+  readonly principalKind?: 'oauth' | 'token' | 'local' | undefined;
   /** Start time in ms since the epoch, when the recorder knows it. */
   readonly startedAt?: number | undefined;
 }
@@ -34,8 +38,13 @@ export interface TraceSpanSource {
 
 /** Options for {@link TraceMemoryRecorder}. */
 export interface TraceMemoryRecorderOptions {
-  /** Where episodes and macros are written, or a function opening it on the first write. */
-  store: MemoryStore | (() => MemoryStore);
+  /**
+   * Where episodes and macros are written, or a function opening the store of the principal whose
+   * calls they are (absent: the local principal) on the first write.
+   */
+  store:
+    | MemoryStore
+    | ((principal?: { id: string; kind: 'oauth' | 'token' | 'local' }) => MemoryStore);
   /** Clock in ms since the epoch. Default `Date.now`. */
   now?: () => number;
   /**
@@ -80,7 +89,7 @@ const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
  * same sequence succeeds again.
  */
 export class TraceMemoryRecorder {
-  readonly #store: () => MemoryStore;
+  readonly #store: (principal?: { id: string; kind: 'oauth' | 'token' | 'local' }) => MemoryStore;
   readonly #now: () => number;
   readonly #idleGapMs: number;
   readonly #minMacroSteps: number;
@@ -115,7 +124,8 @@ export class TraceMemoryRecorder {
 
   /** Takes one finished span. A later attempt of the same call replaces the earlier one. */
   record(span: TraceSpanLike): void {
-    const sessionId = span.sessionId ?? this.#defaultSessionId;
+    // One principal's calls never join another's episode, whatever their session ids.
+    const sessionId = sessionKey(span.sessionId ?? this.#defaultSessionId, span);
     const at = span.startedAt ?? this.#now();
     const pending = this.#sessions.get(sessionId);
     if (pending && at - pending.lastAt > this.#idleGapMs) this.flush(sessionId);
@@ -132,7 +142,9 @@ export class TraceMemoryRecorder {
 
   /** Closes pending calls into episodes and macros: one session, or all when none is named. */
   flush(sessionId?: string): void {
-    const ids = sessionId === undefined ? [...this.#sessions.keys()] : [sessionId];
+    const ids = [...this.#sessions.keys()].filter(
+      (key) => sessionId === undefined || key === sessionId || key.endsWith(`\u0000${sessionId}`),
+    );
     for (const id of ids) {
       const session = this.#sessions.get(id);
       this.#sessions.delete(id);
@@ -164,10 +176,13 @@ export class TraceMemoryRecorder {
     const failed = calls.filter(({ span }) => !isSuccess(span)).length;
     const summary = `${calls.length} tool call${calls.length === 1 ? '' : 's'}${failed > 0 ? ` (${failed} failed)` : ''}: ${calls.map(({ span }) => span.toolId).join(' → ')}`;
     const runs = this.#successfulRuns(calls.map(({ span }) => span));
-    const store = this.#store();
+    const { principal, principalKind } = calls[0]?.span ?? {};
+    const store = this.#store(
+      principal !== undefined ? { id: principal, kind: principalKind ?? 'local' } : undefined,
+    );
     store.transaction(() => {
       store.recordEpisode({
-        sessionId,
+        sessionId: sessionId.slice(sessionId.indexOf('\u0000') + 1),
         summary,
         toolCalls,
         startedAt: session.firstAt,
@@ -231,4 +246,12 @@ export class TraceMemoryRecorder {
 
 function isSuccess(span: TraceSpanLike): boolean {
   return span.outcome === 'success' || span.outcome === 'ok';
+}
+
+/**
+ * The key pending calls are grouped under: the principal, then the session id (after the only
+ * NUL, which neither a principal nor a session id holds).
+ */
+function sessionKey(sessionId: string, span: TraceSpanLike): string {
+  return `${span.principalKind ?? 'local'}:${span.principal ?? 'local'}\u0000${sessionId}`;
 }

@@ -1,6 +1,5 @@
 // One line of the audit log: what it holds, and how it is encoded so that no value from a caller
 // can break it, forge another line or make it longer than a fixed size.
-import { createHash } from 'node:crypto';
 import type { CallDecision, GateDenial, ToolRisk } from '@toolsys/core-tool-registry';
 
 /** Who or what refused a call: the risk gate's answer, or the HTTP layer's scope check. */
@@ -35,7 +34,10 @@ export interface AuditEntry {
   readonly source?: AuditSource;
   /** The executor's call id. */
   readonly callId?: string;
-  /** `sha256:` and the first 16 hex digits of the digest of the arguments' canonical JSON. */
+  /**
+   * `hmac:` and 22 base64url characters of the HMAC-SHA-256 of the arguments' canonical JSON
+   * under the deployment key (see {@link argumentsDigest}).
+   */
   readonly args: string;
 }
 
@@ -100,57 +102,63 @@ export function encodeAuditLine(entry: AuditEntry): string {
   return `${JSON.stringify({ ...bounded, principal: { id: '…', kind: bounded.principal.kind }, tool: '…', client: undefined })}\n`;
 }
 
+/** What keys argument digests: the deployment key, or anything with its `mac`. */
+export interface ArgumentsKey {
+  /** HMAC-SHA-256 of `data` under a key derived for `purpose`, base64url. */
+  mac(purpose: string, data: string): string;
+}
+
+/** The purpose the deployment key's audit subkey is derived for. */
+export const AUDIT_ARGUMENTS_PURPOSE = 'audit-arguments';
+
 /** The digest recorded for arguments that cannot be serialized (a cycle, a BigInt). */
-const UNHASHABLE = 'sha256:unhashable';
+const UNHASHABLE = 'hmac:unhashable';
 
 /**
- * `sha256:` and 16 hex digits of the SHA-256 of the arguments' canonical JSON (object keys
- * sorted at every depth): equal arguments give equal digests whatever their key order, and no
- * value can be read back from it. A low-entropy value can still be guessed and checked against
- * the digest, which is why nothing else of the arguments is logged.
+ * `hmac:` and 22 base64url characters (132 bits) of the HMAC-SHA-256 of the arguments' canonical
+ * JSON (object keys sorted at every depth) under the deployment key: equal arguments give equal
+ * digests on every replica sharing the key, whatever their key order, and no value can be read
+ * back from it. Keyed, so that a low-entropy value (a yes/no, a short path) cannot be guessed and
+ * checked against the log by anyone without the key.
  */
-export function argumentsDigest(value: unknown): string {
-  const hash = createHash('sha256');
+export function argumentsDigest(value: unknown, key: ArgumentsKey): string {
+  const parts: string[] = [];
   try {
-    updateCanonical(hash, value, new Set());
+    appendCanonical(parts, value, new Set());
   } catch {
     return UNHASHABLE;
   }
-  return `sha256:${hash.digest('hex').slice(0, 16)}`;
+  return `hmac:${key.mac(AUDIT_ARGUMENTS_PURPOSE, parts.join('')).slice(0, 22)}`;
 }
 
-function updateCanonical(
-  hash: ReturnType<typeof createHash>,
-  value: unknown,
-  seen: Set<object>,
-): void {
+function appendCanonical(parts: string[], value: unknown, seen: Set<object>): void {
   if (value === null || typeof value !== 'object') {
     // JSON.stringify of undefined (and functions) is undefined: hashed as null, as JSON would.
-    hash.update(JSON.stringify(value) ?? 'null');
+    parts.push(JSON.stringify(value) ?? 'null');
     return;
   }
   if (seen.has(value)) throw new TypeError('cyclic arguments');
   seen.add(value);
   if (Array.isArray(value)) {
-    hash.update('[');
+    parts.push('[');
     value.forEach((item, index) => {
-      if (index > 0) hash.update(',');
-      updateCanonical(hash, item, seen);
+      if (index > 0) parts.push(',');
+      appendCanonical(parts, item, seen);
     });
-    hash.update(']');
+    parts.push(']');
   } else {
-    hash.update('{');
+    parts.push('{');
     const record = value as Record<string, unknown>;
     let first = true;
     for (const key of Object.keys(record).sort()) {
       if (record[key] === undefined) continue;
-      if (!first) hash.update(',');
+      if (!first) parts.push(',');
       first = false;
-      hash.update(JSON.stringify(key));
-      hash.update(':');
-      updateCanonical(hash, record[key], seen);
+      parts.push(JSON.stringify(key));
+      parts.push(':');
+      appendCanonical(parts, record[key], seen);
     }
-    hash.update('}');
+    parts.push('}');
   }
   seen.delete(value);
 }

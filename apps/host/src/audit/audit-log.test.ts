@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DeploymentKey } from '../deployment-key.js';
 import {
   type AuditEntry,
   argumentsDigest,
@@ -12,6 +14,7 @@ import { checkAuditDirectory } from './audit-files.js';
 import { AuditLog } from './audit-log.js';
 
 const DAY = Date.parse('2026-03-10T12:00:00Z');
+const KEY = DeploymentKey.generate();
 
 function entry(overrides: Partial<AuditEntry> = {}): AuditEntry {
   return {
@@ -22,7 +25,7 @@ function entry(overrides: Partial<AuditEntry> = {}): AuditEntry {
     decision: 'allowed',
     outcome: 'ok',
     durationMs: 3,
-    args: argumentsDigest({ path: 'a.txt' }),
+    args: argumentsDigest({ path: 'a.txt' }, KEY),
     ...overrides,
   };
 }
@@ -37,17 +40,33 @@ afterEach(async () => {
 
 describe('argumentsDigest', () => {
   it('is the same whatever the key order, and differs with any value', () => {
-    expect(argumentsDigest({ a: 1, b: { c: [1, 2] } })).toBe(
-      argumentsDigest({ b: { c: [1, 2] }, a: 1 }),
+    expect(argumentsDigest({ a: 1, b: { c: [1, 2] } }, KEY)).toBe(
+      argumentsDigest({ b: { c: [1, 2] }, a: 1 }, KEY),
     );
-    expect(argumentsDigest({ a: 1 })).not.toBe(argumentsDigest({ a: 2 }));
-    expect(argumentsDigest({ a: 1 })).toMatch(/^sha256:[0-9a-f]{16}$/);
+    expect(argumentsDigest({ a: 1 }, KEY)).not.toBe(argumentsDigest({ a: 2 }, KEY));
+    expect(argumentsDigest({ a: 1 }, KEY)).toMatch(/^hmac:[A-Za-z0-9_-]{22}$/);
+  });
+
+  it('cannot be checked against a guessed low-entropy value without the deployment key', () => {
+    const logged = argumentsDigest({ confirm: true }, KEY);
+    // What a reader of the log could compute: the plain digest of each guess, or a digest under
+    // another key; neither matches the line.
+    for (const guess of [{ confirm: true }, { confirm: false }]) {
+      const plain = createHash('sha256').update(JSON.stringify(guess)).digest();
+      expect(logged).not.toContain(plain.toString('base64url').slice(0, 22));
+      expect(logged).not.toContain(plain.toString('hex').slice(0, 16));
+      expect(argumentsDigest(guess, DeploymentKey.generate())).not.toBe(logged);
+    }
+    // The same key (another replica of the deployment) gives the same digest.
+    expect(argumentsDigest({ confirm: true }, DeploymentKey.parse(KEY.export(), 'test'))).toBe(
+      logged,
+    );
   });
 
   it('says unhashable for cyclic arguments instead of throwing', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    expect(argumentsDigest(cyclic)).toBe('sha256:unhashable');
+    expect(argumentsDigest(cyclic, KEY)).toBe('hmac:unhashable');
   });
 });
 

@@ -1,6 +1,6 @@
 // The audit entry of a call the executor settled.
 import type { SettledCall } from '@toolsys/core-tool-registry';
-import { type AuditEntry, type AuditSource, argumentsDigest } from './audit-entry.js';
+import type { AuditEntry, AuditSource } from './audit-entry.js';
 
 /** What the server that took a call knows of it beyond the executor. */
 export interface AuditCallOrigin {
@@ -22,7 +22,12 @@ const LOCAL = { id: 'local', kind: 'local' } as const;
 export function settledCallEntry(
   call: SettledCall,
   origin: AuditCallOrigin | undefined,
-  options: { replica?: string | undefined; now: number },
+  options: {
+    replica?: string | undefined;
+    now: number;
+    /** The keyed digest of the arguments (`ExecutionStack.digestArguments`). */
+    digest: (value: unknown) => string;
+  },
 ): AuditEntry {
   const principal = call.principal ? { id: call.principal.id, kind: call.principal.kind } : LOCAL;
   const clientId = call.principal?.clientId;
@@ -52,6 +57,6 @@ export function settledCallEntry(
     ...(options.replica !== undefined ? { replica: options.replica } : {}),
     ...(origin?.source ? { source: origin.source } : {}),
     callId: call.callId,
-    args: argumentsDigest(call.rawArgs),
+    args: options.digest(call.rawArgs),
   };
 }

@@ -62,6 +62,12 @@ export const COMMAND_CATALOG: readonly CliCommandInfo[] = [
     load: async () => (await import('./trace.js')).traceCommand,
   },
   {
+    name: 'grant',
+    summary: 'Allow a tool always for every caller, or take that back (operators; audited).',
+    usage: 'toolsys grant (<id> --everyone [--revoke] | --list) [--config FILE]',
+    load: async () => (await import('./grant.js')).grantCommand,
+  },
+  {
     name: 'audit',
     summary: 'Show who called which tool, what was decided and how it ended (the audit log).',
     usage:

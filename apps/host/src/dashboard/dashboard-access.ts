@@ -9,6 +9,7 @@ import {
   parseCookies,
   SESSION_COOKIE,
 } from './dashboard-sessions.js';
+import type { DashboardSignIns } from './sealed-sign-ins.js';
 import { SIGNED_IN_PAGE, signInPage } from './sign-in-page.js';
 
 /** The cookie that binds a started OAuth sign-in to the browser that started it. */
@@ -43,8 +44,11 @@ export interface DashboardAccessOptions {
   readonly oauth?: OAuthSignIn;
   /** Mark cookies Secure (the public URL is https:). */
   readonly secureCookies: boolean;
-  /** The sign-in store. Default: a new one in this process. */
-  readonly sessions?: DashboardSessions;
+  /**
+   * The sign-in store. Default: a new one in this process (sign-ins then end with it and hold on
+   * this replica only); a deployment passes {@link dashboardSignInsFor}.
+   */
+  readonly sessions?: DashboardSignIns;
 }
 
 /** Signs people in to the dashboard and tells who views each of its requests. */
@@ -71,8 +75,10 @@ export function dashboardAccessFor(server: {
   auth?: OAuthResource | undefined;
   clientId?: string | undefined;
   publicUrl?: string | undefined;
+  /** The sign-in store; pass `dashboardSignInsFor(host.deployment)` so sign-ins hold on every replica. */
+  sessions?: DashboardSignIns | undefined;
 }): DashboardAccess {
-  const { tokenPrincipal, auth, clientId, publicUrl } = server;
+  const { tokenPrincipal, auth, clientId, publicUrl, sessions } = server;
   const base = publicUrl?.replace(/\/+$/, '');
   return createDashboardAccess({
     required: tokenPrincipal !== undefined || auth !== undefined,
@@ -89,12 +95,13 @@ export function dashboardAccessFor(server: {
       ? { oauth: createOAuthSignIn({ resource: auth, clientId, publicUrl: base }) }
       : {}),
     secureCookies: base?.startsWith('https:') ?? false,
+    ...(sessions ? { sessions } : {}),
   });
 }
 
 /** Creates the dashboard's sign-in: named token or authorization code + PKCE, then a cookie. */
 export function createDashboardAccess(options: DashboardAccessOptions): DashboardAccess {
-  const sessions = options.sessions ?? new DashboardSessions();
+  const sessions: DashboardSignIns = options.sessions ?? new DashboardSessions();
   const secure = options.secureCookies;
   const sessionCookie = (value: string, maxAge: number) =>
     cookieHeader(SESSION_COOKIE, value, { maxAge, sameSite: 'Strict', secure });
@@ -107,8 +114,8 @@ export function createDashboardAccess(options: DashboardAccessOptions): Dashboar
     });
     response.end(html);
   };
-  const signIn = (response: ServerResponse, principal: Principal, html?: string) => {
-    const { id } = sessions.create(principal);
+  const signIn = async (response: ServerResponse, principal: Principal, html?: string) => {
+    const { id } = await sessions.create(principal);
     const cookie = sessionCookie(id, sessions.ttlSeconds);
     if (html !== undefined) return page(response, 200, html, [cookie, loginCookie('', 0)]);
     response.writeHead(303, { location: '/', 'set-cookie': cookie, 'cache-control': 'no-store' });
@@ -165,8 +172,8 @@ export function createDashboardAccess(options: DashboardAccessOptions): Dashboar
     }
     if (route === 'POST /auth/logout') {
       const id = cookies.get(SESSION_COOKIE);
-      const session = id === undefined ? undefined : sessions.get(id);
-      if (id !== undefined && session && hasCsrf(request, session.csrf)) sessions.delete(id);
+      const session = id === undefined ? undefined : await sessions.get(id);
+      if (id !== undefined && session && hasCsrf(request, session.csrf)) await sessions.delete(id);
       response.writeHead(303, { location: '/', 'set-cookie': sessionCookie('', 0) });
       response.end();
       return;
@@ -186,7 +193,7 @@ export function createDashboardAccess(options: DashboardAccessOptions): Dashboar
         return principal && { principal };
       }
       const id = parseCookies(request.headers.cookie).get(SESSION_COOKIE);
-      const session = id === undefined ? undefined : sessions.get(id);
+      const session = id === undefined ? undefined : await sessions.get(id);
       if (session !== undefined) {
         if (
           request.method !== 'GET' &&

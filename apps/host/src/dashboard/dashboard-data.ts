@@ -34,9 +34,14 @@ export function dashboardOverview(
   viewer: DashboardViewer,
 ): Record<string, unknown> {
   const { registry, usage, statuses, stack } = host.deployment;
-  const summaries = stack.traces.histogram();
+  // The tools the viewer may call: another principal's shortcuts and skills are neither listed
+  // nor named by a usage figure (an operator sees every figure, as it sees every call).
+  const tools = registry.list(viewer.principal);
+  const ids = new Set(tools.map((tool) => tool.id));
+  const named = (toolId: string) => viewer.isOperator || ids.has(toolId);
+  const summaries = stack.traces.histogram().filter((summary) => named(summary.toolId));
   return {
-    tools: registry.list().map((tool) => ({
+    tools: tools.map((tool) => ({
       id: tool.id,
       category: tool.metadata.category,
       risk: tool.metadata.risk,
@@ -49,10 +54,13 @@ export function dashboardOverview(
     // Another caller's last error message may name what they worked on: only its code is shown.
     usage: viewer.isOperator
       ? usage.snapshot()
-      : usage.snapshot().map(({ lastError, ...figures }) => ({
-          ...figures,
-          ...(lastError ? { lastError: { code: lastError.code } } : {}),
-        })),
+      : usage
+          .snapshot()
+          .filter((figures) => named(figures.toolId))
+          .map(({ lastError, ...figures }) => ({
+            ...figures,
+            ...(lastError ? { lastError: { code: lastError.code } } : {}),
+          })),
     latency: summaries.map(({ toolId, count, failures, p50Ms, p95Ms, maxMs }) => ({
       toolId,
       count,

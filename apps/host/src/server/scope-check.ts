@@ -1,6 +1,5 @@
 // Which scope a `tools/call` needs that the caller's token lacks, and its audit line.
 import type { ToolRisk } from '@toolsys/core-tool-registry';
-import { argumentsDigest } from '../audit/audit-entry.js';
 import type { ScopeRules } from './oauth-resource.js';
 import type { Principal } from './principal.js';
 import type { ToolHost } from './tool-host.js';
@@ -25,7 +24,7 @@ export function missingScope(
       toolId = inner.id;
       args = inner.arguments;
     }
-    const tool = host.deployment.registry.get(toolId);
+    const tool = host.deployment.registry.get(toolId, principal);
     if (!tool) continue;
     let risk = tool.metadata.risk;
     try {
@@ -70,6 +69,6 @@ export function auditScopeRefusal(
     durationMs: 0,
     ...(replicaId !== undefined ? { replica: replicaId } : {}),
     source: 'http',
-    args: argumentsDigest(refusal.args),
+    args: host.deployment.stack.digestArguments(refusal.args),
   });
 }

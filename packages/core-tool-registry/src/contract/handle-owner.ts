@@ -44,10 +44,13 @@ export function isKeyOfSession(key: string, sessionId: string): boolean {
   return key.startsWith(`${sessionId}\u0000`);
 }
 
-/** Whether `principal` may see and call `tool`: every caller for a tool without an owner, else its owner only. */
+/**
+ * Whether `principal` may see and call `tool`: every caller for a tool nobody defined at run
+ * time, else only the principal that defined it (`definedBy`).
+ */
 export function isToolVisibleTo(
-  tool: { readonly owner?: string },
+  tool: { readonly definedBy?: string },
   principal: CallPrincipal | undefined,
 ): boolean {
-  return tool.owner === undefined || tool.owner === principalKey(principal);
+  return tool.definedBy === undefined || tool.definedBy === principalKey(principal);
 }

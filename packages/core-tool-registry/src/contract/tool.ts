@@ -154,9 +154,11 @@ export interface ToolDefinition<TArgs = Record<string, unknown>> {
   readonly revision?: string;
   /**
    * The {@link principalKey} of whoever defined this tool at run time (a shortcut or a skill):
-   * only that principal sees and calls it. Absent for tools every caller may see.
+   * only that principal sees and calls it, and the registry keeps it apart from every other
+   * principal's tool of the same id. Absent for tools every caller may see. (Not `owner`: a
+   * registered tool's `owner` names the package that registered it.)
    */
-  readonly owner?: string;
+  readonly definedBy?: string;
   /** The function. Expected failures are returned; anything thrown becomes a failure result. */
   execute(args: TArgs, context: ToolContext): Promise<ToolReturn> | ToolReturn;
 }

@@ -110,10 +110,14 @@ export class ToolBatchRunner {
     this.#forbidden = new Set(options.forbiddenTools ?? []);
   }
 
-  /** Validates raw steps (an array or a JSON string) without running anything. */
+  /**
+   * Validates raw steps (an array or a JSON string) without running anything; steps may name the
+   * tools `principal` (default: `local`) sees.
+   */
   parse(
     rawSteps: unknown,
     fieldPrefix = 'steps',
+    principal?: CallPrincipal,
   ): { ok: true; steps: BatchStep[] } | { ok: false; failure: ToolFailure } {
     let value = rawSteps;
     if (typeof value === 'string') {
@@ -148,11 +152,12 @@ export class ToolBatchRunner {
         return invalid(`${field}.tool`, `required (expected a tool id string)`);
       }
       // A step that could run a batch would nest batches without bound.
-      if (this.#forbidden.has(tool) || this.#executor.registry.get(tool)?.metadata.orchestrates) {
+      const registered = this.#executor.registry.get(tool, principal);
+      if (this.#forbidden.has(tool) || registered?.metadata.orchestrates) {
         return invalid(`${field}.tool`, `${tool} cannot run inside a batch; call it on its own`);
       }
-      if (!this.#executor.registry.has(tool)) {
-        const suggestions = this.#suggester.suggest(tool, this.#executor.registry.ids());
+      if (registered === undefined) {
+        const suggestions = this.#suggester.suggest(tool, this.#executor.registry.ids(principal));
         return invalid(
           `${field}.tool`,
           `unknown tool "${tool}"${suggestions.length > 0 ? `; did you mean ${suggestions.join(', ')}?` : ''}`,
@@ -187,7 +192,7 @@ export class ToolBatchRunner {
           `must be between 1 and ${MAX_BATCH_BUDGET_MS} ms, received ${budgetMs}`,
         ).failure;
       }
-      const parsed = this.parse(rawSteps, fieldPrefix);
+      const parsed = this.parse(rawSteps, fieldPrefix, options.principal);
       if (!parsed.ok) return parsed.failure;
       return await this.#runSteps(parsed.steps, budgetMs, options);
     } catch (thrown) {

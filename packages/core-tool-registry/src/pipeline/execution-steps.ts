@@ -2,7 +2,7 @@
  * The steps of a call that need no executor state: argument parsing, tool lookup, return
  * normalisation, event sinks and the signal facts handlers may ask about.
  */
-import type { RegisteredTool, ToolContext, ToolEvent } from '../contract/tool.js';
+import type { CallPrincipal, RegisteredTool, ToolContext, ToolEvent } from '../contract/tool.js';
 import { ToolErrorCode } from '../contract/tool-error.js';
 import type { ExecuteOptions } from '../contract/tool-executor.js';
 import {
@@ -100,15 +100,19 @@ export function parseRawArguments(
   return { ok: true, value: value as Record<string, unknown> };
 }
 
-/** Finds a tool or returns NOT_FOUND naming at most three close ids. */
+/**
+ * Finds the tool `principal` sees under `id`, or returns NOT_FOUND naming at most three close ids
+ * among those it sees: another principal's run-time tool answers exactly as an unknown id.
+ */
 export function lookupTool(
   registry: ToolRegistry,
   suggester: ToolSuggester,
   id: string,
+  principal?: CallPrincipal,
 ): { ok: true; tool: RegisteredTool } | { ok: false; failure: ToolFailure } {
-  const tool = typeof id === 'string' ? registry.get(id) : undefined;
+  const tool = typeof id === 'string' ? registry.get(id, principal) : undefined;
   if (tool) return { ok: true, tool };
-  const suggestions = suggester.suggest(String(id), registry.ids());
+  const suggestions = suggester.suggest(String(id), registry.ids(principal));
   return { ok: false, failure: unknownToolFailure(String(id), suggestions) };
 }
 

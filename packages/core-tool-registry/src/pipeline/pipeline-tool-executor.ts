@@ -166,9 +166,9 @@ export class PipelineToolExecutor implements ToolExecutor {
     // the run itself. Every async layer costs a turn of the event loop's job queue on each call,
     // which a remote call pays cold, with the caches emptied by the wait for its answer.
     try {
-      let tool = typeof id === 'string' ? this.registry.get(id) : undefined;
+      let tool = typeof id === 'string' ? this.registry.get(id, options.principal) : undefined;
       if (!tool) {
-        const found = lookupTool(this.registry, this.#suggester, id);
+        const found = lookupTool(this.registry, this.#suggester, id, options.principal);
         if (!found.ok) return this.#notServed(String(id), found.failure);
         tool = found.tool;
       }

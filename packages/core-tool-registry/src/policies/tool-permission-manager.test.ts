@@ -207,3 +207,16 @@ describe('ToolPermissionManager with a shared decision store', () => {
     expect(manager.state('s1', 'write_file')).toBe('ask');
   });
 });
+
+describe('allowedForEveryone', () => {
+  it('lets every principal run the tool unasked while it holds, and asks again once it does not', () => {
+    const everyone = new Set<string>();
+    const manager = new ToolPermissionManager({ allowedForEveryone: everyone });
+    const bob = { principal: { id: 'bob', kind: 'token', scopes: [] } } as const;
+    expect(manager.decide('write_file', 'MEDIUM', 's1', false, bob)).toBeUndefined();
+    everyone.add('write_file');
+    expect(manager.decide('write_file', 'MEDIUM', 's1', false, bob)?.allowed).toBe(true);
+    everyone.delete('write_file');
+    expect(manager.decide('write_file', 'MEDIUM', 's1', false, bob)).toBeUndefined();
+  });
+});

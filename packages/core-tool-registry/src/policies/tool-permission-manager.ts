@@ -166,6 +166,11 @@ export interface ToolPermissionManagerOptions {
    */
   alwaysAllowed?: Iterable<string>;
   /**
+   * Tools an operator allowed always for every principal at run time (`toolsys grant <tool>
+   * --everyone`), read on each decision: they count as configured ones. Default: none.
+   */
+  allowedForEveryone?: { has(toolId: string): boolean };
+  /**
    * Where the users' answers ("for the session", "always") are remembered, each for the principal
    * who answered. Default: in memory.
    */
@@ -215,6 +220,7 @@ export class ToolPermissionManager {
   readonly #store: PermissionDecisionStore;
   /** The configured allow-list: local to this manager, never in the store. */
   readonly #configured: Set<string>;
+  readonly #everyone: { has(toolId: string): boolean } | undefined;
   readonly #deniedThisTurn = new Map<string, Set<string>>();
   readonly #onAlwaysAllow:
     | ((toolId: string, principal: CallPrincipal | undefined) => void)
@@ -227,6 +233,7 @@ export class ToolPermissionManager {
     this.selfGatedToolIds = new Set(options.selfGatedToolIds ?? []);
     this.#store = options.store ?? new InMemoryPermissionStore();
     this.#configured = new Set(options.alwaysAllowed ?? []);
+    this.#everyone = options.allowedForEveryone;
     this.#onAlwaysAllow = options.onAlwaysAllow;
   }
 
@@ -234,7 +241,7 @@ export class ToolPermissionManager {
   state(sessionId: string, toolId: string, target?: GrantTarget): PermissionState {
     const principal = target?.principal;
     const key = grantKey(principal, grantSubject(toolId, target));
-    if (this.#configured.has(toolId) || this.#store.isAllowedAlways(key)) {
+    if (this.#isConfigured(toolId) || this.#store.isAllowedAlways(key)) {
       return 'allowed_always';
     }
     if (this.#deniedThisTurn.get(sessionId)?.has(key)) return 'denied_turn';
@@ -291,7 +298,7 @@ export class ToolPermissionManager {
     if (gatesItself || this.selfGatedToolIds.has(toolId)) {
       // A user's "always" answer covers the one action it was given for; only the deployment's
       // own allow-list (or the risk's policy, above) lets every action of the tool run unasked.
-      return this.#configured.has(toolId) ? VIA_CONFIGURED : VIA_SELF_GATED;
+      return this.#isConfigured(toolId) ? VIA_CONFIGURED : VIA_SELF_GATED;
     }
     const state = this.state(sessionId, toolId, risk === 'HIGH' ? ungrouped(target) : target);
     if (state === 'allowed_always') return VIA_ALWAYS;
@@ -416,6 +423,11 @@ export class ToolPermissionManager {
       };
     }
     return { allowed: true, via: 'confirmed' };
+  }
+
+  /** Allowed for everyone: by the configuration, or by an operator at run time. */
+  #isConfigured(toolId: string): boolean {
+    return this.#configured.has(toolId) || this.#everyone?.has(toolId) === true;
   }
 
   #setOf(map: Map<string, Set<string>>, key: string): Set<string> {

@@ -1,4 +1,5 @@
-import type { AnyToolDefinition, RegisteredTool } from '../contract/tool.js';
+import { principalKey } from '../contract/handle-owner.js';
+import type { AnyToolDefinition, CallPrincipal, RegisteredTool } from '../contract/tool.js';
 import { resolveMetadata, TOOL_CATEGORIES, type ToolCategory } from '../contract/tool-metadata.js';
 import { OffTools } from './off-tools.js';
 
@@ -20,6 +21,11 @@ export interface RegisterOptions {
 export interface RegistryChange {
   readonly type: 'registered' | 'replaced' | 'unregistered';
   readonly id: string;
+  /**
+   * The principal key of the tool's definer when only that principal sees it (a run-time
+   * shortcut or skill tool): only that principal's lists changed.
+   */
+  readonly definedBy?: string;
 }
 
 /** Thrown when an id is registered twice under the REJECT policy (a start-up mistake). */
@@ -38,7 +44,18 @@ export class DuplicateToolError extends Error {
 const VALID_ID = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$/;
 const MCP_ID = /^mcp__[A-Za-z0-9_-]+__[A-Za-z0-9_.-]+$/;
 
-/** Holds the tools of a deployment, keyed by their unique id. */
+/** The map key of a tool: its id, apart per principal for tools defined at run time. */
+function slotOf(id: string, definedBy: string | undefined): string {
+  return definedBy === undefined ? id : `${definedBy}\u0000${id}`;
+}
+
+/**
+ * Holds the tools of a deployment, keyed by their unique id. A tool defined at run time by a
+ * principal (`definedBy`) lives in that principal's own namespace: the same id may be defined by
+ * several principals, each sees only its own (ahead of a shared tool of the same id), and no
+ * principal can replace another's. Lookups and lists take the caller's principal; without one
+ * they answer for the `local` principal, as an executor embedded without principals does.
+ */
 export class ToolRegistry {
   readonly #tools = new Map<string, RegisteredTool>();
   readonly #listeners = new Set<(change: RegistryChange) => void>();
@@ -69,6 +86,7 @@ export class ToolRegistry {
       argumentLimits: tool.argumentLimits,
       riskOf: tool.riskOf?.bind(tool),
       revision: tool.revision,
+      definedBy: tool.definedBy,
       execute: tool.execute.bind(tool),
       ...overrides,
     };
@@ -87,7 +105,8 @@ export class ToolRegistry {
         `Tool id "${tool.id}" is invalid: use lower-case letters, digits, "_" and "." segments.`,
       );
     }
-    const existing = this.#tools.get(tool.id);
+    const slot = slotOf(tool.id, tool.definedBy);
+    const existing = this.#tools.get(slot);
     if (existing) {
       if (policy === 'KEEP_EXISTING') return 'kept';
       if (policy === 'REJECT') throw new DuplicateToolError(tool.id, existing.owner, owner);
@@ -98,9 +117,13 @@ export class ToolRegistry {
         owner,
       }),
     );
-    this.#tools.set(tool.id, registered);
+    this.#tools.set(slot, registered);
     const outcome = existing ? 'replaced' : 'registered';
-    this.#notify({ type: outcome, id: tool.id });
+    this.#notify({
+      type: outcome,
+      id: tool.id,
+      ...(tool.definedBy === undefined ? {} : { definedBy: tool.definedBy }),
+    });
     return outcome;
   }
 
@@ -109,46 +132,65 @@ export class ToolRegistry {
     for (const tool of tools) this.register(tool, options);
   }
 
-  /** Removes a tool; returns whether it was there. */
-  unregister(id: string): boolean {
-    const removed = this.#tools.delete(id);
-    if (removed) this.#notify({ type: 'unregistered', id });
+  /**
+   * Removes a tool; returns whether it was there. `definedBy` names the principal key of a tool
+   * defined at run time; without it the shared tool of that id is removed.
+   */
+  unregister(id: string, definedBy?: string): boolean {
+    const removed = this.#tools.delete(slotOf(id, definedBy));
+    if (removed) {
+      this.#notify({ type: 'unregistered', id, ...(definedBy === undefined ? {} : { definedBy }) });
+    }
     return removed;
   }
 
-  /** The tool with this id, if any. */
-  get(id: string): RegisteredTool | undefined {
-    return this.#tools.get(id);
+  /**
+   * The tool with this id that `principal` sees (default: the `local` principal): its own
+   * run-time tool of that id, else the shared one. Another principal's tool is never returned.
+   */
+  get(id: string, principal?: CallPrincipal): RegisteredTool | undefined {
+    return this.#tools.get(slotOf(id, principalKey(principal))) ?? this.#tools.get(id);
   }
 
-  /** Whether a tool with this id is registered. */
-  has(id: string): boolean {
-    return this.#tools.has(id);
+  /** Whether `principal` (default: `local`) sees a tool with this id. */
+  has(id: string, principal?: CallPrincipal): boolean {
+    return this.get(id, principal) !== undefined;
   }
 
-  /** Number of registered tools. */
+  /** Number of registered tools, every principal's run-time tools included. */
   get size(): number {
     return this.#tools.size;
   }
 
-  /** All ids, sorted. */
-  ids(): string[] {
-    return [...this.#tools.keys()].sort();
+  /** The ids `principal` (default: `local`) sees, sorted. */
+  ids(principal?: CallPrincipal): string[] {
+    const own = `${principalKey(principal)}\u0000`;
+    const ids = new Set<string>();
+    for (const slot of this.#tools.keys()) {
+      if (!slot.includes('\u0000')) ids.add(slot);
+      else if (slot.startsWith(own)) ids.add(slot.slice(own.length));
+    }
+    return [...ids].sort();
   }
 
-  /** All tools, sorted by id. */
-  list(): RegisteredTool[] {
-    return this.ids().map((id) => this.#tools.get(id) as RegisteredTool);
+  /** The tools `principal` (default: `local`) sees, sorted by id. */
+  list(principal?: CallPrincipal): RegisteredTool[] {
+    return this.ids(principal).map((id) => this.get(id, principal) as RegisteredTool);
   }
 
-  /** Tools of one category, sorted by id. */
-  listByCategory(category: ToolCategory): RegisteredTool[] {
-    return this.list().filter((tool) => tool.metadata.category === category);
+  /** Tools of one category that `principal` (default: `local`) sees, sorted by id. */
+  listByCategory(category: ToolCategory, principal?: CallPrincipal): RegisteredTool[] {
+    return this.list(principal).filter((tool) => tool.metadata.category === category);
   }
 
-  /** Non-empty categories in catalog order, each with its tools sorted by id. */
-  groupByCategory(): Array<{ category: ToolCategory; tools: RegisteredTool[] }> {
-    const all = this.list();
+  /**
+   * Non-empty categories in catalog order, each with the tools `principal` (default: `local`)
+   * sees, sorted by id.
+   */
+  groupByCategory(
+    principal?: CallPrincipal,
+  ): Array<{ category: ToolCategory; tools: RegisteredTool[] }> {
+    const all = this.list(principal);
     return TOOL_CATEGORIES.map((category) => ({
       category,
       tools: all.filter((tool) => tool.metadata.category === category),

@@ -5,7 +5,7 @@ import { createRecallMacroTool } from './memory-recall-macro.js';
 import { createRecentEpisodesTool } from './memory-recent-episodes.js';
 import { createRememberTool } from './memory-remember.js';
 import { createSearchNodesTool } from './memory-search-nodes.js';
-import type { MemoryToolsOptions } from './shared.js';
+import type { MemoryToolsOptions, OpenMemoryStore } from './shared.js';
 
 export type { MemoryToolsOptions } from './shared.js';
 
@@ -17,7 +17,7 @@ export type { MemoryToolsOptions } from './shared.js';
 export function createMemoryTools(options: MemoryToolsOptions): AnyToolDefinition[] {
   const now = options.now ?? Date.now;
   const { store: given } = options;
-  const store = typeof given === 'function' ? given : () => given;
+  const store: OpenMemoryStore = typeof given === 'function' ? given : () => given;
   return [
     createSearchNodesTool(store),
     createRememberTool(store),

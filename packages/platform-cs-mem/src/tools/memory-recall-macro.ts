@@ -3,9 +3,13 @@ import { type AnyToolDefinition, RunPolicies, ToolSchema } from '@toolsys/core-t
 import { z } from 'zod';
 import { fillMacroSteps } from '../fill-macro-steps.js';
 import type { MemoryMacro } from '../memory-model.js';
-import type { MemoryStore } from '../memory-store.js';
 
-import { defineMemoryTool, invalidArgument, READ_ONLY_METADATA } from './shared.js';
+import {
+  defineMemoryTool,
+  invalidArgument,
+  type OpenMemoryStore,
+  READ_ONLY_METADATA,
+} from './shared.js';
 
 const recallSchema = ToolSchema.object({
   name: z.string().min(1).max(100).optional().describe('Exact macro name.'),
@@ -17,7 +21,7 @@ const recallSchema = ToolSchema.object({
   limit: z.number().int().min(1).max(20).default(3).describe('Most macros.'),
 });
 
-export function createRecallMacroTool(store: () => MemoryStore): AnyToolDefinition {
+export function createRecallMacroTool(store: OpenMemoryStore): AnyToolDefinition {
   return defineMemoryTool(store, {
     id: 'memory_recall_macro',
     description: 'Recalls tool-call sequences that worked before, as steps for tool_batch_run.',

@@ -7,9 +7,14 @@ import {
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import type { MemoryEpisode } from '../memory-model.js';
-import type { MemoryStore } from '../memory-store.js';
 
-import { defineMemoryTool, invalidArgument, MINUTE_MS, READ_ONLY_METADATA } from './shared.js';
+import {
+  defineMemoryTool,
+  invalidArgument,
+  MINUTE_MS,
+  type OpenMemoryStore,
+  READ_ONLY_METADATA,
+} from './shared.js';
 
 const episodesSchema = ToolSchema.object({
   sinceMinutes: z
@@ -27,7 +32,7 @@ const episodesSchema = ToolSchema.object({
 });
 
 export function createRecentEpisodesTool(
-  store: () => MemoryStore,
+  store: OpenMemoryStore,
   now: () => number,
 ): AnyToolDefinition {
   return defineMemoryTool(store, {

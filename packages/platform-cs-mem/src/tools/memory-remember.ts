@@ -6,9 +6,8 @@ import {
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import type { MemoryStore } from '../memory-store.js';
 import { MAX_ID_LENGTH, MAX_TEXT_LENGTH } from '../memory-validation.js';
-import { clip, defineMemoryTool } from './shared.js';
+import { clip, defineMemoryTool, type OpenMemoryStore } from './shared.js';
 
 /** The most links one call writes. */
 const MAX_LINKS = 20;
@@ -36,7 +35,7 @@ const rememberSchema = ToolSchema.object({
 });
 
 /** The `memory_remember` tool. */
-export function createRememberTool(store: () => MemoryStore): AnyToolDefinition {
+export function createRememberTool(store: OpenMemoryStore): AnyToolDefinition {
   return defineMemoryTool(store, {
     id: 'memory_remember',
     description: 'Writes a long-term memory node with links; the same id replaces it.',

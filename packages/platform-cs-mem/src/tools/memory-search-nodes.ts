@@ -1,10 +1,15 @@
 // memory_search_nodes: full-text search over the semantic nodes, with their edges.
 import { type AnyToolDefinition, RunPolicies, ToolSchema } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
-import type { MemoryStore } from '../memory-store.js';
 import type { NodeSearchHit } from '../memory-store-inputs.js';
 
-import { clip, defineMemoryTool, MAX_TEXT_IN_RESULT, READ_ONLY_METADATA } from './shared.js';
+import {
+  clip,
+  defineMemoryTool,
+  MAX_TEXT_IN_RESULT,
+  type OpenMemoryStore,
+  READ_ONLY_METADATA,
+} from './shared.js';
 
 const searchSchema = ToolSchema.object({
   query: z.string().min(1).max(1_000).describe('Words or a node id; "deploy*" is a prefix.'),
@@ -15,7 +20,7 @@ const searchSchema = ToolSchema.object({
   edges: z.number().int().min(0).max(20).default(0).describe('Links returned per node.'),
 });
 
-export function createSearchNodesTool(store: () => MemoryStore): AnyToolDefinition {
+export function createSearchNodesTool(store: OpenMemoryStore): AnyToolDefinition {
   return defineMemoryTool(store, {
     id: 'memory_search_nodes',
     description: 'Searches long-term memory nodes by text or id (memorize notes: use recall).',

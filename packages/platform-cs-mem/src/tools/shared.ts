@@ -1,6 +1,7 @@
 // What the memory tools share: their options, the read-only metadata, the wrapper that opens the
 // store and turns its errors into results, and text bounds.
 import {
+  type CallPrincipal,
   cancelledFailure,
   defineTool,
   failureResult,
@@ -17,13 +18,17 @@ import { MemoryStoreError } from '../memory-store-error.js';
 /** Options for {@link createMemoryTools}. */
 export interface MemoryToolsOptions {
   /**
-   * The store the tools read, or a function opening it on the first call (so that building the
-   * tools loads no SQLite). Whoever opened it closes it; the tools never do.
+   * The store the tools read, or a function opening the caller's store on its first call (so
+   * that building the tools loads no SQLite; `MemoryStores.for` gives each principal its own).
+   * Whoever opened it closes it; the tools never do.
    */
-  store: MemoryStore | (() => MemoryStore);
+  store: MemoryStore | OpenMemoryStore;
   /** Clock for time windows, in ms since the epoch. Default `Date.now`. */
   now?: () => number;
 }
+
+/** Opens (or returns) the memory store of the calling principal. */
+export type OpenMemoryStore = (principal?: CallPrincipal) => MemoryStore;
 
 export const MAX_TEXT_IN_RESULT = 1_000;
 export const MINUTE_MS = 60_000;
@@ -40,7 +45,7 @@ export const READ_ONLY_METADATA = {
  * failures (bad query, bad input, not found) into results the model can act on.
  */
 export function defineMemoryTool<TArgs>(
-  openStore: () => MemoryStore,
+  openStore: OpenMemoryStore,
   definition: Omit<ToolDefinition<TArgs>, 'execute'> & {
     execute(args: TArgs, context: ToolContext, store: MemoryStore): ToolReturn;
   },
@@ -52,7 +57,7 @@ export function defineMemoryTool<TArgs>(
       if (context.signal.aborted) return cancelledFailure(context.signal);
       let store: MemoryStore;
       try {
-        store = openStore();
+        store = openStore(context.principal);
       } catch (error) {
         if (error instanceof MemoryStoreError) return storeFailure(error);
         return failureResult(

@@ -28,8 +28,8 @@ export function describeTool(executor: ToolExecutor): AnyToolDefinition {
       annotations: ToolHints.readOnly,
     },
     runPolicy: RunPolicies.quickRead,
-    execute({ id }) {
-      const found = lookupTool(executor.registry, suggester, id);
+    execute({ id }, context) {
+      const found = lookupTool(executor.registry, suggester, id, context.principal);
       if (!found.ok) return found.failure;
       const { tool } = found;
       const description = {

@@ -77,7 +77,7 @@ export function searchTool(executor: ToolExecutor): AnyToolDefinition {
       annotations: ToolHints.readOnly,
     },
     runPolicy: RunPolicies.quickRead,
-    async execute({ query, category, limit }) {
+    async execute({ query, category, limit }, context) {
       const queryWords = words(query ?? '');
       // Tools that exist but are off here (their package is off, the configuration leaves them
       // out): named so the model asks for them instead of concluding they do not exist.
@@ -94,8 +94,9 @@ export function searchTool(executor: ToolExecutor): AnyToolDefinition {
               .slice(0, MAX_OFF_SHOWN)
               .map(({ tool }) => ({ id: tool.id, owner: tool.owner, reason: tool.reason }));
       const offLines = off.length === 0 ? '' : `\n${describeOff(off)}`;
-      const ranked = executor.registry
-        .list()
+      // Only what this caller may call: another principal's run-time tools stay unseen.
+      const visible = executor.registry.list(context.principal);
+      const ranked = visible
         .filter((tool) => !DISCOVERY.has(tool.id) && !executor.registry.off.isAway(tool.id))
         .filter((tool) => !category || tool.metadata.category === category)
         .map((tool) => ({ tool, score: score(tool, queryWords) }))
@@ -108,7 +109,7 @@ export function searchTool(executor: ToolExecutor): AnyToolDefinition {
         summary: firstSentence(tool.description),
       }));
       if (shown.length === 0) {
-        const categories = [...new Set(executor.registry.list().map((t) => t.metadata.category))];
+        const categories = [...new Set(visible.map((t) => t.metadata.category))];
         return successResult(
           `No tool matches. Categories here: ${categories.sort().join(', ')}. Try other words or a category.${offLines}`,
           { data: { tools: [], total: 0, off } },

@@ -9,6 +9,7 @@ import {
   type ToolRisk,
   ToolTraceRecorder,
 } from '@toolsys/core-tool-registry';
+import { principalOfKey } from '../defined-by.js';
 import {
   parseShortcutDefinition,
   type ShortcutDefinition,
@@ -60,10 +61,12 @@ function loadPersistedShortcuts(
   store: ShortcutStore,
 ): AnyToolDefinition[] {
   const tools: AnyToolDefinition[] = [];
-  for (const raw of store.loadRaw().definitions) {
+  for (const { definition: raw, definedBy } of store.loadRaw().definitions) {
+    const definer = principalOfKey(definedBy);
     const parsed = parseShortcutDefinition(raw, {
       registry: executor.registry,
       allowUnknownTools: true,
+      principal: definer,
     });
     if (!parsed.ok) continue;
     const storedRisk = (raw as { risk?: unknown }).risk;
@@ -71,12 +74,12 @@ function loadPersistedShortcuts(
       parsed.definition.risk,
       ...parsed.definition.steps.map(
         // A step's tool may register later (another package): until then it counts as HIGH.
-        (step) => executor.registry.get(step.tool)?.metadata.risk ?? 'HIGH',
+        (step) => executor.registry.get(step.tool, definer)?.metadata.risk ?? 'HIGH',
       ),
     ];
     if (TOOL_RISKS.includes(storedRisk as ToolRisk)) risks.push(storedRisk as ToolRisk);
     const definition: ShortcutDefinition = { ...parsed.definition, risk: maxRisk(risks) };
-    tools.push(compileShortcut(definition, { runner, registry: executor.registry }));
+    tools.push(compileShortcut(definition, { runner, registry: executor.registry, definedBy }));
   }
   return tools;
 }

@@ -4,6 +4,7 @@ import {
   type AnyToolDefinition,
   defineTool,
   failureResult,
+  principalKey,
   RunPolicies,
   successResult,
   type ToolBatchRunner,
@@ -37,8 +38,11 @@ export function createShortcutDefineTool(
       orchestrates: true,
     },
     runPolicy: RunPolicies.mutating,
-    execute({ definition }) {
-      const parsed = parseShortcutDefinition(definition, { registry: executor.registry });
+    execute({ definition }, context) {
+      const parsed = parseShortcutDefinition(definition, {
+        registry: executor.registry,
+        principal: context.principal,
+      });
       if (!parsed.ok) {
         const { error } = parsed.failure;
         const nested = error.field !== undefined && error.field !== 'definition';
@@ -48,13 +52,15 @@ export function createShortcutDefineTool(
         });
       }
       const shortcut = parsed.definition;
-      const existing = executor.registry.get(shortcut.id);
-      store.save(shortcut);
+      // The caller's own namespace: defining an id another principal uses makes a second,
+      // separate shortcut; the other's stays as it is, unseen by this caller. Redefining one's
+      // own replaces it under a new revision, so no grant given for the old steps covers it.
+      const definedBy = principalKey(context.principal);
+      const existing = executor.registry.get(shortcut.id, context.principal);
+      store.save(shortcut, definedBy);
       executor.registry.register(
-        compileShortcut(shortcut, { runner, registry: executor.registry }),
-        {
-          owner: 'shortcuts',
-        },
+        compileShortcut(shortcut, { runner, registry: executor.registry, definedBy }),
+        { owner: 'shortcuts' },
       );
       const params = shortcut.params.map((param) => `${param.name}: ${param.type}`).join(', ');
       return successResult(

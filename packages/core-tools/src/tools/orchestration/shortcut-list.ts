@@ -23,9 +23,9 @@ export function createShortcutListTool(
     inputSchema: ToolSchema.empty(),
     metadata: { category: 'orchestration', risk: 'LOW', annotations: ToolHints.readOnly },
     runPolicy: RunPolicies.quickRead,
-    execute() {
+    execute(_args, context) {
       const shortcuts = executor.registry
-        .list()
+        .list(context.principal)
         .filter((tool) => tool.id.startsWith('shortcut.'))
         .map((tool) => ({
           id: tool.id,

@@ -27,8 +27,10 @@ export function createShortcutRunTool(executor: ToolExecutor): AnyToolDefinition
     metadata: RUNS_OTHER_TOOLS_METADATA,
     runPolicy: RunPolicies.legacy,
     async execute({ id, params }, context) {
-      if (!id.startsWith('shortcut.') || !executor.registry.has(id)) {
-        const defined = executor.registry.ids().filter((known) => known.startsWith('shortcut.'));
+      if (!id.startsWith('shortcut.') || !executor.registry.has(id, context.principal)) {
+        const defined = executor.registry
+          .ids(context.principal)
+          .filter((known) => known.startsWith('shortcut.'));
         return failureResult(ToolErrorCode.NOT_FOUND, `id: no shortcut named "${id}"`, {
           field: 'id',
           hint:

@@ -1,4 +1,4 @@
-import type { ToolRegistry } from '@toolsys/core-tool-registry';
+import type { CallPrincipal, ToolRegistry } from '@toolsys/core-tool-registry';
 import {
   describeType,
   failureResult,
@@ -54,6 +54,8 @@ export interface ParseShortcutOptions {
   registry: ToolRegistry;
   /** Skip the unknown-tool check (loading persisted shortcuts before every package registered). */
   allowUnknownTools?: boolean;
+  /** Whose tools the steps may name (its own run-time tools and the shared ones). Default: `local`. */
+  principal?: CallPrincipal;
 }
 
 const ID_PATTERN = /^shortcut\.[a-z][a-z0-9_]*$/;
@@ -189,7 +191,7 @@ export function parseShortcutDefinition(
     if (FORBIDDEN_STEP_TOOLS.has(tool) || tool.startsWith('shortcut.')) {
       return invalid(`${field}.tool`, `${tool} cannot be a step of a shortcut (no nesting)`);
     }
-    const registered = options.registry.get(tool);
+    const registered = options.registry.get(tool, options.principal);
     if (!registered && !options.allowUnknownTools) {
       return invalid(
         `${field}.tool`,

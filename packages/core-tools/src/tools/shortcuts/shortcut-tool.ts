@@ -8,6 +8,7 @@ import {
   ToolSchema,
 } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
+import { principalOfKey } from '../defined-by.js';
 import {
   renderShortcutSteps,
   type ShortcutDefinition,
@@ -20,6 +21,11 @@ export interface CompileShortcutOptions {
   runner: ToolBatchRunner;
   /** Registry the step tools' annotations are read from (missing tools count as unsafe). */
   registry: ToolRegistry;
+  /**
+   * The principal key of the shortcut's definer: only that principal sees and calls it, and its
+   * steps' tools are looked up as that principal sees them.
+   */
+  definedBy: string;
 }
 
 /**
@@ -52,11 +58,12 @@ export function compileShortcut(
       category: 'orchestration',
       risk: definition.risk,
       tags: ['shortcut'],
-      annotations: combineAnnotations(definition, options.registry),
+      annotations: combineAnnotations(definition, options.registry, options.definedBy),
     },
     runPolicy: RunPolicies.legacy,
     // A grant given for these steps never covers a redefinition with other steps.
     revision: shortcutRevision(definition),
+    definedBy: options.definedBy,
     async execute(args, context) {
       const rendered = renderShortcutSteps(definition, args as Record<string, unknown>);
       if (!rendered.ok) return rendered.failure;
@@ -91,8 +98,12 @@ function paramSchema(param: ShortcutParam): z.ZodType {
 function combineAnnotations(
   definition: ShortcutDefinition,
   registry: ToolRegistry,
+  definedBy: string,
 ): ToolAnnotations {
-  const steps = definition.steps.map((step) => registry.get(step.tool)?.metadata.annotations);
+  const definer = principalOfKey(definedBy);
+  const steps = definition.steps.map(
+    (step) => registry.get(step.tool, definer)?.metadata.annotations,
+  );
   const all = (pick: (a: ToolAnnotations) => boolean) =>
     steps.every((a) => a !== undefined && pick(a));
   const any = (pick: (a: ToolAnnotations) => boolean) =>

@@ -6,6 +6,7 @@ import {
   defineTool,
   failureResult,
   isToolError,
+  principalKey,
   RunPolicies,
   successResult,
   ToolErrorCode,
@@ -59,7 +60,7 @@ export function createSkillCreateTool(store: SkillStore): AnyToolDefinition {
       annotations: { ...ToolHints.mutating, idempotentHint: true },
     },
     runPolicy: RunPolicies.mutating,
-    async execute({ name, description, instructions, tools, files, overwrite }) {
+    async execute({ name, description, instructions, tools, files, overwrite }, context) {
       const text = renderSkillManifest({
         name,
         description,
@@ -107,7 +108,12 @@ export function createSkillCreateTool(store: SkillStore): AnyToolDefinition {
           });
         }
         await writeFile(join(root, 'SKILL.md'), renderSkillManifest(manifest));
-        const registered = await store.commit(manifest, root, overwrite);
+        const registered = await store.commit(
+          manifest,
+          root,
+          overwrite,
+          principalKey(context.principal),
+        );
         return successResult(`Created skill "${name}" (${describeTools(registered)}).`, {
           data: { name, tools: registered },
         });

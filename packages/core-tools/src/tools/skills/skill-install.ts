@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import {
   type AnyToolDefinition,
   defineTool,
+  principalKey,
   RunPolicies,
   successResult,
   ToolSchema,
@@ -45,7 +46,12 @@ export function createSkillInstallTool(store: SkillStore): AnyToolDefinition {
         const staged = await stageSource(store, source, staging, context.signal);
         const root = await findSkillRoot(staged.root);
         const manifest = await readManifest(root);
-        const tools = await store.commit(manifest, root, overwrite);
+        const tools = await store.commit(
+          manifest,
+          root,
+          overwrite,
+          principalKey(context.principal),
+        );
         return successResult(
           `Installed skill "${manifest.name}" (${describeTools(tools)}). ${manifest.description}`,
           { data: { name: manifest.name, tools, kind: staged.kind } },

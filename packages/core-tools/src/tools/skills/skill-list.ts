@@ -2,6 +2,7 @@
 import {
   type AnyToolDefinition,
   defineTool,
+  principalKey,
   RunPolicies,
   successResult,
   ToolHints,
@@ -30,12 +31,13 @@ export function createSkillListTool(store: SkillStore): AnyToolDefinition {
       annotations: ToolHints.readOnly,
     },
     runPolicy: RunPolicies.quickRead,
-    async execute() {
-      const { skills, broken } = await store.installed();
+    async execute(_args, context) {
+      const definedBy = principalKey(context.principal);
+      const { skills, broken } = await store.installed(definedBy);
       const listed = skills.map(({ manifest }) => ({
         name: manifest.name,
         description: manifest.description,
-        tools: [...store.adapter.toolIds(manifest.name)],
+        tools: [...store.adapter.toolIds(manifest.name, definedBy)],
       }));
       const lines = listed.map(
         (skill) => `- ${skill.name} (${describeTools(skill.tools)}): ${skill.description}`,

@@ -2,6 +2,7 @@
 import {
   type AnyToolDefinition,
   defineTool,
+  principalKey,
   RunPolicies,
   successResult,
   ToolHints,
@@ -37,8 +38,8 @@ export function createSkillSearchTool(store: SkillStore): AnyToolDefinition {
       annotations: { ...ToolHints.readOnly, openWorldHint: true },
     },
     runPolicy: RunPolicies.quickRead,
-    async execute({ query, limit }) {
-      const { skills } = await store.installed();
+    async execute({ query, limit }, context) {
+      const { skills } = await store.installed(principalKey(context.principal));
       const installedNames = new Set(skills.map((skill) => skill.manifest.name));
       const candidates: Array<{
         name: string;

@@ -1,9 +1,10 @@
 // The skills directory: loading, listing, committing staged skills and the catalog.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
+import { definerDigest, LOCAL_DEFINER } from '../defined-by.js';
 import type { SkillToolsOptions } from './shared.js';
 import { parseSkillManifest, SKILL_NAME_PATTERN, type SkillManifest } from './skill-manifest.js';
 import { SkillToolAdapter } from './skill-tool-adapter.js';
@@ -21,7 +22,18 @@ export interface CatalogEntry {
   readonly source: string;
 }
 
-/** The installed skills on disk and the registry their tools are registered in. */
+/** The folder of the principals' own skill folders, beside the `local` principal's skills. */
+const PRINCIPALS_FOLDER = '.principals';
+/** The file in a principal's folder naming its principal key. */
+const DEFINER_FILE = 'principal.json';
+
+/**
+ * The installed skills on disk and the registry their tools are registered in. Skills belong to
+ * the principal that installed or created them: the `local` principal's live in
+ * `<directory>/<name>` (as every skill did before skills had owners), another principal's in
+ * `<directory>/.principals/<digest of its key>/<name>`, beside a `principal.json` naming the key.
+ * The owner is read from where a skill lies, never from the skill's own files.
+ */
 export class SkillStore {
   readonly options: SkillToolsOptions;
   readonly adapter: SkillToolAdapter;
@@ -37,30 +49,56 @@ export class SkillStore {
     });
   }
 
-  folderOf(name: string): string {
-    return join(this.options.directory, name);
+  /** The folder holding `definedBy`'s skills. */
+  rootOf(definedBy: string): string {
+    return definedBy === LOCAL_DEFINER
+      ? this.options.directory
+      : join(this.options.directory, PRINCIPALS_FOLDER, definerDigest(definedBy));
   }
 
-  /** Registers the tools of installed skills; a broken skill is skipped, never fatal. */
+  /** The folder of `definedBy`'s skill `name`. */
+  folderOf(name: string, definedBy: string): string {
+    return join(this.rootOf(definedBy), name);
+  }
+
+  /** Registers the tools of every principal's installed skills; a broken skill is skipped, never fatal. */
   loadInstalledSync(): void {
     if (!existsSync(this.options.directory)) return;
-    for (const name of readdirSync(this.options.directory)) {
+    this.#loadRootSync(LOCAL_DEFINER);
+    const principals = join(this.options.directory, PRINCIPALS_FOLDER);
+    if (!existsSync(principals)) return;
+    for (const digest of readdirSync(principals)) {
+      try {
+        const { definedBy } = JSON.parse(
+          readFileSync(join(principals, digest, DEFINER_FILE), 'utf8'),
+        ) as { definedBy?: unknown };
+        if (typeof definedBy === 'string' && definerDigest(definedBy) === digest) {
+          this.#loadRootSync(definedBy);
+        }
+      } catch {
+        // A folder without its principal file was not written here: its skills stay unloaded.
+      }
+    }
+  }
+
+  #loadRootSync(definedBy: string): void {
+    for (const name of readdirSync(this.rootOf(definedBy))) {
       if (!SKILL_NAME_PATTERN.test(name)) continue;
       try {
-        const manifest = parseSkillManifest(
-          readFileSync(join(this.folderOf(name), 'SKILL.md'), 'utf8'),
-        );
-        if (manifest.name === name) this.adapter.register(manifest, this.folderOf(name));
+        const folder = this.folderOf(name, definedBy);
+        const manifest = parseSkillManifest(readFileSync(join(folder, 'SKILL.md'), 'utf8'));
+        if (manifest.name === name) this.adapter.register(manifest, folder, definedBy);
       } catch {
         // A skill that cannot be loaded is reported by skill_list, not at start-up.
       }
     }
   }
 
-  async installed(): Promise<{ skills: InstalledSkill[]; broken: string[] }> {
+  /** `definedBy`'s installed skills, and the names of its broken ones. */
+  async installed(definedBy: string): Promise<{ skills: InstalledSkill[]; broken: string[] }> {
     let names: string[];
     try {
-      names = await readdir(this.options.directory);
+      names = await readdir(this.rootOf(definedBy));
     } catch {
       return { skills: [], broken: [] };
     }
@@ -69,8 +107,9 @@ export class SkillStore {
     for (const name of names.sort()) {
       if (!SKILL_NAME_PATTERN.test(name)) continue;
       try {
-        const text = await readFile(join(this.folderOf(name), 'SKILL.md'), 'utf8');
-        skills.push({ manifest: parseSkillManifest(text), folder: this.folderOf(name) });
+        const folder = this.folderOf(name, definedBy);
+        const text = await readFile(join(folder, 'SKILL.md'), 'utf8');
+        skills.push({ manifest: parseSkillManifest(text), folder });
       } catch {
         broken.push(name);
       }
@@ -85,11 +124,17 @@ export class SkillStore {
   }
 
   /**
-   * Moves a staged skill into place and registers its tools. Refuses an installed name without
-   * `overwrite`, and tool ids owned by someone else.
+   * Moves a staged skill into `definedBy`'s folder and registers its tools for that principal.
+   * Refuses a name it already installed without `overwrite`, and tool ids it already sees from
+   * elsewhere (a built-in tool, its other skills).
    */
-  async commit(manifest: SkillManifest, stagedRoot: string, overwrite: boolean): Promise<string[]> {
-    const target = this.folderOf(manifest.name);
+  async commit(
+    manifest: SkillManifest,
+    stagedRoot: string,
+    overwrite: boolean,
+    definedBy: string,
+  ): Promise<string[]> {
+    const target = this.folderOf(manifest.name, definedBy);
     const exists = await stat(target).then(
       () => true,
       () => false,
@@ -101,7 +146,7 @@ export class SkillStore {
         { field: 'overwrite', hint: 'Pass overwrite=true to replace it, or uninstall it first.' },
       );
     }
-    const conflicts = this.adapter.conflicts(manifest);
+    const conflicts = this.adapter.conflicts(manifest, definedBy);
     if (conflicts.length > 0) {
       throw new ToolError(
         ToolErrorCode.PERMISSION_DENIED,
@@ -110,11 +155,15 @@ export class SkillStore {
       );
     }
     if (exists) {
-      this.adapter.unregister(manifest.name);
+      this.adapter.unregister(manifest.name, definedBy);
       await rm(target, { recursive: true, force: true });
     }
+    if (definedBy !== LOCAL_DEFINER) {
+      await mkdir(this.rootOf(definedBy), { recursive: true });
+      await writeFile(join(this.rootOf(definedBy), DEFINER_FILE), JSON.stringify({ definedBy }));
+    }
     await rename(stagedRoot, target);
-    return this.adapter.register(manifest, target);
+    return this.adapter.register(manifest, target, definedBy);
   }
 
   async catalogEntries(): Promise<CatalogEntry[]> {

@@ -22,6 +22,7 @@ import {
   runProcess,
   type ShellPolicyOptions,
 } from '@toolsys/platform';
+import { principalOfKey } from '../defined-by.js';
 import {
   renderCommand,
   type SkillManifest,
@@ -43,6 +44,11 @@ export interface SkillToolAdapterOptions {
   shellPolicy?: ShellPolicyOptions;
   /** Bytes of stdout and stderr kept per run (head and tail); 64 KiB by default. */
   maxOutputBytes?: number;
+}
+
+/** The key of one principal's skill in the adapter's maps. */
+function skillKey(skillName: string, definedBy: string): string {
+  return `${definedBy}\u0000${skillName}`;
 }
 
 /** The owner name under which a skill's tools are registered. */
@@ -69,25 +75,29 @@ export class SkillToolAdapter {
   }
 
   /**
-   * Tool ids of this skill that would collide with a tool registered by someone else; empty when
-   * the skill can be registered.
+   * Tool ids of this skill of `definedBy` that would collide with a tool that principal already
+   * sees (a shared tool, another of its skills); empty when the skill can be registered. Other
+   * principals' tools never collide: they live in their own namespaces.
    */
-  conflicts(manifest: SkillManifest): string[] {
+  conflicts(manifest: SkillManifest, definedBy: string): string[] {
     const owner = skillOwner(manifest.name);
+    const definer = principalOfKey(definedBy);
     return manifest.tools
       .map((tool) => tool.name)
       .filter((id) => {
-        const existing = this.#options.registry.get(id);
-        return existing !== undefined && existing.owner !== owner;
+        const existing = this.#options.registry.get(id, definer);
+        return (
+          existing !== undefined && (existing.owner !== owner || existing.definedBy !== definedBy)
+        );
       });
   }
 
   /**
-   * Registers a skill's tools (replacing its earlier ones). Throws PERMISSION_DENIED when a tool id
-   * is taken by another owner; nothing is registered then.
+   * Registers `definedBy`'s skill's tools, seen by that principal only (replacing its earlier
+   * ones). Throws PERMISSION_DENIED when a tool id is taken; nothing is registered then.
    */
-  register(manifest: SkillManifest, skillDirectory: string): string[] {
-    const conflicts = this.conflicts(manifest);
+  register(manifest: SkillManifest, skillDirectory: string, definedBy: string): string[] {
+    const conflicts = this.conflicts(manifest, definedBy);
     if (conflicts.length > 0) {
       throw new ToolError(
         ToolErrorCode.PERMISSION_DENIED,
@@ -95,45 +105,50 @@ export class SkillToolAdapter {
         { hint: 'Rename the tools in SKILL.md, or uninstall the skill that owns them.' },
       );
     }
-    this.unregister(manifest.name);
+    this.unregister(manifest.name, definedBy);
     const owner = skillOwner(manifest.name);
     const ids: string[] = [];
     for (const spec of manifest.tools) {
-      this.#options.registry.register(this.#toToolDefinition(manifest.name, spec, skillDirectory), {
-        owner,
-      });
+      this.#options.registry.register(
+        this.#toToolDefinition(manifest.name, spec, skillDirectory, definedBy),
+        { owner },
+      );
       ids.push(spec.name);
     }
-    this.#toolsBySkill.set(manifest.name, ids);
+    this.#toolsBySkill.set(skillKey(manifest.name, definedBy), ids);
     return ids;
   }
 
-  /** Removes a skill's tools; returns the ids removed. */
-  unregister(skillName: string): string[] {
+  /** Removes `definedBy`'s skill's tools; returns the ids removed. */
+  unregister(skillName: string, definedBy: string): string[] {
     const owner = skillOwner(skillName);
-    const ids = this.#toolsBySkill.get(skillName) ?? [];
+    const key = skillKey(skillName, definedBy);
+    const definer = principalOfKey(definedBy);
     const removed: string[] = [];
-    for (const id of ids) {
+    for (const id of this.#toolsBySkill.get(key) ?? []) {
+      const registered = this.#options.registry.get(id, definer);
       if (
-        this.#options.registry.get(id)?.owner === owner &&
-        this.#options.registry.unregister(id)
+        registered?.owner === owner &&
+        registered.definedBy === definedBy &&
+        this.#options.registry.unregister(id, definedBy)
       ) {
         removed.push(id);
       }
     }
-    this.#toolsBySkill.delete(skillName);
+    this.#toolsBySkill.delete(key);
     return removed;
   }
 
-  /** The tool ids registered for a skill. */
-  toolIds(skillName: string): readonly string[] {
-    return this.#toolsBySkill.get(skillName) ?? [];
+  /** The tool ids registered for `definedBy`'s skill. */
+  toolIds(skillName: string, definedBy: string): readonly string[] {
+    return this.#toolsBySkill.get(skillKey(skillName, definedBy)) ?? [];
   }
 
   #toToolDefinition(
     skillName: string,
     spec: SkillToolSpec,
     skillDirectory: string,
+    definedBy: string,
   ): AnyToolDefinition {
     return defineTool({
       id: spec.name,
@@ -159,6 +174,7 @@ export class SkillToolAdapter {
       // New on every registration (its scripts may change with its SKILL.md unchanged): a grant
       // given before the skill was installed again never covers the new one.
       revision: randomBytes(8).toString('hex'),
+      definedBy,
       execute: (args: Record<string, unknown>, context) =>
         this.#run(skillName, spec, skillDirectory, args, context),
     });

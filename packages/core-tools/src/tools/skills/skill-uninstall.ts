@@ -6,6 +6,7 @@ import {
   type AnyToolDefinition,
   defineTool,
   failureResult,
+  principalKey,
   RunPolicies,
   successResult,
   ToolErrorCode,
@@ -33,15 +34,16 @@ export function createSkillUninstallTool(store: SkillStore): AnyToolDefinition {
       annotations: { ...ToolHints.destructive, idempotentHint: true },
     },
     runPolicy: RunPolicies.mutating,
-    async execute({ name }) {
-      const folder = store.folderOf(name);
+    async execute({ name }, context) {
+      const definedBy = principalKey(context.principal);
+      const folder = store.folderOf(name, definedBy);
       if (!(await isFile(join(folder, 'SKILL.md'))) && !existsSync(folder)) {
         return failureResult(ToolErrorCode.NOT_FOUND, `Skill "${name}" is not installed.`, {
           field: 'name',
           hint: 'Call skill_list to see the installed skills.',
         });
       }
-      const removedTools = store.adapter.unregister(name);
+      const removedTools = store.adapter.unregister(name, definedBy);
       await rm(folder, { recursive: true, force: true });
       return successResult(
         `Uninstalled skill "${name}" (removed ${describeTools(removedTools)}).`,
