@@ -72,7 +72,7 @@ const aliceShortcut = defineTool({
     tags: ['shortcut'],
     annotations: ToolHints.readOnly,
   },
-  owner: principalKey(alice),
+  definedBy: principalKey(alice),
   execute: () => successResult('ok'),
 });
 

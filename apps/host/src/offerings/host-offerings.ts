@@ -86,8 +86,13 @@ export class HostOfferings implements ServerOfferings {
     this.#packages = new PackageOfferingSet((change) => this.#onPackageChange(change));
     for (const tool of options.registry.list())
       if (isRuntimeTool(tool)) this.#runtimeIds.add(tool.id);
-    // A skill installed or a shortcut defined (or removed) changes the prompt list.
-    this.#stopRegistry = options.registry.onChange(({ type, id }) => {
+    // A skill installed or a shortcut defined (or removed) changes the prompt list. A tool only
+    // its definer sees (`definedBy`) is always a run-time one.
+    this.#stopRegistry = options.registry.onChange(({ type, id, definedBy }) => {
+      if (definedBy !== undefined) {
+        this.#notifyList('prompts');
+        return;
+      }
       const tool = type === 'unregistered' ? undefined : options.registry.get(id);
       const runtime = tool !== undefined && isRuntimeTool(tool);
       const known = this.#runtimeIds.has(id);
@@ -269,7 +274,7 @@ export class HostOfferings implements ServerOfferings {
 
   /** The run-time tool (skill or shortcut) named `name`, when `caller` may see it. */
   #runtimeTool(name: string, caller: OfferingCaller) {
-    const tool = this.#options.registry.get(name);
+    const tool = this.#options.registry.get(name, caller.principal);
     return tool && isRuntimeTool(tool) && isVisibleTool(tool, caller.principal) ? tool : undefined;
   }
 
@@ -288,10 +293,7 @@ export class HostOfferings implements ServerOfferings {
       return completionAnswer(values, value);
     }
     if (TOOL_ID_ARGUMENTS.has(name)) {
-      const ids = this.#options.registry
-        .list()
-        .filter((tool) => isVisibleTool(tool, caller.principal))
-        .map((tool) => tool.id);
+      const ids = this.#options.registry.ids(caller.principal);
       return completionAnswer(ids, value);
     }
     if (PATH_ARGUMENTS.has(name)) {

@@ -23,12 +23,13 @@ function registered(owner?: string): RegisteredTool {
         tags: ['shortcut'],
         annotations: ToolHints.readOnly,
       },
-      ...(owner ? { owner } : {}),
+      ...(owner ? { definedBy: owner } : {}),
       execute: () => successResult('ok'),
     }),
     { owner: 'shortcuts' },
   );
-  return registry.get('shortcut.count') as RegisteredTool;
+  const [kind, id] = (owner ?? 'local:local').split(':') as ['local' | 'token', string];
+  return registry.get('shortcut.count', { kind, id, scopes: [] }) as RegisteredTool;
 }
 
 describe('run-time prompts', () => {

@@ -20,18 +20,14 @@ export function isRuntimeTool(tool: RegisteredTool): boolean {
   return tool.metadata.tags.includes('shortcut') || tool.owner.startsWith(SKILL_OWNER_PREFIX);
 }
 
-/**
- * The principal who defined a run-time tool, when one did. The registry records the registering
- * package as `owner`; the definition it copied (its prototype) keeps the defining principal.
- */
+/** The principal key of who defined a run-time tool, when only that principal sees it. */
 export function definerOf(tool: RegisteredTool): string | undefined {
-  const definition = Object.getPrototypeOf(tool) as { readonly owner?: unknown } | null;
-  return typeof definition?.owner === 'string' ? definition.owner : undefined;
+  return tool.definedBy;
 }
 
 /** Whether `principal` may see `tool` (a run-time tool only its definer sees). */
 export function isVisibleTool(tool: RegisteredTool, principal: CallPrincipal): boolean {
-  return isToolVisibleTo({ owner: definerOf(tool) }, principal);
+  return isToolVisibleTo(tool, principal);
 }
 
 /** The run-time tools `principal` may see, by id. */
@@ -39,7 +35,9 @@ export function runtimePromptTools(
   registry: ToolRegistry,
   principal: CallPrincipal,
 ): RegisteredTool[] {
-  return registry.list().filter((tool) => isRuntimeTool(tool) && isVisibleTool(tool, principal));
+  return registry
+    .list(principal)
+    .filter((tool) => isRuntimeTool(tool) && isVisibleTool(tool, principal));
 }
 
 /** A run-time tool as `prompts/list` shows it: its parameters are the prompt's arguments. */

@@ -33,8 +33,10 @@ export interface RoundState {
   readonly tool: string;
   readonly call: string;
   readonly owner: string;
-  readonly answers: readonly unknown[];
-  readonly asked: string;
+  /** The answers so far, by the key each request was asked under. */
+  readonly answers: Readonly<Record<string, unknown>>;
+  /** The keys asked in the last round, whose answers the next request brings. */
+  readonly asked: readonly string[];
 }
 
 /** Thrown to a tool whose input request goes back to the client: the call runs again with it. */
@@ -75,8 +77,11 @@ function isRoundState(value: unknown): value is RoundState {
     typeof state.tool === 'string' &&
     typeof state.call === 'string' &&
     typeof state.owner === 'string' &&
-    typeof state.asked === 'string' &&
-    Array.isArray(state.answers)
+    Array.isArray(state.asked) &&
+    state.asked.every((key) => typeof key === 'string') &&
+    typeof state.answers === 'object' &&
+    state.answers !== null &&
+    !Array.isArray(state.answers)
   );
 }
 
@@ -87,8 +92,15 @@ export function callDigest(tool: string, args: unknown): string {
     .digest('base64url');
 }
 
-/** Asks the client for one input; resolves with its answer or throws {@link InputPendingError}. */
-export type Ask = (request: WireInputRequest) => Promise<unknown>;
+/**
+ * Asks the client for one input, named `key` in the `inputRequests` of the result (else
+ * `input-<n>`, n counting the run's requests); resolves with its answer or throws
+ * {@link InputPendingError}.
+ */
+export type Ask = (request: WireInputRequest, key?: string) => Promise<unknown>;
+
+/** A key a tool may name its request by: short, and nothing that could collide with ours oddly. */
+const INPUT_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** Options of {@link runInRounds}. */
 export interface RoundOptions {
@@ -125,31 +137,47 @@ export async function runInRounds<T>(
       );
     }
   }
-  const answers: unknown[] = [...(prior?.answers ?? [])];
-  const sent = prior ? ctx.mcpReq.inputResponses?.[prior.asked] : undefined;
-  if (sent !== undefined) answers.push(sent);
+  const answers: Record<string, unknown> = { ...(prior?.answers ?? {}) };
+  for (const key of prior?.asked ?? []) {
+    const sent = ctx.mcpReq.inputResponses?.[key];
+    if (sent !== undefined) answers[key] = sent;
+  }
   const controller = new AbortController();
   const stop = () => controller.abort(ctx.mcpReq.signal.reason);
   ctx.mcpReq.signal.addEventListener('abort', stop, { once: true });
   let asked = 0;
-  let pending: WireInputRequest | undefined;
+  // Requests made together (`Promise.all`) go back in one round: they are gathered until the
+  // run's current turn of the event loop ends.
+  const pending = new Map<string, WireInputRequest>();
+  let announced = false;
   let announce: () => void = () => {};
   const needed = new Promise<void>((resolve) => {
     announce = resolve;
   });
-  const ask: Ask = async (request) => {
+  const ask: Ask = async (request, key) => {
     const index = asked;
     asked += 1;
-    if (index < answers.length) return answers[index];
+    if (key !== undefined && !INPUT_KEY.test(key)) {
+      throw new Error(
+        `An input request's key must be 1 to 64 letters, digits, "_", "." or "-"; got ${JSON.stringify(key.slice(0, 80))}.`,
+      );
+    }
+    const name = key ?? `input-${index}`;
+    if (Object.hasOwn(answers, name)) return answers[name];
     if (index >= MAX_INPUT_ROUNDS) {
       throw new Error(
         `This call asked for input more than ${MAX_INPUT_ROUNDS} times; it is refused. Ask for less at once.`,
       );
     }
-    if (pending === undefined) {
-      pending = request;
-      announce();
-      controller.abort(new InputPendingError());
+    if (!announced) {
+      if (pending.size === 0) {
+        setImmediate(() => {
+          announced = true;
+          announce();
+          controller.abort(new InputPendingError());
+        });
+      }
+      pending.set(name, request);
     }
     throw new InputPendingError();
   };
@@ -159,25 +187,26 @@ export async function runInRounds<T>(
         (value) => ({ value }),
         (error: unknown) => {
           // The run gave up because its input is pending: the round answers input_required.
-          if (pending !== undefined) return undefined;
+          if (pending.size > 0) return undefined;
           throw error;
         },
       ),
       needed.then(() => undefined),
     ]);
-    if (pending === undefined && outcome !== undefined) return { done: outcome.value };
+    if (pending.size === 0 && outcome !== undefined) return { done: outcome.value };
   } finally {
     ctx.mcpReq.signal.removeEventListener('abort', stop);
   }
-  const request = pending as WireInputRequest;
-  const key = `input-${answers.length}`;
+  if (!announced) {
+    await needed;
+  }
   const state: RoundState = {
     id: randomUUID(),
     tool: options.tool,
     call: options.call,
     owner: options.owner,
     answers,
-    asked: key,
+    asked: [...pending.keys()],
   };
   if (JSON.stringify(state).length > MAX_STATE_BYTES) {
     throw new ProtocolError(
@@ -190,5 +219,7 @@ export async function runInRounds<T>(
     state,
     REQUEST_STATE_TTL_MS,
   );
-  return { inputRequired: inputRequired({ inputRequests: { [key]: request }, requestState }) };
+  return {
+    inputRequired: inputRequired({ inputRequests: Object.fromEntries(pending), requestState }),
+  };
 }

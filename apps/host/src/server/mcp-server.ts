@@ -11,7 +11,7 @@ import { requestStateVerifier } from './input-rounds.js';
 import { ListedNames } from './listed-names.js';
 import { TOOLSYS_META_KEY, toMcpTool } from './mcp-tool-mapping.js';
 import { registerOfferingHandlers } from './offering-handlers.js';
-import { LOCAL_PRINCIPAL, type Principal } from './principal.js';
+import { LOCAL_PRINCIPAL, type Principal, principalKey } from './principal.js';
 import { type ProtocolEra, statelessSessionId } from './protocol-era.js';
 import { RecentArtifacts } from './recent-artifacts.js';
 import { handleToolCall, RAW_ARGUMENTS_META_KEY } from './tool-call-handler.js';
@@ -118,12 +118,12 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
   // A 2026-07-28 client gets them in a stable order (by listed name), so its cache holds.
   const discover = host.deployment.toolMode === 'discover';
   const names = new ListedNames(host.deployment.config.config.tools?.names ?? 'safe', () =>
-    registry.ids(),
+    registry.ids(principal),
   );
   server.setRequestHandler('tools/list', () => {
     const full = client().capabilities?.experimental?.[TOOLSYS_META_KEY] !== undefined;
     const tools = registry
-      .list()
+      .list(principal)
       .filter((tool) => isDiscoveryTool(tool.id) === discover)
       .map((tool) =>
         toMcpTool(tool, {
@@ -162,7 +162,9 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
   // request (its clients hear of changes through `subscriptions/listen`, see modern-http).
   const forwardChanges = options.forwardChanges ?? era === 'legacy';
   const stopRegistry = forwardChanges
-    ? registry.onChange(() => {
+    ? registry.onChange((change) => {
+        // A tool only its definer sees changed nobody else's list.
+        if (change.definedBy !== undefined && change.definedBy !== principalKey(principal)) return;
         names.reset();
         server.sendToolListChanged().catch(() => {});
       })

@@ -61,10 +61,13 @@ export async function withOfferingInput<T>(
       work({
         ...caller,
         requestInput: async (input) =>
-          (await ask({
-            method: input.method,
-            params: { ...(input.params ?? {}) },
-          } as WireInputRequest)) as InputResponse,
+          (await ask(
+            {
+              method: input.method,
+              params: { ...(input.params ?? {}) },
+            } as WireInputRequest,
+            input.key,
+          )) as InputResponse,
       }),
   );
   return 'inputRequired' in round ? round.inputRequired : round.done;

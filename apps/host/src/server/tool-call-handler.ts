@@ -118,10 +118,13 @@ export async function handleToolCall(
         // the client did not declare with -32021 (MissingRequiredClientCapability), as the spec
         // requires.
         const requestInput = async (input: InputRequest): Promise<InputResponse> =>
-          (await ask({
-            method: input.method,
-            params: { ...(input.params ?? {}) },
-          } as Parameters<typeof ask>[0])) as InputResponse;
+          (await ask(
+            {
+              method: input.method,
+              params: { ...(input.params ?? {}) },
+            } as Parameters<typeof ask>[0],
+            input.key,
+          )) as InputResponse;
         return call({ ...(capabilities?.elicitation ? { confirm } : {}), requestInput }, signal);
       },
     );
@@ -144,7 +147,7 @@ async function toResult(
   capabilities: import('@modelcontextprotocol/server').ClientCapabilities | undefined,
 ): Promise<CallToolResult> {
   const { host, principal } = setup;
-  const tool = host.deployment.registry.get(name);
+  const tool = host.deployment.registry.get(name, principal);
   const data = capabilities?.experimental?.[TOOLSYS_META_KEY] !== undefined;
   if (!result.ok || result.artifacts === undefined) {
     return toCallToolResult(result, { ...(tool ? { tool } : {}), data });
