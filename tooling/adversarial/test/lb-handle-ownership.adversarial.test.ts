@@ -1,7 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Deployment, type HttpServer, scopedConfirm, serveHttp } from '@toolsys/host';
+import {
+  type Deployment,
+  DeploymentKey,
+  type HttpServer,
+  scopedConfirm,
+  serveHttp,
+} from '@toolsys/host';
 import { freePort, type HaproxyProcess, startHaproxy } from '@toolsys/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifactProbePackage } from './support/artifact-probe.js';
@@ -24,10 +30,13 @@ const servers: HttpServer[] = [];
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'toolsys-adv-lb-handles-'));
   const port = await freePort();
+  // Replicas of one deployment share its key (a dashboard sign-in is sealed with it).
+  const key = DeploymentKey.generate().export();
   for (const id of ['a', 'b']) {
     const { deployment, host } = await deployHost(join(scratch, id), {
       packages: [artifactProbePackage, riskProbePackage],
       confirm: scopedConfirm,
+      env: { TOOLSYS_DEPLOYMENT_KEY: key },
     });
     deployments.push(deployment);
     servers.push(
@@ -103,7 +112,7 @@ describe('handles behind HAProxy', { timeout: 120_000 }, () => {
     }
   });
 
-  it('keeps a dashboard sign-in on the replica that made it', async () => {
+  it('holds a dashboard sign-in on every replica (sealed, no stickiness)', async () => {
     const signed = await fetch(`${haproxy.url}/auth/token`, {
       method: 'POST',
       redirect: 'manual',
@@ -119,6 +128,7 @@ describe('handles behind HAProxy', { timeout: 120_000 }, () => {
       expect(page.status).toBe(200);
       seen.add(page.headers.get('x-toolsys-replica') ?? '');
     }
-    expect(seen.size).toBe(1);
+    // Round robin: both replicas answered, each read the sign-in the other sealed.
+    expect(seen.size).toBe(2);
   });
 });

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 import { type DashboardVisitor, dashboardAccessFor } from '../dashboard/dashboard-access.js';
+import { dashboardSignInsFor } from '../dashboard/sealed-sign-ins.js';
 import { handleDashboardRequest } from '../dashboard/dashboard-routes.js';
 import {
   DEFAULT_HTTP_HOST,
@@ -172,6 +173,8 @@ export async function serveHttp(
     auth,
     clientId: options.dashboardClientId,
     publicUrl: options.publicUrl,
+    // Sealed with the deployment key: a sign-in holds on every replica and across restarts.
+    sessions: dashboardSignInsFor(host.deployment),
   });
   const rules: ScopeRules = auth ?? options.scopes ?? createScopeRules();
   /** Whether the caller's scopes limit what it may call (OAuth, or a named token with scopes). */
