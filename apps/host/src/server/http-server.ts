@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 import { type DashboardVisitor, dashboardAccessFor } from '../dashboard/dashboard-access.js';
-import { dashboardSignInsFor } from '../dashboard/sealed-sign-ins.js';
 import { handleDashboardRequest } from '../dashboard/dashboard-routes.js';
+import { dashboardSignInsFor } from '../dashboard/sealed-sign-ins.js';
 import {
   DEFAULT_HTTP_HOST,
   DEFAULT_HTTP_PORT,
