@@ -1,4 +1,8 @@
 import { setMaxListeners } from 'node:events';
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernHttpTransport,
+} from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
@@ -12,6 +16,25 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 export async function connectHttpClient(url: string): Promise<Client> {
   const client = new Client({ name: 'toolsys-bench', version: '0.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(url), {
+    fetch: (input, init) => {
+      if (init?.signal) setMaxListeners(0, init.signal);
+      return fetch(input, init);
+    },
+  });
+  await client.connect(transport);
+  return client;
+}
+
+/**
+ * An MCP client of the v2 SDK pinned to the 2026-07-28 protocol (stateless: every request carries
+ * its envelope; no `initialize`, no session), connected over Streamable HTTP.
+ */
+export async function connectModernHttpClient(url: string): Promise<ModernClient> {
+  const client = new ModernClient(
+    { name: 'toolsys-bench', version: '0.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  const transport = new ModernHttpTransport(new URL(url), {
     fetch: (input, init) => {
       if (init?.signal) setMaxListeners(0, init.signal);
       return fetch(input, init);

@@ -3,10 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { freePort } from '@toolsys/test-support';
 import { removeOnExit } from '../cleanup.js';
-import { connectHttpClient } from '../http-client.js';
+import { connectHttpClient, connectModernHttpClient } from '../http-client.js';
 import { startHostHttp, waitForOutput } from '../processes.js';
 import { type Bench, formatRatio, percentile } from '../report.js';
 
@@ -25,6 +24,18 @@ http.Server.prototype.listen = function (port, ...rest) {
   return listen.call(this, port, ...rest);
 };
 `;
+
+/** What the bench needs of a client, of either SDK. */
+interface BenchClient {
+  callTool(params: {
+    name: string;
+    arguments: Record<string, unknown>;
+  }): Promise<{ isError?: unknown; content?: unknown }>;
+  close(): Promise<void>;
+}
+
+/** The protocol era a side's client speaks. */
+type Era = '2025-11-25' | '2026-07-28';
 
 interface Peer {
   readonly name: string;
@@ -79,14 +90,38 @@ async function startEverything(scratch: string): Promise<Peer> {
   };
 }
 
-function connect(peer: Peer): Promise<Client> {
-  return connectHttpClient(peer.url);
+/** The v2 SDK's own server (`createMcpHandler`, one `echo` tool): the peer in both eras. */
+async function startSdkV2(): Promise<Peer> {
+  const entry = join(import.meta.dirname, '..', '..', 'peers', 'sdk-v2-echo-server.mjs');
+  const child = spawn(process.execPath, [entry, '0'], { stdio: 'pipe' });
+  const match = await waitForOutput(child, /listening on port (\d+)/, 'SDK v2 server');
+  return {
+    name: 'SDK v2 createMcpHandler',
+    url: `http://127.0.0.1:${match[1]}/mcp`,
+    tool: 'echo',
+    args: (index) => ({ message: `message ${index}` }),
+    process: child,
+  };
+}
+
+/** One measured pairing: a server and the era its client speaks. */
+interface Side {
+  readonly peer: Peer;
+  readonly era: Era;
+  readonly client: BenchClient;
+}
+
+async function connect(peer: Peer, era: Era): Promise<Side> {
+  const client: BenchClient =
+    era === '2025-11-25'
+      ? ((await connectHttpClient(peer.url)) as unknown as BenchClient)
+      : ((await connectModernHttpClient(peer.url)) as unknown as BenchClient);
+  return { peer, era, client };
 }
 
 /** Runs `calls` tools/call requests with {@link CONCURRENCY} in flight; returns ms per call. */
 async function drive(
-  client: Client,
-  peer: Peer,
+  { client, peer }: Side,
   calls: number,
 ): Promise<{ elapsedMs: number; latencies: number[] }> {
   let next = 0;
@@ -107,62 +142,84 @@ async function drive(
   return { elapsedMs: performance.now() - started, latencies };
 }
 
-/** `pnpm bench serve`: tools/call throughput of `toolsys serve --http` vs server-everything. */
+/** `pnpm bench serve`: tools/call throughput of `toolsys serve --http` against the SDKs' servers, both eras. */
 export const serveBench: Bench = {
   name: 'serve',
-  summary: 'tools/call throughput: toolsys serve --http vs server-everything streamableHttp',
+  summary:
+    'tools/call throughput: toolsys serve --http vs server-everything (2025-11-25) and the v2 SDK server (2026-07-28)',
   async run({ quick }) {
     const scratch = removeOnExit(mkdtempSync(join(tmpdir(), 'toolsys-bench-serve-')));
     const peers: Peer[] = [];
-    const clients: Client[] = [];
+    const sides: Side[] = [];
     try {
-      peers.push(await startToolsys(scratch), await startEverything(scratch));
-      for (const peer of peers) clients.push(await connect(peer));
+      const toolsys = await startToolsys(scratch);
+      peers.push(toolsys);
+      const everything = await startEverything(scratch);
+      peers.push(everything);
+      const sdk = await startSdkV2();
+      peers.push(sdk);
+      // Pairs of sides: ours first, the peer second, per era.
+      sides.push(
+        await connect(toolsys, '2025-11-25'),
+        await connect(everything, '2025-11-25'),
+        await connect(toolsys, '2026-07-28'),
+        await connect(sdk, '2026-07-28'),
+      );
       const warmup = quick ? 50 : 300;
       const perRound = quick ? 200 : 1_000;
       const rounds = 3;
-      const totals = peers.map(() => ({ elapsedMs: 0, calls: 0, latencies: [] as number[] }));
-      for (const [index, peer] of peers.entries())
-        await drive(clients[index] as Client, peer, warmup);
-      // Interleaved rounds share the machine's noise between the two servers.
+      const totals = sides.map(() => ({ elapsedMs: 0, calls: 0, latencies: [] as number[] }));
+      for (const side of sides) await drive(side, warmup);
+      // Interleaved rounds share the machine's noise between the servers.
       for (let round = 0; round < rounds; round += 1) {
-        for (const [index, peer] of peers.entries()) {
-          const run = await drive(clients[index] as Client, peer, perRound);
+        for (const [index, side] of sides.entries()) {
+          const run = await drive(side, perRound);
           const total = totals[index] as (typeof totals)[number];
           total.elapsedMs += run.elapsedMs;
           total.calls += perRound;
           total.latencies.push(...run.latencies);
         }
       }
-      const figures = peers.map((peer, index) => {
+      const figures = sides.map((side, index) => {
         const total = totals[index] as (typeof totals)[number];
         const latencies = [...total.latencies].sort((a, b) => a - b);
         return {
-          server: peer.name,
-          tool: peer.tool,
+          server: side.peer.name,
+          era: side.era,
+          tool: side.peer.tool,
           calls: total.calls,
           callsPerSecond: (total.calls / total.elapsedMs) * 1000,
           p50Ms: percentile(latencies, 0.5),
           p99Ms: percentile(latencies, 0.99),
         };
       });
-      const [ours, theirs] = figures as [(typeof figures)[number], (typeof figures)[number]];
+      type Figure = (typeof figures)[number];
+      const [ours, theirs, oursModern, theirsModern] = figures as [Figure, Figure, Figure, Figure];
       const ratio = ours.callsPerSecond / theirs.callsPerSecond;
+      const modernRatio = oursModern.callsPerSecond / theirsModern.callsPerSecond;
       return {
         name: 'serve',
-        target: `ratio >= ${TARGET_RATIO} (toolsys calls/s over server-everything calls/s)`,
-        met: ratio >= TARGET_RATIO,
+        target: `ratio >= ${TARGET_RATIO} in each era (toolsys calls/s over the peer's calls/s)`,
+        met: ratio >= TARGET_RATIO && modernRatio >= TARGET_RATIO,
         lines: [
           ...figures.map(
             (figure) =>
-              `${figure.server.padEnd(34)} ${figure.tool.padEnd(15)} ${figure.callsPerSecond.toFixed(0).padStart(6)} calls/s  p50 ${figure.p50Ms.toFixed(2)} ms  p99 ${figure.p99Ms.toFixed(2)} ms`,
+              `${figure.era} ${figure.server.padEnd(34)} ${figure.tool.padEnd(15)} ${figure.callsPerSecond.toFixed(0).padStart(6)} calls/s  p50 ${figure.p50Ms.toFixed(2)} ms  p99 ${figure.p99Ms.toFixed(2)} ms`,
           ),
-          `ratio ${formatRatio(ratio)} (${CONCURRENCY} calls in flight, ${rounds} interleaved rounds)`,
+          `ratio 2025-11-25 ${formatRatio(ratio)} (vs server-everything), 2026-07-28 ${formatRatio(modernRatio)} (vs the v2 SDK server); ${CONCURRENCY} calls in flight, ${rounds} interleaved rounds`,
         ],
-        json: { ratio, concurrency: CONCURRENCY, ours, theirs },
+        json: {
+          ratio,
+          modernRatio,
+          concurrency: CONCURRENCY,
+          ours,
+          theirs,
+          oursModern,
+          theirsModern,
+        },
       };
     } finally {
-      for (const client of clients) await client.close().catch(() => {});
+      for (const side of sides) await side.client.close().catch(() => {});
       for (const peer of peers) peer.process.kill();
       rmSync(scratch, { recursive: true, force: true });
     }
