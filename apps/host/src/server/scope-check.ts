@@ -1,5 +1,6 @@
 // Which scope a `tools/call` needs that the caller's token lacks, and its audit line.
 import type { ToolRisk } from '@toolsys/core-tool-registry';
+import { ListedNames } from './listed-names.js';
 import type { ScopeRules } from './oauth-resource.js';
 import type { Principal } from './principal.js';
 import type { ToolHost } from './tool-host.js';
@@ -14,18 +15,27 @@ export function missingScope(
   principal: Principal,
   message: unknown,
 ): ScopeRefusal | undefined {
+  // A call may name a tool by its id or by the name it is listed under (`terminal_run`).
+  let names: ListedNames | undefined;
+  const toolOf = (name: string) => {
+    const tool = host.deployment.registry.get(name, principal);
+    if (tool) return tool;
+    names ??= new ListedNames('safe', () => host.deployment.registry.ids(principal));
+    return host.deployment.registry.get(names.idOf(name), principal);
+  };
   for (const entry of Array.isArray(message) ? message : [message]) {
     const call = entry as { method?: unknown; params?: { name?: unknown; arguments?: unknown } };
     if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') continue;
     let toolId: string = call.params.name;
     let args = call.params.arguments;
     const inner = args as { id?: unknown; arguments?: unknown } | undefined;
-    if (toolId === 'tool_call' && typeof inner?.id === 'string') {
+    if (toolOf(toolId)?.id === 'tool_call' && typeof inner?.id === 'string') {
       toolId = inner.id;
       args = inner.arguments;
     }
-    const tool = host.deployment.registry.get(toolId, principal);
+    const tool = toolOf(toolId);
     if (!tool) continue;
+    toolId = tool.id;
     let risk = tool.metadata.risk;
     try {
       risk = tool.riskOf?.(args) ?? risk;
