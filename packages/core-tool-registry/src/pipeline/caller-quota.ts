@@ -29,6 +29,15 @@ export function principalQuotaKey(principal: {
   return `principal#${digestId(`${principal.kind}:${principal.id}`)}`;
 }
 
+/**
+ * The key a tool's shared counters (its shared rate quota, its circuit breaker) are kept under:
+ * its id, and for a tool only its definer sees (`definedBy`) a digest of that principal too, so
+ * that two principals' tools of one id never share a quota or trip each other's breaker.
+ */
+export function toolCounterKey(tool: { readonly id: string; readonly definedBy?: string }): string {
+  return tool.definedBy === undefined ? tool.id : `${tool.id}#by:${digestId(tool.definedBy)}`;
+}
+
 /** A short non-reversible digest of an id (two 32-bit FNV-1a hashes), for key names. */
 function digestId(id: string): string {
   let first = 0x811c9dc5;

@@ -37,7 +37,12 @@ import { ToolSuggester } from '../registry/tool-suggester.js';
 import { ToolUsageTracker } from '../registry/tool-usage-tracker.js';
 import { Attempt, type AttemptHost, type CallRun, isPromiseLike } from './attempt.js';
 import { AttemptContext, type CallState, NEVER_ABORTED } from './attempt-context.js';
-import { callerQuotaKey, principalQuotaKey, SHARED_QUOTA_CALLERS } from './caller-quota.js';
+import {
+  callerQuotaKey,
+  principalQuotaKey,
+  SHARED_QUOTA_CALLERS,
+  toolCounterKey,
+} from './caller-quota.js';
 import { DeadlineWatch } from './deadline-watch.js';
 import { breakerOutcome, lookupTool, parseRawArguments, safeEmitter } from './execution-steps.js';
 import type { RunPolicyOptions, ToolExecutorOptions } from './executor-options.js';
@@ -328,10 +333,10 @@ export class PipelineToolExecutor implements ToolExecutor {
       // The caller's own quota first, so that one session using its quota up leaves the shared
       // one (a few callers' worth) to the others. It is kept in this process: a session is served
       // by one replica, so only the quota all callers share needs the shared store.
-      const callerKey = callerQuotaKey(tool.id, call.sessionId);
+      const callerKey = callerQuotaKey(toolCounterKey(tool), call.sessionId);
       const own = this.#callerQuotas.tryAcquire(callerKey, rate);
       if (!own.allowed) return this.#refuseRate(run, own.retryAfterMs, 'caller');
-      const shared = this.rateLimiter.tryAcquire(tool.id, rate * SHARED_QUOTA_CALLERS);
+      const shared = this.rateLimiter.tryAcquire(toolCounterKey(tool), rate * SHARED_QUOTA_CALLERS);
       if (isPromiseLike(shared)) return this.#afterLimiter(shared, run, callerKey);
       if (!shared.allowed) {
         this.#callerQuotas.giveBack(callerKey);
@@ -382,7 +387,7 @@ export class PipelineToolExecutor implements ToolExecutor {
   #attempt(run: CallRun, number: number): Promise<ToolResult> {
     const { tool, call } = run;
     if (this.circuitBreaker) {
-      const decision = this.circuitBreaker.check(tool.id);
+      const decision = this.circuitBreaker.check(toolCounterKey(tool));
       if (isPromiseLike(decision)) return this.#afterBreaker(decision, run, number);
       if (!decision.allowed) {
         return this.#refuse(tool, call, run.rawArgs, decision.failure, run.started);
@@ -477,7 +482,7 @@ export class PipelineToolExecutor implements ToolExecutor {
     const { tool } = run;
     const span = attempt.span ?? this.#whileInFlight(attempt);
     if (span) this.traces?.close(span, attempt.started, result);
-    this.circuitBreaker?.record(tool.id, breakerOutcome(tool, result));
+    this.circuitBreaker?.record(toolCounterKey(tool), breakerOutcome(tool, result));
     if (result.ok || this.#policies === undefined) return this.#finish(tool, result, run.started);
     const decision = this.#classifier.classify(result, tool.metadata.annotations);
     if (decision === 'outcome_unknown')

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { isToolVisibleTo, principalKey } from '../contract/handle-owner.js';
-import { successResult } from '../contract/tool-result.js';
+import { ToolErrorCode } from '../contract/tool-error.js';
+import { failureResult, successResult } from '../contract/tool-result.js';
 import { createToolExecutor } from '../pipeline/pipeline-tool-executor.js';
+import { ToolCircuitBreaker } from '../policies/circuit-breaker.js';
 import { defineTestTool } from '../testing/test-tool.js';
 import type { RegistryChange } from './tool-registry.js';
 import { ToolRegistry } from './tool-registry.js';
@@ -77,5 +79,31 @@ describe('run-time tools of a principal', () => {
     expect(registry.get('note', alice)?.description).toBe('alice’s.');
     expect(registry.get('note', bob)?.description).toBe('shared.');
     expect(registry.ids(alice)).toEqual(['note']);
+  });
+});
+
+describe('counters of run-time tools of one id', () => {
+  it('keep apart: one principal’s failing tool never opens the breaker on another’s', async () => {
+    const registry = new ToolRegistry();
+    registry.register(
+      defineTestTool({
+        id: 'shortcut.same',
+        description: 'Fails.',
+        definedBy: principalKey(alice),
+        execute: () => failureResult(ToolErrorCode.EXECUTION_FAILED, 'down'),
+      }),
+    );
+    registry.register(tool('shortcut.same', 'bob’s', principalKey(bob)));
+    const executor = createToolExecutor({
+      registry,
+      circuitBreaker: new ToolCircuitBreaker({ failureThreshold: 2 }),
+    });
+    for (let index = 0; index < 4; index += 1) {
+      await executor.execute('shortcut.same', {}, { principal: alice });
+    }
+    const alices = await executor.execute('shortcut.same', {}, { principal: alice });
+    expect(!alices.ok && alices.error.code).toBe('CIRCUIT_OPEN');
+    const bobs = await executor.execute('shortcut.same', {}, { principal: bob });
+    expect(bobs.ok && bobs.content).toBe('bob’s');
   });
 });
