@@ -400,6 +400,7 @@ class EntryReader {
       'scopes',
       'tokenEndpointAuthMethod',
       'clientMetadataUrl',
+      'redirectPort',
     ];
     const record = isRecord(value) ? value : undefined;
     const unknown = record ? Object.keys(record).find((key) => !known.includes(key)) : undefined;
@@ -440,6 +441,14 @@ class EntryReader {
     if (clientSecret !== undefined) settings.clientSecret = clientSecret;
     if (scope !== undefined && scope !== '') settings.scope = scope;
     if (clientMetadataUrl !== undefined) settings.clientMetadataUrl = clientMetadataUrl;
+    if (record.redirectPort !== undefined) {
+      const port = record.redirectPort;
+      if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65_535) {
+        this.#error(`${field}.redirectPort`, 'expected a port number from 1 to 65535');
+        return undefined;
+      }
+      settings.redirectPort = port;
+    }
     if (method !== undefined) {
       settings.tokenEndpointAuthMethod = method as McpOAuthSettings['tokenEndpointAuthMethod'];
     }

@@ -7,8 +7,9 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallPrincipal, ConfirmFunction } from '@toolsys/core-tool-registry';
+import { toolPackage as corePackage } from '@toolsys/core-tools';
 import { createOAuthResource, type HttpServer, serveHttp } from '@toolsys/host';
-import { oauthStoreOf } from '@toolsys/mcp-client';
+import { toolPackage as mcpClientPackage, oauthStoreOf } from '@toolsys/mcp-client';
 import { freePort } from '@toolsys/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -212,5 +213,62 @@ describe('toolsys mcp login against a server behind oidc-provider', { timeout: 9
     const run = await runToolsys(['mcp', 'logout', 'remote', '--config', configFile]);
     expect(run.code).toBe(0);
     expect((await oauthStoreOf(dataDir, 'local:local', 'remote').load()).tokens).toBeUndefined();
+  });
+
+  it('signs in from the dashboard, on loopback only, for the viewer alone', async () => {
+    const url = `${new URL(server.url).origin}/mcp`;
+    const dash = await deployHost(join(scratch, 'dash'), {
+      packages: [corePackage, mcpClientPackage],
+      config: {
+        packages: {
+          'mcp-client': {
+            servers: {
+              remote: {
+                type: 'http',
+                url,
+                oauth: { clientId: 'toolsys-cli', redirectPort: loginPort },
+              },
+            },
+          },
+        },
+      },
+    });
+    const served = await serveHttp(dash.host, { host: '127.0.0.1', port: 0 });
+    try {
+      const post = (body: unknown) =>
+        fetch(`${served.url}/api/mcp/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      expect((await post({ server: 'nowhere' })).status).toBe(404);
+      expect((await post({ server: 42 })).status).toBe(400);
+      const started = await post({ server: 'remote' });
+      expect(started.status).toBe(200);
+      const { url: authorizationUrl } = (await started.json()) as { url: string };
+      expect(new URL(authorizationUrl).origin).toBe(new URL(issuer.issuer).origin);
+      // A second click while it is under way gets the same sign-in, not a second one.
+      const again = (await (await post({ server: 'remote' })).json()) as { url: string };
+      expect(again.url).toBe(authorizationUrl);
+      const back = await signInAtIssuer(
+        authorizationUrl,
+        'dana',
+        `http://127.0.0.1:${loginPort}/callback`,
+      );
+      await fetch(back);
+      const store = oauthStoreOf(join(scratch, 'dash', 'data'), 'local:local', 'remote');
+      await expect
+        .poll(async () => (await store.load()).tokens?.access_token !== undefined, {
+          timeout: 15_000,
+          interval: 250,
+        })
+        .toBe(true);
+      const listing = await (await fetch(`${served.url}/api/mcp/servers`)).text();
+      expect(listing).not.toContain((await store.load()).tokens?.access_token as string);
+      expect(JSON.parse(listing).servers[0].signIn.state).toBe('signed-in');
+    } finally {
+      await served.close();
+      await dash.deployment.close();
+    }
   });
 });

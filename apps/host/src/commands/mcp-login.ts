@@ -33,8 +33,9 @@ export async function loginToServer(
   if (server.transport === 'stdio') {
     throw new UsageError(`MCP server "${server.name}" is a local program: it needs no sign-in.`);
   }
+  const port = options.port ?? server.oauth?.redirectPort;
   const redirect = await LoopbackRedirect.start({
-    ...(options.port === undefined ? {} : { port: options.port }),
+    ...(port === undefined ? {} : { port }),
     timeoutMs: options.timeoutMs,
     show: (authorizationUrl) => {
       const opened = options.browser && openBrowser(authorizationUrl.href, io.env);

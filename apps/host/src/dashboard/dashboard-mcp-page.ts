@@ -23,10 +23,30 @@ function signIn(server) {
   if (!s) return 'local program (no sign-in)';
   if (s.state === 'signed-in') return 'signed in' + (s.expiresAt ? ', token expires ' + new Date(s.expiresAt).toISOString() : '');
   if (s.state === 'none') return 'no sign-in stored';
-  return (s.state === 'expired' ? 'sign-in expired' : 'needs sign-in') + ': run ' + server.login;
+  return (s.state === 'expired' ? 'sign-in expired' : 'needs sign-in') + ' (or run ' + server.login + ' on the host)';
+}
+let csrf = '';
+function post(path, body) {
+  return fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', ...(csrf ? { 'x-toolsys-csrf': csrf } : {}) }, body: JSON.stringify(body) });
+}
+async function login(name) {
+  status.textContent = 'Starting the sign-in to ' + name + '…';
+  const answer = await post('api/mcp/login', { server: name });
+  const body = await answer.json();
+  if (!answer.ok) { status.textContent = body.error; return; }
+  if (body.url) {
+    const link = document.createElement('a');
+    link.href = body.url; link.target = '_blank'; link.rel = 'noopener noreferrer';
+    link.textContent = 'Open the sign-in page of ' + name;
+    status.replaceChildren(link, document.createTextNode(' — its tools appear once you are signed in.'));
+    window.open(body.url, '_blank', 'noopener');
+  } else {
+    status.textContent = body.signedIn ? 'Signed in to ' + name + '.' : name + ' needs no sign-in.';
+  }
+  setTimeout(load, 3000);
 }
 async function approve(name) {
-  const answer = await fetch('api/mcp/approve', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ server: name }) });
+  const answer = await post('api/mcp/approve', { server: name });
   const body = await answer.json();
   status.textContent = answer.ok ? 'Approved: ' + body.approved.join(', ') + ' (listed at the next listing)' : body.error;
   load();
@@ -34,11 +54,18 @@ async function approve(name) {
 async function load() {
   const answer = await fetch('api/mcp/servers');
   const body = await answer.json();
+  csrf = body.csrf || '';
   rows.replaceChildren();
   for (const server of body.servers) {
     const row = rows.insertRow();
     cell(row, server.name + '\\n' + server.target);
-    cell(row, signIn(server));
+    const sign = cell(row, signIn(server));
+    if (server.signIn && server.signIn.state !== 'signed-in') {
+      const button = document.createElement('button');
+      button.textContent = 'Sign in';
+      button.addEventListener('click', () => login(server.name));
+      sign.append(' ', button);
+    }
     const pins = cell(row, server.pinned ? server.approvedTools + ' approved' : 'not pinned');
     if (server.quarantined.length > 0) {
       const held = document.createElement('div');

@@ -1,6 +1,7 @@
 // The dashboard's MCP section: the configured remote servers, where the viewer's sign-in to each
 // stands, and the tools a pinned server holds back, with an approve action for operators. Its
-// routes are `GET /mcp-servers` (the page), `GET /api/mcp/servers` and `POST /api/mcp/approve`.
+// routes are `GET /mcp-servers` (the page), `GET /api/mcp/servers`, `POST /api/mcp/login` (the
+// viewer's own sign-in) and `POST /api/mcp/approve`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   loginCommand,
@@ -13,6 +14,7 @@ import { mcpServersOfConfig } from '../commands/mcp-servers.js';
 import { principalKey } from '../server/principal.js';
 import { readJson } from '../server/read-json.js';
 import type { ToolHost } from '../server/tool-host.js';
+import { startDashboardLogin } from './dashboard-mcp-login.js';
 import { MCP_SERVERS_HTML } from './dashboard-mcp-page.js';
 import type { DashboardViewer } from './dashboard-viewer.js';
 
@@ -47,6 +49,7 @@ export async function handleMcpDashboardRequest(
     const pins = new ToolPins(pinsDirectory(dataDir));
     send(response, 200, {
       operator: viewer.isOperator,
+      ...(viewer.csrf ? { csrf: viewer.csrf } : {}),
       servers: await Promise.all(
         statuses.map(async (status) => ({
           ...status,
@@ -57,6 +60,10 @@ export async function handleMcpDashboardRequest(
         })),
       ),
     });
+    return true;
+  }
+  if (route === 'POST /api/mcp/login') {
+    await login(host, request, response, viewer);
     return true;
   }
   if (route === 'POST /api/mcp/approve') {
@@ -93,6 +100,46 @@ async function approve(
     tool === undefined ? undefined : [tool],
   );
   send(response, 200, { server, approved });
+}
+
+async function login(
+  host: ToolHost,
+  request: IncomingMessage,
+  response: ServerResponse,
+  viewer: DashboardViewer,
+): Promise<void> {
+  const name = await serverNameOf(request, response);
+  if (name === undefined) return;
+  const { servers, dataDir } = await mcpServersOfConfig(host.deployment.config);
+  const server = servers.find((candidate) => candidate.name === name);
+  if (!server) return send(response, 404, { error: `No configured MCP server named "${name}".` });
+  const answer = await startDashboardLogin(request, server, {
+    dataDir,
+    principal: viewer.principal,
+  });
+  send(response, answer.status, answer.body);
+}
+
+/** The `server` of a JSON body, or undefined once a refusal is sent. */
+async function serverNameOf(
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<string | undefined> {
+  if (!(request.headers['content-type'] ?? '').startsWith('application/json')) {
+    send(response, 415, { error: 'Send { "server": "<name>" } as application/json.' });
+    return undefined;
+  }
+  const body = await readJson(request);
+  if (!body.ok) {
+    send(response, body.status, { error: body.message });
+    return undefined;
+  }
+  const { server } = (body.value ?? {}) as { server?: unknown };
+  if (typeof server !== 'string') {
+    send(response, 400, { error: 'Send { "server": "<name>" }.' });
+    return undefined;
+  }
+  return server;
 }
 
 function send(response: ServerResponse, status: number, value: unknown): void {

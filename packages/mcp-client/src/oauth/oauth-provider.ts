@@ -29,6 +29,11 @@ export interface McpOAuthSettings {
   readonly clientMetadataUrl?: string;
   /** The scope to ask for; by default the server's challenge or its `scopes_supported`. */
   readonly scope?: string;
+  /**
+   * The loopback port a sign-in receives its redirect on (`http://127.0.0.1:<port>/callback`),
+   * for a client registered with that exact redirect URI; a free port when absent.
+   */
+  readonly redirectPort?: number;
 }
 
 /**
