@@ -18,9 +18,6 @@ export const ARTIFACT_TEMPLATE: ResourceTemplateInfo = Object.freeze({
     'A file a tool call of yours linked in its result (screenshot, snapshot, log, download), by its path in the data directory. Only the last 1,000 linked are kept.',
 });
 
-/** The MCP error code of an unknown resource, as the artifact reader throws it. */
-const RESOURCE_NOT_FOUND = -32002;
-
 /** Where artifacts are read from. */
 export interface ArtifactSource {
   /** The deployment's data directory. */
@@ -45,7 +42,9 @@ export async function readArtifact(
   caller: OfferingCaller,
 ): Promise<readonly ResourceContents[] | undefined> {
   // Loaded on first use: the reader brings the protocol's error type with it.
-  const { readArtifactResource } = await import('../server/artifact-resource.js');
+  const { readArtifactResource, isResourceNotFound } = await import(
+    '../server/artifact-resource.js'
+  );
   try {
     const result = await readArtifactResource(uri, {
       dataDir: source.dataDir,
@@ -54,7 +53,7 @@ export async function readArtifact(
     });
     return result.contents as readonly ResourceContents[];
   } catch (error) {
-    if ((error as { code?: unknown }).code === RESOURCE_NOT_FOUND) return undefined;
+    if (isResourceNotFound(error)) return undefined;
     throw new OfferingError('invalid_params', (error as Error).message);
   }
 }

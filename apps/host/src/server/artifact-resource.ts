@@ -13,6 +13,11 @@ import type { RecentArtifacts } from './recent-artifacts.js';
  */
 export const MAX_RESOURCE_BYTES = 32 * 1024 * 1024;
 
+/** Whether `error` is the protocol's "resource not found" (whatever code the SDK gives it). */
+export function isResourceNotFound(error: unknown): boolean {
+  return error instanceof ResourceNotFoundError;
+}
+
 /** JSON-RPC: invalid params. */
 const INVALID_PARAMS = -32602;
 
