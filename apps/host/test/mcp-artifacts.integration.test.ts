@@ -183,7 +183,12 @@ describe('artifacts over MCP', () => {
       'toolsys://data/artifacts/first.png',
     ]);
     expect(resources[1]).toMatchObject({ name: 'second.png', mimeType: 'image/png' });
-    expect((await client.listResourceTemplates()).resourceTemplates).toEqual([]);
+    // Artifacts are offered as one template (the caller's own, by path).
+    expect(
+      (await client.listResourceTemplates()).resourceTemplates.map(
+        (template) => template.uriTemplate,
+      ),
+    ).toEqual(['toolsys://data/{+path}']);
     const other = await connect();
     expect((await other.listResources()).resources).toEqual([]);
   });

@@ -42,6 +42,12 @@ let copyPackages: WorkspacePackage[] = [];
 let app: string;
 let hostVersion: string;
 
+/**
+ * npm waits 5 minutes on a registry connection that stalls before it retries; a stalled one is
+ * retried after 30 s instead, so that one lost connection does not eat the whole time limit.
+ */
+const PATIENT_FETCH = 'fetch-timeout=30000\nfetch-retries=5\nfetch-retry-mintimeout=2000\n';
+
 /** Runs a command in the app folder with a time limit; resolves with stdout, rejects on failure. */
 async function inApp(command: string, args: string[], timeoutMs = 2 * minute): Promise<string> {
   try {
@@ -108,7 +114,7 @@ beforeAll(async () => {
   app = join(scratch, 'app');
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), '{ "name": "app", "private": true }\n');
-  writeFileSync(join(app, '.npmrc'), `@toolsys:registry=${registry.url}\n`);
+  writeFileSync(join(app, '.npmrc'), `@toolsys:registry=${registry.url}\n${PATIENT_FETCH}`);
   await step('npm install @toolsys/host', () =>
     inApp(
       'npm',
@@ -278,7 +284,7 @@ describe('npm install @toolsys/core-tool-registry alone in an empty folder', () 
     kernelApp = join(scratch, 'kernel-app');
     mkdirSync(kernelApp);
     writeFileSync(join(kernelApp, 'package.json'), '{ "name": "kernel-app", "private": true }\n');
-    writeFileSync(join(kernelApp, '.npmrc'), `@toolsys:registry=${registry.url}\n`);
+    writeFileSync(join(kernelApp, '.npmrc'), `@toolsys:registry=${registry.url}\n${PATIENT_FETCH}`);
     const { outputText } = ts.transpileModule(exampleSource, {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
     });

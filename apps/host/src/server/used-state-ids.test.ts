@@ -3,7 +3,7 @@ import { DeploymentKey } from '../deployment-key.js';
 import { REQUEST_STATE_PURPOSE, requestStateVerifier } from './input-rounds.js';
 import { createUsedStateIds } from './used-state-ids.js';
 
-const STATE = { id: 's-1', tool: 't', call: 'c', owner: 'o', answers: [], asked: 'input-0' };
+const STATE = { id: 's-1', tool: 't', call: 'c', owner: 'o', answers: {}, asked: ['input-0'] };
 
 describe('createUsedStateIds without Redis', () => {
   it('grants an id once while it is valid, and again once it has expired', async () => {
