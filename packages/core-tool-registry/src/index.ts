@@ -20,6 +20,7 @@ export {
   parseTaskRecord,
   TASK_STATUSES,
   type TaskInputRequest,
+  type TaskInputResponse,
   type TaskPage,
   type TaskPatch,
   type TaskRecord,
@@ -60,6 +61,7 @@ export {
 export {
   cautiousHints,
   isRetrySafe,
+  type KeyedInputRequest,
   maxRisk,
   resolveMetadata,
   riskFromHints,

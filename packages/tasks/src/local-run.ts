@@ -1,4 +1,4 @@
-import type { InputResponse } from '@toolsys/core-tool-registry';
+import type { InputResponse, TaskInputRequest } from '@toolsys/core-tool-registry';
 import { signalMarkedProcesses, TASK_MARK_VARIABLE } from '@toolsys/platform';
 
 /** A question of a running task waiting for its answer. */
@@ -10,7 +10,7 @@ interface PendingInput {
 
 /**
  * A task this replica runs: the abort controller its call listens to, the mark its processes
- * carry, and the question it waits on. Stopping it aborts the call, then ends every process that
+ * carry, and the questions it waits on. Stopping it aborts the call, then ends every process that
  * carries its mark (SIGTERM at once, SIGKILL after the grace period, a last sweep after that), so
  * that a tool that ignores its signal still loses its processes.
  */
@@ -23,7 +23,9 @@ export class LocalRun {
   readonly controller = new AbortController();
   /** Settles when the call's promise settles (never, for a tool that hangs). */
   readonly settled: Promise<void>;
-  #pending: PendingInput | undefined;
+  readonly #pending = new Map<string, PendingInput>();
+  /** The questions the task waits on, in the order asked (what its record shows). */
+  questions: readonly TaskInputRequest[] = [];
   #stopping: Promise<number> | undefined;
 
   constructor(taskId: string, mark: string, settled: Promise<void>, owner: string) {
@@ -38,9 +40,9 @@ export class LocalRun {
     return this.controller.signal.aborted;
   }
 
-  /** The id of the question the task waits on, if any. */
-  get pendingRequestId(): string | undefined {
-    return this.#pending?.requestId;
+  /** Whether the task waits on question `requestId`. */
+  isWaitingOn(requestId: string): boolean {
+    return this.#pending.has(requestId);
   }
 
   /** Waits for the answer to question `requestId`; rejects when the task stops first. */
@@ -50,15 +52,15 @@ export class LocalRun {
         reject(this.controller.signal.reason);
         return;
       }
-      this.#pending = { requestId, resolve, reject };
+      this.#pending.set(requestId, { requestId, resolve, reject });
     });
   }
 
-  /** Gives the waiting question its answer; false when the task waits on no such question. */
+  /** Gives a waiting question its answer; false when the task waits on no such question. */
   answer(requestId: string, response: InputResponse): boolean {
-    const pending = this.#pending;
-    if (pending === undefined || pending.requestId !== requestId) return false;
-    this.#pending = undefined;
+    const pending = this.#pending.get(requestId);
+    if (pending === undefined) return false;
+    this.#pending.delete(requestId);
     pending.resolve(response);
     return true;
   }
@@ -70,9 +72,9 @@ export class LocalRun {
   stop(reason: Error, graceMs: number): Promise<number> {
     if (this.#stopping) return this.#stopping;
     this.controller.abort(reason);
-    const pending = this.#pending;
-    this.#pending = undefined;
-    pending?.reject(reason);
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const waiting of pending) waiting.reject(reason);
     this.#stopping = this.#endProcesses(graceMs);
     return this.#stopping;
   }

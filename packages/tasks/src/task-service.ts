@@ -67,6 +67,11 @@ export interface CreateTaskOptions {
    * of the task (an elicitation with a `decision` field), so the task waits in `input_required`.
    */
   confirm?: ConfirmFunction;
+  /**
+   * Answers given before the task started, by the `key` the tool asks them under (its
+   * `questionsBeforeTask`): the tool's first request with such a key gets the answer at once.
+   */
+  answers?: Readonly<Record<string, InputResponse>>;
 }
 
 /** A task's status change, for status notifications. */
@@ -129,8 +134,7 @@ export class TaskService {
    * `execution.taskSupport` and refuses a plain call of a `required` tool.
    */
   taskSupport(toolId: string, principal?: CallPrincipal): ToolTaskSupport | undefined {
-    void principal;
-    const tool = this.#executor.registry.get(toolId);
+    const tool = this.#executor.registry.get(toolId, principal);
     return tool === undefined ? undefined : taskSupportOf(tool);
   }
 
@@ -269,8 +273,9 @@ export class TaskService {
   }
 
   /**
-   * Answers the question the caller's task waits on (`inputRequest.requestId` of {@link get});
-   * the task goes on where it runs. NO_PENDING_INPUT when it waits on no such question.
+   * Answers the question the caller's task waits on (a `requestId` of {@link get}'s
+   * `inputRequests`); the task goes on where it runs. NO_PENDING_INPUT when it waits on no such
+   * question.
    */
   async answerInput(
     taskId: string,
@@ -278,18 +283,51 @@ export class TaskService {
     response: InputResponse,
     principal?: CallPrincipal,
   ): Promise<ProtocolTask> {
-    const record = await this.#owned(taskId, principal);
-    if (record.status !== 'input_required' || record.inputRequest?.requestId !== requestId) {
+    const { task, ignored } = await this.answerInputs(taskId, { [requestId]: response }, principal);
+    if (ignored.length > 0) {
       throw new TaskError(
         TaskErrorCode.NO_PENDING_INPUT,
-        `task ${taskId} waits on no question "${requestId.slice(0, 64)}" (status ${record.status}); read it with tasks/get for the current question.`,
+        `task ${taskId} waits on no question "${requestId.slice(0, 64)}" (status ${task.status}); read it with tasks/get for the questions it waits on.`,
       );
     }
+    return task;
+  }
+
+  /**
+   * Answers some or all of the questions the caller's task waits on, by `requestId`; the task
+   * stays `input_required` until every question has its answer. Answers to questions it does
+   * not wait on (answered already, never asked, or the task has ended) are ignored and named in
+   * `ignored`, as the Tasks extension's `tasks/update` has it. NOT_FOUND as {@link get}.
+   */
+  async answerInputs(
+    taskId: string,
+    responses: Readonly<Record<string, InputResponse>>,
+    principal?: CallPrincipal,
+  ): Promise<{ task: ProtocolTask; ignored: string[] }> {
+    const record = await this.#owned(taskId, principal);
+    const waitingOn = new Set(
+      record.status === 'input_required'
+        ? (record.inputRequests ?? []).map((question) => question.requestId)
+        : [],
+    );
+    const ids = Object.keys(responses).filter((id) => waitingOn.has(id));
+    const ignored = Object.keys(responses).filter((id) => !waitingOn.has(id));
+    const task = toProtocolTask(record);
+    if (ids.length === 0) return { task, ignored };
     const run = this.#runs.get(taskId);
-    if (run?.answer(requestId, response)) return toProtocolTask(record);
-    const updated = await this.#store.update(taskId, { inputResponse: { requestId, response } });
+    if (run !== undefined) {
+      for (const id of ids) run.answer(id, responses[id] as InputResponse);
+      return { task, ignored };
+    }
+    const given = ids.map((requestId) => ({
+      requestId,
+      response: responses[requestId] as InputResponse,
+    }));
+    const updated = await this.#store.update(taskId, {
+      inputResponses: [...(record.inputResponses ?? []), ...given],
+    });
     await this.#store.signal({ kind: 'input', taskId }, record.replicaId);
-    return toProtocolTask(updated ?? record);
+    return { task: updated ? toProtocolTask(updated) : task, ignored };
   }
 
   /** Listens to status changes of the tasks this replica runs or changes. Returns the unsubscribe. */
@@ -335,7 +373,13 @@ export class TaskService {
     this.#runs.set(taskId, run);
     const signal = run.controller.signal;
     const progress = new ProgressWriter((patch) => this.#write(taskId, patch));
-    const requestInput = (request: InputRequest) => this.#ask(run, request);
+    const given = new Map(Object.entries(options.answers ?? {}));
+    const requestInput = (request: InputRequest): Promise<InputResponse> => {
+      const answer = request.key === undefined ? undefined : given.get(request.key);
+      if (answer === undefined || request.key === undefined) return this.#ask(run, request);
+      given.delete(request.key);
+      return Promise.resolve(answer);
+    };
     const call = runWithTaskMark(run.mark, () =>
       this.#executor.execute(record.toolId, rawArgs, {
         callId: taskId,
@@ -352,6 +396,14 @@ export class TaskService {
         async (result) => {
           progress.stop();
           if (run.isStopped) return;
+          if (!result.ok && result.error.details?.crashed === true) {
+            // The tool crashed (threw) instead of answering: the task could not produce a
+            // result, which is what `failed` means.
+            await this.#finish(taskId, 'failed', undefined, {
+              statusMessage: `The tool crashed before it answered: ${result.error.message.slice(0, 500)}. Run the call again; if it crashes again, report it.`,
+            });
+            return;
+          }
           const bounded = boundResult(result, this.#maxResultBytes);
           // A tool that ran and reported an error has completed: its result says what failed
           // (`isError`). `failed` is kept for a task that could not produce a result.
@@ -376,24 +428,35 @@ export class TaskService {
       });
   }
 
-  /** The tool asks its client: the task waits in `input_required` until the owner answers. */
+  /**
+   * The tool asks its client: the task waits in `input_required` until the owner answers. A tool
+   * that asks several questions at once waits on all of them; the task is `working` again once
+   * the last is answered.
+   */
   async #ask(run: LocalRun, request: InputRequest): Promise<InputResponse> {
     const requestId = newRequestId();
     const waiting = run.waitForAnswer(requestId);
+    run.questions = [...run.questions, { requestId, request }];
     await this.#write(run.taskId, {
       status: 'input_required',
-      inputRequest: { requestId, request },
+      inputRequests: run.questions,
       statusMessage: `Waiting for input (${request.method}): answer it to go on.`,
     });
     try {
       return await waiting;
     } finally {
+      run.questions = run.questions.filter((question) => question.requestId !== requestId);
       if (!run.isStopped) {
-        await this.#write(run.taskId, {
-          status: 'working',
-          statusMessage: 'Input received; working.',
-          clear: ['inputRequest', 'inputResponse'],
-        });
+        await this.#write(
+          run.taskId,
+          run.questions.length > 0
+            ? { inputRequests: run.questions }
+            : {
+                status: 'working',
+                statusMessage: 'Input received; working.',
+                clear: ['inputRequests', 'inputResponses'],
+              },
+        );
       }
     }
   }
@@ -422,9 +485,8 @@ export class TaskService {
       await this.#stopRun(run);
       return;
     }
-    const answer = record.inputResponse;
-    if (answer !== undefined && answer.requestId === run.pendingRequestId) {
-      run.answer(answer.requestId, answer.response);
+    for (const answer of record.inputResponses ?? []) {
+      if (run.isWaitingOn(answer.requestId)) run.answer(answer.requestId, answer.response);
     }
   }
 
@@ -453,7 +515,7 @@ export class TaskService {
       ...patch,
       status,
       ...(result ? { result } : {}),
-      clear: ['inputRequest', 'inputResponse'],
+      clear: ['inputRequests', 'inputResponses'],
     });
   }
 

@@ -32,8 +32,10 @@ export interface TaskView {
   readonly toolId: string;
   /** The last progress the tool reported, if any. */
   readonly progress?: TaskRecord['progress'];
-  /** The question the task waits on, while `input_required`. */
+  /** The first question the task waits on, while `input_required`. */
   readonly inputRequest?: TaskInputRequest;
+  /** Every question the task waits on, while `input_required`, in the order asked. */
+  readonly inputRequests?: readonly TaskInputRequest[];
   /** The result, once the task has ended (a cancelled task's says so). */
   readonly result?: ToolResult;
 }
@@ -81,8 +83,8 @@ export function toTaskView(record: TaskRecord): TaskView {
     task: toProtocolTask(record),
     toolId: record.toolId,
     ...(record.progress ? { progress: record.progress } : {}),
-    ...(record.status === 'input_required' && record.inputRequest
-      ? { inputRequest: record.inputRequest }
+    ...(record.status === 'input_required' && record.inputRequests?.[0]
+      ? { inputRequest: record.inputRequests[0], inputRequests: record.inputRequests }
       : {}),
     ...(isTerminalTaskStatus(record.status) && record.result ? { result: record.result } : {}),
   };

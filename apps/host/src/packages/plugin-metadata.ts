@@ -3,6 +3,7 @@ import {
   type AnyToolDefinition,
   type AnyToolPackageEntry,
   cautiousHints,
+  type KeyedInputRequest,
   riskFromHints,
   TOOL_CATEGORIES,
   TOOL_RISKS,
@@ -20,6 +21,25 @@ interface DeclaredMetadata {
   readonly risk?: unknown;
   readonly tags?: unknown;
   readonly annotations?: Partial<Record<keyof ToolAnnotations, unknown>>;
+  readonly taskSupport?: unknown;
+  readonly questionsBeforeTask?: unknown;
+}
+
+const INPUT_METHODS = ['elicitation/create', 'sampling/createMessage', 'roots/list'];
+
+/** The well-formed questions of a plugin's `questionsBeforeTask` (the others are dropped). */
+function questionsOf(declared: unknown): KeyedInputRequest[] {
+  if (!Array.isArray(declared)) return [];
+  return declared.filter(
+    (question): question is KeyedInputRequest =>
+      typeof question === 'object' &&
+      question !== null &&
+      typeof question.key === 'string' &&
+      /^[A-Za-z0-9_.-]{1,64}$/.test(question.key) &&
+      INPUT_METHODS.includes(question.method) &&
+      (question.params === undefined ||
+        (typeof question.params === 'object' && question.params !== null)),
+  );
 }
 
 const HINT_KEYS = [
@@ -34,7 +54,8 @@ const HINT_KEYS = [
  * The metadata of a plugin's tool. A declared risk is kept; without one the risk follows the
  * declared hints (`riskFromHints`: no hints is MEDIUM, never LOW, so the default policy asks).
  * Missing hints take the cautious value, and a HIGH risk tool is sensitive unless it says not.
- * A category that is not one of the kernel's is `utility`.
+ * A category that is not one of the kernel's is `utility`. A declared task support (`optional`,
+ * `required`) is kept: it only lets a client run the call as a task.
  */
 export function pluginToolMetadata(declared: DeclaredMetadata | undefined): ToolMetadataInput {
   const hints: Partial<Record<keyof ToolAnnotations, boolean>> = {};
@@ -59,6 +80,12 @@ export function pluginToolMetadata(declared: DeclaredMetadata | undefined): Tool
       ...cautiousHints(hints),
       sensitiveAction: hints.sensitiveAction ?? risk === 'HIGH',
     },
+    ...(declared?.taskSupport === 'optional' || declared?.taskSupport === 'required'
+      ? {
+          taskSupport: declared.taskSupport,
+          questionsBeforeTask: questionsOf(declared.questionsBeforeTask),
+        }
+      : {}),
   };
 }
 

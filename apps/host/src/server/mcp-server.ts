@@ -1,4 +1,5 @@
 import {
+  type CallToolResult,
   type JSONRPCMessage,
   Server,
   type ServerContext,
@@ -14,7 +15,9 @@ import { registerOfferingHandlers } from './offering-handlers.js';
 import { LOCAL_PRINCIPAL, type Principal, principalKey } from './principal.js';
 import { type ProtocolEra, statelessSessionId } from './protocol-era.js';
 import { RecentArtifacts } from './recent-artifacts.js';
-import { handleToolCall, RAW_ARGUMENTS_META_KEY } from './tool-call-handler.js';
+import { TASKS_EXTENSION } from './task-calls.js';
+import { registerTaskHandlers, taskStatusNotifier } from './task-handlers.js';
+import { handleToolCall, RAW_ARGUMENTS_META_KEY, type ToolCallSetup } from './tool-call-handler.js';
 import type { ToolHost } from './tool-host.js';
 
 export { HOST_VERSION } from '../version.js';
@@ -92,6 +95,10 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
         prompts: { listChanged: true },
         completions: {},
         logging: {},
+        // MCP Tasks: the 2025-11-25 methods, or the 2026-07-28 extension.
+        ...(era === 'legacy'
+          ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }
+          : { extensions: { [TASKS_EXTENSION]: {} } }),
       },
       instructions: INSTRUCTIONS,
       debouncedNotificationMethods: ['notifications/tools/list_changed'],
@@ -150,17 +157,28 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
       capabilities: () => client().capabilities,
     },
   });
-  server.setRequestHandler('tools/call', (request, ctx) =>
-    handleToolCall(
-      { host, era, names, principal, sessionId: sessionOf, listed, client },
-      request,
-      ctx,
-    ),
+  // A long-lived 2025-11-25 connection hears of its tasks' status changes.
+  const forwardChanges = options.forwardChanges ?? era === 'legacy';
+  const statusNotifier = taskStatusNotifier(server, { principal });
+  const callSetup: ToolCallSetup = {
+    host,
+    era,
+    names,
+    principal,
+    sessionId: sessionOf,
+    listed,
+    client,
+    ...(forwardChanges && era === 'legacy' ? { onTaskStarted: statusNotifier.started } : {}),
+  };
+  // A call that became a task is answered with the task (its era's CreateTaskResult).
+  server.setRequestHandler(
+    'tools/call',
+    (request, ctx) => handleToolCall(callSetup, request, ctx) as Promise<CallToolResult>,
   );
+  registerTaskHandlers(server, callSetup);
 
   // A connection is told of changes on its own stream; a 2026-07-28 HTTP server lives for one
   // request (its clients hear of changes through `subscriptions/listen`, see modern-http).
-  const forwardChanges = options.forwardChanges ?? era === 'legacy';
   const stopRegistry = forwardChanges
     ? registry.onChange((change) => {
         // A tool only its definer sees changed nobody else's list.
@@ -184,6 +202,7 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
     stopRegistry();
     stopOfferings();
     dropSubscriptions();
+    statusNotifier.stop();
   };
   return { server, connect, dispose };
 }

@@ -1,5 +1,10 @@
 import type { CallToolResult, ContentBlock, Tool } from '@modelcontextprotocol/server';
-import { type RegisteredTool, renderResult, type ToolResult } from '@toolsys/core-tool-registry';
+import {
+  type RegisteredTool,
+  renderResult,
+  type ToolResult,
+  taskSupportOf,
+} from '@toolsys/core-tool-registry';
 import { leanInputSchema } from './lean-schema.js';
 import { toolTitle } from './tool-title.js';
 
@@ -65,6 +70,9 @@ export function toMcpTool(tool: RegisteredTool, options: McpToolOptions = {}): T
       : leanInputSchema(tool.inputSchema.jsonSchema)) as Tool['inputSchema'],
     annotations: hintsOf(tool),
   };
+  // A tool that may run as a task says so (MCP Tasks); `forbidden` is the protocol's default.
+  const taskSupport = taskSupportOf(tool);
+  if (taskSupport !== 'forbidden') described.execution = { taskSupport };
   if (!options.full) return described;
   const { annotations, category, risk, tags } = tool.metadata;
   described._meta = {

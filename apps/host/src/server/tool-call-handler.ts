@@ -20,6 +20,7 @@ import { TOOLSYS_META_KEY, toCallToolResult } from './mcp-tool-mapping.js';
 import { type Principal, principalKey } from './principal.js';
 import type { ProtocolEra } from './protocol-era.js';
 import type { RecentArtifacts } from './recent-artifacts.js';
+import { startTaskIfAsked, type TaskStartedListener } from './task-calls.js';
 import type { ToolHost } from './tool-host.js';
 
 /** `_meta` key under which a `tools/call` carries arguments that are not an object (see below). */
@@ -40,19 +41,21 @@ export interface ToolCallSetup {
     capabilities: import('@modelcontextprotocol/server').ClientCapabilities | undefined;
     name: string | undefined;
   };
+  /** Told when a call of this connection became a task (status notifications start then). */
+  readonly onTaskStarted?: TaskStartedListener;
 }
 
 /**
  * Answers a `tools/call` through the host's executor. Over 2025-11-25 a confirmation or input
  * request is a real request to the client (when it announced the capability); over 2026-07-28 it
  * is an `input_required` result with a sealed `requestState`, and the call runs again with the
- * answers.
+ * answers. A call that becomes a task (see {@link startTaskIfAsked}) is answered with the task.
  */
 export async function handleToolCall(
   setup: ToolCallSetup,
   request: CallToolRequest,
   ctx: ServerContext,
-): Promise<CallToolResult | InputRequiredResult> {
+): Promise<CallToolResult | InputRequiredResult | Record<string, unknown>> {
   const { host, names, principal } = setup;
   const name = names.idOf(request.params.name);
   const meta = request.params._meta as Record<string, unknown> | undefined;
@@ -60,6 +63,8 @@ export async function handleToolCall(
     meta !== undefined && RAW_ARGUMENTS_META_KEY in meta
       ? meta[RAW_ARGUMENTS_META_KEY]
       : (request.params.arguments ?? {});
+  const task = await startTaskIfAsked(setup, name, args, request, ctx);
+  if (task !== undefined) return task;
   const { capabilities, name: clientName } = setup.client();
   const sessionId = setup.sessionId(ctx);
   const events = eventForwarder(ctx, meta?.progressToken as string | number | undefined, name);
@@ -137,10 +142,14 @@ export async function handleToolCall(
   }
   // Notifications sent after the response would be dropped by the client.
   await events.flush();
-  return toResult(setup, name, result, capabilities);
+  return callToolResultOf(setup, name, result, capabilities);
 }
 
-async function toResult(
+/**
+ * A tool's result as the client gets it: content, structured content where the tool declares
+ * an object output, and links to the artifacts it returned (served by `resources/read`).
+ */
+export async function callToolResultOf(
   setup: ToolCallSetup,
   name: string,
   result: ToolResult,

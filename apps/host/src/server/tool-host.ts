@@ -5,10 +5,12 @@ import {
   type InputResponse,
   ToolCallIds,
   type ToolEvent,
+  type ToolExecutor,
   type ToolResult,
 } from '@toolsys/core-tool-registry';
 import { escapingConfirm } from '../confirmation-text.js';
 import type { Deployment } from '../deployment.js';
+import { HostTasks } from '../tasks/host-tasks.js';
 import { CallLog } from './call-log.js';
 import { runInCallScope, scopedConfirm } from './call-scope.js';
 import { handleDigest } from './handle-digest.js';
@@ -63,6 +65,8 @@ export class ToolHost {
   readonly usedStateIds: UsedStateIds;
   /** Where the servers report what an operator should know (an artifact that got no link). */
   readonly warn: (message: string) => void;
+  /** Long calls run as MCP Tasks (opened on the first task). */
+  readonly tasks: HostTasks;
   readonly #callIds = new ToolCallIds();
 
   constructor(
@@ -74,6 +78,52 @@ export class ToolHost {
     this.calls = options.calls ?? new CallLog();
     this.usedStateIds = createUsedStateIds(deployment.stack.scaleOut.sharedState);
     this.warn = options.warn ?? ((message) => process.stderr.write(`toolsys: ${message}\n`));
+    this.tasks = new HostTasks({
+      executor: this.#taskExecutor(),
+      dataDir: deployment.config.dataDir,
+      ...(deployment.stack.scaleOut.sharedState
+        ? { sharedState: deployment.stack.scaleOut.sharedState }
+        : {}),
+    });
+  }
+
+  /** Stops the tasks this process runs and closes their store. */
+  close(): Promise<void> {
+    return this.tasks.close();
+  }
+
+  /**
+   * The executor tasks run through: the deployment's, each call in a call scope of its own so
+   * that its confirmations reach the task (which waits in `input_required`), not another caller.
+   */
+  #taskExecutor(): ToolExecutor {
+    const { executor } = this.deployment;
+    return {
+      registry: executor.registry,
+      execute: (toolId, args, options = {}) => {
+        const scope = {
+          ...(options.confirm ? { confirm: options.confirm } : {}),
+          unanswered: false,
+          source: 'mcp' as const,
+        };
+        const started = performance.now();
+        return runInCallScope(scope, () =>
+          executor.execute(toolId, args, { ...options, confirm: ESCAPED_SCOPED_CONFIRM }),
+        ).then((result) => {
+          this.calls.record({
+            callId: options.callId ?? toolId,
+            toolId,
+            source: 'mcp',
+            session: handleDigest(options.sessionId ?? 'default'),
+            principal: principalKey(options.principal),
+            outcome: result.ok ? 'ok' : result.error.code,
+            durationMs: performance.now() - started,
+            at: Date.now(),
+          });
+          return result;
+        });
+      },
+    };
   }
 
   /**

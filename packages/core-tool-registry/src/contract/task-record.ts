@@ -26,6 +26,13 @@ export interface TaskInputRequest {
   readonly request: InputRequest;
 }
 
+/** An answer to one of a task's questions. */
+export interface TaskInputResponse {
+  /** The {@link TaskInputRequest.requestId} it answers. */
+  readonly requestId: string;
+  readonly response: InputResponse;
+}
+
 /** A task as stored: one tool call that runs detached from the request that started it. */
 export interface TaskRecord {
   /** Unguessable id (at least 128 random bits), the only handle a client gets. */
@@ -54,10 +61,13 @@ export interface TaskRecord {
   readonly processMark?: string;
   /** The last progress the tool reported. */
   readonly progress?: Extract<ToolEvent, { type: 'progress' }>;
-  /** The question the task waits on, while `input_required`. */
-  readonly inputRequest?: TaskInputRequest;
-  /** The answer given to {@link inputRequest}, until the running replica takes it. */
-  readonly inputResponse?: { readonly requestId: string; readonly response: InputResponse };
+  /**
+   * The questions the task waits on, while `input_required`, in the order they were asked (a
+   * tool that asks several at once, `Promise.all`, waits on all of them).
+   */
+  readonly inputRequests?: readonly TaskInputRequest[];
+  /** Answers given to {@link inputRequests} on any replica, until the running replica takes them. */
+  readonly inputResponses?: readonly TaskInputResponse[];
   /** Set once someone asked to cancel: the running replica stops the work. */
   readonly cancelRequested?: true;
   /** The call's result (bounded), once terminal. */
@@ -71,14 +81,14 @@ export type TaskPatch = Partial<
     | 'status'
     | 'statusMessage'
     | 'progress'
-    | 'inputRequest'
-    | 'inputResponse'
+    | 'inputRequests'
+    | 'inputResponses'
     | 'cancelRequested'
     | 'result'
   >
 > & {
-  /** Fields to remove (`inputRequest` once answered, `inputResponse` once taken). */
-  readonly clear?: readonly ('inputRequest' | 'inputResponse' | 'statusMessage' | 'progress')[];
+  /** Fields to remove (`inputRequests` once answered, `inputResponses` once taken). */
+  readonly clear?: readonly ('inputRequests' | 'inputResponses' | 'statusMessage' | 'progress')[];
 };
 
 /** One page of a principal's tasks, newest first. */

@@ -11,7 +11,11 @@ import { defaultHint, failureResult, type ToolFailure } from './tool-result.js';
 const MAX_MESSAGE_LENGTH = 2_000;
 const JSON_OBJECT_HINT = 'Send the arguments as a JSON object, e.g. {"path": "notes.txt"}.';
 
-/** Turns anything a handler threw into a failure result: the message only, never the stack. */
+/**
+ * Turns anything a handler threw into a failure result: the message only, never the stack. A
+ * throw that is not a {@link ToolError} is a crash, not an answer of the tool's:
+ * `details.crashed` says so (a task that crashed has failed, see `@toolsys/tasks`).
+ */
 export function failureFromThrown(thrown: unknown, signal?: AbortSignal): ToolFailure {
   if (isToolError(thrown)) {
     const { cause: _cause, ...options } = thrown.options;
@@ -22,6 +26,7 @@ export function failureFromThrown(thrown: unknown, signal?: AbortSignal): ToolFa
   return failureResult(
     ToolErrorCode.EXECUTION_FAILED,
     truncate(message || 'the tool failed without a message'),
+    { details: { crashed: true } },
   );
 }
 

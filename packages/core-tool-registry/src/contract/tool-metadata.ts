@@ -1,3 +1,5 @@
+import type { InputRequest } from './tool.js';
+
 /** The sixteen tool categories; catalogs group tools by them, in this order. */
 export const TOOL_CATEGORIES = [
   'shell',
@@ -66,7 +68,12 @@ export interface ToolMetadata {
   readonly grantGroup?: ToolGrantGroup;
   /** Set when the tool may run as a task; see {@link ToolMetadataInput.taskSupport}. Absent: `forbidden`. */
   readonly taskSupport?: 'optional' | 'required';
+  /** What a task of the tool asks before it starts; see {@link ToolMetadataInput.questionsBeforeTask}. */
+  readonly questionsBeforeTask?: readonly KeyedInputRequest[];
 }
+
+/** An input request with the key the tool asks it by (see `ToolContext.requestInput`). */
+export type KeyedInputRequest = InputRequest & { readonly key: string };
 
 /**
  * Tools that one "allow for the session" answer covers together (the browser's navigate, click
@@ -107,6 +114,15 @@ export interface ToolMetadataInput {
    * declare `optional` for a tool whose calls can take minutes. Default `forbidden`.
    */
   taskSupport?: ToolTaskSupport;
+  /**
+   * Questions a call needs answered before its long work starts (which release to install,
+   * which account to use), asked of the client before the call becomes a task: in the request
+   * over MCP 2026-07-28 (input-required rounds, then the task), before the task is created over
+   * 2025-11-25 when the client can answer. The tool asks each with `context.requestInput` under
+   * the same `key` as before and gets the answer given; a question left unanswered is asked
+   * while the task runs, as any other. Only for a tool that may run as a task.
+   */
+  questionsBeforeTask?: readonly KeyedInputRequest[];
 }
 
 /**
@@ -195,6 +211,11 @@ export function resolveMetadata(input: ToolMetadataInput): ToolMetadata {
     ...(input.grantGroup ? { grantGroup: { ...input.grantGroup } } : {}),
     ...(input.taskSupport === 'optional' || input.taskSupport === 'required'
       ? { taskSupport: input.taskSupport }
+      : {}),
+    ...(input.questionsBeforeTask !== undefined &&
+    input.questionsBeforeTask.length > 0 &&
+    (input.taskSupport === 'optional' || input.taskSupport === 'required')
+      ? { questionsBeforeTask: input.questionsBeforeTask.map((question) => ({ ...question })) }
       : {}),
   };
 }
