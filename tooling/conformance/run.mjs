@@ -7,7 +7,8 @@
 // For each requirement set (2025-11-25 and 2026-07-28 unless --requirements names some), every
 // scenario the set requires is run: client scenarios against `node client.mjs`, and with --server
 // the server scenarios against `node serve.mjs --port N` (started on 127.0.0.1, stopped at the
-// end). Scenarios the set lists as not scored (the Tasks and auth extensions, scenarios added after
+// end). Scenarios of the extensions Toolsys implements (the Tasks extension, `tasks-*`) are run and
+// scored like required ones. Scenarios the set lists as not scored (the auth extensions, scenarios added after
 // the release, pending ones) are run and reported but never fail the run. `--skip auth/` leaves out
 // every scenario whose name starts with `auth/`. Exit code: 0 when every required scenario that ran
 // passed, 1 when one failed, 2 on a usage error.
@@ -138,6 +139,12 @@ async function requirementSet(revision) {
   return set;
 }
 
+/**
+ * Scenarios of the extensions Toolsys implements: the suite lists them as not scored (an
+ * extension is optional), but they are scored here like required ones.
+ */
+const IMPLEMENTED_EXTENSION_SCENARIOS = [/^tasks-/];
+
 /** Runs `jobs` (async functions) with at most `limit` at a time, keeping their order. */
 async function pool(jobs, limit) {
   const results = new Array(jobs.length);
@@ -159,7 +166,7 @@ async function runScenario(scenario, revision, target, timeoutMs) {
       ? ['client', '--command', target, '--scenario', scenario.name]
       : ['server', '--url', target, '--scenario', scenario.name];
   args.push('--spec-version', revision, '--timeout', String(timeoutMs));
-  if (scenario.required === false) args.push('--force');
+  if (scenario.forced === true) args.push('--force');
   const started = Date.now();
   const { code, output } = await conformance(args, timeoutMs + 15_000);
   const checks = /Passed: (\d+)\/(\d+)/.exec(output);
@@ -240,7 +247,13 @@ function scenariosOf(set, kind, skip) {
     ...set[kind].filter(kept).map((name) => ({ name, kind, required: true })),
     ...set.unscored
       .filter((entry) => entry.kind === kind && kept(entry.name))
-      .map((entry) => ({ name: entry.name, kind, required: false, category: entry.category })),
+      .map((entry) => ({
+        name: entry.name,
+        kind,
+        required: IMPLEMENTED_EXTENSION_SCENARIOS.some((pattern) => pattern.test(entry.name)),
+        forced: true,
+        category: entry.category,
+      })),
   ];
 }
 
@@ -255,7 +268,9 @@ function report(revision, results, skipped) {
     console.log(`${kind} scenarios:`);
     for (const result of ofKind) {
       const mark = result.passed ? 'PASS' : result.required ? 'FAIL' : 'fail';
-      const note = result.required ? '' : ` (${result.category}, not scored)`;
+      const note = result.forced
+        ? ` (${result.category}${result.required ? ', implemented: scored' : ', not scored'})`
+        : '';
       console.log(`  ${mark}  ${result.name}${note}  [${result.checks}, ${result.ms} ms]`);
     }
   }

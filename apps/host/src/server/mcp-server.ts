@@ -1,9 +1,9 @@
-import {
-  type CallToolResult,
-  type JSONRPCMessage,
+import type {
+  CallToolResult,
+  JSONRPCMessage,
   Server,
-  type ServerContext,
-  type Transport,
+  ServerContext,
+  Transport,
 } from '@modelcontextprotocol/server';
 import { isDiscoveryTool } from '../deployment.js';
 import { newSessionId } from '../session-policy.js';
@@ -15,6 +15,7 @@ import { registerOfferingHandlers } from './offering-handlers.js';
 import { LOCAL_PRINCIPAL, type Principal, principalKey } from './principal.js';
 import { type ProtocolEra, statelessSessionId } from './protocol-era.js';
 import { RecentArtifacts } from './recent-artifacts.js';
+import { TaskAwareServer } from './task-aware-server.js';
 import { TASKS_EXTENSION } from './task-calls.js';
 import { registerTaskHandlers, taskStatusNotifier } from './task-handlers.js';
 import { handleToolCall, RAW_ARGUMENTS_META_KEY, type ToolCallSetup } from './tool-call-handler.js';
@@ -86,7 +87,7 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
   const principal = options.principal ?? LOCAL_PRINCIPAL;
   const ownSessionId =
     options.sessionId ?? (era === 'modern' ? statelessSessionId(principal) : newSessionId('mcp'));
-  const server = new Server(
+  const server = new TaskAwareServer(
     { name: MCP_SERVER_NAME, version: HOST_VERSION },
     {
       capabilities: {

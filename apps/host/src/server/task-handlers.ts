@@ -89,8 +89,23 @@ export function registerTaskHandlers(server: Server, setup: ToolCallSetup): void
   if (setup.era === 'modern') {
     server.setRequestHandler('tasks/update', { params: AnyParams }, async (params, ctx) => {
       const service = await serviceFor('tasks/update', ctx);
-      // The SDK lifts a request's `inputResponses` out of its params (as for a tools/call round).
-      const lifted = (ctx.mcpReq as { inputResponses?: unknown }).inputResponses;
+      // The SDK lifts a request's `inputResponses` out of its params (as for a tools/call round)
+      // and sets aside entries that are not bare results: those are refused, not ignored.
+      const { inputResponses: lifted, droppedInputResponseKeys: dropped } = ctx.mcpReq as {
+        inputResponses?: unknown;
+        droppedInputResponseKeys?: readonly string[];
+      };
+      if (dropped !== undefined && dropped.length > 0) {
+        throw new ProtocolError(
+          INVALID_PARAMS,
+          `tasks/update: inputResponses ${dropped
+            .slice(0, 3)
+            .map((key) => JSON.stringify(key.slice(0, 64)))
+            .join(
+              ', ',
+            )} must each be the bare answer (an elicitation, sampling or roots result object), not wrapped in {method, result}.`,
+        );
+      }
       const { taskId, inputResponses } = paramsOf(
         UpdateParams,
         { ...(params as object), ...(lifted !== undefined ? { inputResponses: lifted } : {}) },

@@ -209,12 +209,14 @@ export async function createTestHost(
     packages: [corePackage, testToolsPackage(tools, probe)],
     confirm: scopedConfirm,
   });
+  const host = new ToolHost(deployment, options.warn ? { warn: options.warn } : {});
   return {
-    host: new ToolHost(deployment, options.warn ? { warn: options.warn } : {}),
+    host,
     deployment,
     probe,
     scratch,
     async dispose() {
+      await host.close();
       await deployment.close();
       rmSync(scratch, { recursive: true, force: true });
     },
