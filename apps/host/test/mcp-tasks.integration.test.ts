@@ -14,6 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type HttpServer, serveHttp } from '../src/server/http-server.js';
 import { contentText } from './support/mcp-client.js';
+import { modernRequest, pollTask } from './support/modern-wire.js';
 import { createTestHost, type TestHost } from './support/test-tools.js';
 
 // MCP Tasks against the real HTTP server: the 2025-11-25 methods with the SDK's 2025 client, the
@@ -118,63 +119,18 @@ async function legacyClient(
   return client;
 }
 
-let nextId = 1;
-
-/** One 2026-07-28 request on the wire: the `_meta` envelope and the standard headers. */
-async function modern(
+/** One 2026-07-28 request of `token`'s client to the test server. */
+function modern(
   token: string,
   method: string,
   params: Record<string, unknown>,
   options: { tasks?: boolean; name?: string } = {},
-): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
-  const body = {
-    jsonrpc: '2.0',
-    id: nextId++,
-    method,
-    params: {
-      ...params,
-      _meta: {
-        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-        'io.modelcontextprotocol/clientInfo': { name: 'tasks-wire', version: '1.0.0' },
-        'io.modelcontextprotocol/clientCapabilities':
-          options.tasks === false ? {} : { extensions: { 'io.modelcontextprotocol/tasks': {} } },
-      },
-    },
-  };
-  const name = options.name ?? (params.name as string | undefined) ?? (params.taskId as string);
-  const response = await fetch(http.mcpUrl, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...(name !== undefined ? { 'mcp-name': name } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  const json = text.startsWith('{')
-    ? JSON.parse(text)
-    : JSON.parse(
-        text
-          .split('\n')
-          .filter((line) => line.startsWith('data: '))
-          .map((line) => line.slice(6))
-          .find((line) => line.includes('"id"')) ?? '{}',
-      );
-  return json;
+) {
+  return modernRequest({ url: http.mcpUrl, token, ...options }, method, params);
 }
 
-async function pollModern(token: string, taskId: string, until: (status: string) => boolean) {
-  for (let i = 0; i < 200; i += 1) {
-    const { result, error } = await modern(token, 'tasks/get', { taskId });
-    if (error) throw new Error(`tasks/get: ${error.message}`);
-    if (result && until(String(result.status))) return result;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`task ${taskId} never reached the status`);
+function pollModern(token: string, taskId: string, until: (status: string) => boolean) {
+  return pollTask({ url: http.mcpUrl, token }, taskId, until);
 }
 
 beforeAll(async () => {
