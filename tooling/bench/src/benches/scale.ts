@@ -7,11 +7,16 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/cl
 import { SHARED_QUOTA_CALLERS } from '@toolsys/core-tool-registry';
 import { freePort, startHaproxy } from '@toolsys/test-support';
 import { removeOnExit } from '../cleanup.js';
-import { connectHttpClient } from '../http-client.js';
+import { connectHttpClient, connectModernHttpClient } from '../http-client.js';
 import { startHostHttp, waitForOutput } from '../processes.js';
 import { type Bench, formatRatio } from '../report.js';
 
 const TARGET_RATIO = 1.5;
+/**
+ * The least a replica may serve of the 2026-07-28 calls behind HAProxy, over an even share: round
+ * robin with six calls in flight spreads them about evenly, stickiness would leave one at 0.
+ */
+const MIN_EVENNESS = 0.5;
 const LIMIT_BOUNDS = [0.97, 1.03] as const;
 /** Calls in flight in total: two sessions per replica behind the load balancer. */
 const CONCURRENCY = 6;
@@ -70,6 +75,47 @@ async function startReplica(
   return { name, child, url };
 }
 
+/** What the bench needs of a client of either SDK and era: calls and an end. */
+interface CallingClient {
+  callTool(params: {
+    name: string;
+    arguments: Record<string, unknown>;
+  }): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+/** Which replica answered each call of the 2026-07-28 clients behind HAProxy (`x-served-by`). */
+class ServedBy {
+  #counts = new Map<string, number>();
+
+  /** Counts `response` for the replica HAProxy names in it (`unknown` when it names none). */
+  readonly record = (response: Response): void => {
+    const server = response.headers.get('x-served-by') ?? 'unknown';
+    this.#counts.set(server, (this.#counts.get(server) ?? 0) + 1);
+  };
+
+  /** Forgets what was counted so far (the warm-up). */
+  reset(): void {
+    this.#counts.clear();
+  }
+
+  /** Responses per replica, by name. */
+  counts(): Record<string, number> {
+    return Object.fromEntries([...this.#counts].sort(([a], [b]) => a.localeCompare(b)));
+  }
+
+  /**
+   * The least-served replica's share over an even share: 1 when `replicas` replicas served
+   * exactly alike, 0 when one of them served nothing.
+   */
+  evenness(replicas: number): number {
+    const counts = [...this.#counts].filter(([name]) => name !== 'unknown').map(([, n]) => n);
+    const total = [...this.#counts.values()].reduce((sum, n) => sum + n, 0);
+    if (counts.length < replicas || total === 0) return 0;
+    return Math.min(...counts) / (total / replicas);
+  }
+}
+
 interface Driven {
   elapsedMs: number;
   ok: number;
@@ -84,7 +130,7 @@ interface Driven {
  * elapsed ms and how many calls succeeded. `onProgress` sees the count of calls started.
  */
 async function drive(
-  targets: readonly Client[],
+  targets: readonly CallingClient[],
   tool: string,
   args: (index: number) => Record<string, unknown>,
   calls: number,
@@ -96,7 +142,7 @@ async function drive(
   let errors = 0;
   let firstError: string | undefined;
   const started = performance.now();
-  const worker = async (client: Client) => {
+  const worker = async (client: CallingClient) => {
     while (next < calls) {
       const index = next;
       next += 1;
@@ -123,6 +169,11 @@ async function drive(
 
 function sessionOf(client: Client): string {
   return (client.transport as StreamableHTTPClientTransport | undefined)?.sessionId ?? '';
+}
+
+/** One line of the per-call cost table. */
+function costLine(label: string, msPerCall: number): string {
+  return `${label.padEnd(42)} ${(1000 / msPerCall).toFixed(0).padStart(6)} calls/s  ${(msPerCall * 1000).toFixed(0)} µs per call`;
 }
 
 /** How one call ended in the replica-kill phase. */
@@ -170,9 +221,14 @@ export const scaleBench: Bench = {
   async run({ quick }) {
     const scratch = removeOnExit(mkdtempSync(join(tmpdir(), 'toolsys-bench-scale-')));
     const children: ChildProcess[] = [];
-    const clients: Client[] = [];
+    const clients: CallingClient[] = [];
     const connect = async (url: string) => {
       const client = await connectHttpClient(url);
+      clients.push(client);
+      return client;
+    };
+    const connectModern = async (url: string, onResponse?: (response: Response) => void) => {
+      const client = await connectModernHttpClient(url, onResponse);
       clients.push(client);
       return client;
     };
@@ -211,6 +267,15 @@ export const scaleBench: Bench = {
       const lbClients: Client[] = [];
       for (let index = 0; index < CONCURRENCY; index += 1) lbClients.push(await connect(lbUrl));
       const servedBy = lbClients.map((client) => sessionOf(client).split('.')[0] ?? '');
+      // 2026-07-28 clients: stateless, so HAProxy spreads each request round robin.
+      const modernAloneClients = await Promise.all(
+        Array.from({ length: CONCURRENCY }, () => connectModern(alone.url)),
+      );
+      const modernServedBy = new ServedBy();
+      const modernLbClients: CallingClient[] = [];
+      for (let index = 0; index < CONCURRENCY; index += 1) {
+        modernLbClients.push(await connectModern(lbUrl, modernServedBy.record));
+      }
 
       // Per-call cost.
       const args = (index: number) => ({ text: `message ${index}`, operation: 'trim' });
@@ -222,18 +287,32 @@ export const scaleBench: Bench = {
       const warmup = quick ? 2_000 : 6_000;
       const perRound = quick ? 300 : 1_200;
       const rounds = 3;
-      await drive(aloneClients, 'text_transform', args, warmup);
-      await drive(lbClients, 'text_transform', args, warmup * REPLICAS.length);
-      const totals = { alone: 0, shared: 0, calls: 0 };
-      // Interleaved rounds share the machine's noise between the two set-ups.
+      // Each era's request path warms apart: the stateless one is other code than the session's.
+      const setUps = [aloneClients, lbClients, modernAloneClients, modernLbClients] as const;
+      for (const [index, targets] of setUps.entries()) {
+        await drive(targets, 'text_transform', args, index % 2 === 0 ? warmup : warmup * REPLICAS.length);
+      }
+      modernServedBy.reset();
+      const totals = { elapsedMs: [0, 0, 0, 0], calls: 0, errors: 0 };
+      // Interleaved rounds share the machine's noise between the four set-ups.
       for (let round = 0; round < rounds; round += 1) {
-        totals.alone += (await drive(aloneClients, 'text_transform', args, perRound)).elapsedMs;
-        totals.shared += (await drive(lbClients, 'text_transform', args, perRound)).elapsedMs;
+        for (const [index, targets] of setUps.entries()) {
+          const run = await drive(targets, 'text_transform', args, perRound);
+          totals.elapsedMs[index] = (totals.elapsedMs[index] ?? 0) + run.elapsedMs;
+          totals.errors += run.errors + run.failed;
+        }
         totals.calls += perRound;
       }
-      const aloneMsPerCall = totals.alone / totals.calls;
-      const sharedMsPerCall = totals.shared / totals.calls;
+      const [aloneMsPerCall, sharedMsPerCall, modernAloneMsPerCall, modernSharedMsPerCall] =
+        totals.elapsedMs.map((elapsed) => elapsed / totals.calls) as [
+          number,
+          number,
+          number,
+          number,
+        ];
       const ratio = sharedMsPerCall / aloneMsPerCall;
+      const modernRatio = modernSharedMsPerCall / modernAloneMsPerCall;
+      const modernEvenness = modernServedBy.evenness(REPLICAS.length);
 
       // Limit accuracy: a full bucket of QUOTA tokens plus the refill over the burst is what the
       // replicas may admit together. Each phase has its own tool, so each starts on a full bucket.
@@ -327,6 +406,9 @@ export const scaleBench: Bench = {
       const within = (value: number) => value >= LIMIT_BOUNDS[0] && value <= LIMIT_BOUNDS[1];
       const met =
         ratio <= TARGET_RATIO &&
+        modernRatio <= TARGET_RATIO &&
+        modernEvenness >= MIN_EVENNESS &&
+        totals.errors === 0 &&
         within(quiet.error) &&
         within(loaded.error) &&
         outage.error <= LIMIT_BOUNDS[1] &&
@@ -336,12 +418,15 @@ export const scaleBench: Bench = {
         `${label.padEnd(28)} ${phase.ok} admitted of ${attempts} against ${phase.limit.toFixed(1)} allowed (${QUOTA}/min over ${(phase.elapsedMs / 1000).toFixed(1)} s) → ${phase.error.toFixed(3)}`;
       return {
         name: 'scale',
-        target: `ratio <= ${TARGET_RATIO} (3 replicas behind HAProxy / 1 alone, per-call cost); limitError and limitErrorLoaded within ${LIMIT_BOUNDS[0]}-${LIMIT_BOUNDS[1]}; limitErrorOutage <= ${LIMIT_BOUNDS[1]}; lostOnReplicaKill 0`,
+        target: `ratio <= ${TARGET_RATIO} in each era (3 replicas behind HAProxy / 1 alone, per-call cost); 2026-07-28 calls spread (each replica >= ${MIN_EVENNESS} of an even share); limitError and limitErrorLoaded within ${LIMIT_BOUNDS[0]}-${LIMIT_BOUNDS[1]}; limitErrorOutage <= ${LIMIT_BOUNDS[1]}; lostOnReplicaKill 0`,
         met,
         lines: [
-          `one replica alone                ${(1000 / aloneMsPerCall).toFixed(0).padStart(6)} calls/s  ${(aloneMsPerCall * 1000).toFixed(0)} µs per call`,
-          `3 replicas + Redis via HAProxy   ${(1000 / sharedMsPerCall).toFixed(0).padStart(6)} calls/s  ${(sharedMsPerCall * 1000).toFixed(0)} µs per call`,
-          `ratio ${formatRatio(ratio)} (${CONCURRENCY} calls in flight, ${rounds} interleaved rounds; sessions on ${servedBy.join(' ')})`,
+          costLine('2025-11-25 one replica alone', aloneMsPerCall),
+          costLine('2025-11-25 3 replicas + Redis via HAProxy', sharedMsPerCall),
+          costLine('2026-07-28 one replica alone', modernAloneMsPerCall),
+          costLine('2026-07-28 3 replicas + Redis via HAProxy', modernSharedMsPerCall),
+          `ratio 2025-11-25 ${formatRatio(ratio)} (sessions on ${servedBy.join(' ')}), 2026-07-28 ${formatRatio(modernRatio)} (stateless calls served by ${JSON.stringify(modernServedBy.counts())}, evenness ${formatRatio(modernEvenness)}); ${CONCURRENCY} calls in flight, ${rounds} interleaved rounds`,
+          `2026-07-28 over 2025-11-25 calls/s: alone ${formatRatio(aloneMsPerCall / modernAloneMsPerCall)}, via HAProxy ${formatRatio(sharedMsPerCall / modernSharedMsPerCall)}`,
           limitLine('limit, quiet', quiet),
           limitLine(`limit, ${availableParallelism()} cores saturated`, loaded),
           limitLine(`limit, Redis stopped ${(outageMs / 1000).toFixed(1)} s`, outage),
@@ -361,6 +446,17 @@ export const scaleBench: Bench = {
           aloneCallsPerSecond: 1000 / aloneMsPerCall,
           sharedCallsPerSecond: 1000 / sharedMsPerCall,
           addedMsPerCall: sharedMsPerCall - aloneMsPerCall,
+          modernRatio,
+          modernAloneCallsPerSecond: 1000 / modernAloneMsPerCall,
+          modernSharedCallsPerSecond: 1000 / modernSharedMsPerCall,
+          modernAddedMsPerCall: modernSharedMsPerCall - modernAloneMsPerCall,
+          modernServedBy: modernServedBy.counts(),
+          modernEvenness,
+          modernOverLegacy: {
+            aloneCallsPerSecond: aloneMsPerCall / modernAloneMsPerCall,
+            sharedCallsPerSecond: sharedMsPerCall / modernSharedMsPerCall,
+          },
+          costPhaseErrors: totals.errors,
           admitted: { quiet: quiet.ok, loaded: loaded.ok, outage: outage.ok },
           callErrors: { quiet: quiet.errors, loaded: loaded.errors, outage: outage.errors },
           firstCallError: quiet.firstError ?? loaded.firstError ?? outage.firstError ?? null,
