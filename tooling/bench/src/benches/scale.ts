@@ -148,7 +148,7 @@ function costLine(label: string, msPerCall: number): string {
 /** How one call ended in the replica-kill phase. */
 type Outcome = 'ok' | 'tool-error' | 'hung' | `error: ${string}`;
 
-async function callBounded(client: Client): Promise<Outcome> {
+async function callBounded(client: CallingClient): Promise<Outcome> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const hung = new Promise<Outcome>((resolve) => {
     timer = setTimeout(() => resolve('hung'), HUNG_MS);
@@ -179,14 +179,16 @@ function classify(outcome: Outcome): string {
 
 /**
  * `pnpm bench scale`: tools/call cost of three replicas sharing Redis behind HAProxy (the shipped
- * deploy/haproxy.cfg) against one replica alone, how exactly the shared limiter admits its quota
- * across them (quiet, with every core saturated by a competing process, and with Redis stopped for
- * part of the burst), and what happens to calls when one replica is SIGKILLed mid-run.
+ * deploy/haproxy.cfg) against one replica alone, in both protocol eras (2025-11-25 sessions, sticky
+ * to the replica that opened them; 2026-07-28 stateless calls, spread round robin, counted by the
+ * replica HAProxy names), how exactly the shared limiter admits its quota across them (quiet, with
+ * every core saturated by a competing process, and with Redis stopped for part of the burst), and
+ * what happens to calls of either era when one replica is SIGKILLed mid-run.
  */
 export const scaleBench: Bench = {
   name: 'scale',
   summary:
-    'three replicas sharing Redis behind HAProxy vs one alone: per-call cost, rate-limit accuracy (quiet, loaded, Redis outage), a replica killed',
+    'three replicas sharing Redis behind HAProxy vs one alone, 2025-11-25 and 2026-07-28 clients: per-call cost, rate-limit accuracy (quiet, loaded, Redis outage), a replica killed',
   async run({ quick }) {
     const scratch = removeOnExit(mkdtempSync(join(tmpdir(), 'toolsys-bench-scale-')));
     const children: ChildProcess[] = [];
@@ -287,6 +289,7 @@ export const scaleBench: Bench = {
       const ratio = sharedMsPerCall / aloneMsPerCall;
       const modernRatio = modernSharedMsPerCall / modernAloneMsPerCall;
       const modernEvenness = modernServedBy.evenness(REPLICAS.length);
+      const modernServedDuringCost = modernServedBy.counts();
 
       // Limit accuracy: a full bucket of QUOTA tokens plus the refill over the burst is what the
       // replicas may admit together. Each phase has its own tool, so each starts on a full bucket.
@@ -332,11 +335,20 @@ export const scaleBench: Bench = {
       await resumed;
 
       // One replica SIGKILLed while every session calls: the survivors' calls must all succeed.
+      // The 2026-07-28 clients call meanwhile: stateless, none of their calls may be lost (a
+      // request whose replica died unanswered is sent to another one by HAProxy).
       const victim = replicas[replicas.length - 1] as Replica;
       const killRunMs = quick ? 3_000 : 6_000;
       const outcomes = lbClients.map(() => [] as Outcome[]);
+      const modernOutcomes: Outcome[] = [];
+      modernServedBy.reset();
       const killStarted = performance.now();
       let killed = false;
+      const modernCalls = modernLbClients.map(async (client) => {
+        while (performance.now() - killStarted < killRunMs) {
+          modernOutcomes.push(await callBounded(client));
+        }
+      });
       await Promise.all(
         lbClients.map(async (client, slot) => {
           while (performance.now() - killStarted < killRunMs) {
@@ -351,6 +363,9 @@ export const scaleBench: Bench = {
           }
         }),
       );
+      await Promise.all(modernCalls);
+      const modernLost = modernOutcomes.filter((outcome) => outcome !== 'ok');
+      const modernServedDuringKill = modernServedBy.counts();
       const survivorSlots = servedBy.flatMap((name, slot) => (name !== victim.name ? [slot] : []));
       const victimSlots = servedBy.flatMap((name, slot) => (name === victim.name ? [slot] : []));
       const lostOnReplicaKill = survivorSlots.reduce(
@@ -382,6 +397,7 @@ export const scaleBench: Bench = {
         ratio <= TARGET_RATIO &&
         modernRatio <= TARGET_RATIO &&
         modernEvenness >= MIN_EVENNESS &&
+        modernLost.length === 0 &&
         totals.errors === 0 &&
         within(quiet.error) &&
         within(loaded.error) &&
@@ -392,19 +408,20 @@ export const scaleBench: Bench = {
         `${label.padEnd(28)} ${phase.ok} admitted of ${attempts} against ${phase.limit.toFixed(1)} allowed (${QUOTA}/min over ${(phase.elapsedMs / 1000).toFixed(1)} s) → ${phase.error.toFixed(3)}`;
       return {
         name: 'scale',
-        target: `ratio <= ${TARGET_RATIO} in each era (3 replicas behind HAProxy / 1 alone, per-call cost); 2026-07-28 calls spread (each replica >= ${MIN_EVENNESS} of an even share); limitError and limitErrorLoaded within ${LIMIT_BOUNDS[0]}-${LIMIT_BOUNDS[1]}; limitErrorOutage <= ${LIMIT_BOUNDS[1]}; lostOnReplicaKill 0`,
+        target: `ratio <= ${TARGET_RATIO} in each era (3 replicas behind HAProxy / 1 alone, per-call cost); 2026-07-28 calls spread (each replica >= ${MIN_EVENNESS} of an even share); limitError and limitErrorLoaded within ${LIMIT_BOUNDS[0]}-${LIMIT_BOUNDS[1]}; limitErrorOutage <= ${LIMIT_BOUNDS[1]}; lostOnReplicaKill 0 in each era`,
         met,
         lines: [
           costLine('2025-11-25 one replica alone', aloneMsPerCall),
           costLine('2025-11-25 3 replicas + Redis via HAProxy', sharedMsPerCall),
           costLine('2026-07-28 one replica alone', modernAloneMsPerCall),
           costLine('2026-07-28 3 replicas + Redis via HAProxy', modernSharedMsPerCall),
-          `ratio 2025-11-25 ${formatRatio(ratio)} (sessions on ${servedBy.join(' ')}), 2026-07-28 ${formatRatio(modernRatio)} (stateless calls served by ${JSON.stringify(modernServedBy.counts())}, evenness ${formatRatio(modernEvenness)}); ${CONCURRENCY} calls in flight, ${rounds} interleaved rounds`,
+          `ratio 2025-11-25 ${formatRatio(ratio)} (sessions on ${servedBy.join(' ')}), 2026-07-28 ${formatRatio(modernRatio)} (stateless calls served by ${JSON.stringify(modernServedDuringCost)}, evenness ${formatRatio(modernEvenness)}); ${CONCURRENCY} calls in flight, ${rounds} interleaved rounds`,
           `2026-07-28 over 2025-11-25 calls/s: alone ${formatRatio(aloneMsPerCall / modernAloneMsPerCall)}, via HAProxy ${formatRatio(sharedMsPerCall / modernSharedMsPerCall)}`,
           limitLine('limit, quiet', quiet),
           limitLine(`limit, ${availableParallelism()} cores saturated`, loaded),
           limitLine(`limit, Redis stopped ${(outageMs / 1000).toFixed(1)} s`, outage),
           `replica ${victim.name} SIGKILLed: ${lostOnReplicaKill} of ${survivorCalls} calls on the surviving replicas lost or hung; its sessions were told: ${killedSessionsTold.join('; ')}; a new session ${reinitialized ? 'works' : 'FAILED'}; HAProxy sees ${JSON.stringify(states)}`,
+          `2026-07-28 stateless calls meanwhile: ${modernLost.length} of ${modernOutcomes.length} lost or hung${modernLost[0] ? ` (first: ${classify(modernLost[0])})` : ''}; served by ${JSON.stringify(modernServedDuringKill)}`,
         ],
         json: {
           viaLoadBalancer: true,
@@ -415,6 +432,10 @@ export const scaleBench: Bench = {
           limitErrorOutage: outage.error,
           lostOnReplicaKill,
           survivorCallsDuringKill: survivorCalls,
+          modernLostOnReplicaKill: modernLost.length,
+          modernCallsDuringKill: modernOutcomes.length,
+          modernFirstLost: modernLost[0] ? classify(modernLost[0]) : null,
+          modernServedDuringKill,
           killedSessionsTold,
           reinitializedAfterKill: reinitialized,
           aloneCallsPerSecond: 1000 / aloneMsPerCall,
@@ -424,7 +445,7 @@ export const scaleBench: Bench = {
           modernAloneCallsPerSecond: 1000 / modernAloneMsPerCall,
           modernSharedCallsPerSecond: 1000 / modernSharedMsPerCall,
           modernAddedMsPerCall: modernSharedMsPerCall - modernAloneMsPerCall,
-          modernServedBy: modernServedBy.counts(),
+          modernServedBy: modernServedDuringCost,
           modernEvenness,
           modernOverLegacy: {
             aloneCallsPerSecond: aloneMsPerCall / modernAloneMsPerCall,
