@@ -27,17 +27,23 @@ export async function connectHttpClient(url: string): Promise<Client> {
 
 /**
  * An MCP client of the v2 SDK pinned to the 2026-07-28 protocol (stateless: every request carries
- * its envelope; no `initialize`, no session), connected over Streamable HTTP.
+ * its envelope; no `initialize`, no session), connected over Streamable HTTP. `onResponse` sees
+ * every HTTP response it reads (e.g. to count which replica answered).
  */
-export async function connectModernHttpClient(url: string): Promise<ModernClient> {
+export async function connectModernHttpClient(
+  url: string,
+  onResponse?: (response: Response) => void,
+): Promise<ModernClient> {
   const client = new ModernClient(
     { name: 'toolsys-bench', version: '0.0.0' },
     { versionNegotiation: { mode: { pin: '2026-07-28' } } },
   );
   const transport = new ModernHttpTransport(new URL(url), {
-    fetch: (input, init) => {
+    fetch: async (input, init) => {
       if (init?.signal) setMaxListeners(0, init.signal);
-      return fetch(input, init);
+      const response = await fetch(input, init);
+      onResponse?.(response);
+      return response;
     },
   });
   await client.connect(transport);

@@ -7,11 +7,17 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/cl
 import { SHARED_QUOTA_CALLERS } from '@toolsys/core-tool-registry';
 import { freePort, startHaproxy } from '@toolsys/test-support';
 import { removeOnExit } from '../cleanup.js';
-import { connectHttpClient } from '../http-client.js';
+import { connectHttpClient, connectModernHttpClient } from '../http-client.js';
 import { startHostHttp, waitForOutput } from '../processes.js';
 import { type Bench, formatRatio } from '../report.js';
+import { ServedBy } from '../served-by.js';
 
 const TARGET_RATIO = 1.5;
+/**
+ * The least a replica may serve of the 2026-07-28 calls behind HAProxy, over an even share: round
+ * robin with six calls in flight spreads them about evenly, stickiness would leave one at 0.
+ */
+const MIN_EVENNESS = 0.5;
 const LIMIT_BOUNDS = [0.97, 1.03] as const;
 /** Calls in flight in total: two sessions per replica behind the load balancer. */
 const CONCURRENCY = 6;
@@ -70,6 +76,15 @@ async function startReplica(
   return { name, child, url };
 }
 
+/** What the bench needs of a client of either SDK and era: calls and an end. */
+interface CallingClient {
+  callTool(params: {
+    name: string;
+    arguments: Record<string, unknown>;
+  }): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
 interface Driven {
   elapsedMs: number;
   ok: number;
@@ -84,7 +99,7 @@ interface Driven {
  * elapsed ms and how many calls succeeded. `onProgress` sees the count of calls started.
  */
 async function drive(
-  targets: readonly Client[],
+  targets: readonly CallingClient[],
   tool: string,
   args: (index: number) => Record<string, unknown>,
   calls: number,
@@ -96,7 +111,7 @@ async function drive(
   let errors = 0;
   let firstError: string | undefined;
   const started = performance.now();
-  const worker = async (client: Client) => {
+  const worker = async (client: CallingClient) => {
     while (next < calls) {
       const index = next;
       next += 1;
@@ -125,10 +140,15 @@ function sessionOf(client: Client): string {
   return (client.transport as StreamableHTTPClientTransport | undefined)?.sessionId ?? '';
 }
 
+/** One line of the per-call cost table. */
+function costLine(label: string, msPerCall: number): string {
+  return `${label.padEnd(42)} ${(1000 / msPerCall).toFixed(0).padStart(6)} calls/s  ${(msPerCall * 1000).toFixed(0)} µs per call`;
+}
+
 /** How one call ended in the replica-kill phase. */
 type Outcome = 'ok' | 'tool-error' | 'hung' | `error: ${string}`;
 
-async function callBounded(client: Client): Promise<Outcome> {
+async function callBounded(client: CallingClient): Promise<Outcome> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const hung = new Promise<Outcome>((resolve) => {
     timer = setTimeout(() => resolve('hung'), HUNG_MS);
@@ -159,20 +179,27 @@ function classify(outcome: Outcome): string {
 
 /**
  * `pnpm bench scale`: tools/call cost of three replicas sharing Redis behind HAProxy (the shipped
- * deploy/haproxy.cfg) against one replica alone, how exactly the shared limiter admits its quota
- * across them (quiet, with every core saturated by a competing process, and with Redis stopped for
- * part of the burst), and what happens to calls when one replica is SIGKILLed mid-run.
+ * deploy/haproxy.cfg) against one replica alone, in both protocol eras (2025-11-25 sessions, sticky
+ * to the replica that opened them; 2026-07-28 stateless calls, spread round robin, counted by the
+ * replica HAProxy names), how exactly the shared limiter admits its quota across them (quiet, with
+ * every core saturated by a competing process, and with Redis stopped for part of the burst), and
+ * what happens to calls of either era when one replica is SIGKILLed mid-run.
  */
 export const scaleBench: Bench = {
   name: 'scale',
   summary:
-    'three replicas sharing Redis behind HAProxy vs one alone: per-call cost, rate-limit accuracy (quiet, loaded, Redis outage), a replica killed',
+    'three replicas sharing Redis behind HAProxy vs one alone, 2025-11-25 and 2026-07-28 clients: per-call cost, rate-limit accuracy (quiet, loaded, Redis outage), a replica killed',
   async run({ quick }) {
     const scratch = removeOnExit(mkdtempSync(join(tmpdir(), 'toolsys-bench-scale-')));
     const children: ChildProcess[] = [];
-    const clients: Client[] = [];
+    const clients: CallingClient[] = [];
     const connect = async (url: string) => {
       const client = await connectHttpClient(url);
+      clients.push(client);
+      return client;
+    };
+    const connectModern = async (url: string, onResponse?: (response: Response) => void) => {
+      const client = await connectModernHttpClient(url, onResponse);
       clients.push(client);
       return client;
     };
@@ -211,6 +238,15 @@ export const scaleBench: Bench = {
       const lbClients: Client[] = [];
       for (let index = 0; index < CONCURRENCY; index += 1) lbClients.push(await connect(lbUrl));
       const servedBy = lbClients.map((client) => sessionOf(client).split('.')[0] ?? '');
+      // 2026-07-28 clients: stateless, so HAProxy spreads each request round robin.
+      const modernAloneClients = await Promise.all(
+        Array.from({ length: CONCURRENCY }, () => connectModern(alone.url)),
+      );
+      const modernServedBy = new ServedBy();
+      const modernLbClients: CallingClient[] = [];
+      for (let index = 0; index < CONCURRENCY; index += 1) {
+        modernLbClients.push(await connectModern(lbUrl, modernServedBy.record));
+      }
 
       // Per-call cost.
       const args = (index: number) => ({ text: `message ${index}`, operation: 'trim' });
@@ -222,18 +258,38 @@ export const scaleBench: Bench = {
       const warmup = quick ? 2_000 : 6_000;
       const perRound = quick ? 300 : 1_200;
       const rounds = 3;
-      await drive(aloneClients, 'text_transform', args, warmup);
-      await drive(lbClients, 'text_transform', args, warmup * REPLICAS.length);
-      const totals = { alone: 0, shared: 0, calls: 0 };
-      // Interleaved rounds share the machine's noise between the two set-ups.
+      // Each era's request path warms apart: the stateless one is other code than the session's.
+      const setUps = [aloneClients, lbClients, modernAloneClients, modernLbClients] as const;
+      for (const [index, targets] of setUps.entries()) {
+        await drive(
+          targets,
+          'text_transform',
+          args,
+          index % 2 === 0 ? warmup : warmup * REPLICAS.length,
+        );
+      }
+      modernServedBy.reset();
+      const totals = { elapsedMs: [0, 0, 0, 0], calls: 0, errors: 0 };
+      // Interleaved rounds share the machine's noise between the four set-ups.
       for (let round = 0; round < rounds; round += 1) {
-        totals.alone += (await drive(aloneClients, 'text_transform', args, perRound)).elapsedMs;
-        totals.shared += (await drive(lbClients, 'text_transform', args, perRound)).elapsedMs;
+        for (const [index, targets] of setUps.entries()) {
+          const run = await drive(targets, 'text_transform', args, perRound);
+          totals.elapsedMs[index] = (totals.elapsedMs[index] ?? 0) + run.elapsedMs;
+          totals.errors += run.errors + run.failed;
+        }
         totals.calls += perRound;
       }
-      const aloneMsPerCall = totals.alone / totals.calls;
-      const sharedMsPerCall = totals.shared / totals.calls;
+      const [aloneMsPerCall, sharedMsPerCall, modernAloneMsPerCall, modernSharedMsPerCall] =
+        totals.elapsedMs.map((elapsed) => elapsed / totals.calls) as [
+          number,
+          number,
+          number,
+          number,
+        ];
       const ratio = sharedMsPerCall / aloneMsPerCall;
+      const modernRatio = modernSharedMsPerCall / modernAloneMsPerCall;
+      const modernEvenness = modernServedBy.evenness(REPLICAS.length);
+      const modernServedDuringCost = modernServedBy.counts();
 
       // Limit accuracy: a full bucket of QUOTA tokens plus the refill over the burst is what the
       // replicas may admit together. Each phase has its own tool, so each starts on a full bucket.
@@ -279,11 +335,20 @@ export const scaleBench: Bench = {
       await resumed;
 
       // One replica SIGKILLed while every session calls: the survivors' calls must all succeed.
+      // The 2026-07-28 clients call meanwhile: stateless, none of their calls may be lost (a
+      // request whose replica died unanswered is sent to another one by HAProxy).
       const victim = replicas[replicas.length - 1] as Replica;
       const killRunMs = quick ? 3_000 : 6_000;
       const outcomes = lbClients.map(() => [] as Outcome[]);
+      const modernOutcomes: Outcome[] = [];
+      modernServedBy.reset();
       const killStarted = performance.now();
       let killed = false;
+      const modernCalls = modernLbClients.map(async (client) => {
+        while (performance.now() - killStarted < killRunMs) {
+          modernOutcomes.push(await callBounded(client));
+        }
+      });
       await Promise.all(
         lbClients.map(async (client, slot) => {
           while (performance.now() - killStarted < killRunMs) {
@@ -298,6 +363,9 @@ export const scaleBench: Bench = {
           }
         }),
       );
+      await Promise.all(modernCalls);
+      const modernLost = modernOutcomes.filter((outcome) => outcome !== 'ok');
+      const modernServedDuringKill = modernServedBy.counts();
       const survivorSlots = servedBy.flatMap((name, slot) => (name !== victim.name ? [slot] : []));
       const victimSlots = servedBy.flatMap((name, slot) => (name === victim.name ? [slot] : []));
       const lostOnReplicaKill = survivorSlots.reduce(
@@ -327,6 +395,10 @@ export const scaleBench: Bench = {
       const within = (value: number) => value >= LIMIT_BOUNDS[0] && value <= LIMIT_BOUNDS[1];
       const met =
         ratio <= TARGET_RATIO &&
+        modernRatio <= TARGET_RATIO &&
+        modernEvenness >= MIN_EVENNESS &&
+        modernLost.length === 0 &&
+        totals.errors === 0 &&
         within(quiet.error) &&
         within(loaded.error) &&
         outage.error <= LIMIT_BOUNDS[1] &&
@@ -336,16 +408,20 @@ export const scaleBench: Bench = {
         `${label.padEnd(28)} ${phase.ok} admitted of ${attempts} against ${phase.limit.toFixed(1)} allowed (${QUOTA}/min over ${(phase.elapsedMs / 1000).toFixed(1)} s) → ${phase.error.toFixed(3)}`;
       return {
         name: 'scale',
-        target: `ratio <= ${TARGET_RATIO} (3 replicas behind HAProxy / 1 alone, per-call cost); limitError and limitErrorLoaded within ${LIMIT_BOUNDS[0]}-${LIMIT_BOUNDS[1]}; limitErrorOutage <= ${LIMIT_BOUNDS[1]}; lostOnReplicaKill 0`,
+        target: `ratio <= ${TARGET_RATIO} in each era (3 replicas behind HAProxy / 1 alone, per-call cost); 2026-07-28 calls spread (each replica >= ${MIN_EVENNESS} of an even share); limitError and limitErrorLoaded within ${LIMIT_BOUNDS[0]}-${LIMIT_BOUNDS[1]}; limitErrorOutage <= ${LIMIT_BOUNDS[1]}; lostOnReplicaKill 0 in each era`,
         met,
         lines: [
-          `one replica alone                ${(1000 / aloneMsPerCall).toFixed(0).padStart(6)} calls/s  ${(aloneMsPerCall * 1000).toFixed(0)} µs per call`,
-          `3 replicas + Redis via HAProxy   ${(1000 / sharedMsPerCall).toFixed(0).padStart(6)} calls/s  ${(sharedMsPerCall * 1000).toFixed(0)} µs per call`,
-          `ratio ${formatRatio(ratio)} (${CONCURRENCY} calls in flight, ${rounds} interleaved rounds; sessions on ${servedBy.join(' ')})`,
+          costLine('2025-11-25 one replica alone', aloneMsPerCall),
+          costLine('2025-11-25 3 replicas + Redis via HAProxy', sharedMsPerCall),
+          costLine('2026-07-28 one replica alone', modernAloneMsPerCall),
+          costLine('2026-07-28 3 replicas + Redis via HAProxy', modernSharedMsPerCall),
+          `ratio 2025-11-25 ${formatRatio(ratio)} (sessions on ${servedBy.join(' ')}), 2026-07-28 ${formatRatio(modernRatio)} (stateless calls served by ${JSON.stringify(modernServedDuringCost)}, evenness ${formatRatio(modernEvenness)}); ${CONCURRENCY} calls in flight, ${rounds} interleaved rounds`,
+          `2026-07-28 over 2025-11-25 calls/s: alone ${formatRatio(aloneMsPerCall / modernAloneMsPerCall)}, via HAProxy ${formatRatio(sharedMsPerCall / modernSharedMsPerCall)}`,
           limitLine('limit, quiet', quiet),
           limitLine(`limit, ${availableParallelism()} cores saturated`, loaded),
           limitLine(`limit, Redis stopped ${(outageMs / 1000).toFixed(1)} s`, outage),
           `replica ${victim.name} SIGKILLed: ${lostOnReplicaKill} of ${survivorCalls} calls on the surviving replicas lost or hung; its sessions were told: ${killedSessionsTold.join('; ')}; a new session ${reinitialized ? 'works' : 'FAILED'}; HAProxy sees ${JSON.stringify(states)}`,
+          `2026-07-28 stateless calls meanwhile: ${modernLost.length} of ${modernOutcomes.length} lost or hung${modernLost[0] ? ` (first: ${classify(modernLost[0])})` : ''}; served by ${JSON.stringify(modernServedDuringKill)}`,
         ],
         json: {
           viaLoadBalancer: true,
@@ -356,11 +432,26 @@ export const scaleBench: Bench = {
           limitErrorOutage: outage.error,
           lostOnReplicaKill,
           survivorCallsDuringKill: survivorCalls,
+          modernLostOnReplicaKill: modernLost.length,
+          modernCallsDuringKill: modernOutcomes.length,
+          modernFirstLost: modernLost[0] ? classify(modernLost[0]) : null,
+          modernServedDuringKill,
           killedSessionsTold,
           reinitializedAfterKill: reinitialized,
           aloneCallsPerSecond: 1000 / aloneMsPerCall,
           sharedCallsPerSecond: 1000 / sharedMsPerCall,
           addedMsPerCall: sharedMsPerCall - aloneMsPerCall,
+          modernRatio,
+          modernAloneCallsPerSecond: 1000 / modernAloneMsPerCall,
+          modernSharedCallsPerSecond: 1000 / modernSharedMsPerCall,
+          modernAddedMsPerCall: modernSharedMsPerCall - modernAloneMsPerCall,
+          modernServedBy: modernServedDuringCost,
+          modernEvenness,
+          modernOverLegacy: {
+            aloneCallsPerSecond: aloneMsPerCall / modernAloneMsPerCall,
+            sharedCallsPerSecond: sharedMsPerCall / modernSharedMsPerCall,
+          },
+          costPhaseErrors: totals.errors,
           admitted: { quiet: quiet.ok, loaded: loaded.ok, outage: outage.ok },
           callErrors: { quiet: quiet.errors, loaded: loaded.errors, outage: outage.errors },
           firstCallError: quiet.firstError ?? loaded.firstError ?? outage.firstError ?? null,
