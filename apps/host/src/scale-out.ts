@@ -3,6 +3,7 @@
 import type { SharedState, SharedStateStatus } from '@toolsys/state-redis';
 import type { OtlpTelemetry, OtlpTelemetryStatus } from '@toolsys/state-redis/otlp';
 import type { ResolvedDeploymentConfig } from './config.js';
+import { replicaNameOf } from './replica-name.js';
 import { permissionPolicyScope, sessionIdleMs } from './session-policy.js';
 import { HOST_TRACE_CAPACITY } from './trace-file.js';
 
@@ -44,7 +45,7 @@ export async function loadScaleOut(
   let telemetry: OtlpTelemetry | undefined;
   if (redis) {
     const { createSharedState } = await import('@toolsys/state-redis');
-    const replicaId = redis.replicaId ?? options.replicaId;
+    const replicaId = redis.replicaId ?? options.replicaId ?? replicaNameOf(deployment);
     sharedState = createSharedState({
       url: withPassword(redis.url, redis.passwordEnv ? env[redis.passwordEnv] : undefined),
       ...(redis.keyPrefix !== undefined ? { keyPrefix: redis.keyPrefix } : {}),

@@ -7,8 +7,10 @@ import {
   isLegacyRequest,
   ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
+import { ListedNames } from './listed-names.js';
 import { createMcpServer, setAsideBadArguments } from './mcp-server.js';
 import { OfferingError } from './offerings.js';
+import { paramHeaderMismatch, paramHeaderMismatchError } from './param-headers.js';
 import { LOCAL_PRINCIPAL, type Principal, principalKey } from './principal.js';
 import { statelessSessionId } from './protocol-era.js';
 import type { ToolHost } from './tool-host.js';
@@ -64,6 +66,13 @@ export function createModernEndpoint(
         extra: { principal },
       };
       Object.assign(request, { auth: authInfo });
+      // A call routed by its Mcp-Param-* header must run with the same value (SEP-2243).
+      const mismatch = paramMismatchOf(host, body, principal, request);
+      if (mismatch !== undefined) {
+        response.writeHead(400, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(mismatch));
+        return;
+      }
       const watched = await watchListenedResources(host, body, principal, (uri) =>
         handler.notify.resourceUpdated(uri),
       );
@@ -82,6 +91,40 @@ export function createModernEndpoint(
       await handler.close();
     },
   };
+}
+
+/**
+ * For a `tools/call` whose arguments disagree with their `Mcp-Param-*` headers (the tool's
+ * `x-mcp-header` declarations), the -32020 error to answer with; undefined otherwise.
+ */
+function paramMismatchOf(
+  host: ToolHost,
+  body: unknown,
+  principal: Principal,
+  request: IncomingMessage,
+): Record<string, unknown> | undefined {
+  const message = body as { id?: unknown; method?: unknown; params?: unknown } | null;
+  if (message?.method !== 'tools/call') return undefined;
+  const params = message.params as { name?: unknown; arguments?: unknown } | undefined;
+  if (typeof params?.name !== 'string') return undefined;
+  const { registry } = host.deployment;
+  const tool =
+    registry.get(params.name, principal) ??
+    registry.get(
+      new ListedNames(host.deployment.config.config.tools?.names ?? 'safe', () =>
+        registry.ids(principal),
+      ).idOf(params.name),
+      principal,
+    );
+  if (tool === undefined) return undefined;
+  const mismatch = paramHeaderMismatch(
+    tool.inputSchema.jsonSchema,
+    params.arguments,
+    request.headers,
+  );
+  if (mismatch === undefined) return undefined;
+  const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
+  return paramHeaderMismatchError(mismatch, id);
 }
 
 /** Resources one `subscriptions/listen` stream may watch at most. */
