@@ -149,7 +149,7 @@ export const deploymentConfigSchema = z
               .string()
               .optional()
               .describe(
-                'This replica in the shared trace ring, the heartbeat, its session ids and the x-toolsys-replica response header (sent only to authenticated callers); unique per running replica. Default: an opaque random id, new at each start.',
+                'This replica in the shared trace ring and the heartbeat (and, without server.replicaName, in its session ids and the x-toolsys-replica response header, sent only to authenticated callers); unique per running replica. Default: the replica name (server.replicaName, TOOLSYS_REPLICA_NAME), else an opaque random id, new at each start.',
               ),
             grantMaxStalenessMs: z
               .number()

@@ -112,7 +112,8 @@ describe('handles that name their replica, behind HAProxy', { timeout: 120_000 }
     const snapshot = tools.find((tool) => tool.name === 'terminal_snapshot');
     const run = tools.find((tool) => tool.name === 'terminal_run');
     const properties = (tool: typeof snapshot) =>
-      (tool?.inputSchema as { properties: Record<string, Record<string, unknown>> }).properties;
+      (tool?.inputSchema as { properties?: Record<string, Record<string, unknown>> } | undefined)
+        ?.properties ?? {};
     expect(properties(snapshot).sessionId?.['x-mcp-header']).toBe('Handle');
     expect(properties(run).sessionId?.['x-mcp-header']).toBe('Handle');
   });

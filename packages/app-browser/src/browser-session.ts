@@ -1,5 +1,10 @@
 import { basename } from 'node:path';
-import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
+import {
+  foreignReplicaError,
+  mintHandle,
+  ToolError,
+  ToolErrorCode,
+} from '@toolsys/core-tool-registry';
 import type { BrowserContext, Dialog, Download, Page, Request } from 'playwright-core';
 import { BrowserTab } from './browser-tab.js';
 import { type DownloadLimits, watchDownloadSize } from './download-limits.js';
@@ -70,6 +75,11 @@ export interface BrowserSessionOptions {
    * says so. Default {@link DEFAULT_MAX_TABS}.
    */
   readonly maxTabs?: number;
+  /**
+   * This replica's name: tab ids are handles that name it (`<replica>.tab-<32 hex>`). Default
+   * none: tabs are numbered (`t1`, `t2` …), short for the model.
+   */
+  readonly replicaName?: string;
 }
 
 /** Tabs a session may have open at once, by default. */
@@ -180,6 +190,14 @@ export class BrowserSession {
   findTab(tabId: string, field = 'tab'): BrowserTab {
     const tab = this.tabs.find((candidate) => candidate.id === tabId && !candidate.page.isClosed());
     if (!tab) {
+      const elsewhere = foreignReplicaError({
+        handle: tabId,
+        field,
+        what: 'browser tab',
+        replicaName: this.#options.replicaName,
+        next: 'Open the page again with browser_navigate (or browser_show with action "open").',
+      });
+      if (elsewhere !== undefined) throw elsewhere;
       const open = this.openTabs().map((candidate) => candidate.id);
       throw new ToolError(ToolErrorCode.NOT_FOUND, `${field}: no open tab "${tabId}"`, {
         field,
@@ -283,7 +301,9 @@ export class BrowserSession {
     const existing = this.tabs.find((tab) => tab.page === page);
     if (existing) return existing;
     this.#tabCounter += 1;
-    const tab = new BrowserTab(`t${this.#tabCounter}`, page);
+    const { replicaName } = this.#options;
+    const id = replicaName === undefined ? `t${this.#tabCounter}` : mintHandle('tab', replicaName);
+    const tab = new BrowserTab(id, page);
     this.tabs.push(tab);
     page.on('console', (message) => {
       this.#pushConsole({

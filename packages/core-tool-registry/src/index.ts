@@ -6,6 +6,7 @@
 export { SYSTEM_CLOCK, sleep, type ToolClock } from './contract/clock.js';
 export {
   type ForeignHandle,
+  foreignReplicaError,
   foreignReplicaFailure,
   HANDLE_HEADER,
   HANDLE_HTTP_HEADER,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { ToolErrorCode } from './tool-error.js';
+import { ToolError, ToolErrorCode } from './tool-error.js';
 import { failureResult, type ToolFailure } from './tool-result.js';
 
 /**
@@ -88,17 +88,17 @@ export interface ForeignHandle {
 }
 
 /**
- * The failure for a handle that names another replica than this one, or undefined when it names
+ * The error for a handle that names another replica than this one, or undefined when it names
  * this one (or none): then the caller's own not-found answer applies. It says only what the
  * handle's text says (which replica minted it), the same to every caller, so it tells nothing of
  * who owns it. The request reached this replica instead of the named one: behind a load balancer
  * that routes by handle, that replica is down, restarting or removed, and what it held is gone.
  */
-export function foreignReplicaFailure(foreign: ForeignHandle): ToolFailure | undefined {
+export function foreignReplicaError(foreign: ForeignHandle): ToolError | undefined {
   const replica = parseHandle(foreign.handle)?.replica;
   if (replica === undefined || replica === foreign.replicaName) return undefined;
   const here = foreign.replicaName ?? 'unnamed';
-  return failureResult(
+  return new ToolError(
     ToolErrorCode.NOT_FOUND,
     `${foreign.field}: ${foreign.what} "${foreign.handle}" belongs to replica "${replica}", but this request reached replica "${here}", which cannot reach it. Replica "${replica}" is down, restarting or removed (or the request bypassed the load balancer); if it is gone, the ${foreign.what} ended with it.`,
     {
@@ -107,4 +107,10 @@ export function foreignReplicaFailure(foreign: ForeignHandle): ToolFailure | und
       details: { reason: 'replica-gone', openedOn: replica, servedBy: here },
     },
   );
+}
+
+/** {@link foreignReplicaError} as a failure result, for tools that return failures. */
+export function foreignReplicaFailure(foreign: ForeignHandle): ToolFailure | undefined {
+  const error = foreignReplicaError(foreign);
+  return error === undefined ? undefined : failureResult(error.code, error.message, error.options);
 }
