@@ -5,6 +5,7 @@ import {
   Client as ModernClient,
   StreamableHTTPClientTransport as ModernHttpTransport,
 } from '@modelcontextprotocol/client';
+import { toolPackage as browserPackage } from '@toolsys/app-browser';
 import { toolPackage as terminalPackage } from '@toolsys/platform-terminal';
 import { freePort, type HaproxyProcess, startHaproxy } from '@toolsys/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,6 +36,8 @@ function replicaConfig(index: number): { config: DeploymentConfig; env: NodeJS.P
     workspaceRoot: join(scratch, `r${index}`, 'workspace'),
     dataDir: join(scratch, `r${index}`, 'data'),
     permissions: { MEDIUM: 'allow', HIGH: 'allow' },
+    // Listed only (its tools' schemas): no test here opens a page.
+    packages: { 'app-browser': { enabled: true } },
   };
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: join(scratch, `r${index}`) };
   return index === 1
@@ -80,7 +83,7 @@ beforeAll(async () => {
     mkdirSync(config.workspaceRoot as string, { recursive: true });
     const deployment = await composeDeployment(
       resolveDeploymentConfig(config, { cwd: scratch, env }),
-      { packages: [terminalPackage] },
+      { packages: [terminalPackage, browserPackage] },
     );
     deployments.push(deployment);
     servers.push(
@@ -106,9 +109,21 @@ afterAll(async () => {
 });
 
 describe('handles that name their replica, behind HAProxy', { timeout: 120_000 }, () => {
-  it('lists the handle arguments with x-mcp-header Handle', async () => {
+  it('lists the handle arguments with x-mcp-header Handle, and the client keeps every tool', async () => {
     const client = await modernClient();
     const { tools } = await client.listTools();
+    // The SDK client drops a tool whose x-mcp-header declaration breaks SEP-2243's rules.
+    const registered = deployments[0]?.registry.list() ?? [];
+    expect(tools.length).toBe(registered.length);
+    const browserTools = tools.filter((tool) => tool.name.startsWith('browser_'));
+    expect(browserTools.length).toBeGreaterThan(10);
+    for (const tool of tools) {
+      const shape = tool.inputSchema as { properties?: Record<string, Record<string, unknown>> };
+      for (const name of ['sessionId', 'tab']) {
+        const property = shape.properties?.[name];
+        if (property !== undefined) expect(property['x-mcp-header'], tool.name).toBe('Handle');
+      }
+    }
     const snapshot = tools.find((tool) => tool.name === 'terminal_snapshot');
     const run = tools.find((tool) => tool.name === 'terminal_run');
     const properties = (tool: typeof snapshot) =>
