@@ -7,7 +7,7 @@ import { toolPackage as terminalPackage } from '@toolsys/platform-terminal';
 import { freePort, type HaproxyProcess, startHaproxy } from '@toolsys/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deployHost } from './support/host.js';
-import { postModernCall, type Reply } from './support/mcp-http-calls.js';
+import { openSession, postModernCall, type Reply } from './support/mcp-http-calls.js';
 
 // Issue 33: handles that name their replica, routed by the Mcp-Param-Handle header through the
 // shipped HAProxy config to two replicas (replica1, replica2). The header is a route, never a
@@ -172,6 +172,30 @@ describe('routing by handle behind HAProxy', { timeout: 120_000 }, () => {
     // Not routed anywhere in particular (round robin), and the same answer from both.
     expect(servedBy).toEqual(new Set(['replica1', 'replica2']));
     expect(texts.size).toBe(1);
+  });
+
+  it('keeps a 2025-11-25 session on its replica whatever Mcp-Param-Handle names', async () => {
+    const session = await openSession(mcp, BOB);
+    const home = /^(replica[12])\./.exec(session)?.[1];
+    expect(home, session).toBeDefined();
+    const away = home === 'replica1' ? 'replica2' : 'replica1';
+    for (let call = 0; call < 4; call += 1) {
+      const reply = await fetch(mcp, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${BOB}`,
+          'mcp-session-id': session,
+          'mcp-protocol-version': '2025-06-18',
+          'mcp-param-handle': `${away}.t-${randomHex()}`,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
+      });
+      await reply.text();
+      expect(reply.status).toBe(200);
+      expect(reply.headers.get('x-toolsys-replica')).toBe(home);
+    }
   });
 
   it('routes nothing by a handle-like header on a call whose tool takes no handle', async () => {
