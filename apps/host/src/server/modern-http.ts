@@ -45,7 +45,11 @@ export function createModernEndpoint(
     { legacy: 'reject', maxRequestBodySize: options.maxBodyBytes },
   );
   const serve = toNodeHandler(handler, { maxRequestBodySize: options.maxBodyBytes });
-  const stopRegistry = host.deployment.registry.onChange(() => handler.notify.toolsChanged());
+  const names = new NamesByPrincipal(host);
+  const stopRegistry = host.deployment.registry.onChange(() => {
+    names.clear();
+    handler.notify.toolsChanged();
+  });
   const stopOfferings = host.deployment.offerings.onListChanged((kind) => {
     if (kind === 'prompts') handler.notify.promptsChanged();
     else handler.notify.resourcesChanged();
@@ -67,7 +71,7 @@ export function createModernEndpoint(
       };
       Object.assign(request, { auth: authInfo });
       // A call routed by its Mcp-Param-* header must run with the same value (SEP-2243).
-      const mismatch = paramMismatchOf(host, body, principal, request);
+      const mismatch = paramMismatchOf(host, names.of(principal), body, principal, request);
       if (mismatch !== undefined) {
         response.writeHead(400, { 'content-type': 'application/json' });
         response.end(JSON.stringify(mismatch));
@@ -99,6 +103,7 @@ export function createModernEndpoint(
  */
 function paramMismatchOf(
   host: ToolHost,
+  names: ListedNames,
   body: unknown,
   principal: Principal,
   request: IncomingMessage,
@@ -109,13 +114,7 @@ function paramMismatchOf(
   if (typeof params?.name !== 'string') return undefined;
   const { registry } = host.deployment;
   const tool =
-    registry.get(params.name, principal) ??
-    registry.get(
-      new ListedNames(host.deployment.config.config.tools?.names ?? 'safe', () =>
-        registry.ids(principal),
-      ).idOf(params.name),
-      principal,
-    );
+    registry.get(params.name, principal) ?? registry.get(names.idOf(params.name), principal);
   if (tool === undefined) return undefined;
   const mismatch = paramHeaderMismatch(
     tool.inputSchema.jsonSchema,
@@ -125,6 +124,38 @@ function paramMismatchOf(
   if (mismatch === undefined) return undefined;
   const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
   return paramHeaderMismatchError(mismatch, id);
+}
+
+/** Principals whose listed names are kept at most; past it the cache starts over. */
+const MAX_CACHED_PRINCIPALS = 1_000;
+
+/**
+ * The names each principal's tools are listed under (the tool ids behind the names clients
+ * call), kept until the registry changes so that a call does not map every id again.
+ */
+class NamesByPrincipal {
+  readonly #host: ToolHost;
+  readonly #names = new Map<string, ListedNames>();
+
+  constructor(host: ToolHost) {
+    this.#host = host;
+  }
+
+  of(principal: Principal): ListedNames {
+    const key = principalKey(principal);
+    let names = this.#names.get(key);
+    if (names === undefined) {
+      if (this.#names.size >= MAX_CACHED_PRINCIPALS) this.#names.clear();
+      const { registry, config } = this.#host.deployment;
+      names = new ListedNames(config.config.tools?.names ?? 'safe', () => registry.ids(principal));
+      this.#names.set(key, names);
+    }
+    return names;
+  }
+
+  clear(): void {
+    this.#names.clear();
+  }
 }
 
 /** Resources one `subscriptions/listen` stream may watch at most. */
