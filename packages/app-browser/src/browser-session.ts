@@ -1,16 +1,12 @@
 import { basename } from 'node:path';
-import {
-  foreignReplicaError,
-  mintHandle,
-  ToolError,
-  ToolErrorCode,
-} from '@toolsys/core-tool-registry';
+import { ToolError, ToolErrorCode } from '@toolsys/core-tool-registry';
 import type { BrowserContext, Dialog, Download, Page, Request } from 'playwright-core';
 import { BrowserTab } from './browser-tab.js';
 import { type DownloadLimits, watchDownloadSize } from './download-limits.js';
 import { type DownloadFolder, saveDownload } from './download-store.js';
 import { cleanPageLine, quotePageText, scrubSecrets } from './page-text.js';
 import { SnapshotPages } from './snapshot-pages.js';
+import { foreignTabError, newTabId } from './tab-ids.js';
 
 /** One request seen by a session. Headers and bodies are never kept. */
 export interface NetworkEntry {
@@ -75,10 +71,7 @@ export interface BrowserSessionOptions {
    * says so. Default {@link DEFAULT_MAX_TABS}.
    */
   readonly maxTabs?: number;
-  /**
-   * This replica's name: tab ids are handles that name it (`<replica>.tab-<32 hex>`). Default
-   * none: tabs are numbered (`t1`, `t2` …), short for the model.
-   */
+  /** This replica's name, in tab ids when set (see `newTabId`). Default none: `t1`, `t2` … */
   readonly replicaName?: string;
 }
 
@@ -190,13 +183,7 @@ export class BrowserSession {
   findTab(tabId: string, field = 'tab'): BrowserTab {
     const tab = this.tabs.find((candidate) => candidate.id === tabId && !candidate.page.isClosed());
     if (!tab) {
-      const elsewhere = foreignReplicaError({
-        handle: tabId,
-        field,
-        what: 'browser tab',
-        replicaName: this.#options.replicaName,
-        next: 'Open the page again with browser_navigate (or browser_show with action "open").',
-      });
+      const elsewhere = foreignTabError(tabId, field, this.#options.replicaName);
       if (elsewhere !== undefined) throw elsewhere;
       const open = this.openTabs().map((candidate) => candidate.id);
       throw new ToolError(ToolErrorCode.NOT_FOUND, `${field}: no open tab "${tabId}"`, {
@@ -301,9 +288,7 @@ export class BrowserSession {
     const existing = this.tabs.find((tab) => tab.page === page);
     if (existing) return existing;
     this.#tabCounter += 1;
-    const { replicaName } = this.#options;
-    const id = replicaName === undefined ? `t${this.#tabCounter}` : mintHandle('tab', replicaName);
-    const tab = new BrowserTab(id, page);
+    const tab = new BrowserTab(newTabId(this.#tabCounter, this.#options.replicaName), page);
     this.tabs.push(tab);
     page.on('console', (message) => {
       this.#pushConsole({
