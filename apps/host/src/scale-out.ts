@@ -3,7 +3,6 @@
 import type { SharedState, SharedStateStatus } from '@toolsys/state-redis';
 import type { OtlpTelemetry, OtlpTelemetryStatus } from '@toolsys/state-redis/otlp';
 import type { ResolvedDeploymentConfig } from './config.js';
-import { replicaNameOf } from './replica-name.js';
 import { permissionPolicyScope, sessionIdleMs } from './session-policy.js';
 import { HOST_TRACE_CAPACITY } from './trace-file.js';
 
@@ -45,7 +44,7 @@ export async function loadScaleOut(
   let telemetry: OtlpTelemetry | undefined;
   if (redis) {
     const { createSharedState } = await import('@toolsys/state-redis');
-    const replicaId = redis.replicaId ?? options.replicaId ?? replicaNameOf(deployment);
+    const replicaId = redis.replicaId ?? options.replicaId;
     sharedState = createSharedState({
       url: withPassword(redis.url, redis.passwordEnv ? env[redis.passwordEnv] : undefined),
       ...(redis.keyPrefix !== undefined ? { keyPrefix: redis.keyPrefix } : {}),
