@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { AnyToolPackageEntry } from '@toolsys/core-tool-registry';
+import { type AnyToolPackageEntry, REPLICA_NAME_PATTERN } from '@toolsys/core-tool-registry';
 import { z } from 'zod';
 import { auditConfigSchema } from './audit/audit-config.js';
 import { closestKeyHint, describeIssues } from './config-issues.js';
@@ -149,7 +149,7 @@ export const deploymentConfigSchema = z
               .string()
               .optional()
               .describe(
-                'This replica in the shared trace ring, the heartbeat, its session ids and the x-toolsys-replica response header (sent only to authenticated callers); unique per running replica. Default: an opaque random id, new at each start.',
+                'This replica in the shared trace ring and the heartbeat (and, without server.replicaName, in its session ids and the x-toolsys-replica response header, sent only to authenticated callers); unique per running replica. Default: an opaque random id, new at each start.',
               ),
             grantMaxStalenessMs: z
               .number()
@@ -332,6 +332,13 @@ export const deploymentConfigSchema = z
           .min(1)
           .optional()
           .describe('A session idle this long is closed (default 1800); its id then gets 404.'),
+        replicaName: z
+          .string()
+          .regex(REPLICA_NAME_PATTERN, 'letters, digits, _ and -, at most 32, no dot')
+          .optional()
+          .describe(
+            "This replica's name behind a load balancer (e.g. replica1, its HAProxy server name); the TOOLSYS_REPLICA_NAME environment variable wins over it (replicas usually share one config file). Handles its tools return (terminal sessions, browser tabs) start with it, so calls that carry one are routed back here; it also names the replica in its session ids and the x-toolsys-replica header (not in Redis: state.redis.replicaId stays new at each start). Unset: handles name no replica.",
+          ),
       })
       .strict()
       .refine((server) => !server.auth || server.publicUrl, {

@@ -10,6 +10,7 @@ import { closestKeyHint } from './config-issues.js';
 import { BUILTIN_PACKAGE_REFS } from './packages/builtin-packages.js';
 import { type PackageSection, parsePackageSection } from './packages/package-section.js';
 import { loadPlugins } from './packages/plugin-loader.js';
+import { replicaNameOf } from './replica-name.js';
 
 /** What `toolsys doctor` and the dashboard show of one package. */
 export interface PackageReport extends ToolPackageStatus {
@@ -48,12 +49,14 @@ export async function planDeployment(
   config: ResolvedDeploymentConfig,
   options: PlanOptions = {},
 ): Promise<DeploymentPlan> {
+  const replicaName = replicaNameOf(config);
   const environmentOf = (section: PackageSection): ToolPackageEnvironment<unknown> => ({
     config: section.config,
     workspaceRoot: config.workspaceRoot,
     dataDir: config.dataDir,
     configDir: config.configDir,
     env: config.env ?? process.env,
+    ...(replicaName === undefined ? {} : { replicaName }),
     // A bounded detection (serve) waits only on the probes that decide whether a package is on.
     ...(options.detectionBoundMs === undefined ? {} : { probes: 'deciding' as const }),
   });

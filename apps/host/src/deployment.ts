@@ -23,6 +23,7 @@ import { createExecutionStack, type ExecutionStack } from './execution-stack.js'
 import { excludedTools, offPackageTools } from './off-tools.js';
 import { HostOfferings } from './offerings/host-offerings.js';
 import type { PackageSection } from './packages/package-section.js';
+import { replicaNameOf } from './replica-name.js';
 import { loadScaleOut } from './scale-out.js';
 import type { ServerOfferings } from './server/offerings.js';
 import { RecentArtifacts } from './server/recent-artifacts.js';
@@ -42,6 +43,11 @@ export interface Deployment {
   readonly statuses: ReadonlyMap<string, PackageReport>;
   /** What MCP clients list: every tool, or only the discovery tools. */
   readonly toolMode: 'all' | 'discover';
+  /**
+   * This replica's name (`TOOLSYS_REPLICA_NAME`, else `server.replicaName`), in front of the
+   * handles its tools mint; undefined when unnamed.
+   */
+  readonly replicaName: string | undefined;
   /**
    * Settles once every package's probe has answered and its tools are registered (at once
    * without `detectionBoundMs`). `statuses` is final after it; `toolsys doctor` waits for it.
@@ -305,6 +311,7 @@ export async function composeDeployment(
     stack,
     statuses,
     toolMode,
+    replicaName: replicaNameOf(config),
     settled,
     offerings,
     artifacts,

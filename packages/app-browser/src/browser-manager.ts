@@ -35,6 +35,11 @@ export const CHROMIUM_ARGS: readonly string[] = [
 export interface BrowserManagerOptions {
   /** Chromium executable (absolute path). */
   readonly executablePath: string;
+  /**
+   * This replica's name: tab ids become handles that name it (`<replica>.tab-<32 hex>`), so a
+   * load balancer routes the calls that pass one back here. Default none: `t1`, `t2` …
+   */
+  readonly replicaName?: string;
   /** Run without a window. Default true. */
   readonly headless?: boolean;
   /** Close the browser after this long without a call, in ms; 0 keeps it open. Default 300,000. */
@@ -252,6 +257,9 @@ export class BrowserManager {
       downloadLimits: this.#downloadLimits,
       networkLogSize: this.#options.networkLogSize ?? 500,
       consoleLogSize: this.#options.consoleLogSize ?? 500,
+      ...(this.#options.replicaName === undefined
+        ? {}
+        : { replicaName: this.#options.replicaName }),
     });
   }
 

@@ -6,6 +6,7 @@ import { type DownloadLimits, watchDownloadSize } from './download-limits.js';
 import { type DownloadFolder, saveDownload } from './download-store.js';
 import { cleanPageLine, quotePageText, scrubSecrets } from './page-text.js';
 import { SnapshotPages } from './snapshot-pages.js';
+import { foreignTabError, newTabId } from './tab-ids.js';
 
 /** One request seen by a session. Headers and bodies are never kept. */
 export interface NetworkEntry {
@@ -70,6 +71,8 @@ export interface BrowserSessionOptions {
    * says so. Default {@link DEFAULT_MAX_TABS}.
    */
   readonly maxTabs?: number;
+  /** This replica's name, in tab ids when set (see `newTabId`). Default none: `t1`, `t2` … */
+  readonly replicaName?: string;
 }
 
 /** Tabs a session may have open at once, by default. */
@@ -180,6 +183,8 @@ export class BrowserSession {
   findTab(tabId: string, field = 'tab'): BrowserTab {
     const tab = this.tabs.find((candidate) => candidate.id === tabId && !candidate.page.isClosed());
     if (!tab) {
+      const elsewhere = foreignTabError(tabId, field, this.#options.replicaName);
+      if (elsewhere !== undefined) throw elsewhere;
       const open = this.openTabs().map((candidate) => candidate.id);
       throw new ToolError(ToolErrorCode.NOT_FOUND, `${field}: no open tab "${tabId}"`, {
         field,
@@ -283,7 +288,7 @@ export class BrowserSession {
     const existing = this.tabs.find((tab) => tab.page === page);
     if (existing) return existing;
     this.#tabCounter += 1;
-    const tab = new BrowserTab(`t${this.#tabCounter}`, page);
+    const tab = new BrowserTab(newTabId(this.#tabCounter, this.#options.replicaName), page);
     this.tabs.push(tab);
     page.on('console', (message) => {
       this.#pushConsole({

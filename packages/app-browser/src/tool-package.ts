@@ -171,7 +171,7 @@ export const toolPackage = defineToolPackage<BrowserConfig>({
     });
     return { enabled: found.path !== undefined, reason: found.reason };
   },
-  async create({ config, configDir, env, workspaceRoot, dataDir }) {
+  async create({ config, configDir, env, workspaceRoot, dataDir, replicaName }) {
     const downloadsDir = resolve(workspaceRoot, config.downloadsDir);
     const shown = relative(workspaceRoot, downloadsDir);
     if (shown.startsWith('..') || isAbsolute(shown)) {
@@ -204,6 +204,7 @@ export const toolPackage = defineToolPackage<BrowserConfig>({
       networkLogSize: config.networkLogSize,
       ssrfGuard,
       hostPolicy,
+      ...(replicaName === undefined ? {} : { replicaName }),
     });
     const tools = createBrowserTools({
       manager,

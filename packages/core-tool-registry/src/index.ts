@@ -5,6 +5,20 @@
  */
 export { SYSTEM_CLOCK, sleep, type ToolClock } from './contract/clock.js';
 export {
+  type ForeignHandle,
+  foreignReplicaError,
+  foreignReplicaFailure,
+  HANDLE_HEADER,
+  HANDLE_HTTP_HEADER,
+  HANDLE_MAX_LENGTH,
+  handleArgument,
+  isReplicaName,
+  mintHandle,
+  type ParsedHandle,
+  parseHandle,
+  REPLICA_NAME_PATTERN,
+} from './contract/handle-id.js';
+export {
   type HandleOwner,
   handleOwnerKey,
   handleOwnerOf,

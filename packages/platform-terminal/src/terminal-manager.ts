@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, lstat, mkdir, realpath, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { type HandleOwner, isHandleOwner } from '@toolsys/core-tool-registry';
+import { type HandleOwner, isHandleOwner, mintHandle } from '@toolsys/core-tool-registry';
 import {
   approvedEnvironment,
   buildSandboxArguments,
@@ -46,6 +46,11 @@ export interface TerminalManagerOptions {
   readonly ringBytes?: number;
   /** Default shell (a name on PATH or an absolute path). Default `bash`, else `sh`. */
   readonly shell?: string;
+  /**
+   * This replica's name: session ids start with it (`<replica>.t-<32 hex>`), so a load balancer
+   * routes the calls that name a session back here. Default none (`t-<32 hex>`).
+   */
+  readonly replicaName?: string;
   /** Base environment, scrubbed of secrets before a shell sees it. Default `process.env`. */
   readonly environment?: Readonly<Record<string, string | undefined>>;
   /**
@@ -154,6 +159,11 @@ export class TerminalManager {
     return [...this.sessions.values()];
   }
 
+  /** This replica's name, in front of the session ids it mints; undefined when unnamed. */
+  get replicaName(): string | undefined {
+    return this.options.replicaName;
+  }
+
   /** The session with this id whoever opened it, or undefined (tools use {@link getOwned}). */
   get(id: string): TerminalSession | undefined {
     return this.sessions.get(id);
@@ -244,7 +254,7 @@ export class TerminalManager {
           )
         : approvedEnvironment(base, { pass: this.options.passEnvironment ?? [] });
     // Unguessable: an id is no handle on another client's session (ownership is checked too).
-    const id = `t-${randomBytes(10).toString('hex')}`;
+    const id = mintHandle('t', this.options.replicaName);
     const markKey = newMarkKey();
     const marker = `TOOLSYS_TERMINAL_SESSION=${randomBytes(12).toString('hex')}`;
     const markerName = marker.slice(0, marker.indexOf('='));

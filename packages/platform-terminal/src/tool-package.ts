@@ -204,6 +204,7 @@ export const toolPackage = defineToolPackage<TerminalConfig>({
         : { sandboxExecutable: config.sandboxExecutable }),
       ...(config.shell === undefined ? {} : { shell: config.shell }),
       ...(config.passEnvironment === undefined ? {} : { passEnvironment: config.passEnvironment }),
+      ...(context.replicaName === undefined ? {} : { replicaName: context.replicaName }),
     });
     if (context.mode === 'serve') manager.startReaper();
     return {

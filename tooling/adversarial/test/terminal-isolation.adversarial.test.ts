@@ -125,7 +125,7 @@ describe('terminal sessions belong to the client session that opened them', () =
       expect(created.ok).toBe(true);
       ids.push(dataOf<{ sessionId: string }>(created).sessionId);
     }
-    for (const id of ids) expect(id).toMatch(/^t-[0-9a-f]{20}$/);
+    for (const id of ids) expect(id).toMatch(/^t-[0-9a-f]{32}$/);
     expect(new Set(ids).size).toBe(3);
     const pids = ids.map((id) => h.manager.get(id)?.pid ?? 0);
     await h.manager.endSession(A.sessionId);

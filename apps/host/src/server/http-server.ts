@@ -84,8 +84,9 @@ export interface HttpServeOptions {
    * This replica's name, sent in the `x-toolsys-replica` header of every response past
    * authentication (not on `/healthz`, not on a 401) and put in
    * front of its session ids (`<replica>.<uuid>`), so that another replica can say whose session
-   * a request names. Default: the shared state's replica id when `state.redis` is configured,
-   * else none.
+   * a request names. Default: the deployment's replica name (`server.replicaName`,
+   * `TOOLSYS_REPLICA_NAME`), else the shared state's replica id when `state.redis` is
+   * configured, else none.
    */
   replicaId?: string;
   /**
@@ -206,7 +207,9 @@ export async function serveHttp(
   const sessions = new Map<string, Session>();
   const modern = createModernEndpoint(host, { maxBodyBytes });
   const replicaId = replicaTag(
-    options.replicaId ?? host.deployment.stack.scaleOut.sharedState?.replicaId,
+    options.replicaId ??
+      host.deployment.replicaName ??
+      host.deployment.stack.scaleOut.sharedState?.replicaId,
   );
   /** Initializes between the capacity check and their session's registration. */
   let reserved = 0;

@@ -7,8 +7,10 @@ import {
   isLegacyRequest,
   ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
+import { ListedNames } from './listed-names.js';
 import { createMcpServer, setAsideBadArguments } from './mcp-server.js';
 import { OfferingError } from './offerings.js';
+import { paramHeaderMismatch, paramHeaderMismatchError } from './param-headers.js';
 import { LOCAL_PRINCIPAL, type Principal, principalKey } from './principal.js';
 import { statelessSessionId } from './protocol-era.js';
 import type { ToolHost } from './tool-host.js';
@@ -43,7 +45,11 @@ export function createModernEndpoint(
     { legacy: 'reject', maxRequestBodySize: options.maxBodyBytes },
   );
   const serve = toNodeHandler(handler, { maxRequestBodySize: options.maxBodyBytes });
-  const stopRegistry = host.deployment.registry.onChange(() => handler.notify.toolsChanged());
+  const names = new NamesByPrincipal(host);
+  const stopRegistry = host.deployment.registry.onChange(() => {
+    names.clear();
+    handler.notify.toolsChanged();
+  });
   const stopOfferings = host.deployment.offerings.onListChanged((kind) => {
     if (kind === 'prompts') handler.notify.promptsChanged();
     else handler.notify.resourcesChanged();
@@ -64,6 +70,13 @@ export function createModernEndpoint(
         extra: { principal },
       };
       Object.assign(request, { auth: authInfo });
+      // A call routed by its Mcp-Param-* header must run with the same value (SEP-2243).
+      const mismatch = paramMismatchOf(host, names.of(principal), body, principal, request);
+      if (mismatch !== undefined) {
+        response.writeHead(400, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(mismatch));
+        return;
+      }
       const watched = await watchListenedResources(host, body, principal, (uri) =>
         handler.notify.resourceUpdated(uri),
       );
@@ -82,6 +95,67 @@ export function createModernEndpoint(
       await handler.close();
     },
   };
+}
+
+/**
+ * For a `tools/call` whose arguments disagree with their `Mcp-Param-*` headers (the tool's
+ * `x-mcp-header` declarations), the -32020 error to answer with; undefined otherwise.
+ */
+function paramMismatchOf(
+  host: ToolHost,
+  names: ListedNames,
+  body: unknown,
+  principal: Principal,
+  request: IncomingMessage,
+): Record<string, unknown> | undefined {
+  const message = body as { id?: unknown; method?: unknown; params?: unknown } | null;
+  if (message?.method !== 'tools/call') return undefined;
+  const params = message.params as { name?: unknown; arguments?: unknown } | undefined;
+  if (typeof params?.name !== 'string') return undefined;
+  const { registry } = host.deployment;
+  const tool =
+    registry.get(params.name, principal) ?? registry.get(names.idOf(params.name), principal);
+  if (tool === undefined) return undefined;
+  const mismatch = paramHeaderMismatch(
+    tool.inputSchema.jsonSchema,
+    params.arguments,
+    request.headers,
+  );
+  if (mismatch === undefined) return undefined;
+  const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
+  return paramHeaderMismatchError(mismatch, id);
+}
+
+/** Principals whose listed names are kept at most; past it the cache starts over. */
+const MAX_CACHED_PRINCIPALS = 1_000;
+
+/**
+ * The names each principal's tools are listed under (the tool ids behind the names clients
+ * call), kept until the registry changes so that a call does not map every id again.
+ */
+class NamesByPrincipal {
+  readonly #host: ToolHost;
+  readonly #names = new Map<string, ListedNames>();
+
+  constructor(host: ToolHost) {
+    this.#host = host;
+  }
+
+  of(principal: Principal): ListedNames {
+    const key = principalKey(principal);
+    let names = this.#names.get(key);
+    if (names === undefined) {
+      if (this.#names.size >= MAX_CACHED_PRINCIPALS) this.#names.clear();
+      const { registry, config } = this.#host.deployment;
+      names = new ListedNames(config.config.tools?.names ?? 'safe', () => registry.ids(principal));
+      this.#names.set(key, names);
+    }
+    return names;
+  }
+
+  clear(): void {
+    this.#names.clear();
+  }
 }
 
 /** Resources one `subscriptions/listen` stream may watch at most. */

@@ -4,6 +4,7 @@ import {
   cancelledFailure,
   defineTool,
   failureResult,
+  handleArgument,
   handleOwnerOf,
   isToolError,
   type ToolContext,
@@ -238,7 +239,9 @@ export function translateError(error: unknown): ToolReturn {
 }
 
 /** Schema field shared by the tools that act on a tab. */
-export const tabField = z.string().max(20).optional().describe('Tab id; default the active tab.');
+export const tabField = handleArgument('Tab id.')
+  .optional()
+  .describe('Tab id; default the active tab.');
 
 /** Schema field shared by the tools that show a page: the token budget of the result. */
 export const maxTokensField = z

@@ -26,6 +26,12 @@ export interface ToolPackageEnvironment<Config> {
   /** The environment the deployment was loaded in (backend detection, token sources). */
   readonly env: NodeJS.ProcessEnv;
   /**
+   * This replica's name (`server.replicaName`), when the deployment runs as one of several:
+   * handles the package mints put it in front (`mintHandle(kind, replicaName)`), so a load
+   * balancer can route the calls that carry one back here.
+   */
+  readonly replicaName?: string;
+  /**
    * Which probes `detect` should run. `all` (the default): every probe, for a full `reason`
    * (`toolsys doctor`). `deciding`: a server is starting and waits on the answer, so run only the
    * probes that decide whether the package is on, and leave those that only refine `reason`.

@@ -2,7 +2,9 @@ import { relative, sep } from 'node:path';
 import {
   defineTool,
   failureResult,
+  foreignReplicaFailure,
   type HandleOwner,
+  handleArgument,
   handleOwnerOf,
   isToolError,
   type ToolContext,
@@ -18,12 +20,14 @@ import {
   untrustedMarkers,
 } from '@toolsys/core-tool-registry/text';
 import { resolveWorkspacePath } from '@toolsys/platform';
-import { z } from 'zod';
 import type { TerminalManager } from '../terminal-manager.js';
 import type { ScreenSnapshot, TerminalSession } from '../terminal-session.js';
 
-/** The `sessionId` argument of the tools that act on an open session. */
-export const sessionIdField = z.string().min(1).max(64).describe('Session id.');
+/**
+ * The `sessionId` argument of the tools that act on an open session: a handle, mirrored by
+ * 2026-07-28 clients into the `Mcp-Param-Handle` header a load balancer routes by.
+ */
+export const sessionIdField = handleArgument('Session id.');
 
 /** Longest a tool waits inside one call; the tools' run policies allow 15 s more. */
 export const MAX_WAIT_MS = 110_000;
@@ -33,13 +37,22 @@ export const WAITING_TOOL_TIMEOUT_MS = MAX_WAIT_MS + 15_000;
 /**
  * The failure for a session id the caller did not open: the same answer for an id another
  * principal or client session opened as for one that never existed (no oracle), listing only the
- * caller's own sessions.
+ * caller's own sessions. An id minted by another replica says so instead (whoever asks), since
+ * this replica cannot reach it.
  */
 export function unknownSession(
   manager: TerminalManager,
   sessionId: string,
   owner: HandleOwner,
 ): ToolFailure {
+  const elsewhere = foreignReplicaFailure({
+    handle: sessionId,
+    field: 'sessionId',
+    what: 'terminal session',
+    replicaName: manager.replicaName,
+    next: 'Start a new session with terminal.create (or call terminal.run without sessionId).',
+  });
+  if (elsewhere !== undefined) return elsewhere;
   const open = manager.listOwned(owner).map((session) => session.id);
   return failureResult(
     ToolErrorCode.NOT_FOUND,

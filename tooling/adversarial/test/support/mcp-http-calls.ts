@@ -25,6 +25,11 @@ export async function post(
     },
     body: JSON.stringify(message),
   });
+  return replyOf(response);
+}
+
+/** A response as a {@link Reply}: an SSE reply is read to its first message. */
+async function replyOf(response: Response): Promise<Reply> {
   const text = await response.text();
   const data = response.headers.get('content-type')?.includes('text/event-stream')
     ? text
@@ -69,4 +74,42 @@ export function callMessage(name: string, args: Record<string, unknown> = {}) {
 export function textOf(reply: Reply): string {
   const result = (reply.body as { result?: { content?: { text?: string }[] } }).result;
   return result?.content?.map((block) => block.text ?? '').join('') ?? '';
+}
+
+/** The `_meta` envelope of a 2026-07-28 request from a client that declares no capabilities. */
+export const MODERN_ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'adversary', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+/**
+ * One stateless 2026-07-28 `tools/call` as raw HTTP, with the standard headers and any `extra`
+ * ones (`mcp-param-handle` …); an SSE reply is read to its first message.
+ */
+export async function postModernCall(
+  url: string,
+  name: string,
+  args: Record<string, unknown>,
+  options: { token?: string; headers?: Record<string, string> } = {},
+): Promise<Reply> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': name,
+      ...(options.token !== undefined ? { authorization: `Bearer ${options.token}` } : {}),
+      ...options.headers,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name, arguments: args, _meta: MODERN_ENVELOPE },
+    }),
+  });
+  return replyOf(response);
 }

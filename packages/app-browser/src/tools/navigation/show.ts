@@ -1,6 +1,7 @@
 import {
   type AnyToolDefinition,
   failureResult,
+  handleArgument,
   RunPolicies,
   ToolErrorCode,
   ToolHints,
@@ -16,7 +17,7 @@ const showSchema = ToolSchema.object({
     .enum(['list', 'select', 'new', 'close'])
     .default('list')
     .describe('select: later calls act on the tab.'),
-  tab: z.string().max(20).optional().describe('Tab id, for select and close.'),
+  tab: handleArgument('Tab id.').optional().describe('Tab id, for select and close.'),
 });
 
 /** `browser_show`: lists, selects, opens and closes the tabs of the session. */
