@@ -10,11 +10,12 @@ import {
   TaskStatusNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { defineTool, failureResult, ToolHints, ToolSchema } from '@toolsys/core-tool-registry';
+import { modernRequest, pollTask } from '@toolsys/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type HttpServer, serveHttp } from '../src/server/http-server.js';
 import { contentText } from './support/mcp-client.js';
-import { modernRequest, pollTask } from './support/modern-wire.js';
+
 import { createTestHost, type TestHost } from './support/test-tools.js';
 
 // MCP Tasks against the real HTTP server: the 2025-11-25 methods with the SDK's 2025 client, the

@@ -5,12 +5,14 @@ import { join, resolve } from 'node:path';
 import {
   freePort,
   type HaproxyProcess,
+  type ModernAnswer,
+  modernRequest,
+  pollTask,
   type RedisProcess,
   startHaproxy,
   startRedis,
 } from '@toolsys/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ModernAnswer, modernRequest, pollTask } from './support/modern-wire.js';
 
 // Two real `toolsys serve --http` processes sharing a real redis-server, behind a real HAProxy
 // started with the shipped deploy/haproxy.cfg. A task runs on one replica; either answers for

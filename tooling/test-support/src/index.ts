@@ -20,6 +20,12 @@ export {
   MCP_PROTOCOL_VERSION,
 } from './mcp-messages.js';
 export {
+  type ModernAnswer,
+  type ModernRequestOptions,
+  modernRequest,
+  pollTask,
+} from './modern-wire.js';
+export {
   freePort,
   type IsPortOpenOptions,
   isPortOpen,

@@ -16,6 +16,7 @@ import { readPidFile, waitForPidGone } from '@toolsys/test-support';
 import { z } from 'zod';
 import { removeOnExit } from '../cleanup.js';
 import { type Bench, formatRatio, percentile } from '../report.js';
+import { longJobOverMcp } from './tasks-mcp.js';
 
 /** Cancel to stopped: the processes of a cancelled task end within this. */
 const TARGET_CANCEL_MS = 2_000;
@@ -105,51 +106,11 @@ async function measureOverhead(
   return { plain: plain.sort((a, b) => a - b), task: task.sort((a, b) => a - b) };
 }
 
-/**
- * The long job both ways at once: a plain call whose client gives up after `clientTimeoutMs`,
- * and a task polled with separate get calls (a client that disconnects between polls).
- */
-async function measureLongJob(
-  executor: PipelineToolExecutor,
-  service: TaskService,
-  seconds: number,
-  clientTimeoutMs: number,
-) {
-  // The client gives up at its timeout (and cancels the call): the answer never reaches it.
-  const plainStarted = performance.now();
-  const gaveUp = AbortSignal.timeout(clientTimeoutMs);
-  const plain = new Promise<{ ok: boolean; ms: number }>((resolve) => {
-    const done = (ok: boolean) => resolve({ ok, ms: performance.now() - plainStarted });
-    gaveUp.addEventListener('abort', () => done(false), { once: true });
-    void executor
-      .execute('bench.sleep', { seconds, name: 'long-plain' }, { signal: gaveUp })
-      .then((result) => done(result.ok && !gaveUp.aborted));
-  });
-  const started = performance.now();
-  const created = await service.create(
-    'bench.sleep',
-    { seconds, name: 'long-task' },
-    { principal },
-  );
-  let polls = 0;
-  let status = created.status;
-  while (status === 'working' || status === 'input_required') {
-    await new Promise((resolve) => setTimeout(resolve, created.pollInterval));
-    status = (await service.get(created.taskId, principal)).task.status;
-    polls += 1;
-  }
-  const { result } = await service.result(created.taskId, principal);
-  return {
-    plain: await plain,
-    task: { ok: result.ok && status === 'completed', ms: performance.now() - started, polls },
-  };
-}
-
 /** Long calls as tasks: cancel latency, the cost of a task over a plain call, a long job polled. */
 export const tasksBench: Bench = {
   name: 'tasks',
   summary:
-    'Tasks: cancel-to-stopped of a real bash process, a task over a plain call for a 1 s job, a 3-minute job through polling while a plain call with a 60 s client timeout fails.',
+    'Tasks: cancel-to-stopped of a real bash process, a task over a plain call for a 1 s job, a 3-minute job over MCP in both eras through polling and a reconnect while a plain call with a 60 s client timeout fails.',
   async run({ quick }) {
     const dir = removeOnExit(mkdtempSync(join(tmpdir(), 'toolsys-bench-tasks-')));
     const executor = benchExecutor(dir);
@@ -160,7 +121,7 @@ export const tasksBench: Bench = {
       const overhead = await measureOverhead(executor, service, quick ? 2 : 5);
       const seconds = longJobSeconds(quick);
       const clientTimeoutMs = Math.min(CLIENT_TIMEOUT_MS, Math.floor((seconds * 1000) / 3));
-      const long = await measureLongJob(executor, service, seconds, clientTimeoutMs);
+      const long = await longJobOverMcp(seconds, clientTimeoutMs);
       const cancelP50 = percentile(cancel, 0.5);
       const cancelMax = cancel.at(-1) ?? Number.NaN;
       const plainP50 = percentile(overhead.plain, 0.5);
@@ -169,22 +130,24 @@ export const tasksBench: Bench = {
       const met =
         cancelMax <= TARGET_CANCEL_MS &&
         ratio <= TARGET_OVERHEAD_RATIO &&
-        long.task.ok &&
-        !long.plain.ok;
+        [long.legacy, long.modern].every((era) => era.task.ok && !era.plain.ok);
       return {
         name: 'tasks',
-        target: `cancel-to-stopped <= ${TARGET_CANCEL_MS} ms, task/plain (1 s job) <= ${TARGET_OVERHEAD_RATIO}, a ${seconds} s job completes as a task while the plain call fails at the ${clientTimeoutMs / 1000} s client timeout`,
+        target: `cancel-to-stopped <= ${TARGET_CANCEL_MS} ms, task/plain (1 s job) <= ${TARGET_OVERHEAD_RATIO}, a ${seconds} s job over MCP (both eras) completes as a task across a reconnect while the plain call fails at the ${clientTimeoutMs / 1000} s client timeout`,
         met,
         lines: [
           `cancel-to-stopped of a bash process: p50 ${cancelP50.toFixed(0)} ms, max ${cancelMax.toFixed(0)} ms over ${cancel.length} tasks`,
           `1 s job: plain call p50 ${plainP50.toFixed(0)} ms, as a task p50 ${taskP50.toFixed(0)} ms; ratio task/plain ${formatRatio(ratio)}`,
-          `${seconds} s job: plain call with a ${clientTimeoutMs / 1000} s client timeout ${long.plain.ok ? 'succeeded' : 'failed'} after ${(long.plain.ms / 1000).toFixed(1)} s; as a task ${long.task.ok ? 'completed' : 'did NOT complete'} after ${(long.task.ms / 1000).toFixed(1)} s through ${long.task.polls} polls`,
+          ...(['legacy', 'modern'] as const).map((era) => {
+            const { plain, task } = long[era];
+            return `${seconds} s job over MCP ${era === 'legacy' ? '2025-11-25' : '2026-07-28'}: plain call with a ${clientTimeoutMs / 1000} s client timeout ${plain.ok ? 'succeeded' : 'failed'} after ${(plain.ms / 1000).toFixed(1)} s; as a task ${task.ok ? 'completed' : 'did NOT complete'} after ${(task.ms / 1000).toFixed(1)} s through ${task.polls} polls${era === 'legacy' ? ', reconnecting half-way' : ''}`;
+          }),
         ],
         json: {
           ratio,
           cancelToStoppedMs: { p50: cancelP50, max: cancelMax, samples: cancel },
           oneSecondJobMs: { plainP50, taskP50 },
-          longJob: { seconds, clientTimeoutMs, plain: long.plain, task: long.task },
+          longJob: { seconds, clientTimeoutMs, ...long },
         },
       };
     } finally {

@@ -11,6 +11,8 @@ export interface ModernRequestOptions {
   readonly tasks?: boolean;
   /** The `Mcp-Name` header; default the request's `name` or `taskId`. */
   readonly name?: string;
+  /** How long to wait for the answer, in ms (the client's patience). Default 20 s. */
+  readonly timeoutMs?: number;
 }
 
 /** The JSON-RPC answer and the HTTP facts around it. */
@@ -56,7 +58,7 @@ export async function modernRequest(
       ...(typeof name === 'string' && name !== '' ? { 'mcp-name': name } : {}),
     },
     body: JSON.stringify(body),
-    signal: AbortSignal.timeout(20_000),
+    signal: AbortSignal.timeout(options.timeoutMs ?? 20_000),
   });
   const text = await response.text();
   const message = text.startsWith('{')
