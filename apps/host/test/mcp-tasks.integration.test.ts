@@ -438,6 +438,37 @@ describe('MCP Tasks, adversarial', () => {
     },
   );
 
+  it(
+    'bounds the tasks one principal runs at once, saying what to do, without touching another principal',
+    SLOW,
+    async () => {
+      const started: string[] = [];
+      try {
+        for (let i = 0; i < 32; i += 1) {
+          const { result } = await modern('alice-secret-token', 'tools/call', {
+            name: 'test_job',
+            arguments: { ms: 30_000 },
+          });
+          started.push(String(result?.taskId));
+        }
+        const refused = await modern('alice-secret-token', 'tools/call', {
+          name: 'test_job',
+          arguments: { ms: 30_000 },
+        });
+        expect(refused.error?.code).toBe(-32602);
+        expect(refused.error?.message).toMatch(/already run 32 tasks.*cancel one/);
+        const other = await modern('bob-secret-token', 'tools/call', {
+          name: 'test_job',
+          arguments: { ms: 10 },
+        });
+        expect(other.result).toMatchObject({ resultType: 'task' });
+      } finally {
+        for (const taskId of started)
+          await modern('alice-secret-token', 'tasks/cancel', { taskId });
+      }
+    },
+  );
+
   it('refuses malformed task methods with a clear invalid-params error', async () => {
     const noId = await modern('alice-secret-token', 'tasks/get', {}, { name: '' });
     expect(noId.error?.code).toBe(-32602);

@@ -2,6 +2,9 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
   freePort,
   type HaproxyProcess,
@@ -131,6 +134,39 @@ describe('tasks behind HAProxy with two replicas sharing Redis', SLOW, () => {
     await expect.poll(sleepRuns, { timeout: 2_000, interval: 100 }).toBe(false);
     expect(Date.now() - started).toBeLessThan(2_500);
     expect((await pollTask(lb, taskId, () => true)).status).toBe('cancelled');
+  });
+
+  it('2025-11-25: a task started on one replica is read with tasks/result on the other', async () => {
+    const [first, second] = replicas;
+    if (first === undefined || second === undefined) throw new Error('two replicas expected');
+    const connect = async (url: string) => {
+      const client = new Client({ name: 'tasks-lb', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      return client;
+    };
+    const onFirst = await connect(first.url);
+    const { task } = await onFirst.request(
+      {
+        method: 'tools/call',
+        params: {
+          name: 'shell_execute',
+          arguments: { command: 'sleep 1; echo across-replicas' },
+          task: {},
+        },
+      },
+      CreateTaskResultSchema,
+    );
+    await onFirst.close();
+    const onSecond = await connect(second.url);
+    try {
+      const result = await onSecond.request(
+        { method: 'tasks/result', params: { taskId: task.taskId } },
+        CallToolResultSchema,
+      );
+      expect(JSON.stringify(result.content)).toContain('across-replicas');
+    } finally {
+      await onSecond.close();
+    }
   });
 
   it('either replica answers for a task; when its replica is killed the task is failed, not working, and its process is ended', async () => {
