@@ -194,3 +194,60 @@ describe('TaskService on SQLite', () => {
     expect(result.ok && result.content).toMatch(/Result cut/);
   });
 });
+
+describe('TaskService questions and crashes', () => {
+  it('waits on every question a tool asks at once; answers one at a time; ignores what it does not wait on', async () => {
+    const task = await service.create('test.ask_two', {}, { principal: alice });
+    await until(async () => (await service.get(task.taskId, alice)).inputRequests?.length === 2);
+    const [first, second] = (await service.get(task.taskId, alice)).inputRequests ?? [];
+    const partial = await service.answerInputs(
+      task.taskId,
+      {
+        [first?.requestId ?? '']: { action: 'accept', content: { n: 1 } },
+        stale: { action: 'accept' },
+      },
+      alice,
+    );
+    expect(partial.ignored).toEqual(['stale']);
+    await until(async () => (await service.get(task.taskId, alice)).inputRequests?.length === 1);
+    const waiting = await service.get(task.taskId, alice);
+    expect(waiting.task.status).toBe('input_required');
+    expect(waiting.inputRequests?.map((q) => q.requestId)).toEqual([second?.requestId]);
+    await expect(
+      service.answerInput(task.taskId, first?.requestId ?? '', { action: 'accept' }, alice),
+    ).rejects.toMatchObject({ code: TaskErrorCode.NO_PENDING_INPUT });
+    await service.answerInputs(
+      task.taskId,
+      { [second?.requestId ?? '']: { action: 'accept', content: { n: 2 } } },
+      alice,
+    );
+    const { task: done, result } = await service.result(task.taskId, alice);
+    expect(done.status).toBe('completed');
+    expect(result).toMatchObject({ ok: true, content: 'first={"n":1} second={"n":2}' });
+  });
+
+  it('gives a question asked under a key the answer given before the task started', async () => {
+    const task = await service.create(
+      'test.ask_two',
+      {},
+      {
+        principal: alice,
+        answers: { first: { action: 'accept', content: { early: true } } },
+      },
+    );
+    await until(async () => (await service.get(task.taskId, alice)).inputRequests?.length === 1);
+    const [only] = (await service.get(task.taskId, alice)).inputRequests ?? [];
+    expect(only?.request).toMatchObject({ key: 'second' });
+    await service.answerInput(task.taskId, only?.requestId ?? '', { action: 'decline' }, alice);
+    const { result } = await service.result(task.taskId, alice);
+    expect(result).toMatchObject({ content: 'first={"early":true} second=undefined' });
+  });
+
+  it('reports a tool that crashed as failed, saying so, with no result of its own', async () => {
+    const task = await service.create('test.crash', {}, { principal: alice });
+    const { task: done, result } = await service.result(task.taskId, alice);
+    expect(done.status).toBe('failed');
+    expect(done.statusMessage).toMatch(/crashed before it answered: the tool fell over/);
+    expect(result.ok).toBe(false);
+  });
+});

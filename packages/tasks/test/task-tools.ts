@@ -77,6 +77,32 @@ export function taskTestExecutor(dir: string): PipelineToolExecutor {
         }),
     }),
     defineTool({
+      id: 'test.ask_two',
+      description: 'Asks two questions at once (one by key), then says both answers.',
+      inputSchema: ToolSchema.object({}),
+      metadata: { ...base, taskSupport: 'optional' },
+      async execute(_args, context) {
+        if (!context.requestInput) return 'nobody to ask';
+        const ask = (key: string) =>
+          context.requestInput?.({
+            key,
+            method: 'elicitation/create',
+            params: { message: `${key}?`, requestedSchema: { type: 'object' } },
+          });
+        const [first, second] = await Promise.all([ask('first'), ask('second')]);
+        return `first=${JSON.stringify(first?.content)} second=${JSON.stringify(second?.content)}`;
+      },
+    }),
+    defineTool({
+      id: 'test.crash',
+      description: 'Throws instead of answering.',
+      inputSchema: ToolSchema.object({}),
+      metadata: { ...base, taskSupport: 'optional' },
+      execute: () => {
+        throw new Error('the tool fell over');
+      },
+    }),
+    defineTool({
       id: 'test.quick',
       description: 'Answers at once; forbids tasks.',
       inputSchema: ToolSchema.object({}),
