@@ -154,7 +154,10 @@ describe('plainCompleteResult (2026-07-28)', () => {
       ),
     )
     .map(([value, resultType]) =>
-      typeof value === 'object' && value !== null && !Array.isArray(value) && resultType !== undefined
+      typeof value === 'object' &&
+      value !== null &&
+      !Array.isArray(value) &&
+      resultType !== undefined
         ? { ...value, resultType }
         : value,
     );

@@ -163,7 +163,11 @@ export class DirectToolCalls {
       let params: Record<string, unknown>;
       if (era) {
         const meta = era.envelope();
-        params = { name, arguments: args, _meta: onProgress ? { ...meta, progressToken: id } : meta };
+        params = {
+          name,
+          arguments: args,
+          _meta: onProgress ? { ...meta, progressToken: id } : meta,
+        };
       } else {
         params = onProgress
           ? { name, arguments: args, _meta: { progressToken: id } }

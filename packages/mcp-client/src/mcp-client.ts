@@ -19,6 +19,7 @@ import { DirectToolCalls } from './direct-tool-calls.js';
 import { toMcpToolError } from './mcp-call-error.js';
 import type { McpHttpServerConfig, McpServerConfig } from './mcp-server-config.js';
 import { sseTransport, stdioTransport, streamableTransport } from './mcp-transports.js';
+import { modernDirectEra } from './modern-direct-era.js';
 import { fromAuthError } from './oauth/oauth-errors.js';
 import type { McpOAuthProvider } from './oauth/oauth-provider.js';
 import {
@@ -27,7 +28,6 @@ import {
   negotiationFor,
   probeKilledServer,
 } from './protocol-era.js';
-import { modernDirectEra } from './modern-direct-era.js';
 import { sdkCallOptions } from './sdk-call-options.js';
 import { HandshakeDeadline, SignalRelay } from './signal-relay.js';
 

@@ -66,7 +66,10 @@ describe('direct tools/call on a 2026-07-28 stdio connection: the same outcome a
     await direct.callTool(
       'count',
       {},
-      { onProgress: (update) => updates.push(`${update.progress}/${update.total} ${update.message}`) },
+      {
+        onProgress: (update) =>
+          updates.push(`${update.progress}/${update.total} ${update.message}`),
+      },
     );
     expect(updates).toEqual(['1/3 step 1', '2/3 step 2', '3/3 step 3']);
     const controller = new AbortController();

@@ -100,7 +100,8 @@ describe('direct tools/call against a hostile 2026-07-28 server over stdio', () 
     await outcome(direct, 'echo');
     const calls = metaLines(direct, 'tools/call');
     expect(calls.length).toBeGreaterThan(0);
-    for (const line of calls) expect(line).toMatch(new RegExp(`^meta tools/call "toolsys-\\d+" ${ENVELOPE}$`));
+    for (const line of calls)
+      expect(line).toMatch(new RegExp(`^meta tools/call "toolsys-\\d+" ${ENVELOPE}$`));
     const timedOut = await outcome(direct, 'slow', 300);
     expect(timedOut.error?.code).toBe('TIMEOUT');
     const id = /"toolsys-\d+"/.exec(metaLines(direct, 'tools/call').at(-1) ?? '')?.[0];
@@ -109,15 +110,21 @@ describe('direct tools/call against a hostile 2026-07-28 server over stdio', () 
       .toContain(`meta notifications/cancelled ${id} ${ENVELOPE}`);
     // The SDK's own path sends the same envelope (numbered ids).
     await outcome(sdk, 'echo');
-    expect(metaLines(sdk, 'tools/call').at(-1)).toMatch(new RegExp(`^meta tools/call \\d+ ${ENVELOPE}$`));
+    expect(metaLines(sdk, 'tools/call').at(-1)).toMatch(
+      new RegExp(`^meta tools/call \\d+ ${ENVELOPE}$`),
+    );
   });
 
   it('a result that is no object is refused by the transport itself, on both paths alike', async () => {
     // Not a JSON-RPC answer at all: the stdio transport reports it as garbage and drops it, so the
     // call ends at its time limit, reported with what the server wrote.
     const fresh = await Promise.all([connect(true), connect(false)]);
+    const [fastClient, slowClient] = fresh as [McpClient, McpClient];
     try {
-      const [fast, slow] = await Promise.all(fresh.map((client) => outcome(client, 'not-object', 500)));
+      const [fast, slow] = await Promise.all([
+        outcome(fastClient, 'not-object', 500),
+        outcome(slowClient, 'not-object', 500),
+      ]);
       expect(fast.error).toBeDefined();
       expect(fast.error).toEqual(slow.error);
       expect(fast.ms).toBeLessThan(5_000);
