@@ -473,6 +473,8 @@ export class McpClient {
     this.#client = client;
     this.#transport = transport;
     this.#kind = kind;
+    // A direct path belongs to one connection: a new one decides afresh.
+    this.#direct = undefined;
     const handshake = new HandshakeDeadline(options.signal, timeoutMs);
     transport.onerror = (error) => {
       if (kind === 'stdio' && this.#garbage === undefined && isParseError(error)) {
