@@ -1,7 +1,9 @@
+import { Client } from '@modelcontextprotocol/client';
 import { CallToolResultSchema } from '@modelcontextprotocol/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isPlainTextResult } from './direct-tool-calls.js';
+import { isPlainTextResult, plainCompleteResult } from './direct-tool-calls.js';
+import { modernDirectEra } from './modern-direct-era.js';
 
 /** Values as a result arrives: parsed from JSON (so `__proto__` can be an own key). */
 const viaJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value) ?? 'null');
@@ -123,5 +125,93 @@ describe('isPlainTextResult', () => {
     ]) {
       expect(isPlainTextResult(value), JSON.stringify(value)).toBe(false);
     }
+  });
+});
+
+/**
+ * The SDK's own 2026-07-28 handling of results, as a client that negotiated that era has it. The
+ * negotiated version is set by hand: the codec is what is under test, not a connection.
+ */
+function modernEra() {
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  (client as unknown as { _negotiatedProtocolVersion: string })._negotiatedProtocolVersion =
+    '2026-07-28';
+  const era = modernDirectEra(client);
+  if (!era) throw new Error('the SDK offers no 2026-07-28 codec');
+  return era;
+}
+
+describe('plainCompleteResult (2026-07-28)', () => {
+  const era = modernEra();
+  /** Results as a 2026 server sends them: mostly complete, now and then another resultType. */
+  const modern = fc
+    .tuple(
+      fc.oneof(plainResult, result, fc.anything()),
+      fc.oneof(
+        { arbitrary: fc.constant('complete'), weight: 6 },
+        fc.constantFrom('input_required', 'Complete', 'partial', 1, null),
+        fc.constant(undefined),
+      ),
+    )
+    .map(([value, resultType]) =>
+      typeof value === 'object' &&
+      value !== null &&
+      !Array.isArray(value) &&
+      resultType !== undefined
+        ? { ...value, resultType }
+        : value,
+    );
+
+  it('accepts only what the SDK codec accepts as complete, and lifts it as the codec does', () => {
+    fc.assert(
+      fc.property(modern, (generated) => {
+        const value = viaJson(generated);
+        const plain = plainCompleteResult(value);
+        if (!plain) return;
+        const decoded = era.decode(value);
+        expect(decoded.kind).toBe('complete');
+        expect(decoded.kind === 'complete' && decoded.result).toStrictEqual(plain);
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it('takes every complete result of the plain shape, and nothing without resultType complete', () => {
+    fc.assert(
+      fc.property(plainResult, (generated) => {
+        const value = viaJson(generated) as Record<string, unknown>;
+        expect(plainCompleteResult({ ...value, resultType: 'complete' })).toStrictEqual(value);
+        expect(plainCompleteResult(value)).toBeUndefined();
+        expect(plainCompleteResult({ ...value, resultType: 'input_required' })).toBeUndefined();
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
+  it('the codec fails what a 2026 server must not send, as the SDK does', () => {
+    const kinds = [
+      { content: [] },
+      { content: [], resultType: 7 },
+      { content: [], resultType: 'partial' },
+      { content: 'nope', resultType: 'complete' },
+      [1, 2],
+      'text',
+      { resultType: 'input_required' },
+    ].map((value) => {
+      const decoded = era.decode(value);
+      return decoded.kind === 'invalid' ? (decoded.error as { code?: unknown }).code : decoded.kind;
+    });
+    expect(kinds).toEqual([
+      'INVALID_RESULT',
+      'INVALID_RESULT',
+      'UNSUPPORTED_RESULT_TYPE',
+      'INVALID_RESULT',
+      'INVALID_RESULT',
+      'INVALID_RESULT',
+      'INVALID_RESULT',
+    ]);
+    expect(era.decode({ resultType: 'input_required', requestState: 's' }).kind).toBe(
+      'input_required',
+    );
   });
 });

@@ -29,6 +29,37 @@ export interface DirectCallOptions {
     | undefined;
 }
 
+/** A direct call whose `input_required` result continues elsewhere (see {@link DirectCallEra}). */
+export interface ResumedCall {
+  readonly name: string;
+  readonly args: Record<string, unknown>;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal | undefined;
+  readonly onProgress: DirectCallOptions['onProgress'];
+  /** When the call was sent (`Date.now()`): the time limit covers every round. */
+  readonly startedAt: number;
+}
+
+/** A `tools/call` result as a 2026-07-28 connection's codec decodes it. */
+export type DecodedCall =
+  | { readonly kind: 'complete'; readonly result: CallToolResult }
+  | { readonly kind: 'invalid'; readonly error: unknown }
+  | { readonly kind: 'input_required'; readonly pending: unknown };
+
+/**
+ * What the 2026-07-28 era adds to direct calls: the `_meta` envelope every request and
+ * notification carries, the era's decoding and checking of results, and the multi-round-trip
+ * path an `input_required` result continues on. Without one, calls speak 2025-11-25.
+ */
+export interface DirectCallEra {
+  /** The `_meta` envelope of the connection (protocol version, client info, capabilities). */
+  envelope(): Record<string, unknown>;
+  /** Decodes and checks a result that is not of the plain complete shape. */
+  decode(raw: unknown): DecodedCall;
+  /** Answers an `input_required` result's requests and retries until the call completes. */
+  resume(pending: unknown, call: ResumedCall): Promise<CallToolResult>;
+}
+
 /** What a failed direct call is, as the caller wants it reported. */
 export type DirectCallFailure = (
   error: unknown,
@@ -53,12 +84,19 @@ export type DirectCallFailure = (
  * on to the SDK client unchanged. Calls that need the SDK's own handling (a tool with an
  * `outputSchema`, whose structured output the SDK validates) stay
  * with the SDK client: {@link McpClient} decides.
+ *
+ * On a 2026-07-28 connection (with a {@link DirectCallEra}) requests and cancellations carry the
+ * era's `_meta` envelope, and results are decoded as that era wants: only a `complete` result of
+ * the plain shape is taken at once; anything else goes through the era's codec (a wrong or
+ * missing `resultType` fails as the SDK fails it), and an `input_required` result continues on
+ * the SDK's multi-round-trip path.
  */
 export class DirectToolCalls {
   readonly #transport: Transport;
   readonly #failure: DirectCallFailure;
   readonly #pending = new Map<string, PendingCall>();
   readonly #deadlines = new DeadlineWatch(SYSTEM_CLOCK);
+  readonly #era: DirectCallEra | undefined;
   #next = 0;
   #closed = false;
 
@@ -66,9 +104,10 @@ export class DirectToolCalls {
    * Takes over the transport's message and close callbacks, passing on what is not its own to the
    * ones set before (the SDK client's). Create it once the client has connected.
    */
-  constructor(transport: Transport, failure: DirectCallFailure) {
+  constructor(transport: Transport, failure: DirectCallFailure, era?: DirectCallEra) {
     this.#transport = transport;
     this.#failure = failure;
+    this.#era = era;
     const forward = transport.onmessage;
     transport.onmessage = (message, extra) => {
       let taken: boolean;
@@ -108,7 +147,7 @@ export class DirectToolCalls {
   ): Promise<T> {
     const { signal, onProgress } = options;
     return new Promise<T>((resolve, reject) => {
-      const call = new DirectCall<T>(this, name, convert, ref, options, resolve, reject);
+      const call = new DirectCall<T>(this, name, args, convert, ref, options, resolve, reject);
       if (this.#closed) {
         call.fail(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
         return;
@@ -120,9 +159,20 @@ export class DirectToolCalls {
       this.#next += 1;
       const id = `${ID_PREFIX}${this.#next}`;
       call.id = id;
-      const params: Record<string, unknown> = onProgress
-        ? { name, arguments: args, _meta: { progressToken: id } }
-        : { name, arguments: args };
+      const era = this.#era;
+      let params: Record<string, unknown>;
+      if (era) {
+        const meta = era.envelope();
+        params = {
+          name,
+          arguments: args,
+          _meta: onProgress ? { ...meta, progressToken: id } : meta,
+        };
+      } else {
+        params = onProgress
+          ? { name, arguments: args, _meta: { progressToken: id } }
+          : { name, arguments: args };
+      }
       this.#pending.set(id, call);
       this.#deadlines.watch(call);
       signal?.addEventListener('abort', call, { once: true });
@@ -150,12 +200,10 @@ export class DirectToolCalls {
    */
   cancel(call: PendingCall, reason: unknown): void {
     if (!this.#release(call)) return;
+    const params: Record<string, unknown> = { requestId: call.id, reason: String(reason) };
+    if (this.#era) params._meta = this.#era.envelope();
     this.#transport
-      .send({
-        jsonrpc: '2.0',
-        method: 'notifications/cancelled',
-        params: { requestId: call.id, reason: String(reason) },
-      })
+      .send({ jsonrpc: '2.0', method: 'notifications/cancelled', params })
       .then(undefined, () => {
         // The connection is gone: there is nothing left to cancel.
       });
@@ -189,6 +237,10 @@ export class DirectToolCalls {
       return true;
     }
     const result = (message as { result?: unknown }).result;
+    if (this.#era) {
+      this.#settleModern(call, result, this.#era);
+      return true;
+    }
     if (isPlainTextResult(result)) {
       call.succeed(result);
       return true;
@@ -205,6 +257,19 @@ export class DirectToolCalls {
       );
     }
     return true;
+  }
+
+  /** Settles a call with a 2026-07-28 result (see the class). */
+  #settleModern(call: PendingCall, result: unknown, era: DirectCallEra): void {
+    const plain = plainCompleteResult(result);
+    if (plain) {
+      call.succeed(plain);
+      return;
+    }
+    const decoded = era.decode(result);
+    if (decoded.kind === 'complete') call.succeed(decoded.result);
+    else if (decoded.kind === 'invalid') call.fail(decoded.error);
+    else call.resume(era.resume(decoded.pending, call));
   }
 
   /** Removes a call from every table; false when it had already left them. */
@@ -226,34 +291,36 @@ export class DirectToolCalls {
 }
 
 /** A direct call as {@link DirectToolCalls} handles it, whatever its converted type. */
-interface PendingCall extends Deadlined {
+interface PendingCall extends Deadlined, ResumedCall {
   readonly id: string;
-  readonly name: string;
-  readonly timeoutMs: number;
-  readonly signal: AbortSignal | undefined;
   detach(): void;
   progress(params: { progress?: unknown; total?: unknown; message?: unknown }): void;
   succeed(result: CallToolResult): void;
   fail(error: unknown): void;
+  /** Settles with what the call's continuation (an input_required result's rounds) comes to. */
+  resume(rest: Promise<CallToolResult>): void;
 }
 
 /** One pending direct call: its own deadline and abort listener, so a call makes no closures. */
 class DirectCall<T> implements PendingCall {
   id = '';
   readonly name: string;
+  readonly args: Record<string, unknown>;
   readonly timeoutMs: number;
   readonly signal: AbortSignal | undefined;
   readonly deadline: number;
+  readonly startedAt: number;
   readonly #owner: DirectToolCalls;
   readonly #convert: (result: CallToolResult, ref: RemoteToolRef) => T;
   readonly #ref: RemoteToolRef;
-  readonly #onProgress: DirectCallOptions['onProgress'];
+  readonly onProgress: DirectCallOptions['onProgress'];
   readonly #resolve: (value: T) => void;
   readonly #reject: (error: unknown) => void;
 
   constructor(
     owner: DirectToolCalls,
     name: string,
+    args: Record<string, unknown>,
     convert: (result: CallToolResult, ref: RemoteToolRef) => T,
     ref: RemoteToolRef,
     options: DirectCallOptions,
@@ -262,14 +329,16 @@ class DirectCall<T> implements PendingCall {
   ) {
     this.#owner = owner;
     this.name = name;
+    this.args = args;
     this.#convert = convert;
     this.#ref = ref;
     this.timeoutMs = options.timeoutMs;
     this.signal = options.signal;
-    this.#onProgress = options.onProgress;
+    this.onProgress = options.onProgress;
     // No limit only when asked for (Infinity); anything not a duration expires at once.
     const limit = options.timeoutMs;
     this.deadline = SYSTEM_CLOCK.now() + (Number.isNaN(limit) || limit < 0 ? 0 : limit);
+    this.startedAt = Date.now();
     this.#resolve = resolve;
     this.#reject = reject;
   }
@@ -293,7 +362,7 @@ class DirectCall<T> implements PendingCall {
   }
 
   progress(params: { progress?: unknown; total?: unknown; message?: unknown }): void {
-    const onProgress = this.#onProgress;
+    const onProgress = this.onProgress;
     const update = onProgress && progressUpdate(params);
     if (!onProgress || !update) return;
     try {
@@ -317,9 +386,32 @@ class DirectCall<T> implements PendingCall {
   fail(error: unknown): void {
     this.#reject(this.#owner.report(error, this));
   }
+
+  resume(rest: Promise<CallToolResult>): void {
+    rest.then(
+      (result) => this.succeed(result),
+      (error: unknown) => this.fail(error),
+    );
+  }
 }
 
 const PLAIN_RESULT_KEYS = new Set(['content', 'isError', 'structuredContent']);
+const PLAIN_COMPLETE_KEYS = new Set(['resultType', ...PLAIN_RESULT_KEYS]);
+
+/**
+ * A 2026-07-28 `tools/call` result of the plain shape ({@link isPlainTextResult}) with
+ * `resultType: 'complete'`, without its `resultType` (as the era's codec lifts it); undefined for
+ * anything else, which goes to the codec.
+ */
+export function plainCompleteResult(value: unknown): CallToolResult | undefined {
+  if (!isPlainShape(value, PLAIN_COMPLETE_KEYS)) return undefined;
+  const record = value as Record<string, unknown>;
+  if (record.resultType !== 'complete') return undefined;
+  const lifted: Record<string, unknown> = { content: record.content };
+  if ('isError' in record) lifted.isError = record.isError;
+  if ('structuredContent' in record) lifted.structuredContent = record.structuredContent;
+  return lifted as CallToolResult;
+}
 
 /**
  * Whether `value` is a `CallToolResult` of the common shape that `CallToolResultSchema` accepts and
@@ -328,10 +420,15 @@ const PLAIN_RESULT_KEYS = new Set(['content', 'isError', 'structuredContent']);
  * annotations, `_meta`, a missing `content`) is left to the schema.
  */
 export function isPlainTextResult(value: unknown): value is CallToolResult {
+  return isPlainShape(value, PLAIN_RESULT_KEYS);
+}
+
+/** {@link isPlainTextResult} with `keys` as the keys a result may have. */
+function isPlainShape(value: unknown, keys: ReadonlySet<string>): boolean {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const record = value as Record<string, unknown>;
   for (const key in record) {
-    if (!Object.hasOwn(record, key) || !PLAIN_RESULT_KEYS.has(key)) return false;
+    if (!Object.hasOwn(record, key) || !keys.has(key)) return false;
   }
   const content = record.content;
   if (!Array.isArray(content)) return false;

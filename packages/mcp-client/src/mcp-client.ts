@@ -1,5 +1,4 @@
 import {
-  type CallToolRequestOptions,
   type CallToolResult,
   Client,
   type ElicitRequestFormParams,
@@ -8,7 +7,6 @@ import {
   type Tool,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { isAttemptSignal } from '@toolsys/core-tool-registry';
 import { BoundedLog, type BoundedLogOptions } from './bounded-log.js';
 import type { RemoteToolRef } from './call-result.js';
 import {
@@ -21,15 +19,16 @@ import { DirectToolCalls } from './direct-tool-calls.js';
 import { toMcpToolError } from './mcp-call-error.js';
 import type { McpHttpServerConfig, McpServerConfig } from './mcp-server-config.js';
 import { sseTransport, stdioTransport, streamableTransport } from './mcp-transports.js';
+import { modernDirectEra } from './modern-direct-era.js';
 import { fromAuthError } from './oauth/oauth-errors.js';
 import type { McpOAuthProvider } from './oauth/oauth-provider.js';
-import { progressUpdate } from './progress-emitter.js';
 import {
   INPUT_REQUIRED_MAX_ROUNDS,
   type McpEra,
   negotiationFor,
   probeKilledServer,
 } from './protocol-era.js';
+import { sdkCallOptions } from './sdk-call-options.js';
 import { HandshakeDeadline, SignalRelay } from './signal-relay.js';
 
 /** The transport a connected client ended up using. */
@@ -339,10 +338,11 @@ export class McpClient {
    * {@link callTool} with the result handed to `convert` (with the server and tool it came from)
    * in the same step as the answer: one turn of the job queue less per call than awaiting
    * `callTool` and converting after. `convert` runs only on a result; what it throws is passed on
-   * unchanged. On a 2025-era stdio connection the request goes out directly on the transport
-   * ({@link DirectToolCalls}), except for tools the SDK must check (an `outputSchema`); a tool
-   * that requires tasks is refused (UNSUPPORTED) without a request; everything else (every 2026-07-28 call, with its multi-round-trip results)
-   * goes through the SDK client.
+   * unchanged. On a stdio connection (either era) the request goes out directly on the transport
+   * ({@link DirectToolCalls}), except for tools the SDK must check (an `outputSchema`); a
+   * 2026-07-28 result that asks for input continues through the SDK client's multi-round-trip
+   * path. A tool that requires tasks is refused (UNSUPPORTED) without a request; everything else
+   * (every call over HTTP) goes through the SDK client.
    */
   callToolWith<T>(
     name: string,
@@ -379,40 +379,17 @@ export class McpClient {
   ): Promise<T> {
     const client = this.#require();
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const { signal, onProgress } = options;
-    // One limit for the whole call: every round of a multi-round-trip result gets what is left.
-    const requestOptions: CallToolRequestOptions = {
-      timeout: timeoutMs,
-      maxTotalTimeout: timeoutMs,
-    };
+    const { signal } = options;
+    const call = sdkCallOptions(timeoutMs, signal, options.onProgress);
     const listed = this.#listed.get(name);
-    if (listed) requestOptions.toolDefinition = listed;
-    let relay: SignalRelay | undefined;
-    if (signal) {
-      // The SDK never removes its abort listener. A signal the executor made for this attempt
-      // alone is dropped with it, so it goes to the SDK as is; any other (possibly long-lived)
-      // signal goes through a relay that is detached after the request.
-      if (isAttemptSignal(signal)) {
-        requestOptions.signal = signal;
-      } else {
-        relay = new SignalRelay(signal);
-        requestOptions.signal = relay.signal;
-      }
-    }
-    if (onProgress) {
-      // Only when asked: a progress token makes the server and the SDK do extra work.
-      requestOptions.onprogress = (progress) => {
-        const update = progressUpdate(progress);
-        if (update) onProgress(update);
-      };
-    }
+    if (listed) call.options.toolDefinition = listed;
     let result: CallToolResult;
     try {
-      result = await client.callTool({ name, arguments: args }, requestOptions);
+      result = await client.callTool({ name, arguments: args }, call.options);
     } catch (error) {
       throw this.#failure(error, `tools/call "${name}"`, timeoutMs, signal);
     } finally {
-      relay?.release();
+      call.release();
     }
     return convert(result, { server: this.config.name, tool: name });
   }
@@ -496,6 +473,8 @@ export class McpClient {
     this.#client = client;
     this.#transport = transport;
     this.#kind = kind;
+    // A direct path belongs to one connection: a new one decides afresh.
+    this.#direct = undefined;
     const handshake = new HandshakeDeadline(options.signal, timeoutMs);
     transport.onerror = (error) => {
       if (kind === 'stdio' && this.#garbage === undefined && isParseError(error)) {
@@ -518,10 +497,17 @@ export class McpClient {
         signal: handshake.signal,
         ...(force === 'legacy' ? { prior: { kind: 'legacy' as const } } : {}),
       });
-      if (kind === 'stdio' && this.#directToolCalls && client.getProtocolEra() === 'legacy') {
-        this.#direct = new DirectToolCalls(transport, (error, call) =>
-          this.#failure(error, `tools/call "${call.name}"`, call.timeoutMs, call.signal),
-        );
+      if (kind === 'stdio' && this.#directToolCalls) {
+        // On 2026-07-28 only with the SDK's own envelope and result checks at hand.
+        const era = client.getProtocolEra() === 'legacy' ? null : modernDirectEra(client);
+        if (era !== undefined) {
+          this.#direct = new DirectToolCalls(
+            transport,
+            (error, call) =>
+              this.#failure(error, `tools/call "${call.name}"`, call.timeoutMs, call.signal),
+            era ?? undefined,
+          );
+        }
       }
       this.#connected = true;
     } catch (error) {

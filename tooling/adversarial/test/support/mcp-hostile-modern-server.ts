@@ -18,6 +18,12 @@ import { join } from 'node:path';
  *   (-32020), whatever headers came.
  * - `endless-stream` (http only): `tools/call` is answered with an event stream that sends a
  *   comment every 50 ms and never the answer.
+ * - `direct` (stdio only): each tool breaks the result of `tools/call` its own way (see
+ *   `DIRECT_TOOLS`): a wrong, missing or non-string `resultType`, a result that is no object or
+ *   has invalid content, 4 MiB results (valid and invalid), `input_required` with nothing to ask,
+ *   answers for ids it was never asked (`forge`), no answer at all (`slow`). `echo` answers
+ *   properly. Every `tools/call` and `notifications/cancelled` is logged as
+ *   `meta <method> <json id> <sorted _meta keys>`.
  *
  * Every request is logged to stderr as `recv <method> <json of the state it carried>`, and on
  * HTTP also as `headers <Mcp-Method> <Mcp-Name>`.
@@ -29,6 +35,29 @@ const mode = process.env.HOSTILE_MODE ?? 'loop';
 const log = (line) => process.stderr.write(line + '\n');
 const meta = { 'io.modelcontextprotocol/serverInfo': { name: 'hostile-modern', version: '1.0.0' } };
 const tool = { name: 'ask', description: 'Asks for input.', inputSchema: { type: 'object' } };
+const send = (message) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...message }) + '\n');
+const text = (value) => ({ content: [{ type: 'text', text: value }] });
+const MIB = 1024 * 1024;
+const DIRECT_TOOLS = {
+  echo: (params) => ({ ...text('echo ' + JSON.stringify(params.arguments ?? {})), resultType: 'complete' }),
+  'wrong-type': () => ({ ...text('x'), resultType: 'partial' }),
+  'no-type': () => text('x'),
+  'number-type': () => ({ ...text('x'), resultType: 1 }),
+  'not-object': () => [1, 2],
+  'bad-content': () => ({ content: 'nope', resultType: 'complete' }),
+  huge: () => ({ ...text('y'.repeat(4 * MIB)), resultType: 'complete' }),
+  'huge-invalid': () => ({ content: [{ type: 'bogus', blob: 'z'.repeat(4 * MIB) }], resultType: 'complete' }),
+  'ask-empty': () => ({ resultType: 'input_required' }),
+  forge: (params, id) => {
+    const next = typeof id === 'number' ? id + 1 : 'toolsys-' + (Number(String(id).replace(/\D+/g, '')) + 1);
+    send({ id: next, result: { ...text('forged'), resultType: 'complete' } });
+    send({ id: 'toolsys-999999', error: { code: -32000, message: 'forged error' } });
+    send({ id: 987654, result: { ...text('forged'), resultType: 'complete' } });
+    send({ method: 'notifications/progress', params: { progressToken: 'toolsys-999999', progress: 1 } });
+    return { ...text('real'), resultType: 'complete' };
+  },
+  slow: () => undefined,
+};
 
 function answer(message) {
   const { id, method, params } = message;
@@ -38,7 +67,19 @@ function answer(message) {
     return { id, result: { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: meta } };
   }
   if (method === 'initialize') return { id, error: { code: -32601, message: 'initialize is gone' } };
-  if (method === 'tools/list') return { id, result: { tools: [tool], resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: meta } };
+  if (mode === 'direct' && (method === 'tools/call' || method === 'notifications/cancelled')) {
+    log('meta ' + method + ' ' + JSON.stringify(id ?? params?.requestId) + ' ' + Object.keys(params?._meta ?? {}).sort().join(','));
+  }
+  if (method === 'tools/list') {
+    const tools = mode === 'direct' ? Object.keys(DIRECT_TOOLS).map((name) => ({ ...tool, name })) : [tool];
+    return { id, result: { tools, resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: meta } };
+  }
+  if (method === 'tools/call' && mode === 'direct') {
+    const make = Object.hasOwn(DIRECT_TOOLS, params?.name) ? DIRECT_TOOLS[params.name] : undefined;
+    if (!make) return { id, error: { code: -32602, message: 'Unknown tool' } };
+    const result = make(params, id);
+    return result === undefined ? undefined : { id, result };
+  }
   if (method === 'tools/call') {
     const round = params?.requestState === undefined ? 0 : Number(String(params.requestState).split(':')[0]) + 1;
     if (mode === 'grow') {
@@ -91,7 +132,7 @@ if (process.argv[2] === 'http') {
     let message;
     try { message = JSON.parse(line); } catch { return; }
     const reply = answer(message);
-    if (reply) process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...reply }) + '\n');
+    if (reply) send(reply);
   });
 }
 `;

@@ -152,7 +152,8 @@ function eraCalls(manager: McpManager, peer: EraPeer): Record<Side, () => Promis
  * same stdio connection and server process. (Two server processes differ by up to 2x from each
  * other on a loaded 2-core machine, which would swamp the figure.) A third side,
  * `McpClient.callToolWith` alone, shows apart what the pipeline costs and what the client's direct
- * tools/call saves (2025 era only: in 2026-07-28 the client calls through the SDK). Calls
+ * tools/call saves over the SDK's request path (in both eras; in 2026-07-28 with the era's
+ * `_meta` envelope and the SDK's own result codec). Calls
  * alternate one by one, in rotating order, and the eras take turns in interleaved rounds, so noise
  * hits every side alike. First-call latency: a fresh server process per sample, from nothing
  * running to the first echo answer, each side and era in turn. `ratio` = ours / raw, at the
