@@ -15,6 +15,18 @@ const MAX_PENDING_LINES = 10_000;
 
 /** Room kept at the end of a day file for the line that says the cap was reached. */
 const CAP_NOTICE_RESERVE = 512;
+/** Writes after which the day file's size is read again (other processes may append to it). */
+const RESTAT_EVERY = 256;
+/** Within this many bytes of the cap, the size is read before every write. */
+const RESTAT_MARGIN = 256 * 1024;
+
+/** The open day file, and its size as last read plus what was written since. */
+interface OpenDayFile {
+  readonly day: string;
+  readonly handle: FileHandle;
+  size: number;
+  writes: number;
+}
 
 /** Options for {@link AuditLog}. */
 export interface AuditLogOptions {
@@ -61,7 +73,11 @@ export class AuditLog {
   readonly #now: () => number;
   readonly #pending: { day: string; line: string }[] = [];
   #draining: Promise<void> | undefined;
-  #file: { day: string; handle: FileHandle } | undefined;
+  /**
+   * The open day file and what is known of its size: read from the file when opened, every
+   * {@link RESTAT_EVERY} writes (other processes may append too) and near the cap; counted between.
+   */
+  #file: OpenDayFile | undefined;
   /** Days whose cap this process reached (and said so in the file). */
   readonly #capped = new Set<string>();
   #written = 0;
@@ -139,9 +155,17 @@ export class AuditLog {
   }
 
   async #write(day: string, line: string): Promise<void> {
-    const handle = await this.#handleFor(day);
+    const file = await this.#handleFor(day);
+    const { handle } = file;
     const bytes = Buffer.from(line);
-    const { size } = await handle.stat();
+    if (
+      file.writes >= RESTAT_EVERY ||
+      file.size + bytes.length > this.#maxBytes - CAP_NOTICE_RESERVE - RESTAT_MARGIN
+    ) {
+      file.size = (await handle.stat()).size;
+      file.writes = 0;
+    }
+    const { size } = file;
     if (size + bytes.length > this.#maxBytes - CAP_NOTICE_RESERVE) {
       this.#dropped += 1;
       if (!this.#capped.has(day)) {
@@ -157,19 +181,22 @@ export class AuditLog {
       return;
     }
     await handle.write(bytes);
+    file.size += bytes.length;
+    file.writes += 1;
     this.#written += 1;
   }
 
   /** The open file of `day`, opening it (and deleting expired days) when the day changes. */
-  async #handleFor(day: string): Promise<FileHandle> {
-    if (this.#file?.day === day) return this.#file.handle;
+  async #handleFor(day: string): Promise<OpenDayFile> {
+    if (this.#file?.day === day) return this.#file;
     await this.#file?.handle.close().catch(() => {});
     this.#file = undefined;
     await mkdir(this.directory, { recursive: true, mode: 0o700 });
     // 'a' is O_APPEND | O_CREAT: every write goes to the end, whoever else appends.
     const handle = await open(join(this.directory, dayFileName(day)), 'a', 0o600);
-    this.#file = { day, handle };
+    const file = { day, handle, size: (await handle.stat()).size, writes: 0 };
+    this.#file = file;
     await deleteExpiredDays(this.directory, this.#retainDays, this.#now()).catch(() => []);
-    return handle;
+    return file;
   }
 }

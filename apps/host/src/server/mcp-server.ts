@@ -51,6 +51,11 @@ export interface McpServerOptions {
    * era, since a 2026-07-28 HTTP server lives for one request.
    */
   forwardChanges?: boolean;
+  /**
+   * The names the caller's tools are listed under, when the caller keeps them across servers (a
+   * 2026-07-28 HTTP server lives for one request). Default: this server's own.
+   */
+  names?: ListedNames;
 }
 
 /** An MCP server over a {@link ToolHost}, and how to stop listening to the registry. */
@@ -125,9 +130,11 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions = {}):
   // and `_meta` facts go only to a client that announced the experimental `dev.toolsys/tool`.
   // A 2026-07-28 client gets them in a stable order (by listed name), so its cache holds.
   const discover = host.deployment.toolMode === 'discover';
-  const names = new ListedNames(host.deployment.config.config.tools?.names ?? 'safe', () =>
-    registry.ids(principal),
-  );
+  const names =
+    options.names ??
+    new ListedNames(host.deployment.config.config.tools?.names ?? 'safe', () =>
+      registry.ids(principal),
+    );
   server.setRequestHandler('tools/list', () => {
     const full = client().capabilities?.experimental?.[TOOLSYS_META_KEY] !== undefined;
     const tools = registry

@@ -5,11 +5,13 @@ import {
   createMcpHandler,
   isInitializeRequest,
   isLegacyRequest,
+  PROTOCOL_VERSION_META_KEY,
   ProtocolErrorCode,
+  SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/server';
 import { ListedNames } from './listed-names.js';
+import { watchListenedResources } from './listened-resources.js';
 import { createMcpServer, setAsideBadArguments } from './mcp-server.js';
-import { OfferingError } from './offerings.js';
 import { paramHeaderMismatch, paramHeaderMismatchError } from './param-headers.js';
 import { LOCAL_PRINCIPAL, type Principal, principalKey } from './principal.js';
 import { statelessSessionId } from './protocol-era.js';
@@ -40,12 +42,16 @@ export function createModernEndpoint(
   host: ToolHost,
   options: { maxBodyBytes: number },
 ): ModernEndpoint {
+  // The names each principal's tools are listed under outlive the per-request servers.
+  const names = new NamesByPrincipal(host);
   const handler = createMcpHandler(
-    (ctx) => createMcpServer(host, { principal: principalOf(ctx.authInfo), era: 'modern' }).server,
+    (ctx) => {
+      const principal = principalOf(ctx.authInfo);
+      return createMcpServer(host, { principal, era: 'modern', names: names.of(principal) }).server;
+    },
     { legacy: 'reject', maxRequestBodySize: options.maxBodyBytes },
   );
   const serve = toNodeHandler(handler, { maxRequestBodySize: options.maxBodyBytes });
-  const names = new NamesByPrincipal(host);
   const stopRegistry = host.deployment.registry.onChange(() => {
     names.clear();
     handler.notify.toolsChanged();
@@ -56,6 +62,7 @@ export function createModernEndpoint(
   });
   return {
     async isLegacy(request, body) {
+      if (isPlainlyModern(request, body)) return false;
       if (isInitializeRequest(body)) return true;
       return isLegacyRequest(await toWebRequest(request, body), body, {
         maxRequestBodySize: options.maxBodyBytes,
@@ -77,8 +84,11 @@ export function createModernEndpoint(
         response.end(JSON.stringify(mismatch));
         return;
       }
-      const watched = await watchListenedResources(host, body, principal, (uri) =>
-        handler.notify.resourceUpdated(uri),
+      const watched = await watchListenedResources(
+        host,
+        body,
+        { principal, sessionId: statelessSessionId(principal) },
+        (uri) => handler.notify.resourceUpdated(uri),
       );
       if ('refusal' in watched) {
         response.writeHead(200, { 'content-type': 'application/json' });
@@ -158,59 +168,26 @@ class NamesByPrincipal {
   }
 }
 
-/** Resources one `subscriptions/listen` stream may watch at most. */
-const MAX_LISTENED_RESOURCES = 100;
+/** The first protocol revision of the stateless era. */
+const FIRST_MODERN_REVISION = '2026-07-28';
 
 /**
- * For a `subscriptions/listen` naming `resourceSubscriptions`: subscribes to each resource for the
- * caller (so changes reach `onUpdated` while the stream is open), or, when the caller cannot read
- * one of them (or names too many), the JSON-RPC refusal to send instead. Anything else watches
- * nothing.
+ * Whether a request is of the 2026-07-28 era beyond doubt, without the SDK's full classification
+ * (which builds a web request first): one JSON-RPC message, no session, whose `_meta` envelope
+ * names a supported stateless revision that its `MCP-Protocol-Version` header repeats. Anything
+ * else is classified by the SDK.
  */
-async function watchListenedResources(
-  host: ToolHost,
-  body: unknown,
-  principal: Principal,
-  onUpdated: (uri: string) => void,
-): Promise<{ stop: () => void } | { refusal: Record<string, unknown> }> {
-  const message = body as {
-    id?: unknown;
-    method?: unknown;
-    params?: { notifications?: { resourceSubscriptions?: unknown } };
-  } | null;
-  const uris = message?.params?.notifications?.resourceSubscriptions;
-  if (message?.method !== 'subscriptions/listen' || !Array.isArray(uris) || uris.length === 0) {
-    return { stop: () => {} };
-  }
-  const refuse = (text: string, data?: Record<string, unknown>) => ({
-    refusal: {
-      jsonrpc: '2.0',
-      id: message.id ?? null,
-      error: { code: ProtocolErrorCode.InvalidParams, message: text, ...(data ? { data } : {}) },
-    },
-  });
-  if (uris.length > MAX_LISTENED_RESOURCES) {
-    return refuse(`A listen stream may watch at most ${MAX_LISTENED_RESOURCES} resources.`);
-  }
-  const stops: Array<() => void> = [];
-  const stop = () => {
-    for (const each of stops.splice(0)) each();
-  };
-  const caller = {
-    principal,
-    sessionId: statelessSessionId(principal),
-  };
-  for (const uri of uris) {
-    try {
-      if (typeof uri !== 'string') throw new OfferingError('not_found', 'not a URI');
-      stops.push(await host.deployment.offerings.subscribe(uri, caller, onUpdated));
-    } catch (error) {
-      stop();
-      if (!(error instanceof OfferingError)) throw error;
-      return refuse(`Resource ${String(uri)} not found: it cannot be watched.`, { uri });
-    }
-  }
-  return { stop };
+function isPlainlyModern(request: IncomingMessage, body: unknown): boolean {
+  if (request.headers['mcp-session-id'] !== undefined) return false;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const meta = (body as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
+  const version = meta?.[PROTOCOL_VERSION_META_KEY];
+  return (
+    typeof version === 'string' &&
+    version >= FIRST_MODERN_REVISION &&
+    SUPPORTED_PROTOCOL_VERSIONS.includes(version) &&
+    request.headers['mcp-protocol-version'] === version
+  );
 }
 
 /** The principal the HTTP server authenticated, as handed to the server factory. */

@@ -1,7 +1,10 @@
 import type { Readable, Writable } from 'node:stream';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import { newSessionId } from '../session-policy.js';
+import { watchListenedResources } from './listened-resources.js';
 import { createMcpServer, setAsideBadArgumentsOf, type ToolsysMcpServer } from './mcp-server.js';
+import { LOCAL_PRINCIPAL } from './principal.js';
 import { BoundedStdioServerTransport } from './stdio-transport.js';
 import type { ToolHost } from './tool-host.js';
 
@@ -45,6 +48,14 @@ export async function serveStdio(
     options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes },
   );
   setAsideBadArgumentsOf(transport);
+  // A 2026-07-28 `subscriptions/listen` that names resources: they are watched for this
+  // connection while the listen lasts, and their changes reach it on that stream.
+  const stopListens = watchListensOf(
+    transport,
+    (message, onUpdated) =>
+      watchListenedResources(host, message, { principal: LOCAL_PRINCIPAL, sessionId }, onUpdated),
+    () => made.at(-1),
+  );
   let resolveClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => {
     resolveClosed = resolve;
@@ -54,6 +65,7 @@ export async function serveStdio(
     if (ended) return;
     ended = true;
     for (const mcp of made) mcp.dispose();
+    stopListens();
     void host.deployment.endSession(sessionId).finally(resolveClosed);
   };
   // The entry sets its own onclose when it starts the transport: ours runs after it.
@@ -87,4 +99,64 @@ export async function serveStdio(
   };
   stdin.once('end', onEnd);
   return { closed, close };
+}
+
+type Watch = (
+  message: unknown,
+  onUpdated: (uri: string) => void,
+) => ReturnType<typeof watchListenedResources>;
+
+/**
+ * Makes `transport` watch the resources each `subscriptions/listen` request names before the SDK
+ * sees it (a listen naming a resource the caller cannot read is refused at once), and stop when
+ * the listen is cancelled. Messages keep their order. Returns the function that stops them all.
+ */
+function watchListensOf(
+  transport: BoundedStdioServerTransport,
+  watch: Watch,
+  current: () => ToolsysMcpServer | undefined,
+): () => void {
+  const listens = new Map<string | number, () => void>();
+  const start = transport.start.bind(transport);
+  transport.start = async () => {
+    const deliver = transport.onmessage;
+    let queue = Promise.resolve();
+    transport.onmessage = (message: JSONRPCMessage) => {
+      queue = queue
+        .then(async () => {
+          const request = message as {
+            id?: string | number;
+            method?: string;
+            params?: { requestId?: string | number };
+          };
+          if (request.method === 'subscriptions/listen' && request.id !== undefined) {
+            const watched = await watch(message, (uri) => {
+              current()
+                ?.server.sendResourceUpdated({ uri })
+                .catch(() => {});
+            });
+            if ('refusal' in watched) {
+              await transport.send(watched.refusal as never);
+              return;
+            }
+            listens.set(request.id, watched.stop);
+          } else if (
+            request.method === 'notifications/cancelled' &&
+            request.params?.requestId !== undefined
+          ) {
+            listens.get(request.params.requestId)?.();
+            listens.delete(request.params.requestId);
+          }
+          deliver?.(message);
+        })
+        .catch(() => {
+          deliver?.(message);
+        });
+    };
+    await start();
+  };
+  return () => {
+    for (const stop of listens.values()) stop();
+    listens.clear();
+  };
 }
