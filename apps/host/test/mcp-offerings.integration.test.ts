@@ -1,6 +1,11 @@
+import { PassThrough } from 'node:stream';
 import {
+  type JSONRPCMessage,
   Client as ModernClient,
   StreamableHTTPClientTransport as ModernTransport,
+  ReadBuffer,
+  serializeMessage,
+  type Transport,
 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -12,6 +17,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpServer, serveHttp } from '../src/server/http-server.js';
 import type { InputCapableCaller } from '../src/server/offering-input.js';
 import { OfferingError, type ServerOfferings } from '../src/server/offerings.js';
+import { serveStdio } from '../src/server/stdio-server.js';
 import { ToolHost } from '../src/server/tool-host.js';
 import { createTestHost, type TestHost } from './support/test-tools.js';
 
@@ -63,12 +69,13 @@ const offerings: ServerOfferings = {
 };
 
 let testHost: TestHost;
+let host: ToolHost;
 let http: HttpServer;
 const closers: Array<() => Promise<unknown>> = [];
 
 beforeAll(async () => {
   testHost = await createTestHost();
-  const host = new ToolHost({ ...testHost.deployment, offerings });
+  host = new ToolHost({ ...testHost.deployment, offerings });
   http = await serveHttp(host, { host: '127.0.0.1', port: 0 });
 });
 
@@ -96,6 +103,37 @@ async function legacy(): Promise<Client> {
   await client.connect(new StreamableHTTPClientTransport(new URL(http.mcpUrl)));
   closers.push(() => client.close());
   return client;
+}
+
+/** A client transport over a pair of streams: the client's side of an in-process stdio server. */
+class StreamTransport implements Transport {
+  onmessage?: (message: JSONRPCMessage) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  readonly #buffer = new ReadBuffer();
+  constructor(
+    private readonly input: PassThrough,
+    private readonly output: PassThrough,
+  ) {}
+  async start(): Promise<void> {
+    this.input.on('data', (chunk: Buffer) => {
+      this.#buffer.append(chunk);
+      for (
+        let message = this.#buffer.readMessage();
+        message;
+        message = this.#buffer.readMessage()
+      ) {
+        this.onmessage?.(message);
+      }
+    });
+  }
+  async send(message: JSONRPCMessage): Promise<void> {
+    this.output.write(serializeMessage(message));
+  }
+  async close(): Promise<void> {
+    this.output.end();
+    this.onclose?.();
+  }
 }
 
 /** Expects a JSON-RPC -32602 whose message matches `pattern` (both SDKs' errors carry `code`). */
@@ -197,6 +235,33 @@ describe('offerings in both eras', () => {
     );
     const subscription = await client.listen({ resourceSubscriptions: [WATCHED] });
     closers.push(() => subscription.close());
+    await expect.poll(() => watchers.size, { timeout: 10_000 }).toBe(1);
+    for (const watcher of watchers) watcher(WATCHED);
+    await expect.poll(() => updated, { timeout: 10_000 }).toEqual([WATCHED]);
+    await subscription.close();
+    await expect.poll(() => watchers.size, { timeout: 10_000 }).toBe(0);
+  });
+
+  it('tells a 2026-07-28 listen stream over stdio when a watched resource changes', async () => {
+    const toServer = new PassThrough();
+    const toClient = new PassThrough();
+    const stdio = await serveStdio(host, { stdin: toServer, stdout: toClient });
+    closers.push(() => stdio.close());
+    const client = new ModernClient(
+      { name: 'offerings-stdio', version: '1' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(new StreamTransport(toClient, toServer));
+    closers.push(() => client.close());
+    const updated: string[] = [];
+    client.setNotificationHandler('notifications/resources/updated', (notification) => {
+      updated.push(notification.params.uri);
+    });
+    await expect(client.listen({ resourceSubscriptions: ['test://missing'] })).rejects.toThrow(
+      /not found/,
+    );
+    expect(watchers.size).toBe(0);
+    const subscription = await client.listen({ resourceSubscriptions: [WATCHED] });
     await expect.poll(() => watchers.size, { timeout: 10_000 }).toBe(1);
     for (const watcher of watchers) watcher(WATCHED);
     await expect.poll(() => updated, { timeout: 10_000 }).toEqual([WATCHED]);
