@@ -6,7 +6,6 @@ import {
   isInitializeRequest,
   isLegacyRequest,
   PROTOCOL_VERSION_META_KEY,
-  ProtocolErrorCode,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/server';
 import { ListedNames } from './listed-names.js';

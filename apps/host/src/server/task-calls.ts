@@ -10,13 +10,12 @@ import {
 import {
   type InputResponse,
   type KeyedInputRequest,
-  principalKey,
   taskSupportOf,
 } from '@toolsys/core-tool-registry';
 import type { ProtocolTask, TaskService } from '@toolsys/tasks';
-import { type Ask, callDigest, runInRounds } from './input-rounds.js';
+import { type Ask, runInRounds } from './input-rounds.js';
 import { canAnswerAny, legacyRequestInput } from './legacy-input.js';
-import type { ToolCallSetup } from './tool-call-handler.js';
+import { roundOptions, type ToolCallSetup } from './tool-call-handler.js';
 
 /** The 2026-07-28 Tasks extension's identifier (`capabilities.extensions`). */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -126,15 +125,8 @@ export async function startTaskIfAsked(
   let answers: Record<string, InputResponse> | undefined;
   const questions = tool.metadata.questionsBeforeTask;
   if (questions !== undefined && setup.era === 'modern') {
-    const round = await runInRounds(
-      {
-        ctx,
-        key: () => host.deployment.deploymentKey(),
-        tool: toolId,
-        call: callDigest(toolId, args),
-        owner: principalKey(principal),
-      },
-      (ask) => answersOf(questions, (question) => askInRound(ask, question)),
+    const round = await runInRounds(roundOptions(setup, ctx, toolId, args), (ask) =>
+      answersOf(questions, (question) => askInRound(ask, question)),
     );
     if ('inputRequired' in round) return round.inputRequired as Record<string, unknown>;
     answers = round.done;

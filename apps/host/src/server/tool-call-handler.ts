@@ -13,7 +13,7 @@ import type {
 import { artifactContent } from './artifact-content.js';
 import { confirmationForm, decisionOf } from './confirmation-form.js';
 import { eventForwarder } from './event-forwarder.js';
-import { callDigest, InputPendingError, runInRounds } from './input-rounds.js';
+import { callDigest, InputPendingError, type RoundOptions, runInRounds } from './input-rounds.js';
 import { canAnswerAny, elicitingConfirm, legacyRequestInput } from './legacy-input.js';
 import type { ListedNames } from './listed-names.js';
 import { TOOLSYS_META_KEY, toCallToolResult } from './mcp-tool-mapping.js';
@@ -100,39 +100,30 @@ export async function handleToolCall(
     // Stateless: a request that starts a call is a turn of its own (a denial in another client's
     // request does not refuse this one).
     if (ctx.mcpReq.requestState() === undefined) host.deployment.permissions.beginTurn(sessionId);
-    const round = await runInRounds(
-      {
-        ctx,
-        key: () => host.deployment.deploymentKey(),
-        tool: name,
-        call: callDigest(name, args),
-        owner: principalKey(principal),
-      },
-      (ask, signal) => {
-        const confirm: ConfirmFunction = async (question) => {
-          try {
-            return decisionOf(
-              await ask({ method: 'elicitation/create', params: confirmationForm(question) }),
-            );
-          } catch (error) {
-            if (error instanceof InputPendingError) return 'deny';
-            throw error;
-          }
-        };
-        // Not checked against the request's capabilities here: the SDK answers an input request
-        // the client did not declare with -32021 (MissingRequiredClientCapability), as the spec
-        // requires.
-        const requestInput = async (input: InputRequest): Promise<InputResponse> =>
-          (await ask(
-            {
-              method: input.method,
-              params: { ...(input.params ?? {}) },
-            } as Parameters<typeof ask>[0],
-            input.key,
-          )) as InputResponse;
-        return call({ ...(capabilities?.elicitation ? { confirm } : {}), requestInput }, signal);
-      },
-    );
+    const round = await runInRounds(roundOptions(setup, ctx, name, args), (ask, signal) => {
+      const confirm: ConfirmFunction = async (question) => {
+        try {
+          return decisionOf(
+            await ask({ method: 'elicitation/create', params: confirmationForm(question) }),
+          );
+        } catch (error) {
+          if (error instanceof InputPendingError) return 'deny';
+          throw error;
+        }
+      };
+      // Not checked against the request's capabilities here: the SDK answers an input request
+      // the client did not declare with -32021 (MissingRequiredClientCapability), as the spec
+      // requires.
+      const requestInput = async (input: InputRequest): Promise<InputResponse> =>
+        (await ask(
+          {
+            method: input.method,
+            params: { ...(input.params ?? {}) },
+          } as Parameters<typeof ask>[0],
+          input.key,
+        )) as InputResponse;
+      return call({ ...(capabilities?.elicitation ? { confirm } : {}), requestInput }, signal);
+    });
     if ('inputRequired' in round) {
       // The denial this round's confirm returned was nobody's answer: nothing is remembered.
       host.deployment.permissions.beginTurn(sessionId);
@@ -176,6 +167,22 @@ export async function callToolResultOf(
     data,
     artifactBlocks: artifacts.content,
   });
+}
+
+/** The input-required rounds of a call of `toolId` with `args`, bound to its caller. */
+export function roundOptions(
+  setup: Pick<ToolCallSetup, 'host' | 'principal'>,
+  ctx: ServerContext,
+  toolId: string,
+  args: unknown,
+): RoundOptions {
+  return {
+    ctx,
+    key: () => setup.host.deployment.deploymentKey(),
+    tool: toolId,
+    call: callDigest(toolId, args),
+    owner: principalKey(setup.principal),
+  };
 }
 
 /** The W3C trace context a client sent in a request's `_meta`, if any. */
