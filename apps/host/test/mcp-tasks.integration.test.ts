@@ -1,3 +1,7 @@
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+} from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -9,7 +13,13 @@ import {
   ListTasksResultSchema,
   TaskStatusNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { defineTool, failureResult, ToolHints, ToolSchema } from '@toolsys/core-tool-registry';
+import {
+  defineTool,
+  failureResult,
+  principalKey,
+  ToolHints,
+  ToolSchema,
+} from '@toolsys/core-tool-registry';
 import { modernRequest, pollTask } from '@toolsys/test-support';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -492,5 +502,53 @@ describe('MCP Tasks, adversarial', () => {
       'input_required',
     );
     await modern('alice-secret-token', 'tasks/cancel', { taskId });
+  });
+});
+
+describe('listen streams per principal (2026-07-28)', () => {
+  /** A listen stream of `token`'s principal; returns how many tool-list changes it heard. */
+  async function listenAs(token: string): Promise<() => number> {
+    const client = new ModernClient(
+      { name: 'listen-test', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(
+      new ModernTransport(new URL(http.mcpUrl), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    closers.push(() => client.close());
+    let changes = 0;
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
+      changes += 1;
+    });
+    const subscription = await client.listen({ toolsListChanged: true });
+    closers.push(() => subscription.close());
+    return () => changes;
+  }
+
+  it('a run-time tool one principal defines is heard of on its own streams only; a shared tool on all', async () => {
+    const alice = await listenAs('alice-secret-token');
+    const bob = await listenAs('bob-secret-token');
+    const alicesKey = principalKey({ id: 'alice', kind: 'token', scopes: [] });
+    const registry = testHost.deployment.registry;
+    const own = defineTool({
+      id: 'test_alices_own',
+      description: 'Defined at run time by alice.',
+      inputSchema: ToolSchema.empty(),
+      metadata: { category: 'utility', risk: 'LOW', annotations: ToolHints.readOnly },
+      execute: () => 'mine',
+    });
+    registry.register({ ...own, definedBy: alicesKey }, { owner: 'test' });
+    try {
+      await expect.poll(alice, { timeout: 10_000 }).toBeGreaterThan(0);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(bob()).toBe(0);
+      registry.register({ ...own, id: 'test_everyones' }, { owner: 'test' });
+      await expect.poll(bob, { timeout: 10_000 }).toBeGreaterThan(0);
+    } finally {
+      registry.unregister('test_alices_own', alicesKey);
+      registry.unregister('test_everyones');
+    }
   });
 });

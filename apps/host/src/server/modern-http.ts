@@ -13,6 +13,7 @@ import { watchListenedResources } from './listened-resources.js';
 import { createMcpServer, setAsideBadArguments } from './mcp-server.js';
 import { paramHeaderMismatch, paramHeaderMismatchError } from './param-headers.js';
 import { LOCAL_PRINCIPAL, type Principal, principalKey } from './principal.js';
+import { PrincipalEventBus, runAsOwner } from './principal-event-bus.js';
 import { statelessSessionId } from './protocol-era.js';
 import type { ToolHost } from './tool-host.js';
 
@@ -43,17 +44,24 @@ export function createModernEndpoint(
 ): ModernEndpoint {
   // The names each principal's tools are listed under outlive the per-request servers.
   const names = new NamesByPrincipal(host);
+  // Listen streams are kept per principal: a change of one principal's things reaches its own.
+  const bus = new PrincipalEventBus();
   const handler = createMcpHandler(
     (ctx) => {
       const principal = principalOf(ctx.authInfo);
       return createMcpServer(host, { principal, era: 'modern', names: names.of(principal) }).server;
     },
-    { legacy: 'reject', maxRequestBodySize: options.maxBodyBytes },
+    { legacy: 'reject', maxRequestBodySize: options.maxBodyBytes, bus },
   );
   const serve = toNodeHandler(handler, { maxRequestBodySize: options.maxBodyBytes });
-  const stopRegistry = host.deployment.registry.onChange(() => {
+  const stopRegistry = host.deployment.registry.onChange((change) => {
     names.clear();
-    handler.notify.toolsChanged();
+    // A run-time tool is its definer's: only its streams hear of it.
+    if (change.definedBy !== undefined) {
+      bus.publishTo(change.definedBy, { kind: 'tools_list_changed' });
+    } else {
+      handler.notify.toolsChanged();
+    }
   });
   const stopOfferings = host.deployment.offerings.onListChanged((kind) => {
     if (kind === 'prompts') handler.notify.promptsChanged();
@@ -87,7 +95,7 @@ export function createModernEndpoint(
         host,
         body,
         { principal, sessionId: statelessSessionId(principal) },
-        (uri) => handler.notify.resourceUpdated(uri),
+        (uri) => bus.publishTo(principalKey(principal), { kind: 'resource_updated', uri }),
       );
       if ('refusal' in watched) {
         response.writeHead(200, { 'content-type': 'application/json' });
@@ -96,7 +104,7 @@ export function createModernEndpoint(
       }
       response.once('close', watched.stop);
       const message = Array.isArray(body) ? body : setAsideBadArguments(body as never);
-      await serve(request, response as never, message);
+      await runAsOwner(principalKey(principal), () => serve(request, response as never, message));
     },
     async close() {
       stopRegistry();
